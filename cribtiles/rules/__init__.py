@@ -1,0 +1,49 @@
+"""The rules of Crib Tiles (Kings Cribbage) as a pure library: the names of rules.md section 8.
+
+Standard library only; nothing here draws, waits or reads the clock.
+"""
+
+from .board import BLOCKED, SIZE, Board, Line, Square, parse_square
+from .errors import IllegalMove, NotationError, RecordError
+from .hands import Combination, HandScore, score_hand
+from .movegen import has_legal_play, legal_plays, scored_plays
+from .moves import Exchange, Move, Pass, Placement, Play, format_move, format_rack, parse_move, parse_rack
+from .scoring import Bonus, PlayScore, ScoredLine, is_legal_play, score_play
+from .tiles import Colour, Tile, count_value, full_set, parse_tile
+
+__all__ = [
+    "BLOCKED",
+    "SIZE",
+    "Board",
+    "Bonus",
+    "Colour",
+    "Combination",
+    "Exchange",
+    "HandScore",
+    "IllegalMove",
+    "Line",
+    "Move",
+    "NotationError",
+    "Pass",
+    "Placement",
+    "Play",
+    "PlayScore",
+    "RecordError",
+    "ScoredLine",
+    "Square",
+    "Tile",
+    "count_value",
+    "format_move",
+    "format_rack",
+    "full_set",
+    "has_legal_play",
+    "is_legal_play",
+    "legal_plays",
+    "parse_move",
+    "parse_rack",
+    "parse_square",
+    "parse_tile",
+    "score_hand",
+    "score_play",
+    "scored_plays",
+]
