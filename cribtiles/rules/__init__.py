@@ -5,9 +5,13 @@ Standard library only; nothing here draws, waits or reads the clock.
 
 from .board import BLOCKED, SIZE, Board, Line, Square, parse_square
 from .errors import IllegalMove, NotationError, RecordError
+from .game import GameState, JokerCall, Outcome, PlayerView, Turn, new_game
 from .hands import Combination, HandScore, score_hand
+from .match import Match
 from .movegen import has_legal_play, legal_plays, scored_plays
 from .moves import Exchange, Move, Pass, Placement, Play, format_move, format_rack, parse_move, parse_rack
+from .options import RuleOptions
+from .record import GameRecord, load, load_match, record_of, replay, save, save_match
 from .scoring import Bonus, PlayScore, ScoredLine, is_legal_play, score_play
 from .tiles import Colour, Tile, count_value, full_set, parse_tile
 
@@ -19,19 +23,27 @@ __all__ = [
     "Colour",
     "Combination",
     "Exchange",
+    "GameRecord",
+    "GameState",
     "HandScore",
     "IllegalMove",
+    "JokerCall",
     "Line",
+    "Match",
     "Move",
     "NotationError",
+    "Outcome",
     "Pass",
     "Placement",
     "Play",
     "PlayScore",
+    "PlayerView",
     "RecordError",
+    "RuleOptions",
     "ScoredLine",
     "Square",
     "Tile",
+    "Turn",
     "count_value",
     "format_move",
     "format_rack",
@@ -39,10 +51,17 @@ __all__ = [
     "has_legal_play",
     "is_legal_play",
     "legal_plays",
+    "load",
+    "load_match",
+    "new_game",
     "parse_move",
     "parse_rack",
     "parse_square",
     "parse_tile",
+    "record_of",
+    "replay",
+    "save",
+    "save_match",
     "score_hand",
     "score_play",
     "scored_plays",

@@ -1,0 +1,489 @@
+"""The state of one game: racks, bags, board, scores, turns, the end of the game, the Joker rule.
+
+An immutable position in the spirit of OpenSpiel: `current_player`, `legal_actions`, `apply`,
+`is_over`, `outcome`, and `view(player)` for what one player may see. Chance (the bag) is part of
+the state: the bag order comes from the seed, and each later shuffle from the seed and a counter,
+so a seed and the list of actions reproduce a whole game.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from itertools import combinations
+from typing import TypeVar
+
+from .board import Board
+from .errors import IllegalMove, NotationError
+from .movegen import has_legal_play, legal_plays
+from .moves import Exchange, Move, Pass, Play, parse_move
+from .options import ANY_TIME, START_HIGH, RuleOptions
+from .scoring import PlayScore, score_play
+from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter
+
+_T = TypeVar("_T")
+RACK_SIZE = 5
+JOKER_PENALTY = 5
+MAX_PLAYERS = 4
+SOLITAIRE_NAMES = ("Dark", "Light")
+#: Players who have gone this many turns each without playing lock the board (rules.md 5).
+IDLE_ROUNDS_TO_LOCK = 2
+
+END_OUT, END_BLOCKED, END_LOCKED = "out", "blocked", "locked"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn as it happened. `points` is what the player scored for it (the declared score
+    under the Joker rule); `move` is None for the hidden tiles of an exchange in a public view."""
+
+    player: int
+    move: Move
+    points: int = 0
+    true_points: int = 0
+    drawn: int = 0
+
+    @property
+    def is_play(self) -> bool:
+        return isinstance(self.move, Play)
+
+
+@dataclass(frozen=True)
+class JokerCall:
+    caller: int
+    points: int  # what the call gave the caller: the unclaimed points, or -5
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: rack deductions, final scores and the winners (ties share the win)."""
+
+    reason: str
+    went_out: int | None
+    deductions: tuple[int, ...]
+    final_scores: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    def returns(self) -> tuple[float, ...]:
+        """OpenSpiel-style returns: 1 for a sole winner, split on a tie, 0 for the others."""
+        share = 1.0 / len(self.winners)
+        return tuple(share if p in self.winners else 0.0 for p in range(len(self.final_scores)))
+
+
+def _shuffled(tiles: Sequence[Tile], rng: random.Random) -> tuple[Tile, ...]:
+    out = list(tiles)
+    rng.shuffle(out)
+    return tuple(out)
+
+
+def _chance(seed: int, n: int) -> random.Random:
+    """The generator for the n-th shuffle of a game, derived from the game's seed."""
+    return random.Random(f"cribtiles/{seed}/{n}")
+
+
+def _draw_for_start(
+    bags: tuple[tuple[Tile, ...], ...], players: int, high: bool, bag_of: Sequence[int]
+) -> tuple[int, tuple[tuple[tuple[int, Tile], ...], ...]]:
+    """Each player draws a tile; the lowest (or highest) starts; tied players draw again.
+    A 6/9 counts as 6. Returns the starter and every round of draws."""
+    remaining = [list(b) for b in bags]
+    contenders = list(range(players))
+    rounds: list[tuple[tuple[int, Tile], ...]] = []
+    while True:
+        if any(not remaining[bag_of[p]] for p in contenders):  # cannot happen with 104 tiles; be safe
+            return contenders[0], tuple(rounds)
+        draws = tuple((p, remaining[bag_of[p]].pop()) for p in contenders)
+        rounds.append(draws)
+        best = (max if high else min)(t.rank for _, t in draws)
+        contenders = [p for p, t in draws if t.rank == best]
+        if len(contenders) == 1:
+            return contenders[0], tuple(rounds)
+
+
+@dataclass(frozen=True)
+class GameState:
+    options: RuleOptions
+    seed: int
+    names: tuple[str, ...]
+    board: Board
+    racks: tuple[tuple[Tile, ...], ...]
+    bags: tuple[tuple[Tile, ...], ...]  # one bag, or one per side in Solitaire; drawn from the end
+    scores: tuple[int, ...]
+    current: int
+    start_draws: tuple[tuple[tuple[int, Tile], ...], ...]
+    starter: int
+    turns: tuple[Turn, ...] = ()
+    calls: tuple[tuple[int, JokerCall], ...] = ()  # (number of turns before the call, call)
+    log: tuple[str, ...] = ()  # every action in notation, for the record
+    shuffles: int = 0
+    idle: int = 0  # consecutive turns without a play
+    unclaimed: int = 0  # Joker: points the last play left unclaimed (until the next player acts)
+    outcome: Outcome | None = None
+    _legal_cache: dict[str, list[Play]] = field(default_factory=dict, init=False, compare=False, repr=False)
+
+    # --- the questions ---
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def current_player(self) -> int:
+        """Whose turn it is; -1 once the game is over."""
+        return -1 if self.is_over else self.current
+
+    def bag_of(self, player: int) -> int:
+        return player if self.options.solitaire else 0
+
+    def bag_size(self, player: int | None = None) -> int:
+        """Tiles left in the player's bag (Solitaire: the side's own), or in all bags."""
+        if player is None:
+            return sum(len(b) for b in self.bags)
+        return len(self.bags[self.bag_of(player)])
+
+    @property
+    def last_turn(self) -> Turn | None:
+        return self.turns[-1] if self.turns else None
+
+    def may_pass(self, player: int | None = None) -> bool:
+        """Passing and exchanging are allowed when stuck, or at any time under that option."""
+        p = self.current if player is None else player
+        if self.is_over or p != self.current:
+            return False
+        return self.options.exchange == ANY_TIME or not has_legal_play(self.board, self.racks[p])
+
+    def legal_plays(self) -> list[Play]:
+        cached = self._legal_cache.get("plays")
+        if cached is None:
+            cached = [] if self.is_over else legal_plays(self.board, self.racks[self.current])
+            self._legal_cache["plays"] = cached
+        return list(cached)
+
+    def legal_exchanges(self) -> list[Exchange]:
+        """Every distinct exchange the player to move may make now (none when they may not pass)."""
+        if not self.may_pass():
+            return []
+        rack = self.racks[self.current]
+        most = min(len(rack), RACK_SIZE, self.bag_size(self.current))
+        found = {Exchange.of(c) for k in range(1, most + 1) for c in combinations(rack, k)}
+        return sorted(found)
+
+    def legal_actions(self) -> list[Move]:
+        """Every legal move of the player to move: plays, then pass and exchanges if allowed."""
+        if self.is_over:
+            return []
+        moves: list[Move] = list(self.legal_plays())
+        if self.may_pass():
+            moves.append(Pass())
+            moves.extend(self.legal_exchanges())
+        return moves
+
+    # --- acting ---
+
+    def apply(self, move: Move | str, declared: int | None = None) -> GameState:
+        """The state after the player to move makes `move` (or its notation).
+
+        Under the Joker rule `declared` is the score the player claims for a play (default: the
+        true score); a declaration above the true score is refused."""
+        if isinstance(move, str):
+            try:
+                move = parse_move(move)
+            except NotationError as e:
+                raise IllegalMove(str(e)) from None
+        if self.is_over:
+            raise IllegalMove("the game is over")
+        if isinstance(move, Play):
+            return self._play(move, declared)
+        if declared is not None:
+            raise IllegalMove("only a play has a score to declare")
+        if isinstance(move, Exchange):
+            return self._exchange(move)
+        if isinstance(move, Pass):
+            self._check_may_pass("pass")
+            return self._next(Turn(self.current, move), str(move))
+        raise IllegalMove(f"{move!r} is not a move")
+
+    apply_action = apply
+
+    def _check_may_pass(self, what: str) -> None:
+        if not self.may_pass():
+            raise IllegalMove(
+                f"you have a legal play, so you may not {what}: "
+                "passing and exchanging are allowed only when no play is possible"
+            )
+
+    def _check_owned(self, tiles: Sequence[Tile]) -> None:
+        have = rack_counter(self.racks[self.current])
+        need = rack_counter(tiles)
+        for tile, n in need.items():
+            if have[tile] < n:
+                shown = "6/9" if tile.is_six_nine else str(tile)[:-1]
+                owned = "only one" if have[tile] == 1 else "no"
+                raise IllegalMove(f"you have {owned} {tile.colour.word} {shown} on your rack")
+
+    def _play(self, play: Play, declared: int | None) -> GameState:
+        p = self.current
+        self._check_owned(play.tiles)
+        result: PlayScore = score_play(self.board, play)
+        total = result.total
+        if declared is None or not self.options.joker:
+            declared = total
+        if declared < 0:
+            raise IllegalMove("a declared score cannot be below 0")
+        if declared > total:
+            raise IllegalMove(f"{declared} is more than this play scores; declare what it is worth")
+        rack = list(self.racks[p])
+        for t in play.tiles:
+            rack.remove(next(r for r in rack if r.rack_form == t.rack_form))
+        bags = list(self.bags)
+        b = self.bag_of(p)
+        drawn = min(RACK_SIZE - len(rack), len(bags[b]))
+        if drawn:
+            rack.extend(reversed(bags[b][-drawn:]))
+            bags[b] = bags[b][:-drawn]
+        text = str(play) if declared == total or not self.options.joker else f"{play} declare {declared}"
+        state = replace(
+            self,
+            board=self.board.place(play.placements),
+            racks=_set(self.racks, p, tuple(rack)),
+            bags=tuple(bags),
+            scores=_set(self.scores, p, self.scores[p] + declared),
+        )
+        return state._next(Turn(p, play, declared, total, drawn), text, played=True)
+
+    def _exchange(self, move: Exchange) -> GameState:
+        p = self.current
+        self._check_may_pass("exchange")
+        n = len(move.tiles)
+        b = self.bag_of(p)
+        if not 1 <= n <= RACK_SIZE:
+            raise IllegalMove("an exchange returns 1 to 5 tiles")
+        if n > len(self.bags[b]):
+            left = len(self.bags[b])
+            raise IllegalMove(
+                f"the bag holds only {left} tile{'s' if left != 1 else ''}: you may exchange at most that many"
+                if left
+                else "the bag is empty, so there is nothing to exchange with: pass instead"
+            )
+        self._check_owned(move.tiles)
+        rack = list(self.racks[p])
+        for t in move.tiles:
+            rack.remove(next(r for r in rack if r.rack_form == t.rack_form))
+        bag = list(self.bags[b])
+        rack.extend(reversed(bag[-n:]))  # draw first ...
+        bag = bag[:-n] + [t.rack_form for t in move.tiles]  # ... then return the tiles
+        bag = list(_shuffled(bag, _chance(self.seed, self.shuffles + 1)))
+        state = replace(
+            self,
+            racks=_set(self.racks, p, tuple(rack)),
+            bags=_set(self.bags, b, tuple(bag)),
+            shuffles=self.shuffles + 1,
+        )
+        return state._next(Turn(p, move, drawn=n), str(move))
+
+    def _next(self, turn: Turn, text: str, played: bool = False) -> GameState:
+        """Record the turn, then end the game or hand the turn on."""
+        unclaimed = turn.true_points - turn.points if played else 0
+        state = replace(
+            self,
+            turns=(*self.turns, turn),
+            log=(*self.log, text),
+            idle=0 if played else self.idle + 1,
+            unclaimed=unclaimed,
+            current=(self.current + 1) % self.players,
+        )
+        return state._end_if_over(turn.player, played)
+
+    def _end_if_over(self, mover: int, played: bool) -> GameState:
+        if self.idle >= IDLE_ROUNDS_TO_LOCK * self.players:
+            return self._finish(END_LOCKED, None)
+        if self.bag_size() == 0:
+            if played and not self.racks[mover]:
+                return self._finish(END_OUT, mover)
+            if not any(has_legal_play(self.board, r) for r in self.racks):
+                return self._finish(END_BLOCKED, None)
+        return self
+
+    def _finish(self, reason: str, went_out: int | None) -> GameState:
+        deductions = tuple(sum(t.value for t in rack) for rack in self.racks)
+        final = tuple(s - d for s, d in zip(self.scores, deductions, strict=True))
+        best = max(final)
+        winners = tuple(p for p, s in enumerate(final) if s == best)
+        return replace(self, outcome=Outcome(reason, went_out, deductions, final, winners))
+
+    def call_joker(self, caller: int) -> GameState:
+        """`caller` calls "Joker" on the last play: takes its unclaimed points, or loses 5."""
+        if not self.options.joker:
+            raise IllegalMove("the Joker rule is not in play in this game")
+        if not 0 <= caller < self.players:
+            raise IllegalMove(f"there is no player {caller + 1}")
+        last = self.last_turn
+        window_open = last is not None and last.is_play  # open until the next player acts
+        if last is not None and last.player == caller and window_open:
+            raise IllegalMove("you cannot call Joker on your own play")
+        gain = self.unclaimed if window_open and self.unclaimed > 0 else -JOKER_PENALTY
+        state = replace(
+            self,
+            scores=_set(self.scores, caller, self.scores[caller] + gain),
+            calls=(*self.calls, (len(self.turns), JokerCall(caller, gain))),
+            log=(*self.log, f"joker {caller}"),
+            unclaimed=0 if gain > 0 else self.unclaimed,
+        )
+        if state.outcome is not None:  # a call on the last play of the game changes the final scores
+            return replace(state, outcome=None)._finish(self.outcome.reason, self.outcome.went_out)  # type: ignore[union-attr]
+        return state
+
+    # --- what a player may see ---
+
+    def view(self, player: int) -> PlayerView:
+        """What `player` may know: their own rack, the board, scores, counts; never another rack or
+        the order of a bag."""
+        return PlayerView(
+            player=player,
+            options=self.options,
+            names=self.names,
+            board=self.board,
+            rack=self.racks[player],
+            scores=self.scores,
+            current=self.current_player,
+            bag_sizes=tuple(len(b) for b in self.bags),
+            rack_sizes=tuple(len(r) for r in self.racks),
+            unseen=self.unseen_by(player),
+            turns=tuple(_public_turn(t, player) for t in self.turns),
+            unclaimed_open=self.options.joker and self.last_turn is not None and self.last_turn.is_play,
+            outcome=self.outcome,
+            starter=self.starter,
+        )
+
+    def unseen_by(self, player: int) -> tuple[Tile, ...]:
+        """The tiles `player` cannot see (other racks and the bags), sorted: a multiset, no order."""
+        pool = Counter(full_set())
+        pool -= rack_counter(t for _, t in self.board.tiles())
+        pool -= rack_counter(self.racks[player])
+        return tuple(sorted(pool.elements()))
+
+    def tile_count(self) -> Counter[Tile]:
+        """Every tile of the game in rack form, wherever it is (the test of 104 tiles)."""
+        c = rack_counter(t for _, t in self.board.tiles())
+        for r in self.racks:
+            c += rack_counter(r)
+        for b in self.bags:
+            c += rack_counter(b)
+        return c
+
+    def final_scores(self) -> tuple[int, ...]:
+        return self.outcome.final_scores if self.outcome else self.scores
+
+    def __str__(self) -> str:
+        head = [
+            " | ".join(
+                f"{'>' if p == self.current_player else ' '}{name}: {self.scores[p]}"
+                for p, name in enumerate(self.names)
+            ),
+            f"bag: {self.bag_size()} tiles",
+        ]
+        racks = [f"{name}'s rack: {format_tiles(self.racks[p])}" for p, name in enumerate(self.names)]
+        tail = []
+        if self.outcome:
+            tail.append("game over: " + ", ".join(self.names[w] for w in self.outcome.winners) + " won")
+        return "\n".join([*head, str(self.board), *racks, *tail])
+
+
+@dataclass(frozen=True)
+class PlayerView:
+    """A game as one player sees it. Bots are given only this."""
+
+    player: int
+    options: RuleOptions
+    names: tuple[str, ...]
+    board: Board
+    rack: tuple[Tile, ...]
+    scores: tuple[int, ...]
+    current: int
+    bag_sizes: tuple[int, ...]
+    rack_sizes: tuple[int, ...]
+    unseen: tuple[Tile, ...]
+    turns: tuple[Turn, ...]
+    unclaimed_open: bool
+    outcome: Outcome | None
+    starter: int
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def bag_size(self) -> int:
+        """Tiles left in this player's own bag (the only bag in a standard game)."""
+        return self.bag_sizes[self.player if self.options.solitaire else 0]
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    def may_pass(self) -> bool:
+        return self.options.exchange == ANY_TIME or not has_legal_play(self.board, self.rack)
+
+
+def _public_turn(turn: Turn, viewer: int) -> Turn:
+    """Hide which tiles another player exchanged (how many is public)."""
+    if isinstance(turn.move, Exchange) and turn.player != viewer:
+        return replace(turn, move=Exchange(()))
+    return turn
+
+
+def _set(values: tuple[_T, ...], i: int, value: _T) -> tuple[_T, ...]:
+    return (*values[:i], value, *values[i + 1 :])
+
+
+def new_game(
+    players: int = 2,
+    options: RuleOptions | None = None,
+    seed: int = 0,
+    names: Sequence[str] | None = None,
+) -> GameState:
+    """Shuffle the bag(s) with `seed`, draw for the start, and deal 5 tiles to each player."""
+    options = options or RuleOptions()
+    if options.solitaire:
+        if players != 2:
+            raise ValueError("Solitaire is played by two sides, Dark and Light")
+        names = tuple(names) if names else SOLITAIRE_NAMES
+    elif not 2 <= players <= MAX_PLAYERS:
+        raise ValueError(f"Crib Tiles is played by 2 to {MAX_PLAYERS} players, not {players}")
+    names = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(players))
+    if len(names) != players:
+        raise ValueError(f"{players} players need {players} names, not {len(names)}")
+    rng = random.Random(seed)
+    if options.solitaire:
+        side_colours: tuple[Colour, ...] = (Colour.DARK, Colour.LIGHT)
+        bags = tuple(_shuffled(colour_set(c), rng) for c in side_colours)
+        bag_of: Sequence[int] = (0, 1)
+    else:
+        bags = (_shuffled(full_set(), rng),)
+        bag_of = (0,) * players
+    starter, draws = _draw_for_start(bags, players, options.start == START_HIGH, bag_of)
+    bags = tuple(_shuffled(b, rng) for b in bags)  # the drawn tiles went back: shuffle again
+    racks: list[tuple[Tile, ...]] = []
+    bag_lists = [list(b) for b in bags]
+    for p in range(players):
+        bag = bag_lists[bag_of[p]]
+        racks.append(tuple(reversed(bag[-RACK_SIZE:])))
+        del bag[-RACK_SIZE:]
+    return GameState(
+        options=options,
+        seed=seed,
+        names=names,
+        board=Board.empty(),
+        racks=tuple(racks),
+        bags=tuple(tuple(b) for b in bag_lists),
+        scores=(0,) * players,
+        current=starter,
+        start_draws=draws,
+        starter=starter,
+    )

@@ -1,0 +1,84 @@
+"""Matches of several rounds (rule option `rounds`) with running totals and the Servant.
+
+After each round the player (or players, on a tie) with the lowest running total is the Servant,
+who in the physical game keeps score for the others.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from .errors import IllegalMove
+from .game import GameState, new_game
+from .moves import Move
+from .options import RuleOptions
+
+
+def round_seed(seed: int, round_index: int) -> int:
+    """The seed of round `round_index` (0-based) of a match, derived from the match's seed."""
+    return random.Random(f"cribtiles-match/{seed}/{round_index}").getrandbits(48)
+
+
+@dataclass(frozen=True)
+class Match:
+    options: RuleOptions
+    seed: int
+    names: tuple[str, ...]
+    finished: tuple[GameState, ...]  # the rounds played to the end
+    game: GameState  # the round in progress (or the last one, once the match is over)
+
+    @classmethod
+    def start(cls, players: int, options: RuleOptions, seed: int, names: Sequence[str] | None = None) -> Match:
+        game = new_game(players, options, round_seed(seed, 0), names)
+        return cls(options, seed, game.names, (), game)
+
+    @property
+    def round(self) -> int:
+        """The number (1-based) of the round in progress or last played."""
+        return len(self.finished) + 1
+
+    def _rounds_done(self) -> tuple[GameState, ...]:
+        return self.finished + ((self.game,) if self.game.is_over else ())
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Running totals over the rounds finished so far."""
+        totals = [0] * len(self.names)
+        for g in self._rounds_done():
+            for p, s in enumerate(g.final_scores()):
+                totals[p] += s
+        return tuple(totals)
+
+    @property
+    def servant(self) -> tuple[int, ...]:
+        """The Servant(s) after the last finished round: lowest running total; () before any."""
+        if not self._rounds_done():
+            return ()
+        totals = self.totals
+        low = min(totals)
+        return tuple(p for p, t in enumerate(totals) if t == low)
+
+    @property
+    def is_over(self) -> bool:
+        return len(self._rounds_done()) >= self.options.rounds
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        totals = self.totals
+        best = max(totals)
+        return tuple(p for p, t in enumerate(totals) if t == best)
+
+    def apply(self, move: Move | str, declared: int | None = None) -> Match:
+        return replace(self, game=self.game.apply(move, declared))
+
+    def next_round(self) -> Match:
+        """Start the next round once the current one is over."""
+        if not self.game.is_over:
+            raise IllegalMove("the round is still being played")
+        if self.is_over:
+            raise IllegalMove(f"the match is over: all {self.options.rounds} rounds have been played")
+        done = self._rounds_done()
+        game = new_game(len(self.names), self.options, round_seed(self.seed, len(done)), self.names)
+        return replace(self, finished=done, game=game)

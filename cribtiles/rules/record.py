@@ -1,0 +1,146 @@
+"""Game records: rule options, seed, players and every action, saved as JSON and replayed.
+
+`replay(load(save(record_of(s)))) == s`. Anything that is not a record we can read (damaged JSON,
+an unknown version, an action the rules refuse) raises `RecordError` with a plain reason.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import IllegalMove, NotationError, RecordError
+from .game import GameState, new_game
+from .match import Match, round_seed
+from .moves import parse_move
+from .options import RuleOptions
+
+FORMAT = "cribtiles-game"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    options: RuleOptions
+    seed: int
+    names: tuple[str, ...]
+    actions: tuple[str, ...]
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "format": FORMAT,
+                "version": VERSION,
+                "options": self.options.as_dict(),
+                "seed": self.seed,
+                "players": list(self.names),
+                "actions": list(self.actions),
+            },
+            indent=1,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> GameRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError(f"the saved game is damaged (not valid JSON: {e.msg} at line {e.lineno})") from None
+        except (TypeError, ValueError) as e:  # bytes that are not text, or a nesting too deep
+            raise RecordError(f"the saved game is damaged ({e})") from None
+        return cls.from_dict(data)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> GameRecord:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise RecordError("this file is not a Crib Tiles game record")
+        version = data.get("version")
+        if version != VERSION:
+            raise RecordError(
+                f"this game was saved in record version {version!r}; this Crib Tiles reads version {VERSION}"
+            )
+        options, seed, names, actions = (data.get(k) for k in ("options", "seed", "players", "actions"))
+        if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+            raise RecordError("the saved game is damaged: its rule options are missing")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RecordError("the saved game is damaged: its seed is missing")
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            raise RecordError("the saved game is damaged: its players are missing")
+        if not isinstance(actions, list) or not all(isinstance(a, str) for a in actions):
+            raise RecordError("the saved game is damaged: its list of actions is missing")
+        try:
+            opts = RuleOptions().with_text(",".join(f"{k}={v}" for k, v in options.items()))
+        except ValueError as e:
+            raise RecordError(f"the saved game has rule options this version does not know: {e}") from None
+        return cls(opts, seed, tuple(names), tuple(actions))
+
+
+def record_of(state: GameState) -> GameRecord:
+    return GameRecord(state.options, state.seed, state.names, state.log)
+
+
+def apply_text(state: GameState, action: str) -> GameState:
+    """Apply one action as the record writes it: a move, `... declare N`, or `joker N`."""
+    words = action.split()
+    if len(words) == 2 and words[0] == "joker" and words[1].isdigit():
+        return state.call_joker(int(words[1]))
+    declared = None
+    if len(words) >= 3 and words[-2] == "declare" and words[-1].isdigit():
+        declared = int(words[-1])
+        action = " ".join(words[:-2])
+    return state.apply(parse_move(action), declared)
+
+
+def replay(record: GameRecord, upto: int | None = None) -> GameState:
+    """The state after the record's actions (or its first `upto` of them)."""
+    try:
+        state = new_game(len(record.names), record.options, record.seed, record.names)
+    except ValueError as e:
+        raise RecordError(f"the saved game cannot be set up: {e}") from None
+    for i, action in enumerate(record.actions[:upto]):
+        try:
+            state = apply_text(state, action)
+        except (IllegalMove, NotationError) as e:
+            raise RecordError(f"the saved game breaks off at action {i + 1} ({action!r}): {e}") from None
+    return state
+
+
+def save(state: GameState) -> str:
+    return record_of(state).to_json()
+
+
+def load(text: str) -> GameState:
+    return replay(GameRecord.from_json(text))
+
+
+MATCH_FORMAT = "cribtiles-match"
+
+
+def save_match(match: Match) -> str:
+    rounds = [json.loads(record_of(g).to_json()) for g in (*match.finished, match.game)]
+    data = {"format": MATCH_FORMAT, "version": VERSION, "seed": match.seed, "rounds": rounds}
+    return json.dumps(data, indent=1)
+
+
+def load_match(text: str) -> Match:
+    """A match from `save_match`; every round is replayed and checked against the match's seed."""
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise RecordError(f"the saved match is damaged (not valid JSON: {e})") from None
+    if not isinstance(data, dict) or data.get("format") != MATCH_FORMAT:
+        raise RecordError("this file is not a Crib Tiles match")
+    if data.get("version") != VERSION:
+        raise RecordError(f"this match was saved in version {data.get('version')!r}; this Crib Tiles reads {VERSION}")
+    seed, rounds = data.get("seed"), data.get("rounds")
+    if not isinstance(seed, int) or not isinstance(rounds, list) or not rounds:
+        raise RecordError("the saved match is damaged: its seed or rounds are missing")
+    games = [replay(GameRecord.from_dict(r)) for r in rounds]
+    for i, g in enumerate(games):
+        if g.seed != round_seed(seed, i) or g.options != games[0].options or g.names != games[0].names:
+            raise RecordError(f"the saved match is damaged: round {i + 1} does not belong to it")
+        if i < len(games) - 1 and not g.is_over:
+            raise RecordError(f"the saved match is damaged: round {i + 1} was never finished")
+    if len(games) > games[0].options.rounds:
+        raise RecordError("the saved match holds more rounds than it was set to play")
+    return Match(games[0].options, seed, games[0].names, tuple(games[:-1]), games[-1])
