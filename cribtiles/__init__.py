@@ -1,0 +1,3 @@
+"""Crib Tiles: Kings Cribbage, the crossword tile game scored like cribbage."""
+
+__version__ = "0.1.0"

@@ -356,7 +356,7 @@ class GameState:
             rack_sizes=tuple(len(r) for r in self.racks),
             unseen=self.unseen_by(player),
             turns=tuple(_public_turn(t, player) for t in self.turns),
-            unclaimed_open=self.options.joker and self.last_turn is not None and self.last_turn.is_play,
+            unclaimed=self.unclaimed if self.last_turn is not None and self.last_turn.is_play else 0,
             outcome=self.outcome,
             starter=self.starter,
         )
@@ -410,7 +410,7 @@ class PlayerView:
     rack_sizes: tuple[int, ...]
     unseen: tuple[Tile, ...]
     turns: tuple[Turn, ...]
-    unclaimed_open: bool
+    unclaimed: int  # Joker: points the last play left unclaimed and nobody has called yet
     outcome: Outcome | None
     starter: int
 

@@ -27,6 +27,7 @@ _ONE_COLOUR_MASKS = (1, 2)  # colour masks: bit 0 light present, bit 1 dark pres
 _RANK_OF = tuple(f.rank for f in FACES)
 _COLOUR_BIT = tuple(1 if i < 13 else 2 for i in range(len(FACES)))
 _FACE_KEY = tuple(RANK_KEY[r] for r in _RANK_OF)
+_pick = tuple.__getitem__  # _pick(row, face): the placement of that face on that square
 
 # Per rack size k: rank key of the placed tiles -> [(colour mask, [orderings of face codes])].
 _Groups = tuple[dict[int, list[tuple[int, list[tuple[int, ...]]]]], ...]
@@ -210,9 +211,9 @@ def _emit(
             if free:
                 if first_only:
                     o = orderings[0]
-                    out.append((Play(tuple(rows[i][o[i]] for i in range(k))), base))
+                    out.append((Play(tuple(map(_pick, rows, o))), base))
                     return
-                out.extend((Play(tuple(rows[i][o[i]] for i in range(k))), base) for o in orderings)
+                out.extend((Play(tuple(map(_pick, rows, o))), base) for o in orderings)
                 continue
             for o in orderings:
                 score = base
@@ -224,7 +225,7 @@ def _emit(
                             break
                         score += v
                 else:
-                    out.append((Play(tuple(rows[i][o[i]] for i in range(k))), score))
+                    out.append((Play(tuple(map(_pick, rows, o))), score))
                     if first_only:
                         return
 

@@ -1,0 +1,1 @@
+"""The application around the game: command line, settings, saves, where files live."""

@@ -1,0 +1,56 @@
+"""What every computer player is: a policy from a player's view to a move, deterministic for a given
+random generator, within an optional time budget.
+
+Bots are given a `PlayerView` only (never the game state), so they cannot see another rack or the
+order of the bag.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from cribtiles.rules.game import PlayerView
+from cribtiles.rules.moves import Move, Play
+from cribtiles.rules.scoring import score_play
+
+#: A clock returning seconds (time.perf_counter in play; a fake one in tests).
+Clock = Callable[[], float]
+
+
+class Bot(Protocol):
+    @property
+    def name(self) -> str:
+        """The level's name, as the arena and the window show it."""
+        ...
+
+    def choose(self, view: PlayerView, rng: random.Random, budget: float | None = None) -> Move:
+        """The move to make in `view` (whose player is to move); `budget` is seconds to think."""
+        ...
+
+
+@dataclass(frozen=True)
+class JokerManners:
+    """How bots behave under the Joker rule: declare honestly, call when points were missed."""
+
+    def declare(self, view: PlayerView, play: Play) -> int:
+        return score_play(view.board, play).total
+
+    def should_call(self, view: PlayerView) -> bool:
+        """Call "Joker" when the last play, by someone else, left points unclaimed."""
+        if not view.options.joker or not view.turns:
+            return False
+        last = view.turns[-1]
+        return last.is_play and last.player != view.player and view.unclaimed > 0
+
+
+def choose_safely(bot: Bot, view: PlayerView, rng: random.Random, budget: float | None = None) -> Move:
+    """`bot.choose`, falling back to the greedy move if the bot fails: a game never stops on a bot."""
+    from .greedy import greedy_move
+
+    try:
+        return bot.choose(view, rng, budget)
+    except Exception:
+        return greedy_move(view, rng)

@@ -1,0 +1,72 @@
+"""The value of the tiles a player keeps ("leave"), learned by self-play (see `learn_leaves`).
+
+The table maps every multiset of 0-4 rack tiles, by rank (a 6/9 is one kind, written 6), to points:
+how much better than average the next turns go when a player keeps those tiles. It ships as
+`data/leaves.json`; a missing or damaged file gives a table of zeros, never a crash.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from collections.abc import Sequence
+from functools import lru_cache
+from importlib import resources
+from itertools import combinations_with_replacement
+
+from cribtiles.rules.tiles import RANK_SYMBOLS, Tile
+
+MAX_LEAVE = 4
+KINDS = tuple(r for r in range(1, 14) if r != 9)  # rack kinds: the 6/9 tile is kind 6
+DATA_FILE = "leaves.json"
+
+
+def leave_key(ranks: Sequence[int]) -> str:
+    """`[5, 12, 1]` -> `'A5Q'`: the table's key for a leave (rack-form ranks, sorted)."""
+    return "".join(RANK_SYMBOLS[r - 1] for r in sorted(ranks))
+
+
+def all_leave_keys() -> list[str]:
+    return [leave_key(c) for n in range(MAX_LEAVE + 1) for c in combinations_with_replacement(KINDS, n)]
+
+
+class LeaveTable:
+    """Leave values by rack-form ranks; a callable on a sequence of tiles."""
+
+    def __init__(self, values: dict[str, float]) -> None:
+        self._values = {tuple(sorted(_ranks_of_key(k))): float(v) for k, v in values.items()}
+
+    def __call__(self, tiles: Sequence[Tile]) -> float:
+        if len(tiles) > MAX_LEAVE:
+            return 0.0  # keeping all 5 only happens when passing; nothing to compare it with
+        key = tuple(sorted(t.rack_form.rank for t in tiles))
+        return self._values.get(key, 0.0)
+
+    def value(self, ranks: Sequence[int]) -> float:
+        return self._values.get(tuple(sorted(6 if r == 9 else r for r in ranks)), 0.0)
+
+    def __len__(self) -> int:
+        return len(self._values)
+
+
+def _ranks_of_key(key: str) -> list[int]:
+    return [RANK_SYMBOLS.index(ch) + 1 for ch in key]
+
+
+def load_table(text: str) -> LeaveTable:
+    data = json.loads(text)
+    values = data["values"]
+    if not isinstance(values, dict):
+        raise ValueError("values must be an object")
+    return LeaveTable({str(k): float(v) for k, v in values.items()})
+
+
+@lru_cache(maxsize=1)
+def default_leave() -> LeaveTable:
+    """The shipped table (zeros, with a warning, if it cannot be read)."""
+    try:
+        text = resources.files("cribtiles.bot").joinpath("data", DATA_FILE).read_text(encoding="utf-8")
+        return load_table(text)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        warnings.warn(f"the bots' leave table could not be read ({e}); playing without it", stacklevel=2)
+        return LeaveTable({})
