@@ -1,0 +1,98 @@
+"""Bot move latency: `python benchmarks/bench_bots.py` prints median, p95 and max seconds per move by level.
+
+Positions: seeded games of the Medium bot against itself, taken early (15% of the turns), mid-game
+(50%) and late (90%, often with the bag empty: Expert's endgame search) — 7 games, 21 positions by
+default. Every level moves once in every position (`--repeat` for more); Expert thinks with its
+default budget of 1.5 s unless `--budget` says otherwise. `--levels beginner,medium --positions 6`
+shortens the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cribtiles.bot import LEVELS, make_bot
+from cribtiles.bot.simulate import DEFAULT_BUDGET
+from cribtiles.rules import PlayerView, new_game
+
+PHASES = (("early", 0.15), ("mid", 0.5), ("late", 0.9))
+
+
+def positions(count: int, seed: int) -> list[tuple[str, PlayerView]]:
+    """`count` views of the player to move, early, mid and late in seeded Medium-vs-Medium games."""
+    medium = make_bot("medium")
+    out: list[tuple[str, PlayerView]] = []
+    game = 0
+    while len(out) < count:
+        state = new_game(2, seed=seed + game)
+        states = [state]
+        while not state.is_over:
+            view = state.view(state.current)
+            state = state.apply(medium.choose(view, random.Random(f"{seed + game}/{len(state.turns)}")))
+            states.append(state)
+        playable = states[:-1]  # the last state is over: nobody is to move
+        for phase, fraction in PHASES:
+            chosen = playable[min(len(playable) - 1, int(fraction * len(playable)))]
+            out.append((phase, chosen.view(chosen.current)))
+        game += 1
+    return out[:count]
+
+
+def latencies(level: str, views: list[tuple[str, PlayerView]], budget: float | None, repeat: int) -> list[float]:
+    bot = make_bot(level, budget)
+    times = []
+    for i, (_, view) in enumerate(views):
+        for r in range(repeat):
+            rng = random.Random(f"bench/{i}/{r}")
+            started = time.perf_counter()
+            bot.choose(view, rng)
+            times.append(time.perf_counter() - started)
+    return times
+
+
+def p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[max(0, -(-95 * len(ordered) // 100) - 1)]  # nearest rank
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    ap.add_argument("--levels", default=",".join(LEVELS), help="levels to time, separated by commas (all)")
+    ap.add_argument("--positions", type=int, default=21, help="number of positions (21)")
+    ap.add_argument("--repeat", type=int, default=1, help="moves per position and level (1)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--budget", type=float, help=f"Expert's seconds per move (its default, {DEFAULT_BUDGET:g})")
+    args = ap.parse_args()
+    levels = [lv.strip().lower() for lv in args.levels.split(",") if lv.strip()]
+    bad = [lv for lv in levels if lv not in LEVELS]
+    if bad or args.positions < 1 or args.repeat < 1:
+        ap.error(f"levels are {', '.join(LEVELS)}; --positions and --repeat must be at least 1")
+    views = positions(args.positions, args.seed)
+    phases = {p: sum(1 for q, _ in views if q == p) for p, _ in PHASES}
+    bag_empty = sum(1 for _, v in views if sum(v.bag_sizes) == 0)
+    print(
+        f"Crib Tiles bot latency: {len(views)} positions ("
+        + ", ".join(f"{n} {p}" for p, n in phases.items())
+        + f"; {bag_empty} with the bag empty), {args.repeat} move(s) each, seed {args.seed}"
+    )
+    print(f"{'level':<10} {'budget':>7} {'median s':>9} {'p95 s':>9} {'max s':>9} {'moves':>6}")
+    for level in levels:
+        budget = args.budget if level == "expert" else None
+        times = latencies(level, views, budget, args.repeat)
+        shown = f"{budget if budget is not None else DEFAULT_BUDGET:g}" if level == "expert" else "-"
+        print(
+            f"{level:<10} {shown:>7} {statistics.median(times):>9.4f} {p95(times):>9.4f} {max(times):>9.4f}"
+            f" {len(times):>6}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

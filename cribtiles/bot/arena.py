@@ -1,0 +1,471 @@
+"""The arena: bots play bots over paired games, and it reports win rates, scores and move times.
+
+`python -m cribtiles.bot.arena --bots hard,medium --games 400 --seed 1 --jobs 2` (or `cribtiles arena ...`).
+
+Games are paired: every seed (one shuffled bag) is played once per seating, the seats rotating so that
+each bot plays every seat on the same tiles (2 bots: seats swapped; 3-4 bots: n rotations). Luck of
+the bag and of the seat then falls on every bot alike. Each move's random generator is derived from
+(seed, game, turn), so a run depends only on its arguments, never on `--jobs`.
+
+Figures, for each bot:
+- win rate: ties count as a share of the win (half for two tied players), with a 95% Wilson score
+  interval over the games (the games of a seed are treated as independent; pairing mostly cancels
+  the luck of the bag, so the interval tends to be wide rather than narrow);
+- mean score: the final score, after the rack deductions;
+- mean spread: own final score minus the best final score among the other players (in a two-player
+  game simply own minus the opponent's);
+- points per turn: points scored by plays (as declared, under Joker) per turn taken, passes and
+  exchanges included;
+- seconds per move: median and 95th percentile of `time.perf_counter` around the bot's choice;
+- failures: moves where the bot raised or proposed an illegal move; the greedy move was played instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from cribtiles.rules.game import GameState, PlayerView, new_game
+from cribtiles.rules.moves import Move, Play
+from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
+
+from .base import Bot, JokerManners, choose_safely
+from .greedy import greedy_move
+from .levels import LEVELS, make_bot
+
+#: The two-sided 95% quantile of the normal distribution.
+Z95 = 1.959963984540054
+MIN_BOTS, MAX_BOTS = 2, 4
+SPREAD_DEFINITION = "own final score minus the best final score among the other players"
+CI_METHOD = "wilson score interval over games, ties counted as a share of the win"
+
+Progress = Callable[[int, int], None]
+
+
+# --- what to play ---
+
+
+@dataclass(frozen=True)
+class Arena:
+    """The bots (by level, one per seat of the first seating), how many seeds, the rules."""
+
+    levels: tuple[str, ...]
+    seeds: int
+    seed: int
+    options: RuleOptions
+    budget: float | None = None
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        return bot_labels(self.levels)
+
+    @property
+    def games(self) -> int:
+        return self.seeds * len(self.levels)
+
+
+def bot_labels(levels: Sequence[str]) -> tuple[str, ...]:
+    """Names for the report: a level given again gets a number.
+
+    >>> bot_labels(["medium", "hard", "medium"])
+    ('medium', 'hard', 'medium#2')
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for level in levels:
+        seen[level] = seen.get(level, 0) + 1
+        out.append(level if seen[level] == 1 else f"{level}#{seen[level]}")
+    return tuple(out)
+
+
+def seatings(n: int) -> list[tuple[int, ...]]:
+    """For each rotation, the bot in each seat: every bot sits in every seat once.
+
+    >>> seatings(3)
+    [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    """
+    return [tuple((seat + r) % n for seat in range(n)) for r in range(n)]
+
+
+def game_seed(seed: int, index: int) -> int:
+    """The seed of the index-th bag of a run (string seeding is stable across processes)."""
+    return random.Random(f"cribtiles-arena/{seed}/bag/{index}").getrandbits(32)
+
+
+def move_rng(seed: int, game: int, turn: int) -> random.Random:
+    return random.Random(f"cribtiles-arena/{seed}/game/{game}/turn/{turn}")
+
+
+# --- playing ---
+
+
+@dataclass
+class _Watched:
+    """A bot whose exceptions are counted (and re-raised, for `choose_safely` to catch)."""
+
+    bot: Bot
+    name: str = ""
+    failures: int = 0
+
+    def choose(self, view: PlayerView, rng: random.Random, budget: float | None = None) -> Move:
+        try:
+            return self.bot.choose(view, rng, budget)
+        except Exception:
+            self.failures += 1
+            raise
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    bot: int
+    final: int
+    share: float
+    play_points: int
+    turns: int
+    move_seconds: tuple[float, ...]
+    failures: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game: int
+    seats: tuple[SeatResult, ...]
+
+
+@dataclass
+class _Table:
+    """One game in progress: the state, the seated bots and what is measured about them."""
+
+    arena: Arena
+    game: int
+    state: GameState
+    bots: list[_Watched]
+    times: list[list[float]] = field(default_factory=list)
+    manners: JokerManners = field(default_factory=JokerManners)
+
+
+def play_game(arena: Arena, index: int, rotation: int) -> GameResult:
+    """The game of bag `index` with seating `rotation`, played to the end."""
+    n = len(arena.levels)
+    seating = seatings(n)[rotation]
+    names = None if arena.options.solitaire else tuple(arena.labels[b] for b in seating)
+    table = _Table(
+        arena=arena,
+        game=index * n + rotation,
+        state=new_game(n, arena.options, seed=game_seed(arena.seed, index), names=names),
+        bots=[_Watched(make_bot(arena.levels[b], arena.budget)) for b in seating],
+        times=[[] for _ in seating],
+    )
+    while not table.state.is_over:
+        _take_turn(table)
+    return _result(table, seating)
+
+
+def _take_turn(table: _Table) -> None:
+    state = table.state
+    p = state.current
+    view = state.view(p)
+    rng = move_rng(table.arena.seed, table.game, len(state.turns))
+    started = time.perf_counter()
+    move = choose_safely(table.bots[p], view, rng, table.arena.budget)
+    table.times[p].append(time.perf_counter() - started)
+    try:
+        declared = table.manners.declare(view, move) if state.options.joker and isinstance(move, Play) else None
+        state = state.apply(move, declared)
+    except ValueError:  # an illegal move (IllegalMove is a ValueError)
+        table.bots[p].failures += 1
+        state = state.apply(greedy_move(view, rng))
+    if state.options.joker:
+        state = _joker_calls(state, p, table.manners)
+    table.state = state
+
+
+def _joker_calls(state: GameState, mover: int, manners: JokerManners) -> GameState:
+    """After a play, the other players in seat order may call "Joker"."""
+    for k in range(1, state.players):
+        caller = (mover + k) % state.players
+        if manners.should_call(state.view(caller)):
+            state = state.call_joker(caller)
+    return state
+
+
+def _result(table: _Table, seating: Sequence[int]) -> GameResult:
+    state = table.state
+    assert state.outcome is not None
+    shares = state.outcome.returns()
+    seats = []
+    for p, bot in enumerate(seating):
+        mine = [t for t in state.turns if t.player == p]
+        seats.append(
+            SeatResult(
+                bot=bot,
+                final=state.outcome.final_scores[p],
+                share=shares[p],
+                play_points=sum(t.points for t in mine if t.is_play),
+                turns=len(mine),
+                move_seconds=tuple(table.times[p]),
+                failures=table.bots[p].failures,
+            )
+        )
+    return GameResult(table.game, tuple(seats))
+
+
+def play_seed(arena: Arena, index: int) -> list[GameResult]:
+    """Every seating of bag `index`: the unit of work of a worker process."""
+    return [play_game(arena, index, r) for r in range(len(arena.levels))]
+
+
+def run(arena: Arena, jobs: int = 1, progress: Progress | None = None) -> list[GameResult]:
+    """Play the whole arena (in `jobs` processes), the games in order whatever finished first."""
+    results: list[GameResult] = []
+
+    def done(part: list[GameResult]) -> None:
+        results.extend(part)
+        if progress is not None:
+            progress(len(results), arena.games)
+
+    if jobs <= 1 or arena.seeds == 1:
+        for i in range(arena.seeds):
+            done(play_seed(arena, i))
+    else:
+        with ProcessPoolExecutor(min(jobs, arena.seeds)) as pool:
+            futures = [pool.submit(play_seed, arena, i) for i in range(arena.seeds)]
+            for future in as_completed(futures):
+                done(future.result())
+    results.sort(key=lambda r: r.game)
+    return results
+
+
+# --- figures ---
+
+
+def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (`successes` may be fractional: ties count a share).
+
+    >>> [round(x, 3) for x in wilson_interval(15, 20)]
+    [0.531, 0.888]
+    >>> wilson_interval(0, 0)
+    (0.0, 1.0)
+    """
+    if n <= 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def percentile(values: Sequence[float], q: float) -> float:
+    """The nearest-rank percentile (`q` from 0 to 1); 0 for no values.
+
+    >>> percentile([5, 1, 4, 2, 3], 0.95)
+    5
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
+
+
+def spread(finals: Sequence[int], seat: int) -> int:
+    """Own final score minus the best of the others' (2 players: minus the opponent's)."""
+    return finals[seat] - max(s for p, s in enumerate(finals) if p != seat)
+
+
+@dataclass(frozen=True)
+class BotSummary:
+    label: str
+    games: int
+    win_rate: float
+    ci95: tuple[float, float]
+    mean_score: float
+    mean_spread: float
+    points_per_turn: float
+    move_median: float
+    move_p95: float
+    failures: int
+    seats: tuple[int, ...]
+
+
+def summarize(arena: Arena, results: Sequence[GameResult]) -> list[BotSummary]:
+    return [_summarize_bot(arena, b, results) for b in range(len(arena.levels))]
+
+
+def _summarize_bot(arena: Arena, bot: int, results: Sequence[GameResult]) -> BotSummary:
+    n = len(arena.levels)
+    mine: list[tuple[int, SeatResult, tuple[int, ...]]] = []
+    for game in results:
+        finals = tuple(s.final for s in game.seats)
+        mine.extend((seat, s, finals) for seat, s in enumerate(game.seats) if s.bot == bot)
+    games = len(mine)
+    wins = sum(s.share for _, s, _ in mine)
+    turns = sum(s.turns for _, s, _ in mine)
+    times = [t for _, s, _ in mine for t in s.move_seconds]
+    seat_games = [0] * n
+    for seat, _, _ in mine:
+        seat_games[seat] += 1
+    return BotSummary(
+        label=arena.labels[bot],
+        games=games,
+        win_rate=wins / games if games else 0.0,
+        ci95=wilson_interval(wins, games),
+        mean_score=statistics.fmean(s.final for _, s, _ in mine) if games else 0.0,
+        mean_spread=statistics.fmean(spread(f, seat) for seat, _, f in mine) if games else 0.0,
+        points_per_turn=sum(s.play_points for _, s, _ in mine) / turns if turns else 0.0,
+        move_median=statistics.median(times) if times else 0.0,
+        move_p95=percentile(times, 0.95),
+        failures=sum(s.failures for _, s, _ in mine),
+        seats=tuple(seat_games),
+    )
+
+
+def report_json(arena: Arena, summaries: Sequence[BotSummary], seconds: float) -> dict[str, Any]:
+    """The --json object (only `seconds` and each `move_seconds` depend on the machine)."""
+
+    def r(x: float) -> float:
+        return round(x, 6)
+
+    return {
+        "games": arena.games,
+        "seed": arena.seed,
+        "rules": arena.options.to_text(),
+        "ci95_method": CI_METHOD,
+        "spread": SPREAD_DEFINITION,
+        "seconds": r(seconds),
+        "bots": {
+            s.label: {
+                "games": s.games,
+                "win_rate": r(s.win_rate),
+                "ci95": [r(s.ci95[0]), r(s.ci95[1])],
+                "mean_score": r(s.mean_score),
+                "mean_spread": r(s.mean_spread),
+                "points_per_turn": r(s.points_per_turn),
+                "move_seconds": {"median": r(s.move_median), "p95": r(s.move_p95)},
+                "failures": s.failures,
+                "seat_games": list(s.seats),
+            }
+            for s in summaries
+        },
+    }
+
+
+def report_text(arena: Arena, summaries: Sequence[BotSummary], seconds: float) -> str:
+    n = len(arena.levels)
+    head = (
+        f"Crib Tiles arena: {' vs '.join(arena.labels)}, {arena.games} games "
+        f"({arena.seeds} bags x {n} seatings), seed {arena.seed}\n"
+        f"rules: {arena.options.to_text()}"
+        + (f"; budget {arena.budget:g} s per move" if arena.budget is not None else "")
+    )
+    columns = (
+        f"{'bot':<12} {'win rate':>8}  {'95% CI (Wilson)':<16} {'score':>7} {'spread':>7} "
+        f"{'pts/turn':>8} {'s/move median':>13} {'p95':>7} {'failures':>8}"
+    )
+    rows = [
+        f"{s.label:<12} {s.win_rate:>8.1%}  [{s.ci95[0]:5.1%}, {s.ci95[1]:5.1%}] {s.mean_score:>7.1f} "
+        f"{s.mean_spread:>+7.1f} {s.points_per_turn:>8.2f} {s.move_median:>13.4f} {s.move_p95:>7.4f} {s.failures:>8}"
+        for s in summaries
+    ]
+    legend = (
+        f"Ties count a share of the win. spread = {SPREAD_DEFINITION}.\n"
+        "pts/turn = play points per turn taken; s/move = seconds per move."
+    )
+    return "\n".join([head, columns, *rows, legend, f"{arena.games} games in {seconds:.1f} s"])
+
+
+# --- the command line ---
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="cribtiles arena",
+        description="Measure bots against each other over paired games (same bag, seats rotated).",
+    )
+    ap.add_argument("--bots", required=True, help=f"2-4 levels separated by commas, from {', '.join(LEVELS)}")
+    ap.add_argument("--games", type=int, default=100, help="total games, rounded up to whole rotations (100)")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the whole run (1)")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (one per core)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    ap.add_argument("--mode", choices=(STANDARD, SOLITAIRE), help="solitaire: two bots as Dark and Light")
+    ap.add_argument("--rules", default="", help="rule options, like start=high,exchange=any-time,joker=on")
+    ap.add_argument("--budget", type=float, help="seconds per move for the bots that think (Expert: 1.5)")
+    return ap
+
+
+def parse_arena(argv: Sequence[str]) -> tuple[Arena, int, bool]:
+    """The arena, the number of jobs and whether to print JSON; bad arguments exit with code 2."""
+    ap = _parser()
+    args = ap.parse_args(argv)
+    levels = tuple(b.strip().lower() for b in args.bots.split(","))
+    unknown = [b for b in levels if b not in LEVELS]
+    if unknown:
+        ap.error(f"there is no bot level {unknown[0]!r}; the levels are {', '.join(LEVELS)}")
+    if not MIN_BOTS <= len(levels) <= MAX_BOTS:
+        ap.error(f"an arena needs {MIN_BOTS} to {MAX_BOTS} bots, not {len(levels)}")
+    if args.games < 1:
+        ap.error("--games must be at least 1")
+    if args.jobs < 1:
+        ap.error("--jobs must be at least 1")
+    if args.budget is not None and not args.budget > 0:
+        ap.error("--budget must be a number of seconds above 0")
+    try:
+        options = RuleOptions.parse(args.rules)
+        if args.mode is not None:
+            options = replace(options, mode=args.mode)
+    except ValueError as e:
+        ap.error(f"--rules: {e}")
+    if options.rounds != 1:
+        ap.error("the arena plays single games: leave out rounds=")
+    if options.solitaire and len(levels) != 2:
+        ap.error("Solitaire is played by two sides, Dark and Light: give exactly 2 bots")
+    seeds = -(-args.games // len(levels))
+    return Arena(levels, seeds, args.seed, options, args.budget), args.jobs, args.json
+
+
+def _progress_bar(started: float) -> Progress | None:
+    """A one-line progress bar on stderr, when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return None
+
+    def show(done: int, total: int) -> None:
+        width = 30
+        filled = width * done // total
+        elapsed = time.perf_counter() - started
+        eta = elapsed / done * (total - done) if done else 0.0
+        end = "\n" if done == total else ""
+        bar = "#" * filled + "." * (width - filled)
+        print(f"\r[{bar}] {done}/{total} games, {elapsed:.0f} s, {eta:.0f} s left ", end=end, file=sys.stderr)
+        sys.stderr.flush()
+
+    return show
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    started = time.perf_counter()
+    arena, jobs, as_json = parse_arena(sys.argv[1:] if argv is None else list(argv))
+    results = run(arena, jobs, _progress_bar(started))
+    summaries = summarize(arena, results)
+    seconds = time.perf_counter() - started
+    if as_json:
+        print(json.dumps(report_json(arena, summaries, seconds), indent=2))
+    else:
+        print(report_text(arena, summaries, seconds))
+    return 0
+
+
+if __name__ == "__main__":
+    # Run the module's own import, so that worker processes unpickle cribtiles.bot.arena, not __main__.
+    from cribtiles.bot.arena import main as _main
+
+    raise SystemExit(_main())

@@ -1,0 +1,192 @@
+"""Tests for cribtiles.bot.arena: paired games, rotation of seats, determinism, the JSON report, errors."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cribtiles.bot import JokerManners, arena, make_bot
+from cribtiles.bot.base import Bot
+from cribtiles.bot.greedy import GreedyBot
+from cribtiles.rules import Move, PlayerView, RuleOptions, new_game
+from cribtiles.rules.moves import Pass, Play
+
+ROOT = Path(__file__).resolve().parents[2]
+BOT_KEYS = {"win_rate", "ci95", "mean_score", "mean_spread", "points_per_turn", "move_seconds", "failures"}
+
+pytestmark = pytest.mark.filterwarnings("ignore:the bots' leave table")
+
+
+def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    assert arena.main([*args, "--json"]) == 0
+    out = capsys.readouterr().out
+    data = json.loads(out)  # exactly one JSON object: anything else on stdout would fail here
+    assert isinstance(data, dict)
+    return data
+
+
+def without_timings(data: dict[str, Any]) -> dict[str, Any]:
+    data = dict(data, seconds=None)
+    data["bots"] = {name: dict(b, move_seconds=None) for name, b in data["bots"].items()}
+    return data
+
+
+def test_json_report_has_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "--bots", "medium,beginner", "--games", "6", "--seed", "3", "--jobs", "1")
+    assert data["games"] == 6 and data["seed"] == 3
+    assert set(data["bots"]) == {"medium", "beginner"}
+    for b in data["bots"].values():
+        assert set(b) >= BOT_KEYS
+        low, high = b["ci95"]
+        assert 0 <= low <= b["win_rate"] <= high <= 1
+        assert set(b["move_seconds"]) == {"median", "p95"}
+        assert 0 <= b["move_seconds"]["median"] <= b["move_seconds"]["p95"]
+        assert b["failures"] == 0
+        assert b["seat_games"] == [3, 3]
+    medium, beginner = data["bots"]["medium"], data["bots"]["beginner"]
+    assert medium["win_rate"] + beginner["win_rate"] == pytest.approx(1.0)
+    assert medium["mean_spread"] == pytest.approx(-beginner["mean_spread"])
+
+
+def test_games_round_up_to_whole_rotations_and_duplicates_are_numbered(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "--bots", "beginner,beginner,easy", "--games", "2", "--jobs", "1")
+    assert data["games"] == 3
+    assert list(data["bots"]) == ["beginner", "beginner#2", "easy"]
+
+
+def test_same_seed_same_results_whatever_the_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--bots", "easy,medium", "--games", "4", "--seed", "7")
+    one = run_json(capsys, *args, "--jobs", "1")
+    again = run_json(capsys, *args, "--jobs", "1")
+    two = run_json(capsys, *args, "--jobs", "2")
+    assert without_timings(one) == without_timings(again) == without_timings(two)
+    other = run_json(capsys, "--bots", "easy,medium", "--games", "4", "--seed", "8", "--jobs", "1")
+    assert without_timings(other) != without_timings(one)
+
+
+def test_three_bots_rotate_through_every_seat_on_the_same_bag() -> None:
+    a = arena.Arena(("beginner", "easy", "medium"), seeds=1, seed=5, options=RuleOptions())
+    results = arena.run(a, jobs=1)
+    assert [r.game for r in results] == [0, 1, 2]
+    for seat in range(3):
+        assert sorted(r.seats[seat].bot for r in results) == [0, 1, 2]
+    summaries = arena.summarize(a, results)
+    assert [s.seats for s in summaries] == [(1, 1, 1)] * 3
+    assert sum(s.win_rate for s in summaries) == pytest.approx(1.0)
+    assert arena.seatings(4) == [(0, 1, 2, 3), (1, 2, 3, 0), (2, 3, 0, 1), (3, 0, 1, 2)]
+
+
+def test_seats_swapped_on_the_same_bag() -> None:
+    bag = new_game(2, seed=arena.game_seed(1, 0))
+    again = new_game(2, seed=arena.game_seed(1, 0))
+    assert bag.racks == again.racks and bag.bags == again.bags
+    assert arena.game_seed(1, 0) != arena.game_seed(1, 1) != arena.game_seed(2, 0)
+
+
+def test_solitaire_plays_dark_against_light(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "--bots", "medium,easy", "--games", "2", "--mode", "solitaire", "--jobs", "1")
+    assert "mode=solitaire" in data["rules"]
+    assert data["bots"]["medium"]["win_rate"] + data["bots"]["easy"]["win_rate"] == pytest.approx(1.0)
+
+
+def test_joker_and_other_rules_run(capsys: pytest.CaptureFixture[str]) -> None:
+    rules = "start=high,exchange=any-time,joker=on"
+    data = run_json(capsys, "--bots", "hard,medium", "--games", "2", "--rules", rules, "--jobs", "1")
+    assert data["rules"] == "start=high,exchange=any-time,joker=on,rounds=1,mode=standard"
+    assert all(b["failures"] == 0 for b in data["bots"].values())
+
+
+def test_joker_calls_take_unclaimed_points() -> None:
+    state = new_game(3, RuleOptions(joker=True), seed=4)
+    play = max(state.legal_plays(), key=lambda p: len(p.placements))
+    mover = state.current
+    state = state.apply(play, declared=0)
+    assert state.unclaimed > 0
+    called = arena._joker_calls(state, mover, JokerManners())
+    first_caller = (mover + 1) % 3
+    assert called.scores[first_caller] == state.unclaimed
+    assert called.scores[(mover + 2) % 3] == 0  # nothing left to take: the second player does not call
+
+
+def test_expert_with_a_short_budget(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "--bots", "expert,medium", "--games", "2", "--budget", "0.05", "--jobs", "1")
+    assert data["bots"]["expert"]["failures"] == 0
+
+
+class FlakyBot:
+    """Raises on every third move and proposes an illegal pass on every fifth."""
+
+    name = "flaky"
+
+    def __init__(self) -> None:
+        self.moves = 0
+
+    def choose(self, view: PlayerView, rng: random.Random, budget: float | None = None) -> Move:
+        self.moves += 1
+        if self.moves % 3 == 0:
+            raise RuntimeError("flaky bot")
+        move = GreedyBot().choose(view, rng)
+        return Pass() if self.moves % 5 == 0 and isinstance(move, Play) else move
+
+
+def test_a_failing_bot_does_not_stop_the_run(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def make(level: str, budget: float | None = None) -> Bot:
+        return FlakyBot() if level == "easy" else make_bot(level, budget)
+
+    monkeypatch.setattr(arena, "make_bot", make)
+    data = run_json(capsys, "--bots", "easy,medium", "--games", "2", "--jobs", "1")
+    assert data["bots"]["easy"]["failures"] > 0
+    assert data["bots"]["medium"]["failures"] == 0
+
+
+def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
+    assert arena.main(["--bots", "medium,beginner", "--games", "2", "--jobs", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "Wilson" in out and "medium" in out and "beginner" in out and "2 games in" in out
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        [],
+        ["--bots", "medium"],
+        ["--bots", "medium,wizard"],
+        ["--bots", "easy,easy,easy,easy,easy"],
+        ["--bots", "easy,medium", "--games", "0"],
+        ["--bots", "easy,medium", "--games", "many"],
+        ["--bots", "easy,medium", "--jobs", "0"],
+        ["--bots", "easy,medium", "--budget", "-1"],
+        ["--bots", "easy,medium", "--rules", "joker=maybe"],
+        ["--bots", "easy,medium", "--rules", "colour=red"],
+        ["--bots", "easy,medium", "--rules", "rounds=3"],
+        ["--bots", "easy,medium,hard", "--mode", "solitaire"],
+        ["--bots", "easy,medium", "--mode", "duel"],
+    ],
+)
+def test_bad_arguments_exit_2(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as e:
+        arena.main(args)
+    assert e.value.code == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "error" in captured.err
+
+
+def test_runs_as_a_module_with_workers() -> None:
+    command = ["-m", "cribtiles.bot.arena", "--bots", "beginner,medium", "--games", "4", "--jobs", "2", "--json"]
+    done = subprocess.run(
+        [sys.executable, *command],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["games"] == 4
