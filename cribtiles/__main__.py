@@ -2,4 +2,5 @@
 
 from cribtiles.app.main import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not when a bot's worker process imports this module
+    raise SystemExit(main())

@@ -1,10 +1,11 @@
-"""The `cribtiles` command: play (the default), `arena` to measure bots."""
+"""The `cribtiles` command: the game window (the default), `--text` for the terminal, `arena`."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from cribtiles import __version__
 from cribtiles.bot import LEVELS
@@ -19,10 +20,26 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--version", action="version", version=f"Crib Tiles {__version__}")
     ap.add_argument("--text", action="store_true", help="play in the terminal")
-    ap.add_argument("--level", choices=LEVELS, default="medium", help="the computer opponent (default medium)")
+    ap.add_argument("--level", choices=LEVELS, help="the computer opponent (default: your last choice, or medium)")
     ap.add_argument("--seed", type=int, help="seed of the game's shuffles (a seed replays a game)")
     ap.add_argument("--rules", default="", help="rule options, like start=high,exchange=any-time,joker=on")
+    ap.add_argument(
+        "--data-dir", type=Path, help="keep saves and settings in this folder (default: the user data folder)"
+    )
+    ap.add_argument("--size", help="window size, like 1280x800")
+    ap.add_argument(
+        "--selftest", action="store_true", help="render every scene headless, play a game through the UI, exit"
+    )
     return ap
+
+
+def _size(text: str | None) -> tuple[int, int] | None:
+    if not text:
+        return None
+    w, _, h = text.lower().partition("x")
+    if not (w.isdigit() and h.isdigit()):
+        raise ValueError(f"--size {text!r}: write it like 1280x800")
+    return int(w), int(h)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -34,10 +51,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(args_list)
     try:
         options = RuleOptions.parse(args.rules)
-    except NotationError as e:
+        size = _size(args.size)
+    except (NotationError, ValueError) as e:
         print(f"cribtiles: {e}", file=sys.stderr)
         return 2
-    from .textgame import play_text_game
+    if args.selftest:
+        from .selftest import selftest
 
-    play_text_game(args.level, args.seed, options)
-    return 0
+        return selftest(args.data_dir)
+    if args.text:
+        from .textgame import play_text_game
+
+        play_text_game(args.level or "medium", args.seed, options)
+        return 0
+    from .play import play_window
+
+    return play_window(args.data_dir, args.level, args.seed, options, bool(args.rules), size)

@@ -2,3 +2,7 @@
 
 The only package that imports pygame; it uses the rules and the bots, and the app wires it up.
 """
+
+import os
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -1,0 +1,574 @@
+"""The table scene: one game, the player against bots, played with the mouse or the keyboard.
+
+Input becomes intents (pick up, drop, flip, play, pass, exchange); the draft proposes a play, the
+rules engine judges it. The bots think in a worker and the scene polls them; every animation runs on
+the scene's own clock (`now`, advanced by `update(dt)`), so tests drive it frame by frame.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import pygame
+
+from cribtiles.bot import LEVELS, JokerManners
+from cribtiles.rules.board import CENTRE, SIZE, Board, Square
+from cribtiles.rules.game import GameState, Turn
+from cribtiles.rules.moves import Exchange, Move, Pass, Play
+from cribtiles.rules.scoring import PlayScore, score_play
+from cribtiles.rules.tiles import Tile
+
+from .drag import Draft, Drop
+from .geometry import Layout, Point, centre, contains
+from .pegs import Pegs
+from .preview import Preview, preview
+
+if TYPE_CHECKING:
+    from .window import App
+
+#: Seconds of each animation at normal speed (the speed setting multiplies them).
+GLIDE = 0.22
+FLY = 0.55
+FLY_STAGGER = 0.14
+PEG = 0.7
+FLIP = 0.22
+BOT_MIN_PAUSE = 0.7
+TOAST = 3.0
+
+
+def level_of(name: str, default: str) -> str:
+    """The bot level a player's name stands for ('Medium' -> 'medium')."""
+    n = name.strip().lower()
+    return n if n in LEVELS else default
+
+
+@dataclass
+class Flight:
+    """A bot's tile on its way from the bot's rack to a square."""
+
+    tile: Tile
+    start: Point
+    square: Square
+    t0: float
+    duration: float
+
+
+@dataclass
+class Breakdown:
+    """The last play's score, explained: who, and the engine's PlayScore."""
+
+    player: int
+    score: PlayScore
+
+
+@dataclass
+class FlipAnim:
+    before: Tile
+    t0: float
+
+
+@dataclass
+class Toast:
+    text: str
+    until: float
+
+
+@dataclass
+class GameScene:
+    app: App
+    state: GameState
+    human: int = 0
+    notice: str = ""
+    now: float = 0.0
+    draft: Draft = field(init=False)
+    pos: dict[int, list[float]] = field(default_factory=dict)  # tile id -> drawn [x, y, size]
+    grab: tuple[float, float] = (0.0, 0.0)  # cursor minus the held tile's top-left
+    mouse: tuple[int, int] = (0, 0)
+    live: Preview | None = None
+    breakdown: Breakdown | None = None
+    hover_rows: tuple[Square, ...] = ()
+    flights: list[Flight] = field(default_factory=list)
+    pending: Move | None = None  # the bot's move while its tiles fly
+    thinking_since: float | None = None
+    pegs: list[Pegs] = field(default_factory=list)
+    flips: dict[int, FlipAnim] = field(default_factory=dict)
+    exchanging: bool = False
+    cursor: Square = CENTRE
+    keyboard: bool = False  # show the board cursor and the selected rack tile
+    selected: int = 0  # index into the rack order for keyboard play
+    toasts: list[Toast] = field(default_factory=list)
+    ended: bool = False  # the end-of-game scene has been shown
+    rng: random.Random = field(default_factory=random.Random)
+    manners: JokerManners = field(default_factory=JokerManners)
+
+    def __post_init__(self) -> None:
+        self.draft = Draft.deal(self.state.racks[self.human])
+        self.pegs = [Pegs() for _ in range(self.state.players)]
+        previous = [0] * self.state.players
+        for t in self.state.turns:  # the back peg: each player's score before their last scoring
+            if t.points:
+                previous[t.player] = sum(
+                    u.points for u in self.state.turns[: self.state.turns.index(t)] if u.player == t.player
+                )
+        for p, peg in enumerate(self.pegs):
+            peg.set(self.state.scores[p], previous[p])
+        self._snap_rack()
+        last = self.state.last_turn
+        if last is not None and isinstance(last.move, Play):  # a resumed game: explain the last play
+            cells = list(self.state.board.cells)
+            for p in last.move.placements:
+                cells[p.square.pos] = None
+            self.breakdown = Breakdown(last.player, score_play(Board(tuple(cells)), last.move))
+        if self.notice:
+            self.toast(self.notice, 6.0)
+
+    # --- helpers ---
+
+    @property
+    def layout(self) -> Layout:
+        return self.app.layout
+
+    @property
+    def pace(self) -> float:
+        return self.app.prefs.pace
+
+    @property
+    def level(self) -> str:
+        return level_of(self.state.names[1 - self.human] if self.state.players == 2 else "", self.app.prefs.level)
+
+    @property
+    def my_turn(self) -> bool:
+        return not self.state.is_over and self.state.current == self.human and not self.busy
+
+    @property
+    def busy(self) -> bool:
+        """Something is on its way (a bot's tiles flying) and input to the board waits."""
+        return bool(self.flights) or self.pending is not None
+
+    def toast(self, text: str, seconds: float = TOAST) -> None:
+        self.toasts.append(Toast(text, self.now + seconds))
+
+    def _anim(self, seconds: float) -> float:
+        return seconds * self.pace
+
+    def tile_rect_for(self, tile_id: int) -> tuple[int, int, int, int] | None:
+        """Where a tile of the player's draft should rest now (rack slot or square)."""
+        sq = self.draft.square_of(tile_id)
+        if sq is not None:
+            return self.layout.tile_rect(sq)
+        order = self.draft.order
+        if tile_id not in order:
+            return None
+        i = order.index(tile_id)
+        gap = self.rack_gap_at()
+        if gap is not None and i >= gap:
+            i += 1
+        return self.layout.slot_rect(min(i, 4))
+
+    def rack_gap_at(self) -> int | None:
+        """While a tile is held over the rack, the slot that opens for it."""
+        if self.draft.held is None:
+            return None
+        slot = self.layout.rack_slot_at(self.held_centre())
+        if slot is None:
+            return None
+        return min(slot, len(self.draft.order))
+
+    def held_centre(self) -> Point:
+        size = self.layout.rack_tile
+        return self.mouse[0] - self.grab[0] + size / 2, self.mouse[1] - self.grab[1] + size / 2
+
+    def _snap_rack(self) -> None:
+        for i in range(len(self.draft.tiles)):
+            r = self.tile_rect_for(i)
+            if r is not None:
+                self.pos[i] = [float(r[0]), float(r[1]), float(r[2])]
+
+    def relayout(self) -> None:
+        self._snap_rack()
+
+    def tile_at(self, point: Point) -> tuple[str, int] | None:
+        """The player's tile under a point: ('rack', slot) or ('board', id)."""
+        sq = self.layout.square_at(point)
+        if sq is not None and sq in self.draft.placed:
+            return "board", self.draft.placed[sq]
+        for slot, tid in enumerate(self.draft.order):
+            r = self.tile_rect_for(tid)
+            if r is not None and contains(r, point):
+                return "rack", slot
+        return None
+
+    # --- the live preview ---
+
+    def refresh_preview(self) -> None:
+        play = self.draft.proposal()
+        self.live = preview(self.state.board, play) if play is not None else None
+
+    def can_play(self) -> bool:
+        return self.my_turn and self.live is not None and self.live.is_legal and self.draft.held is None
+
+    def can_pass(self) -> bool:
+        return self.my_turn and self.state.may_pass()
+
+    def can_exchange(self) -> bool:
+        return self.can_pass() and self.state.bag_size(self.human) > 0
+
+    def exchange_ready(self) -> bool:
+        n = len(self.draft.marked)
+        return self.exchanging and 1 <= n <= min(5, self.state.bag_size(self.human))
+
+    # --- input ---
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            self._hover()
+        elif event.type == pygame.MOUSEBUTTONDOWN:
+            self.mouse = event.pos
+            if event.button == 1:
+                self.keyboard = False
+                self._press(event.pos)
+            elif event.button == 3 or event.button in (4, 5):
+                self._flip_at(event.pos)
+        elif event.type == pygame.MOUSEWHEEL:
+            self._flip_at(self.mouse)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.mouse = event.pos
+            self._release()
+        elif event.type == pygame.KEYDOWN:
+            self._key(event)
+
+    def _hover(self) -> None:
+        from .table import info_rows
+
+        rows = info_rows(self)
+        self.hover_rows = ()
+        for row in rows:
+            if row.squares and contains(row.rect, self.mouse):
+                self.hover_rows = row.squares
+                break
+
+    def _press(self, point: Point) -> None:
+        button = self.layout.button_at(point)
+        if button is not None:
+            self.press_button(button)
+            return
+        hit = self.tile_at(point)
+        if hit is None:
+            return
+        kind, where = hit
+        if self.exchanging:
+            if kind == "rack":
+                self.draft.toggle_mark(self.draft.order[where])
+                self.app.sounds.click()
+            return
+        tid = (
+            self.draft.pick_from_rack(where)
+            if kind == "rack"
+            else self.draft.pick_from_board(self.draft.square_of(where))
+        )  # type: ignore[arg-type]
+        if tid is None:
+            return
+        p = self.pos.get(tid, [float(point[0]), float(point[1]), float(self.layout.rack_tile)])
+        # held tiles are drawn at rack size: keep the same spot of the tile under the cursor
+        ratio = self.layout.rack_tile / max(1.0, p[2])
+        self.grab = ((point[0] - p[0]) * ratio, (point[1] - p[1]) * ratio)
+        self.refresh_preview()
+
+    def _release(self) -> None:
+        if self.draft.held is None:
+            return
+        centre_pt = self.held_centre()
+        slot = self.layout.rack_slot_at(centre_pt)
+        tid = self.draft.held
+        if slot is not None:
+            result = self.draft.drop_on_rack(min(slot, len(self.draft.order)))
+        elif self.my_turn and not self.exchanging:
+            result = self.draft.drop_on_square(self.state.board, self.layout.nearest_square(centre_pt))
+        else:
+            result = self.draft.cancel()
+        if result is not Drop.RETURNED:
+            self.app.sounds.click()
+        elif self.layout.square_at(centre_pt) is not None and not self.my_turn:
+            self.toast("Wait for your turn to lay tiles.")
+        # the tile eases from where it was let go to where it rests
+        self.pos[tid] = [self.mouse[0] - self.grab[0], self.mouse[1] - self.grab[1], float(self.layout.rack_tile)]
+        self.refresh_preview()
+
+    def _flip_at(self, point: Point) -> None:
+        hit = self.tile_at(point)
+        if hit is None:
+            return
+        kind, where = hit
+        tid = self.draft.order[where] if kind == "rack" else where
+        self.flip(tid)
+
+    def flip(self, tid: int) -> None:
+        before = self.draft.face(tid)
+        if self.draft.flip(tid):
+            self.flips[tid] = FlipAnim(before, self.now)
+            self.refresh_preview()
+
+    def _key(self, event: pygame.event.Event) -> None:
+        k, mods = event.key, event.mod
+        if k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
+            if mods & pygame.KMOD_CTRL and k in (pygame.K_LEFT, pygame.K_RIGHT):
+                ids = self.draft.order
+                if ids:
+                    tid = ids[min(self.selected, len(ids) - 1)]
+                    self.draft.move_in_rack(tid, -1 if k == pygame.K_LEFT else 1)
+                    self.selected = self.draft.order.index(tid)
+                self.keyboard = True
+                return
+            dr, dc = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), pygame.K_DOWN: (1, 0)}[k]
+            if self.keyboard:
+                self.cursor = Square(
+                    min(SIZE - 1, max(0, self.cursor.row + dr)), min(SIZE - 1, max(0, self.cursor.col + dc))
+                )
+            self.keyboard = True
+        elif k == pygame.K_TAB:
+            n = len(self.draft.order)
+            if n:
+                self.selected = (self.selected + (-1 if mods & pygame.KMOD_SHIFT else 1)) % n
+            self.keyboard = True
+        elif pygame.K_1 <= k <= pygame.K_5:
+            i = k - pygame.K_1
+            if self.exchanging:
+                if i < len(self.draft.order):
+                    self.draft.toggle_mark(self.draft.order[i])
+            elif i < len(self.draft.order):
+                self.selected = i
+                self.keyboard = True
+        elif k == pygame.K_SPACE:
+            self.keyboard = True
+            self._space()
+        elif k == pygame.K_f:
+            self._flip_key()
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.press_button("play")
+        elif k in (pygame.K_BACKSPACE, pygame.K_r):
+            self.press_button("recall")
+        elif k == pygame.K_s:
+            self.press_button("shuffle")
+        elif k == pygame.K_p:
+            self.press_button("pass")
+        elif k == pygame.K_x:
+            self.press_button("exchange")
+        elif k == pygame.K_n and (self.state.is_over or mods & pygame.KMOD_CTRL):
+            self.app.new_game()
+        elif k == pygame.K_ESCAPE:
+            if self.draft.held is not None:
+                self.draft.cancel()
+                self.refresh_preview()
+            elif self.exchanging:
+                self.exchanging = False
+                self.draft.marked.clear()
+            self.keyboard = False
+
+    def _space(self) -> None:
+        """Space: lay the selected rack tile on the cursor square, or lift back the one there."""
+        if self.cursor in self.draft.placed:
+            self.draft.take_back(self.cursor)
+            self.refresh_preview()
+            return
+        ids = self.draft.order
+        if not ids or not self.my_turn or self.exchanging:
+            return
+        tid = ids[min(self.selected, len(ids) - 1)]
+        if self.draft.place(tid, self.state.board, self.cursor):
+            self.app.sounds.click()
+            self.selected = min(self.selected, max(0, len(self.draft.order) - 1))
+            self.refresh_preview()
+
+    def _flip_key(self) -> None:
+        hit = None if self.keyboard else self.tile_at(self.mouse)
+        if hit is not None:
+            self._flip_at(self.mouse)
+        elif self.keyboard and self.cursor in self.draft.placed:
+            self.flip(self.draft.placed[self.cursor])
+        elif self.draft.order:
+            self.flip(self.draft.order[min(self.selected, len(self.draft.order) - 1)])
+
+    def press_button(self, name: str) -> None:
+        if name == "play":
+            if self.exchanging:
+                if self.exchange_ready():
+                    move = self.draft.exchange()
+                    assert move is not None
+                    self.exchanging = False
+                    self.commit(move)
+            elif self.can_play():
+                play = self.draft.proposal()
+                assert play is not None
+                self.commit(play)
+            elif self.live is not None and not self.live.is_legal and self.my_turn:
+                self.toast(self.live.reason)
+        elif name == "pass":
+            if self.exchanging:
+                self.exchanging = False
+                self.draft.marked.clear()
+            elif self.can_pass():
+                self.draft.recall()
+                self.commit(Pass())
+            elif self.my_turn:
+                self.toast("You have a legal play, so you may not pass.")
+        elif name == "exchange":
+            if self.exchanging:
+                self.exchanging = False
+                self.draft.marked.clear()
+            elif self.can_exchange():
+                self.draft.recall()
+                self.refresh_preview()
+                self.exchanging = True
+            elif self.my_turn and self.can_pass():
+                self.toast("The bag is empty: there is nothing to exchange with.")
+            elif self.my_turn:
+                self.toast("You have a legal play, so you may not exchange.")
+        elif name == "recall":
+            if self.draft.placed or self.draft.held is not None:
+                self.draft.recall()
+                self.refresh_preview()
+        elif name == "shuffle":
+            self.draft.shuffle(self.rng)
+
+    # --- turns ---
+
+    def commit(self, move: Move) -> None:
+        """Make a move in the game (the player's, or the bot's once its tiles have landed)."""
+        mover = self.state.current
+        before = self.state.board
+        declared = None
+        if isinstance(move, Play) and self.state.options.joker and mover != self.human:
+            declared = self.manners.declare(self.state.view(mover), move)
+        keep = [self.draft.tiles[i] for i in self.draft.order] if mover == self.human else None
+        self.state = self.state.apply(move, declared)
+        turn: Turn = self.state.turns[-1]
+        if isinstance(move, Play):
+            self.breakdown = Breakdown(mover, score_play(before, move))
+            self.pegs[mover].score(turn.points)
+            self.app.sounds.click()
+        elif isinstance(move, Exchange):
+            n = len(move.tiles)
+            who = "You" if mover == self.human else self.state.names[mover]
+            self.toast(f"{who} exchanged {n} tile{'s' if n != 1 else ''}.")
+        else:
+            who = "You" if mover == self.human else self.state.names[mover]
+            self.toast(f"{who} passed.")
+        if mover == self.human or self.draft.placed or self.draft.held is not None:
+            self.draft = Draft.deal(self.state.racks[self.human])
+            self._arrange(keep)
+        self.selected = 0
+        self.exchanging = False
+        self.live = None
+        self.app.keeper.save_game(self.state)
+
+    def _arrange(self, keep: list[Tile] | None) -> None:
+        """Arrange the new rack: kept tiles where the player had them, new ones slide in from the right."""
+        tiles = self.draft.tiles
+        used: set[int] = set()
+        order: list[int] = []
+        for t in keep or []:
+            for i, u in enumerate(tiles):
+                if i not in used and u == t:
+                    used.add(i)
+                    order.append(i)
+                    break
+        order += [i for i in range(len(tiles)) if i not in used]
+        self.draft.order = order
+        old = self.pos
+        self.pos = {}
+        rx, _, rw, _ = self.layout.rack
+        for i in range(len(tiles)):
+            r = self.tile_rect_for(i)
+            if r is None:
+                continue
+            if i in used:
+                self.pos[i] = [float(r[0]), float(r[1]), float(r[2])]
+            else:  # a new tile from the bag slides in from the rack's right end
+                self.pos[i] = [float(rx + rw), float(r[1]), float(r[2])]
+        del old
+
+    def start_bot_move(self, move: Move) -> None:
+        mover = self.state.current
+        if isinstance(move, Play) and self.pace > 0:
+            from .table import opponent_tiles
+
+            starts = [centre(r) for r in opponent_tiles(self, mover)][-len(move.placements) :]
+            for k, p in enumerate(move.placements):
+                start = starts[k % len(starts)] if starts else centre(self.layout.opponents)
+                self.flights.append(
+                    Flight(p.tile, start, p.square, self.now + k * self._anim(FLY_STAGGER), self._anim(FLY))
+                )
+            self.pending = move
+        else:
+            self.commit(move)
+
+    # --- time ---
+
+    def update(self, dt: float) -> None:
+        self.now += dt
+        self.toasts = [t for t in self.toasts if t.until > self.now]
+        # tiles of the draft ease towards where they rest
+        k = 1.0 if self.pace <= 0 else min(1.0, dt / max(1e-6, self._anim(GLIDE) / 4))
+        for tid in range(len(self.draft.tiles)):
+            if tid == self.draft.held:
+                continue
+            r = self.tile_rect_for(tid)
+            if r is None:
+                continue
+            p = self.pos.setdefault(tid, [float(r[0]), float(r[1]), float(r[2])])
+            for j in range(3):
+                p[j] += (r[j] - p[j]) * k
+                if abs(r[j] - p[j]) < 0.3:
+                    p[j] = float(r[j])
+        for tid, f in list(self.flips.items()):
+            if self.now - f.t0 >= self._anim(FLIP):
+                del self.flips[tid]
+        for peg in self.pegs:
+            peg.advance(dt, self._anim(PEG))
+        if self.flights:
+            if all(self.now >= f.t0 + f.duration for f in self.flights):
+                self.flights = []
+                move, self.pending = self.pending, None
+                if move is not None:
+                    self.commit(move)
+            return
+        self._drive_bots()
+        if self.state.is_over and not self.ended and not any(p.moving for p in self.pegs):
+            self.ended = True
+            self.app.show_end(self)
+
+    def _drive_bots(self) -> None:
+        state = self.state
+        if state.is_over or state.current == self.human:
+            self.thinking_since = None
+            return
+        worker = self.app.worker
+        if self.thinking_since is None:
+            self.thinking_since = self.now
+            seed = hash((state.seed, len(state.turns))) & 0x7FFFFFFF
+            worker.start(level_of(state.names[state.current], self.app.prefs.level), state.view(state.current), seed)
+            return
+        if self.now - self.thinking_since < self._anim(BOT_MIN_PAUSE):
+            return
+        move = worker.result()
+        if move is None:
+            if worker.failed or not worker.busy:  # the worker died: think here, once
+                from .botworker import think
+
+                move = think("medium", state.view(state.current), 0)
+            else:
+                return
+        self.thinking_since = None
+        self.start_bot_move(move)
+
+    @property
+    def thinking(self) -> bool:
+        return self.thinking_since is not None
+
+    def draw(self, surface: pygame.Surface) -> None:
+        from .table import draw
+
+        draw(surface, self)

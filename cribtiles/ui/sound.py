@@ -1,0 +1,60 @@
+"""A wooden click, synthesised in code (no sound files), and a mixer that may not exist.
+
+Without a sound device (a server, CI, SDL_AUDIODRIVER=dummy failing) the game runs silent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import random
+from array import array
+
+import pygame
+
+
+def click_samples(rate: int, channels: int, seed: int = 3) -> bytes:
+    """A short knock of wood on wood: a damped low resonance, a bright tap and a burst of noise,
+    as signed 16-bit samples interleaved for `channels`."""
+    rng = random.Random(seed)
+    n = int(rate * 0.07)
+    out = array("h")
+    for i in range(n):
+        t = i / rate
+        body = math.sin(math.tau * 190 * t) * math.exp(-t * 70) * 0.55
+        tap = math.sin(math.tau * 1150 * t + 0.3) * math.exp(-t * 220) * 0.35
+        noise = (rng.random() * 2 - 1) * math.exp(-t * 400) * 0.5
+        attack = min(1.0, i / (rate * 0.0008))
+        v = int(max(-1.0, min(1.0, (body + tap + noise) * attack)) * 20000)
+        out.extend([v] * channels)
+    return out.tobytes()
+
+
+class Sounds:
+    """The game's sounds; silent when there is no mixer or sound is turned off."""
+
+    def __init__(self, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self._click: pygame.mixer.Sound | None = None
+        try:
+            if not pygame.mixer.get_init():
+                pygame.mixer.init(22050, -16, 2, 512)
+            init = pygame.mixer.get_init()
+            if init is None:
+                return
+            rate, size, channels = init
+            if abs(size) != 16:
+                return
+            self._click = pygame.mixer.Sound(buffer=click_samples(rate, channels))
+            self._click.set_volume(0.6)
+        except (pygame.error, ValueError, OSError):
+            self._click = None
+
+    @property
+    def available(self) -> bool:
+        return self._click is not None
+
+    def click(self) -> None:
+        if self.enabled and self._click is not None:
+            with contextlib.suppress(pygame.error):
+                self._click.play()

@@ -1,0 +1,608 @@
+"""Drawing the table scene: board, tiles, rack, opponents, peg board, preview and breakdown, buttons.
+
+`draw` reads the scene and changes nothing. `info_rows` lays out the side panel's text (the scene
+uses it to know which combination the pointer is on), `opponent_tiles` where a bot's tiles wait.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+
+from cribtiles.rules.board import Square
+from cribtiles.rules.game import END_BLOCKED, END_LOCKED, END_OUT
+from cribtiles.rules.hands import Combination
+from cribtiles.rules.scoring import ONE_COLOUR, PlayScore
+from cribtiles.rules.tiles import rank_word
+
+from . import art
+from .geometry import Rect, contains
+from .pegs import LAP, hole_position, lap_and_hole
+
+if TYPE_CHECKING:
+    from .game_scene import GameScene
+
+GOLD = (255, 214, 102)
+RED = (235, 70, 60)
+CREAM = (246, 236, 214)
+DIM = (190, 178, 158)
+PANEL = (18, 30, 24, 150)
+
+
+@dataclass(frozen=True)
+class InfoRow:
+    rect: Rect
+    left: str
+    right: str = ""
+    colour: tuple[int, int, int] = CREAM
+    size: int = 16
+    squares: tuple[Square, ...] = ()
+    indent: int = 0
+
+
+def _wrap(text: str, size: int, width: int) -> list[str]:
+    words, lines, cur = text.split(), [], ""
+    f = art.font(size)
+    for w in words:
+        trial = f"{cur} {w}".strip()
+        if f.size(trial)[0] <= width or not cur:
+            cur = trial
+        else:
+            lines.append(cur)
+            cur = w
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def _combo_words(c: Combination, ranks: tuple[int, ...]) -> str:
+    tiles = [rank_word(ranks[i]) for i in c.positions]
+    if c.kind == "fifteen":
+        return "fifteen  " + " + ".join(tiles)
+    return f"{c.kind}  " + " ".join(tiles)
+
+
+def _score_rows(
+    score: PlayScore, heading: str
+) -> list[tuple[str, str, tuple[int, int, int], int, tuple[Square, ...], int]]:
+    """(left, right, colour, size step, squares, indent) for each row of a score breakdown."""
+    rows: list[tuple[str, str, tuple[int, int, int], int, tuple[Square, ...], int]] = []
+    rows.append((heading, str(score.total), GOLD, 2, score.play.squares, 0))
+    for sl in score.lines:
+        ranks = sl.line.ranks
+        rows.append(
+            (f"{sl.name}:  " + " ".join(rank_word(r) for r in ranks), str(sl.total), CREAM, 0, sl.line.squares, 0)
+        )
+        for c in sl.combinations:
+            sq = tuple(sl.line.squares[i] for i in c.positions)
+            rows.append((_combo_words(c, ranks), str(c.points), DIM, -2, sq, 1))
+    for b in score.bonuses:
+        where = b.line.squares if b.kind == ONE_COLOUR and b.line is not None else score.play.squares
+        label = f"bonus: {b.kind}" + (f" ({b.line.name})" if b.line is not None else "")
+        rows.append((label, f"+{b.points}", GOLD, 0, where, 0))
+    return rows
+
+
+def info_rows(scene: GameScene) -> list[InfoRow]:
+    """The side panel's text for the scene's moment: exchange help, the live preview, the last
+    play's breakdown, or how to play."""
+    x, y, w, h = scene.layout.info
+    base = max(14, round(scene.layout.height * 0.021))
+    pad = base // 2
+    x, w = x + pad, w - 2 * pad
+    y += pad
+    spec: list[tuple[str, str, tuple[int, int, int], int, tuple[Square, ...], int]] = []
+    live = scene.live
+    if scene.exchanging:
+        n = len(scene.draft.marked)
+        spec.append(("Exchange", f"{n} chosen", GOLD, 2, (), 0))
+        for line in _wrap(
+            "Click the tiles to send back to the bag (or press 1-5), then press Exchange (Enter). "
+            "Cancel (Esc) keeps your rack.",
+            base,
+            w,
+        ):
+            spec.append((line, "", CREAM, 0, (), 0))
+    elif live is not None and scene.state.current == scene.human:
+        if live.score is not None:
+            spec.extend(_score_rows(live.score, "This play would score"))
+        else:
+            spec.append(("Not a legal play", "", RED, 2, live.bad, 0))
+            for line in _wrap(live.reason[:1].upper() + live.reason[1:] + ".", base, w):
+                spec.append((line, "", CREAM, 0, live.bad, 0))
+    elif scene.breakdown is not None:
+        who = "You" if scene.breakdown.player == scene.human else scene.state.names[scene.breakdown.player]
+        spec.extend(_score_rows(scene.breakdown.score, f"{who} scored"))
+    if not spec or (scene.breakdown is None and live is None and not scene.exchanging):
+        if spec:
+            spec.append(("", "", CREAM, 0, (), 0))
+        spec.append(("How to play", "", GOLD, 2, (), 0))
+        for text in (
+            "Drag tiles from your rack onto the board; every row or column of 2-5 tiles is a cribbage hand "
+            "and must score. Right-click, wheel or F turns a 6 into a 9.",
+            "Keys: arrows move the cursor, Tab or 1-5 pick a rack tile, Space lays it, Enter plays, "
+            "R recalls, S shuffles, P passes, X exchanges, F11 full screen.",
+        ):
+            for line in _wrap(text, base - 1, w):
+                spec.append((line, "", DIM, -1, (), 0))
+    rows: list[InfoRow] = []
+    bottom = scene.layout.info[1] + h - pad
+    for i, (left, right, colour, step, squares, indent) in enumerate(spec):
+        size = base + step
+        lh = round(size * 1.25)
+        if y + lh > bottom - (round(base * 1.25) if i < len(spec) - 1 else 0):
+            rows.append(
+                InfoRow(
+                    (x, y, w, lh), f"... and {len(spec) - i} more (point at a line on the board)", "", DIM, base - 2
+                )
+            )
+            break
+        rows.append(InfoRow((x, y, w, lh), left, right, colour, size, squares, indent))
+        y += lh + (pad // 2 if step >= 2 else 0)
+    return rows
+
+
+# --- pieces ---
+
+
+def _blit_tile(surf: pygame.Surface, face: pygame.Surface, x: float, y: float, size: int, lifted: bool = False) -> None:
+    shadow, ox, oy = art.tile_shadow(size, lifted)
+    surf.blit(shadow, (round(x) + ox, round(y) + oy))
+    surf.blit(face, (round(x), round(y)))
+
+
+def opponent_tiles(scene: GameScene, player: int) -> list[Rect]:
+    """Where the tile backs of `player` lie in the opponents' area."""
+    ox, oy, ow, oh = scene.layout.opponents
+    others = [p for p in range(scene.state.players) if p != scene.human]
+    band = oh // max(1, len(others))
+    k = others.index(player) if player in others else 0
+    size = min(round(scene.layout.cell * 0.8), band - 8)
+    gap = max(3, size // 8)
+    n = scene.state.racks[player].__len__()
+    x0 = ox + ow - 5 * (size + gap) - gap
+    y0 = oy + k * band + (band - size) // 2
+    return [(x0 + i * (size + gap), y0, size, size) for i in range(n)]
+
+
+def _rounded_panel(
+    surf: pygame.Surface, rect: Rect, colour: tuple[int, int, int, int] = PANEL, radius: int = 10
+) -> None:
+    layer = pygame.Surface(rect[2:], pygame.SRCALPHA)
+    pygame.draw.rect(layer, colour, (0, 0, *rect[2:]), border_radius=radius)
+    surf.blit(layer, rect[:2])
+
+
+def _text(
+    surf: pygame.Surface,
+    s: str,
+    size: int,
+    colour: tuple[int, int, int],
+    pos: tuple[float, float],
+    anchor: str = "topleft",
+) -> Rect:
+    t = art.text(s, size, colour)
+    r = t.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
+    surf.blit(t, r)
+    return (r.x, r.y, r.w, r.h)
+
+
+def _outline(
+    surf: pygame.Surface, scene: GameScene, squares: tuple[Square, ...], colour: tuple[int, int, int], width: int
+) -> Rect:
+    rects = [scene.layout.square_rect(s) for s in squares]
+    x0 = min(r[0] for r in rects)
+    y0 = min(r[1] for r in rects)
+    x1 = max(r[0] + r[2] for r in rects)
+    y1 = max(r[1] + r[3] for r in rects)
+    box = (x0 - 1, y0 - 1, x1 - x0 + 2, y1 - y0 + 2)
+    glow = pygame.Surface((box[2] + 8, box[3] + 8), pygame.SRCALPHA)
+    pygame.draw.rect(glow, (*colour, 70), (0, 0, box[2] + 8, box[3] + 8), width + 4, border_radius=8)
+    surf.blit(glow, (box[0] - 4, box[1] - 4))
+    pygame.draw.rect(surf, colour, box, width, border_radius=6)
+    return box
+
+
+def _badge(surf: pygame.Surface, text: str, centre: tuple[int, int], colour: tuple[int, int, int], size: int) -> None:
+    t = art.text(text, size, (30, 20, 10))
+    r = max(t.get_width(), t.get_height()) // 2 + 4
+    pygame.draw.circle(surf, (0, 0, 0), (centre[0] + 1, centre[1] + 2), r)
+    pygame.draw.circle(surf, colour, centre, r)
+    pygame.draw.circle(surf, art.shade(colour, 0.6), centre, r, 1)
+    surf.blit(t, t.get_rect(center=centre))
+
+
+def _button(surf: pygame.Surface, rect: Rect, label: str, enabled: bool, hover: bool, strong: bool = False) -> None:
+    x, y, w, h = rect
+    tone = (150, 96, 50) if strong else (112, 74, 44)
+    if hover and enabled:
+        tone = art.shade(tone, 1.15)
+    plank = art.plank(w, h, tone, 61 if strong else 62).copy()
+    if not enabled:
+        plank.set_alpha(110)
+    sh = art.soft_shadow(w, h, 8, 4, 90 if enabled else 40)
+    surf.blit(sh, (x - 8 + 2, y - 8 + 3))
+    surf.blit(plank, (x, y))
+    size = max(14, round(h * (0.48 if strong else 0.46)))
+    colour = CREAM if enabled else (170, 150, 130)
+    t = art.engraved_text(label, size, colour, light=False)
+    surf.blit(t, t.get_rect(center=(x + w // 2, y + h // 2 + 1)))
+
+
+# --- the whole table ---
+
+
+def draw(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    surf.blit(art.felt(lay.width, lay.height), (0, 0))
+    bx, by, bw, bh = lay.board
+    sh = art.soft_shadow(bw, bh, 6, max(4, lay.cell // 5), 150)
+    pad = max(4, lay.cell // 5) * 2
+    surf.blit(sh, (bx - pad + lay.cell // 6, by - pad + lay.cell // 4))
+    surf.blit(art.board(lay), (bx, by))
+    _draw_board_tiles(surf, scene)
+    _draw_overlays(surf, scene)
+    _draw_rack(surf, scene)
+    _draw_panel(surf, scene)
+    _draw_flights(surf, scene)
+    _draw_held(surf, scene)
+    _draw_toasts(surf, scene)
+
+
+def _draw_board_tiles(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    last = scene.state.last_turn
+    fresh = set(last.move.squares) if last is not None and hasattr(last.move, "squares") else set()
+    for sq, tile in scene.state.board.tiles():
+        x, y, w, _ = lay.tile_rect(sq)
+        _blit_tile(surf, art.tile_face(tile, w), x, y, w)
+        if sq in fresh:
+            pygame.draw.rect(surf, GOLD, (x - 1, y - 1, w + 2, w + 2), 2, border_radius=max(3, w // 8))
+    for sq, tid in scene.draft.placed.items():
+        p = scene.pos.get(tid)
+        size = round(p[2]) if p else lay.tile_rect(sq)[2]
+        x, y = (p[0], p[1]) if p else lay.tile_rect(sq)[:2]
+        _draw_draft_tile(surf, scene, tid, x, y, size)
+
+
+def _draw_draft_tile(
+    surf: pygame.Surface, scene: GameScene, tid: int, x: float, y: float, size: int, lifted: bool = False
+) -> None:
+    tile = scene.draft.face(tid)
+    flip = scene.flips.get(tid)
+    if flip is not None and scene.pace > 0:
+        t = min(1.0, (scene.now - flip.t0) / max(1e-6, 0.22 * scene.pace))
+        face_tile = flip.before if t < 0.5 else tile
+        squash = max(0.06, abs(math.cos(math.pi * t)))
+        face = art.tile_face(face_tile, size)
+        fw = max(1, round(size * squash))
+        face = pygame.transform.smoothscale(face, (fw, size))
+        shadow, ox, oy = art.tile_shadow(size, lifted)
+        surf.blit(shadow, (round(x) + ox, round(y) + oy))
+        surf.blit(face, (round(x + (size - fw) / 2), round(y)))
+        return
+    _blit_tile(surf, art.tile_face(tile, size), x, y, size, lifted)
+
+
+def _draw_overlays(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    live = scene.live if scene.state.current == scene.human else None
+    width = max(2, lay.cell // 16)
+    if live is not None and scene.draft.held is None:
+        if live.score is not None:
+            for sl in live.score.lines:
+                box = _outline(surf, scene, sl.line.squares, GOLD, width)
+                _badge(surf, str(sl.total), (box[0] + box[2], box[1]), GOLD, max(13, lay.cell // 3))
+        elif live.bad:
+            _outline(surf, scene, live.bad, RED, width + 1)
+    if scene.hover_rows:
+        glow = pygame.Surface((lay.cell, lay.cell), pygame.SRCALPHA)
+        glow.fill((255, 230, 120, 90))
+        for sq in scene.hover_rows:
+            x, y, _, _ = lay.square_rect(sq)
+            surf.blit(glow, (x, y))
+            pygame.draw.rect(surf, GOLD, lay.square_rect(sq), 2, border_radius=4)
+    if scene.keyboard:
+        pulse = 0.6 + 0.4 * math.sin(scene.now * 6)
+        colour = (round(120 + 135 * pulse), 230, 255)
+        pygame.draw.rect(surf, colour, lay.square_rect(scene.cursor), 3, border_radius=5)
+
+
+def _draw_rack(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    rx, ry, rw, rh = lay.rack
+    surf.blit(art.soft_shadow(rw, rh, 8, 6, 130), (rx - 12 + 3, ry - 12 + 5))
+    surf.blit(art.rack_surface(rw, rh), (rx, ry))
+    mx, my = scene.mouse
+    for button in ("shuffle", "recall"):
+        r = lay.buttons[button]
+        enabled = bool(scene.draft.placed) if button == "recall" else len(scene.draft.order) > 1
+        _button(surf, r, button.capitalize(), enabled, contains(r, (mx, my)))
+    for slot, tid in enumerate(scene.draft.order):
+        p = scene.pos.get(tid)
+        r = scene.tile_rect_for(tid)
+        if r is None:
+            continue
+        x, y, size = (p[0], p[1], round(p[2])) if p else (r[0], r[1], r[2])
+        marked = tid in scene.draft.marked
+        if marked:
+            y -= size * 0.18
+        _draw_draft_tile(surf, scene, tid, x, y, size)
+        if marked:
+            pygame.draw.rect(surf, RED, (round(x) - 2, round(y) - 2, size + 4, size + 4), 3, border_radius=8)
+        if scene.keyboard and slot == min(scene.selected, len(scene.draft.order) - 1):
+            pygame.draw.rect(
+                surf, (150, 230, 255), (round(x) - 3, round(y) - 3, size + 6, size + 6), 3, border_radius=9
+            )
+            _text(surf, str(slot + 1), max(12, size // 4), (150, 230, 255), (x + size / 2, y + size + 4), "midtop")
+
+
+def _draw_held(surf: pygame.Surface, scene: GameScene) -> None:
+    tid = scene.draft.held
+    if tid is None:
+        return
+    size = round(scene.layout.rack_tile * 1.08)
+    x = scene.mouse[0] - scene.grab[0] * 1.08
+    y = scene.mouse[1] - scene.grab[1] * 1.08
+    _draw_draft_tile(surf, scene, tid, x, y, size, lifted=True)
+
+
+def _draw_flights(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    for f in scene.flights:
+        t = (scene.now - f.t0) / max(1e-6, f.duration)
+        if t < 0:
+            continue
+        t = min(1.0, t)
+        e = 1 - (1 - t) ** 3
+        tx, ty, tw, _ = lay.tile_rect(f.square)
+        sx, sy = f.start
+        start_size = round(lay.cell * 0.8)
+        size = round(start_size + (tw - start_size) * e)
+        x = sx - start_size / 2 + (tx - (sx - start_size / 2)) * e
+        y = sy - start_size / 2 + (ty - (sy - start_size / 2)) * e - math.sin(math.pi * t) * lay.cell * 0.6
+        face = art.tile_back(size) if t < 0.15 else art.tile_face(f.tile, size)
+        _blit_tile(surf, face, x, y, size, lifted=t < 0.95)
+
+
+def _draw_toasts(surf: pygame.Surface, scene: GameScene) -> None:
+    if not scene.toasts:
+        return
+    lay = scene.layout
+    size = max(15, round(lay.height * 0.024))
+    gx, gy, gw, gh = lay.grid
+    y = gy + gh - size * 2
+    for toast in scene.toasts[-2:][::-1]:
+        lines = _wrap(toast.text, size, gw - 80)
+        lh = round(size * 1.3)
+        w = max(art.font(size).size(s)[0] for s in lines) + 36
+        h = lh * len(lines) + 16
+        r = (gx + (gw - w) // 2, y - h, w, h)
+        _rounded_panel(surf, r, (20, 14, 8, 215), 12)
+        for i, s in enumerate(lines):
+            _text(surf, s, size, CREAM, (r[0] + w / 2, r[1] + 8 + i * lh), "midtop")
+        y -= h + 8
+
+
+def _draw_panel(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    _rounded_panel(surf, lay.panel, (12, 24, 18, 120), 14)
+    _draw_opponents(surf, scene)
+    _draw_pegboard(surf, scene)
+    _draw_status(surf, scene)
+    _draw_info(surf, scene)
+    mx, my = scene.mouse
+    play_label = "Play"
+    if scene.exchanging:
+        n = len(scene.draft.marked)
+        play_label = f"Exchange {n} tile{'s' if n != 1 else ''}" if n else "Exchange"
+        play_ok = scene.exchange_ready()
+    else:
+        play_ok = scene.can_play()
+        if play_ok and scene.live is not None and scene.live.score is not None:
+            play_label = f"Play  {scene.live.score.total}"
+    _button(surf, lay.buttons["play"], play_label, play_ok, contains(lay.buttons["play"], (mx, my)), strong=True)
+    pass_label = "Cancel" if scene.exchanging else "Pass"
+    pass_ok = scene.exchanging or scene.can_pass()
+    _button(surf, lay.buttons["pass"], pass_label, pass_ok, contains(lay.buttons["pass"], (mx, my)))
+    ex_ok = scene.can_exchange() and not scene.exchanging
+    _button(surf, lay.buttons["exchange"], "Exchange...", ex_ok, contains(lay.buttons["exchange"], (mx, my)))
+
+
+def _draw_opponents(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    ox, oy, ow, oh = lay.opponents
+    others = [p for p in range(scene.state.players) if p != scene.human]
+    band = oh // max(1, len(others))
+    size = max(15, round(lay.height * 0.026))
+    for k, p in enumerate(others):
+        y = oy + k * band
+        _rounded_panel(surf, (ox, y, ow, band - 4), (0, 0, 0, 70), 10)
+        colour = art.PLAYER_COLOURS[p % 4]
+        pygame.draw.circle(surf, colour, (ox + 16, y + band // 2 - 2), 7)
+        name = scene.state.names[p]
+        _text(surf, f"{name} (bot)", size, CREAM, (ox + 30, y + band // 2 - 2 - size * 0.55), "midleft")
+        if scene.thinking and scene.state.current == p:
+            dots = "." * (1 + int(scene.now * 3) % 3)
+            _text(surf, f"thinking{dots}", size - 3, GOLD, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
+        elif scene.state.current == p and not scene.state.is_over:
+            _text(surf, "to play", size - 3, GOLD, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
+        rects = opponent_tiles(scene, p)
+        flying = len(scene.flights) if scene.state.current == p else 0
+        shown = rects[: max(0, len(rects) - flying)]
+        for r in shown:
+            _blit_tile(surf, art.tile_back(r[2]), r[0], r[1], r[2])
+
+
+def _peg(surf: pygame.Surface, pos: tuple[float, float], colour: tuple[int, int, int], r: int) -> None:
+    x, y = round(pos[0]), round(pos[1])
+    pygame.draw.circle(surf, (0, 0, 0), (x + 2, y + 2), r)
+    pygame.draw.circle(surf, art.shade(colour, 0.6), (x, y), r)
+    pygame.draw.circle(surf, colour, (x - 1, y - 1), r - 1)
+    pygame.draw.circle(surf, art.shade(colour, 1.6), (x - r // 3, y - r // 3), max(1, r // 3))
+
+
+def _score_point(track: Rect, score: float) -> tuple[float, float]:
+    """A point along the track for a (possibly fractional) score."""
+    lo = math.floor(score)
+    a = hole_position(track, lap_and_hole(lo)[1])
+    if score == lo:
+        return a
+    _, hole_b = lap_and_hole(lo + 1)
+    b = hole_position(track, hole_b)
+    f = score - lo
+    return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
+
+
+def _draw_pegboard(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    x, y, w, h = lay.pegboard
+    surf.blit(art.soft_shadow(w, h, 10, 5, 120), (x - 10 + 3, y - 10 + 4))
+    surf.blit(art.plank(w, h, art.PEG_WOOD, 71), (x, y))
+    n = scene.state.players
+    pad = max(6, h // 14)
+    label_w = round(w * 0.26)
+    band = (h - 2 * pad) / n
+    size = max(14, round(lay.height * 0.022))
+    for p in range(n):
+        by = y + pad + p * band
+        track = (x + pad, round(by), w - 2 * pad - label_w, round(band))
+        hole_r = max(2, round(min(track[2] / 34 * 0.22, band * 0.09)))
+        for hole in range(LAP + 1):
+            hx, hy = hole_position(track, hole)
+            pygame.draw.circle(surf, (40, 22, 10), (round(hx), round(hy)), hole_r)
+            pygame.draw.circle(surf, (215, 170, 120), (round(hx) + 1, round(hy) + 1), hole_r, 1)
+            if hole and hole % 5 == 0 and hole <= 30:
+                pass
+        # a groove between the out and back rows, and the turn at the far end
+        colour = art.PLAYER_COLOURS[p % 4]
+        pegs = scene.pegs[p]
+        peg_r = max(3, hole_r + 2)
+        back_pt = _score_point(track, pegs.back)
+        front_pt = _score_point(track, pegs.shown_score)
+        _peg(surf, back_pt, art.shade(colour, 0.8), peg_r)
+        _peg(surf, front_pt, colour, peg_r)
+        lx = x + w - pad - label_w + 8
+        score = scene.state.scores[p]
+        name = "You" if p == scene.human else scene.state.names[p]
+        _text(surf, name, size, (40, 22, 10), (lx, by + band * 0.3), "midleft")
+        _text(surf, str(score), size + 6, (30, 15, 5), (x + w - pad - 4, by + band * 0.55), "midright")
+        lap = lap_and_hole(score)[0]
+        if lap:
+            _text(surf, f"lap {lap + 1}", size - 4, (70, 40, 20), (lx, by + band * 0.72), "midleft")
+        pygame.draw.circle(surf, colour, (lx - 8 + 4, round(by + band * 0.3)), 0)
+
+
+def _draw_status(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    x, y, w, h = lay.status
+    size = max(16, round(lay.height * 0.027))
+    state = scene.state
+    if state.is_over:
+        who = "Game over"
+    elif scene.busy or scene.thinking or state.current != scene.human:
+        who = f"{state.names[state.current]}'s turn"
+    elif state.may_pass() and not state.legal_plays():
+        who = "Your turn: no play, pass or exchange"
+    else:
+        who = "Your turn"
+    _text(surf, who, size, GOLD if state.current == scene.human else CREAM, (x, y + h / 2), "midleft")
+    bag = state.bag_size(scene.human)
+    _text(surf, f"Bag: {bag} tile{'s' if bag != 1 else ''}", size - 2, CREAM, (x + w, y + h / 2), "midright")
+
+
+def _draw_info(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    _rounded_panel(surf, lay.info, (0, 0, 0, 80), 10)
+    for row in info_rows(scene):
+        hover = row.squares and row.squares == scene.hover_rows
+        if hover:
+            _rounded_panel(surf, (row.rect[0] - 4, row.rect[1], row.rect[2] + 8, row.rect[3]), (255, 214, 102, 50), 6)
+        ix = row.rect[0] + row.indent * row.size
+        _text(surf, row.left, row.size, row.colour, (ix, row.rect[1] + row.rect[3] / 2), "midleft")
+        if row.right:
+            _text(
+                surf,
+                row.right,
+                row.size,
+                row.colour,
+                (row.rect[0] + row.rect[2], row.rect[1] + row.rect[3] / 2),
+                "midright",
+            )
+
+
+# --- the end of the game ---
+
+
+def end_reason(scene: GameScene) -> str:
+    o = scene.state.outcome
+    if o is None:
+        return ""
+    if o.reason == END_OUT and o.went_out is not None:
+        who = "You" if o.went_out == scene.human else scene.state.names[o.went_out]
+        return f"{who} went out with the bag empty."
+    if o.reason == END_BLOCKED:
+        return "The bag is empty and nobody can play."
+    if o.reason == END_LOCKED:
+        return "Nobody has played for two rounds: the board is locked."
+    return ""
+
+
+def end_rects(scene: GameScene) -> tuple[Rect, Rect]:
+    """The end-of-game card and its New game button, over the board."""
+    gx, gy, gw, gh = scene.layout.grid
+    w, h = round(gw * 0.86), round(gh * 0.72)
+    card = (gx + (gw - w) // 2, gy + (gh - h) // 2, w, h)
+    bw, bh = round(w * 0.4), max(40, round(scene.layout.cell * 1.1))
+    button = (card[0] + (w - bw) // 2, card[1] + h - bh - bh // 2, bw, bh)
+    return card, button
+
+
+def draw_end(surf: pygame.Surface, scene: GameScene, hover: bool) -> None:
+    o = scene.state.outcome
+    if o is None:
+        return
+    lay = scene.layout
+    veil = pygame.Surface((lay.width, lay.height), pygame.SRCALPHA)
+    veil.fill((0, 0, 0, 110))
+    surf.blit(veil, (0, 0))
+    card, button = end_rects(scene)
+    x, y, w, h = card
+    surf.blit(art.soft_shadow(w, h, 16, 10, 170), (x - 20 + 4, y - 20 + 8))
+    surf.blit(art.plank(w, h, (92, 58, 34), 81), (x, y))
+    size = max(16, round(lay.height * 0.026))
+    names = ["You" if p == scene.human else scene.state.names[p] for p in range(scene.state.players)]
+    if len(o.winners) > 1:
+        title = "A tie!"
+    elif o.winners[0] == scene.human:
+        title = "You won!"
+    else:
+        title = f"{names[o.winners[0]]} won"
+    _text(surf, title, size * 2, GOLD, (x + w / 2, y + size * 0.9), "midtop")
+    _text(surf, end_reason(scene), size, CREAM, (x + w / 2, y + size * 3.2), "midtop")
+    cols = (x + w * 0.08, x + w * 0.36, x + w * 0.62, x + w * 0.92)
+    ty = y + size * 5.2
+    for c, head, anchor in zip(
+        cols, ("Player", "Score", "Left on rack", "Final"), ("midleft", "midright", "midleft", "midright"), strict=True
+    ):
+        _text(surf, head, size - 2, DIM, (c, ty), anchor)
+    ty += size * 1.6
+    tile = max(18, round(lay.cell * 0.62))
+    for p in range(scene.state.players):
+        colour = GOLD if p in o.winners else CREAM
+        _text(surf, names[p], size, colour, (cols[0], ty + tile / 2), "midleft")
+        _text(surf, str(scene.state.scores[p]), size, colour, (cols[1], ty + tile / 2), "midright")
+        rack = scene.state.racks[p]
+        for i, t in enumerate(rack):
+            tx = cols[2] + i * (tile + 3)
+            _blit_tile(surf, art.tile_face(t, tile), tx, ty, tile)
+        ded = o.deductions[p]
+        after = cols[2] + len(rack) * (tile + 3) + 6
+        _text(surf, f"-{ded}" if ded else "none", size - 1, RED if ded else DIM, (after, ty + tile / 2), "midleft")
+        _text(surf, str(o.final_scores[p]), size + 4, colour, (cols[3], ty + tile / 2), "midright")
+        ty += tile + size
+    _button(surf, button, "New game", True, hover, strong=True)
+    _text(surf, "Enter or N: new game", size - 4, DIM, (x + w / 2, button[1] - 6), "midbottom")

@@ -1,0 +1,220 @@
+"""The window and its loop: one reader of the event queue, scenes on a stack, resizing, full screen.
+
+`App.frame(dt)` runs one frame (events, update, draw); `run` loops it at 60 frames a second. Tests
+and the self-test call `frame` themselves with posted events.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import time
+from typing import Protocol
+
+import pygame
+
+from cribtiles.rules.game import GameState, new_game
+from cribtiles.rules.options import RuleOptions
+
+from . import table
+from .botworker import BotWorker
+from .config import SPEEDS, Keeper, Preferences
+from .game_scene import GameScene
+from .geometry import MIN_HEIGHT, MIN_WIDTH, Layout, contains
+from .sound import Sounds
+
+TITLE = "Crib Tiles"
+
+
+class Scene(Protocol):
+    def handle(self, event: pygame.event.Event) -> None: ...
+
+    def update(self, dt: float) -> None: ...
+
+    def draw(self, surface: pygame.Surface) -> None: ...
+
+
+class EndScene:
+    """The end of the game over the table: rack deductions, final scores, the winner, New game."""
+
+    def __init__(self, app: App, game: GameScene) -> None:
+        self.app = app
+        self.game = game
+        self.mouse = (0, 0)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        _, button = table.end_rects(self.game)
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and contains(button, event.pos):
+            self.app.new_game()
+        elif event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
+                self.app.new_game()
+            elif event.key == pygame.K_ESCAPE:  # look at the final board; N starts a new game
+                self.app.scenes.pop()
+
+    def update(self, dt: float) -> None:
+        self.game.update(dt)
+
+    def draw(self, surface: pygame.Surface) -> None:
+        self.game.draw(surface)
+        _, button = table.end_rects(self.game)
+        table.draw_end(surface, self.game, contains(button, self.mouse))
+
+
+class App:
+    """The window, the scenes, the preferences, the bot worker and the sounds."""
+
+    def __init__(
+        self,
+        state: GameState | None,
+        prefs: Preferences,
+        keeper: Keeper,
+        options: RuleOptions | None = None,
+        notice: str = "",
+        size: tuple[int, int] | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.prefs = prefs
+        self.keeper = keeper
+        self.options = options or RuleOptions()
+        self.seed = seed
+        pygame.display.init()
+        pygame.font.init()
+        os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "cribtiles")
+        w, h = size or prefs.window
+        self.windowed = (max(MIN_WIDTH, w), max(MIN_HEIGHT, h))
+        self.screen = self._open(prefs.fullscreen)
+        pygame.display.set_caption(TITLE)
+        self.layout = Layout.of(*self.screen.get_size())
+        self.sounds = Sounds(prefs.sound)
+        self.worker = BotWorker()
+        self.scenes: list[Scene] = []
+        self.running = True
+        self.frames = 0
+        if state is None:
+            state = self._fresh_state()
+            keeper.save_game(state)
+        self.game = GameScene(self, state, notice=notice)
+        self.scenes.append(self.game)
+
+    # --- the window ---
+
+    def _open(self, fullscreen: bool) -> pygame.Surface:
+        if fullscreen:
+            sizes = pygame.display.get_desktop_sizes()
+            return pygame.display.set_mode(sizes[0] if sizes else self.windowed, pygame.FULLSCREEN)
+        return pygame.display.set_mode(self.windowed, pygame.RESIZABLE)
+
+    def toggle_fullscreen(self) -> None:
+        self.prefs.fullscreen = not self.prefs.fullscreen
+        self.screen = self._open(self.prefs.fullscreen)
+        self._relayout()
+        self.keeper.save_preferences(self.prefs)
+
+    def _relayout(self) -> None:
+        self.layout = Layout.of(*self.screen.get_size())
+        self.game.relayout()
+
+    def _resized(self, w: int, h: int) -> None:
+        if self.prefs.fullscreen:
+            return
+        self.windowed = (w, h)
+        if w < MIN_WIDTH or h < MIN_HEIGHT:  # keep the table readable: the window cannot shrink below it
+            self.windowed = (max(MIN_WIDTH, w), max(MIN_HEIGHT, h))
+            self.screen = pygame.display.set_mode(self.windowed, pygame.RESIZABLE)
+        else:
+            self.screen = pygame.display.get_surface()
+        self.prefs.window = self.windowed
+        self._relayout()
+
+    # --- games ---
+
+    def _fresh_state(self) -> GameState:
+        seed = self.seed if self.seed is not None else random.randrange(2**31)
+        self.seed = None  # only the first game takes the command line's seed
+        return new_game(2, self.options, seed, ("You", self.prefs.level.capitalize()))
+
+    def new_game(self) -> None:
+        self.worker.cancel()
+        state = self._fresh_state()
+        self.keeper.save_game(state)
+        self.game = GameScene(self, state)
+        self.scenes = [self.game]
+
+    def show_end(self, game: GameScene) -> None:
+        if self.scenes and self.scenes[-1] is game:
+            self.scenes.append(EndScene(self, game))
+
+    def cycle_speed(self) -> None:
+        names = list(SPEEDS)
+        self.prefs.speed = (
+            names[(names.index(self.prefs.speed) + 1) % len(names)] if self.prefs.speed in names else names[0]
+        )
+        self.keeper.save_preferences(self.prefs)
+        self.game.toast(f"Animation speed: {self.prefs.speed}")
+
+    def toggle_sound(self) -> None:
+        self.prefs.sound = self.sounds.enabled = not self.prefs.sound
+        self.keeper.save_preferences(self.prefs)
+        self.game.toast("Sound on" if self.prefs.sound else "Sound off")
+
+    def cycle_level(self) -> None:
+        from cribtiles.bot import LEVELS
+
+        i = LEVELS.index(self.prefs.level) if self.prefs.level in LEVELS else 2
+        self.prefs.level = LEVELS[(i + 1) % len(LEVELS)]
+        self.keeper.save_preferences(self.prefs)
+        self.game.toast(f"Next game against the {self.prefs.level} bot (Ctrl+N starts it now)")
+
+    # --- the loop ---
+
+    def frame(self, dt: float) -> None:
+        for event in pygame.event.get():
+            self.handle(event)
+        top = self.scenes[-1]
+        top.update(dt)
+        top.draw(self.screen)
+        pygame.display.flip()
+        self.frames += 1
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.QUIT:
+            self.running = False
+            return
+        if event.type == pygame.VIDEORESIZE:
+            self._resized(event.w, event.h)
+            return
+        if event.type == pygame.KEYDOWN:
+            if event.key == pygame.K_F11:
+                self.toggle_fullscreen()
+                return
+            if event.key == pygame.K_a and not event.mod & pygame.KMOD_CTRL:
+                self.cycle_speed()
+                return
+            if event.key == pygame.K_m:
+                self.toggle_sound()
+                return
+            if event.key == pygame.K_l:
+                self.cycle_level()
+                return
+            if event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
+                self.running = False
+                return
+        self.scenes[-1].handle(event)
+
+    def run(self, max_seconds: float | None = None) -> None:
+        clock = pygame.time.Clock()
+        start = time.perf_counter()
+        while self.running:
+            dt = clock.tick(60) / 1000.0
+            self.frame(min(dt, 0.1))
+            if max_seconds is not None and time.perf_counter() - start > max_seconds:
+                break
+        self.close()
+
+    def close(self) -> None:
+        self.keeper.save_preferences(self.prefs)
+        self.worker.close()
+        pygame.display.quit()

@@ -1,0 +1,47 @@
+"""The peg board model: leapfrogging pegs, laps and hole positions."""
+
+from __future__ import annotations
+
+from cribtiles.ui.pegs import HOLES_PER_ROW, LAP, Pegs, hole_position, lap_and_hole
+
+
+def test_pegs_leapfrog() -> None:
+    p = Pegs()
+    p.score(12)
+    assert (p.back, p.front) == (0, 12) and p.moving
+    p.advance(1.0, 0.5)
+    assert not p.moving and p.shown_score == 12
+    p.score(5)
+    assert (p.back, p.front) == (12, 17) and p.moving_from == 0
+    p.score(0)
+    assert (p.back, p.front) == (12, 17)
+
+
+def test_the_moving_peg_travels_from_the_back_hole() -> None:
+    p = Pegs()
+    p.set(20, 10)
+    p.score(4)
+    assert p.shown_score == 10
+    p.advance(0.25, 0.5)
+    assert 10 < p.shown_score < 24
+    p.advance(10, 0.5)
+    assert p.shown_score == 24
+
+
+def test_laps() -> None:
+    assert lap_and_hole(0) == (0, 0)
+    assert lap_and_hole(-7) == (0, 0)
+    assert lap_and_hole(1) == (0, 1)
+    assert lap_and_hole(LAP) == (0, LAP)
+    assert lap_and_hole(LAP + 1) == (1, 1)
+    assert lap_and_hole(5 * LAP + 3) == (5, 3)
+
+
+def test_holes_are_inside_the_track_and_distinct() -> None:
+    track = (100, 50, 400, 40)
+    points = [hole_position(track, h) for h in range(LAP + 1)]
+    assert len(set(points)) == LAP + 1
+    for x, y in points:
+        assert 100 <= x <= 500 and 50 <= y <= 90
+    assert points[1][1] == points[HOLES_PER_ROW][1] < points[HOLES_PER_ROW + 1][1]  # out on top, back below
+    assert points[HOLES_PER_ROW][0] == points[HOLES_PER_ROW + 1][0]  # the turn at the far end
