@@ -93,9 +93,9 @@ class Layout:
         x0, iw = px + inner, pw - 2 * inner
         y = margin + inner
         line = max(18, round(h * 0.028))
-        opponents = (x0, y, iw, round(line * 3.2))
+        opponents = (x0, y, iw, round(line * 3.0))
         y += opponents[3] + inner
-        pegboard = (x0, y, iw, round(line * 5.4))
+        pegboard = (x0, y, iw, round(line * 6.4))
         y += pegboard[3] + inner
         status = (x0, y, iw, round(line * 1.6))
         y += status[3] + inner // 2

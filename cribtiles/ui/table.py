@@ -90,7 +90,7 @@ def info_rows(scene: GameScene) -> list[InfoRow]:
     """The side panel's text for the scene's moment: exchange help, the live preview, the last
     play's breakdown, or how to play."""
     x, y, w, h = scene.layout.info
-    base = max(14, round(scene.layout.height * 0.021))
+    base = max(15, round(scene.layout.height * 0.025))
     pad = base // 2
     x, w = x + pad, w - 2 * pad
     y += pad
@@ -129,7 +129,7 @@ def info_rows(scene: GameScene) -> list[InfoRow]:
             for line in _wrap(text, base - 1, w):
                 spec.append((line, "", DIM, -1, (), 0))
     rows: list[InfoRow] = []
-    bottom = scene.layout.info[1] + h - pad
+    bottom = scene.layout.info[1] + h - pad - round(scene.layout.height * 0.017) - 6
     for i, (left, right, colour, step, squares, indent) in enumerate(spec):
         size = base + step
         lh = round(size * 1.25)
@@ -226,7 +226,7 @@ def _button(surf: pygame.Surface, rect: Rect, label: str, enabled: bool, hover: 
     sh = art.soft_shadow(w, h, 8, 4, 90 if enabled else 40)
     surf.blit(sh, (x - 8 + 2, y - 8 + 3))
     surf.blit(plank, (x, y))
-    size = max(14, round(h * (0.48 if strong else 0.46)))
+    size = max(16, round(h * (0.5 if strong else 0.52)))
     colour = CREAM if enabled else (170, 150, 130)
     t = art.engraved_text(label, size, colour, light=False)
     surf.blit(t, t.get_rect(center=(x + w // 2, y + h // 2 + 1)))
@@ -470,17 +470,24 @@ def _draw_pegboard(surf: pygame.Surface, scene: GameScene) -> None:
     for p in range(n):
         by = y + pad + p * band
         track = (x + pad, round(by), w - 2 * pad - label_w, round(band))
-        hole_r = max(2, round(min(track[2] / 34 * 0.22, band * 0.09)))
+        pitch = track[2] * 0.94 / 30
+        hole_r = max(2, round(min(pitch * 0.26, band * 0.1)))
+        colour = art.PLAYER_COLOURS[p % 4]
+        # the player's lane: a faint stripe of their colour under the holes
+        (ax, ay), (_, by2) = hole_position(track, 1), hole_position(track, LAP)
+        lane = pygame.Surface(
+            (round(track[2] - (ax - track[0]) + pitch * 0.2), round(by2 - ay + 4 * hole_r)), pygame.SRCALPHA
+        )
+        pygame.draw.rect(lane, (*colour, 38), lane.get_rect(), border_radius=2 * hole_r)
+        surf.blit(lane, (round(ax - pitch * 0.6), round(ay - 2 * hole_r)))
         for hole in range(LAP + 1):
             hx, hy = hole_position(track, hole)
-            pygame.draw.circle(surf, (40, 22, 10), (round(hx), round(hy)), hole_r)
-            pygame.draw.circle(surf, (215, 170, 120), (round(hx) + 1, round(hy) + 1), hole_r, 1)
-            if hole and hole % 5 == 0 and hole <= 30:
-                pass
-        # a groove between the out and back rows, and the turn at the far end
-        colour = art.PLAYER_COLOURS[p % 4]
+            pygame.draw.circle(surf, (236, 196, 146), (round(hx) + 1, round(hy) + 1), hole_r)
+            pygame.draw.circle(surf, (34, 18, 8), (round(hx), round(hy)), hole_r)
+            if hole % 5 == 0 and 0 < hole < LAP:  # every fifth hole marked, as on a cribbage board
+                pygame.draw.circle(surf, (90, 52, 26), (round(hx), round(hy)), hole_r + 2, 1)
         pegs = scene.pegs[p]
-        peg_r = max(3, hole_r + 2)
+        peg_r = max(4, round(pitch * 0.42))
         back_pt = _score_point(track, pegs.back)
         front_pt = _score_point(track, pegs.shown_score)
         _peg(surf, back_pt, art.shade(colour, 0.8), peg_r)
@@ -489,11 +496,10 @@ def _draw_pegboard(surf: pygame.Surface, scene: GameScene) -> None:
         score = scene.state.scores[p]
         name = "You" if p == scene.human else scene.state.names[p]
         _text(surf, name, size, (40, 22, 10), (lx, by + band * 0.3), "midleft")
-        _text(surf, str(score), size + 6, (30, 15, 5), (x + w - pad - 4, by + band * 0.55), "midright")
+        _text(surf, str(score), size + 8, (30, 15, 5), (x + w - pad - 4, by + band * 0.5), "midright")
         lap = lap_and_hole(score)[0]
         if lap:
-            _text(surf, f"lap {lap + 1}", size - 4, (70, 40, 20), (lx, by + band * 0.72), "midleft")
-        pygame.draw.circle(surf, colour, (lx - 8 + 4, round(by + band * 0.3)), 0)
+            _text(surf, f"lap {lap + 1}", size - 3, (70, 40, 20), (lx, by + band * 0.72), "midleft")
 
 
 def _draw_status(surf: pygame.Surface, scene: GameScene) -> None:
@@ -514,9 +520,16 @@ def _draw_status(surf: pygame.Surface, scene: GameScene) -> None:
     _text(surf, f"Bag: {bag} tile{'s' if bag != 1 else ''}", size - 2, CREAM, (x + w, y + h / 2), "midright")
 
 
+KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip · A speed · M sound · L level · F11"
+
+
 def _draw_info(surf: pygame.Surface, scene: GameScene) -> None:
     lay = scene.layout
     _rounded_panel(surf, lay.info, (0, 0, 0, 80), 10)
+    x, y, w, h = lay.info
+    size = max(12, round(lay.height * 0.017))
+    keys = KEYS if art.font(size).size(KEYS)[0] <= w - 16 else KEYS.replace(" · F11", "").replace(" · L level", "")
+    _text(surf, keys, size, (150, 140, 120), (x + w / 2, y + h - 6), "midbottom")
     for row in info_rows(scene):
         hover = row.squares and row.squares == scene.hover_rows
         if hover:
@@ -551,12 +564,20 @@ def end_reason(scene: GameScene) -> str:
     return ""
 
 
+def _end_sizes(scene: GameScene) -> tuple[int, int]:
+    """(text size, tile size) of the end card."""
+    return max(16, round(scene.layout.height * 0.026)), max(18, round(scene.layout.cell * 0.62))
+
+
 def end_rects(scene: GameScene) -> tuple[Rect, Rect]:
-    """The end-of-game card and its New game button, over the board."""
+    """The end-of-game card and its New game button, over the board, sized to what it shows."""
     gx, gy, gw, gh = scene.layout.grid
-    w, h = round(gw * 0.86), round(gh * 0.72)
+    size, tile = _end_sizes(scene)
+    bh = max(40, round(scene.layout.cell * 1.1))
+    h = round(size * 6.8 + scene.state.players * (tile + size) + size * 1.6 + bh * 1.6)
+    w = round(gw * 0.86)
     card = (gx + (gw - w) // 2, gy + (gh - h) // 2, w, h)
-    bw, bh = round(w * 0.4), max(40, round(scene.layout.cell * 1.1))
+    bw = round(w * 0.4)
     button = (card[0] + (w - bw) // 2, card[1] + h - bh - bh // 2, bw, bh)
     return card, button
 
@@ -573,7 +594,7 @@ def draw_end(surf: pygame.Surface, scene: GameScene, hover: bool) -> None:
     x, y, w, h = card
     surf.blit(art.soft_shadow(w, h, 16, 10, 170), (x - 20 + 4, y - 20 + 8))
     surf.blit(art.plank(w, h, (92, 58, 34), 81), (x, y))
-    size = max(16, round(lay.height * 0.026))
+    size, tile = _end_sizes(scene)
     names = ["You" if p == scene.human else scene.state.names[p] for p in range(scene.state.players)]
     if len(o.winners) > 1:
         title = "A tie!"
@@ -590,7 +611,6 @@ def draw_end(surf: pygame.Surface, scene: GameScene, hover: bool) -> None:
     ):
         _text(surf, head, size - 2, DIM, (c, ty), anchor)
     ty += size * 1.6
-    tile = max(18, round(lay.cell * 0.62))
     for p in range(scene.state.players):
         colour = GOLD if p in o.winners else CREAM
         _text(surf, names[p], size, colour, (cols[0], ty + tile / 2), "midleft")
@@ -605,4 +625,6 @@ def draw_end(surf: pygame.Surface, scene: GameScene, hover: bool) -> None:
         _text(surf, str(o.final_scores[p]), size + 4, colour, (cols[3], ty + tile / 2), "midright")
         ty += tile + size
     _button(surf, button, "New game", True, hover, strong=True)
-    _text(surf, "Enter or N: new game", size - 4, DIM, (x + w / 2, button[1] - 6), "midbottom")
+    _text(
+        surf, "Enter or N: new game    Esc: look at the board", size - 4, DIM, (x + w / 2, button[1] - 6), "midbottom"
+    )

@@ -145,6 +145,7 @@ class App:
 
     def show_end(self, game: GameScene) -> None:
         if self.scenes and self.scenes[-1] is game:
+            game.toasts.clear()
             self.scenes.append(EndScene(self, game))
 
     def cycle_speed(self) -> None:

@@ -1,0 +1,107 @@
+"""End to end in a real X window: Xvfb, real mouse and keyboard events from xdotool, then the save.
+
+Skipped (with the reason) where Xvfb or xdotool is missing; .ci/run installs them (Debian's xvfb
+and xdotool) so that CI runs it.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from cribtiles.rules import new_game
+from cribtiles.rules.record import load
+from cribtiles.ui.geometry import Layout, centre
+
+pytestmark = pytest.mark.skipif(
+    not (shutil.which("Xvfb") and shutil.which("xdotool")),
+    reason="needs Xvfb and xdotool (Debian: apt-get install xvfb xdotool) to drive a real window",
+)
+
+SIZE = (1280, 800)
+
+
+def free_display() -> int:
+    for n in range(150, 250):
+        if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
+            return n
+    raise RuntimeError("no free X display number")
+
+
+@pytest.fixture
+def display() -> Iterator[str]:
+    n = free_display()
+    xvfb = subprocess.Popen(
+        ["Xvfb", f":{n}", "-screen", "0", f"{SIZE[0]}x{SIZE[1]}x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        for _ in range(100):
+            if os.path.exists(f"/tmp/.X11-unix/X{n}"):
+                break
+            time.sleep(0.05)
+        yield f":{n}"
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
+
+
+def xdo(env: dict[str, str], *args: str) -> str:
+    return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30).stdout.strip()
+
+
+def test_drag_a_tile_with_the_real_mouse_press_enter_and_the_play_is_saved(display: str, tmp_path: Path) -> None:
+    seed = next(s for s in range(100) if new_game(2, seed=s, names=("You", "Medium")).current == 0)
+    state = new_game(2, seed=seed, names=("You", "Medium"))
+    play = next(p for p in state.legal_plays() if len(p.placements) == 2 and all(t.rank != 9 for t in p.tiles))
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER",)}
+    env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", SDL_VIDEO_X11_WMCLASS="cribtiles-e2e")
+    data = tmp_path / "data"
+    cmd = [sys.executable, "-m", "cribtiles", "--data-dir", str(data), "--seed", str(seed), "--size", "1280x800"]
+    log = open(tmp_path / "app.log", "w")  # noqa: SIM115
+    app = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wid = xdo(env, "search", "--sync", "--classname", "^cribtiles-e2e$").splitlines()
+        assert wid, "the window did not appear"
+        w = wid[0]
+        time.sleep(1.0)
+        lay = Layout.of(*SIZE)
+        rack = [t.rack_form for t in state.racks[0]]
+        for p in play.placements:
+            slot = rack.index(p.tile.rack_form)
+            rack.pop(slot)
+            (x1, y1), (x2, y2) = centre(lay.slot_rect(slot)), centre(lay.square_rect(p.square))
+            xdo(env, "mousemove", "--window", w, str(x1), str(y1), "mousedown", "1")
+            for i in range(1, 9):
+                xdo(env, "mousemove", "--window", w, str(x1 + (x2 - x1) * i // 8), str(y1 + (y2 - y1) * i // 8))
+                time.sleep(0.03)
+            xdo(env, "mouseup", "1")
+            time.sleep(0.4)
+        xdo(env, "key", "--window", w, "Return")
+        saved = None
+        deadline = time.time() + 20
+        while time.time() < deadline:
+            try:
+                saved = load((data / "game.json").read_text())
+                if saved.log:
+                    break
+            except (OSError, ValueError):
+                pass
+            time.sleep(0.2)
+        assert saved is not None and saved.log, (tmp_path / "app.log").read_text()
+        assert saved.log[0] == str(play)
+        xdo(env, "key", "--window", w, "ctrl+q")
+        app.wait(15)
+        assert app.returncode == 0, (tmp_path / "app.log").read_text()
+    finally:
+        if app.poll() is None:
+            app.kill()
+        log.close()
