@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
-from cribtiles.rules.board import ACROSS, DOWN, SIZE, Board, Square
+from cribtiles.rules.board import ACROSS, DOWN, SIZE, Board, Line, Square
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.hands import MAX_LINE, RANK_KEY, VALID_LINES
 from cribtiles.rules.movegen import scored_plays
@@ -28,8 +28,8 @@ from .leave import default_leave
 
 #: How many of the best plays by score + leave get the (dearer) opening estimate.
 OPENING_CANDIDATES = 40
-#: Weight of the opening estimate: the opponent will not always have the tile, nor take that spot.
-OPENING_WEIGHT = 0.6
+#: Weight of the opening estimate: the opponent will not always take that spot.
+OPENING_WEIGHT = 0.8
 
 
 @dataclass(frozen=True)
@@ -77,33 +77,41 @@ def _line_ends(board: Board, squares: Sequence[Square], direction: str) -> list[
     return [s for s in ends if board.is_free(s)]
 
 
+def line_threat(board: Board, line: Line, chances: dict[int, float]) -> float:
+    """Expected points an opponent takes by adding one tile to this line (0 if it cannot grow)."""
+    if len(line.tiles) >= MAX_LINE or not _line_ends(board, line.squares, line.direction):
+        return 0.0
+    key = sum(RANK_KEY[t.rank] for t in line.tiles)
+    one_colour = len(line.tiles) == MAX_LINE - 1 and len({t.colour for t in line.tiles}) == 1
+    bonus = BONUS_POINTS / 2 if one_colour else 0.0  # half the time the tile is of the colour
+    options: list[tuple[float, float]] = []
+    for r in range(1, 14):
+        value = VALID_LINES.get(key + RANK_KEY[r])
+        if value is not None:
+            options.append((value + bonus, chances[r]))
+    # the expected best extension: the best option if held, else the next best, and so on
+    options.sort(reverse=True)
+    threat, miss = 0.0, 1.0
+    for points, chance in options:
+        threat += miss * chance * points
+        miss *= 1.0 - chance
+    return threat
+
+
+def board_threat(board: Board, chances: dict[int, float]) -> float:
+    """The best single-line extension already open to the opponent before this play."""
+    return max((line_threat(board, line, chances) for line in board.lines()), default=0.0)
+
+
 def opening_threat(after: Board, play: Play, chances: dict[int, float]) -> float:
-    """Expected points an opponent could take by adding one tile to a line this play made."""
-    threat = 0.0
-    seen: set[tuple[str, Square]] = set()
+    """The best single-line extension among the lines this play formed or extended."""
+    best = 0.0
     for p in play.placements:
         for direction in (ACROSS, DOWN):
             line = after.line_through(p.square, direction)
-            if line is None or (direction, line.squares[0]) in seen or len(line.tiles) >= MAX_LINE:
-                continue
-            seen.add((direction, line.squares[0]))
-            if not _line_ends(after, line.squares, direction):
-                continue
-            key = sum(RANK_KEY[t.rank] for t in line.tiles)
-            colours = {t.colour for t in line.tiles}
-            bonus = BONUS_POINTS if len(line.tiles) == MAX_LINE - 1 and len(colours) == 1 else 0
-            options: list[tuple[float, float]] = []
-            for r in range(1, 14):
-                value = VALID_LINES.get(key + RANK_KEY[r])
-                if value is not None:
-                    options.append((value + bonus / 2, chances[r]))
-            # expected best extension, taking the options from the best down
-            options.sort(reverse=True)
-            miss = 1.0
-            for points, chance in options:
-                threat += miss * chance * points
-                miss *= 1.0 - chance
-    return threat
+            if line is not None:
+                best = max(best, line_threat(after, line, chances))
+    return best
 
 
 def endgame_weight(view: PlayerView) -> float:
@@ -127,11 +135,13 @@ def rank_plays(view: PlayerView, leave: LeaveFn | None = None, top: int | None =
     first.sort(key=lambda c: c.equity, reverse=True)
     opponents_rack = max((n for i, n in enumerate(view.rack_sizes) if i != view.player), default=0)
     chances = hold_chances(view.unseen, opponents_rack)
+    baseline = board_threat(view.board, chances)
     refined = []
     for c in first[:OPENING_CANDIDATES]:
         assert isinstance(c.move, Play)
         after = view.board.place(c.move.placements)
-        refined.append(Candidate(c.move, c.score, c.equity - OPENING_WEIGHT * opening_threat(after, c.move, chances)))
+        opened = max(0.0, opening_threat(after, c.move, chances) - baseline)
+        refined.append(Candidate(c.move, c.score, c.equity - OPENING_WEIGHT * opened))
     refined.sort(key=lambda c: c.equity, reverse=True)
     ranked = refined + first[OPENING_CANDIDATES:]
     return ranked[:top] if top else ranked

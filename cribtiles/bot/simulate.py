@@ -117,17 +117,17 @@ class ExpertBot:
     ) -> Move:
         stats = [_Stats(c) for c in cands]
         alive = list(stats)
-        spent_per = 0.0
+        per = 0.0  # seconds per rollout: a pessimistic running estimate (the dearest, slowly forgotten)
         rounds = 0
         while len(alive) > 1:
-            started = self.clock()
-            if started + spent_per * len(alive) > deadline:
-                break
+            if self.clock() + per * len(alive) > deadline:
+                break  # a whole round would not fit: every candidate keeps the same number of samples
             guess = determinize(view, rng)
             for s in alive:
+                started = self.clock()
                 s.add(rollout(guess, s.candidate.move, view.player, leave))
+                per = max(per * 0.9, self.clock() - started)
             rounds += 1
-            spent_per = max(spent_per * 0.7, (self.clock() - started) / len(alive))
             if rounds >= 6:
                 best = max(alive, key=lambda x: x.mean)
                 alive = [s for s in alive if s is best or s.mean + 2.5 * max(s.stderr, best.stderr) >= best.mean]
