@@ -407,7 +407,7 @@ def rack_surface(w: int, h: int) -> pygame.Surface:
     return surf
 
 
-@lru_cache(maxsize=8)
+@lru_cache(maxsize=32)
 def plank(w: int, h: int, tone: RGB, seed: int) -> pygame.Surface:
     """A bevelled plank of wood with rounded corners (the peg board, the panels)."""
     r = max(4, min(w, h) // 14)

@@ -102,6 +102,7 @@ class GameScene:
     ended: bool = False  # the end-of-game scene has been shown
     rng: random.Random = field(default_factory=random.Random)
     manners: JokerManners = field(default_factory=JokerManners)
+    cache: dict[str, object] = field(default_factory=dict)  # drawing's per-moment results
 
     def __post_init__(self) -> None:
         self.draft = Draft.deal(self.state.racks[self.human])
@@ -209,8 +210,17 @@ class GameScene:
     def can_play(self) -> bool:
         return self.my_turn and self.live is not None and self.live.is_legal and self.draft.held is None
 
+    def may_pass_now(self) -> bool:
+        """`state.may_pass()`, asked once per position (it searches for a legal play)."""
+        cached = self.cache.get("may_pass")
+        if isinstance(cached, tuple) and cached[0] is self.state:
+            return bool(cached[1])
+        answer = self.state.may_pass()
+        self.cache["may_pass"] = (self.state, answer)
+        return answer
+
     def can_pass(self) -> bool:
-        return self.my_turn and self.state.may_pass()
+        return self.my_turn and self.may_pass_now()
 
     def can_exchange(self) -> bool:
         return self.can_pass() and self.state.bag_size(self.human) > 0

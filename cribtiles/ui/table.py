@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 import pygame
@@ -16,10 +17,10 @@ from cribtiles.rules.board import Square
 from cribtiles.rules.game import END_BLOCKED, END_LOCKED, END_OUT
 from cribtiles.rules.hands import Combination
 from cribtiles.rules.scoring import ONE_COLOUR, PlayScore
-from cribtiles.rules.tiles import rank_word
+from cribtiles.rules.tiles import Colour, Tile, rank_word
 
 from . import art
-from .geometry import Rect, contains
+from .geometry import Layout, Rect, contains
 from .pegs import LAP, hole_position, lap_and_hole
 
 if TYPE_CHECKING:
@@ -88,7 +89,25 @@ def _score_rows(
 
 def info_rows(scene: GameScene) -> list[InfoRow]:
     """The side panel's text for the scene's moment: exchange help, the live preview, the last
-    play's breakdown, or how to play."""
+    play's breakdown, or how to play (computed once per change, not once per frame)."""
+    key = (
+        id(scene.live),
+        id(scene.breakdown),
+        scene.exchanging,
+        len(scene.draft.marked),
+        scene.state.current == scene.human,
+        scene.layout.width,
+        scene.layout.height,
+    )
+    cached = scene.cache.get("info")
+    if cached is not None and cached[0] == key:
+        return cached[1]  # type: ignore[no-any-return]
+    rows = _info_rows(scene)
+    scene.cache["info"] = (key, rows)
+    return rows
+
+
+def _info_rows(scene: GameScene) -> list[InfoRow]:
     x, y, w, h = scene.layout.info
     base = max(15, round(scene.layout.height * 0.025))
     pad = base // 2
@@ -148,6 +167,31 @@ def info_rows(scene: GameScene) -> list[InfoRow]:
 # --- pieces ---
 
 
+def face_of(scene: GameScene, tile: Tile, size: int) -> pygame.Surface:
+    """A tile's face at `size`: drawn sharp at the sizes tiles rest at (board square, rack slot);
+    in between (a tile growing or shrinking on its way) scaled from the nearest resting size, so
+    motion never waits for wood to be drawn."""
+    lay = scene.layout
+    board_size = lay.tile_rect(Square(0, 0))[2]
+    if size in (board_size, lay.rack_tile):
+        return art.tile_face(tile, size)
+    base = lay.rack_tile if abs(size - lay.rack_tile) < abs(size - board_size) else board_size
+    return pygame.transform.smoothscale(art.tile_face(tile, base), (size, size))
+
+
+def back_of(scene: GameScene, size: int) -> pygame.Surface:
+    rest = round(scene.layout.cell * 0.8)
+    if size == rest:
+        return art.tile_back(size)
+    return pygame.transform.smoothscale(art.tile_back(rest), (size, size))
+
+
+def warm_faces(layout: Layout) -> list[tuple[Tile, int]]:
+    """The faces worth drawing ahead of need, at this layout's resting sizes."""
+    sizes = (layout.tile_rect(Square(0, 0))[2], layout.rack_tile)
+    return [(Tile(r, c), s) for s in sizes for c in (Colour.LIGHT, Colour.DARK) for r in range(1, 14)]
+
+
 def _blit_tile(surf: pygame.Surface, face: pygame.Surface, x: float, y: float, size: int, lifted: bool = False) -> None:
     shadow, ox, oy = art.tile_shadow(size, lifted)
     surf.blit(shadow, (round(x) + ox, round(y) + oy))
@@ -171,9 +215,14 @@ def opponent_tiles(scene: GameScene, player: int) -> list[Rect]:
 def _rounded_panel(
     surf: pygame.Surface, rect: Rect, colour: tuple[int, int, int, int] = PANEL, radius: int = 10
 ) -> None:
-    layer = pygame.Surface(rect[2:], pygame.SRCALPHA)
-    pygame.draw.rect(layer, colour, (0, 0, *rect[2:]), border_radius=radius)
-    surf.blit(layer, rect[:2])
+    surf.blit(_panel_surface(rect[2], rect[3], colour, radius), rect[:2])
+
+
+@lru_cache(maxsize=64)
+def _panel_surface(w: int, h: int, colour: tuple[int, int, int, int], radius: int) -> pygame.Surface:
+    layer = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(layer, colour, (0, 0, w, h), border_radius=radius)
+    return layer
 
 
 def _text(
@@ -217,6 +266,14 @@ def _badge(surf: pygame.Surface, text: str, centre: tuple[int, int], colour: tup
 
 def _button(surf: pygame.Surface, rect: Rect, label: str, enabled: bool, hover: bool, strong: bool = False) -> None:
     x, y, w, h = rect
+    surf.blit(_button_surface(w, h, label, enabled, hover, strong), (x - 8, y - 8))
+
+
+@lru_cache(maxsize=64)
+def _button_surface(w: int, h: int, label: str, enabled: bool, hover: bool, strong: bool) -> pygame.Surface:
+    """A wooden button with its shadow, drawn at (8, 8) on a slightly larger surface."""
+    surf = pygame.Surface((w + 16, h + 16), pygame.SRCALPHA)
+    x, y = 8, 8
     tone = (150, 96, 50) if strong else (112, 74, 44)
     if hover and enabled:
         tone = art.shade(tone, 1.15)
@@ -230,19 +287,63 @@ def _button(surf: pygame.Surface, rect: Rect, label: str, enabled: bool, hover: 
     colour = CREAM if enabled else (170, 150, 130)
     t = art.engraved_text(label, size, colour, light=False)
     surf.blit(t, t.get_rect(center=(x + w // 2, y + h // 2 + 1)))
+    return surf
 
 
 # --- the whole table ---
 
 
-def draw(surf: pygame.Surface, scene: GameScene) -> None:
+_static_cache: dict[object, pygame.Surface] = {}
+
+
+def _static_layer(scene: GameScene) -> pygame.Surface:
+    """Everything that changes only when a turn is taken or the window is resized: the felt, the
+    board with the tiles played so far, the rack, the panels, the peg board's holes. Drawn once
+    per turn, it makes a frame one opaque blit plus what moves."""
     lay = scene.layout
+    last = scene.state.last_turn
+    fresh = tuple(last.move.squares) if last is not None and hasattr(last.move, "squares") else ()
+    key = (lay.width, lay.height, scene.state.board, fresh, scene.state.names, scene.human)
+    cached = _static_cache.get(key)
+    if cached is not None:
+        return cached
+    surf = pygame.Surface((lay.width, lay.height))
     surf.blit(art.felt(lay.width, lay.height), (0, 0))
     bx, by, bw, bh = lay.board
     sh = art.soft_shadow(bw, bh, 6, max(4, lay.cell // 5), 150)
     pad = max(4, lay.cell // 5) * 2
     surf.blit(sh, (bx - pad + lay.cell // 6, by - pad + lay.cell // 4))
     surf.blit(art.board(lay), (bx, by))
+    for sq, tile in scene.state.board.tiles():
+        x, y, w, _ = lay.tile_rect(sq)
+        _blit_tile(surf, art.tile_face(tile, w), x, y, w)
+        if sq in fresh:
+            pygame.draw.rect(surf, GOLD, (x - 1, y - 1, w + 2, w + 2), 2, border_radius=max(3, w // 8))
+    rx, ry, rw, rh = lay.rack
+    surf.blit(art.soft_shadow(rw, rh, 8, 6, 130), (rx - 12 + 3, ry - 12 + 5))
+    surf.blit(art.rack_surface(rw, rh), (rx, ry))
+    _rounded_panel(surf, lay.panel, (12, 24, 18, 120), 14)
+    ox, oy, ow, oh = lay.opponents
+    others = [p for p in range(scene.state.players) if p != scene.human]
+    band = oh // max(1, len(others))
+    for k, p in enumerate(others):
+        y = oy + k * band
+        _rounded_panel(surf, (ox, y, ow, band - 4), (0, 0, 0, 70), 10)
+        pygame.draw.circle(surf, art.PLAYER_COLOURS[p % 4], (ox + 16, y + band // 2 - 2), 7)
+    _pegboard_holes(surf, scene)
+    _rounded_panel(surf, lay.info, (0, 0, 0, 80), 10)
+    x, y, w, h = lay.info
+    size = max(12, round(lay.height * 0.017))
+    keys = KEYS if art.font(size).size(KEYS)[0] <= w - 16 else KEYS.replace(" · F11", "").replace(" · L level", "")
+    _text(surf, keys, size, (150, 140, 120), (x + w / 2, y + h - 6), "midbottom")
+    if len(_static_cache) > 6:
+        _static_cache.clear()
+    _static_cache[key] = surf
+    return surf
+
+
+def draw(surf: pygame.Surface, scene: GameScene) -> None:
+    surf.blit(_static_layer(scene), (0, 0))
     _draw_board_tiles(surf, scene)
     _draw_overlays(surf, scene)
     _draw_rack(surf, scene)
@@ -254,13 +355,6 @@ def draw(surf: pygame.Surface, scene: GameScene) -> None:
 
 def _draw_board_tiles(surf: pygame.Surface, scene: GameScene) -> None:
     lay = scene.layout
-    last = scene.state.last_turn
-    fresh = set(last.move.squares) if last is not None and hasattr(last.move, "squares") else set()
-    for sq, tile in scene.state.board.tiles():
-        x, y, w, _ = lay.tile_rect(sq)
-        _blit_tile(surf, art.tile_face(tile, w), x, y, w)
-        if sq in fresh:
-            pygame.draw.rect(surf, GOLD, (x - 1, y - 1, w + 2, w + 2), 2, border_radius=max(3, w // 8))
     for sq, tid in scene.draft.placed.items():
         p = scene.pos.get(tid)
         size = round(p[2]) if p else lay.tile_rect(sq)[2]
@@ -277,14 +371,14 @@ def _draw_draft_tile(
         t = min(1.0, (scene.now - flip.t0) / max(1e-6, 0.22 * scene.pace))
         face_tile = flip.before if t < 0.5 else tile
         squash = max(0.06, abs(math.cos(math.pi * t)))
-        face = art.tile_face(face_tile, size)
+        face = face_of(scene, face_tile, size)
         fw = max(1, round(size * squash))
         face = pygame.transform.smoothscale(face, (fw, size))
         shadow, ox, oy = art.tile_shadow(size, lifted)
         surf.blit(shadow, (round(x) + ox, round(y) + oy))
         surf.blit(face, (round(x + (size - fw) / 2), round(y)))
         return
-    _blit_tile(surf, art.tile_face(tile, size), x, y, size, lifted)
+    _blit_tile(surf, face_of(scene, tile, size), x, y, size, lifted)
 
 
 def _draw_overlays(surf: pygame.Surface, scene: GameScene) -> None:
@@ -313,9 +407,6 @@ def _draw_overlays(surf: pygame.Surface, scene: GameScene) -> None:
 
 def _draw_rack(surf: pygame.Surface, scene: GameScene) -> None:
     lay = scene.layout
-    rx, ry, rw, rh = lay.rack
-    surf.blit(art.soft_shadow(rw, rh, 8, 6, 130), (rx - 12 + 3, ry - 12 + 5))
-    surf.blit(art.rack_surface(rw, rh), (rx, ry))
     mx, my = scene.mouse
     for button in ("shuffle", "recall"):
         r = lay.buttons[button]
@@ -364,7 +455,7 @@ def _draw_flights(surf: pygame.Surface, scene: GameScene) -> None:
         size = round(start_size + (tw - start_size) * e)
         x = sx - start_size / 2 + (tx - (sx - start_size / 2)) * e
         y = sy - start_size / 2 + (ty - (sy - start_size / 2)) * e - math.sin(math.pi * t) * lay.cell * 0.6
-        face = art.tile_back(size) if t < 0.15 else art.tile_face(f.tile, size)
+        face = back_of(scene, size) if t < 0.15 else face_of(scene, f.tile, size)
         _blit_tile(surf, face, x, y, size, lifted=t < 0.95)
 
 
@@ -389,7 +480,6 @@ def _draw_toasts(surf: pygame.Surface, scene: GameScene) -> None:
 
 def _draw_panel(surf: pygame.Surface, scene: GameScene) -> None:
     lay = scene.layout
-    _rounded_panel(surf, lay.panel, (12, 24, 18, 120), 14)
     _draw_opponents(surf, scene)
     _draw_pegboard(surf, scene)
     _draw_status(surf, scene)
@@ -414,15 +504,12 @@ def _draw_panel(surf: pygame.Surface, scene: GameScene) -> None:
 
 def _draw_opponents(surf: pygame.Surface, scene: GameScene) -> None:
     lay = scene.layout
-    ox, oy, ow, oh = lay.opponents
+    ox, oy, _, oh = lay.opponents
     others = [p for p in range(scene.state.players) if p != scene.human]
     band = oh // max(1, len(others))
     size = max(15, round(lay.height * 0.026))
     for k, p in enumerate(others):
         y = oy + k * band
-        _rounded_panel(surf, (ox, y, ow, band - 4), (0, 0, 0, 70), 10)
-        colour = art.PLAYER_COLOURS[p % 4]
-        pygame.draw.circle(surf, colour, (ox + 16, y + band // 2 - 2), 7)
         name = scene.state.names[p]
         _text(surf, f"{name} (bot)", size, CREAM, (ox + 30, y + band // 2 - 2 - size * 0.55), "midleft")
         if scene.thinking and scene.state.current == p:
@@ -457,27 +544,36 @@ def _score_point(track: Rect, score: float) -> tuple[float, float]:
     return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
 
 
-def _draw_pegboard(surf: pygame.Surface, scene: GameScene) -> None:
-    lay = scene.layout
-    x, y, w, h = lay.pegboard
-    surf.blit(art.soft_shadow(w, h, 10, 5, 120), (x - 10 + 3, y - 10 + 4))
-    surf.blit(art.plank(w, h, art.PEG_WOOD, 71), (x, y))
+def _tracks(scene: GameScene) -> list[tuple[Rect, float, float]]:
+    """Each player's track on the peg board: (rectangle, hole pitch, top of its band)."""
+    x, y, w, h = scene.layout.pegboard
     n = scene.state.players
     pad = max(6, h // 14)
     label_w = round(w * 0.26)
     band = (h - 2 * pad) / n
-    size = max(14, round(lay.height * 0.022))
+    out = []
     for p in range(n):
         by = y + pad + p * band
         track = (x + pad, round(by), w - 2 * pad - label_w, round(band))
-        pitch = track[2] * 0.94 / 30
+        out.append((track, track[2] * 0.94 / 30, by))
+    return out
+
+
+def _pegboard_holes(surf: pygame.Surface, scene: GameScene) -> None:
+    """The plank, each player's lane and holes, and the names (the static part of the peg board)."""
+    lay = scene.layout
+    x, y, w, h = lay.pegboard
+    surf.blit(art.soft_shadow(w, h, 10, 5, 120), (x - 10 + 3, y - 10 + 4))
+    surf.blit(art.plank(w, h, art.PEG_WOOD, 71), (x, y))
+    size = max(14, round(lay.height * 0.022))
+    for p, (track, pitch, by) in enumerate(_tracks(scene)):
+        band = track[3]
         hole_r = max(2, round(min(pitch * 0.26, band * 0.1)))
         colour = art.PLAYER_COLOURS[p % 4]
         # the player's lane: a faint stripe of their colour under the holes
         (ax, ay), (_, by2) = hole_position(track, 1), hole_position(track, LAP)
-        lane = pygame.Surface(
-            (round(track[2] - (ax - track[0]) + pitch * 0.2), round(by2 - ay + 4 * hole_r)), pygame.SRCALPHA
-        )
+        lane_size = (round(track[2] - (ax - track[0]) + pitch * 0.2), round(by2 - ay + 4 * hole_r))
+        lane = pygame.Surface(lane_size, pygame.SRCALPHA)
         pygame.draw.rect(lane, (*colour, 38), lane.get_rect(), border_radius=2 * hole_r)
         surf.blit(lane, (round(ax - pitch * 0.6), round(ay - 2 * hole_r)))
         for hole in range(LAP + 1):
@@ -486,20 +582,28 @@ def _draw_pegboard(surf: pygame.Surface, scene: GameScene) -> None:
             pygame.draw.circle(surf, (34, 18, 8), (round(hx), round(hy)), hole_r)
             if hole % 5 == 0 and 0 < hole < LAP:  # every fifth hole marked, as on a cribbage board
                 pygame.draw.circle(surf, (90, 52, 26), (round(hx), round(hy)), hole_r + 2, 1)
+        label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
+        name = "You" if p == scene.human else scene.state.names[p]
+        _text(surf, name, size, (40, 22, 10), (label_x, by + band * 0.3), "midleft")
+
+
+def _draw_pegboard(surf: pygame.Surface, scene: GameScene) -> None:
+    lay = scene.layout
+    x, _, w, h = lay.pegboard
+    size = max(14, round(lay.height * 0.022))
+    for p, (track, pitch, by) in enumerate(_tracks(scene)):
+        band = track[3]
+        colour = art.PLAYER_COLOURS[p % 4]
         pegs = scene.pegs[p]
         peg_r = max(4, round(pitch * 0.42))
-        back_pt = _score_point(track, pegs.back)
-        front_pt = _score_point(track, pegs.shown_score)
-        _peg(surf, back_pt, art.shade(colour, 0.8), peg_r)
-        _peg(surf, front_pt, colour, peg_r)
-        lx = x + w - pad - label_w + 8
+        _peg(surf, _score_point(track, pegs.back), art.shade(colour, 0.8), peg_r)
+        _peg(surf, _score_point(track, pegs.shown_score), colour, peg_r)
+        label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
         score = scene.state.scores[p]
-        name = "You" if p == scene.human else scene.state.names[p]
-        _text(surf, name, size, (40, 22, 10), (lx, by + band * 0.3), "midleft")
-        _text(surf, str(score), size + 8, (30, 15, 5), (x + w - pad - 4, by + band * 0.5), "midright")
+        _text(surf, str(score), size + 8, (30, 15, 5), (x + w - max(6, h // 14) - 4, by + band * 0.5), "midright")
         lap = lap_and_hole(score)[0]
         if lap:
-            _text(surf, f"lap {lap + 1}", size - 3, (70, 40, 20), (lx, by + band * 0.72), "midleft")
+            _text(surf, f"lap {lap + 1}", size - 3, (70, 40, 20), (label_x, by + band * 0.72), "midleft")
 
 
 def _draw_status(surf: pygame.Surface, scene: GameScene) -> None:
@@ -511,7 +615,7 @@ def _draw_status(surf: pygame.Surface, scene: GameScene) -> None:
         who = "Game over"
     elif scene.busy or scene.thinking or state.current != scene.human:
         who = f"{state.names[state.current]}'s turn"
-    elif state.may_pass() and not state.legal_plays():
+    elif scene.may_pass_now() and not state.legal_plays():
         who = "Your turn: no play, pass or exchange"
     else:
         who = "Your turn"
@@ -524,12 +628,6 @@ KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip ·
 
 
 def _draw_info(surf: pygame.Surface, scene: GameScene) -> None:
-    lay = scene.layout
-    _rounded_panel(surf, lay.info, (0, 0, 0, 80), 10)
-    x, y, w, h = lay.info
-    size = max(12, round(lay.height * 0.017))
-    keys = KEYS if art.font(size).size(KEYS)[0] <= w - 16 else KEYS.replace(" · F11", "").replace(" · L level", "")
-    _text(surf, keys, size, (150, 140, 120), (x + w / 2, y + h - 6), "midbottom")
     for row in info_rows(scene):
         hover = row.squares and row.squares == scene.hover_rows
         if hover:
