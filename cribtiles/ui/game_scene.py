@@ -7,6 +7,7 @@ the scene's own clock (`now`, advanced by `update(dt)`), so tests drive it frame
 
 from __future__ import annotations
 
+import contextlib
 import random
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -252,6 +253,14 @@ class GameScene:
 
     def _hover(self) -> None:
         from .table import info_rows
+
+        # a hand over what can be picked up or pressed, an arrow elsewhere
+        over = self.draft.held is not None or self.tile_at(self.mouse) is not None
+        over = over or self.layout.button_at(self.mouse) is not None
+        if over != self.cache.get("hand"):
+            self.cache["hand"] = over
+            with contextlib.suppress(pygame.error):
+                pygame.mouse.set_cursor(pygame.SYSTEM_CURSOR_HAND if over else pygame.SYSTEM_CURSOR_ARROW)
 
         rows = info_rows(self)
         self.hover_rows = ()

@@ -206,8 +206,8 @@ def opponent_tiles(scene: GameScene, player: int) -> list[Rect]:
     k = others.index(player) if player in others else 0
     size = min(round(scene.layout.cell * 0.8), band - 8)
     gap = max(3, size // 8)
-    n = scene.state.racks[player].__len__()
-    x0 = ox + ow - 5 * (size + gap) - gap
+    n = len(scene.state.racks[player])
+    x0 = ox + ow - n * (size + gap) - gap
     y0 = oy + k * band + (band - size) // 2
     return [(x0 + i * (size + gap), y0, size, size) for i in range(n)]
 
@@ -389,7 +389,10 @@ def _draw_overlays(surf: pygame.Surface, scene: GameScene) -> None:
         if live.score is not None:
             for sl in live.score.lines:
                 box = _outline(surf, scene, sl.line.squares, GOLD, width)
-                _badge(surf, str(sl.total), (box[0] + box[2], box[1]), GOLD, max(13, lay.cell // 3))
+                # the line's score at its far end: right of a row, below a column
+                across = sl.line.squares[0].row == sl.line.squares[-1].row
+                at = (box[0] + box[2], box[1] + box[3] // 2) if across else (box[0] + box[2] // 2, box[1] + box[3])
+                _badge(surf, str(sl.total), at, GOLD, max(14, lay.cell * 2 // 5))
         elif live.bad:
             _outline(surf, scene, live.bad, RED, width + 1)
     if scene.hover_rows:
@@ -460,22 +463,24 @@ def _draw_flights(surf: pygame.Surface, scene: GameScene) -> None:
 
 
 def _draw_toasts(surf: pygame.Surface, scene: GameScene) -> None:
+    """Short messages (a pass, an exchange, a refused button) at the foot of the side panel's text
+    box, where they cover no tile."""
     if not scene.toasts:
         return
     lay = scene.layout
-    size = max(15, round(lay.height * 0.024))
-    gx, gy, gw, gh = lay.grid
-    y = gy + gh - size * 2
+    size = max(15, round(lay.height * 0.023))
+    x, y0, w, h = lay.info
+    y = y0 + h - round(lay.height * 0.017) - 14
     for toast in scene.toasts[-2:][::-1]:
-        lines = _wrap(toast.text, size, gw - 80)
+        lines = _wrap(toast.text, size, w - 40)
         lh = round(size * 1.3)
-        w = max(art.font(size).size(s)[0] for s in lines) + 36
-        h = lh * len(lines) + 16
-        r = (gx + (gw - w) // 2, y - h, w, h)
-        _rounded_panel(surf, r, (20, 14, 8, 215), 12)
-        for i, s in enumerate(lines):
-            _text(surf, s, size, CREAM, (r[0] + w / 2, r[1] + 8 + i * lh), "midtop")
-        y -= h + 8
+        bh = lh * len(lines) + 14
+        r = (x + 8, y - bh, w - 16, bh)
+        _rounded_panel(surf, r, (44, 28, 14, 235), 10)
+        pygame.draw.rect(surf, (150, 110, 60), r, 1, border_radius=10)
+        for i, line in enumerate(lines):
+            _text(surf, line, size, CREAM, (r[0] + r[2] / 2, r[1] + 7 + i * lh), "midtop")
+        y -= bh + 6
 
 
 def _draw_panel(surf: pygame.Surface, scene: GameScene) -> None:
@@ -504,7 +509,7 @@ def _draw_panel(surf: pygame.Surface, scene: GameScene) -> None:
 
 def _draw_opponents(surf: pygame.Surface, scene: GameScene) -> None:
     lay = scene.layout
-    ox, oy, _, oh = lay.opponents
+    ox, oy, ow, oh = lay.opponents
     others = [p for p in range(scene.state.players) if p != scene.human]
     band = oh // max(1, len(others))
     size = max(15, round(lay.height * 0.026))
@@ -517,6 +522,19 @@ def _draw_opponents(surf: pygame.Surface, scene: GameScene) -> None:
             _text(surf, f"thinking{dots}", size - 3, GOLD, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
         elif scene.state.current == p and not scene.state.is_over:
             _text(surf, "to play", size - 3, GOLD, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
+        else:  # what kind of player this bot is, in a few words
+            from cribtiles.bot import DESCRIPTIONS
+
+            from .game_scene import level_of
+
+            words = DESCRIPTIONS.get(level_of(name, ""), "")
+            backs = opponent_tiles(scene, p)
+            room = (backs[0][0] if backs else ox + ow) - (ox + 30) - 12
+            small = max(12, size - 5)
+            lines = _wrap(words, small, max(40, room))
+            if lines:
+                more = "..." if len(lines) > 1 else ""
+                _text(surf, lines[0] + more, small, DIM, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
         rects = opponent_tiles(scene, p)
         flying = len(scene.flights) if scene.state.current == p else 0
         shown = rects[: max(0, len(rects) - flying)]
@@ -603,7 +621,7 @@ def _draw_pegboard(surf: pygame.Surface, scene: GameScene) -> None:
         _text(surf, str(score), size + 8, (30, 15, 5), (x + w - max(6, h // 14) - 4, by + band * 0.5), "midright")
         lap = lap_and_hole(score)[0]
         if lap:
-            _text(surf, f"lap {lap + 1}", size - 3, (70, 40, 20), (label_x, by + band * 0.72), "midleft")
+            _text(surf, f"lap {lap + 1}", max(12, size - 3), (70, 40, 20), (label_x, by + band * 0.72), "midleft")
 
 
 def _draw_status(surf: pygame.Surface, scene: GameScene) -> None:

@@ -25,6 +25,7 @@ from .geometry import MIN_HEIGHT, MIN_WIDTH, Layout, contains
 from .sound import Sounds
 
 TITLE = "Crib Tiles"
+HEADLESS_DRIVERS = ("offscreen", "dummy")
 
 
 class Scene(Protocol):
@@ -82,6 +83,10 @@ class App:
         self.options = options or RuleOptions()
         self.seed = seed
         pygame.display.init()
+        if not os.environ.get("SDL_VIDEODRIVER") and pygame.display.get_driver() in HEADLESS_DRIVERS:
+            # SDL found no screen and fell back to drawing nowhere: say so rather than run unseen
+            pygame.display.quit()
+            raise pygame.error("no display was found (is DISPLAY or WAYLAND_DISPLAY set?)")
         pygame.font.init()
         os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "cribtiles")
         w, h = size or prefs.window
