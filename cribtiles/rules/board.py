@@ -65,7 +65,7 @@ def square_at(row: int, col: int) -> Square:
 def parse_square(text: str) -> Square:
     """`f7` -> Square(row=6, col=5)."""
     t = text.strip().lower()
-    if len(t) >= 2 and t[0] in COLUMN_LETTERS and t[1:].isdigit():
+    if 2 <= len(t) <= 3 and t[0] in COLUMN_LETTERS and t[1:].isascii() and t[1:].isdigit():
         row = int(t[1:])
         if 1 <= row <= SIZE:
             return square_at(row - 1, COLUMN_LETTERS.index(t[0]))

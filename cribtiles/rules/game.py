@@ -21,7 +21,7 @@ from .movegen import has_legal_play, legal_plays
 from .moves import Exchange, Move, Pass, Play, parse_move
 from .options import ANY_TIME, START_HIGH, RuleOptions
 from .scoring import PlayScore, score_play
-from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter
+from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter, rank_word
 
 _T = TypeVar("_T")
 RACK_SIZE = 5
@@ -37,7 +37,8 @@ END_OUT, END_BLOCKED, END_LOCKED = "out", "blocked", "locked"
 @dataclass(frozen=True)
 class Turn:
     """One turn as it happened. `points` is what the player scored for it (the declared score
-    under the Joker rule); `move` is None for the hidden tiles of an exchange in a public view."""
+    under the Joker rule). In another player's view an exchange shows as `Exchange(())`: how many
+    tiles went back is public (`drawn`), which ones is not."""
 
     player: int
     move: Move
@@ -223,8 +224,9 @@ class GameState:
         need = rack_counter(tiles)
         for tile, n in need.items():
             if have[tile] < n:
-                shown = "6/9" if tile.is_six_nine else str(tile)[:-1]
-                owned = "only one" if have[tile] == 1 else "no"
+                shown = "6/9" if tile.is_six_nine else rank_word(tile.rank)
+                words = ("no", "only one", "only two", "only three", "only four")
+                owned = words[have[tile]] if have[tile] < len(words) else f"only {have[tile]}"
                 raise IllegalMove(f"you have {owned} {tile.colour.word} {shown} on your rack")
 
     def _play(self, play: Play, declared: int | None) -> GameState:

@@ -70,7 +70,7 @@ class RuleOptions:
                 raise NotationError(f"{item!r}: write options as name=value, like start=high")
             name, value = name.lower(), value.lower()
             if name == "rounds":
-                if not value.isdigit() or not 1 <= int(value) <= MAX_ROUNDS:
+                if not (value.isascii() and value.isdigit() and len(value) <= 2) or not 1 <= int(value) <= MAX_ROUNDS:
                     raise NotationError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {value!r}")
                 changes[name] = int(value)
             elif name in _CHOICES:

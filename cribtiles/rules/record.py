@@ -7,6 +7,7 @@ an unknown version, an action the rules refuse) raises `RecordError` with a plai
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ from .moves import parse_move
 from .options import RuleOptions
 
 FORMAT = "cribtiles-game"
+_NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only: str.isdigit() also takes '²'
 VERSION = 1
 
 
@@ -46,7 +48,9 @@ class GameRecord:
             data = json.loads(text)
         except json.JSONDecodeError as e:
             raise RecordError(f"the saved game is damaged (not valid JSON: {e.msg} at line {e.lineno})") from None
-        except (TypeError, ValueError) as e:  # bytes that are not text, or a nesting too deep
+        except RecursionError:
+            raise RecordError("the saved game is damaged (its data is nested too deeply)") from None
+        except (TypeError, ValueError) as e:  # bytes that are not text
             raise RecordError(f"the saved game is damaged ({e})") from None
         return cls.from_dict(data)
 
@@ -82,10 +86,10 @@ def record_of(state: GameState) -> GameRecord:
 def apply_text(state: GameState, action: str) -> GameState:
     """Apply one action as the record writes it: a move, `... declare N`, or `joker N`."""
     words = action.split()
-    if len(words) == 2 and words[0] == "joker" and words[1].isdigit():
+    if len(words) == 2 and words[0] == "joker" and _NUMBER.fullmatch(words[1]):
         return state.call_joker(int(words[1]))
     declared = None
-    if len(words) >= 3 and words[-2] == "declare" and words[-1].isdigit():
+    if len(words) >= 3 and words[-2] == "declare" and _NUMBER.fullmatch(words[-1]):
         declared = int(words[-1])
         action = " ".join(words[:-2])
     return state.apply(parse_move(action), declared)
@@ -126,7 +130,7 @@ def load_match(text: str) -> Match:
     """A match from `save_match`; every round is replayed and checked against the match's seed."""
     try:
         data = json.loads(text)
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:
         raise RecordError(f"the saved match is damaged (not valid JSON: {e})") from None
     if not isinstance(data, dict) or data.get("format") != MATCH_FORMAT:
         raise RecordError("this file is not a Crib Tiles match")
