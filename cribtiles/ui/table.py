@@ -16,6 +16,7 @@ import pygame
 from cribtiles.rules.board import Square
 from cribtiles.rules.game import END_BLOCKED, END_LOCKED, END_OUT
 from cribtiles.rules.hands import Combination
+from cribtiles.rules.moves import Exchange, Play
 from cribtiles.rules.scoring import ONE_COLOUR, PlayScore
 from cribtiles.rules.tiles import Colour, Tile, rank_word
 
@@ -153,14 +154,34 @@ def _info_rows(scene: GameScene) -> list[InfoRow]:
         size = base + step
         lh = round(size * 1.25)
         if y + lh > bottom - (round(base * 1.25) if i < len(spec) - 1 else 0):
-            rows.append(
-                InfoRow(
-                    (x, y, w, lh), f"... and {len(spec) - i} more (point at a line on the board)", "", DIM, base - 2
-                )
-            )
-            break
+            rows.append(InfoRow((x, y, w, lh), f"... and {len(spec) - i} more", "", DIM, base - 2))
+            return rows
         rows.append(InfoRow((x, y, w, lh), left, right, colour, size, squares, indent))
         y += lh + (pad // 2 if step >= 2 else 0)
+    # the turns so far, newest first, in the room that is left (pointing at one shows its tiles)
+    small = base - 2
+    lh = round(small * 1.3)
+    room = int((bottom - y - round(base * 1.6)) // lh)
+    turns = scene.state.turns
+    if room >= 2 and turns:
+        y += pad
+        rows.append(InfoRow((x, y, w, round(base * 1.3)), "Turns", "", GOLD, base))
+        y += round(base * 1.3)
+        for t in list(turns)[::-1][:room]:
+            who = "You" if t.player == scene.human else scene.state.names[t.player]
+            if isinstance(t.move, Play):
+                text, right, squares = (
+                    f"{who}:  " + " ".join(str(q) for q in t.move.squares),
+                    str(t.points),
+                    t.move.squares,
+                )
+            elif isinstance(t.move, Exchange):
+                n = t.drawn
+                text, right, squares = f"{who} exchanged {n} tile{'s' if n != 1 else ''}", "0", ()
+            else:
+                text, right, squares = f"{who} passed", "0", ()
+            rows.append(InfoRow((x, y, w, lh), text, right, DIM, small, squares))
+            y += lh
     return rows
 
 
