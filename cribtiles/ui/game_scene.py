@@ -108,20 +108,20 @@ class GameScene:
     def __post_init__(self) -> None:
         self.draft = Draft.deal(self.state.racks[self.human])
         self.pegs = [Pegs() for _ in range(self.state.players)]
+        running = [0] * self.state.players
         previous = [0] * self.state.players
         for t in self.state.turns:  # the back peg: each player's score before their last scoring
             if t.points:
-                previous[t.player] = sum(
-                    u.points for u in self.state.turns[: self.state.turns.index(t)] if u.player == t.player
-                )
-        for p, peg in enumerate(self.pegs):
-            peg.set(self.state.scores[p], previous[p])
+                previous[t.player] = running[t.player]
+                running[t.player] += t.points
+        for seat, peg in enumerate(self.pegs):
+            peg.set(self.state.scores[seat], previous[seat])
         self._snap_rack()
         last = self.state.last_turn
         if last is not None and isinstance(last.move, Play):  # a resumed game: explain the last play
             cells = list(self.state.board.cells)
-            for p in last.move.placements:
-                cells[p.square.pos] = None
+            for placed in last.move.placements:
+                cells[placed.square.pos] = None
             self.breakdown = Breakdown(last.player, score_play(Board(tuple(cells)), last.move))
         if self.notice:
             self.toast(self.notice, 6.0)
@@ -283,11 +283,11 @@ class GameScene:
                 self.draft.toggle_mark(self.draft.order[where])
                 self.app.sounds.click()
             return
-        tid = (
-            self.draft.pick_from_rack(where)
-            if kind == "rack"
-            else self.draft.pick_from_board(self.draft.square_of(where))
-        )  # type: ignore[arg-type]
+        if kind == "rack":
+            tid = self.draft.pick_from_rack(where)
+        else:
+            square = self.draft.square_of(where)
+            tid = self.draft.pick_from_board(square) if square is not None else None
         if tid is None:
             return
         p = self.pos.get(tid, [float(point[0]), float(point[1]), float(self.layout.rack_tile)])

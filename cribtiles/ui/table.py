@@ -101,8 +101,8 @@ def info_rows(scene: GameScene) -> list[InfoRow]:
         scene.layout.height,
     )
     cached = scene.cache.get("info")
-    if cached is not None and cached[0] == key:
-        return cached[1]  # type: ignore[no-any-return]
+    if isinstance(cached, tuple) and cached[0] == key:
+        return list(cached[1])
     rows = _info_rows(scene)
     scene.cache["info"] = (key, rows)
     return rows
@@ -323,7 +323,7 @@ def _static_layer(scene: GameScene) -> pygame.Surface:
     per turn, it makes a frame one opaque blit plus what moves."""
     lay = scene.layout
     last = scene.state.last_turn
-    fresh = tuple(last.move.squares) if last is not None and hasattr(last.move, "squares") else ()
+    fresh = last.move.squares if last is not None and isinstance(last.move, Play) else ()
     key = (lay.width, lay.height, scene.state.board, fresh, scene.state.names, scene.human)
     cached = _static_cache.get(key)
     if cached is not None:
@@ -412,7 +412,12 @@ def _draw_overlays(surf: pygame.Surface, scene: GameScene) -> None:
                 box = _outline(surf, scene, sl.line.squares, GOLD, width)
                 # the line's score at its far end: right of a row, below a column
                 across = sl.line.squares[0].row == sl.line.squares[-1].row
-                at = (box[0] + box[2], box[1] + box[3] // 2) if across else (box[0] + box[2] // 2, box[1] + box[3])
+                nudge = lay.cell // 6
+                at = (
+                    (box[0] + box[2] + nudge, box[1] + box[3] // 2)
+                    if across
+                    else (box[0] + box[2] // 2, box[1] + box[3] + nudge)
+                )
                 _badge(surf, str(sl.total), at, GOLD, max(14, lay.cell * 2 // 5))
         elif live.bad:
             _outline(surf, scene, live.bad, RED, width + 1)
@@ -438,10 +443,10 @@ def _draw_rack(surf: pygame.Surface, scene: GameScene) -> None:
         _button(surf, r, button.capitalize(), enabled, contains(r, (mx, my)))
     for slot, tid in enumerate(scene.draft.order):
         p = scene.pos.get(tid)
-        r = scene.tile_rect_for(tid)
-        if r is None:
+        rest = scene.tile_rect_for(tid)
+        if rest is None:
             continue
-        x, y, size = (p[0], p[1], round(p[2])) if p else (r[0], r[1], r[2])
+        x, y, size = (p[0], p[1], round(p[2])) if p else (rest[0], rest[1], rest[2])
         marked = tid in scene.draft.marked
         if marked:
             y -= size * 0.18

@@ -6,6 +6,7 @@ and the self-test call `frame` themselves with posted events.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import os
 import random
@@ -116,7 +117,10 @@ class App:
         if fullscreen:
             sizes = pygame.display.get_desktop_sizes()
             return pygame.display.set_mode(sizes[0] if sizes else self.windowed, pygame.FULLSCREEN)
-        return pygame.display.set_mode(self.windowed, pygame.RESIZABLE)
+        screen = pygame.display.set_mode(self.windowed, pygame.RESIZABLE)
+        with contextlib.suppress(AttributeError, pygame.error):  # the window manager keeps it readable
+            pygame.Window.from_display_module().minimum_size = (MIN_WIDTH, MIN_HEIGHT)
+        return screen
 
     def toggle_fullscreen(self) -> None:
         self.prefs.fullscreen = not self.prefs.fullscreen
@@ -137,7 +141,7 @@ class App:
             self.windowed = (max(MIN_WIDTH, w), max(MIN_HEIGHT, h))
             self.screen = pygame.display.set_mode(self.windowed, pygame.RESIZABLE)
         else:
-            self.screen = pygame.display.get_surface()
+            self.screen = pygame.display.get_surface() or self.screen
         self.prefs.window = self.windowed
         self._relayout()
 
@@ -184,8 +188,11 @@ class App:
     # --- the loop ---
 
     def frame(self, dt: float) -> None:
-        for event in pygame.event.get():
-            self.handle(event)
+        events = pygame.event.get()
+        resizes = [e for e in events if e.type == pygame.VIDEORESIZE]
+        for event in events:  # dragging a window's edge sends many sizes: lay out only the last
+            if event.type != pygame.VIDEORESIZE or event is resizes[-1]:
+                self.handle(event)
         top = self.scenes[-1]
         top.update(dt)
         top.draw(self.screen)
