@@ -116,7 +116,10 @@ class App:
     def _open(self, fullscreen: bool) -> pygame.Surface:
         if fullscreen:
             sizes = pygame.display.get_desktop_sizes()
-            return pygame.display.set_mode(sizes[0] if sizes else self.windowed, pygame.FULLSCREEN)
+            screen = pygame.display.set_mode(sizes[0] if sizes else self.windowed, pygame.FULLSCREEN)
+            with contextlib.suppress(AttributeError, pygame.error):  # no window manager to place it (Xvfb)
+                pygame.Window.from_display_module().position = (0, 0)
+            return screen
         screen = pygame.display.set_mode(self.windowed, pygame.RESIZABLE)
         with contextlib.suppress(AttributeError, pygame.error):  # the window manager keeps it readable
             pygame.Window.from_display_module().minimum_size = (MIN_WIDTH, MIN_HEIGHT)
