@@ -43,6 +43,9 @@ def _size(text: str | None) -> tuple[int, int] | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    import multiprocessing
+
+    multiprocessing.freeze_support()  # a frozen bundle's bot worker process starts here
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "arena":
         from cribtiles.bot.arena import main as arena_main

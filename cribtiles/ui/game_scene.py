@@ -587,7 +587,8 @@ class GameScene:
     def thinking(self) -> bool:
         return self.thinking_since is not None
 
-    def draw(self, surface: pygame.Surface) -> None:
+    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
+        """Draw the table; the rectangles that changed, or None if all of it did."""
         from .table import draw
 
-        draw(surface, self)
+        return draw(surface, self, full)

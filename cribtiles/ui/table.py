@@ -6,7 +6,9 @@ uses it to know which combination the pointer is on), `opponent_tiles` where a b
 
 from __future__ import annotations
 
+import itertools
 import math
+import weakref
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -32,6 +34,49 @@ RED = (235, 70, 60)
 CREAM = (246, 236, 214)
 DIM = (190, 178, 158)
 PANEL = (18, 30, 24, 150)
+
+
+Colour3 = tuple[int, int, int]
+
+
+class Canvas:
+    """The window's surface, remembering every rectangle drawn on it this frame, so that only
+    those (and last frame's) are restored and sent to the screen, not all 1280 x 800 pixels."""
+
+    def __init__(self, surface: pygame.Surface) -> None:
+        self.surface = surface
+        self.rects: list[pygame.Rect] = []
+
+    def blit(
+        self,
+        source: pygame.Surface,
+        dest: tuple[float, float] | pygame.Rect,
+        area: object = None,
+        special_flags: int = 0,
+    ) -> pygame.Rect:
+        r = self.surface.blit(source, dest, area, special_flags)  # type: ignore[arg-type]
+        self.rects.append(r)
+        return r
+
+    def get_size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+
+Target = Canvas | pygame.Surface
+
+
+def _rect(surf: Target, colour: Colour3, rect: object, width: int = 0, border_radius: int = 0) -> None:
+    if isinstance(surf, Canvas):
+        surf.rects.append(pygame.draw.rect(surf.surface, colour, rect, width, border_radius=border_radius))  # type: ignore[arg-type]
+    else:
+        pygame.draw.rect(surf, colour, rect, width, border_radius=border_radius)  # type: ignore[arg-type]
+
+
+def _circle(surf: Target, colour: Colour3, centre: tuple[float, float], radius: float, width: int = 0) -> None:
+    if isinstance(surf, Canvas):
+        surf.rects.append(pygame.draw.circle(surf.surface, colour, centre, radius, width))
+    else:
+        pygame.draw.circle(surf, colour, centre, radius, width)
 
 
 @dataclass(frozen=True)
@@ -213,7 +258,7 @@ def warm_faces(layout: Layout) -> list[tuple[Tile, int]]:
     return [(Tile(r, c), s) for s in sizes for c in (Colour.LIGHT, Colour.DARK) for r in range(1, 14)]
 
 
-def _blit_tile(surf: pygame.Surface, face: pygame.Surface, x: float, y: float, size: int, lifted: bool = False) -> None:
+def _blit_tile(surf: Target, face: pygame.Surface, x: float, y: float, size: int, lifted: bool = False) -> None:
     shadow, ox, oy = art.tile_shadow(size, lifted)
     surf.blit(shadow, (round(x) + ox, round(y) + oy))
     surf.blit(face, (round(x), round(y)))
@@ -233,9 +278,7 @@ def opponent_tiles(scene: GameScene, player: int) -> list[Rect]:
     return [(x0 + i * (size + gap), y0, size, size) for i in range(n)]
 
 
-def _rounded_panel(
-    surf: pygame.Surface, rect: Rect, colour: tuple[int, int, int, int] = PANEL, radius: int = 10
-) -> None:
+def _rounded_panel(surf: Target, rect: Rect, colour: tuple[int, int, int, int] = PANEL, radius: int = 10) -> None:
     surf.blit(_panel_surface(rect[2], rect[3], colour, radius), rect[:2])
 
 
@@ -247,7 +290,7 @@ def _panel_surface(w: int, h: int, colour: tuple[int, int, int, int], radius: in
 
 
 def _text(
-    surf: pygame.Surface,
+    surf: Target,
     s: str,
     size: int,
     colour: tuple[int, int, int],
@@ -261,7 +304,7 @@ def _text(
 
 
 def _outline(
-    surf: pygame.Surface, scene: GameScene, squares: tuple[Square, ...], colour: tuple[int, int, int], width: int
+    surf: Target, scene: GameScene, squares: tuple[Square, ...], colour: tuple[int, int, int], width: int
 ) -> Rect:
     rects = [scene.layout.square_rect(s) for s in squares]
     x0 = min(r[0] for r in rects)
@@ -272,20 +315,20 @@ def _outline(
     glow = pygame.Surface((box[2] + 8, box[3] + 8), pygame.SRCALPHA)
     pygame.draw.rect(glow, (*colour, 70), (0, 0, box[2] + 8, box[3] + 8), width + 4, border_radius=8)
     surf.blit(glow, (box[0] - 4, box[1] - 4))
-    pygame.draw.rect(surf, colour, box, width, border_radius=6)
+    _rect(surf, colour, box, width, border_radius=6)
     return box
 
 
-def _badge(surf: pygame.Surface, text: str, centre: tuple[int, int], colour: tuple[int, int, int], size: int) -> None:
+def _badge(surf: Target, text: str, centre: tuple[int, int], colour: tuple[int, int, int], size: int) -> None:
     t = art.text(text, size, (30, 20, 10))
     r = max(t.get_width(), t.get_height()) // 2 + 4
-    pygame.draw.circle(surf, (0, 0, 0), (centre[0] + 1, centre[1] + 2), r)
-    pygame.draw.circle(surf, colour, centre, r)
-    pygame.draw.circle(surf, art.shade(colour, 0.6), centre, r, 1)
+    _circle(surf, (0, 0, 0), (centre[0] + 1, centre[1] + 2), r)
+    _circle(surf, colour, centre, r)
+    _circle(surf, art.shade(colour, 0.6), centre, r, 1)
     surf.blit(t, t.get_rect(center=centre))
 
 
-def _button(surf: pygame.Surface, rect: Rect, label: str, enabled: bool, hover: bool, strong: bool = False) -> None:
+def _button(surf: Target, rect: Rect, label: str, enabled: bool, hover: bool, strong: bool = False) -> None:
     x, y, w, h = rect
     surf.blit(_button_surface(w, h, label, enabled, hover, strong), (x - 8, y - 8))
 
@@ -315,6 +358,8 @@ def _button_surface(w: int, h: int, label: str, enabled: bool, hover: bool, stro
 
 
 _static_cache: dict[object, pygame.Surface] = {}
+_static_serial: weakref.WeakKeyDictionary[pygame.Surface, int] = weakref.WeakKeyDictionary()
+_serials = itertools.count()
 
 
 def _static_layer(scene: GameScene) -> pygame.Surface:
@@ -339,7 +384,7 @@ def _static_layer(scene: GameScene) -> pygame.Surface:
         x, y, w, _ = lay.tile_rect(sq)
         _blit_tile(surf, art.tile_face(tile, w), x, y, w)
         if sq in fresh:
-            pygame.draw.rect(surf, GOLD, (x - 1, y - 1, w + 2, w + 2), 2, border_radius=max(3, w // 8))
+            _rect(surf, GOLD, (x - 1, y - 1, w + 2, w + 2), 2, border_radius=max(3, w // 8))
     rx, ry, rw, rh = lay.rack
     surf.blit(art.soft_shadow(rw, rh, 8, 6, 130), (rx - 12 + 3, ry - 12 + 5))
     surf.blit(art.rack_surface(rw, rh), (rx, ry))
@@ -350,7 +395,7 @@ def _static_layer(scene: GameScene) -> pygame.Surface:
     for k, p in enumerate(others):
         y = oy + k * band
         _rounded_panel(surf, (ox, y, ow, band - 4), (0, 0, 0, 70), 10)
-        pygame.draw.circle(surf, art.PLAYER_COLOURS[p % 4], (ox + 16, y + band // 2 - 2), 7)
+        _circle(surf, art.PLAYER_COLOURS[p % 4], (ox + 16, y + band // 2 - 2), 7)
     _pegboard_holes(surf, scene)
     _rounded_panel(surf, lay.info, (0, 0, 0, 80), 10)
     x, y, w, h = lay.info
@@ -360,11 +405,30 @@ def _static_layer(scene: GameScene) -> pygame.Surface:
     if len(_static_cache) > 6:
         _static_cache.clear()
     _static_cache[key] = surf
+    _static_serial[surf] = next(_serials)  # names this layer for good (an id() may be reused)
     return surf
 
 
-def draw(surf: pygame.Surface, scene: GameScene) -> None:
-    surf.blit(_static_layer(scene), (0, 0))
+def draw(screen: pygame.Surface, scene: GameScene, full: bool = False) -> list[pygame.Rect] | None:
+    """Draw the table; returns the rectangles that changed since the last frame, or None when the
+    whole window did (the first frame, a new turn, a new size, or `full`)."""
+    static = _static_layer(scene)
+    last = scene.cache.get("drawn")
+    key = (_static_serial[static], screen.get_size())
+    if full or not (isinstance(last, tuple) and last[0] == key):
+        screen.blit(static, (0, 0))
+        before: list[pygame.Rect] | None = None
+    else:
+        before = last[1]
+        for r in before:  # take away what moved: the still table shows through again
+            screen.blit(static, r, r)
+    surf = Canvas(screen)
+    _draw_dynamic(surf, scene)
+    scene.cache["drawn"] = (key, surf.rects)
+    return None if before is None else before + surf.rects
+
+
+def _draw_dynamic(surf: Canvas, scene: GameScene) -> None:
     _draw_board_tiles(surf, scene)
     _draw_overlays(surf, scene)
     _draw_rack(surf, scene)
@@ -374,7 +438,7 @@ def draw(surf: pygame.Surface, scene: GameScene) -> None:
     _draw_toasts(surf, scene)
 
 
-def _draw_board_tiles(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_board_tiles(surf: Target, scene: GameScene) -> None:
     lay = scene.layout
     for sq, tid in scene.draft.placed.items():
         p = scene.pos.get(tid)
@@ -384,7 +448,7 @@ def _draw_board_tiles(surf: pygame.Surface, scene: GameScene) -> None:
 
 
 def _draw_draft_tile(
-    surf: pygame.Surface, scene: GameScene, tid: int, x: float, y: float, size: int, lifted: bool = False
+    surf: Target, scene: GameScene, tid: int, x: float, y: float, size: int, lifted: bool = False
 ) -> None:
     tile = scene.draft.face(tid)
     flip = scene.flips.get(tid)
@@ -402,7 +466,7 @@ def _draw_draft_tile(
     _blit_tile(surf, face_of(scene, tile, size), x, y, size, lifted)
 
 
-def _draw_overlays(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_overlays(surf: Target, scene: GameScene) -> None:
     lay = scene.layout
     live = scene.live if scene.state.current == scene.human else None
     width = max(2, lay.cell // 16)
@@ -427,14 +491,14 @@ def _draw_overlays(surf: pygame.Surface, scene: GameScene) -> None:
         for sq in scene.hover_rows:
             x, y, _, _ = lay.square_rect(sq)
             surf.blit(glow, (x, y))
-            pygame.draw.rect(surf, GOLD, lay.square_rect(sq), 2, border_radius=4)
+            _rect(surf, GOLD, lay.square_rect(sq), 2, border_radius=4)
     if scene.keyboard:
         pulse = 0.6 + 0.4 * math.sin(scene.now * 6)
         colour = (round(120 + 135 * pulse), 230, 255)
-        pygame.draw.rect(surf, colour, lay.square_rect(scene.cursor), 3, border_radius=5)
+        _rect(surf, colour, lay.square_rect(scene.cursor), 3, border_radius=5)
 
 
-def _draw_rack(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_rack(surf: Target, scene: GameScene) -> None:
     lay = scene.layout
     mx, my = scene.mouse
     for button in ("shuffle", "recall"):
@@ -452,15 +516,13 @@ def _draw_rack(surf: pygame.Surface, scene: GameScene) -> None:
             y -= size * 0.18
         _draw_draft_tile(surf, scene, tid, x, y, size)
         if marked:
-            pygame.draw.rect(surf, RED, (round(x) - 2, round(y) - 2, size + 4, size + 4), 3, border_radius=8)
+            _rect(surf, RED, (round(x) - 2, round(y) - 2, size + 4, size + 4), 3, border_radius=8)
         if scene.keyboard and slot == min(scene.selected, len(scene.draft.order) - 1):
-            pygame.draw.rect(
-                surf, (150, 230, 255), (round(x) - 3, round(y) - 3, size + 6, size + 6), 3, border_radius=9
-            )
+            _rect(surf, (150, 230, 255), (round(x) - 3, round(y) - 3, size + 6, size + 6), 3, border_radius=9)
             _text(surf, str(slot + 1), max(12, size // 4), (150, 230, 255), (x + size / 2, y + size + 4), "midtop")
 
 
-def _draw_held(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_held(surf: Target, scene: GameScene) -> None:
     tid = scene.draft.held
     if tid is None:
         return
@@ -470,7 +532,7 @@ def _draw_held(surf: pygame.Surface, scene: GameScene) -> None:
     _draw_draft_tile(surf, scene, tid, x, y, size, lifted=True)
 
 
-def _draw_flights(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_flights(surf: Target, scene: GameScene) -> None:
     lay = scene.layout
     for f in scene.flights:
         t = (scene.now - f.t0) / max(1e-6, f.duration)
@@ -488,7 +550,7 @@ def _draw_flights(surf: pygame.Surface, scene: GameScene) -> None:
         _blit_tile(surf, face, x, y, size, lifted=t < 0.95)
 
 
-def _draw_toasts(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_toasts(surf: Target, scene: GameScene) -> None:
     """Short messages (a pass, an exchange, a refused button) at the foot of the side panel's text
     box, where they cover no tile."""
     if not scene.toasts:
@@ -503,13 +565,13 @@ def _draw_toasts(surf: pygame.Surface, scene: GameScene) -> None:
         bh = lh * len(lines) + 14
         r = (x + 8, y - bh, w - 16, bh)
         _rounded_panel(surf, r, (44, 28, 14, 235), 10)
-        pygame.draw.rect(surf, (150, 110, 60), r, 1, border_radius=10)
+        _rect(surf, (150, 110, 60), r, 1, border_radius=10)
         for i, line in enumerate(lines):
             _text(surf, line, size, CREAM, (r[0] + r[2] / 2, r[1] + 7 + i * lh), "midtop")
         y -= bh + 6
 
 
-def _draw_panel(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_panel(surf: Target, scene: GameScene) -> None:
     lay = scene.layout
     _draw_opponents(surf, scene)
     _draw_pegboard(surf, scene)
@@ -533,7 +595,7 @@ def _draw_panel(surf: pygame.Surface, scene: GameScene) -> None:
     _button(surf, lay.buttons["exchange"], "Exchange...", ex_ok, contains(lay.buttons["exchange"], (mx, my)))
 
 
-def _draw_opponents(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_opponents(surf: Target, scene: GameScene) -> None:
     lay = scene.layout
     ox, oy, ow, oh = lay.opponents
     others = [p for p in range(scene.state.players) if p != scene.human]
@@ -568,12 +630,12 @@ def _draw_opponents(surf: pygame.Surface, scene: GameScene) -> None:
             _blit_tile(surf, art.tile_back(r[2]), r[0], r[1], r[2])
 
 
-def _peg(surf: pygame.Surface, pos: tuple[float, float], colour: tuple[int, int, int], r: int) -> None:
+def _peg(surf: Target, pos: tuple[float, float], colour: tuple[int, int, int], r: int) -> None:
     x, y = round(pos[0]), round(pos[1])
-    pygame.draw.circle(surf, (0, 0, 0), (x + 2, y + 2), r)
-    pygame.draw.circle(surf, art.shade(colour, 0.6), (x, y), r)
-    pygame.draw.circle(surf, colour, (x - 1, y - 1), r - 1)
-    pygame.draw.circle(surf, art.shade(colour, 1.6), (x - r // 3, y - r // 3), max(1, r // 3))
+    _circle(surf, (0, 0, 0), (x + 2, y + 2), r)
+    _circle(surf, art.shade(colour, 0.6), (x, y), r)
+    _circle(surf, colour, (x - 1, y - 1), r - 1)
+    _circle(surf, art.shade(colour, 1.6), (x - r // 3, y - r // 3), max(1, r // 3))
 
 
 def _score_point(track: Rect, score: float) -> tuple[float, float]:
@@ -603,7 +665,7 @@ def _tracks(scene: GameScene) -> list[tuple[Rect, float, float]]:
     return out
 
 
-def _pegboard_holes(surf: pygame.Surface, scene: GameScene) -> None:
+def _pegboard_holes(surf: Target, scene: GameScene) -> None:
     """The plank, each player's lane and holes, and the names (the static part of the peg board)."""
     lay = scene.layout
     x, y, w, h = lay.pegboard
@@ -622,16 +684,16 @@ def _pegboard_holes(surf: pygame.Surface, scene: GameScene) -> None:
         surf.blit(lane, (round(ax - pitch * 0.6), round(ay - 2 * hole_r)))
         for hole in range(LAP + 1):
             hx, hy = hole_position(track, hole)
-            pygame.draw.circle(surf, (236, 196, 146), (round(hx) + 1, round(hy) + 1), hole_r)
-            pygame.draw.circle(surf, (34, 18, 8), (round(hx), round(hy)), hole_r)
+            _circle(surf, (236, 196, 146), (round(hx) + 1, round(hy) + 1), hole_r)
+            _circle(surf, (34, 18, 8), (round(hx), round(hy)), hole_r)
             if hole % 5 == 0 and 0 < hole < LAP:  # every fifth hole marked, as on a cribbage board
-                pygame.draw.circle(surf, (90, 52, 26), (round(hx), round(hy)), hole_r + 2, 1)
+                _circle(surf, (90, 52, 26), (round(hx), round(hy)), hole_r + 2, 1)
         label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
         name = "You" if p == scene.human else scene.state.names[p]
         _text(surf, name, size, (40, 22, 10), (label_x, by + band * 0.3), "midleft")
 
 
-def _draw_pegboard(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_pegboard(surf: Target, scene: GameScene) -> None:
     lay = scene.layout
     x, _, w, h = lay.pegboard
     size = max(14, round(lay.height * 0.022))
@@ -650,7 +712,7 @@ def _draw_pegboard(surf: pygame.Surface, scene: GameScene) -> None:
             _text(surf, f"lap {lap + 1}", max(12, size - 3), (70, 40, 20), (label_x, by + band * 0.72), "midleft")
 
 
-def _draw_status(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_status(surf: Target, scene: GameScene) -> None:
     lay = scene.layout
     x, y, w, h = lay.status
     size = max(16, round(lay.height * 0.027))
@@ -671,7 +733,7 @@ def _draw_status(surf: pygame.Surface, scene: GameScene) -> None:
 KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip · A speed · M sound · L level · F11"
 
 
-def _draw_info(surf: pygame.Surface, scene: GameScene) -> None:
+def _draw_info(surf: Target, scene: GameScene) -> None:
     for row in info_rows(scene):
         hover = row.squares and row.squares == scene.hover_rows
         if hover:
@@ -724,7 +786,7 @@ def end_rects(scene: GameScene) -> tuple[Rect, Rect]:
     return card, button
 
 
-def draw_end(surf: pygame.Surface, scene: GameScene, hover: bool) -> None:
+def draw_end(surf: Target, scene: GameScene, hover: bool) -> None:
     o = scene.state.outcome
     if o is None:
         return

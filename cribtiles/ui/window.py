@@ -11,6 +11,7 @@ import gc
 import os
 import random
 import time
+import warnings
 from typing import Protocol
 
 import pygame
@@ -34,7 +35,9 @@ class Scene(Protocol):
 
     def update(self, dt: float) -> None: ...
 
-    def draw(self, surface: pygame.Surface) -> None: ...
+    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
+        """Draw; return the rectangles that changed, or None when the whole window did."""
+        ...
 
 
 class EndScene:
@@ -60,10 +63,11 @@ class EndScene:
     def update(self, dt: float) -> None:
         self.game.update(dt)
 
-    def draw(self, surface: pygame.Surface) -> None:
-        self.game.draw(surface)
+    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
+        self.game.draw(surface, full=True)  # the veil darkens everything: redraw it all
         _, button = table.end_rects(self.game)
         table.draw_end(surface, self.game, contains(button, self.mouse))
+        return None
 
 
 class App:
@@ -99,6 +103,8 @@ class App:
         self.sounds = Sounds(prefs.sound)
         self.worker = BotWorker()
         self.scenes: list[Scene] = []
+        self._full = True  # the next frame redraws and presents the whole window
+        self._last_top: Scene | None = None
         self.running = True
         self.frames = 0
         if state is None:
@@ -117,12 +123,14 @@ class App:
         if fullscreen:
             sizes = pygame.display.get_desktop_sizes()
             screen = pygame.display.set_mode(sizes[0] if sizes else self.windowed, pygame.FULLSCREEN)
-            with contextlib.suppress(AttributeError, pygame.error):  # no window manager to place it (Xvfb)
-                pygame.Window.from_display_module().position = (0, 0)
+            with contextlib.suppress(AttributeError, pygame.error), warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                pygame.Window.from_display_module().position = (0, 0)  # no window manager to place it (Xvfb)
             return screen
         screen = pygame.display.set_mode(self.windowed, pygame.RESIZABLE)
-        with contextlib.suppress(AttributeError, pygame.error):  # the window manager keeps it readable
-            pygame.Window.from_display_module().minimum_size = (MIN_WIDTH, MIN_HEIGHT)
+        with contextlib.suppress(AttributeError, pygame.error), warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # the only way to reach the window in 2.5
+            pygame.Window.from_display_module().minimum_size = (MIN_WIDTH, MIN_HEIGHT)  # kept readable
         return screen
 
     def toggle_fullscreen(self) -> None:
@@ -132,6 +140,7 @@ class App:
         self.keeper.save_preferences(self.prefs)
 
     def _relayout(self) -> None:
+        self._full = True
         self.layout = Layout.of(*self.screen.get_size())
         self._warm = table.warm_faces(self.layout)
         self.game.relayout()
@@ -198,8 +207,13 @@ class App:
                 self.handle(event)
         top = self.scenes[-1]
         top.update(dt)
-        top.draw(self.screen)
-        pygame.display.flip()
+        full = self._full or top is not self._last_top
+        self._full, self._last_top = False, top
+        changed = top.draw(self.screen, full)
+        if changed is None:
+            pygame.display.flip()
+        elif changed:
+            pygame.display.update(changed)
         self.frames += 1
         if self._warm:  # draw one tile face ahead of need per frame, so no frame waits for many
             tile, size = self._warm.pop()
@@ -214,6 +228,8 @@ class App:
         if event.type == pygame.VIDEORESIZE:
             self._resized(event.w, event.h)
             return
+        if event.type in (pygame.VIDEOEXPOSE, pygame.WINDOWEXPOSED, pygame.WINDOWRESTORED):
+            self._full = True
         if event.type == pygame.KEYDOWN:
             if event.key == pygame.K_F11:
                 self.toggle_fullscreen()
