@@ -496,7 +496,6 @@ class GameScene:
                     break
         order += [i for i in range(len(tiles)) if i not in used]
         self.draft.order = order
-        old = self.pos
         self.pos = {}
         rx, _, rw, _ = self.layout.rack
         for i in range(len(tiles)):
@@ -507,7 +506,6 @@ class GameScene:
                 self.pos[i] = [float(r[0]), float(r[1]), float(r[2])]
             else:  # a new tile from the bag slides in from the rack's right end
                 self.pos[i] = [float(rx + rw), float(r[1]), float(r[2])]
-        del old
 
     def start_bot_move(self, move: Move) -> None:
         mover = self.state.current

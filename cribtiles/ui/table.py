@@ -485,6 +485,17 @@ def _draw_overlays(surf: Target, scene: GameScene) -> None:
                 _badge(surf, str(sl.total), at, GOLD, max(14, lay.cell * 2 // 5))
         elif live.bad:
             _outline(surf, scene, live.bad, RED, width + 1)
+    if scene.draft.held is not None and scene.my_turn and not scene.exchanging:
+        # where the held tile would land: a warm glow on a free square, a red edge on a taken one
+        held = scene.held_centre()
+        target = lay.nearest_square(held) if lay.rack_slot_at(held) is None else None
+        if target is not None:
+            r = lay.square_rect(target)
+            if scene.draft.is_free(scene.state.board, target):
+                surf.blit(_panel_surface(r[2], r[3], (255, 236, 170, 70), 4), r[:2])
+                _rect(surf, GOLD, r, 2, border_radius=4)
+            else:
+                _rect(surf, RED, r, 2, border_radius=4)
     if scene.hover_rows:
         glow = pygame.Surface((lay.cell, lay.cell), pygame.SRCALPHA)
         glow.fill((255, 230, 120, 90))
