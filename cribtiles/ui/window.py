@@ -20,7 +20,7 @@ from cribtiles.rules.game import GameState, new_game
 from cribtiles.rules.options import RuleOptions
 
 from . import table
-from .botworker import BotWorker
+from .botworker import PROCESS_LEVELS, BotWorker
 from .config import SPEEDS, Keeper, Preferences
 from .game_scene import GameScene
 from .geometry import MIN_HEIGHT, MIN_WIDTH, Layout, contains
@@ -96,6 +96,12 @@ class App:
         os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "cribtiles")
         w, h = size or prefs.window
         self.windowed = (max(MIN_WIDTH, w), max(MIN_HEIGHT, h))
+        with contextlib.suppress(pygame.error):  # the icon: a maple 5, drawn like every other tile
+            from cribtiles.rules.tiles import Colour, Tile
+
+            from . import art
+
+            pygame.display.set_icon(art.tile_face(Tile(5, Colour.LIGHT), 64))
         self.screen = self._open(prefs.fullscreen)
         pygame.display.set_caption(TITLE)
         self.layout = Layout.of(*self.screen.get_size())
@@ -112,6 +118,8 @@ class App:
             keeper.save_game(state)
         self.game = GameScene(self, state, notice=notice)
         self.scenes.append(self.game)
+        if self.game.level in PROCESS_LEVELS:  # start the bot's process while the player looks
+            self.worker.warm_up()
         # the rules' and bots' tables are built and live for good: keep the collector from walking
         # them again and again, which showed as 8 ms pauses in frames
         gc.collect()
