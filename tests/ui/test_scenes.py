@@ -260,3 +260,16 @@ def test_the_draft_never_plays_a_move_the_rules_refuse(app: App) -> None:
     game.refresh_preview()
     assert not game.can_play()
     assert parse_move("pass") not in game.state.legal_actions()
+
+
+@pytest.mark.parametrize("rules", ["mode=solitaire", "joker=on", "exchange=any-time,start=high"])
+def test_whole_games_under_each_rule_option(rules: str, tmp_path: Path) -> None:
+    from cribtiles.rules import RuleOptions
+
+    a = App(None, Preferences(speed="instant"), Store(tmp_path), RuleOptions.parse(rules), size=(960, 640), seed=3)
+    try:
+        play_through(a, frames_per_step=1, max_seconds=240)
+        assert a.game.state.is_over and a.game.state.options == RuleOptions.parse(rules)
+        assert load((tmp_path / "game.json").read_text()).log == a.game.state.log
+    finally:
+        a.close()
