@@ -797,7 +797,20 @@ def end_rects(scene: GameScene) -> tuple[Rect, Rect]:
     return card, button
 
 
-def draw_end(surf: Target, scene: GameScene, hover: bool) -> None:
+COUNT_START, COUNT_EACH = 0.5, 0.35  # seconds before the racks are counted, and per tile
+
+
+def counted(scene: GameScene, elapsed: float) -> int:
+    """How many leftover tiles have been counted off `elapsed` seconds (at normal pace) into the
+    end of the game."""
+    total = sum(len(r) for r in scene.state.racks)
+    if elapsed < COUNT_START:
+        return 0
+    return min(total, 1 + int((elapsed - COUNT_START) / COUNT_EACH))
+
+
+def draw_end(surf: Target, scene: GameScene, hover: bool, elapsed: float = math.inf) -> None:
+    """The end card; the racks' leftover tiles are counted off one by one as `elapsed` grows."""
     o = scene.state.outcome
     if o is None:
         return
@@ -811,7 +824,11 @@ def draw_end(surf: Target, scene: GameScene, hover: bool) -> None:
     surf.blit(art.plank(w, h, (92, 58, 34), 81), (x, y))
     size, tile = _end_sizes(scene)
     names = ["You" if p == scene.human else scene.state.names[p] for p in range(scene.state.players)]
-    if len(o.winners) > 1:
+    shown = counted(scene, elapsed)
+    done = shown >= sum(len(r) for r in scene.state.racks) and elapsed >= COUNT_START
+    if not done:
+        title = "Counting the racks"
+    elif len(o.winners) > 1:
         title = "A tie!"
     elif o.winners[0] == scene.human:
         title = "You won!"
@@ -826,18 +843,28 @@ def draw_end(surf: Target, scene: GameScene, hover: bool) -> None:
     ):
         _text(surf, head, size - 2, DIM, (c, ty), anchor)
     ty += size * 1.6
+    before = 0  # tiles of earlier players, counted first
     for p in range(scene.state.players):
-        colour = GOLD if p in o.winners else CREAM
+        colour = GOLD if p in o.winners and done else CREAM
         _text(surf, names[p], size, colour, (cols[0], ty + tile / 2), "midleft")
         _text(surf, str(scene.state.scores[p]), size, colour, (cols[1], ty + tile / 2), "midright")
         rack = scene.state.racks[p]
+        mine = max(0, min(len(rack), shown - before))
         for i, t in enumerate(rack):
             tx = cols[2] + i * (tile + 3)
-            _blit_tile(surf, art.tile_face(t, tile), tx, ty, tile)
-        ded = o.deductions[p]
+            face = art.tile_face(t, tile)
+            if i >= mine:  # not counted yet: still face down
+                face = art.tile_back(tile)
+            _blit_tile(surf, face, tx, ty, tile)
+        ded = sum(t.value for t in rack[:mine])
         after = cols[2] + len(rack) * (tile + 3) + 6
-        _text(surf, f"-{ded}" if ded else "none", size - 1, RED if ded else DIM, (after, ty + tile / 2), "midleft")
-        _text(surf, str(o.final_scores[p]), size + 4, colour, (cols[3], ty + tile / 2), "midright")
+        if rack and elapsed >= COUNT_START:
+            _text(surf, f"-{ded}", size - 1, RED, (after, ty + tile / 2), "midleft")
+        elif not rack:
+            _text(surf, "none", size - 1, DIM, (after, ty + tile / 2), "midleft")
+        if mine == len(rack) and elapsed >= COUNT_START:
+            _text(surf, str(o.final_scores[p]), size + 4, colour, (cols[3], ty + tile / 2), "midright")
+        before += len(rack)
         ty += tile + size
     _button(surf, button, "New game", True, hover, strong=True)
     _text(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import math
 import os
 import random
 import time
@@ -47,6 +48,14 @@ class EndScene:
         self.app = app
         self.game = game
         self.mouse = (0, 0)
+        self.shown_at = game.now
+        self.clicks = 0
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the card appeared, at normal pace (the speed setting shortens the count)."""
+        pace = self.app.prefs.pace
+        return math.inf if pace <= 0 else (self.game.now - self.shown_at) / pace
 
     def handle(self, event: pygame.event.Event) -> None:
         _, button = table.end_rects(self.game)
@@ -62,11 +71,15 @@ class EndScene:
 
     def update(self, dt: float) -> None:
         self.game.update(dt)
+        n = table.counted(self.game, self.elapsed)
+        if n > self.clicks and self.elapsed != math.inf:  # a knock for each tile counted off
+            self.app.sounds.click()
+        self.clicks = n
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         self.game.draw(surface, full=True)  # the veil darkens everything: redraw it all
         _, button = table.end_rects(self.game)
-        table.draw_end(surface, self.game, contains(button, self.mouse))
+        table.draw_end(surface, self.game, contains(button, self.mouse), self.elapsed)
         return None
 
 
