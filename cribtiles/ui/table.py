@@ -806,6 +806,8 @@ def counted(scene: GameScene, elapsed: float) -> int:
     total = sum(len(r) for r in scene.state.racks)
     if elapsed < COUNT_START:
         return 0
+    if elapsed == math.inf:  # instant speed: all counted at once
+        return total
     return min(total, 1 + int((elapsed - COUNT_START) / COUNT_EACH))
 
 

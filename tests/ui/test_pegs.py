@@ -45,3 +45,18 @@ def test_holes_are_inside_the_track_and_distinct() -> None:
         assert 100 <= x <= 500 and 50 <= y <= 90
     assert points[1][1] == points[HOLES_PER_ROW][1] < points[HOLES_PER_ROW + 1][1]  # out on top, back below
     assert points[HOLES_PER_ROW][0] == points[HOLES_PER_ROW + 1][0]  # the turn at the far end
+
+
+def test_end_card_counts_every_leftover_tile_at_any_speed() -> None:
+    import math
+    from types import SimpleNamespace
+
+    from cribtiles.rules import parse_rack
+    from cribtiles.ui.table import COUNT_EACH, COUNT_START, counted
+
+    scene = SimpleNamespace(state=SimpleNamespace(racks=(parse_rack("5D JL"), (), parse_rack("AL"))))
+    assert counted(scene, 0.0) == 0  # type: ignore[arg-type]
+    assert counted(scene, COUNT_START) == 1  # type: ignore[arg-type]
+    assert counted(scene, COUNT_START + COUNT_EACH * 1.5) == 2  # type: ignore[arg-type]
+    assert counted(scene, 100.0) == 3  # type: ignore[arg-type]
+    assert counted(scene, math.inf) == 3  # type: ignore[arg-type]
