@@ -166,8 +166,8 @@ def score_hand(ranks: Iterable[int]) -> HandScore:
     (True, True, True, True, False)
     """
     hand = tuple(ranks)
-    if not 1 <= len(hand) <= MAX_LINE:
-        raise ValueError(f"a hand holds 1 to {MAX_LINE} tiles, not {len(hand)}")
+    if not 2 <= len(hand) <= MAX_LINE:
+        raise ValueError(f"a hand holds 2 to {MAX_LINE} tiles, not {len(hand)}")
     for r in hand:
         if not isinstance(r, int) or not 1 <= r <= 13:
             raise ValueError(f"{r!r} is not a rank (1 to 13)")

@@ -121,11 +121,11 @@ def score_play(board: Board, play: Play) -> PlayScore:
             if line is not None and (d, line.squares[0]) not in seen:
                 seen.add((d, line.squares[0]))
                 lines.append(line)
+    reasons = [r for r in (why_invalid(line.ranks, line.name) for line in lines) if r is not None]
+    if reasons:  # name every bad line: a player fixing one should not meet the next only afterwards
+        raise IllegalMove("; and ".join(reasons))
     scored: list[ScoredLine] = []
     for line in lines:
-        reason = why_invalid(line.ranks, line.name)
-        if reason is not None:
-            raise IllegalMove(reason)
         flags = tuple(s in placed for s in line.squares)
         scored.append(ScoredLine(line, score_hand(line.ranks), flags))
     bonuses: list[Bonus] = []

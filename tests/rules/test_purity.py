@@ -1,0 +1,62 @@
+"""Tests that cribtiles.rules imports nothing outside the standard library (no pygame, no other layers)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Runs in a fresh interpreter. Modules loaded at start-up (site hooks, .pth files) are not counted: only
+# what the import (and a little use) brings in.
+PROBE = """
+import json, sys
+before = set(sys.modules)
+{code}
+print(json.dumps(sorted(set(sys.modules) - before)))
+"""
+
+USE_THE_RULES = """
+import cribtiles.rules as rules
+rules.legal_plays(rules.Board.empty(), rules.parse_rack("5D TL"))
+rules.score_play(rules.Board.empty(), rules.parse_move("f7=5D g7=TD"))
+rules.Board.from_text(rules.Board.empty().to_text())
+"""
+
+
+def modules_loaded_by(code: str) -> list[str]:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE.format(code=code)],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    loaded: list[str] = json.loads(done.stdout)
+    return loaded
+
+
+def outside_the_standard_library(modules: list[str]) -> list[str]:
+    return sorted({m.split(".")[0] for m in modules} - set(sys.stdlib_module_names) - {"cribtiles"})
+
+
+def test_rules_import_only_the_standard_library() -> None:
+    loaded = modules_loaded_by(USE_THE_RULES)
+    assert "cribtiles.rules" in loaded
+    assert outside_the_standard_library(loaded) == []
+
+
+def test_rules_import_no_other_layer_of_the_app() -> None:
+    loaded = modules_loaded_by(USE_THE_RULES)
+    ours = [m for m in loaded if m.split(".")[0] == "cribtiles"]
+    assert [m for m in ours if m != "cribtiles" and not m.startswith("cribtiles.rules")] == []
+
+
+def test_the_probe_sees_a_third_party_import() -> None:
+    """The check above can fail: a module from outside the standard library is reported."""
+    assert "hypothesis" in outside_the_standard_library(modules_loaded_by("import hypothesis"))
