@@ -216,7 +216,7 @@ def _info_rows(scene: GameScene) -> list[InfoRow]:
             who = "You" if t.player == scene.human else scene.state.names[t.player]
             if isinstance(t.move, Play):
                 text, right, squares = (
-                    f"{who}:  " + " ".join(str(q) for q in t.move.squares),
+                    f"{who}:  " + " ".join(str(p) for p in t.move.placements),
                     str(t.points),
                     t.move.squares,
                 )
