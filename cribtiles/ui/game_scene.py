@@ -475,12 +475,12 @@ class GameScene:
         else:
             who = "You" if mover == self.human else self.state.names[mover]
             self.toast(f"{who} passed.")
-        if mover == self.human or self.draft.placed or self.draft.held is not None:
+        if mover == self.human:  # a bot's move leaves the player's rack (and a tile in hand) alone
             self.draft = Draft.deal(self.state.racks[self.human])
             self._arrange(keep)
-        self.selected = 0
-        self.exchanging = False
-        self.live = None
+            self.selected = 0
+            self.exchanging = False
+        self.refresh_preview()
         self.app.keeper.save_game(self.state)
 
     def _arrange(self, keep: list[Tile] | None) -> None:

@@ -273,3 +273,28 @@ def test_whole_games_under_each_rule_option(rules: str, tmp_path: Path) -> None:
         assert load((tmp_path / "game.json").read_text()).log == a.game.state.log
     finally:
         a.close()
+
+
+def test_a_tile_held_while_the_bot_moves_stays_in_hand(tmp_path: Path) -> None:
+    s = human_first()
+    s = s.apply(next(p for p in s.legal_plays() if len(p.placements) == 2))  # the bot to move
+    a = App(s, Preferences(speed="instant"), Store(tmp_path), size=(1280, 800))
+    try:
+        game, lay = a.game, a.layout
+        spot = centre(lay.slot_rect(0))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=spot, button=1))
+        held_before = None
+        deadline = time.perf_counter() + 30
+        while game.state.current != 0 and time.perf_counter() < deadline:
+            a.frame(1 / 60)
+            held_before = held_before if held_before is not None else game.draft.held
+            time.sleep(0.002)
+        assert game.state.current == 0
+        assert game.draft.held == held_before is not None  # still in hand after the bot's play
+        post_drag(spot, spot, steps=1)  # let go over the rack: it goes back
+        a.frame(1 / 60)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=spot, button=1))
+        a.frame(1 / 60)
+        assert game.draft.held is None and sorted(game.draft.order) == [0, 1, 2, 3, 4]
+    finally:
+        a.close()
