@@ -9,7 +9,7 @@ from itertools import combinations_with_replacement
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rules_reference import ref_score_hand
+from tests.rules.rules_reference import ref_score_hand
 
 from cribtiles.rules import score_hand
 from cribtiles.rules.hands import HANDS, VALID_LINES, combinations_of, key_of, why_invalid

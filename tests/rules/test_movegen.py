@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from rules_reference import (
+from tests.rules.rules_reference import (
     assignments,
     brute_force_plays,
     random_game,

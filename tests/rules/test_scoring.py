@@ -7,7 +7,7 @@ import functools
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from rules_reference import random_position, ref_play_total
+from tests.rules.rules_reference import random_position, ref_play_total
 
 from cribtiles.rules import (
     Board,
