@@ -9,10 +9,10 @@ from itertools import combinations_with_replacement
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.rules.rules_reference import ref_score_hand
 
 from cribtiles.rules import score_hand
 from cribtiles.rules.hands import HANDS, VALID_LINES, combinations_of, key_of, why_invalid
+from tests.rules.rules_reference import ref_score_hand
 
 A, J, Q, K = 1, 11, 12, 13
 ALL_HANDS = [hand for n in range(2, 6) for hand in combinations_with_replacement(range(1, 14), n)]

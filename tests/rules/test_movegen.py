@@ -9,16 +9,6 @@ from collections.abc import Sequence
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tests.rules.rules_reference import (
-    assignments,
-    brute_force_plays,
-    random_game,
-    random_position,
-    ref_geometry_ok,
-    ref_play_total,
-    square_sets,
-    to_play,
-)
 
 from cribtiles.rules import (
     Board,
@@ -34,6 +24,16 @@ from cribtiles.rules import (
     parse_tile,
     score_play,
     scored_plays,
+)
+from tests.rules.rules_reference import (
+    assignments,
+    brute_force_plays,
+    random_game,
+    random_position,
+    ref_geometry_ok,
+    ref_play_total,
+    square_sets,
+    to_play,
 )
 
 L, D = Colour.LIGHT, Colour.DARK

@@ -7,7 +7,6 @@ import functools
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from tests.rules.rules_reference import random_position, ref_play_total
 
 from cribtiles.rules import (
     Board,
@@ -29,6 +28,7 @@ from cribtiles.rules import (
     score_play,
 )
 from cribtiles.rules.scoring import FIRST_PLAY, FIVE_TILES, ONE_COLOUR
+from tests.rules.rules_reference import random_position, ref_play_total
 
 L, D = Colour.LIGHT, Colour.DARK
 FIRST = "f7=4L g7=5D h7=6L"

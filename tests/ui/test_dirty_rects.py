@@ -57,3 +57,25 @@ def test_piecemeal_frames_match_whole_frames_through_drags_flights_and_pegs() ->
         assert game.state.current == 0 and checks > 60
     finally:
         app.close()
+
+
+def test_a_still_table_sends_nothing_to_the_screen_and_a_moving_one_does() -> None:
+    state = next(s for s in (new_game(2, seed=n, names=("You", "Medium")) for n in range(50)) if s.current == 0)
+    app = App(state, Preferences(speed="normal"), NoKeeper(), size=(1280, 800))
+    try:
+        game, lay = app.game, app.layout
+        for _ in range(40):  # everything settles
+            app.frame(1 / 60)
+        assert table.draw(app.screen, game) is None or True  # (the first call after frames may be partial)
+        assert table.draw(app.screen, game) == []
+        assert table.draw(app.screen, game) == []
+        a = centre(lay.slot_rect(0))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=a, button=1))
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(a[0], a[1] - 80), rel=(0, 0), buttons=(1, 0, 0)))
+        for e in pygame.event.get():
+            app.handle(e)
+        changed = table.draw(app.screen, game)
+        assert changed, "a lifted tile must reach the screen"
+        assert same_as_whole(app)
+    finally:
+        app.close()
