@@ -46,6 +46,9 @@ class Canvas:
     def __init__(self, surface: pygame.Surface) -> None:
         self.surface = surface
         self.rects: list[pygame.Rect] = []
+        # what was drawn where, holding the (never changed) source surfaces themselves: two frames
+        # with equal records look the same, and the second need not be sent to the screen
+        self.record: list[tuple[object, ...]] = []
 
     def blit(
         self,
@@ -56,7 +59,14 @@ class Canvas:
     ) -> pygame.Rect:
         r = self.surface.blit(source, dest, area, special_flags)  # type: ignore[arg-type]
         self.rects.append(r)
+        self.record.append((source, tuple(r), special_flags))
         return r
+
+    def same_as(self, record: object) -> bool:
+        if not isinstance(record, list) or len(record) != len(self.record):
+            return False
+        # identity for the surfaces (never changed once made), equality for places and colours
+        return all(a[0] is b[0] and a[1:] == b[1:] for a, b in zip(self.record, record, strict=True))
 
     def get_size(self) -> tuple[int, int]:
         return self.surface.get_size()
@@ -67,14 +77,18 @@ Target = Canvas | pygame.Surface
 
 def _rect(surf: Target, colour: Colour3, rect: object, width: int = 0, border_radius: int = 0) -> None:
     if isinstance(surf, Canvas):
-        surf.rects.append(pygame.draw.rect(surf.surface, colour, rect, width, border_radius=border_radius))  # type: ignore[arg-type]
+        r = pygame.draw.rect(surf.surface, colour, rect, width, border_radius=border_radius)  # type: ignore[arg-type]
+        surf.rects.append(r)
+        surf.record.append(("rect", colour, tuple(r), width, border_radius))
     else:
         pygame.draw.rect(surf, colour, rect, width, border_radius=border_radius)  # type: ignore[arg-type]
 
 
 def _circle(surf: Target, colour: Colour3, centre: tuple[float, float], radius: float, width: int = 0) -> None:
     if isinstance(surf, Canvas):
-        surf.rects.append(pygame.draw.circle(surf.surface, colour, centre, radius, width))
+        r = pygame.draw.circle(surf.surface, colour, centre, radius, width)
+        surf.rects.append(r)
+        surf.record.append(("circle", colour, tuple(centre), radius, width))
     else:
         pygame.draw.circle(surf, colour, centre, radius, width)
 
@@ -242,14 +256,21 @@ def face_of(scene: GameScene, tile: Tile, size: int) -> pygame.Surface:
     if size in (board_size, lay.rack_tile):
         return art.tile_face(tile, size)
     base = lay.rack_tile if abs(size - lay.rack_tile) < abs(size - board_size) else board_size
-    return pygame.transform.smoothscale(art.tile_face(tile, base), (size, size))
+    return _scaled(art.tile_face(tile, base), size, size)
 
 
 def back_of(scene: GameScene, size: int) -> pygame.Surface:
     rest = round(scene.layout.cell * 0.8)
     if size == rest:
         return art.tile_back(size)
-    return pygame.transform.smoothscale(art.tile_back(rest), (size, size))
+    return _scaled(art.tile_back(rest), size, size)
+
+
+@lru_cache(maxsize=512)
+def _scaled(source: pygame.Surface, w: int, h: int) -> pygame.Surface:
+    """A cached resize: every surface a frame draws is a lasting object, so that a frame made of
+    the same objects in the same places is known to look the same (see `draw`)."""
+    return pygame.transform.smoothscale(source, (w, h))
 
 
 def warm_faces(layout: Layout) -> list[tuple[Tile, int]]:
@@ -312,11 +333,16 @@ def _outline(
     x1 = max(r[0] + r[2] for r in rects)
     y1 = max(r[1] + r[3] for r in rects)
     box = (x0 - 1, y0 - 1, x1 - x0 + 2, y1 - y0 + 2)
-    glow = pygame.Surface((box[2] + 8, box[3] + 8), pygame.SRCALPHA)
-    pygame.draw.rect(glow, (*colour, 70), (0, 0, box[2] + 8, box[3] + 8), width + 4, border_radius=8)
-    surf.blit(glow, (box[0] - 4, box[1] - 4))
+    surf.blit(_glow(box[2] + 8, box[3] + 8, colour, width + 4), (box[0] - 4, box[1] - 4))
     _rect(surf, colour, box, width, border_radius=6)
     return box
+
+
+@lru_cache(maxsize=64)
+def _glow(w: int, h: int, colour: Colour3, width: int) -> pygame.Surface:
+    glow = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(glow, (*colour, 70), (0, 0, w, h), width, border_radius=8)
+    return glow
 
 
 def _badge(surf: Target, text: str, centre: tuple[int, int], colour: tuple[int, int, int], size: int) -> None:
@@ -424,8 +450,12 @@ def draw(screen: pygame.Surface, scene: GameScene, full: bool = False) -> list[p
             screen.blit(static, r, r)
     surf = Canvas(screen)
     _draw_dynamic(surf, scene)
+    unchanged = before is not None and surf.same_as(scene.cache.get("record"))
     scene.cache["drawn"] = (key, surf.rects)
-    return None if before is None else before + surf.rects
+    scene.cache["record"] = surf.record
+    if before is None:
+        return None
+    return [] if unchanged else before + surf.rects
 
 
 def _draw_dynamic(surf: Canvas, scene: GameScene) -> None:
@@ -456,9 +486,8 @@ def _draw_draft_tile(
         t = min(1.0, (scene.now - flip.t0) / max(1e-6, 0.22 * scene.pace))
         face_tile = flip.before if t < 0.5 else tile
         squash = max(0.06, abs(math.cos(math.pi * t)))
-        face = face_of(scene, face_tile, size)
         fw = max(1, round(size * squash))
-        face = pygame.transform.smoothscale(face, (fw, size))
+        face = _scaled(face_of(scene, face_tile, size), fw, size)
         shadow, ox, oy = art.tile_shadow(size, lifted)
         surf.blit(shadow, (round(x) + ox, round(y) + oy))
         surf.blit(face, (round(x + (size - fw) / 2), round(y)))
@@ -497,8 +526,7 @@ def _draw_overlays(surf: Target, scene: GameScene) -> None:
             else:
                 _rect(surf, RED, r, 2, border_radius=4)
     if scene.hover_rows:
-        glow = pygame.Surface((lay.cell, lay.cell), pygame.SRCALPHA)
-        glow.fill((255, 230, 120, 90))
+        glow = _panel_surface(lay.cell, lay.cell, (255, 230, 120, 90), 0)
         for sq in scene.hover_rows:
             x, y, _, _ = lay.square_rect(sq)
             surf.blit(glow, (x, y))
