@@ -36,6 +36,7 @@ FLY_STAGGER = 0.14
 PEG = 0.7
 FLIP = 0.22
 BOT_MIN_PAUSE = 0.7
+ROW_REVEAL = 0.09  # each row of a score breakdown
 TOAST = 3.0
 
 
@@ -62,6 +63,7 @@ class Breakdown:
 
     player: int
     score: PlayScore
+    shown_at: float = -1e9  # scene time when it appeared: its rows are read out one by one
 
 
 @dataclass
@@ -465,8 +467,11 @@ class GameScene:
         self.state = self.state.apply(move, declared)
         turn: Turn = self.state.turns[-1]
         if isinstance(move, Play):
-            self.breakdown = Breakdown(mover, score_play(before, move))
-            self.pegs[mover].score(turn.points)
+            self.breakdown = Breakdown(mover, score_play(before, move), self.now)
+            from .table import breakdown_rows
+
+            # the pegs move once the breakdown has been read out, line by line
+            self.pegs[mover].score(turn.points, wait=self._anim(ROW_REVEAL) * breakdown_rows(self.breakdown.score))
             self.app.sounds.click()
         elif isinstance(move, Exchange):
             n = len(move.tiles)
@@ -584,6 +589,13 @@ class GameScene:
     @property
     def thinking(self) -> bool:
         return self.thinking_since is not None
+
+    def rows_shown(self) -> int | None:
+        """How many rows of the breakdown are shown so far (None: all of them)."""
+        b = self.breakdown
+        if b is None or self.pace <= 0:
+            return None
+        return int((self.now - b.shown_at) / self._anim(ROW_REVEAL)) + 1
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         """Draw the table; the rectangles that changed, or None if all of it did."""

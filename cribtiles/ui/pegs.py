@@ -46,14 +46,17 @@ class Pegs:
     back: int = 0
     moving_from: int = 0  # the hole the moving peg left (animation)
     progress: float = 1.0  # 0..1 along its way; 1 when still
+    wait: float = 0.0  # seconds before the moving peg sets off (the breakdown is read first)
 
-    def score(self, points: int) -> None:
-        """The back peg jumps ahead of the front by `points` (it becomes the new front)."""
+    def score(self, points: int, wait: float = 0.0) -> None:
+        """The back peg jumps ahead of the front by `points` (it becomes the new front), setting
+        off after `wait` seconds."""
         if points == 0:
             return
         self.moving_from = self.back
         self.back, self.front = self.front, self.front + points
         self.progress = 0.0
+        self.wait = wait
 
     def set(self, score: int, previous: int | None = None) -> None:
         """Place the pegs without animation (a resumed game)."""
@@ -61,8 +64,12 @@ class Pegs:
         self.back = score if previous is None else previous
         self.moving_from = self.back
         self.progress = 1.0
+        self.wait = 0.0
 
     def advance(self, dt: float, duration: float) -> None:
+        if self.wait > 0:
+            self.wait -= dt
+            return
         self.progress = 1.0 if duration <= 0 else min(1.0, self.progress + dt / duration)
 
     @property

@@ -147,6 +147,11 @@ def _score_rows(
     return rows
 
 
+def breakdown_rows(score: PlayScore) -> int:
+    """How many rows the breakdown of `score` has (each is read out in turn)."""
+    return len(_score_rows(score, ""))
+
+
 def info_rows(scene: GameScene) -> list[InfoRow]:
     """The side panel's text for the scene's moment: exchange help, the live preview, the last
     play's breakdown, or how to play (computed once per change, not once per frame)."""
@@ -158,6 +163,7 @@ def info_rows(scene: GameScene) -> list[InfoRow]:
         scene.state.current == scene.human,
         scene.layout.width,
         scene.layout.height,
+        min(scene.rows_shown() or 999, 999),
     )
     cached = scene.cache.get("info")
     if isinstance(cached, tuple) and cached[0] == key:
@@ -194,7 +200,7 @@ def _info_rows(scene: GameScene) -> list[InfoRow]:
                 spec.append((line, "", CREAM, 0, live.bad, 0))
     elif scene.breakdown is not None:
         who = "You" if scene.breakdown.player == scene.human else scene.state.names[scene.breakdown.player]
-        spec.extend(_score_rows(scene.breakdown.score, f"{who} scored"))
+        spec.extend(_score_rows(scene.breakdown.score, f"{who} scored")[: scene.rows_shown()])
     if not spec or (scene.breakdown is None and live is None and not scene.exchanging):
         if spec:
             spec.append(("", "", CREAM, 0, (), 0))
@@ -222,7 +228,9 @@ def _info_rows(scene: GameScene) -> list[InfoRow]:
     lh = round(small * 1.3)
     room = int((bottom - y - round(base * 1.6)) // lh)
     turns = scene.state.turns
-    if room >= 2 and turns:
+    b = scene.breakdown
+    revealing = b is not None and (scene.rows_shown() or 999) < breakdown_rows(b.score)
+    if room >= 2 and turns and not revealing:
         y += pad
         rows.append(InfoRow((x, y, w, round(base * 1.3)), "Turns", "", GOLD, base))
         y += round(base * 1.3)
@@ -744,7 +752,10 @@ def _draw_pegboard(surf: Target, scene: GameScene) -> None:
         _peg(surf, _score_point(track, pegs.back), art.shade(colour, 0.8), peg_r)
         _peg(surf, _score_point(track, pegs.shown_score), colour, peg_r)
         label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
-        score = scene.state.scores[p]
+        # the number counts up with the moving peg, and settles on the game's own score
+        score = round(pegs.shown_score) if pegs.moving and pegs.wait <= 0 else scene.state.scores[p]
+        if pegs.moving and pegs.wait > 0:
+            score = pegs.back
         _text(surf, str(score), size + 8, (30, 15, 5), (x + w - max(6, h // 14) - 4, by + band * 0.5), "midright")
         lap = lap_and_hole(score)[0]
         if lap:

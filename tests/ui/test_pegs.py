@@ -60,3 +60,15 @@ def test_end_card_counts_every_leftover_tile_at_any_speed() -> None:
     assert counted(scene, COUNT_START + COUNT_EACH * 1.5) == 2  # type: ignore[arg-type]
     assert counted(scene, 100.0) == 3  # type: ignore[arg-type]
     assert counted(scene, math.inf) == 3  # type: ignore[arg-type]
+
+
+def test_the_peg_waits_while_the_breakdown_is_read() -> None:
+    p = Pegs()
+    p.score(10, wait=0.5)
+    p.advance(0.3, 0.5)
+    assert p.shown_score == 0 and p.moving
+    p.advance(0.3, 0.5)  # the wait is over; the peg sets off on the next frame
+    p.advance(0.25, 0.5)
+    assert 0 < p.shown_score < 10
+    p.advance(1, 0.5)
+    assert p.shown_score == 10 and not p.moving
