@@ -611,7 +611,7 @@ def _draw_toasts(surf: Target, scene: GameScene) -> None:
         lh = round(size * 1.3)
         bh = lh * len(lines) + 14
         r = (x + 8, y - bh, w - 16, bh)
-        _rounded_panel(surf, r, (44, 28, 14, 235), 10)
+        _rounded_panel(surf, r, (44, 28, 14, 255), 10)
         _rect(surf, (150, 110, 60), r, 1, border_radius=10)
         for i, line in enumerate(lines):
             _text(surf, line, size, CREAM, (r[0] + r[2] / 2, r[1] + 7 + i * lh), "midtop")
