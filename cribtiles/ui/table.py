@@ -828,7 +828,7 @@ def end_rects(scene: GameScene) -> tuple[Rect, Rect]:
     gx, gy, gw, gh = scene.layout.grid
     size, tile = _end_sizes(scene)
     bh = max(40, round(scene.layout.cell * 1.1))
-    h = round(size * 6.8 + scene.state.players * (tile + size) + size * 1.6 + bh * 1.6)
+    h = round(size * 8.0 + scene.state.players * (tile + size) + size * 1.6 + bh * 1.6)
     w = round(gw * 0.86)
     card = (gx + (gw - w) // 2, gy + (gh - h) // 2, w, h)
     bw = round(w * 0.4)
@@ -908,6 +908,7 @@ def draw_end(surf: Target, scene: GameScene, hover: bool, elapsed: float = math.
         before += len(rack)
         ty += tile + size
     _button(surf, button, "New game", True, hover, strong=True)
-    _text(
-        surf, "Enter or N: new game    Esc: look at the board", size - 4, DIM, (x + w / 2, button[1] - 6), "midbottom"
-    )
+    small = max(12, size - 4)
+    level = f"Enter or N: a new game against the {scene.app.prefs.level} bot (L changes the bot)"
+    _text(surf, level, small, DIM, (x + w / 2, button[1] - 6 - round(small * 1.3)), "midbottom")
+    _text(surf, "Esc: look at the board", small, DIM, (x + w / 2, button[1] - 6), "midbottom")
