@@ -14,10 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
-from cribtiles.rules.board import ACROSS, DOWN, SIZE, Board, Line, Square
+from cribtiles.rules.board import ACROSS, SIZE, Board, Line, Square
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.hands import MAX_LINE, RANK_KEY, VALID_LINES
-from cribtiles.rules.movegen import scored_plays
+from cribtiles.rules.movegen import scored_plays, single_tile_scores
 from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.rules.options import ANY_TIME
 from cribtiles.rules.scoring import BONUS_POINTS
@@ -98,20 +98,22 @@ def line_threat(board: Board, line: Line, chances: dict[int, float]) -> float:
     return threat
 
 
-def board_threat(board: Board, chances: dict[int, float]) -> float:
-    """The best single-line extension already open to the opponent before this play."""
-    return max((line_threat(board, line, chances) for line in board.lines()), default=0.0)
-
-
-def opening_threat(after: Board, play: Play, chances: dict[int, float]) -> float:
-    """The best single-line extension among the lines this play formed or extended."""
-    best = 0.0
-    for p in play.placements:
-        for direction in (ACROSS, DOWN):
-            line = after.line_through(p.square, direction)
-            if line is not None:
-                best = max(best, line_threat(after, line, chances))
-    return best
+def reply_threat(board: Board, chances: dict[int, float]) -> float:
+    """The points the opponent can expect from their best one-tile play on this board: for each
+    rank, its best square; then the expected best over the ranks they may hold."""
+    best_by_rank = [0.0] * 14
+    for scores in single_tile_scores(board).values():
+        for r in range(1, 14):
+            light, dark = scores[r - 1], scores[r + 12]
+            value = (max(light, 0) + max(dark, 0)) / 2 if light >= 0 or dark >= 0 else 0.0
+            if value > best_by_rank[r]:
+                best_by_rank[r] = value
+    options = sorted(((best_by_rank[r], chances[r]) for r in range(1, 14) if best_by_rank[r] > 0), reverse=True)
+    threat, miss = 0.0, 1.0
+    for points, chance in options:
+        threat += miss * chance * points
+        miss *= 1.0 - chance
+    return threat
 
 
 def endgame_weight(view: PlayerView) -> float:
@@ -135,12 +137,12 @@ def rank_plays(view: PlayerView, leave: LeaveFn | None = None, top: int | None =
     first.sort(key=lambda c: c.equity, reverse=True)
     opponents_rack = max((n for i, n in enumerate(view.rack_sizes) if i != view.player), default=0)
     chances = hold_chances(view.unseen, opponents_rack)
-    baseline = board_threat(view.board, chances)
+    baseline = reply_threat(view.board, chances)
     refined = []
     for c in first[:OPENING_CANDIDATES]:
         assert isinstance(c.move, Play)
         after = view.board.place(c.move.placements)
-        opened = max(0.0, opening_threat(after, c.move, chances) - baseline)
+        opened = reply_threat(after, chances) - baseline  # negative when the play blocks a threat
         refined.append(Candidate(c.move, c.score, c.equity - OPENING_WEIGHT * opened))
     refined.sort(key=lambda c: c.equity, reverse=True)
     ranked = refined + first[OPENING_CANDIDATES:]

@@ -243,3 +243,19 @@ def legal_plays(board: Board, rack: Iterable[Tile]) -> list[Play]:
 def has_legal_play(board: Board, rack: Iterable[Tile]) -> bool:
     """Whether any legal play exists; stops at the first one found."""
     return bool(_generate(board, rack, first_only=True))
+
+
+def single_tile_scores(board: Board) -> dict[int, tuple[int, ...]]:
+    """For every empty square touching a tile: the score of laying one tile of each face there
+    alone (by face code, `Tile.code`), or -1 where that tile would make a line invalid."""
+    codes, cross_down, cross_across = _board_tables(board)
+    out: dict[int, tuple[int, ...]] = {}
+    for i, code in enumerate(codes):
+        down, across = cross_down[i], cross_across[i]
+        if code != _EMPTY or (down is None and across is None):
+            continue
+        if down is None or across is None:
+            out[i] = down or across  # type: ignore[assignment]
+        else:
+            out[i] = tuple(-1 if d < 0 or a < 0 else d + a for d, a in zip(down, across, strict=True))
+    return out
