@@ -254,7 +254,7 @@ class GameScene:
             self._key(event)
 
     def _hover(self) -> None:
-        from .table import info_rows
+        from .panel import info_rows
 
         # a hand over what can be picked up or pressed, an arrow elsewhere
         over = self.draft.held is not None or self.tile_at(self.mouse) is not None
@@ -468,7 +468,7 @@ class GameScene:
         turn: Turn = self.state.turns[-1]
         if isinstance(move, Play):
             self.breakdown = Breakdown(mover, score_play(before, move), self.now)
-            from .table import breakdown_rows
+            from .panel import breakdown_rows
 
             # the pegs move once the breakdown has been read out, line by line
             self.pegs[mover].score(turn.points, wait=self._anim(ROW_REVEAL) * breakdown_rows(self.breakdown.score))
@@ -515,7 +515,7 @@ class GameScene:
     def start_bot_move(self, move: Move) -> None:
         mover = self.state.current
         if isinstance(move, Play) and self.pace > 0:
-            from .table import opponent_tiles
+            from .panel import opponent_tiles
 
             starts = [centre(r) for r in opponent_tiles(self, mover)][-len(move.placements) :]
             for k, p in enumerate(move.placements):

@@ -20,7 +20,7 @@ import pygame
 from cribtiles.rules.game import GameState, new_game
 from cribtiles.rules.options import RuleOptions
 
-from . import table
+from . import endcard, paint
 from .botworker import PROCESS_LEVELS, BotWorker
 from .config import SPEEDS, Keeper, Preferences
 from .game_scene import GameScene
@@ -58,7 +58,7 @@ class EndScene:
         return math.inf if pace <= 0 else (self.game.now - self.shown_at) / pace
 
     def handle(self, event: pygame.event.Event) -> None:
-        _, button = table.end_rects(self.game)
+        _, button = endcard.end_rects(self.game)
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and contains(button, event.pos):
@@ -71,15 +71,15 @@ class EndScene:
 
     def update(self, dt: float) -> None:
         self.game.update(dt)
-        n = table.counted(self.game, self.elapsed)
+        n = endcard.counted(self.game, self.elapsed)
         if n > self.clicks and self.elapsed != math.inf:  # a knock for each tile counted off
             self.app.sounds.click()
         self.clicks = n
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         self.game.draw(surface, full=True)  # the veil darkens everything: redraw it all
-        _, button = table.end_rects(self.game)
-        table.draw_end(surface, self.game, contains(button, self.mouse), self.elapsed)
+        _, button = endcard.end_rects(self.game)
+        endcard.draw_end(surface, self.game, contains(button, self.mouse), self.elapsed)
         return None
 
 
@@ -118,7 +118,7 @@ class App:
         self.screen = self._open(prefs.fullscreen)
         pygame.display.set_caption(TITLE)
         self.layout = Layout.of(*self.screen.get_size())
-        self._warm = table.warm_faces(self.layout)
+        self._warm = paint.warm_faces(self.layout)
         self.sounds = Sounds(prefs.sound)
         self.worker = BotWorker()
         self.scenes: list[Scene] = []
@@ -163,7 +163,7 @@ class App:
     def _relayout(self) -> None:
         self._full = True
         self.layout = Layout.of(*self.screen.get_size())
-        self._warm = table.warm_faces(self.layout)
+        self._warm = paint.warm_faces(self.layout)
         self.game.relayout()
 
     def _resized(self, w: int, h: int) -> None:

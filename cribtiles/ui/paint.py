@@ -1,0 +1,218 @@
+"""Drawing helpers shared by the table, its side panel and the end card: the colours, a canvas that
+remembers what it drew, text, tiles, panels, outlines, badges and wooden buttons."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import pygame
+
+from cribtiles.rules.board import Square
+from cribtiles.rules.tiles import Colour, Tile
+
+from . import art
+from .geometry import Layout, Rect
+
+if TYPE_CHECKING:
+    from .game_scene import GameScene
+
+GOLD = (255, 214, 102)
+RED = (235, 70, 60)
+CREAM = (246, 236, 214)
+DIM = (190, 178, 158)
+PANEL = (18, 30, 24, 150)
+
+
+Colour3 = tuple[int, int, int]
+
+
+class Canvas:
+    """The window's surface, remembering every rectangle drawn on it this frame, so that only
+    those (and last frame's) are restored and sent to the screen, not all 1280 x 800 pixels."""
+
+    def __init__(self, surface: pygame.Surface) -> None:
+        self.surface = surface
+        self.rects: list[pygame.Rect] = []
+        # what was drawn where, holding the (never changed) source surfaces themselves: two frames
+        # with equal records look the same, and the second need not be sent to the screen
+        self.record: list[tuple[object, ...]] = []
+
+    def blit(
+        self,
+        source: pygame.Surface,
+        dest: tuple[float, float] | pygame.Rect,
+        area: object = None,
+        special_flags: int = 0,
+    ) -> pygame.Rect:
+        r = self.surface.blit(source, dest, area, special_flags)  # type: ignore[arg-type]
+        self.rects.append(r)
+        self.record.append((source, tuple(r), special_flags))
+        return r
+
+    def same_as(self, record: object) -> bool:
+        if not isinstance(record, list) or len(record) != len(self.record):
+            return False
+        # identity for the surfaces (never changed once made), equality for places and colours
+        return all(a[0] is b[0] and a[1:] == b[1:] for a, b in zip(self.record, record, strict=True))
+
+    def get_size(self) -> tuple[int, int]:
+        return self.surface.get_size()
+
+
+Target = Canvas | pygame.Surface
+
+
+def draw_rect(surf: Target, colour: Colour3, rect: object, width: int = 0, border_radius: int = 0) -> None:
+    if isinstance(surf, Canvas):
+        r = pygame.draw.rect(surf.surface, colour, rect, width, border_radius=border_radius)  # type: ignore[arg-type]
+        surf.rects.append(r)
+        surf.record.append(("rect", colour, tuple(r), width, border_radius))
+    else:
+        pygame.draw.rect(surf, colour, rect, width, border_radius=border_radius)  # type: ignore[arg-type]
+
+
+def draw_circle(surf: Target, colour: Colour3, centre: tuple[float, float], radius: float, width: int = 0) -> None:
+    if isinstance(surf, Canvas):
+        r = pygame.draw.circle(surf.surface, colour, centre, radius, width)
+        surf.rects.append(r)
+        surf.record.append(("circle", colour, tuple(centre), radius, width))
+    else:
+        pygame.draw.circle(surf, colour, centre, radius, width)
+
+
+def wrap(text: str, size: int, width: int) -> list[str]:
+    words, lines, cur = text.split(), [], ""
+    f = art.font(size)
+    for w in words:
+        trial = f"{cur} {w}".strip()
+        if f.size(trial)[0] <= width or not cur:
+            cur = trial
+        else:
+            lines.append(cur)
+            cur = w
+    if cur:
+        lines.append(cur)
+    return lines
+
+
+def face_of(scene: GameScene, tile: Tile, size: int) -> pygame.Surface:
+    """A tile's face at `size`: drawn sharp at the sizes tiles rest at (board square, rack slot);
+    in between (a tile growing or shrinking on its way) scaled from the nearest resting size, so
+    motion never waits for wood to be drawn."""
+    lay = scene.layout
+    board_size = lay.tile_rect(Square(0, 0))[2]
+    if size in (board_size, lay.rack_tile):
+        return art.tile_face(tile, size)
+    base = lay.rack_tile if abs(size - lay.rack_tile) < abs(size - board_size) else board_size
+    return scaled(art.tile_face(tile, base), size, size)
+
+
+def back_of(scene: GameScene, size: int) -> pygame.Surface:
+    rest = round(scene.layout.cell * 0.8)
+    if size == rest:
+        return art.tile_back(size)
+    return scaled(art.tile_back(rest), size, size)
+
+
+@lru_cache(maxsize=512)
+def scaled(source: pygame.Surface, w: int, h: int) -> pygame.Surface:
+    """A cached resize: every surface a frame draws is a lasting object, so that a frame made of
+    the same objects in the same places is known to look the same (see `draw`)."""
+    return pygame.transform.smoothscale(source, (w, h))
+
+
+def warm_faces(layout: Layout) -> list[tuple[Tile, int]]:
+    """The faces worth drawing ahead of need, at this layout's resting sizes."""
+    sizes = (layout.tile_rect(Square(0, 0))[2], layout.rack_tile)
+    return [(Tile(r, c), s) for s in sizes for c in (Colour.LIGHT, Colour.DARK) for r in range(1, 14)]
+
+
+def blit_tile(surf: Target, face: pygame.Surface, x: float, y: float, size: int, lifted: bool = False) -> None:
+    shadow, ox, oy = art.tile_shadow(size, lifted)
+    surf.blit(shadow, (round(x) + ox, round(y) + oy))
+    surf.blit(face, (round(x), round(y)))
+
+
+def rounded_panel(surf: Target, rect: Rect, colour: tuple[int, int, int, int] = PANEL, radius: int = 10) -> None:
+    surf.blit(panel_surface(rect[2], rect[3], colour, radius), rect[:2])
+
+
+@lru_cache(maxsize=64)
+def panel_surface(w: int, h: int, colour: tuple[int, int, int, int], radius: int) -> pygame.Surface:
+    layer = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(layer, colour, (0, 0, w, h), border_radius=radius)
+    return layer
+
+
+def write(
+    surf: Target,
+    s: str,
+    size: int,
+    colour: tuple[int, int, int],
+    pos: tuple[float, float],
+    anchor: str = "topleft",
+) -> Rect:
+    t = art.text(s, size, colour)
+    r = t.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
+    surf.blit(t, r)
+    return (r.x, r.y, r.w, r.h)
+
+
+def outline(
+    surf: Target, scene: GameScene, squares: tuple[Square, ...], colour: tuple[int, int, int], width: int
+) -> Rect:
+    rects = [scene.layout.square_rect(s) for s in squares]
+    x0 = min(r[0] for r in rects)
+    y0 = min(r[1] for r in rects)
+    x1 = max(r[0] + r[2] for r in rects)
+    y1 = max(r[1] + r[3] for r in rects)
+    box = (x0 - 1, y0 - 1, x1 - x0 + 2, y1 - y0 + 2)
+    surf.blit(_glow(box[2] + 8, box[3] + 8, colour, width + 4), (box[0] - 4, box[1] - 4))
+    draw_rect(surf, colour, box, width, border_radius=6)
+    return box
+
+
+@lru_cache(maxsize=64)
+def _glow(w: int, h: int, colour: Colour3, width: int) -> pygame.Surface:
+    glow = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(glow, (*colour, 70), (0, 0, w, h), width, border_radius=8)
+    return glow
+
+
+def badge(surf: Target, text: str, centre: tuple[int, int], colour: tuple[int, int, int], size: int) -> None:
+    t = art.text(text, size, (30, 20, 10))
+    r = max(t.get_width(), t.get_height()) // 2 + 4
+    draw_circle(surf, (0, 0, 0), (centre[0] + 1, centre[1] + 2), r)
+    draw_circle(surf, colour, centre, r)
+    draw_circle(surf, art.shade(colour, 0.6), centre, r, 1)
+    surf.blit(t, t.get_rect(center=centre))
+
+
+def button(surf: Target, rect: Rect, label: str, enabled: bool, hover: bool, strong: bool = False) -> None:
+    x, y, w, h = rect
+    surf.blit(_button_surface(w, h, label, enabled, hover, strong), (x - 8, y - 8))
+
+
+@lru_cache(maxsize=64)
+def _button_surface(w: int, h: int, label: str, enabled: bool, hover: bool, strong: bool) -> pygame.Surface:
+    """A wooden button with its shadow, drawn at (8, 8) on a slightly larger surface."""
+    surf = pygame.Surface((w + 16, h + 16), pygame.SRCALPHA)
+    x, y = 8, 8
+    tone = (150, 96, 50) if strong else (112, 74, 44)
+    if hover and enabled:
+        tone = art.shade(tone, 1.15)
+    plank = art.plank(w, h, tone, 61 if strong else 62).copy()
+    if not enabled:
+        plank.set_alpha(110)
+    sh = art.soft_shadow(w, h, 8, 4, 90 if enabled else 40)
+    surf.blit(sh, (x - 8 + 2, y - 8 + 3))
+    surf.blit(plank, (x, y))
+    size = max(16, round(h * (0.5 if strong else 0.52)))
+    colour = CREAM if enabled else (170, 150, 130)
+    t = art.engraved_text(label, size, colour, light=False)
+    surf.blit(t, t.get_rect(center=(x + w // 2, y + h // 2 + 1)))
+    return surf
+
+
+# --- the whole table ---

@@ -1,0 +1,404 @@
+"""The side panel: the opponents, the peg board, whose turn, the live preview or the score breakdown
+(`info_rows`, which the scene also asks what the pointer is on), the turns, messages and buttons."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import pygame
+
+from cribtiles.rules.board import Square
+from cribtiles.rules.hands import Combination
+from cribtiles.rules.moves import Exchange, Play
+from cribtiles.rules.scoring import ONE_COLOUR, PlayScore
+from cribtiles.rules.tiles import rank_word
+
+from . import art
+from .geometry import Rect, contains
+from .paint import (
+    CREAM,
+    DIM,
+    GOLD,
+    RED,
+    Target,
+    blit_tile,
+    button,
+    draw_circle,
+    draw_rect,
+    rounded_panel,
+    wrap,
+    write,
+)
+from .pegs import LAP, hole_position, lap_and_hole
+
+if TYPE_CHECKING:
+    from .game_scene import GameScene
+
+KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip · A speed · M sound · L level · F11"
+
+
+@dataclass(frozen=True)
+class InfoRow:
+    rect: Rect
+    left: str
+    right: str = ""
+    colour: tuple[int, int, int] = CREAM
+    size: int = 16
+    squares: tuple[Square, ...] = ()
+    indent: int = 0
+
+
+def _combo_words(c: Combination, ranks: tuple[int, ...]) -> str:
+    tiles = [rank_word(ranks[i]) for i in c.positions]
+    if c.kind == "fifteen":
+        return "fifteen  " + " + ".join(tiles)
+    return f"{c.kind}  " + " ".join(tiles)
+
+
+def _score_rows(
+    score: PlayScore, heading: str
+) -> list[tuple[str, str, tuple[int, int, int], int, tuple[Square, ...], int]]:
+    """(left, right, colour, size step, squares, indent) for each row of a score breakdown."""
+    rows: list[tuple[str, str, tuple[int, int, int], int, tuple[Square, ...], int]] = []
+    rows.append((heading, str(score.total), GOLD, 2, score.play.squares, 0))
+    for sl in score.lines:
+        ranks = sl.line.ranks
+        rows.append(
+            (f"{sl.name}:  " + " ".join(rank_word(r) for r in ranks), str(sl.total), CREAM, 0, sl.line.squares, 0)
+        )
+        for c in sl.combinations:
+            sq = tuple(sl.line.squares[i] for i in c.positions)
+            rows.append((_combo_words(c, ranks), str(c.points), DIM, -2, sq, 1))
+    for b in score.bonuses:
+        where = b.line.squares if b.kind == ONE_COLOUR and b.line is not None else score.play.squares
+        label = f"bonus: {b.kind}" + (f" ({b.line.name})" if b.line is not None else "")
+        rows.append((label, f"+{b.points}", GOLD, 0, where, 0))
+    return rows
+
+
+def breakdown_rows(score: PlayScore) -> int:
+    """How many rows the breakdown of `score` has (each is read out in turn)."""
+    return len(_score_rows(score, ""))
+
+
+def info_rows(scene: GameScene) -> list[InfoRow]:
+    """The side panel's text for the scene's moment: exchange help, the live preview, the last
+    play's breakdown, or how to play (computed once per change, not once per frame)."""
+    key = (
+        id(scene.live),
+        id(scene.breakdown),
+        scene.exchanging,
+        len(scene.draft.marked),
+        scene.state.current == scene.human,
+        scene.layout.width,
+        scene.layout.height,
+        min(scene.rows_shown() or 999, 999),
+    )
+    cached = scene.cache.get("info")
+    if isinstance(cached, tuple) and cached[0] == key:
+        return list(cached[1])
+    rows = _info_rows(scene)
+    scene.cache["info"] = (key, rows)
+    return rows
+
+
+def _info_rows(scene: GameScene) -> list[InfoRow]:
+    x, y, w, h = scene.layout.info
+    base = max(15, round(scene.layout.height * 0.025))
+    pad = base // 2
+    x, w = x + pad, w - 2 * pad
+    y += pad
+    spec: list[tuple[str, str, tuple[int, int, int], int, tuple[Square, ...], int]] = []
+    live = scene.live
+    if scene.exchanging:
+        n = len(scene.draft.marked)
+        spec.append(("Exchange", f"{n} chosen", GOLD, 2, (), 0))
+        for line in wrap(
+            "Click the tiles to send back to the bag (or press 1-5), then press Exchange (Enter). "
+            "Cancel (Esc) keeps your rack.",
+            base,
+            w,
+        ):
+            spec.append((line, "", CREAM, 0, (), 0))
+    elif live is not None and scene.state.current == scene.human:
+        if live.score is not None:
+            spec.extend(_score_rows(live.score, "This play would score"))
+        else:
+            spec.append(("Not a legal play", "", RED, 2, live.bad, 0))
+            for line in wrap(live.reason[:1].upper() + live.reason[1:] + ".", base, w):
+                spec.append((line, "", CREAM, 0, live.bad, 0))
+    elif scene.breakdown is not None:
+        who = "You" if scene.breakdown.player == scene.human else scene.state.names[scene.breakdown.player]
+        spec.extend(_score_rows(scene.breakdown.score, f"{who} scored")[: scene.rows_shown()])
+    if not spec or (scene.breakdown is None and live is None and not scene.exchanging):
+        if spec:
+            spec.append(("", "", CREAM, 0, (), 0))
+        spec.append(("How to play", "", GOLD, 2, (), 0))
+        for text in (
+            "Drag tiles from your rack onto the board; every row or column of 2-5 tiles is a cribbage hand "
+            "and must score. Right-click, wheel or F turns a 6 into a 9.",
+            "Keys: arrows move the cursor, Tab or 1-5 pick a rack tile, Space lays it, Enter plays, "
+            "R recalls, S shuffles, P passes, X exchanges, F11 full screen.",
+        ):
+            for line in wrap(text, base - 1, w):
+                spec.append((line, "", DIM, -1, (), 0))
+    rows: list[InfoRow] = []
+    bottom = scene.layout.info[1] + h - pad - round(scene.layout.height * 0.017) - 6
+    for i, (left, right, colour, step, squares, indent) in enumerate(spec):
+        size = base + step
+        lh = round(size * 1.25)
+        if y + lh > bottom - (round(base * 1.25) if i < len(spec) - 1 else 0):
+            rows.append(InfoRow((x, y, w, lh), f"... and {len(spec) - i} more", "", DIM, base - 2))
+            return rows
+        rows.append(InfoRow((x, y, w, lh), left, right, colour, size, squares, indent))
+        y += lh + (pad // 2 if step >= 2 else 0)
+    # the turns so far, newest first, in the room that is left (pointing at one shows its tiles)
+    small = base - 2
+    lh = round(small * 1.3)
+    room = int((bottom - y - round(base * 1.6)) // lh)
+    turns = scene.state.turns
+    b = scene.breakdown
+    revealing = b is not None and (scene.rows_shown() or 999) < breakdown_rows(b.score)
+    if room >= 2 and turns and not revealing:
+        y += pad
+        rows.append(InfoRow((x, y, w, round(base * 1.3)), "Turns", "", GOLD, base))
+        y += round(base * 1.3)
+        for t in list(turns)[::-1][:room]:
+            who = "You" if t.player == scene.human else scene.state.names[t.player]
+            if isinstance(t.move, Play):
+                text, right, squares = (
+                    f"{who}:  " + " ".join(str(p) for p in t.move.placements),
+                    str(t.points),
+                    t.move.squares,
+                )
+            elif isinstance(t.move, Exchange):
+                n = t.drawn
+                text, right, squares = f"{who} exchanged {n} tile{'s' if n != 1 else ''}", "0", ()
+            else:
+                text, right, squares = f"{who} passed", "0", ()
+            rows.append(InfoRow((x, y, w, lh), text, right, DIM, small, squares))
+            y += lh
+    return rows
+
+
+# --- pieces ---
+
+
+def opponent_tiles(scene: GameScene, player: int) -> list[Rect]:
+    """Where the tile backs of `player` lie in the opponents' area."""
+    ox, oy, ow, oh = scene.layout.opponents
+    others = [p for p in range(scene.state.players) if p != scene.human]
+    band = oh // max(1, len(others))
+    k = others.index(player) if player in others else 0
+    size = min(round(scene.layout.cell * 0.8), band - 8)
+    gap = max(3, size // 8)
+    n = len(scene.state.racks[player])
+    x0 = ox + ow - n * (size + gap) - gap
+    y0 = oy + k * band + (band - size) // 2
+    return [(x0 + i * (size + gap), y0, size, size) for i in range(n)]
+
+
+def draw_toasts(surf: Target, scene: GameScene) -> None:
+    """Short messages (a pass, an exchange, a refused button) at the foot of the side panel's text
+    box, where they cover no tile."""
+    if not scene.toasts:
+        return
+    lay = scene.layout
+    size = max(15, round(lay.height * 0.023))
+    x, y0, w, h = lay.info
+    y = y0 + h - round(lay.height * 0.017) - 14
+    for toast in scene.toasts[-2:][::-1]:
+        lines = wrap(toast.text, size, w - 40)
+        lh = round(size * 1.3)
+        bh = lh * len(lines) + 14
+        r = (x + 8, y - bh, w - 16, bh)
+        rounded_panel(surf, r, (44, 28, 14, 255), 10)
+        draw_rect(surf, (150, 110, 60), r, 1, border_radius=10)
+        for i, line in enumerate(lines):
+            write(surf, line, size, CREAM, (r[0] + r[2] / 2, r[1] + 7 + i * lh), "midtop")
+        y -= bh + 6
+
+
+def draw_panel(surf: Target, scene: GameScene) -> None:
+    lay = scene.layout
+    _draw_opponents(surf, scene)
+    _draw_pegboard(surf, scene)
+    _draw_status(surf, scene)
+    _draw_info(surf, scene)
+    mx, my = scene.mouse
+    play_label = "Play"
+    if scene.exchanging:
+        n = len(scene.draft.marked)
+        play_label = f"Exchange {n} tile{'s' if n != 1 else ''}" if n else "Exchange"
+        play_ok = scene.exchange_ready()
+    else:
+        play_ok = scene.can_play()
+        if play_ok and scene.live is not None and scene.live.score is not None:
+            play_label = f"Play  {scene.live.score.total}"
+    button(surf, lay.buttons["play"], play_label, play_ok, contains(lay.buttons["play"], (mx, my)), strong=True)
+    pass_label = "Cancel" if scene.exchanging else "Pass"
+    pass_ok = scene.exchanging or scene.can_pass()
+    button(surf, lay.buttons["pass"], pass_label, pass_ok, contains(lay.buttons["pass"], (mx, my)))
+    ex_ok = scene.can_exchange() and not scene.exchanging
+    button(surf, lay.buttons["exchange"], "Exchange...", ex_ok, contains(lay.buttons["exchange"], (mx, my)))
+
+
+def _draw_opponents(surf: Target, scene: GameScene) -> None:
+    lay = scene.layout
+    ox, oy, ow, oh = lay.opponents
+    others = [p for p in range(scene.state.players) if p != scene.human]
+    band = oh // max(1, len(others))
+    size = max(15, round(lay.height * 0.026))
+    for k, p in enumerate(others):
+        y = oy + k * band
+        name = scene.state.names[p]
+        write(surf, f"{name} (bot)", size, CREAM, (ox + 30, y + band // 2 - 2 - size * 0.55), "midleft")
+        if scene.thinking and scene.state.current == p:
+            dots = "." * (1 + int(scene.now * 3) % 3)
+            write(surf, f"thinking{dots}", size - 3, GOLD, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
+        elif scene.state.current == p and not scene.state.is_over:
+            write(surf, "to play", size - 3, GOLD, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
+        else:  # what kind of player this bot is, in a few words
+            from cribtiles.bot import DESCRIPTIONS
+
+            from .game_scene import level_of
+
+            words = DESCRIPTIONS.get(level_of(name, ""), "")
+            backs = opponent_tiles(scene, p)
+            room = (backs[0][0] if backs else ox + ow) - (ox + 30) - 12
+            small = max(12, size - 5)
+            lines = wrap(words, small, max(40, room))
+            if lines:
+                more = "..." if len(lines) > 1 else ""
+                write(surf, lines[0] + more, small, DIM, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
+        rects = opponent_tiles(scene, p)
+        flying = len(scene.flights) if scene.state.current == p else 0
+        shown = rects[: max(0, len(rects) - flying)]
+        for r in shown:
+            blit_tile(surf, art.tile_back(r[2]), r[0], r[1], r[2])
+
+
+def _peg(surf: Target, pos: tuple[float, float], colour: tuple[int, int, int], r: int) -> None:
+    x, y = round(pos[0]), round(pos[1])
+    draw_circle(surf, (0, 0, 0), (x + 2, y + 2), r)
+    draw_circle(surf, art.shade(colour, 0.6), (x, y), r)
+    draw_circle(surf, colour, (x - 1, y - 1), r - 1)
+    draw_circle(surf, art.shade(colour, 1.6), (x - r // 3, y - r // 3), max(1, r // 3))
+
+
+def _score_point(track: Rect, score: float) -> tuple[float, float]:
+    """A point along the track for a (possibly fractional) score."""
+    lo = math.floor(score)
+    a = hole_position(track, lap_and_hole(lo)[1])
+    if score == lo:
+        return a
+    _, hole_b = lap_and_hole(lo + 1)
+    b = hole_position(track, hole_b)
+    f = score - lo
+    return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
+
+
+def _tracks(scene: GameScene) -> list[tuple[Rect, float, float]]:
+    """Each player's track on the peg board: (rectangle, hole pitch, top of its band)."""
+    x, y, w, h = scene.layout.pegboard
+    n = scene.state.players
+    pad = max(6, h // 14)
+    label_w = round(w * 0.26)
+    band = (h - 2 * pad) / n
+    out = []
+    for p in range(n):
+        by = y + pad + p * band
+        track = (x + pad, round(by), w - 2 * pad - label_w, round(band))
+        out.append((track, track[2] * 0.94 / 30, by))
+    return out
+
+
+def pegboard_holes(surf: Target, scene: GameScene) -> None:
+    """The plank, each player's lane and holes, and the names (the static part of the peg board)."""
+    lay = scene.layout
+    x, y, w, h = lay.pegboard
+    surf.blit(art.soft_shadow(w, h, 10, 5, 120), (x - 10 + 3, y - 10 + 4))
+    surf.blit(art.plank(w, h, art.PEG_WOOD, 71), (x, y))
+    size = max(14, round(lay.height * 0.022))
+    for p, (track, pitch, by) in enumerate(_tracks(scene)):
+        band = track[3]
+        hole_r = max(2, round(min(pitch * 0.26, band * 0.1)))
+        colour = art.PLAYER_COLOURS[p % 4]
+        # the player's lane: a faint stripe of their colour under the holes
+        (ax, ay), (_, by2) = hole_position(track, 1), hole_position(track, LAP)
+        lane_size = (round(track[2] - (ax - track[0]) + pitch * 0.2), round(by2 - ay + 4 * hole_r))
+        lane = pygame.Surface(lane_size, pygame.SRCALPHA)
+        pygame.draw.rect(lane, (*colour, 38), lane.get_rect(), border_radius=2 * hole_r)
+        surf.blit(lane, (round(ax - pitch * 0.6), round(ay - 2 * hole_r)))
+        for hole in range(LAP + 1):
+            hx, hy = hole_position(track, hole)
+            draw_circle(surf, (236, 196, 146), (round(hx) + 1, round(hy) + 1), hole_r)
+            draw_circle(surf, (34, 18, 8), (round(hx), round(hy)), hole_r)
+            if hole % 5 == 0 and 0 < hole < LAP:  # every fifth hole marked, as on a cribbage board
+                draw_circle(surf, (90, 52, 26), (round(hx), round(hy)), hole_r + 2, 1)
+        label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
+        name = "You" if p == scene.human else scene.state.names[p]
+        write(surf, name, size, (40, 22, 10), (label_x, by + band * 0.3), "midleft")
+
+
+def _draw_pegboard(surf: Target, scene: GameScene) -> None:
+    lay = scene.layout
+    x, _, w, h = lay.pegboard
+    size = max(14, round(lay.height * 0.022))
+    for p, (track, pitch, by) in enumerate(_tracks(scene)):
+        band = track[3]
+        colour = art.PLAYER_COLOURS[p % 4]
+        pegs = scene.pegs[p]
+        peg_r = max(4, round(pitch * 0.42))
+        _peg(surf, _score_point(track, pegs.back), art.shade(colour, 0.8), peg_r)
+        _peg(surf, _score_point(track, pegs.shown_score), colour, peg_r)
+        label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
+        # the number counts up with the moving peg, and settles on the game's own score
+        score = round(pegs.shown_score) if pegs.moving and pegs.wait <= 0 else scene.state.scores[p]
+        if pegs.moving and pegs.wait > 0:
+            score = pegs.back
+        write(surf, str(score), size + 8, (30, 15, 5), (x + w - max(6, h // 14) - 4, by + band * 0.5), "midright")
+        lap = lap_and_hole(score)[0]
+        if lap:
+            write(surf, f"lap {lap + 1}", max(12, size - 3), (70, 40, 20), (label_x, by + band * 0.72), "midleft")
+
+
+def _draw_status(surf: Target, scene: GameScene) -> None:
+    lay = scene.layout
+    x, y, w, h = lay.status
+    size = max(16, round(lay.height * 0.027))
+    state = scene.state
+    if state.is_over:
+        who = "Game over"
+    elif scene.busy or scene.thinking or state.current != scene.human:
+        who = f"{state.names[state.current]}'s turn"
+    elif scene.may_pass_now() and not state.legal_plays():
+        who = "Your turn: no play, pass or exchange"
+    else:
+        who = "Your turn"
+    write(surf, who, size, GOLD if state.current == scene.human else CREAM, (x, y + h / 2), "midleft")
+    bag = state.bag_size(scene.human)
+    write(surf, f"Bag: {bag} tile{'s' if bag != 1 else ''}", size - 2, CREAM, (x + w, y + h / 2), "midright")
+
+
+def _draw_info(surf: Target, scene: GameScene) -> None:
+    for row in info_rows(scene):
+        hover = row.squares and row.squares == scene.hover_rows
+        if hover:
+            rounded_panel(surf, (row.rect[0] - 4, row.rect[1], row.rect[2] + 8, row.rect[3]), (255, 214, 102, 50), 6)
+        ix = row.rect[0] + row.indent * row.size
+        write(surf, row.left, row.size, row.colour, (ix, row.rect[1] + row.rect[3] / 2), "midleft")
+        if row.right:
+            write(
+                surf,
+                row.right,
+                row.size,
+                row.colour,
+                (row.rect[0] + row.rect[2], row.rect[1] + row.rect[3] / 2),
+                "midright",
+            )
+
+
+# --- the end of the game ---
