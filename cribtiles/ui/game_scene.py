@@ -487,6 +487,7 @@ class GameScene:
             self.exchanging = False
         self.refresh_preview()
         self.app.keeper.save_game(self.state)
+        self.app.caption(self.state)
 
     def _arrange(self, keep: list[Tile] | None) -> None:
         """Arrange the new rack: kept tiles where the player had them, new ones slide in from the right."""

@@ -131,6 +131,7 @@ class App:
             keeper.save_game(state)
         self.game = GameScene(self, state, notice=notice)
         self.scenes.append(self.game)
+        self.caption(state)
         if self.game.level in PROCESS_LEVELS:  # start the bot's process while the player looks
             self.worker.warm_up()
         # the rules' and bots' tables are built and live for good: keep the collector from walking
@@ -191,6 +192,13 @@ class App:
         self.keeper.save_game(state)
         self.game = GameScene(self, state)
         self.scenes = [self.game]
+        self.caption(state)
+
+    def caption(self, state: GameState) -> None:
+        """The window's title carries the score, for the task bar."""
+        names = ["You" if p == self.game.human else n for p, n in enumerate(state.names)]
+        scores = " · ".join(f"{n} {s}" for n, s in zip(names, state.final_scores(), strict=True))
+        pygame.display.set_caption(f"{TITLE} — {scores}")
 
     def show_end(self, game: GameScene) -> None:
         if self.scenes and self.scenes[-1] is game:
