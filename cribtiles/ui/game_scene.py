@@ -87,7 +87,8 @@ class GameScene:
     now: float = 0.0
     draft: Draft = field(init=False)
     pos: dict[int, list[float]] = field(default_factory=dict)  # tile id -> drawn [x, y, size]
-    grab: tuple[float, float] = (0.0, 0.0)  # cursor minus the held tile's top-left
+    grab: tuple[float, float] = (0.0, 0.0)  # cursor minus the held tile's top-left, at rack size
+    lift: tuple[float, float] = (0.0, -1e9)  # the held tile's size when picked up, and when
     mouse: tuple[int, int] = (0, 0)
     live: Preview | None = None
     breakdown: Breakdown | None = None
@@ -296,6 +297,7 @@ class GameScene:
         # held tiles are drawn at rack size: keep the same spot of the tile under the cursor
         ratio = self.layout.rack_tile / max(1.0, p[2])
         self.grab = ((point[0] - p[0]) * ratio, (point[1] - p[1]) * ratio)
+        self.lift = (p[2], self.now)
         self.refresh_preview()
 
     def _release(self) -> None:
@@ -315,7 +317,12 @@ class GameScene:
         elif self.layout.square_at(centre_pt) is not None and not self.my_turn:
             self.toast("Wait for your turn to lay tiles.")
         # the tile eases from where it was let go to where it rests
-        self.pos[tid] = [self.mouse[0] - self.grab[0], self.mouse[1] - self.grab[1], float(self.layout.rack_tile)]
+        lifted = 1.08  # as drawn while held (see table._draw_held)
+        self.pos[tid] = [
+            self.mouse[0] - self.grab[0] * lifted,
+            self.mouse[1] - self.grab[1] * lifted,
+            self.layout.rack_tile * lifted,
+        ]
         self.refresh_preview()
 
     def _flip_at(self, point: Point) -> None:

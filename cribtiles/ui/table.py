@@ -37,6 +37,8 @@ from .panel import KEYS, draw_panel, draw_toasts, pegboard_holes
 if TYPE_CHECKING:
     from .game_scene import GameScene
 
+LIFT = 0.1  # seconds for a picked-up tile to rise
+
 _static_cache: dict[object, pygame.Surface] = {}
 _static_serial: weakref.WeakKeyDictionary[pygame.Surface, int] = weakref.WeakKeyDictionary()
 _serials = itertools.count()
@@ -219,9 +221,13 @@ def _draw_held(surf: Target, scene: GameScene) -> None:
     tid = scene.draft.held
     if tid is None:
         return
-    size = round(scene.layout.rack_tile * 1.08)
-    x = scene.mouse[0] - scene.grab[0] * 1.08
-    y = scene.mouse[1] - scene.grab[1] * 1.08
+    # the tile rises: it grows from its size where it lay to a little over rack size in a moment
+    start, t0 = scene.lift
+    t = 1.0 if scene.pace <= 0 else min(1.0, (scene.now - t0) / (LIFT * scene.pace))
+    grow = start / scene.layout.rack_tile + (1.08 - start / scene.layout.rack_tile) * (1 - (1 - t) ** 2)
+    size = round(scene.layout.rack_tile * grow)
+    x = scene.mouse[0] - scene.grab[0] * grow
+    y = scene.mouse[1] - scene.grab[1] * grow
     _draw_draft_tile(surf, scene, tid, x, y, size, lifted=True)
 
 
