@@ -31,8 +31,8 @@ class Findability:
         return p * self.cross_factor if forms_cross_lines(board, play) else p
 
 
-BEGINNER = Findability((0.0, 0.8, 0.55, 0.3, 0.12, 0.04), 0.35)
-EASY = Findability((0.0, 0.95, 0.8, 0.6, 0.4, 0.2), 0.6)
+BEGINNER = Findability((0.0, 0.75, 0.4, 0.15, 0.06, 0.02), 0.25)
+EASY = Findability((0.0, 0.92, 0.65, 0.4, 0.2, 0.08), 0.5)
 
 
 def forms_cross_lines(board: Board, play: Play) -> bool:
