@@ -494,6 +494,10 @@ class GameScene:
             self.exchanging = False
         self.refresh_preview()
         self.app.keeper.save_game(self.state)
+        errors = getattr(self.app.keeper, "errors", None)  # a full disk, a folder gone read-only
+        if errors and len(errors) != self.cache.get("save_errors"):
+            self.cache["save_errors"] = len(errors)
+            self.toast(f"The game could not be saved: {errors[-1]}", 6.0)
         self.app.caption(self.state)
 
     def _arrange(self, keep: list[Tile] | None) -> None:

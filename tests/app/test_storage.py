@@ -92,3 +92,19 @@ def test_damaged_or_odd_settings_fall_back_to_defaults(tmp_path: Path) -> None:
     prefs, note = Store(tmp_path).load_preferences()
     assert prefs.level == "medium" and prefs.speed == "fast" and prefs.sound is True
     assert "level" in note and "sound" in note
+
+
+def test_a_failed_autosave_is_told_to_the_player_in_the_window(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    from cribtiles.ui.window import App
+
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    s = new_game(2, seed=1, names=("You", "Medium"))
+    app = App(s, Preferences(speed="instant"), Store(blocker / "sub"), size=(960, 640))
+    try:
+        app.game.commit(next(p for p in s.legal_plays() if len(p.placements) == 2))
+        assert any("could not be saved" in t.text for t in app.game.toasts)
+    finally:
+        app.close()
