@@ -101,6 +101,7 @@ class GameScene:
     exchanging: bool = False
     cursor: Square = CENTRE
     keyboard: bool = False  # show the board cursor and the selected rack tile
+    help: bool = False  # the side panel shows how to play
     selected: int = 0  # index into the rack order for keyboard play
     toasts: list[Toast] = field(default_factory=list)
     ended: bool = False  # the end-of-game scene has been shown
@@ -384,6 +385,8 @@ class GameScene:
             self.press_button("pass")
         elif k == pygame.K_x:
             self.press_button("exchange")
+        elif k in (pygame.K_h, pygame.K_F1):
+            self.help = not self.help
         elif k == pygame.K_n and (self.state.is_over or mods & pygame.KMOD_CTRL):
             self.app.new_game()
         elif k == pygame.K_ESCAPE:

@@ -36,7 +36,21 @@ from .pegs import LAP, hole_position, lap_and_hole
 if TYPE_CHECKING:
     from .game_scene import GameScene
 
-KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip · A speed · M sound · L level · F11"
+HELP = (
+    "Drag tiles from your rack onto the board; every row or column of 2-5 tiles is a cribbage hand "
+    "and must score. Right-click, wheel or F turns a 6 into a 9.",
+    "Keys: arrows move the cursor, Tab or 1-5 pick a rack tile, Space lays it, Enter plays, "
+    "R recalls, S shuffles, P passes, X exchanges, F11 full screen, H this help.",
+    "A play lies in one row or column, touches the tiles already down (the first play: 2-5 tiles "
+    "anywhere), and every line it makes scores: fifteens 2, pairs 2, runs 1 a tile. Every tile of a "
+    "line must count in it, and a line holds at most 5 tiles.",
+    "Bonuses: 10 for the first play, 10 for laying 5 tiles, 10 for a line of 5 tiles of one colour.",
+    "You may pass or exchange only when you cannot play. At the end, the tiles left on a rack are "
+    "taken off its owner's score.",
+    "A: animation speed. M: sound. L: the bot of the next game. Ctrl+N: a new game.",
+)
+
+KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip · A speed · M sound · H help · F11"
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,7 @@ def info_rows(scene: GameScene) -> list[InfoRow]:
         scene.layout.width,
         scene.layout.height,
         min(scene.rows_shown() or 999, 999),
+        scene.help,
     )
     cached = scene.cache.get("info")
     if isinstance(cached, tuple) and cached[0] == key:
@@ -132,18 +147,16 @@ def _info_rows(scene: GameScene) -> list[InfoRow]:
     elif scene.breakdown is not None:
         who = "You" if scene.breakdown.player == scene.human else scene.state.names[scene.breakdown.player]
         spec.extend(_score_rows(scene.breakdown.score, f"{who} scored")[: scene.rows_shown()])
+    if scene.help:
+        spec = []
     if not spec or (scene.breakdown is None and live is None and not scene.exchanging):
         if spec:
             spec.append(("", "", CREAM, 0, (), 0))
-        spec.append(("How to play", "", GOLD, 2, (), 0))
-        for text in (
-            "Drag tiles from your rack onto the board; every row or column of 2-5 tiles is a cribbage hand "
-            "and must score. Right-click, wheel or F turns a 6 into a 9.",
-            "Keys: arrows move the cursor, Tab or 1-5 pick a rack tile, Space lays it, Enter plays, "
-            "R recalls, S shuffles, P passes, X exchanges, F11 full screen.",
-        ):
-            for line in wrap(text, base - 1, w):
-                spec.append((line, "", DIM, -1, (), 0))
+        spec.append(("How to play", "H closes" if scene.help else "", GOLD, 2, (), 0))
+        step = -3 if scene.help else -1  # the whole page must fit the smallest window
+        for text in HELP if scene.help else HELP[:2]:
+            for line in wrap(text, base + step, w):
+                spec.append((line, "", DIM, step, (), 0))
     rows: list[InfoRow] = []
     bottom = scene.layout.info[1] + h - pad - round(scene.layout.height * 0.017) - 6
     for i, (left, right, colour, step, squares, indent) in enumerate(spec):

@@ -82,7 +82,7 @@ def _static_layer(scene: GameScene) -> pygame.Surface:
     rounded_panel(surf, lay.info, (0, 0, 0, 80), 10)
     x, y, w, h = lay.info
     size = max(12, round(lay.height * 0.017))
-    keys = KEYS if art.font(size).size(KEYS)[0] <= w - 16 else KEYS.replace(" · F11", "").replace(" · L level", "")
+    keys = KEYS if art.font(size).size(KEYS)[0] <= w - 16 else KEYS.replace(" · F11", "").replace(" · M sound", "")
     write(surf, keys, size, (150, 140, 120), (x + w / 2, y + h - 6), "midbottom")
     if len(_static_cache) > 6:
         _static_cache.clear()

@@ -39,3 +39,19 @@ def test_breakdown_rows_name_every_combination_and_point_at_its_tiles() -> None:
         assert game.hover_rows == run.squares and len(run.squares) == 3
     finally:
         a.close()
+
+
+def test_h_shows_how_to_play_and_hides_it_again() -> None:
+    from cribtiles.ui.autopilot import post_key
+
+    a = App(new_game(2, seed=1, names=("You", "Medium")), Preferences(speed="instant"), NoKeeper(), size=(960, 640))
+    try:
+        post_key(pygame.K_h)
+        a.frame(1 / 60)
+        rows = info_rows(a.game)
+        assert rows[0].left == "How to play" and any("Bonuses" in r.left for r in rows)
+        post_key(pygame.K_h)
+        a.frame(1 / 60)
+        assert not any("Bonuses" in r.left for r in info_rows(a.game))
+    finally:
+        a.close()
