@@ -20,11 +20,16 @@ class Preview:
     play: Play
     score: PlayScore | None  # None when the play is illegal
     reason: str = ""  # the engine's reason, in words, when illegal
-    bad: tuple[Square, ...] = ()  # the offending line (or the misplaced tiles)
+    bad_lines: tuple[tuple[Square, ...], ...] = ()  # each offending line (or the misplaced tiles)
 
     @property
     def is_legal(self) -> bool:
         return self.score is not None
+
+    @property
+    def bad(self) -> tuple[Square, ...]:
+        """Every square at fault, each once."""
+        return tuple(dict.fromkeys(s for line in self.bad_lines for s in line))
 
 
 def _lines_of(board: Board, play: Play) -> list[Line]:
@@ -50,12 +55,10 @@ def preview(board: Board, play: Play) -> Preview:
         return Preview(play, score_play(board, play))
     except IllegalMove as e:
         reason = str(e)
-    for line in _lines_of(board, play):
-        if why_invalid(line.ranks, line.name) is not None and (
-            re.search(rf"\b{line.name}\b", reason) or len(line.tiles) > 5
-        ):
-            return Preview(play, None, reason, line.squares)
-    for line in _lines_of(board, play):  # the reason did not name the line: take the first invalid one
-        if why_invalid(line.ranks, line.name) is not None:
-            return Preview(play, None, reason, line.squares)
-    return Preview(play, None, reason, play.squares)
+    invalid = [line for line in _lines_of(board, play) if why_invalid(line.ranks, line.name) is not None]
+    # the lines the engine names (it names every bad one); a line over 5 tiles may be named otherwise
+    named = [ln for ln in invalid if re.search(rf"\b{ln.name}\b", reason) or len(ln.tiles) > 5]
+    lines = named or invalid[:1]
+    if lines:
+        return Preview(play, None, reason, tuple(ln.squares for ln in lines))
+    return Preview(play, None, reason, (play.squares,))

@@ -168,8 +168,9 @@ def _draw_overlays(surf: Target, scene: GameScene) -> None:
                     else (box[0] + box[2] // 2, box[1] + box[3] + nudge)
                 )
                 badge(surf, str(sl.total), at, GOLD, max(14, lay.cell * 2 // 5))
-        elif live.bad:
-            outline(surf, scene, live.bad, RED, width + 1)
+        else:
+            for squares in live.bad_lines:  # each broken line on its own (a row and a column may both be)
+                outline(surf, scene, squares, RED, width + 1)
     if scene.draft.held is not None and scene.my_turn and not scene.exchanging:
         # where the held tile would land: a warm glow on a free square, a red edge on a taken one
         held = scene.held_centre()

@@ -28,3 +28,11 @@ def test_a_line_that_scores_nothing_is_named_in_words() -> None:
 def test_a_misplaced_play_marks_its_own_tiles() -> None:
     p = preview(ROW7, parse_move("a7=3L"))  # type: ignore[arg-type]
     assert "touch" in p.reason and p.bad == (Square(6, 0),)
+
+
+def test_every_broken_line_is_marked_on_its_own() -> None:
+    board = ROW7.place(parse_move("i8=KD").placements)  # type: ignore[union-attr]
+    p = preview(board, parse_move("h8=TL"))  # type: ignore[arg-type]
+    assert "row 8" in p.reason and "column h" in p.reason
+    assert set(p.bad_lines) == {(Square(7, 7), Square(7, 8)), (Square(6, 7), Square(7, 7))}
+    assert set(p.bad) == {Square(7, 7), Square(7, 8), Square(6, 7)}
