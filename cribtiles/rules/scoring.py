@@ -73,30 +73,30 @@ def _check_geometry(board: Board, play: Play) -> str:
     if n == 0:
         raise IllegalMove("a play needs at least one tile")
     if n > MAX_LINE:
-        raise IllegalMove(f"a play may use at most {MAX_LINE} tiles, not {n}")
+        raise IllegalMove(f"a play may use at most {MAX_LINE} tiles, not {n}", (play.squares,))
     if first and n < 2:
-        raise IllegalMove("the first play of the game needs 2 to 5 tiles")
+        raise IllegalMove("the first play of the game needs 2 to 5 tiles", (play.squares,))
     squares = [p.square for p in play.placements]
     if len(set(squares)) != n:
         raise IllegalMove("two tiles cannot go on one square")
     for s in squares:
         if s in BLOCKED:
-            raise IllegalMove(f"{s} is part of the name patch and cannot hold a tile")
+            raise IllegalMove(f"{s} is part of the name patch and cannot hold a tile", ((s,),))
         if board[s] is not None:
-            raise IllegalMove(f"{s} already holds a tile ({board[s]})")
+            raise IllegalMove(f"{s} already holds a tile ({board[s]})", ((s,),))
     rows = {s.row for s in squares}
     cols = {s.col for s in squares}
     if len(rows) > 1 and len(cols) > 1:
-        raise IllegalMove("the tiles must lie in one row or one column")
+        raise IllegalMove("the tiles must lie in one row or one column", (play.squares,))
     direction = ACROSS if len(rows) == 1 else DOWN
     placed = set(squares)
     lo, hi = min(squares), max(squares)
     for i in range(lo.pos, hi.pos + 1, 1 if direction == ACROSS else SIZE):
         s = Square(i // SIZE, i % SIZE)
         if s not in placed and board[s] is None:
-            raise IllegalMove(f"there is a gap at {s}: the tiles of a play must touch in one line")
+            raise IllegalMove(f"there is a gap at {s}: the tiles of a play must touch in one line", ((s,),))
     if not first and not any(board.touches_tile(s) for s in squares):
-        raise IllegalMove("tiles must touch the tiles on the board")
+        raise IllegalMove("tiles must touch the tiles on the board", (play.squares,))
     return direction
 
 
@@ -121,9 +121,9 @@ def score_play(board: Board, play: Play) -> PlayScore:
             if line is not None and (d, line.squares[0]) not in seen:
                 seen.add((d, line.squares[0]))
                 lines.append(line)
-    reasons = [r for r in (why_invalid(line.ranks, line.name) for line in lines) if r is not None]
-    if reasons:  # name every bad line: a player fixing one should not meet the next only afterwards
-        raise IllegalMove("; and ".join(reasons))
+    bad = [(line, r) for line, r in ((line, why_invalid(line.ranks, line.name)) for line in lines) if r is not None]
+    if bad:  # name every bad line: a player fixing one should not meet the next only afterwards
+        raise IllegalMove("; and ".join(r for _, r in bad), tuple(line.squares for line, _ in bad))
     scored: list[ScoredLine] = []
     for line in lines:
         flags = tuple(s in placed for s in line.squares)

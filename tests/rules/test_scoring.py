@@ -434,3 +434,16 @@ def test_score_play_agrees_with_the_reference(position: tuple[Board, Play]) -> N
         got = None
     event("legal" if got is not None else "illegal")
     assert got == expected
+
+
+def test_illegal_move_names_the_squares_at_fault() -> None:
+    board = Board.empty()
+    for text in ("f7=4L g7=5D h7=6L", "i7=5D", "j7=4D", "i8=KD"):
+        board = board.place(parse_move(text).placements)
+    with pytest.raises(IllegalMove) as info:
+        score_play(board, parse_move("h8=TL"))
+    bad = {tuple(str(s) for s in line) for line in info.value.lines}
+    assert bad == {("h8", "i8"), ("h7", "h8")}  # row 8 (10 K) and column h (6 10)
+    with pytest.raises(IllegalMove) as info:
+        score_play(board, parse_move("a1=5L b1=5D"))
+    assert info.value.lines == ((parse_square("a1"),),)
