@@ -29,7 +29,7 @@ ICONS = SCRATCH / "icons"
 BUNDLE = DIST / "cribtiles"
 APP_NAME = "Crib Tiles"
 SUMMARY = "Kings Cribbage, the crossword tile game scored like cribbage"
-DEB_DEPENDS = "libc6 (>= 2.28), libx11-6, libxext6"  # SDL opens X11 itself; all else is in the bundle
+DEB_DEPENDS = "libx11-6, libxext6"  # SDL opens X11 itself; all else but the C library is in the bundle
 
 
 def version() -> str:
@@ -96,6 +96,19 @@ def _tree_size_kib(folder: Path) -> int:
     return sum(-(-p.lstat().st_size // 1024) for p in folder.rglob("*") if p.is_file() or p.is_symlink())
 
 
+def glibc_needed(folder: Path) -> str:
+    """The newest GLIBC_x.y symbol version the bundle's programs and libraries ask for: the C library
+    is the system's, so the .deb depends on one at least that new (a bundle built on Debian 12 needs 2.36)."""
+    found = {"2.17"}
+    for p in folder.rglob("*"):
+        if p.is_file() and not p.is_symlink():
+            with p.open("rb") as f:
+                if f.read(4) != b"\x7fELF":
+                    continue
+                found.update(m.decode() for m in re.findall(rb"GLIBC_(2\.[0-9]+)", f.read()))
+    return max(found, key=lambda v: tuple(int(x) for x in v.split(".")))
+
+
 def _normalise_modes(folder: Path) -> None:
     """Directories 755, executables 755, other files 644, whatever the umask was."""
     for p in [folder, *folder.rglob("*")]:
@@ -143,7 +156,7 @@ def build_deb(v: str) -> Path:
         f"Architecture: {arch}\n"
         "Maintainer: The Crib Tiles team <cribtiles@users.noreply.invalid>\n"
         f"Installed-Size: {_tree_size_kib(stage)}\n"
-        f"Depends: {DEB_DEPENDS}\n"
+        f"Depends: libc6 (>= {glibc_needed(BUNDLE)}), {DEB_DEPENDS}\n"
         "Section: games\n"
         "Priority: optional\n"
         f"Description: {APP_NAME}: {SUMMARY}\n"

@@ -91,3 +91,12 @@ def test_the_icons_are_pngs_an_ico_and_an_icns(tmp_path: Path) -> None:
         pos += length
     assert pos == len(icns)
     assert {b"ic07", b"ic08", b"ic09", b"ic10"} <= kinds
+
+
+def test_the_deb_asks_for_the_newest_c_library_the_bundle_was_linked_against(tmp_path: Path) -> None:
+    build = load_module(ROOT / "build" / "build.py")
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "a.so").write_bytes(b"\x7fELF....GLIBC_2.17\0GLIBC_2.34\0")
+    (tmp_path / "b.so").write_bytes(b"\x7fELF....GLIBC_2.9\0GLIBC_2.4\0")
+    (tmp_path / "notes.txt").write_bytes(b"GLIBC_2.99")  # not a program: ignored
+    assert build.glibc_needed(tmp_path) == "2.34"
