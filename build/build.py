@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+import time
 import tomllib
 from pathlib import Path
 
@@ -220,7 +221,14 @@ def build_dmg(v: str) -> Path:
     run("ditto", DIST / f"{APP_NAME}.app", stage / f"{APP_NAME}.app")  # keeps the bundle's links
     (stage / "Applications").symlink_to("/Applications")  # drag the app onto it to install
     out = DIST / f"CribTiles-{v}.dmg"
-    run("hdiutil", "create", "-volname", APP_NAME, "-srcfolder", stage, "-ov", "-format", "UDZO", out)
+    for attempt in range(3):  # hdiutil on CI runners fails now and then with "Resource busy"
+        try:
+            run("hdiutil", "create", "-volname", APP_NAME, "-srcfolder", stage, "-ov", "-format", "UDZO", out)
+            break
+        except subprocess.CalledProcessError:
+            if attempt == 2:
+                raise
+            time.sleep(5)
     return out
 
 
