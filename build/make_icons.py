@@ -58,11 +58,13 @@ def draw_icon(size: int):  # type: ignore[no-untyped-def]
     if size < 48:
         surf.blit(art.tile_face(tile, size), (0, 0))
         return surf
-    t = round(size * 0.84)
-    x = round(size * 0.06)
+    t = size
     shadow, dx, dy = art.tile_shadow(t, lifted=False)
-    surf.blit(shadow, (x + dx, x + dy))
-    surf.blit(art.tile_face(tile, t), (x, x))
+    while max(shadow.get_size()) > size:  # the largest tile whose whole soft shadow fits: no cut edges
+        t -= 1
+        shadow, dx, dy = art.tile_shadow(t, lifted=False)
+    surf.blit(shadow, (0, 0))
+    surf.blit(art.tile_face(tile, t), (-dx, -dy))
     return surf
 
 
