@@ -106,11 +106,17 @@ def _score_sorted(ranks: tuple[int, ...]) -> tuple[int, int, int, frozenset[int]
     n = len(ranks)
     fifteens = 0
     live: set[int] = set()
-    for size in range(2, n + 1):
-        for pos in combinations(range(n), size):
-            if sum(count_value(ranks[i]) for i in pos) == 15:
-                fifteens += 2
-                live.update(ranks[i] for i in pos)
+    # subset sums by bitmask, each from a smaller one: the tables are built at import, so this is
+    # part of every start of the game
+    sums = [0] * (1 << n)
+    in_fifteen = 0
+    for mask in range(1, 1 << n):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + count_value(ranks[low.bit_length() - 1])
+        if sums[mask] == 15 and mask != low:
+            fifteens += 2
+            in_fifteen |= mask
+    live.update(ranks[i] for i in range(n) if in_fifteen >> i & 1)
     counts = Counter(ranks)
     pairs = 0
     for r, k in counts.items():
