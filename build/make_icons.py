@@ -61,7 +61,8 @@ def draw_icon(size: int):  # type: ignore[no-untyped-def]
     t = size
     shadow, dx, dy = art.tile_shadow(t, lifted=False)
     while max(shadow.get_size()) > size:  # the largest tile whose whole soft shadow fits: no cut edges
-        t -= 1
+        # shrink by the overhang (not one pixel at a time: a 512-pixel shadow is a costly blur)
+        t -= max(1, max(shadow.get_size()) - size)
         shadow, dx, dy = art.tile_shadow(t, lifted=False)
     surf.blit(shadow, (0, 0))
     surf.blit(art.tile_face(tile, t), (-dx, -dy))
