@@ -14,7 +14,7 @@ from cribtiles.rules.board import Board
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Move, Pass, Play
-from cribtiles.rules.tiles import Tile
+from cribtiles.rules.tiles import Tile, remove_tiles
 
 from .base import Clock
 
@@ -27,13 +27,6 @@ class _Timeout(Exception):
 
 def rack_value(rack: Sequence[Tile]) -> int:
     return sum(t.value for t in rack)
-
-
-def _without(rack: Rack, play: Play) -> Rack:
-    left = list(rack)
-    for t in play.tiles:
-        left.remove(t.rack_form)
-    return tuple(left)
 
 
 class EndgameSearch:
@@ -65,7 +58,7 @@ class EndgameSearch:
             return 0.5 * (rack_value(opp) - rack_value(me))
         best = float("-inf")
         for play, score in plays:
-            left = _without(me, play)
+            left = remove_tiles(me, play.tiles)
             if not left:
                 v: float = score + rack_value(opp)  # went out: the opponent's tiles are deducted
             else:
@@ -82,7 +75,7 @@ class EndgameSearch:
         best: tuple[Play | None, float] = (None, float("-inf"))
         alpha = float("-inf")
         for play, score in plays:
-            left = _without(me, play)
+            left = remove_tiles(me, play.tiles)
             if not left:
                 v: float = score + rack_value(opp)
             else:

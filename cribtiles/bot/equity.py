@@ -21,7 +21,7 @@ from cribtiles.rules.movegen import scored_plays, single_tile_scores
 from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.rules.options import ANY_TIME
 from cribtiles.rules.scoring import BONUS_POINTS
-from cribtiles.rules.tiles import Tile
+from cribtiles.rules.tiles import Tile, remove_tiles
 
 from .exchange import LeaveFn, best_keep, stuck_move
 from .leave import default_leave
@@ -39,11 +39,8 @@ class Candidate:
     equity: float
 
 
-def kept_tiles(rack: Sequence[Tile], play: Play) -> list[Tile]:
-    left = list(rack)
-    for t in play.tiles:
-        left.remove(t.rack_form)
-    return left
+def kept_tiles(rack: Sequence[Tile], play: Play) -> tuple[Tile, ...]:
+    return remove_tiles(rack, play.tiles)
 
 
 def hold_chances(unseen: Sequence[Tile], rack_size: int) -> dict[int, float]:

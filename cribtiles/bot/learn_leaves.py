@@ -23,6 +23,7 @@ from cribtiles.rules.game import GameState, new_game
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Play
 
+from .equity import kept_tiles
 from .exchange import stuck_move
 from .leave import KINDS, MAX_LEAVE, LeaveTable, leave_key
 
@@ -56,22 +57,15 @@ def play_game(seed: int, table: LeaveTable, explore: float = 0.1) -> list[Sample
             if rng.random() < explore:
                 move: Play = rng.choice(plays)[0]
             else:
-                move = max(plays, key=lambda ps: ps[1] + table(_left(view.rack, ps[0])))[0]
+                move = max(plays, key=lambda ps: ps[1] + table(kept_tiles(view.rack, ps[0])))[0]
             points = next(s for m, s in plays if m == move)
-            pending[p] = tuple(t.rack_form.rank for t in _left(view.rack, move))
+            pending[p] = tuple(t.rack_form.rank for t in kept_tiles(view.rack, move))
             state = state.apply(move)
         else:
             state = state.apply(stuck_move(view, table))
         if kept is not None:
             samples.append((kept, points))
     return samples
-
-
-def _left(rack: Sequence[object], play: Play) -> list:  # type: ignore[type-arg]
-    left = list(rack)
-    for t in play.tiles:
-        left.remove(t.rack_form)
-    return left
 
 
 def _worker(args: tuple[int, int, dict[str, float]]) -> list[Sample]:

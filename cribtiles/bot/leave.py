@@ -12,7 +12,6 @@ import warnings
 from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
-from itertools import combinations_with_replacement
 
 from cribtiles.rules.tiles import RANK_SYMBOLS, Tile
 
@@ -26,10 +25,6 @@ def leave_key(ranks: Sequence[int]) -> str:
     return "".join(RANK_SYMBOLS[r - 1] for r in sorted(ranks))
 
 
-def all_leave_keys() -> list[str]:
-    return [leave_key(c) for n in range(MAX_LEAVE + 1) for c in combinations_with_replacement(KINDS, n)]
-
-
 class LeaveTable:
     """Leave values by rack-form ranks; a callable on a sequence of tiles."""
 
@@ -41,9 +36,6 @@ class LeaveTable:
             return 0.0  # keeping all 5 only happens when passing; nothing to compare it with
         key = tuple(sorted(t.rack_form.rank for t in tiles))
         return self._values.get(key, 0.0)
-
-    def value(self, ranks: Sequence[int]) -> float:
-        return self._values.get(tuple(sorted(6 if r == 9 else r for r in ranks)), 0.0)
 
     def __len__(self) -> int:
         return len(self._values)

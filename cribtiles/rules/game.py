@@ -21,7 +21,7 @@ from .movegen import has_legal_play, legal_plays
 from .moves import Exchange, Move, Pass, Play, parse_move
 from .options import ANY_TIME, START_HIGH, RuleOptions
 from .scoring import PlayScore, score_play
-from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter, rank_word
+from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter, rank_word, remove_tiles
 
 _T = TypeVar("_T")
 RACK_SIZE = 5
@@ -240,9 +240,7 @@ class GameState:
             raise IllegalMove("a declared score cannot be below 0")
         if declared > total:
             raise IllegalMove(f"{declared} is more than this play scores; declare what it is worth")
-        rack = list(self.racks[p])
-        for t in play.tiles:
-            rack.remove(next(r for r in rack if r.rack_form == t.rack_form))
+        rack = list(remove_tiles(self.racks[p], play.tiles))
         bags = list(self.bags)
         b = self.bag_of(p)
         drawn = min(RACK_SIZE - len(rack), len(bags[b]))
@@ -274,9 +272,7 @@ class GameState:
                 else "the bag is empty, so there is nothing to exchange with: pass instead"
             )
         self._check_owned(move.tiles)
-        rack = list(self.racks[p])
-        for t in move.tiles:
-            rack.remove(next(r for r in rack if r.rack_form == t.rack_form))
+        rack = list(remove_tiles(self.racks[p], move.tiles))
         bag = list(self.bags[b])
         rack.extend(reversed(bag[-n:]))  # draw first ...
         bag = bag[:-n] + [t.rack_form for t in move.tiles]  # ... then return the tiles

@@ -143,6 +143,16 @@ def rack_counter(tiles: Iterable[Tile]) -> Counter[Tile]:
     return Counter(t.rack_form for t in tiles)
 
 
+def remove_tiles(rack: Iterable[Tile], tiles: Iterable[Tile]) -> tuple[Tile, ...]:
+    """The rack without these tiles, matched in rack form (a 9 takes a 6/9), the rest in order.
+
+    Raises ValueError if the rack lacks one of them; the game checks ownership first, in words."""
+    left = list(rack)
+    for t in tiles:
+        left.remove(next(r for r in left if r.rack_form == t.rack_form))
+    return tuple(left)
+
+
 def format_tiles(tiles: Iterable[Tile]) -> str:
     return " ".join(str(t) for t in tiles)
 
