@@ -7,6 +7,7 @@ order of the bag.
 
 from __future__ import annotations
 
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -53,4 +54,5 @@ def choose_safely(bot: Bot, view: PlayerView, rng: random.Random, budget: float 
     try:
         return bot.choose(view, rng, budget)
     except Exception:
+        logging.getLogger("cribtiles.bot").exception("the %s bot failed; it plays the greedy move instead", bot.name)
         return greedy_move(view, rng)

@@ -50,8 +50,22 @@ def font(size: int, bold: bool = True) -> pygame.font.Font:
     return f
 
 
+#: The most characters drawn of one piece of text: names and messages can come from damaged files,
+#: and a string of megabytes makes SDL fail (or crash) and every frame crawl.
+MAX_DRAWN = 160
+
+
+def clip(s: str, limit: int = MAX_DRAWN) -> str:
+    """`s`, cut to `limit` characters with an ellipsis when longer.
+
+    >>> clip("Ann"), clip("x" * 10, 5)
+    ('Ann', 'xxxx…')
+    """
+    return s if len(s) <= limit else s[: limit - 1] + "…"
+
+
 def text(s: str, size: int, colour: RGB) -> pygame.Surface:
-    return _text(s, size, colour)
+    return _text(clip(s), size, colour)
 
 
 @lru_cache(maxsize=2048)
@@ -62,7 +76,7 @@ def _text(s: str, size: int, colour: RGB) -> pygame.Surface:
 def engraved_text(s: str, size: int, colour: RGB, light: bool) -> pygame.Surface:
     """Text cut into wood: the letters in `colour`, with a highlight on their lower-right rim (light
     from the upper left catches the far wall of the cut) and a dark lip above-left."""
-    return _engraved(s, size, colour, light)
+    return _engraved(clip(s), size, colour, light)
 
 
 @lru_cache(maxsize=1024)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from cribtiles.rules.game import GameState
+from cribtiles.rules.match import Match
 
 #: Animation speeds by name: a factor on every animation and pause (0 = instant).
 SPEEDS = {"normal": 1.0, "fast": 0.5, "instant": 0.0}
@@ -30,7 +31,9 @@ class Preferences:
 class Keeper(Protocol):
     """Saves for the window: the game after every turn, the preferences when they change."""
 
-    def save_game(self, state: GameState) -> None: ...
+    def save_game(self, state: GameState | Match) -> None:
+        """Save a game, or a match of several rounds with the round in play."""
+        ...
 
     def save_preferences(self, prefs: Preferences) -> None: ...
 
@@ -41,8 +44,8 @@ class NoKeeper:
     def __init__(self) -> None:
         self.saved: list[GameState] = []
 
-    def save_game(self, state: GameState) -> None:
-        self.saved.append(state)
+    def save_game(self, state: GameState | Match) -> None:
+        self.saved.append(state.game if isinstance(state, Match) else state)
 
     def save_preferences(self, prefs: Preferences) -> None:
         pass

@@ -128,8 +128,12 @@ def draw_end(surf: Target, scene: GameScene, hover: bool, elapsed: float = math.
             write(surf, str(o.final_scores[p]), size + 4, colour, (cols[3], ty + tile / 2), "midright")
         before += len(rack)
         ty += tile + size
-    button(surf, new_game, "New game", True, hover, strong=True)
     small = max(12, size - 4)
-    level = f"Enter or N: a new game against the {scene.app.prefs.level} bot (L changes the bot)"
+    if scene.app.next_is_round:
+        button(surf, new_game, "Next round", True, hover, strong=True)
+        level = "Enter or N: the next round of the match"
+    else:
+        button(surf, new_game, "New game", True, hover, strong=True)
+        level = f"Enter or N: a new game against the {scene.app.prefs.level} bot (L changes the bot)"
     write(surf, level, small, DIM, (x + w / 2, new_game[1] - 6 - round(small * 1.3)), "midbottom")
     write(surf, "Esc: look at the board", small, DIM, (x + w / 2, new_game[1] - 6), "midbottom")

@@ -496,7 +496,7 @@ class GameScene:
             self.selected = 0
             self.exchanging = False
         self.refresh_preview()
-        self.app.keeper.save_game(self.state)
+        self.app.save_game(self.state)
         errors = getattr(self.app.keeper, "errors", None)  # a full disk, a folder gone read-only
         if errors and len(errors) != self.cache.get("save_errors"):
             self.cache["save_errors"] = len(errors)
@@ -590,14 +590,11 @@ class GameScene:
             return
         if self.now - self.thinking_since < self._anim(BOT_MIN_PAUSE):
             return
-        move = worker.result()
+        move = worker.result()  # what went wrong on the way is in worker.incidents: the app tells the player
         if move is None:
-            if worker.failed or not worker.busy:  # the worker died: think here, once
-                from .botworker import think
-
-                move = think("medium", state.view(state.current), 0)
-            else:
-                return
+            if not worker.busy:  # the request was dropped (a cancelled move): ask again
+                self.thinking_since = None
+            return
         self.thinking_since = None
         self.start_bot_move(move)
 

@@ -11,6 +11,10 @@ from dataclasses import dataclass
 from cribtiles.rules.board import SIZE, Square
 
 MIN_WIDTH, MIN_HEIGHT = 960, 640
+#: The largest window side anyone may ask for (`--size`), and the screen assumed when there is none
+#: to measure (headless drivers): beyond these a frame's surfaces take gigabytes.
+MAX_SIDE = 16384
+HEADLESS_SCREEN = (3840, 2400)
 RACK_SLOTS = 5
 
 Rect = tuple[int, int, int, int]  # x, y, width, height
@@ -22,6 +26,21 @@ BUTTONS = ("play", "pass", "exchange", "recall", "shuffle")
 def contains(rect: Rect, point: Point) -> bool:
     x, y, w, h = rect
     return x <= point[0] < x + w and y <= point[1] < y + h
+
+
+def fit_window(requested: tuple[int, int], screen: tuple[int, int]) -> tuple[int, int]:
+    """The window size to open for `requested` on a `screen`: no larger than the screen, no smaller
+    than the table can be read at (unless the screen itself is smaller).
+
+    >>> fit_window((99999, 99999), (1920, 1080)), fit_window((100, 30000), (1920, 1080))
+    ((1920, 1080), (960, 1080))
+    >>> fit_window((1280, 800), (1920, 1080)), fit_window((1280, 800), (800, 600))
+    ((1280, 800), (800, 600))
+    """
+    sw, sh = max(1, screen[0]), max(1, screen[1])
+    w = min(max(requested[0], MIN_WIDTH), sw)
+    h = min(max(requested[1], MIN_HEIGHT), sh)
+    return w, h
 
 
 def _moved(rect: Rect, dx: int) -> Rect:

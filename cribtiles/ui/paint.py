@@ -81,8 +81,9 @@ def draw_circle(surf: Target, colour: Colour3, centre: tuple[float, float], radi
         pygame.draw.circle(surf, colour, centre, radius, width)
 
 
-def wrap(text: str, size: int, width: int) -> list[str]:
-    words, lines, cur = text.split(), [], ""
+def wrap(text: str, size: int, width: int, limit: int = 6 * art.MAX_DRAWN) -> list[str]:
+    """`text` broken into lines that fit `width` (cut to `limit` characters first: it may come from a file)."""
+    words, lines, cur = art.clip(text, limit).split(), [], ""
     f = art.font(size)
     for w in words:
         trial = f"{cur} {w}".strip()

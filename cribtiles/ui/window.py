@@ -8,26 +8,34 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 import math
 import os
 import random
+import signal
+import threading
 import time
 import warnings
+from dataclasses import replace
 from typing import Protocol
 
 import pygame
 
+from cribtiles.bot.worker import PROCESS_LEVELS, BotWorker
 from cribtiles.rules.game import GameState, new_game
+from cribtiles.rules.match import Match
 from cribtiles.rules.options import RuleOptions
 
 from . import endcard, paint
-from .botworker import PROCESS_LEVELS, BotWorker
 from .config import SPEEDS, Keeper, Preferences
 from .game_scene import GameScene
-from .geometry import MIN_HEIGHT, MIN_WIDTH, Layout, contains
+from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, contains, fit_window
 from .sound import Sounds
 
 TITLE = "Crib Tiles"
+#: Seconds after the last change of size before the settings are written (an edge dragged sends many).
+PREFS_SETTLE = 1.0
+log = logging.getLogger("cribtiles.window")
 HEADLESS_DRIVERS = ("offscreen", "dummy")
 
 
@@ -88,7 +96,7 @@ class App:
 
     def __init__(
         self,
-        state: GameState | None,
+        saved: GameState | Match | None,
         prefs: Preferences,
         keeper: Keeper,
         options: RuleOptions | None = None,
@@ -107,8 +115,13 @@ class App:
             raise pygame.error("no display was found (is DISPLAY or WAYLAND_DISPLAY set?)")
         pygame.font.init()
         os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "cribtiles")
-        w, h = size or prefs.window
-        self.windowed = (max(MIN_WIDTH, w), max(MIN_HEIGHT, h))
+        requested = size or prefs.window
+        self.windowed = fit_window(requested, self.screen_size())
+        if self.windowed[0] < requested[0] or self.windowed[1] < requested[1]:
+            w, h = self.windowed
+            note = f"The window size {requested[0]}x{requested[1]} does not fit the screen; it opens at {w}x{h}."
+            notice = f"{note} {notice}".strip()
+            log.info(note)
         with contextlib.suppress(pygame.error):  # the icon: a maple 5, drawn like every other tile
             from cribtiles.rules.tiles import Colour, Tile
 
@@ -125,10 +138,19 @@ class App:
         self._full = True  # the next frame redraws and presents the whole window
         self._last_top: Scene | None = None
         self.running = True
+        self.stopped_by: str | None = None  # the signal that ended the loop, if one did
+        self._prefs_changed: float | None = None
         self.frames = 0
-        if state is None:
+        self.match: Match | None = None  # the match of several rounds being played, if it is one
+        if isinstance(saved, Match):
+            self.match = saved.next_round() if saved.game.is_over else saved  # resumed between rounds
+            state = self.match.game
+        elif saved is None:
             state = self._fresh_state()
-            keeper.save_game(state)
+        else:
+            state = saved
+        if state is not saved:
+            self.save_game(state)
         self.game = GameScene(self, state, notice=notice)
         self.scenes.append(self.game)
         self.caption(state)
@@ -140,6 +162,17 @@ class App:
         gc.freeze()
 
     # --- the window ---
+
+    @staticmethod
+    def screen_size() -> tuple[int, int]:
+        """The desktop's size, or a generous one where there is no screen to measure (headless)."""
+        if pygame.display.get_driver() in HEADLESS_DRIVERS:
+            return HEADLESS_SCREEN
+        with contextlib.suppress(pygame.error):
+            sizes = pygame.display.get_desktop_sizes()
+            if sizes and min(sizes[0]) > 0:
+                return sizes[0]
+        return HEADLESS_SCREEN
 
     def _open(self, fullscreen: bool) -> pygame.Surface:
         if fullscreen:
@@ -170,33 +203,66 @@ class App:
     def _resized(self, w: int, h: int) -> None:
         if self.prefs.fullscreen:
             return
-        self.windowed = (w, h)
-        if w < MIN_WIDTH or h < MIN_HEIGHT:  # keep the table readable: the window cannot shrink below it
-            self.windowed = (max(MIN_WIDTH, w), max(MIN_HEIGHT, h))
+        self.windowed = fit_window((w, h), self.screen_size())
+        if self.windowed != (w, h):  # keep the table readable, and within the screen
             self.screen = pygame.display.set_mode(self.windowed, pygame.RESIZABLE)
         else:
             self.screen = pygame.display.get_surface() or self.screen
         self.prefs.window = self.windowed
+        self._prefs_changed = time.monotonic()  # written once the edge is let go (see frame)
         self._relayout()
 
     # --- games ---
 
     def _fresh_state(self) -> GameState:
+        """A new game, or the first round of a new match when the rules ask for several rounds."""
         seed = self.seed if self.seed is not None else random.randrange(2**31)
         self.seed = None  # only the first game takes the command line's seed
-        return new_game(2, self.options, seed, ("You", self.prefs.level.capitalize()))
+        names = ("You", self.prefs.level.capitalize())
+        if self.options.rounds > 1:
+            self.match = Match.start(2, self.options, seed, names)
+            return self.match.game
+        self.match = None
+        return new_game(2, self.options, seed, names)
+
+    @property
+    def next_is_round(self) -> bool:
+        """The game over the table is a round of a match with rounds still to play."""
+        m = self.match
+        return m is not None and m.game.is_over and not m.is_over
+
+    def save_game(self, state: GameState) -> None:
+        """Save the game after a turn (inside its match, when it is a round of one)."""
+        if self.match is not None and self.match.game.seed == state.seed:
+            self.match = replace(self.match, game=state)
+            self.keeper.save_game(self.match)
+        else:
+            self.keeper.save_game(state)
 
     def new_game(self) -> None:
+        """The next round of the match, once a round is over; otherwise a new game."""
         self.worker.cancel()
-        state = self._fresh_state()
-        self.keeper.save_game(state)
-        self.game = GameScene(self, state)
+        notice = ""
+        if self.next_is_round and self.match is not None:
+            self.match = self.match.next_round()
+            state = self.match.game
+            totals = " · ".join(
+                f"{'You' if p == 0 else n} {t}"
+                for p, (n, t) in enumerate(zip(self.match.names, self.match.totals, strict=True))
+            )
+            notice = f"Round {self.match.round} of {self.match.options.rounds}. Running totals: {totals}."
+        else:
+            state = self._fresh_state()
+        self.save_game(state)
+        self.game = GameScene(self, state, notice=notice)
         self.scenes = [self.game]
         self.caption(state)
 
     def caption(self, state: GameState) -> None:
         """The window's title carries the score, for the task bar."""
-        names = ["You" if p == self.game.human else n for p, n in enumerate(state.names)]
+        from .art import clip
+
+        names = ["You" if p == self.game.human else clip(n, 24) for p, n in enumerate(state.names)]
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, state.final_scores(), strict=True))
         pygame.display.set_caption(f"{TITLE} — {scores}")
 
@@ -244,11 +310,21 @@ class App:
         elif changed:
             pygame.display.update(changed)
         self.frames += 1
+        self._tell_incidents()
+        if self._prefs_changed is not None and time.monotonic() - self._prefs_changed > PREFS_SETTLE:
+            self._prefs_changed = None
+            self.keeper.save_preferences(self.prefs)
         if self._warm:  # draw one tile face ahead of need per frame, so no frame waits for many
             tile, size = self._warm.pop()
             from . import art
 
             art.tile_face(tile, size)
+
+    def _tell_incidents(self) -> None:
+        """What went wrong with a bot (replaced after it hung or died) is told at the table."""
+        for text in self.worker.incidents:
+            self.game.toast(text, 8.0)
+        self.worker.incidents.clear()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
@@ -278,16 +354,41 @@ class App:
         self.scenes[-1].handle(event)
 
     def run(self, max_seconds: float | None = None) -> None:
+        """Loop frames until the window is closed, Ctrl+Q, or a signal (Ctrl-C, SIGTERM, SIGHUP) asks
+        the game to stop; then close it properly whatever happened (the game is saved every turn)."""
         clock = pygame.time.Clock()
         start = time.perf_counter()
-        while self.running:
-            dt = clock.tick(60) / 1000.0
-            self.frame(min(dt, 0.1))
-            if max_seconds is not None and time.perf_counter() - start > max_seconds:
-                break
-        self.close()
+        previous = self._catch_signals()
+        try:
+            while self.running:
+                dt = clock.tick(60) / 1000.0
+                self.frame(min(dt, 0.1))
+                if max_seconds is not None and time.perf_counter() - start > max_seconds:
+                    break
+        finally:
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
+            self.close()
+
+    def _catch_signals(self) -> dict[int, object]:
+        """Ctrl-C, SIGTERM and SIGHUP end the loop after the frame being drawn, like closing the window."""
+        if threading.current_thread() is not threading.main_thread():
+            return {}
+
+        def stop(signum: int, _frame: object) -> None:
+            self.stopped_by = signal.Signals(signum).name
+            self.running = False
+
+        previous: dict[int, object] = {}
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+            sig = getattr(signal, name, None)
+            if sig is not None:
+                previous[sig] = signal.signal(sig, stop)
+        return previous
 
     def close(self) -> None:
+        """Write the settings, end the bot worker at once, close the window: never waits on a bot."""
         self.keeper.save_preferences(self.prefs)
         self.worker.close()
         pygame.display.quit()
+        log.info("window closed%s", f" ({self.stopped_by})" if self.stopped_by else "")

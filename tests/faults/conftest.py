@@ -7,6 +7,7 @@ exited cleanly, the message it gave, the files it kept, no process left behind.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -125,14 +126,10 @@ def session_members(sid: int) -> list[int]:
 def kill_tree(pid: int) -> None:
     with_kids = [pid, *children(pid)]
     for p in with_kids:
-        try:
+        with contextlib.suppress(ProcessLookupError):
             os.kill(p, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
 
 
 @pytest.fixture
@@ -149,10 +146,8 @@ def reaper() -> Iterator[list[subprocess.Popen[str]]]:
     yield procs
     for proc in procs:
         for p in session_members(proc.pid):
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.kill(p, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
         if proc.poll() is None:
             proc.kill()
         proc.communicate()

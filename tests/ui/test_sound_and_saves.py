@@ -1,18 +1,14 @@
-"""The synthesised click, a missing sound device, and the bot worker (thread and process)."""
+"""The synthesised click, a missing sound device, and every turn saved as it happens."""
 
 from __future__ import annotations
 
 import itertools
 import random
-import time
 from array import array
 
 import pygame
 import pytest
 
-from cribtiles.rules import new_game
-from cribtiles.rules.moves import Play
-from cribtiles.ui.botworker import BotWorker
 from cribtiles.ui.config import NoKeeper, Preferences
 from cribtiles.ui.sound import Sounds, click_samples
 from cribtiles.ui.window import App
@@ -36,31 +32,6 @@ def test_no_sound_device_is_not_an_error(monkeypatch: pytest.MonkeyPatch) -> Non
     sounds = Sounds()
     assert not sounds.available
     sounds.click()  # silently nothing
-
-
-@pytest.mark.parametrize("use_process", [False, True])
-def test_the_worker_returns_a_legal_move(use_process: bool) -> None:
-    state = new_game(2, seed=3, names=("You", "Medium"))
-    worker = BotWorker(use_process=use_process)
-    try:
-        worker.start("medium", state.view(state.current), seed=1)
-        deadline = time.perf_counter() + 60
-        move = None
-        while move is None and time.perf_counter() < deadline:
-            move = worker.result()
-            time.sleep(0.01)
-        assert isinstance(move, Play) and move in state.legal_plays()
-        assert not worker.busy
-    finally:
-        worker.close()
-
-
-def test_a_cancelled_move_is_forgotten() -> None:
-    state = new_game(2, seed=3, names=("You", "Medium"))
-    worker = BotWorker(use_process=False)
-    worker.start("medium", state.view(state.current), seed=1)
-    worker.cancel()
-    assert worker.result() is None and not worker.busy
 
 
 def test_every_turn_is_saved_as_it_happens() -> None:

@@ -1,0 +1,167 @@
+"""The bot worker: a move from a thread or a process, and every way it can fail while the game goes on."""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from cribtiles.bot import worker as worker_module
+from cribtiles.bot.worker import BotWorker, hang_limit
+from cribtiles.rules import new_game
+from cribtiles.rules.game import GameState
+from cribtiles.rules.moves import Move, Pass, Play
+
+linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see the process end")
+
+
+def bot_to_move() -> GameState:
+    return new_game(2, seed=3, names=("You", "Expert"))
+
+
+def wait_for_move(worker: BotWorker, seconds: float = 60) -> Move:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        move = worker.result()
+        if move is not None:
+            return move
+        time.sleep(0.01)
+    raise AssertionError(f"no move within {seconds} s")
+
+
+def gone(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return True
+    return state in ("Z", "X")
+
+
+def test_a_move_is_abandoned_at_three_times_its_budget_and_five_seconds() -> None:
+    assert hang_limit("expert", 2.0) == 11.0
+    assert hang_limit("expert", None) == 9.5  # Expert's default budget, 1.5 s
+    assert hang_limit("hard", None) == 8.0
+
+
+@pytest.mark.parametrize("use_process", [False, True])
+def test_the_worker_returns_a_legal_move(use_process: bool) -> None:
+    state = bot_to_move()
+    worker = BotWorker(use_process=use_process)
+    try:
+        worker.start("medium", state.view(state.current), seed=1)
+        move = wait_for_move(worker)
+        assert isinstance(move, Play) and move in state.legal_plays()
+        assert not worker.busy and worker.incidents == []
+    finally:
+        worker.close()
+
+
+def test_a_cancelled_move_is_forgotten() -> None:
+    state = bot_to_move()
+    worker = BotWorker(use_process=False)
+    worker.start("medium", state.view(state.current), seed=1)
+    worker.cancel()
+    assert worker.result() is None and not worker.busy
+
+
+@linux_only
+def test_a_stopped_worker_process_is_abandoned_replaced_and_told() -> None:
+    state = bot_to_move()
+    worker = BotWorker(use_process=True, limit=lambda level, budget: 1.0)
+    try:
+        worker.warm_up()
+        pid = worker.pid
+        assert pid is not None
+        os.kill(pid, signal.SIGSTOP)  # hung: it will never answer
+        worker.start("expert", state.view(state.current), seed=1, budget=0.2)
+        started = time.monotonic()
+        move = wait_for_move(worker, 20)
+        assert 1.0 <= time.monotonic() - started < 5
+        assert move in state.legal_plays()  # the best-scoring move, played instead
+        assert worker.incidents == [
+            "The Expert bot took far too long to think (1 s); it played the best-scoring move instead."
+        ]
+        assert gone(pid)  # killed, stopped as it was
+        worker.start("medium", state.view(state.current), seed=2)  # and a fresh one takes the next move
+        assert wait_for_move(worker) in state.legal_plays()
+        assert worker.pid not in (None, pid)
+    finally:
+        worker.close()
+
+
+@linux_only
+def test_a_killed_worker_process_is_replaced_and_told() -> None:
+    state = bot_to_move()
+    worker = BotWorker(use_process=True)
+    try:
+        worker.start("expert", state.view(state.current), seed=1, budget=5.0)
+        pid = worker.pid
+        assert pid is not None
+        time.sleep(0.3)
+        os.kill(pid, signal.SIGKILL)
+        move = wait_for_move(worker, 10)
+        assert move in state.legal_plays()
+        assert worker.incidents == [
+            "The Expert bot lost its thinking process, which was ended by SIGKILL;"
+            " it played the best-scoring move instead."
+        ]
+    finally:
+        worker.close()
+
+
+def test_no_processes_here_means_a_thread_and_a_word_to_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
+    def read_only_shm(self: object) -> None:
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(worker_module._Process, "__init__", read_only_shm)
+    state = bot_to_move()
+    worker = BotWorker()
+    try:
+        worker.warm_up()  # the game starting against Expert: no crash
+        worker.start("hard", state.view(state.current), seed=1)
+        assert worker.pid is None
+        assert wait_for_move(worker) in state.legal_plays()
+        assert len(worker.incidents) == 1 and "could not get a process of their own" in worker.incidents[0]
+        worker.start("hard", state.view(state.current), seed=1)  # no second attempt, no second message
+        wait_for_move(worker)
+        assert len(worker.incidents) == 1
+    finally:
+        worker.close()
+
+
+def test_a_hung_thread_is_abandoned(monkeypatch: pytest.MonkeyPatch) -> None:
+    never = threading.Event()
+
+    def stuck(*args: object) -> Move:
+        never.wait(30)
+        return Pass()
+
+    monkeypatch.setattr(worker_module, "think", stuck)
+    state = bot_to_move()
+    worker = BotWorker(use_process=False, limit=lambda level, budget: 0.3)
+    try:
+        worker.start("medium", state.view(state.current), seed=1)
+        assert wait_for_move(worker, 5) in state.legal_plays()
+        assert "took far too long" in worker.incidents[0]
+    finally:
+        never.set()
+        worker.close()
+
+
+@linux_only
+def test_closing_never_waits_for_a_stopped_worker() -> None:
+    state = bot_to_move()
+    worker = BotWorker(use_process=True)
+    worker.start("expert", state.view(state.current), seed=1)
+    pid = worker.pid
+    assert pid is not None
+    os.kill(pid, signal.SIGSTOP)
+    started = time.monotonic()
+    worker.close()
+    assert time.monotonic() - started < 1.5
+    assert gone(pid)
