@@ -2,27 +2,52 @@
 
 Saves and settings live in platformdirs' user data folder (or `--data-dir DIR`), never beside the
 program. Every write goes to a temporary file that then replaces the old one (`os.replace`), so a
-crash or power cut leaves either the old file or the new one. A damaged file is set aside with a
-plain message, never a crash.
+crash or power cut leaves either the old file or the new one. A damaged file (unreadable, too large,
+not text, not JSON, nested too deeply, values of the wrong kind) is set aside under a name of its own
+with a plain message, never a crash. One running game claims the folder with a lock file
+(`Store.lock`), so a second one cannot write over its game.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import json
+import logging
 import os
+import re
+import stat
 import time
-from dataclasses import asdict
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.game import GameState
-from cribtiles.rules.record import load, save
+from cribtiles.rules.match import Match
+from cribtiles.rules.record import MATCH_FORMAT, load, load_match, save, save_match
 from cribtiles.ui.config import SPEEDS, Preferences
+
+if TYPE_CHECKING:
+    import filelock
 
 APP_NAME = "cribtiles"
 GAME_FILE = "game.json"
 SETTINGS_FILE = "settings.json"
+LOCK_FILE = "cribtiles.lock"
+
+SETTINGS_CAP = 1024 * 1024  # bytes: a settings file is a few hundred; anything past this is damaged
+GAME_CAP = 8 * 1024 * 1024  # bytes: a long match is well under a megabyte
+WINDOW_SIZES = range(100, 16384 + 1)  # pixels, each side of a remembered window
+QUOTE = 60  # characters: the most of anything from a file that a message quotes
+DETAIL = 120  # characters: the most of an error's own words that a message carries
+MAX_ASIDE = 1000  # damaged copies of one file kept side by side
+
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})\.tmp")  # atomic_write's names
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+log = logging.getLogger("cribtiles.storage")
 
 
 def default_data_dir() -> Path:
@@ -32,7 +57,10 @@ def default_data_dir() -> Path:
 
 
 def atomic_write(path: Path, text: str) -> None:
-    """Write `text` to `path` so that readers only ever see the whole old file or the whole new one."""
+    """Write `text` to `path` so that readers only ever see the whole old file or the whole new one.
+
+    On any failure (a full disk, a read-only folder) the old file is untouched, the temporary file
+    is removed, and the error is raised."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
@@ -41,9 +69,10 @@ def atomic_write(path: Path, text: str) -> None:
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
-    finally:
-        if tmp.exists():
+    except BaseException:
+        with contextlib.suppress(OSError):
             tmp.unlink()
+        raise
     try:  # make the rename itself durable where the platform allows it
         fd = os.open(path.parent, os.O_RDONLY)
         try:
@@ -54,12 +83,172 @@ def atomic_write(path: Path, text: str) -> None:
         pass
 
 
-def _set_aside(path: Path) -> Path:
-    """Keep a damaged file for a bug report, out of the way of the next save."""
-    aside = path.with_name(f"{path.stem}.damaged-{time.strftime('%Y%m%d-%H%M%S')}{path.suffix}")
-    with contextlib.suppress(OSError):
-        os.replace(path, aside)
-    return aside
+# --- short, plain reasons ---
+
+
+def brief(text: str) -> str:
+    """`text` short enough for a message: each quoted part cut to QUOTE characters, the whole to DETAIL."""
+
+    def cut(m: re.Match[str]) -> str:
+        quoted = m[0]
+        return quoted if len(quoted) <= QUOTE else f"{quoted[: QUOTE - 2]}…{quoted[0]}"
+
+    text = _QUOTED.sub(cut, text)
+    return text if len(text) <= DETAIL else f"{text[: DETAIL - 1]}…"
+
+
+def why(e: BaseException) -> str:
+    """What went wrong, in the system's words ("Permission denied"), never a traceback."""
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return brief(str(e)) or type(e).__name__
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+class Unreadable(Exception):
+    """A file that is there but cannot be used; the message says why in words."""
+
+
+def read_capped(path: Path, cap: int) -> str | None:
+    """The text of the file at `path`, or None when there is none. Raises `Unreadable` when it cannot
+    be read, is not a regular file, is larger than `cap` bytes (never more than cap + 1 are read) or
+    is not UTF-8."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except OSError as e:
+        raise Unreadable(f"it could not be opened: {why(e)}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise Unreadable("it is not a regular file")
+        raw = _read_at_most(fd, cap + 1)
+    except OSError as e:
+        raise Unreadable(f"it could not be read: {why(e)}") from None
+    except MemoryError:
+        raise Unreadable("it is too large to read") from None
+    finally:
+        os.close(fd)
+    if len(raw) > cap:
+        raise Unreadable(f"it is larger than {_size(cap)}")
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Unreadable("it is not text") from None
+
+
+def _read_at_most(fd: int, n: int) -> bytes:
+    chunks: list[bytes] = []
+    while n > 0:
+        chunk = os.read(fd, min(n, 1024 * 1024))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def parse_json(text: str) -> object:
+    """`text` as JSON, or `Unreadable` saying in words why not."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise Unreadable(f"it is not valid JSON: {e.msg} at line {e.lineno}") from None
+    except RecursionError:
+        raise Unreadable("its data is nested too deeply") from None
+    except MemoryError:
+        raise Unreadable("it is too large to read") from None
+    except ValueError as e:  # numbers too long to convert, and the like
+        raise Unreadable(f"it is not valid JSON: {brief(str(e))}") from None
+
+
+def _size(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n} bytes"
+
+
+# --- damaged files ---
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """Where a damaged file went: `kept` is its new path, or None when it could not be moved (`reason`)."""
+
+    original: Path
+    kept: Path | None
+    reason: str = ""
+
+    def words(self) -> str:
+        """The second half of a message: "it was kept as …" or what happened instead."""
+        if self.kept is not None:
+            return f"it was kept as {self.kept.name}"
+        return f"it could not be set aside ({self.reason}), so it was left where it is"
+
+
+def _aside_names(path: Path) -> list[Path]:
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    first = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
+    return [first] + [path.with_name(f"{path.stem}.damaged-{stamp}-{n}{path.suffix}") for n in range(2, MAX_ASIDE)]
+
+
+def _move_to_free_name(path: Path, names: list[Path]) -> Path:
+    """Move `path` to the first of `names` that is free (never over another file); raises OSError."""
+    for name in names:
+        try:
+            os.link(path, name)  # fails if `name` is taken: no race, nothing overwritten
+        except FileExistsError:
+            continue
+        except OSError as e:
+            if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS):
+                raise
+            if os.path.lexists(name):  # no hard links here (a folder, FAT): rename to a free name
+                continue
+            os.replace(path, name)
+            return name
+        try:
+            os.unlink(path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+            raise
+        return name
+    raise OSError(errno.EEXIST, f"{len(names)} damaged copies are there already")
+
+
+def _set_aside(path: Path) -> SetAside:
+    """Keep a damaged file for a bug report, out of the way of the next save, under a name of its own."""
+    try:
+        kept = _move_to_free_name(path, _aside_names(path))
+    except OSError as e:
+        log.warning("damaged file %s could not be set aside (%s); it was left where it is", path, why(e))
+        return SetAside(path, None, why(e))
+    log.warning("damaged file %s was set aside as %s", path, kept.name)
+    return SetAside(path, kept)
+
+
+# --- one running game per folder ---
+
+
+class FolderInUse(Exception):
+    """Another running Crib Tiles holds the data folder."""
+
+    def __init__(self, folder: Path) -> None:
+        super().__init__(
+            f"Crib Tiles is already running with the data folder {folder}; "
+            "close it first, or use --data-dir for a second game."
+        )
+        self.folder = folder
+
+
+def _not_a_folder(folder: Path) -> str:
+    """ "… is not a folder" when `folder` or the nearest part of it that exists is a file, else ""."""
+    for p in (folder, *folder.parents):
+        with contextlib.suppress(OSError):
+            if p.exists() or p.is_symlink():
+                return "" if p.is_dir() else f"{p} is not a folder"
+    return ""
 
 
 class Store:
@@ -68,6 +257,7 @@ class Store:
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = Path(folder) if folder is not None else default_data_dir()
         self.errors: list[str] = []  # writes that failed (a full disk, a read-only folder)
+        self._lock: filelock.BaseFileLock | None = None
 
     @property
     def game_path(self) -> Path:
@@ -77,83 +267,186 @@ class Store:
     def settings_path(self) -> Path:
         return self.folder / SETTINGS_FILE
 
+    @property
+    def lock_path(self) -> Path:
+        return self.folder / LOCK_FILE
+
+    @property
+    def locked(self) -> bool:
+        return self._lock is not None
+
+    # --- the folder ---
+
+    def lock(self) -> str:
+        """Claim the folder for this running game (creating it if need be) and remove the temporary
+        files that killed games left behind.
+
+        Raises `FolderInUse` when another running game holds it. When the lock file cannot be made (a
+        read-only folder, a data dir that is a file) the game runs unlocked: the reason is logged and
+        returned as a message for the player ("" when the folder is locked)."""
+        import filelock
+
+        if self._lock is not None:
+            return ""
+        lock = filelock.FileLock(str(self.lock_path), timeout=0)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            lock.acquire()
+        except filelock.Timeout:  # before OSError: Timeout is a TimeoutError
+            log.warning("the data folder %s is in use by another Crib Tiles", self.folder)
+            raise FolderInUse(self.folder) from None
+        except OSError as e:
+            reason = self._problem(e)
+            log.warning("could not lock the data folder %s (%s); running without the lock", self.folder, reason)
+            return f"The data folder {self.folder} cannot be used ({reason}), so your game may not be saved."
+        self._lock = lock
+        log.info("locked the data folder %s", self.folder)
+        self._remove_stale_temporaries()
+        return ""
+
+    def unlock(self) -> None:
+        """Let the folder go (another game may claim it then)."""
+        if self._lock is None:
+            return
+        with contextlib.suppress(OSError):
+            self._lock.release()
+        self._lock = None
+
+    def _remove_stale_temporaries(self) -> None:
+        """Remove `.NAME.PID.tmp` files of other processes: writes a `kill -9` cut short. Only safe while
+        the folder is locked (no other game writes in it)."""
+        try:
+            entries = list(os.scandir(self.folder))
+        except OSError as e:
+            log.warning("could not look for stale temporary files in %s (%s)", self.folder, why(e))
+            return
+        for entry in entries:
+            m = _TEMPORARY.fullmatch(entry.name)
+            if m is None or int(m["pid"]) == os.getpid():
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    continue
+                os.unlink(entry.path)
+            except OSError as e:
+                log.warning("could not remove the stale temporary file %s (%s)", entry.path, why(e))
+            else:
+                log.info("removed the stale temporary file %s", entry.path)
+
+    def _problem(self, e: BaseException) -> str:
+        return _not_a_folder(self.folder) or why(e)
+
+    def _failed(self, what: str, e: BaseException) -> None:
+        message = f"could not save the {what} in {self.folder} ({self._problem(e)})"
+        if isinstance(e, OSError):
+            log.warning("%s", message)
+        else:
+            log.error("%s", message, exc_info=e)
+        self.errors.append(message)
+
     # --- the game ---
 
-    def load_game(self) -> tuple[GameState | None, str]:
-        """The saved game to resume (None if there is none, it is over, or it is damaged) and a
-        message for the player when something was wrong."""
+    def load_game(self) -> tuple[GameState | Match | None, str]:
+        """The saved game or match to resume, and a message for the player when something was wrong.
+
+        None when there is none, it is over (a single game, or every round of a match), or it is
+        damaged (then it is set aside). A match between rounds (its current round over, the match
+        not) is returned as it is: the caller starts its next round."""
         try:
-            text = self.game_path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            return None, ""
-        except (OSError, UnicodeDecodeError) as e:
+            text = read_capped(self.game_path, GAME_CAP)
+            if text is None:
+                return None, ""
+            data = parse_json(text)
+        except Unreadable as e:
             aside = _set_aside(self.game_path)
-            return None, f"The saved game could not be read ({e}); it was kept as {aside.name} and a new game begins."
+            return None, f"The saved game could not be read ({e}); {aside.words()}, and a new game begins."
         try:
+            if isinstance(data, dict) and data.get("format") == MATCH_FORMAT:
+                return _resumable_match(load_match(text)), ""
             state = load(text)
         except RecordError as e:
             aside = _set_aside(self.game_path)
-            return None, f"{str(e)[:1].upper()}{str(e)[1:]}. It was kept as {aside.name}; a new game begins."
+            return None, f"{_sentence(brief(str(e)))}. {_sentence(aside.words())}; a new game begins."
         except Exception as e:  # a record the rules cannot replay for a reason nobody foresaw
+            log.error("the saved game %s could not be replayed", self.game_path, exc_info=e)
             aside = _set_aside(self.game_path)
-            return None, f"The saved game could not be replayed ({e}); it was kept as {aside.name}."
-        if state.is_over:
-            return None, ""
-        return state, ""
+            return None, f"The saved game could not be replayed ({why(e)}); {aside.words()}, and a new game begins."
+        return (None if state.is_over else state), ""
 
-    def save_game(self, state: GameState) -> None:
+    def save_game(self, game: GameState | Match) -> None:
+        """Save a game (or a match of several rounds); a failure is recorded in `errors`, never raised."""
         try:
-            atomic_write(self.game_path, save(state))
-        except OSError as e:
-            self.errors.append(f"could not save the game in {self.folder}: {e}")
+            atomic_write(self.game_path, save_match(game) if isinstance(game, Match) else save(game))
+        except Exception as e:
+            self._failed("game", e)
 
     # --- preferences ---
 
     def load_preferences(self) -> tuple[Preferences, str]:
+        """The saved preferences (defaults for whatever is missing or bad) and a message for the player
+        when something was wrong; a damaged file, or one with values not understood, is set aside."""
         try:
-            data = json.loads(self.settings_path.read_text(encoding="utf-8"))
-        except FileNotFoundError:
-            return Preferences(), ""
-        except (OSError, ValueError) as e:
+            text = read_capped(self.settings_path, SETTINGS_CAP)
+            if text is None:
+                return Preferences(), ""
+            data = parse_json(text)
+            if not isinstance(data, dict):
+                raise Unreadable("it does not hold settings")
+        except Unreadable as e:
             aside = _set_aside(self.settings_path)
-            return Preferences(), f"The settings file was damaged ({e}); it was kept as {aside.name}; default settings."
-        return _preferences_from(data)
+            return Preferences(), f"The settings file was damaged ({e}); {aside.words()}; default settings are used."
+        prefs, bad = _preferences_from(data)
+        if not bad:
+            return prefs, ""
+        aside = _set_aside(self.settings_path)
+        return (
+            prefs,
+            f"Some settings were not understood ({', '.join(bad)}); their defaults are used and {aside.words()}.",
+        )
 
     def save_preferences(self, prefs: Preferences) -> None:
+        """Save the preferences; a failure is recorded in `errors`, never raised."""
         try:
             atomic_write(self.settings_path, json.dumps(asdict(prefs), indent=1))
-        except OSError as e:
-            self.errors.append(f"could not save the settings in {self.folder}: {e}")
+        except Exception as e:
+            self._failed("settings", e)
 
 
-def _preferences_from(data: object) -> tuple[Preferences, str]:
-    """Preferences from the settings file, each value checked; unknown or bad values fall back."""
+def _resumable_match(match: Match) -> Match | None:
+    return None if match.is_over and match.game.is_over else match
+
+
+def _preferences_from(data: object) -> tuple[Preferences, list[str]]:
+    """Preferences from the settings file, each value checked by type and range (never raising); the
+    names of the values that were not understood, which keep their defaults. Missing values are not bad."""
     from cribtiles.bot import LEVELS
 
     prefs = Preferences()
+    fields = ("level", "speed", "sound", "fullscreen", "window")
     if not isinstance(data, dict):
-        return prefs, "The settings file was not understood; default settings."
+        return prefs, list(fields)
+    good: dict[str, Callable[[object], bool]] = {
+        "level": lambda v: isinstance(v, str) and v in LEVELS,
+        "speed": lambda v: isinstance(v, str) and v in SPEEDS,
+        "sound": lambda v: isinstance(v, bool),
+        "fullscreen": lambda v: isinstance(v, bool),
+        "window": _window_size,
+    }
     bad: list[str] = []
-    level = data.get("level", prefs.level)
-    if level in LEVELS:
-        prefs.level = level
-    else:
-        bad.append("level")
-    speed = data.get("speed", prefs.speed)
-    if speed in SPEEDS:
-        prefs.speed = speed
-    else:
-        bad.append("speed")
-    for key in ("sound", "fullscreen"):
-        v = data.get(key, getattr(prefs, key))
-        if isinstance(v, bool):
-            setattr(prefs, key, v)
+    for name in fields:
+        if name not in data:
+            continue
+        value = data[name]
+        if good[name](value):
+            setattr(prefs, name, tuple(value) if name == "window" else value)
         else:
-            bad.append(key)
-    window = data.get("window", list(prefs.window))
-    if isinstance(window, list) and len(window) == 2 and all(isinstance(v, int) and 100 <= v <= 20000 for v in window):
-        prefs.window = (window[0], window[1])
-    else:
-        bad.append("window")
-    note = f"Some settings were not understood ({', '.join(bad)}); their defaults are used." if bad else ""
-    return prefs, note
+            bad.append(name)
+    return prefs, bad
+
+
+def _window_size(v: object) -> bool:
+    return (
+        isinstance(v, list)
+        and len(v) == 2
+        and all(isinstance(n, int) and not isinstance(n, bool) and n in WINDOW_SIZES for n in v)
+    )
