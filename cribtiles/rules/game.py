@@ -27,6 +27,8 @@ _T = TypeVar("_T")
 RACK_SIZE = 5
 JOKER_PENALTY = 5
 MAX_PLAYERS = 4
+#: The longest player name: names are drawn on the table and come from saved files.
+MAX_NAME = 40
 SOLITAIRE_NAMES = ("Dark", "Light")
 #: Players who have gone this many turns each without playing lock the board (rules.md 5).
 IDLE_ROUNDS_TO_LOCK = 2
@@ -457,6 +459,9 @@ def new_game(
     names = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(players))
     if len(names) != players:
         raise ValueError(f"{players} players need {players} names, not {len(names)}")
+    if any(len(n) > MAX_NAME for n in names):
+        longest = max(len(n) for n in names)
+        raise ValueError(f"a player's name is {longest:,} characters long; names have at most {MAX_NAME}")
     rng = random.Random(seed)
     if options.solitaire:
         side_colours: tuple[Colour, ...] = (Colour.DARK, Colour.LIGHT)

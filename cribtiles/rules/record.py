@@ -20,6 +20,21 @@ from .options import RuleOptions
 FORMAT = "cribtiles-game"
 _NUMBER = re.compile(r"[0-9]{1,6}")  # ASCII digits only: str.isdigit() also takes '²'
 VERSION = 1
+#: No action of a record is longer (five placements, a declared score): a longer one is damage, and
+#: a message quotes at most QUOTE characters of what it found, so that it stays readable.
+MAX_ACTION = 120
+QUOTE = 40
+
+
+def _quote(text: str) -> str:
+    """`text` as a message quotes it: in quotes, cut short when long.
+
+    >>> _quote("f7=4L"), _quote("x" * 100)
+    ("'f7=4L'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (100 characters)")
+    """
+    if len(text) <= QUOTE:
+        return repr(text)
+    return f"{text[: QUOTE - 1]!r}"[:-1] + f"…' ({len(text):,} characters)"
 
 
 @dataclass(frozen=True)
@@ -102,10 +117,13 @@ def replay(record: GameRecord, upto: int | None = None) -> GameState:
     except ValueError as e:
         raise RecordError(f"the saved game cannot be set up: {e}") from None
     for i, action in enumerate(record.actions[:upto]):
+        if len(action) > MAX_ACTION:
+            raise RecordError(f"the saved game is damaged: action {i + 1} is {_quote(action)}, too long to be a move")
         try:
             state = apply_text(state, action)
         except (IllegalMove, NotationError) as e:
-            raise RecordError(f"the saved game breaks off at action {i + 1} ({action!r}): {e}") from None
+            why = str(e) if len(str(e)) <= 4 * QUOTE else str(e)[: 4 * QUOTE - 1] + "…"
+            raise RecordError(f"the saved game breaks off at action {i + 1} ({_quote(action)}): {why}") from None
     return state
 
 

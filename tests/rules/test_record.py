@@ -373,3 +373,29 @@ def test_a_record_with_a_random_value_loads_or_raises_record_error(key: str, val
         assert str(e)
     else:
         assert load(save(state)) == state
+
+
+def _damaged(**changes: object) -> str:
+    data = json.loads(save(new_game(2, seed=1, names=("You", "Medium"))))
+    data.update(changes)
+    return json.dumps(data)
+
+
+def test_a_huge_name_is_damage_and_the_message_stays_short() -> None:
+    with pytest.raises(RecordError) as e:
+        load(_damaged(players=["You", "x" * 3_000_000]))
+    assert str(e.value) == (
+        "the saved game cannot be set up: a player's name is 3,000,000 characters long; names have at most 40"
+    )
+
+
+def test_a_huge_action_is_damage_and_the_message_quotes_little_of_it() -> None:
+    with pytest.raises(RecordError) as e:
+        load(_damaged(actions=["f7=" + "A" * 600_000]))
+    assert str(e.value) == (
+        "the saved game is damaged: action 1 is 'f7=AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA…' (600,003 characters),"
+        " too long to be a move"
+    )
+    with pytest.raises(RecordError) as e:
+        load(_damaged(actions=["f7=4L " + "A" * 100]))
+    assert len(str(e.value)) < 300 and "(106 characters)" in str(e.value)
