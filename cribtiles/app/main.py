@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -10,6 +11,7 @@ from pathlib import Path
 from cribtiles import __version__
 from cribtiles.bot import LEVELS
 from cribtiles.rules import NotationError, RuleOptions
+from cribtiles.ui.geometry import MAX_SIDE  # pure arithmetic: no pygame is imported
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -33,13 +35,27 @@ def _parser() -> argparse.ArgumentParser:
     return ap
 
 
+_SIZE = re.compile(r"\s*([0-9]{1,6})\s*[x×]\s*([0-9]{1,6})\s*", re.IGNORECASE)  # ASCII digits: not '²'
+
+
 def _size(text: str | None) -> tuple[int, int] | None:
+    """The window size asked for with `--size`, like 1280x800; a ValueError in words otherwise.
+
+    >>> _size("1280x800"), _size(None)
+    ((1280, 800), None)
+    """
     if not text:
         return None
-    w, _, h = text.lower().partition("x")
-    if not (w.isdigit() and h.isdigit()):
-        raise ValueError(f"--size {text!r}: write it like 1280x800")
-    return int(w), int(h)
+    shown = text if len(text) <= 20 else text[:19] + "…"
+    m = _SIZE.fullmatch(text)
+    if m is None:
+        raise ValueError(f"--size {shown!r}: write the width and height in pixels, like 1280x800")
+    w, h = int(m[1]), int(m[2])
+    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
+        raise ValueError(
+            f"--size {shown}: a window can be 1 to {MAX_SIDE} pixels on a side (it opens no larger than the screen)"
+        )
+    return w, h
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import logging
+import signal
 import sys
 from pathlib import Path
 
 from cribtiles.rules import RuleOptions
 
-from .storage import Store
+from .logs import setup_logging
+from .storage import FolderInUse, Store
+
+log = logging.getLogger("cribtiles.app")
 
 
 def play_window(
@@ -29,23 +34,67 @@ def play_window(
         )
         return 1
     store = Store(data_dir)
+    setup_logging(store.folder)
+    try:
+        folder_note = store.lock()
+    except FolderInUse as e:  # never two windows on one saved game: the second would overwrite the first's
+        log.warning("refused to start: %s", e)
+        print(f"cribtiles: {e}", file=sys.stderr)
+        tell_in_a_window("Crib Tiles is already open", str(e))
+        return 1
+    try:
+        return _play(store, level, seed, options, new_rules, size, folder_note)
+    finally:
+        store.unlock()
+
+
+def _play(
+    store: Store,
+    level: str | None,
+    seed: int | None,
+    options: RuleOptions,
+    new_rules: bool,
+    size: tuple[int, int] | None,
+    folder_note: str,
+) -> int:
     prefs, notes = store.load_preferences()
+    notes = " ".join(n for n in (folder_note, notes) if n)
     if level is not None:
         prefs.level = level
-    state = None
+    saved = None
     if level is None and seed is None and not new_rules:
-        state, game_note = store.load_game()
+        saved, game_note = store.load_game()
         notes = " ".join(n for n in (notes, game_note) if n)
+    if notes:
+        log.warning("%s", notes)
     from cribtiles.ui.window import App
 
     try:
-        app = App(state, prefs, store, options, notice=notes, size=size, seed=seed)
+        app = App(saved, prefs, store, options, notice=notes, size=size, seed=seed)
     except Exception as e:  # no display: say so plainly
         if e.__class__.__name__ == "error":
+            log.error("cannot open a window: %s", e)
             print(f"cribtiles: cannot open a window ({e}); play in the terminal with --text", file=sys.stderr)
             return 1
         raise
+    log.info("window open at %dx%d", *app.screen.get_size())
     app.run()
     for err in store.errors[-1:]:
         print(f"cribtiles: {err}", file=sys.stderr)
+    if app.stopped_by is not None:
+        print(
+            f"cribtiles: stopped by {app.stopped_by}; your game is saved and goes on when you start again.",
+            file=sys.stderr,
+        )
+        return 128 + int(getattr(signal, app.stopped_by))
     return 0
+
+
+def tell_in_a_window(title: str, text: str) -> None:
+    """Show a message in a small window of its own (a game started from a menu has no terminal)."""
+    try:
+        from cribtiles.ui.message import show_message
+
+        show_message(title, text)
+    except Exception:  # no display, no pygame: the message went to standard error already
+        log.info("the message could not be shown in a window", exc_info=True)
