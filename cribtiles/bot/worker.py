@@ -274,6 +274,7 @@ class BotWorker:
         self._job = None
         if self._process is not None and (abandon or not self._process.proc.is_alive()):
             self._drop_process()
+            self._ensure_process()  # the replacement starts now, while the player thinks
         name = job.level.capitalize()
         replaced = "a fresh one takes over" if job.thread is None else "it is left behind"
         log.warning("the %s bot %s; playing the best-scoring move instead (%s)", job.level, what, replaced)
@@ -285,6 +286,7 @@ class BotWorker:
         job, self._job = self._job, None
         if job is not None and job.thread is None:
             self._drop_process()  # it may be stuck: a fresh process is cheaper than waiting to find out
+            self._ensure_process()
 
     def close(self) -> None:
         """End the worker at once, whatever it is doing (quitting never waits for a bot)."""
