@@ -11,7 +11,7 @@ import pygame
 
 from . import art
 from .geometry import contains
-from .paint import CREAM, button, wrap, write
+from .paint import CREAM, GOLD, button, wrap, write
 
 SIZE = (560, 240)
 HEADLESS = ("dummy", "offscreen")
@@ -28,7 +28,7 @@ def show_message(title: str, text: str) -> None:
         pygame.font.init()
         screen = pygame.display.set_mode(SIZE)
         pygame.display.set_caption(art.clip(title, 80))
-        _loop(screen, text)
+        _loop(screen, title, text)
     finally:
         with contextlib.suppress(pygame.error):
             pygame.display.quit()
@@ -39,7 +39,7 @@ def _ok_rect() -> tuple[int, int, int, int]:
     return (w - 140) // 2, h - 66, 140, 44
 
 
-def _loop(screen: pygame.Surface, text: str) -> None:
+def _loop(screen: pygame.Surface, title: str, text: str) -> None:
     clock = pygame.time.Clock()
     waited, hover = 0, False
     while waited < TIMEOUT_MS:
@@ -52,14 +52,15 @@ def _loop(screen: pygame.Surface, text: str) -> None:
                 hover = contains(_ok_rect(), event.pos)
             if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and contains(_ok_rect(), event.pos):
                 return
-        _draw(screen, text, hover)
+        _draw(screen, title, text, hover)
         pygame.display.flip()
         waited += clock.tick(30)
 
 
-def _draw(screen: pygame.Surface, text: str, hover: bool) -> None:
+def _draw(screen: pygame.Surface, title: str, text: str, hover: bool) -> None:
     screen.blit(art.felt(*SIZE), (0, 0))
+    write(screen, title, 26, GOLD, (24, 20))
     size = 20
-    for i, line in enumerate(wrap(text, size, SIZE[0] - 48)[:6]):
-        write(screen, line, size, CREAM, (24, 22 + i * round(size * 1.35)))
+    for i, line in enumerate(wrap(text, size, SIZE[0] - 48)[:5]):
+        write(screen, line, size, CREAM, (24, 62 + i * round(size * 1.35)))
     button(screen, _ok_rect(), "OK", True, hover, strong=True)
