@@ -255,3 +255,28 @@ def test_a_second_window_on_one_folder_is_refused_and_the_first_game_kept(
     assert first.poll() is None
     first.send_signal(signal.SIGTERM)
     assert ended_within(first, 5)[0] == 128 + signal.SIGTERM
+
+
+@pytest.mark.skipif(shutil.which("Xvfb") is None, reason="needs Xvfb (Debian: xvfb) to take an X server away")
+def test_when_the_x_server_goes_away_the_game_and_its_worker_end(
+    data: Path, reaper: list[subprocess.Popen[str]]
+) -> None:
+    n = next(n for n in range(250, 350) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    xvfb = subprocess.Popen(
+        ["Xvfb", f":{n}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], stderr=subprocess.DEVNULL
+    )
+    try:
+        wait_for(lambda: Path(f"/tmp/.X11-unix/X{n}").exists(), 10, "Xvfb")
+        proc = start(
+            ["--level", "expert", "--seed", str(bot_starts_seed())], data, SDL_VIDEODRIVER="x11", DISPLAY=f":{n}"
+        )
+        reaper.append(proc)
+        wait_for_log(data, WINDOW_OPEN)
+        helpers = children(proc.pid)
+        assert helpers
+    finally:
+        xvfb.kill()
+        xvfb.wait()
+    proc.wait(timeout=10)  # Xlib ends the program when its display is gone
+    wait_for(lambda: not any(alive(p) for p in helpers), 10, f"the game's helpers {helpers} to end")
+    assert json.loads((data / "game.json").read_text())["format"] == "cribtiles-game"  # the save is whole
