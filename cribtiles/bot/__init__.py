@@ -2,6 +2,16 @@
 the standard library, never pygame."""
 
 from .base import Bot, JokerManners, choose_safely
-from .levels import DESCRIPTIONS, LEVELS, make_bot
+from .levels import DESCRIPTIONS, LEVELS, PROCESS_LEVELS, Level, level, make_bot
 
-__all__ = ["DESCRIPTIONS", "LEVELS", "Bot", "JokerManners", "choose_safely", "make_bot"]
+__all__ = [
+    "DESCRIPTIONS",
+    "LEVELS",
+    "PROCESS_LEVELS",
+    "Bot",
+    "JokerManners",
+    "Level",
+    "choose_safely",
+    "level",
+    "make_bot",
+]

@@ -34,17 +34,27 @@ class Bot(Protocol):
 
 @dataclass(frozen=True)
 class JokerManners:
-    """How bots behave under the Joker rule: declare honestly, call when points were missed."""
+    """How a bot keeps the Joker rule: the chance that it forgets one item of its own play's score
+    (a fifteen, a run, a bonus) when it declares, and the chance that it fails to call "Joker" when
+    another player's play left points unclaimed. Without a random generator it never slips."""
 
-    def declare(self, view: PlayerView, play: Play) -> int:
-        return score_play(view.board, play).total
+    undercount: float = 0.0
+    oversight: float = 0.0
 
-    def should_call(self, view: PlayerView) -> bool:
-        """Call "Joker" when the last play, by someone else, left points unclaimed."""
+    def declare(self, view: PlayerView, play: Play, rng: random.Random | None = None) -> int:
+        result = score_play(view.board, play)
+        if rng is None or rng.random() >= self.undercount:
+            return result.total
+        items = [c.points for line in result.lines for c in line.combinations] + [b.points for b in result.bonuses]
+        return result.total - rng.choice(items) if items else result.total
+
+    def should_call(self, view: PlayerView, rng: random.Random | None = None) -> bool:
+        """Call "Joker" when the last play, by someone else, left points unclaimed (and they are seen)."""
         if not view.options.joker or not view.turns:
             return False
         last = view.turns[-1]
-        return last.is_play and last.player != view.player and view.unclaimed > 0
+        missed = last.is_play and last.player != view.player and view.unclaimed > 0
+        return missed and (rng is None or rng.random() >= self.oversight)
 
 
 def choose_safely(bot: Bot, view: PlayerView, rng: random.Random, budget: float | None = None) -> Move:

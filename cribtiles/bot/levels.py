@@ -1,34 +1,78 @@
-"""The difficulty ladder, by name: beginner, easy, medium, hard, expert."""
+"""The difficulty ladder in one table: each level's name, how it plays, where it thinks, how it
+keeps the Joker rule, and how to make it (Macondo keeps its bots' configurations the same way)."""
 
 from __future__ import annotations
 
-from .base import Bot
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .base import Bot, JokerManners
 from .equity import HardBot
 from .findability import BEGINNER, EASY, FindabilityBot
 from .greedy import GreedyBot
 from .simulate import DEFAULT_BUDGET, ExpertBot
 
-LEVELS = ("beginner", "easy", "medium", "hard", "expert")
-DESCRIPTIONS = {
-    "beginner": "overlooks many plays, above all long ones and ones that cross other lines",
-    "easy": "sees most short plays and misses some long ones",
-    "medium": "always takes the play that scores the most now",
-    "hard": "weighs the score against the tiles it keeps and what it opens for you",
-    "expert": "simulates the next turns of its best candidates within a time budget",
-}
+
+@dataclass(frozen=True)
+class Level:
+    name: str
+    description: str
+    make: Callable[[float | None], Bot]  # the bot, given Expert's budget in seconds (None: its default)
+    in_process: bool  # thinks in a process of its own, so the window's frames keep their pace
+    manners: JokerManners  # how often it under-counts its own plays and misses a call on others'
 
 
-def make_bot(level: str, budget: float | None = None) -> Bot:
+TABLE: tuple[Level, ...] = (
+    Level(
+        "beginner",
+        "overlooks many plays, above all long ones and ones that cross other lines",
+        lambda budget: FindabilityBot("beginner", BEGINNER),
+        False,
+        JokerManners(undercount=0.3, oversight=0.5),
+    ),
+    Level(
+        "easy",
+        "sees most short plays and misses some long ones",
+        lambda budget: FindabilityBot("easy", EASY),
+        False,
+        JokerManners(undercount=0.2, oversight=0.3),
+    ),
+    Level(
+        "medium",
+        "always takes the play that scores the most now",
+        lambda budget: GreedyBot(),
+        False,
+        JokerManners(undercount=0.1, oversight=0.15),
+    ),
+    Level(
+        "hard",
+        "weighs the score against the tiles it keeps and what it opens for you",
+        lambda budget: HardBot(),
+        True,
+        JokerManners(undercount=0.03, oversight=0.05),
+    ),
+    Level(
+        "expert",
+        "simulates the next turns of its best candidates within a time budget",
+        lambda budget: ExpertBot(budget=DEFAULT_BUDGET if budget is None else budget),
+        True,
+        JokerManners(),  # never misses a point, its own or another's
+    ),
+)
+BY_NAME = {level.name: level for level in TABLE}
+LEVELS = tuple(level.name for level in TABLE)
+DESCRIPTIONS = {level.name: level.description for level in TABLE}
+PROCESS_LEVELS = tuple(level.name for level in TABLE if level.in_process)
+
+
+def level(name: str) -> Level:
+    """The level called `name` (any case)."""
+    found = BY_NAME.get(name.strip().lower())
+    if found is None:
+        raise ValueError(f"there is no bot level {name!r}; the levels are {', '.join(LEVELS)}")
+    return found
+
+
+def make_bot(name: str, budget: float | None = None) -> Bot:
     """A fresh bot of that level (`budget`: Expert's seconds per move, default 1.5)."""
-    name = level.strip().lower()
-    if name == "beginner":
-        return FindabilityBot("beginner", BEGINNER)
-    if name == "easy":
-        return FindabilityBot("easy", EASY)
-    if name == "medium":
-        return GreedyBot()
-    if name == "hard":
-        return HardBot()
-    if name == "expert":
-        return ExpertBot(budget=DEFAULT_BUDGET if budget is None else budget)
-    raise ValueError(f"there is no bot level {level!r}; the levels are {', '.join(LEVELS)}")
+    return level(name).make(budget)

@@ -27,13 +27,12 @@ from cribtiles.rules.moves import Move
 
 from .base import choose_safely
 from .greedy import greedy_move
-from .levels import make_bot
+from .levels import PROCESS_LEVELS, make_bot
 from .lifeline import die_with_parent
 from .simulate import DEFAULT_BUDGET
 
 log = logging.getLogger("cribtiles.bot.worker")
 
-PROCESS_LEVELS = ("hard", "expert")
 #: A move is abandoned once it has taken HANG_FACTOR times its budget plus HANG_GRACE seconds
 #: (levels without a budget count as NO_BUDGET seconds): far past anything a loaded machine explains.
 HANG_FACTOR = 3.0

@@ -21,7 +21,8 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.bot.worker import PROCESS_LEVELS, BotWorker
+from cribtiles.bot import PROCESS_LEVELS
+from cribtiles.bot.worker import BotWorker
 from cribtiles.rules.game import GameState, new_game
 from cribtiles.rules.match import Match
 from cribtiles.rules.options import RuleOptions
