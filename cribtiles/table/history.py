@@ -1,0 +1,71 @@
+"""Every turn of a game as the table tells it: the rules' turn, the board before it, its breakdown
+(scored once, when the turn is recorded) and the Joker calls made on it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cribtiles.rules.board import Board
+from cribtiles.rules.game import GameState, JokerCall, Turn
+from cribtiles.rules.moves import Play
+from cribtiles.rules.scoring import PlayScore, score_play
+
+
+@dataclass(frozen=True)
+class TurnRecord:
+    number: int  # its index among the game's turns
+    turn: Turn
+    board_before: Board
+    score: PlayScore | None  # the true breakdown of a play (None for a pass or an exchange)
+    calls: tuple[JokerCall, ...] = ()  # "Joker!" called on it, in order
+
+    @property
+    def player(self) -> int:
+        return self.turn.player
+
+    @property
+    def is_play(self) -> bool:
+        return self.score is not None
+
+    @property
+    def declared(self) -> int:
+        """What the player claimed for it (its true score unless the Joker rule let them under-count)."""
+        return self.turn.points
+
+    @property
+    def unclaimed(self) -> int:
+        """Points the player left and nobody has taken yet."""
+        taken = sum(c.points for c in self.calls if c.points > 0)
+        return max(0, self.turn.true_points - self.turn.points - taken)
+
+    @property
+    def board_after(self) -> Board:
+        if isinstance(self.turn.move, Play):
+            return self.board_before.place(self.turn.move.placements)
+        return self.board_before
+
+    def with_call(self, call: JokerCall) -> TurnRecord:
+        return TurnRecord(self.number, self.turn, self.board_before, self.score, (*self.calls, call))
+
+
+def record_turn(before: GameState, turn: Turn) -> TurnRecord:
+    """The record of `turn`, just made from the position `before`."""
+    move = turn.move
+    score = score_play(before.board, move) if isinstance(move, Play) else None
+    return TurnRecord(len(before.turns), turn, before.board, score)
+
+
+def history_of(state: GameState) -> tuple[TurnRecord, ...]:
+    """The records of every turn of `state` (a resumed game): each play scored once, on its own board."""
+    calls: dict[int, list[JokerCall]] = {}
+    for turns_before, call in state.calls:
+        calls.setdefault(turns_before - 1, []).append(call)
+    board = Board.empty()
+    records = []
+    for i, turn in enumerate(state.turns):
+        move = turn.move
+        score = score_play(board, move) if isinstance(move, Play) else None
+        records.append(TurnRecord(i, turn, board, score, tuple(calls.get(i, ()))))
+        if isinstance(move, Play):
+            board = board.place(move.placements)
+    return tuple(records)

@@ -1,0 +1,222 @@
+"""A game in progress at a table: the seats, the match and its round in play, every turn's record,
+the Joker manners of the bots. One turn loop for every driver: the window, the text mode, the arena.
+
+A driver asks whose turn it is; for a bot it takes a `BotRequest` (what the bot may see, and the seed
+of its move), has the move chosen (at once, in a thread, in a process) and hands it to `play_bot`; for
+a person it hands the person's move to `play`. After every play the other bots at the table may call
+"Joker", each by its level's manners; a person calls with `call_joker`.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from cribtiles.bot.base import JokerManners
+from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.levels import level as level_named
+from cribtiles.rules.errors import IllegalMove
+from cribtiles.rules.game import GameState, JokerCall, PlayerView, new_game
+from cribtiles.rules.match import Match
+from cribtiles.rules.moves import Move, Play
+from cribtiles.rules.options import RuleOptions
+
+from .history import TurnRecord, history_of, record_turn
+from .seats import Seat
+
+log = logging.getLogger("cribtiles.table")
+
+
+@dataclass(frozen=True)
+class BotRequest:
+    """A bot's move to be chosen: by which seat, at which level, from what it may see, with what seed."""
+
+    seat: int
+    level: str
+    view: PlayerView
+    seed: int
+    turn: int  # the number of turns before it (a driver checks that the answer still fits)
+
+
+def chance(seed: int, round_index: int, turn: int, what: str) -> random.Random:
+    """A generator for one decision of a game, derived from the match's seed: a seed replays a whole
+    match, bots' slips under the Joker rule included, whoever drives it."""
+    return random.Random(f"cribtiles-table/{seed}/{round_index}/{turn}/{what}")
+
+
+def start_match(seats: Sequence[Seat], options: RuleOptions, seed: int) -> Match:
+    """The match for `seats`: a single game's bag comes from `seed` itself, a match's rounds from seeds
+    derived from it (`Match.start`)."""
+    names = tuple(s.name for s in seats)
+    if options.rounds > 1:
+        return Match.start(len(seats), options, seed, None if options.solitaire else names)
+    game = new_game(len(seats), options, seed, None if options.solitaire else names)
+    return Match(options, seed, game.names, (), game)
+
+
+class Table:
+    """The one model of a game at the table. Its state changes only through its methods."""
+
+    def __init__(self, seats: Sequence[Seat], match: Match, history: Sequence[TurnRecord] | None = None) -> None:
+        if len(seats) != len(match.names):
+            raise ValueError(f"{len(match.names)} players need {len(match.names)} seats, not {len(seats)}")
+        self.seats = tuple(seats)
+        self.match = match
+        self.history: list[TurnRecord] = list(history) if history is not None else list(history_of(match.game))
+
+    @classmethod
+    def new(cls, seats: Sequence[Seat], options: RuleOptions | None = None, seed: int = 0) -> Table:
+        options = options or RuleOptions()
+        match = start_match(seats, options, seed)
+        if options.solitaire:  # the sides are Dark and Light, whoever sits at them
+            seats = [replace(s, name=n) for s, n in zip(seats, match.names, strict=True)]
+        return cls(seats, match)
+
+    # --- the questions ---
+
+    @property
+    def state(self) -> GameState:
+        """The round in play (or the last one, once the match is over)."""
+        return self.match.game
+
+    @property
+    def options(self) -> RuleOptions:
+        return self.match.options
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose turn it is, None when the round is over."""
+        return None if self.state.is_over else self.state.current
+
+    @property
+    def bot_to_move(self) -> bool:
+        p = self.to_move
+        return p is not None and self.seats[p].is_bot
+
+    @property
+    def person_to_move(self) -> bool:
+        p = self.to_move
+        return p is not None and self.seats[p].is_person
+
+    @property
+    def people(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s.is_person)
+
+    @property
+    def round_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def match_over(self) -> bool:
+        return self.match.is_over
+
+    @property
+    def next_is_round(self) -> bool:
+        """The round is over and the match has rounds still to play."""
+        return self.round_over and not self.match_over
+
+    @property
+    def last(self) -> TurnRecord | None:
+        return self.history[-1] if self.history else None
+
+    def view(self, seat: int) -> PlayerView:
+        return self.state.view(seat)
+
+    def manners(self, seat: int) -> JokerManners:
+        level = self.seats[seat].level
+        return level_named(level).manners if level is not None else JokerManners()
+
+    def _chance(self, what: str) -> random.Random:
+        return chance(self.match.seed, len(self.match.finished), len(self.state.turns), what)
+
+    # --- bots ---
+
+    def bot_request(self) -> BotRequest:
+        """What the bot to move must decide."""
+        p = self.to_move
+        if p is None or self.seats[p].level is None:
+            raise IllegalMove("it is not a bot's turn")
+        seed = self._chance("move").getrandbits(31)
+        return BotRequest(p, self.seats[p].level or "", self.view(p), seed, len(self.state.turns))
+
+    def play_bot(self, move: Move, request: BotRequest | None = None) -> TurnRecord:
+        """The bot to move makes `move` (declaring its score by its manners); an illegal move, which a
+        bot should never make, is logged and replaced by the best-scoring one."""
+        p = self.to_move
+        if p is None or not self.seats[p].is_bot:
+            raise IllegalMove("it is not a bot's turn")
+        if request is not None and request.turn != len(self.state.turns):
+            raise IllegalMove("that move was chosen for another turn")
+        declared = None
+        if isinstance(move, Play) and self.options.joker:
+            declared = self.manners(p).declare(self.view(p), move, self._chance(f"declare/{p}"))
+        try:
+            return self._apply(move, declared)
+        except IllegalMove as e:
+            log.error("the %s bot chose an illegal move (%s): %s", self.seats[p].level, move, e)
+            fallback = greedy_move(self.view(p), self._chance("fallback"))
+            return self._apply(fallback, None)
+
+    # --- people ---
+
+    def play(self, move: Move, declared: int | None = None) -> TurnRecord:
+        """The person to move makes `move`, declaring `declared` under the Joker rule (None: its true
+        score). IllegalMove, in words, when the rules refuse it."""
+        p = self.to_move
+        if p is None:
+            raise IllegalMove("the round is over")
+        if not self.seats[p].is_person:
+            raise IllegalMove(f"it is {self.seats[p].name}'s turn")
+        if declared is not None and not self.options.joker:
+            raise IllegalMove("the Joker rule is not in play: a play scores what it is worth, nothing is declared")
+        return self._apply(move, declared)
+
+    def may_call(self, seat: int) -> bool:
+        """Whether `seat` may call "Joker" now: on another player's play, until the next player acts."""
+        last = self.last
+        return (
+            self.options.joker
+            and last is not None
+            and last.is_play
+            and last.player != seat
+            and last.number == len(self.state.turns) - 1
+            and not any(c.caller == seat for c in last.calls)
+        )
+
+    def call_joker(self, seat: int) -> JokerCall:
+        """`seat` calls "Joker" on the last play: it takes the unclaimed points, or loses 5."""
+        if not self.may_call(seat):
+            raise IllegalMove("you can call Joker only on another player's play, before the next player acts")
+        self.match = replace(self.match, game=self.state.call_joker(seat))
+        call = self.state.calls[-1][1]
+        self.history[-1] = self.history[-1].with_call(call)
+        return call
+
+    # --- the turn loop ---
+
+    def _apply(self, move: Move, declared: int | None) -> TurnRecord:
+        before = self.state
+        after = before.apply(move, declared)
+        record = record_turn(before, after.turns[-1])
+        self.match = replace(self.match, game=after)
+        self.history.append(record)
+        if record.is_play and self.options.joker:
+            self._bots_call(record.player)
+        return self.history[-1]
+
+    def _bots_call(self, mover: int) -> None:
+        """After a play the bots at the table, in seat order from the mover's left, may call "Joker"."""
+        n = len(self.seats)
+        for k in range(1, n):
+            caller = (mover + k) % n
+            if not (self.seats[caller].is_bot and self.may_call(caller)):
+                continue
+            if self.manners(caller).should_call(self.view(caller), self._chance(f"call/{caller}")):
+                self.call_joker(caller)
+
+    def next_round(self) -> None:
+        """Start the next round of the match, once a round is over."""
+        self.match = self.match.next_round()
+        self.history = []

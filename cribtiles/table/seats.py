@@ -1,0 +1,91 @@
+"""Who sits at the table: a person with a name, or a bot whose level is data (never read back from a
+display name)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from cribtiles.bot.levels import LEVELS
+from cribtiles.rules.game import MAX_NAME, MAX_PLAYERS
+
+
+@dataclass(frozen=True)
+class Seat:
+    """One seat: a person (`level` None) or a bot of `level`; `name` is what the table shows."""
+
+    name: str
+    level: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.level is not None and self.level not in LEVELS:
+            raise ValueError(f"there is no bot level {self.level!r}; the levels are {', '.join(LEVELS)}")
+        if not self.name.strip() or len(self.name) > MAX_NAME:
+            raise ValueError(f"a name has 1 to {MAX_NAME} characters")
+
+    @property
+    def is_bot(self) -> bool:
+        return self.level is not None
+
+    @property
+    def is_person(self) -> bool:
+        return self.level is None
+
+    @classmethod
+    def person(cls, name: str = "You") -> Seat:
+        return cls(name.strip())
+
+    @classmethod
+    def bot(cls, level: str, name: str | None = None) -> Seat:
+        return cls(name or level.capitalize(), level)
+
+    def as_dict(self) -> dict[str, str | None]:
+        return {"name": self.name, "level": self.level}
+
+    @classmethod
+    def from_dict(cls, data: object) -> Seat:
+        if not isinstance(data, dict):
+            raise ValueError("a seat is an object with a name and a level")
+        name, level = data.get("name"), data.get("level")
+        if not isinstance(name, str) or not (level is None or isinstance(level, str)):
+            raise ValueError("a seat has a name and a bot level (or none, for a person)")
+        return cls(name, level)
+
+
+def seat_names(seats: Sequence[Seat]) -> tuple[Seat, ...]:
+    """The seats with names told apart: a name given twice gets a number ("Hard", "Hard 2").
+
+    >>> [s.name for s in seat_names([Seat.bot("hard"), Seat.person("Ann"), Seat.bot("hard")])]
+    ['Hard', 'Ann', 'Hard 2']
+    """
+    seen: dict[str, int] = {}
+    out = []
+    for s in seats:
+        n = seen[s.name.lower()] = seen.get(s.name.lower(), 0) + 1
+        out.append(s if n == 1 else Seat(f"{s.name[: MAX_NAME - 3]} {n}", s.level))
+    return tuple(out)
+
+
+def parse_players(text: str) -> tuple[Seat, ...]:
+    """`--players Ann,Ben,hard`: each entry a bot level or a person's name, 2 to 4 of them.
+
+    >>> [(s.name, s.level) for s in parse_players("Ann, hard,Ben")]
+    [('Ann', None), ('Hard', 'hard'), ('Ben', None)]
+    """
+    entries = [e.strip() for e in text.split(",")]
+    if any(not e for e in entries):
+        raise ValueError("--players: separate the players with commas, like Ann,Ben,hard")
+    if not 2 <= len(entries) <= MAX_PLAYERS:
+        raise ValueError(f"--players: Crib Tiles is played by 2 to {MAX_PLAYERS} players, not {len(entries)}")
+    seats = []
+    for e in entries:
+        if len(e) > MAX_NAME:
+            raise ValueError(f"--players: a name has at most {MAX_NAME} characters")
+        seats.append(Seat.bot(e.lower()) if e.lower() in LEVELS else Seat.person(e))
+    return seat_names(seats)
+
+
+def seats_from_names(names: Sequence[str]) -> tuple[Seat, ...]:
+    """Seats for a save written before seats were saved: a level's name was a bot, anything else a
+    person (the only way such saves were made: you against one bot, or the arena's bots)."""
+    return tuple(Seat(n, n.strip().lower()) if n.strip().lower() in LEVELS else Seat(n) for n in names)
