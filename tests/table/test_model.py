@@ -186,3 +186,43 @@ def test_the_table_imports_no_pygame_and_nothing_above_it() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.strip() == "[]"
+
+
+def test_a_table_saves_and_resumes_with_its_seats_and_its_history() -> None:
+    from cribtiles.rules.record import save, save_match
+    from cribtiles.table.saves import load_table, save_table
+
+    for options in (JOKER, RuleOptions.parse("rounds=2")):
+        table = Table.new((Seat.person("Ann"), Seat.bot("easy"), Seat.bot("hard")), options, seed=6)
+        while table.bot_to_move:
+            request = table.bot_request()
+            table.play_bot(greedy_move(request.view, random.Random(request.seed)), request)
+        table.play(table.state.legal_plays()[0])
+        again = load_table(save_table(table))
+        assert again.seats == table.seats and again.match == table.match and again.history == table.history
+    # saves from before seats were saved: a level's name is that bot, anything else a person
+    old = load_table(save(new_game(2, seed=1, names=("You", "Expert"))))
+    assert old.seats == (Seat("You"), Seat("Expert", "expert"))
+    from cribtiles.rules.match import Match
+
+    old_match = load_table(save_match(Match.start(2, RuleOptions.parse("rounds=3"), 5, ("You", "Medium"))))
+    assert old_match.seats[1].level == "medium" and old_match.options.rounds == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [
+        ("[", "not valid JSON"),
+        ("[1]", "not a Crib Tiles game"),
+        ('{"format": "cribtiles-table", "version": 9}', "another version of Crib Tiles"),
+        ('{"format": "cribtiles-table", "version": 1, "seats": 3}', "its seats are missing"),
+        ('{"format": "cribtiles-table", "version": 1, "seats": [{"name": "A", "level": "god"}]}', "no bot level"),
+        ('{"format": "cribtiles-table", "version": 1, "seats": []}', "it holds no game"),
+    ],
+)
+def test_a_damaged_table_save_says_what_is_wrong(text: str, said: str) -> None:
+    from cribtiles.rules.errors import RecordError
+    from cribtiles.table.saves import load_table
+
+    with pytest.raises(RecordError, match=said):
+        load_table(text)
