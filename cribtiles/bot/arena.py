@@ -18,20 +18,27 @@ Figures, for each bot:
   exchanges included;
 - seconds per move: median and 95th percentile of `time.perf_counter` around the bot's choice;
 - failures: moves where the bot raised or proposed an illegal move; the greedy move was played instead.
+
+Ctrl-C stops a run at once: the worker processes (which ignore SIGINT, and die with the arena) are
+ended, and the figures of the games finished so far are printed, with exit code 130.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import functools
 import json
 import math
+import multiprocessing
 import os
 import random
+import signal
 import statistics
 import sys
+import threading
 import time
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -42,12 +49,15 @@ from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
 from .base import Bot, JokerManners, choose_safely
 from .greedy import greedy_move
 from .levels import LEVELS, make_bot
+from .lifeline import die_with_parent
 
 #: The two-sided 95% quantile of the normal distribution.
 Z95 = 1.959963984540054
 MIN_BOTS, MAX_BOTS = 2, 4
 SPREAD_DEFINITION = "own final score minus the best final score among the other players"
 CI_METHOD = "wilson score interval over games, ties counted as a share of the win"
+#: The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
+EXIT_INTERRUPTED = 130
 
 Progress = Callable[[int, int], None]
 
@@ -225,8 +235,18 @@ def play_seed(arena: Arena, index: int) -> list[GameResult]:
     return [play_game(arena, index, r) for r in range(len(arena.levels))]
 
 
+class Interrupted(Exception):
+    """Ctrl-C stopped the run; `results` are the games finished before it (whole bags only, in order)."""
+
+    def __init__(self, results: list[GameResult]) -> None:
+        super().__init__(f"interrupted after {len(results)} games")
+        self.results = results
+
+
 def run(arena: Arena, jobs: int = 1, progress: Progress | None = None) -> list[GameResult]:
-    """Play the whole arena (in `jobs` processes), the games in order whatever finished first."""
+    """Play the whole arena (in `jobs` processes), the games in order whatever finished first.
+
+    Ctrl-C (KeyboardInterrupt) ends the workers at once and raises `Interrupted` with the games done."""
     results: list[GameResult] = []
 
     def done(part: list[GameResult]) -> None:
@@ -234,16 +254,51 @@ def run(arena: Arena, jobs: int = 1, progress: Progress | None = None) -> list[G
         if progress is not None:
             progress(len(results), arena.games)
 
-    if jobs <= 1 or arena.seeds == 1:
-        for i in range(arena.seeds):
-            done(play_seed(arena, i))
-    else:
-        with ProcessPoolExecutor(min(jobs, arena.seeds)) as pool:
-            futures = [pool.submit(play_seed, arena, i) for i in range(arena.seeds)]
-            for future in as_completed(futures):
-                done(future.result())
+    try:
+        if jobs <= 1 or arena.seeds == 1:
+            for i in range(arena.seeds):
+                done(play_seed(arena, i))
+        else:
+            _run_in_workers(arena, min(jobs, arena.seeds), done)
+    except KeyboardInterrupt:
+        results.sort(key=lambda r: r.game)
+        raise Interrupted(results) from None
     results.sort(key=lambda r: r.game)
     return results
+
+
+def _worker_starts() -> None:
+    """In each worker: Ctrl-C is for the arena to handle (no traceback from a worker), the pool's
+    SIGTERM ends it (even when the parent had a handler of its own, such as SDL's, to inherit), and
+    it ends when the arena does, however the arena ends."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent()
+
+
+def _run_in_workers(arena: Arena, jobs: int, done: Callable[[list[GameResult]], None]) -> None:
+    """Each bag in a worker process; the pool is terminated (not drained) on the way out, Ctrl-C included."""
+    pool = multiprocessing.Pool(jobs, initializer=_worker_starts)
+    try:
+        for part in pool.imap_unordered(functools.partial(play_seed, arena), range(arena.seeds)):
+            done(part)
+    finally:
+        with _sigint_ignored():  # a second Ctrl-C must not break off the cleaning up
+            pool.terminate()
+            pool.join()
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore Ctrl-C for a moment (only the main thread may change signal handlers)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 # --- figures ---
@@ -330,14 +385,21 @@ def _summarize_bot(arena: Arena, bot: int, results: Sequence[GameResult]) -> Bot
     )
 
 
-def report_json(arena: Arena, summaries: Sequence[BotSummary], seconds: float) -> dict[str, Any]:
-    """The --json object (only `seconds` and each `move_seconds` depend on the machine)."""
+def report_json(
+    arena: Arena, summaries: Sequence[BotSummary], seconds: float, finished: int | None = None
+) -> dict[str, Any]:
+    """The --json object (only `seconds` and each `move_seconds` depend on the machine).
+
+    `finished`: the games played when Ctrl-C stopped the run (None: it ran to the end). `games` is
+    always the number of games the figures are about, `games_planned` what the run was asked for."""
 
     def r(x: float) -> float:
         return round(x, 6)
 
     return {
-        "games": arena.games,
+        "games": arena.games if finished is None else finished,
+        "games_planned": arena.games,
+        "interrupted": finished is not None,
         "seed": arena.seed,
         "rules": arena.options.to_text(),
         "ci95_method": CI_METHOD,
@@ -360,7 +422,7 @@ def report_json(arena: Arena, summaries: Sequence[BotSummary], seconds: float) -
     }
 
 
-def report_text(arena: Arena, summaries: Sequence[BotSummary], seconds: float) -> str:
+def report_text(arena: Arena, summaries: Sequence[BotSummary], seconds: float, finished: int | None = None) -> str:
     n = len(arena.levels)
     head = (
         f"Crib Tiles arena: {' vs '.join(arena.labels)}, {arena.games} games "
@@ -381,7 +443,15 @@ def report_text(arena: Arena, summaries: Sequence[BotSummary], seconds: float) -
         f"Ties count a share of the win. spread = {SPREAD_DEFINITION}.\n"
         "pts/turn = play points per turn taken; s/move = seconds per move."
     )
-    return "\n".join([head, columns, *rows, legend, f"{arena.games} games in {seconds:.1f} s"])
+    tail = f"{arena.games} games in {seconds:.1f} s" if finished is None else interrupted_line(arena, finished, seconds)
+    return "\n".join([head, columns, *rows, legend, tail])
+
+
+def interrupted_line(arena: Arena, finished: int, seconds: float) -> str:
+    return (
+        f"Interrupted (Ctrl-C) after {finished} of {arena.games} games, in {seconds:.1f} s: "
+        f"the figures are for the {finished} games finished."
+    )
 
 
 # --- the command line ---
@@ -452,16 +522,38 @@ def _progress_bar(started: float) -> Progress | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the arena and print its report; 0, or 130 when Ctrl-C stopped it (the report then covers
+    the games finished)."""
     started = time.perf_counter()
-    arena, jobs, as_json = parse_arena(sys.argv[1:] if argv is None else list(argv))
-    results = run(arena, jobs, _progress_bar(started))
+    try:
+        arena, jobs, as_json = parse_arena(sys.argv[1:] if argv is None else list(argv))
+        progress = _progress_bar(started)
+        finished: int | None = None
+        try:
+            results = run(arena, jobs, progress)
+        except Interrupted as stop:
+            results, finished = stop.results, len(stop.results)
+            if progress is not None:
+                print(file=sys.stderr)  # end the progress bar's line
+        with _sigint_ignored():
+            _print_report(arena, results, time.perf_counter() - started, as_json, finished)
+    except KeyboardInterrupt:  # between the games and the report, or before the games began
+        print("cribtiles arena: interrupted.", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    return 0 if finished is None else EXIT_INTERRUPTED
+
+
+def _print_report(
+    arena: Arena, results: Sequence[GameResult], seconds: float, as_json: bool, finished: int | None
+) -> None:
     summaries = summarize(arena, results)
-    seconds = time.perf_counter() - started
     if as_json:
-        print(json.dumps(report_json(arena, summaries, seconds), indent=2))
+        print(json.dumps(report_json(arena, summaries, seconds, finished), indent=2))
+        if finished is not None:
+            print(interrupted_line(arena, finished, seconds), file=sys.stderr)
     else:
-        print(report_text(arena, summaries, seconds))
-    return 0
+        print(report_text(arena, summaries, seconds, finished))
+    sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import random
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -40,6 +44,7 @@ def without_timings(data: dict[str, Any]) -> dict[str, Any]:
 def test_json_report_has_every_figure(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "--bots", "medium,beginner", "--games", "6", "--seed", "3", "--jobs", "1")
     assert data["games"] == 6 and data["seed"] == 3
+    assert data["games_planned"] == 6 and data["interrupted"] is False
     assert set(data["bots"]) == {"medium", "beginner"}
     for b in data["bots"].values():
         assert set(b) >= BOT_KEYS
@@ -190,3 +195,107 @@ def test_runs_as_a_module_with_workers() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games"] == 4
+
+
+# --- Ctrl-C ---
+
+
+def interrupt_at_bag(monkeypatch: pytest.MonkeyPatch, bag: int) -> None:
+    """Ctrl-C while the bag `bag` is being played (in this process: --jobs 1)."""
+    real = arena.play_seed
+
+    def play_seed(a: arena.Arena, index: int) -> list[arena.GameResult]:
+        if index == bag:
+            raise KeyboardInterrupt
+        return real(a, index)
+
+    monkeypatch.setattr(arena, "play_seed", play_seed)
+
+
+def test_ctrl_c_keeps_the_whole_bags_finished(monkeypatch: pytest.MonkeyPatch) -> None:
+    interrupt_at_bag(monkeypatch, 2)
+    a = arena.Arena(("easy", "medium"), seeds=5, seed=7, options=RuleOptions())
+    with pytest.raises(arena.Interrupted) as stop:
+        arena.run(a, jobs=1)
+    assert [r.game for r in stop.value.results] == [0, 1, 2, 3]
+    monkeypatch.undo()
+    assert untimed(stop.value.results) == untimed(arena.run(arena.Arena(a.levels, 2, a.seed, a.options), jobs=1))
+
+
+def untimed(results: list[arena.GameResult]) -> list[tuple[int, tuple[arena.SeatResult, ...]]]:
+    """The games' outcomes without the move times (which depend on the machine)."""
+    return [(r.game, tuple(dataclasses.replace(s, move_seconds=()) for s in r.seats)) for r in results]
+
+
+def test_ctrl_c_prints_the_figures_of_the_games_finished_and_exits_130(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    args = ("--bots", "easy,medium", "--seed", "7", "--jobs", "1", "--json")
+    finished = run_json(capsys, *args[:-1], "--games", "4")
+    interrupt_at_bag(monkeypatch, 2)
+    assert arena.main([*args, "--games", "10"]) == 130
+    out, err = capsys.readouterr()
+    stopped = json.loads(out)
+    assert stopped["games"] == 4 and stopped["games_planned"] == 10 and stopped["interrupted"] is True
+    same = dict(without_timings(stopped), games_planned=4, interrupted=False)
+    assert same == without_timings(finished)  # the figures of exactly the 4 games that were finished
+    assert err.startswith("Interrupted (Ctrl-C) after 4 of 10 games, in ")
+    assert err.endswith(" s: the figures are for the 4 games finished.\n")
+    assert "Traceback" not in err
+
+    assert arena.main([*args[:-1], "--games", "10"]) == 130
+    out, err = capsys.readouterr()
+    assert err == ""
+    assert out.splitlines()[0].startswith("Crib Tiles arena: easy vs medium, 10 games (5 bags x 2 seatings)")
+    assert out.splitlines()[-1].startswith("Interrupted (Ctrl-C) after 4 of 10 games, in ")
+
+
+def test_ctrl_c_before_the_first_game_finishes(capsys: pytest.CaptureFixture[str], monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    interrupt_at_bag(monkeypatch, 0)
+    assert arena.main(["--bots", "easy,medium", "--games", "4", "--jobs", "1"]) == 130
+    out = capsys.readouterr().out
+    assert "Interrupted (Ctrl-C) after 0 of 4 games" in out
+    assert "0.0%" in out
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT to oneself is POSIX")
+def test_ctrl_c_ends_the_worker_pool_at_once() -> None:
+    """A real SIGINT once the first bag is in, while two worker processes play: the pool is ended, not drained."""
+    a = arena.Arena(("medium", "easy"), seeds=100, seed=3, options=RuleOptions())
+    sent: list[float] = []
+
+    def ctrl_c_after_the_first_bag(done: int, total: int) -> None:
+        if not sent:
+            sent.append(time.monotonic())
+            os.kill(os.getpid(), signal.SIGINT)
+
+    # Python leaves SIGINT alone when it started ignored (a background job): make it Ctrl-C here
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        with pytest.raises(arena.Interrupted) as stop:
+            arena.run(a, jobs=2, progress=ctrl_c_after_the_first_bag)
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    stopped_after = time.monotonic() - sent[0]
+    assert stopped_after < 2, f"the run went on for {stopped_after:.1f} s after Ctrl-C"
+    games = [r.game for r in stop.value.results]
+    assert len(games) == 2 and games[0] % 2 == 0 and games[1] == games[0] + 1  # the one bag, both seatings
+    assert untimed(stop.value.results) == untimed(arena.play_seed(a, games[0] // 2))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_workers_ignore_ctrl_c_end_on_sigterm_and_watch_the_arena(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A worker inherits the arena's handlers: SDL's SIGTERM handler, say, under pygame. The pool's
+    terminate() sends SIGTERM, so each worker must take it as the end (else the pool waits for ever)."""
+    watching: list[bool] = []
+    monkeypatch.setattr(arena, "die_with_parent", lambda: watching.append(True) or True)
+    saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
+    signal.signal(signal.SIGTERM, lambda signum, frame: None)
+    try:
+        arena._worker_starts()
+        assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+    finally:
+        for s, handler in saved.items():
+            signal.signal(s, handler)
+    assert watching == [True]
