@@ -37,7 +37,7 @@ def _run(folder: Path) -> None:
     import pygame
 
     from cribtiles.rules import parse_move
-    from cribtiles.rules.record import load
+    from cribtiles.table.saves import load_table
     from cribtiles.ui.autopilot import play_through, post_drag, post_key
     from cribtiles.ui.config import Preferences
     from cribtiles.ui.geometry import centre
@@ -78,7 +78,7 @@ def _run(folder: Path) -> None:
     _check(game.state.is_over, "the game did not end")
     _check(type(app.scenes[-1]).__name__ == "EndScene", "the end of the game was not shown")
     print(f"  a whole game played through the UI in {frames} frames: {game.state.outcome}")
-    saved = load(store.game_path.read_text(encoding="utf-8"))
+    saved = load_table(store.game_path.read_text(encoding="utf-8")).state
     _check(saved.log == game.state.log, "the saved game differs from the game played")
     print(f"  the saved game replays ({len(saved.log)} actions)")
     post_key(pygame.K_RETURN)

@@ -26,7 +26,9 @@ from typing import TYPE_CHECKING
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
-from cribtiles.rules.record import MATCH_FORMAT, load, load_match, save, save_match
+from cribtiles.rules.record import save, save_match
+from cribtiles.table.model import Table
+from cribtiles.table.saves import load_table, save_table
 from cribtiles.ui.config import SPEEDS, Preferences
 
 if TYPE_CHECKING:
@@ -346,8 +348,9 @@ class Store:
 
     # --- the game ---
 
-    def load_game(self) -> tuple[GameState | Match | None, str]:
-        """The saved game or match to resume, and a message for the player when something was wrong.
+    def load_table(self) -> tuple[Table | None, str]:
+        """The saved table to resume (its seats and its game or match), and a message for the player
+        when something was wrong.
 
         None when there is none, it is over (a single game, or every round of a match), or it is
         damaged (then it is set aside). A match between rounds (its current round over, the match
@@ -356,14 +359,12 @@ class Store:
             text = read_capped(self.game_path, GAME_CAP)
             if text is None:
                 return None, ""
-            data = parse_json(text)
+            parse_json(text)
         except Unreadable as e:
             aside = _set_aside(self.game_path)
             return None, f"The saved game could not be read ({e}); {aside.words()}, and a new game begins."
         try:
-            if isinstance(data, dict) and data.get("format") == MATCH_FORMAT:
-                return _resumable_match(load_match(text)), ""
-            state = load(text)
+            table = load_table(text)
         except RecordError as e:
             aside = _set_aside(self.game_path)
             return None, f"{_sentence(brief(str(e)))}. {_sentence(aside.words())}; a new game begins."
@@ -371,12 +372,24 @@ class Store:
             log.error("the saved game %s could not be replayed", self.game_path, exc_info=e)
             aside = _set_aside(self.game_path)
             return None, f"The saved game could not be replayed ({why(e)}); {aside.words()}, and a new game begins."
-        return (None if state.is_over else state), ""
+        return (None if table.match_over and table.round_over else table), ""
 
-    def save_game(self, game: GameState | Match) -> None:
-        """Save a game (or a match of several rounds); a failure is recorded in `errors`, never raised."""
+    def load_game(self) -> tuple[GameState | Match | None, str]:
+        """`load_table` without the seats: the game in play, or the match of several rounds."""
+        table, note = self.load_table()
+        if table is None:
+            return None, note
+        return (table.match if table.options.rounds > 1 else table.state), note
+
+    def save_game(self, game: Table | GameState | Match) -> None:
+        """Save the table (its seats and its game or match), or a bare game or match; a failure is recorded
+        in `errors`, never raised."""
         try:
-            atomic_write(self.game_path, save_match(game) if isinstance(game, Match) else save(game))
+            if isinstance(game, Table):
+                text = save_table(game)
+            else:
+                text = save_match(game) if isinstance(game, Match) else save(game)
+            atomic_write(self.game_path, text)
         except Exception as e:
             self._failed("game", e)
 
@@ -410,10 +423,6 @@ class Store:
             atomic_write(self.settings_path, json.dumps(asdict(prefs), indent=1))
         except Exception as e:
             self._failed("settings", e)
-
-
-def _resumable_match(match: Match) -> Match | None:
-    return None if match.is_over and match.game.is_over else match
 
 
 def _preferences_from(data: object) -> tuple[Preferences, list[str]]:

@@ -10,6 +10,7 @@ from typing import Protocol
 
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
+from cribtiles.table.model import Table
 
 #: Animation speeds by name: a factor on every animation and pause (0 = instant).
 SPEEDS = {"normal": 1.0, "fast": 0.5, "instant": 0.0}
@@ -31,8 +32,8 @@ class Preferences:
 class Keeper(Protocol):
     """Saves for the window: the game after every turn, the preferences when they change."""
 
-    def save_game(self, state: GameState | Match) -> None:
-        """Save a game, or a match of several rounds with the round in play."""
+    def save_game(self, game: Table | GameState | Match) -> None:
+        """Save the game at the table (its seats and its match), or a bare game or match."""
         ...
 
     def save_preferences(self, prefs: Preferences) -> None: ...
@@ -44,8 +45,8 @@ class NoKeeper:
     def __init__(self) -> None:
         self.saved: list[GameState] = []
 
-    def save_game(self, state: GameState | Match) -> None:
-        self.saved.append(state.game if isinstance(state, Match) else state)
+    def save_game(self, game: Table | GameState | Match) -> None:
+        self.saved.append(game.state if isinstance(game, Table) else game.game if isinstance(game, Match) else game)
 
     def save_preferences(self, prefs: Preferences) -> None:
         pass

@@ -14,12 +14,14 @@ from typing import TYPE_CHECKING
 
 import pygame
 
-from cribtiles.bot import LEVELS, JokerManners
-from cribtiles.rules.board import CENTRE, SIZE, Board, Square
-from cribtiles.rules.game import GameState, Turn
+from cribtiles.bot.worker import BotWorker
+from cribtiles.rules.board import CENTRE, SIZE, Square
+from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Exchange, Move, Pass, Play
-from cribtiles.rules.scoring import PlayScore, score_play
+from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import Tile
+from cribtiles.table.history import TurnRecord
+from cribtiles.table.model import BotRequest, Table
 
 from .drag import Draft, Drop
 from .geometry import Layout, Point, centre, contains
@@ -38,12 +40,6 @@ FLIP = 0.22
 BOT_MIN_PAUSE = 0.7
 ROW_REVEAL = 0.09  # each row of a score breakdown
 TOAST = 3.0
-
-
-def level_of(name: str, default: str) -> str:
-    """The bot level a player's name stands for ('Medium' -> 'medium')."""
-    n = name.strip().lower()
-    return n if n in LEVELS else default
 
 
 @dataclass
@@ -81,8 +77,7 @@ class Toast:
 @dataclass
 class GameScene:
     app: App
-    state: GameState
-    human: int = 0
+    table: Table
     notice: str = ""
     now: float = 0.0
     draft: Draft = field(init=False)
@@ -95,6 +90,7 @@ class GameScene:
     hover_rows: tuple[Square, ...] = ()
     flights: list[Flight] = field(default_factory=list)
     pending: Move | None = None  # the bot's move while its tiles fly
+    request: BotRequest | None = None  # the bot's move being thought about
     thinking_since: float | None = None
     pegs: list[Pegs] = field(default_factory=list)
     flips: dict[int, FlipAnim] = field(default_factory=dict)
@@ -106,7 +102,6 @@ class GameScene:
     toasts: list[Toast] = field(default_factory=list)
     ended: bool = False  # the end-of-game scene has been shown
     rng: random.Random = field(default_factory=random.Random)
-    manners: JokerManners = field(default_factory=JokerManners)
     cache: dict[str, object] = field(default_factory=dict)  # drawing's per-moment results
 
     def __post_init__(self) -> None:
@@ -121,16 +116,28 @@ class GameScene:
         for seat, peg in enumerate(self.pegs):
             peg.set(self.state.scores[seat], previous[seat])
         self._snap_rack()
-        last = self.state.last_turn
-        if last is not None and isinstance(last.move, Play):  # a resumed game: explain the last play
-            cells = list(self.state.board.cells)
-            for placed in last.move.placements:
-                cells[placed.square.pos] = None
-            self.breakdown = Breakdown(last.player, score_play(Board(tuple(cells)), last.move))
+        plays = [r for r in self.table.history if r.score is not None]
+        if plays and plays[-1].score is not None:  # a resumed game: explain the last play
+            self.breakdown = Breakdown(plays[-1].player, plays[-1].score)
         if self.notice:
             self.toast(self.notice, 6.0)
 
     # --- helpers ---
+
+    @property
+    def state(self) -> GameState:
+        """The round in play, as the table holds it."""
+        return self.table.state
+
+    @property
+    def human(self) -> int:
+        """The seat whose rack the window shows: the (first) person at the table."""
+        people = self.table.people
+        return people[0] if people else 0
+
+    @property
+    def worker(self) -> BotWorker:
+        return self.app.worker
 
     @property
     def layout(self) -> Layout:
@@ -142,7 +149,8 @@ class GameScene:
 
     @property
     def level(self) -> str:
-        return level_of(self.state.names[1 - self.human] if self.state.players == 2 else "", self.app.prefs.level)
+        """The level of the (first) bot at the table ("" with none)."""
+        return next((s.level for s in self.table.seats if s.level is not None), "")
 
     @property
     def my_turn(self) -> bool:
@@ -467,41 +475,50 @@ class GameScene:
     # --- turns ---
 
     def commit(self, move: Move) -> None:
-        """Make a move in the game (the player's, or the bot's once its tiles have landed)."""
+        """Make a move at the table: the player's, or the bot's once its tiles have landed."""
         mover = self.state.current
-        before = self.state.board
-        declared = None
-        if isinstance(move, Play) and self.state.options.joker and mover != self.human:
-            declared = self.manners.declare(self.state.view(mover), move)
         keep = [self.draft.tiles[i] for i in self.draft.order] if mover == self.human else None
-        self.state = self.state.apply(move, declared)
-        turn: Turn = self.state.turns[-1]
-        if isinstance(move, Play):
-            self.breakdown = Breakdown(mover, score_play(before, move), self.now)
-            from .panel import breakdown_rows
-
-            # the pegs move once the breakdown has been read out, line by line
-            self.pegs[mover].score(turn.points, wait=self._anim(ROW_REVEAL) * breakdown_rows(self.breakdown.score))
-            self.app.sounds.click()
-        elif isinstance(move, Exchange):
-            n = len(move.tiles)
-            who = "You" if mover == self.human else self.state.names[mover]
-            self.toast(f"{who} exchanged {n} tile{'s' if n != 1 else ''}.")
+        if self.table.seats[mover].is_bot:
+            record = self.table.play_bot(move, self.request)
+            self.request = None
         else:
-            who = "You" if mover == self.human else self.state.names[mover]
-            self.toast(f"{who} passed.")
+            record = self.table.play(move)
+        self._tell(record)
         if mover == self.human:  # a bot's move leaves the player's rack (and a tile in hand) alone
             self.draft = Draft.deal(self.state.racks[self.human])
             self._arrange(keep)
             self.selected = 0
             self.exchanging = False
         self.refresh_preview()
-        self.app.save_game(self.state)
+        self.app.save_game()
         errors = getattr(self.app.keeper, "errors", None)  # a full disk, a folder gone read-only
         if errors and len(errors) != self.cache.get("save_errors"):
             self.cache["save_errors"] = len(errors)
             self.toast(f"The game could not be saved: {errors[-1]}", 6.0)
         self.app.caption(self.state)
+
+    def _tell(self, record: TurnRecord) -> None:
+        """Show what a turn did: a play's breakdown and its pegs, a pass or an exchange in words."""
+        mover = record.player
+        who = "You" if mover == self.human else self.state.names[mover]
+        if record.score is not None:
+            self.breakdown = Breakdown(mover, record.score, self.now)
+            from .panel import breakdown_rows
+
+            # the pegs move once the breakdown has been read out, line by line
+            gained = record.declared
+            self.pegs[mover].score(gained, wait=self._anim(ROW_REVEAL) * breakdown_rows(record.score))
+            for call in record.calls:
+                caller = "You" if call.caller == self.human else self.state.names[call.caller]
+                if call.points > 0:
+                    self.pegs[call.caller].score(call.points, wait=self._anim(ROW_REVEAL) * 2)
+                    self.toast(f"{caller} called Joker and took {call.points} unclaimed points.")
+            self.app.sounds.click()
+        elif isinstance(record.turn.move, Exchange):
+            n = record.turn.drawn
+            self.toast(f"{who} exchanged {n} tile{'s' if n != 1 else ''}.")
+        else:
+            self.toast(f"{who} passed.")
 
     def _arrange(self, keep: list[Tile] | None) -> None:
         """Arrange the new rack: kept tiles where the player had them, new ones slide in from the right."""
@@ -578,15 +595,14 @@ class GameScene:
             self.app.show_end(self)
 
     def _drive_bots(self) -> None:
-        state = self.state
-        if state.is_over or state.current == self.human:
+        if not self.table.bot_to_move:
             self.thinking_since = None
             return
-        worker = self.app.worker
+        worker = self.worker
         if self.thinking_since is None:
             self.thinking_since = self.now
-            seed = hash((state.seed, len(state.turns))) & 0x7FFFFFFF
-            worker.start(level_of(state.names[state.current], self.app.prefs.level), state.view(state.current), seed)
+            self.request = self.table.bot_request()
+            worker.start(self.request.level, self.request.view, self.request.seed)
             return
         if self.now - self.thinking_since < self._anim(BOT_MIN_PAUSE):
             return

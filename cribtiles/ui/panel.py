@@ -276,9 +276,8 @@ def _draw_opponents(surf: Target, scene: GameScene) -> None:
         else:  # what kind of player this bot is, in a few words
             from cribtiles.bot import DESCRIPTIONS
 
-            from .game_scene import level_of
-
-            words = DESCRIPTIONS.get(level_of(name, ""), "")
+            level = scene.table.seats[p].level
+            words = DESCRIPTIONS.get(level, "") if level is not None else "a person at this table"
             backs = opponent_tiles(scene, p)
             room = (backs[0][0] if backs else ox + ow) - (ox + 30) - 12
             small = max(12, size - 5)

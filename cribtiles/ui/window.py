@@ -16,16 +16,18 @@ import signal
 import threading
 import time
 import warnings
-from dataclasses import replace
 from typing import Protocol
 
 import pygame
 
 from cribtiles.bot import PROCESS_LEVELS
 from cribtiles.bot.worker import BotWorker
-from cribtiles.rules.game import GameState, new_game
+from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.options import RuleOptions
+from cribtiles.table import Seat
+from cribtiles.table.model import Table
+from cribtiles.table.seats import seats_from_names
 
 from . import endcard, paint
 from .config import SPEEDS, Keeper, Preferences
@@ -92,12 +94,20 @@ class EndScene:
         return None
 
 
+def _as_table(saved: Table | GameState | Match) -> Table:
+    """A table for a saved game or match (its seats told by name: only tables save their seats)."""
+    if isinstance(saved, Table):
+        return saved
+    match = saved if isinstance(saved, Match) else Match(saved.options, saved.seed, saved.names, (), saved)
+    return Table(seats_from_names(match.names), match)
+
+
 class App:
     """The window, the scenes, the preferences, the bot worker and the sounds."""
 
     def __init__(
         self,
-        saved: GameState | Match | None,
+        saved: Table | GameState | Match | None,
         prefs: Preferences,
         keeper: Keeper,
         options: RuleOptions | None = None,
@@ -142,19 +152,15 @@ class App:
         self.stopped_by: str | None = None  # the signal that ended the loop, if one did
         self._prefs_changed: float | None = None
         self.frames = 0
-        self.match: Match | None = None  # the match of several rounds being played, if it is one
-        if isinstance(saved, Match):
-            self.match = saved.next_round() if saved.game.is_over else saved  # resumed between rounds
-            state = self.match.game
-        elif saved is None:
-            state = self._fresh_state()
-        else:
-            state = saved
-        if state is not saved:
-            self.save_game(state)
-        self.game = GameScene(self, state, notice=notice)
+        table = _as_table(saved) if saved is not None else self._fresh_table()
+        if table.next_is_round:  # resumed between the rounds of a match
+            table.next_round()
+        self.table = table
+        if table is not saved:
+            self.save_game()
+        self.game = GameScene(self, table, notice=notice)
         self.scenes.append(self.game)
-        self.caption(state)
+        self.caption(table.state)
         if self.game.level in PROCESS_LEVELS:  # start the bot's process while the player looks
             self.worker.warm_up()
         # the rules' and bots' tables are built and live for good: keep the collector from walking
@@ -215,49 +221,39 @@ class App:
 
     # --- games ---
 
-    def _fresh_state(self) -> GameState:
-        """A new game, or the first round of a new match when the rules ask for several rounds."""
+    def _fresh_table(self) -> Table:
+        """A new game (or the first round of a new match) against the bot of the preferences."""
         seed = self.seed if self.seed is not None else random.randrange(2**31)
         self.seed = None  # only the first game takes the command line's seed
-        names = ("You", self.prefs.level.capitalize())
-        if self.options.rounds > 1:
-            self.match = Match.start(2, self.options, seed, names)
-            return self.match.game
-        self.match = None
-        return new_game(2, self.options, seed, names)
+        return Table.new((Seat.person("You"), Seat.bot(self.prefs.level)), self.options, seed)
 
     @property
     def next_is_round(self) -> bool:
         """The game over the table is a round of a match with rounds still to play."""
-        m = self.match
-        return m is not None and m.game.is_over and not m.is_over
+        return self.table.next_is_round
 
-    def save_game(self, state: GameState) -> None:
-        """Save the game after a turn (inside its match, when it is a round of one)."""
-        if self.match is not None and self.match.game.seed == state.seed:
-            self.match = replace(self.match, game=state)
-            self.keeper.save_game(self.match)
-        else:
-            self.keeper.save_game(state)
+    def save_game(self) -> None:
+        """Save the table after a turn (its seats, and the round in play within its match)."""
+        self.keeper.save_game(self.table)
 
     def new_game(self) -> None:
         """The next round of the match, once a round is over; otherwise a new game."""
         self.worker.cancel()
         notice = ""
-        if self.next_is_round and self.match is not None:
-            self.match = self.match.next_round()
-            state = self.match.game
+        if self.table.next_is_round:
+            self.table.next_round()
+            m = self.table.match
             totals = " · ".join(
-                f"{'You' if p == 0 else n} {t}"
-                for p, (n, t) in enumerate(zip(self.match.names, self.match.totals, strict=True))
+                f"{'You' if p == self.game.human else n} {t}"
+                for p, (n, t) in enumerate(zip(m.names, m.totals, strict=True))
             )
-            notice = f"Round {self.match.round} of {self.match.options.rounds}. Running totals: {totals}."
+            notice = f"Round {m.round} of {m.options.rounds}. Running totals: {totals}."
         else:
-            state = self._fresh_state()
-        self.save_game(state)
-        self.game = GameScene(self, state, notice=notice)
+            self.table = self._fresh_table()
+        self.save_game()
+        self.game = GameScene(self, self.table, notice=notice)
         self.scenes = [self.game]
-        self.caption(state)
+        self.caption(self.table.state)
 
     def caption(self, state: GameState) -> None:
         """The window's title carries the score, for the task bar."""

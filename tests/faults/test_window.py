@@ -16,6 +16,7 @@ import pytest
 
 from cribtiles.rules import new_game
 from cribtiles.rules.record import save
+from cribtiles.table.saves import load_table
 
 from .conftest import alive, children, log_text, program_env, run, session_members, start, wait_for, wait_for_log
 
@@ -72,7 +73,7 @@ def test_a_stopped_worker_is_replaced_the_bot_moves_and_quitting_is_prompt(
     # past 3 x 1.5 s + 5 s the move is abandoned, the worker killed, the best-scoring move played
     wait_for_log(data, "took far too long to think", timeout=30)
     wait_for(lambda: not alive(stuck), 5, "the stopped worker to be killed")
-    wait_for(lambda: json.loads((data / "game.json").read_text())["actions"], 10, "the bot's move in the save")
+    wait_for(lambda: load_table((data / "game.json").read_text()).state.log, 10, "the bot's move in the save")
     assert proc.poll() is None  # the game goes on
     fresh = worker_pid(proc.pid)  # a new worker for the next move (the app warms one up when asked to)
     os.kill(fresh, signal.SIGSTOP)
@@ -137,7 +138,7 @@ def test_a_game_that_cannot_start_processes_plays_expert_in_a_thread(
     reaper.append(proc)
     wait_for_log(data, WINDOW_OPEN)
     wait_for_log(data, "cannot start a bot worker process (OSError: [Errno 30] Read-only file system)")
-    wait_for(lambda: json.loads((data / "game.json").read_text())["actions"], 20, "Expert's move in the save")
+    wait_for(lambda: load_table((data / "game.json").read_text()).state.log, 20, "Expert's move in the save")
     assert proc.poll() is None and children(proc.pid) == []
     proc.send_signal(signal.SIGTERM)
     assert ended_within(proc, 5)[0] == 128 + signal.SIGTERM
@@ -161,7 +162,7 @@ def test_a_read_only_dev_shm_does_not_stop_the_game(data: Path, reaper: list[sub
     )
     reaper.append(proc)
     wait_for_log(data, WINDOW_OPEN)
-    wait_for(lambda: json.loads((data / "game.json").read_text())["actions"], 20, "Expert's move in the save")
+    wait_for(lambda: load_table((data / "game.json").read_text()).state.log, 20, "Expert's move in the save")
     assert proc.poll() is None
     proc.send_signal(signal.SIGTERM)
     assert ended_within(proc, 5)[0] == 128 + signal.SIGTERM
@@ -279,4 +280,4 @@ def test_when_the_x_server_goes_away_the_game_and_its_worker_end(
         xvfb.wait()
     proc.wait(timeout=10)  # Xlib ends the program when its display is gone
     wait_for(lambda: not any(alive(p) for p in helpers), 10, f"the game's helpers {helpers} to end")
-    assert json.loads((data / "game.json").read_text())["format"] == "cribtiles-game"  # the save is whole
+    assert load_table((data / "game.json").read_text()).seats[1].level == "expert"  # the save is whole

@@ -13,7 +13,7 @@ from cribtiles.app.storage import Store
 from cribtiles.rules import Square, new_game, parse_move
 from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Play
-from cribtiles.rules.record import load
+from cribtiles.table.saves import load_table
 from cribtiles.ui.autopilot import play_through, post_click, post_drag, post_key
 from cribtiles.ui.config import NoKeeper, Preferences
 from cribtiles.ui.geometry import centre
@@ -48,7 +48,7 @@ def test_a_whole_game_against_the_bot_through_posted_mouse_events(app: App, tmp_
     assert isinstance(app.scenes[-1], EndScene)
     human_plays = [t for t in game.state.turns if t.player == 0 and isinstance(t.move, Play)]
     assert len(human_plays) >= 3
-    saved = load((tmp_path / "game.json").read_text())
+    saved = load_table((tmp_path / "game.json").read_text()).state
     assert saved.log == game.state.log
     post_click(centre(app.layout.grid))  # a click outside New game leaves the end card
     frames(app)
@@ -97,7 +97,7 @@ def test_a_legal_play_dragged_and_played_with_enter_is_saved(app: App, tmp_path:
     post_key(pygame.K_RETURN)
     frames(app, 1)
     assert game.state.log[0] == str(play)
-    assert load((tmp_path / "game.json").read_text()).log[0] == str(play)
+    assert load_table((tmp_path / "game.json").read_text()).state.log[0] == str(play)
     assert game.state.turns[0].points == game.state.scores[0] > 0
     if game.state.current == 0:  # the bot has not answered yet: the breakdown is the player's play
         assert game.breakdown is not None and game.breakdown.player == 0
@@ -270,7 +270,7 @@ def test_whole_games_under_each_rule_option(rules: str, tmp_path: Path) -> None:
     try:
         play_through(a, frames_per_step=1, max_seconds=240)
         assert a.game.state.is_over and a.game.state.options == RuleOptions.parse(rules)
-        assert load((tmp_path / "game.json").read_text()).log == a.game.state.log
+        assert load_table((tmp_path / "game.json").read_text()).state.log == a.game.state.log
     finally:
         a.close()
 
