@@ -64,7 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     multiprocessing.freeze_support()  # a frozen bundle's bot worker process starts here
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list and args_list[0] == "arena":
-        from cribtiles.bot.arena import main as arena_main
+        from cribtiles.table.arena import main as arena_main
 
         return arena_main(args_list[1:])
     args = _parser().parse_args(args_list)
@@ -81,8 +81,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.text:
         from .textgame import play_text_game
 
-        play_text_game(args.level or "medium", args.seed, options)
-        return 0
+        asked_new = args.level is not None or args.seed is not None or bool(args.rules)
+        return play_text_game(args.level, args.seed, options, data_dir=args.data_dir, new=asked_new)
     from .play import play_window
 
     return play_window(args.data_dir, args.level, args.seed, options, bool(args.rules), size)

@@ -1,0 +1,311 @@
+"""The text mode: saved after every turn, resumed like the window, whole matches, Joker calls, and
+quitting, Ctrl-C and the end of input leave the game saved. Driven by scripted readers (no terminal)."""
+
+from __future__ import annotations
+
+import errno
+import io
+import random
+import sys
+from collections.abc import Sequence
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+
+from cribtiles.app import storage, textgame
+from cribtiles.app.main import main
+from cribtiles.app.storage import Store
+from cribtiles.app.textgame import play_text_game
+from cribtiles.bot.greedy import greedy_move
+from cribtiles.rules import RuleOptions, new_game
+from cribtiles.rules.game import GameState
+from cribtiles.rules.match import Match
+from cribtiles.rules.movegen import scored_plays
+from cribtiles.rules.record import MATCH_FORMAT, load, load_match
+from cribtiles.rules.tiles import format_tiles
+
+pytestmark = pytest.mark.filterwarnings("ignore:the bots' leave table")
+
+ME = 0
+Answer = str | type[BaseException] | None
+
+
+def saved(folder: Path) -> GameState | Match:
+    """The game or match as saved in `folder`, finished or not."""
+    text = (folder / "game.json").read_text(encoding="utf-8")
+    return load_match(text) if MATCH_FORMAT in text else load(text)
+
+
+def game_of(saved_game: GameState | Match) -> GameState:
+    return saved_game.game if isinstance(saved_game, Match) else saved_game
+
+
+def best_move(state: GameState) -> str:
+    """The play that scores the most now (the first of equals), or a pass when there is none."""
+    plays = scored_plays(state.board, state.racks[ME])
+    return str(max(plays, key=lambda ps: ps[1])[0]) if plays else "pass"
+
+
+class Greedy:
+    """A player who reads the game from the save at each prompt and plays its best-scoring move.
+
+    Reading the save is the point: at every prompt the save must hold the game as it stands (your
+    turn, your rack as shown). `script` answers first: None is the best move, an exception class is raised."""
+
+    def __init__(self, folder: Path, out: list[str], script: Sequence[Answer] = ()) -> None:
+        self.folder, self.out, self.script = folder, out, list(script)
+        self.seen: list[GameState] = []
+        self.answers: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        assert prompt == "Your move> "
+        state = game_of(saved(self.folder))
+        assert state.current == ME and not state.is_over
+        assert self.out[-1].endswith(f"Your rack: {format_tiles(state.racks[ME])}")
+        self.seen.append(state)
+        answer = self.script.pop(0) if self.script else None
+        if answer is None:
+            answer = best_move(state)
+        elif not isinstance(answer, str):
+            raise answer
+        self.answers.append(answer)
+        return answer
+
+
+def play(folder: Path, *script: Answer, **kw) -> tuple[int, list[str], Greedy]:  # type: ignore[no-untyped-def]
+    out: list[str] = []
+    reader = Greedy(folder, out, script)
+    code = play_text_game(read=reader, write=out.append, data_dir=folder, **kw)
+    return code, out, reader
+
+
+def resumes(folder: Path) -> str:
+    return f"`cribtiles --text --data-dir {folder}` resumes it."
+
+
+# --- saved after every turn ---
+
+
+def test_every_turn_is_saved_and_the_game_is_played_to_the_end(tmp_path: Path) -> None:
+    code, out, reader = play(tmp_path, level="medium", seed=11)
+    assert code == 0
+    final = saved(tmp_path)
+    assert isinstance(final, GameState) and final.is_over and final.seed == 11
+    assert final.names == ("You", "Medium")
+    states = [*reader.seen, final]
+    for (before, after), answer in zip(pairwise(states), reader.answers, strict=True):
+        assert after.log[: len(before.log)] == before.log  # the same game, saved further on
+        assert after.log[len(before.log)] == answer  # your move, then the bot's, each saved
+    assert final.outcome is not None
+    o = final.outcome
+    winner = "It's a tie!" if len(o.winners) > 1 else f"{final.names[o.winners[0]]} won."
+    assert out[-3:] == [
+        f"You: {final.scores[0]} - {o.deductions[0]} left on the rack = {o.final_scores[0]}",
+        f"Medium: {final.scores[1]} - {o.deductions[1]} left on the rack = {o.final_scores[1]}",
+        winner,
+    ]
+    assert Store(tmp_path).load_game() == (None, "")  # a finished game is not resumed: the next one is new
+
+
+def test_a_resumed_game_goes_on_as_if_it_had_never_been_left(tmp_path: Path) -> None:
+    straight, broken = tmp_path / "straight", tmp_path / "broken"
+    assert play(straight, level="easy", seed=3)[0] == 0
+
+    code, out, first = play(broken, "hint", "board", None, None, EOFError, level="easy", seed=3)
+    assert code == 0
+    assert out[-1] == f"\nEnd of input: your game is saved; {resumes(broken)}"
+    left = saved(broken)
+    assert isinstance(left, GameState) and left.log == first.seen[-1].log and not left.is_over
+
+    code, out, second = play(broken)  # no level, no seed: the saved game
+    assert code == 0
+    turns = len(left.turns)
+    assert (
+        out[0] == f"Resuming your game against the easy bot (seed 3, {turns} turn{'s' if turns != 1 else ''} played)."
+    )
+    assert second.seen[0].log == left.log
+    a, b = saved(straight), saved(broken)
+    assert isinstance(a, GameState) and isinstance(b, GameState)
+    assert b.is_over and (b.seed, b.names, b.log) == (a.seed, a.names, a.log)
+
+
+def test_the_bot_is_read_back_from_the_saved_game(tmp_path: Path) -> None:
+    s = new_game(2, seed=9, names=("You", "Hard"))
+    s = s.apply(s.legal_actions()[0])
+    Store(tmp_path).save_game(s)  # as the window saves it
+    code, out, reader = play(tmp_path, EOFError)
+    assert code == 0
+    assert out[0] == "Resuming your game against the hard bot (seed 9, 1 turn played)."
+    assert reader.seen[0].log[:1] == s.log
+
+
+def test_a_level_seed_or_new_starts_a_new_game(tmp_path: Path) -> None:
+    play(tmp_path, EOFError, level="hard", seed=4)
+    code, out, _ = play(tmp_path, EOFError, new=True, seed=5)
+    assert code == 0 and out[0].startswith("Crib Tiles: a game against the medium bot (seed 5).")
+    assert game_of(saved(tmp_path)).seed == 5
+    code, out, _ = play(tmp_path, EOFError, level="beginner")
+    assert out[0].startswith("Crib Tiles: a game against the beginner bot (seed ")
+
+
+# --- matches ---
+
+
+def test_rounds_2_plays_a_whole_match(tmp_path: Path) -> None:
+    code, out, reader = play(tmp_path, level="medium", seed=8, options=RuleOptions.parse("rounds=2"))
+    assert code == 0
+    m = saved(tmp_path)
+    assert isinstance(m, Match) and m.seed == 8 and m.is_over
+    assert len(m.finished) == 1 and m.game.is_over
+    assert {s.seed for s in reader.seen} == {m.finished[0].seed, m.game.seed}  # you played in both rounds
+    first = m.finished[0].final_scores()
+    assert f"\nAfter round 1 of 2: totals You {first[0]}, Medium {first[1]}." in out
+    low = min(first)
+    servant = " and ".join(n for n, t in zip(m.names, first, strict=True) if t == low)
+    assert f"The Servant (the lowest total, who keeps score for the others): {servant}." in out
+    assert "\nRound 2 of 2." in out
+    totals = m.totals
+    assert out[-2] == f"\nThe match is over after 2 rounds: totals You {totals[0]}, Medium {totals[1]}."
+    best = max(totals)
+    assert out[-1] == (
+        "The match is a tie!" if totals.count(best) > 1 else f"{m.names[totals.index(best)]} won the match."
+    )
+
+
+def test_a_match_left_between_rounds_goes_on_with_the_next_round(tmp_path: Path) -> None:
+    m = Match.start(2, RuleOptions.parse("rounds=2"), 8, ("You", "Easy"))
+    while not m.game.is_over:
+        m = m.apply(greedy_move(m.game.view(m.game.current), random.Random(0)))
+    Store(tmp_path).save_game(m)
+    code, out, _ = play(tmp_path, EOFError)
+    assert code == 0
+    assert out[0] == "Resuming your game against the easy bot (seed 8, round 2 of 2, 0 turns played)."
+    after = saved(tmp_path)
+    assert isinstance(after, Match) and after.finished == (m.game,) and not after.game.is_over
+
+
+# --- leaving ---
+
+
+def test_ctrl_c_at_the_prompt_saves_and_exits_130(tmp_path: Path) -> None:
+    code, out, reader = play(tmp_path, "hint", KeyboardInterrupt, seed=2)
+    assert code == 130
+    assert out[-1] == f"\nInterrupted: your game is saved; {resumes(tmp_path)}"
+    assert game_of(saved(tmp_path)).log == reader.seen[-1].log
+
+
+def test_ctrl_c_while_the_bot_thinks_saves_your_move(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[int] = []
+    real = textgame.choose_safely
+
+    def choose(*args, **kw):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kw)
+
+    monkeypatch.setattr(textgame, "choose_safely", choose)
+    code, out, reader = play(tmp_path, seed=2)
+    assert code == 130 and out[-1] == f"\nInterrupted: your game is saved; {resumes(tmp_path)}"
+    left = game_of(saved(tmp_path))
+    assert left.log == (*reader.seen[-1].log, reader.answers[-1])  # your last move is kept
+    assert left.current == 1  # the bot moves first when the game goes on
+
+
+def test_quit_says_the_game_is_saved_and_how_to_come_back(tmp_path: Path) -> None:
+    code, out, reader = play(tmp_path, "quit", seed=2)
+    assert code == 0
+    assert out[-1] == f"Goodbye: your game is saved; {resumes(tmp_path)}"
+    assert game_of(saved(tmp_path)).log == reader.seen[0].log
+
+
+def test_save_errors_are_told_once_in_words(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    written: list[str] = []
+
+    def full_disk(path: Path, text: str) -> None:
+        written.append(text)
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(storage, "atomic_write", full_disk)
+    answers = iter(["", "", ""])
+
+    def reader(prompt: str) -> str:
+        for answer in answers:
+            return best_move(load(written[-1])) if answer == "" else answer
+        raise EOFError
+
+    out: list[str] = []
+    assert play_text_game(read=reader, write=out.append, data_dir=tmp_path, seed=6) == 0
+    told = [line for line in out if line.startswith("Your game could not be saved:")]
+    assert len(told) == 1 and "No space left on device" in told[0]
+    assert told[0].endswith("You can play on, but if you leave now this game is lost.")
+    assert out[-1].startswith("\nEnd of input: your game could not be saved (could not save the game in ")
+    assert len(written) >= 4  # it tried after every turn all the same
+
+
+def test_a_folder_in_use_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    other = Store(tmp_path)
+    assert other.lock() == ""
+    try:
+        out: list[str] = []
+        code = play_text_game(read=lambda prompt: pytest.fail("asked for a move"), write=out.append, data_dir=tmp_path)
+    finally:
+        other.unlock()
+    assert code == 1 and out == []
+    assert capsys.readouterr().err == (
+        f"cribtiles: Crib Tiles is already running with the data folder {tmp_path}; "
+        "close it first, or use --data-dir for a second game.\n"
+    )
+    assert not (tmp_path / "game.json").exists()
+
+
+# --- the Joker rule ---
+
+
+def test_the_bot_calls_joker_when_you_declare_less(tmp_path: Path) -> None:
+    options = RuleOptions.parse("joker=on")
+    out: list[str] = []
+
+    def reader(prompt: str) -> str:
+        s = game_of(saved(tmp_path))
+        if any(a.endswith(" declare 0") for a in s.log):
+            raise EOFError
+        return f"{best_move(s)} declare 0"
+
+    assert play_text_game(read=reader, write=out.append, data_dir=tmp_path, options=options, seed=2) == 0
+    s = game_of(saved(tmp_path))
+    mine = next(i for i, a in enumerate(s.log) if a.endswith(" declare 0"))
+    true_points = s.turns[sum(1 for a in s.log[:mine] if not a.startswith("joker"))].true_points
+    assert true_points > 0
+    assert s.log[mine + 1] == "joker 1"
+    assert f"Medium calls Joker and takes the {true_points} points you did not declare." in out
+    assert not any("declare" in a for a in s.log[:mine])  # the bot declared what its plays were worth
+
+
+def test_your_joker_call_on_an_honest_play_costs_5(tmp_path: Path) -> None:
+    options = RuleOptions.parse("joker=on")
+    seed = next(n for n in range(100) if new_game(2, options, n, ("You", "Medium")).starter == 1)
+    code, out, _ = play(tmp_path, "joker", EOFError, options=options, seed=seed)
+    assert code == 0
+    assert "Nothing was missed: the call costs you 5 points." in out
+    s = game_of(saved(tmp_path))
+    assert s.log[-1] == "joker 0" and s.scores[ME] == -5
+
+
+# --- the command line ---
+
+
+def test_cribtiles_text_uses_the_data_dir_and_returns_the_exit_code(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("quit\n"))
+    assert main(["--text", "--seed", "12", "--level", "easy", "--data-dir", str(tmp_path)]) == 0
+    assert "Crib Tiles: a game against the easy bot (seed 12)." in capsys.readouterr().out
+    first = saved(tmp_path)
+    monkeypatch.setattr(sys, "stdin", None)  # no standard input at all: the end of input
+    assert main(["--text", "--data-dir", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "Resuming your game against the easy bot (seed 12, " in out
+    assert f"End of input: your game is saved; {resumes(tmp_path)}" in out
+    assert game_of(saved(tmp_path)).log == game_of(first).log
