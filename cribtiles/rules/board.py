@@ -10,48 +10,18 @@ from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
 from .errors import NotationError
+
+# Square lives a level down so that errors can name it without importing the board; it is
+# re-exported here (the `as` form), so `from cribtiles.rules.board import Square` keeps working.
+from .squares import COLUMN_LETTERS as COLUMN_LETTERS
+from .squares import SIZE as SIZE
+from .squares import SQUARES as SQUARES
+from .squares import Square as Square
 from .tiles import Tile, parse_tile
 
-SIZE = 13
-COLUMN_LETTERS = "abcdefghijklm"
 ACROSS, DOWN = "across", "down"
 
 
-class Square(NamedTuple):
-    """A square by row and column, both 0-based; `str` gives its name, `f7`."""
-
-    row: int
-    col: int
-
-    @property
-    def pos(self) -> int:
-        """Row-major position, 0 (a1) to 168 (m13)."""
-        return self.row * SIZE + self.col
-
-    @property
-    def name(self) -> str:
-        return f"{COLUMN_LETTERS[self.col]}{self.row + 1}"
-
-    def __str__(self) -> str:
-        return self.name
-
-    def __repr__(self) -> str:
-        return f"Square({self.name})"
-
-    def neighbours(self) -> Iterator[Square]:
-        """The squares edge to edge with this one that exist on the board."""
-        r, c = self
-        if r > 0:
-            yield SQUARES[self.pos - SIZE]
-        if r < SIZE - 1:
-            yield SQUARES[self.pos + SIZE]
-        if c > 0:
-            yield SQUARES[self.pos - 1]
-        if c < SIZE - 1:
-            yield SQUARES[self.pos + 1]
-
-
-SQUARES: tuple[Square, ...] = tuple(Square(i // SIZE, i % SIZE) for i in range(SIZE * SIZE))
 #: The 3 x 2 patch at the top-left corner that carries the game's name.
 BLOCKED: frozenset[Square] = frozenset(Square(r, c) for r in range(2) for c in range(3))
 PLAYABLE: tuple[Square, ...] = tuple(s for s in SQUARES if s not in BLOCKED)

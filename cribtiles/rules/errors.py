@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .board import Square
+    from .squares import Square
 
 
 class NotationError(ValueError):

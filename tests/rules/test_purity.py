@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import subprocess
@@ -60,3 +61,28 @@ def test_rules_import_no_other_layer_of_the_app() -> None:
 def test_the_probe_sees_a_third_party_import() -> None:
     """The check above can fail: a module from outside the standard library is reported."""
     assert "hypothesis" in outside_the_standard_library(modules_loaded_by("import hypothesis"))
+
+
+def _rules_imports() -> dict[str, set[str]]:
+    """Which modules of cribtiles.rules each one imports (relative imports, type-only ones included)."""
+    package = ROOT / "cribtiles" / "rules"
+    names = {f.stem for f in package.glob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for f in package.glob("*.py"):
+        found: set[str] = set()
+        for node in ast.walk(ast.parse(f.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level == 1:
+                targets = [node.module] if node.module else [a.name for a in node.names]
+                found.update(t.split(".")[0] for t in targets if t.split(".")[0] in names)
+        graph[f.stem] = found - {f.stem, "__init__"}
+    return graph
+
+
+def test_no_module_of_the_rules_imports_one_that_imports_it_back() -> None:
+    graph = _rules_imports()
+    assert graph["errors"] == {"squares"} and graph["squares"] == set()
+
+    def reaches(start: str, goal: str, seen: set[str]) -> bool:
+        return any(n == goal or (n not in seen and reaches(n, goal, seen | {n})) for n in graph[start])
+
+    assert [m for m in sorted(graph) if m != "__init__" and reaches(m, m, set())] == []
