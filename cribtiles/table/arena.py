@@ -1,6 +1,6 @@
 """The arena: bots play bots over paired games, and it reports win rates, scores and move times.
 
-`python -m cribtiles.bot.arena --bots hard,medium --games 400 --seed 1 --jobs 2` (or `cribtiles arena ...`).
+`python -m cribtiles.table.arena --bots hard,medium --games 400 --seed 1 --jobs 2` (or `cribtiles arena ...`).
 
 Games are paired: every seed (one shuffled bag) is played once per seating, the seats rotating so that
 each bot plays every seat on the same tiles (2 bots: seats swapped; 3-4 bots: n rotations). Luck of
@@ -42,14 +42,15 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from cribtiles.rules.game import GameState, PlayerView, new_game
-from cribtiles.rules.moves import Move, Play
+from cribtiles.bot.base import Bot, choose_safely
+from cribtiles.bot.levels import LEVELS, make_bot
+from cribtiles.bot.lifeline import die_with_parent
+from cribtiles.rules.game import PlayerView
+from cribtiles.rules.moves import Move
 from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
 
-from .base import Bot, JokerManners, choose_safely
-from .greedy import greedy_move
-from .levels import LEVELS, make_bot
-from .lifeline import die_with_parent
+from .model import Table
+from .seats import Seat
 
 #: The two-sided 95% quantile of the normal distribution.
 Z95 = 1.959963984540054
@@ -150,67 +151,53 @@ class SeatResult:
 class GameResult:
     game: int
     seats: tuple[SeatResult, ...]
+    log: tuple[str, ...] = ()  # the game's record: every action, as the table model wrote it
 
 
 @dataclass
-class _Table:
-    """One game in progress: the state, the seated bots and what is measured about them."""
+class _Game:
+    """One game in progress: the table, the seated bots and what is measured about them."""
 
     arena: Arena
     game: int
-    state: GameState
+    table: Table
     bots: list[_Watched]
     times: list[list[float]] = field(default_factory=list)
-    manners: JokerManners = field(default_factory=JokerManners)
 
 
 def play_game(arena: Arena, index: int, rotation: int) -> GameResult:
-    """The game of bag `index` with seating `rotation`, played to the end."""
+    """The game of bag `index` with seating `rotation`, played to the end at the table model (the
+    same turn loop, Joker manners and records as the window's)."""
     n = len(arena.levels)
     seating = seatings(n)[rotation]
-    names = None if arena.options.solitaire else tuple(arena.labels[b] for b in seating)
-    table = _Table(
+    seats = [Seat(arena.labels[b], arena.levels[b]) for b in seating]
+    game = _Game(
         arena=arena,
         game=index * n + rotation,
-        state=new_game(n, arena.options, seed=game_seed(arena.seed, index), names=names),
+        table=Table.new(seats, arena.options, seed=game_seed(arena.seed, index)),
         bots=[_Watched(make_bot(arena.levels[b], arena.budget)) for b in seating],
         times=[[] for _ in seating],
     )
-    while not table.state.is_over:
-        _take_turn(table)
-    return _result(table, seating)
+    while not game.table.round_over:
+        _take_turn(game)
+    return _result(game, seating)
 
 
-def _take_turn(table: _Table) -> None:
-    state = table.state
-    p = state.current
-    view = state.view(p)
-    rng = move_rng(table.arena.seed, table.game, len(state.turns))
+def _take_turn(game: _Game) -> None:
+    table = game.table
+    p = table.state.current
+    view = table.view(p)
+    rng = move_rng(game.arena.seed, game.game, len(table.state.turns))
     started = time.perf_counter()
-    move = choose_safely(table.bots[p], view, rng, table.arena.budget)
-    table.times[p].append(time.perf_counter() - started)
-    try:
-        declared = table.manners.declare(view, move) if state.options.joker and isinstance(move, Play) else None
-        state = state.apply(move, declared)
-    except ValueError:  # an illegal move (IllegalMove is a ValueError)
-        table.bots[p].failures += 1
-        state = state.apply(greedy_move(view, rng))
-    if state.options.joker:
-        state = _joker_calls(state, p, table.manners)
-    table.state = state
+    move = choose_safely(game.bots[p], view, rng, game.arena.budget)
+    game.times[p].append(time.perf_counter() - started)
+    record = table.play_bot(move)  # an illegal move is replaced by the best-scoring one
+    if record.turn.move != move:
+        game.bots[p].failures += 1
 
 
-def _joker_calls(state: GameState, mover: int, manners: JokerManners) -> GameState:
-    """After a play, the other players in seat order may call "Joker"."""
-    for k in range(1, state.players):
-        caller = (mover + k) % state.players
-        if manners.should_call(state.view(caller)):
-            state = state.call_joker(caller)
-    return state
-
-
-def _result(table: _Table, seating: Sequence[int]) -> GameResult:
-    state = table.state
+def _result(game: _Game, seating: Sequence[int]) -> GameResult:
+    state = game.table.state
     assert state.outcome is not None
     shares = state.outcome.returns()
     seats = []
@@ -223,11 +210,11 @@ def _result(table: _Table, seating: Sequence[int]) -> GameResult:
                 share=shares[p],
                 play_points=sum(t.points for t in mine if t.is_play),
                 turns=len(mine),
-                move_seconds=tuple(table.times[p]),
-                failures=table.bots[p].failures,
+                move_seconds=tuple(game.times[p]),
+                failures=game.bots[p].failures,
             )
         )
-    return GameResult(table.game, tuple(seats))
+    return GameResult(game.game, tuple(seats), state.log)
 
 
 def play_seed(arena: Arena, index: int) -> list[GameResult]:
@@ -557,7 +544,7 @@ def _print_report(
 
 
 if __name__ == "__main__":
-    # Run the module's own import, so that worker processes unpickle cribtiles.bot.arena, not __main__.
-    from cribtiles.bot.arena import main as _main
+    # Run the module's own import, so that worker processes unpickle cribtiles.table.arena, not __main__.
+    from cribtiles.table.arena import main as _main
 
     raise SystemExit(_main())

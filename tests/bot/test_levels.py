@@ -188,6 +188,6 @@ def test_unknown_level_is_refused_in_words() -> None:
 
 
 def test_bot_package_imports_no_pygame() -> None:
-    code = "import cribtiles.bot, cribtiles.bot.arena, sys; print('pygame' in sys.modules)"
+    code = "import cribtiles.bot, cribtiles.table.arena, sys; print('pygame' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -1,4 +1,4 @@
-"""Tests for cribtiles.bot.arena: paired games, rotation of seats, determinism, the JSON report, errors."""
+"""Tests for cribtiles.table.arena: paired games, rotation of seats, determinism, the JSON report, errors."""
 
 from __future__ import annotations
 
@@ -15,11 +15,13 @@ from typing import Any
 
 import pytest
 
-from cribtiles.bot import JokerManners, arena, make_bot
+from cribtiles.bot import choose_safely, make_bot
 from cribtiles.bot.base import Bot
-from cribtiles.bot.greedy import GreedyBot
+from cribtiles.bot.greedy import GreedyBot, greedy_move
 from cribtiles.rules import Move, PlayerView, RuleOptions, new_game
 from cribtiles.rules.moves import Pass, Play
+from cribtiles.table import Seat, arena
+from cribtiles.table.model import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT_KEYS = {"win_rate", "ci95", "mean_score", "mean_spread", "points_per_turn", "move_seconds", "failures"}
@@ -108,15 +110,61 @@ def test_joker_and_other_rules_run(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_joker_calls_take_unclaimed_points() -> None:
-    state = new_game(3, RuleOptions(joker=True), seed=4)
-    play = max(state.legal_plays(), key=lambda p: len(p.placements))
-    mover = state.current
-    state = state.apply(play, declared=0)
-    assert state.unclaimed > 0
-    called = arena._joker_calls(state, mover, JokerManners())
-    first_caller = (mover + 1) % 3
-    assert called.scores[first_caller] == state.unclaimed
-    assert called.scores[(mover + 2) % 3] == 0  # nothing left to take: the second player does not call
+    table = Table.new((Seat.person("Ann"), Seat.bot("expert"), Seat.bot("expert")), RuleOptions(joker=True), seed=4)
+    while table.bot_to_move:
+        request = table.bot_request()
+        table.play_bot(greedy_move(request.view, random.Random(request.seed)), request)
+    play = max(table.state.legal_plays(), key=lambda p: len(p.placements))
+    before = table.state.scores
+    record = table.play(play, declared=0)
+    assert record.turn.true_points > 0
+    assert [(c.caller, c.points) for c in record.calls] == [(1, record.turn.true_points)]  # the first to call
+    assert table.state.scores[2] == before[2]  # nothing left to take: the second bot does not call
+
+
+def old_loop(
+    levels: tuple[str, ...], labels: tuple[str, ...], options: RuleOptions, seed: int, game: int
+) -> tuple[str, ...]:
+    """The arena's turn loop as it was before the table model, kept as the reference: new_game,
+    choose_safely with the move's generator, apply (no Joker: manners only change Joker games)."""
+    state = new_game(len(levels), options, seed=seed, names=labels)
+    bots = [make_bot(level) for level in levels]
+    while not state.is_over:
+        p = state.current
+        rng = arena.move_rng(7, game, len(state.turns))
+        state = state.apply(choose_safely(bots[p], state.view(p), rng))
+    return state.log
+
+
+@pytest.mark.parametrize("rules", ["", "exchange=any-time,start=high"])
+def test_the_arena_on_the_table_model_plays_the_games_it_played_before(rules: str) -> None:
+    a = arena.Arena(("hard", "medium", "easy"), seeds=2, seed=7, options=RuleOptions.parse(rules))
+    for index in range(2):
+        for rotation in range(3):
+            result = arena.play_game(a, index, rotation)
+            seating = arena.seatings(3)[rotation]
+            levels = tuple(a.levels[b] for b in seating)
+            labels = tuple(a.labels[b] for b in seating)
+            seed = arena.game_seed(7, index)
+            assert result.log == old_loop(levels, labels, a.options, seed, index * 3 + rotation)
+
+
+def test_a_seeded_arena_game_and_the_same_game_at_the_table_give_identical_records() -> None:
+    a = arena.Arena(("medium", "beginner"), seeds=3, seed=5, options=RuleOptions.parse("joker=on"))
+    called = 0
+    for index in range(3):
+        result = arena.play_game(a, index, 0)
+        table = Table.new(
+            (Seat("medium", "medium"), Seat("beginner", "beginner")), a.options, arena.game_seed(5, index)
+        )
+        bots = [make_bot("medium"), make_bot("beginner")]
+        while not table.round_over:
+            p = table.state.current
+            rng = arena.move_rng(5, index * 2, len(table.state.turns))
+            table.play_bot(choose_safely(bots[p], table.view(p), rng))
+        assert result.log == table.state.log
+        called += sum(1 for action in table.state.log if action.startswith("joker"))
+    assert called > 0  # the beginner forgot points and the medium bot called
 
 
 def test_expert_with_a_short_budget(capsys: pytest.CaptureFixture[str]) -> None:
@@ -185,7 +233,7 @@ def test_bad_arguments_exit_2(args: list[str], capsys: pytest.CaptureFixture[str
 
 
 def test_runs_as_a_module_with_workers() -> None:
-    command = ["-m", "cribtiles.bot.arena", "--bots", "beginner,medium", "--games", "4", "--jobs", "2", "--json"]
+    command = ["-m", "cribtiles.table.arena", "--bots", "beginner,medium", "--games", "4", "--jobs", "2", "--json"]
     done = subprocess.run(
         [sys.executable, *command],
         cwd=ROOT,
