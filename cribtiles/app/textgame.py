@@ -1,10 +1,11 @@
 """A game in the terminal against a bot: the board drawn in text, moves typed in notation.
 
 It is the plain way to play until the window opens (and stays, for terminals and screen readers).
-It keeps its game where the window keeps its own (the data folder, or `--data-dir`): the one saved
-game is resumed, by the window or here, and it is saved after every turn, so quitting, Ctrl-C, the
-end of input or a closed terminal never lose more than the move being typed. With `rounds=N` it plays
-whole matches: round after round, with running totals and the Servant between them.
+It drives the same table model as the window and the arena (cribtiles.table: seats, the turn loop,
+the bots' Joker manners) and keeps its game where the window keeps its own (the data folder, or
+`--data-dir`): the one saved game is resumed, by the window or here, and it is saved after every
+turn, so quitting, Ctrl-C, the end of input or a closed terminal never lose more than the move being
+typed. With `rounds=N` it plays whole matches: round after round, with running totals and the Servant.
 """
 
 from __future__ import annotations
@@ -16,20 +17,20 @@ import signal
 import sys
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from cribtiles.bot import LEVELS, Bot, JokerManners, choose_safely, make_bot
-from cribtiles.bot.greedy import greedy_move
-from cribtiles.rules import IllegalMove, NotationError, format_move, score_play
-from cribtiles.rules.game import GameState, PlayerView, new_game
-from cribtiles.rules.match import Match
+from cribtiles.bot import Bot, choose_safely, make_bot
+from cribtiles.rules import IllegalMove, NotationError, format_move, parse_move
+from cribtiles.rules.game import JokerCall
 from cribtiles.rules.movegen import scored_plays
-from cribtiles.rules.moves import Exchange, Move, Play
+from cribtiles.rules.moves import Exchange, Move
 from cribtiles.rules.options import RuleOptions
-from cribtiles.rules.record import apply_text
 from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import format_tiles
+from cribtiles.table.history import TurnRecord
+from cribtiles.table.model import Table
+from cribtiles.table.seats import Seat
 
 from .logs import setup_logging
 from .storage import FolderInUse, Store
@@ -39,7 +40,6 @@ log = logging.getLogger("cribtiles.text")
 Read = Callable[[str], str]
 Write = Callable[[str], None]
 
-ME, BOT = 0, 1  # you sit in seat 0, as in the window
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 QUIT_WORDS = ("quit", "exit", "q")
 
@@ -48,8 +48,9 @@ tiles are a rank A 2-9 T J Q K and L for light or D for dark; lay a 6/9 as 6 or 
 Other commands: pass, exchange 4L 5D, hint (the best play), board, help, quit.
 Your game is saved after every turn: quit (or Ctrl-C) and `cribtiles --text` resumes it."""
 
-JOKER_HELP = """Joker rule: add  declare N  to a play to claim N points (the bot may call Joker and take
-the rest); type  joker  to call Joker on the bot's last play (it declares honestly: a call costs 5)."""
+JOKER_HELP = """Joker rule: a player declares what a play scores, and may under-count. Add  declare N  to
+a play to declare N points; type  joker  to call Joker on the last play, before you move: you take
+the points it left unclaimed, or lose 5 if there were none. The bots call on your plays too."""
 
 
 def describe(result: PlayScore) -> str:
@@ -65,46 +66,37 @@ def describe(result: PlayScore) -> str:
     return "\n".join(lines)
 
 
-def level_of(name: str, default: str) -> str:
-    """The bot level a player's name stands for ('Medium' -> 'medium'), as the window reads it."""
-    n = name.strip().lower()
-    return n if n in LEVELS else default
-
-
 def resume_command(data_dir: Path | None) -> str:
     return "`cribtiles --text`" if data_dir is None else f"`cribtiles --text --data-dir {data_dir}`"
 
 
-# --- the table: the game or match in play, the bot, the save ---
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+# --- the session: the table, the bots, the save ---
 
 
 @dataclass
-class _Table:
+class _Session:
     store: Store
-    match: Match
-    single: bool  # one game, saved as its GameState (rules rounds=1, or a saved single game resumed)
-    level: str
-    bot: Bot
+    table: Table
     write: Write
-    manners: JokerManners = field(default_factory=JokerManners)
+    bots: dict[str, Bot] = field(default_factory=dict)
     told_save_error: bool = False
 
-    @property
-    def state(self) -> GameState:
-        return self.match.game
+    def bot(self, level: str) -> Bot:
+        if level not in self.bots:
+            self.bots[level] = make_bot(level)
+        return self.bots[level]
 
-    @state.setter
-    def state(self, state: GameState) -> None:
-        self.match = replace(self.match, game=state)
-
-    @property
-    def rounds(self) -> int:
-        return 1 if self.single else self.match.options.rounds
+    def name(self, seat: int) -> str:
+        return self.table.state.names[seat]
 
     def save(self) -> bool:
-        """Save the game (a match of several rounds as a match); say in words, once, if it failed."""
+        """Save the table (seats and game or match); say in words, once, when it failed."""
         failed = len(self.store.errors)
-        self.store.save_game(self.state if self.single else self.match)
+        self.store.save_game(self.table)
         if len(self.store.errors) == failed:
             return True
         if not self.told_save_error:
@@ -116,63 +108,49 @@ class _Table:
         return False
 
 
-def _bot_rng(state: GameState) -> random.Random:
-    """The bot's generator for this move, from the game and the move number only: a resumed game
-    plays on exactly as if it had never been left."""
-    return random.Random(f"cribtiles-text/{state.seed}/{len(state.log)}")
+def _bot_levels(table: Table) -> str:
+    levels = [s.level for s in table.seats if s.level is not None]
+    if len(levels) == 1:
+        return f"the {levels[0]} bot"
+    return f"the {', '.join(levels[:-1])} and {levels[-1]} bots" if levels else "nobody"
 
 
 # --- starting: a new game, or the saved one ---
 
 
-def _open_table(
-    store: Store, level: str | None, seed: int | None, options: RuleOptions, new: bool, write: Write
-) -> _Table:
+def _open(store: Store, level: str | None, seed: int | None, options: RuleOptions, new: bool, write: Write) -> _Session:
     prefs, notes = store.load_preferences()
-    saved: GameState | Match | None = None
+    table: Table | None = None
     if not new:
-        saved, game_note = store.load_game()
+        table, game_note = store.load_table()
         notes = " ".join(n for n in (notes, game_note) if n)
     if notes:
         write(notes)
-    if saved is None:
-        table = _new_table(store, level or prefs.level, seed, options, write)
-    else:
-        table = _resumed_table(store, saved, prefs.level, write)
-    table.save()
-    return table
+    session = _Session(store, table or _new_table(level or prefs.level, seed, options, write), write)
+    if table is not None:
+        _resume(session)
+    session.save()
+    return session
 
 
-def _new_table(store: Store, level: str, seed: int | None, options: RuleOptions, write: Write) -> _Table:
+def _new_table(level: str, seed: int | None, options: RuleOptions, write: Write) -> Table:
     seed = random.randrange(2**31) if seed is None else seed
-    names = ("You", level.capitalize())
-    if options.rounds > 1:
-        match, single = Match.start(2, options, seed, names), False
-    else:
-        game = new_game(2, options, seed, names)
-        match, single = Match(options, seed, game.names, (), game), True
-    table = _Table(store, match, single, level, make_bot(level), write)
-    what = "a game" if single else f"a match of {options.rounds} rounds"
-    write(f"Crib Tiles: {what} against the {level} bot (seed {seed}). Type help for help.")
+    table = Table.new([Seat.person("You"), Seat.bot(level)], options, seed)
+    what = "a game" if options.rounds == 1 else f"a match of {options.rounds} rounds"
+    write(f"Crib Tiles: {what} against {_bot_levels(table)} (seed {seed}). Type help for help.")
     log.info("text game: new %s against %s, seed %d, rules %s", what, level, seed, options.to_text())
     return table
 
 
-def _resumed_table(store: Store, saved: GameState | Match, default_level: str, write: Write) -> _Table:
-    if isinstance(saved, Match):
-        match, single = saved, False
-    else:  # a single game, the window's or ours
-        match, single = Match(saved.options, saved.seed, saved.names, (), saved), True
-    level = level_of(match.names[BOT], default_level)
-    table = _Table(store, match, single, level, make_bot(level), write)
-    if match.game.is_over:  # saved between two rounds of a match
-        table.match = match.next_round()
-    where = "" if single else f", round {table.match.round} of {table.rounds}"
-    turns = len(table.state.turns)
-    played = f"{turns} turn{'s' if turns != 1 else ''} played"
-    write(f"Resuming your game against the {level} bot (seed {match.seed}{where}, {played}).")
-    log.info("text game: resumed against %s, seed %d%s, %s", level, match.seed, where, played)
-    return table
+def _resume(session: _Session) -> None:
+    table = session.table
+    if table.next_is_round:  # saved between two rounds of a match
+        table.next_round()
+    rounds = table.options.rounds
+    where = f", round {table.match.round} of {rounds}" if rounds > 1 else ""
+    played = f"{_plural(len(table.state.turns), 'turn')} played"
+    session.write(f"Resuming your game against {_bot_levels(table)} (seed {table.match.seed}{where}, {played}).")
+    log.info("text game: resumed, seed %d%s, %s", table.match.seed, where, played)
 
 
 # --- playing ---
@@ -182,179 +160,191 @@ class _Quit(Exception):
     """The player typed quit."""
 
 
-def _play_match(table: _Table, read: Read) -> None:
+def _play_match(session: _Session, read: Read) -> None:
+    table = session.table
     while True:
-        _play_round(table, read)
-        if table.single or table.match.is_over:
+        _play_round(session, read)
+        if table.match_over:
             break
-        _between_rounds(table)
-        table.match = table.match.next_round()
-        table.save()
-    if not table.single:
-        _match_result(table)
+        _between_rounds(session)
+        table.next_round()
+        session.save()
+    if table.options.rounds > 1:
+        _match_result(session)
 
 
-def _play_round(table: _Table, read: Read) -> None:
+def _play_round(session: _Session, read: Read) -> None:
+    table = session.table
     if not table.state.turns:
-        if not table.single:
-            table.write(f"\nRound {table.match.round} of {table.rounds}.")
-        table.write(f"{table.state.names[table.state.starter]} drew for the start and plays first.")
-    while not table.state.is_over:
-        if table.state.current == ME:
-            _your_turn(table, read)
+        if table.options.rounds > 1:
+            session.write(f"\nRound {table.match.round} of {table.options.rounds}.")
+        session.write(f"{session.name(table.state.starter)} drew for the start and plays first.")
+    while not table.round_over:
+        if table.bot_to_move:
+            _bot_turn(session)
         else:
-            _bot_turn(table)
-    _round_result(table)
+            _person_turn(session, read)
+    _round_result(session)
 
 
-def _bot_turn(table: _Table) -> None:
-    before = table.state
-    mover = before.current
-    move, after = _bot_move(table, before, mover)
-    table.state = after
-    table.save()
-    name = before.names[mover]
-    if isinstance(move, Play):
-        table.write(f"\n{name} plays {format_move(move)}")
-        table.write(describe(score_play(before.board, move)))
-    elif isinstance(move, Exchange):
-        n = len(move.tiles)
-        table.write(f"\n{name} exchanges {n} tile{'s' if n != 1 else ''}.")
-    else:
-        table.write(f"\n{name} passes.")
+def _bot_turn(session: _Session) -> None:
+    """The bot to move chooses (its generator comes from the table: a resumed game goes on exactly as
+    if it had never been left) and plays; it declares its score by its level's manners."""
+    request = session.table.bot_request()
+    move = choose_safely(session.bot(request.level), request.view, random.Random(request.seed))
+    record = session.table.play_bot(move, request)
+    session.save()
+    _tell(session, record)
 
 
-def _bot_move(table: _Table, state: GameState, mover: int) -> tuple[Move, GameState]:
-    """The bot's move and the state after it; a move the rules refuse is replaced by the greedy one,
-    as in the arena. Under the Joker rule the bot declares what its play is worth."""
-    view, rng = state.view(mover), _bot_rng(state)
-    move = choose_safely(table.bot, view, rng)
-    try:
-        return move, state.apply(move, _declared(table, view, move))
-    except ValueError as e:  # IllegalMove is a ValueError
-        log.warning("the %s bot proposed an illegal move (%s); the greedy move was played", table.level, e)
-        move = greedy_move(view, rng)
-        return move, state.apply(move, _declared(table, view, move))
-
-
-def _declared(table: _Table, view: PlayerView, move: Move) -> int | None:
-    """What the bot declares for its play under the Joker rule (None: no declaration to make)."""
-    if view.options.joker and isinstance(move, Play):
-        return table.manners.declare(view, move)
-    return None
-
-
-def _your_turn(table: _Table, read: Read) -> None:
-    table.write(_status(table))
-    text = read("Your move> ").strip()
+def _person_turn(session: _Session, read: Read) -> None:
+    table = session.table
+    seat = table.to_move
+    assert seat is not None
+    session.write(_status(session, seat))
+    prompt = "Your move> " if len(table.people) == 1 else f"{session.name(seat)}'s move> "
+    text = read(prompt).strip()
     words = text.lower().split()
     if text.lower() in QUIT_WORDS:
         raise _Quit
     if not words or words[0] in ("help", "?"):
-        table.write(HELP + ("\n" + JOKER_HELP if table.state.options.joker else ""))
+        session.write(HELP + ("\n" + JOKER_HELP if table.options.joker else ""))
     elif words == ["board"]:
         pass  # the board is drawn again before the next prompt
     elif words == ["hint"]:
-        table.write(_hint(table.state))
+        session.write(_hint(table, seat))
     elif words[0] == "joker":
-        _call_joker(table, words)
+        _call_joker(session, seat, words)
     else:
-        _your_move(table, text)
+        _person_move(session, text)
 
 
-def _hint(state: GameState) -> str:
-    plays = scored_plays(state.board, state.racks[ME])
+def _hint(table: Table, seat: int) -> str:
+    plays = scored_plays(table.state.board, table.state.racks[seat])
     if not plays:
         return "You have no play: pass or exchange."
     best = max(plays, key=lambda ps: ps[1])
     return f"Best scoring play: {best[0]} for {best[1]}"
 
 
-def _your_move(table: _Table, text: str) -> None:
-    before = table.state
+def parse_declared(text: str) -> tuple[Move, int | None]:
+    """A move as typed, with `declare N` after a play under the Joker rule.
+
+    >>> move, declared = parse_declared("f7=4L g7=5D declare 9")
+    >>> print(move, declared)
+    f7=4L g7=5D 9
+    """
+    words = text.split()
+    if len(words) >= 2 and words[-2].lower() == "declare":
+        number = words[-1]
+        if not (number.isascii() and number.isdigit() and len(number) <= 4):
+            raise NotationError(f"declare a number of points, like  declare 12  (not {number[:20]!r})")
+        return parse_move(" ".join(words[:-2])), int(number)
+    return parse_move(text), None
+
+
+def _person_move(session: _Session, text: str) -> None:
     try:
-        after = apply_text(before, text)
+        move, declared = parse_declared(text)
+        record = session.table.play(move, declared)
     except (IllegalMove, NotationError) as e:
-        table.write(f"Not allowed: {e}")
+        session.write(f"Not allowed: {e}")
         return
-    table.state = after
-    move = after.turns[-1].move
-    if isinstance(move, Play):
-        table.write(describe(score_play(before.board, move)))
-    _bot_may_call_joker(table)
-    table.save()
+    session.save()
+    _tell(session, record)
 
 
-def _bot_may_call_joker(table: _Table) -> None:
-    """After your play the bot calls "Joker" when you declared less than it was worth, as bots do in the arena."""
-    state = table.state
-    if not state.options.joker:
-        return
-    for seat in range(state.players):
-        if seat != ME and table.manners.should_call(state.view(seat)):
-            gain = state.unclaimed
-            table.state = state = state.call_joker(seat)
-            table.write(f"{state.names[seat]} calls Joker and takes the {gain} points you did not declare.")
-
-
-def _call_joker(table: _Table, words: list[str]) -> None:
+def _call_joker(session: _Session, seat: int, words: list[str]) -> None:
     if words != ["joker"]:
-        table.write("Not allowed: type just  joker  to call Joker on the last play.")
+        session.write("Not allowed: type just  joker  to call Joker on the last play.")
         return
     try:
-        after = table.state.call_joker(ME)
+        call = session.table.call_joker(seat)
     except IllegalMove as e:
-        table.write(f"Not allowed: {e}")
+        session.write(f"Not allowed: {e}")
         return
-    gain = after.scores[ME] - table.state.scores[ME]
-    table.state = after
-    table.save()
-    if gain > 0:
-        table.write(f"Joker! You take the {gain} points the last play did not declare.")
-    else:
-        table.write(f"Nothing was missed: the call costs you {-gain} points.")
+    session.save()
+    last = session.table.last
+    session.write(_call_words(session, call, _whose_play(session, last.player if last else seat)))
 
 
 # --- what is shown ---
 
 
-def _status(table: _Table) -> str:
+def _tell(session: _Session, record: TurnRecord) -> None:
+    """What a turn did: a play with its breakdown (a bot's, under the Joker rule, with what it declared
+    only: counting it is your part), a pass or an exchange; then the Joker calls made on it."""
+    name, move = session.name(record.player), record.turn.move
+    bot = session.table.seats[record.player].is_bot
+    joker = session.table.options.joker
+    if record.score is not None:
+        verb = "You play" if name == "You" else f"{name} plays"
+        declares = f" and declares {record.declared}" if joker else ""
+        session.write(f"\n{verb} {format_move(move)}{declares}")
+        if not (bot and joker):
+            session.write(describe(record.score))
+    elif isinstance(move, Exchange):
+        session.write(f"\n{name} exchanges {_plural(record.turn.drawn, 'tile')}.")
+    else:
+        session.write(f"\n{name} passes.")
+    for call in record.calls:
+        session.write(_call_words(session, call, _whose_play(session, record.player)))
+
+
+def _whose_play(session: _Session, player: int) -> str:
+    name = session.name(player)
+    return "your play" if name == "You" else f"{name}'s play"
+
+
+def _call_words(session: _Session, call: JokerCall, what: str) -> str:
+    caller = session.name(call.caller)
+    you = caller == "You"
+    calls, takes, loses = ("call", "take", "lose") if you else ("calls", "takes", "loses")
+    if call.points > 0:
+        return f"{caller} {calls} Joker and {takes} the {call.points} points {what} left unclaimed."
+    who = "you" if you else caller
+    return f"{caller} {calls} Joker, but {what} left nothing unclaimed: {who} {loses} {-call.points} points."
+
+
+def _status(session: _Session, seat: int) -> str:
+    table = session.table
     state = table.state
     scores = "   ".join(f"{n}: {s}" for n, s in zip(state.names, state.scores, strict=True))
     lines = [f"\n{state.board}\n", f"{scores}   bag: {state.bag_size()}"]
-    if not table.single:
-        lines.append(f"Round {table.match.round} of {table.rounds}; {_totals(table.match)} before this round")
-    lines.append(f"Your rack: {format_tiles(state.racks[ME])}")
+    if table.options.rounds > 1:
+        lines.append(f"Round {table.match.round} of {table.options.rounds}; {_totals(table)} before this round")
+    whose = "Your rack" if len(table.people) == 1 else f"{state.names[seat]}'s rack"
+    lines.append(f"{whose}: {format_tiles(state.racks[seat])}")
     return "\n".join(lines)
 
 
-def _totals(match: Match) -> str:
-    return "totals " + ", ".join(f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True))
+def _totals(table: Table) -> str:
+    return "totals " + ", ".join(f"{n} {t}" for n, t in zip(table.match.names, table.match.totals, strict=True))
 
 
-def _round_result(table: _Table) -> None:
-    state = table.state
+def _round_result(session: _Session) -> None:
+    state = session.table.state
     assert state.outcome is not None
     o = state.outcome
-    table.write(_status(table))
+    session.write(f"\n{state.board}\n")
     for p, name in enumerate(state.names):
-        table.write(f"{name}: {state.scores[p]} - {o.deductions[p]} left on the rack = {o.final_scores[p]}")
-    table.write("It's a tie!" if len(o.winners) > 1 else f"{state.names[o.winners[0]]} won.")
+        session.write(f"{name}: {state.scores[p]} - {o.deductions[p]} left on the rack = {o.final_scores[p]}")
+    session.write("It's a tie!" if len(o.winners) > 1 else f"{state.names[o.winners[0]]} won.")
     log.info("text game: round over, final scores %s", o.final_scores)
 
 
-def _between_rounds(table: _Table) -> None:
-    match = table.match
-    servants = " and ".join(match.names[p] for p in match.servant)
-    table.write(f"\nAfter round {match.round} of {table.rounds}: {_totals(match)}.")
-    table.write(f"The Servant (the lowest total, who keeps score for the others): {servants}.")
+def _between_rounds(session: _Session) -> None:
+    table = session.table
+    servants = " and ".join(table.match.names[p] for p in table.match.servant)
+    session.write(f"\nAfter round {table.match.round} of {table.options.rounds}: {_totals(table)}.")
+    session.write(f"The Servant (the lowest total, who keeps score for the others): {servants}.")
 
 
-def _match_result(table: _Table) -> None:
-    match = table.match
-    table.write(f"\nThe match is over after {table.rounds} rounds: {_totals(match)}.")
+def _match_result(session: _Session) -> None:
+    match = session.table.match
+    session.write(f"\nThe match is over after {match.options.rounds} rounds: {_totals(session.table)}.")
     winners = match.winners
-    table.write("The match is a tie!" if len(winners) > 1 else f"{match.names[winners[0]]} won the match.")
+    session.write("The match is a tie!" if len(winners) > 1 else f"{match.names[winners[0]]} won the match.")
 
 
 # --- leaving ---
@@ -373,19 +363,19 @@ def _sigint_ignored() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _leave(table: _Table | None, write: Write, why: str, data_dir: Path | None, *, new_line: bool = True) -> None:
+def _leave(session: _Session | None, write: Write, why: str, data_dir: Path | None, *, new_line: bool = True) -> None:
     """Save once more (a Ctrl-C may fall between a move and its save) and say how to come back.
     `new_line`: end the line of the prompt first (Ctrl-C or the end of input came in the middle of it)."""
     with _sigint_ignored():
         lead = "\n" if new_line else ""
-        if table is None:
+        if session is None:
             write(f"{lead}{why}: no game had begun.")
             return
-        if table.save():
+        if session.save():
             write(f"{lead}{why}: your game is saved; {resume_command(data_dir)} resumes it.")
         else:
-            write(f"{lead}{why}: your game could not be saved ({table.store.errors[-1]}).")
-        log.info("text game left (%s) after %d turns", why, len(table.state.turns))
+            write(f"{lead}{why}: your game could not be saved ({session.store.errors[-1]}).")
+        log.info("text game left (%s) after %s", why, _plural(len(session.table.state.turns), "turn"))
 
 
 def _terminal_read(prompt: str) -> str:
@@ -412,7 +402,7 @@ def play_text_game(
     in use by another Crib Tiles, 130 after Ctrl-C.
 
     The saved game in `data_dir` (None: the user data folder) is resumed unless `new` (or a level or
-    seed) asks for a new game; `level` None means the level of the resumed game, or the last chosen."""
+    seed) asks for a new game; `level` None means the bot of the resumed game, or the last one chosen."""
     store = Store(data_dir)
     setup_logging(store.folder)
     try:
@@ -440,15 +430,15 @@ def _play(
     write: Write,
     data_dir: Path | None,
 ) -> int:
-    table: _Table | None = None
+    session: _Session | None = None
     try:
-        table = _open_table(store, level, seed, options, new, write)
-        _play_match(table, read)
+        session = _open(store, level, seed, options, new, write)
+        _play_match(session, read)
     except _Quit:
-        _leave(table, write, "Goodbye", data_dir, new_line=False)
+        _leave(session, write, "Goodbye", data_dir, new_line=False)
     except EOFError:
-        _leave(table, write, "End of input", data_dir)
+        _leave(session, write, "End of input", data_dir)
     except KeyboardInterrupt:
-        _leave(table, write, "Interrupted", data_dir)
+        _leave(session, write, "Interrupted", data_dir)
         return EXIT_INTERRUPTED
     return 0
