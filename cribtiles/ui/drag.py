@@ -48,6 +48,7 @@ class Draft:
     held: int | None = None  # the id being dragged
     origin: Origin | None = None
     marked: set[int] = field(default_factory=set)  # ids chosen for an exchange
+    before: list[int] = field(default_factory=list)  # the rack's order when the first tile left it for the board
 
     @classmethod
     def deal(cls, rack: tuple[Tile, ...], order: list[int] | None = None) -> Draft:
@@ -94,6 +95,7 @@ class Draft:
         """Lift the tile in rack slot `slot`; returns its id (None for an empty slot)."""
         if self.held is not None or not 0 <= slot < len(self.order):
             return None
+        self._remember()
         self.held = self.order.pop(slot)
         self.origin = FromRack(slot)
         return self.held
@@ -149,16 +151,17 @@ class Draft:
         """Put a rack tile straight on a square (the keyboard's way); False if it cannot go there."""
         if self.held is not None or tile_id not in self.order or not self.is_free(board, square):
             return False
+        self._remember()
         self.order.remove(tile_id)
         self.placed[square] = tile_id
         self.marked.discard(tile_id)
         return True
 
     def take_back(self, square: Square) -> int | None:
-        """Return the tile laid on `square` this turn to the end of the rack."""
+        """Return the tile laid on `square` this turn to the rack slot it came from."""
         tile_id = self.placed.pop(square, None)
         if tile_id is not None:
-            self.order.append(tile_id)
+            self._home([tile_id])
         return tile_id
 
     def recall(self) -> list[int]:
@@ -166,8 +169,22 @@ class Draft:
         self.cancel()
         back = [self.placed[s] for s in sorted(self.placed)]
         self.placed.clear()
-        self.order.extend(back)
+        self._home(back)
         return back
+
+    def _remember(self) -> None:
+        """Note the rack's order as the first tile of a play leaves it."""
+        if not self.placed:
+            self.before = list(self.order)
+
+    def _home(self, ids: list[int]) -> None:
+        """Put tiles back in the rack where they were (before the tile that followed them then), so a
+        recall undoes the turn's arrangement rather than piling the tiles at the end."""
+        rank = {tile_id: k for k, tile_id in enumerate(self.before)}
+        for tile_id in sorted(ids, key=lambda i: rank.get(i, len(self.tiles))):
+            after = self.before[rank[tile_id] + 1 :] if tile_id in rank else []
+            follower = next((i for i in after if i in self.order), None)
+            self.order.insert(self.order.index(follower) if follower is not None else len(self.order), tile_id)
 
     def shuffle(self, rng: random.Random) -> None:
         """Shuffle the tiles on the rack into a different order (when there is one)."""

@@ -18,6 +18,7 @@ from cribtiles.bot.worker import BotWorker
 from cribtiles.rules.board import CENTRE, SIZE, Square
 from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Exchange, Move, Pass, Play
+from cribtiles.rules.options import START_HIGH
 from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.history import TurnRecord
@@ -119,10 +120,24 @@ class GameScene:
         plays = [r for r in self.table.history if r.score is not None]
         if plays and plays[-1].score is not None:  # a resumed game: explain the last play
             self.breakdown = Breakdown(plays[-1].player, plays[-1].score)
+        if not self.state.turns:
+            self.toast(self.draw_words(), 6.0)
         if self.notice:
             self.toast(self.notice, 6.0)
 
     # --- helpers ---
+
+    def draw_words(self) -> str:
+        """Who starts and why: each player's tile of the draw for the start."""
+        state = self.state
+        high = state.options.start == START_HIGH
+        parts = []
+        for draws in state.start_draws:
+            parts.append(", ".join(f"{'you' if p == self.human else state.names[p]} drew a {t.word}" for p, t in draws))
+        who = "You start" if state.starter == self.human else f"{state.names[state.starter]} starts"
+        rule = "the highest" if high else "the lowest"
+        again = "; tied, they drew again: " if len(parts) > 1 else ""
+        return f"{parts[0][0].upper()}{parts[0][1:]}{again}{'; '.join(parts[1:])}. {who}: {rule} tile plays first."
 
     @property
     def state(self) -> GameState:
@@ -253,7 +268,7 @@ class GameScene:
             if event.button == 1:
                 self.keyboard = False
                 self._press(event.pos)
-            elif event.button == 3 or event.button in (4, 5):
+            elif event.button == 3:  # the wheel arrives as MOUSEWHEEL too: one notch, one flip
                 self._flip_at(event.pos)
         elif event.type == pygame.MOUSEWHEEL:
             self._flip_at(self.mouse)
@@ -503,6 +518,7 @@ class GameScene:
         who = "You" if mover == self.human else self.state.names[mover]
         if record.score is not None:
             self.breakdown = Breakdown(mover, record.score, self.now)
+            self.help = False  # the new breakdown is what the panel shows now
             from .panel import breakdown_rows
 
             # the pegs move once the breakdown has been read out, line by line

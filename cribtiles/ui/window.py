@@ -128,9 +128,14 @@ class App:
         os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "cribtiles")
         requested = size or prefs.window
         self.windowed = fit_window(requested, self.screen_size())
-        if self.windowed[0] < requested[0] or self.windowed[1] < requested[1]:
+        if self.windowed != tuple(requested):
             w, h = self.windowed
-            note = f"The window size {requested[0]}x{requested[1]} does not fit the screen; it opens at {w}x{h}."
+            why = (
+                "does not fit the screen"
+                if w < requested[0] or h < requested[1]
+                else f"is smaller than the table can be read at ({MIN_WIDTH}x{MIN_HEIGHT})"
+            )
+            note = f"The window size {requested[0]}x{requested[1]} {why}; it opens at {w}x{h}."
             notice = f"{note} {notice}".strip()
             log.info(note)
         with contextlib.suppress(pygame.error):  # the icon: a maple 5, drawn like every other tile

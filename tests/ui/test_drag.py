@@ -88,7 +88,18 @@ def test_recall_brings_every_laid_tile_back() -> None:
         d.drop_on_square(Board.empty(), sq)
     d.pick_from_rack(0)  # and one in the hand
     assert sorted(d.recall()) == [0, 1]
-    assert sorted(d.rack_ids()) == [0, 1, 2, 3, 4] and not d.placed and d.held is None
+    assert d.rack_ids() == [0, 1, 2, 3, 4] and not d.placed and d.held is None  # as the rack was
+
+
+def test_recall_puts_tiles_back_where_they_were_not_at_the_end() -> None:
+    d = Draft.deal(RACK)
+    d.pick_from_rack(3)  # the fourth tile, then the second
+    d.drop_on_square(Board.empty(), F7)
+    d.pick_from_rack(1)
+    d.drop_on_square(Board.empty(), G7)
+    assert d.rack_ids() == [0, 2, 4]
+    d.recall()
+    assert d.rack_ids() == [0, 1, 2, 3, 4]
 
 
 def test_shuffle_changes_the_order_and_keeps_the_tiles() -> None:
@@ -117,7 +128,7 @@ def test_keyboard_place_and_take_back() -> None:
     assert not d.place(3, Board.empty(), G7)  # no longer on the rack
     assert not d.place(0, Board.empty(), F7)  # square taken
     assert not d.place(0, Board.empty(), A1)  # the name patch
-    assert d.take_back(F7) == 3 and d.rack_ids() == [0, 1, 2, 4, 3]
+    assert d.take_back(F7) == 3 and d.rack_ids() == [0, 1, 2, 3, 4]  # back in its own slot
     d.move_in_rack(3, -10)
     assert d.rack_ids() == [3, 0, 1, 2, 4]
 
