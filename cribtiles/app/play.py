@@ -63,7 +63,7 @@ def _play(
         prefs.level = level
     saved = None
     if level is None and seed is None and not new_rules:
-        saved, game_note = store.load_table()
+        saved, game_note = store.load_table(finished=True)
         notes = " ".join(n for n in (notes, game_note) if n)
     if notes:
         log.warning("%s", notes)

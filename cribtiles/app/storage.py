@@ -348,12 +348,13 @@ class Store:
 
     # --- the game ---
 
-    def load_table(self) -> tuple[Table | None, str]:
+    def load_table(self, finished: bool = False) -> tuple[Table | None, str]:
         """The saved table to resume (its seats and its game or match), and a message for the player
         when something was wrong.
 
-        None when there is none, it is over (a single game, or every round of a match), or it is
-        damaged (then it is set aside). A match between rounds (its current round over, the match
+        None when there is none, it is damaged (then it is set aside), or it is over (a single game,
+        or every round of a match) unless `finished` asks for it (the window shows its end card until
+        the player starts the next game). A match between rounds (its current round over, the match
         not) is returned as it is: the caller starts its next round."""
         try:
             text = read_capped(self.game_path, GAME_CAP)
@@ -372,7 +373,7 @@ class Store:
             log.error("the saved game %s could not be replayed", self.game_path, exc_info=e)
             aside = _set_aside(self.game_path)
             return None, f"The saved game could not be replayed ({why(e)}); {aside.words()}, and a new game begins."
-        return (None if table.match_over and table.round_over else table), ""
+        return (None if table.match_over and table.round_over and not finished else table), ""
 
     def load_game(self) -> tuple[GameState | Match | None, str]:
         """`load_table` without the seats: the game in play, or the match of several rounds."""

@@ -157,9 +157,8 @@ class App:
         self.stopped_by: str | None = None  # the signal that ended the loop, if one did
         self._prefs_changed: float | None = None
         self.frames = 0
+        # a finished game (or round) is shown with its end card until the player starts the next one
         table = _as_table(saved) if saved is not None else self._fresh_table()
-        if table.next_is_round:  # resumed between the rounds of a match
-            table.next_round()
         self.table = table
         if table is not saved:
             self.save_game()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -10,9 +11,12 @@ import pygame
 import pytest
 
 from cribtiles.app.storage import Store
+from cribtiles.bot.greedy import greedy_move
 from cribtiles.rules import Square, new_game, parse_move
 from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Play
+from cribtiles.table import Seat
+from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
 from cribtiles.ui.autopilot import play_through, post_click, post_drag, post_key
 from cribtiles.ui.config import NoKeeper, Preferences
@@ -39,6 +43,30 @@ def app(tmp_path: Path) -> Iterator[App]:
 def frames(app: App, n: int = 3) -> None:
     for _ in range(n):
         app.frame(1 / 60)
+
+
+def test_a_finished_game_greets_the_next_start_with_its_end_card(tmp_path: Path) -> None:
+    table = Table.new((Seat.person("You"), Seat.bot("medium")), seed=12)
+    while not table.round_over:
+        view = table.view(table.state.current)
+        move = greedy_move(view, random.Random(0))
+        if table.person_to_move:
+            table.play(move)
+        else:
+            table.play_bot(move)
+    store = Store(tmp_path)
+    store.save_game(table)
+    saved, note = store.load_table(finished=True)
+    assert saved is not None and note == "" and store.load_table()[0] is None  # the text mode starts afresh
+    a = App(saved, Preferences(speed="instant"), store, size=(1280, 800))
+    try:
+        frames(a, 5)
+        assert isinstance(a.scenes[-1], EndScene) and a.game.state == table.state
+        post_key(pygame.K_RETURN)
+        frames(a)
+        assert not a.game.state.is_over and a.game.state.seed != table.state.seed
+    finally:
+        a.close()
 
 
 def test_a_whole_game_against_the_bot_through_posted_mouse_events(app: App, tmp_path: Path) -> None:
