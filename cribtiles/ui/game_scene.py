@@ -80,6 +80,7 @@ class GameScene:
     app: App
     table: Table
     notice: str = ""
+    viewer: int = field(init=False)  # the seat whose rack is shown (see `human`)
     now: float = 0.0
     draft: Draft = field(init=False)
     pos: dict[int, list[float]] = field(default_factory=dict)  # tile id -> drawn [x, y, size]
@@ -106,6 +107,7 @@ class GameScene:
     cache: dict[str, object] = field(default_factory=dict)  # drawing's per-moment results
 
     def __post_init__(self) -> None:
+        self.viewer = self._person_to_show()
         self.draft = Draft.deal(self.state.racks[self.human])
         self.pegs = [Pegs() for _ in range(self.state.players)]
         running = [0] * self.state.players
@@ -146,7 +148,14 @@ class GameScene:
 
     @property
     def human(self) -> int:
-        """The seat whose rack the window shows: the (first) person at the table."""
+        """The seat whose rack the window shows: the person to move, or the last person who moved."""
+        return self.viewer
+
+    def _person_to_show(self, keep: int | None = None) -> int:
+        if self.table.person_to_move:
+            return self.state.current
+        if keep is not None:
+            return keep
         people = self.table.people
         return people[0] if people else 0
 
@@ -499,7 +508,10 @@ class GameScene:
         else:
             record = self.table.play(move)
         self._tell(record)
-        if mover == self.human:  # a bot's move leaves the player's rack (and a tile in hand) alone
+        viewer, self.viewer = self.viewer, self._person_to_show(self.viewer)
+        if self.viewer != viewer:  # the next person at the table takes their rack
+            keep = None
+        if mover == viewer or self.viewer != viewer:  # a bot's move leaves the person's rack (and tile in hand)
             self.draft = Draft.deal(self.state.racks[self.human])
             self._arrange(keep)
             self.selected = 0
