@@ -16,6 +16,7 @@ import signal
 import threading
 import time
 import warnings
+from collections.abc import Sequence
 from typing import Protocol
 
 import pygame
@@ -239,6 +240,18 @@ class App:
     def save_game(self) -> None:
         """Save the table after a turn (its seats, and the round in play within its match)."""
         self.keeper.save_game(self.table)
+
+    def start(self, seats: Sequence[Seat], options: RuleOptions, seed: int | None = None) -> None:
+        """Start a new game (or match) at a table of `seats` under `options`, in place of the one in play."""
+        self.worker.cancel()
+        self.options = options
+        self.table = Table.new(seats, options, seed if seed is not None else random.randrange(2**31))
+        self.save_game()
+        self.game = GameScene(self, self.table)
+        self.scenes = [self.game]
+        self.caption(self.table.state)
+        if self.game.level in PROCESS_LEVELS:
+            self.worker.warm_up()
 
     def new_game(self) -> None:
         """The next round of the match, once a round is over; otherwise a new game."""
