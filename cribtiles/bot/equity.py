@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
-from cribtiles.rules.board import ACROSS, SIZE, Board, Line, Square
+from cribtiles.rules.board import ACROSS, SIZE, Board, Direction, Line, Square
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.hands import MAX_LINE, RANK_KEY, VALID_LINES
 from cribtiles.rules.movegen import scored_plays, single_tile_scores
@@ -57,7 +57,7 @@ def hold_chances(unseen: Sequence[Tile], rack_size: int) -> dict[int, float]:
     return chances
 
 
-def _line_ends(board: Board, squares: Sequence[Square], direction: str) -> list[Square]:
+def _line_ends(board: Board, squares: Sequence[Square], direction: Direction) -> list[Square]:
     """The free squares just beyond each end of a line."""
     first, last = squares[0], squares[-1]
     ends = []

@@ -7,6 +7,7 @@ m13 = 168) so that hot code can work on flat tuples.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from enum import StrEnum
 from typing import NamedTuple
 
 from .errors import NotationError
@@ -19,7 +20,15 @@ from .squares import SQUARES as SQUARES
 from .squares import Square as Square
 from .tiles import Tile, parse_tile
 
-ACROSS, DOWN = "across", "down"
+
+class Direction(StrEnum):
+    """Which way a line runs: along a row (across) or a column (down). A str, so it prints as before."""
+
+    ACROSS = "across"
+    DOWN = "down"
+
+
+ACROSS, DOWN = Direction.ACROSS, Direction.DOWN
 
 
 #: The 3 x 2 patch at the top-left corner that carries the game's name.
@@ -42,7 +51,7 @@ def parse_square(text: str) -> Square:
     raise NotationError(f"{text!r} is not a square: columns are a-m and rows 1-13, like f7")
 
 
-def line_name(direction: str, square: Square) -> str:
+def line_name(direction: Direction, square: Square) -> str:
     """How a player names a line: 'row 7' for an across line, 'column h' for a down line."""
     return f"row {square.row + 1}" if direction == ACROSS else f"column {COLUMN_LETTERS[square.col]}"
 
@@ -50,7 +59,7 @@ def line_name(direction: str, square: Square) -> str:
 class Line(NamedTuple):
     """A maximal run of 2+ tiles in one row or column, in board order."""
 
-    direction: str
+    direction: Direction
     squares: tuple[Square, ...]
     tiles: tuple[Tile, ...]
 
@@ -124,7 +133,7 @@ class Board:
     def touches_tile(self, square: Square) -> bool:
         return any(self._cells[n.pos] is not None for n in square.neighbours())
 
-    def line_through(self, square: Square, direction: str) -> Line | None:
+    def line_through(self, square: Square, direction: Direction) -> Line | None:
         """The maximal run of tiles through `square` in `direction`, if it holds 2+ tiles."""
         if self._cells[square.pos] is None:
             return None

@@ -12,6 +12,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from itertools import combinations
 from typing import TypeVar
 
@@ -33,7 +34,16 @@ SOLITAIRE_NAMES = ("Dark", "Light")
 #: Players who have gone this many turns each without playing lock the board (rules.md 5).
 IDLE_ROUNDS_TO_LOCK = 2
 
-END_OUT, END_BLOCKED, END_LOCKED = "out", "blocked", "locked"
+
+class EndReason(StrEnum):
+    """Why a game ended (rules.md section 5); a str, so records and messages read as before."""
+
+    OUT = "out"  # the bag is empty and a player has played their last tile
+    BLOCKED = "blocked"  # the bag is empty and no player has a legal play
+    LOCKED = "locked"  # every player has taken two turns in a row without playing
+
+
+END_OUT, END_BLOCKED, END_LOCKED = EndReason.OUT, EndReason.BLOCKED, EndReason.LOCKED
 
 
 @dataclass(frozen=True)
@@ -63,7 +73,7 @@ class JokerCall:
 class Outcome:
     """The end of a game: rack deductions, final scores and the winners (ties share the win)."""
 
-    reason: str
+    reason: EndReason
     went_out: int | None
     deductions: tuple[int, ...]
     final_scores: tuple[int, ...]
@@ -310,7 +320,7 @@ class GameState:
                 return self._finish(END_BLOCKED, None)
         return self
 
-    def _finish(self, reason: str, went_out: int | None) -> GameState:
+    def _finish(self, reason: EndReason, went_out: int | None) -> GameState:
         deductions = tuple(sum(t.value for t in rack) for rack in self.racks)
         final = tuple(s - d for s, d in zip(self.scores, deductions, strict=True))
         best = max(final)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
 from itertools import combinations, combinations_with_replacement, product
 from typing import NamedTuple
 
@@ -59,10 +60,18 @@ class HandScore(NamedTuple):
         return tuple(seen)
 
 
+class CombinationKind(StrEnum):
+    """What a scoring combination is; a str, so a breakdown prints 'fifteen', 'pair' or 'run'."""
+
+    FIFTEEN = "fifteen"
+    PAIR = "pair"
+    RUN = "run"
+
+
 class Combination(NamedTuple):
     """One scoring combination of a hand: which tiles (positions in the hand) make it."""
 
-    kind: str  # "fifteen", "pair" or "run"
+    kind: CombinationKind
     positions: tuple[int, ...]
     points: int
 
@@ -89,15 +98,15 @@ def combinations_of(ranks: Sequence[int]) -> tuple[Combination, ...]:
     for size in range(2, n + 1):
         for pos in combinations(range(n), size):
             if sum(count_value(ranks[i]) for i in pos) == 15:
-                found.append(Combination("fifteen", pos, 2))
+                found.append(Combination(CombinationKind.FIFTEEN, pos, 2))
     for pos in combinations(range(n), 2):
         if ranks[pos[0]] == ranks[pos[1]]:
-            found.append(Combination("pair", pos, 2))
+            found.append(Combination(CombinationKind.PAIR, pos, 2))
     counts = Counter(ranks)
     for block in _run_blocks(counts):
         choices = [[i for i in range(n) if ranks[i] == r] for r in block]
         for pick in product(*choices):
-            found.append(Combination("run", tuple(sorted(pick)), len(block)))
+            found.append(Combination(CombinationKind.RUN, tuple(sorted(pick)), len(block)))
     return tuple(found)
 
 

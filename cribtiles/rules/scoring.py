@@ -6,16 +6,27 @@ two to exact agreement.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import NamedTuple
 
-from .board import ACROSS, BLOCKED, DOWN, SIZE, Board, Line, Square
+from .board import ACROSS, BLOCKED, DOWN, SIZE, Board, Direction, Line, Square
 from .errors import IllegalMove
 from .hands import MAX_LINE, Combination, HandScore, combinations_of, score_hand, why_invalid
 from .moves import Play
 from .tiles import format_tiles
 
 BONUS_POINTS = 10
-FIRST_PLAY, FIVE_TILES, ONE_COLOUR = "first play", "five tiles", "one colour"
+
+
+class BonusKind(StrEnum):
+    """The three bonuses of rules.md section 4, each worth BONUS_POINTS; a str, printed as its words."""
+
+    FIRST_PLAY = "first play"
+    FIVE_TILES = "five tiles"
+    ONE_COLOUR = "one colour"
+
+
+FIRST_PLAY, FIVE_TILES, ONE_COLOUR = BonusKind.FIRST_PLAY, BonusKind.FIVE_TILES, BonusKind.ONE_COLOUR
 
 
 class ScoredLine(NamedTuple):
@@ -43,7 +54,7 @@ class ScoredLine(NamedTuple):
 
 
 class Bonus(NamedTuple):
-    kind: str  # FIRST_PLAY, FIVE_TILES or ONE_COLOUR
+    kind: BonusKind
     points: int
     line: Line | None = None  # the line for a one-colour bonus
 
@@ -66,7 +77,7 @@ class PlayScore(NamedTuple):
         return "; ".join(parts) + f"; total {self.total}"
 
 
-def _check_geometry(board: Board, play: Play) -> str:
+def _check_geometry(board: Board, play: Play) -> Direction:
     """Raise IllegalMove for a play that is badly placed; return its direction."""
     n = len(play.placements)
     first = board.is_empty()
@@ -113,7 +124,7 @@ def score_play(board: Board, play: Play) -> PlayScore:
     after = board.place(play.placements)
     placed = {p.square for p in play.placements}
     lines: list[Line] = []
-    seen: set[tuple[str, Square]] = set()
+    seen: set[tuple[Direction, Square]] = set()
     directions = (ACROSS, DOWN) if len(placed) == 1 else (direction, ACROSS if direction == DOWN else DOWN)
     for d in directions:
         for p in play.placements:

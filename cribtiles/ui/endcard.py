@@ -32,12 +32,12 @@ def end_reason(scene: GameScene) -> str:
     o = scene.state.outcome
     if o is None:
         return ""
-    if o.reason == END_OUT and o.went_out is not None:
+    if o.reason is END_OUT and o.went_out is not None:
         who = "You" if o.went_out == scene.human else scene.state.names[o.went_out]
         return f"{who} went out with the bag empty."
-    if o.reason == END_BLOCKED:
+    if o.reason is END_BLOCKED:
         return "The bag is empty and nobody can play."
-    if o.reason == END_LOCKED:
+    if o.reason is END_LOCKED:
         return "Nobody has played for two rounds: the board is locked."
     return ""
 

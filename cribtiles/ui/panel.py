@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pygame
 
 from cribtiles.rules.board import Square
-from cribtiles.rules.hands import Combination
+from cribtiles.rules.hands import Combination, CombinationKind
 from cribtiles.rules.moves import Exchange, Play
 from cribtiles.rules.scoring import ONE_COLOUR, PlayScore
 from cribtiles.rules.tiles import rank_word
@@ -66,7 +66,7 @@ class InfoRow:
 
 def _combo_words(c: Combination, ranks: tuple[int, ...]) -> str:
     tiles = [rank_word(ranks[i]) for i in c.positions]
-    if c.kind == "fifteen":
+    if c.kind is CombinationKind.FIFTEEN:
         return "fifteen  " + " + ".join(tiles)
     return f"{c.kind}  " + " ".join(tiles)
 
@@ -86,7 +86,7 @@ def _score_rows(
             sq = tuple(sl.line.squares[i] for i in c.positions)
             rows.append((_combo_words(c, ranks), str(c.points), DIM, -2, sq, 1))
     for b in score.bonuses:
-        where = b.line.squares if b.kind == ONE_COLOUR and b.line is not None else score.play.squares
+        where = b.line.squares if b.kind is ONE_COLOUR and b.line is not None else score.play.squares
         label = f"bonus: {b.kind}" + (f" ({b.line.name})" if b.line is not None else "")
         rows.append((label, f"+{b.points}", GOLD, 0, where, 0))
     return rows

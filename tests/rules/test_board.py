@@ -16,7 +16,7 @@ from cribtiles.rules import (
     parse_square,
     parse_tile,
 )
-from cribtiles.rules.board import ACROSS, DOWN
+from cribtiles.rules.board import ACROSS, DOWN, Direction
 
 L, D = Colour.LIGHT, Colour.DARK
 LETTERS = "abcdefghijklm"
@@ -123,6 +123,17 @@ def test_lines_are_maximal_runs_of_two_or_more() -> None:
     assert b.line_through(parse_square("g7"), DOWN) is None
     assert b.line_through(parse_square("k9"), ACROSS) is None
     assert b.line_through(parse_square("e7"), ACROSS) is None  # an empty square
+
+
+def test_directions_are_an_enum_that_reads_as_the_old_strings() -> None:
+    assert [(d.name, d.value) for d in Direction] == [("ACROSS", "across"), ("DOWN", "down")]
+    assert ACROSS is Direction.ACROSS and DOWN is Direction.DOWN  # the old names are aliases
+    assert (str(ACROSS), f"{DOWN}", ACROSS == "across") == ("across", "down", True)
+    b = board_of("f7=4L g7=5D h7=6L h8=9D")
+    assert sorted((type(line.direction), line.direction, line.name) for line in b.lines()) == [
+        (Direction, Direction.ACROSS, "row 7"),
+        (Direction, Direction.DOWN, "column h"),
+    ]
 
 
 def test_lines_at_the_board_edges() -> None:

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from cribtiles.rules import (
     Colour,
+    EndReason,
     Exchange,
     GameState,
     IllegalMove,
@@ -27,6 +28,7 @@ from cribtiles.rules import (
     parse_square,
     score_play,
 )
+from cribtiles.rules.game import END_BLOCKED, END_LOCKED, END_OUT
 
 DEFAULT = RuleOptions()
 ANY_TIME = RuleOptions.parse("exchange=any-time")
@@ -573,6 +575,16 @@ def test_solitaire_ends_only_when_both_bags_are_empty() -> None:
             if s.outcome is not None and s.outcome.reason in ("out", "blocked"):
                 assert s.bags == ((), ())
     assert out_early and blocked_early
+
+
+def test_end_reasons_are_an_enum_that_reads_as_the_old_strings() -> None:
+    assert [(r.name, r.value) for r in EndReason] == [("OUT", "out"), ("BLOCKED", "blocked"), ("LOCKED", "locked")]
+    assert (END_OUT, END_BLOCKED, END_LOCKED) == (EndReason.OUT, EndReason.BLOCKED, EndReason.LOCKED)
+    assert END_LOCKED is EndReason.LOCKED and f"{END_OUT}" == "out" and END_BLOCKED == "blocked"
+    s = new_game(2, ANY_TIME, 2)
+    for _ in range(4):
+        s = s.apply(Pass())
+    assert s.outcome is not None and type(s.outcome.reason) is EndReason and s.outcome.reason is EndReason.LOCKED
 
 
 def test_locked_games_also_arise_under_when_stuck() -> None:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cribtiles.rules import score_hand
-from cribtiles.rules.hands import HANDS, VALID_LINES, combinations_of, key_of, why_invalid
+from cribtiles.rules.hands import HANDS, VALID_LINES, CombinationKind, combinations_of, key_of, why_invalid
 from tests.rules.rules_reference import ref_score_hand
 
 A, J, Q, K = 1, 11, 12, 13
@@ -142,17 +142,18 @@ def test_score_is_independent_of_tile_order(ranks: list[int], rnd: random.Random
 def test_combinations_add_up_to_the_score(ranks: list[int]) -> None:
     hand = score_hand(ranks)
     combos = combinations_of(ranks)
-    by_kind = Counter[str]()
+    by_kind = Counter[CombinationKind]()
     for c in combos:
         by_kind[c.kind] += c.points
-        if c.kind == "fifteen":
+        if c.kind is CombinationKind.FIFTEEN:
             assert sum(min(ranks[i], 10) for i in c.positions) == 15
-        elif c.kind == "pair":
+        elif c.kind is CombinationKind.PAIR:
             assert len({ranks[i] for i in c.positions}) == 1
         else:
             rs = sorted(ranks[i] for i in c.positions)
             assert rs == list(range(rs[0], rs[0] + len(rs))) and len(rs) >= 3
-    assert (by_kind["fifteen"], by_kind["pair"], by_kind["run"]) == (hand.fifteens, hand.pairs, hand.runs)
+    totals = (by_kind[CombinationKind.FIFTEEN], by_kind[CombinationKind.PAIR], by_kind[CombinationKind.RUN])
+    assert totals == (hand.fifteens, hand.pairs, hand.runs)
     in_some = {i for c in combos for i in c.positions}
     assert tuple(i in in_some for i in range(len(ranks))) == hand.contributes
 
@@ -198,3 +199,17 @@ def test_why_invalid_too_long_mentions_five() -> None:
 @given(hands_st)
 def test_why_invalid_agrees_with_validity(ranks: list[int]) -> None:
     assert (why_invalid(ranks) is None) == ref_score_hand(ranks).valid
+
+
+def test_combination_kinds_are_an_enum_that_reads_as_the_old_strings() -> None:
+    assert [(k.name, k.value) for k in CombinationKind] == [("FIFTEEN", "fifteen"), ("PAIR", "pair"), ("RUN", "run")]
+    combos = combinations_of([5, 5, 4, 6])  # 5 5 4 6: two fifteens (4 5 6), a pair, two runs of 3
+    assert [(c.kind, c.positions, c.points) for c in combos] == [
+        (CombinationKind.FIFTEEN, (0, 2, 3), 2),
+        (CombinationKind.FIFTEEN, (1, 2, 3), 2),
+        (CombinationKind.PAIR, (0, 1), 2),
+        (CombinationKind.RUN, (0, 2, 3), 3),
+        (CombinationKind.RUN, (1, 2, 3), 3),
+    ]
+    assert [f"{c.kind}" for c in combos] == ["fifteen", "fifteen", "pair", "run", "run"]
+    assert all(type(c.kind) is CombinationKind for c in combos) and combos[2].kind == "pair"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import json
 
 import pytest
 from hypothesis import event, given, settings
@@ -27,7 +28,7 @@ from cribtiles.rules import (
     parse_tile,
     score_play,
 )
-from cribtiles.rules.scoring import FIRST_PLAY, FIVE_TILES, ONE_COLOUR
+from cribtiles.rules.scoring import FIRST_PLAY, FIVE_TILES, ONE_COLOUR, BonusKind
 from tests.rules.rules_reference import random_position, ref_play_total
 
 L, D = Colour.LIGHT, Colour.DARK
@@ -447,3 +448,21 @@ def test_illegal_move_names_the_squares_at_fault() -> None:
     with pytest.raises(IllegalMove) as info:
         score_play(board, parse_move("a1=5L b1=5D"))
     assert info.value.lines == ((parse_square("a1"),),)
+
+
+def test_bonus_kinds_are_an_enum_that_reads_as_the_old_strings() -> None:
+    assert [(k.name, k.value) for k in BonusKind] == [
+        ("FIRST_PLAY", "first play"),
+        ("FIVE_TILES", "five tiles"),
+        ("ONE_COLOUR", "one colour"),
+    ]
+    assert tuple(BonusKind) == (FIRST_PLAY, FIVE_TILES, ONE_COLOUR)
+    assert FIRST_PLAY is BonusKind.FIRST_PLAY and ONE_COLOUR == "one colour"
+    result = score(Board.empty(), "e7=AL f7=2L g7=3L h7=4L i7=5L")
+    assert [type(b.kind) for b in result.bonuses] == [BonusKind] * 3
+    assert [b.describe() for b in result.bonuses] == ["first play +10", "five tiles +10", "one colour (row 7) +10"]
+    assert (
+        result.describe()
+        == "row 7 (AL 2L 3L 4L 5L) = 7; first play +10; five tiles +10; one colour (row 7) +10; total 37"
+    )
+    assert json.dumps([b.kind for b in result.bonuses]) == '["first play", "five tiles", "one colour"]'
