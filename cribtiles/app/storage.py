@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
+from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import save, save_match
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table, save_table
@@ -42,6 +43,7 @@ LOCK_FILE = "cribtiles.lock"
 SETTINGS_CAP = 1024 * 1024  # bytes: a settings file is a few hundred; anything past this is damaged
 GAME_CAP = 8 * 1024 * 1024  # bytes: a long match is well under a megabyte
 WINDOW_SIZES = range(100, 16384 + 1)  # pixels, each side of a remembered window
+RULES_CAP = 200  # characters of remembered rule options (every option written out takes 66)
 QUOTE = 60  # characters: the most of anything from a file that a message quotes
 DETAIL = 120  # characters: the most of an error's own words that a message carries
 MAX_ASIDE = 1000  # damaged copies of one file kept side by side
@@ -430,9 +432,10 @@ def _preferences_from(data: object) -> tuple[Preferences, list[str]]:
     """Preferences from the settings file, each value checked by type and range (never raising); the
     names of the values that were not understood, which keep their defaults. Missing values are not bad."""
     from cribtiles.bot import LEVELS
+    from cribtiles.ui.newgame_form import good_seats
 
     prefs = Preferences()
-    fields = ("level", "speed", "sound", "fullscreen", "window")
+    fields = ("level", "speed", "sound", "fullscreen", "window", "seats", "rules")
     if not isinstance(data, dict):
         return prefs, list(fields)
     good: dict[str, Callable[[object], bool]] = {
@@ -441,6 +444,8 @@ def _preferences_from(data: object) -> tuple[Preferences, list[str]]:
         "sound": lambda v: isinstance(v, bool),
         "fullscreen": lambda v: isinstance(v, bool),
         "window": _window_size,
+        "seats": good_seats,
+        "rules": _rules_text,
     }
     bad: list[str] = []
     for name in fields:
@@ -448,10 +453,25 @@ def _preferences_from(data: object) -> tuple[Preferences, list[str]]:
             continue
         value = data[name]
         if good[name](value):
-            setattr(prefs, name, tuple(value) if name == "window" else value)
+            if name == "window":
+                value = tuple(value)
+            elif name == "seats":
+                value = tuple((n, level) for n, level in value)
+            setattr(prefs, name, value)
         else:
             bad.append(name)
     return prefs, bad
+
+
+def _rules_text(v: object) -> bool:
+    """Rule options as `--rules` takes them (`start=high,joker=on`), short enough to be ours."""
+    if not isinstance(v, str) or len(v) > RULES_CAP:
+        return False
+    try:
+        RuleOptions.parse(v)
+    except ValueError:  # NotationError, in words
+        return False
+    return True
 
 
 def _window_size(v: object) -> bool:

@@ -12,6 +12,8 @@ from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.table.model import Table
 
+from .newgame_form import DEFAULT_SEATS, SeatPair
+
 #: Animation speeds by name: a factor on every animation and pause (0 = instant).
 SPEEDS = {"normal": 1.0, "fast": 0.5, "instant": 0.0}
 
@@ -23,6 +25,11 @@ class Preferences:
     sound: bool = True
     fullscreen: bool = False
     window: tuple[int, int] = (1280, 800)
+    # the last choices of the New game screen, offered next time: each seat's person's name (kept
+    # while a bot sits there) and its bot's level (None: a person sits there); the rule options as
+    # in --rules ("" for the defaults). A lone bot among the seats plays at `level` (L changes it).
+    seats: tuple[SeatPair, ...] = DEFAULT_SEATS
+    rules: str = ""
 
     @property
     def pace(self) -> float:

@@ -17,6 +17,7 @@ import threading
 import time
 import warnings
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Protocol
 
 import pygame
@@ -25,7 +26,7 @@ from cribtiles.bot import PROCESS_LEVELS
 from cribtiles.bot.worker import BotWorker
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
-from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.options import STANDARD, RuleOptions
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.seats import seats_from_names
@@ -34,6 +35,8 @@ from . import endcard, paint
 from .config import SPEEDS, Keeper, Preferences
 from .game_scene import GameScene
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, contains, fit_window
+from .newgame import NewGameScene
+from .newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, with_level
 from .sound import Sounds
 
 TITLE = "Crib Tiles"
@@ -70,28 +73,31 @@ class EndScene:
         return math.inf if pace <= 0 else (self.game.now - self.shown_at) / pace
 
     def handle(self, event: pygame.event.Event) -> None:
-        _, button = endcard.end_rects(self.game)
+        _, button = endcard.end_rects(self.game.snapshot())
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
         elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and contains(button, event.pos):
             self.app.new_game()
         elif event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
-                self.app.new_game()
+                self.app.new_game()  # the same table again
+            elif event.key == pygame.K_g:  # other players or rules: the New game screen
+                self.app.open_new_game()
             elif event.key == pygame.K_ESCAPE:  # look at the final board; N starts a new game
                 self.app.scenes.pop()
 
     def update(self, dt: float) -> None:
         self.game.update(dt)
-        n = endcard.counted(self.game, self.elapsed)
+        n = endcard.counted(self.game.snapshot(), self.elapsed)
         if n > self.clicks and self.elapsed != math.inf:  # a knock for each tile counted off
             self.app.sounds.click()
         self.clicks = n
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         self.game.draw(surface, full=True)  # the veil darkens everything: redraw it all
-        _, button = endcard.end_rects(self.game)
-        endcard.draw_end(surface, self.game, contains(button, self.mouse), self.elapsed)
+        snap = self.game.snapshot()
+        _, button = endcard.end_rects(snap)
+        endcard.draw_end(surface, snap, contains(button, self.mouse), self.elapsed)
         return None
 
 
@@ -115,11 +121,15 @@ class App:
         notice: str = "",
         size: tuple[int, int] | None = None,
         seed: int | None = None,
+        seats: Sequence[Seat] | None = None,
     ) -> None:
+        """`options` and `seats` are those of the first game when there is no `saved` one to resume
+        (None: the choices last made on the New game screen, kept in `prefs`)."""
         self.prefs = prefs
         self.keeper = keeper
-        self.options = options or RuleOptions()
+        self.options = options if options is not None else options_of(prefs.rules)
         self.seed = seed
+        self.first_seats = tuple(seats) if seats is not None else None
         pygame.display.init()
         if not os.environ.get("SDL_VIDEODRIVER") and pygame.display.get_driver() in HEADLESS_DRIVERS:
             # SDL found no screen and fell back to drawing nowhere: say so rather than run unseen
@@ -227,10 +237,14 @@ class App:
     # --- games ---
 
     def _fresh_table(self) -> Table:
-        """A new game (or the first round of a new match) against the bot of the preferences."""
+        """The first game when there is none to resume: the seats of the command line, or those last
+        chosen on the New game screen (a lone bot at the level of the preferences)."""
         seed = self.seed if self.seed is not None else random.randrange(2**31)
         self.seed = None  # only the first game takes the command line's seed
-        return Table.new((Seat.person("You"), Seat.bot(self.prefs.level)), self.options, seed)
+        seats = self.first_seats or remembered_seats(with_level(self.prefs.seats, self.prefs.level), self.options)
+        if self.options.solitaire and len(seats) != 2:  # players named on the command line, Solitaire remembered
+            self.options = replace(self.options, mode=STANDARD)
+        return Table.new(seats, self.options, seed)
 
     @property
     def next_is_round(self) -> bool:
@@ -265,12 +279,39 @@ class App:
                 for p, (n, t) in enumerate(zip(m.names, m.totals, strict=True))
             )
             notice = f"Round {m.round} of {m.options.rounds}. Running totals: {totals}."
-        else:
-            self.table = self._fresh_table()
+        else:  # the same table again: its seats (a lone bot at the chosen level) and rules, a new shuffle
+            seats = again(self.table.seats, self.prefs.level)
+            self.table = Table.new(seats, self.table.options, random.randrange(2**31))
         self.save_game()
         self.game = GameScene(self, self.table, notice=notice)
         self.scenes = [self.game]
         self.caption(self.table.state)
+
+    def open_new_game(self) -> None:
+        """The New game screen over the table (it says so when a game in progress would be lost)."""
+        if any(isinstance(s, NewGameScene) for s in self.scenes):
+            return
+        in_progress = not (self.table.round_over and self.table.match_over)
+        pairs = with_level(self.prefs.seats, self.prefs.level)
+        form = NewGameForm.offered(pairs, options_of(self.prefs.rules), in_progress)
+        self.scenes.append(NewGameScene(form, self.game, self._start_from_form, self._close_new_game))
+
+    def _start_from_form(self, form: NewGameForm) -> None:
+        """Start what the New game screen chose, and remember the choices for next time."""
+        seats = form.table_seats()
+        self.prefs.seats = form.remembered()
+        self.prefs.rules = form.options.to_text()
+        level = lone_bot(seats)
+        if level is not None:  # the bot of the next one-bot game, as L would have set it
+            self.prefs.level = level
+        self.keeper.save_preferences(self.prefs)
+        self.start(seats, form.options, form.seed_value())
+
+    def _close_new_game(self) -> None:
+        """Cancel: back to the game (or its end card) exactly as it was."""
+        if self.scenes and isinstance(self.scenes[-1], NewGameScene):
+            self.scenes.pop()
+            self._full = True
 
     def caption(self, state: GameState) -> None:
         """The window's title carries the score, for the task bar."""
@@ -304,7 +345,10 @@ class App:
         i = LEVELS.index(self.prefs.level) if self.prefs.level in LEVELS else 2
         self.prefs.level = LEVELS[(i + 1) % len(LEVELS)]
         self.keeper.save_preferences(self.prefs)
-        self.game.toast(f"Next game against the {self.prefs.level} bot (Ctrl+N starts it now)")
+        if lone_bot(self.table.seats) is not None:
+            self.game.toast(f"Next game against the {self.prefs.level} bot (Ctrl+N: other players and rules)")
+        else:
+            self.game.toast(f"A game against one bot will play the {self.prefs.level} bot (Ctrl+N chooses players)")
 
     # --- the loop ---
 
@@ -353,6 +397,15 @@ class App:
             if event.key == pygame.K_F11:
                 self.toggle_fullscreen()
                 return
+            if event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
+                self.running = False
+                return
+            if isinstance(self.scenes[-1], NewGameScene):  # letters there are typed into names
+                self.scenes[-1].handle(event)
+                return
+            if event.key == pygame.K_n and event.mod & pygame.KMOD_CTRL:  # asks before throwing a game away
+                self.open_new_game()
+                return
             if event.key == pygame.K_a and not event.mod & pygame.KMOD_CTRL:
                 self.cycle_speed()
                 return
@@ -361,9 +414,6 @@ class App:
                 return
             if event.key == pygame.K_l:
                 self.cycle_level()
-                return
-            if event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
-                self.running = False
                 return
         self.scenes[-1].handle(event)
 

@@ -236,9 +236,15 @@ json_values = st.recursive(
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from(["level", "speed", "sound", "fullscreen", "window", "x"]), json_values))
+@given(
+    st.dictionaries(
+        st.sampled_from(["level", "speed", "sound", "fullscreen", "window", "seats", "rules", "x"]), json_values
+    )
+)
 def test_preferences_from_never_raises_and_keeps_only_valid_values(data: dict[str, object]) -> None:
     prefs, bad = _preferences_from(data)
+    assert 2 <= len(prefs.seats) <= 4 and all(isinstance(n, str) and n.strip() for n, _ in prefs.seats)
+    assert RuleOptions.parse(prefs.rules) is not None
     assert isinstance(prefs.level, str) and prefs.speed in ("normal", "fast", "instant")
     assert isinstance(prefs.sound, bool) and isinstance(prefs.fullscreen, bool)
     assert len(prefs.window) == 2 and all(type(n) is int and 100 <= n <= 16384 for n in prefs.window)
@@ -247,7 +253,41 @@ def test_preferences_from_never_raises_and_keeps_only_valid_values(data: dict[st
 
 @pytest.mark.parametrize("data", [None, [], "x", 3, 2.5, True])
 def test_preferences_from_takes_anything(data: object) -> None:
-    assert _preferences_from(data) == (Preferences(), ["level", "speed", "sound", "fullscreen", "window"])
+    assert _preferences_from(data) == (
+        Preferences(),
+        ["level", "speed", "sound", "fullscreen", "window", "seats", "rules"],
+    )
+
+
+def test_the_new_game_screens_choices_are_kept_and_checked(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    prefs = Preferences(seats=(("Ann", None), ("Ben", "hard"), ("Cy", None)), rules="joker=on,rounds=3")
+    store.save_preferences(prefs)
+    assert json.loads((tmp_path / "settings.json").read_text())["seats"] == [
+        ["Ann", None],
+        ["Ben", "hard"],
+        ["Cy", None],
+    ]
+    assert store.load_preferences() == (prefs, "")
+    for bad in (
+        {"seats": [["Ann", None]]},  # one seat
+        {"seats": [["Ann", None]] * 5},  # five
+        {"seats": [["Ann", None], ["", None]]},  # a blank name
+        {"seats": [["Ann", None], ["B" * 41, None]]},  # a name too long
+        {"seats": [["Ann", None], ["Ben", "godlike"]]},  # no such level
+        {"seats": [["Ann", None], ["Ben", None, 3]]},
+        {"seats": "Ann,Ben"},
+        {"rules": "joker=maybe"},
+        {"rules": "rounds=0"},
+        {"rules": ["joker=on"]},
+        {"rules": "joker=on," * 40},  # longer than any options written out
+    ):
+        (tmp_path / "settings.json").write_text(json.dumps({"level": "hard", **bad}))
+        prefs, note = Store(tmp_path).load_preferences()
+        assert prefs == Preferences(level="hard"), bad
+        assert f"({next(iter(bad))})" in note
+    (tmp_path / "settings.json").write_text(json.dumps({"rules": ""}))
+    assert Store(tmp_path).load_preferences() == (Preferences(), "")
 
 
 def game_record(**changes: object) -> bytes:
