@@ -11,6 +11,7 @@ from pathlib import Path
 from cribtiles import __version__
 from cribtiles.bot import LEVELS
 from cribtiles.rules import NotationError, RuleOptions
+from cribtiles.table.seats import Seat, parse_players
 from cribtiles.ui.geometry import MAX_SIDE  # pure arithmetic: no pygame is imported
 
 
@@ -23,6 +24,9 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--version", action="version", version=f"Crib Tiles {__version__}")
     ap.add_argument("--text", action="store_true", help="play in the terminal")
     ap.add_argument("--level", choices=LEVELS, help="the computer opponent (default: your last choice, or medium)")
+    ap.add_argument(
+        "--players", help="who plays, 2 to 4, each a bot level or a person's name: Ann,Ben,hard (--level X is You,X)"
+    )
     ap.add_argument("--seed", type=int, help="seed of the game's shuffles (a seed replays a game)")
     ap.add_argument("--rules", default="", help="rule options, like start=high,exchange=any-time,joker=on")
     ap.add_argument(
@@ -58,6 +62,27 @@ def _size(text: str | None) -> tuple[int, int] | None:
     return w, h
 
 
+def _seats(players: str | None, level: str | None, options: RuleOptions) -> tuple[Seat, ...] | None:
+    """The seats asked for on the command line (None: none were); a ValueError in words otherwise.
+
+    >>> [(s.name, s.level) for s in _seats(None, "hard", RuleOptions()) or ()]
+    [('You', None), ('Hard', 'hard')]
+    """
+    if players is not None and level is not None:
+        raise ValueError("--players and --level: give one of them (--level hard is --players You,hard)")
+    if level is not None:
+        return (Seat.person("You"), Seat.bot(level))
+    if players is None:
+        return None
+    seats = parse_players(players)
+    if options.solitaire and len(seats) != 2:
+        raise ValueError(
+            f"--players: Solitaire is played by two sides, Dark and Light, not {len(seats)} players "
+            "(one person may play both: You,You)"
+        )
+    return seats
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     import multiprocessing
 
@@ -71,6 +96,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         options = RuleOptions.parse(args.rules)
         size = _size(args.size)
+        seats = _seats(args.players, args.level, options)
+        if args.players is not None and args.text:
+            raise ValueError("--players: the text mode plays you against one bot (--level); use the window")
     except (NotationError, ValueError) as e:
         print(f"cribtiles: {e}", file=sys.stderr)
         return 2
@@ -85,4 +113,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return play_text_game(args.level, args.seed, options, data_dir=args.data_dir, new=asked_new)
     from .play import play_window
 
-    return play_window(args.data_dir, args.level, args.seed, options, bool(args.rules), size)
+    return play_window(args.data_dir, args.level, args.seed, options, bool(args.rules), size, seats)

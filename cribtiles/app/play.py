@@ -5,9 +5,11 @@ from __future__ import annotations
 import logging
 import signal
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 from cribtiles.rules import RuleOptions
+from cribtiles.table.seats import Seat
 
 from .logs import setup_logging
 from .storage import FolderInUse, Store
@@ -22,9 +24,11 @@ def play_window(
     options: RuleOptions,
     new_rules: bool,
     size: tuple[int, int] | None = None,
+    seats: Sequence[Seat] | None = None,
 ) -> int:
-    """Resume the saved game, or start one against `level` (a level, seed or rules given on the
-    command line start a new game with them)."""
+    """Resume the saved game, or start a new one: a level, players (`seats`), seed or rules given on
+    the command line start a new game with them; what they leave out is what was chosen last on the
+    New game screen (the rules, the players with their lone bot at the remembered level)."""
     try:
         import pygame  # noqa: F401
     except ImportError:
@@ -43,7 +47,7 @@ def play_window(
         tell_in_a_window("Crib Tiles is already open", str(e))
         return 1
     try:
-        return _play(store, level, seed, options, new_rules, size, folder_note)
+        return _play(store, level, seed, options if new_rules else None, size, folder_note, seats)
     finally:
         store.unlock()
 
@@ -52,17 +56,17 @@ def _play(
     store: Store,
     level: str | None,
     seed: int | None,
-    options: RuleOptions,
-    new_rules: bool,
+    options: RuleOptions | None,
     size: tuple[int, int] | None,
     folder_note: str,
+    seats: Sequence[Seat] | None,
 ) -> int:
     prefs, notes = store.load_preferences()
     notes = " ".join(n for n in (folder_note, notes) if n)
     if level is not None:
         prefs.level = level
     saved = None
-    if level is None and seed is None and not new_rules:
+    if level is None and seed is None and options is None and seats is None:
         saved, game_note = store.load_table(finished=True)
         notes = " ".join(n for n in (notes, game_note) if n)
     if notes:
@@ -70,7 +74,7 @@ def _play(
     from cribtiles.ui.window import App
 
     try:
-        app = App(saved, prefs, store, options, notice=notes, size=size, seed=seed)
+        app = App(saved, prefs, store, options, notice=notes, size=size, seed=seed, seats=seats)
     except Exception as e:  # no display: say so plainly
         if e.__class__.__name__ == "error":
             log.error("cannot open a window: %s", e)

@@ -53,3 +53,74 @@ def test_the_window_resumes_the_saved_game(tmp_path: Path, monkeypatch) -> None:
     (tmp_path / "game.json").write_text("damaged")
     assert play_mod.play_window(tmp_path, None, None, __import__("cribtiles").rules.RuleOptions(), False) == 0
     assert seen[-1][0] == ()  # a fresh game
+
+
+def test_players_on_the_command_line(monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    from cribtiles.app import play as play_mod
+    from cribtiles.rules import RuleOptions
+    from cribtiles.table import Seat
+
+    seen = []
+    monkeypatch.setattr(play_mod, "play_window", lambda *args: seen.append(args) or 0)
+    assert main(["--players", "Ann, Ben,hard", "--rules", "joker=on,rounds=3", "--seed", "5"]) == 0
+    _, level, seed, options, new_rules, _, seats = seen[-1]
+    assert (level, seed, options, new_rules) == (None, 5, RuleOptions(joker=True, rounds=3), True)
+    assert seats == (Seat("Ann"), Seat("Ben"), Seat("Hard", "hard"))
+    assert main(["--players", "hard,hard"]) == 0
+    assert seen[-1][-1] == (Seat("Hard", "hard"), Seat("Hard 2", "hard")) and seen[-1][4] is False
+    assert main(["--level", "expert", "--rules", "mode=solitaire"]) == 0  # the shorthand: You against Expert
+    assert seen[-1][-1] == (Seat("You"), Seat("Expert", "expert")) and seen[-1][3].solitaire
+    assert main(["--players", "You,You", "--rules", "mode=solitaire"]) == 0
+    assert main([]) == 0 and seen[-1][-1] is None  # nothing asked: resume, or the last choices
+    capsys.readouterr()
+    refused = {
+        "Ann": "2 to 4 players, not 1",
+        "a,b,c,d,e": "2 to 4 players, not 5",
+        "Ann,,Ben": "separate the players with commas",
+        "Ann," + "x" * 41: "at most 40 characters",
+    }
+    for players, words in refused.items():
+        assert main(["--players", players]) == 2
+        assert "cribtiles: --players: " in (err := capsys.readouterr().err) and words in err, err
+    assert main(["--players", "Ann,Ben,hard", "--rules", "mode=solitaire"]) == 2
+    assert "Solitaire is played by two sides, Dark and Light, not 3 players" in capsys.readouterr().err
+    assert main(["--players", "Ann,hard", "--level", "easy"]) == 2
+    assert "give one of them" in capsys.readouterr().err
+    assert main(["--players", "Ann,hard", "--text"]) == 2
+    assert "the text mode plays you against one bot" in capsys.readouterr().err
+    assert len(seen) == 5
+
+
+def test_the_window_starts_with_the_players_asked_for(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    from cribtiles.app.storage import Store
+    from cribtiles.rules import RuleOptions
+    from cribtiles.table import Seat
+    from cribtiles.ui import window
+    from cribtiles.ui.config import Preferences
+
+    seen = []
+
+    def fake_run(self: window.App, max_seconds: float | None = None) -> None:
+        seen.append((self.table.seats, self.table.options, self.table.match.seed))
+        self.close()
+
+    monkeypatch.setattr(window.App, "run", fake_run)
+    store = Store(tmp_path)
+    chosen = Preferences(level="easy", seats=(("Ann", None), ("Bo", "easy"), ("Cy", None)), rules="joker=on")
+    store.save_preferences(chosen)
+    ann_bo_cy = (Seat("Ann"), Seat("Easy", "easy"), Seat("Cy"))
+    assert main(["--data-dir", str(tmp_path), "--players", "Ann,Ben,hard"]) == 0
+    assert seen[-1] == ((Seat("Ann"), Seat("Ben"), Seat("Hard", "hard")), RuleOptions(joker=True), seen[-1][2])
+    assert main(["--data-dir", str(tmp_path), "--players", "Ann,Ben,hard", "--rules", "rounds=2", "--seed", "8"]) == 0
+    assert seen[-1] == ((Seat("Ann"), Seat("Ben"), Seat("Hard", "hard")), RuleOptions(rounds=2), 8)
+    assert main(["--data-dir", str(tmp_path)]) == 0  # resumed: the game just started
+    assert seen[-1][0][1] == Seat("Ben")
+    assert main(["--data-dir", str(tmp_path), "--seed", "9"]) == 0  # a new game at the table chosen last
+    assert seen[-1] == (ann_bo_cy, RuleOptions(joker=True), 9)
+    assert main(["--data-dir", str(tmp_path), "--level", "expert"]) == 0  # You against Expert
+    assert seen[-1][0] == (Seat("You"), Seat("Expert", "expert"))
+    store.save_preferences(Preferences(rules="mode=solitaire"))
+    assert main(["--data-dir", str(tmp_path), "--players", "Ann,Ben,hard"]) == 0  # 3 players: not Solitaire
+    assert seen[-1][:2] == ((Seat("Ann"), Seat("Ben"), Seat("Hard", "hard")), RuleOptions())
