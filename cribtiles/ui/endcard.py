@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -21,19 +20,17 @@ from .paint import (
     button,
     write,
 )
-
-if TYPE_CHECKING:
-    from .game_scene import GameScene
+from .snapshot import TableSnapshot
 
 COUNT_START, COUNT_EACH = 0.5, 0.35  # seconds before the racks are counted, and per tile
 
 
-def end_reason(scene: GameScene) -> str:
-    o = scene.state.outcome
+def end_reason(snap: TableSnapshot) -> str:
+    o = snap.state.outcome
     if o is None:
         return ""
     if o.reason is END_OUT and o.went_out is not None:
-        who = "You" if o.went_out == scene.human else scene.state.names[o.went_out]
+        who = "You" if o.went_out == snap.human else snap.state.names[o.went_out]
         return f"{who} went out with the bag empty."
     if o.reason is END_BLOCKED:
         return "The bag is empty and nobody can play."
@@ -42,17 +39,17 @@ def end_reason(scene: GameScene) -> str:
     return ""
 
 
-def _end_sizes(scene: GameScene) -> tuple[int, int]:
+def _end_sizes(snap: TableSnapshot) -> tuple[int, int]:
     """(text size, tile size) of the end card."""
-    return max(16, round(scene.layout.height * 0.026)), max(18, round(scene.layout.cell * 0.62))
+    return max(16, round(snap.layout.height * 0.026)), max(18, round(snap.layout.cell * 0.62))
 
 
-def end_rects(scene: GameScene) -> tuple[Rect, Rect]:
+def end_rects(snap: TableSnapshot) -> tuple[Rect, Rect]:
     """The end-of-game card and its New game button, over the board, sized to what it shows."""
-    gx, gy, gw, gh = scene.layout.grid
-    size, tile = _end_sizes(scene)
-    bh = max(40, round(scene.layout.cell * 1.1))
-    h = round(size * 8.0 + scene.state.players * (tile + size) + size * 1.6 + bh * 1.6)
+    gx, gy, gw, gh = snap.layout.grid
+    size, tile = _end_sizes(snap)
+    bh = max(40, round(snap.layout.cell * 1.1))
+    h = round(size * 8.0 + snap.state.players * (tile + size) + size * 1.6 + bh * 1.6)
     w = round(gw * 0.86)
     card = (gx + (gw - w) // 2, gy + (gh - h) // 2, w, h)
     bw = round(w * 0.4)
@@ -60,10 +57,10 @@ def end_rects(scene: GameScene) -> tuple[Rect, Rect]:
     return card, new_game
 
 
-def counted(scene: GameScene, elapsed: float) -> int:
+def counted(snap: TableSnapshot, elapsed: float) -> int:
     """How many leftover tiles have been counted off `elapsed` seconds (at normal pace) into the
     end of the game."""
-    total = sum(len(r) for r in scene.state.racks)
+    total = sum(len(r) for r in snap.state.racks)
     if elapsed < COUNT_START:
         return 0
     if elapsed == math.inf:  # instant speed: all counted at once
@@ -71,33 +68,33 @@ def counted(scene: GameScene, elapsed: float) -> int:
     return min(total, 1 + int((elapsed - COUNT_START) / COUNT_EACH))
 
 
-def draw_end(surf: Target, scene: GameScene, hover: bool, elapsed: float = math.inf) -> None:
+def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = math.inf) -> None:
     """The end card; the racks' leftover tiles are counted off one by one as `elapsed` grows."""
-    o = scene.state.outcome
+    o = snap.state.outcome
     if o is None:
         return
-    lay = scene.layout
+    lay = snap.layout
     veil = pygame.Surface((lay.width, lay.height), pygame.SRCALPHA)
     veil.fill((0, 0, 0, 110))
     surf.blit(veil, (0, 0))
-    card, new_game = end_rects(scene)
+    card, new_game = end_rects(snap)
     x, y, w, h = card
     surf.blit(art.soft_shadow(w, h, 16, 10, 170), (x - 20 + 4, y - 20 + 8))
     surf.blit(art.plank(w, h, (92, 58, 34), 81), (x, y))
-    size, tile = _end_sizes(scene)
-    names = ["You" if p == scene.human else scene.state.names[p] for p in range(scene.state.players)]
-    shown = counted(scene, elapsed)
-    done = shown >= sum(len(r) for r in scene.state.racks) and elapsed >= COUNT_START
+    size, tile = _end_sizes(snap)
+    names = ["You" if p == snap.human else snap.state.names[p] for p in range(snap.state.players)]
+    shown = counted(snap, elapsed)
+    done = shown >= sum(len(r) for r in snap.state.racks) and elapsed >= COUNT_START
     if not done:
         title = "Counting the racks"
     elif len(o.winners) > 1:
         title = "A tie!"
-    elif o.winners[0] == scene.human:
+    elif o.winners[0] == snap.human:
         title = "You won!"
     else:
         title = f"{names[o.winners[0]]} won"
     write(surf, title, size * 2, GOLD, (x + w / 2, y + size * 0.9), "midtop")
-    write(surf, end_reason(scene), size, CREAM, (x + w / 2, y + size * 3.2), "midtop")
+    write(surf, end_reason(snap), size, CREAM, (x + w / 2, y + size * 3.2), "midtop")
     cols = (x + w * 0.08, x + w * 0.36, x + w * 0.62, x + w * 0.92)
     ty = y + size * 5.2
     for c, head, anchor in zip(
@@ -106,11 +103,11 @@ def draw_end(surf: Target, scene: GameScene, hover: bool, elapsed: float = math.
         write(surf, head, size - 2, DIM, (c, ty), anchor)
     ty += size * 1.6
     before = 0  # tiles of earlier players, counted first
-    for p in range(scene.state.players):
+    for p in range(snap.state.players):
         colour = GOLD if p in o.winners and done else CREAM
         write(surf, names[p], size, colour, (cols[0], ty + tile / 2), "midleft")
-        write(surf, str(scene.state.scores[p]), size, colour, (cols[1], ty + tile / 2), "midright")
-        rack = scene.state.racks[p]
+        write(surf, str(snap.state.scores[p]), size, colour, (cols[1], ty + tile / 2), "midright")
+        rack = snap.state.racks[p]
         mine = max(0, min(len(rack), shown - before))
         for i, t in enumerate(rack):
             tx = cols[2] + i * (tile + 3)
@@ -129,11 +126,11 @@ def draw_end(surf: Target, scene: GameScene, hover: bool, elapsed: float = math.
         before += len(rack)
         ty += tile + size
     small = max(12, size - 4)
-    if scene.app.next_is_round:
+    if snap.next_is_round:
         button(surf, new_game, "Next round", True, hover, strong=True)
         level = "Enter or N: the next round of the match"
     else:
         button(surf, new_game, "New game", True, hover, strong=True)
-        level = f"Enter or N: a new game against the {scene.app.prefs.level} bot (L changes the bot)"
+        level = f"Enter or N: a new game against the {snap.next_level} bot (L changes the bot)"
     write(surf, level, small, DIM, (x + w / 2, new_game[1] - 6 - round(small * 1.3)), "midbottom")
     write(surf, "Esc: look at the board", small, DIM, (x + w / 2, new_game[1] - 6), "midbottom")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import random
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import pygame
 
@@ -19,18 +19,38 @@ from cribtiles.rules.board import CENTRE, SIZE, Square
 from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Exchange, Move, Pass, Play
 from cribtiles.rules.options import START_HIGH
-from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.history import TurnRecord
 from cribtiles.table.model import BotRequest, Table
 
+from .config import Preferences
 from .drag import Draft, Drop
 from .geometry import Layout, Point, centre, contains
 from .pegs import Pegs
 from .preview import Preview, preview
+from .snapshot import Breakdown, Buttons, DraftView, Flight, FlipAnim, Frozen, PegView, TableSnapshot
+from .sound import Sounds
+from .table import TableView
 
-if TYPE_CHECKING:
-    from .window import App
+
+class Host(Protocol):
+    """What the scene needs of the window that holds it (the window's App); the scene never imports
+    the window, so the two are not one module in two files."""
+
+    layout: Layout
+    prefs: Preferences
+    worker: BotWorker
+    sounds: Sounds
+    keeper: object
+
+    def save_game(self) -> None: ...
+
+    def new_game(self) -> None: ...
+
+    def caption(self, state: GameState) -> None: ...
+
+    def show_end(self, game: GameScene) -> None: ...
+
 
 #: Seconds of each animation at normal speed (the speed setting multiplies them).
 GLIDE = 0.22
@@ -44,32 +64,6 @@ TOAST = 3.0
 
 
 @dataclass
-class Flight:
-    """A bot's tile on its way from the bot's rack to a square."""
-
-    tile: Tile
-    start: Point
-    square: Square
-    t0: float
-    duration: float
-
-
-@dataclass
-class Breakdown:
-    """The last play's score, explained: who, and the engine's PlayScore."""
-
-    player: int
-    score: PlayScore
-    shown_at: float = -1e9  # scene time when it appeared: its rows are read out one by one
-
-
-@dataclass
-class FlipAnim:
-    before: Tile
-    t0: float
-
-
-@dataclass
 class Toast:
     text: str
     until: float
@@ -77,7 +71,7 @@ class Toast:
 
 @dataclass
 class GameScene:
-    app: App
+    app: Host
     table: Table
     notice: str = ""
     viewer: int = field(init=False)  # the seat whose rack is shown (see `human`)
@@ -104,7 +98,10 @@ class GameScene:
     toasts: list[Toast] = field(default_factory=list)
     ended: bool = False  # the end-of-game scene has been shown
     rng: random.Random = field(default_factory=random.Random)
-    cache: dict[str, object] = field(default_factory=dict)  # drawing's per-moment results
+    view: TableView = field(default_factory=TableView)  # drawing's own memory of the last frame
+    _may_pass: tuple[GameState, bool] | None = None  # `state.may_pass()`, asked once per position
+    _hand_cursor: bool | None = None
+    _save_errors: int = 0
 
     def __post_init__(self) -> None:
         self.viewer = self._person_to_show()
@@ -249,11 +246,10 @@ class GameScene:
 
     def may_pass_now(self) -> bool:
         """`state.may_pass()`, asked once per position (it searches for a legal play)."""
-        cached = self.cache.get("may_pass")
-        if isinstance(cached, tuple) and cached[0] is self.state:
-            return bool(cached[1])
+        if self._may_pass is not None and self._may_pass[0] is self.state:
+            return self._may_pass[1]
         answer = self.state.may_pass()
-        self.cache["may_pass"] = (self.state, answer)
+        self._may_pass = (self.state, answer)
         return answer
 
     def can_pass(self) -> bool:
@@ -293,12 +289,12 @@ class GameScene:
         # a hand over what can be picked up or pressed, an arrow elsewhere
         over = self.draft.held is not None or self.tile_at(self.mouse) is not None
         over = over or self.layout.button_at(self.mouse) is not None
-        if over != self.cache.get("hand"):
-            self.cache["hand"] = over
+        if over != self._hand_cursor:
+            self._hand_cursor = over
             with contextlib.suppress(pygame.error):
                 pygame.mouse.set_cursor(pygame.SYSTEM_CURSOR_HAND if over else pygame.SYSTEM_CURSOR_ARROW)
 
-        rows = info_rows(self)
+        rows = info_rows(self.snapshot())
         self.hover_rows = ()
         for row in rows:
             if row.squares and contains(row.rect, self.mouse):
@@ -519,8 +515,8 @@ class GameScene:
         self.refresh_preview()
         self.app.save_game()
         errors = getattr(self.app.keeper, "errors", None)  # a full disk, a folder gone read-only
-        if errors and len(errors) != self.cache.get("save_errors"):
-            self.cache["save_errors"] = len(errors)
+        if errors and len(errors) != self._save_errors:
+            self._save_errors = len(errors)
             self.toast(f"The game could not be saved: {errors[-1]}", 6.0)
         self.app.caption(self.state)
 
@@ -577,7 +573,7 @@ class GameScene:
         if isinstance(move, Play) and self.pace > 0:
             from .panel import opponent_tiles
 
-            starts = [centre(r) for r in opponent_tiles(self, mover)][-len(move.placements) :]
+            starts = [centre(r) for r in opponent_tiles(self.snapshot(), mover)][-len(move.placements) :]
             for k, p in enumerate(move.placements):
                 start = starts[k % len(starts)] if starts else centre(self.layout.opponents)
                 self.flights.append(
@@ -653,8 +649,48 @@ class GameScene:
             return None
         return int((self.now - b.shown_at) / self._anim(ROW_REVEAL)) + 1
 
+    def snapshot(self) -> TableSnapshot:
+        """The table at this moment, for drawing: copies and frozen values only."""
+        d = self.draft
+        return TableSnapshot(
+            layout=self.layout,
+            now=self.now,
+            pace=self.pace,
+            mouse=self.mouse,
+            state=self.state,
+            seats=self.table.seats,
+            human=self.human,
+            my_turn=self.my_turn,
+            busy=self.busy,
+            thinking=self.thinking,
+            draft=DraftView(
+                d.tiles, tuple(d.order), Frozen(dict(d.placed)), Frozen(dict(d.faces)), d.held, frozenset(d.marked)
+            ),
+            pos=Frozen({tid: (p[0], p[1], p[2]) for tid, p in self.pos.items()}),
+            rest=Frozen({tid: r for tid in range(len(d.tiles)) if (r := self.tile_rect_for(tid)) is not None}),
+            grab=self.grab,
+            lift=self.lift,
+            held_centre=self.held_centre(),
+            live=self.live,
+            breakdown=self.breakdown,
+            rows_shown=self.rows_shown(),
+            hover_rows=self.hover_rows,
+            flights=tuple(self.flights),
+            flips=Frozen(dict(self.flips)),
+            pegs=tuple(PegView(p.back, p.shown_score, p.moving, p.wait > 0) for p in self.pegs),
+            exchanging=self.exchanging,
+            keyboard=self.keyboard,
+            cursor=self.cursor,
+            selected=self.selected,
+            help=self.help,
+            toasts=tuple(t.text for t in self.toasts),
+            buttons=Buttons(
+                self.can_play(), self.can_pass(), self.can_exchange(), self.exchange_ready(), self.may_pass_now()
+            ),
+            next_level=self.app.prefs.level,
+            next_is_round=self.table.next_is_round,
+        )
+
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         """Draw the table; the rectangles that changed, or None if all of it did."""
-        from .table import draw
-
-        return draw(surface, self, full)
+        return self.view.draw(surface, self.snapshot(), full)

@@ -4,7 +4,6 @@ remembers what it drew, text, tiles, panels, outlines, badges and wooden buttons
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -13,9 +12,7 @@ from cribtiles.rules.tiles import Colour, Tile
 
 from . import art
 from .geometry import Layout, Rect
-
-if TYPE_CHECKING:
-    from .game_scene import GameScene
+from .snapshot import TableSnapshot
 
 GOLD = (255, 214, 102)
 RED = (235, 70, 60)
@@ -97,11 +94,11 @@ def wrap(text: str, size: int, width: int, limit: int = 6 * art.MAX_DRAWN) -> li
     return lines
 
 
-def face_of(scene: GameScene, tile: Tile, size: int) -> pygame.Surface:
+def face_of(snap: TableSnapshot, tile: Tile, size: int) -> pygame.Surface:
     """A tile's face at `size`: drawn sharp at the sizes tiles rest at (board square, rack slot);
     in between (a tile growing or shrinking on its way) scaled from the nearest resting size, so
     motion never waits for wood to be drawn."""
-    lay = scene.layout
+    lay = snap.layout
     board_size = lay.tile_rect(Square(0, 0))[2]
     if size in (board_size, lay.rack_tile):
         return art.tile_face(tile, size)
@@ -109,8 +106,8 @@ def face_of(scene: GameScene, tile: Tile, size: int) -> pygame.Surface:
     return scaled(art.tile_face(tile, base), size, size)
 
 
-def back_of(scene: GameScene, size: int) -> pygame.Surface:
-    rest = round(scene.layout.cell * 0.8)
+def back_of(snap: TableSnapshot, size: int) -> pygame.Surface:
+    rest = round(snap.layout.cell * 0.8)
     if size == rest:
         return art.tile_back(size)
     return scaled(art.tile_back(rest), size, size)
@@ -161,9 +158,9 @@ def write(
 
 
 def outline(
-    surf: Target, scene: GameScene, squares: tuple[Square, ...], colour: tuple[int, int, int], width: int
+    surf: Target, snap: TableSnapshot, squares: tuple[Square, ...], colour: tuple[int, int, int], width: int
 ) -> Rect:
-    rects = [scene.layout.square_rect(s) for s in squares]
+    rects = [snap.layout.square_rect(s) for s in squares]
     x0 = min(r[0] for r in rects)
     y0 = min(r[1] for r in rects)
     x1 = max(r[0] + r[2] for r in rects)

@@ -1,11 +1,10 @@
 """The side panel: the opponents, the peg board, whose turn, the live preview or the score breakdown
-(`info_rows`, which the scene also asks what the pointer is on), the turns, messages and buttons."""
+(`info_rows`, which the snap also asks what the pointer is on), the turns, messages and buttons."""
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -32,9 +31,7 @@ from .paint import (
     write,
 )
 from .pegs import LAP, hole_position, lap_and_hole
-
-if TYPE_CHECKING:
-    from .game_scene import GameScene
+from .snapshot import TableSnapshot
 
 HELP = (
     "Drag tiles from your rack onto the board; every row or column of 2-5 tiles is a cribbage hand "
@@ -97,38 +94,48 @@ def breakdown_rows(score: PlayScore) -> int:
     return len(_score_rows(score, ""))
 
 
-def info_rows(scene: GameScene) -> list[InfoRow]:
-    """The side panel's text for the scene's moment: exchange help, the live preview, the last
-    play's breakdown, or how to play (computed once per change, not once per frame)."""
+def info_rows(snap: TableSnapshot) -> list[InfoRow]:
+    """The side panel's text for the moment: exchange help, the live preview, the last play's
+    breakdown, or how to play (computed once per change, not once per frame)."""
     key = (
-        id(scene.live),
-        id(scene.breakdown),
-        scene.exchanging,
-        len(scene.draft.marked),
-        scene.state.current == scene.human,
-        scene.layout.width,
-        scene.layout.height,
-        min(scene.rows_shown() or 999, 999),
-        scene.help,
+        id(snap.live),
+        id(snap.breakdown),
+        snap.exchanging,
+        len(snap.draft.marked),
+        snap.state.current == snap.human,
+        snap.layout.width,
+        snap.layout.height,
+        min(snap.rows_shown or 999, 999),
+        snap.help,
+        len(snap.state.turns),
+        snap.human,
     )
-    cached = scene.cache.get("info")
-    if isinstance(cached, tuple) and cached[0] == key:
-        return list(cached[1])
-    rows = _info_rows(scene)
-    scene.cache["info"] = (key, rows)
-    return rows
+    if _info_cache.key != key:
+        _info_cache.key, _info_cache.rows = key, tuple(_info_rows(snap))
+    return list(_info_cache.rows)
 
 
-def _info_rows(scene: GameScene) -> list[InfoRow]:
-    x, y, w, h = scene.layout.info
-    base = max(15, round(scene.layout.height * 0.025))
+@dataclass
+class _InfoCache:
+    """The rows of the last moment the panel laid out, and what they were laid out for."""
+
+    key: tuple[object, ...] = ()
+    rows: tuple[InfoRow, ...] = ()
+
+
+_info_cache = _InfoCache()
+
+
+def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
+    x, y, w, h = snap.layout.info
+    base = max(15, round(snap.layout.height * 0.025))
     pad = base // 2
     x, w = x + pad, w - 2 * pad
     y += pad
     spec: list[tuple[str, str, tuple[int, int, int], int, tuple[Square, ...], int]] = []
-    live = scene.live
-    if scene.exchanging:
-        n = len(scene.draft.marked)
+    live = snap.live
+    if snap.exchanging:
+        n = len(snap.draft.marked)
         spec.append(("Exchange", f"{n} chosen", GOLD, 2, (), 0))
         for line in wrap(
             "Click the tiles to send back to the bag (or press 1-5), then press Exchange (Enter). "
@@ -137,28 +144,28 @@ def _info_rows(scene: GameScene) -> list[InfoRow]:
             w,
         ):
             spec.append((line, "", CREAM, 0, (), 0))
-    elif live is not None and scene.state.current == scene.human:
+    elif live is not None and snap.state.current == snap.human:
         if live.score is not None:
             spec.extend(_score_rows(live.score, "This play would score"))
         else:
             spec.append(("Not a legal play", "", RED, 2, live.bad, 0))
             for line in wrap(live.reason[:1].upper() + live.reason[1:] + ".", base, w):
                 spec.append((line, "", CREAM, 0, live.bad, 0))
-    elif scene.breakdown is not None:
-        who = "You" if scene.breakdown.player == scene.human else scene.state.names[scene.breakdown.player]
-        spec.extend(_score_rows(scene.breakdown.score, f"{who} scored")[: scene.rows_shown()])
-    if scene.help:
+    elif snap.breakdown is not None:
+        who = "You" if snap.breakdown.player == snap.human else snap.state.names[snap.breakdown.player]
+        spec.extend(_score_rows(snap.breakdown.score, f"{who} scored")[: snap.rows_shown])
+    if snap.help:
         spec = []
-    if not spec or (scene.breakdown is None and live is None and not scene.exchanging):
+    if not spec or (snap.breakdown is None and live is None and not snap.exchanging):
         if spec:
             spec.append(("", "", CREAM, 0, (), 0))
-        spec.append(("How to play", "H closes" if scene.help else "", GOLD, 2, (), 0))
-        step = -3 if scene.help else -1  # the whole page must fit the smallest window
-        for text in HELP if scene.help else HELP[:2]:
+        spec.append(("How to play", "H closes" if snap.help else "", GOLD, 2, (), 0))
+        step = -3 if snap.help else -1  # the whole page must fit the smallest window
+        for text in HELP if snap.help else HELP[:2]:
             for line in wrap(text, base + step, w):
                 spec.append((line, "", DIM, step, (), 0))
     rows: list[InfoRow] = []
-    bottom = scene.layout.info[1] + h - pad - round(scene.layout.height * 0.017) - 6
+    bottom = snap.layout.info[1] + h - pad - round(snap.layout.height * 0.017) - 6
     for i, (left, right, colour, step, squares, indent) in enumerate(spec):
         size = base + step
         lh = round(size * 1.25)
@@ -171,15 +178,15 @@ def _info_rows(scene: GameScene) -> list[InfoRow]:
     small = base - 2
     lh = round(small * 1.3)
     room = int((bottom - y - round(base * 1.6)) // lh)
-    turns = scene.state.turns
-    b = scene.breakdown
-    revealing = b is not None and (scene.rows_shown() or 999) < breakdown_rows(b.score)
+    turns = snap.state.turns
+    b = snap.breakdown
+    revealing = b is not None and (snap.rows_shown or 999) < breakdown_rows(b.score)
     if room >= 2 and turns and not revealing:
         y += pad
         rows.append(InfoRow((x, y, w, round(base * 1.3)), "Turns", "", GOLD, base))
         y += round(base * 1.3)
         for t in list(turns)[::-1][:room]:
-            who = "You" if t.player == scene.human else scene.state.names[t.player]
+            who = "You" if t.player == snap.human else snap.state.names[t.player]
             if isinstance(t.move, Play):
                 text, right, squares = (
                     f"{who}:  " + " ".join(str(p) for p in t.move.placements),
@@ -199,31 +206,31 @@ def _info_rows(scene: GameScene) -> list[InfoRow]:
 # --- pieces ---
 
 
-def opponent_tiles(scene: GameScene, player: int) -> list[Rect]:
+def opponent_tiles(snap: TableSnapshot, player: int) -> list[Rect]:
     """Where the tile backs of `player` lie in the opponents' area."""
-    ox, oy, ow, oh = scene.layout.opponents
-    others = [p for p in range(scene.state.players) if p != scene.human]
+    ox, oy, ow, oh = snap.layout.opponents
+    others = [p for p in range(snap.state.players) if p != snap.human]
     band = oh // max(1, len(others))
     k = others.index(player) if player in others else 0
-    size = min(round(scene.layout.cell * 0.8), band - 8)
+    size = min(round(snap.layout.cell * 0.8), band - 8)
     gap = max(3, size // 8)
-    n = len(scene.state.racks[player])
+    n = len(snap.state.racks[player])
     x0 = ox + ow - n * (size + gap) - gap
     y0 = oy + k * band + (band - size) // 2
     return [(x0 + i * (size + gap), y0, size, size) for i in range(n)]
 
 
-def draw_toasts(surf: Target, scene: GameScene) -> None:
+def draw_toasts(surf: Target, snap: TableSnapshot) -> None:
     """Short messages (a pass, an exchange, a refused button) at the foot of the side panel's text
     box, where they cover no tile."""
-    if not scene.toasts:
+    if not snap.toasts:
         return
-    lay = scene.layout
+    lay = snap.layout
     size = max(15, round(lay.height * 0.023))
     x, y0, w, h = lay.info
     y = y0 + h - round(lay.height * 0.017) - 14
-    for toast in scene.toasts[-2:][::-1]:
-        lines = wrap(toast.text, size, w - 40)
+    for toast in snap.toasts[-2:][::-1]:
+        lines = wrap(toast, size, w - 40)
         lh = round(size * 1.3)
         bh = lh * len(lines) + 14
         r = (x + 8, y - bh, w - 16, bh)
@@ -234,59 +241,59 @@ def draw_toasts(surf: Target, scene: GameScene) -> None:
         y -= bh + 6
 
 
-def draw_panel(surf: Target, scene: GameScene) -> None:
-    lay = scene.layout
-    _draw_opponents(surf, scene)
-    _draw_pegboard(surf, scene)
-    _draw_status(surf, scene)
-    _draw_info(surf, scene)
-    mx, my = scene.mouse
+def draw_panel(surf: Target, snap: TableSnapshot) -> None:
+    lay = snap.layout
+    _draw_opponents(surf, snap)
+    _draw_pegboard(surf, snap)
+    _draw_status(surf, snap)
+    _draw_info(surf, snap)
+    mx, my = snap.mouse
     play_label = "Play"
-    if scene.exchanging:
-        n = len(scene.draft.marked)
+    if snap.exchanging:
+        n = len(snap.draft.marked)
         play_label = f"Exchange {n} tile{'s' if n != 1 else ''}" if n else "Exchange"
-        play_ok = scene.exchange_ready()
+        play_ok = snap.buttons.exchange_ready
     else:
-        play_ok = scene.can_play()
-        if play_ok and scene.live is not None and scene.live.score is not None:
-            play_label = f"Play  {scene.live.score.total}"
+        play_ok = snap.buttons.can_play
+        if play_ok and snap.live is not None and snap.live.score is not None:
+            play_label = f"Play  {snap.live.score.total}"
     button(surf, lay.buttons["play"], play_label, play_ok, contains(lay.buttons["play"], (mx, my)), strong=True)
-    pass_label = "Cancel" if scene.exchanging else "Pass"
-    pass_ok = scene.exchanging or scene.can_pass()
+    pass_label = "Cancel" if snap.exchanging else "Pass"
+    pass_ok = snap.exchanging or snap.buttons.can_pass
     button(surf, lay.buttons["pass"], pass_label, pass_ok, contains(lay.buttons["pass"], (mx, my)))
-    ex_ok = scene.can_exchange() and not scene.exchanging
+    ex_ok = snap.buttons.can_exchange and not snap.exchanging
     button(surf, lay.buttons["exchange"], "Exchange...", ex_ok, contains(lay.buttons["exchange"], (mx, my)))
 
 
-def _draw_opponents(surf: Target, scene: GameScene) -> None:
-    lay = scene.layout
+def _draw_opponents(surf: Target, snap: TableSnapshot) -> None:
+    lay = snap.layout
     ox, oy, ow, oh = lay.opponents
-    others = [p for p in range(scene.state.players) if p != scene.human]
+    others = [p for p in range(snap.state.players) if p != snap.human]
     band = oh // max(1, len(others))
     size = max(15, round(lay.height * 0.026))
     for k, p in enumerate(others):
         y = oy + k * band
-        name = scene.state.names[p]
+        name = snap.state.names[p]
         write(surf, f"{name} (bot)", size, CREAM, (ox + 30, y + band // 2 - 2 - size * 0.55), "midleft")
-        if scene.thinking and scene.state.current == p:
-            dots = "." * (1 + int(scene.now * 3) % 3)
+        if snap.thinking and snap.state.current == p:
+            dots = "." * (1 + int(snap.now * 3) % 3)
             write(surf, f"thinking{dots}", size - 3, GOLD, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
-        elif scene.state.current == p and not scene.state.is_over:
+        elif snap.state.current == p and not snap.state.is_over:
             write(surf, "to play", size - 3, GOLD, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
         else:  # what kind of player this bot is, in a few words
             from cribtiles.bot import DESCRIPTIONS
 
-            level = scene.table.seats[p].level
+            level = snap.seats[p].level
             words = DESCRIPTIONS.get(level, "") if level is not None else "a person at this table"
-            backs = opponent_tiles(scene, p)
+            backs = opponent_tiles(snap, p)
             room = (backs[0][0] if backs else ox + ow) - (ox + 30) - 12
             small = max(12, size - 5)
             lines = wrap(words, small, max(40, room))
             if lines:
                 more = "..." if len(lines) > 1 else ""
                 write(surf, lines[0] + more, small, DIM, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
-        rects = opponent_tiles(scene, p)
-        flying = len(scene.flights) if scene.state.current == p else 0
+        rects = opponent_tiles(snap, p)
+        flying = len(snap.flights) if snap.state.current == p else 0
         shown = rects[: max(0, len(rects) - flying)]
         for r in shown:
             blit_tile(surf, art.tile_back(r[2]), r[0], r[1], r[2])
@@ -312,10 +319,10 @@ def _score_point(track: Rect, score: float) -> tuple[float, float]:
     return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
 
 
-def _tracks(scene: GameScene) -> list[tuple[Rect, float, float]]:
+def _tracks(snap: TableSnapshot) -> list[tuple[Rect, float, float]]:
     """Each player's track on the peg board: (rectangle, hole pitch, top of its band)."""
-    x, y, w, h = scene.layout.pegboard
-    n = scene.state.players
+    x, y, w, h = snap.layout.pegboard
+    n = snap.state.players
     pad = max(6, h // 14)
     label_w = round(w * 0.26)
     band = (h - 2 * pad) / n
@@ -327,14 +334,14 @@ def _tracks(scene: GameScene) -> list[tuple[Rect, float, float]]:
     return out
 
 
-def pegboard_holes(surf: Target, scene: GameScene) -> None:
+def pegboard_holes(surf: Target, snap: TableSnapshot) -> None:
     """The plank, each player's lane and holes, and the names (the static part of the peg board)."""
-    lay = scene.layout
+    lay = snap.layout
     x, y, w, h = lay.pegboard
     surf.blit(art.soft_shadow(w, h, 10, 5, 120), (x - 10 + 3, y - 10 + 4))
     surf.blit(art.plank(w, h, art.PEG_WOOD, 71), (x, y))
     size = max(14, round(lay.height * 0.022))
-    for p, (track, pitch, by) in enumerate(_tracks(scene)):
+    for p, (track, pitch, by) in enumerate(_tracks(snap)):
         band = track[3]
         hole_r = max(2, round(min(pitch * 0.26, band * 0.1)))
         colour = art.PLAYER_COLOURS[p % 4]
@@ -351,25 +358,25 @@ def pegboard_holes(surf: Target, scene: GameScene) -> None:
             if hole % 5 == 0 and 0 < hole < LAP:  # every fifth hole marked, as on a cribbage board
                 draw_circle(surf, (90, 52, 26), (round(hx), round(hy)), hole_r + 2, 1)
         label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
-        name = "You" if p == scene.human else scene.state.names[p]
+        name = "You" if p == snap.human else snap.state.names[p]
         write(surf, name, size, (40, 22, 10), (label_x, by + band * 0.3), "midleft")
 
 
-def _draw_pegboard(surf: Target, scene: GameScene) -> None:
-    lay = scene.layout
+def _draw_pegboard(surf: Target, snap: TableSnapshot) -> None:
+    lay = snap.layout
     x, _, w, h = lay.pegboard
     size = max(14, round(lay.height * 0.022))
-    for p, (track, pitch, by) in enumerate(_tracks(scene)):
+    for p, (track, pitch, by) in enumerate(_tracks(snap)):
         band = track[3]
         colour = art.PLAYER_COLOURS[p % 4]
-        pegs = scene.pegs[p]
+        pegs = snap.pegs[p]
         peg_r = max(4, round(pitch * 0.42))
         _peg(surf, _score_point(track, pegs.back), art.shade(colour, 0.8), peg_r)
-        _peg(surf, _score_point(track, pegs.shown_score), colour, peg_r)
+        _peg(surf, _score_point(track, pegs.shown), colour, peg_r)
         label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
         # the number counts up with the moving peg, and settles on the game's own score
-        score = round(pegs.shown_score) if pegs.moving and pegs.wait <= 0 else scene.state.scores[p]
-        if pegs.moving and pegs.wait > 0:
+        score = round(pegs.shown) if pegs.moving and not pegs.waiting else snap.state.scores[p]
+        if pegs.moving and pegs.waiting:
             score = pegs.back
         write(surf, str(score), size + 8, (30, 15, 5), (x + w - max(6, h // 14) - 4, by + band * 0.5), "midright")
         lap = lap_and_hole(score)[0]
@@ -377,27 +384,27 @@ def _draw_pegboard(surf: Target, scene: GameScene) -> None:
             write(surf, f"lap {lap + 1}", max(12, size - 3), (70, 40, 20), (label_x, by + band * 0.72), "midleft")
 
 
-def _draw_status(surf: Target, scene: GameScene) -> None:
-    lay = scene.layout
+def _draw_status(surf: Target, snap: TableSnapshot) -> None:
+    lay = snap.layout
     x, y, w, h = lay.status
     size = max(16, round(lay.height * 0.027))
-    state = scene.state
+    state = snap.state
     if state.is_over:
         who = "Game over"
-    elif scene.busy or scene.thinking or state.current != scene.human:
+    elif snap.busy or snap.thinking or state.current != snap.human:
         who = f"{state.names[state.current]}'s turn"
-    elif scene.may_pass_now() and not state.legal_plays():
+    elif snap.buttons.may_pass and not state.legal_plays():
         who = "Your turn: no play, pass or exchange"
     else:
         who = "Your turn"
-    write(surf, who, size, GOLD if state.current == scene.human else CREAM, (x, y + h / 2), "midleft")
-    bag = state.bag_size(scene.human)
+    write(surf, who, size, GOLD if state.current == snap.human else CREAM, (x, y + h / 2), "midleft")
+    bag = state.bag_size(snap.human)
     write(surf, f"Bag: {bag} tile{'s' if bag != 1 else ''}", size - 2, CREAM, (x + w, y + h / 2), "midright")
 
 
-def _draw_info(surf: Target, scene: GameScene) -> None:
-    for row in info_rows(scene):
-        hover = row.squares and row.squares == scene.hover_rows
+def _draw_info(surf: Target, snap: TableSnapshot) -> None:
+    for row in info_rows(snap):
+        hover = row.squares and row.squares == snap.hover_rows
         if hover:
             rounded_panel(surf, (row.rect[0] - 4, row.rect[1], row.rect[2] + 8, row.rect[3]), (255, 214, 102, 50), 6)
         ix = row.rect[0] + row.indent * row.size

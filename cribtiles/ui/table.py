@@ -1,12 +1,11 @@
-"""Drawing the table scene: the still layer (board, played tiles, panels) drawn once per turn, and
-each frame what moves on it. `draw` reads the scene and changes nothing."""
+"""Drawing the table snap: the still layer (board, played tiles, panels) drawn once per turn, and
+each frame what moves on it. `draw` reads the snap and changes nothing."""
 
 from __future__ import annotations
 
 import itertools
 import math
 import weakref
-from typing import TYPE_CHECKING
 
 import pygame
 
@@ -33,9 +32,7 @@ from .paint import (
     write,
 )
 from .panel import KEYS, draw_panel, draw_toasts, pegboard_holes
-
-if TYPE_CHECKING:
-    from .game_scene import GameScene
+from .snapshot import TableSnapshot
 
 LIFT = 0.1  # seconds for a picked-up tile to rise
 
@@ -44,14 +41,14 @@ _static_serial: weakref.WeakKeyDictionary[pygame.Surface, int] = weakref.WeakKey
 _serials = itertools.count()
 
 
-def _static_layer(scene: GameScene) -> pygame.Surface:
+def _static_layer(snap: TableSnapshot) -> pygame.Surface:
     """Everything that changes only when a turn is taken or the window is resized: the felt, the
     board with the tiles played so far, the rack, the panels, the peg board's holes. Drawn once
     per turn, it makes a frame one opaque blit plus what moves."""
-    lay = scene.layout
-    last = scene.state.last_turn
+    lay = snap.layout
+    last = snap.state.last_turn
     fresh = last.move.squares if last is not None and isinstance(last.move, Play) else ()
-    key = (lay.width, lay.height, scene.state.board, fresh, scene.state.names, scene.human)
+    key = (lay.width, lay.height, snap.state.board, fresh, snap.state.names, snap.human)
     cached = _static_cache.get(key)
     if cached is not None:
         return cached
@@ -62,7 +59,7 @@ def _static_layer(scene: GameScene) -> pygame.Surface:
     pad = max(4, lay.cell // 5) * 2
     surf.blit(sh, (bx - pad + lay.cell // 6, by - pad + lay.cell // 4))
     surf.blit(art.board(lay), (bx, by))
-    for sq, tile in scene.state.board.tiles():
+    for sq, tile in snap.state.board.tiles():
         x, y, w, _ = lay.tile_rect(sq)
         blit_tile(surf, art.tile_face(tile, w), x, y, w)
         if sq in fresh:
@@ -72,13 +69,13 @@ def _static_layer(scene: GameScene) -> pygame.Surface:
     surf.blit(art.rack_surface(rw, rh), (rx, ry))
     rounded_panel(surf, lay.panel, (12, 24, 18, 120), 14)
     ox, oy, ow, oh = lay.opponents
-    others = [p for p in range(scene.state.players) if p != scene.human]
+    others = [p for p in range(snap.state.players) if p != snap.human]
     band = oh // max(1, len(others))
     for k, p in enumerate(others):
         y = oy + k * band
         rounded_panel(surf, (ox, y, ow, band - 4), (0, 0, 0, 70), 10)
         draw_circle(surf, art.PLAYER_COLOURS[p % 4], (ox + 16, y + band // 2 - 2), 7)
-    pegboard_holes(surf, scene)
+    pegboard_holes(surf, snap)
     rounded_panel(surf, lay.info, (0, 0, 0, 80), 10)
     x, y, w, h = lay.info
     size = max(12, round(lay.height * 0.017))
@@ -91,74 +88,81 @@ def _static_layer(scene: GameScene) -> pygame.Surface:
     return surf
 
 
-def draw(screen: pygame.Surface, scene: GameScene, full: bool = False) -> list[pygame.Rect] | None:
-    """Draw the table; returns the rectangles that changed since the last frame, or None when the
-    whole window did (the first frame, a new turn, a new size, or `full`)."""
-    static = _static_layer(scene)
-    last = scene.cache.get("drawn")
-    key = (_static_serial[static], screen.get_size())
-    if full or not (isinstance(last, tuple) and last[0] == key):
-        screen.blit(static, (0, 0))
-        before: list[pygame.Rect] | None = None
-    else:
-        before = last[1]
-        for r in before:  # take away what moved: the still table shows through again
-            screen.blit(static, r, r)
-    surf = Canvas(screen)
-    _draw_dynamic(surf, scene)
-    unchanged = before is not None and surf.same_as(scene.cache.get("record"))
-    scene.cache["drawn"] = (key, surf.rects)
-    scene.cache["record"] = surf.record
-    if before is None:
-        return None
-    return [] if unchanged else before + surf.rects
+class TableView:
+    """Draws the table, remembering its last frame (what it drew where) so that the next one
+    restores and sends to the screen only what moved."""
+
+    def __init__(self) -> None:
+        self.key: tuple[int, tuple[int, int]] | None = None
+        self.rects: list[pygame.Rect] = []
+        self.record: list[tuple[object, ...]] = []
+
+    def draw(self, screen: pygame.Surface, snap: TableSnapshot, full: bool = False) -> list[pygame.Rect] | None:
+        """Draw the table; returns the rectangles that changed since the last frame, or None when the
+        whole window did (the first frame, a new turn, a new size, or `full`)."""
+        static = _static_layer(snap)
+        key = (_static_serial[static], screen.get_size())
+        if full or self.key != key:
+            screen.blit(static, (0, 0))
+            before: list[pygame.Rect] | None = None
+        else:
+            before = self.rects
+            for r in before:  # take away what moved: the still table shows through again
+                screen.blit(static, r, r)
+        surf = Canvas(screen)
+        _draw_dynamic(surf, snap)
+        unchanged = before is not None and surf.same_as(self.record)
+        self.key, self.rects, self.record = key, surf.rects, surf.record
+        if before is None:
+            return None
+        return [] if unchanged else before + surf.rects
 
 
-def _draw_dynamic(surf: Canvas, scene: GameScene) -> None:
-    _draw_board_tiles(surf, scene)
-    _draw_overlays(surf, scene)
-    _draw_rack(surf, scene)
-    draw_panel(surf, scene)
-    _draw_flights(surf, scene)
-    _draw_held(surf, scene)
-    draw_toasts(surf, scene)
+def _draw_dynamic(surf: Canvas, snap: TableSnapshot) -> None:
+    _draw_board_tiles(surf, snap)
+    _draw_overlays(surf, snap)
+    _draw_rack(surf, snap)
+    draw_panel(surf, snap)
+    _draw_flights(surf, snap)
+    _draw_held(surf, snap)
+    draw_toasts(surf, snap)
 
 
-def _draw_board_tiles(surf: Target, scene: GameScene) -> None:
-    lay = scene.layout
-    for sq, tid in scene.draft.placed.items():
-        p = scene.pos.get(tid)
+def _draw_board_tiles(surf: Target, snap: TableSnapshot) -> None:
+    lay = snap.layout
+    for sq, tid in snap.draft.placed.items():
+        p = snap.pos.get(tid)
         size = round(p[2]) if p else lay.tile_rect(sq)[2]
         x, y = (p[0], p[1]) if p else lay.tile_rect(sq)[:2]
-        _draw_draft_tile(surf, scene, tid, x, y, size)
+        _draw_draft_tile(surf, snap, tid, x, y, size)
 
 
 def _draw_draft_tile(
-    surf: Target, scene: GameScene, tid: int, x: float, y: float, size: int, lifted: bool = False
+    surf: Target, snap: TableSnapshot, tid: int, x: float, y: float, size: int, lifted: bool = False
 ) -> None:
-    tile = scene.draft.face(tid)
-    flip = scene.flips.get(tid)
-    if flip is not None and scene.pace > 0:
-        t = min(1.0, (scene.now - flip.t0) / max(1e-6, 0.22 * scene.pace))
+    tile = snap.draft.face(tid)
+    flip = snap.flips.get(tid)
+    if flip is not None and snap.pace > 0:
+        t = min(1.0, (snap.now - flip.t0) / max(1e-6, 0.22 * snap.pace))
         face_tile = flip.before if t < 0.5 else tile
         squash = max(0.06, abs(math.cos(math.pi * t)))
         fw = max(1, round(size * squash))
-        face = scaled(face_of(scene, face_tile, size), fw, size)
+        face = scaled(face_of(snap, face_tile, size), fw, size)
         shadow, ox, oy = art.tile_shadow(size, lifted)
         surf.blit(shadow, (round(x) + ox, round(y) + oy))
         surf.blit(face, (round(x + (size - fw) / 2), round(y)))
         return
-    blit_tile(surf, face_of(scene, tile, size), x, y, size, lifted)
+    blit_tile(surf, face_of(snap, tile, size), x, y, size, lifted)
 
 
-def _draw_overlays(surf: Target, scene: GameScene) -> None:
-    lay = scene.layout
-    live = scene.live if scene.state.current == scene.human else None
+def _draw_overlays(surf: Target, snap: TableSnapshot) -> None:
+    lay = snap.layout
+    live = snap.live if snap.state.current == snap.human else None
     width = max(2, lay.cell // 16)
-    if live is not None and scene.draft.held is None:
+    if live is not None and snap.draft.held is None:
         if live.score is not None:
             for sl in live.score.lines:
-                box = outline(surf, scene, sl.line.squares, GOLD, width)
+                box = outline(surf, snap, sl.line.squares, GOLD, width)
                 # the line's score at its far end: right of a row, below a column
                 across = sl.line.squares[0].row == sl.line.squares[-1].row
                 nudge = lay.cell // 6
@@ -170,72 +174,72 @@ def _draw_overlays(surf: Target, scene: GameScene) -> None:
                 badge(surf, str(sl.total), at, GOLD, max(14, lay.cell * 2 // 5))
         else:
             for squares in live.bad_lines:  # each broken line on its own (a row and a column may both be)
-                outline(surf, scene, squares, RED, width + 1)
-    if scene.draft.held is not None and scene.my_turn and not scene.exchanging:
+                outline(surf, snap, squares, RED, width + 1)
+    if snap.draft.held is not None and snap.my_turn and not snap.exchanging:
         # where the held tile would land: a warm glow on a free square, a red edge on a taken one
-        held = scene.held_centre()
+        held = snap.held_centre
         target = lay.nearest_square(held) if lay.rack_slot_at(held) is None else None
         if target is not None:
             r = lay.square_rect(target)
-            if scene.draft.is_free(scene.state.board, target):
+            if snap.draft.is_free(snap.state.board, target):
                 surf.blit(panel_surface(r[2], r[3], (255, 236, 170, 70), 4), r[:2])
                 draw_rect(surf, GOLD, r, 2, border_radius=4)
             else:
                 draw_rect(surf, RED, r, 2, border_radius=4)
-    if scene.hover_rows:
+    if snap.hover_rows:
         glow = panel_surface(lay.cell, lay.cell, (255, 230, 120, 90), 0)
-        for sq in scene.hover_rows:
+        for sq in snap.hover_rows:
             x, y, _, _ = lay.square_rect(sq)
             surf.blit(glow, (x, y))
             draw_rect(surf, GOLD, lay.square_rect(sq), 2, border_radius=4)
-    if scene.keyboard:
-        pulse = 0.6 + 0.4 * math.sin(scene.now * 6)
+    if snap.keyboard:
+        pulse = 0.6 + 0.4 * math.sin(snap.now * 6)
         colour = (round(120 + 135 * pulse), 230, 255)
-        draw_rect(surf, colour, lay.square_rect(scene.cursor), 3, border_radius=5)
+        draw_rect(surf, colour, lay.square_rect(snap.cursor), 3, border_radius=5)
 
 
-def _draw_rack(surf: Target, scene: GameScene) -> None:
-    lay = scene.layout
-    mx, my = scene.mouse
+def _draw_rack(surf: Target, snap: TableSnapshot) -> None:
+    lay = snap.layout
+    mx, my = snap.mouse
     for name in ("shuffle", "recall"):
         r = lay.buttons[name]
-        enabled = bool(scene.draft.placed) if name == "recall" else len(scene.draft.order) > 1
+        enabled = bool(snap.draft.placed) if name == "recall" else len(snap.draft.order) > 1
         button(surf, r, name.capitalize(), enabled, contains(r, (mx, my)))
-    for slot, tid in enumerate(scene.draft.order):
-        p = scene.pos.get(tid)
-        rest = scene.tile_rect_for(tid)
+    for slot, tid in enumerate(snap.draft.order):
+        p = snap.pos.get(tid)
+        rest = snap.tile_rect_for(tid)
         if rest is None:
             continue
         x, y, size = (p[0], p[1], round(p[2])) if p else (rest[0], rest[1], rest[2])
-        marked = tid in scene.draft.marked
+        marked = tid in snap.draft.marked
         if marked:
             y -= size * 0.18
-        _draw_draft_tile(surf, scene, tid, x, y, size)
+        _draw_draft_tile(surf, snap, tid, x, y, size)
         if marked:
             draw_rect(surf, RED, (round(x) - 2, round(y) - 2, size + 4, size + 4), 3, border_radius=8)
-        if scene.keyboard and slot == min(scene.selected, len(scene.draft.order) - 1):
+        if snap.keyboard and slot == min(snap.selected, len(snap.draft.order) - 1):
             draw_rect(surf, (150, 230, 255), (round(x) - 3, round(y) - 3, size + 6, size + 6), 3, border_radius=9)
             write(surf, str(slot + 1), max(12, size // 4), (150, 230, 255), (x + size / 2, y + size + 4), "midtop")
 
 
-def _draw_held(surf: Target, scene: GameScene) -> None:
-    tid = scene.draft.held
+def _draw_held(surf: Target, snap: TableSnapshot) -> None:
+    tid = snap.draft.held
     if tid is None:
         return
     # the tile rises: it grows from its size where it lay to a little over rack size in a moment
-    start, t0 = scene.lift
-    t = 1.0 if scene.pace <= 0 else min(1.0, (scene.now - t0) / (LIFT * scene.pace))
-    grow = start / scene.layout.rack_tile + (1.08 - start / scene.layout.rack_tile) * (1 - (1 - t) ** 2)
-    size = round(scene.layout.rack_tile * grow)
-    x = scene.mouse[0] - scene.grab[0] * grow
-    y = scene.mouse[1] - scene.grab[1] * grow
-    _draw_draft_tile(surf, scene, tid, x, y, size, lifted=True)
+    start, t0 = snap.lift
+    t = 1.0 if snap.pace <= 0 else min(1.0, (snap.now - t0) / (LIFT * snap.pace))
+    grow = start / snap.layout.rack_tile + (1.08 - start / snap.layout.rack_tile) * (1 - (1 - t) ** 2)
+    size = round(snap.layout.rack_tile * grow)
+    x = snap.mouse[0] - snap.grab[0] * grow
+    y = snap.mouse[1] - snap.grab[1] * grow
+    _draw_draft_tile(surf, snap, tid, x, y, size, lifted=True)
 
 
-def _draw_flights(surf: Target, scene: GameScene) -> None:
-    lay = scene.layout
-    for f in scene.flights:
-        t = (scene.now - f.t0) / max(1e-6, f.duration)
+def _draw_flights(surf: Target, snap: TableSnapshot) -> None:
+    lay = snap.layout
+    for f in snap.flights:
+        t = (snap.now - f.t0) / max(1e-6, f.duration)
         if t < 0:
             continue
         t = min(1.0, t)
@@ -246,5 +250,5 @@ def _draw_flights(surf: Target, scene: GameScene) -> None:
         size = round(start_size + (tw - start_size) * e)
         x = sx - start_size / 2 + (tx - (sx - start_size / 2)) * e
         y = sy - start_size / 2 + (ty - (sy - start_size / 2)) * e - math.sin(math.pi * t) * lay.cell * 0.6
-        face = back_of(scene, size) if t < 0.15 else face_of(scene, f.tile, size)
+        face = back_of(snap, size) if t < 0.15 else face_of(snap, f.tile, size)
         blit_tile(surf, face, x, y, size, lifted=t < 0.95)

@@ -15,9 +15,7 @@ from cribtiles.ui.window import App
 
 def same_as_whole(app: App) -> bool:
     whole = pygame.Surface(app.screen.get_size())
-    drawn = app.game.cache.get("drawn")
-    table.draw(whole, app.game, full=True)
-    app.game.cache["drawn"] = drawn  # leave the scene as it was
+    table.TableView().draw(whole, app.game.snapshot(), full=True)  # a view of its own: the scene's is left as it was
     return pygame.image.tobytes(whole, "RGB") == pygame.image.tobytes(app.screen, "RGB")
 
 
@@ -66,15 +64,15 @@ def test_a_still_table_sends_nothing_to_the_screen_and_a_moving_one_does() -> No
         game, lay = app.game, app.layout
         for _ in range(40):  # everything settles
             app.frame(1 / 60)
-        table.draw(app.screen, game)
-        assert table.draw(app.screen, game) == []
-        assert table.draw(app.screen, game) == []
+        game.view.draw(app.screen, game.snapshot())
+        assert game.view.draw(app.screen, game.snapshot()) == []
+        assert game.view.draw(app.screen, game.snapshot()) == []
         a = centre(lay.slot_rect(0))
         pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=a, button=1))
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(a[0], a[1] - 80), rel=(0, 0), buttons=(1, 0, 0)))
         for e in pygame.event.get():
             app.handle(e)
-        changed = table.draw(app.screen, game)
+        changed = game.view.draw(app.screen, game.snapshot())
         assert changed, "a lifted tile must reach the screen"
         assert same_as_whole(app)
     finally:

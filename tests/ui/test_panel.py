@@ -23,7 +23,7 @@ def test_breakdown_rows_name_every_combination_and_point_at_its_tiles() -> None:
     try:
         game = a.game
         game.breakdown = Breakdown(1, score)
-        rows = info_rows(game)
+        rows = info_rows(game.snapshot())
         texts = [r.left for r in rows]
         assert texts[0] == "Medium scored" and rows[0].right == "24"
         assert texts[1].startswith("row 7:") and rows[1].right == "24"
@@ -48,10 +48,10 @@ def test_h_shows_how_to_play_and_hides_it_again() -> None:
     try:
         post_key(pygame.K_h)
         a.frame(1 / 60)
-        rows = info_rows(a.game)
+        rows = info_rows(a.game.snapshot())
         assert rows[0].left == "How to play" and any("Bonuses" in r.left for r in rows)
         post_key(pygame.K_h)
         a.frame(1 / 60)
-        assert not any("Bonuses" in r.left for r in info_rows(a.game))
+        assert not any("Bonuses" in r.left for r in info_rows(a.game.snapshot()))
     finally:
         a.close()

@@ -1,0 +1,125 @@
+"""What the table looks like at one moment: a read-only snapshot that the scene builds each frame and
+every drawing function reads (Tuxemon's contract: drawing changes nothing). Views import this
+module, never the scene, so no drawing module imports the scene that imports it back."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+
+from cribtiles.rules.board import BLOCKED, Board, Square
+from cribtiles.rules.game import GameState
+from cribtiles.rules.scoring import PlayScore
+from cribtiles.rules.tiles import Tile
+from cribtiles.table.seats import Seat
+
+from .geometry import Layout, Point, Rect
+from .preview import Preview
+
+Frozen = MappingProxyType
+
+
+@dataclass(frozen=True)
+class DraftView:
+    """The person's tiles this turn, as they lie: ids on the rack, ids on squares, faces, marks."""
+
+    tiles: tuple[Tile, ...]
+    order: tuple[int, ...]
+    placed: Mapping[Square, int]
+    faces: Mapping[int, Tile]
+    held: int | None
+    marked: frozenset[int]
+
+    def face(self, tile_id: int) -> Tile:
+        return self.faces[tile_id]
+
+    def is_free(self, board: Board, square: Square) -> bool:
+        return square not in BLOCKED and board[square] is None and square not in self.placed
+
+
+@dataclass(frozen=True)
+class Flight:
+    """A bot's tile on its way from the bot's rack to a square."""
+
+    tile: Tile
+    start: Point
+    square: Square
+    t0: float
+    duration: float
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    """A play's score, explained: who, the engine's PlayScore, and when it appeared (its rows are
+    read out one by one)."""
+
+    player: int
+    score: PlayScore
+    shown_at: float = -1e9
+
+
+@dataclass(frozen=True)
+class FlipAnim:
+    before: Tile
+    t0: float
+
+
+@dataclass(frozen=True)
+class PegView:
+    """Where one player's pegs stand on the peg board this frame."""
+
+    back: float
+    shown: float
+    moving: bool
+    waiting: bool
+
+
+@dataclass(frozen=True)
+class Buttons:
+    """What the buttons may do now."""
+
+    can_play: bool
+    can_pass: bool
+    can_exchange: bool
+    exchange_ready: bool
+    may_pass: bool  # the player to move is stuck (or exchanges are allowed at any time)
+
+
+@dataclass(frozen=True)
+class TableSnapshot:
+    layout: Layout
+    now: float
+    pace: float
+    mouse: tuple[int, int]
+    state: GameState
+    seats: tuple[Seat, ...]
+    human: int  # the seat whose rack is shown
+    my_turn: bool
+    busy: bool  # a bot's tiles are on their way
+    thinking: bool
+    draft: DraftView
+    pos: Mapping[int, tuple[float, float, float]]  # tile id -> drawn x, y, size
+    rest: Mapping[int, Rect]  # tile id -> where it rests (rack slot or square)
+    grab: tuple[float, float]
+    lift: tuple[float, float]
+    held_centre: Point
+    live: Preview | None
+    breakdown: Breakdown | None
+    rows_shown: int | None  # rows of the breakdown read out so far (None: all)
+    hover_rows: tuple[Square, ...]
+    flights: tuple[Flight, ...]
+    flips: Mapping[int, FlipAnim]
+    pegs: tuple[PegView, ...]
+    exchanging: bool
+    keyboard: bool
+    cursor: Square
+    selected: int
+    help: bool
+    toasts: tuple[str, ...]
+    buttons: Buttons
+    next_level: str  # the bot a new game would seat, for the end card
+    next_is_round: bool  # the round is over and the match goes on
+
+    def tile_rect_for(self, tile_id: int) -> Rect | None:
+        return self.rest.get(tile_id)
