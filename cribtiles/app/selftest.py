@@ -81,7 +81,35 @@ def _run(folder: Path) -> None:
     saved = load_table(store.game_path.read_text(encoding="utf-8")).state
     _check(saved.log == game.state.log, "the saved game differs from the game played")
     print(f"  the saved game replays ({len(saved.log)} actions)")
+    post_key(pygame.K_g)  # the end card's way to the New game screen: three seats, Solitaire, Cancel
+    app.frame(1 / 60)
+    _check(type(app.scenes[-1]).__name__ == "NewGameScene", "G on the end card did not open the New game screen")
+    _new_game_screen(app)
     post_key(pygame.K_RETURN)
     app.frame(1 / 60)
     _check(not app.game.state.turns or app.game is not game, "New game did not start a game")
     app.close()
+
+
+def _new_game_screen(app: object) -> None:
+    """Draw the New game screen with three seats and in Solitaire, then go back with Escape."""
+    import pygame
+
+    from cribtiles.ui.autopilot import post_key
+    from cribtiles.ui.newgame_form import Control, Part
+    from cribtiles.ui.window import App
+
+    assert isinstance(app, App)
+    scene = app.scenes[-1]
+    form = scene.form  # type: ignore[attr-defined]
+    form.press(Control(Part.ADD))
+    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="Ann"))
+    app.frame(1 / 60)
+    _check(form.seats[-1].name == "Ann", "a name typed on the New game screen was not taken")
+    form.press(Control(Part.MODE))
+    app.frame(1 / 60)
+    _check([s.name for s in form.table_seats()][:1] == ["Dark"], "Solitaire did not seat the Dark side")
+    post_key(pygame.K_ESCAPE)
+    app.frame(1 / 60)
+    _check(app.scenes[-1] is not scene, "Escape did not leave the New game screen")
+    print("  the New game screen drawn (three seats, Solitaire) and left with Escape")
