@@ -436,3 +436,38 @@ def test_the_end_card_starts_the_same_table_with_enter_and_opens_the_screen_with
         assert a.table.options == RuleOptions(joker=True) and not a.table.round_over
     finally:
         a.close()
+
+
+def test_the_whole_screen_works_from_the_keyboard(app: App) -> None:
+    frames(app)
+    scene = ctrl_n(app)
+    for _ in range(4):  # from Start: Cancel, Player 1's kind, Player 1's name, Player 2's kind
+        key(pygame.K_TAB)
+    key(pygame.K_SPACE)  # the Medium bot's seat becomes a person's
+    key(pygame.K_TAB)
+    for ch in "Bea":
+        key(pygame.K_b, text=ch)
+    key(pygame.K_TAB)  # Add a player
+    key(pygame.K_SPACE)
+    key(pygame.K_TAB, pygame.KMOD_SHIFT)  # back to the new seat's kind
+    key(pygame.K_RIGHT)  # a bot
+    key(pygame.K_TAB)
+    key(pygame.K_RIGHT)  # Medium -> Hard
+    key(pygame.K_DOWN)  # its remove button
+    key(pygame.K_DOWN)  # Add a player (a fourth seat is still free)
+    key(pygame.K_DOWN)  # Mode
+    key(pygame.K_DOWN)  # Who starts
+    key(pygame.K_LEFT)
+    key(pygame.K_DOWN)  # Exchanges
+    key(pygame.K_SPACE)
+    frames(app)
+    assert [(s.name, s.bot, s.level) for s in scene.form.seats] == [
+        ("You", False, "medium"),
+        ("Bea", False, "medium"),
+        ("Player 3", True, "hard"),
+    ]
+    assert scene.form.options == RuleOptions(start="high", exchange="any-time")
+    key(pygame.K_KP_ENTER)
+    frames(app, 1)
+    assert app.table.seats == (Seat("You"), Seat("Bea"), Seat("Hard", "hard"))
+    assert app.table.options == RuleOptions(start="high", exchange="any-time")
