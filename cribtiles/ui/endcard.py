@@ -20,6 +20,7 @@ from .paint import (
     button,
     write,
 )
+from .panel import seat_name
 from .snapshot import TableSnapshot
 
 COUNT_START, COUNT_EACH = 0.5, 0.35  # seconds before the racks are counted, and per tile
@@ -30,7 +31,7 @@ def end_reason(snap: TableSnapshot) -> str:
     if o is None:
         return ""
     if o.reason is END_OUT and o.went_out is not None:
-        who = "You" if o.went_out == snap.human else snap.state.names[o.went_out]
+        who = seat_name(snap, o.went_out)
         return f"{who} went out with the bag empty."
     if o.reason is END_BLOCKED:
         return "The bag is empty and nobody can play."
@@ -82,14 +83,14 @@ def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = ma
     surf.blit(art.soft_shadow(w, h, 16, 10, 170), (x - 20 + 4, y - 20 + 8))
     surf.blit(art.plank(w, h, (92, 58, 34), 81), (x, y))
     size, tile = _end_sizes(snap)
-    names = ["You" if p == snap.human else snap.state.names[p] for p in range(snap.state.players)]
+    names = [seat_name(snap, p) for p in range(snap.state.players)]
     shown = counted(snap, elapsed)
     done = shown >= sum(len(r) for r in snap.state.racks) and elapsed >= COUNT_START
     if not done:
         title = "Counting the racks"
     elif len(o.winners) > 1:
         title = "A tie!"
-    elif o.winners[0] == snap.human:
+    elif names[o.winners[0]] == "You":
         title = "You won!"
     else:
         title = f"{names[o.winners[0]]} won"

@@ -75,6 +75,7 @@ class GameScene:
     table: Table
     notice: str = ""
     viewer: int = field(init=False)  # the seat whose rack is shown (see `human`)
+    curtain: int | None = None  # hot seat: the person the racks are hidden for until they are ready
     now: float = 0.0
     draft: Draft = field(init=False)
     pos: dict[int, list[float]] = field(default_factory=dict)  # tile id -> drawn [x, y, size]
@@ -105,6 +106,8 @@ class GameScene:
 
     def __post_init__(self) -> None:
         self.viewer = self._person_to_show()
+        if len(self.table.people) > 1 and self.table.person_to_move:
+            self.curtain = self.viewer  # the first person's rack waits for them, too
         self.draft = Draft.deal(self.state.racks[self.human])
         self.pegs = [Pegs() for _ in range(self.state.players)]
         running = [0] * self.state.players
@@ -126,14 +129,20 @@ class GameScene:
 
     # --- helpers ---
 
+    def name_of(self, seat: int) -> str:
+        """ "You" for the only person at a table of bots, else the seat's name."""
+        return "You" if seat == self.human and len(self.table.people) == 1 else self.state.names[seat]
+
     def draw_words(self) -> str:
         """Who starts and why: each player's tile of the draw for the start."""
         state = self.state
         high = state.options.start == START_HIGH
         parts = []
         for draws in state.start_draws:
-            parts.append(", ".join(f"{'you' if p == self.human else state.names[p]} drew a {t.word}" for p, t in draws))
-        who = "You start" if state.starter == self.human else f"{state.names[state.starter]} starts"
+            parts.append(
+                ", ".join(f"{'you' if self.name_of(p) == 'You' else state.names[p]} drew a {t.word}" for p, t in draws)
+            )
+        who = "You start" if self.name_of(state.starter) == "You" else f"{state.names[state.starter]} starts"
         rule = "the highest" if high else "the lowest"
         again = "; tied, they drew again: " if len(parts) > 1 else ""
         return f"{parts[0][0].upper()}{parts[0][1:]}{again}{'; '.join(parts[1:])}. {who}: {rule} tile plays first."
@@ -175,7 +184,7 @@ class GameScene:
 
     @property
     def my_turn(self) -> bool:
-        return not self.state.is_over and self.state.current == self.human and not self.busy
+        return not self.state.is_over and self.state.current == self.human and not self.busy and self.curtain is None
 
     @property
     def busy(self) -> bool:
@@ -265,6 +274,8 @@ class GameScene:
     # --- input ---
 
     def handle(self, event: pygame.event.Event) -> None:
+        if self.curtain is not None and self._at_curtain(event):
+            return
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self._hover()
@@ -282,6 +293,18 @@ class GameScene:
             self._release()
         elif event.type == pygame.KEYDOWN:
             self._key(event)
+
+    def _at_curtain(self, event: pygame.event.Event) -> bool:
+        """While the racks are hidden between two people's turns: a click, Enter or Space lifts the
+        curtain; other input waits. True when the event was the curtain's."""
+        ready = (event.type == pygame.MOUSEBUTTONDOWN and event.button == 1) or (
+            event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
+        )
+        if ready:
+            self.curtain = None
+            self.refresh_preview()
+            return True
+        return event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN, pygame.MOUSEWHEEL)
 
     def _hover(self) -> None:
         from .panel import info_rows
@@ -505,8 +528,9 @@ class GameScene:
             record = self.table.play(move)
         self._tell(record)
         viewer, self.viewer = self.viewer, self._person_to_show(self.viewer)
-        if self.viewer != viewer:  # the next person at the table takes their rack
+        if self.viewer != viewer:  # the next person at the table takes their rack, once the others look away
             keep = None
+            self.curtain = self.viewer
         if mover == viewer or self.viewer != viewer:  # a bot's move leaves the person's rack (and tile in hand)
             self.draft = Draft.deal(self.state.racks[self.human])
             self._arrange(keep)
@@ -523,7 +547,7 @@ class GameScene:
     def _tell(self, record: TurnRecord) -> None:
         """Show what a turn did: a play's breakdown and its pegs, a pass or an exchange in words."""
         mover = record.player
-        who = "You" if mover == self.human else self.state.names[mover]
+        who = self.name_of(mover)
         if record.score is not None:
             self.breakdown = Breakdown(mover, record.score, self.now)
             self.help = False  # the new breakdown is what the panel shows now
@@ -533,7 +557,7 @@ class GameScene:
             gained = record.declared
             self.pegs[mover].score(gained, wait=self._anim(ROW_REVEAL) * breakdown_rows(record.score))
             for call in record.calls:
-                caller = "You" if call.caller == self.human else self.state.names[call.caller]
+                caller = self.name_of(call.caller)
                 if call.points > 0:
                     self.pegs[call.caller].score(call.points, wait=self._anim(ROW_REVEAL) * 2)
                     self.toast(f"{caller} called Joker and took {call.points} unclaimed points.")
@@ -689,6 +713,7 @@ class GameScene:
             ),
             next_level=self.app.prefs.level,
             next_is_round=self.table.next_is_round,
+            curtain=None if self.curtain is None else self.state.names[self.curtain],
         )
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:

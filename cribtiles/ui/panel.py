@@ -152,7 +152,7 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
             for line in wrap(live.reason[:1].upper() + live.reason[1:] + ".", base, w):
                 spec.append((line, "", CREAM, 0, live.bad, 0))
     elif snap.breakdown is not None:
-        who = "You" if snap.breakdown.player == snap.human else snap.state.names[snap.breakdown.player]
+        who = seat_name(snap, snap.breakdown.player)
         spec.extend(_score_rows(snap.breakdown.score, f"{who} scored")[: snap.rows_shown])
     if snap.help:
         spec = []
@@ -186,7 +186,7 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
         rows.append(InfoRow((x, y, w, round(base * 1.3)), "Turns", "", GOLD, base))
         y += round(base * 1.3)
         for t in list(turns)[::-1][:room]:
-            who = "You" if t.player == snap.human else snap.state.names[t.player]
+            who = seat_name(snap, t.player)
             if isinstance(t.move, Play):
                 text, right, squares = (
                     f"{who}:  " + " ".join(str(p) for p in t.move.placements),
@@ -265,37 +265,60 @@ def draw_panel(surf: Target, snap: TableSnapshot) -> None:
     button(surf, lay.buttons["exchange"], "Exchange...", ex_ok, contains(lay.buttons["exchange"], (mx, my)))
 
 
+def seat_name(snap: TableSnapshot, p: int) -> str:
+    """How the table names seat `p`: "You" for the only person at a table of bots, else the name."""
+    alone = sum(1 for s in snap.seats if s.is_person) == 1
+    return "You" if p == snap.human and alone else snap.state.names[p]
+
+
+def _seat_label(snap: TableSnapshot, p: int) -> str:
+    level = snap.seats[p].level
+    name = snap.state.names[p]
+    if level is None:
+        return name
+    return f"{name} (bot)" if name.lower() == level else f"{name} ({level} bot)"
+
+
 def _draw_opponents(surf: Target, snap: TableSnapshot) -> None:
+    """The other seats: name, what kind of player, whether it is their turn, their tiles (backs).
+    Two lines a seat when there is room; one when three share the space."""
     lay = snap.layout
     ox, oy, ow, oh = lay.opponents
     others = [p for p in range(snap.state.players) if p != snap.human]
     band = oh // max(1, len(others))
     size = max(15, round(lay.height * 0.026))
+    one_line = band < size * 2.4
+    if one_line:
+        size = max(13, min(size, round(band * 0.62)))
     for k, p in enumerate(others):
         y = oy + k * band
-        name = snap.state.names[p]
-        write(surf, f"{name} (bot)", size, CREAM, (ox + 30, y + band // 2 - 2 - size * 0.55), "midleft")
+        mid = y + band // 2 - 2
+        backs = opponent_tiles(snap, p)
+        room_right = (backs[0][0] if backs else ox + ow) - 10
+        label = _seat_label(snap, p)
         if snap.thinking and snap.state.current == p:
-            dots = "." * (1 + int(snap.now * 3) % 3)
-            write(surf, f"thinking{dots}", size - 3, GOLD, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
+            status, colour = "thinking" + "." * (1 + int(snap.now * 3) % 3), GOLD
         elif snap.state.current == p and not snap.state.is_over:
-            write(surf, "to play", size - 3, GOLD, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
-        else:  # what kind of player this bot is, in a few words
+            status, colour = "to play", GOLD
+        else:
             from cribtiles.bot import DESCRIPTIONS
 
             level = snap.seats[p].level
-            words = DESCRIPTIONS.get(level, "") if level is not None else "a person at this table"
-            backs = opponent_tiles(snap, p)
-            room = (backs[0][0] if backs else ox + ow) - (ox + 30) - 12
-            small = max(12, size - 5)
-            lines = wrap(words, small, max(40, room))
+            status, colour = (DESCRIPTIONS.get(level, "") if level is not None else "a person at this table"), DIM
+        name_colour = GOLD if snap.state.current == p and not snap.state.is_over else CREAM
+        if one_line:
+            r = write(surf, label, size, name_colour, (ox + 30, mid), "midleft")
+            if colour == GOLD:
+                write(surf, status, size - 2, GOLD, (r[0] + r[2] + 10, mid), "midleft")
+        else:
+            write(surf, label, size, name_colour, (ox + 30, mid - size * 0.55), "midleft")
+            small = size - 3 if colour == GOLD else max(12, size - 5)
+            lines = wrap(status, small, max(40, room_right - (ox + 30)))
             if lines:
                 more = "..." if len(lines) > 1 else ""
-                write(surf, lines[0] + more, small, DIM, (ox + 30, y + band // 2 - 2 + size * 0.55), "midleft")
-        rects = opponent_tiles(snap, p)
+                write(surf, lines[0] + more, small, colour, (ox + 30, mid + size * 0.55), "midleft")
         flying = len(snap.flights) if snap.state.current == p else 0
-        shown = rects[: max(0, len(rects) - flying)]
-        for r in shown:
+        for r in backs[: max(0, len(backs) - flying)]:
             blit_tile(surf, art.tile_back(r[2]), r[0], r[1], r[2])
 
 
@@ -358,7 +381,7 @@ def pegboard_holes(surf: Target, snap: TableSnapshot) -> None:
             if hole % 5 == 0 and 0 < hole < LAP:  # every fifth hole marked, as on a cribbage board
                 draw_circle(surf, (90, 52, 26), (round(hx), round(hy)), hole_r + 2, 1)
         label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
-        name = "You" if p == snap.human else snap.state.names[p]
+        name = seat_name(snap, p)
         write(surf, name, size, (40, 22, 10), (label_x, by + band * 0.3), "midleft")
 
 
@@ -393,10 +416,11 @@ def _draw_status(surf: Target, snap: TableSnapshot) -> None:
         who = "Game over"
     elif snap.busy or snap.thinking or state.current != snap.human:
         who = f"{state.names[state.current]}'s turn"
-    elif snap.buttons.may_pass and not state.legal_plays():
-        who = "Your turn: no play, pass or exchange"
     else:
-        who = "Your turn"
+        name = seat_name(snap, state.current)
+        who = "Your turn" if name == "You" else f"{name}'s turn"
+        if snap.buttons.may_pass and not state.legal_plays():
+            who += ": no play, pass or exchange"
     write(surf, who, size, GOLD if state.current == snap.human else CREAM, (x, y + h / 2), "midleft")
     bag = state.bag_size(snap.human)
     write(surf, f"Bag: {bag} tile{'s' if bag != 1 else ''}", size - 2, CREAM, (x + w, y + h / 2), "midright")

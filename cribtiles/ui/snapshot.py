@@ -120,6 +120,7 @@ class TableSnapshot:
     buttons: Buttons
     next_level: str  # the bot a new game would seat, for the end card
     next_is_round: bool  # the round is over and the match goes on
+    curtain: str | None = None  # hot seat: the racks are hidden until this person is ready
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)

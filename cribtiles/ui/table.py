@@ -14,6 +14,7 @@ from cribtiles.rules.moves import Play
 from . import art
 from .geometry import contains
 from .paint import (
+    CREAM,
     GOLD,
     RED,
     Canvas,
@@ -119,6 +120,12 @@ class TableView:
 
 
 def _draw_dynamic(surf: Canvas, snap: TableSnapshot) -> None:
+    if snap.curtain is not None:
+        draw_panel(surf, snap)
+        _draw_flights(surf, snap)
+        _draw_curtain(surf, snap, snap.curtain)
+        draw_toasts(surf, snap)
+        return
     _draw_board_tiles(surf, snap)
     _draw_overlays(surf, snap)
     _draw_rack(surf, snap)
@@ -126,6 +133,20 @@ def _draw_dynamic(surf: Canvas, snap: TableSnapshot) -> None:
     _draw_flights(surf, snap)
     _draw_held(surf, snap)
     draw_toasts(surf, snap)
+
+
+def _draw_curtain(surf: Target, snap: TableSnapshot, name: str) -> None:
+    """Hot seat: a wooden card over the rack while the next person takes the seat (the board and the
+    scores are everyone's to see; the tiles on the rack are not)."""
+    lay = snap.layout
+    rx, ry, rw, rh = lay.rack
+    card = (rx - lay.cell, ry - 4, rw + 2 * lay.cell, rh + 8)
+    surf.blit(art.plank(card[2], card[3], (96, 62, 34), 71), card[:2])
+    draw_rect(surf, GOLD, card, 2, border_radius=8)
+    size = max(16, round(rh * 0.3))
+    cx = card[0] + card[2] / 2
+    write(surf, f"Pass to {name}", size + 4, GOLD, (cx, card[1] + card[3] * 0.36), "center")
+    write(surf, "click (or Enter) when ready", size - 4, CREAM, (cx, card[1] + card[3] * 0.72), "center")
 
 
 def _draw_board_tiles(surf: Target, snap: TableSnapshot) -> None:
