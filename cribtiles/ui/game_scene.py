@@ -21,14 +21,26 @@ from cribtiles.rules.moves import Exchange, Move, Pass, Play
 from cribtiles.rules.options import START_HIGH
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.history import TurnRecord
+from cribtiles.table.joker import Declaration
 from cribtiles.table.model import BotRequest, Table
 
-from .config import Preferences
+from .config import Keeper, Preferences
+from .declare import joker_rect
 from .drag import Draft, Drop
 from .geometry import Layout, Point, centre, contains
 from .pegs import Pegs
 from .preview import Preview, preview
-from .snapshot import Breakdown, Buttons, DraftView, Flight, FlipAnim, Frozen, PegView, TableSnapshot
+from .snapshot import (
+    Breakdown,
+    Buttons,
+    DeclaringView,
+    DraftView,
+    Flight,
+    FlipAnim,
+    Frozen,
+    PegView,
+    TableSnapshot,
+)
 from .sound import Sounds
 from .table import TableView
 
@@ -41,7 +53,7 @@ class Host(Protocol):
     prefs: Preferences
     worker: BotWorker
     sounds: Sounds
-    keeper: object
+    keeper: Keeper
 
     def save_game(self) -> None: ...
 
@@ -76,6 +88,9 @@ class GameScene:
     notice: str = ""
     viewer: int = field(init=False)  # the seat whose rack is shown (see `human`)
     curtain: int | None = None  # hot seat: the person the racks are hidden for until they are ready
+    declaring: Declaration | None = None  # Joker: the person counts the play they are making
+    pointed: set[Square] = field(default_factory=set)  # squares clicked towards the next item
+    typed: str = ""  # a declared total typed instead
     now: float = 0.0
     draft: Draft = field(init=False)
     pos: dict[int, list[float]] = field(default_factory=dict)  # tile id -> drawn [x, y, size]
@@ -325,7 +340,13 @@ class GameScene:
                 break
 
     def _press(self, point: Point) -> None:
+        if self.may_call() and contains(joker_rect(self.layout), point):
+            self.call_joker()
+            return
         button = self.layout.button_at(point)
+        if self.declaring is not None and button is None:
+            self._point_at(self.layout.square_at(point))
+            return
         if button is not None:
             self.press_button(button)
             return
@@ -393,6 +414,11 @@ class GameScene:
 
     def _key(self, event: pygame.event.Event) -> None:
         k, mods = event.key, event.mod
+        if self.declaring is not None and self._declaring_key(event):
+            return
+        if k == pygame.K_j and self.may_call():
+            self.call_joker()
+            return
         if k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             if mods & pygame.KMOD_CTRL and k in (pygame.K_LEFT, pygame.K_RIGHT):
                 ids = self.draft.order
@@ -473,6 +499,67 @@ class GameScene:
         elif self.draft.order:
             self.flip(self.draft.order[min(self.selected, len(self.draft.order) - 1)])
 
+    # --- the Joker rule ---
+
+    def may_call(self) -> bool:
+        """The person shown may call "Joker" on the last play (another player's, before anyone acts)."""
+        return self.curtain is None and not self.busy and self.table.may_call(self.human)
+
+    def call_joker(self) -> None:
+        call = self.table.call_joker(self.human)
+        who = self.name_of(self.human)
+        if call.points > 0:
+            self.pegs[self.human].score(call.points)
+            self.toast(f"{who} called Joker and took {call.points} unclaimed point{'s' if call.points != 1 else ''}.")
+        else:
+            self.pegs[self.human].set(self.state.scores[self.human])
+            self.toast(f"Joker! But nothing was missed: {who} lose{'' if who == 'You' else 's'} {-call.points} points.")
+        self.app.sounds.click()
+        self.app.save_game()
+
+    def _point_at(self, square: Square | None) -> None:
+        """A click while counting: the square joins (or leaves) the tiles pointed at; when they make a
+        fifteen, a pair, a run or a bonus of the play, it is claimed."""
+        if self.declaring is None or square is None:
+            return
+        if self.state.board[square] is None and square not in self.draft.placed:
+            return
+        self.pointed ^= {square}
+        self.declaring, item = self.declaring.point_at(frozenset(self.pointed))
+        if item is not None:
+            self.pointed = set()
+            self.typed = ""
+            self.app.sounds.click()
+
+    def _declaring_key(self, event: pygame.event.Event) -> bool:
+        k = event.key
+        if pygame.K_0 <= k <= pygame.K_9 or pygame.K_KP0 <= k <= pygame.K_KP9:
+            digit = k - pygame.K_0 if k <= pygame.K_9 else k - pygame.K_KP0
+            self.typed = (self.typed + str(digit))[-3:].lstrip("0") or "0"
+            return True
+        if k == pygame.K_BACKSPACE:
+            self.typed = self.typed[:-1]
+            return True
+        if k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._declare()
+            return True
+        if k == pygame.K_ESCAPE:
+            self.declaring, self.pointed, self.typed = None, set(), ""
+            return True
+        return False
+
+    def _declare(self) -> None:
+        d = self.declaring
+        play = self.draft.proposal()
+        if d is None or play is None:
+            return
+        declared = int(self.typed) if self.typed else d.points
+        why = d.check(declared)
+        if why:
+            self.toast(why)
+            return
+        self.commit(play, declared)
+
     def press_button(self, name: str) -> None:
         if name == "play":
             if self.exchanging:
@@ -481,9 +568,14 @@ class GameScene:
                     assert move is not None
                     self.exchanging = False
                     self.commit(move)
+            elif self.declaring is not None:
+                self._declare()
             elif self.can_play():
                 play = self.draft.proposal()
                 assert play is not None
+                if self.state.options.joker and self.live is not None and self.live.score is not None:
+                    self.declaring, self.pointed, self.typed = Declaration(self.live.score), set(), ""
+                    return
                 self.commit(play)
             elif self.live is not None and not self.live.is_legal and self.my_turn:
                 self.toast(self.live.reason)
@@ -517,7 +609,7 @@ class GameScene:
 
     # --- turns ---
 
-    def commit(self, move: Move) -> None:
+    def commit(self, move: Move, declared: int | None = None) -> None:
         """Make a move at the table: the player's, or the bot's once its tiles have landed."""
         mover = self.state.current
         keep = [self.draft.tiles[i] for i in self.draft.order] if mover == self.human else None
@@ -525,7 +617,8 @@ class GameScene:
             record = self.table.play_bot(move, self.request)
             self.request = None
         else:
-            record = self.table.play(move)
+            record = self.table.play(move, declared)
+        self.declaring = None
         self._tell(record)
         viewer, self.viewer = self.viewer, self._person_to_show(self.viewer)
         if self.viewer != viewer:  # the next person at the table takes their rack, once the others look away
@@ -714,7 +807,18 @@ class GameScene:
             next_level=self.app.prefs.level,
             next_is_round=self.table.next_is_round,
             curtain=None if self.curtain is None else self.state.names[self.curtain],
+            declaring=self._declaring_view(),
+            may_call=self.may_call(),
+            hide_scores=self.state.options.joker and self.table.person_to_move,
         )
+
+    def _declaring_view(self) -> DeclaringView | None:
+        d = self.declaring
+        if d is None:
+            return None
+        claimed = frozenset(sq for item in d.found for sq in item.squares)
+        found = tuple((i.what, i.points) for i in d.found)
+        return DeclaringView(found, d.points, self.typed, claimed, frozenset(self.pointed))
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         """Draw the table; the rectangles that changed, or None if all of it did."""

@@ -1,5 +1,5 @@
 """The side panel: the opponents, the peg board, whose turn, the live preview or the score breakdown
-(`info_rows`, which the snap also asks what the pointer is on), the turns, messages and buttons."""
+(`info_rows`, which the scene also asks what the pointer is on), the turns, messages and buttons."""
 
 from __future__ import annotations
 
@@ -107,6 +107,7 @@ def info_rows(snap: TableSnapshot) -> list[InfoRow]:
         snap.layout.height,
         min(snap.rows_shown or 999, 999),
         snap.help,
+        snap.hide_scores,
         len(snap.state.turns),
         snap.human,
     )
@@ -145,7 +146,11 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
         ):
             spec.append((line, "", CREAM, 0, (), 0))
     elif live is not None and snap.state.current == snap.human:
-        if live.score is not None:
+        if live.score is not None and snap.hide_scores:  # the Joker rule: the person counts it
+            spec.append(("A legal play", "", GOLD, 2, live.play.squares, 0))
+            for line in wrap("Under the Joker rule you count it yourself when you play it.", base, w):
+                spec.append((line, "", CREAM, 0, (), 0))
+        elif live.score is not None:
             spec.extend(_score_rows(live.score, "This play would score"))
         else:
             spec.append(("Not a legal play", "", RED, 2, live.bad, 0))
@@ -255,7 +260,11 @@ def draw_panel(surf: Target, snap: TableSnapshot) -> None:
         play_ok = snap.buttons.exchange_ready
     else:
         play_ok = snap.buttons.can_play
-        if play_ok and snap.live is not None and snap.live.score is not None:
+        if snap.declaring is not None:
+            play_label = f"Declare {snap.declaring.typed or snap.declaring.points}"
+        elif play_ok and snap.hide_scores:
+            play_label = "Play and count"
+        elif play_ok and snap.live is not None and snap.live.score is not None:
             play_label = f"Play  {snap.live.score.total}"
     button(surf, lay.buttons["play"], play_label, play_ok, contains(lay.buttons["play"], (mx, my)), strong=True)
     pass_label = "Cancel" if snap.exchanging else "Pass"

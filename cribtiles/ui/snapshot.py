@@ -69,7 +69,7 @@ class FlipAnim:
 class PegView:
     """Where one player's pegs stand on the peg board this frame."""
 
-    back: float
+    back: int
     shown: float
     moving: bool
     waiting: bool
@@ -84,6 +84,17 @@ class Buttons:
     can_exchange: bool
     exchange_ready: bool
     may_pass: bool  # the player to move is stuck (or exchanges are allowed at any time)
+
+
+@dataclass(frozen=True)
+class DeclaringView:
+    """A person counting their play under the Joker rule: what they found, pointed at and typed."""
+
+    found: tuple[tuple[str, int], ...]
+    points: int
+    typed: str
+    claimed: frozenset[Square]
+    pointed: frozenset[Square]
 
 
 @dataclass(frozen=True)
@@ -121,6 +132,9 @@ class TableSnapshot:
     next_level: str  # the bot a new game would seat, for the end card
     next_is_round: bool  # the round is over and the match goes on
     curtain: str | None = None  # hot seat: the racks are hidden until this person is ready
+    declaring: DeclaringView | None = None  # Joker: the person counts their play
+    may_call: bool = False  # Joker: the person shown may call on the last play
+    hide_scores: bool = False  # Joker: a person's play is not scored for them before they declare
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)

@@ -1,5 +1,5 @@
 """Drawing the table snap: the still layer (board, played tiles, panels) drawn once per turn, and
-each frame what moves on it. `draw` reads the snap and changes nothing."""
+each frame what moves on it. drawing reads the snapshot and changes nothing."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pygame
 from cribtiles.rules.moves import Play
 
 from . import art
+from .declare import draw_declaring, draw_joker_button
 from .geometry import contains
 from .paint import (
     CREAM,
@@ -130,6 +131,8 @@ def _draw_dynamic(surf: Canvas, snap: TableSnapshot) -> None:
     _draw_overlays(surf, snap)
     _draw_rack(surf, snap)
     draw_panel(surf, snap)
+    draw_joker_button(surf, snap)
+    draw_declaring(surf, snap)
     _draw_flights(surf, snap)
     _draw_held(surf, snap)
     draw_toasts(surf, snap)
@@ -192,7 +195,8 @@ def _draw_overlays(surf: Target, snap: TableSnapshot) -> None:
                     if across
                     else (box[0] + box[2] // 2, box[1] + box[3] + nudge)
                 )
-                badge(surf, str(sl.total), at, GOLD, max(14, lay.cell * 2 // 5))
+                if not snap.hide_scores:  # under the Joker rule a person counts their own play
+                    badge(surf, str(sl.total), at, GOLD, max(14, lay.cell * 2 // 5))
         else:
             for squares in live.bad_lines:  # each broken line on its own (a row and a column may both be)
                 outline(surf, snap, squares, RED, width + 1)

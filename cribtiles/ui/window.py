@@ -18,7 +18,7 @@ import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Protocol
+from typing import Any, Protocol
 
 import pygame
 
@@ -434,7 +434,7 @@ class App:
                 signal.signal(sig, handler)
             self.close()
 
-    def _catch_signals(self) -> dict[int, object]:
+    def _catch_signals(self) -> dict[int, Any]:
         """Ctrl-C, SIGTERM and SIGHUP end the loop after the frame being drawn, like closing the window."""
         if threading.current_thread() is not threading.main_thread():
             return {}
@@ -443,7 +443,7 @@ class App:
             self.stopped_by = signal.Signals(signum).name
             self.running = False
 
-        previous: dict[int, object] = {}
+        previous: dict[int, Any] = {}
         for name in ("SIGINT", "SIGTERM", "SIGHUP"):
             sig = getattr(signal, name, None)
             if sig is not None:
