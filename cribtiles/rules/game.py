@@ -308,14 +308,18 @@ class GameState:
             unclaimed=unclaimed,
             current=(self.current + 1) % self.players,
         )
-        return state._end_if_over(turn.player, played)
+        return state._end_if_over()
 
-    def _end_if_over(self, mover: int, played: bool) -> GameState:
+    def _end_if_over(self) -> GameState:
         if self.idle >= IDLE_ROUNDS_TO_LOCK * self.players:
             return self._finish(END_LOCKED, None)
-        if self.bag_size() == 0:
-            if played and not self.racks[mover]:
-                return self._finish(END_OUT, mover)
+        if self.bag_size() == 0:  # every bag: in Solitaire, both
+            # An empty rack means its player has played their last tile: the one who just moved, or
+            # in Solitaire a side that went empty while the other side's bag still held tiles, whose
+            # last tile has just been drawn. Either way the game ends at once (rules.md 5 and 6).
+            out = next((p for p, rack in enumerate(self.racks) if not rack), None)
+            if out is not None:
+                return self._finish(END_OUT, out)
             if not any(has_legal_play(self.board, r) for r in self.racks):
                 return self._finish(END_BLOCKED, None)
         return self

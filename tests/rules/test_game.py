@@ -12,7 +12,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cribtiles.bot.greedy import greedy_move
 from cribtiles.rules import (
+    Board,
     Colour,
     EndReason,
     Exchange,
@@ -575,6 +577,67 @@ def test_solitaire_ends_only_when_both_bags_are_empty() -> None:
             if s.outcome is not None and s.outcome.reason in ("out", "blocked"):
                 assert s.bags == ((), ())
     assert out_early and blocked_early
+
+
+def test_solitaire_ends_at_once_when_both_bags_are_empty_and_a_side_has_no_tiles() -> None:
+    """rules.md 6: a side may play its last tile while the other side's bag still holds tiles; the
+    game goes on, and ends the moment the other side draws the last tile, with the empty side out.
+    Sixty seeded games of the greedy bot against itself, every state checked."""
+    went_on: list[int] = []
+    other_side_out: list[int] = []  # games ended by a play of the side that did not go out
+    for seed in range(60):
+        s = new_game(2, SOLITAIRE, seed)
+        rng = random.Random(seed)
+        while not s.is_over:
+            s = s.apply(greedy_move(s.view(s.current), rng))
+            if s.bags == ((), ()) and not all(s.racks) and not s.is_over:
+                went_on.append(seed)
+                break
+        if s.outcome is not None and s.outcome.went_out not in (None, s.turns[-1].player):
+            other_side_out.append(seed)
+    assert went_on == []
+    assert other_side_out  # the case arises in these games, so the check above is not idle
+
+
+def solitaire_end_position(light_bag: tuple[Tile, ...]) -> GameState:
+    """Dark (side 0) has played its last tile and its bag is empty; Light (side 1) is to move with
+    TL 2L 3L 8L KL, `light_bag` behind it, and column f can take TL under the 5D at f7."""
+    dark, light = Colour.DARK, Colour.LIGHT
+    board = Board.empty().place([(F7, Tile(5, dark)), (G7, Tile(10, dark))])
+    rack = (Tile(10, light), Tile(2, light), Tile(3, light), Tile(8, light), Tile(13, light))
+    s = new_game(2, SOLITAIRE, 0)
+    return replace(s, board=board, racks=((), rack), bags=((), light_bag), scores=(30, 25), current=1)
+
+
+def test_solitaire_side_that_emptied_its_rack_goes_out_when_the_other_draws_the_last_tile() -> None:
+    s = solitaire_end_position((Tile(1, Colour.LIGHT),))
+    assert not s.is_over  # Light's bag still holds a tile
+    ended = s.apply("f8=TL")  # column f (5 10) = 2; Light draws the AL, the last tile of both bags
+    assert ended.bags == ((), ()) and ended.turns[-1].points == 2 and ended.turns[-1].drawn == 1
+    assert ended.racks == (
+        (),
+        (
+            Tile(2, Colour.LIGHT),
+            Tile(3, Colour.LIGHT),
+            Tile(8, Colour.LIGHT),
+            Tile(13, Colour.LIGHT),
+            Tile(1, Colour.LIGHT),
+        ),
+    )
+    out = ended.outcome
+    assert out is not None
+    assert (out.reason, out.went_out) == (EndReason.OUT, 0)
+    assert out.deductions == (0, 2 + 3 + 8 + 10 + 1)
+    assert out.final_scores == (30, 25 + 2 - 24)
+    assert out.winners == (0,) and ended.current_player == -1 and ended.legal_actions() == []
+
+
+def test_solitaire_side_with_no_tiles_only_passes_while_the_other_bag_holds_tiles() -> None:
+    s = solitaire_end_position((Tile(1, Colour.LIGHT), Tile(4, Colour.LIGHT))).apply("f8=TL")
+    assert not s.is_over and s.bags == ((), (Tile(1, Colour.LIGHT),))
+    assert s.current == 0 and s.racks[0] == () and s.legal_actions() == [Pass()]
+    s = s.apply(Pass())
+    assert not s.is_over and s.current == 1
 
 
 def test_end_reasons_are_an_enum_that_reads_as_the_old_strings() -> None:

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cribtiles.rules import (
+    EndReason,
     Exchange,
     GameState,
     Pass,
@@ -52,18 +53,17 @@ def max_steps(players: int) -> int:
     return (104 + 1) * 2 * players
 
 
-def expected_end(state: GameState) -> str | None:
-    """Why the game should be over now (rules.md section 5), worked out from the turns alone."""
+def expected_end(state: GameState) -> EndReason | None:
+    """Why the game should be over now (rules.md sections 5 and 6), worked out from the turns and racks."""
     n = state.players
     recent = state.turns[-2 * n :]
     if len(recent) == 2 * n and not any(t.is_play for t in recent):
-        return "locked"
-    if state.bag_size() == 0:
-        last = state.turns[-1] if state.turns else None
-        if last is not None and last.is_play and not state.racks[last.player]:
-            return "out"
+        return EndReason.LOCKED
+    if state.bag_size() == 0:  # every bag; in Solitaire a side may have emptied its rack turns ago
+        if not all(state.racks):
+            return EndReason.OUT
         if not any(has_legal_play(state.board, r) for r in state.racks):
-            return "blocked"
+            return EndReason.BLOCKED
     return None
 
 
@@ -141,8 +141,8 @@ def check_end(state: GameState) -> None:
     assert out.deductions == tuple(sum(count_value(t.rank) for t in r) for r in state.racks)
     assert out.final_scores == tuple(s - d for s, d in zip(state.scores, out.deductions, strict=True))
     assert out.winners == tuple(p for p, s in enumerate(out.final_scores) if s == max(out.final_scores))
-    if out.reason == "out":
-        assert out.went_out is not None and out.deductions[out.went_out] == 0
+    if out.reason is EndReason.OUT:
+        assert out.went_out is not None and state.racks[out.went_out] == () and out.deductions[out.went_out] == 0
     else:
         assert out.went_out is None
     assert state.legal_actions() == [] and state.current_player == -1
@@ -198,7 +198,7 @@ def test_random_games_end_in_every_way() -> None:
             state = state.apply(rng.choice(state.legal_actions()))
         assert state.outcome is not None
         reasons.add(state.outcome.reason)
-    assert reasons == {"out", "blocked", "locked"}
+    assert reasons == set(EndReason)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
