@@ -105,3 +105,61 @@ def test_drag_a_tile_with_the_real_mouse_press_enter_and_the_play_is_saved(displ
         if app.poll() is None:
             app.kill()
         log.close()
+
+
+def test_a_hot_seat_game_in_a_real_window_curtain_and_a_play_each(display: str, tmp_path: Path) -> None:
+    """Two people at one window: the curtain hides the rack until each is ready, each plays in turn."""
+    names = ("Ann", "Ben")
+    seed = next(s for s in range(100) if new_game(2, seed=s, names=names).current == 0)
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER",)}
+    env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", SDL_VIDEO_X11_WMCLASS="cribtiles-hot")
+    data = tmp_path / "data"
+    cmd = [sys.executable, "-m", "cribtiles", "--data-dir", str(data), "--players", "Ann,Ben", "--seed", str(seed)]
+    cmd += ["--size", "1280x800"]
+    log = open(tmp_path / "app.log", "w")  # noqa: SIM115
+    app = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
+    lay = Layout.of(*SIZE)
+
+    def saved_log() -> tuple[str, ...]:
+        try:
+            return load_table((data / "game.json").read_text()).state.log
+        except (OSError, ValueError):
+            return ()
+
+    try:
+        wid = xdo(env, "search", "--sync", "--classname", "^cribtiles-hot$").splitlines()
+        assert wid, "the window did not appear"
+        w = wid[0]
+        time.sleep(1.0)
+        for turn in range(2):
+            state = load_table((data / "game.json").read_text()).state
+            assert state.current == turn  # Ann, then Ben
+            (x, y) = centre(lay.rack)
+            xdo(env, "mousemove", "--window", w, str(x), str(y), "click", "1")  # "Pass to ...: click when ready"
+            time.sleep(0.4)
+            play = min(
+                (p for p in state.legal_plays() if all(t.rank != 9 for t in p.tiles)), key=lambda p: len(p.placements)
+            )
+            rack = [t.rack_form for t in state.racks[turn]]
+            for p in play.placements:
+                slot = rack.index(p.tile.rack_form)
+                rack.pop(slot)
+                (x1, y1), (x2, y2) = centre(lay.slot_rect(slot)), centre(lay.square_rect(p.square))
+                xdo(env, "mousemove", "--window", w, str(x1), str(y1), "mousedown", "1")
+                for i in range(1, 9):
+                    xdo(env, "mousemove", "--window", w, str(x1 + (x2 - x1) * i // 8), str(y1 + (y2 - y1) * i // 8))
+                    time.sleep(0.03)
+                xdo(env, "mouseup", "1")
+                time.sleep(0.4)
+            xdo(env, "key", "--window", w, "Return")
+            deadline = time.time() + 20
+            while len(saved_log()) < turn + 1 and time.time() < deadline:
+                time.sleep(0.2)
+            assert saved_log()[turn] == str(play), (tmp_path / "app.log").read_text()
+        xdo(env, "key", "--window", w, "ctrl+q")
+        app.wait(15)
+        assert app.returncode == 0, (tmp_path / "app.log").read_text()
+    finally:
+        if app.poll() is None:
+            app.kill()
+        log.close()
