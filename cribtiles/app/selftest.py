@@ -89,6 +89,46 @@ def _run(folder: Path) -> None:
     app.frame(1 / 60)
     _check(not app.game.state.turns or app.game is not game, "New game did not start a game")
     app.close()
+    _every_mode(store, prefs)
+
+
+#: Every way to play at the window: (players, rules, rounds to play through).
+MODES = (
+    ("Ann,Ben,easy", "", "two people in turn (the curtain between them) and a bot"),
+    ("You,medium", "joker=on", "the Joker rule: you count your plays, the bot calls"),
+    ("You,beginner", "rounds=2", "a match of two rounds with the Servant"),
+    ("Dark,easy", "mode=solitaire", "Solitaire, a person's dark against a bot's light"),
+    ("Dark,Light", "mode=solitaire,exchange=any-time", "Solitaire, one person playing both sides"),
+)
+
+
+def _every_mode(store: object, prefs: object) -> None:
+    import pygame
+
+    from cribtiles.rules import RuleOptions
+    from cribtiles.table import parse_players
+    from cribtiles.table.model import Table
+    from cribtiles.table.saves import load_table
+    from cribtiles.ui.autopilot import play_through, post_key
+    from cribtiles.ui.window import App
+
+    from .storage import Store
+
+    assert isinstance(store, Store)
+    for players, rules, what in MODES:
+        options = RuleOptions.parse(rules)
+        app = App(Table.new(parse_players(players), options, seed=7), prefs, store, size=(1280, 800))  # type: ignore[arg-type]
+        for _ in range(options.rounds):
+            play_through(app, frames_per_step=1, max_seconds=180)
+            _check(app.game.state.is_over, f"{what}: the round did not end")
+            if app.table.next_is_round:
+                post_key(pygame.K_RETURN)
+                app.frame(1 / 60)
+        _check(app.table.match_over, f"{what}: the match did not end")
+        saved = load_table(store.game_path.read_text(encoding="utf-8"))
+        _check(saved.match == app.table.match and saved.seats == app.table.seats, f"{what}: the save differs")
+        print(f"  {what}: played to the end, {app.table.state.outcome and app.table.state.outcome.final_scores}")
+        app.close()
 
 
 def _new_game_screen(app: object) -> None:

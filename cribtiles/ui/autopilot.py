@@ -106,7 +106,11 @@ def play_through(app: App, frames_per_step: int = 2, max_seconds: float = 120.0,
             break
         if time.perf_counter() - start > max_seconds:
             raise RuntimeError(f"the game did not finish in {max_seconds:.0f} s ({len(game.state.turns)} turns played)")
-        if game.my_turn and game.draft.held is None:
+        if game.curtain is not None:  # hot seat: the next person is ready
+            post_key(pygame.K_RETURN)
+            app.frame(1 / 60)
+            frames += 1
+        elif game.my_turn and game.draft.held is None:
             before = len(game.state.turns)
             for _ in pilot.turn():
                 for _ in range(frames_per_step):

@@ -121,7 +121,7 @@ class GameScene:
 
     def __post_init__(self) -> None:
         self.viewer = self._person_to_show()
-        if len(self.table.people) > 1 and self.table.person_to_move:
+        if self.hot_seat and self.table.person_to_move:
             self.curtain = self.viewer  # the first person's rack waits for them, too
         self.draft = Draft.deal(self.state.racks[self.human])
         self.pegs = [Pegs() for _ in range(self.state.players)]
@@ -171,6 +171,11 @@ class GameScene:
     def human(self) -> int:
         """The seat whose rack the window shows: the person to move, or the last person who moved."""
         return self.viewer
+
+    @property
+    def hot_seat(self) -> bool:
+        """Several people share the window (in Solitaire both sides are one person's: no curtain)."""
+        return len(self.table.people) > 1 and not self.state.options.solitaire
 
     def _person_to_show(self, keep: int | None = None) -> int:
         if self.table.person_to_move:
@@ -623,7 +628,7 @@ class GameScene:
         viewer, self.viewer = self.viewer, self._person_to_show(self.viewer)
         if self.viewer != viewer:  # the next person at the table takes their rack, once the others look away
             keep = None
-            self.curtain = self.viewer
+            self.curtain = self.viewer if self.hot_seat else None
         if mover == viewer or self.viewer != viewer:  # a bot's move leaves the person's rack (and tile in hand)
             self.draft = Draft.deal(self.state.racks[self.human])
             self._arrange(keep)
