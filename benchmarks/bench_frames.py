@@ -31,13 +31,16 @@ def percentile(values: list[float], q: float) -> float:
     return v[min(len(v) - 1, round(q * (len(v) - 1)))]
 
 
-def game_position(seed: int, fraction: float = 1.0):  # type: ignore[no-untyped-def]
+SEAT_NAMES = ("You", "Expert", "Hard", "Easy")  # a person and bots, told apart by name in the saved seats
+
+
+def game_position(seed: int, fraction: float = 1.0, seats: int = 2):  # type: ignore[no-untyped-def]
     """A position of a greedy game with the player to move: the last one (the board nearly full)
     or the one `fraction` of the way through."""
     from cribtiles.bot import choose_safely, make_bot
     from cribtiles.rules import new_game
 
-    s = new_game(2, seed=seed, names=("You", "Expert"))
+    s = new_game(seats, seed=seed, names=SEAT_NAMES[:seats])
     bot, rng = make_bot("medium"), random.Random(seed)
     history = [s]
     while not s.is_over:
@@ -52,8 +55,8 @@ def animated_frames(app, frames: int) -> list[float]:  # type: ignore[no-untyped
     import pygame
 
     from cribtiles.rules.board import PLAYABLE
-    from cribtiles.ui.game_scene import Flight
     from cribtiles.ui.geometry import centre
+    from cribtiles.ui.snapshot import Flight
 
     game = app.game
     lay = app.layout
@@ -139,6 +142,7 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=600)
     ap.add_argument("--x", action="store_true", help="use the X display in $DISPLAY instead of the dummy driver")
     ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--seats", type=int, default=2, choices=(2, 3, 4), help="players at the table (you and bots)")
     args = ap.parse_args()
     if not args.x:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -149,9 +153,10 @@ def main() -> int:
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(
-        f"bench_frames: 1280x800, driver {'x11' if args.x else 'dummy'}, {os.cpu_count()} CPUs, load average {load:.1f}"
+        f"bench_frames: 1280x800, {args.seats} seats, driver {'x11' if args.x else 'dummy'}, "
+        f"{os.cpu_count()} CPUs, load average {load:.1f}"
     )
-    state = game_position(args.seed)
+    state = game_position(args.seed, seats=args.seats)
     app = App(state, Preferences(speed="normal"), NoKeeper(), size=(1280, 800))
     for _ in range(90):  # warm the caches (wood, tile faces, text) as the first seconds of play do
         app.frame(1 / 60)
@@ -172,7 +177,7 @@ def main() -> int:
     app.close()
     # the Expert thinking: early in a game (many plays to weigh); its worker process started first,
     # as the window does while the player considers their move
-    s = game_position(args.seed, 0.0)
+    s = game_position(args.seed, 0.0, seats=args.seats)
     app = App(s, Preferences(speed="normal"), NoKeeper(), size=(1280, 800))
     app.worker.warm_up()
     for _ in range(60):
