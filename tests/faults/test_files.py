@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import asdict
 from pathlib import Path
 
 import pytest
@@ -25,11 +26,12 @@ import pytest
 from cribtiles.rules import new_game
 from cribtiles.rules.game import GameState
 from cribtiles.rules.record import save
+from cribtiles.ui.config import Preferences
 
 from .conftest import ROOT, log_text, program_env, run, start, wait_for
 
 UP_FOR = 2.0  # seconds the window must stay up to count as started
-DEFAULTS = {"level": "medium", "speed": "normal", "sound": True, "fullscreen": False, "window": [1280, 800]}
+DEFAULTS = json.loads(json.dumps(asdict(Preferences())))  # the settings file the window writes afresh
 
 
 # --- helpers ---
