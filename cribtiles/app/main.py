@@ -97,8 +97,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         options = RuleOptions.parse(args.rules)
         size = _size(args.size)
         seats = _seats(args.players, args.level, options)
-        if args.players is not None and args.text:
-            raise ValueError("--players: the text mode plays you against one bot (--level); use the window")
     except (NotationError, ValueError) as e:
         print(f"cribtiles: {e}", file=sys.stderr)
         return 2
@@ -110,7 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .textgame import play_text_game
 
         asked_new = args.level is not None or args.seed is not None or bool(args.rules)
-        return play_text_game(args.level, args.seed, options, data_dir=args.data_dir, new=asked_new)
+        asked_new = asked_new or args.players is not None
+        return play_text_game(args.level, args.seed, options, data_dir=args.data_dir, new=asked_new, seats=seats)
     from .play import play_window
 
     return play_window(args.data_dir, args.level, args.seed, options, bool(args.rules), size, seats)

@@ -16,7 +16,7 @@ import random
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -118,7 +118,15 @@ def _bot_levels(table: Table) -> str:
 # --- starting: a new game, or the saved one ---
 
 
-def _open(store: Store, level: str | None, seed: int | None, options: RuleOptions, new: bool, write: Write) -> _Session:
+def _open(
+    store: Store,
+    level: str | None,
+    seed: int | None,
+    options: RuleOptions,
+    new: bool,
+    write: Write,
+    seats: Sequence[Seat] | None = None,
+) -> _Session:
     prefs, notes = store.load_preferences()
     table: Table | None = None
     if not new:
@@ -126,19 +134,29 @@ def _open(store: Store, level: str | None, seed: int | None, options: RuleOption
         notes = " ".join(n for n in (notes, game_note) if n)
     if notes:
         write(notes)
-    session = _Session(store, table or _new_table(level or prefs.level, seed, options, write), write)
-    if table is not None:
+    if table is None:
+        table = _new_table(seats or (Seat.person("You"), Seat.bot(level or prefs.level)), seed, options, write)
+        fresh = True
+    else:
+        fresh = False
+    session = _Session(store, table, write)
+    if not fresh:
         _resume(session)
     session.save()
     return session
 
 
-def _new_table(level: str, seed: int | None, options: RuleOptions, write: Write) -> Table:
+def _new_table(seats: Sequence[Seat], seed: int | None, options: RuleOptions, write: Write) -> Table:
     seed = random.randrange(2**31) if seed is None else seed
-    table = Table.new([Seat.person("You"), Seat.bot(level)], options, seed)
+    table = Table.new(seats, options, seed)
     what = "a game" if options.rounds == 1 else f"a match of {options.rounds} rounds"
-    write(f"Crib Tiles: {what} against {_bot_levels(table)} (seed {seed}). Type help for help.")
-    log.info("text game: new %s against %s, seed %d, rules %s", what, level, seed, options.to_text())
+    people = [s.name for s in table.seats if s.is_person]
+    if len(people) == 1 and people[0] == "You":
+        who = f"against {_bot_levels(table)}"
+    else:
+        who = "for " + ", ".join(s.name for s in table.seats)
+    write(f"Crib Tiles: {what} {who} (seed {seed}). Type help for help.")
+    log.info("text game: new %s %s, seed %d, rules %s", what, who, seed, options.to_text())
     return table
 
 
@@ -397,9 +415,11 @@ def play_text_game(
     *,
     data_dir: Path | None = None,
     new: bool = False,
+    seats: Sequence[Seat] | None = None,
 ) -> int:
-    """Play in the terminal, you (seat 0) against a bot; the exit code: 0, 1 when the data folder is
-    in use by another Crib Tiles, 130 after Ctrl-C.
+    """Play in the terminal, you (seat 0) against a bot, or at a table of `seats` (people take their
+    turns at the one keyboard); the exit code: 0, 1 when the data folder is in use by another Crib
+    Tiles, 130 after Ctrl-C.
 
     The saved game in `data_dir` (None: the user data folder) is resumed unless `new` (or a level or
     seed) asks for a new game; `level` None means the bot of the resumed game, or the last one chosen."""
@@ -414,8 +434,8 @@ def play_text_game(
     try:
         if note:
             write(note)
-        new = new or level is not None or seed is not None
-        return _play(store, level, seed, options or RuleOptions(), new, read, write, data_dir)
+        new = new or level is not None or seed is not None or seats is not None
+        return _play(store, level, seed, options or RuleOptions(), new, read, write, data_dir, seats)
     finally:
         store.unlock()
 
@@ -429,10 +449,11 @@ def _play(
     read: Read,
     write: Write,
     data_dir: Path | None,
+    seats: Sequence[Seat] | None = None,
 ) -> int:
     session: _Session | None = None
     try:
-        session = _open(store, level, seed, options, new, write)
+        session = _open(store, level, seed, options, new, write, seats)
         _play_match(session, read)
     except _Quit:
         _leave(session, write, "Goodbye", data_dir, new_line=False)

@@ -86,8 +86,6 @@ def test_players_on_the_command_line(monkeypatch, capsys) -> None:  # type: igno
     assert "Solitaire is played by two sides, Dark and Light, not 3 players" in capsys.readouterr().err
     assert main(["--players", "Ann,hard", "--level", "easy"]) == 2
     assert "give one of them" in capsys.readouterr().err
-    assert main(["--players", "Ann,hard", "--text"]) == 2
-    assert "the text mode plays you against one bot" in capsys.readouterr().err
     assert len(seen) == 5
 
 

@@ -343,3 +343,21 @@ def test_cribtiles_text_uses_the_data_dir_and_returns_the_exit_code(
     assert "Resuming your game against the easy bot (seed 12, " in out
     assert f"End of input: your game is saved; {resumes(tmp_path)}" in out
     assert saved(tmp_path).state.log == first.log
+
+
+def test_the_text_mode_seats_the_players_asked_for(tmp_path: Path) -> None:
+    from cribtiles.app.storage import Store
+    from cribtiles.table import parse_players
+
+    out: list[str] = []
+
+    def reader(prompt: str) -> str:
+        out.append(prompt)
+        return "quit"
+
+    code = play_text_game(seed=4, data_dir=tmp_path, read=reader, write=out.append, seats=parse_players("Ann,Ben,easy"))
+    assert code == 0
+    assert out[0] == "Crib Tiles: a game for Ann, Ben, Easy (seed 4). Type help for help."
+    table, _ = Store(tmp_path).load_table()
+    assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben", "Easy"]
+    assert f"{table.state.names[table.state.current]}'s move> " in out  # each person is asked by name
