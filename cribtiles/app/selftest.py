@@ -94,15 +94,16 @@ def _run(folder: Path) -> None:
 
 #: Every way to play at the window: (players, rules, rounds to play through).
 MODES = (
-    ("Ann,Ben,easy", "", "two people in turn (the curtain between them) and a bot"),
+    ("Ann,Ben,easy,beginner", "", "two people in turn (the curtain between them) and two bots"),
     ("You,medium", "joker=on", "the Joker rule: you count your plays, the bot calls"),
-    ("You,beginner", "rounds=2", "a match of two rounds with the Servant"),
+    ("You,beginner", "rounds=3", "a match of three rounds with the Servant"),
     ("Dark,easy", "mode=solitaire", "Solitaire, a person's dark against a bot's light"),
     ("Dark,Light", "mode=solitaire,exchange=any-time", "Solitaire, one person playing both sides"),
 )
 
 
-def _every_mode(store: object, prefs: object) -> None:
+def play_mode(store: object, prefs: object, players: str, rules: str, what: str) -> object:
+    """Play one way to play through the window to the end of its match; returns the App, closed."""
     import pygame
 
     from cribtiles.rules import RuleOptions
@@ -115,20 +116,26 @@ def _every_mode(store: object, prefs: object) -> None:
     from .storage import Store
 
     assert isinstance(store, Store)
+    options = RuleOptions.parse(rules)
+    app = App(Table.new(parse_players(players), options, seed=7), prefs, store, size=(1280, 800))  # type: ignore[arg-type]
+    for _ in range(options.rounds):
+        play_through(app, frames_per_step=1, max_seconds=180)
+        _check(app.game.state.is_over, f"{what}: the round did not end")
+        if app.table.next_is_round:
+            post_key(pygame.K_RETURN)
+            app.frame(1 / 60)
+    _check(app.table.match_over, f"{what}: the match did not end")
+    saved = load_table(store.game_path.read_text(encoding="utf-8"))
+    _check(saved.match == app.table.match and saved.seats == app.table.seats, f"{what}: the save differs")
+    app.close()
+    return app
+
+
+def _every_mode(store: object, prefs: object) -> None:
     for players, rules, what in MODES:
-        options = RuleOptions.parse(rules)
-        app = App(Table.new(parse_players(players), options, seed=7), prefs, store, size=(1280, 800))  # type: ignore[arg-type]
-        for _ in range(options.rounds):
-            play_through(app, frames_per_step=1, max_seconds=180)
-            _check(app.game.state.is_over, f"{what}: the round did not end")
-            if app.table.next_is_round:
-                post_key(pygame.K_RETURN)
-                app.frame(1 / 60)
-        _check(app.table.match_over, f"{what}: the match did not end")
-        saved = load_table(store.game_path.read_text(encoding="utf-8"))
-        _check(saved.match == app.table.match and saved.seats == app.table.seats, f"{what}: the save differs")
-        print(f"  {what}: played to the end, {app.table.state.outcome and app.table.state.outcome.final_scores}")
-        app.close()
+        app = play_mode(store, prefs, players, rules, what)
+        outcome = app.table.state.outcome  # type: ignore[attr-defined]
+        print(f"  {what}: played to the end, {outcome and outcome.final_scores}")
 
 
 def _new_game_screen(app: object) -> None:
