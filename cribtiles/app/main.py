@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import re
 import sys
 from collections.abc import Sequence
@@ -84,6 +86,20 @@ def _seats(players: str | None, level: str | None, options: RuleOptions) -> tupl
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """The `cribtiles` command; its exit code. Ctrl-C in any mode ends it with 130 and no traceback,
+    and a reader of its output that goes away (`cribtiles --text | head`) ends it quietly."""
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # the modes catch it themselves; this is Ctrl-C between them (loading)
+        print("\ncribtiles: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        with contextlib.suppress(OSError):  # say nothing more to the closed pipe, also at exit
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # as a shell reports a program ended by SIGPIPE
+
+
+def _main(argv: Sequence[str] | None) -> int:
     import multiprocessing
 
     multiprocessing.freeze_support()  # a frozen bundle's bot worker process starts here

@@ -453,8 +453,9 @@ def _play(
 ) -> int:
     session: _Session | None = None
     try:
-        session = _open(store, level, seed, options, new, write, seats)
-        _play_match(session, read)
+        with _stopped_by_signals():
+            session = _open(store, level, seed, options, new, write, seats)
+            _play_match(session, read)
     except _Quit:
         _leave(session, write, "Goodbye", data_dir, new_line=False)
     except EOFError:
@@ -462,4 +463,36 @@ def _play(
     except KeyboardInterrupt:
         _leave(session, write, "Interrupted", data_dir)
         return EXIT_INTERRUPTED
+    except _Stopped as e:
+        _leave(session, write, f"Stopped by {e.signal.name}", data_dir)
+        return 128 + int(e.signal)
     return 0
+
+
+class _Stopped(Exception):
+    """SIGTERM or SIGHUP (a closed terminal): leave as after Ctrl-C, the game saved."""
+
+    def __init__(self, sig: signal.Signals) -> None:
+        super().__init__(sig.name)
+        self.signal = sig
+
+
+@contextlib.contextmanager
+def _stopped_by_signals() -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        raise _Stopped(signal.Signals(signum))
+
+    previous = {}
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            previous[sig] = signal.signal(sig, stop)
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)

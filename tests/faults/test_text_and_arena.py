@@ -110,6 +110,47 @@ def test_ctrl_c_at_the_text_prompt_saves_the_game_and_a_second_run_resumes_it(
     assert load_table((data / "game.json").read_text(encoding="utf-8")).state.log == table.state.log
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])
+def test_sigterm_and_sighup_at_the_text_prompt_save_and_say_so(
+    data: Path, reaper: list[subprocess.Popen[str]], sig: signal.Signals
+) -> None:
+    proc = start(["--text", "--seed", "5"], data, stdin=subprocess.PIPE)
+    reaper.append(proc)
+    out, err = Collected(proc.stdout), Collected(proc.stderr)
+    out.wait_for(PROMPT, 30)
+    proc.send_signal(sig)
+    code, _ = stopped_within(proc, 5)
+    assert code == 128 + sig and "Traceback" not in err.finish()
+    assert out.finish().endswith(f"{PROMPT}\nStopped by {sig.name}: {resumes(data)}\n")
+    assert load_table((data / "game.json").read_text(encoding="utf-8")).state.seed == 5
+
+
+def test_ctrl_c_while_the_program_is_still_loading_prints_no_traceback(data: Path) -> None:
+    # -X importtime reports each import as it happens: Ctrl-C lands while the game's modules load
+    proc = start(["--text", "--seed", "5"], data, stdin=subprocess.PIPE, PYTHONPROFILEIMPORTTIME="1")
+    assert proc.stderr is not None
+    seen = []
+    ours = re.compile(r"\|\s+cribtiles\.\w")  # one of the game's own modules (not the install's finder)
+    for line in proc.stderr:
+        seen.append(line)
+        if ours.search(line):
+            proc.send_signal(signal.SIGINT)
+            break
+    _, rest = proc.communicate(timeout=30)
+    err = "".join(seen) + rest
+    assert any(ours.search(line) for line in seen), err[-2000:]
+    assert proc.returncode == 130 and "Traceback" not in err, err[-2000:]
+
+
+def test_a_reader_that_goes_away_ends_the_text_mode_quietly(data: Path) -> None:
+    proc = start(["--text", "--seed", "5"], data, stdin=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stdin is not None
+    proc.stdout.readline()  # the first line, then the reader goes away (`cribtiles --text | head -1`)
+    proc.stdout.close()
+    _, err = proc.communicate("help\nhelp\nhelp\nhelp\n", timeout=30)
+    assert proc.returncode == 141 and "Traceback" not in err and "BrokenPipe" not in err
+
+
 def test_the_end_of_input_saves_the_game_and_a_second_run_resumes_it(data: Path) -> None:
     first = run(["--text", "--seed", "7", "--level", "easy"], data)  # stdin is /dev/null: at its end at once
     assert first.returncode == 0 and "Traceback" not in first.stderr
