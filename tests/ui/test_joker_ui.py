@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pygame
 
@@ -91,10 +92,10 @@ def test_a_person_calls_joker_on_an_honest_play_and_loses_five() -> None:
         game = app.game
         frames(app)
         game.commit(greedy_move(game.state.view(0), random.Random(0)))  # Ann plays, declaring all
-        for _ in range(600):  # the Expert plays (honestly)
+        deadline = time.monotonic() + 60  # the Expert thinks 1.5 s in its process, then plays (honestly)
+        while time.monotonic() < deadline and not (game.state.current == 0 and not game.busy):
             frames(app, 1)
-            if game.state.current == 0 and not game.busy:
-                break
+            time.sleep(0.005)
         assert game.may_call()
         before = game.state.scores[0]
         post_click(centre(joker_rect(app.layout)))
