@@ -10,13 +10,11 @@ typed. With `rounds=N` it plays whole matches: round after round, with running t
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import random
 import signal
 import sys
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -28,6 +26,7 @@ from cribtiles.rules.moves import Exchange, Move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import format_tiles
+from cribtiles.signals import handling, sigint_ignored
 from cribtiles.table.history import TurnRecord
 from cribtiles.table.model import Table
 from cribtiles.table.seats import Seat
@@ -368,23 +367,10 @@ def _match_result(session: _Session) -> None:
 # --- leaving ---
 
 
-@contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore Ctrl-C while the game is saved on the way out (only the main thread may do this)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
 def _leave(session: _Session | None, write: Write, why: str, data_dir: Path | None, *, new_line: bool = True) -> None:
     """Save once more (a Ctrl-C may fall between a move and its save) and say how to come back.
     `new_line`: end the line of the prompt first (Ctrl-C or the end of input came in the middle of it)."""
-    with _sigint_ignored():
+    with sigint_ignored():
         lead = "\n" if new_line else ""
         if session is None:
             write(f"{lead}{why}: no game had begun.")
@@ -453,7 +439,7 @@ def _play(
 ) -> int:
     session: _Session | None = None
     try:
-        with _stopped_by_signals():
+        with handling(("SIGTERM", "SIGHUP"), _stop):
             session = _open(store, level, seed, options, new, write, seats)
             _play_match(session, read)
     except _Quit:
@@ -477,22 +463,5 @@ class _Stopped(Exception):
         self.signal = sig
 
 
-@contextlib.contextmanager
-def _stopped_by_signals() -> Iterator[None]:
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-
-    def stop(signum: int, _frame: object) -> None:
-        raise _Stopped(signal.Signals(signum))
-
-    previous = {}
-    for name in ("SIGTERM", "SIGHUP"):
-        sig = getattr(signal, name, None)
-        if sig is not None:
-            previous[sig] = signal.signal(sig, stop)
-    try:
-        yield
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
+def _stop(signum: int, _frame: object) -> None:
+    raise _Stopped(signal.Signals(signum))

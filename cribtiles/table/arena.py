@@ -26,7 +26,6 @@ ended, and the figures of the games finished so far are printed, with exit code 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import functools
 import json
 import math
@@ -36,9 +35,8 @@ import random
 import signal
 import statistics
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -48,6 +46,7 @@ from cribtiles.bot.lifeline import die_with_parent
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
+from cribtiles.signals import sigint_ignored
 
 from .model import Table
 from .seats import Seat
@@ -270,22 +269,9 @@ def _run_in_workers(arena: Arena, jobs: int, done: Callable[[list[GameResult]], 
         for part in pool.imap_unordered(functools.partial(play_seed, arena), range(arena.seeds)):
             done(part)
     finally:
-        with _sigint_ignored():  # a second Ctrl-C must not break off the cleaning up
+        with sigint_ignored():  # a second Ctrl-C must not break off the cleaning up
             pool.terminate()
             pool.join()
-
-
-@contextlib.contextmanager
-def _sigint_ignored() -> Iterator[None]:
-    """Ignore Ctrl-C for a moment (only the main thread may change signal handlers)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 # --- figures ---
@@ -522,7 +508,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             results, finished = stop.results, len(stop.results)
             if progress is not None:
                 print(file=sys.stderr)  # end the progress bar's line
-        with _sigint_ignored():
+        with sigint_ignored():
             _print_report(arena, results, time.perf_counter() - started, as_json, finished)
     except KeyboardInterrupt:  # between the games and the report, or before the games began
         print("cribtiles arena: interrupted.", file=sys.stderr)
