@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import math
 import weakref
+from functools import lru_cache
 
 import pygame
 
@@ -37,6 +38,7 @@ from .panel import KEYS, draw_panel, draw_toasts, pegboard_holes
 from .snapshot import TableSnapshot
 
 LIFT = 0.1  # seconds for a picked-up tile to rise
+LIT = (255, 236, 140)  # squares pointed at from the breakdown
 
 _static_cache: dict[object, pygame.Surface] = {}
 _static_serial: weakref.WeakKeyDictionary[pygame.Surface, int] = weakref.WeakKeyDictionary()
@@ -212,15 +214,30 @@ def _draw_overlays(surf: Target, snap: TableSnapshot) -> None:
             else:
                 draw_rect(surf, RED, r, 2, border_radius=4)
     if snap.hover_rows:
-        glow = panel_surface(lay.cell, lay.cell, (255, 230, 120, 90), 0)
+        # each square lights up under its tile: a bright frame round it and the tile drawn again on
+        # top, so a dark tile stays dark and its colour is read (a wash over the tile hid it)
         for sq in snap.hover_rows:
-            x, y, _, _ = lay.square_rect(sq)
-            surf.blit(glow, (x, y))
-            draw_rect(surf, GOLD, lay.square_rect(sq), 2, border_radius=4)
+            x, y, c, _ = lay.square_rect(sq)
+            grow = max(2, c // 16)
+            surf.blit(_lit(c + 2 * grow, grow * 2), (x - grow, y - grow))
+            tile = snap.state.board[sq]
+            if tile is None and sq in snap.draft.placed:
+                tile = snap.draft.face(snap.draft.placed[sq])
+            if tile is not None:
+                tx, ty, tw, _ = lay.tile_rect(sq)
+                surf.blit(face_of(snap, tile, tw), (tx, ty))
     if snap.keyboard:
         pulse = 0.6 + 0.4 * math.sin(snap.now * 6)
         colour = (round(120 + 135 * pulse), 230, 255)
         draw_rect(surf, colour, lay.square_rect(snap.cursor), 3, border_radius=5)
+
+
+@lru_cache(maxsize=8)
+def _lit(side: int, radius: int) -> pygame.Surface:
+    """The light under a square pointed at from the breakdown (seen round its tile)."""
+    glow = pygame.Surface((side, side), pygame.SRCALPHA)
+    pygame.draw.rect(glow, (*LIT, 235), glow.get_rect(), border_radius=radius)
+    return glow
 
 
 def _draw_rack(surf: Target, snap: TableSnapshot) -> None:
