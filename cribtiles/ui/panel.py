@@ -8,13 +8,10 @@ from dataclasses import dataclass
 
 import pygame
 
-from cribtiles.rules.board import Square
-from cribtiles.rules.hands import Combination, CombinationKind
 from cribtiles.rules.moves import Exchange, Play
-from cribtiles.rules.scoring import ONE_COLOUR, PlayScore
-from cribtiles.rules.tiles import rank_word
 
 from . import art
+from .breakdown import InfoRow, RowSpec, breakdown_rows, place, score_rows
 from .geometry import Rect, contains
 from .paint import (
     CREAM,
@@ -48,50 +45,6 @@ HELP = (
 )
 
 KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip · A speed · M sound · H help · F11"
-
-
-@dataclass(frozen=True)
-class InfoRow:
-    rect: Rect
-    left: str
-    right: str = ""
-    colour: tuple[int, int, int] = CREAM
-    size: int = 16
-    squares: tuple[Square, ...] = ()
-    indent: int = 0
-
-
-def _combo_words(c: Combination, ranks: tuple[int, ...]) -> str:
-    tiles = [rank_word(ranks[i]) for i in c.positions]
-    if c.kind is CombinationKind.FIFTEEN:
-        return "fifteen  " + " + ".join(tiles)
-    return f"{c.kind}  " + " ".join(tiles)
-
-
-def _score_rows(
-    score: PlayScore, heading: str
-) -> list[tuple[str, str, tuple[int, int, int], int, tuple[Square, ...], int]]:
-    """(left, right, colour, size step, squares, indent) for each row of a score breakdown."""
-    rows: list[tuple[str, str, tuple[int, int, int], int, tuple[Square, ...], int]] = []
-    rows.append((heading, str(score.total), GOLD, 2, score.play.squares, 0))
-    for sl in score.lines:
-        ranks = sl.line.ranks
-        rows.append(
-            (f"{sl.name}:  " + " ".join(rank_word(r) for r in ranks), str(sl.total), CREAM, 0, sl.line.squares, 0)
-        )
-        for c in sl.combinations:
-            sq = tuple(sl.line.squares[i] for i in c.positions)
-            rows.append((_combo_words(c, ranks), str(c.points), DIM, -2, sq, 1))
-    for b in score.bonuses:
-        where = b.line.squares if b.kind is ONE_COLOUR and b.line is not None else score.play.squares
-        label = f"bonus: {b.kind}" + (f" ({b.line.name})" if b.line is not None else "")
-        rows.append((label, f"+{b.points}", GOLD, 0, where, 0))
-    return rows
-
-
-def breakdown_rows(score: PlayScore) -> int:
-    """How many rows the breakdown of `score` has (each is read out in turn)."""
-    return len(_score_rows(score, ""))
 
 
 def info_rows(snap: TableSnapshot) -> list[InfoRow]:
@@ -133,7 +86,8 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
     pad = base // 2
     x, w = x + pad, w - 2 * pad
     y += pad
-    spec: list[tuple[str, str, tuple[int, int, int], int, tuple[Square, ...], int]] = []
+    spec: list[RowSpec] = []
+    shown = None  # a breakdown's rows are read out one by one: how many so far
     live = snap.live
     if snap.exchanging:
         n = len(snap.draft.marked)
@@ -151,14 +105,15 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
             for line in wrap("Under the Joker rule you count it yourself when you play it.", base, w):
                 spec.append((line, "", CREAM, 0, (), 0))
         elif live.score is not None:
-            spec.extend(_score_rows(live.score, "This play would score"))
+            spec.extend(score_rows(live.score, "This play would score"))
         else:
             spec.append(("Not a legal play", "", RED, 2, live.bad, 0))
             for line in wrap(live.reason[:1].upper() + live.reason[1:] + ".", base, w):
                 spec.append((line, "", CREAM, 0, live.bad, 0))
     elif snap.breakdown is not None:
         who = seat_name(snap, snap.breakdown.player)
-        spec.extend(_score_rows(snap.breakdown.score, f"{who} scored")[: snap.rows_shown])
+        spec.extend(score_rows(snap.breakdown.score, f"{who} scored"))
+        shown = snap.rows_shown
     if snap.help:
         spec = []
     if not spec or (snap.breakdown is None and live is None and not snap.exchanging):
@@ -169,16 +124,10 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
         for text in HELP if snap.help else HELP[:2]:
             for line in wrap(text, base + step, w):
                 spec.append((line, "", DIM, step, (), 0))
-    rows: list[InfoRow] = []
     bottom = snap.layout.info[1] + h - pad - round(snap.layout.height * 0.017) - 6
-    for i, (left, right, colour, step, squares, indent) in enumerate(spec):
-        size = base + step
-        lh = round(size * 1.25)
-        if y + lh > bottom - (round(base * 1.25) if i < len(spec) - 1 else 0):
-            rows.append(InfoRow((x, y, w, lh), f"... and {len(spec) - i} more", "", DIM, base - 2))
-            return rows
-        rows.append(InfoRow((x, y, w, lh), left, right, colour, size, squares, indent))
-        y += lh + (pad // 2 if step >= 2 else 0)
+    # laid out whole, so that rows being read out one by one never move or change size
+    rows, y = place(spec, (x, y, w, bottom - y), base, pad)
+    rows = rows[:shown]
     # the turns so far, newest first, in the room that is left (pointing at one shows its tiles)
     small = base - 2
     lh = round(small * 1.3)
