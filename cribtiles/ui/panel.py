@@ -63,6 +63,7 @@ def info_rows(snap: TableSnapshot) -> list[InfoRow]:
         snap.hide_scores,
         len(snap.state.turns),
         snap.human,
+        snap.toasts,
     )
     if _info_cache.key != key:
         _info_cache.key, _info_cache.rows = key, tuple(_info_rows(snap))
@@ -125,6 +126,9 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
             for line in wrap(text, base + step, w):
                 spec.append((line, "", DIM, step, (), 0))
     bottom = snap.layout.info[1] + h - pad - round(snap.layout.height * 0.017) - 6
+    toasts = toast_boxes(snap)
+    if toasts:  # the text ends above the messages
+        bottom = min(bottom, toasts[-1][0][1] - pad // 2)
     # laid out whole, so that rows being read out one by one never move or change size
     rows, y = place(spec, (x, y, w, bottom - y), base, pad)
     rows = rows[:shown]
@@ -174,25 +178,34 @@ def opponent_tiles(snap: TableSnapshot, player: int) -> list[Rect]:
     return [(x0 + i * (size + gap), y0, size, size) for i in range(n)]
 
 
-def draw_toasts(surf: Target, snap: TableSnapshot) -> None:
-    """Short messages (a pass, an exchange, a refused button) at the foot of the side panel's text
-    box, where they cover no tile."""
-    if not snap.toasts:
-        return
+def toast_boxes(snap: TableSnapshot) -> list[tuple[Rect, list[str]]]:
+    """Where the messages sit, the newest lowest: at the foot of the side panel's text box, which
+    ends above them (`_info_rows`), so they cover no tile and no row the player reads."""
     lay = snap.layout
-    size = max(15, round(lay.height * 0.023))
+    size = _toast_size(snap)
     x, y0, w, h = lay.info
     y = y0 + h - round(lay.height * 0.017) - 14
+    boxes = []
     for toast in snap.toasts[-2:][::-1]:
         lines = wrap(toast, size, w - 40)
-        lh = round(size * 1.3)
-        bh = lh * len(lines) + 14
-        r = (x + 8, y - bh, w - 16, bh)
+        bh = round(size * 1.3) * len(lines) + 14
+        boxes.append(((x + 8, y - bh, w - 16, bh), lines))
+        y -= bh + 6
+    return boxes
+
+
+def _toast_size(snap: TableSnapshot) -> int:
+    return max(15, round(snap.layout.height * 0.023))
+
+
+def draw_toasts(surf: Target, snap: TableSnapshot) -> None:
+    """Short messages (a pass, an exchange, a refused button) at the foot of the side panel's text box."""
+    size = _toast_size(snap)
+    for r, lines in toast_boxes(snap):
         rounded_panel(surf, r, (44, 28, 14, 255), 10)
         draw_rect(surf, (150, 110, 60), r, 1, border_radius=10)
         for i, line in enumerate(lines):
-            write(surf, line, size, CREAM, (r[0] + r[2] / 2, r[1] + 7 + i * lh), "midtop")
-        y -= bh + 6
+            write(surf, line, size, CREAM, (r[0] + r[2] / 2, r[1] + 7 + i * round(size * 1.3)), "midtop")
 
 
 def draw_panel(surf: Target, snap: TableSnapshot) -> None:
