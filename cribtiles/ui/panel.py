@@ -209,31 +209,37 @@ def draw_toasts(surf: Target, snap: TableSnapshot) -> None:
 
 
 def draw_panel(surf: Target, snap: TableSnapshot) -> None:
-    lay = snap.layout
     _draw_opponents(surf, snap)
     _draw_pegboard(surf, snap)
     _draw_status(surf, snap)
     _draw_info(surf, snap)
-    mx, my = snap.mouse
-    play_label = "Play"
+    for i, (rect, label, enabled) in enumerate(panel_buttons(snap)):
+        button(surf, rect, label, enabled, contains(rect, snap.mouse), strong=i == 0)
+
+
+def panel_buttons(snap: TableSnapshot) -> list[tuple[Rect, str, bool]]:
+    """The side panel's buttons as they show now: (where, label, enabled), Play first. While tiles
+    are chosen for an exchange there are two, one state: "Exchange 2 tiles" and one wide Cancel (a
+    click on either half of it cancels), and no second, dimmed "Exchange..." beside them."""
+    lay = snap.layout
     if snap.exchanging:
         n = len(snap.draft.marked)
-        play_label = f"Exchange {n} tile{'s' if n != 1 else ''}" if n else "Exchange"
-        play_ok = snap.buttons.exchange_ready
-    else:
-        play_ok = snap.buttons.can_play
-        if snap.declaring is not None:
-            play_label = f"Declare {snap.declaring.typed or snap.declaring.points}"
-        elif play_ok and snap.hide_scores:
-            play_label = "Play and count"
-        elif play_ok and snap.live is not None and snap.live.score is not None:
-            play_label = f"Play  {snap.live.score.total}"
-    button(surf, lay.buttons["play"], play_label, play_ok, contains(lay.buttons["play"], (mx, my)), strong=True)
-    pass_label = "Cancel" if snap.exchanging else "Pass"
-    pass_ok = snap.exchanging or snap.buttons.can_pass
-    button(surf, lay.buttons["pass"], pass_label, pass_ok, contains(lay.buttons["pass"], (mx, my)))
-    ex_ok = snap.buttons.can_exchange and not snap.exchanging
-    button(surf, lay.buttons["exchange"], "Exchange...", ex_ok, contains(lay.buttons["exchange"], (mx, my)))
+        label = f"Exchange {n} tile{'s' if n != 1 else ''}" if n else "Choose tiles to exchange"
+        (px, py, _, ph), (ex, _, ew, _) = lay.buttons["pass"], lay.buttons["exchange"]
+        return [(lay.buttons["play"], label, snap.buttons.exchange_ready), ((px, py, ex + ew - px, ph), "Cancel", True)]
+    play_label = "Play"
+    play_ok = snap.buttons.can_play
+    if snap.declaring is not None:
+        play_label = f"Declare {snap.declaring.typed or snap.declaring.points}"
+    elif play_ok and snap.hide_scores:
+        play_label = "Play and count"
+    elif play_ok and snap.live is not None and snap.live.score is not None:
+        play_label = f"Play  {snap.live.score.total}"
+    return [
+        (lay.buttons["play"], play_label, play_ok),
+        (lay.buttons["pass"], "Pass", snap.buttons.can_pass),
+        (lay.buttons["exchange"], "Exchange...", snap.buttons.can_exchange),
+    ]
 
 
 def seat_name(snap: TableSnapshot, p: int) -> str:
