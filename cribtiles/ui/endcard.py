@@ -69,6 +69,11 @@ def counted(snap: TableSnapshot, elapsed: float) -> int:
     return min(total, 1 + int((elapsed - COUNT_START) / COUNT_EACH))
 
 
+def all_counted(snap: TableSnapshot, elapsed: float) -> bool:
+    """Every rack has been counted off: the final scores stand."""
+    return elapsed >= COUNT_START and counted(snap, elapsed) >= sum(len(r) for r in snap.state.racks)
+
+
 def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = math.inf) -> None:
     """The end card; the racks' leftover tiles are counted off one by one as `elapsed` grows."""
     o = snap.state.outcome
@@ -85,7 +90,7 @@ def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = ma
     size, tile = _end_sizes(snap)
     names = [seat_name(snap, p) for p in range(snap.state.players)]
     shown = counted(snap, elapsed)
-    done = shown >= sum(len(r) for r in snap.state.racks) and elapsed >= COUNT_START
+    done = all_counted(snap, elapsed)
     if not done:
         title = "Counting the racks"
     elif len(o.winners) > 1:

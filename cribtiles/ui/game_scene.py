@@ -113,6 +113,7 @@ class GameScene:
     selected: int = 0  # index into the rack order for keyboard play
     toasts: list[Toast] = field(default_factory=list)
     ended: bool = False  # the end-of-game scene has been shown
+    racks_counted: bool = False  # the end: the pegs stand at the final scores
     rng: random.Random = field(default_factory=random.Random)
     view: TableView = field(default_factory=TableView)  # drawing's own memory of the last frame
     _may_pass: tuple[GameState, bool] | None = None  # `state.may_pass()`, asked once per position
@@ -760,6 +761,16 @@ class GameScene:
         self.thinking_since = None
         self.start_bot_move(move)
 
+    def count_racks(self) -> None:
+        """The end of the round, once the racks are counted off: each front peg goes back by what was
+        left on its rack, to the final score (its other peg marks the score before)."""
+        outcome = self.state.outcome
+        if outcome is None or self.racks_counted:
+            return
+        self.racks_counted = True
+        for peg, left in zip(self.pegs, outcome.deductions, strict=True):
+            peg.deduct(left)
+
     @property
     def thinking(self) -> bool:
         return self.thinking_since is not None
@@ -815,6 +826,7 @@ class GameScene:
             declaring=self._declaring_view(),
             may_call=self.may_call(),
             hide_scores=self.state.options.joker and self.table.person_to_move,
+            racks_counted=self.racks_counted,
         )
 
     def _declaring_view(self) -> DeclaringView | None:

@@ -362,6 +362,15 @@ def pegboard_holes(surf: Target, snap: TableSnapshot) -> None:
         write(surf, name, size, (40, 22, 10), (label_x, by + band * 0.3), "midleft")
 
 
+def peg_number(snap: TableSnapshot, p: int) -> int:
+    """The score written by a player's pegs: it counts with the moving peg and settles on the game's
+    own score, and at the end, once the racks are counted off, on the final score."""
+    pegs = snap.pegs[p]
+    if pegs.moving:
+        return round(pegs.back) if pegs.waiting else round(pegs.shown)
+    return snap.state.final_scores()[p] if snap.racks_counted else snap.state.scores[p]
+
+
 def _draw_pegboard(surf: Target, snap: TableSnapshot) -> None:
     lay = snap.layout
     x, _, w, h = lay.pegboard
@@ -374,10 +383,7 @@ def _draw_pegboard(surf: Target, snap: TableSnapshot) -> None:
         _peg(surf, _score_point(track, pegs.back), art.shade(colour, 0.8), peg_r)
         _peg(surf, _score_point(track, pegs.shown), colour, peg_r)
         label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
-        # the number counts up with the moving peg, and settles on the game's own score
-        score = round(pegs.shown) if pegs.moving and not pegs.waiting else snap.state.scores[p]
-        if pegs.moving and pegs.waiting:
-            score = pegs.back
+        score = peg_number(snap, p)
         write(surf, str(score), size + 8, (30, 15, 5), (x + w - max(6, h // 14) - 4, by + band * 0.5), "midright")
         lap = lap_and_hole(score)[0]
         if lap:

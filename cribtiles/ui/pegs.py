@@ -58,6 +58,16 @@ class Pegs:
         self.progress = 0.0
         self.wait = wait
 
+    def deduct(self, points: int) -> None:
+        """The front peg goes back by `points` (the tiles left on a rack at the end); the other peg
+        stays where the front one stood."""
+        if points == 0:
+            return
+        self.moving_from = self.back = self.front
+        self.front -= points
+        self.progress = 0.0
+        self.wait = 0.0
+
     def set(self, score: int, previous: int | None = None) -> None:
         """Place the pegs without animation (a resumed game)."""
         self.front = score

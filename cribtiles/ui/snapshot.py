@@ -135,6 +135,7 @@ class TableSnapshot:
     declaring: DeclaringView | None = None  # Joker: the person counts their play
     may_call: bool = False  # Joker: the person shown may call on the last play
     hide_scores: bool = False  # Joker: a person's play is not scored for them before they declare
+    racks_counted: bool = False  # the end: the racks are counted off, the scores are the final ones
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)

@@ -84,14 +84,18 @@ class EndScene:
             elif event.key == pygame.K_g:  # other players or rules: the New game screen
                 self.app.open_new_game()
             elif event.key == pygame.K_ESCAPE:  # look at the final board; N starts a new game
+                self.game.count_racks()
                 self.app.scenes.pop()
 
     def update(self, dt: float) -> None:
         self.game.update(dt)
-        n = endcard.counted(self.game.snapshot(), self.elapsed)
+        snap = self.game.snapshot()
+        n = endcard.counted(snap, self.elapsed)
         if n > self.clicks and self.elapsed != math.inf:  # a knock for each tile counted off
             self.app.sounds.click()
         self.clicks = n
+        if endcard.all_counted(snap, self.elapsed):  # the pegs go back to the final scores
+            self.game.count_racks()
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         self.game.draw(surface, full=True)  # the veil darkens everything: redraw it all
