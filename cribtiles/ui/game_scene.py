@@ -826,6 +826,7 @@ class GameScene:
             declaring=self._declaring_view(),
             may_call=self.may_call(),
             hide_scores=self.state.options.joker and self.table.person_to_move,
+            match=self.table.match,
             racks_counted=self.racks_counted,
         )
 

@@ -19,6 +19,7 @@ RED = (235, 70, 60)
 CREAM = (246, 236, 214)
 DIM = (190, 178, 158)
 PANEL = (18, 30, 24, 150)
+SERVANT = (186, 190, 200)  # pewter: the Servant's pegs and badge
 
 
 Colour3 = tuple[int, int, int]
@@ -154,6 +155,29 @@ def write(
     t = art.text(s, size, colour)
     r = t.get_rect(**{anchor: (round(pos[0]), round(pos[1]))})
     surf.blit(t, r)
+    return (r.x, r.y, r.w, r.h)
+
+
+def fit_width(s: str, size: int, width: int) -> str:
+    """`s`, shortened with an ellipsis until it is at most `width` pixels wide at `size`."""
+    s = art.clip(s)
+    f = art.font(size)
+    while len(s) > 1 and f.size(s)[0] > width:
+        s = s[:-2] + "…"
+    return s
+
+
+def tag(
+    surf: Target, label: str, size: int, pos: tuple[float, float], colour: Colour3, anchor: str = "midleft"
+) -> Rect:
+    """A small pill of `colour` with dark words on it (the Servant's badge)."""
+    t = art.text(label, size, (34, 24, 16))
+    pad = max(3, size // 3)
+    w, h = t.get_width() + 2 * pad, t.get_height() + 2
+    r = pygame.Rect(0, 0, w, h)
+    setattr(r, anchor, (round(pos[0]), round(pos[1])))
+    surf.blit(panel_surface(w, h, (*colour, 255), h // 2), r.topleft)
+    surf.blit(t, (r.x + pad, r.y + 1))
     return (r.x, r.y, r.w, r.h)
 
 

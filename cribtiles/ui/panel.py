@@ -18,12 +18,15 @@ from .paint import (
     DIM,
     GOLD,
     RED,
+    SERVANT,
     Target,
     blit_tile,
     button,
     draw_circle,
     draw_rect,
+    fit_width,
     rounded_panel,
+    tag,
     wrap,
     write,
 )
@@ -248,6 +251,13 @@ def seat_name(snap: TableSnapshot, p: int) -> str:
     return "You" if p == snap.human and alone else snap.state.names[p]
 
 
+def servants(snap: TableSnapshot) -> tuple[int, ...]:
+    """The Servant (or Servants, tied) of a match of several rounds: the lowest running total after
+    the rounds played so far; nobody before the first round ends, nor in a single game."""
+    m = snap.match
+    return m.servant if m is not None and m.options.rounds > 1 else ()
+
+
 def _seat_label(snap: TableSnapshot, p: int) -> str:
     level = snap.seats[p].level
     name = snap.state.names[p]
@@ -272,7 +282,9 @@ def _draw_opponents(surf: Target, snap: TableSnapshot) -> None:
         mid = y + band // 2 - 2
         backs = opponent_tiles(snap, p)
         room_right = (backs[0][0] if backs else ox + ow) - 10
-        label = _seat_label(snap, p)
+        servant = p in servants(snap)
+        badge_w = art.font(max(11, size - 4)).size("Servant")[0] + 20 if servant else 0
+        label = fit_width(_seat_label(snap, p), size, max(40, room_right - (ox + 30) - badge_w))
         if snap.thinking and snap.state.current == p:
             status, colour = "thinking" + "." * (1 + int(snap.now * 3) % 3), GOLD
         elif snap.state.current == p and not snap.state.is_over:
@@ -285,10 +297,14 @@ def _draw_opponents(surf: Target, snap: TableSnapshot) -> None:
         name_colour = GOLD if snap.state.current == p and not snap.state.is_over else CREAM
         if one_line:
             r = write(surf, label, size, name_colour, (ox + 30, mid), "midleft")
+            if servant:
+                r = tag(surf, "Servant", max(11, size - 4), (r[0] + r[2] + 8, mid), SERVANT)
             if colour == GOLD:
                 write(surf, status, size - 2, GOLD, (r[0] + r[2] + 10, mid), "midleft")
         else:
-            write(surf, label, size, name_colour, (ox + 30, mid - size * 0.55), "midleft")
+            r = write(surf, label, size, name_colour, (ox + 30, mid - size * 0.55), "midleft")
+            if servant:
+                tag(surf, "Servant", max(11, size - 4), (r[0] + r[2] + 8, mid - size * 0.55), SERVANT)
             small = size - 3 if colour == GOLD else max(12, size - 5)
             lines = wrap(status, small, max(40, room_right - (ox + 30)))
             if lines:
@@ -358,7 +374,9 @@ def pegboard_holes(surf: Target, snap: TableSnapshot) -> None:
             if hole % 5 == 0 and 0 < hole < LAP:  # every fifth hole marked, as on a cribbage board
                 draw_circle(surf, (90, 52, 26), (round(hx), round(hy)), hole_r + 2, 1)
         label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
-        name = seat_name(snap, p)
+        # a long name stops short of the score, written at the right end of the lane
+        room = x + w - max(6, h // 14) - 4 - art.font(size + 8).size("888")[0] - 6 - label_x
+        name = fit_width(seat_name(snap, p), size, room)
         write(surf, name, size, (40, 22, 10), (label_x, by + band * 0.3), "midleft")
 
 
@@ -375,19 +393,25 @@ def _draw_pegboard(surf: Target, snap: TableSnapshot) -> None:
     lay = snap.layout
     x, _, w, h = lay.pegboard
     size = max(14, round(lay.height * 0.022))
+    low = servants(snap)
     for p, (track, pitch, by) in enumerate(_tracks(snap)):
         band = track[3]
-        colour = art.PLAYER_COLOURS[p % 4]
+        colour = SERVANT if p in low else art.PLAYER_COLOURS[p % 4]  # the Servant's pegs are pewter
         pegs = snap.pegs[p]
         peg_r = max(4, round(pitch * 0.42))
         _peg(surf, _score_point(track, pegs.back), art.shade(colour, 0.8), peg_r)
         _peg(surf, _score_point(track, pegs.shown), colour, peg_r)
         label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
         score = peg_number(snap, p)
-        write(surf, str(score), size + 8, (30, 15, 5), (x + w - max(6, h // 14) - 4, by + band * 0.5), "midright")
+        right = (x + w - max(6, h // 14) - 4, by + band * 0.5)
+        number = write(surf, str(score), size + 8, (30, 15, 5), right, "midright")
         lap = lap_and_hole(score)[0]
-        if lap:
-            write(surf, f"lap {lap + 1}", max(12, size - 3), (70, 40, 20), (label_x, by + band * 0.72), "midleft")
+        at, small = label_x, max(12, size - 3)
+        if p in low:  # the Servant's badge under the name, the lap after it when there is room
+            badge_rect = tag(surf, "Servant", max(11, size - 5), (label_x, by + band * 0.72), SERVANT)
+            at = badge_rect[0] + badge_rect[2] + 5
+        if lap and at + art.font(small).size(f"lap {lap + 1}")[0] < number[0]:
+            write(surf, f"lap {lap + 1}", small, (70, 40, 20), (at, by + band * 0.72), "midleft")
 
 
 def _draw_status(surf: Target, snap: TableSnapshot) -> None:

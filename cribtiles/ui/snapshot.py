@@ -10,6 +10,7 @@ from types import MappingProxyType
 
 from cribtiles.rules.board import BLOCKED, Board, Square
 from cribtiles.rules.game import GameState
+from cribtiles.rules.match import Match
 from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.seats import Seat
@@ -135,6 +136,7 @@ class TableSnapshot:
     declaring: DeclaringView | None = None  # Joker: the person counts their play
     may_call: bool = False  # Joker: the person shown may call on the last play
     hide_scores: bool = False  # Joker: a person's play is not scored for them before they declare
+    match: Match | None = None  # the rounds so far, their running totals and the Servant
     racks_counted: bool = False  # the end: the racks are counted off, the scores are the final ones
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
