@@ -114,6 +114,7 @@ class InfoRow:
     size: int = 16
     squares: tuple[Square, ...] = ()
     indent: int = 0
+    turn: int | None = None  # a row of the turn list: the turn it names (a click shows it)
 
 
 def _fits_across(spec: RowSpec, size: int, width: int) -> bool:

@@ -38,6 +38,7 @@ from .snapshot import (
     Flight,
     FlipAnim,
     Frozen,
+    PastTurn,
     PegView,
     TableSnapshot,
 )
@@ -89,6 +90,8 @@ class GameScene:
     viewer: int = field(init=False)  # the seat whose rack is shown (see `human`)
     curtain: int | None = None  # hot seat: the person the racks are hidden for until they are ready
     declaring: Declaration | None = None  # Joker: the person counts the play they are making
+    past: int | None = None  # a turn clicked in the turn list: shown with the board right after it
+    turn_scroll: int = 0  # turns of the list scrolled past, newest first
     pointed: set[Square] = field(default_factory=set)  # squares clicked towards the next item
     typed: str = ""  # a declared total typed instead
     now: float = 0.0
@@ -308,7 +311,10 @@ class GameScene:
             elif event.button == 3:  # the wheel arrives as MOUSEWHEEL too: one notch, one flip
                 self._flip_at(event.pos)
         elif event.type == pygame.MOUSEWHEEL:
-            self._flip_at(self.mouse)
+            if contains(self.layout.info, self.mouse):  # the turn list scrolls
+                self.turn_scroll = max(0, min(len(self.state.turns) - 1, self.turn_scroll - event.y))
+            else:
+                self._flip_at(self.mouse)
         elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self.mouse = event.pos
             self._release()
@@ -346,6 +352,14 @@ class GameScene:
                 break
 
     def _press(self, point: Point) -> None:
+        turn = self._turn_row_at(point)
+        if turn is not None:  # a turn of the list: see it (again: back to the game)
+            self.past = None if self.past == turn else turn
+            return
+        if self.past is not None:
+            self.past = None
+            if self.layout.square_at(point) is not None:
+                return
         if self.may_call() and contains(joker_rect(self.layout), point):
             self.call_joker()
             return
@@ -420,6 +434,9 @@ class GameScene:
 
     def _key(self, event: pygame.event.Event) -> None:
         k, mods = event.key, event.mod
+        if self.past is not None and k == pygame.K_ESCAPE:
+            self.past = None
+            return
         if self.declaring is not None and self._declaring_key(event):
             return
         if k == pygame.K_j and self.may_call():
@@ -647,10 +664,11 @@ class GameScene:
         """Show what a turn did: a play's breakdown and its pegs, a pass or an exchange in words."""
         mover = record.player
         who = self.name_of(mover)
+        self.past = None  # the game moved on: show it as it is
         if record.score is not None:
             self.breakdown = Breakdown(mover, record.score, self.now)
             self.help = False  # the new breakdown is what the panel shows now
-            from .panel import breakdown_rows
+            from .breakdown import breakdown_rows
 
             # the pegs move once the breakdown has been read out, line by line
             gained = record.declared
@@ -828,7 +846,29 @@ class GameScene:
             hide_scores=self.state.options.joker and self.table.person_to_move,
             match=self.table.match,
             racks_counted=self.racks_counted,
+            past=self._past_view(),
+            turn_scroll=self.turn_scroll,
         )
+
+    def _turn_row_at(self, point: Point) -> int | None:
+        from .panel import info_rows
+
+        if not contains(self.layout.info, point):
+            return None
+        for row in info_rows(self.snapshot()):
+            if row.turn is not None and contains(row.rect, point):
+                return row.turn
+        return None
+
+    def _past_view(self) -> PastTurn | None:
+        history = self.table.history
+        if self.past is None or not 0 <= self.past < len(history):
+            return None
+        record = history[self.past]
+        move = record.turn.move
+        squares = move.squares if isinstance(move, Play) else ()
+        words = "passed" if isinstance(move, Pass) else f"exchanged {record.turn.drawn} tiles"
+        return PastTurn(record.number, record.player, record.board_after, squares, record.score, words)
 
     def _declaring_view(self) -> DeclaringView | None:
         d = self.declaring

@@ -67,6 +67,8 @@ def info_rows(snap: TableSnapshot) -> list[InfoRow]:
         len(snap.state.turns),
         snap.human,
         snap.toasts,
+        None if snap.past is None else snap.past.number,
+        snap.turn_scroll,
     )
     if _info_cache.key != key:
         _info_cache.key, _info_cache.rows = key, tuple(_info_rows(snap))
@@ -114,13 +116,21 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
             spec.append(("Not a legal play", "", RED, 2, live.bad, 0))
             for line in wrap(live.reason[:1].upper() + live.reason[1:] + ".", base, w):
                 spec.append((line, "", CREAM, 0, live.bad, 0))
+    elif snap.past is not None:  # a turn clicked in the list: its breakdown, on the board as it was
+        past = snap.past
+        who = seat_name(snap, past.player)
+        if past.score is not None:
+            spec.extend(score_rows(past.score, f"Turn {past.number + 1}: {who} scored"))
+        else:
+            spec.append((f"Turn {past.number + 1}: {who} {past.words}", "", GOLD, 2, (), 0))
+        spec.append(("Esc or a click on the board: back to the game", "", DIM, -2, (), 0))
     elif snap.breakdown is not None:
         who = seat_name(snap, snap.breakdown.player)
         spec.extend(score_rows(snap.breakdown.score, f"{who} scored"))
         shown = snap.rows_shown
     if snap.help:
         spec = []
-    if not spec or (snap.breakdown is None and live is None and not snap.exchanging):
+    if not spec or (snap.breakdown is None and snap.past is None and live is None and not snap.exchanging):
         if spec:
             spec.append(("", "", CREAM, 0, (), 0))
         spec.append(("How to play", "H closes" if snap.help else "", GOLD, 2, (), 0))
@@ -144,9 +154,14 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
     revealing = b is not None and (snap.rows_shown or 999) < breakdown_rows(b.score)
     if room >= 2 and turns and not revealing:
         y += pad
-        rows.append(InfoRow((x, y, w, round(base * 1.3)), "Turns", "", GOLD, base))
+        newest_first = list(enumerate(turns))[::-1]
+        scroll = max(0, min(snap.turn_scroll, len(turns) - room))
+        more = f"{scroll} newer above (wheel)" if scroll else ("click one to see it" if len(turns) <= room else "")
+        if not more and len(turns) > room:
+            more = f"{len(turns) - room} older below (wheel)"
+        rows.append(InfoRow((x, y, w, round(base * 1.3)), "Turns", more, GOLD, base))
         y += round(base * 1.3)
-        for t in list(turns)[::-1][:room]:
+        for number, t in newest_first[scroll : scroll + room]:
             who = seat_name(snap, t.player)
             if isinstance(t.move, Play):
                 text, right, squares = (
@@ -159,7 +174,8 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
                 text, right, squares = f"{who} exchanged {n} tile{'s' if n != 1 else ''}", "0", ()
             else:
                 text, right, squares = f"{who} passed", "0", ()
-            rows.append(InfoRow((x, y, w, lh), text, right, DIM, small, squares))
+            shown_now = snap.past is not None and snap.past.number == number
+            rows.append(InfoRow((x, y, w, lh), text, right, GOLD if shown_now else DIM, small, squares, 0, number))
             y += lh
     return rows
 

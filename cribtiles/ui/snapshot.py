@@ -99,6 +99,18 @@ class DeclaringView:
 
 
 @dataclass(frozen=True)
+class PastTurn:
+    """A turn of the game shown again: the board right after it, its squares, its breakdown."""
+
+    number: int
+    player: int
+    board: Board
+    squares: tuple[Square, ...]
+    score: PlayScore | None
+    words: str  # what it was, for a pass or an exchange
+
+
+@dataclass(frozen=True)
 class TableSnapshot:
     layout: Layout
     now: float
@@ -136,6 +148,14 @@ class TableSnapshot:
     declaring: DeclaringView | None = None  # Joker: the person counts their play
     may_call: bool = False  # Joker: the person shown may call on the last play
     hide_scores: bool = False  # Joker: a person's play is not scored for them before they declare
+    past: PastTurn | None = None  # a turn clicked in the turn list, shown with the board as it was
+    turn_scroll: int = 0  # turns of the list scrolled past (newest first)
+
+    @property
+    def board(self) -> Board:
+        """The board to draw: as it was after the turn shown again, or as it is."""
+        return self.past.board if self.past is not None else self.state.board
+
     match: Match | None = None  # the rounds so far, their running totals and the Servant
     racks_counted: bool = False  # the end: the racks are counted off, the scores are the final ones
 

@@ -52,7 +52,9 @@ def _static_layer(snap: TableSnapshot) -> pygame.Surface:
     lay = snap.layout
     last = snap.state.last_turn
     fresh = last.move.squares if last is not None and isinstance(last.move, Play) else ()
-    key = (lay.width, lay.height, snap.state.board, fresh, snap.state.names, snap.human)
+    if snap.past is not None:
+        fresh = snap.past.squares
+    key = (lay.width, lay.height, snap.board, fresh, snap.state.names, snap.human)
     cached = _static_cache.get(key)
     if cached is not None:
         return cached
@@ -63,7 +65,7 @@ def _static_layer(snap: TableSnapshot) -> pygame.Surface:
     pad = max(4, lay.cell // 5) * 2
     surf.blit(sh, (bx - pad + lay.cell // 6, by - pad + lay.cell // 4))
     surf.blit(art.board(lay), (bx, by))
-    for sq, tile in snap.state.board.tiles():
+    for sq, tile in snap.board.tiles():
         x, y, w, _ = lay.tile_rect(sq)
         blit_tile(surf, art.tile_face(tile, w), x, y, w)
         if sq in fresh:
@@ -129,8 +131,9 @@ def _draw_dynamic(surf: Canvas, snap: TableSnapshot) -> None:
         _draw_curtain(surf, snap, snap.curtain)
         draw_toasts(surf, snap)
         return
-    _draw_board_tiles(surf, snap)
-    _draw_overlays(surf, snap)
+    if snap.past is None:  # a past turn is shown on its own board, without this turn's tiles
+        _draw_board_tiles(surf, snap)
+        _draw_overlays(surf, snap)
     _draw_rack(surf, snap)
     draw_panel(surf, snap)
     draw_joker_button(surf, snap)
