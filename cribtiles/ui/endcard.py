@@ -227,7 +227,7 @@ def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = ma
         button(surf, new_game, "Next round", True, hover, strong=True)
         again = "Enter or N: the next round of the match"
     else:
-        button(surf, new_game, "New game", True, hover, strong=True)
+        button(surf, new_game, "Play again", True, hover, strong=True)
         bots = [s.level for s in snap.seats if s.level is not None]
         game = "match" if _in_match(snap) else "game"
         if len(bots) == 1:
