@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import lru_cache
 
 from cribtiles.rules.board import Square
 from cribtiles.rules.hands import Combination, CombinationKind
@@ -146,10 +147,6 @@ def _columns(
     heights = _heights(spec, sizes, pad, leading)
     gap = max(pad, 8)
     col_w = (w - (n - 1) * gap) // n
-    if head and not _fits_across(spec[0], sizes[0], w):
-        return None
-    if not all(_fits_across(r, s, col_w) for r, s in zip(spec[head:], sizes[head:], strict=True)):
-        return None
     room = h - sum(heights[:head])
     body = heights[head:]
     starts = [0] * (len(body) + 1)
@@ -162,7 +159,11 @@ def _columns(
         orphans = sum(1 for c in cuts if spec[head + c][5] != 0)
         if tallest <= room and (best is None or (orphans, tallest) < best[:2]):
             best = (orphans, tallest, edges)
-    if best is None:
+    if best is None:  # too tall (measured first: it is cheaper than the widths)
+        return None
+    if head and not _fits_across(spec[0], sizes[0], w):
+        return None
+    if not all(_fits_across(r, s, col_w) for r, s in zip(spec[head:], sizes[head:], strict=True)):
         return None
     rows = []
     if head:
@@ -186,16 +187,25 @@ def place(spec: list[RowSpec], box: Rect, base: int, pad: int) -> tuple[list[Inf
     the largest text that shows them all: in one column (a little smaller or closer first), else in
     two or three side by side where they are narrow enough. Only what cannot fit even so is cut
     short, "... and N more"."""
+    rows, y = _place(tuple(spec), box, base, pad)
+    return list(rows), y
+
+
+@lru_cache(maxsize=16)
+def _place(spec: tuple[RowSpec, ...], box: Rect, base: int, pad: int) -> tuple[tuple[InfoRow, ...], int]:
+    """`place`, remembered: a long breakdown read out row by row is laid out once, not at each row
+    (the longest takes about 5 ms to lay out)."""
     if not spec:
-        return [], box[1]
+        return (), box[1]
     for n in (1, 2, 3):
         smallest = max(SMALLEST, base - 3) if n == 1 else SMALLEST
         for size in range(base, smallest - 1, -1):
             for leading in (LEADING, TIGHT):
-                placed = _columns(spec, box, pad, n, size, leading)
+                placed = _columns(list(spec), box, pad, n, size, leading)
                 if placed is not None:
-                    return placed
-    return _cut(spec, box, base, pad)
+                    return tuple(placed[0]), placed[1]
+    rows, y = _cut(list(spec), box, base, pad)
+    return tuple(rows), y
 
 
 def _cut(spec: list[RowSpec], box: Rect, base: int, pad: int) -> tuple[list[InfoRow], int]:

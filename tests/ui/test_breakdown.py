@@ -15,7 +15,7 @@ from cribtiles.ui import art
 from cribtiles.ui.breakdown import breakdown_rows, score_rows
 from cribtiles.ui.config import NoKeeper, Preferences
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.panel import info_rows
+from cribtiles.ui.panel import info_rows, toast_boxes
 from cribtiles.ui.snapshot import Breakdown
 from cribtiles.ui.window import App
 
@@ -74,19 +74,25 @@ def test_the_longest_breakdown_shows_every_row(size: tuple[int, int]) -> None:
     try:
         game = a.game
         game.breakdown = Breakdown(1, score)
-        rows = info_rows(game.snapshot())
+        game.toasts.clear()  # the draw for the start
         spec = score_rows(score, "Medium scored")
-        assert [(r.left, r.right) for r in rows] == [(s[0], s[1]) for s in spec]  # all 31, none "... more"
-        x, y, w, h = a.layout.info
-        for r in rows:
-            rx, ry, rw, rh = r.rect
-            assert x <= rx and rx + rw <= x + w and y <= ry and ry + rh <= y + h
-            assert r.size >= 12  # readable
-            f = art.font(r.size)
-            used = r.indent * r.size + f.size(r.left)[0] + (f.size(r.right)[0] if r.right else 0)
-            assert used < rw  # the words never run into the points
-        rects = [pygame.Rect(r.rect) for r in rows]
-        assert all(r.collidelist(rects[i + 1 :]) == -1 for i, r in enumerate(rects))  # no two overlap
+        for messages in ((), ("Animation speed: fast", "Medium passed, and a message long enough for two lines.")):
+            for text in messages:  # messages take the foot of the text box: the rows still all fit above
+                game.toast(text)
+            snap = game.snapshot()
+            rows = info_rows(snap)
+            assert [(r.left, r.right) for r in rows] == [(s[0], s[1]) for s in spec]  # all 31, none "... more"
+            x, y, w, _ = a.layout.info
+            bottom = min([r[1] for r, _ in toast_boxes(snap)] or [y + a.layout.info[3]])
+            for r in rows:
+                rx, ry, rw, rh = r.rect
+                assert x <= rx and rx + rw <= x + w and y <= ry and ry + rh <= bottom
+                assert r.size >= 12  # readable
+                f = art.font(r.size)
+                used = r.indent * r.size + f.size(r.left)[0] + (f.size(r.right)[0] if r.right else 0)
+                assert used < rw  # the words never run into the points
+            rects = [pygame.Rect(r.rect) for r in rows]
+            assert all(r.collidelist(rects[i + 1 :]) == -1 for i, r in enumerate(rects))  # no two overlap
     finally:
         a.close()
 
