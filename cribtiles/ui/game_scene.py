@@ -208,7 +208,9 @@ class GameScene:
 
     @property
     def my_turn(self) -> bool:
-        return not self.state.is_over and self.state.current == self.human and not self.busy and self.curtain is None
+        """A person at the table may act now (never at a table of bots only, which the window watches)."""
+        shown_to_move = self.table.person_to_move and self.state.current == self.human
+        return shown_to_move and not self.busy and self.curtain is None
 
     @property
     def busy(self) -> bool:

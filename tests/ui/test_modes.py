@@ -27,3 +27,23 @@ def test_every_way_to_play_goes_to_its_end_through_the_window(
         assert len(table.match.finished) == 2 and table.match.servant  # a Servant after each round
     if "solitaire" in rules:
         assert [s.name for s in table.seats] == ["Dark", "Light"]
+
+
+def test_a_table_of_bots_is_watched_to_its_end_and_takes_no_move_from_the_window(tmp_path: Path) -> None:
+    from cribtiles.rules import RuleOptions
+    from cribtiles.table import parse_players
+    from cribtiles.table.model import Table
+    from cribtiles.ui.window import App
+
+    table = Table.new(parse_players("easy,beginner"), RuleOptions.parse("mode=solitaire"), seed=3)
+    app = App(table, Preferences(speed="instant"), Store(tmp_path), size=(1280, 800))
+    try:
+        for _ in range(20_000):
+            app.frame(1 / 60)
+            snap = app.game.snapshot()
+            assert not snap.my_turn and not (snap.buttons.can_play or snap.buttons.can_pass)
+            if table.round_over:
+                break
+        assert table.round_over and [s.name for s in table.seats] == ["Dark", "Light"]
+    finally:
+        app.close()
