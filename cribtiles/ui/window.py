@@ -13,12 +13,11 @@ import math
 import os
 import random
 import signal
-import threading
 import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Protocol
 
 import pygame
 
@@ -27,6 +26,7 @@ from cribtiles.bot.worker import BotWorker
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.options import STANDARD, RuleOptions
+from cribtiles.signals import handling
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.seats import seats_from_names
@@ -426,33 +426,20 @@ class App:
         the game to stop; then close it properly whatever happened (the game is saved every turn)."""
         clock = pygame.time.Clock()
         start = time.perf_counter()
-        previous = self._catch_signals()
         try:
-            while self.running:
-                dt = clock.tick(60) / 1000.0
-                self.frame(min(dt, 0.1))
-                if max_seconds is not None and time.perf_counter() - start > max_seconds:
-                    break
+            with handling(("SIGINT", "SIGTERM", "SIGHUP"), self._stop):
+                while self.running:
+                    dt = clock.tick(60) / 1000.0
+                    self.frame(min(dt, 0.1))
+                    if max_seconds is not None and time.perf_counter() - start > max_seconds:
+                        break
         finally:
-            for sig, handler in previous.items():
-                signal.signal(sig, handler)
             self.close()
 
-    def _catch_signals(self) -> dict[int, Any]:
+    def _stop(self, signum: int, _frame: object) -> None:
         """Ctrl-C, SIGTERM and SIGHUP end the loop after the frame being drawn, like closing the window."""
-        if threading.current_thread() is not threading.main_thread():
-            return {}
-
-        def stop(signum: int, _frame: object) -> None:
-            self.stopped_by = signal.Signals(signum).name
-            self.running = False
-
-        previous: dict[int, Any] = {}
-        for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-            sig = getattr(signal, name, None)
-            if sig is not None:
-                previous[sig] = signal.signal(sig, stop)
-        return previous
+        self.stopped_by = signal.Signals(signum).name
+        self.running = False
 
     def close(self) -> None:
         """Write the settings, end the bot worker at once, close the window: never waits on a bot."""
