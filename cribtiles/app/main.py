@@ -21,7 +21,7 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="cribtiles",
         description="Crib Tiles: Kings Cribbage, the crossword tile game scored like cribbage.",
-        epilog="Measure the bots: cribtiles arena --help",
+        epilog="Also: cribtiles history | stats | replay FILE | arena (each with --help)",
     )
     ap.add_argument("--version", action="version", version=f"Crib Tiles {__version__}")
     ap.add_argument("--text", action="store_true", help="play in the terminal")
@@ -108,6 +108,14 @@ def _main(argv: Sequence[str] | None) -> int:
         from cribtiles.table.arena import main as arena_main
 
         return arena_main(args_list[1:])
+    if args_list and args_list[0] in ("history", "stats"):  # the games played, from the history database
+        from .history_cli import main as history_main
+
+        return history_main(args_list[0], args_list[1:])
+    if args_list and args_list[0] == "replay":  # a recorded game, step by step in the window
+        from .replay_cli import main as replay_main
+
+        return replay_main(args_list[1:])
     args = _parser().parse_args(args_list)
     try:
         options = RuleOptions.parse(args.rules)

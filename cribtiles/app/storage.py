@@ -435,7 +435,21 @@ def _preferences_from(data: object) -> tuple[Preferences, list[str]]:
     from cribtiles.ui.newgame_form import good_seats
 
     prefs = Preferences()
-    fields = ("level", "speed", "sound", "fullscreen", "window", "seats", "rules")
+    fields = (
+        "level",
+        "speed",
+        "sound",
+        "fullscreen",
+        "window",
+        "seats",
+        "rules",
+        "volume",
+        "colour_marks",
+        "confirm_play",
+        "undo",
+        "hints",
+        "tutorial_offered",
+    )
     if not isinstance(data, dict):
         return prefs, list(fields)
     good: dict[str, Callable[[object], bool]] = {
@@ -446,6 +460,12 @@ def _preferences_from(data: object) -> tuple[Preferences, list[str]]:
         "window": _window_size,
         "seats": good_seats,
         "rules": _rules_text,
+        "volume": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100,
+        "colour_marks": lambda v: isinstance(v, bool),
+        "confirm_play": lambda v: isinstance(v, bool),
+        "undo": lambda v: isinstance(v, bool),
+        "hints": lambda v: isinstance(v, bool),
+        "tutorial_offered": lambda v: isinstance(v, bool),
     }
     bad: list[str] = []
     for name in fields:

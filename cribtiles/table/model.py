@@ -59,12 +59,24 @@ def start_match(seats: Sequence[Seat], options: RuleOptions, seed: int) -> Match
 class Table:
     """The one model of a game at the table. Its state changes only through its methods."""
 
-    def __init__(self, seats: Sequence[Seat], match: Match, history: Sequence[TurnRecord] | None = None) -> None:
+    def __init__(
+        self,
+        seats: Sequence[Seat],
+        match: Match,
+        history: Sequence[TurnRecord] | None = None,
+        *,
+        undos: int = 0,
+        hints: int = 0,
+    ) -> None:
         if len(seats) != len(match.names):
             raise ValueError(f"{len(match.names)} players need {len(match.names)} seats, not {len(seats)}")
         self.seats = tuple(seats)
         self.match = match
         self.history: list[TurnRecord] = list(history) if history is not None else list(history_of(match.game))
+        # marks kept with the game (and its save): plays taken back, hints asked for. The history counts
+        # a game with either apart from the others.
+        self.undos = undos
+        self.hints = hints
 
     @classmethod
     def new(cls, seats: Sequence[Seat], options: RuleOptions | None = None, seed: int = 0) -> Table:

@@ -24,6 +24,8 @@ VERSION = 1
 def save_table(table: Table) -> str:
     match = table.match
     data: dict[str, Any] = {"format": TABLE_FORMAT, "version": VERSION, "seats": [s.as_dict() for s in table.seats]}
+    if table.undos or table.hints:  # absent in a game without them, as in saves written before them
+        data["marks"] = {"undos": table.undos, "hints": table.hints}
     if match.options.rounds > 1:
         data["match"] = json.loads(save_match(match))
     else:
@@ -56,10 +58,26 @@ def load_table(text: str) -> Table:
     except ValueError as e:
         raise RecordError(f"the saved game is damaged: {e}") from None
     if isinstance(data.get("match"), dict):
-        return _with_seats(parsed, load_match(json.dumps(data["match"])))
-    if isinstance(data.get("game"), dict):
-        return _with_seats(parsed, _single(data["game"]))
-    raise RecordError("the saved game is damaged: it holds no game")
+        table = _with_seats(parsed, load_match(json.dumps(data["match"])))
+    elif isinstance(data.get("game"), dict):
+        table = _with_seats(parsed, _single(data["game"]))
+    else:
+        raise RecordError("the saved game is damaged: it holds no game")
+    table.undos, table.hints = _marks(data.get("marks", {}))
+    return table
+
+
+def _marks(marks: object) -> tuple[int, int]:
+    """The plays taken back and the hints asked for, from a save's `marks` (absent: none)."""
+    if not isinstance(marks, dict):
+        raise RecordError("the saved game is damaged: its marks are not a table of counts")
+    counts = []
+    for key in ("undos", "hints"):
+        n = marks.get(key, 0)
+        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 1_000_000:
+            raise RecordError(f"the saved game is damaged: its count of {key} is not a number of times")
+        counts.append(n)
+    return counts[0], counts[1]
 
 
 def _single(record: object) -> Match:

@@ -30,6 +30,16 @@ class Preferences:
     # in --rules ("" for the defaults). A lone bot among the seats plays at `level` (L changes it).
     seats: tuple[SeatPair, ...] = DEFAULT_SEATS
     rules: str = ""
+    # the Settings screen: sound volume in percent (`sound` is the mute switch), letters on the tiles
+    # telling light from dark for those who cannot tell the colours, a confirmation before each play,
+    # whether a play can be taken back against bots, whether the coach may give hints, and whether
+    # the first-game tutorial was offered (at the first start, once)
+    volume: int = 80
+    colour_marks: bool = False
+    confirm_play: bool = False
+    undo: bool = True
+    hints: bool = True
+    tutorial_offered: bool = False
 
     @property
     def pace(self) -> float:
