@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -58,11 +59,21 @@ class JokerManners:
 
 
 def choose_safely(bot: Bot, view: PlayerView, rng: random.Random, budget: float | None = None) -> Move:
-    """`bot.choose`, falling back to the greedy move if the bot fails: a game never stops on a bot."""
+    """`bot.choose`, falling back to the greedy move if the bot fails: a game never stops on a bot.
+    The failure is logged with its traceback (`cribtiles.bot`)."""
+    move, failure = choose_reporting(bot, view, rng, budget)
+    if failure:
+        logging.getLogger("cribtiles.bot").error("%s", failure)
+    return move
+
+
+def choose_reporting(bot: Bot, view: PlayerView, rng: random.Random, budget: float | None = None) -> tuple[Move, str]:
+    """`bot.choose`, or the greedy move if the bot fails, and the failure in words with its traceback
+    ("" when the bot did not fail), for a worker process to send to the game, which logs it."""
     from .greedy import greedy_move
 
     try:
-        return bot.choose(view, rng, budget)
+        return bot.choose(view, rng, budget), ""
     except Exception:
-        logging.getLogger("cribtiles.bot").exception("the %s bot failed; it plays the greedy move instead", bot.name)
-        return greedy_move(view, rng)
+        failure = f"the {bot.name} bot failed; it plays the greedy move instead\n{traceback.format_exc().rstrip()}"
+        return greedy_move(view, rng), failure

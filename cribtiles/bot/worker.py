@@ -19,13 +19,14 @@ import random
 import signal
 import threading
 import time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
 
-from .base import choose_safely
+from .base import choose_reporting, choose_safely
 from .greedy import greedy_move
 from .levels import PROCESS_LEVELS, make_bot
 from .lifeline import die_with_parent
@@ -53,7 +54,7 @@ def hang_limit(level: str, budget: float | None) -> float:
 
 
 def think(level: str, view: PlayerView, seed: int, budget: float | None = None) -> Move:
-    """The bot's move (run in the worker thread or process)."""
+    """The bot's move (run in the worker thread, where a failure is logged at once)."""
     return choose_safely(make_bot(level, budget), view, random.Random(seed), budget)
 
 
@@ -64,6 +65,17 @@ class Request:
     view: PlayerView
     seed: int
     budget: float | None
+
+
+def answer_of(request: Request) -> tuple[int, Move | None, str]:
+    """The worker process's answer: the ticket, the move (None if even the fallback failed) and the
+    failure in words with its traceback ("" when the bot did not fail), which the game logs."""
+    try:  # a bot that fails plays the greedy move
+        bot = make_bot(request.level, request.budget)
+        move, failure = choose_reporting(bot, request.view, random.Random(request.seed), request.budget)
+        return request.ticket, move, failure
+    except Exception:  # the fallback failing too
+        return request.ticket, None, traceback.format_exc().rstrip()
 
 
 def serve(conn: multiprocessing.connection.Connection) -> None:
@@ -77,14 +89,7 @@ def serve(conn: multiprocessing.connection.Connection) -> None:
             return
         if not isinstance(request, Request):
             return
-        try:
-            answer: tuple[int, Move | None, str] = (
-                request.ticket,
-                think(request.level, request.view, request.seed, request.budget),
-                "",
-            )
-        except Exception as e:  # choose_safely already falls back; this is the fallback failing
-            answer = (request.ticket, None, f"{type(e).__name__}: {e}")
+        answer = answer_of(request)
         try:
             conn.send(answer)
         except (EOFError, OSError):
@@ -256,6 +261,8 @@ class BotWorker:
                 if move is None:
                     log.error("the %s bot failed in its worker process: %s", job.level, error)
                     return self._fallback(job, "failed while thinking")
+                if error:  # the bot failed and its process played the greedy move instead
+                    log.error("in the %s bot's worker process, %s", job.level, error)
                 assert isinstance(move, Move)
                 return move
         except (EOFError, OSError):

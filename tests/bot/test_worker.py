@@ -165,3 +165,53 @@ def test_closing_never_waits_for_a_stopped_worker() -> None:
     worker.close()
     assert time.monotonic() - started < 1.5
     assert gone(pid)
+
+
+class _FailingBot:
+    name = "hard"
+
+    def choose(self, view: object, rng: object, budget: float | None = None) -> Move:
+        raise ZeroDivisionError("a bug in the bot")
+
+
+class _InlineProcess:
+    """A worker process that answers at once, in this process (so that make_bot can be replaced)."""
+
+    def __init__(self) -> None:
+        self.answers: list[tuple[int, Move | None, str]] = []
+        self.conn = self
+        self.proc = self
+
+    def send(self, request: worker_module.Request) -> None:
+        self.answers.append(worker_module.answer_of(request))
+
+    def poll(self) -> bool:
+        return bool(self.answers)
+
+    def recv(self) -> tuple[int, Move | None, str]:
+        return self.answers.pop(0)
+
+    def is_alive(self) -> bool:
+        return True
+
+    def kill(self) -> None:
+        pass
+
+
+def test_a_bots_exception_in_its_process_reaches_the_games_log_with_its_traceback(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    monkeypatch.setattr(worker_module, "make_bot", lambda level, budget: _FailingBot())
+    monkeypatch.setattr(worker_module, "_Process", _InlineProcess)
+    state = bot_to_move()
+    worker = BotWorker(use_process=True)
+    try:
+        worker.start("hard", state.view(state.current), seed=1)
+        with caplog.at_level("ERROR", logger="cribtiles.bot.worker"):
+            move = wait_for_move(worker, 5)
+    finally:
+        worker.close()
+    assert move in state.legal_actions()  # the greedy move instead
+    logged = "\n".join(r.getMessage() for r in caplog.records)
+    assert "the hard bot failed; it plays the greedy move instead" in logged
+    assert "Traceback" in logged and "ZeroDivisionError: a bug in the bot" in logged
