@@ -22,6 +22,7 @@ from cribtiles.rules.game import GameState, JokerCall, PlayerView, new_game
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move, Play
 from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.record import record_of, replay
 
 from .history import TurnRecord, history_of, record_turn
 from .seats import Seat
@@ -44,6 +45,22 @@ def chance(seed: int, round_index: int, turn: int, what: str) -> random.Random:
     """A generator for one decision of a game, derived from the match's seed: a seed replays a whole
     match, bots' slips under the Joker rule included, whoever drives it."""
     return random.Random(f"cribtiles-table/{seed}/{round_index}/{turn}/{what}")
+
+
+def log_position(state: GameState, turns: int) -> int:
+    """How many of the record's actions (`state.log`) come before turn `turns` of `state`: its turns
+    before it and the Joker calls made on them. `turns == len(state.turns)`: the whole log."""
+    if not 0 <= turns <= len(state.turns):
+        raise ValueError(f"the game has {len(state.turns)} turns, not {turns}")
+    if turns == len(state.turns):
+        return len(state.log)
+    return turns + sum(1 for before, _ in state.calls if before <= turns)
+
+
+def state_before(state: GameState, turns: int) -> GameState:
+    """The game as it stood just before turn `turns` (0: as dealt), rebuilt from its record: the
+    actions up to that point replayed from the seed, so that racks and bag are those of that moment."""
+    return replay(record_of(state), log_position(state, turns))
 
 
 def start_match(seats: Sequence[Seat], options: RuleOptions, seed: int) -> Match:
@@ -227,6 +244,60 @@ class Table:
                 continue
             if self.manners(caller).should_call(self.view(caller), self._chance(f"call/{caller}")):
                 self.call_joker(caller)
+
+    # --- taking back ---
+
+    def undo_turns(self, seat: int) -> tuple[TurnRecord, ...]:
+        """The turns that `undo(seat)` would take back, oldest first: `seat`'s last turn of the round
+        and every bot's turn after it. IllegalMove, in words, when it may not be taken back."""
+        if not 0 <= seat < len(self.seats):
+            raise IllegalMove(f"there is no seat {seat + 1} at this table")
+        if not self.seats[seat].is_person:
+            raise IllegalMove("only a person takes back a play; a bot's moves stand")
+        turns = self.state.turns
+        mine = next((i for i in range(len(turns) - 1, -1, -1) if turns[i].player == seat), None)
+        if mine is None:
+            rounds = " (a round that is over stays as it was played)" if self.match.finished else ""
+            raise IllegalMove(f"there is no turn of {self.seats[seat].name}'s to take back in this round{rounds}")
+        for i in range(mine + 1, len(turns)):
+            other = turns[i].player
+            if self.seats[other].is_person:
+                raise IllegalMove(
+                    f"{self.seats[other].name} has moved since: a turn is taken back only before another person moves"
+                )
+        for before, call in self.state.calls:
+            if before > mine and call.caller != seat and self.seats[call.caller].is_person:
+                raise IllegalMove(
+                    f"{self.seats[call.caller].name} has called Joker since: "
+                    "a turn is taken back only before another person acts"
+                )
+        if len(self.history) != len(turns):  # a table built with a partial history: rebuild it
+            self.history = list(history_of(self.state))
+        return tuple(self.history[mine:])
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether `seat` may take back its last turn now (see `undo`)."""
+        try:
+            self.undo_turns(seat)
+        except IllegalMove:
+            return False
+        return True
+
+    def undo(self, seat: int) -> int:
+        """Take back `seat`'s last turn of the round in play (a play, an exchange or a pass) and every
+        bot's turn after it, with the Joker calls made on them; the number of turns taken back.
+
+        The round is rebuilt from its record (the actions before that turn replayed from the seed), so
+        racks and bag are exactly as they were, and a bot given the same turn again plays the same
+        move. A finished round may be taken back too (its last play against a bot) until the next round
+        starts. Refused (IllegalMove) for a bot, for a seat without a turn in this round, and once
+        another person has moved (or called Joker) after it."""
+        taken = self.undo_turns(seat)
+        first = taken[0].number
+        self.match = replace(self.match, game=state_before(self.state, first))
+        self.history = self.history[:first]
+        self.undos += 1
+        return len(taken)
 
     def next_round(self) -> None:
         """Start the next round of the match, once a round is over."""
