@@ -9,9 +9,10 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cribtiles.rules import RuleOptions
+from cribtiles.table.model import Table
 from cribtiles.table.seats import Seat
 
-from .logs import setup_logging
+from .logs import LOG_FILE, setup_logging
 from .storage import FolderInUse, Store
 
 log = logging.getLogger("cribtiles.app")
@@ -25,10 +26,12 @@ def play_window(
     new_rules: bool,
     size: tuple[int, int] | None = None,
     seats: Sequence[Seat] | None = None,
+    replay: Table | None = None,
 ) -> int:
-    """Resume the saved game, or start a new one: a level, players (`seats`), seed or rules given on
-    the command line start a new game with them; what they leave out is what was chosen last on the
-    New game screen (the rules, the players with their lone bot at the remembered level)."""
+    """Open on the title screen over the saved game, or start a new one: a level, players (`seats`),
+    seed or rules given on the command line start a new game with them at once; what they leave out is
+    what was chosen last on the New game screen (the rules, the players with their lone bot at the
+    remembered level). `replay`: open straight onto that game's replay (closing it quits)."""
     try:
         import pygame  # noqa: F401
     except ImportError:
@@ -38,7 +41,7 @@ def play_window(
         )
         return 1
     store = Store(data_dir)
-    setup_logging(store.folder)
+    log_path = setup_logging(store.folder) or store.folder / LOG_FILE
     try:
         folder_note = store.lock()
     except FolderInUse as e:  # never two windows on one saved game: the second would overwrite the first's
@@ -47,9 +50,26 @@ def play_window(
         tell_in_a_window("Crib Tiles is already open", str(e))
         return 1
     try:
-        return _play(store, level, seed, options if new_rules else None, size, folder_note, seats)
+        return _play(store, level, seed, options if new_rules else None, size, folder_note, seats, replay)
+    except Exception as e:  # a bug: say so, where the details are, and that the game is safe
+        return _crashed(e, log_path)
     finally:
         store.unlock()
+
+
+def _crashed(e: Exception, log_path: Path) -> int:
+    """An unexpected error ended the window: log it with its traceback, and tell the player in words,
+    on standard error and in a small window, with the log's path for a bug report."""
+    log.exception("the game stopped on an unexpected error")
+    what = f"{type(e).__name__}: {e}"
+    what = what if len(what) <= 160 else what[:159] + "…"
+    text = (
+        f"Crib Tiles stopped on an unexpected error ({what}). Your game was saved after its last turn and "
+        f"goes on when you start again. The details are in {log_path}; please send that file with a bug report."
+    )
+    print(f"cribtiles: {text}", file=sys.stderr)
+    tell_in_a_window("Crib Tiles stopped", text)
+    return 1
 
 
 def _play(
@@ -60,13 +80,15 @@ def _play(
     size: tuple[int, int] | None,
     folder_note: str,
     seats: Sequence[Seat] | None,
+    replay: Table | None = None,
 ) -> int:
     prefs, notes = store.load_preferences()
     notes = " ".join(n for n in (folder_note, notes) if n)
     if level is not None:
         prefs.level = level
     saved = None
-    if level is None and seed is None and options is None and seats is None:
+    asked_new = not (level is None and seed is None and options is None and seats is None)
+    if not asked_new:
         saved, game_note = store.load_table(finished=True)
         notes = " ".join(n for n in (notes, game_note) if n)
     if notes:
@@ -74,7 +96,8 @@ def _play(
     from cribtiles.ui.window import App
 
     try:
-        app = App(saved, prefs, store, options, notice=notes, size=size, seed=seed, seats=seats)
+        title = not asked_new and replay is None
+        app = App(saved, prefs, store, options, notice=notes, size=size, seed=seed, seats=seats, title=title)
     except Exception as e:  # no display: say so plainly
         if e.__class__.__name__ == "error":
             log.error("cannot open a window: %s", e)
@@ -82,6 +105,8 @@ def _play(
             return 1
         raise
     log.info("window open at %dx%d", *app.screen.get_size())
+    if replay is not None:
+        app.open_replay(replay, quit_on_close=True)
     app.run()
     for err in store.errors[-1:]:
         print(f"cribtiles: {err}", file=sys.stderr)

@@ -341,16 +341,29 @@ def _tile_seed(tile: Tile) -> int:
     return tile.rank * 7 + (0 if tile.colour is Colour.LIGHT else 100)
 
 
+_marks = {"letters": False}  # the Settings screen's "colour letters on tiles"
+
+
+def set_letter_marks(on: bool) -> None:
+    """Whether tiles carry their colour's letter too (L or D, as in the notation), from now on."""
+    _marks["letters"] = on
+
+
+def letter_marks() -> bool:
+    return _marks["letters"]
+
+
 def tile_face(tile: Tile, size: int) -> pygame.Surface:
     """A tile seen from above: maple (light) or walnut (dark), the rank engraved, bevelled edges.
 
     Light tiles carry a ring in the corner, dark tiles a diamond and an inlaid border, so the two
-    decks differ in shape as well as shade. A 6 or 9 is underlined."""
-    return _tile_face(tile.rank, tile.colour, size)
+    decks differ in shape as well as shade; with the letter marks on, also an L or a D in the lower
+    right corner. A 6 or 9 is underlined."""
+    return _tile_face(tile.rank, tile.colour, size, _marks["letters"])
 
 
 @lru_cache(maxsize=256)
-def _tile_face(rank: int, colour: Colour, size: int) -> pygame.Surface:
+def _tile_face(rank: int, colour: Colour, size: int, letters: bool = False) -> pygame.Surface:
     light = colour is Colour.LIGHT
     tone = MAPLE if light else WALNUT
     radius = max(3, size // 8)
@@ -380,6 +393,9 @@ def _tile_face(rank: int, colour: Colour, size: int) -> pygame.Surface:
     else:
         pts = [(mx, my - mr), (mx + mr, my), (mx, my + mr), (mx - mr, my)]
         pygame.draw.polygon(face, ink, pts)
+    if letters and size >= 16:  # the colour's letter, as the notation writes it
+        mark = text("L" if light else "D", max(8, round(size * 0.24)), ink)
+        face.blit(mark, mark.get_rect(bottomright=(size - max(3, size // 8), size - max(2, size // 12))))
     bevel(face, (0, 0, size, size), max(2, size // 10), raised=True, strength=110 if light else 80, radius=radius)
     pygame.draw.rect(face, (*shade(tone, 0.45), 200), (0, 0, size, size), 1, border_radius=radius)
     return face

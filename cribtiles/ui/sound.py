@@ -30,11 +30,16 @@ def click_samples(rate: int, channels: int, seed: int = 3) -> bytes:
     return out.tobytes()
 
 
+#: The click's loudness at 100 percent (it is a sharp sound: louder is unpleasant).
+FULL = 0.75
+
+
 class Sounds:
     """The game's sounds; silent when there is no mixer or sound is turned off."""
 
-    def __init__(self, enabled: bool = True) -> None:
+    def __init__(self, enabled: bool = True, volume: int = 80) -> None:
         self.enabled = enabled
+        self.volume = volume
         self._click: pygame.mixer.Sound | None = None
         try:
             if not pygame.mixer.get_init():
@@ -46,9 +51,16 @@ class Sounds:
             if abs(size) != 16:
                 return
             self._click = pygame.mixer.Sound(buffer=click_samples(rate, channels))
-            self._click.set_volume(0.6)
+            self.set_volume(volume)
         except (pygame.error, ValueError, OSError):
             self._click = None
+
+    def set_volume(self, percent: int) -> None:
+        """The sounds' loudness, 0 to 100 percent of the click's full strength."""
+        self.volume = max(0, min(100, percent))
+        if self._click is not None:
+            with contextlib.suppress(pygame.error):
+                self._click.set_volume(FULL * self.volume / 100)
 
     @property
     def available(self) -> bool:

@@ -37,6 +37,7 @@ from .game_scene import GameScene
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, contains, fit_window
 from .newgame import NewGameScene
 from .newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, with_level
+from .screens import Item
 from .sound import Sounds
 
 TITLE = "Crib Tiles"
@@ -126,9 +127,11 @@ class App:
         size: tuple[int, int] | None = None,
         seed: int | None = None,
         seats: Sequence[Seat] | None = None,
+        title: bool = False,
     ) -> None:
         """`options` and `seats` are those of the first game when there is no `saved` one to resume
-        (None: the choices last made on the New game screen, kept in `prefs`)."""
+        (None: the choices last made on the New game screen, kept in `prefs`). `title`: open on the
+        title screen (over the game, which Continue or Escape returns to)."""
         self.prefs = prefs
         self.keeper = keeper
         self.options = options if options is not None else options_of(prefs.rules)
@@ -163,7 +166,10 @@ class App:
         pygame.display.set_caption(TITLE)
         self.layout = Layout.of(*self.screen.get_size())
         self._warm = paint.warm_faces(self.layout)
-        self.sounds = Sounds(prefs.sound)
+        self.sounds = Sounds(prefs.sound, prefs.volume)
+        from . import art
+
+        art.set_letter_marks(prefs.colour_marks)
         self.worker = BotWorker()
         self.scenes: list[Scene] = []
         self._full = True  # the next frame redraws and presents the whole window
@@ -180,6 +186,8 @@ class App:
         self.game = GameScene(self, table, notice=notice)
         self.scenes.append(self.game)
         self.caption(table.state)
+        if title:
+            self.open_title(first_start=not prefs.tutorial_offered)
         if self.game.level in PROCESS_LEVELS:  # start the bot's process while the player looks
             self.worker.warm_up()
         # the rules' and bots' tables are built and live for good: keep the collector from walking
@@ -237,6 +245,104 @@ class App:
         self.prefs.window = self.windowed
         self._prefs_changed = time.monotonic()  # written once the edge is let go (see frame)
         self._relayout()
+
+    # --- the screens around the game ---
+
+    def push(self, scene: Scene) -> None:
+        """Show `scene` over what is shown; closing it comes back to what was there."""
+        self.scenes.append(scene)
+        self._full = True
+
+    def close_top(self) -> None:
+        """Close the screen on top (never the game itself)."""
+        if len(self.scenes) > 1:
+            self.scenes.pop()
+            self._full = True
+
+    def back_to_game(self) -> None:
+        """Close every screen over the game (the title's Continue, and Escape there)."""
+        self.scenes = self.scenes[:1]
+        self._full = True
+
+    def open_title(self, first_start: bool = False) -> None:
+        """The title screen over the game; at the first start it offers the tutorial (once)."""
+        from .title import TitleScene
+
+        if any(isinstance(s, TitleScene) for s in self.scenes):
+            return
+        items = self.title_items()
+        greeting = ""
+        focus = 0
+        if first_start:
+            greeting = "Welcome! New to Kings Cribbage? The tutorial teaches it in a short game."
+            focus = next(i for i, item in enumerate(items) if item.label == "Tutorial")
+            self.prefs.tutorial_offered = True
+            self.keeper.save_preferences(self.prefs)
+        self.push(TitleScene(items, on_back=self.back_to_game, greeting=greeting, focus=focus))
+
+    def title_items(self) -> list[Item]:
+        """The title screen's menu: Continue only while the game at the table is unfinished."""
+        unfinished = not (self.table.round_over and self.table.match_over)
+        state = self.table.state
+        names = ["You" if p == self.game.human else n for p, n in enumerate(state.names)]
+        scores = " · ".join(f"{n} {sc}" for n, sc in zip(names, state.final_scores(), strict=True))
+        items = [
+            Item("Continue", self.back_to_game, key=pygame.K_c, note=f"The game at the table: {scores}"),
+            Item("New game", self.open_new_game, key=pygame.K_n, note="Choose the players and the rules"),
+            Item("Rules", self.open_rules, key=pygame.K_r, note="How Kings Cribbage is played, page by page"),
+            Item("Tutorial", self.open_tutorial, key=pygame.K_t, note="A short guided game on a fixed board"),
+            Item("History", self.open_history, key=pygame.K_h, note="Every finished game: replay any of them"),
+            Item("Statistics", self.open_statistics, key=pygame.K_s, note="Wins, averages and bests, by opponent"),
+            Item("Settings", self.open_settings, key=pygame.K_e, note="Sound, speed, full screen, undo, hints"),
+            Item("Quit", self.quit, key=pygame.K_q, note="Your game is saved; it goes on when you come back"),
+        ]
+        return items if unfinished else items[1:]
+
+    def quit(self) -> None:
+        self.running = False
+
+    def open_settings(self) -> None:
+        from .settings_scene import SettingsScene
+
+        self.push(SettingsScene(self.prefs, self.setting_changed, self.close_top))
+
+    def setting_changed(self, name: str) -> None:
+        """A setting changed on the Settings screen: apply it at once, and save the settings."""
+        if name == "sound":
+            self.sounds.enabled = self.prefs.sound
+            self.sounds.click()
+        elif name == "volume":
+            self.sounds.set_volume(self.prefs.volume)
+            self.sounds.click()
+        elif name == "fullscreen":
+            self.screen = self._open(self.prefs.fullscreen)
+            self._relayout()
+        elif name == "colour_marks":
+            from . import art
+
+            art.set_letter_marks(self.prefs.colour_marks)
+            self._relayout()
+        self.keeper.save_preferences(self.prefs)
+
+    def open_rules(self, page: int = 0) -> None:
+        from .rules_scene import RulesScene
+
+        self.push(RulesScene(self, self.close_top, page))
+
+    def open_tutorial(self) -> None:
+        from .tutorial_scene import TutorialScene
+
+        self.push(TutorialScene(self, self.close_top))
+
+    def open_history(self) -> None:
+        from .history_scene import HistoryScene
+
+        self.push(HistoryScene(self, self.close_top))
+
+    def open_statistics(self) -> None:
+        from .history_scene import StatisticsScene
+
+        self.push(StatisticsScene(self, self.close_top))
 
     # --- games ---
 
@@ -404,8 +510,14 @@ class App:
             if event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
                 self.running = False
                 return
-            if isinstance(self.scenes[-1], NewGameScene):  # letters there are typed into names
-                self.scenes[-1].handle(event)
+            if not isinstance(self.scenes[-1], (GameScene, EndScene)):  # the screens have letters of their own
+                if event.key == pygame.K_n and event.mod & pygame.KMOD_CTRL and not self._typing():
+                    self.open_new_game()
+                else:
+                    self.scenes[-1].handle(event)
+                return
+            if event.key == pygame.K_ESCAPE and self.scenes[-1] is self.game and self._nothing_to_cancel():
+                self.open_title()
                 return
             if event.key == pygame.K_n and event.mod & pygame.KMOD_CTRL:  # asks before throwing a game away
                 self.open_new_game()
@@ -420,6 +532,15 @@ class App:
                 self.cycle_level()
                 return
         self.scenes[-1].handle(event)
+
+    def _typing(self) -> bool:
+        return isinstance(self.scenes[-1], NewGameScene)
+
+    def _nothing_to_cancel(self) -> bool:
+        """Escape at the table cancels what is under way first (a held tile, an exchange, a count, a
+        past turn shown, the keyboard's cursor); with nothing under way it opens the title screen."""
+        g = self.game
+        return g.past is None and g.declaring is None and g.draft.held is None and not g.exchanging and not g.keyboard
 
     def run(self, max_seconds: float | None = None) -> None:
         """Loop frames until the window is closed, Ctrl+Q, or a signal (Ctrl-C, SIGTERM, SIGHUP) asks
