@@ -257,8 +257,10 @@ class Table:
         turns = self.state.turns
         mine = next((i for i in range(len(turns) - 1, -1, -1) if turns[i].player == seat), None)
         if mine is None:
+            name = self.seats[seat].name
+            who = "you have" if name == "You" else f"{name} has"
             rounds = " (a round that is over stays as it was played)" if self.match.finished else ""
-            raise IllegalMove(f"there is no turn of {self.seats[seat].name}'s to take back in this round{rounds}")
+            raise IllegalMove(f"{who} no turn to take back in this round{rounds}")
         for i in range(mine + 1, len(turns)):
             other = turns[i].player
             if self.seats[other].is_person:

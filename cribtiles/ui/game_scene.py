@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -16,6 +17,7 @@ import pygame
 
 from cribtiles.bot.worker import BotWorker
 from cribtiles.rules.board import CENTRE, SIZE, Square
+from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Exchange, Move, Pass, Play
 from cribtiles.rules.options import START_HIGH
@@ -76,6 +78,42 @@ ROW_REVEAL = 0.09  # each row of a score breakdown
 TOAST = 3.0
 
 
+def peg_marks(state: GameState) -> list[tuple[int, int]]:
+    """Each player's pegs in `state`: (their score, their score before their last scoring)."""
+    running = [0] * state.players
+    previous = [0] * state.players
+    for t in state.turns:
+        if t.points:
+            previous[t.player] = running[t.player]
+            running[t.player] += t.points
+    return [(state.scores[p], previous[p]) for p in range(state.players)]
+
+
+def took_back_words(taken: Sequence[TurnRecord], whose: str, names: Sequence[str], also: str | None = None) -> str:
+    """What an undo took back, in a sentence: "Took back your play f7=5D g7=TL and Hard's reply".
+    `whose` is "your" or "Ann's"; `names` name the seats; `also` a bot whose reply was on its way."""
+    mine = taken[0]
+    move = mine.turn.move
+    if isinstance(move, Play):
+        what = f"{whose} play {move}"
+    elif isinstance(move, Exchange):
+        n = mine.turn.drawn
+        what = f"{whose} exchange of {n} tile{'s' if n != 1 else ''}"
+    else:
+        what = f"{whose} pass"
+    bots: list[str] = []
+    for record in taken[1:]:
+        if names[record.player] not in bots:
+            bots.append(names[record.player])
+    if also is not None and also not in bots:
+        bots.append(also)
+    if len(bots) == 1:
+        what += f" and {bots[0]}'s reply"
+    elif bots:
+        what += f" and the replies of {', '.join(bots[:-1])} and {bots[-1]}"
+    return f"Took back {what}."
+
+
 @dataclass
 class Toast:
     text: str
@@ -94,6 +132,7 @@ class GameScene:
     turn_scroll: int = 0  # turns of the list scrolled past, newest first
     pointed: set[Square] = field(default_factory=set)  # squares clicked towards the next item
     typed: str = ""  # a declared total typed instead
+    confirming: tuple[Play, int | None] | None = None  # "confirm before play": the play asked about
     now: float = 0.0
     draft: Draft = field(init=False)
     pos: dict[int, list[float]] = field(default_factory=dict)  # tile id -> drawn [x, y, size]
@@ -128,23 +167,25 @@ class GameScene:
         if self.hot_seat and self.table.person_to_move:
             self.curtain = self.viewer  # the first person's rack waits for them, too
         self.draft = Draft.deal(self.state.racks[self.human])
-        self.pegs = [Pegs() for _ in range(self.state.players)]
-        running = [0] * self.state.players
-        previous = [0] * self.state.players
-        for t in self.state.turns:  # the back peg: each player's score before their last scoring
-            if t.points:
-                previous[t.player] = running[t.player]
-                running[t.player] += t.points
-        for seat, peg in enumerate(self.pegs):
-            peg.set(self.state.scores[seat], previous[seat])
+        self._set_pegs()
         self._snap_rack()
-        plays = [r for r in self.table.history if r.score is not None]
-        if plays and plays[-1].score is not None:  # a resumed game: explain the last play
-            self.breakdown = Breakdown(plays[-1].player, plays[-1].score)
+        self._explain_last()
         if not self.state.turns:
             self.toast(self.draw_words(), 6.0)
         if self.notice:
             self.toast(self.notice, 6.0)
+
+    def _set_pegs(self) -> None:
+        """The pegs where the game stands (the back peg: each player's score before their last scoring)."""
+        self.pegs = [Pegs() for _ in range(self.state.players)]
+        for peg, (score, previous) in zip(self.pegs, peg_marks(self.state), strict=True):
+            peg.set(score, previous)
+
+    def _explain_last(self) -> None:
+        """The breakdown of the last play of the round (a resumed game, a play taken back), or none."""
+        plays = [r for r in self.table.history if r.score is not None]
+        last = plays[-1].score if plays else None
+        self.breakdown = Breakdown(plays[-1].player, last) if last is not None else None
 
     # --- helpers ---
 
@@ -302,6 +343,8 @@ class GameScene:
     def handle(self, event: pygame.event.Event) -> None:
         if self.curtain is not None and self._at_curtain(event):
             return
+        if self.confirming is not None and self._at_confirm(event):
+            return
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             self._hover()
@@ -335,6 +378,50 @@ class GameScene:
             return True
         return event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN, pygame.MOUSEWHEEL)
 
+    def _at_confirm(self, event: pygame.event.Event) -> bool:
+        """While "Play ... for 12?" is asked: Enter, Y or the Play button plays; Escape, N or a click
+        elsewhere goes back to the turn as it was. True when the event was the question's."""
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y):
+                self.confirm_play()
+            elif event.key in (pygame.K_ESCAPE, pygame.K_n):
+                self.confirming = None
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            if event.button == 1 and contains(self._play_rect(), event.pos):
+                self.confirm_play()
+            else:
+                self.confirming = None
+            return True
+        return event.type in (pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL)
+
+    def confirm_play(self) -> None:
+        """The play asked about is made."""
+        asked, self.confirming = self.confirming, None
+        if asked is not None and self.my_turn:
+            self.commit(*asked)
+
+    def _play_or_ask(self, play: Play, declared: int | None = None) -> None:
+        """Make the play, or first ask "Play f7=5D g7=TL for 12?" when the setting says so."""
+        if self.app.prefs.confirm_play:
+            self.confirming = (play, declared)
+        else:
+            self.commit(play, declared)
+
+    def _question(self) -> str | None:
+        if self.confirming is None:
+            return None
+        play, declared = self.confirming
+        if declared is not None:
+            return f"Play {play} and declare {declared}?"
+        points = self.live.score.total if self.live is not None and self.live.score is not None else None
+        return f"Play {play} for {points}?" if points is not None else f"Play {play}?"
+
+    def _play_rect(self) -> tuple[int, int, int, int]:
+        from .panel import panel_buttons
+
+        return panel_buttons(self.snapshot())[0][0]
+
     def _hover(self) -> None:
         from .panel import info_rows
 
@@ -366,6 +453,13 @@ class GameScene:
             self.call_joker()
             return
         button = self.layout.button_at(point)
+        if button == "play" and self.undo_shown and not contains(self._play_rect(), point):
+            from .panel import undo_button
+
+            undo = undo_button(self.snapshot())
+            if undo is not None and contains(undo[0], point):
+                self.take_back()
+            return
         if self.declaring is not None and button is None:
             self._point_at(self.layout.square_at(point))
             return
@@ -443,6 +537,9 @@ class GameScene:
             return
         if k == pygame.K_j and self.may_call():
             self.call_joker()
+            return
+        if k == pygame.K_u or (k == pygame.K_z and mods & pygame.KMOD_CTRL):
+            self.take_back()
             return
         if k in (pygame.K_LEFT, pygame.K_RIGHT, pygame.K_UP, pygame.K_DOWN):
             if mods & pygame.KMOD_CTRL and k in (pygame.K_LEFT, pygame.K_RIGHT):
@@ -583,7 +680,7 @@ class GameScene:
         if why:
             self.toast(why)
             return
-        self.commit(play, declared)
+        self._play_or_ask(play, declared)
 
     def press_button(self, name: str) -> None:
         if name == "play":
@@ -601,7 +698,7 @@ class GameScene:
                 if self.state.options.joker and self.live is not None and self.live.score is not None:
                     self.declaring, self.pointed, self.typed = Declaration(self.live.score), set(), ""
                     return
-                self.commit(play)
+                self._play_or_ask(play)
             elif self.live is not None and not self.live.is_legal and self.my_turn:
                 self.toast(self.live.reason)
         elif name == "pass":
@@ -632,6 +729,59 @@ class GameScene:
         elif name == "shuffle":
             self.draft.shuffle(self.rng)
 
+    # --- taking back ---
+
+    @property
+    def undo_shown(self) -> bool:
+        """The Undo button shows when the setting allows it and a bot sits at the table."""
+        return self.app.prefs.undo and any(s.is_bot for s in self.table.seats)
+
+    def can_undo(self) -> bool:
+        return self.undo_shown and self.curtain is None and self.table.can_undo(self.human)
+
+    def take_back(self) -> None:
+        """Undo (the button, U, Ctrl+Z): take back the person's last turn and the bots' replies after
+        it; a bot thinking is stopped, the game saved, and a message says what was taken back."""
+        if not self.app.prefs.undo:
+            self.toast("Undo is off in the settings.")
+            return
+        if not any(s.is_bot for s in self.table.seats):
+            self.toast("Plays are taken back only in a game against bots.")
+            return
+        try:
+            taken = self.table.undo_turns(self.human)
+        except IllegalMove as e:
+            self.toast(f"{str(e)[:1].upper()}{str(e)[1:]}.")
+            return
+        on_its_way = self.state.current if self.pending is not None else None
+        self.worker.cancel()  # a bot thinking about a reply that will never be made
+        self.request, self.thinking_since, self.pending, self.flights = None, None, None, []
+        self.table.undo(self.human)
+        whose = "your" if self.name_of(self.human) == "You" else f"{self.state.names[self.human]}'s"
+        also = None if on_its_way is None else self.state.names[on_its_way]
+        self.toast(took_back_words(taken, whose, self.state.names, also))
+        self.past, self.declaring, self.pointed, self.typed, self.confirming = None, None, set(), "", None
+        self.exchanging, self.curtain, self.ended, self.racks_counted = False, None, False, False
+        self.viewer = self._person_to_show(self.viewer)
+        self.draft = Draft.deal(self.state.racks[self.human])
+        self.selected = 0
+        self.pos = {}
+        self._snap_rack()
+        self._set_pegs()
+        self._explain_last()
+        self.refresh_preview()
+        self._saved()
+        self.app.sounds.click()
+
+    def _saved(self) -> None:
+        """Save the table; a save that failed (a full disk, a folder gone read-only) is told."""
+        self.app.save_game()
+        errors = getattr(self.app.keeper, "errors", None)
+        if errors and len(errors) != self._save_errors:
+            self._save_errors = len(errors)
+            self.toast(f"The game could not be saved: {errors[-1]}", 6.0)
+        self.app.caption(self.state)
+
     # --- turns ---
 
     def commit(self, move: Move, declared: int | None = None) -> None:
@@ -655,12 +805,7 @@ class GameScene:
             self.selected = 0
             self.exchanging = False
         self.refresh_preview()
-        self.app.save_game()
-        errors = getattr(self.app.keeper, "errors", None)  # a full disk, a folder gone read-only
-        if errors and len(errors) != self._save_errors:
-            self._save_errors = len(errors)
-            self.toast(f"The game could not be saved: {errors[-1]}", 6.0)
-        self.app.caption(self.state)
+        self._saved()
 
     def _tell(self, record: TurnRecord) -> None:
         """Show what a turn did: a play's breakdown and its pegs, a pass or an exchange in words."""
@@ -850,6 +995,9 @@ class GameScene:
             racks_counted=self.racks_counted,
             past=self._past_view(),
             turn_scroll=self.turn_scroll,
+            undo_shown=self.undo_shown,
+            can_undo=self.can_undo(),
+            confirming=self._question(),
         )
 
     def _turn_row_at(self, point: Point) -> int | None:

@@ -69,6 +69,8 @@ def info_rows(snap: TableSnapshot) -> list[InfoRow]:
         snap.toasts,
         None if snap.past is None else snap.past.number,
         snap.turn_scroll,
+        snap.confirming,
+        None if snap.replay is None else (snap.replay.round, snap.replay.at, len(snap.replay.turns), snap.replay.typed),
     )
     if _info_cache.key != key:
         _info_cache.key, _info_cache.rows = key, tuple(_info_rows(snap))
@@ -123,14 +125,27 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
             spec.extend(score_rows(past.score, f"Turn {past.number + 1}: {who} scored"))
         else:
             spec.append((f"Turn {past.number + 1}: {who} {past.words}", "", GOLD, 2, (), 0))
-        spec.append(("Esc or a click on the board: back to the game", "", DIM, -2, (), 0))
+        if snap.replay is None:
+            spec.append(("Esc or a click on the board: back to the game", "", DIM, -2, (), 0))
+        elif snap.replay.at == len(snap.replay.turns) and snap.state.outcome is not None:
+            spec.append((_outcome_words(snap), "", GOLD, 0, (), 0))
+    elif snap.replay is not None:  # a replay before its first turn: the draw for the start
+        spec.append((f"Round {snap.replay.round}: the racks as dealt", "", GOLD, 2, (), 0))
+        for line in wrap(snap.replay.start, base - 1, w):
+            spec.append((line, "", CREAM, -1, (), 0))
+        spec.append(("Right or Space: the first turn", "", DIM, -2, (), 0))
     elif snap.breakdown is not None:
         who = seat_name(snap, snap.breakdown.player)
         spec.extend(score_rows(snap.breakdown.score, f"{who} scored"))
         shown = snap.rows_shown
     if snap.help:
         spec = []
-    if not spec or (snap.breakdown is None and snap.past is None and live is None and not snap.exchanging):
+    if snap.confirming is not None:  # "confirm before play": the question comes first
+        ask: list[RowSpec] = [(line, "", GOLD, 2, (), 0) for line in wrap(snap.confirming, base + 2, w)]
+        ask.append(("Enter or Y plays it; Esc or N goes back", "", CREAM, 0, (), 0))
+        spec = [*ask, ("", "", CREAM, 0, (), 0), *spec]
+    idle = snap.breakdown is None and snap.past is None and live is None and not snap.exchanging
+    if snap.replay is None and (not spec or idle):
         if spec:
             spec.append(("", "", CREAM, 0, (), 0))
         spec.append(("How to play", "H closes" if snap.help else "", GOLD, 2, (), 0))
@@ -149,14 +164,18 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
     small = base - 2
     lh = round(small * 1.3)
     room = int((bottom - y - round(base * 1.6)) // lh)
-    turns = snap.state.turns
+    turns = snap.state.turns if snap.replay is None else snap.replay.turns
     b = snap.breakdown
     revealing = b is not None and (snap.rows_shown or 999) < breakdown_rows(b.score)
     if room >= 2 and turns and not revealing:
         y += pad
         newest_first = list(enumerate(turns))[::-1]
-        scroll = max(0, min(snap.turn_scroll, len(turns) - room))
-        more = f"{scroll} newer above (wheel)" if scroll else ("click one to see it" if len(turns) <= room else "")
+        scroll = snap.turn_scroll
+        if snap.replay is not None:  # the turn shown stays in the middle of the list
+            scroll = len(turns) - snap.replay.at - room // 2
+        scroll = max(0, min(scroll, len(turns) - room))
+        later = "later" if snap.replay is not None else "newer"
+        more = f"{scroll} {later} above (wheel)" if scroll else ("click one to see it" if len(turns) <= room else "")
         if not more and len(turns) > room:
             more = f"{len(turns) - room} older below (wheel)"
         rows.append(InfoRow((x, y, w, round(base * 1.3)), "Turns", more, GOLD, base))
@@ -178,6 +197,17 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
             rows.append(InfoRow((x, y, w, lh), text, right, GOLD if shown_now else DIM, small, squares, 0, number))
             y += lh
     return rows
+
+
+def _outcome_words(snap: TableSnapshot) -> str:
+    """The end of the game in a few words: who won, with what."""
+    outcome = snap.state.outcome
+    if outcome is None:
+        return ""
+    names = [seat_name(snap, p) for p in outcome.winners]
+    best = outcome.final_scores[outcome.winners[0]]
+    verb = "won" if len(names) == 1 else "shared the win"
+    return f"Game over: {' and '.join(names)} {verb} with {best}"
 
 
 # --- pieces ---
@@ -232,8 +262,87 @@ def draw_panel(surf: Target, snap: TableSnapshot) -> None:
     _draw_pegboard(surf, snap)
     _draw_status(surf, snap)
     _draw_info(surf, snap)
+    if snap.replay is not None:
+        for name, rect, label, enabled in replay_buttons(snap):
+            button(surf, rect, label, enabled, contains(rect, snap.mouse), strong=name == "next")
+        return
     for i, (rect, label, enabled) in enumerate(panel_buttons(snap)):
         button(surf, rect, label, enabled, contains(rect, snap.mouse), strong=i == 0)
+    undo = undo_button(snap)
+    if undo is not None:
+        button(surf, undo[0], undo[1], undo[2], contains(undo[0], snap.mouse))
+
+
+def _play_row(snap: TableSnapshot) -> tuple[Rect, Rect | None]:
+    """The Play button's rectangle, and the Undo button's at its right end when it is shown (Play
+    keeps its middle, where keyboard users and the autopilot find it)."""
+    lay = snap.layout
+    px, py, pw, ph = lay.buttons["play"]
+    if not snap.undo_shown or snap.replay is not None:
+        return (px, py, pw, ph), None
+    gap = max(6, lay.margin // 2)
+    uw = max(70, round(pw * 0.24))
+    return (px, py, pw - uw - gap, ph), (px + pw - uw, py, uw, ph)
+
+
+def undo_button(snap: TableSnapshot) -> tuple[Rect, str, bool] | None:
+    """The Undo button (where, label, enabled), or None when it is not shown: the setting is off or no
+    bot sits at the table."""
+    rect = _play_row(snap)[1]
+    return None if rect is None else (rect, "Undo", snap.can_undo)
+
+
+def replay_buttons(snap: TableSnapshot) -> list[tuple[str, Rect, str, bool]]:
+    """A replay's buttons in the panel: (name, where, label, enabled); Back and Next share the big row."""
+    r = snap.replay
+    assert r is not None
+    lay = snap.layout
+    px, py, pw, ph = lay.buttons["play"]
+    gap = max(6, lay.margin // 2)
+    back_w = (pw - gap) * 2 // 5
+    first = r.at == 0 and r.round == 1
+    last = r.at == len(r.turns) and r.round == r.rounds
+    return [
+        ("back", (px, py, back_w, ph), "< Back", not first),
+        ("next", (px + back_w + gap, py, pw - back_w - gap, ph), "Next turn >", not last),
+        ("export", lay.buttons["pass"], "Export (E)", r.can_export),
+        ("close", lay.buttons["exchange"], "Close (Esc)", True),
+    ]
+
+
+def rack_buttons(snap: TableSnapshot) -> list[tuple[str, Rect, str, bool]]:
+    """The buttons beside the rack: Shuffle and Recall; in a replay, the start and the end of the round."""
+    lay = snap.layout
+    if snap.replay is not None:
+        r = snap.replay
+        return [
+            ("start", lay.buttons["shuffle"], "Start", r.at > 0),
+            ("end", lay.buttons["recall"], "End", r.at < len(r.turns)),
+        ]
+    return [
+        ("shuffle", lay.buttons["shuffle"], "Shuffle", len(snap.draft.order) > 1),
+        ("recall", lay.buttons["recall"], "Recall", bool(snap.draft.placed)),
+    ]
+
+
+REPLAY_KEYS = "Right/Space next · Left back · Home End · PgUp PgDn 5 · [ ] round · Tab rack · E export · Esc close"
+
+
+def keys_line(snap: TableSnapshot, size: int, width: int) -> str:
+    """The keys written at the foot of the side panel's text box, as many as fit `width`."""
+    if snap.replay is not None:
+        text = REPLAY_KEYS
+        shorter = (text.replace(" · Tab rack", ""), text.replace(" · Tab rack", "").replace(" · [ ] round", ""))
+    else:
+        text = KEYS.replace(" · H help", " · U undo · H help") if snap.undo_shown else KEYS
+        shorter = (
+            text.replace(" · F11", "").replace(" · M sound", ""),
+            KEYS.replace(" · F11", "").replace(" · M sound", ""),
+        )
+    for candidate in (text, *shorter):
+        if art.font(size).size(candidate)[0] <= width:
+            return candidate
+    return shorter[-1]
 
 
 def panel_buttons(snap: TableSnapshot) -> list[tuple[Rect, str, bool]]:
@@ -245,17 +354,19 @@ def panel_buttons(snap: TableSnapshot) -> list[tuple[Rect, str, bool]]:
         n = len(snap.draft.marked)
         label = f"Exchange {n} tile{'s' if n != 1 else ''}" if n else "Choose tiles to exchange"
         (px, py, _, ph), (ex, _, ew, _) = lay.buttons["pass"], lay.buttons["exchange"]
-        return [(lay.buttons["play"], label, snap.buttons.exchange_ready), ((px, py, ex + ew - px, ph), "Cancel", True)]
+        return [(_play_row(snap)[0], label, snap.buttons.exchange_ready), ((px, py, ex + ew - px, ph), "Cancel", True)]
     play_label = "Play"
     play_ok = snap.buttons.can_play
-    if snap.declaring is not None:
+    if snap.confirming is not None:
+        play_label, play_ok = "Yes, play it", True
+    elif snap.declaring is not None:
         play_label = f"Declare {snap.declaring.typed or snap.declaring.points}"
     elif play_ok and snap.hide_scores:
         play_label = "Play and count"
     elif play_ok and snap.live is not None and snap.live.score is not None:
         play_label = f"Play  {snap.live.score.total}"
     return [
-        (lay.buttons["play"], play_label, play_ok),
+        (_play_row(snap)[0], play_label, play_ok),
         (lay.buttons["pass"], "Pass", snap.buttons.can_pass),
         (lay.buttons["exchange"], "Exchange...", snap.buttons.can_exchange),
     ]
@@ -435,6 +546,15 @@ def _draw_status(surf: Target, snap: TableSnapshot) -> None:
     x, y, w, h = lay.status
     size = max(16, round(lay.height * 0.027))
     state = snap.state
+    replaying = snap.replay
+    if replaying is not None:
+        rounds = f"Round {replaying.round} of {replaying.rounds} · " if replaying.rounds > 1 else ""
+        typed = f" · go to turn {replaying.typed}_" if replaying.typed else ""
+        who = f"Replay · {rounds}turn {replaying.at} of {len(replaying.turns)}{typed}"
+        write(surf, who, size - 1, GOLD, (x, y + h / 2), "midleft")
+        bag = state.bag_size()
+        write(surf, f"Bag: {bag}", size - 2, CREAM, (x + w, y + h / 2), "midright")
+        return
     if state.is_over:
         who = "Game over"
     elif snap.busy or snap.thinking or state.current != snap.human:

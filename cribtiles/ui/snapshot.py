@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 
 from cribtiles.rules.board import BLOCKED, Board, Square
-from cribtiles.rules.game import GameState
+from cribtiles.rules.game import GameState, Turn
 from cribtiles.rules.match import Match
 from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import Tile
@@ -111,6 +111,19 @@ class PastTurn:
 
 
 @dataclass(frozen=True)
+class ReplayView:
+    """A recorded game stepped through (the replay scene): which round, how many turns made so far."""
+
+    round: int  # 1-based
+    rounds: int  # the rounds of the record
+    at: int  # the turns made so far (0: the racks as dealt)
+    turns: tuple[Turn, ...]  # every turn of the round, for the list to jump to
+    start: str  # who starts and why, shown before the first turn
+    can_export: bool
+    typed: str = ""  # a turn number being typed to jump to
+
+
+@dataclass(frozen=True)
 class TableSnapshot:
     layout: Layout
     now: float
@@ -158,6 +171,10 @@ class TableSnapshot:
 
     match: Match | None = None  # the rounds so far, their running totals and the Servant
     racks_counted: bool = False  # the end: the racks are counted off, the scores are the final ones
+    undo_shown: bool = False  # the Undo button is shown (the setting is on and a bot sits at the table)
+    can_undo: bool = False  # ... and the person shown may take back their last turn now
+    confirming: str | None = None  # "confirm before play": the question asked ("Play f7=5D for 12?")
+    replay: ReplayView | None = None  # a recorded game stepped through: nothing here is played
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)

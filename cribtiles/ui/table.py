@@ -34,7 +34,7 @@ from .paint import (
     scaled,
     write,
 )
-from .panel import KEYS, draw_panel, draw_toasts, pegboard_holes
+from .panel import draw_panel, draw_toasts, keys_line, pegboard_holes, rack_buttons
 from .snapshot import TableSnapshot
 
 LIFT = 0.1  # seconds for a picked-up tile to rise
@@ -54,7 +54,9 @@ def _static_layer(snap: TableSnapshot) -> pygame.Surface:
     fresh = last.move.squares if last is not None and isinstance(last.move, Play) else ()
     if snap.past is not None:
         fresh = snap.past.squares
-    key = (lay.width, lay.height, snap.board, fresh, snap.state.names, snap.human)
+    size = max(12, round(lay.height * 0.017))
+    keys = keys_line(snap, size, lay.info[2] - 16)
+    key = (lay.width, lay.height, snap.board, fresh, snap.state.names, snap.human, keys)
     cached = _static_cache.get(key)
     if cached is not None:
         return cached
@@ -84,8 +86,6 @@ def _static_layer(snap: TableSnapshot) -> pygame.Surface:
     pegboard_holes(surf, snap)
     rounded_panel(surf, lay.info, (0, 0, 0, 80), 10)
     x, y, w, h = lay.info
-    size = max(12, round(lay.height * 0.017))
-    keys = KEYS if art.font(size).size(KEYS)[0] <= w - 16 else KEYS.replace(" · F11", "").replace(" · M sound", "")
     write(surf, keys, size, (150, 140, 120), (x + w / 2, y + h - 6), "midbottom")
     if len(_static_cache) > 6:
         _static_cache.clear()
@@ -244,12 +244,9 @@ def _lit(side: int, radius: int) -> pygame.Surface:
 
 
 def _draw_rack(surf: Target, snap: TableSnapshot) -> None:
-    lay = snap.layout
     mx, my = snap.mouse
-    for name in ("shuffle", "recall"):
-        r = lay.buttons[name]
-        enabled = bool(snap.draft.placed) if name == "recall" else len(snap.draft.order) > 1
-        button(surf, r, name.capitalize(), enabled, contains(r, (mx, my)))
+    for _, r, label, enabled in rack_buttons(snap):
+        button(surf, r, label, enabled, contains(r, (mx, my)))
     for slot, tid in enumerate(snap.draft.order):
         p = snap.pos.get(tid)
         rest = snap.tile_rect_for(tid)
