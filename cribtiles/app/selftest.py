@@ -72,8 +72,12 @@ def _run(folder: Path) -> None:
     print("  preview, illegal play and recall drawn")
     post_key(pygame.K_x)
     app.frame(1 / 60)
-    post_key(pygame.K_ESCAPE)
+    post_key(pygame.K_ESCAPE)  # leaves the exchange, if X began one; else opens the title screen
     app.frame(1 / 60)
+    if app.scenes[-1] is not game:
+        post_key(pygame.K_ESCAPE)  # and back from it
+        app.frame(1 / 60)
+    _check(app.scenes == [game] and not game.exchanging, "Escape did not lead back to the table")
     frames = play_through(app, frames_per_step=1, max_seconds=180)
     _check(game.state.is_over, "the game did not end")
     _check(type(app.scenes[-1]).__name__ == "EndScene", "the end of the game was not shown")

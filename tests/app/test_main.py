@@ -122,3 +122,33 @@ def test_the_window_starts_with_the_players_asked_for(tmp_path: Path, monkeypatc
     store.save_preferences(Preferences(rules="mode=solitaire"))
     assert main(["--data-dir", str(tmp_path), "--players", "Ann,Ben,hard"]) == 0  # 3 players: not Solitaire
     assert seen[-1][:2] == ((Seat("Ann"), Seat("Ben"), Seat("Hard", "hard")), RuleOptions())
+
+
+def test_an_unexpected_error_in_the_window_is_logged_and_told_with_the_logs_path(
+    tmp_path: Path,
+    monkeypatch,  # type: ignore[no-untyped-def]
+    capsys,  # type: ignore[no-untyped-def]
+) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    from cribtiles.app import play as play_mod
+    from cribtiles.rules import RuleOptions
+    from cribtiles.ui import window
+
+    def broken_run(self: window.App, max_seconds: float | None = None) -> None:
+        try:
+            raise RuntimeError("a bug in a frame")
+        finally:
+            self.close()
+
+    told: list[tuple[str, str]] = []
+    monkeypatch.setattr(window.App, "run", broken_run)
+    monkeypatch.setattr(play_mod, "tell_in_a_window", lambda title, text: told.append((title, text)))
+    assert play_mod.play_window(tmp_path, None, 4, RuleOptions(), False) == 1
+    log_path = tmp_path / "cribtiles.log"
+    ((title, text),) = told
+    assert title == "Crib Tiles stopped" and str(log_path) in text and "RuntimeError: a bug in a frame" in text
+    assert str(log_path) in capsys.readouterr().err
+    logged = log_path.read_text()
+    assert "the game stopped on an unexpected error" in logged and "Traceback" in logged
+    assert not (tmp_path / "cribtiles.lock").exists() or play_mod.Store(tmp_path).lock() == ""  # released
