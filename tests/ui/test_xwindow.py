@@ -6,6 +6,7 @@ and xdotool) so that CI runs it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -156,6 +157,50 @@ def test_a_hot_seat_game_in_a_real_window_curtain_and_a_play_each(display: str, 
             while len(saved_log()) < turn + 1 and time.time() < deadline:
                 time.sleep(0.2)
             assert saved_log()[turn] == str(play), (tmp_path / "app.log").read_text()
+        xdo(env, "key", "--window", w, "ctrl+q")
+        app.wait(15)
+        assert app.returncode == 0, (tmp_path / "app.log").read_text()
+    finally:
+        if app.poll() is None:
+            app.kill()
+        log.close()
+
+
+def test_the_title_screen_and_settings_with_real_keys(display: str, tmp_path: Path) -> None:
+    """A start without a game asked for opens on the title screen; E opens the settings, Right turns the
+    sound off (saved at once), Escape twice goes back to the table, Ctrl+Q quits."""
+    import json
+
+    env = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER",)}
+    env.update(DISPLAY=display, SDL_AUDIODRIVER="dummy", SDL_VIDEO_X11_WMCLASS="cribtiles-title")
+    data = tmp_path / "data"
+    data.mkdir()
+    (data / "settings.json").write_text(json.dumps({"tutorial_offered": True}))
+    log = open(tmp_path / "app.log", "w")  # noqa: SIM115
+    app = subprocess.Popen(
+        [sys.executable, "-m", "cribtiles", "--data-dir", str(data), "--size", "1280x800"],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    try:
+        wid = xdo(env, "search", "--sync", "--classname", "^cribtiles-title$").splitlines()
+        assert wid, "the window did not appear"
+        w = wid[0]
+        time.sleep(1.0)
+        xdo(env, "key", "--window", w, "e")
+        time.sleep(0.4)
+        xdo(env, "key", "--window", w, "Right")  # the first setting: sound, on to off
+        deadline = time.time() + 10
+        sound = True
+        while time.time() < deadline and sound:
+            with contextlib.suppress(OSError, ValueError):
+                sound = json.loads((data / "settings.json").read_text()).get("sound", True)
+            time.sleep(0.2)
+        assert sound is False, (tmp_path / "app.log").read_text()
+        for _ in range(3):  # settings -> title -> table
+            xdo(env, "key", "--window", w, "Escape")
+            time.sleep(0.3)
         xdo(env, "key", "--window", w, "ctrl+q")
         app.wait(15)
         assert app.returncode == 0, (tmp_path / "app.log").read_text()
