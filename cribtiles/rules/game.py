@@ -20,7 +20,7 @@ from .board import Board
 from .errors import IllegalMove, NotationError
 from .movegen import has_legal_play, legal_plays
 from .moves import Exchange, Move, Pass, Play, parse_move
-from .options import ANY_TIME, START_HIGH, RuleOptions
+from .options import ANY_TIME, START_HIGH, WHEN_STUCK, RuleOptions
 from .scoring import PlayScore, score_play
 from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter, rank_word, remove_tiles
 
@@ -31,8 +31,11 @@ MAX_PLAYERS = 4
 #: The longest player name: names are drawn on the table and come from saved files.
 MAX_NAME = 40
 SOLITAIRE_NAMES = ("Dark", "Light")
-#: Players who have gone this many turns each without playing lock the board (rules.md 5).
-IDLE_ROUNDS_TO_LOCK = 2
+#: Rounds in a row in which no player could play that lock the board (rules.md 5).
+STUCK_ROUNDS_TO_LOCK = 2
+#: Rounds in a row without any play that end the game whatever the reason (rules.md 5): only
+#: exchange=any-time reaches it, where a player may pass while holding a play.
+IDLE_ROUNDS_TO_END = 3
 
 
 class EndReason(StrEnum):
@@ -40,23 +43,26 @@ class EndReason(StrEnum):
 
     OUT = "out"  # the bag is empty and a player has played their last tile
     BLOCKED = "blocked"  # the bag is empty and no player has a legal play
-    LOCKED = "locked"  # every player has taken two turns in a row without playing
+    LOCKED = "locked"  # for two rounds in a row no player could play (the bag not yet empty)
+    IDLE = "idle"  # for three rounds in a row nobody played (exchange=any-time: passing by choice)
 
 
-END_OUT, END_BLOCKED, END_LOCKED = EndReason.OUT, EndReason.BLOCKED, EndReason.LOCKED
+END_OUT, END_BLOCKED, END_LOCKED, END_IDLE = EndReason.OUT, EndReason.BLOCKED, EndReason.LOCKED, EndReason.IDLE
 
 
 @dataclass(frozen=True)
 class Turn:
     """One turn as it happened. `points` is what the player scored for it (the declared score
     under the Joker rule). In another player's view an exchange shows as `Exchange(())`: how many
-    tiles went back is public (`drawn`), which ones is not."""
+    tiles went back is public (`drawn`), which ones is not. `stuck`: a pass or exchange by a player
+    who had no legal play (public: it is what counts towards a locked board)."""
 
     player: int
     move: Move
     points: int = 0
     true_points: int = 0
     drawn: int = 0
+    stuck: bool = False
 
     @property
     def is_play(self) -> bool:
@@ -132,6 +138,8 @@ class GameState:
     log: tuple[str, ...] = ()  # every action in notation, for the record
     shuffles: int = 0
     idle: int = 0  # consecutive turns without a play
+    stuck: int = 0  # consecutive turns without a play by players who had no legal play
+    legacy_lock: bool = False  # a record saved before rules.md 5 told stuck and idle turns apart
     unclaimed: int = 0  # Joker: points the last play left unclaimed (until the next player acts)
     outcome: Outcome | None = None
     _legal_cache: dict[str, list[Play]] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -211,6 +219,8 @@ class GameState:
                 raise IllegalMove(str(e)) from None
         if self.is_over:
             raise IllegalMove("the game is over")
+        if declared is not None and not self.options.joker:
+            raise IllegalMove("the Joker rule is not in play: a play scores what it is worth, nothing is declared")
         if isinstance(move, Play):
             return self._play(move, declared)
         if declared is not None:
@@ -219,7 +229,7 @@ class GameState:
             return self._exchange(move)
         if isinstance(move, Pass):
             self._check_may_pass("pass")
-            return self._next(Turn(self.current, move), str(move))
+            return self._next(Turn(self.current, move, stuck=self._is_stuck()), str(move))
         raise IllegalMove(f"{move!r} is not a move")
 
     apply_action = apply
@@ -230,6 +240,10 @@ class GameState:
                 f"you have a legal play, so you may not {what}: "
                 "passing and exchanging are allowed only when no play is possible"
             )
+
+    def _is_stuck(self) -> bool:
+        """Whether the player to move has no legal play (when-stuck: true of every pass allowed)."""
+        return self.options.exchange == WHEN_STUCK or not has_legal_play(self.board, self.racks[self.current])
 
     def _check_owned(self, tiles: Sequence[Tile]) -> None:
         have = rack_counter(self.racks[self.current])
@@ -246,7 +260,7 @@ class GameState:
         self._check_owned(play.tiles)
         result: PlayScore = score_play(self.board, play)
         total = result.total
-        if declared is None or not self.options.joker:
+        if declared is None:
             declared = total
         if declared < 0:
             raise IllegalMove("a declared score cannot be below 0")
@@ -284,6 +298,7 @@ class GameState:
                 else "the bag is empty, so there is nothing to exchange with: pass instead"
             )
         self._check_owned(move.tiles)
+        stuck = self._is_stuck()
         rack = list(remove_tiles(self.racks[p], move.tiles))
         bag = list(self.bags[b])
         rack.extend(reversed(bag[-n:]))  # draw first ...
@@ -295,7 +310,7 @@ class GameState:
             bags=_set(self.bags, b, tuple(bag)),
             shuffles=self.shuffles + 1,
         )
-        return state._next(Turn(p, move, drawn=n), str(move))
+        return state._next(Turn(p, move, drawn=n, stuck=stuck), str(move))
 
     def _next(self, turn: Turn, text: str, played: bool = False) -> GameState:
         """Record the turn, then end the game or hand the turn on."""
@@ -305,14 +320,26 @@ class GameState:
             turns=(*self.turns, turn),
             log=(*self.log, text),
             idle=0 if played else self.idle + 1,
+            stuck=self.stuck + 1 if turn.stuck else 0,
             unclaimed=unclaimed,
             current=(self.current + 1) % self.players,
         )
         return state._end_if_over()
 
+    @property
+    def stuck_turns(self) -> int:
+        """Turns in a row in which the player could not play. Under when-stuck every pass is such a
+        turn, so it is `idle` (which is all a state guessed from a player's view knows); a record
+        saved before the distinction counts every turn without a play, as it did then."""
+        if self.legacy_lock or self.options.exchange == WHEN_STUCK:
+            return self.idle
+        return self.stuck
+
     def _end_if_over(self) -> GameState:
-        if self.idle >= IDLE_ROUNDS_TO_LOCK * self.players:
+        if self.stuck_turns >= STUCK_ROUNDS_TO_LOCK * self.players:
             return self._finish(END_LOCKED, None)
+        if self.idle >= IDLE_ROUNDS_TO_END * self.players:
+            return self._finish(END_IDLE, None)
         if self.bag_size() == 0:  # every bag: in Solitaire, both
             # An empty rack means its player has played their last tile: the one who just moved, or
             # in Solitaire a side that went empty while the other side's bag still held tiles, whose

@@ -99,16 +99,34 @@ def parse_move(text: str) -> Move:
         if len(words) == 1:
             raise NotationError("exchange which tiles? write them after it, like exchange 4L 5D")
         return Exchange.of(parse_tile(w) for w in words[1:])
-    placements = []
-    for w in words:
-        if "=" not in w:
-            raise NotationError(f"{w!r} is not a placement: write square=tile, like f7=4L")
-        sq, _, tile = w.partition("=")
-        placements.append(placement(parse_square(sq), parse_tile(tile)))
+    placements = [_parse_placement(w) for w in words]
     squares = [p.square for p in placements]
     if len(set(squares)) != len(squares):
         raise NotationError(f"{text!r} places two tiles on one square")
     return Play(tuple(sorted(placements)))
+
+
+def _parse_placement(word: str) -> Placement:
+    """One `square=tile`, with a message that teaches the notation when it is not one.
+
+    >>> _parse_placement("f7=4L")
+    Placement(square=f7, tile=Tile(4L))
+    """
+    if "=" not in word:
+        raise NotationError(f"{word!r} is not a placement: write square=tile, like f7=4L")
+    if "," in word or ";" in word:
+        raise NotationError(f"{word!r}: separate placements with spaces, not commas, like f7=4L g7=5D")
+    if word.count("=") > 1:
+        raise NotationError(
+            f"{word!r} is more than one placement: one square, = and one tile each, "
+            "separated by spaces, like f7=4L g7=5D"
+        )
+    sq, _, tile = word.partition("=")
+    if not sq:
+        raise NotationError(f"{word!r}: a square is missing before the =, like f7=4L")
+    if not tile:
+        raise NotationError(f"{word!r}: a tile is missing after the =, like {sq}=4L")
+    return placement(parse_square(sq), parse_tile(tile))
 
 
 def format_move(move: Move) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import IllegalMove, NotationError, RecordError
@@ -24,6 +24,10 @@ VERSION = 1
 #: a message quotes at most QUOTE characters of what it found, so that it stays readable.
 MAX_ACTION = 120
 QUOTE = 40
+#: The end rule of a record, saved under "lock": "stuck" (rules.md 5: a locked board is two rounds in
+#: which nobody could play). A record without it was saved when any two rounds without a play locked
+#: the board, and replays by that rule, so that a game that ended then still ends where it did.
+LOCK_STUCK = "stuck"
 
 
 def _quote(text: str) -> str:
@@ -43,19 +47,20 @@ class GameRecord:
     seed: int
     names: tuple[str, ...]
     actions: tuple[str, ...]
+    legacy_lock: bool = False
 
     def to_json(self) -> str:
-        return json.dumps(
-            {
-                "format": FORMAT,
-                "version": VERSION,
-                "options": self.options.as_dict(),
-                "seed": self.seed,
-                "players": list(self.names),
-                "actions": list(self.actions),
-            },
-            indent=1,
-        )
+        data: dict[str, Any] = {
+            "format": FORMAT,
+            "version": VERSION,
+            "options": self.options.as_dict(),
+            "seed": self.seed,
+            "players": list(self.names),
+            "actions": list(self.actions),
+        }
+        if not self.legacy_lock:
+            data["lock"] = LOCK_STUCK
+        return json.dumps(data, indent=1)
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
@@ -91,11 +96,14 @@ class GameRecord:
             opts = RuleOptions().with_text(",".join(f"{k}={v}" for k, v in options.items()))
         except ValueError as e:
             raise RecordError(f"the saved game has rule options this version does not know: {e}") from None
-        return cls(opts, seed, tuple(names), tuple(actions))
+        lock = data.get("lock")
+        if lock not in (None, LOCK_STUCK):
+            raise RecordError(f"the saved game ends by a rule this version does not know ({_quote(str(lock))})")
+        return cls(opts, seed, tuple(names), tuple(actions), legacy_lock=lock is None)
 
 
 def record_of(state: GameState) -> GameRecord:
-    return GameRecord(state.options, state.seed, state.names, state.log)
+    return GameRecord(state.options, state.seed, state.names, state.log, state.legacy_lock)
 
 
 def apply_text(state: GameState, action: str) -> GameState:
@@ -116,6 +124,8 @@ def replay(record: GameRecord, upto: int | None = None) -> GameState:
         state = new_game(len(record.names), record.options, record.seed, record.names)
     except ValueError as e:
         raise RecordError(f"the saved game cannot be set up: {e}") from None
+    if record.legacy_lock:
+        state = replace(state, legacy_lock=True)
     for i, action in enumerate(record.actions[:upto]):
         if len(action) > MAX_ACTION:
             raise RecordError(f"the saved game is damaged: action {i + 1} is {_quote(action)}, too long to be a move")

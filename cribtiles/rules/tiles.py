@@ -113,6 +113,16 @@ class Tile(NamedTuple):
 FACES: tuple[Tile, ...] = tuple(Tile(r, c) for c in COLOURS for r in RANKS)
 
 
+#: Ranks players write out of habit, and what to write instead.
+_RANK_HINTS = {
+    "1": "; an ace is written A, like AL",
+    "11": "; a jack is written J, like JL",
+    "12": "; a queen is written Q, like QL",
+    "13": "; a king is written K, like KL",
+    "0": " (write 10 or T)",
+}
+
+
 def parse_tile(text: str) -> Tile:
     """`5D`, `TL`, `10L`, `kd` -> Tile. The colour letter is required."""
     t = text.strip()
@@ -124,7 +134,8 @@ def parse_tile(text: str) -> Tile:
     try:
         rank = parse_rank(t[:-1])
     except NotationError:
-        raise NotationError(f"{text!r} is not a tile: {t[:-1]!r} is not a rank") from None
+        hint = _RANK_HINTS.get(t[:-1].upper(), "")
+        raise NotationError(f"{text!r} is not a tile: {t[:-1]!r} is not a rank{hint}") from None
     return Tile(rank, Colour(colour_letter))
 
 

@@ -453,6 +453,18 @@ def test_solitaire_exchanges_are_limited_by_the_own_bag() -> None:
         s.apply(Exchange.of(s.racks[s.current][: own + 1]))
 
 
+@pytest.mark.parametrize("declared", [0, 4, 5])
+def test_a_declared_score_without_the_joker_rule_is_refused_in_words(declared: int) -> None:
+    """Issue 14: the engine used to ignore a declaration when the Joker rule was off."""
+    s = new_game(2, DEFAULT, 1)
+    play = first_play(s)
+    with pytest.raises(IllegalMove, match="the Joker rule is not in play: a play scores what it is worth"):
+        s.apply(play, declared=declared)
+    with pytest.raises(IllegalMove, match="Joker rule is not in play"):
+        s.apply(Pass(), declared=0)
+    assert s.apply(play).scores[s.current] == score_play(s.board, play).total
+
+
 def test_only_a_play_has_a_score_to_declare() -> None:
     s = new_game(2, RuleOptions.parse("joker=on,exchange=any-time"), 1)
     with pytest.raises(IllegalMove, match="declare"):
@@ -462,26 +474,73 @@ def test_only_a_play_has_a_score_to_declare() -> None:
 # --- the end of the game (rules.md section 5) ---
 
 
+def pass_to_the_end(state: GameState) -> GameState:
+    """Pass (exchange=any-time) until the game ends: three rounds at most (rules.md 5)."""
+    for _ in range(3 * state.players):
+        if state.is_over:
+            break
+        state = state.apply(Pass())
+    assert state.is_over
+    return state
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_two_idle_turns_each_lock_the_board(players: int) -> None:
+def test_passing_by_choice_ends_the_game_after_three_rounds_not_two(players: int) -> None:
+    """Issue 14: four passes by choice at the very start used to end the game with 94 tiles in the
+    bag. A locked board is about nobody being able to play; passing by choice (exchange=any-time) ends
+    the game only after three rounds without a play, as Scrabble ends after six scoreless turns."""
     s = new_game(players, ANY_TIME, 2)
-    for _ in range(2 * players - 1):
+    assert all(has_legal_play(s.board, r) for r in s.racks)  # every pass below is by choice
+    for _ in range(3 * players - 1):
         s = s.apply(Pass())
         assert not s.is_over
+        assert s.stuck == 0 and not s.turns[-1].stuck
+    assert s.idle == 3 * players - 1
     ended = s.apply(Pass())
     assert ended.outcome is not None
-    assert ended.outcome.reason == "locked" and ended.outcome.went_out is None
+    assert ended.outcome.reason is EndReason.IDLE and ended.outcome.went_out is None
+    assert ended.bag_size() == 104 - 5 * players
     assert ended.current_player == -1 and ended.legal_actions() == []
     with pytest.raises(IllegalMove, match="over"):
         ended.apply(Pass())
 
 
-def test_a_play_restarts_the_count_of_idle_turns() -> None:
-    s = new_game(2, ANY_TIME, 2)
+@pytest.mark.parametrize("options", [DEFAULT, ANY_TIME], ids=["when-stuck", "any-time"])
+def test_two_rounds_in_which_nobody_can_play_lock_the_board(options: RuleOptions) -> None:
+    """Two stuck players lock the board after two passes each, even with tiles in the bag."""
+    s = stuck_start(options)
+    p = s.current
+    hopeless = tuple(Tile(t.rank, Colour.LIGHT if t.colour is Colour.DARK else Colour.DARK) for t in s.racks[p])
+    s = with_rack(s, 1 - p, hopeless)
+    assert not has_legal_play(s.board, s.racks[1 - p])
     for _ in range(3):
         s = s.apply(Pass())
+        assert not s.is_over and s.turns[-1].stuck
+    ended = s.apply(Pass())
+    assert ended.outcome is not None and ended.outcome.reason is EndReason.LOCKED
+    assert ended.bag_size() == 104 - 10 and ended.stuck == 4
+
+
+def test_a_pass_by_a_player_who_could_play_restarts_the_count_towards_a_lock() -> None:
+    s = stuck_start(ANY_TIME)
+    p = s.current
+    assert has_legal_play(s.board, s.racks[1 - p])  # the other player passes by choice
+    for n in range(1, 6):
+        s = s.apply(Pass())
+        assert not s.is_over
+        assert s.turns[-1].stuck == (n % 2 == 1)
+        assert s.stuck == n % 2 and s.idle == n
+    ended = s.apply(Pass())
+    assert ended.outcome is not None and ended.outcome.reason is EndReason.IDLE
+
+
+def test_a_play_restarts_the_count_of_idle_turns() -> None:
+    s = new_game(2, ANY_TIME, 2)
+    for _ in range(5):
+        s = s.apply(Pass())
     s = s.apply(s.legal_plays()[0])
-    for _ in range(3):
+    assert s.idle == 0 and s.stuck == 0 and not s.is_over
+    for _ in range(5):
         s = s.apply(Exchange((s.racks[s.current][0],)))
         assert not s.is_over
     assert s.apply(Pass()).is_over
@@ -490,9 +549,7 @@ def test_a_play_restarts_the_count_of_idle_turns() -> None:
 def test_deductions_are_the_count_value_left_on_each_rack_and_scores_go_negative() -> None:
     seen_six_nine = seen_court = False
     for seed in range(30):
-        s = new_game(3, ANY_TIME, seed)
-        for _ in range(6):
-            s = s.apply(Pass())
+        s = pass_to_the_end(new_game(3, ANY_TIME, seed))
         out = s.outcome
         assert out is not None
         expected = tuple(sum(count_value(t) for t in rack) for rack in s.racks)
@@ -512,9 +569,7 @@ def test_deduction_examples() -> None:
     light, dark = Colour.LIGHT, Colour.DARK
     s = with_rack(s, 0, (Tile(6, light), Tile(11, dark), Tile(12, dark), Tile(13, light), Tile(1, dark)))
     s = with_rack(s, 1, (Tile(10, light), Tile(5, dark), Tile(2, dark), Tile(2, light), Tile(6, dark)))
-    s = replace(s, scores=(40, 20))
-    for _ in range(4):
-        s = s.apply(Pass())
+    s = pass_to_the_end(replace(s, scores=(40, 20)))
     assert s.outcome is not None
     assert s.outcome.deductions == (6 + 10 + 10 + 10 + 1, 10 + 5 + 2 + 2 + 6)
     assert s.outcome.final_scores == (3, -5)
@@ -524,9 +579,7 @@ def test_deduction_examples() -> None:
 
 def test_tied_players_share_the_win() -> None:
     for seed in range(300):
-        s = new_game(2, ANY_TIME, seed)
-        for _ in range(4):
-            s = s.apply(Pass())
+        s = pass_to_the_end(new_game(2, ANY_TIME, seed))
         assert s.outcome is not None
         if s.outcome.deductions[0] == s.outcome.deductions[1]:
             assert s.outcome.winners == (0, 1)
@@ -641,28 +694,16 @@ def test_solitaire_side_with_no_tiles_only_passes_while_the_other_bag_holds_tile
 
 
 def test_end_reasons_are_an_enum_that_reads_as_the_old_strings() -> None:
-    assert [(r.name, r.value) for r in EndReason] == [("OUT", "out"), ("BLOCKED", "blocked"), ("LOCKED", "locked")]
+    assert [(r.name, r.value) for r in EndReason] == [
+        ("OUT", "out"),
+        ("BLOCKED", "blocked"),
+        ("LOCKED", "locked"),
+        ("IDLE", "idle"),
+    ]
     assert (END_OUT, END_BLOCKED, END_LOCKED) == (EndReason.OUT, EndReason.BLOCKED, EndReason.LOCKED)
     assert END_LOCKED is EndReason.LOCKED and f"{END_OUT}" == "out" and END_BLOCKED == "blocked"
-    s = new_game(2, ANY_TIME, 2)
-    for _ in range(4):
-        s = s.apply(Pass())
-    assert s.outcome is not None and type(s.outcome.reason) is EndReason and s.outcome.reason is EndReason.LOCKED
-
-
-def test_locked_games_also_arise_under_when_stuck() -> None:
-    """Two stuck players lock the board after two passes each, even with tiles in the bag."""
-    s = stuck_start()
-    p = s.current
-    hopeless = tuple(Tile(t.rank, Colour.LIGHT if t.colour is Colour.DARK else Colour.DARK) for t in s.racks[p])
-    s = with_rack(s, 1 - p, hopeless)
-    assert not has_legal_play(s.board, s.racks[1 - p])
-    for _ in range(3):
-        s = s.apply(Pass())
-        assert not s.is_over
-    ended = s.apply(Pass())
-    assert ended.outcome is not None and ended.outcome.reason == "locked"
-    assert ended.bag_size() > 0
+    s = pass_to_the_end(new_game(2, ANY_TIME, 2))
+    assert s.outcome is not None and type(s.outcome.reason) is EndReason and s.outcome.reason is EndReason.IDLE
 
 
 # --- Joker (rules.md section 6) ---

@@ -213,3 +213,25 @@ def test_combination_kinds_are_an_enum_that_reads_as_the_old_strings() -> None:
     ]
     assert [f"{c.kind}" for c in combos] == ["fifteen", "fifteen", "pair", "run", "run"]
     assert all(type(c.kind) is CombinationKind for c in combos) and combos[2].kind == "pair"
+
+
+# --- issue 14: double, triple and double-double runs, the figures of the rule book ---
+
+
+@pytest.mark.parametrize(
+    ("hand", "runs", "total"),
+    [
+        ((3, 4, 5), 3, 3),  # a run of three
+        ((3, 4, 4, 5), 6, 8),  # double run: two runs of three (6) + a pair (2)
+        ((4, 5, 5, 5, 6), 9, 23),  # triple run: three runs of three (9) + three of a kind (6) + 15s 5+5+5, 4+5+6 x3 (8)
+        ((4, 4, 5, 6, 6), 12, 24),  # double-double run: four runs of three (12) + two pairs (4) + 15s 4 (8)
+        ((3, 4, 4, 5, 6), 8, 14),  # double run of four: two runs of four (8) + a pair (2) + 15s 4+5+6 x2 (4)
+        ((3, 4, 5, 6, 7), 5, 9),  # a run of five (5) + 15s 3+5+7, 4+5+6 (4)
+    ],
+)
+def test_multiple_runs_count_each_run_once(hand: tuple[int, ...], runs: int, total: int) -> None:
+    score = score_hand(hand)
+    assert score.runs == runs
+    assert score.total == total
+    run_combos = [c for c in combinations_of(hand) if c.kind is CombinationKind.RUN]
+    assert sum(c.points for c in run_combos) == runs

@@ -231,3 +231,33 @@ def test_parsers_on_arbitrary_ascii_text_raise_only_notation_error(text: str) ->
 @example("a²=5D")
 def test_parsers_on_arbitrary_unicode_text_raise_only_notation_error(text: str) -> None:
     _parse_only_notation_error(text)
+
+
+# --- issue 14: notation errors that teach ---
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("f7=4L,g7=5D", "separate placements with spaces, not commas, like f7=4L g7=5D"),
+        ("f7=4L, g7=5D", "separate placements with spaces"),
+        ("f7=4L;g7=5D", "separate placements with spaces"),
+        ("f7=4L=5D", "more than one placement: one square, = and one tile each, separated by spaces"),
+        ("f7=", "'f7=': a tile is missing after the =, like f7=4L"),
+        ("g7=4L f7=", "a tile is missing after the ="),
+        ("=4L", "a square is missing before the ="),
+        ("f7=1L", "'1' is not a rank; an ace is written A, like AL"),
+        ("f7=11D", "a jack is written J"),
+        ("f7=13L", "a king is written K"),
+        ("f7", "'f7' is not a placement: write square=tile, like f7=4L"),
+    ],
+)
+def test_notation_errors_say_how_to_write_it(text: str, says: str) -> None:
+    with pytest.raises(NotationError) as caught:
+        parse_move(text)
+    assert says in str(caught.value)
+
+
+def test_the_spelled_out_forms_still_read() -> None:
+    assert parse_move("f7=10L g7=AD") == parse_move("f7=TL g7=AD")
+    assert str(parse_move("g7=5D f7=4L")) == "f7=4L g7=5D"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+from dataclasses import replace
 from typing import Any
 
 import pytest
@@ -399,3 +400,45 @@ def test_a_huge_action_is_damage_and_the_message_quotes_little_of_it() -> None:
     with pytest.raises(RecordError) as e:
         load(_damaged(actions=["f7=4L " + "A" * 100]))
     assert len(str(e.value)) < 300 and "(106 characters)" in str(e.value)
+
+
+# --- issue 14: records saved before a locked board meant "nobody could play" ---
+
+
+def legacy_text(state: GameState) -> str:
+    data = json.loads(save(state))
+    assert data.pop("lock") == "stuck"  # what a record written since then says
+    return json.dumps(data)
+
+
+def test_a_record_saved_before_the_lock_rule_changed_still_ends_where_it_ended() -> None:
+    """Under exchange=any-time four passes by choice used to lock the board: such a record still
+    replays to that end (its turns are all there is), while a new record plays on."""
+    s = new_game(2, RuleOptions.parse("exchange=any-time"), 2)
+    for _ in range(4):
+        s = s.apply("pass")
+    assert not s.is_over  # today's rule: passing by choice is not a locked board
+    old = load(legacy_text(s))
+    assert old.is_over and old.outcome is not None and old.outcome.reason == "locked"
+    assert old.legacy_lock and not load(save(s)).legacy_lock
+    assert load(save(s)) == s
+    again = load(save(old))  # saved again, it keeps its rule
+    assert again == old and "lock" not in json.loads(save(old))
+
+
+def test_a_record_with_an_unknown_end_rule_is_refused() -> None:
+    data = json.loads(save(new_game(2, RuleOptions(), 1)))
+    data["lock"] = "whenever"
+    with pytest.raises(RecordError, match="ends by a rule this version does not know"):
+        load(json.dumps(data))
+
+
+def test_when_stuck_records_end_alike_under_both_rules() -> None:
+    """Under when-stuck a pass is allowed only with no play, so the old and new rules agree."""
+    ends = set()
+    for text, seed in (("", 0), ("", 1), ("mode=solitaire", 0), ("mode=solitaire", 1)):
+        last = game(2, text, seed)[-1]
+        assert last.outcome is not None
+        ends.add(last.outcome.reason)
+        assert load(legacy_text(last)) == replace(last, legacy_lock=True)
+    assert "locked" in ends
