@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -76,6 +76,19 @@ FLIP = 0.22
 BOT_MIN_PAUSE = 0.7
 ROW_REVEAL = 0.09  # each row of a score breakdown
 TOAST = 3.0
+
+
+def draw_words(state: GameState, name_of: Callable[[int], str]) -> str:
+    """Who starts and why: each player's tile of the draw for the start (`name_of` names a seat, "You"
+    for the only person at a table of bots)."""
+    high = state.options.start == START_HIGH
+    parts = []
+    for draws in state.start_draws:
+        parts.append(", ".join(f"{'you' if name_of(p) == 'You' else state.names[p]} drew a {t.word}" for p, t in draws))
+    who = "You start" if name_of(state.starter) == "You" else f"{state.names[state.starter]} starts"
+    rule = "the highest" if high else "the lowest"
+    again = "; tied, they drew again: " if len(parts) > 1 else ""
+    return f"{parts[0][0].upper()}{parts[0][1:]}{again}{'; '.join(parts[1:])}. {who}: {rule} tile plays first."
 
 
 def peg_marks(state: GameState) -> list[tuple[int, int]]:
@@ -195,17 +208,7 @@ class GameScene:
 
     def draw_words(self) -> str:
         """Who starts and why: each player's tile of the draw for the start."""
-        state = self.state
-        high = state.options.start == START_HIGH
-        parts = []
-        for draws in state.start_draws:
-            parts.append(
-                ", ".join(f"{'you' if self.name_of(p) == 'You' else state.names[p]} drew a {t.word}" for p, t in draws)
-            )
-        who = "You start" if self.name_of(state.starter) == "You" else f"{state.names[state.starter]} starts"
-        rule = "the highest" if high else "the lowest"
-        again = "; tied, they drew again: " if len(parts) > 1 else ""
-        return f"{parts[0][0].upper()}{parts[0][1:]}{again}{'; '.join(parts[1:])}. {who}: {rule} tile plays first."
+        return draw_words(self.state, self.name_of)
 
     @property
     def state(self) -> GameState:

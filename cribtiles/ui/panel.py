@@ -207,7 +207,9 @@ def _outcome_words(snap: TableSnapshot) -> str:
     names = [seat_name(snap, p) for p in outcome.winners]
     best = outcome.final_scores[outcome.winners[0]]
     verb = "won" if len(names) == 1 else "shared the win"
-    return f"Game over: {' and '.join(names)} {verb} with {best}"
+    m = snap.match
+    over = f"Round {m.round} over" if m is not None and m.options.rounds > 1 else "Game over"
+    return f"{over}: {' and '.join(names)} {verb} with {best}"
 
 
 # --- pieces ---
