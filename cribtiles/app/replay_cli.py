@@ -1,0 +1,113 @@
+"""`cribtiles replay FILE [--data-dir DIR] [--size WxH]`: a recorded game step by step in the window.
+
+FILE is a saved table (the game file of the data folder, or one exported from the window), a game
+record or a match record. A file that is missing, cannot be read or is not a record this version can
+replay is said in words on standard error, and the exit code is 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from cribtiles.rules.errors import RecordError
+from cribtiles.table.model import Table
+from cribtiles.table.saves import load_table
+from cribtiles.ui.geometry import MAX_SIDE  # pure arithmetic: no pygame is imported
+
+#: No record is near this size (a long match is tens of kilobytes): a larger file is not one.
+MAX_BYTES = 8 * 1024 * 1024
+#: A path is quoted at most this long in a message.
+MAX_SHOWN = 80
+_SIZE = re.compile(r"\s*([0-9]{1,6})\s*[x×]\s*([0-9]{1,6})\s*", re.IGNORECASE)  # ASCII digits only
+
+
+def _shown(path: Path) -> str:
+    """A path as a message writes it: cut short in the middle when long.
+
+    >>> _shown(Path("games/crib.json"))
+    'games/crib.json'
+    """
+    text = str(path)
+    if len(text) <= MAX_SHOWN:
+        return text
+    half = MAX_SHOWN // 2 - 1
+    return f"{text[:half]}…{text[-half:]}"
+
+
+def window_size(text: str | None) -> tuple[int, int] | None:
+    """`--size 1280x800`; None when not given; ValueError in words otherwise.
+
+    >>> window_size("1280x800"), window_size(None)
+    ((1280, 800), None)
+    """
+    if not text:
+        return None
+    m = _SIZE.fullmatch(text)
+    shown = text if len(text) <= 20 else text[:19] + "…"
+    if m is None:
+        raise ValueError(f"--size {shown!r}: write the width and height in pixels, like 1280x800")
+    w, h = int(m[1]), int(m[2])
+    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
+        raise ValueError(f"--size {shown}: a window can be 1 to {MAX_SIDE} pixels on a side")
+    return w, h
+
+
+def read_table(path: Path) -> Table:
+    """The game of a file: a saved table, a game record or a match record. ValueError, in words that
+    name the file, when it is missing, cannot be read, or is not a record that can be replayed."""
+    name = _shown(path)
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise ValueError(f"there is no file {name}") from None
+    except IsADirectoryError:
+        raise ValueError(f"{name} is a folder, not a game record") from None
+    except PermissionError:
+        raise ValueError(f"{name} cannot be read: permission denied") from None
+    except OSError as e:
+        raise ValueError(f"{name} cannot be read: {e.strerror or e}") from None
+    if len(data) > MAX_BYTES:
+        raise ValueError(f"{name} is larger than {MAX_BYTES // (1024 * 1024)} MB: far too large to be a game record")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{name} is not a text file, so it is not a Crib Tiles game record") from None
+    try:
+        return load_table(text)
+    except RecordError as e:
+        raise ValueError(f"{name}: {e}") from None
+    except (RecursionError, MemoryError):
+        raise ValueError(f"{name}: the saved game is damaged (its data is nested too deeply)") from None
+
+
+def _parser() -> argparse.ArgumentParser:
+    ap = argparse.ArgumentParser(
+        prog="cribtiles replay",
+        description="Step through a recorded game on the board: a saved game, a game record or a match record.",
+    )
+    ap.add_argument("file", type=Path, help="the game's file (saved or exported by Crib Tiles)")
+    ap.add_argument("--data-dir", type=Path, help="the folder of settings and saves (default: the user data folder)")
+    ap.add_argument("--size", help="window size, like 1280x800")
+    return ap
+
+
+def main(args: Sequence[str]) -> int:
+    """The `cribtiles replay` command; its exit code (2: bad arguments or a file that cannot be replayed)."""
+    try:
+        ns = _parser().parse_args(list(args))
+    except SystemExit as e:  # argparse has said what was wrong (or printed the help)
+        return e.code if isinstance(e.code, int) else 2
+    try:
+        size = window_size(ns.size)
+        table = read_table(ns.file)
+    except ValueError as e:
+        print(f"cribtiles replay: {e}", file=sys.stderr)
+        return 2
+    from .play import play_window
+
+    return play_window(ns.data_dir, None, None, table.options, False, size, None, replay=table)
