@@ -223,6 +223,9 @@ class TutorialScene:
             self.game.refresh_preview()
             return
         self.game.handle(event)
+        step = self.progress.step
+        if event.type == pygame.MOUSEMOTION and step is not None and step.kind is Kind.READ and self.game.hover_rows:
+            self.acknowledged = self.waiting_for_word()  # a row of the bot's breakdown pointed at: read
 
     def _enter(self) -> bool:
         """Enter (or the card's button): close at the end, go on from a step read; a play only when it
@@ -258,11 +261,8 @@ class TutorialScene:
             self.game.relayout()
         self.game.update(dt)
         before = self.progress
-        read = self.acknowledged or bool(self.game.hover_rows)
-        step = before.step
-        if step is not None and step.kind is Kind.REFUSAL:
-            read = self.acknowledged  # a row pointed at is not the refusal read
-        after = advance(before, self.game.table, self.proposal, acknowledged=read and not self.game.busy)
+        read = self.acknowledged and not self.game.busy
+        after = advance(before, self.game.table, self.proposal, acknowledged=read)
         self.acknowledged = False
         if after.index != before.index:
             self.hint, self.nudge = False, ""

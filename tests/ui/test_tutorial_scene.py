@@ -162,6 +162,12 @@ def test_the_whole_tutorial_through_posted_events(app: App, keeper: RecordingKee
     post_click(centre(app.layout.square_rect(square)), button=3)
     frames(app)
     assert scene.proposal == step.play and game.live is not None and game.live.is_legal
+    # the mouse left resting on a row of this play's preview: it will not count as reading Medium's
+    preview_row = next(r for r in info_rows(game.snapshot()) if r.squares)
+    move_to = centre(preview_row.rect)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=move_to, rel=(0, 0), buttons=(0, 0, 0)))
+    frames(app)
+    assert game.hover_rows
     post_key(pygame.K_RETURN)
     frames(app)
     until_your_turn(app, scene)
@@ -169,6 +175,8 @@ def test_the_whole_tutorial_through_posted_events(app: App, keeper: RecordingKee
     reply = game.table.last
     assert reply is not None and reply.player == BOT and str(reply.turn.move) == REPLIES[-1]
     assert scene.progress.index == 4
+    frames(app, 5)
+    assert scene.progress.index == 4  # read only when pointed at (or Enter)
 
     # step 5, the breakdown: pointing at one of its rows reads it
     assert game.breakdown is not None and game.breakdown.player == BOT
@@ -242,3 +250,26 @@ def test_every_card_fits_over_the_empty_rows_of_the_board(app: App, size: tuple[
             x, y, w, h = scene.card().rect
             assert gx <= x and x + w <= gx + gw and gy <= y
             assert y + h < top, (index, seen)  # the squares of the game stay in view
+
+
+def test_at_normal_speed_the_card_waits_for_medium_and_a_row_pointed_at_early_does_not_count(
+    keeper: RecordingKeeper,
+) -> None:
+    a = App(players_game(), Preferences(speed="normal", tutorial_offered=True), keeper, size=(1280, 800))
+    try:
+        scene, _ = open_tutorial(a)
+        step = STEPS[0]
+        assert step.play is not None
+        lay(a, scene, step.play)
+        post_key(pygame.K_RETURN)
+        frames(a, 2)
+        assert scene.progress.index == 1 and not scene.game.my_turn
+        assert any("Medium is replying" in r[0] for r in scene.card().rows)
+        for _ in range(600):  # the bot's pause and its tiles' flight, on the scene's clock
+            if scene.game.my_turn:
+                break
+            frames(a, 1)
+        assert scene.game.my_turn and str(scene.game.state.turns[-1].move) == REPLIES[0]
+        assert scene.progress.index == 1
+    finally:
+        a.close()
