@@ -1,7 +1,8 @@
 """`python build/build.py`: the bundle and this platform's installers, into dist/.
 
 - every platform: the icons (build/make_icons.py), then PyInstaller on installer.spec: dist/cribtiles/
-- Linux: cribtiles_<version>_<arch>.deb (built with dpkg-deb) and cribtiles-<version>-linux-<arch>.tar.gz
+- Linux: cribtiles_<version>_<arch>.deb (built with dpkg-deb from build/debian/: the copyright, the
+  changelog and the manual page) and cribtiles-<version>-linux-<arch>.tar.gz
 - Windows: CribTilesSetup-<version>.exe (Inno Setup's ISCC on build/windows/cribtiles.iss) and a .zip
 - macOS: dist/Crib Tiles.app (the spec's BUNDLE) in CribTiles-<version>.dmg (hdiutil)
 
@@ -12,6 +13,10 @@ is pyproject.toml's. PyInstaller is installed with pip when missing (it is the `
 from __future__ import annotations
 
 import argparse
+import fnmatch
+import gzip
+import hashlib
+import io
 import os
 import platform
 import re
@@ -27,6 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SCRATCH = ROOT / "build" / "scratch"
 DIST = ROOT / "dist"
 ICONS = SCRATCH / "icons"
+DEBIAN = ROOT / "build" / "debian"  # the .deb's copyright (DEP-5), changelog, manual page, lintian allow-list
 BUNDLE = DIST / "cribtiles"
 APP_NAME = "Crib Tiles"
 SUMMARY = "Kings Cribbage, the crossword tile game scored like cribbage"
@@ -77,6 +83,9 @@ def build_bundle() -> Path:
 # --- Linux ---
 
 
+PROGRAM = "/usr/games/cribtiles"  # a game: Debian's place for it (policy 11.11), and lintian's
+
+
 def desktop_entry() -> str:
     return (
         "[Desktop Entry]\n"
@@ -84,7 +93,7 @@ def desktop_entry() -> str:
         f"Name={APP_NAME}\n"
         "GenericName=Tile game\n"
         f"Comment={SUMMARY}\n"
-        "Exec=cribtiles\n"
+        f"Exec={PROGRAM}\n"  # the whole path: root's PATH and some sessions' have no /usr/games
         "Icon=cribtiles\n"
         "Terminal=false\n"
         "Categories=Game;BoardGame;\n"
@@ -110,24 +119,124 @@ def glibc_needed(folder: Path) -> str:
     return max(found, key=lambda v: tuple(int(x) for x in v.split(".")))
 
 
+_SHARED_LIBRARY = re.compile(r"\.so(\.[0-9.]+)?$")  # libz.so.1, _json.cpython-311-x86_64-linux-gnu.so
+
+
+def is_shared_library(name: str) -> bool:
+    """A shared library or Python extension module by its name: loaded, never run, so not executable.
+
+    >>> [is_shared_library(n) for n in ("libSDL2-2-50d19f93.0.so.0.3200.10", "math.cpython-311-x86_64-linux-gnu.so")]
+    [True, True]
+    >>> [is_shared_library(n) for n in ("cribtiles", "base_library.zip", "libfoo.so.txt")]
+    [False, False, False]
+    """
+    return _SHARED_LIBRARY.search(name) is not None
+
+
 def _normalise_modes(folder: Path) -> None:
-    """Directories 755, executables 755, other files 644, whatever the umask was."""
+    """Directories 755, programs 755, shared libraries and other files 644, whatever the umask was."""
     for p in [folder, *folder.rglob("*")]:
         if p.is_symlink():
             continue
-        if p.is_dir() or p.stat().st_mode & 0o111:
+        if p.is_dir() or (p.stat().st_mode & 0o111 and not is_shared_library(p.name)):
             p.chmod(0o755)
         else:
             p.chmod(0o644)
 
 
+def _gzip(data: bytes, out: Path) -> None:
+    """gzip -9n: no name and no time inside, so the same input always gives the same file."""
+    buf = io.BytesIO()
+    with gzip.GzipFile(filename="", mode="wb", compresslevel=9, fileobj=buf, mtime=0) as f:
+        f.write(data)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(buf.getvalue())
+
+
+def changelog_version(changelog: str) -> str:
+    r"""The version of a Debian changelog's newest entry.
+
+    >>> changelog_version("cribtiles (1.2.0~rc1) unstable; urgency=medium\n\n  * New.\n")
+    '1.2.0~rc1'
+    """
+    m = re.match(r"\S+ \(([^)]+)\)", changelog)
+    if m is None:
+        raise ValueError("the changelog does not start with 'cribtiles (VERSION) ...'")
+    return m[1]
+
+
+def dep5_files(copyright_text: str) -> list[tuple[list[str], str]]:
+    r"""The Files paragraphs of a machine-readable (DEP-5) copyright file, in order: (patterns, licence).
+
+    >>> dep5_files("Format: x\n\nFiles: *\nLicense: Expat\n\nFiles: a/*\n b.so\nLicense: Zlib\n")
+    [(['*'], 'Expat'), (['a/*', 'b.so'], 'Zlib')]
+    """
+    found = []
+    for para in re.split(r"\n\s*\n", copyright_text):
+        fields: dict[str, str] = {}
+        name = ""
+        for line in para.splitlines():
+            if line[:1] in (" ", "\t") and name:
+                fields[name] += "\n" + line.strip()
+            elif ":" in line:
+                name, _, value = line.partition(":")
+                fields[name] = value.strip()
+        if "Files" in fields:
+            found.append((fields["Files"].split(), fields.get("License", "").split("\n")[0]))
+    return found
+
+
+def licence_of(path: str, files: list[tuple[list[str], str]]) -> tuple[str, str] | None:
+    """The pattern and licence that DEP-5 gives a file: the last paragraph with a matching pattern."""
+    found = None
+    for patterns, licence in files:
+        for pattern in patterns:
+            if fnmatch.fnmatchcase(path, pattern):
+                found = (pattern, licence)
+    return found
+
+
+def unlisted_third_party(root: Path, copyright_text: str) -> list[str]:
+    """Libraries and fonts of the package that the copyright file gives only the catch-all `Files: *`
+    (our own code's licence): each bundled library must have its own copyright and licence there."""
+    files = dep5_files(copyright_text)
+    unlisted = []
+    for p in sorted(root.rglob("*")):
+        if p.is_symlink() or not p.is_file():
+            continue
+        with p.open("rb") as f:
+            elf = f.read(4) == b"\x7fELF"
+        if elf or p.suffix in (".ttf", ".otf"):
+            rel = p.relative_to(root).as_posix()
+            match = licence_of(rel, files)
+            if match is None or match[0] == "*":
+                unlisted.append(rel)
+    return unlisted
+
+
+def _md5sums(stage: Path) -> str:
+    lines = []
+    for p in sorted(stage.rglob("*")):
+        rel = p.relative_to(stage).as_posix()
+        if p.is_file() and not p.is_symlink() and not rel.startswith("DEBIAN/"):
+            lines.append(f"{hashlib.md5(p.read_bytes()).hexdigest()}  {rel}\n")
+    return "".join(lines)
+
+
 def build_deb(v: str) -> Path:
-    """/opt/cribtiles (the bundle), /usr/bin/cribtiles, the menu entry, the icons, the copyright."""
+    """/opt/cribtiles (the bundle), /usr/games/cribtiles, the menu entry, the icons, the manual page, the
+    copyright and the changelog (build/debian/)."""
     arch = subprocess.run(["dpkg", "--print-architecture"], capture_output=True, text=True, check=True).stdout.strip()
+    changelog = (DEBIAN / "changelog").read_text(encoding="utf-8")
+    if changelog_version(changelog) != deb_version(v):
+        raise SystemExit(
+            f"build: build/debian/changelog's newest entry is {changelog_version(changelog)}, the version is "
+            f"{deb_version(v)}: add an entry for it at the top"
+        )
     stage = SCRATCH / "deb"
     shutil.rmtree(stage, ignore_errors=True)
     shutil.copytree(BUNDLE, stage / "opt" / "cribtiles", symlinks=True)
-    launcher = stage / "usr" / "bin" / "cribtiles"
+    launcher = stage / PROGRAM.lstrip("/")
     launcher.parent.mkdir(parents=True)
     # a script, not a symlink: the bundle finds its files beside the real executable whatever the name
     launcher.write_text('#!/bin/sh\nexec /opt/cribtiles/cribtiles "$@"\n', encoding="utf-8")
@@ -142,13 +251,18 @@ def build_deb(v: str) -> Path:
         shutil.copy(png, folder / "cribtiles.png")
     doc = stage / "usr" / "share" / "doc" / "cribtiles"
     doc.mkdir(parents=True)
-    (doc / "copyright").write_text(
-        "Crib Tiles\n\n"
-        + (ROOT / "LICENSE").read_text(encoding="utf-8")
-        + "\n\n"
-        + (ROOT / "assets" / "LICENSES.md").read_text(encoding="utf-8"),
-        encoding="utf-8",
-    )
+    copyright_text = (DEBIAN / "copyright").read_text(encoding="utf-8")
+    unlisted = unlisted_third_party(stage, copyright_text)
+    if unlisted:
+        raise SystemExit(
+            "build: build/debian/copyright gives no copyright and licence of their own to:\n  "
+            + "\n  ".join(unlisted)
+            + "\nadd a Files paragraph for each (its upstream's copyright holders and licence)"
+        )
+    (doc / "copyright").write_text(copyright_text, encoding="utf-8")
+    _gzip(changelog.encode("utf-8"), doc / "changelog.gz")  # a native package's changelog (no Debian revision)
+    page = (DEBIAN / "cribtiles.6").read_text(encoding="utf-8").replace("@VERSION@", v)
+    _gzip(page.encode("utf-8"), stage / "usr" / "share" / "man" / "man6" / "cribtiles.6.gz")
     control = stage / "DEBIAN" / "control"
     control.parent.mkdir()
     control.write_text(
@@ -167,6 +281,8 @@ def build_deb(v: str) -> Path:
         encoding="utf-8",
     )
     _normalise_modes(stage)
+    (stage / "DEBIAN" / "md5sums").write_text(_md5sums(stage), encoding="utf-8")
+    (stage / "DEBIAN" / "md5sums").chmod(0o644)
     out = DIST / f"cribtiles_{deb_version(v)}_{arch}.deb"
     run("dpkg-deb", "--root-owner-group", "-Zxz", "--build", stage, out)
     return out
