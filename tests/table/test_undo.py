@@ -67,7 +67,10 @@ def test_undo_restores_the_state_before_the_turn_and_the_same_move_replays_the_s
     while not table.match_over:
         if table.round_over:
             table.next_round()
-            with pytest.raises(IllegalMove, match="you have no turn to take back in this round \\(a round that is over"):  # a finished round stays as it was
+            # a finished round stays as it was
+            with pytest.raises(
+                IllegalMove, match="you have no turn to take back in this round \\(a round that is over"
+            ):
                 table.undo(0)
         bots_reply(table)
         if table.round_over:
