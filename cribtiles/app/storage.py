@@ -11,7 +11,6 @@ with a plain message, never a crash. One running game claims the folder with a l
 from __future__ import annotations
 
 import contextlib
-import errno
 import json
 import logging
 import os
@@ -19,7 +18,7 @@ import re
 import stat
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -28,9 +27,13 @@ from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import save, save_match
+from cribtiles.table.ledger import GameSummary, Stats, summarize
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.ui.config import SPEEDS, Preferences
+
+from .files import SetAside, aside_names, brief, move_to_free_name, why
+from .history import History, history_path
 
 if TYPE_CHECKING:
     import filelock
@@ -44,12 +47,8 @@ SETTINGS_CAP = 1024 * 1024  # bytes: a settings file is a few hundred; anything 
 GAME_CAP = 8 * 1024 * 1024  # bytes: a long match is well under a megabyte
 WINDOW_SIZES = range(100, 16384 + 1)  # pixels, each side of a remembered window
 RULES_CAP = 200  # characters of remembered rule options (every option written out takes 66)
-QUOTE = 60  # characters: the most of anything from a file that a message quotes
-DETAIL = 120  # characters: the most of an error's own words that a message carries
-MAX_ASIDE = 1000  # damaged copies of one file kept side by side
 
 _TEMPORARY = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})\.tmp")  # atomic_write's names
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 log = logging.getLogger("cribtiles.storage")
 
@@ -88,24 +87,6 @@ def atomic_write(path: Path, text: str) -> None:
 
 
 # --- short, plain reasons ---
-
-
-def brief(text: str) -> str:
-    """`text` short enough for a message: each quoted part cut to QUOTE characters, the whole to DETAIL."""
-
-    def cut(m: re.Match[str]) -> str:
-        quoted = m[0]
-        return quoted if len(quoted) <= QUOTE else f"{quoted[: QUOTE - 2]}…{quoted[0]}"
-
-    text = _QUOTED.sub(cut, text)
-    return text if len(text) <= DETAIL else f"{text[: DETAIL - 1]}…"
-
-
-def why(e: BaseException) -> str:
-    """What went wrong, in the system's words ("Permission denied"), never a traceback."""
-    if isinstance(e, OSError) and e.strerror:
-        return e.strerror
-    return brief(str(e)) or type(e).__name__
 
 
 def _sentence(text: str) -> str:
@@ -176,55 +157,10 @@ def _size(n: int) -> str:
 # --- damaged files ---
 
 
-@dataclass(frozen=True)
-class SetAside:
-    """Where a damaged file went: `kept` is its new path, or None when it could not be moved (`reason`)."""
-
-    original: Path
-    kept: Path | None
-    reason: str = ""
-
-    def words(self) -> str:
-        """The second half of a message: "it was kept as …" or what happened instead."""
-        if self.kept is not None:
-            return f"it was kept as {self.kept.name}"
-        return f"it could not be set aside ({self.reason}), so it was left where it is"
-
-
-def _aside_names(path: Path) -> list[Path]:
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    first = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
-    return [first] + [path.with_name(f"{path.stem}.damaged-{stamp}-{n}{path.suffix}") for n in range(2, MAX_ASIDE)]
-
-
-def _move_to_free_name(path: Path, names: list[Path]) -> Path:
-    """Move `path` to the first of `names` that is free (never over another file); raises OSError."""
-    for name in names:
-        try:
-            os.link(path, name)  # fails if `name` is taken: no race, nothing overwritten
-        except FileExistsError:
-            continue
-        except OSError as e:
-            if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS):
-                raise
-            if os.path.lexists(name):  # no hard links here (a folder, FAT): rename to a free name
-                continue
-            os.replace(path, name)
-            return name
-        try:
-            os.unlink(path)
-        except OSError:
-            with contextlib.suppress(OSError):
-                os.unlink(name)
-            raise
-        return name
-    raise OSError(errno.EEXIST, f"{len(names)} damaged copies are there already")
-
-
 def _set_aside(path: Path) -> SetAside:
     """Keep a damaged file for a bug report, out of the way of the next save, under a name of its own."""
     try:
-        kept = _move_to_free_name(path, _aside_names(path))
+        kept = move_to_free_name(path, aside_names(path))
     except OSError as e:
         log.warning("damaged file %s could not be set aside (%s); it was left where it is", path, why(e))
         return SetAside(path, None, why(e))
@@ -262,6 +198,7 @@ class Store:
         self.folder = Path(folder) if folder is not None else default_data_dir()
         self.errors: list[str] = []  # writes that failed (a full disk, a read-only folder)
         self._lock: filelock.BaseFileLock | None = None
+        self._history: History | None = None
 
     @property
     def game_path(self) -> Path:
@@ -395,6 +332,56 @@ class Store:
             atomic_write(self.game_path, text)
         except Exception as e:
             self._failed("game", e)
+
+    # --- the history of finished games ---
+
+    @property
+    def history(self) -> History:
+        """The history database in the folder (opened when first used; it needs no folder lock)."""
+        if self._history is None:
+            self._history = History(history_path(self.folder))
+        return self._history
+
+    def record_game(self, table: Table) -> None:
+        """Add the finished game (or whole match) at `table` to the history, once: a game recorded again
+        (a resumed finished game) is known by its key. Failures go to `errors` and the log, never raised."""
+        try:
+            summary = summarize(table, time.strftime("%Y-%m-%dT%H:%M:%S"))
+        except Exception as e:  # a game not over yet, or one that cannot be scored again: a bug
+            log.error("the game could not be summed up for the history", exc_info=e)
+            self.errors.append(f"This game could not be added to the history of your games ({why(e)}).")
+            return
+        self.history.add(summary)
+        self._history_said()
+
+    def past_games(self) -> list[GameSummary]:
+        """The finished games in the history, the newest last."""
+        games = self.history.games()
+        self._history_said()
+        return games
+
+    def statistics(self) -> Stats:
+        stats = self.history.stats()
+        self._history_said()
+        return stats
+
+    def past_table(self, game_id: int) -> Table | None:
+        """The table of a finished game, rebuilt from its record in the history (to replay it); None when
+        there is no such game or its record cannot be replayed (then `errors` says so)."""
+        summary = self.history.game(game_id)
+        self._history_said()
+        if summary is None:
+            return None
+        try:
+            return load_table(summary.record)
+        except Exception as e:  # RecordError in words, or a record the rules cannot replay
+            log.warning("game %d of the history could not be rebuilt: %s", game_id, why(e))
+            self.errors.append(f"Game {game_id} of the history cannot be replayed ({why(e)}).")
+            return None
+
+    def _history_said(self) -> None:
+        """What the history had to say (a damaged history set aside, a game it could not store) joins `errors`."""
+        self.errors.extend(self.history.take_messages())
 
     # --- preferences ---
 

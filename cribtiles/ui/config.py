@@ -5,12 +5,15 @@ The app owns files and folders; the window only calls `Keeper` (so the ui never 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import time
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
+from cribtiles.table.ledger import GameSummary, Stats, statistics, summarize
 from cribtiles.table.model import Table
+from cribtiles.table.saves import load_table
 
 from .newgame_form import DEFAULT_SEATS, SeatPair
 
@@ -55,15 +58,49 @@ class Keeper(Protocol):
 
     def save_preferences(self, prefs: Preferences) -> None: ...
 
+    # the history of finished games (the app keeps it in a database; none of these ever raises)
+
+    def record_game(self, table: Table) -> None:
+        """Add the finished game (or whole match) at `table` to the history, once however often it is called."""
+        ...
+
+    def past_games(self) -> list[GameSummary]:
+        """The finished games, the newest last."""
+        ...
+
+    def statistics(self) -> Stats: ...
+
+    def past_table(self, game_id: int) -> Table | None:
+        """The table of finished game `game_id` (a `GameSummary.id`), rebuilt to be replayed; None if there is none."""
+        ...
+
 
 class NoKeeper:
-    """Keeps nothing (the self-test and benchmarks)."""
+    """Keeps nothing on disk (the self-test and benchmarks): the games' history lives in memory."""
 
     def __init__(self) -> None:
         self.saved: list[GameState] = []
+        self.games: list[GameSummary] = []
 
     def save_game(self, game: Table | GameState | Match) -> None:
         self.saved.append(game.state if isinstance(game, Table) else game.game if isinstance(game, Match) else game)
 
     def save_preferences(self, prefs: Preferences) -> None:
         pass
+
+    def record_game(self, table: Table) -> None:
+        if not (table.match_over and table.round_over):
+            return
+        summary = summarize(table, time.strftime("%Y-%m-%dT%H:%M:%S"))
+        if all(g.key != summary.key for g in self.games):
+            self.games.append(replace(summary, id=len(self.games) + 1))
+
+    def past_games(self) -> list[GameSummary]:
+        return list(self.games)
+
+    def statistics(self) -> Stats:
+        return statistics(self.games)
+
+    def past_table(self, game_id: int) -> Table | None:
+        found = [g for g in self.games if g.id == game_id]
+        return load_table(found[0].record) if found else None

@@ -1,0 +1,91 @@
+"""Helpers for the files the game keeps: short, plain reasons for what went wrong, and damaged files
+moved out of the way under a name of their own (`game.damaged-20261130-120000.json`), never over another.
+
+Shared by the store of saves and settings (`storage`) and the history database (`history`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import re
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+QUOTE = 60  # characters: the most of anything from a file that a message quotes
+DETAIL = 120  # characters: the most of an error's own words that a message carries
+MAX_ASIDE = 1000  # damaged copies of one file kept side by side
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+# --- short, plain reasons ---
+
+
+def brief(text: str) -> str:
+    """`text` short enough for a message: each quoted part cut to QUOTE characters, the whole to DETAIL."""
+
+    def cut(m: re.Match[str]) -> str:
+        quoted = m[0]
+        return quoted if len(quoted) <= QUOTE else f"{quoted[: QUOTE - 2]}…{quoted[0]}"
+
+    text = _QUOTED.sub(cut, text)
+    return text if len(text) <= DETAIL else f"{text[: DETAIL - 1]}…"
+
+
+def why(e: BaseException) -> str:
+    """What went wrong, in the system's words ("Permission denied"), never a traceback."""
+    if isinstance(e, OSError) and e.strerror:
+        return e.strerror
+    return brief(str(e)) or type(e).__name__
+
+
+# --- damaged files ---
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """Where a damaged file went: `kept` is its new path, or None when it could not be moved (`reason`)."""
+
+    original: Path
+    kept: Path | None
+    reason: str = ""
+
+    def words(self) -> str:
+        """The second half of a message: "it was kept as …" or what happened instead."""
+        if self.kept is not None:
+            return f"it was kept as {self.kept.name}"
+        return f"it could not be set aside ({self.reason}), so it was left where it is"
+
+
+def aside_names(path: Path) -> list[Path]:
+    """The names a damaged `path` may take, the first free one wins: `NAME.damaged-STAMP.EXT`, then `-2` …"""
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    first = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
+    return [first] + [path.with_name(f"{path.stem}.damaged-{stamp}-{n}{path.suffix}") for n in range(2, MAX_ASIDE)]
+
+
+def move_to_free_name(path: Path, names: list[Path]) -> Path:
+    """Move `path` to the first of `names` that is free (never over another file); raises OSError."""
+    for name in names:
+        try:
+            os.link(path, name)  # fails if `name` is taken: no race, nothing overwritten
+        except FileExistsError:
+            continue
+        except OSError as e:
+            if e.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK, errno.ENOSYS):
+                raise
+            if os.path.lexists(name):  # no hard links here (a folder, FAT): rename to a free name
+                continue
+            os.replace(path, name)
+            return name
+        try:
+            os.unlink(path)
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(name)
+            raise
+        return name
+    raise OSError(errno.EEXIST, f"{len(names)} damaged copies are there already")

@@ -1,0 +1,427 @@
+"""The history of finished games: a SQLite database, `history.sqlite3`, in the data folder.
+
+Its schema is a list of migrations, each applied in a transaction of its own, and `PRAGMA user_version`
+says how many have been applied: migration N+1 is added at the end of `MIGRATIONS` and every older
+history is brought up to date when it is next opened. A game is stored in one transaction, once: a game
+already there (the same `key`) is not stored again.
+
+Journal: a rollback journal (`journal_mode=TRUNCATE`, `synchronous=FULL`), not WAL. A game is written
+once, at its end, so WAL's readers-beside-a-writer gain nothing that matters here, and the rollback
+journal keeps the history one file that can be read from a read-only folder (WAL's readers need to write
+its `-shm` file), on network and FAT folders (no shared memory), and set aside whole. TRUNCATE, not
+DELETE: a commit empties the journal through its open handle rather than deleting it by name, so a
+process still holding a history that was set aside cannot delete the journal of the fresh one.
+
+Nothing here raises to the caller. A history that is damaged (not a database, failing `quick_check`),
+written by a newer Crib Tiles, unreadable, or locked by another process for longer than the busy
+timeout when a game is to be written, is moved aside with its journal (`history.damaged-YYYYMMDD-HHMMSS.
+sqlite3`) and a fresh one begun; the game being recorded goes into the fresh one. What happened is said
+in `messages`, in plain words, and logged to `cribtiles.history`. A read that finds the history locked
+says so and moves nothing: a read loses nothing by waiting, and the writer may be a game that is only slow.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TypeVar
+
+from cribtiles.table.ledger import GameSummary, Stats, statistics
+
+from .files import aside_names, brief, move_to_free_name, why
+
+HISTORY_FILE = "history.sqlite3"
+TIMEOUT = 3.0  # seconds a read or write waits for another process's write to end
+COMPANIONS = ("-journal", "-wal", "-shm")  # SQLite's files beside the database, set aside with it
+
+log = logging.getLogger("cribtiles.history")
+
+Migration = Sequence[str]  # SQL statements, run in order in one transaction
+
+MIGRATIONS: tuple[Migration, ...] = (
+    # 1: the games and their seats. A seed is text: a seed may be any whole number, SQLite's at most 64 bits.
+    (
+        """CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            finished_at TEXT NOT NULL,
+            mode TEXT NOT NULL,
+            options TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            rounds INTEGER NOT NULL,
+            turns INTEGER NOT NULL,
+            undos INTEGER NOT NULL,
+            hints INTEGER NOT NULL,
+            best_play INTEGER NOT NULL,
+            highest_line INTEGER NOT NULL,
+            record TEXT NOT NULL
+        )""",
+        """CREATE TABLE seats (
+            game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            level TEXT,
+            score INTEGER NOT NULL,
+            winner INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX games_by_time ON games (finished_at)",
+    ),
+)
+
+# SQLite's primary result codes (https://sqlite.org/rescode.html) that say what kind of trouble it is
+_BUSY, _LOCKED = 5, 6
+_DAMAGED = {11: "it is damaged", 26: "it is not a database"}  # SQLITE_CORRUPT, SQLITE_NOTADB
+_UNREADABLE = {3, 8, 10, 14, 23}  # PERM, READONLY, IOERR, CANTOPEN, AUTH
+_SEED = re.compile(r"-?[0-9]{1,4000}")
+
+_T = TypeVar("_T")
+
+_GAME_COLUMNS = (
+    "id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, best_play, highest_line, record"
+)
+
+
+class _Unusable(Exception):
+    """The history cannot be used as it is; `kind` says what to do about it, the message says why."""
+
+    def __init__(self, kind: str, words: str) -> None:
+        super().__init__(words)
+        self.kind = kind
+        self.words = words
+
+
+# the kinds of trouble that set the history aside (and start afresh); any other is only said. A migration
+# that fails ("outdated") leaves the history where it is: it would fail on a fresh one as well.
+SET_ASIDE = frozenset({"damaged", "newer", "unreadable"})
+
+
+def history_path(folder: Path) -> Path:
+    return Path(folder) / HISTORY_FILE
+
+
+class History:
+    """The finished games in the database at `path`. Every method returns plainly and never raises;
+    what went wrong is in `messages` (and the log)."""
+
+    def __init__(
+        self, path: Path, *, timeout: float | None = None, migrations: Sequence[Migration] = MIGRATIONS
+    ) -> None:
+        self.path = Path(path)
+        self.timeout = TIMEOUT if timeout is None else timeout
+        self.migrations = tuple(migrations)
+        self.messages: list[str] = []
+        self._conn: sqlite3.Connection | None = None
+        self._file: tuple[int, int] | None = None  # (device, inode) of the database it has open
+        self._mutex = threading.Lock()
+        self.read_ok = True  # whether the last read saw the whole history (False: locked, or could not be set aside)
+
+    @property
+    def version(self) -> int:
+        """The schema version this code writes: the number of migrations."""
+        return len(self.migrations)
+
+    def take_messages(self) -> list[str]:
+        """The messages said since the last call (and forget them)."""
+        out, self.messages = self.messages, []
+        return out
+
+    def close(self) -> None:
+        with self._mutex:
+            self._close()
+
+    # --- the games ---
+
+    def add(self, summary: GameSummary) -> int:
+        """Store a finished game, in one transaction; its id (the stored one when the same game, by its
+        key, is there already), or 0 when it could not be stored (then `messages` says why)."""
+        with self._mutex:
+            for attempt in (1, 2):
+                try:
+                    conn = self._open(create=True)
+                    assert conn is not None
+                    return _insert(conn, summary)
+                except Exception as e:
+                    trouble = _trouble(e, self.timeout)
+                    again = attempt == 1 and (trouble.kind in SET_ASIDE or trouble.kind == "locked")
+                    if again and self._set_aside(trouble):
+                        continue  # the game goes into a fresh history
+                    self._failed(f"This game could not be added to the history of your games ({trouble.words}).", e)
+                    return 0
+            return 0
+
+    def games(self) -> list[GameSummary]:
+        """Every stored game, the newest last; [] when there are none (or the history cannot be read)."""
+        none: list[GameSummary] = []
+        return self._read(lambda conn: _games(conn, "", (), self._say), none)
+
+    def game(self, game_id: int) -> GameSummary | None:
+        """The stored game `game_id`, or None."""
+        none: list[GameSummary] = []
+        found = self._read(lambda conn: _games(conn, "WHERE id = ?", (game_id,), self._say), none)
+        return found[0] if found else None
+
+    def stats(self) -> Stats:
+        return statistics(self.games())
+
+    # --- the database ---
+
+    def _read(self, read: Callable[[sqlite3.Connection], _T], nothing: _T) -> _T:
+        with self._mutex:
+            self.read_ok = True
+            try:
+                conn = self._open(create=False)
+                return nothing if conn is None else read(conn)
+            except Exception as e:
+                trouble = _trouble(e, self.timeout)
+                if trouble.kind == "locked":
+                    self._failed(f"The history of your games cannot be read just now ({trouble.words}).", e)
+                    self.read_ok = False
+                elif trouble.kind in SET_ASIDE:
+                    self.read_ok = self._set_aside(trouble)  # set aside: the history is empty now
+                else:
+                    self._failed(f"The history of your games could not be read ({trouble.words}).", e)
+                    self.read_ok = False
+                return nothing
+
+    def _open(self, create: bool) -> sqlite3.Connection | None:
+        """The connection to the database as it is on disk now, checked and brought up to date; None when
+        there is none and `create` is false."""
+        if self._conn is not None:
+            if self._file == _identity(self.path):
+                return self._conn
+            self._close()  # set aside (or replaced) by another process: open what is there now
+        if not create and not self.path.exists():
+            return None
+        if create:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(str(self.path), timeout=self.timeout, isolation_level=None, check_same_thread=False)
+        try:
+            conn.execute("PRAGMA journal_mode = TRUNCATE")
+            conn.execute("PRAGMA synchronous = FULL")
+            conn.execute("PRAGMA foreign_keys = ON")
+            version = _user_version(conn)
+            if version > self.version:
+                raise _Unusable("newer", f"it was written by a newer version of Crib Tiles (schema {version})")
+            problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
+            if problems != ["ok"]:
+                raise _Unusable("damaged", f"it is damaged: {brief(problems[0])}")
+            if version < self.version:
+                self._migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
+        self._conn, self._file = conn, _identity(self.path)
+        return conn
+
+    def _migrate(self, conn: sqlite3.Connection) -> None:
+        """Apply the migrations the database lacks, each in a transaction of its own (another process
+        may be migrating it too: the version is read again inside each transaction)."""
+        while True:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                version = _user_version(conn)
+                if version >= self.version:
+                    conn.execute("COMMIT")
+                    return
+                try:
+                    for sql in self.migrations[version]:
+                        conn.execute(sql)
+                except sqlite3.Error as e:
+                    if e.sqlite_errorcode & 0xFF in (_BUSY, _LOCKED, *_DAMAGED, *_UNREADABLE):
+                        raise
+                    raise _Unusable("outdated", f"it could not be brought up to date: {brief(str(e))}") from e
+                conn.execute(f"PRAGMA user_version = {version + 1:d}")
+                conn.execute("COMMIT")
+                log.info("history %s migrated to schema %d", self.path, version + 1)
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.execute("ROLLBACK")
+                raise
+
+    def _close(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+        self._conn, self._file = None, None
+
+    def _set_aside(self, trouble: _Unusable) -> bool:
+        """Move the database and its journal out of the way under a name of their own; whether they went."""
+        self._close()
+        if not os.path.lexists(self.path):  # nothing to set aside: the trouble is the folder's
+            self._failed(f"The history of your games could not be used ({trouble.words}).", trouble)
+            return False
+        try:
+            kept = move_to_free_name(self.path, aside_names(self.path))
+        except OSError as e:
+            self._failed(
+                f"The history of your games could not be used ({trouble.words}); it could not be set aside "
+                f"({why(e)}), so it was left where it is.",
+                e,
+            )
+            return False
+        for suffix in COMPANIONS:
+            companion = Path(f"{self.path}{suffix}")
+            if os.path.lexists(companion):
+                try:
+                    os.replace(companion, Path(f"{kept}{suffix}"))
+                except OSError as e:
+                    log.warning("the history's %s could not be set aside (%s)", companion.name, why(e))
+        log.warning("the history %s could not be used (%s); it was set aside as %s", self.path, trouble.words, kept)
+        self._say(
+            f"The history of your games could not be used ({trouble.words}); it was kept as {kept.name}, "
+            "and a new history begins."
+        )
+        return True
+
+    def _say(self, message: str) -> None:
+        if message not in self.messages:
+            self.messages.append(message)
+
+    def _failed(self, message: str, e: BaseException) -> None:
+        if isinstance(e, (sqlite3.Error, OSError, _Unusable)):
+            log.warning("%s", message)
+        else:  # nothing foreseen: the traceback is for the bug report
+            log.error("%s", message, exc_info=e)
+        self._say(message)
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+def _user_version(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _trouble(e: BaseException, timeout: float) -> _Unusable:
+    """What kind of trouble `e` is, in words."""
+    if isinstance(e, _Unusable):
+        return e
+    if isinstance(e, sqlite3.Error):
+        code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
+        if code in (_BUSY, _LOCKED):
+            return _Unusable("locked", f"another program has kept it locked for more than {timeout:g} seconds")
+        if code in _DAMAGED:
+            return _Unusable("damaged", _DAMAGED[code])
+        if code in _UNREADABLE:
+            return _Unusable("unreadable", f"it could not be opened: {brief(str(e))}")
+        return _Unusable("error", brief(str(e)))
+    return _Unusable("error", why(e))
+
+
+def _insert(conn: sqlite3.Connection, s: GameSummary) -> int:
+    """Store `s` in one transaction; its id (the stored game's, when one with its key is there)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        row = conn.execute("SELECT id FROM games WHERE key = ?", (s.key,)).fetchone()
+        if row is not None:
+            conn.execute("ROLLBACK")
+            return int(row[0])
+        cur = conn.execute(
+            f"INSERT INTO games ({_GAME_COLUMNS.removeprefix('id, ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                s.key,
+                s.finished_at,
+                s.mode,
+                s.options,
+                str(s.seed),
+                s.rounds,
+                s.turns,
+                s.undos,
+                s.hints,
+                s.best_play,
+                s.highest_line,
+                s.record,
+            ),
+        )
+        game_id = int(cur.lastrowid or 0)
+        conn.executemany(
+            "INSERT INTO seats (game_id, seat, name, level, score, winner) VALUES (?, ?, ?, ?, ?, ?)",
+            [(game_id, i, name, level, s.scores[i], int(i in s.winners)) for i, (name, level) in enumerate(s.seats)],
+        )
+        conn.execute("COMMIT")
+        return game_id
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _games(
+    conn: sqlite3.Connection, where: str, params: tuple[object, ...], say: Callable[[str], None]
+) -> list[GameSummary]:
+    """The games (of `where`), oldest first, read in one transaction; a game whose row cannot be
+    understood is left out, and said."""
+    conn.execute("BEGIN")
+    try:
+        rows = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games {where} ORDER BY id", params).fetchall()
+        seat_where = where.replace("WHERE id", "WHERE game_id")
+        seats: dict[object, list[tuple[object, ...]]] = {}
+        for seat in conn.execute(
+            f"SELECT game_id, seat, name, level, score, winner FROM seats {seat_where} ORDER BY game_id, seat", params
+        ):
+            seats.setdefault(seat[0], []).append(seat[1:])
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("COMMIT")
+    out = []
+    for row in rows:
+        try:
+            out.append(_summary(row, seats.get(row[0], [])))
+        except (TypeError, ValueError) as e:
+            log.warning("game %s of the history could not be read: %s", row[0], e)
+            say(f"Game {row[0]} of the history could not be read ({brief(str(e))}); it is left out.")
+    return out
+
+
+def _int(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"its {what} is not a whole number")
+    return value
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"its {what} is not text")
+    return value
+
+
+def _summary(row: tuple[object, ...], seats: list[tuple[object, ...]]) -> GameSummary:
+    """A stored game, every value checked by kind (a history may have been edited by hand)."""
+    game_id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, best, line, record = row
+    seed_text = _text(seed, "seed")
+    if not _SEED.fullmatch(seed_text):
+        raise ValueError("its seed is not a whole number")
+    if [_int(s[0], "seat") for s in seats] != list(range(len(seats))):
+        raise ValueError("its seats are not numbered in order")
+    return GameSummary(
+        id=_int(game_id, "id"),
+        key=_text(key, "key"),
+        finished_at=_text(finished_at, "time"),
+        mode=_text(mode, "mode"),
+        options=_text(options, "rule options"),
+        seed=int(seed_text),
+        seats=tuple(
+            (_text(name, "player's name"), None if lv is None else _text(lv, "level")) for _, name, lv, *_ in seats
+        ),
+        scores=tuple(_int(s[3], "score") for s in seats),
+        winners=tuple(i for i, s in enumerate(seats) if _int(s[4], "winner")),
+        rounds=_int(rounds, "number of rounds"),
+        turns=_int(turns, "number of turns"),
+        undos=_int(undos, "number of undos"),
+        hints=_int(hints, "number of hints"),
+        best_play=_int(best, "best play"),
+        highest_line=_int(line, "highest line"),
+        record=_text(record, "record"),
+    )
