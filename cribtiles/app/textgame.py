@@ -129,8 +129,11 @@ def _open(
     prefs, notes = store.load_preferences()
     table: Table | None = None
     if not new:
-        table, game_note = store.load_table()
+        table, game_note = store.load_table(finished=True)
         notes = " ".join(n for n in (notes, game_note) if n)
+        if table is not None and table.match_over and table.round_over:
+            _record(store, table, write)  # left at its end before it was recorded; never twice (its key)
+            table = None
     if notes:
         write(notes)
     if table is None:
@@ -188,6 +191,15 @@ def _play_match(session: _Session, read: Read) -> None:
         session.save()
     if table.options.rounds > 1:
         _match_result(session)
+    _record(session.store, table, session.write)
+
+
+def _record(store: Store, table: Table, write: Write) -> None:
+    """Add the finished game (or match) to the history of games; say what went wrong, if anything."""
+    said = len(store.errors)
+    store.record_game(table)
+    for message in store.errors[said:]:
+        write(message)
 
 
 def _play_round(session: _Session, read: Read) -> None:
