@@ -29,6 +29,7 @@ import re
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import TypeVar
 
@@ -88,18 +89,27 @@ _GAME_COLUMNS = (
 )
 
 
+class Trouble(StrEnum):
+    """What kind of trouble the history is in, which says what to do about it."""
+
+    DAMAGED = "damaged"  # not a database, or failing quick_check: set aside
+    NEWER = "newer"  # written by a newer Crib Tiles: set aside
+    UNREADABLE = "unreadable"  # cannot be opened or written: set aside
+    LOCKED = "locked"  # another process held its lock past the timeout: set aside to store a game, else said
+    OUTDATED = "outdated"  # a migration failed: said (it would fail on a fresh history as well)
+    OTHER = "other"  # a full disk and the like: said
+
+
 class _Unusable(Exception):
     """The history cannot be used as it is; `kind` says what to do about it, the message says why."""
 
-    def __init__(self, kind: str, words: str) -> None:
+    def __init__(self, kind: Trouble, words: str) -> None:
         super().__init__(words)
         self.kind = kind
         self.words = words
 
 
-# the kinds of trouble that set the history aside (and start afresh); any other is only said. A migration
-# that fails ("outdated") leaves the history where it is: it would fail on a fresh one as well.
-SET_ASIDE = frozenset({"damaged", "newer", "unreadable"})
+SET_ASIDE = frozenset({Trouble.DAMAGED, Trouble.NEWER, Trouble.UNREADABLE})  # whenever they are met
 
 
 def history_path(folder: Path) -> Path:
@@ -108,7 +118,9 @@ def history_path(folder: Path) -> Path:
 
 class History:
     """The finished games in the database at `path`. Every method returns plainly and never raises;
-    what went wrong is in `messages` (and the log)."""
+    what went wrong is in `messages` (and the log), and `read_ok` is False after a read that could not see
+    the history (locked just then, or damaged and impossible to move). A connection stays open between
+    calls, and is opened again when the file at `path` is no longer the one it had open."""
 
     def __init__(
         self, path: Path, *, timeout: float | None = None, migrations: Sequence[Migration] = MIGRATIONS
@@ -149,7 +161,7 @@ class History:
                     return _insert(conn, summary)
                 except Exception as e:
                     trouble = _trouble(e, self.timeout)
-                    again = attempt == 1 and (trouble.kind in SET_ASIDE or trouble.kind == "locked")
+                    again = attempt == 1 and (trouble.kind in SET_ASIDE or trouble.kind is Trouble.LOCKED)
                     if again and self._set_aside(trouble):
                         continue  # the game goes into a fresh history
                     self._failed(f"This game could not be added to the history of your games ({trouble.words}).", e)
@@ -180,7 +192,7 @@ class History:
                 return nothing if conn is None else read(conn)
             except Exception as e:
                 trouble = _trouble(e, self.timeout)
-                if trouble.kind == "locked":
+                if trouble.kind is Trouble.LOCKED:
                     self._failed(f"The history of your games cannot be read just now ({trouble.words}).", e)
                     self.read_ok = False
                 elif trouble.kind in SET_ASIDE:
@@ -208,10 +220,10 @@ class History:
             conn.execute("PRAGMA foreign_keys = ON")
             version = _user_version(conn)
             if version > self.version:
-                raise _Unusable("newer", f"it was written by a newer version of Crib Tiles (schema {version})")
+                raise _Unusable(Trouble.NEWER, f"it was written by a newer version of Crib Tiles (schema {version})")
             problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
             if problems != ["ok"]:
-                raise _Unusable("damaged", f"it is damaged: {brief(problems[0])}")
+                raise _Unusable(Trouble.DAMAGED, f"it is damaged: {brief(problems[0])}")
             if version < self.version:
                 self._migrate(conn)
         except BaseException:
@@ -236,7 +248,7 @@ class History:
                 except sqlite3.Error as e:
                     if e.sqlite_errorcode & 0xFF in (_BUSY, _LOCKED, *_DAMAGED, *_UNREADABLE):
                         raise
-                    raise _Unusable("outdated", f"it could not be brought up to date: {brief(str(e))}") from e
+                    raise _Unusable(Trouble.OUTDATED, f"it could not be brought up to date: {brief(str(e))}") from e
                 conn.execute(f"PRAGMA user_version = {version + 1:d}")
                 conn.execute("COMMIT")
                 log.info("history %s migrated to schema %d", self.path, version + 1)
@@ -311,13 +323,13 @@ def _trouble(e: BaseException, timeout: float) -> _Unusable:
     if isinstance(e, sqlite3.Error):
         code = (getattr(e, "sqlite_errorcode", 0) or 0) & 0xFF
         if code in (_BUSY, _LOCKED):
-            return _Unusable("locked", f"another program has kept it locked for more than {timeout:g} seconds")
+            return _Unusable(Trouble.LOCKED, f"another program has kept it locked for more than {timeout:g} seconds")
         if code in _DAMAGED:
-            return _Unusable("damaged", _DAMAGED[code])
+            return _Unusable(Trouble.DAMAGED, _DAMAGED[code])
         if code in _UNREADABLE:
-            return _Unusable("unreadable", f"it could not be opened: {brief(str(e))}")
-        return _Unusable("error", brief(str(e)))
-    return _Unusable("error", why(e))
+            return _Unusable(Trouble.UNREADABLE, f"it could not be opened: {brief(str(e))}")
+        return _Unusable(Trouble.OTHER, brief(str(e)))
+    return _Unusable(Trouble.OTHER, why(e))
 
 
 def _insert(conn: sqlite3.Connection, s: GameSummary) -> int:
