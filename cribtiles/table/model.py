@@ -254,6 +254,11 @@ class Table:
             raise IllegalMove(f"there is no seat {seat + 1} at this table")
         if not self.seats[seat].is_person:
             raise IllegalMove("only a person takes back a play; a bot's moves stand")
+        if self.round_over:  # it went into the history as it was played, and stays so
+            what = "round" if self.options.rounds > 1 else "game"
+            raise IllegalMove(
+                f"the {what} is over: it is kept as it was played, and a finished {what} is not taken back"
+            )
         turns = self.state.turns
         mine = next((i for i in range(len(turns) - 1, -1, -1) if turns[i].player == seat), None)
         if mine is None:
@@ -291,9 +296,9 @@ class Table:
 
         The round is rebuilt from its record (the actions before that turn replayed from the seed), so
         racks and bag are exactly as they were, and a bot given the same turn again plays the same
-        move. A finished round may be taken back too (its last play against a bot) until the next round
-        starts. Refused (IllegalMove) for a bot, for a seat without a turn in this round, and once
-        another person has moved (or called Joker) after it."""
+        move. Refused (IllegalMove) for a bot, for a seat without a turn in this round, once another
+        person has moved (or called Joker) after it, and once the round is over: a finished game went
+        into the history as it was played."""
         taken = self.undo_turns(seat)
         first = taken[0].number
         self.match = replace(self.match, game=state_before(self.state, first))
