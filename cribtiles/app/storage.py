@@ -42,6 +42,7 @@ APP_NAME = "cribtiles"
 GAME_FILE = "game.json"
 SETTINGS_FILE = "settings.json"
 LOCK_FILE = "cribtiles.lock"
+EXPORTS = "exports"  # the folder of game records written by Export
 
 SETTINGS_CAP = 1024 * 1024  # bytes: a settings file is a few hundred; anything past this is damaged
 GAME_CAP = 8 * 1024 * 1024  # bytes: a long match is well under a megabyte
@@ -364,6 +365,26 @@ class Store:
         stats = self.history.stats()
         self._history_said()
         return stats
+
+    def export_game(self, table: Table) -> str:
+        """Write the game at `table` (its seats, every round and action) to a record file of its own in
+        the folder's `exports`, to keep or to send; where it went, or why it could not, in words."""
+        folder = self.folder / EXPORTS
+        names = "-".join(re.sub(r"[^A-Za-z0-9]+", "", s.name)[:12] or "player" for s in table.seats)
+        stem = f"crib-tiles-{time.strftime('%Y%m%d-%H%M%S')}-{names}"
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{stem}.json"
+            n = 2
+            while path.exists():
+                path = folder / f"{stem}-{n}.json"
+                n += 1
+            atomic_write(path, save_table(table))
+        except Exception as e:
+            log.warning("a game's record could not be exported to %s: %s", folder, why(e))
+            return f"The game's record could not be written in {folder} ({why(e)})."
+        log.info("a game's record was exported to %s", path)
+        return f"The game's record was written to {path}; cribtiles replay FILE opens it."
 
     def past_table(self, game_id: int) -> Table | None:
         """The table of a finished game, rebuilt from its record in the history (to replay it); None when

@@ -74,6 +74,10 @@ class Keeper(Protocol):
         """The table of finished game `game_id` (a `GameSummary.id`), rebuilt to be replayed; None if there is none."""
         ...
 
+    def export_game(self, table: Table) -> str:
+        """Write the game's record to a file of its own; where it went, or why it could not, in words."""
+        ...
+
 
 class NoKeeper:
     """Keeps nothing on disk (the self-test and benchmarks): the games' history lives in memory."""
@@ -104,3 +108,6 @@ class NoKeeper:
     def past_table(self, game_id: int) -> Table | None:
         found = [g for g in self.games if g.id == game_id]
         return load_table(found[0].record) if found else None
+
+    def export_game(self, table: Table) -> str:
+        return "There is no data folder here to write the game's record in."

@@ -56,7 +56,7 @@ def _static_layer(snap: TableSnapshot) -> pygame.Surface:
         fresh = snap.past.squares
     size = max(12, round(lay.height * 0.017))
     keys = keys_line(snap, size, lay.info[2] - 16)
-    key = (lay.width, lay.height, snap.board, fresh, snap.state.names, snap.human, keys)
+    key = (lay.width, lay.height, snap.board, fresh, snap.state.names, snap.human, art.letter_marks(), keys)
     cached = _static_cache.get(key)
     if cached is not None:
         return cached

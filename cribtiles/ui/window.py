@@ -278,7 +278,7 @@ class App:
             focus = next(i for i, item in enumerate(items) if item.label == "Tutorial")
             self.prefs.tutorial_offered = True
             self.keeper.save_preferences(self.prefs)
-        self.push(TitleScene(items, on_back=self.back_to_game, greeting=greeting, focus=focus))
+        self.push(TitleScene(items, on_back=self.close_top, greeting=greeting, focus=focus))
 
     def title_items(self) -> list[Item]:
         """The title screen's menu: Continue only while the game at the table is unfinished."""
@@ -343,6 +343,17 @@ class App:
         from .history_scene import StatisticsScene
 
         self.push(StatisticsScene(self, self.close_top))
+
+    def open_replay(self, table: Table, quit_on_close: bool = False) -> None:
+        """A game step by step on the board, over what is shown; `quit_on_close`: the window was opened
+        for it (`cribtiles replay FILE`), so closing it quits."""
+        from .replay_scene import ReplayScene
+
+        self.push(ReplayScene(self, table, self.quit if quit_on_close else self.close_top, self.export_game))
+
+    def export_game(self, table: Table) -> str:
+        """Write `table`'s record to a file of its own; where it went, or why it could not, in words."""
+        return self.keeper.export_game(table)
 
     # --- games ---
 
@@ -432,6 +443,10 @@ class App:
         pygame.display.set_caption(f"{TITLE} — {scores}")
 
     def show_end(self, game: GameScene) -> None:
+        """The round at the table is over: its end card; a finished game (or match) goes into the history
+        (once, however often its end is shown: the history knows each game by its record)."""
+        if game.table.round_over and game.table.match_over and game.table is self.table:
+            self.keeper.record_game(game.table)
         if self.scenes and self.scenes[-1] is game:
             game.toasts.clear()
             self.scenes.append(EndScene(self, game))
@@ -540,7 +555,14 @@ class App:
         """Escape at the table cancels what is under way first (a held tile, an exchange, a count, a
         past turn shown, the keyboard's cursor); with nothing under way it opens the title screen."""
         g = self.game
-        return g.past is None and g.declaring is None and g.draft.held is None and not g.exchanging and not g.keyboard
+        return (
+            g.past is None
+            and g.declaring is None
+            and g.confirming is None
+            and g.draft.held is None
+            and not g.exchanging
+            and not g.keyboard
+        )
 
     def run(self, max_seconds: float | None = None) -> None:
         """Loop frames until the window is closed, Ctrl+Q, or a signal (Ctrl-C, SIGTERM, SIGHUP) asks
