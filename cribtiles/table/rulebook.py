@@ -214,7 +214,7 @@ PAGES: tuple[Page, ...] = (
             ),
             Example("tiles must touch the board", "j7=7L k7=8D", None, board=ROW_456),
             Example(
-                "a 9 joins 5 5 and 7 8 into one line: a pair 2 + a fifteen 2 + a run 3 = 7",
+                "a 9 joins 5 5 and 7 8: a pair 2 + a fifteen 2 + a run 3 = 7",
                 "f7=9D",
                 7,
                 board="d7=5L e7=5D g7=7D h7=8L",

@@ -188,7 +188,10 @@ def _lay_cell(ex: Example, rect: Rect, t: int, strict: bool = True) -> Cell | No
             return None
         visual = (x + inner, y + cap_h, text_w, round(t * 2.2))
         rx = visual[0] + visual[2] + 2 * inner
-        return Cell(rect, tuple(caption), visual, t, (rx, y + cap_h, min(x + w - inner - rx, t * 24), area_h))
+        result = (rx, y + cap_h, min(x + w - inner - rx, t * 24), area_h)
+        if strict and not _reason_fits(ex, result, t):
+            return None
+        return Cell(rect, tuple(caption), visual, t, result)
     cols, rows = _extent(ex)
     tile = int(min(vis_w / cols, area_h / rows, t * 3.2))
     if tile < (max(16, t) if strict else 8):
@@ -200,7 +203,19 @@ def _lay_cell(ex: Example, rect: Rect, t: int, strict: bool = True) -> Cell | No
         rows_placed = _breakdown(ex, result, t)
         if any(r.left.startswith("... and ") for r in rows_placed):
             return None
+    if strict and not _reason_fits(ex, result, t):
+        return None
     return Cell(rect, tuple(caption), visual, tile, result)
+
+
+def _reason_lines(ex: Example, width: int, t: int) -> list[str]:
+    return wrap(ex.outcome().refusal, t - 1, width) if not ex.legal else []
+
+
+def _reason_fits(ex: Example, box: Rect, t: int) -> bool:
+    """Whether the words of a refusal fit `box` whole under its "Not allowed"."""
+    lines = _reason_lines(ex, box[2], t)
+    return round(t * 1.5) + len(lines) * round(t * 1.2) <= box[3]
 
 
 def _breakdown(ex: Example, box: Rect, t: int) -> list[InfoRow]:
@@ -395,8 +410,8 @@ def _draw_example(surf: pygame.Surface, ex: Example, cell: Cell, t: int) -> None
     if not ex.legal:
         write(surf, "Not allowed", round(t * 1.2), RED, (rx, ry), "topleft")
         yy = ry + round(t * 1.5)
-        for line in wrap(out.refusal, t - 1, rw):
-            if yy + t > ry + rh:
+        for line in _reason_lines(ex, rw, t):
+            if yy + round(t * 1.2) > ry + rh:  # only in a window too small for the pages
                 break
             write(surf, line, t - 1, RED, (rx, yy))
             yy += round(t * 1.2)

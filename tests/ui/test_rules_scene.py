@@ -13,7 +13,7 @@ import pytest
 from cribtiles.table.rulebook import PAGES
 from cribtiles.ui.config import Preferences
 from cribtiles.ui.geometry import Layout, Rect, centre
-from cribtiles.ui.rules_scene import LAST, PageLayout, RulesScene, page_layout
+from cribtiles.ui.rules_scene import LAST, PageLayout, RulesScene, _reason_fits, page_layout
 
 SIZES = [(800, 600), (1280, 800), (1920, 1080), (3840, 2400)]
 
@@ -178,6 +178,8 @@ def test_every_page_draws_at_every_size_without_overlaps(size: tuple[int, int]) 
         check_layout(lay, index)
         if size != (800, 600):  # from 1280x800 up, every example whole at a comfortable size
             assert lay.text >= 18, PAGES[index].title
+            for ex, cell in zip(PAGES[index].examples, lay.cells, strict=True):
+                assert _reason_fits(ex, cell.result, lay.text), ex.caption  # a refusal's words all shown
 
 
 def test_the_size_is_read_at_draw_time() -> None:
