@@ -1,6 +1,6 @@
 """Start of the frozen program to its first frame: `python benchmarks/bench_frozen_start.py [PROGRAM]`.
 
-Runs the built program (default dist/cribtiles/cribtiles, or an installed /usr/bin/cribtiles) with
+Runs the built program (default dist/cribtiles/cribtiles, or an installed /usr/games/cribtiles) with
 CRIBTILES_EXIT_AT_FIRST_FRAME=1 (see build/launcher.py): it opens the window on a new game, draws one
 frame, prints `first frame` and exits. The time is from starting the process to reading that line, so
 the bootloader, Python's start and every import count. Headless (SDL's dummy driver) by default; with

@@ -1,0 +1,37 @@
+"""CI (.ci/run) runs the README's own commands: the test line of "Set up" and the build line of
+"Installers", word for word, so that what the README promises is what CI proves."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+CI = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+
+
+def commands_of(section: str) -> list[str]:
+    """The commands in the first ```sh block of a README section, without their trailing comments."""
+    body = README.split(f"\n## {section}\n", 1)[1].split("\n## ", 1)[0]
+    block = re.search(r"```sh\n(.*?)```", body, re.DOTALL)
+    assert block is not None, section
+    return [line.split("  #")[0].strip() for line in block[1].splitlines() if line.strip()]
+
+
+def test_ci_runs_the_readme_s_test_command_and_build_command_as_written() -> None:
+    _play, tests = commands_of("Set up")
+    [build] = commands_of("Installers")
+    assert tests.endswith("-m pytest") and "'.[test]'" in tests
+    assert tests in CI and build in CI
+    assert CI.index(tests) < CI.index(build)
+
+
+def test_the_set_up_commands_never_install_into_the_system_python() -> None:
+    play, tests = commands_of("Set up")
+    [build] = commands_of("Installers")
+    for command in (play, tests, build):
+        steps = [s.strip() for s in command.split("&&")]
+        assert steps[0] == "python3 -m venv .venv", command
+        assert all(s.startswith(".venv/bin/") for s in steps[1:]), command
+    assert "/.venv/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
