@@ -25,6 +25,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     ap.add_argument("--version", action="version", version=f"Crib Tiles {__version__}")
     ap.add_argument("--text", action="store_true", help="play in the terminal")
+    ap.add_argument(
+        "--continue",
+        dest="resume",
+        action="store_true",
+        help="go straight to the game you left, without the title screen",
+    )
     ap.add_argument("--level", choices=LEVELS, help="the computer opponent (default: your last choice, or medium)")
     ap.add_argument(
         "--players", help="who plays, 2 to 4, each a bot level or a person's name: Ann,Ben,hard (--level X is You,X)"
@@ -136,4 +142,6 @@ def _main(argv: Sequence[str] | None) -> int:
         return play_text_game(args.level, args.seed, options, data_dir=args.data_dir, new=asked_new, seats=seats)
     from .play import play_window
 
-    return play_window(args.data_dir, args.level, args.seed, options, bool(args.rules), size, seats)
+    return play_window(
+        args.data_dir, args.level, args.seed, options, bool(args.rules), size, seats, title=not args.resume
+    )

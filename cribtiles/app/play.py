@@ -27,11 +27,13 @@ def play_window(
     size: tuple[int, int] | None = None,
     seats: Sequence[Seat] | None = None,
     replay: Table | None = None,
+    title: bool = True,
 ) -> int:
-    """Open on the title screen over the saved game, or start a new one: a level, players (`seats`),
-    seed or rules given on the command line start a new game with them at once; what they leave out is
-    what was chosen last on the New game screen (the rules, the players with their lone bot at the
-    remembered level). `replay`: open straight onto that game's replay (closing it quits)."""
+    """Open on the title screen over the saved game (straight onto the game when `title` is False:
+    `--continue`), or start a new one: a level, players (`seats`), seed or rules given on the command
+    line start a new game with them at once; what they leave out is what was chosen last on the New
+    game screen (the rules, the players with their lone bot at the remembered level). `replay`: open
+    straight onto that game's replay (closing it quits)."""
     try:
         import pygame  # noqa: F401
     except ImportError:
@@ -50,7 +52,8 @@ def play_window(
         tell_in_a_window("Crib Tiles is already open", str(e))
         return 1
     try:
-        return _play(store, level, seed, options if new_rules else None, size, folder_note, seats, replay)
+        new_options = options if new_rules else None
+        return _play(store, level, seed, new_options, size, folder_note, seats, replay, title)
     except Exception as e:  # a bug: say so, where the details are, and that the game is safe
         return _crashed(e, log_path)
     finally:
@@ -81,6 +84,7 @@ def _play(
     folder_note: str,
     seats: Sequence[Seat] | None,
     replay: Table | None = None,
+    title: bool = True,
 ) -> int:
     prefs, notes = store.load_preferences()
     notes = " ".join(n for n in (folder_note, notes) if n)
@@ -96,7 +100,7 @@ def _play(
     from cribtiles.ui.window import App
 
     try:
-        title = not asked_new and replay is None
+        title = title and not asked_new and replay is None
         app = App(saved, prefs, store, options, notice=notes, size=size, seed=seed, seats=seats, title=title)
     except Exception as e:  # no display: say so plainly
         if e.__class__.__name__ == "error":

@@ -61,7 +61,7 @@ def test_players_on_the_command_line(monkeypatch, capsys) -> None:  # type: igno
     from cribtiles.table import Seat
 
     seen = []
-    monkeypatch.setattr(play_mod, "play_window", lambda *args: seen.append(args) or 0)
+    monkeypatch.setattr(play_mod, "play_window", lambda *args, **kw: seen.append(args) or 0)
     assert main(["--players", "Ann, Ben,hard", "--rules", "joker=on,rounds=3", "--seed", "5"]) == 0
     _, level, seed, options, new_rules, _, seats = seen[-1]
     assert (level, seed, options, new_rules) == (None, 5, RuleOptions(joker=True, rounds=3), True)
@@ -152,3 +152,12 @@ def test_an_unexpected_error_in_the_window_is_logged_and_told_with_the_logs_path
     logged = log_path.read_text()
     assert "the game stopped on an unexpected error" in logged and "Traceback" in logged
     assert not (tmp_path / "cribtiles.lock").exists() or play_mod.Store(tmp_path).lock() == ""  # released
+
+
+def test_continue_goes_straight_to_the_game_without_the_title(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from cribtiles.app import play as play_mod
+
+    seen = []
+    monkeypatch.setattr(play_mod, "play_window", lambda *args, **kw: seen.append(kw) or 0)
+    assert main([]) == 0 and main(["--continue"]) == 0
+    assert seen == [{"title": True}, {"title": False}]

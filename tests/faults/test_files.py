@@ -143,7 +143,8 @@ def test_damaged_settings_are_set_aside_and_the_game_starts(
     if isinstance(damage, bytes):
         assert aside.read_bytes() == damage
     assert f"was set aside as {aside.name}" in log_text(data)
-    assert json.loads(path.read_text()) == DEFAULTS  # written afresh when the window closed
+    # written afresh when the window closed, the tutorial offered on the title screen of this first start
+    assert json.loads(path.read_text()) == dict(DEFAULTS, tutorial_offered=True)
 
 
 # --- damaged saves ---
@@ -286,7 +287,7 @@ def full_disk(limit: int) -> Callable[[], None]:
 def test_a_full_disk_keeps_the_old_save_whole_and_leaves_no_temporary_file(data: Path) -> None:
     old = save(game_in_play(actions=80, bot_to_move=True)).encode()  # the bot moves, the game is saved
     (data / "game.json").write_bytes(old)
-    cmd = [sys.executable, "-m", "cribtiles", "--data-dir", str(data)]
+    cmd = [sys.executable, "-m", "cribtiles", "--data-dir", str(data), "--continue"]  # the bot moves at once
     proc = subprocess.Popen(
         cmd,
         cwd=ROOT,
