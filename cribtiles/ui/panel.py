@@ -44,10 +44,11 @@ HELP = (
     "Bonuses: 10 for the first play, 10 for laying 5 tiles, 10 for a line of 5 tiles of one colour.",
     "You may pass or exchange only when you cannot play. At the end, the tiles left on a rack are "
     "taken off its owner's score.",
-    "A: animation speed. M: sound. L: the bot of the next game. Ctrl+N: a new game.",
+    "A: animation speed. M: sound. L: the bot of the next game. Ctrl+N: a new game. Esc: the title "
+    "screen, with the rules page by page, the tutorial, your history, statistics and settings.",
 )
 
-KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip · A speed · M sound · H help · F11"
+KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip · A speed · M sound · H help · Esc menu · F11"
 
 
 def info_rows(snap: TableSnapshot) -> list[InfoRow]:
