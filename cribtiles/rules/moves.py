@@ -110,7 +110,7 @@ def _parse_placement(word: str) -> Placement:
     """One `square=tile`, with a message that teaches the notation when it is not one.
 
     >>> _parse_placement("f7=4L")
-    Placement(square=f7, tile=Tile(4L))
+    Placement(square=Square(f7), tile=Tile(4L))
     """
     if "=" not in word:
         raise NotationError(f"{word!r} is not a placement: write square=tile, like f7=4L")
