@@ -89,6 +89,7 @@ def _run(folder: Path) -> None:
     app.frame(1 / 60)
     _check(type(app.scenes[-1]).__name__ == "NewGameScene", "G on the end card did not open the New game screen")
     _new_game_screen(app)
+    _screens_around_the_game(app)
     post_key(pygame.K_RETURN)
     app.frame(1 / 60)
     _check(not app.game.state.turns or app.game is not game, "New game did not start a game")
@@ -140,6 +141,46 @@ def _every_mode(store: object, prefs: object) -> None:
         app = play_mode(store, prefs, players, rules, what)
         outcome = app.table.state.outcome  # type: ignore[attr-defined]
         print(f"  {what}: played to the end, {outcome and outcome.final_scores}")
+
+
+def _screens_around_the_game(app: object) -> None:
+    """From the title screen, each screen by its letter, drawn and left with Escape: the rules (a page
+    turned), the tutorial, the history (the game just played is there, and replays), the statistics
+    (which count it), the settings (the volume changed)."""
+    import pygame
+
+    from cribtiles.ui.autopilot import post_key
+    from cribtiles.ui.window import App
+
+    assert isinstance(app, App)
+    app.open_title()
+    app.frame(1 / 60)
+    title = app.scenes[-1]
+    _check(type(title).__name__ == "TitleScene", "the title screen did not open")
+    for letter, name, keys in (
+        (pygame.K_r, "RulesScene", (pygame.K_RIGHT,)),
+        (pygame.K_t, "TutorialScene", ()),
+        (pygame.K_h, "HistoryScene", (pygame.K_RETURN,)),
+        (pygame.K_s, "StatisticsScene", ()),
+        (pygame.K_e, "SettingsScene", (pygame.K_DOWN, pygame.K_LEFT)),
+    ):
+        post_key(letter)
+        app.frame(1 / 60)
+        _check(type(app.scenes[-1]).__name__ == name, f"{pygame.key.name(letter).upper()} did not open the {name}")
+        for key in keys:
+            post_key(key)
+            app.frame(1 / 60)
+            app.frame(1 / 60)
+        while app.scenes[-1] is not title:
+            top = app.scenes[-1]
+            post_key(pygame.K_ESCAPE)
+            app.frame(1 / 60)
+            _check(app.scenes[-1] is not top, f"Escape did not leave the {type(top).__name__}")
+    _check(len(app.keeper.past_games()) >= 1, "the finished game is not in the history")
+    _check(app.prefs.volume == 70, "the volume was not turned down on the Settings screen")
+    post_key(pygame.K_ESCAPE)
+    app.frame(1 / 60)
+    print("  the title screen, the rules, the tutorial, the history (a replay), the statistics and the settings")
 
 
 def _new_game_screen(app: object) -> None:
