@@ -23,6 +23,17 @@ def idle_turns(view: PlayerView) -> int:
     return n
 
 
+def stuck_turns(view: PlayerView) -> int:
+    """Turns in a row in which the player could not play, counted back from the last one (under
+    exchange=any-time a pass by choice is not one of them, and ends the count)."""
+    n = 0
+    for turn in reversed(view.turns):
+        if turn.is_play or not turn.stuck:
+            break
+        n += 1
+    return n
+
+
 def determinize(view: PlayerView, rng: random.Random) -> GameState:
     """A game state drawn at random from those consistent with the view (the viewer to move)."""
     racks: list[tuple[Tile, ...]] = []
@@ -62,4 +73,5 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
         start_draws=(),
         starter=view.starter,
         idle=idle_turns(view),
+        stuck=stuck_turns(view),
     )

@@ -8,7 +8,7 @@ import math
 
 import pygame
 
-from cribtiles.rules.game import END_BLOCKED, END_LOCKED, END_OUT
+from cribtiles.rules.game import END_BLOCKED, END_IDLE, END_LOCKED, END_OUT
 
 from . import art
 from .geometry import Rect
@@ -43,7 +43,9 @@ def end_reason(snap: TableSnapshot) -> str:
     if o.reason is END_BLOCKED:
         return "The bag is empty and nobody can play."
     if o.reason is END_LOCKED:
-        return "Nobody has played for two rounds: the board is locked."
+        return "Nobody could play for two rounds: the board is locked."
+    if o.reason is END_IDLE:
+        return "Nobody has played for three rounds."
     return ""
 
 
