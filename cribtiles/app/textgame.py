@@ -27,7 +27,7 @@ from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.signals import handling, sigint_ignored
-from cribtiles.table.history import TurnRecord
+from cribtiles.table.history import TurnRecord, why_it_ended
 from cribtiles.table.model import Table
 from cribtiles.table.seats import Seat
 
@@ -356,6 +356,7 @@ def _round_result(session: _Session) -> None:
     assert state.outcome is not None
     o = state.outcome
     session.write(f"\n{state.board}\n")
+    session.write(why_it_ended(o, state.names))
     for p, name in enumerate(state.names):
         session.write(f"{name}: {state.scores[p]} - {o.deductions[p]} left on the rack = {o.final_scores[p]}")
     session.write("It's a tie!" if len(o.winners) > 1 else f"{state.names[o.winners[0]]} won.")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from cribtiles.rules.board import Board
-from cribtiles.rules.game import GameState, JokerCall, Turn
+from cribtiles.rules.game import END_BLOCKED, END_IDLE, END_LOCKED, END_OUT, GameState, JokerCall, Outcome, Turn
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import PlayScore, score_play
 
@@ -69,3 +69,21 @@ def history_of(state: GameState) -> tuple[TurnRecord, ...]:
         if isinstance(move, Play):
             board = board.place(move.placements)
     return tuple(records)
+
+
+def why_it_ended(outcome: Outcome, names: tuple[str, ...]) -> str:
+    """Why a round ended, in a sentence, naming a player by `names` (as the caller calls them).
+
+    >>> from cribtiles.rules.game import EndReason
+    >>> why_it_ended(Outcome(EndReason.OUT, 1, (3, 0), (90, 101), (1,)), ("You", "Hard"))
+    'Hard went out with the bag empty.'
+    """
+    if outcome.reason is END_OUT and outcome.went_out is not None:
+        return f"{names[outcome.went_out]} went out with the bag empty."
+    if outcome.reason is END_BLOCKED:
+        return "The bag is empty and nobody can play."
+    if outcome.reason is END_LOCKED:
+        return "Nobody could play for two rounds: the board is locked."
+    if outcome.reason is END_IDLE:
+        return "Nobody has played for three rounds."
+    return ""

@@ -8,7 +8,7 @@ import math
 
 import pygame
 
-from cribtiles.rules.game import END_BLOCKED, END_IDLE, END_LOCKED, END_OUT
+from cribtiles.table.history import why_it_ended
 
 from . import art
 from .geometry import Rect
@@ -37,16 +37,7 @@ def end_reason(snap: TableSnapshot) -> str:
     o = snap.state.outcome
     if o is None:
         return ""
-    if o.reason is END_OUT and o.went_out is not None:
-        who = _name(snap, o.went_out)
-        return f"{who} went out with the bag empty."
-    if o.reason is END_BLOCKED:
-        return "The bag is empty and nobody can play."
-    if o.reason is END_LOCKED:
-        return "Nobody could play for two rounds: the board is locked."
-    if o.reason is END_IDLE:
-        return "Nobody has played for three rounds."
-    return ""
+    return why_it_ended(o, tuple(_name(snap, p) for p in range(snap.state.players)))
 
 
 def _in_match(snap: TableSnapshot) -> bool:
