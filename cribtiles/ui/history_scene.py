@@ -49,7 +49,7 @@ def players(summary: GameSummary) -> str:
     """Each player with their final score, winners marked: You 112 · Hard 98."""
     parts = []
     for i, ((name, _), score) in enumerate(zip(summary.seats, summary.scores, strict=True)):
-        star = "★ " if i in summary.winners else ""
+        star = "» " if i in summary.winners else ""  # the font has no star
         parts.append(f"{star}{name} {score}")
     return " · ".join(parts)
 
@@ -257,8 +257,8 @@ COLUMNS: tuple[tuple[str, Callable[[StatLine], str]], ...] = (
     ("Best play", lambda ln: str(ln.best_play)),
     ("Best line", lambda ln: str(ln.highest_line)),
     ("Streak", lambda ln: str(ln.longest_streak)),
-    ("Solitaire margin", lambda ln: "" if ln.best_margin is None else f"+{ln.best_margin}"),
-    ("Matches won", lambda ln: f"{ln.matches_won} of {ln.matches}" if ln.matches else ""),
+    ("Solitaire\nmargin", lambda ln: "" if ln.best_margin is None else f"+{ln.best_margin}"),
+    ("Matches\nwon", lambda ln: f"{ln.matches_won} of {ln.matches}" if ln.matches else ""),
 )
 
 
@@ -331,8 +331,10 @@ class StatisticsScene:
             ty += round(s * 1.5)
             for k, (head, _) in enumerate(COLUMNS):
                 cx = x + pad + first + k * col + col // 2
-                write(surface, fit(head, small - 2, col - 4), small - 2, DIM, (cx, ty), "midtop")
-            ty += row
+                for n, part in enumerate(head.split("\n")):  # a long heading on two lines
+                    at = (cx, ty + n * round(small * 1.1))
+                    write(surface, fit(part, small - 2, col - 4), small - 2, DIM, at, "midtop")
+            ty += row + round(small * 1.1)
             shown = [*lines, total] if total is not None and len(lines) > 1 else list(lines)
             for line in shown:
                 if ty + row > self.back[1] - s:

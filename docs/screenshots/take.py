@@ -81,6 +81,70 @@ def main() -> None:
         post_click(centre(app.layout.square_rect(square)))
         frames(app, 2)
     shot(app, "joker-count.png")
+    around_the_game(play_on, frames, shot)
+
+
+def around_the_game(play_on, frames, shot) -> None:  # type: ignore[no-untyped-def]
+    """The screens around the table: title, settings, rules pages, tutorial, history, statistics,
+    a replay, undo and the question before a play."""
+    import pygame
+
+    from cribtiles.table import parse_players
+    from cribtiles.table.model import Table
+    from cribtiles.ui.autopilot import post_key
+    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.ui.window import App
+
+    prefs = Preferences(speed="instant", tutorial_offered=True)
+    keeper = NoKeeper()
+    for seed, players in ((21, "You,easy"), (22, "You,medium"), (23, "You,hard"), (24, "You,hard"), (25, "You,medium")):
+        table = Table.new(parse_players(players), seed=seed)
+        while not table.round_over:
+            play_on(table, 1)
+        if seed == 24:
+            table.undos = 2
+        keeper.record_game(table)
+    match = Table.new(parse_players("You,hard"), __import__("cribtiles").rules.RuleOptions.parse("rounds=2"), seed=26)
+    while not match.match_over:
+        while not match.round_over:
+            play_on(match, 1)
+        if match.next_is_round:
+            match.next_round()
+    keeper.record_game(match)
+    unfinished = play_on(Table.new(parse_players("You,hard"), seed=27), 6)
+
+    app = App(unfinished, Preferences(speed="instant"), keeper, size=(1280, 800), title=True)
+    frames(app)
+    shot(app, "title.png")
+    app = App(unfinished, prefs, keeper, size=(1280, 800))
+    app.open_settings()
+    post_key(pygame.K_DOWN)
+    frames(app)
+    shot(app, "settings.png")
+    for page, name in ((5, "rules-runs.png"), (7, "rules-legal.png")):
+        app = App(unfinished, prefs, keeper, size=(1280, 800))
+        app.open_rules(page)
+        frames(app)
+        shot(app, name)
+    app = App(unfinished, prefs, keeper, size=(1280, 800))
+    app.open_history()
+    post_key(pygame.K_DOWN)
+    frames(app)
+    shot(app, "history.png")
+    app = App(unfinished, prefs, keeper, size=(1280, 800))
+    app.open_statistics()
+    frames(app)
+    shot(app, "statistics.png")
+    app = App(unfinished, prefs, keeper, size=(1280, 800))
+    app.open_replay(keeper.past_table(3))
+    for _ in range(9):
+        post_key(pygame.K_RIGHT)
+    frames(app)
+    shot(app, "replay.png")
+    app = App(unfinished, prefs, keeper, size=(1280, 800))
+    app.open_tutorial()
+    frames(app)
+    shot(app, "tutorial.png")
 
 
 if __name__ == "__main__":

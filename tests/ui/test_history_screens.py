@@ -166,10 +166,10 @@ def test_statistics_show_each_opponent_and_the_game_at_the_table_is_recorded_whe
     assert [ln.opponent for ln in lines] == ["easy", "medium", "hard"] and total is not None and total.games == 3
 
 
-def test_the_winner_is_starred() -> None:
+def test_the_winner_is_marked() -> None:
     table = finished(4)
     keeper = NoKeeper()
     keeper.record_game(table)
     (g,) = keeper.past_games()
     words = players(g)
-    assert words.count("★") == len(g.winners)
+    assert words.count("»") == len(g.winners)
