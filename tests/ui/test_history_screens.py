@@ -162,7 +162,7 @@ def test_statistics_show_each_opponent_and_the_game_at_the_table_is_recorded_whe
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, StatisticsScene)
-    (title, lines, total), *_ = scene.sections()
+    (_, lines, total), *_ = scene.sections()
     assert [ln.opponent for ln in lines] == ["easy", "medium", "hard"] and total is not None and total.games == 3
 
 
