@@ -16,7 +16,7 @@ from cribtiles.table.model import Table
 from .config import Keeper
 from .geometry import Rect, contains
 from .paint import CREAM, DIM, GOLD, RED, button, rounded_panel, write
-from .screens import backdrop, card, card_rect, fit, heading, ring, text_size
+from .screens import fit, ring, screen_card
 
 #: Seconds within which a second click on the same game opens it.
 DOUBLE_CLICK = 0.4
@@ -166,14 +166,9 @@ class HistoryScene:
     # --- drawing ---
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        size = surface.get_size()
-        s = text_size(size)
-        backdrop(surface)
-        rect = card_rect(size, 0.9, 0.9)
-        card(surface, rect)
-        x, y, w, h = rect
         hint = "Up/Down or click choose · Enter or a double click replays · E exports · Esc goes back"
-        top = heading(surface, "History", rect, s, hint)
+        rect, s, top = screen_card(surface, "History", hint, 0.9, 0.9)
+        x, y, w, h = rect
         pad = round(s * 1.2)
         bh = max(28, round(s * 1.7))
         foot_y = y + h - pad - bh
@@ -304,13 +299,8 @@ class StatisticsScene:
         return out
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        size = surface.get_size()
-        s = text_size(size)
-        backdrop(surface)
-        rect = card_rect(size, 0.94, 0.9)
-        card(surface, rect)
+        rect, s, top = screen_card(surface, "Statistics", "Esc or Enter goes back", 0.94, 0.9)
         x, y, w, h = rect
-        top = heading(surface, "Statistics", rect, s, "Esc or Enter goes back")
         pad = round(s * 1.0)
         bh = max(28, round(s * 1.7))
         bw = max(120, round(w * 0.16))

@@ -56,6 +56,17 @@ def heading(surface: pygame.Surface, title: str, rect: Rect, s: int, hint: str =
     return top
 
 
+def screen_card(surface: pygame.Surface, title: str, hint: str, width: float, height: float) -> tuple[Rect, int, int]:
+    """The felt and a wooden card `width` x `height` of the window, with its title and key hint: the
+    card, the size of words on it, and the y where its content starts."""
+    size = surface.get_size()
+    s = text_size(size)
+    backdrop(surface)
+    rect = card_rect(size, width, height)
+    card(surface, rect)
+    return rect, s, heading(surface, title, rect, s, hint)
+
+
 def fit(text: str, size: int, width: int) -> str:
     """`text` shortened with an ellipsis to at most `width` pixels at `size`."""
     text = art.clip(text)

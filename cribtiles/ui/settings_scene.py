@@ -13,7 +13,7 @@ import pygame
 from .config import SPEEDS, Preferences
 from .geometry import Rect, contains
 from .paint import CREAM, DIM, GOLD, button, write
-from .screens import backdrop, card, card_rect, fit, heading, ring, text_size
+from .screens import fit, ring, screen_card
 
 ON_OFF = ((True, "on"), (False, "off"))
 
@@ -139,13 +139,10 @@ class SettingsScene:
     # --- drawing ---
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        size = surface.get_size()
-        s = text_size(size)
-        backdrop(surface)
-        rect = self.card = card_rect(size, 0.6, 0.86)
-        card(surface, rect)
+        hint = "Up/Down choose · Left/Right or click change · Esc goes back"
+        rect, s, top = screen_card(surface, "Settings", hint, 0.6, 0.86)
+        self.card = rect
         x, y, w, h = rect
-        top = heading(surface, "Settings", rect, s, "Up/Down choose · Left/Right or click change · Esc goes back")
         n = len(SETTINGS)
         bh = max(26, round(s * 1.6))
         row = bh + max(6, round(s * 0.5))
