@@ -440,6 +440,7 @@ def _preferences_from(data: object) -> tuple[Preferences, list[str]]:
     """Preferences from the settings file, each value checked by type and range (never raising); the
     names of the values that were not understood, which keep their defaults. Missing values are not bad."""
     from cribtiles.bot import LEVELS
+    from cribtiles.ui.config import MOST_HINTS
     from cribtiles.ui.newgame_form import good_seats
 
     prefs = Preferences()
@@ -457,6 +458,9 @@ def _preferences_from(data: object) -> tuple[Preferences, list[str]]:
         "undo",
         "hints",
         "tutorial_offered",
+        "hint_limit",
+        "coach_notes",
+        "tiles_out",
     )
     if not isinstance(data, dict):
         return prefs, list(fields)
@@ -474,6 +478,9 @@ def _preferences_from(data: object) -> tuple[Preferences, list[str]]:
         "undo": lambda v: isinstance(v, bool),
         "hints": lambda v: isinstance(v, bool),
         "tutorial_offered": lambda v: isinstance(v, bool),
+        "hint_limit": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MOST_HINTS,
+        "coach_notes": lambda v: isinstance(v, bool),
+        "tiles_out": lambda v: isinstance(v, bool),
     }
     bad: list[str] = []
     for name in fields:

@@ -306,6 +306,12 @@ class Table:
         self.undos += 1
         return len(taken)
 
+    def count_hint(self) -> int:
+        """Count one hint asked for (the coach's hint, its candidate plays, its exchange advice): the
+        game keeps the mark in its save and the history counts it apart. The hints so far."""
+        self.hints += 1
+        return self.hints
+
     def next_round(self) -> None:
         """Start the next round of the match, once a round is over."""
         self.match = self.match.next_round()

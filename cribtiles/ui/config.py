@@ -19,6 +19,10 @@ from .newgame_form import DEFAULT_SEATS, SeatPair
 
 #: Animation speeds by name: a factor on every animation and pause (0 = instant).
 SPEEDS = {"normal": 1.0, "fast": 0.5, "instant": 0.0}
+#: The Settings screen's choices of hints per game (0: no limit); a settings file may hold any
+#: number up to MOST_HINTS.
+HINT_LIMITS = (1, 3, 5, 10, 0)
+MOST_HINTS = 99
 
 
 @dataclass
@@ -43,6 +47,11 @@ class Preferences:
     undo: bool = True
     hints: bool = True
     tutorial_offered: bool = False
+    # the coach at the table: hints per game (0: no limit), a quiet note after
+    # each of your plays when a better one scored more, and the tiles still out shown in the panel
+    hint_limit: int = 0
+    coach_notes: bool = False
+    tiles_out: bool = False
 
     @property
     def pace(self) -> float:

@@ -1,6 +1,7 @@
 """The Settings screen: sound and its volume, animation speed, full screen, letters on the tiles,
-confirming a play, undo, hints. Each change is applied at once and saved (by the window, through
-`on_change`); Escape or Back returns to where the screen was opened from.
+confirming a play, undo, hints and the coach (hints per game, a note after a play, the tiles still
+out). Each change is applied at once and saved (by the window, through `on_change`); Escape or Back
+returns to where the screen was opened from.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from dataclasses import dataclass
 
 import pygame
 
-from .config import SPEEDS, Preferences
+from .config import HINT_LIMITS, SPEEDS, Preferences
 from .geometry import Rect, contains
 from .paint import CREAM, DIM, GOLD, button, write
 from .screens import fit, ring, screen_card
@@ -60,7 +61,25 @@ SETTINGS = (
         "hints",
         "Hints",
         ((True, "allowed"), (False, "not allowed")),
-        "Whether the coach may show you a play; games with hints are counted apart.",
+        "Whether the coach may show you a play (I) or the best plays (B); games with hints are counted apart.",
+    ),
+    Setting(
+        "hint_limit",
+        "Hints per game",
+        tuple((n, str(n) if n else "no limit") for n in HINT_LIMITS),
+        "How many hints a game allows; the best plays and the exchange advice count as hints too.",
+    ),
+    Setting(
+        "coach_notes",
+        "Coach's note after a play",
+        ON_OFF,
+        "After each of your plays, a quiet note when another play would have scored more.",
+    ),
+    Setting(
+        "tiles_out",
+        "Tiles still out",
+        ((True, "shown"), (False, "hidden")),
+        "The tiles you have not seen (other racks and the bag), by rank and colour, in the panel (T at the table).",
     ),
 )
 

@@ -602,3 +602,16 @@ def test_saving_never_raises(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) ->
     store = Store(tmp_path)
     store.save_game(started_game())
     assert store.errors == [f"could not save the game in {tmp_path} (a record nobody foresaw)"]
+
+
+def test_the_coachs_settings_are_kept_and_checked(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    prefs = Preferences(hints=False, hint_limit=3, coach_notes=True, tiles_out=True)
+    store.save_preferences(prefs)
+    assert store.load_preferences() == (prefs, "")
+    odd = {"hint_limit": 7, "coach_notes": False, "tiles_out": False}
+    (tmp_path / "settings.json").write_text(json.dumps(odd))
+    assert store.load_preferences()[0].hint_limit == 7  # a hand-written limit off the screen's choices
+    for bad in ({"hint_limit": -1}, {"hint_limit": 100}, {"hint_limit": True}, {"hint_limit": "3"}, {"tiles_out": 1}):
+        prefs, bad_names = _preferences_from(bad)
+        assert bad_names == list(bad) and prefs == Preferences()

@@ -226,3 +226,22 @@ def test_a_damaged_table_save_says_what_is_wrong(text: str, said: str) -> None:
 
     with pytest.raises(RecordError, match=said):
         load_table(text)
+
+
+def test_a_hint_counted_is_kept_in_the_save_and_marks_the_game_in_the_history() -> None:
+    from cribtiles.table.ledger import summarize
+    from cribtiles.table.saves import load_table, save_table
+
+    table = Table.new(parse_players("You,medium"), seed=5)
+    assert table.hints == 0
+    assert table.count_hint() == 1 and table.count_hint() == 2
+    again = load_table(save_table(table))
+    assert again.hints == 2 and again.undos == 0
+    while not table.round_over:
+        move = greedy_move(table.view(table.state.current), random.Random(len(table.state.turns)))
+        if table.person_to_move:
+            table.play(move)
+        else:
+            table.play_bot(move)
+    summary = summarize(table, "2026-01-01T00:00:00")
+    assert summary.hints == 2 and summary.marked
