@@ -74,6 +74,14 @@ MIGRATIONS: tuple[Migration, ...] = (
         ) WITHOUT ROWID""",
         "CREATE INDEX games_by_time ON games (finished_at)",
     ),
+    # 2: the puzzles solved ("find the best play"), by the puzzle's id, with the points found and when
+    (
+        """CREATE TABLE puzzles (
+            puzzle TEXT PRIMARY KEY,
+            points INTEGER NOT NULL,
+            solved_at TEXT NOT NULL
+        ) WITHOUT ROWID""",
+    ),
 )
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that say what kind of trouble it is
@@ -181,6 +189,32 @@ class History:
 
     def stats(self) -> Stats:
         return statistics(self.games())
+
+    # --- the puzzles ---
+
+    def mark_solved(self, puzzle_id: str, points: int, solved_at: str) -> bool:
+        """Remember that puzzle `puzzle_id` was solved with `points` (a puzzle solved again keeps its
+        most points and its first time); whether it was stored (else `messages` says why)."""
+        with self._mutex:
+            for attempt in (1, 2):
+                try:
+                    conn = self._open(create=True)
+                    assert conn is not None
+                    _solve(conn, puzzle_id, points, solved_at)
+                    return True
+                except Exception as e:
+                    trouble = _trouble(e, self.timeout)
+                    again = attempt == 1 and trouble.kind in SET_ASIDE
+                    if again and self._set_aside(trouble):
+                        continue
+                    self._failed(f"The solved puzzle could not be remembered ({trouble.words}).", e)
+                    return False
+            return False
+
+    def solved_puzzles(self) -> dict[str, int]:
+        """The puzzles solved, each with the points found; {} when none (or the history cannot be read)."""
+        none: dict[str, int] = {}
+        return self._read(lambda conn: _solved(conn, self._say), none)
 
     # --- the database ---
 
@@ -368,6 +402,33 @@ def _insert(conn: sqlite3.Connection, s: GameSummary) -> int:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("ROLLBACK")
         raise
+
+
+def _solve(conn: sqlite3.Connection, puzzle_id: str, points: int, solved_at: str) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(
+            "INSERT INTO puzzles (puzzle, points, solved_at) VALUES (?, ?, ?) "
+            "ON CONFLICT (puzzle) DO UPDATE SET points = max(points, excluded.points)",
+            (puzzle_id, int(points), solved_at),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+
+
+def _solved(conn: sqlite3.Connection, say: Callable[[str], None]) -> dict[str, int]:
+    """The solved puzzles; a row that cannot be understood (edited by hand) is left out, and said."""
+    out: dict[str, int] = {}
+    for puzzle, points in conn.execute("SELECT puzzle, points FROM puzzles ORDER BY puzzle").fetchall():
+        if isinstance(puzzle, str) and isinstance(points, int) and not isinstance(points, bool):
+            out[puzzle] = points
+        else:
+            log.warning("a solved puzzle of the history could not be read: %r %r", puzzle, points)
+            say("A solved puzzle in the history could not be read; it is left out.")
+    return out
 
 
 def _games(

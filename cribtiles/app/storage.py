@@ -400,6 +400,19 @@ class Store:
             self.errors.append(f"Game {game_id} of the history cannot be replayed ({why(e)}).")
             return None
 
+    # --- the puzzles solved ---
+
+    def solved_puzzles(self) -> dict[str, int]:
+        """The puzzles solved, by id, each with the points found (in the history database)."""
+        solved = self.history.solved_puzzles()
+        self._history_said()
+        return solved
+
+    def mark_solved(self, puzzle_id: str, points: int) -> None:
+        """Remember that a puzzle was solved; a failure goes to `errors` and the log, never raised."""
+        self.history.mark_solved(puzzle_id, points, time.strftime("%Y-%m-%dT%H:%M:%S"))
+        self._history_said()
+
     def _history_said(self) -> None:
         """What the history had to say (a damaged history set aside, a game it could not store) joins `errors`."""
         self.errors.extend(self.history.take_messages())

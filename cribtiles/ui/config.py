@@ -87,6 +87,16 @@ class Keeper(Protocol):
         """Write the game's record to a file of its own; where it went, or why it could not, in words."""
         ...
 
+    # the puzzles solved ("find the best play"), kept with the history; neither ever raises
+
+    def solved_puzzles(self) -> dict[str, int]:
+        """The puzzles solved, by id, each with the points found."""
+        ...
+
+    def mark_solved(self, puzzle_id: str, points: int) -> None:
+        """Remember that puzzle `puzzle_id` was solved with `points` (solved again: its most points)."""
+        ...
+
 
 class NoKeeper:
     """Keeps nothing on disk (the self-test and benchmarks): the games' history lives in memory."""
@@ -94,6 +104,7 @@ class NoKeeper:
     def __init__(self) -> None:
         self.saved: list[GameState] = []
         self.games: list[GameSummary] = []
+        self.solved: dict[str, int] = {}
 
     def save_game(self, game: Table | GameState | Match) -> None:
         self.saved.append(game.state if isinstance(game, Table) else game.game if isinstance(game, Match) else game)
@@ -120,3 +131,9 @@ class NoKeeper:
 
     def export_game(self, table: Table) -> str:
         return "There is no data folder here to write the game's record in."
+
+    def solved_puzzles(self) -> dict[str, int]:
+        return dict(self.solved)
+
+    def mark_solved(self, puzzle_id: str, points: int) -> None:
+        self.solved[puzzle_id] = max(points, self.solved.get(puzzle_id, points))
