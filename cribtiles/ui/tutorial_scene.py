@@ -2,21 +2,22 @@
 card that says what to do next (step 2 of 5), shows how ("Show me" lights the tiles and squares) and
 moves on as each step is done; at the end "You're ready", and Enter closes. Escape closes at any time.
 
-The table scene is given a host of the tutorial's own: the window's layout, preferences and sounds,
-Medium's scripted replies for a bot worker, and saves that go nowhere, so the player's own game and
-its save are never touched.
+The table scene is given a host of the tutorial's own (`AsideHost`, which the puzzles use too): the
+window's layout, preferences and sounds, Medium's scripted replies for a bot worker, and saves that go
+nowhere, so the player's own game and its save are never touched.
 """
 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import cast
 
 import pygame
 
 from cribtiles.bot.worker import BotWorker
+from cribtiles.rules.board import Square
 from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move, Play
@@ -34,7 +35,7 @@ from cribtiles.table.tutorial import (
 
 from .config import Keeper, Preferences
 from .game_scene import GameScene, Host
-from .geometry import Rect, contains
+from .geometry import Layout, Rect, contains
 from .paint import CREAM, DIM, GOLD, RED, button, wrap, write
 from .screens import card
 
@@ -45,16 +46,18 @@ LEADING = 1.3  # a row of the card, as a multiple of its text size
 
 
 class ScriptedWorker:
-    """Medium in the tutorial: its scripted reply at once (the table scene's pause paces it), in
-    place of the window's bot worker, so the replies are the same every time."""
+    """A bot that answers at once from a script (the table scene's pause paces it), in place of the
+    window's bot worker: Medium's replies in the tutorial, the same every time. `choose` gives the move
+    for what the bot sees (None: no move, for a table where the bot never moves)."""
 
-    def __init__(self) -> None:
+    def __init__(self, choose: Callable[[PlayerView], Move | None] = bot_move) -> None:
+        self._choose = choose
         self._move: Move | None = None
         self.incidents: list[str] = []
         self.busy = False
 
     def start(self, level: str, view: PlayerView, seed: int) -> None:
-        self._move = bot_move(view)
+        self._move = self._choose(view)
 
     def result(self) -> Move | None:
         move, self._move = self._move, None
@@ -71,9 +74,10 @@ class ScriptedWorker:
 
 
 class KeepsNoGame:
-    """The tutorial's keeper: a turn of the tutorial is never saved and its game never enters the
-    history (the player's save and record stay as they were); preferences changed meanwhile are the
-    window's and go to its keeper, and so does whatever is only read (the history, the statistics)."""
+    """The keeper of a table aside (the tutorial, a puzzle): its turns are never saved and its game
+    never enters the history (the player's save and record stay as they were); preferences changed
+    meanwhile are the window's and go to its keeper, and so does everything else (the history, the
+    statistics, the puzzles solved)."""
 
     def __init__(self, outer: Keeper) -> None:
         self.outer = outer
@@ -93,32 +97,45 @@ class KeepsNoGame:
         return getattr(self.outer, name)
 
 
-def tutorial_prefs(prefs: Preferences) -> Preferences:
-    """The window's preferences for the tutorial's table: the same speed and sound, but no question
-    before each play and no taking plays back, which the steps do not tell of."""
+#: The settings turned off at the tutorial's table: no question before each play and no taking plays
+#: back, which the steps do not tell of.
+TUTORIAL_OFF = ("confirm_play", "undo")
+
+
+def tutorial_prefs(prefs: Preferences, off: tuple[str, ...] = TUTORIAL_OFF) -> Preferences:
+    """The window's preferences for a table aside: the same speed and sound, the switches `off` off."""
     fields = {f.name for f in dataclasses.fields(prefs)}
-    off = {name: False for name in ("confirm_play", "undo") if name in fields}
-    return dataclasses.replace(prefs, **off)  # type: ignore[arg-type]
+    changes = {name: False for name in off if name in fields}
+    return dataclasses.replace(prefs, **changes)  # type: ignore[arg-type]
 
 
-class TutorialHost:
-    """What the tutorial's table scene sees of the window (GameScene's Host): the window's layout,
-    preferences and sounds, a scripted Medium, and no saves, no end card, no new game of the player's."""
+class AsideHost:
+    """What the table scene of a table aside (the tutorial, a puzzle) sees of the window (GameScene's
+    Host): the window's layout, preferences and sounds, a scripted bot, and no saves, no end card, no
+    new game of the player's (`restart` starts the table aside again); the settings named in `off` are
+    off at its table."""
 
-    def __init__(self, outer: Host, restart: Callable[[], None]) -> None:
+    def __init__(
+        self,
+        outer: Host,
+        restart: Callable[[], None],
+        worker: ScriptedWorker | None = None,
+        off: tuple[str, ...] = TUTORIAL_OFF,
+    ) -> None:
         self.outer = outer
         self.restart = restart
+        self.off = off
         self.layout = outer.layout
-        self.prefs = tutorial_prefs(outer.prefs)
+        self.prefs = tutorial_prefs(outer.prefs, off)
         # the table scene asks only start, result and busy of its worker
-        self.worker = cast(BotWorker, ScriptedWorker())
+        self.worker = cast(BotWorker, worker or ScriptedWorker())
         self.sounds = outer.sounds
         self.skips = KeepsNoGame(outer.keeper)
         self.keeper = cast(Keeper, self.skips)  # a Keeper in every way but the writing
 
     def sync(self) -> bool:
         """Follow the window (resized, a preference changed); True when the layout changed."""
-        self.prefs = tutorial_prefs(self.outer.prefs)
+        self.prefs = tutorial_prefs(self.outer.prefs, self.off)
         self.sounds = self.outer.sounds
         if self.layout is self.outer.layout:
             return False
@@ -129,14 +146,29 @@ class TutorialHost:
         self.skips.save_game(None)
 
     def new_game(self) -> None:
-        """A new game asked for inside the tutorial starts the tutorial again (never the player's)."""
+        """A new game asked for aside starts the table aside again (never the player's game)."""
         self.restart()
 
     def caption(self, state: GameState) -> None:
         """The window's title keeps the score of the player's own game."""
 
     def show_end(self, game: GameScene) -> None:
-        """The tutorial's game has no end card: the tutorial ends with its own card."""
+        """A table aside has no end card: it ends with its own card."""
+
+
+TutorialHost = AsideHost  # the tutorial's host, by the name it had
+
+
+def light_squares(
+    surface: pygame.Surface, lay: Layout, squares: Iterable[Square], now: float, colour: tuple[int, int, int] = GOLD
+) -> None:
+    """Frame `squares` of the board in a light that pulses with the clock `now` (seconds)."""
+    glow = 0.5 + 0.5 * abs(((now * 1.6) % 2.0) - 1.0)
+    shade = tuple(round(colour[i] * (0.6 + 0.4 * glow)) for i in range(3))
+    width = max(2, lay.cell // 14)
+    for sq in squares:
+        sx, sy, sw, sh = lay.square_rect(sq)
+        pygame.draw.rect(surface, shade, (sx - 2, sy - 2, sw + 4, sh + 4), width, border_radius=6)
 
 
 @dataclass(frozen=True)
@@ -159,7 +191,7 @@ class TutorialScene:
     def __init__(self, host: Host, on_close: Callable[[], None]) -> None:
         self.outer = host
         self.on_close = on_close
-        self.host = TutorialHost(host, self.restart)
+        self.host = AsideHost(host, self.restart)
         self.game = GameScene(self.host, tutorial_table())
         self.progress = Progress()
         self.hint = False  # "Show me" is on
@@ -376,9 +408,7 @@ class TutorialScene:
                 if p is not None:
                     r = (round(p[0]) - 3, round(p[1]) - 3, round(p[2]) + 6, round(p[2]) + 6)
                     pygame.draw.rect(surface, colour, r, width + 1, border_radius=max(4, lay.cell // 6))
-        for sq in step.hint.squares:
-            sx, sy, sw, sh = lay.square_rect(sq)
-            pygame.draw.rect(surface, colour, (sx - 2, sy - 2, sw + 4, sh + 4), width, border_radius=6)
+        light_squares(surface, lay, step.hint.squares, game.now)
         if step.kind is Kind.READ:
             ix, iy, iw, ih = lay.info
             pygame.draw.rect(surface, colour, (ix - 4, iy - 4, iw + 8, ih + 8), width, border_radius=10)
