@@ -53,7 +53,7 @@ def test_a_version_1_history_is_migrated_and_keeps_its_games(tmp_path: Path) -> 
     assert integrity(path) == ["ok"] and asides(tmp_path) == []
 
 
-def test_a_version_1_history_written_by_the_old_code_can_be_read_by_it_no_more(tmp_path: Path) -> None:
+def test_the_crib_tiles_before_puzzles_sets_a_migrated_history_aside(tmp_path: Path) -> None:
     """After the migration the old Crib Tiles sees a newer history: it sets it aside, as for any newer
     schema, rather than writing into a history it does not know (the games are in the file kept)."""
     path = tmp_path / HISTORY_FILE
@@ -84,7 +84,7 @@ def test_a_damaged_history_is_set_aside_and_the_solve_kept(tmp_path: Path) -> No
     h = History(path)
     assert h.mark_solved("s3t3", 15, "2026-12-01T10:00:00")
     assert h.solved_puzzles() == {"s3t3": 15}
-    assert len(asides(tmp_path)) == 1 and "set aside" not in h.messages[0] and "kept as" in h.messages[0]
+    assert len(asides(tmp_path)) == 1 and "kept as" in h.messages[0]
 
 
 def test_a_row_edited_by_hand_is_left_out_and_said(tmp_path: Path) -> None:
