@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import sys
@@ -203,6 +204,8 @@ def test_a_bots_exception_in_its_process_reaches_the_games_log_with_its_tracebac
 ) -> None:
     monkeypatch.setattr(worker_module, "make_bot", lambda level, budget: _FailingBot())
     monkeypatch.setattr(worker_module, "_Process", _InlineProcess)
+    # the game's log setup (run by other tests) stops `cribtiles` records at its own handler
+    monkeypatch.setattr(logging.getLogger("cribtiles"), "propagate", True)
     state = bot_to_move()
     worker = BotWorker(use_process=True)
     try:
