@@ -1,0 +1,437 @@
+"""The review of a game: every turn of every player (every round of a match), seen from that player's
+own view at that moment, against the best move found by Expert analysis: Hard's top candidates and
+the move played, weighed by the Expert's Monte Carlo continuations within a budget per turn, or by
+the exact endgame search once the bag is empty in a two-player game, as the Expert plays.
+
+Pure: the budget, the clock and the random generator are passed in, and a seed with a clock that
+always gives the same times reproduces a review. What a turn "lost" is measured against the best
+move found, which the played move is always weighed beside, so evaluation lost is never below 0.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from enum import StrEnum
+
+from cribtiles.bot.base import Clock
+from cribtiles.bot.endgame import rack_value, solve
+from cribtiles.bot.equity import Candidate, exchange_candidate, kept_tiles, leave_equity, rank_plays
+from cribtiles.bot.exchange import LeaveFn, stuck_move
+from cribtiles.bot.leave import default_leave
+from cribtiles.bot.sampling import determinize
+from cribtiles.bot.simulate import CANDIDATES, rollout
+from cribtiles.rules.board import Board
+from cribtiles.rules.game import GameState, PlayerView, new_game
+from cribtiles.rules.movegen import has_legal_play
+from cribtiles.rules.moves import Exchange, Move, Play
+from cribtiles.rules.record import apply_text, record_of
+from cribtiles.rules.scoring import score_play
+from cribtiles.rules.tiles import Tile, remove_tiles
+
+from .model import Table
+
+#: Seconds of analysis per turn by default: a two-player game of about 35 turns in well under a minute.
+DEFAULT_BUDGET = 1.0
+#: Rounds of continuations before a candidate clearly behind stops being sampled (as the Expert does)...
+PRUNE_AFTER_ROUNDS = 6
+#: ... "clearly": its mean this many standard errors below the best mean.
+PRUNE_STDERRS = 2.5
+#: At most this many rounds of continuations per turn: enough to settle the ranking, and on a fast
+#: machine the same seed then gives the same review whatever the clock says.
+MAX_ROUNDS = 64
+#: The share of an endgame turn's budget that the search for the best play may take; the rest is the
+#: played move's.
+ENDGAME_BEST_SHARE = 0.6
+#: Values closer than this are equal (a tie goes to the move played: nothing was lost).
+TIE = 1e-9
+
+Progress = Callable[[int, int], None]
+
+
+class Method(StrEnum):
+    """How a turn's moves were weighed."""
+
+    SIMULATED = "simulated"  # the Expert's continuations over guesses of the hidden tiles
+    ENDGAME = "endgame"  # the endgame search (the bag empty, two players): exact when `exact`
+    STATIC = "static"  # the budget allowed no continuation: Hard's static evaluation
+    ONLY = "only"  # the move played was the only one worth weighing
+
+
+@dataclass(frozen=True)
+class TurnReview:
+    """One turn against the best move found. Scores are points now (the played move's as the record
+    has it: declared, under the Joker rule); values are evaluations in points (the spread over the
+    next turns plus the value of the tiles kept, or in the endgame the spread to the end).
+    `points_lost` may be below 0: the best move can score less now and gain it back later; a play
+    declared short under the Joker rule lost what it left unclaimed even when it was the best."""
+
+    round: int  # 0-based round of the match
+    number: int  # the turn's index in its round
+    player: int
+    played: Move
+    played_score: int
+    played_value: float
+    best: Move
+    best_score: int
+    best_value: float
+    points_lost: int
+    value_lost: float
+    board_before: Board
+    rack: tuple[Tile, ...]  # the player's rack before the turn
+    method: Method
+    samples: int = 0  # rounds of continuations behind the values (simulated)
+    exact: bool = False  # the endgame search reached the end of the game on every line
+
+    @property
+    def is_best(self) -> bool:
+        """The move played was the best found."""
+        return self.best == self.played
+
+
+@dataclass(frozen=True)
+class PlayerTotals:
+    player: int
+    turns: int
+    best_found: int  # turns on which the move played was the best found
+    points_lost: int  # the points the best moves would have scored more, on the turns they would
+    value_lost: float
+
+
+@dataclass(frozen=True)
+class Review:
+    """A whole game (or match) reviewed. `scores[i]` is every player's score in its round just after
+    `turns[i]` (the Joker calls on it included), as the game had it: a chart of the scores over the
+    turns, starting again at 0 with each round. `finals[r]` is round r's final scores (the racks
+    deducted), or its scores so far when it was not finished."""
+
+    turns: tuple[TurnReview, ...]
+    names: tuple[str, ...]
+    scores: tuple[tuple[int, ...], ...]
+    finals: tuple[tuple[int, ...], ...]
+    budget: float
+    complete: bool  # every round was played to its end
+
+    def biggest_misses(self, n: int) -> tuple[TurnReview, ...]:
+        """The `n` turns that lost the most evaluation, biggest first (ties: more points lost, then the
+        earlier turn); a turn that lost nothing is not a miss."""
+        misses = [t for t in self.turns if t.value_lost > TIE]
+        misses.sort(key=lambda t: (-t.value_lost, -t.points_lost, t.round, t.number))
+        return tuple(misses[: max(0, n)])
+
+    def totals(self) -> tuple[PlayerTotals, ...]:
+        """For each player: turns, best moves found, points and evaluation lost."""
+        found = []
+        for p in range(len(self.names)):
+            mine = [t for t in self.turns if t.player == p]
+            found.append(
+                PlayerTotals(
+                    p,
+                    len(mine),
+                    sum(1 for t in mine if t.is_best),
+                    sum(max(0, t.points_lost) for t in mine),
+                    sum(t.value_lost for t in mine),
+                )
+            )
+        return tuple(found)
+
+
+# --- the positions of a game ---
+
+
+@dataclass(frozen=True)
+class Position:
+    """A turn about to be taken: the round, the turn's index, the game before it, the move made."""
+
+    round: int
+    number: int
+    before: GameState
+    move: Move
+    points: int  # what the move scored, as the record has it
+
+
+def positions(game: GameState, round_index: int = 0) -> tuple[list[Position], list[tuple[int, ...]]]:
+    """Every turn of `game` with the game just before it, rebuilt from its record (so that racks and
+    bag are those of that moment), and the scores just after each turn and the Joker calls on it."""
+    record = record_of(game)
+    state = new_game(len(record.names), record.options, record.seed, record.names)
+    if record.legacy_lock:
+        state = replace(state, legacy_lock=True)
+    found: list[Position] = []
+    scores: list[tuple[int, ...]] = []
+    for action in record.actions:
+        if action.startswith("joker "):
+            state = apply_text(state, action)
+            if scores:  # a call on the last turn: its scores change (a call before any turn is in the first's)
+                scores[-1] = state.scores
+            continue
+        before = state
+        state = apply_text(state, action)
+        turn = state.turns[-1]
+        found.append(Position(round_index, len(before.turns), before, turn.move, turn.points))
+        scores.append(state.scores)
+    return found, scores
+
+
+# --- weighing the moves of one turn ---
+
+
+def static_values(view: PlayerView, moves: Sequence[Move], ranked: Sequence[Candidate], leave: LeaveFn) -> list[float]:
+    """Hard's evaluation of each move: a play's equity as Hard ranks it; a pass or an exchange the
+    value of the tiles it keeps."""
+    equity = {c.move: c.equity for c in ranked}
+    values = []
+    for move in moves:
+        if isinstance(move, Play):
+            if move in equity:
+                values.append(equity[move])
+            else:
+                kept = kept_tiles(view.rack, move)
+                values.append(score_play(view.board, move).total + leave_equity(view, kept, leave))
+        elif isinstance(move, Exchange):
+            values.append(leave_equity(view, remove_tiles(view.rack, move.tiles), leave))
+        else:
+            values.append(leave_equity(view, view.rack, leave))
+    return values
+
+
+def candidate_moves(view: PlayerView, played: Move, ranked: Sequence[Candidate], leave: LeaveFn) -> list[Move]:
+    """What the turn is weighed over: the move played first, then Hard's top plays, and when passing
+    is allowed the exchange the bots would make (the Expert's own candidates)."""
+    moves: list[Move] = [played]
+    for c in ranked[:CANDIDATES]:
+        if c.move not in moves:
+            moves.append(c.move)
+    if view.may_pass():
+        swap = exchange_candidate(view, leave)
+        other = swap.move if swap is not None else stuck_move(view, leave)
+        if other not in moves:
+            moves.append(other)
+    return moves
+
+
+def simulate(
+    view: PlayerView,
+    moves: Sequence[Move],
+    rng: random.Random,
+    deadline: float,
+    clock: Clock,
+    leave: LeaveFn,
+) -> tuple[list[float], list[int], int]:
+    """The Expert's continuations for each move (the move played, `moves[0]`, is never dropped):
+    each round guesses the hidden tiles once for all the moves, and counts only once every move has
+    been played out on it. No continuation starts that is expected to end after `deadline` (so the
+    budget is kept, but for the very first continuation, whose cost is not known before it ends).
+    The mean value of each move, its samples, and the rounds run."""
+    totals = [0.0] * len(moves)
+    squares = [0.0] * len(moves)
+    counts = [0] * len(moves)
+    alive = list(range(len(moves)))
+    per = 0.0  # seconds per continuation: the dearest seen, slowly forgotten (as the Expert does)
+    rounds = 0
+    while rounds < MAX_ROUNDS and clock() + per * len(alive) < deadline:
+        guess = determinize(view, rng)
+        found: list[float] = []
+        for i in alive:
+            started = clock()
+            if started + per >= deadline:
+                break  # the estimate was short: the round is left unfinished, and not counted
+            found.append(rollout(guess, moves[i], view.player, leave))
+            per = max(per * 0.9, clock() - started)
+        if len(found) < len(alive):
+            break
+        for i, v in zip(alive, found, strict=True):
+            totals[i] += v
+            squares[i] += v * v
+            counts[i] += 1
+        rounds += 1
+        if rounds >= PRUNE_AFTER_ROUNDS and len(alive) > 1:
+            alive = _still_close(alive, totals, squares, counts)
+    means = [totals[i] / counts[i] if counts[i] else math.nan for i in range(len(moves))]
+    return means, counts, rounds
+
+
+def _still_close(alive: list[int], totals: list[float], squares: list[float], counts: list[int]) -> list[int]:
+    """The moves still worth sampling: the move played (0), the best so far, and those within reach."""
+    mean = {i: totals[i] / counts[i] for i in alive}
+    err = {i: _stderr(totals[i], squares[i], counts[i]) for i in alive}
+    top = max(alive, key=lambda i: mean[i])
+    return [i for i in alive if i in (0, top) or mean[i] + PRUNE_STDERRS * max(err[i], err[top]) >= mean[top]]
+
+
+def _stderr(total: float, total_sq: float, n: int) -> float:
+    if n < 2:
+        return math.inf
+    mean = total / n
+    return math.sqrt(max(0.0, total_sq / n - mean * mean) / (n - 1))
+
+
+def _to_move_value(
+    board: Board, mover: tuple[Tile, ...], other: tuple[Tile, ...], deadline: float, clock: Clock
+) -> tuple[float, bool]:
+    """The endgame's value for the side to move (`mover`), passes included, and whether it is exact."""
+    if has_legal_play(board, mover):
+        _, value, exact = solve(board, mover, other, deadline, clock)
+        return value, exact
+    if not has_legal_play(board, other):
+        return float(rack_value(other) - rack_value(mover)), True  # nobody can play: the game is over
+    value, exact = _to_move_value(board, other, mover, deadline, clock)  # the mover passes
+    return -value, exact
+
+
+def endgame_value(view: PlayerView, move: Move, deadline: float, clock: Clock) -> tuple[float, bool]:
+    """The value of `move` in a two-player endgame (every unseen tile on the opponent's rack): the
+    spread it gains to the end of the game, and whether the search was exact."""
+    board, rack, opp = view.board, tuple(view.rack), tuple(view.unseen)
+    if not isinstance(move, Play):
+        value, exact = _to_move_value(board, opp, rack, deadline, clock)
+        return -value, exact
+    score = score_play(board, move).total
+    left = remove_tiles(rack, move.tiles)
+    if not left:
+        return float(score + rack_value(opp)), True  # went out: the opponent's tiles are deducted
+    value, exact = _to_move_value(board.place(move.placements), opp, left, deadline, clock)
+    return score - value, exact
+
+
+@dataclass(frozen=True)
+class _Weighed:
+    """The moves of a turn (the move played first) and their values, and how they were found."""
+
+    moves: list[Move]
+    values: list[float]
+    method: Method
+    samples: int = 0
+    exact: bool = False
+
+
+def _weigh_endgame(
+    view: PlayerView,
+    played: Move,
+    ranked: Sequence[Candidate],
+    start: float,
+    budget: float,
+    clock: Clock,
+    leave: LeaveFn,
+) -> _Weighed:
+    """The endgame's best play (searched with part of the budget) and the move played, valued to the end."""
+    best, _, _ = solve(view.board, tuple(view.rack), tuple(view.unseen), start + budget * ENDGAME_BEST_SHARE, clock)
+    moves: list[Move] = [played] if best is None or best == played else [played, best]
+    found = [endgame_value(view, m, start + budget, clock) for m in moves]
+    values = [float(v) for v, _ in found]
+    if any(math.isnan(v) for v in values):  # not even one turn deep in time: Hard's evaluation
+        return _Weighed(moves, static_values(view, moves, ranked, leave), Method.STATIC)
+    return _Weighed(moves, values, Method.ENDGAME, exact=all(e for _, e in found))
+
+
+def _weigh_simulated(
+    view: PlayerView,
+    played: Move,
+    ranked: Sequence[Candidate],
+    rng: random.Random,
+    deadline: float,
+    clock: Clock,
+    leave: LeaveFn,
+) -> _Weighed:
+    """Hard's top plays and the move played, by the Expert's continuations."""
+    moves = candidate_moves(view, played, ranked, leave)
+    if len(moves) == 1:
+        return _Weighed(moves, static_values(view, moves, ranked, leave), Method.ONLY)
+    means, counts, rounds = simulate(view, moves, rng, deadline, clock, leave)
+    if not rounds:
+        return _Weighed(moves, static_values(view, moves, ranked, leave), Method.STATIC)
+    # a move dropped on the way (clearly behind) is not the best; the move played is never dropped
+    values = [m if n == rounds or i == 0 else -math.inf for i, (m, n) in enumerate(zip(means, counts, strict=True))]
+    return _Weighed(moves, values, Method.SIMULATED, samples=rounds)
+
+
+def review_turn(
+    position: Position, budget: float, clock: Clock, rng: random.Random, leave: LeaveFn | None = None
+) -> TurnReview:
+    """One turn of a game against the best move found within `budget` seconds of `clock`."""
+    leave = leave or default_leave()
+    start = clock()
+    state = position.before
+    view = state.view(state.current)
+    played = position.move
+    ranked = rank_plays(view, leave)
+    if sum(view.bag_sizes) == 0 and view.players == 2 and ranked:
+        weighed = _weigh_endgame(view, played, ranked, start, budget, clock, leave)
+    else:
+        weighed = _weigh_simulated(view, played, ranked, rng, start + budget, clock, leave)
+    moves, values = weighed.moves, weighed.values
+    best_i = 0  # a tie goes to the move played, then to the earlier candidate (Hard's order)
+    for i in range(1, len(moves)):
+        if values[i] > values[best_i] + TIE:
+            best_i = i
+    best = moves[best_i]
+    best_score = _score(view.board, best)  # a play declared short (Joker) still had its true score
+    return TurnReview(
+        round=position.round,
+        number=position.number,
+        player=state.current,
+        played=played,
+        played_score=position.points,
+        played_value=values[0],
+        best=best,
+        best_score=best_score,
+        best_value=values[best_i],
+        points_lost=best_score - position.points,
+        value_lost=max(0.0, values[best_i] - values[0]),
+        board_before=view.board,
+        rack=tuple(view.rack),
+        method=weighed.method,
+        samples=weighed.samples,
+        exact=weighed.exact,
+    )
+
+
+def _score(board: Board, move: Move) -> int:
+    return score_play(board, move).total if isinstance(move, Play) else 0
+
+
+def turn_rng(base: int, round_index: int, number: int) -> random.Random:
+    """The guesses of one turn, from the review's seed: a turn's analysis does not depend on how many
+    guesses the turns before it drew."""
+    return random.Random(f"cribtiles-review/{base}/{round_index}/{number}")
+
+
+def review_table(
+    table: Table, budget: float, clock: Clock, rng: random.Random, progress: Progress | None = None
+) -> Review:
+    """Review every turn of every round of the table's game or match, `budget` seconds a turn;
+    `progress(done, total)` is called before the first turn and after each one."""
+    return review_games((*table.match.finished, table.match.game), budget, clock, rng, progress)
+
+
+def review_games(
+    games: Sequence[GameState], budget: float, clock: Clock, rng: random.Random, progress: Progress | None = None
+) -> Review:
+    """`review_table` for the rounds of a match (or a single game), given as their states."""
+    if not games:
+        raise ValueError("there is no game to review")
+    leave = default_leave()
+    base = rng.getrandbits(64)
+    found: list[Position] = []
+    scores: list[tuple[int, ...]] = []
+    for r, game in enumerate(games):
+        round_positions, round_scores = positions(game, r)
+        found.extend(round_positions)
+        scores.extend(round_scores)
+    if progress is not None:
+        progress(0, len(found))
+    turns = []
+    for done, position in enumerate(found, 1):
+        turns.append(review_turn(position, budget, clock, turn_rng(base, position.round, position.number), leave))
+        if progress is not None:
+            progress(done, len(found))
+    return Review(
+        turns=tuple(turns),
+        names=games[0].names,
+        scores=tuple(scores),
+        finals=tuple(g.final_scores() for g in games),
+        budget=budget,
+        complete=all(g.is_over for g in games),
+    )
