@@ -1,0 +1,186 @@
+"""`cribtiles review RECORD_FILE [--json] [--budget S] [--seed N]`: every turn against the best move
+found, the biggest misses and the totals, as text or as a JSON document; a missing or damaged file, or
+a bad budget, is said in words with exit code 2."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cribtiles.app import review_cli
+from cribtiles.app.main import main as cribtiles_main
+from cribtiles.rules.moves import Play, parse_move
+from cribtiles.rules.record import record_of, save_match
+from cribtiles.rules.scoring import score_play
+from cribtiles.table.history import history_of
+from cribtiles.table.model import Table
+from cribtiles.table.saves import save_table
+from tests.table.test_review import bot_game
+
+
+@pytest.fixture(scope="module")
+def game() -> Table:
+    return bot_game("hard,medium", seed=7)
+
+
+@pytest.fixture(scope="module")
+def saved(game: Table, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("review") / "game.json"
+    path.write_text(save_table(game), encoding="utf-8")
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = review_cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def as_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
+    code, out, err = run(capsys, *args, "--json")
+    assert code == 0, err
+    data: dict[str, Any] = json.loads(out)
+    return data
+
+
+def test_the_text_lists_every_turn_the_biggest_misses_and_the_totals(
+    game: Table, saved: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, err = run(capsys, str(saved), "--budget", "0")
+    assert code == 0 and err == ""  # no progress: standard error is not a terminal here
+    lines = out.splitlines()
+    assert lines[0] == f"Review of Hard v Medium (game.json): {len(game.state.turns)} turns, 0 s of analysis a turn."
+    records = history_of(game.state)
+    rows = [line for line in lines if re.match(r"\s*\d+  (Hard|Medium) ", line)]
+    assert len(rows) == len(records)
+    for row, record in zip(rows, records, strict=True):
+        number, name, *_ = row.split()
+        assert int(number) == record.number + 1 and name == game.state.names[record.player]
+        assert f"  {record.turn.move}  " in row
+    misses = lines[lines.index("Biggest misses:") + 1 : lines.index("Totals:") - 1]
+    assert 1 <= len(misses) <= review_cli.MISSES
+    assert all(re.match(r"  turn \d+, (Hard|Medium): played .+ for \d+; best .+ for \d+ \(", m) for m in misses)
+    totals = lines[lines.index("Totals:") + 1 : lines.index("Totals:") + 3]
+    assert [t.split()[0] for t in totals] == ["Hard", "Medium"]
+    hard, medium = game.state.final_scores()
+    assert lines[-1] == f"Final scores: Hard {hard} Medium {medium}."
+
+
+def test_the_json_document_says_each_turn_as_the_record_and_the_engine_have_it(
+    game: Table, saved: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    data = as_json(capsys, str(saved), "--budget", "0", "--seed", "3")
+    assert (data["format"], data["version"], data["budget"], data["seed"]) == ("cribtiles-review", 1, 0.0, 3)
+    assert data["players"] == ["Hard", "Medium"] and data["complete"] is True
+    records = history_of(game.state)
+    assert len(data["turns"]) == len(records) == len(data["scores"])
+    board_before = {r.number: r.board_before for r in records}
+    for turn, record in zip(data["turns"], records, strict=True):
+        assert (turn["round"], turn["turn"], turn["player"]) == (1, record.number + 1, record.player)
+        assert turn["played"] == str(record.turn.move) and turn["played_score"] == record.turn.points
+        best = parse_move(turn["best"])
+        score = score_play(board_before[record.number], best).total if isinstance(best, Play) else 0
+        assert turn["best_score"] == score
+        assert turn["value_lost"] >= 0 and turn["points_lost"] == turn["best_score"] - turn["played_score"]
+        assert turn["is_best"] == (turn["best"] == turn["played"])
+    assert data["scores"][-1] == list(game.state.scores)
+    assert data["finals"] == [list(game.state.final_scores())]
+    losses = [data["turns"][i]["value_lost"] for i in data["biggest_misses"]]
+    assert losses == sorted(losses, reverse=True) and all(v > 0 for v in losses)
+    assert [t["name"] for t in data["totals"]] == ["Hard", "Medium"]
+    assert sum(t["turns"] for t in data["totals"]) == len(records)
+
+
+def test_a_game_record_and_a_match_record_are_reviewed_too(
+    game: Table, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "record.json"
+    record.write_text(record_of(game.state).to_json(), encoding="utf-8")
+    data = as_json(capsys, str(record), "--budget", "0")
+    assert [t["played"] for t in data["turns"]] == [str(t.move) for t in game.state.turns]
+    match = bot_game("medium,medium", "rounds=2", seed=5)
+    path = tmp_path / "match.json"
+    path.write_text(save_match(match.match), encoding="utf-8")
+    data = as_json(capsys, str(path), "--budget", "0")
+    assert {t["round"] for t in data["turns"]} == {1, 2}
+    assert len(data["finals"]) == 2
+    code, out, _ = run(capsys, str(path), "--budget", "0")
+    assert code == 0 and "Round 2" in out.splitlines()
+    assert "round 2, turn " in out or "round 1, turn " in out  # a miss names its round
+
+
+def test_an_unfinished_game_is_reviewed_as_far_as_it_went(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from cribtiles.rules.options import RuleOptions
+    from cribtiles.table import parse_players
+
+    table = Table.new(parse_players("You,medium"), RuleOptions(), 5)
+    for _ in range(4):
+        move = table.state.legal_actions()[0]
+        (table.play_bot if table.bot_to_move else table.play)(move)
+    path = tmp_path / "game.json"
+    path.write_text(save_table(table), encoding="utf-8")
+    code, out, _ = run(capsys, str(path), "--budget", "0")
+    assert code == 0
+    assert "The game is not finished: its turns so far." in out and out.rstrip().splitlines()[-1].startswith(
+        "Scores so far:"
+    )
+    assert as_json(capsys, str(path), "--budget", "0")["complete"] is False
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (None, "there is no file"),
+        (b"{not json", "the saved game is damaged"),
+        (b"\xff\xfe\x00garbage", "is not a text file"),
+        (b'{"format": "something else"}', "not a Crib Tiles game"),
+    ],
+)
+def test_a_missing_or_damaged_file_is_said_in_words(
+    content: bytes | None, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "game.json"
+    if content is not None:
+        path.write_bytes(content)
+    code, out, err = run(capsys, str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("cribtiles review: ") and said in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("budget", ["-1", "abc", "nan", "1e9"])
+def test_a_budget_that_is_not_seconds_is_refused(budget: str, saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, str(saved), "--budget", budget)
+    assert code == 2 and out == ""
+    assert "--budget" in err and ("seconds" in err) and "Traceback" not in err
+
+
+def test_progress_goes_to_standard_error_when_it_is_a_terminal(
+    saved: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    terminal = Terminal()
+    monkeypatch.setattr("sys.stderr", terminal)
+    assert review_cli.main([str(saved), "--budget", "0"]) == 0
+    shown = terminal.getvalue()
+    assert "\rReviewing turn 1 of 33…" in shown and "\rReviewing turn 33 of 33…" in shown
+    assert shown.endswith("\r")  # the line is cleared before the review is printed
+    assert "Reviewing" not in capsys.readouterr().out
+
+
+def test_the_cribtiles_command_dispatches_review_and_its_help_names_the_options(
+    saved: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert cribtiles_main(["review", "--help"]) == 0
+    out = capsys.readouterr().out
+    for option in ("--json", "--budget", "--seed"):
+        assert option in out
+    assert cribtiles_main(["review", str(saved), "--budget", "0", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["format"] == "cribtiles-review"
