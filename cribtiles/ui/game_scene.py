@@ -15,10 +15,11 @@ from typing import Protocol
 
 import pygame
 
+from cribtiles.bot.coach import TilesOut, after_play_note, tiles_out
 from cribtiles.bot.worker import BotWorker
 from cribtiles.rules.board import CENTRE, SIZE, Square
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.rules.game import GameState
+from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.moves import Exchange, Move, Pass, Play
 from cribtiles.rules.options import START_HIGH
 from cribtiles.rules.tiles import Tile
@@ -26,6 +27,7 @@ from cribtiles.table.history import TurnRecord
 from cribtiles.table.joker import Declaration
 from cribtiles.table.model import BotRequest, Table
 
+from .coach_state import TableCoach
 from .config import Keeper, Preferences
 from .declare import joker_rect
 from .drag import Draft, Drop
@@ -35,6 +37,7 @@ from .preview import Preview, preview
 from .snapshot import (
     Breakdown,
     Buttons,
+    CoachView,
     DeclaringView,
     DraftView,
     Flight,
@@ -76,6 +79,7 @@ FLIP = 0.22
 BOT_MIN_PAUSE = 0.7
 ROW_REVEAL = 0.09  # each row of a score breakdown
 TOAST = 3.0
+NOTE = 6.0  # the coach's note after a play
 
 
 def draw_words(state: GameState, name_of: Callable[[int], str]) -> str:
@@ -172,6 +176,9 @@ class GameScene:
     rng: random.Random = field(default_factory=random.Random)
     view: TableView = field(default_factory=TableView)  # drawing's own memory of the last frame
     _may_pass: tuple[GameState, bool] | None = None  # `state.may_pass()`, asked once per position
+    coach: TableCoach = field(default_factory=TableCoach)  # the hint, the best plays, the advice
+    _stuck: tuple[GameState, bool] | None = None  # the person to move has no play, asked once per position
+    _tiles_out: tuple[GameState, int, tuple[TilesOut, ...]] | None = None
     _hand_cursor: bool | None = None
     _save_errors: int = 0
 
@@ -430,7 +437,7 @@ class GameScene:
 
         # a hand over what can be picked up or pressed, an arrow elsewhere
         over = self.draft.held is not None or self.tile_at(self.mouse) is not None
-        over = over or self.layout.button_at(self.mouse) is not None
+        over = over or self.layout.button_at(self.mouse) is not None or self._coach_at(self.mouse) is not None
         if over != self._hand_cursor:
             self._hand_cursor = over
             with contextlib.suppress(pygame.error):
@@ -444,6 +451,8 @@ class GameScene:
                 break
 
     def _press(self, point: Point) -> None:
+        if self._coach_press(point):
+            return
         turn = self._turn_row_at(point)
         if turn is not None:  # a turn of the list: see it (again: back to the game)
             self.past = None if self.past == turn else turn
@@ -485,6 +494,7 @@ class GameScene:
             tid = self.draft.pick_from_board(square) if square is not None else None
         if tid is None:
             return
+        self._tile_moved()
         p = self.pos.get(tid, [float(point[0]), float(point[1]), float(self.layout.rack_tile)])
         # held tiles are drawn at rack size: keep the same spot of the tile under the cursor
         ratio = self.layout.rack_tile / max(1.0, p[2])
@@ -528,6 +538,7 @@ class GameScene:
     def flip(self, tid: int) -> None:
         before = self.draft.face(tid)
         if self.draft.flip(tid):
+            self._tile_moved()
             self.flips[tid] = FlipAnim(before, self.now)
             self.refresh_preview()
 
@@ -537,6 +548,8 @@ class GameScene:
             self.past = None
             return
         if self.declaring is not None and self._declaring_key(event):
+            return
+        if self._coach_key(event):
             return
         if k == pygame.K_j and self.may_call():
             self.call_joker()
@@ -604,6 +617,7 @@ class GameScene:
         """Space: lay the selected rack tile on the cursor square, or lift back the one there."""
         if self.cursor in self.draft.placed:
             self.draft.take_back(self.cursor)
+            self._tile_moved()
             self.refresh_preview()
             return
         ids = self.draft.order
@@ -611,6 +625,7 @@ class GameScene:
             return
         tid = ids[min(self.selected, len(ids) - 1)]
         if self.draft.place(tid, self.state.board, self.cursor):
+            self._tile_moved()
             self.app.sounds.click()
             self.selected = min(self.selected, max(0, len(self.draft.order) - 1))
             self.refresh_preview()
@@ -727,10 +742,233 @@ class GameScene:
                 self.toast("You have a legal play, so you may not exchange.")
         elif name == "recall":
             if self.draft.placed or self.draft.held is not None:
+                self._tile_moved()
                 self.draft.recall()
                 self.refresh_preview()
         elif name == "shuffle":
+            self._tile_moved()
             self.draft.shuffle(self.rng)
+
+    # --- the coach ---
+
+    @property
+    def coach_open(self) -> bool:
+        """The coach shows something that Escape puts away: the hint, the advice, the best plays."""
+        return self.coach.showing
+
+    def _view(self) -> PlayerView:
+        return self.table.view(self.human)
+
+    def stuck(self) -> bool:
+        """The person shown has no legal play (asked once per position)."""
+        if self._stuck is None or self._stuck[0] is not self.state:
+            self._stuck = (self.state, not self.state.legal_plays())
+        return self._stuck[1]
+
+    def _coach_refusal(self) -> str:
+        """Why the coach may not help now ("" when it may)."""
+        if not self.table.people:
+            return "The coach helps the people at the table; here only bots play."
+        if not self.my_turn:
+            return "The coach helps on your turn."
+        return self.coach.refusal(self.table, self.app.prefs.hints, self.app.prefs.hint_limit)
+
+    def _counted(self, before: int) -> None:
+        """A hint was counted: the game keeps the mark at once (it is saved with the game)."""
+        if self.table.hints != before:
+            self._saved()
+            limit = self.app.prefs.hint_limit
+            if limit:
+                self.toast(f"Hint {self.table.hints} of the {limit} this game allows.")
+
+    def ask_hint(self) -> None:
+        """The hint (I, ?, the Hint button): the Hard bot's play ghosted on the board and explained in
+        the panel; with no play, or with the exchange open, which tiles to throw back. Asked again, it
+        is put away."""
+        if self.coach.hint is not None or self.coach.advice is not None:
+            self.coach.dismiss()
+            return
+        why = self._coach_refusal()
+        if why:
+            self.toast(why)
+            return
+        before = self.table.hints
+        if self.exchanging:
+            if self.coach.ask_advice(self.table, self._view()) is None:
+                self.toast("The coach has no exchange to advise here.")
+        else:
+            if self.draft.placed or self.draft.held is not None:  # the ghost needs a clear board
+                self.draft.recall()
+                self.refresh_preview()
+            found = self.coach.ask_hint(self.table, self._view())
+            if found is None:
+                self.toast("You have no play and the bag is empty: you can only pass.")
+        self._counted(before)
+
+    def toggle_candidates(self) -> None:
+        """The best plays (B, the Plays button): the top plays for the rack, the Expert evaluating them
+        in the background; opening it counts as a hint. Again: closed."""
+        if self.coach.candidates is not None:
+            self.coach.close_candidates()
+            return
+        why = self._coach_refusal()
+        if why:
+            self.toast(why)
+            return
+        before = self.table.hints
+        self.coach.dismiss()
+        self.coach.open_candidates(self.table, self._view(), seed=len(self.state.turns))
+        self._counted(before)
+
+    def toggle_tiles_out(self) -> None:
+        """The tiles still out (T, the Tiles button): shown or hidden, and the setting kept."""
+        prefs = self.app.prefs
+        prefs.tiles_out = not prefs.tiles_out
+        self.app.keeper.save_preferences(prefs)
+
+    def lay(self, play: Play) -> None:
+        """Lay `play`'s tiles from the rack on their squares, as the player would, to be played or moved."""
+        self.draft.recall()
+        for p in play.placements:
+            tid = next((i for i in self.draft.order if self.draft.tiles[i] == p.tile.rack_form), None)
+            if tid is None or not self.draft.place(tid, self.state.board, p.square):
+                continue
+            if self.draft.face(tid) != p.tile:
+                self.draft.flip(tid)
+        self.refresh_preview()
+        self.app.sounds.click()
+
+    def mark(self, tiles: Sequence[Tile]) -> None:
+        """Open the exchange (when it may be made) with `tiles` chosen to throw back."""
+        if not self.exchanging:
+            if not self.can_exchange():
+                self.toast("You may not exchange now.")
+                return
+            self.draft.recall()
+            self.refresh_preview()
+            self.exchanging = True
+        self.draft.marked.clear()
+        for t in tiles:
+            tid = next(
+                (i for i in self.draft.order if self.draft.tiles[i] == t.rack_form and i not in self.draft.marked), None
+            )
+            if tid is not None:
+                self.draft.toggle_mark(tid)
+        self.app.sounds.click()
+
+    def lay_hint(self) -> None:
+        """The hint becomes a real placement on the board (or the exchange it advises, marked)."""
+        s = self.coach.hint
+        if s is None or not self.my_turn:
+            return
+        self.coach.dismiss()
+        if isinstance(s.move, Play):
+            self.lay(s.move)
+        elif isinstance(s.move, Exchange):
+            self.mark(s.move.tiles)
+
+    def choose_candidate(self, index: int) -> None:
+        """A candidate clicked: laid on the board as a preview (the panel stays open)."""
+        found = self.coach.candidates
+        if found is None or not 0 <= index < len(found) or not self.my_turn:
+            return
+        move = found[index].move
+        if isinstance(move, Play):
+            self.exchanging = False
+            self.draft.marked.clear()
+            self.lay(move)
+        elif isinstance(move, Exchange):
+            self.mark(move.tiles)
+        self.coach.chosen = index
+
+    def _tile_moved(self) -> None:
+        """A tile moved by hand: the hint is put away, and no candidate is laid any more."""
+        self.coach.hint = None
+        self.coach.chosen = None
+
+    def _coach_key(self, event: pygame.event.Event) -> bool:
+        """The coach's keys: I or ? the hint, B the best plays, T the tiles still out; Enter lays the
+        hint shown, Escape puts away what the coach shows. True when the key was the coach's."""
+        k = event.key
+        if k == pygame.K_i or getattr(event, "unicode", "") == "?":
+            self.ask_hint()
+        elif k == pygame.K_b:
+            self.toggle_candidates()
+        elif k == pygame.K_t:
+            self.toggle_tiles_out()
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.coach.hint is not None:
+            self.lay_hint()
+        elif k == pygame.K_ESCAPE and self.coach.showing and self.draft.held is None:
+            if self.coach.hint is not None or self.coach.advice is not None:
+                self.coach.dismiss()
+            else:
+                self.coach.close_candidates()
+        else:
+            return False
+        return True
+
+    def _coach_at(self, point: Point) -> tuple[str, int] | None:
+        from .coach_panel import ghost_squares, hit
+        from .panel import coach_rects
+
+        snap = self.snapshot()
+        found = hit(coach_rects(snap), point)
+        if found is None and any(r.collidepoint(point) for r in ghost_squares(snap)):
+            return "ghost", 0
+        return found
+
+    def _coach_press(self, point: Point) -> bool:
+        """A click on the coach's buttons, the advice's button, a candidate or the hint's ghost."""
+        found = self._coach_at(point)
+        if found is None:
+            return False
+        kind, i = found
+        if kind == "button":
+            (self.ask_hint, self.toggle_candidates, self.toggle_tiles_out)[i]()
+        elif kind == "mark" and self.coach.advice is not None and self.my_turn:
+            self.mark(self.coach.advice.throw)
+        elif kind == "candidate":
+            self.choose_candidate(i)
+        elif kind == "ghost":
+            self.lay_hint()
+        return True
+
+    def _note(self, move: Move) -> str:
+        """The coach's note on the person's play (the setting on): the best play, when it scored more."""
+        if not self.app.prefs.coach_notes or not isinstance(move, Play):
+            return ""
+        try:
+            return after_play_note(self.state.board, self.state.racks[self.state.current], move)
+        except IllegalMove:  # the table refuses it a moment later, in its own words
+            return ""
+
+    def _coach_view(self) -> CoachView | None:
+        """What the coach shows this frame (None at a table of bots only)."""
+        if not self.table.people:
+            return None
+        prefs = self.app.prefs
+        out = None
+        if prefs.tiles_out and self.curtain is None:
+            cached = self._tiles_out
+            if cached is None or cached[0] is not self.state or cached[1] != self.human:
+                cached = self._tiles_out = (self.state, self.human, tiles_out(self._view()))
+            out = cached[2]
+        c = self.coach
+        return CoachView(
+            may_ask=self._coach_refusal() == "",
+            hints_on=prefs.hints,
+            stuck=self.my_turn and self.stuck(),
+            hint=c.hint,
+            advice=c.advice,
+            candidates=None if c.candidates is None else tuple(c.candidates),
+            chosen=c.chosen,
+            progress=c.progress(),
+            expert_ran=c.expert_ran,
+            failure=c.failure,
+            tiles_out=out,
+            hints_used=self.table.hints,
+            hint_limit=prefs.hint_limit,
+        )
 
     # --- taking back ---
 
@@ -758,6 +996,7 @@ class GameScene:
             return
         on_its_way = self.state.current if self.pending is not None else None
         self.worker.cancel()  # a bot thinking about a reply that will never be made
+        self.coach.clear()
         self.request, self.thinking_since, self.pending, self.flights = None, None, None, []
         self.table.undo(self.human)
         whose = "your" if self.name_of(self.human) == "You" else f"{self.state.names[self.human]}'s"
@@ -791,6 +1030,8 @@ class GameScene:
         """Make a move at the table: the player's, or the bot's once its tiles have landed."""
         mover = self.state.current
         keep = [self.draft.tiles[i] for i in self.draft.order] if mover == self.human else None
+        note = self._note(move) if not self.table.seats[mover].is_bot else ""
+        self.coach.clear()  # the position is gone
         if self.table.seats[mover].is_bot:
             record = self.table.play_bot(move, self.request)
             self.request = None
@@ -798,6 +1039,8 @@ class GameScene:
             record = self.table.play(move, declared)
         self.declaring = None
         self._tell(record)
+        if note:
+            self.toast(f"Coach: {note}.", NOTE)
         viewer, self.viewer = self.viewer, self._person_to_show(self.viewer)
         if self.viewer != viewer:  # the next person at the table takes their rack, once the others look away
             keep = None
@@ -878,6 +1121,7 @@ class GameScene:
 
     def update(self, dt: float) -> None:
         self.now += dt
+        self.coach.poll()
         self.toasts = [t for t in self.toasts if t.until > self.now]
         # tiles of the draft ease towards where they rest
         k = 1.0 if self.pace <= 0 else min(1.0, dt / max(1e-6, self._anim(GLIDE) / 4))
@@ -1001,6 +1245,7 @@ class GameScene:
             undo_shown=self.undo_shown,
             can_undo=self.can_undo(),
             confirming=self._question(),
+            coach=self._coach_view(),
         )
 
     def _turn_row_at(self, point: Point) -> int | None:

@@ -12,6 +12,7 @@ from cribtiles.rules.moves import Exchange, Play
 
 from . import art
 from .breakdown import InfoRow, RowSpec, breakdown_rows, place, score_rows
+from .coach_panel import COACH, CoachLayout, coach_layout, draw_coach
 from .geometry import Rect, contains
 from .paint import (
     CREAM,
@@ -31,7 +32,7 @@ from .paint import (
     write,
 )
 from .pegs import LAP, hole_position, lap_and_hole
-from .snapshot import TableSnapshot
+from .snapshot import CoachView, TableSnapshot
 
 HELP = (
     "Drag tiles from your rack onto the board; every row or column of 2-5 tiles is a cribbage hand "
@@ -44,6 +45,7 @@ HELP = (
     "Bonuses: 10 for the first play, 10 for laying 5 tiles, 10 for a line of 5 tiles of one colour.",
     "You may pass or exchange only when you cannot play. At the end, the tiles left on a rack are "
     "taken off its owner's score.",
+    "The coach: I a hint (Enter lays it), B the best plays, T the tiles still out.",
     "A: animation speed. M: sound. L: the bot of the next game. Ctrl+N: a new game. Esc: the title "
     "screen, with the rules page by page, the tutorial, your history, statistics and settings.",
 )
@@ -71,11 +73,26 @@ def info_rows(snap: TableSnapshot) -> list[InfoRow]:
         None if snap.past is None else snap.past.number,
         snap.turn_scroll,
         snap.confirming,
+        None if snap.coach is None else snap.coach.key,
         None if snap.replay is None else (snap.replay.round, snap.replay.at, len(snap.replay.turns), snap.replay.typed),
     )
     if _info_cache.key != key:
-        _info_cache.key, _info_cache.rows = key, tuple(_info_rows(snap))
+        rows = _info_rows(snap)
+        bare = False
+        if _cut_short(rows) and _bar_only(snap):  # the coach's buttons give their room to the text
+            rows, bare = _info_rows(snap, bar=False), True
+        _info_cache.key, _info_cache.rows, _info_cache.bare = key, tuple(rows), bare
     return list(_info_cache.rows)
+
+
+def _cut_short(rows: list[InfoRow]) -> bool:
+    return any(r.left.startswith("... and ") and r.left.endswith(" more") for r in rows)
+
+
+def _bar_only(snap: TableSnapshot) -> bool:
+    """The coach shows only its buttons (no tiles still out, advice or candidate plays)."""
+    laid = coach_layout(snap, _text_bottom(snap))
+    return laid is not None and bool(laid.buttons) and laid.tiles is None and laid.advice is None and laid.panel is None
 
 
 @dataclass
@@ -84,21 +101,71 @@ class _InfoCache:
 
     key: tuple[object, ...] = ()
     rows: tuple[InfoRow, ...] = ()
+    bare: bool = False  # the coach's buttons were left out: the text needed their room
 
 
 _info_cache = _InfoCache()
 
 
-def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
-    x, y, w, h = snap.layout.info
+def _text_bottom(snap: TableSnapshot) -> int:
+    """Where the side panel's text ends: above the keys line, and above the messages when there are some."""
+    _, y, _, h = snap.layout.info
+    base = max(15, round(snap.layout.height * 0.025))
+    bottom = y + h - base // 2 - round(snap.layout.height * 0.017) - 6
+    toasts = toast_boxes(snap)
+    if toasts:
+        bottom = min(bottom, toasts[-1][0][1] - base // 4)
+    return bottom
+
+
+def coach_rects(snap: TableSnapshot) -> CoachLayout | None:
+    """Where the coach's buttons, tiles still out, advice and candidate plays sit now (None: no coach).
+    The buttons give way to a breakdown too long to show whole with them (the keys still work)."""
+    info_rows(snap)
+    return coach_layout(snap, _text_bottom(snap), bar=not _info_cache.bare)
+
+
+def _hint_rows(coach: CoachView) -> list[RowSpec]:
+    """The hint explained: the play, the tiles it keeps and what they are worth, the keys, then its
+    breakdown (what a small window cuts short is the end of the breakdown, not the keys)."""
+    s = coach.hint
+    assert s is not None
+    kept = " ".join(str(t) for t in s.kept) or "nothing"
+    keeps: RowSpec = (f"keeps {kept}, worth {s.leave:+.1f} to the bots' table", "", CREAM, -1, (), 0)
+    equity: RowSpec = (f"Hard's equity {s.equity:.1f} (score, tiles kept, what it opens)", "", DIM, -2, (), 0)
+    if s.breakdown is None:  # an exchange (under exchange=any-time)
+        keys = "Enter opens the exchange with them marked · Esc puts it away"
+        return [
+            ("Hint: the Hard bot would exchange", "", GOLD, 2, (), 0),
+            (str(s.move), "", COACH, 0, (), 0),
+            keeps,
+            (keys, "", DIM, -3, (), 0),
+            equity,
+        ]
+    keys = "Enter (or a click on it) lays it on the board · Esc puts it away"
+    rows = score_rows(s.breakdown, "Hint: the Hard bot would play")
+    squares = s.breakdown.play.squares
+    return [rows[0], (str(s.move), "", COACH, 0, squares, 0), keeps, (keys, "", DIM, -3, (), 0), *rows[1:], equity]
+
+
+def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
+    x, y, w, _ = snap.layout.info
     base = max(15, round(snap.layout.height * 0.025))
     pad = base // 2
     x, w = x + pad, w - 2 * pad
     y += pad
+    coach = snap.coach
+    laid = coach_layout(snap, _text_bottom(snap), bar)
+    if laid is not None:
+        if laid.panel is not None:  # the candidate plays fill the box
+            return []
+        y = laid.top
     spec: list[RowSpec] = []
     shown = None  # a breakdown's rows are read out one by one: how many so far
     live = snap.live
-    if snap.exchanging:
+    if coach is not None and coach.hint is not None and not snap.exchanging:
+        spec.extend(_hint_rows(coach))
+    elif snap.exchanging:
         n = len(snap.draft.marked)
         spec.append(("Exchange", f"{n} chosen", GOLD, 2, (), 0))
         for line in wrap(
@@ -146,6 +213,7 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
         ask.append(("Enter or Y plays it; Esc or N goes back", "", CREAM, 0, (), 0))
         spec = [*ask, ("", "", CREAM, 0, (), 0), *spec]
     idle = snap.breakdown is None and snap.past is None and live is None and not snap.exchanging
+    idle = idle and (coach is None or coach.hint is None)
     if snap.replay is None and (not spec or idle):
         if spec:
             spec.append(("", "", CREAM, 0, (), 0))
@@ -154,10 +222,7 @@ def _info_rows(snap: TableSnapshot) -> list[InfoRow]:
         for text in HELP if snap.help else HELP[:2]:
             for line in wrap(text, base + step, w):
                 spec.append((line, "", DIM, step, (), 0))
-    bottom = snap.layout.info[1] + h - pad - round(snap.layout.height * 0.017) - 6
-    toasts = toast_boxes(snap)
-    if toasts:  # the text ends above the messages
-        bottom = min(bottom, toasts[-1][0][1] - pad // 2)
+    bottom = _text_bottom(snap)  # the text ends above the messages
     # laid out whole, so that rows being read out one by one never move or change size
     rows, y = place(spec, (x, y, w, bottom - y), base, pad)
     rows = rows[:shown]
@@ -265,6 +330,7 @@ def draw_panel(surf: Target, snap: TableSnapshot) -> None:
     _draw_pegboard(surf, snap)
     _draw_status(surf, snap)
     _draw_info(surf, snap)
+    draw_coach(surf, snap, coach_rects(snap))
     if snap.replay is not None:
         for name, rect, label, enabled in replay_buttons(snap):
             button(surf, rect, label, enabled, contains(rect, snap.mouse), strong=name == "next")

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
 
+from cribtiles.bot.coach import ExchangeAdvice, Suggestion, TilesOut
 from cribtiles.rules.board import BLOCKED, Board, Square
 from cribtiles.rules.game import GameState, Turn
 from cribtiles.rules.match import Match
@@ -124,6 +125,39 @@ class ReplayView:
 
 
 @dataclass(frozen=True)
+class CoachView:
+    """The coach at the table this frame: its buttons, the hint ghosted on the board, the exchange
+    advice, the candidate plays (with the Expert's progress), the tiles still out."""
+
+    may_ask: bool  # a hint may be asked for now (the settings, the game's limit, the turn)
+    hints_on: bool  # the settings allow hints: the coach's buttons are shown
+    stuck: bool  # no play: the hint is the exchange advice
+    hint: Suggestion | None = None
+    advice: ExchangeAdvice | None = None
+    candidates: tuple[Suggestion, ...] | None = None  # the candidate panel, when open
+    chosen: int | None = None  # the candidate laid on the board
+    progress: tuple[int, int] | None = None  # the Expert's rollouts while it runs: (done, likely in all)
+    expert_ran: bool = False
+    failure: str = ""  # why the Expert's evaluation gave no answer
+    tiles_out: tuple[TilesOut, ...] | None = None  # shown when not None
+    hints_used: int = 0
+    hint_limit: int = 0  # 0: no limit
+
+    @property
+    def key(self) -> tuple[object, ...]:
+        """What the side panel's rows depend on (the rows are laid out again when it changes)."""
+        return (
+            id(self.hint),
+            id(self.advice),
+            self.candidates is not None,
+            self.tiles_out,
+            self.may_ask,
+            self.hints_on,
+            self.stuck,
+        )
+
+
+@dataclass(frozen=True)
 class TableSnapshot:
     layout: Layout
     now: float
@@ -175,6 +209,7 @@ class TableSnapshot:
     can_undo: bool = False  # ... and the person shown may take back their last turn now
     confirming: str | None = None  # "confirm before play": the question asked ("Play f7=5D for 12?")
     replay: ReplayView | None = None  # a recorded game stepped through: nothing here is played
+    coach: CoachView | None = None  # the coach's buttons and what it shows (None: no coach here)
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)

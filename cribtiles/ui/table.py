@@ -13,6 +13,7 @@ import pygame
 from cribtiles.rules.moves import Play
 
 from . import art
+from .coach_panel import draw_ghost
 from .declare import draw_declaring, draw_joker_button
 from .geometry import contains
 from .paint import (
@@ -134,6 +135,7 @@ def _draw_dynamic(surf: Canvas, snap: TableSnapshot) -> None:
     if snap.past is None:  # a past turn is shown on its own board, without this turn's tiles
         _draw_board_tiles(surf, snap)
         _draw_overlays(surf, snap)
+        draw_ghost(surf, snap)  # the coach's hint, ghosted on its squares
     _draw_rack(surf, snap)
     draw_panel(surf, snap)
     draw_joker_button(surf, snap)
