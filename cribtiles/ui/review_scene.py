@@ -11,7 +11,9 @@ as a PNG in the data folder's exports, Escape goes back (and stops an analysis u
 
 from __future__ import annotations
 
+import logging
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -35,6 +37,11 @@ from .screens import backdrop, card, card_rect, fit, heading, ring, text_size
 
 if TYPE_CHECKING:
     from cribtiles.table.review import Review, TurnReview
+
+log = logging.getLogger("cribtiles.review")
+
+#: The card's share of the window (width, height): one card for every view of the review.
+CARD = (0.96, 0.94)
 
 BEST = (150, 220, 130)  # the best play's frames and words (the history's colour for a win)
 FIELD = (34, 22, 14, 170)  # the recessed field the boards sit in, as on the rules pages
@@ -229,7 +236,7 @@ def _foot_buttons(rect: Rect, s: int, names: Sequence[str]) -> dict[str, Rect]:
 
 @lru_cache(maxsize=8)
 def list_layout(size: tuple[int, int]) -> ListLayout:
-    rect = card_rect(size, 0.96, 0.94)
+    rect = card_rect(size, *CARD)
     s = text_size(size)
     x, y, w, _h = rect
     top = y + round(s * 0.9) + round(s * 2.4) + round((s - 3) * 1.5)
@@ -238,7 +245,7 @@ def list_layout(size: tuple[int, int]) -> ListLayout:
     pad = round(s * 1.0)
     left_w = round((w - 3 * pad) * 0.52)
     lx = x + pad
-    row = round((s - 3) * 1.3 + (s - 7) * 1.25) + 5
+    row = round((s - 3) * 1.3 + max(14, s - 7) * 1.25) + 5
     heads = top
     rows = (lx, top + round(s * 1.2), left_w, foot - top - round(s * 1.2) - round(s * 1.1))
     columns = tuple(lx + round(left_w * f) for f in (0.0, 0.25, 0.62, 0.8, 1.0))
@@ -263,7 +270,7 @@ class TurnLayout:
 
 @lru_cache(maxsize=8)
 def turn_layout(size: tuple[int, int]) -> TurnLayout:
-    rect = card_rect(size, 0.96, 0.94)
+    rect = card_rect(size, *CARD)
     s = text_size(size)
     x, y, w, _h = rect
     top = y + round(s * 0.9) + round(s * 2.4) + round((s - 3) * 1.5)
@@ -296,6 +303,9 @@ class ReviewScene:
         self.table = table
         self.on_close = on_close
         self.worker: Worker | None = worker if worker is not None else start_worker(table)
+        # a scene dropped without being closed (a new game started over it, the window closed) still
+        # stops its analysis: when it is let go, or at exit
+        self._release = weakref.finalize(self, _let_go, self.worker)
         self.mode = Mode.RUNNING
         self.done, self.total = 0, 0
         self.review: Review | None = None
@@ -317,6 +327,9 @@ class ReviewScene:
         try:
             self.done, self.total = self.worker.progress()
             review = self.worker.result()
+            said = getattr(self.worker, "incidents", None)
+            if said:
+                self.message = " ".join(said)
         except Exception as e:  # the runner failed: said in words, the window goes on
             self._failed(f"The review could not be made: {e}")
             return
@@ -336,10 +349,8 @@ class ReviewScene:
         self.message = why
 
     def _stop_worker(self) -> None:
-        worker, self.worker = self.worker, None
-        if worker is not None:
-            worker.cancel()
-            worker.close()
+        self.worker = None
+        self._release()  # at most once
 
     def close(self) -> None:
         """Back to where the review was opened from: an analysis under way is stopped."""
@@ -507,23 +518,27 @@ class ReviewScene:
         return named if named is not None or self.mode is Mode.TURN else self._row_at(self.mouse)
 
     def _draw_running(self, surface: pygame.Surface) -> None:
+        """The progress of the analysis (or why it failed) on the card the review will fill, so that
+        the wood is drawn once."""
         size = surface.get_size()
-        rect = card_rect(size, 0.7, 0.5)
+        rect = card_rect(size, *CARD)
         backdrop(surface)
         card(surface, rect)
         s = text_size(size)
-        x, _y, w, _h = rect
+        x, y, w, h = rect
+        middle = y + h // 2 - 2 * s
         if self.mode is Mode.FAILED:
-            top = heading(surface, "Game review", rect, s, "Esc goes back")
+            heading(surface, "Game review", rect, s, "Esc goes back")
             for k, line in enumerate(_wrapped(self.message, s - 2, w - 4 * s)):
-                write(surface, line, s - 2, RED, (x + w // 2, top + s + k * round(s * 1.3)), "midtop")
+                write(surface, line, s - 2, RED, (x + w // 2, middle + k * round(s * 1.3)), "midtop")
             back = _running_button(size)
             button(surface, back, "Back", True, contains(back, self.mouse), strong=True)
             return
-        top = heading(surface, "Game review", rect, s, "The analysis runs beside the window · Esc stops it")
+        heading(surface, "Game review", rect, s, "The analysis runs beside the game · Esc stops it")
         words = "Each turn is played again by the Expert's analysis to find the best play."
-        write(surface, fit(words, s - 2, w - 3 * s), s - 2, CREAM, (x + w // 2, top + round(s * 0.6)), "midtop")
-        bar = (x + 2 * s, top + round(s * 2.6), w - 4 * s, round(s * 1.2))
+        write(surface, fit(words, s - 2, w - 3 * s), s - 2, CREAM, (x + w // 2, middle - round(s * 2.2)), "midtop")
+        bw = min(w - 4 * s, 40 * s)
+        bar = (x + (w - bw) // 2, middle, bw, round(s * 1.2))
         rounded_panel(surface, bar, (20, 12, 8, 220), bar[3] // 2)
         fraction = self.done / self.total if self.total > 0 else 0.0
         filled = round((bar[2] - 4) * max(0.0, min(1.0, fraction)))
@@ -531,6 +546,9 @@ class ReviewScene:
             pygame.draw.rect(surface, GOLD, (bar[0] + 2, bar[1] + 2, filled, bar[3] - 4), border_radius=bar[3] // 2)
         said = f"Turn {self.done} of {self.total}" if self.total else "Starting the analysis…"
         write(surface, said, s - 2, DIM, (x + w // 2, bar[1] + bar[3] + round(s * 0.5)), "midtop")
+        if self.message:  # what the runner had to say (no process of its own here: slower frames)
+            note = fit(self.message, s - 5, w - 3 * s)
+            write(surface, note, s - 5, DIM, (x + w // 2, bar[1] + bar[3] + round(s * 2.0)), "midtop")
         cancel = _running_button(size)
         button(surface, cancel, "Cancel", True, contains(cancel, self.mouse))
 
@@ -622,6 +640,15 @@ class ReviewScene:
             button(surface, rect, labels[bname], enabled, contains(rect, self.mouse), strong=bname == "list")
 
 
+def _let_go(worker: Worker) -> None:
+    """Stop the analysis and end its process (whatever went wrong with it: the window goes on)."""
+    try:
+        worker.cancel()
+        worker.close()
+    except Exception as e:
+        log.warning("the review's worker could not be stopped: %s", e)
+
+
 def _size(rect: Rect) -> tuple[int, int]:
     return rect[2], rect[3]
 
@@ -632,7 +659,7 @@ def _chart_text(s: int) -> int:
 
 
 def _running_button(size: tuple[int, int]) -> Rect:
-    x, y, w, h = card_rect(size, 0.7, 0.5)
+    x, y, w, h = card_rect(size, *CARD)
     s = text_size(size)
     bw, bh = max(120, round(w * 0.22)), max(28, round(s * 1.6))
     return (x + (w - bw) // 2, y + h - round(s * 1.0) - bh, bw, bh)
@@ -656,7 +683,7 @@ def _draw_row(
     """One turn of the list: when, who, what it scored against the best, what it cost; under it the
     two plays in notation."""
     x, y, w, _h = r
-    big, small = s - 3, s - 7
+    big, small = s - 3, max(14, s - 7)
     y1 = y + 3
     y2 = y1 + round(big * 1.2)
     when = f"R{turn.round + 1} · turn {turn.number + 1}" if several_rounds else f"turn {turn.number + 1}"
@@ -683,24 +710,34 @@ def _draw_row(
 
 
 def _draw_summary(surface: pygame.Surface, review: Review, box: Rect, s: int) -> None:
-    """Each player over the game: the best play found on how many turns, the points and evaluation lost."""
+    """Each player over the game: the best play found on how many turns, the points and evaluation
+    lost; two lines a player where there is room, else one."""
     x, y, w, h = box
-    size = s - 5
+    size = max(14, s - 5)
     lh = round(size * 1.3)
+    totals = review.totals()
+    roomy = lh + len(totals) * (2 * lh + 4) <= h
     write(surface, "Over the game", size, DIM, (x, y), "topleft")
     y += lh
-    for row in review.totals():
-        if y + 2 * lh > box[1] + h:
+    for row in totals:
+        if y + lh > box[1] + h:
             break
         colour = art.PLAYER_COLOURS[row.player % len(art.PLAYER_COLOURS)]
         pygame.draw.circle(surface, colour, (x + 6, y + size // 3), 6)
-        write(surface, fit(review.names[row.player], size, w - 20), size, CREAM, (x + 18, y), "topleft")
+        name = fit(review.names[row.player], size, w // 3 if not roomy else w - 20)
+        shown = write(surface, name, size, CREAM, (x + 18, y), "topleft")
         said = (
             f"the best play on {row.best_found} of {row.turns} turns · {row.points_lost} points"
             f" and {row.value_lost:.1f} of evaluation lost"
         )
-        write(surface, fit(said, size - 2, w - 18), size - 2, DIM, (x + 18, y + lh), "topleft")
-        y += 2 * lh + 4
+        small = max(14, size - 2)
+        if roomy:
+            write(surface, fit(said, small, w - 18), small, DIM, (x + 18, y + lh), "topleft")
+            y += 2 * lh + 4
+        else:
+            left = shown[0] + shown[2] + size // 2
+            write(surface, fit(said, small, x + w - left), small, DIM, (left, y + (size - small) // 2), "topleft")
+            y += lh
 
 
 def _draw_side(
