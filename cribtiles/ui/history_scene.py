@@ -28,6 +28,8 @@ class HistoryHost(Protocol):
 
     def open_replay(self, table: Table, quit_on_close: bool = False) -> None: ...
 
+    def open_review(self, table: Table) -> None: ...
+
     def export_game(self, table: Table) -> str: ...
 
 
@@ -74,7 +76,8 @@ def marks(summary: GameSummary) -> str:
 
 class HistoryScene:
     """The finished games, newest first: Up/Down (or the wheel, or a click) choose, Enter or a double
-    click replays, E exports the game's record, Escape goes back."""
+    click replays, V reviews (every turn against the best play found), E exports the game's record,
+    Escape goes back."""
 
     def __init__(self, host: HistoryHost, on_close: Callable[[], None], now: Callable[[], float] | None = None) -> None:
         self.host = host
@@ -115,6 +118,12 @@ class HistoryScene:
             self.message = ""
             self.host.open_replay(table)
 
+    def review(self) -> None:
+        table = self._table()
+        if table is not None:
+            self.message = ""
+            self.host.open_review(table)
+
     def export(self) -> None:
         table = self._table()
         if table is not None:
@@ -141,13 +150,15 @@ class HistoryScene:
                 self.choose(0 if k == pygame.K_HOME else len(self.games) - 1)
             elif k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r):
                 self.replay()
+            elif k == pygame.K_v:
+                self.review()
             elif k == pygame.K_e:
                 self.export()
 
     def _click(self, pos: tuple[int, int]) -> None:
         for name, rect in self.buttons.items():
             if contains(rect, pos):
-                {"replay": self.replay, "export": self.export, "back": self.on_close}[name]()
+                {"replay": self.replay, "review": self.review, "export": self.export, "back": self.on_close}[name]()
                 return
         for i, rect in self.rows:
             if contains(rect, pos):
@@ -166,7 +177,7 @@ class HistoryScene:
     # --- drawing ---
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        hint = "Up/Down or click choose · Enter or a double click replays · E exports · Esc goes back"
+        hint = "Up/Down or click choose · Enter or a double click replays · V reviews · E exports · Esc goes back"
         rect, s, top = screen_card(surface, "History", hint, 0.9, 0.9)
         x, y, w, h = rect
         pad = round(s * 1.2)
@@ -187,7 +198,7 @@ class HistoryScene:
     def _buttons(self, surface: pygame.Surface, x: int, w: int, by: int, bh: int, s: int) -> None:
         bw = max(120, round(w * 0.16))
         gap = round(s * 0.8)
-        names = (("replay", "Replay"), ("export", "Export"), ("back", "Back"))
+        names = (("replay", "Replay"), ("review", "Review"), ("export", "Export"), ("back", "Back"))
         left = x + (w - len(names) * bw - (len(names) - 1) * gap) // 2
         self.buttons = {}
         for k, (name, label) in enumerate(names):

@@ -17,6 +17,7 @@ import time
 import warnings
 from collections.abc import Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Protocol
 
 import pygame
@@ -73,15 +74,27 @@ class EndScene:
         pace = self.app.prefs.pace
         return math.inf if pace <= 0 else (self.game.now - self.shown_at) / pace
 
+    def review_rect(self) -> tuple[int, int, int, int]:
+        """The Review button, right of the card's New game button (its key, V, right of it)."""
+        card, button = endcard.end_rects(self.game.snapshot())
+        gap = button[3] // 3
+        x = button[0] + button[2] + gap
+        return (x, button[1], min(round(card[2] * 0.2), card[0] + card[2] - 3 * gap - x), button[3])
+
     def handle(self, event: pygame.event.Event) -> None:
         _, button = endcard.end_rects(self.game.snapshot())
+        clicked = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and contains(button, event.pos):
+        elif clicked and contains(button, event.pos):
             self.app.new_game()
+        elif clicked and contains(self.review_rect(), event.pos):
+            self.app.open_review(self.game.table)
         elif event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
                 self.app.new_game()  # the same table again
+            elif event.key == pygame.K_v:  # every turn against the best play found
+                self.app.open_review(self.game.table)
             elif event.key == pygame.K_g:  # other players or rules: the New game screen
                 self.app.open_new_game()
             elif event.key == pygame.K_ESCAPE:  # look at the final board; N starts a new game
@@ -103,6 +116,10 @@ class EndScene:
         snap = self.game.snapshot()
         _, button = endcard.end_rects(snap)
         endcard.draw_end(surface, snap, contains(button, self.mouse), self.elapsed)
+        review = self.review_rect()
+        paint.button(surface, review, "Review", True, contains(review, self.mouse))
+        at = (review[0] + review[2] + review[3] // 6, review[1] + review[3] // 2)
+        paint.write(surface, "V", max(12, review[3] // 3), paint.DIM, at, "midleft")
         return None
 
 
@@ -354,6 +371,19 @@ class App:
     def export_game(self, table: Table) -> str:
         """Write `table`'s record to a file of its own; where it went, or why it could not, in words."""
         return self.keeper.export_game(table)
+
+    def open_review(self, table: Table) -> None:
+        """The review of `table`'s game over what is shown: every turn against the best play found,
+        analysed in a process of its own while the window goes on."""
+        from .review_scene import ReviewScene
+
+        self.push(ReviewScene(self, table, self.close_top))
+
+    def exports_folder(self) -> Path | None:
+        """Where files made for the player go (a review's chart): the data folder's exports; None when
+        the keeper keeps no folder (the self-test, benchmarks)."""
+        folder = getattr(self.keeper, "folder", None)
+        return Path(folder) / "exports" if folder is not None else None
 
     # --- games ---
 
