@@ -198,9 +198,11 @@ def chart_file(folder: Path, now: float | None = None) -> Path:
 
 
 def chart_title(review: Review) -> str:
+    """A saved chart's title: the final scores (a match's totals)."""
     series = series_of(review)
     finals = " · ".join(f"{n} {series.legend_score(p)}" for p, n in enumerate(series.names))
-    return f"Crib Tiles — scores turn by turn: {finals}"
+    what = "the match's totals" if len(review.finals) > 1 else "final scores"
+    return f"Crib Tiles — scores turn by turn ({what}: {finals})"
 
 
 # --- where things sit ---
