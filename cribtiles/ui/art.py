@@ -203,14 +203,21 @@ def soft_shadow(w: int, h: int, radius: int, blur: int, alpha: int = 120) -> pyg
     return _soft_shadow(w, h, radius, blur, alpha)
 
 
+#: Pixels past which a shadow is blurred at a quarter of its size and scaled up: blurring a card the
+#: size of the window at full size took half a second, and a shadow has no detail to lose.
+BIG_SHADOW = 160_000
+
+
 @lru_cache(maxsize=64)
 def _soft_shadow(w: int, h: int, radius: int, blur: int, alpha: int) -> pygame.Surface:
     pad = blur * 2
-    s = pygame.Surface((w + 2 * pad, h + 2 * pad), pygame.SRCALPHA)
-    pygame.draw.rect(s, (0, 0, 0, alpha), (pad, pad, w, h), border_radius=radius)
+    size = (w + 2 * pad, h + 2 * pad)
+    k = 4 if size[0] * size[1] > BIG_SHADOW and blur >= 4 else 1
+    s = pygame.Surface((size[0] // k, size[1] // k), pygame.SRCALPHA)
+    pygame.draw.rect(s, (0, 0, 0, alpha), (pad // k, pad // k, w // k, h // k), border_radius=max(1, radius // k))
     if blur > 0:
-        s = pygame.transform.gaussian_blur(s, blur)
-    return s
+        s = pygame.transform.gaussian_blur(s, max(1, blur // k))
+    return s if k == 1 else pygame.transform.smoothscale(s, size)
 
 
 def rounded(surf: pygame.Surface, radius: int) -> pygame.Surface:

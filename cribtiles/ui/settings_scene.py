@@ -159,15 +159,15 @@ class SettingsScene:
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         hint = "Up/Down choose · Left/Right or click change · Esc goes back"
-        rect, s, top = screen_card(surface, "Settings", hint, 0.6, 0.86)
+        rect, s, top = screen_card(surface, "Settings", hint, 0.6, 0.94)
         self.card = rect
         x, y, w, h = rect
         n = len(SETTINGS)
         bh = max(26, round(s * 1.6))
-        row = bh + max(6, round(s * 0.5))
-        room = y + h - top - round(s * 5.5)
-        while n * row > room and row > bh + 2:  # a short window: tighter rows
-            row -= 1
+        # the rows share what the Back button and the note under it leave of the card
+        room = y + h - top - (bh + 4) - round(s * 3.2)
+        row = max(18, min(bh + max(6, round(s * 0.5)), room // (n + 0.4)))
+        bh = min(bh, row - 3)
         fw = max(150, round(w * 0.34))
         fx = x + w - fw - round(s * 1.4)
         self.fields = []
@@ -185,7 +185,7 @@ class SettingsScene:
             field = (fx, ry, fw, bh)
             self.fields.append(field)
             self._field(surface, field, words_of(setting, getattr(self.prefs, setting.name)), s, lit)
-        by = top + n * row + round(s * 0.4)
+        by = top + n * row + round(row * 0.4)
         bw = max(140, round(w * 0.22))
         self.back = (x + (w - bw) // 2, by, bw, bh + 4)
         button(surface, self.back, "Back", True, contains(self.back, self.mouse), strong=self.focus == n)
