@@ -1,7 +1,8 @@
 """The review of a game: every turn of every player (every round of a match), seen from that player's
 own view at that moment, against the best move found by Expert analysis: Hard's top candidates and
-the move played, weighed by the Expert's Monte Carlo continuations within a budget per turn, or by
-the exact endgame search once the bag is empty in a two-player game, as the Expert plays.
+the move played, weighed by the Expert's Monte Carlo continuations within a budget per turn (the
+coach's `expert_evaluate`, which the candidate panel shows), or by the exact endgame search once the
+bag is empty in a two-player game, as the Expert plays.
 
 Pure: the budget, the clock and the random generator are passed in, and a seed with a clock that
 always gives the same times reproduces a review. What a turn "lost" is measured against the best
@@ -17,12 +18,12 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from cribtiles.bot.base import Clock
+from cribtiles.bot.coach import Suggestion, expert_evaluate
 from cribtiles.bot.endgame import rack_value, solve
 from cribtiles.bot.equity import Candidate, exchange_candidate, kept_tiles, leave_equity, rank_plays
 from cribtiles.bot.exchange import LeaveFn, stuck_move
 from cribtiles.bot.leave import default_leave
-from cribtiles.bot.sampling import determinize
-from cribtiles.bot.simulate import CANDIDATES, rollout
+from cribtiles.bot.simulate import CANDIDATES
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import GameState, PlayerView, new_game
 from cribtiles.rules.movegen import has_legal_play
@@ -35,13 +36,6 @@ from .model import Table
 
 #: Seconds of analysis per turn by default: a two-player game of about 35 turns in well under a minute.
 DEFAULT_BUDGET = 1.0
-#: Rounds of continuations before a candidate clearly behind stops being sampled (as the Expert does)...
-PRUNE_AFTER_ROUNDS = 6
-#: ... "clearly": its mean this many standard errors below the best mean.
-PRUNE_STDERRS = 2.5
-#: At most this many rounds of continuations per turn: enough to settle the ranking, and on a fast
-#: machine the same seed then gives the same review whatever the clock says.
-MAX_ROUNDS = 64
 #: The share of an endgame turn's budget that the search for the best play may take; the rest is the
 #: played move's.
 ENDGAME_BEST_SHARE = 0.6
@@ -212,62 +206,6 @@ def candidate_moves(view: PlayerView, played: Move, ranked: Sequence[Candidate],
     return moves
 
 
-def simulate(
-    view: PlayerView,
-    moves: Sequence[Move],
-    rng: random.Random,
-    deadline: float,
-    clock: Clock,
-    leave: LeaveFn,
-) -> tuple[list[float], list[int], int]:
-    """The Expert's continuations for each move (the move played, `moves[0]`, is never dropped):
-    each round guesses the hidden tiles once for all the moves, and counts only once every move has
-    been played out on it. No continuation starts that is expected to end after `deadline` (so the
-    budget is kept, but for the very first continuation, whose cost is not known before it ends).
-    The mean value of each move, its samples, and the rounds run."""
-    totals = [0.0] * len(moves)
-    squares = [0.0] * len(moves)
-    counts = [0] * len(moves)
-    alive = list(range(len(moves)))
-    per = 0.0  # seconds per continuation: the dearest seen, slowly forgotten (as the Expert does)
-    rounds = 0
-    while rounds < MAX_ROUNDS and clock() + per * len(alive) < deadline:
-        guess = determinize(view, rng)
-        found: list[float] = []
-        for i in alive:
-            started = clock()
-            if started + per >= deadline:
-                break  # the estimate was short: the round is left unfinished, and not counted
-            found.append(rollout(guess, moves[i], view.player, leave))
-            per = max(per * 0.9, clock() - started)
-        if len(found) < len(alive):
-            break
-        for i, v in zip(alive, found, strict=True):
-            totals[i] += v
-            squares[i] += v * v
-            counts[i] += 1
-        rounds += 1
-        if rounds >= PRUNE_AFTER_ROUNDS and len(alive) > 1:
-            alive = _still_close(alive, totals, squares, counts)
-    means = [totals[i] / counts[i] if counts[i] else math.nan for i in range(len(moves))]
-    return means, counts, rounds
-
-
-def _still_close(alive: list[int], totals: list[float], squares: list[float], counts: list[int]) -> list[int]:
-    """The moves still worth sampling: the move played (0), the best so far, and those within reach."""
-    mean = {i: totals[i] / counts[i] for i in alive}
-    err = {i: _stderr(totals[i], squares[i], counts[i]) for i in alive}
-    top = max(alive, key=lambda i: mean[i])
-    return [i for i in alive if i in (0, top) or mean[i] + PRUNE_STDERRS * max(err[i], err[top]) >= mean[top]]
-
-
-def _stderr(total: float, total_sq: float, n: int) -> float:
-    if n < 2:
-        return math.inf
-    mean = total / n
-    return math.sqrt(max(0.0, total_sq / n - mean * mean) / (n - 1))
-
-
 def _to_move_value(
     board: Board, mover: tuple[Tile, ...], other: tuple[Tile, ...], deadline: float, clock: Clock
 ) -> tuple[float, bool]:
@@ -335,22 +273,39 @@ def _weigh_simulated(
     clock: Clock,
     leave: LeaveFn,
 ) -> _Weighed:
-    """Hard's top plays and the move played, by the Expert's continuations."""
+    """Hard's top plays and the move played, by the Expert's continuations (the coach's
+    `expert_evaluate`, as the candidate panel shows them): no continuation once the budget is spent."""
     moves = candidate_moves(view, played, ranked, leave)
+    statics = static_values(view, moves, ranked, leave)
     if len(moves) == 1:
-        return _Weighed(moves, static_values(view, moves, ranked, leave), Method.ONLY)
-    means, counts, rounds = simulate(view, moves, rng, deadline, clock, leave)
-    if not rounds:
-        return _Weighed(moves, static_values(view, moves, ranked, leave), Method.STATIC)
-    # a move dropped on the way (clearly behind) is not the best; the move played is never dropped
-    values = [m if n == rounds or i == 0 else -math.inf for i, (m, n) in enumerate(zip(means, counts, strict=True))]
-    return _Weighed(moves, values, Method.SIMULATED, samples=rounds)
+        return _Weighed(moves, statics, Method.ONLY)
+    left = deadline - clock()
+    if left <= 0:
+        return _Weighed(moves, statics, Method.STATIC)
+    rollouts = [0]
+
+    def count(done: int, total: int) -> None:
+        rollouts[0] = done
+
+    suggestions = [_suggestion(view, m, v, leave) for m, v in zip(moves, statics, strict=True)]
+    rated = {s.move: s.expert for s in expert_evaluate(view, suggestions, left, clock, rng, count)}
+    values = [v for v in (rated.get(m) for m in moves) if v is not None]
+    if len(values) < len(moves):  # cannot happen: every suggestion is rated
+        return _Weighed(moves, statics, Method.STATIC)
+    return _Weighed(moves, values, Method.SIMULATED, samples=rollouts[0] // len(moves))
+
+
+def _suggestion(view: PlayerView, move: Move, equity: float, leave: LeaveFn) -> Suggestion:
+    kept = remove_tiles(view.rack, move.tiles) if isinstance(move, Play | Exchange) else tuple(view.rack)
+    return Suggestion(move, _score(view.board, move), kept, leave_equity(view, kept, leave), equity)
 
 
 def review_turn(
     position: Position, budget: float, clock: Clock, rng: random.Random, leave: LeaveFn | None = None
 ) -> TurnReview:
-    """One turn of a game against the best move found within `budget` seconds of `clock`."""
+    """One turn of a game against the best move found within `budget` seconds of `clock` (a turn given
+    some time but less than a round of continuations takes one round, as the Expert's evaluation always
+    runs its first; a turn given none is weighed by Hard's evaluation)."""
     leave = leave or default_leave()
     start = clock()
     state = position.before

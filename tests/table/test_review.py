@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 
 import pytest
 
+from cribtiles.bot import coach
 from cribtiles.bot.endgame import rack_value
 from cribtiles.bot.greedy import greedy_move
 from cribtiles.bot.levels import make_bot
@@ -22,7 +23,6 @@ from cribtiles.rules.moves import Exchange, Move, Pass, Play
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import score_play
 from cribtiles.table import parse_players
-from cribtiles.table import review as review_module
 from cribtiles.table.history import history_of
 from cribtiles.table.model import Table, state_before
 from cribtiles.table.review import Method, Review, TurnReview, positions, review_table, review_turn
@@ -187,7 +187,7 @@ def test_a_seed_reproduces_a_review_and_another_seed_draws_other_guesses(monkeyp
 
     def run(seed: int) -> Review:
         clock = FakeClock(2e-4)
-        monkeypatch.setattr(review_module, "rollout", guess_dependent_rollout(clock))
+        monkeypatch.setattr(coach, "rollout", guess_dependent_rollout(clock))
         return review_table(table, 0.2, clock, random.Random(seed))
 
     first = run(9)
@@ -208,19 +208,19 @@ def guess_dependent_rollout(clock: FakeClock, seconds: float = 0.01) -> Callable
     return rollout
 
 
-@pytest.mark.parametrize("budget", [0.0, 0.05, 0.25, 0.6])
+@pytest.mark.parametrize("budget", [0.0, 0.25, 0.6])
 def test_each_turn_keeps_its_budget(budget: float, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each rollout takes 0.01 s of the fake clock; a round is one for each move weighed (about ten)."""
+    """Each rollout takes 0.01 s of the fake clock; a round is one for each move weighed (at most ten)."""
     table = bot_game(seed=4)
     clock = FakeClock(2e-4)  # the endgame search reads the clock at every node: it must see time pass
-    monkeypatch.setattr(review_module, "rollout", guess_dependent_rollout(clock))
+    monkeypatch.setattr(coach, "rollout", guess_dependent_rollout(clock))
     marks: list[float] = []
     review = review_table(table, budget, clock, random.Random(0), lambda done, total: marks.append(clock.now))
     spent = [b - a for a, b in itertools.pairwise(marks)]
     assert len(spent) == len(review.turns)
     assert max(spent) <= budget + 0.002
     simulated = [t for t in review.turns if t.method is Method.SIMULATED]
-    if budget < 0.1:  # not one whole round fits: Hard's evaluation
+    if budget == 0.0:  # no time for any rollout: Hard's evaluation
         assert not simulated and all(t.samples == 0 for t in review.turns)
     else:
         assert simulated and min(t.samples for t in simulated) >= 1
