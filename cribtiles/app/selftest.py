@@ -160,6 +160,7 @@ def _screens_around_the_game(app: object) -> None:
     for letter, name, keys in (
         (pygame.K_r, "RulesScene", (pygame.K_RIGHT,)),
         (pygame.K_t, "TutorialScene", ()),
+        (pygame.K_p, "PuzzleScene", (pygame.K_RETURN,)),
         (pygame.K_h, "HistoryScene", (pygame.K_RETURN,)),
         (pygame.K_s, "StatisticsScene", ()),
         (pygame.K_e, "SettingsScene", (pygame.K_DOWN, pygame.K_LEFT)),
@@ -171,16 +172,20 @@ def _screens_around_the_game(app: object) -> None:
             post_key(key)
             app.frame(1 / 60)
             app.frame(1 / 60)
-        while app.scenes[-1] is not title:
-            top = app.scenes[-1]
+        left = type(app.scenes[-1]).__name__
+        for _ in range(4):  # a replay over the history, a puzzle over the puzzles' list: Escape each
+            if app.scenes[-1] is title:
+                break
             post_key(pygame.K_ESCAPE)
             app.frame(1 / 60)
-            _check(app.scenes[-1] is not top, f"Escape did not leave the {type(top).__name__}")
+        _check(app.scenes[-1] is title, f"Escape did not lead back from the {left} to the title screen")
     _check(len(app.keeper.past_games()) >= 1, "the finished game is not in the history")
     _check(app.prefs.volume == 70, "the volume was not turned down on the Settings screen")
     post_key(pygame.K_ESCAPE)
     app.frame(1 / 60)
-    print("  the title screen, the rules, the tutorial, the history (a replay), the statistics and the settings")
+    print(
+        "  the title screen, the rules, the tutorial, a puzzle, the history (a replay), the statistics and the settings"
+    )
 
 
 def _new_game_screen(app: object) -> None:

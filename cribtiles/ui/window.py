@@ -308,6 +308,7 @@ class App:
             Item("New game", self.open_new_game, key=pygame.K_n, note="Choose the players and the rules"),
             Item("Rules", self.open_rules, key=pygame.K_r, note="How Kings Cribbage is played, page by page"),
             Item("Tutorial", self.open_tutorial, key=pygame.K_t, note="A short guided game on a fixed board"),
+            Item("Puzzles", self.open_puzzles, key=pygame.K_p, note="Find the best play: positions from Hard's games"),
             Item("History", self.open_history, key=pygame.K_h, note="Every finished game: replay any of them"),
             Item("Statistics", self.open_statistics, key=pygame.K_s, note="Wins, averages and bests, by opponent"),
             Item("Settings", self.open_settings, key=pygame.K_e, note="Sound, speed, full screen, undo, hints"),
@@ -350,6 +351,11 @@ class App:
         from .tutorial_scene import TutorialScene
 
         self.push(TutorialScene(self, self.close_top))
+
+    def open_puzzles(self) -> None:
+        from .puzzle_scene import PuzzleScene
+
+        self.push(PuzzleScene(self, self.close_top))
 
     def open_history(self) -> None:
         from .history_scene import HistoryScene
