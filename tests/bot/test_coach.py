@@ -106,6 +106,20 @@ def test_there_is_no_hint_without_a_play() -> None:
     assert advice is not None and advice.move == stuck_move(view, default_leave())
 
 
+def test_under_exchange_any_time_the_hint_may_be_hard_s_exchange() -> None:
+    board = Board.empty().place(parse_move("f7=KL g7=KD").placements)  # type: ignore[union-attr]
+    view = position_view(board, parse_rack("6L QD 6D 2L TL"), options=RuleOptions.parse("exchange=any-time"))
+    assert scored_plays(view.board, view.rack)  # there are plays, and Hard exchanges all the same
+    suggestion = hint(view)
+    assert suggestion is not None and isinstance(suggestion.move, Exchange)
+    assert suggestion.move == HardBot().choose(view, random.Random(HINT_SEED))
+    assert suggestion.kept == parse_rack("6D") and suggestion.score == 0 and suggestion.breakdown is None
+    assert suggestion.equity == suggestion.leave == pytest.approx(default_leave()(suggestion.kept))
+    assert suggestion.words == f"exchange 2L 6L TL QD  0  keeps 6D (worth {suggestion.leave:+.1f})"
+    advice = exchange_advice(view)
+    assert advice is not None and advice.move == suggestion.move and advice.keep == suggestion.kept
+
+
 # --- the candidates ---
 
 
