@@ -168,12 +168,13 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
     elif snap.exchanging:
         n = len(snap.draft.marked)
         spec.append(("Exchange", f"{n} chosen", GOLD, 2, (), 0))
-        for line in wrap(
+        how = (
             "Click the tiles to send back to the bag (or press 1-5), then press Exchange (Enter). "
-            "Cancel (Esc) keeps your rack.",
-            base,
-            w,
-        ):
+            "Cancel (Esc) keeps your rack."
+        )
+        if coach is not None and coach.advice is not None:  # the advice above says which; the buttons say how
+            how = ""
+        for line in wrap(how, base, w) if how else ():
             spec.append((line, "", CREAM, 0, (), 0))
     elif live is not None and snap.state.current == snap.human:
         if live.score is not None and snap.hide_scores:  # the Joker rule: the person counts it
