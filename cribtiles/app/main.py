@@ -21,7 +21,7 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="cribtiles",
         description="Crib Tiles: Kings Cribbage, the crossword tile game scored like cribbage.",
-        epilog="Also: cribtiles history | stats | replay FILE | arena (each with --help)",
+        epilog="Also: cribtiles history|stats|replay|analyze|review|arena (each with --help)",
     )
     ap.add_argument("--version", action="version", version=f"Crib Tiles {__version__}")
     ap.add_argument("--text", action="store_true", help="play in the terminal")
@@ -118,6 +118,14 @@ def _main(argv: Sequence[str] | None) -> int:
         from .history_cli import main as history_main
 
         return history_main(args_list[0], args_list[1:])
+    if args_list and args_list[0] == "analyze":  # the coach: the best plays for a board and a rack
+        from .analyze_cli import main as analyze_main
+
+        return analyze_main(args_list[1:])
+    if args_list and args_list[0] == "review":  # the coach: every turn of a recorded game against the best
+        from .review_cli import main as review_main
+
+        return review_main(args_list[1:])
     if args_list and args_list[0] == "replay":  # a recorded game, step by step in the window
         from .replay_cli import main as replay_main
 

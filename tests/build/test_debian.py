@@ -114,13 +114,13 @@ def test_the_manual_page_names_every_option_of_cribtiles_help() -> None:
     assert {"--help", "--text", "--data-dir", "--selftest"} <= options
     for option in options:
         assert option.replace("-", "\\-") in PAGE, option
-    subcommands = re.search(r"Also: cribtiles (.*) \(", text)
+    subcommands = re.search(r"Also: cribtiles (.*?) \(", text, re.S)
     assert subcommands is not None
     for word in re.findall(r"[a-z]+", subcommands[1].replace("FILE", "")):
         assert re.search(rf"^\.BI? {word}\b", PAGE, re.MULTILINE), word
 
 
-@pytest.mark.parametrize("command", ["arena", "history", "stats", "replay"])
+@pytest.mark.parametrize("command", ["arena", "history", "stats", "replay", "analyze", "review"])
 def test_the_manual_page_names_every_option_of_each_subcommand(command: str) -> None:
     section = PAGE.split(".SS Subcommands")[1].split(".SH FILES")[0]
     synopsis = PAGE.split(".SH SYNOPSIS")[1].split(".SH DESCRIPTION")[0]
