@@ -99,7 +99,7 @@ class KeepsNoGame:
 
 #: The settings turned off at the tutorial's table: no question before each play and no taking plays
 #: back, which the steps do not tell of.
-TUTORIAL_OFF = ("confirm_play", "undo")
+TUTORIAL_OFF = ("confirm_play", "undo", "hints")  # the tutorial itself shows the way
 
 
 def tutorial_prefs(prefs: Preferences, off: tuple[str, ...] = TUTORIAL_OFF) -> Preferences:

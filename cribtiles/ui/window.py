@@ -598,6 +598,7 @@ class App:
             and g.draft.held is None
             and not g.exchanging
             and not g.keyboard
+            and not g.coach_open
         )
 
     def run(self, max_seconds: float | None = None) -> None:

@@ -114,7 +114,7 @@ def test_the_manual_page_names_every_option_of_cribtiles_help() -> None:
     assert {"--help", "--text", "--data-dir", "--selftest"} <= options
     for option in options:
         assert option.replace("-", "\\-") in PAGE, option
-    subcommands = re.search(r"Also: cribtiles (.*?) \(", text, re.S)
+    subcommands = re.search(r"Also: cribtiles (.*?)\s\(", text, re.S)
     assert subcommands is not None
     for word in re.findall(r"[a-z]+", subcommands[1].replace("FILE", "")):
         assert re.search(rf"^\.BI? {word}\b", PAGE, re.MULTILINE), word

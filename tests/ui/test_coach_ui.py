@@ -173,7 +173,6 @@ def test_escape_or_a_tile_moved_by_hand_puts_the_hint_away(app: App) -> None:
     assert game.coach.hint is None
 
 
-@pytest.mark.xfail(strict=True, reason="window.py's _nothing_to_cancel does not ask game.coach_open yet")
 def test_a_posted_escape_puts_the_hint_away_without_opening_the_title(app: App) -> None:
     post_key(pygame.K_i)
     frames(app)
