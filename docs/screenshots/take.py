@@ -145,6 +145,71 @@ def around_the_game(play_on, frames, shot) -> None:  # type: ignore[no-untyped-d
     app.open_tutorial()
     frames(app)
     shot(app, "tutorial.png")
+    coach(play_on, frames, shot, keeper)
+
+
+def coach(play_on, frames, shot, keeper) -> None:  # type: ignore[no-untyped-def]
+    """The coach: a hint ghosted on the board, the best plays with the Expert's evaluation, the tiles
+    still out, a game's review with its chart, a puzzle answered."""
+    import time
+
+    import pygame
+
+    from cribtiles.table import parse_players
+    from cribtiles.table.model import Table
+    from cribtiles.ui.autopilot import post_key
+    from cribtiles.ui.config import Preferences
+    from cribtiles.ui.window import App
+
+    prefs = Preferences(speed="instant", tutorial_offered=True)
+    table = play_on(Table.new(parse_players("You,hard"), seed=31), 12)
+    while table.bot_to_move:
+        play_on(table, 1)
+    app = App(table, prefs, keeper, size=(1280, 800))
+    frames(app)
+    app.game.ask_hint()
+    frames(app)
+    shot(app, "coach-hint.png")
+    app = App(table, prefs, keeper, size=(1280, 800))
+    frames(app)
+    app.game.toggle_candidates()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not app.game.snapshot().coach.expert_ran:
+        frames(app, 2)
+        time.sleep(0.05)
+    frames(app)
+    shot(app, "coach-best-plays.png")
+    app = App(table, prefs, keeper, size=(1280, 800))
+    frames(app)
+    app.game.toggle_tiles_out()
+    frames(app)
+    shot(app, "coach-tiles-out.png")
+    app = App(table, prefs, keeper, size=(1280, 800))
+    app.open_review(keeper.past_table(3))
+    scene = app.scenes[-1]
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and getattr(scene, "review", None) is None:
+        frames(app, 2)
+        time.sleep(0.1)
+    frames(app)
+    shot(app, "review.png")
+    app = App(table, prefs, keeper, size=(1280, 800))
+    app.open_review(keeper.past_table(3))
+    scene = app.scenes[-1]
+    while time.monotonic() < deadline and getattr(scene, "review", None) is None:
+        frames(app, 2)
+        time.sleep(0.1)
+    post_key(pygame.K_RETURN)  # the biggest miss: played and best side by side
+    frames(app)
+    shot(app, "review-turn.png")
+    app = App(table, prefs, keeper, size=(1280, 800))
+    app.open_puzzles()
+    frames(app)
+    post_key(pygame.K_RETURN)  # the first puzzle
+    frames(app)
+    post_key(pygame.K_a)  # its answer, laid and lit
+    frames(app)
+    shot(app, "puzzle.png")
 
 
 if __name__ == "__main__":
