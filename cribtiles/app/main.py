@@ -13,6 +13,7 @@ from pathlib import Path
 from cribtiles import __version__
 from cribtiles.bot import LEVELS
 from cribtiles.rules import NotationError, RuleOptions
+from cribtiles.rules.movegen import CORE_DESCRIPTION
 from cribtiles.table.seats import Seat, parse_players
 from cribtiles.ui.geometry import MAX_SIDE  # pure arithmetic: no pygame is imported
 
@@ -23,7 +24,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Crib Tiles: Kings Cribbage, the crossword tile game scored like cribbage.",
         epilog="Also: cribtiles history|stats|replay|analyze|review|arena (each with --help)",
     )
-    ap.add_argument("--version", action="version", version=f"Crib Tiles {__version__}")
+    ap.add_argument("--version", action="version", version=f"Crib Tiles {__version__} ({CORE_DESCRIPTION})")
     ap.add_argument("--text", action="store_true", help="play in the terminal")
     ap.add_argument(
         "--continue",

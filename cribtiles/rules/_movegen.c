@@ -1,0 +1,602 @@
+/* The compiled move generator of Crib Tiles: the same walk as cribtiles/rules/movegen.py, in C.
+ *
+ * movegen.py is the reference. This file follows it step by step (windows of at most 5 squares in a
+ * row or column, cross-checks per empty square and face, the rack's face multisets grouped by rank
+ * key) and emits the same plays in the same order with the same scores; tests/rules/
+ * test_fast_movegen.py holds the two to it. It knows nothing of the rules' tables by itself: movegen.py
+ * hands it the valid-line table, the placement objects, the Play class and the colours once, through
+ * init(). Standard C99 and the Python C API only, so that any compiler setuptools finds can build it.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SIZE 13
+#define SQUARES (SIZE * SIZE)
+#define NFACES 26
+#define MAX_LINE 5
+#define MAX_RACK 8 /* longer racks go to the pure-Python generator */
+#define EMPTY (-1)
+#define BLOCKED (-2)
+#define TABLE_BITS 16
+#define TABLE_SIZE (1u << TABLE_BITS)
+
+/* --- what init() hands over --- */
+
+static int ready = 0;
+static uint64_t face_key[NFACES];        /* additive rank key of each face (3 bits a rank) */
+static int colour_bit[NFACES];           /* 1 light, 2 dark */
+static uint64_t table_keys[TABLE_SIZE];  /* VALID_LINES as an open-addressing table; key 0 = free */
+static int16_t table_values[TABLE_SIZE];
+static PyObject *placements_table = NULL; /* PLACEMENTS, kept alive for the borrowed pointers below */
+static PyObject *placement_of[SQUARES][NFACES];
+static PyTypeObject *play_type = NULL;
+static PyObject *light_colour = NULL, *dark_colour = NULL;
+static int bonus_points = 10;
+static int blocked_square[SQUARES];
+
+static inline uint32_t slot_of(uint64_t key) {
+    return (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - TABLE_BITS));
+}
+
+/* The score of a valid line with this rank key, or -1 if no such line is valid. */
+static inline int valid_line(uint64_t key) {
+    uint32_t i = slot_of(key);
+    while (table_keys[i]) {
+        if (table_keys[i] == key) return table_values[i];
+        i = (i + 1) & (TABLE_SIZE - 1);
+    }
+    return -1;
+}
+
+static PyObject *init(PyObject *self, PyObject *args) {
+    PyObject *valid, *placements, *play, *light, *dark, *blocked;
+    int bonus;
+    if (!PyArg_ParseTuple(args, "O!O!O!OOiO", &PyDict_Type, &valid, &PyTuple_Type, &placements, &PyType_Type,
+                          &play, &light, &dark, &bonus, &blocked))
+        return NULL;
+    PyTypeObject *pt = (PyTypeObject *)play;
+    if (!PyType_IsSubtype(pt, &PyTuple_Type) || pt->tp_dictoffset != 0 || pt->tp_itemsize != sizeof(PyObject *)) {
+        PyErr_SetString(PyExc_TypeError, "init: Play must be a plain tuple subclass (a NamedTuple)");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(placements) != SQUARES) {
+        PyErr_SetString(PyExc_ValueError, "init: PLACEMENTS must hold one row per square");
+        return NULL;
+    }
+    memset(table_keys, 0, sizeof table_keys);
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    Py_ssize_t n = 0;
+    while (PyDict_Next(valid, &pos, &k, &v)) {
+        unsigned long long key = PyLong_AsUnsignedLongLong(k);
+        long score = PyLong_AsLong(v);
+        if (PyErr_Occurred()) return NULL;
+        if (key == 0 || score < 0 || score > 30000 || ++n > (Py_ssize_t)(TABLE_SIZE / 2)) {
+            PyErr_SetString(PyExc_ValueError, "init: the valid-line table is not what this module expects");
+            return NULL;
+        }
+        uint32_t i = slot_of(key);
+        while (table_keys[i] && table_keys[i] != key) i = (i + 1) & (TABLE_SIZE - 1);
+        table_keys[i] = key;
+        table_values[i] = (int16_t)score;
+    }
+    for (int s = 0; s < SQUARES; s++) {
+        PyObject *row = PyTuple_GET_ITEM(placements, s);
+        if (!PyTuple_Check(row) || PyTuple_GET_SIZE(row) != NFACES) {
+            PyErr_SetString(PyExc_ValueError, "init: each PLACEMENTS row must hold one placement per face");
+            return NULL;
+        }
+        for (int f = 0; f < NFACES; f++) placement_of[s][f] = PyTuple_GET_ITEM(row, f);
+    }
+    for (int f = 0; f < NFACES; f++) {
+        face_key[f] = UINT64_C(1) << (3 * (f % 13));
+        colour_bit[f] = f < 13 ? 1 : 2;
+    }
+    memset(blocked_square, 0, sizeof blocked_square);
+    PyObject *it = PyObject_GetIter(blocked);
+    if (it == NULL) return NULL;
+    PyObject *item;
+    while ((item = PyIter_Next(it)) != NULL) {
+        long s = PyLong_AsLong(item);
+        Py_DECREF(item);
+        if (s < 0 || s >= SQUARES) {
+            Py_DECREF(it);
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "init: a blocked square is off the board");
+            return NULL;
+        }
+        blocked_square[s] = 1;
+    }
+    Py_DECREF(it);
+    if (PyErr_Occurred()) return NULL;
+    Py_INCREF(placements);
+    Py_XSETREF(placements_table, placements);
+    Py_INCREF(play);
+    Py_XSETREF(play_type, pt);
+    Py_INCREF(light);
+    Py_XSETREF(light_colour, light);
+    Py_INCREF(dark);
+    Py_XSETREF(dark_colour, dark);
+    bonus_points = bonus;
+    ready = 1;
+    Py_RETURN_NONE;
+}
+
+/* --- tiles and boards from their Python objects --- */
+
+/* The face code (Tile.code) of a Tile (rank, colour), or -1 with an exception set. */
+static int face_code(PyObject *tile) {
+    if (!PyTuple_Check(tile) || PyTuple_GET_SIZE(tile) != 2) {
+        PyErr_Format(PyExc_TypeError, "expected a tile (rank, colour), got a %.100s", Py_TYPE(tile)->tp_name);
+        return -1;
+    }
+    long rank = PyLong_AsLong(PyTuple_GET_ITEM(tile, 0));
+    if (rank == -1 && PyErr_Occurred()) return -1;
+    PyObject *colour = PyTuple_GET_ITEM(tile, 1);
+    int base = colour == light_colour ? 0 : colour == dark_colour ? 13 : -1;
+    if (rank < 1 || rank > 13 || base < 0) {
+        PyErr_SetString(PyExc_ValueError, "expected a tile: a rank 1-13 and the colour light or dark");
+        return -1;
+    }
+    return base + (int)rank - 1;
+}
+
+/* The board's squares as codes: a face code, EMPTY or BLOCKED. Returns the number of tiles, or -1. */
+static int board_codes(PyObject *cells, int *codes) {
+    if (!PyTuple_Check(cells) || PyTuple_GET_SIZE(cells) != SQUARES) {
+        PyErr_SetString(PyExc_TypeError, "expected a board's cells: a tuple of 169 squares");
+        return -1;
+    }
+    int tiles = 0;
+    for (int i = 0; i < SQUARES; i++) {
+        PyObject *c = PyTuple_GET_ITEM(cells, i);
+        if (blocked_square[i]) {
+            codes[i] = BLOCKED;
+        } else if (c == Py_None) {
+            codes[i] = EMPTY;
+        } else {
+            int code = face_code(c);
+            if (code < 0) return -1;
+            codes[i] = code;
+            tiles++;
+        }
+    }
+    return tiles;
+}
+
+/* Cross-checks: for each empty square with tiles beside it in the direction of `step`, the score of
+ * that cross line with each face placed (one-colour bonus included), -1 where it would be invalid. */
+typedef struct {
+    int has[SQUARES];
+    int16_t score[SQUARES][NFACES];
+} Cross;
+
+static void cross_table(const int *codes, int step, Cross *out) {
+    for (int i = 0; i < SQUARES; i++) {
+        out->has[i] = 0;
+        if (codes[i] != EMPTY) continue;
+        int pos = step == 1 ? i % SIZE : i / SIZE;
+        uint64_t key0 = 0;
+        int count = 0, colours = 0;
+        for (int j = i - step, p = pos - 1; p >= 0 && codes[j] >= 0; j -= step, p--) {
+            key0 += face_key[codes[j]];
+            colours |= colour_bit[codes[j]];
+            count++;
+        }
+        for (int j = i + step, p = pos + 1; p < SIZE && codes[j] >= 0; j += step, p++) {
+            key0 += face_key[codes[j]];
+            colours |= colour_bit[codes[j]];
+            count++;
+        }
+        if (!count) continue;
+        out->has[i] = 1;
+        for (int f = 0; f < NFACES; f++) {
+            int v = count + 1 <= MAX_LINE ? valid_line(key0 + face_key[f]) : -1;
+            if (v >= 0 && count + 1 == MAX_LINE) {
+                int c = colours | colour_bit[f];
+                if (c == 1 || c == 2) v += bonus_points;
+            }
+            out->score[i][f] = (int16_t)v;
+        }
+    }
+}
+
+/* --- the rack: per number of tiles k, its face multisets grouped by rank key --- */
+
+
+typedef struct {
+    int mask;  /* colours present */
+    int first; /* index of its first ordering (k codes each) in Rack.orderings[k] */
+    int count; /* its distinct orderings, in lexicographic order */
+} Variant;
+
+typedef struct {
+    uint64_t key; /* rank key of the multisets in this group */
+    int first;    /* index of its first variant in Rack.variants[k] */
+    int count;
+} Group;
+
+typedef struct {
+    int ngroups[MAX_LINE + 1];
+    Group *groups[MAX_LINE + 1];
+    Variant *variants[MAX_LINE + 1];
+    unsigned char *orderings[MAX_LINE + 1];
+    void *blocks[5 * (MAX_LINE + 1)];
+    int nblocks;
+} Rack;
+
+static void rack_free(Rack *r) {
+    for (int i = 0; i < r->nblocks; i++) free(r->blocks[i]);
+    r->nblocks = 0;
+}
+
+static void *rack_alloc(Rack *r, size_t bytes) {
+    void *p = malloc(bytes ? bytes : 1);
+    if (p != NULL) r->blocks[r->nblocks++] = p;
+    return p;
+}
+
+static int compare_u32(const void *a, const void *b) {
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The next distinct ordering in lexicographic order; 0 after the last. */
+static int next_permutation(unsigned char *a, int n) {
+    int i = n - 2;
+    while (i >= 0 && a[i] >= a[i + 1]) i--;
+    if (i < 0) return 0;
+    int j = n - 1;
+    while (a[j] <= a[i]) j--;
+    unsigned char t = a[i];
+    a[i] = a[j];
+    a[j] = t;
+    for (int lo = i + 1, hi = n - 1; lo < hi; lo++, hi--) {
+        t = a[lo];
+        a[lo] = a[hi];
+        a[hi] = t;
+    }
+    return 1;
+}
+
+static int binomial(int n, int k) {
+    long r = 1;
+    for (int i = 1; i <= k; i++) r = r * (n - k + i) / i;
+    return (int)r;
+}
+
+static void unpack(uint32_t packed, int k, unsigned char *s) {
+    for (int j = k - 1; j >= 0; j--) {
+        s[j] = (unsigned char)(packed & 31);
+        packed >>= 5;
+    }
+}
+
+/* The rack's groups, as movegen._rack_groups builds them: per k the distinct sorted face multisets in
+ * sorted order, grouped by rank key in order of first appearance, each with its distinct orderings in
+ * sorted order. `codes` are face codes in rack form (a 6/9 as its 6). 0, or -1 when out of memory. */
+static int rack_build(Rack *r, const int *codes, int n) {
+    memset(r, 0, sizeof *r);
+    int faces[MAX_RACK][2], nfaces[MAX_RACK];
+    for (int i = 0; i < n; i++) {
+        faces[i][0] = codes[i];
+        faces[i][1] = codes[i] + 3; /* a 6/9's 9 face is three ranks up */
+        nfaces[i] = codes[i] % 13 == 5 ? 2 : 1;
+    }
+    int top = n < MAX_LINE ? n : MAX_LINE;
+    for (int k = 1; k <= top; k++) {
+        uint32_t *ms = rack_alloc(r, sizeof(uint32_t) * ((size_t)binomial(n, k) << k));
+        if (ms == NULL) return -1;
+        int nms = 0, idx[MAX_LINE];
+        for (int i = 0; i < k; i++) idx[i] = i;
+        for (;;) { /* each subset of k rack tiles (combinations), each choice of faces (product) */
+            int choice[MAX_LINE] = {0};
+            for (;;) {
+                unsigned char s[MAX_LINE];
+                for (int i = 0; i < k; i++) s[i] = (unsigned char)faces[idx[i]][choice[i]];
+                for (int i = 1; i < k; i++)
+                    for (int j = i; j > 0 && s[j - 1] > s[j]; j--) {
+                        unsigned char t = s[j];
+                        s[j] = s[j - 1];
+                        s[j - 1] = t;
+                    }
+                uint32_t packed = 0; /* 5 bits a code: numeric order is the sorted tuples' order */
+                for (int i = 0; i < k; i++) packed = (packed << 5) | s[i];
+                ms[nms++] = packed;
+                int i = k - 1;
+                while (i >= 0 && choice[i] + 1 >= nfaces[idx[i]]) choice[i--] = 0;
+                if (i < 0) break;
+                choice[i]++;
+            }
+            int i = k - 1;
+            while (i >= 0 && idx[i] == n - k + i) i--;
+            if (i < 0) break;
+            idx[i]++;
+            for (int j = i + 1; j < k; j++) idx[j] = idx[j - 1] + 1;
+        }
+        qsort(ms, (size_t)nms, sizeof(uint32_t), compare_u32);
+        int m = 0;
+        for (int i = 0; i < nms; i++)
+            if (m == 0 || ms[m - 1] != ms[i]) ms[m++] = ms[i];
+        int *gid = rack_alloc(r, sizeof(int) * m);
+        Group *groups = rack_alloc(r, sizeof(Group) * m);
+        Variant *variants = rack_alloc(r, sizeof(Variant) * m);
+        if (gid == NULL || groups == NULL || variants == NULL) return -1;
+        int ng = 0;
+        size_t total = 0;
+        for (int i = 0; i < m; i++) {
+            unsigned char s[MAX_LINE];
+            unpack(ms[i], k, s);
+            uint64_t key = 0;
+            for (int j = 0; j < k; j++) key += face_key[s[j]];
+            int g = 0;
+            while (g < ng && groups[g].key != key) g++;
+            if (g == ng) {
+                groups[ng].key = key;
+                groups[ng].count = 0;
+                ng++;
+            }
+            groups[g].count++;
+            gid[i] = g;
+            size_t perms = 1; /* k! over the factorials of the repeats */
+            for (int j = 2; j <= k; j++) perms *= (size_t)j;
+            for (int j = 0, run = 1; j < k; j++) {
+                run = (j > 0 && s[j] == s[j - 1]) ? run + 1 : 1;
+                perms /= (size_t)run;
+            }
+            total += perms;
+        }
+        unsigned char *orderings = rack_alloc(r, total * (size_t)k);
+        if (orderings == NULL) return -1;
+        int v = 0, first = 0;
+        for (int g = 0; g < ng; g++) {
+            groups[g].first = v;
+            for (int i = 0; i < m; i++) {
+                if (gid[i] != g) continue;
+                unsigned char s[MAX_LINE];
+                unpack(ms[i], k, s);
+                int mask = 0;
+                for (int j = 0; j < k; j++) mask |= colour_bit[s[j]];
+                variants[v].mask = mask;
+                variants[v].first = first;
+                int count = 0;
+                do {
+                    memcpy(orderings + (size_t)(first + count) * k, s, (size_t)k);
+                    count++;
+                } while (next_permutation(s, k));
+                variants[v].count = count;
+                first += count;
+                v++;
+            }
+        }
+        r->ngroups[k] = ng;
+        r->groups[k] = groups;
+        r->variants[k] = variants;
+        r->orderings[k] = orderings;
+    }
+    return 0;
+}
+
+/* --- the walk --- */
+
+enum { SCORED = 0, LEGAL = 1, ANY = 2 };
+
+typedef struct {
+    int mode;
+    PyObject *out; /* a list (SCORED, LEGAL) */
+    int found;     /* ANY: a play exists */
+} Sink;
+
+/* One play's objects, appended to the sink: 0, or -1 with an exception set. */
+static int put(Sink *sink, const int *empties, const unsigned char *o, int k, int score) {
+    if (sink->mode == ANY) {
+        sink->found = 1;
+        return 0;
+    }
+    PyObject *placements = PyTuple_New(k);
+    if (placements == NULL) return -1;
+    for (int i = 0; i < k; i++) {
+        PyObject *p = placement_of[empties[i]][o[i]];
+        Py_INCREF(p);
+        PyTuple_SET_ITEM(placements, i, p);
+    }
+    /* Play(placements) as tuple.__new__ makes a tuple subclass: allocate it and fill its one slot */
+    PyObject *play = play_type->tp_alloc(play_type, 1);
+    if (play == NULL) {
+        Py_DECREF(placements);
+        return -1;
+    }
+    PyTuple_SET_ITEM(play, 0, placements);
+    PyObject *item = play;
+    if (sink->mode == SCORED) {
+        PyObject *total = PyLong_FromLong(score);
+        item = total == NULL ? NULL : PyTuple_Pack(2, play, total);
+        Py_XDECREF(total);
+        Py_DECREF(play);
+        if (item == NULL) return -1;
+    }
+    int err = PyList_Append(sink->out, item);
+    Py_DECREF(item);
+    return err;
+}
+
+/* Every legal filling of one window's empty squares, with its score (movegen._emit). 1 when the sink
+ * wants no more (ANY found one), 0 to go on, -1 on error. */
+static int emit(Sink *sink, const Rack *rack, int k, const int *empties, const Cross *cross, uint64_t key0,
+                int colours, int length, int first_bonus) {
+    int fixed = first_bonus + (k == MAX_LINE ? bonus_points : 0);
+    int free_window = 1;
+    for (int i = 0; i < k; i++)
+        if (cross->has[empties[i]]) free_window = 0;
+    const Group *groups = rack->groups[k];
+    const Variant *variants = rack->variants[k];
+    const unsigned char *orderings = rack->orderings[k];
+    for (int g = 0; g < rack->ngroups[k]; g++) {
+        int main_line = 0;
+        if (length >= 2) {
+            main_line = valid_line(key0 + groups[g].key);
+            if (main_line < 0) continue;
+        }
+        for (int v = groups[g].first; v < groups[g].first + groups[g].count; v++) {
+            int base = main_line + fixed;
+            int c = colours | variants[v].mask;
+            if (length == MAX_LINE && (c == 1 || c == 2)) base += bonus_points;
+            const unsigned char *o = orderings + (size_t)variants[v].first * k;
+            for (int n = 0; n < variants[v].count; n++, o += k) {
+                int score = base, ok = 1;
+                if (!free_window) {
+                    for (int i = 0; i < k; i++) {
+                        if (!cross->has[empties[i]]) continue;
+                        int x = cross->score[empties[i]][o[i]];
+                        if (x < 0) {
+                            ok = 0;
+                            break;
+                        }
+                        score += x;
+                    }
+                }
+                if (!ok) continue;
+                if (put(sink, empties, o, k, score) < 0) return -1;
+                if (sink->found) return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* movegen._generate: windows across, then down; in each, lines top to bottom (left to right), window
+ * starts in order, window ends in order. 0, 1 (stopped early), or -1 on error. */
+static int walk(Sink *sink, const int *codes, int first, const Rack *rack, int nrack, const Cross *down,
+                const Cross *across_cross) {
+    int first_bonus = first ? bonus_points : 0;
+    for (int pass = 0; pass < 2; pass++) {
+        int across = pass == 0;
+        int step = across ? 1 : SIZE, stride = across ? SIZE : 1;
+        const Cross *cross = across ? down : across_cross;
+        for (int line = 0; line < SIZE; line++) {
+            int idx[SIZE], lc[SIZE];
+            for (int p = 0; p < SIZE; p++) {
+                idx[p] = line * stride + p * step;
+                lc[p] = codes[idx[p]];
+            }
+            for (int a = 0; a < SIZE; a++) {
+                if (lc[a] == BLOCKED || (a > 0 && lc[a - 1] >= 0)) continue;
+                uint64_t key0 = 0;
+                int colours = 0, has_tile = 0, k = 0;
+                int empties[MAX_LINE + 1];
+                int end = a + MAX_LINE < SIZE ? a + MAX_LINE : SIZE;
+                for (int b = a; b < end; b++) {
+                    int cb = lc[b];
+                    if (cb == BLOCKED) break;
+                    if (cb >= 0) {
+                        key0 += face_key[cb];
+                        colours |= colour_bit[cb];
+                        has_tile = 1;
+                    } else {
+                        empties[k++] = idx[b];
+                        if (k > nrack) break;
+                    }
+                    if (b + 1 < SIZE && lc[b + 1] >= 0) continue; /* not a maximal window */
+                    if (k == 0 || (k == 1 && !across)) continue;
+                    if (first) {
+                        if (k < 2) continue;
+                    } else if (!has_tile) {
+                        int touches = 0;
+                        for (int i = 0; i < k; i++)
+                            if (cross->has[empties[i]]) touches = 1;
+                        if (!touches) continue;
+                    }
+                    int r = emit(sink, rack, k, empties, cross, key0, colours, b - a + 1, first_bonus);
+                    if (r) return r;
+                }
+            }
+        }
+    }
+    return 0;
+}
+
+/* generate(cells, rack, mode): the plays of a rack (a tuple of at most MAX_RACK tiles) on a board
+ * (its cells): mode 0 a list of (Play, score), 1 a list of Play, 2 whether any play exists. */
+static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "generate(cells, rack, mode) takes 3 arguments");
+        return NULL;
+    }
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "the compiled move generator was not given its tables (init)");
+        return NULL;
+    }
+    PyObject *cells = args[0], *rack_tiles = args[1];
+    long mode = PyLong_AsLong(args[2]);
+    if (mode == -1 && PyErr_Occurred()) return NULL;
+    if (mode < SCORED || mode > ANY) {
+        PyErr_SetString(PyExc_ValueError, "generate: mode is 0 (scored), 1 (legal) or 2 (any)");
+        return NULL;
+    }
+    if (!PyTuple_Check(rack_tiles) || PyTuple_GET_SIZE(rack_tiles) > MAX_RACK) {
+        PyErr_Format(PyExc_ValueError, "generate: the rack must be a tuple of at most %d tiles", MAX_RACK);
+        return NULL;
+    }
+    int n = (int)PyTuple_GET_SIZE(rack_tiles), rack_codes[MAX_RACK];
+    for (int i = 0; i < n; i++) {
+        int code = face_code(PyTuple_GET_ITEM(rack_tiles, i));
+        if (code < 0) return NULL;
+        rack_codes[i] = code % 13 == 8 ? code - 3 : code; /* rack form: a 9 is its 6/9 tile */
+    }
+    int codes[SQUARES];
+    int tiles = board_codes(cells, codes);
+    if (tiles < 0) return NULL;
+    Sink sink = {(int)mode, NULL, 0};
+    if (mode != ANY) {
+        sink.out = PyList_New(0);
+        if (sink.out == NULL) return NULL;
+    }
+    if (n == 0) {
+        if (mode == ANY) Py_RETURN_FALSE;
+        return sink.out;
+    }
+    Cross *down = PyMem_Malloc(sizeof(Cross)), *across = PyMem_Malloc(sizeof(Cross));
+    Rack rack;
+    int err = 0;
+    if (down == NULL || across == NULL) {
+        PyErr_NoMemory();
+        err = -1;
+        memset(&rack, 0, sizeof rack);
+    } else if (rack_build(&rack, rack_codes, n) < 0) {
+        PyErr_NoMemory();
+        err = -1;
+    } else {
+        cross_table(codes, SIZE, down);
+        cross_table(codes, 1, across);
+        /* The plays hold no cycles, and a cycle collection while the list grows would walk the list
+         * again and again (most of the time of a large list): collect once, afterwards, if at all. */
+        int collecting = PyGC_Disable();
+        err = walk(&sink, codes, tiles == 0, &rack, n < MAX_LINE ? n : MAX_LINE, down, across) < 0 ? -1 : 0;
+        if (collecting) PyGC_Enable();
+    }
+    rack_free(&rack);
+    PyMem_Free(down);
+    PyMem_Free(across);
+    if (err < 0) {
+        Py_XDECREF(sink.out);
+        return NULL;
+    }
+    if (mode == ANY) return PyBool_FromLong(sink.found);
+    return sink.out;
+}
+
+static PyMethodDef methods[] = {
+    {"init", init, METH_VARARGS,
+     "init(valid_lines, placements, play_type, light, dark, bonus, blocked): the rules' tables, once."},
+    {"generate", (PyCFunction)(void (*)(void))generate, METH_FASTCALL,
+     "generate(cells, rack, mode): mode 0 [(Play, score)], 1 [Play], 2 whether any play exists."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_movegen", "The compiled move generator of Crib Tiles (see movegen.py).", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__movegen(void) { return PyModule_Create(&module); }

@@ -1,0 +1,19 @@
+"""Types of the compiled move generator (`_movegen.c`); `movegen.py` is its only caller."""
+
+from collections.abc import Iterable, Mapping
+
+from .moves import Placement, Play
+from .tiles import Colour, Tile
+
+def init(
+    valid_lines: Mapping[int, int],
+    placements: tuple[tuple[Placement, ...], ...],
+    play_type: type[Play],
+    light: Colour,
+    dark: Colour,
+    bonus: int,
+    blocked: Iterable[int],
+) -> None: ...
+def generate(
+    cells: tuple[Tile | None, ...], rack: tuple[Tile, ...], mode: int
+) -> list[tuple[Play, int]] | list[Play] | bool: ...
