@@ -60,9 +60,25 @@ def ensure_pyinstaller() -> None:
         run(sys.executable, "-m", "pip", "install", "pyinstaller>=6")
 
 
+def ensure_compiled_core() -> None:
+    """The installers ship the compiled move generator: build it in place if it is not there (an
+    editable install builds it, when a compiler is found), and stop if it still does not load."""
+    check = [sys.executable, "-c", "from cribtiles.rules import movegen; print(movegen.CORE)"]
+    env = {**os.environ, "CRIBTILES_CORE": "auto"}
+    if subprocess.run(check, cwd=ROOT, env=env, capture_output=True, text=True).stdout.strip() != "compiled":
+        run(sys.executable, ROOT / "setup.py", "-q", "build_ext", "--inplace", cwd=ROOT)
+    if subprocess.run(check, cwd=ROOT, env=env, capture_output=True, text=True).stdout.strip() != "compiled":
+        raise SystemExit(
+            "build: the compiled move generator (cribtiles/rules/_movegen.c) did not build or load; the "
+            "installers must ship it: install a C compiler (gcc, clang or Visual Studio's) and run again"
+        )
+
+
 def build_bundle() -> Path:
-    """The icons, then the one-folder bundle in dist/cribtiles/ (and the .app on macOS)."""
+    """The compiled move generator, the icons, then the one-folder bundle in dist/cribtiles/ (and the
+    .app on macOS)."""
     ensure_pyinstaller()
+    ensure_compiled_core()
     run(sys.executable, ROOT / "build" / "make_icons.py", "--out", ICONS)
     run(
         sys.executable,
