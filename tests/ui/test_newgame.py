@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -373,8 +374,12 @@ def test_ctrl_n_opens_the_screen_and_start_begins_the_chosen_game(app: App, tmp_
 
 
 def test_escape_goes_back_to_the_same_game_untouched(app: App, tmp_path: Path) -> None:
-    frames(app, 3)
+    deadline = time.monotonic() + 30
+    while not app.game.my_turn and time.monotonic() < deadline:  # the bot starts: let it move first
+        frames(app, 1)
+        time.sleep(0.005)
     game, table, state = app.game, app.table, app.table.state
+    assert game.my_turn
     settings = (tmp_path / "settings.json").read_text() if (tmp_path / "settings.json").exists() else None
     scene = ctrl_n(app)
     click_on(app, Control(Part.JOKER))
