@@ -15,8 +15,8 @@ from cribtiles.table.model import Table
 
 from .config import Keeper
 from .geometry import Rect, contains
-from .paint import CREAM, DIM, GOLD, RED, button, rounded_panel, write
-from .screens import fit, ring, screen_card
+from .paint import CREAM, DIM, GOLD, RED, button, write
+from .screens import Cells, chosen_in_sight, draw_rows, fit, list_key, screen_card
 
 #: Seconds within which a second click on the same game opens it.
 DOUBLE_CLICK = 0.4
@@ -96,13 +96,8 @@ class HistoryScene:
     # --- what it does ---
 
     def choose(self, i: int) -> None:
-        if not self.games:
-            return
-        self.chosen = max(0, min(len(self.games) - 1, i))
-        if self.chosen < self.top:
-            self.top = self.chosen
-        elif self.chosen >= self.top + self.visible:
-            self.top = self.chosen - self.visible + 1
+        if self.games:
+            self.chosen, self.top = chosen_in_sight(i, len(self.games), self.top, self.visible)
 
     def _table(self) -> Table | None:
         if not self.games:
@@ -142,12 +137,8 @@ class HistoryScene:
             k = event.key
             if k in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
                 self.on_close()
-            elif k in (pygame.K_UP, pygame.K_DOWN):
-                self.choose(self.chosen + (-1 if k == pygame.K_UP else 1))
-            elif k in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
-                self.choose(self.chosen + (-1 if k == pygame.K_PAGEUP else 1) * max(1, self.visible - 1))
-            elif k in (pygame.K_HOME, pygame.K_END):
-                self.choose(0 if k == pygame.K_HOME else len(self.games) - 1)
+            elif (row := list_key(k, self.chosen, len(self.games), self.visible)) is not None:
+                self.choose(row)
             elif k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE, pygame.K_r):
                 self.replay()
             elif k == pygame.K_v:
@@ -208,46 +199,18 @@ class HistoryScene:
             button(surface, r, label, enabled, contains(r, self.mouse), strong=name == "replay")
 
     def _list(self, surface: pygame.Surface, area: Rect, s: int) -> None:
-        ax, ay, aw, ah = area
-        row = round(s * 1.55)
-        cols = (0.0, 0.17, 0.42, 0.83, 0.9)  # when, what, players, result, marks (fractions of the width)
-        heads = ("Ended", "Game", "Players and final scores", "", "")
-        for f, head in zip(cols, heads, strict=True):
-            write(surface, head, s - 3, DIM, (ax + round(aw * f) + 6, ay), "topleft")
-        ay += round(s * 1.3)
-        ah -= round(s * 1.3)
-        self.visible = max(1, ah // row)
-        self.top = max(0, min(self.top, max(0, len(self.games) - self.visible)))
-        self.rows = []
-        for k in range(self.visible):
-            i = self.top + k
-            if i >= len(self.games):
-                break
+        columns = ((0.0, "Ended"), (0.17, "Game"), (0.42, "Players and final scores"), (0.83, ""), (0.9, ""))
+
+        def cells_of(i: int) -> Cells:
             g = self.games[i]
-            r = (ax, ay + k * row, aw, row - 2)
-            self.rows.append((i, r))
-            if i == self.chosen:
-                rounded_panel(surface, r, (255, 214, 102, 60), 6)
-                ring(surface, r)
-            elif contains(r, self.mouse):
-                rounded_panel(surface, r, (255, 255, 255, 25), 6)
             result = g.result
-            cells = (when(g), what(g), players(g), RESULT_WORDS[result], marks(g))
-            colours = (DIM, CREAM, CREAM, WON if result is Result.WIN else CREAM, GOLD)
-            for c, (f, text, colour) in enumerate(zip(cols, cells, colours, strict=True)):
-                right = cols[c + 1] if c + 1 < len(cols) else 1.0
-                room = round(aw * (right - f)) - 12
-                write(
-                    surface,
-                    fit(text, s - 2, room),
-                    s - 2,
-                    colour,
-                    (ax + round(aw * f) + 6, r[1] + r[3] // 2),
-                    "midleft",
-                )
-        if len(self.games) > self.visible:  # where the rows shown are in the whole list
-            shown = f"{self.top + 1}-{min(len(self.games), self.top + self.visible)} of {len(self.games)}"
-            write(surface, shown, s - 4, DIM, (ax + aw, ay - round(s * 1.3)), "topright")
+            won = WON if result is Result.WIN else CREAM
+            return (when(g), what(g), players(g), RESULT_WORDS[result], marks(g)), (DIM, CREAM, CREAM, won, GOLD)
+
+        count = len(self.games)
+        self.visible, self.top, self.rows = draw_rows(
+            surface, area, s, columns, count, self.top, self.chosen, self.mouse, cells_of
+        )
 
 
 # --- statistics ---

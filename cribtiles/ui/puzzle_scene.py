@@ -21,8 +21,8 @@ from cribtiles.table.puzzles import Puzzle, Verdict, check_answer, puzzle_table,
 from . import art
 from .game_scene import GameScene, Host
 from .geometry import Rect, contains
-from .paint import CREAM, DIM, GOLD, RED, button, rounded_panel, wrap, write
-from .screens import card, fit, ring, screen_card
+from .paint import CREAM, DIM, GOLD, RED, button, wrap, write
+from .screens import Cells, card, chosen_in_sight, draw_rows, fit, list_key, screen_card
 from .tutorial_scene import TUTORIAL_OFF, AsideHost, ScriptedWorker, light_squares
 
 ENTER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
@@ -86,13 +86,8 @@ class PuzzleScene:
             self.on_close()
 
     def choose(self, i: int) -> None:
-        if not self.puzzles:
-            return
-        self.chosen = max(0, min(len(self.puzzles) - 1, i))
-        if self.chosen < self.top:
-            self.top = self.chosen
-        elif self.chosen >= self.top + self.visible:
-            self.top = self.chosen - self.visible + 1
+        if self.puzzles:
+            self.chosen, self.top = chosen_in_sight(i, len(self.puzzles), self.top, self.visible)
 
     def open(self, i: int | None = None) -> None:
         """The puzzle `i` (or the one chosen) on the table, as it was before any answer."""
@@ -186,12 +181,8 @@ class PuzzleScene:
             k = event.key
             if k in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
                 self.close()
-            elif k in (pygame.K_UP, pygame.K_DOWN):
-                self.choose(self.chosen + (-1 if k == pygame.K_UP else 1))
-            elif k in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
-                self.choose(self.chosen + (-1 if k == pygame.K_PAGEUP else 1) * max(1, self.visible - 1))
-            elif k in (pygame.K_HOME, pygame.K_END):
-                self.choose(0 if k == pygame.K_HOME else len(self.puzzles) - 1)
+            elif (row := list_key(k, self.chosen, len(self.puzzles), self.visible)) is not None:
+                self.choose(row)
             elif k in (*ENTER_KEYS, pygame.K_SPACE):
                 self.open()
 
@@ -364,44 +355,16 @@ class PuzzleScene:
         self._list(surface, (x + pad, top, w - 2 * pad, foot_y - round(s * 1.8) - top), s)
 
     def _list(self, surface: pygame.Surface, area: Rect, s: int) -> None:
-        ax, ay, aw, ah = area
-        row = round(s * 1.5)
-        cols = (0.0, 0.1, 0.3, 0.62)  # number, level, the bar to beat, solved
-        heads = ("", "Level", "The bar to beat", "Solved")
-        for f, head in zip(cols, heads, strict=True):
-            write(surface, head, s - 3, DIM, (ax + round(aw * f) + 6, ay), "topleft")
-        ay += round(s * 1.3)
-        ah -= round(s * 1.3)
-        self.visible = max(1, ah // row)
-        self.top = max(0, min(self.top, max(0, len(self.puzzles) - self.visible)))
-        self.rows = []
-        for k in range(self.visible):
-            i = self.top + k
-            if i >= len(self.puzzles):
-                break
+        columns = ((0.0, ""), (0.1, "Level"), (0.3, "The bar to beat"), (0.62, "Solved"))
+
+        def cells_of(i: int) -> Cells:
             p = self.puzzles[i]
-            r = (ax, ay + k * row, aw, row - 2)
-            self.rows.append((i, r))
-            if i == self.chosen:
-                rounded_panel(surface, r, (255, 214, 102, 60), 6)
-                ring(surface, r)
-            elif contains(r, self.mouse):
-                rounded_panel(surface, r, (255, 255, 255, 25), 6)
             points = self.solved.get(p.id)
             solved = "" if points is None else f"solved · found {points}"
             cells = (f"{i + 1}", p.level, f"the obvious play scores {p.obvious_score}", solved)
-            colours = (DIM, CREAM, CREAM, GREEN)
-            for c, (f, text, colour) in enumerate(zip(cols, cells, colours, strict=True)):
-                right = cols[c + 1] if c + 1 < len(cols) else 1.0
-                room = round(aw * (right - f)) - 12
-                write(
-                    surface,
-                    fit(text, s - 2, room),
-                    s - 2,
-                    colour,
-                    (ax + round(aw * f) + 6, r[1] + r[3] // 2),
-                    "midleft",
-                )
-        if len(self.puzzles) > self.visible:
-            shown = f"{self.top + 1}-{min(len(self.puzzles), self.top + self.visible)} of {len(self.puzzles)}"
-            write(surface, shown, s - 4, DIM, (ax + aw, ay - round(s * 1.3)), "topright")
+            return cells, (DIM, CREAM, CREAM, GREEN)
+
+        count = len(self.puzzles)
+        self.visible, self.top, self.rows = draw_rows(
+            surface, area, s, columns, count, self.top, self.chosen, self.mouse, cells_of, row_height=1.5
+        )

@@ -15,7 +15,7 @@ import pygame
 
 from . import art
 from .geometry import Rect, contains
-from .paint import CREAM, DIM, GOLD, button, write
+from .paint import CREAM, DIM, GOLD, button, rounded_panel, write
 
 CARD_WOOD = (92, 58, 34)  # the card's wood, as on the New game screen and the end card
 RING = (255, 214, 102)
@@ -186,3 +186,74 @@ def foot(surface: pygame.Surface, rect: Rect, s: int, text: str, colour: tuple[i
     """A line of words at the foot of the card."""
     x, y, w, h = rect
     write(surface, fit(text, s - 2, w - 2 * s), s - 2, colour, (x + w // 2, y + h - round(s * 1.2)), "midbottom")
+
+
+# --- a list of rows to choose from (the history's games, the puzzles) ---
+
+#: A row's cells and their colours.
+Cells = tuple[tuple[str, ...], tuple[tuple[int, int, int], ...]]
+
+
+def chosen_in_sight(i: int, count: int, top: int, visible: int) -> tuple[int, int]:
+    """Row `i` chosen (kept within the `count` rows) and the first row shown, so that it is in sight."""
+    chosen = max(0, min(count - 1, i))
+    if chosen < top:
+        top = chosen
+    elif chosen >= top + visible:
+        top = chosen - visible + 1
+    return chosen, top
+
+
+def list_key(key: int, chosen: int, count: int, visible: int) -> int | None:
+    """The row that Up/Down, PageUp/PageDown or Home/End choose; None for any other key."""
+    steps = {pygame.K_UP: -1, pygame.K_DOWN: 1, pygame.K_PAGEUP: -max(1, visible - 1)}
+    steps[pygame.K_PAGEDOWN] = max(1, visible - 1)
+    if key in steps:
+        return chosen + steps[key]
+    if key in (pygame.K_HOME, pygame.K_END):
+        return 0 if key == pygame.K_HOME else count - 1
+    return None
+
+
+def draw_rows(
+    surface: pygame.Surface,
+    area: Rect,
+    s: int,
+    columns: tuple[tuple[float, str], ...],
+    count: int,
+    top: int,
+    chosen: int,
+    mouse: tuple[int, int],
+    cells_of: Callable[[int], Cells],
+    row_height: float = 1.55,
+) -> tuple[int, int, list[tuple[int, Rect]]]:
+    """A list with its column headings (each at a fraction of the width), the chosen row lit and ringed,
+    the row under the mouse shaded, and "1-8 of 30" when not all fit; how many rows fit, the first row
+    shown (kept within the list) and where each row shown lies."""
+    ax, ay, aw, ah = area
+    row = round(s * row_height)
+    cols = tuple(f for f, _ in columns)
+    for f, head in columns:
+        write(surface, head, s - 3, DIM, (ax + round(aw * f) + 6, ay), "topleft")
+    ay += round(s * 1.3)
+    ah -= round(s * 1.3)
+    visible = max(1, ah // row)
+    top = max(0, min(top, max(0, count - visible)))
+    rows: list[tuple[int, Rect]] = []
+    for i in range(top, min(count, top + visible)):
+        r = (ax, ay + (i - top) * row, aw, row - 2)
+        rows.append((i, r))
+        if i == chosen:
+            rounded_panel(surface, r, (255, 214, 102, 60), 6)
+            ring(surface, r)
+        elif contains(r, mouse):
+            rounded_panel(surface, r, (255, 255, 255, 25), 6)
+        cells, colours = cells_of(i)
+        for c, (f, text, colour) in enumerate(zip(cols, cells, colours, strict=True)):
+            room = round(aw * ((cols[c + 1] if c + 1 < len(cols) else 1.0) - f)) - 12
+            at = (ax + round(aw * f) + 6, r[1] + r[3] // 2)
+            write(surface, fit(text, s - 2, room), s - 2, colour, at, "midleft")
+    if count > visible:  # where the rows shown are in the whole list
+        shown = f"{top + 1}-{min(count, top + visible)} of {count}"
+        write(surface, shown, s - 4, DIM, (ax + aw, ay - round(s * 1.3)), "topright")
+    return visible, top, rows
