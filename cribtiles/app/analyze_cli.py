@@ -57,6 +57,8 @@ from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import PlayScore, score_play
 from cribtiles.rules.tiles import Tile, format_tiles, parse_tile
 
+from .files import read_named_file
+
 ANALYSIS_FORMAT, JSON_VERSION = "cribtiles-analysis", 1
 DEFAULT_TOP = 10
 #: A board text is under a kilobyte: a file far larger is not one.
@@ -173,20 +175,9 @@ def read_board(path: Path | None) -> Board:
         return parse_board(text, "standard input")
     name = str(path)
     try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise InputError(f"there is no file {name}") from None
-    except IsADirectoryError:
-        raise InputError(f"{name} is a folder, not a board") from None
-    except OSError as e:
-        raise InputError(f"{name} cannot be read: {e.strerror or e}") from None
-    if len(data) > MAX_BYTES:
-        raise InputError(f"{name} is larger than {MAX_BYTES // 1024} KB: far too large to be a board")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise InputError(f"{name} is not a text file, so it is not a board") from None
+        text = read_named_file(path, MAX_BYTES, name, "a board")
+    except ValueError as e:
+        raise InputError(str(e)) from None
     return parse_board(text, name)
 
 

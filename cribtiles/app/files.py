@@ -21,6 +21,35 @@ MAX_ASIDE = 1000  # damaged copies of one file kept side by side
 _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
+# --- a file named on the command line ---
+
+
+def _size_words(n: int) -> str:
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n // 1024} KB"
+
+
+def read_named_file(path: Path, cap: int, name: str, what: str) -> str:
+    """The text of a file the player named (a board, a game record), at most `cap` bytes; ValueError in
+    words that name it (`name`, as it may be shown) and say what it should have been (`what`)."""
+    try:
+        with path.open("rb") as f:
+            data = f.read(cap + 1)
+    except FileNotFoundError:
+        raise ValueError(f"there is no file {name}") from None
+    except IsADirectoryError:
+        raise ValueError(f"{name} is a folder, not {what}") from None
+    except PermissionError:
+        raise ValueError(f"{name} cannot be read: permission denied") from None
+    except OSError as e:
+        raise ValueError(f"{name} cannot be read: {e.strerror or e}") from None
+    if len(data) > cap:
+        raise ValueError(f"{name} is larger than {_size_words(cap)}: far too large to be {what}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise ValueError(f"{name} is not a text file, so it is not {what}") from None
+
+
 # --- short, plain reasons ---
 
 

@@ -18,6 +18,8 @@ from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
 from cribtiles.ui.geometry import MAX_SIDE  # pure arithmetic: no pygame is imported
 
+from .files import read_named_file
+
 #: No record is near this size (a long match is tens of kilobytes): a larger file is not one.
 MAX_BYTES = 8 * 1024 * 1024
 #: A path is quoted at most this long in a message.
@@ -60,23 +62,7 @@ def read_table(path: Path) -> Table:
     """The game of a file: a saved table, a game record or a match record. ValueError, in words that
     name the file, when it is missing, cannot be read, or is not a record that can be replayed."""
     name = _shown(path)
-    try:
-        with path.open("rb") as f:
-            data = f.read(MAX_BYTES + 1)
-    except FileNotFoundError:
-        raise ValueError(f"there is no file {name}") from None
-    except IsADirectoryError:
-        raise ValueError(f"{name} is a folder, not a game record") from None
-    except PermissionError:
-        raise ValueError(f"{name} cannot be read: permission denied") from None
-    except OSError as e:
-        raise ValueError(f"{name} cannot be read: {e.strerror or e}") from None
-    if len(data) > MAX_BYTES:
-        raise ValueError(f"{name} is larger than {MAX_BYTES // (1024 * 1024)} MB: far too large to be a game record")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise ValueError(f"{name} is not a text file, so it is not a Crib Tiles game record") from None
+    text = read_named_file(path, MAX_BYTES, name, "a game record")
     try:
         return load_table(text)
     except RecordError as e:
