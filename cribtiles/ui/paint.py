@@ -7,7 +7,7 @@ from functools import lru_cache
 
 import pygame
 
-from cribtiles.rules.board import Square
+from cribtiles.rules.board import BLOCKED, COLUMN_LETTERS, Square
 from cribtiles.rules.tiles import Colour, Tile
 
 from . import art
@@ -209,6 +209,36 @@ def badge(surf: Target, text: str, centre: tuple[int, int], colour: tuple[int, i
     draw_circle(surf, colour, centre, r)
     draw_circle(surf, art.shade(colour, 0.6), centre, r, 1)
     surf.blit(t, t.get_rect(center=centre))
+
+
+def board_grid(
+    surf: pygame.Surface, at: tuple[int, int], c: int, area: tuple[int, int, int, int], label: float, names: float
+) -> tuple[int, int]:
+    """A corner of the board without its tiles: the rows and columns `area` (first and last row, first
+    and last column), `c` pixels a square, on wood, with the rows' and columns' names in a margin of
+    `label` squares (written `names` of a square high) and the name patch's squares; its top-left square's
+    corner, where the tiles go."""
+    r0, r1, c0, c1 = area
+    vx, vy = at
+    margin = round(c * label)
+    gx, gy = vx + margin, vy + margin
+    cols, rows = c1 - c0 + 1, r1 - r0 + 1
+    surf.blit(art.plank(cols * c + 8, rows * c + 8, art.BOARD_WOOD, 7), (gx - 4, gy - 4))
+    small = max(10, round(c * names))
+    for col in range(c0, c1 + 1):
+        write(surf, COLUMN_LETTERS[col], small, DIM, (gx + (col - c0) * c + c / 2, vy + margin / 2), "center")
+    for row in range(r0, r1 + 1):
+        write(surf, str(row + 1), small, DIM, (vx + margin / 2, gy + (row - r0) * c + c / 2), "center")
+    line = art.shade(art.BOARD_WOOD, 0.7)
+    for i in range(cols + 1):
+        pygame.draw.line(surf, line, (gx + i * c, gy), (gx + i * c, gy + rows * c))
+    for i in range(rows + 1):
+        pygame.draw.line(surf, line, (gx, gy + i * c), (gx + cols * c, gy + i * c))
+    for row in range(r0, r1 + 1):
+        for col in range(c0, c1 + 1):
+            if Square(row, col) in BLOCKED:
+                pygame.draw.rect(surf, art.FRAME_WOOD, (gx + (col - c0) * c, gy + (row - r0) * c, c, c))
+    return gx, gy
 
 
 def button(surf: Target, rect: Rect, label: str, enabled: bool, hover: bool, strong: bool = False) -> None:

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from cribtiles.rules.board import BLOCKED, COLUMN_LETTERS, SIZE, Board, Square
+from cribtiles.rules.board import SIZE, Board, Square
 from cribtiles.rules.moves import Exchange, Move, Pass, Play, format_move, format_rack
 from cribtiles.rules.scoring import PlayScore, score_play
 from cribtiles.table.model import Table
@@ -31,7 +31,7 @@ from cribtiles.table.model import Table
 from . import art
 from .breakdown import InfoRow, place, score_rows
 from .geometry import Layout, Rect, contains
-from .paint import CREAM, DIM, GOLD, RED, blit_tile, button, rounded_panel, scaled, write
+from .paint import CREAM, DIM, GOLD, RED, blit_tile, board_grid, button, rounded_panel, scaled, write
 from .review_chart import Series, chart_surface, plot_of, save_chart, turn_at
 from .screens import backdrop, card, card_rect, fit, heading, ring, text_size
 
@@ -816,25 +816,7 @@ def draw_board_part(
     `before` and the `placed` ones framed in `frame`. Tile faces are the table's (drawn at `face_size`,
     already made for the game) scaled, so opening a turn never waits for wood to be drawn."""
     r0, r1, c0, c1 = area
-    vx, vy, _, _ = rect
-    label = round(c * 0.7)
-    gx, gy = vx + label, vy + label
-    cols, rows = c1 - c0 + 1, r1 - r0 + 1
-    surface.blit(art.plank(cols * c + 8, rows * c + 8, art.BOARD_WOOD, 7), (gx - 4, gy - 4))
-    small = max(10, round(c * 0.42))
-    for col in range(c0, c1 + 1):
-        write(surface, COLUMN_LETTERS[col], small, DIM, (gx + (col - c0) * c + c / 2, vy + label / 2), "center")
-    for row in range(r0, r1 + 1):
-        write(surface, str(row + 1), small, DIM, (vx + label / 2, gy + (row - r0) * c + c / 2), "center")
-    line = art.shade(art.BOARD_WOOD, 0.7)
-    for i in range(cols + 1):
-        pygame.draw.line(surface, line, (gx + i * c, gy), (gx + i * c, gy + rows * c))
-    for i in range(rows + 1):
-        pygame.draw.line(surface, line, (gx, gy + i * c), (gx + cols * c, gy + i * c))
-    for row in range(r0, r1 + 1):
-        for col in range(c0, c1 + 1):
-            if Square(row, col) in BLOCKED:
-                pygame.draw.rect(surface, art.FRAME_WOOD, (gx + (col - c0) * c, gy + (row - r0) * c, c, c))
+    gx, gy = board_grid(surface, (rect[0], rect[1]), c, area, label=0.7, names=0.42)
     side = max(4, c - 2)
     for square, tile in [*before.tiles(), *placed]:
         if not (r0 <= square.row <= r1 and c0 <= square.col <= c1):

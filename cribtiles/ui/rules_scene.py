@@ -14,7 +14,7 @@ from typing import Any
 
 import pygame
 
-from cribtiles.rules.board import BLOCKED, COLUMN_LETTERS, SIZE, Square
+from cribtiles.rules.board import SIZE
 from cribtiles.rules.moves import Play, parse_move
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.rulebook import CONTENTS, PAGES, Example, ExampleKind, Page
@@ -22,7 +22,7 @@ from cribtiles.table.rulebook import CONTENTS, PAGES, Example, ExampleKind, Page
 from . import art
 from .breakdown import InfoRow, place, score_rows
 from .geometry import Rect, contains
-from .paint import CREAM, DIM, GOLD, RED, blit_tile, button, rounded_panel, wrap, write
+from .paint import CREAM, DIM, GOLD, RED, blit_tile, board_grid, button, rounded_panel, wrap, write
 from .screens import backdrop, card, fit, heading, ring
 
 LAST = len(PAGES) - 1
@@ -457,27 +457,10 @@ def _draw_rack(surf: pygame.Surface, tiles: tuple[Tile, ...], cell: Cell) -> Non
 def _draw_snippet(surf: pygame.Surface, ex: Example, cell: Cell) -> None:
     """A corner of the board: the squares around the example, their names, the tiles, the new ones framed."""
     move = _move(ex)
-    r0, r1, c0, c1 = _region(ex)
+    area = _region(ex)
+    r0, _, c0, _ = area
     c = cell.tile
-    vx, vy, _, _ = cell.visual
-    label = round(c * 0.6)
-    gx, gy = vx + label, vy + label
-    cols, rows = c1 - c0 + 1, r1 - r0 + 1
-    surf.blit(art.plank(cols * c + 8, rows * c + 8, art.BOARD_WOOD, 7), (gx - 4, gy - 4))
-    small = max(10, round(c * 0.38))
-    for col in range(c0, c1 + 1):
-        write(surf, COLUMN_LETTERS[col], small, DIM, (gx + (col - c0) * c + c / 2, vy + label / 2), "center")
-    for row in range(r0, r1 + 1):
-        write(surf, str(row + 1), small, DIM, (vx + label / 2, gy + (row - r0) * c + c / 2), "center")
-    line = art.shade(art.BOARD_WOOD, 0.7)
-    for i in range(cols + 1):
-        pygame.draw.line(surf, line, (gx + i * c, gy), (gx + i * c, gy + rows * c))
-    for i in range(rows + 1):
-        pygame.draw.line(surf, line, (gx, gy + i * c), (gx + cols * c, gy + i * c))
-    for row in range(r0, r1 + 1):
-        for col in range(c0, c1 + 1):
-            if Square(row, col) in BLOCKED:
-                pygame.draw.rect(surf, art.FRAME_WOOD, (gx + (col - c0) * c, gy + (row - r0) * c, c, c))
+    gx, gy = board_grid(surf, (cell.visual[0], cell.visual[1]), c, area, label=0.6, names=0.38)
     placed = move.placements if move else ()
     for square, tile in [*ex.before.tiles(), *placed]:
         sx, sy = gx + (square.col - c0) * c, gy + (square.row - r0) * c
