@@ -381,24 +381,35 @@ static int rack_build(Rack *r, const int *codes, int n) {
 
 /* --- the walk --- */
 
-enum { SCORED = 0, LEGAL = 1, ANY = 2 };
+enum { SCORED = 0, LEGAL = 1, ANY = 2, BEST = 3, TOP = 4 };
+#define MAX_TOP 64 /* the most plays a TOP sink keeps */
 
+/* One play kept by a TOP sink: its squares and faces, its score, and its place in the walk's order. */
+typedef struct {
+    int score, k;
+    long order;
+    int squares[MAX_LINE], faces[MAX_LINE];
+} Kept;
+
+/* Where the walk's plays go (Macondo's play recorders): all of them as objects (SCORED, LEGAL),
+ * whether there is one (ANY), only the best score (BEST), or the `want` best-scoring (TOP). TOP keeps
+ * plain structs and makes objects only for the kept plays, at the end: the simulations' policy looks
+ * at a dozen plays of the thousands a rack has. */
 typedef struct {
     int mode;
     PyObject *out; /* a list (SCORED, LEGAL) */
     int found;     /* ANY: a play exists */
+    int best;      /* BEST: the best score so far (-1: none) */
+    int want, nkept;
+    long seen;
+    Kept *kept; /* TOP: at most `want`, best first; among equal scores the earlier play first */
 } Sink;
 
-/* One play's objects, appended to the sink: 0, or -1 with an exception set. */
-static int put(Sink *sink, const int *empties, const unsigned char *o, int k, int score) {
-    if (sink->mode == ANY) {
-        sink->found = 1;
-        return 0;
-    }
+static PyObject *play_object(const int *squares, const int *faces, int k) {
     PyObject *placements = PyTuple_New(k);
-    if (placements == NULL) return -1;
+    if (placements == NULL) return NULL;
     for (int i = 0; i < k; i++) {
-        PyObject *p = placement_of[empties[i]][o[i]];
+        PyObject *p = placement_of[squares[i]][faces[i]];
         Py_INCREF(p);
         PyTuple_SET_ITEM(placements, i, p);
     }
@@ -406,9 +417,49 @@ static int put(Sink *sink, const int *empties, const unsigned char *o, int k, in
     PyObject *play = play_type->tp_alloc(play_type, 1);
     if (play == NULL) {
         Py_DECREF(placements);
-        return -1;
+        return NULL;
     }
     PyTuple_SET_ITEM(play, 0, placements);
+    return play;
+}
+
+static void keep(Sink *sink, const int *empties, const unsigned char *o, int k, int score) {
+    long order = sink->seen++;
+    if (sink->nkept == sink->want && score <= sink->kept[sink->nkept - 1].score) return;
+    int at = sink->nkept < sink->want ? sink->nkept++ : sink->nkept - 1; /* the last one falls off */
+    while (at > 0 && sink->kept[at - 1].score < score) {
+        sink->kept[at] = sink->kept[at - 1];
+        at--;
+    }
+    Kept *slot = &sink->kept[at];
+    slot->score = score;
+    slot->k = k;
+    slot->order = order;
+    for (int i = 0; i < k; i++) {
+        slot->squares[i] = empties[i];
+        slot->faces[i] = o[i];
+    }
+}
+
+/* One play, to the sink: 0, or -1 with an exception set. */
+static int put(Sink *sink, const int *empties, const unsigned char *o, int k, int score) {
+    switch (sink->mode) {
+    case ANY:
+        sink->found = 1;
+        return 0;
+    case BEST:
+        if (score > sink->best) sink->best = score;
+        return 0;
+    case TOP:
+        keep(sink, empties, o, k, score);
+        return 0;
+    default:
+        break;
+    }
+    int faces[MAX_LINE];
+    for (int i = 0; i < k; i++) faces[i] = o[i];
+    PyObject *play = play_object(empties, faces, k);
+    if (play == NULL) return -1;
     PyObject *item = play;
     if (sink->mode == SCORED) {
         PyObject *total = PyLong_FromLong(score);
@@ -420,6 +471,26 @@ static int put(Sink *sink, const int *empties, const unsigned char *o, int k, in
     int err = PyList_Append(sink->out, item);
     Py_DECREF(item);
     return err;
+}
+
+/* The TOP sink's plays as a list of (Play, score), best first. */
+static PyObject *kept_list(const Sink *sink) {
+    PyObject *out = PyList_New(sink->nkept);
+    if (out == NULL) return NULL;
+    for (int i = 0; i < sink->nkept; i++) {
+        const Kept *kp = &sink->kept[i];
+        PyObject *play = play_object(kp->squares, kp->faces, kp->k);
+        PyObject *total = play == NULL ? NULL : PyLong_FromLong(kp->score);
+        PyObject *item = total == NULL ? NULL : PyTuple_Pack(2, play, total);
+        Py_XDECREF(play);
+        Py_XDECREF(total);
+        if (item == NULL) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        PyList_SET_ITEM(out, i, item);
+    }
+    return out;
 }
 
 /* Every legal filling of one window's empty squares, with its score (movegen._emit). 1 when the sink
@@ -517,11 +588,13 @@ static int walk(Sink *sink, const int *codes, int first, const Rack *rack, int n
     return 0;
 }
 
-/* generate(cells, rack, mode): the plays of a rack (a tuple of at most MAX_RACK tiles) on a board
- * (its cells): mode 0 a list of (Play, score), 1 a list of Play, 2 whether any play exists. */
+/* generate(cells, rack, mode[, want]): the plays of a rack (a tuple of at most MAX_RACK tiles) on a
+ * board (its cells): mode 0 a list of (Play, score), 1 a list of Play, 2 whether any play exists, 3 the
+ * best score (-1 when there is no play), 4 the `want` best-scoring (Play, score), best first (the
+ * earlier play of the walk first among equal scores, as a stable sort of mode 0's list would). */
 static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "generate(cells, rack, mode) takes 3 arguments");
+    if (nargs != 3 && nargs != 4) {
+        PyErr_SetString(PyExc_TypeError, "generate(cells, rack, mode[, want]) takes 3 or 4 arguments");
         return NULL;
     }
     if (!ready) {
@@ -531,9 +604,18 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyObject *cells = args[0], *rack_tiles = args[1];
     long mode = PyLong_AsLong(args[2]);
     if (mode == -1 && PyErr_Occurred()) return NULL;
-    if (mode < SCORED || mode > ANY) {
-        PyErr_SetString(PyExc_ValueError, "generate: mode is 0 (scored), 1 (legal) or 2 (any)");
+    if (mode < SCORED || mode > TOP) {
+        PyErr_SetString(PyExc_ValueError, "generate: mode is 0 (scored), 1 (legal), 2 (any), 3 (best) or 4 (top)");
         return NULL;
+    }
+    long want = 0;
+    if (mode == TOP) {
+        want = nargs == 4 ? PyLong_AsLong(args[3]) : -1;
+        if (want == -1 && PyErr_Occurred()) return NULL;
+        if (want < 1 || want > MAX_TOP) {
+            PyErr_Format(PyExc_ValueError, "generate: mode 4 wants 1 to %d plays", MAX_TOP);
+            return NULL;
+        }
     }
     if (!PyTuple_Check(rack_tiles) || PyTuple_GET_SIZE(rack_tiles) > MAX_RACK) {
         PyErr_Format(PyExc_ValueError, "generate: the rack must be a tuple of at most %d tiles", MAX_RACK);
@@ -548,13 +630,16 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
     int codes[SQUARES];
     int tiles = board_codes(cells, codes);
     if (tiles < 0) return NULL;
-    Sink sink = {(int)mode, NULL, 0};
-    if (mode != ANY) {
+    Kept kept[MAX_TOP];
+    Sink sink = {(int)mode, NULL, 0, -1, (int)want, 0, 0, kept};
+    if (mode == SCORED || mode == LEGAL) {
         sink.out = PyList_New(0);
         if (sink.out == NULL) return NULL;
     }
     if (n == 0) {
         if (mode == ANY) Py_RETURN_FALSE;
+        if (mode == BEST) return PyLong_FromLong(-1);
+        if (mode == TOP) return PyList_New(0);
         return sink.out;
     }
     Cross *down = PyMem_Malloc(sizeof(Cross)), *across = PyMem_Malloc(sizeof(Cross));
@@ -584,6 +669,8 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
         return NULL;
     }
     if (mode == ANY) return PyBool_FromLong(sink.found);
+    if (mode == BEST) return PyLong_FromLong(sink.best);
+    if (mode == TOP) return kept_list(&sink);
     return sink.out;
 }
 
@@ -591,7 +678,8 @@ static PyMethodDef methods[] = {
     {"init", init, METH_VARARGS,
      "init(valid_lines, placements, play_type, light, dark, bonus, blocked): the rules' tables, once."},
     {"generate", (PyCFunction)(void (*)(void))generate, METH_FASTCALL,
-     "generate(cells, rack, mode): mode 0 [(Play, score)], 1 [Play], 2 whether any play exists."},
+     "generate(cells, rack, mode[, want]): mode 0 [(Play, score)], 1 [Play], 2 whether any play exists, "
+     "3 the best score (-1: none), 4 the `want` best [(Play, score)]."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -259,7 +259,9 @@ def reference_has_legal_play(board: Board, rack: Iterable[Tile]) -> bool:
 
 #: The longest rack the compiled core takes (a game's racks hold 5); longer ones go to the reference.
 _COMPILED_RACK_LIMIT = 8
-_SCORED, _LEGAL, _ANY = 0, 1, 2
+_SCORED, _LEGAL, _ANY, _BEST, _TOP = 0, 1, 2, 3, 4
+#: The most plays `top_plays` returns from the compiled core at once.
+TOP_LIMIT = 64
 
 
 def load_compiled_core() -> ModuleType | None:
@@ -322,6 +324,30 @@ def has_legal_play(board: Board, rack: Iterable[Tile]) -> bool:
     if _compiled is not None and len(tiles) <= _COMPILED_RACK_LIMIT:
         return bool(_compiled.generate(board.cells, tiles, _ANY))
     return bool(_generate(board, tiles, first_only=True))
+
+
+def best_score(board: Board, rack: Iterable[Tile]) -> int | None:
+    """The score of the best legal play, or None when there is none (no play objects are made)."""
+    tiles = tuple(rack)
+    if _compiled is not None and len(tiles) <= _COMPILED_RACK_LIMIT:
+        best = cast(int, _compiled.generate(board.cells, tiles, _BEST))
+        return None if best < 0 else best
+    plays = _generate(board, tiles, first_only=False)
+    return max((score for _, score in plays), default=None)
+
+
+def top_plays(board: Board, rack: Iterable[Tile], count: int) -> list[tuple[Play, int]]:
+    """The `count` best-scoring plays, best first; among equal scores in the order `scored_plays`
+    gives them (what a stable sort of its list by score would keep). The compiled core makes objects
+    only for these, which is what a simulated turn needs."""
+    if not 1 <= count <= TOP_LIMIT:
+        raise ValueError(f"top_plays returns 1 to {TOP_LIMIT} plays, not {count}")
+    tiles = tuple(rack)
+    if _compiled is not None and len(tiles) <= _COMPILED_RACK_LIMIT:
+        return cast(list[tuple[Play, int]], _compiled.generate(board.cells, tiles, _TOP, count))
+    plays = _generate(board, tiles, first_only=False)
+    plays.sort(key=lambda ps: ps[1], reverse=True)
+    return plays[:count]
 
 
 def single_tile_scores(board: Board) -> dict[int, tuple[int, ...]]:

@@ -33,7 +33,7 @@ from tests.rules.rules_reference import brute_force_plays
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_TILES = list(full_set())
-SCORED, LEGAL, ANY = 0, 1, 2
+SCORED, LEGAL, ANY, BEST, TOP = 0, 1, 2, 3, 4
 
 compiled = movegen.load_compiled_core()
 needs_compiled = pytest.mark.skipif(compiled is None, reason="the compiled move generator is not built here")
@@ -48,6 +48,11 @@ def same_as_reference(board: Board, rack: Sequence[Tile]) -> list[tuple[object, 
     assert compiled.generate(fresh.cells, tiles, SCORED) == reference
     assert compiled.generate(fresh.cells, tiles, LEGAL) == reference_legal_plays(board, tiles)
     assert compiled.generate(fresh.cells, tiles, ANY) is reference_has_legal_play(board, tiles) is bool(reference)
+    # the best score, and the best-scoring plays kept in the order a stable sort of the list keeps them
+    ordered = sorted(reference, key=lambda ps: ps[1], reverse=True)
+    assert compiled.generate(fresh.cells, tiles, BEST) == (ordered[0][1] if ordered else -1)
+    for want in (1, 12, 64):
+        assert compiled.generate(fresh.cells, tiles, TOP, want) == ordered[:want]
     return reference  # type: ignore[return-value]
 
 
@@ -73,6 +78,31 @@ def game(seed: int, turns: int, solitaire: bool = False) -> tuple[tuple[Board, t
 
 
 # --- the core in use ---
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_top_plays_and_best_score_are_the_sorted_list_s_head(seed: int) -> None:
+    """Whichever core is in use, `top_plays` is a stable sort of `scored_plays` by score, cut."""
+    for board, rack in game(seed, 30):
+        ordered = sorted(movegen.scored_plays(board, rack), key=lambda ps: ps[1], reverse=True)
+        assert movegen.best_score(board, rack) == (ordered[0][1] if ordered else None)
+        for count in (1, 5, 12):
+            assert movegen.top_plays(board, rack, count) == ordered[:count]
+
+
+def test_top_plays_wants_a_count_it_can_give() -> None:
+    for count in (0, -1, movegen.TOP_LIMIT + 1):
+        with pytest.raises(ValueError, match="top_plays returns 1 to 64 plays"):
+            movegen.top_plays(Board.empty(), parse_rack("5D TL"), count)
+
+
+@needs_compiled
+def test_the_compiled_top_sink_refuses_a_count_out_of_range() -> None:
+    assert compiled is not None
+    with pytest.raises(ValueError, match="mode 4 wants 1 to 64 plays"):
+        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), TOP, 65)
+    with pytest.raises(ValueError, match="mode 4 wants"):
+        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), TOP)
 
 
 def test_the_core_in_use_is_named() -> None:
@@ -258,7 +288,8 @@ def test_the_cycle_collector_is_left_as_it_was() -> None:
         (Board.empty().cells, (Tile(14, Colour.LIGHT),), 0, ValueError),  # no rank 14
         (Board.empty().cells, (Tile(5, "L"),), 0, ValueError),  # type: ignore[arg-type]  # not a Colour
         (Board.empty().cells, tuple(full_set()[:9]), 0, ValueError),  # longer than it takes
-        (Board.empty().cells, (), 3, ValueError),  # no such mode
+        (Board.empty().cells, (), 5, ValueError),  # no such mode
+        (Board.empty().cells, (), -1, ValueError),  # nor this
         (Board.empty().cells[:100], (), 0, TypeError),  # not a whole board
     ],
 )
