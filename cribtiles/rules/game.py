@@ -255,8 +255,16 @@ class GameState:
                 owned = words[have[tile]] if have[tile] < len(words) else f"only {have[tile]}"
                 raise IllegalMove(f"you have {owned} {tile.colour.word} {shown} on your rack")
 
+    def apply_generated(self, play: Play, score: int) -> GameState:
+        """The state after the player to move makes `play`, one the move generator gave for their rack
+        on this board, with the score it gave. For simulations, which play thousands of such turns:
+        the ownership and scoring checks of `apply` are skipped (the generator is held to the scorer
+        by its tests); the play scores `score` and nothing is declared."""
+        if self.is_over:
+            raise IllegalMove("the game is over")
+        return self._placed(play, score, score)
+
     def _play(self, play: Play, declared: int | None) -> GameState:
-        p = self.current
         self._check_owned(play.tiles)
         result: PlayScore = score_play(self.board, play)
         total = result.total
@@ -266,6 +274,10 @@ class GameState:
             raise IllegalMove("a declared score cannot be below 0")
         if declared > total:
             raise IllegalMove(f"{declared} is more than this play scores; declare what it is worth")
+        return self._placed(play, declared, total)
+
+    def _placed(self, play: Play, declared: int, total: int) -> GameState:
+        p = self.current
         rack = list(remove_tiles(self.racks[p], play.tiles))
         bags = list(self.bags)
         b = self.bag_of(p)

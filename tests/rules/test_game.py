@@ -896,3 +896,24 @@ def test_unseen_is_everything_but_the_board_and_the_own_rack(seed: int, players:
         on_board = Counter(t.rack_form for _, t in s.board.tiles())
         unseen = Counter(s.view(viewer).unseen)
         assert unseen + on_board + Counter(s.racks[viewer]) == Counter(full_set())
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_apply_generated_gives_the_state_apply_gives(seed: int) -> None:
+    """A play the generator gave, with its score, leads to the same state by either door (the
+    simulations' fast one skips the checks, never the rules' bookkeeping)."""
+    from cribtiles.rules.movegen import top_plays
+
+    state = new_game(2, seed=seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        plays = top_plays(state.board, state.racks[state.current], 8)
+        if not plays:
+            state = state.apply(state.legal_actions()[0])
+            continue
+        play, score = rng.choice(plays)
+        fast = state.apply_generated(play, score)
+        assert fast == state.apply(play)
+        state = fast
+    with pytest.raises(IllegalMove, match="the game is over"):
+        state.apply_generated(play, score)
