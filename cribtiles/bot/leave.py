@@ -37,6 +37,10 @@ class LeaveTable:
         key = tuple(sorted(t.rack_form.rank for t in tiles))
         return self._values.get(key, 0.0)
 
+    def of_ranks(self, ranks: tuple[int, ...]) -> float:
+        """The value of a leave given as sorted rack-form ranks (the hot path of the simulations)."""
+        return self._values.get(ranks, 0.0) if len(ranks) <= MAX_LEAVE else 0.0
+
     def __len__(self) -> int:
         return len(self._values)
 

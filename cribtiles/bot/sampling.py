@@ -8,6 +8,7 @@ all there is.
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping, Sequence
 
 from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.tiles import Colour, Tile
@@ -34,8 +35,11 @@ def stuck_turns(view: PlayerView) -> int:
     return n
 
 
-def determinize(view: PlayerView, rng: random.Random) -> GameState:
-    """A game state drawn at random from those consistent with the view (the viewer to move)."""
+def determinize(view: PlayerView, rng: random.Random, known: Mapping[int, Sequence[Tile]] | None = None) -> GameState:
+    """A game state drawn at random from those consistent with the view (the viewer to move).
+
+    `known`: tiles taken to be on an opponent's rack (inferred from their last play, `infer`); the
+    rest of their rack is drawn with the bag. Not used in Solitaire, whose bags are split by colour."""
     racks: list[tuple[Tile, ...]] = []
     if view.options.solitaire:
         # Each side draws from a bag of its own colour: split the unseen tiles by colour.
@@ -52,14 +56,20 @@ def determinize(view: PlayerView, rng: random.Random) -> GameState:
                 del pool[: view.rack_sizes[p]]
         bags = tuple(tuple(pools[c]) for c in side_colour)
     else:
+        known = known or {}
         pool = list(view.unseen)
+        for tiles in known.values():
+            for t in tiles:
+                pool.remove(t)
         rng.shuffle(pool)
         for p in range(view.players):
             if p == view.player:
                 racks.append(view.rack)
             else:
-                racks.append(tuple(pool[: view.rack_sizes[p]]))
-                del pool[: view.rack_sizes[p]]
+                kept = tuple(known.get(p, ()))
+                fresh = view.rack_sizes[p] - len(kept)
+                racks.append(kept + tuple(pool[:fresh]))
+                del pool[:fresh]
         bags = (tuple(pool),)
     return GameState(
         options=view.options,

@@ -11,53 +11,91 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from math import sqrt
 
+from cribtiles.rules.board import Board
 from cribtiles.rules.game import GameState, PlayerView
-from cribtiles.rules.movegen import scored_plays
-from cribtiles.rules.moves import Move
+from cribtiles.rules.movegen import top_plays
+from cribtiles.rules.moves import Move, Play
 from cribtiles.rules.options import ANY_TIME
+from cribtiles.rules.tiles import Tile
 
 from .base import Clock
 from .endgame import endgame_move
-from .equity import Candidate, exchange_candidate, kept_tiles, leave_equity, rank_plays
-from .exchange import LeaveFn, stuck_move
-from .leave import default_leave
+from .equity import Candidate, bag_weight, exchange_candidate, rank_plays
+from .exchange import stuck_move
+from .infer import kept_sets, pick_known
+from .leave import LeaveTable, default_leave
 from .sampling import determinize
 
 DEFAULT_BUDGET = 1.5
 CANDIDATES = 8
 #: The fast policy looks at this many of the best-scoring plays when weighing the leave.
 POLICY_WIDTH = 12
+#: Turns a continuation plays after the candidate: in a two-player game the opponent's reply, my next
+#: turn and the opponent's next, so both players have had two turns when the racks are weighed.
+FOLLOW_TURNS = 3
 
 
-def fast_move(state: GameState, leave: LeaveFn) -> Move:
-    """Score plus leave over the best-scoring plays: the policy of simulated turns."""
-    view = state.view(state.current)
-    plays = scored_plays(view.board, view.rack)
+def _after_play_ranks(rack: Sequence[Tile], play: Play) -> tuple[int, ...]:
+    """The rack-form ranks a play leaves on the rack, sorted (the leave table's key)."""
+    left = [t.rack_form.rank for t in rack]
+    for t in play.tiles:
+        left.remove(t.rack_form.rank)
+    left.sort()
+    return tuple(left)
+
+
+def policy_play(board: Board, rack: Sequence[Tile], leave: LeaveTable) -> tuple[Play, int] | None:
+    """The simulated turns' policy: of the best-scoring plays, the one with the best score plus leave
+    (None when there is no play)."""
+    plays = top_plays(board, rack, POLICY_WIDTH)
     if not plays:
-        return stuck_move(view, leave)
-    plays.sort(key=lambda ps: ps[1], reverse=True)
-    best = max(plays[:POLICY_WIDTH], key=lambda ps: ps[1] + leave(kept_tiles(view.rack, ps[0])))
-    return best[0]
+        return None
+    return max(plays, key=lambda ps: ps[1] + leave.of_ranks(_after_play_ranks(rack, ps[0])))
 
 
-def rollout(state: GameState, move: Move, me: int, leave: LeaveFn) -> float:
-    """Play `move`, then one turn by each other player and one more by `me`; return my spread gain
-    against the mean opponent, plus the leave I am left with."""
+def fast_move(state: GameState, leave: LeaveTable) -> Move:
+    """The policy's move for the player to move (a play, else an exchange or a pass)."""
+    found = policy_play(state.board, state.racks[state.current], leave)
+    if found is None:
+        return stuck_move(state.view(state.current), leave)
+    return found[0]
+
+
+def _policy_turn(state: GameState, leave: LeaveTable) -> GameState:
+    found = policy_play(state.board, state.racks[state.current], leave)
+    if found is None:
+        return state.apply(stuck_move(state.view(state.current), leave))
+    return state.apply_generated(*found)
+
+
+def _rack_equity(state: GameState, player: int, leave: LeaveTable) -> float:
+    """What the tiles on a player's rack are worth to them now: their leave value with tiles in the
+    bag, a debt of half their count when the bag is (nearly) empty (`equity.leave_equity`)."""
+    rack = state.racks[player]
+    w = bag_weight(state.bag_size(player))
+    value = (1.0 - w) * leave(rack) if w < 1.0 else 0.0
+    return value - w * sum(t.value for t in rack) * 0.5
+
+
+def rollout(state: GameState, move: Move, me: int, leave: LeaveTable, turns: int = FOLLOW_TURNS) -> float:
+    """Play `move`, then `turns` more turns by the fast policy (the other players' replies, my next
+    turn, their next); return my spread gain against the mean opponent, plus what the racks left are
+    worth (mine for me, theirs against me)."""
     start = state.scores
     state = state.apply(move)
-    while not state.is_over and state.current != me:
-        state = state.apply(fast_move(state, leave))
-    if not state.is_over:
-        state = state.apply(fast_move(state, leave))
+    for _ in range(turns):
+        if state.is_over:
+            break
+        state = _policy_turn(state, leave)
     scores = state.final_scores()
-    mine = scores[me] - start[me]
-    others = [scores[p] - start[p] for p in range(len(scores)) if p != me]
-    value = mine - sum(others) / len(others)
+    others = [p for p in range(len(scores)) if p != me]
+    value = scores[me] - start[me] - sum(scores[p] - start[p] for p in others) / len(others)
     if not state.is_over:
-        value += leave_equity(state.view(me), state.racks[me], leave)
+        value += _rack_equity(state, me, leave) - sum(_rack_equity(state, p, leave) for p in others) / len(others)
     return value
 
 
@@ -91,6 +129,8 @@ class ExpertBot:
     budget: float = DEFAULT_BUDGET
     clock: Clock = field(default=time.perf_counter)
     candidates: int = CANDIDATES
+    #: Deal opponents the tiles their last play suggests they kept (`infer`), not any tiles at all.
+    infer: bool = True
     #: Filled after each move: samples per candidate, for the benchmarks and the curious.
     last_samples: dict[str, int] = field(default_factory=dict)
 
@@ -113,16 +153,17 @@ class ExpertBot:
         return self._simulate(view, cands, rng, deadline, leave)
 
     def _simulate(
-        self, view: PlayerView, cands: list[Candidate], rng: random.Random, deadline: float, leave: LeaveFn
+        self, view: PlayerView, cands: list[Candidate], rng: random.Random, deadline: float, leave: LeaveTable
     ) -> Move:
         stats = [_Stats(c) for c in cands]
         alive = list(stats)
+        inferred = kept_sets(view, rng, leave) if self.infer else {}
         per = 0.0  # seconds per rollout: a pessimistic running estimate (the dearest, slowly forgotten)
         rounds = 0
         while len(alive) > 1:
             if self.clock() + per * len(alive) > deadline:
                 break  # a whole round would not fit: every candidate keeps the same number of samples
-            guess = determinize(view, rng)
+            guess = determinize(view, rng, pick_known(inferred, rng, view.unseen) if inferred else None)
             for s in alive:
                 started = self.clock()
                 s.add(rollout(guess, s.candidate.move, view.player, leave))
