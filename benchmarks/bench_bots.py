@@ -3,23 +3,26 @@
 Positions: seeded games of the Medium bot against itself, taken early (15% of the turns), mid-game
 (50%) and late (90%, often with the bag empty: Expert's endgame search) — 7 games, 21 positions by
 default. Every level moves once in every position (`--repeat` for more); Expert thinks with its
-default budget of 1.5 s unless `--budget` says otherwise. `--levels beginner,medium --positions 6`
+default budget of 1.5 s unless `--budget` says otherwise, and the report adds how many continuations it
+played out per simulated move and how many of its endgame searches were exact. `--levels beginner,medium --positions 6`
 shortens the run.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cribtiles.bot import LEVELS, make_bot
-from cribtiles.bot.simulate import DEFAULT_BUDGET
+from cribtiles.bot.simulate import DEFAULT_BUDGET, ExpertBot
 from cribtiles.rules import PlayerView, new_game
 
 PHASES = (("early", 0.15), ("mid", 0.5), ("late", 0.9))
@@ -45,7 +48,28 @@ def positions(count: int, seed: int) -> list[tuple[str, PlayerView]]:
     return out[:count]
 
 
-def latencies(level: str, views: list[tuple[str, PlayerView]], budget: float | None, repeat: int) -> list[float]:
+@dataclass
+class Thinking:
+    """What Expert did in the moves timed: continuations played out per simulated move, and how many
+    of its endgame searches (bag empty) were exact."""
+
+    continuations: list[int] = field(default_factory=list)
+    endgames: int = 0
+    exact: int = 0
+
+    def note(self, bot: object) -> None:
+        if not isinstance(bot, ExpertBot):
+            return
+        if bot.last_endgame is not None:
+            self.endgames += 1
+            self.exact += bot.last_endgame.exact
+        elif bot.last_samples:
+            self.continuations.append(sum(bot.last_samples.values()))
+
+
+def latencies(
+    level: str, views: list[tuple[str, PlayerView]], budget: float | None, repeat: int, thinking: Thinking
+) -> list[float]:
     bot = make_bot(level, budget)
     times = []
     for i, (_, view) in enumerate(views):
@@ -54,6 +78,7 @@ def latencies(level: str, views: list[tuple[str, PlayerView]], budget: float | N
             started = time.perf_counter()
             bot.choose(view, rng)
             times.append(time.perf_counter() - started)
+            thinking.note(bot)
     return times
 
 
@@ -83,14 +108,24 @@ def main() -> int:
         + f"; {bag_empty} with the bag empty), {args.repeat} move(s) each, seed {args.seed}"
     )
     print(f"{'level':<10} {'budget':>7} {'median s':>9} {'p95 s':>9} {'max s':>9} {'moves':>6}")
+    thinking = Thinking()
     for level in levels:
         budget = args.budget if level == "expert" else None
-        times = latencies(level, views, budget, args.repeat)
+        times = latencies(level, views, budget, args.repeat, thinking)
         shown = f"{budget if budget is not None else DEFAULT_BUDGET:g}" if level == "expert" else "-"
         print(
             f"{level:<10} {shown:>7} {statistics.median(times):>9.4f} {p95(times):>9.4f} {max(times):>9.4f}"
             f" {len(times):>6}"
         )
+    if thinking.continuations:
+        c = thinking.continuations
+        print(
+            f"expert: continuations played out per simulated move: median {statistics.median(c):.0f}, "
+            f"min {min(c)}, max {max(c)} ({len(c)} moves; a move with one candidate left needs none)"
+        )
+    if thinking.endgames:
+        print(f"expert: endgame searches (bag empty) exact within the budget: {thinking.exact} of {thinking.endgames}")
+    print(f"load average while measuring: {os.getloadavg()[0]:.2f} (two cores; the figures depend on it)")
     return 0
 
 

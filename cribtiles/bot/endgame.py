@@ -19,7 +19,7 @@ from typing import NamedTuple
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.movegen import scored_plays
-from cribtiles.rules.moves import Move, Pass, Play
+from cribtiles.rules.moves import Play
 from cribtiles.rules.tiles import Tile, remove_tiles
 
 from .base import Clock
@@ -203,8 +203,3 @@ def solve_view(view: PlayerView, deadline: float, clock: Clock) -> EndgameResult
     """`solve_search` from a player's view of a bag-empty two-player game: every unseen tile is on the
     opponent's rack."""
     return solve_search(view.board, tuple(view.rack), tuple(view.unseen), deadline, clock)
-
-
-def endgame_move(view: PlayerView, deadline: float, clock: Clock) -> Move:
-    play = solve_view(view, deadline, clock).play
-    return play if play is not None else Pass()

@@ -18,12 +18,12 @@ from math import sqrt
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.movegen import top_plays
-from cribtiles.rules.moves import Move, Play
+from cribtiles.rules.moves import Move, Pass, Play
 from cribtiles.rules.options import ANY_TIME
 from cribtiles.rules.tiles import Tile
 
 from .base import Clock
-from .endgame import endgame_move
+from .endgame import ENDGAME_MARGIN, EndgameResult, solve_view
 from .equity import Candidate, bag_weight, exchange_candidate, rank_plays
 from .exchange import stuck_move
 from .infer import kept_sets, pick_known
@@ -133,13 +133,17 @@ class ExpertBot:
     infer: bool = True
     #: Filled after each move: samples per candidate, for the benchmarks and the curious.
     last_samples: dict[str, int] = field(default_factory=dict)
+    #: Filled after each move with the bag empty in a two-player game: the endgame search's answer.
+    last_endgame: EndgameResult | None = None
 
     def choose(self, view: PlayerView, rng: random.Random, budget: float | None = None) -> Move:
         budget = self.budget if budget is None else budget
         deadline = self.clock() + budget
         leave = default_leave()
+        self.last_samples, self.last_endgame = {}, None
         if sum(view.bag_sizes) == 0 and view.players == 2:
-            return endgame_move(view, deadline - 0.05, self.clock)
+            self.last_endgame = solve_view(view, deadline - ENDGAME_MARGIN, self.clock)
+            return self.last_endgame.play or Pass()
         ranked = rank_plays(view, leave, top=self.candidates)
         if not ranked:
             return stuck_move(view, leave)
