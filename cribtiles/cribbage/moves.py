@@ -1,0 +1,101 @@
+"""The moves of classic cribbage and their notation: "discard 5H JD", "play 7C", "go", "count 12", "muggins".
+
+`parse_move(str(move)) == move` for every move; bad notation is a CardError, an illegal move a CribbageError.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .cards import Card, CardError, format_cards, parse_card, parse_cards
+
+
+class CribbageError(ValueError):
+    """A move the rules do not allow at this point of the game; the message says why in plain words."""
+
+
+@dataclass(frozen=True)
+class Discard:
+    """Lay two cards from the hand of six away to the dealer's crib."""
+
+    cards: tuple[Card, Card]
+
+    def __str__(self) -> str:
+        return f"discard {format_cards(self.cards)}"
+
+
+@dataclass(frozen=True)
+class PlayCard:
+    """Lay a card in the play, adding its value to the count."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"play {self.card}"
+
+
+@dataclass(frozen=True)
+class Go:
+    """Say "go": it is your turn in the play and no card you hold keeps the count at 31 or below."""
+
+    def __str__(self) -> str:
+        return "go"
+
+
+@dataclass(frozen=True)
+class Count:
+    """Count your hand (or your crib) in the show; `declared` None counts it exactly.
+
+    With the muggins option a player may declare a number below the true count (never above)."""
+
+    declared: int | None = None
+
+    def __str__(self) -> str:
+        return "count" if self.declared is None else f"count {self.declared}"
+
+
+@dataclass(frozen=True)
+class Muggins:
+    """After an opponent's under-count (muggins option): claim the points they missed, or let them go."""
+
+    claim: bool
+
+    def __str__(self) -> str:
+        return "muggins" if self.claim else "no muggins"
+
+
+Move = Discard | PlayCard | Go | Count | Muggins
+
+
+def parse_move(text: str) -> Move:
+    """A move from its notation.
+
+    >>> parse_move("discard 5h 10d"), parse_move("count 12"), parse_move(" Go ")
+    (Discard(cards=(Card(5H), Card(TD))), Count(declared=12), Go())
+    """
+    words = text.strip().lower().split()
+    if not words:
+        raise CardError("an empty move: write discard, play, go, count or muggins")
+    verb, rest = words[0], " ".join(words[1:])
+    if verb == "discard":
+        cards = parse_cards(rest)
+        if len(cards) != 2:
+            raise CardError(f"{text.strip()!r}: a discard lays exactly two cards in the crib, like 'discard 5H JD'")
+        return Discard((cards[0], cards[1]))
+    if verb == "play":
+        if len(words) != 2:
+            raise CardError(f"{text.strip()!r}: play one card, like 'play 7C'")
+        return PlayCard(parse_card(words[1]))
+    if words == ["go"]:
+        return Go()
+    if verb == "count":
+        if not rest:
+            return Count()
+        if len(words) == 2 and words[1].isascii() and words[1].isdigit() and len(words[1]) <= 3:
+            return Count(int(words[1]))
+        raise CardError(f"{text.strip()!r}: write 'count' for the exact count, or 'count N' with N a number")
+    if words == ["muggins"]:
+        return Muggins(True)
+    if words == ["no", "muggins"]:
+        return Muggins(False)
+    raise CardError(f"{text.strip()!r} is not a move: write discard, play, go, count or muggins")

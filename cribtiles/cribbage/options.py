@@ -1,0 +1,27 @@
+"""The settings of a game of classic cribbage (house rules, the target) and the phases of a deal."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+
+class Phase(StrEnum):
+    """Where a deal stands: discarding to the crib, the play, the show; or the game is over."""
+
+    DISCARD = "discard"
+    PLAY = "play"
+    SHOW = "show"
+    OVER = "over"
+
+
+@dataclass(frozen=True)
+class CribbageOptions:
+    """House rules: muggins (a player counts their own hand and may be caught short), the target score."""
+
+    muggins: bool = False
+    target: int = 121
+
+    def __post_init__(self) -> None:
+        if not 31 <= self.target <= 1000:
+            raise ValueError(f"a game is played to 31 to 1000 points, not {self.target}")

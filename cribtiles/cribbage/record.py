@@ -1,0 +1,46 @@
+"""The replay of a game of cribbage from its record (`CribbageState.record()`: seed, names, options, moves).
+
+The deals come from the seed, so the moves alone replay the game exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from .cards import CardError
+from .game import RECORD_GAME, RECORD_VERSION, CribbageState, new_game
+from .moves import CribbageError, parse_move
+from .options import CribbageOptions
+
+
+def _field(record: Mapping[str, object], key: str, kind: type) -> object:
+    value = record.get(key)
+    if not isinstance(value, kind) or isinstance(value, bool) is not (kind is bool):
+        raise CribbageError(f"this record of a cribbage game is damaged: its {key} is missing or wrong")
+    return value
+
+
+def replay(record: Mapping[str, object]) -> CribbageState:
+    """The state a record leads to, every move checked; a CribbageError in words if it cannot be replayed."""
+    if record.get("game") != RECORD_GAME or record.get("version") != RECORD_VERSION:
+        raise CribbageError("this is not a record of a classic cribbage game this version can read")
+    seed = _field(record, "seed", int)
+    names = _field(record, "names", list)
+    options = _field(record, "options", dict)
+    moves = _field(record, "moves", list)
+    assert isinstance(seed, int) and isinstance(names, list) and isinstance(options, dict) and isinstance(moves, list)
+    if len(names) != 2 or not all(isinstance(n, str) for n in names):
+        raise CribbageError("this record of a cribbage game is damaged: it must name two players")
+    try:
+        chosen = CribbageOptions(muggins=bool(options.get("muggins", False)), target=int(options.get("target", 121)))
+    except (TypeError, ValueError) as e:
+        raise CribbageError(f"this record of a cribbage game is damaged: its options are wrong ({e})") from None
+    state = new_game(seed, (names[0], names[1]), chosen)
+    for number, text in enumerate(moves, start=1):
+        if not isinstance(text, str):
+            raise CribbageError(f"this record of a cribbage game is damaged: move {number} is not text")
+        try:
+            state = state.apply(parse_move(text))
+        except (CardError, CribbageError) as e:
+            raise CribbageError(f"move {number} of the record ({text!r}) cannot be played: {e}") from None
+    return state

@@ -1,0 +1,62 @@
+"""What one player of a cribbage game may see: their own cards, the table, the counted hands; never more.
+
+`CribbageState.view(player)` builds it; the bots and the window read only this.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from .cards import Card
+from .events import Outcome, ScoreEvent
+from .moves import Move
+from .options import CribbageOptions, Phase
+
+
+class ShownHand(NamedTuple):
+    """A hand (or the crib) already counted in the show: whose, its four cards, and whether it is the crib."""
+
+    owner: int
+    cards: tuple[Card, ...]
+    crib: bool
+
+
+@dataclass(frozen=True)
+class CribbageView:
+    """One player's view. `unseen` is every card this player cannot see, sorted (so it tells no order)."""
+
+    player: int
+    names: tuple[str, str]
+    options: CribbageOptions
+    scores: tuple[int, int]
+    dealer: int
+    deal_number: int
+    phase: Phase
+    hand: tuple[Card, ...]  # the cards this player still holds
+    kept: tuple[Card, ...]  # the four this player kept for the show (empty before the discard)
+    discards: tuple[Card, ...]  # the two this player laid in the crib
+    crib_size: int
+    starter: Card | None
+    pile: tuple[Card, ...]
+    count: int
+    played: tuple[tuple[int, Card], ...]
+    opponent_cards_left: int
+    opponent_discarded: bool
+    shown_hands: tuple[ShownHand, ...]
+    show_step: int
+    muggins_due: int  # only for the player who may claim it
+    current: int | None
+    legal: tuple[Move, ...]  # this player's legal moves (empty when it is not their turn)
+    events: tuple[ScoreEvent, ...]
+    outcome: Outcome | None
+    cut_for_deal: tuple[tuple[Card, Card], ...]
+    unseen: tuple[Card, ...]
+
+    @property
+    def opponent(self) -> int:
+        return 1 - self.player
+
+    @property
+    def my_turn(self) -> bool:
+        return self.current == self.player
