@@ -22,7 +22,7 @@ def _parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(
         prog="cribtiles",
         description="Crib Tiles: Kings Cribbage, the crossword tile game scored like cribbage.",
-        epilog="Also: cribtiles history|stats|replay|analyze|review|arena (each with --help)",
+        epilog="Also: cribtiles history|stats|replay|analyze|review|arena|cribbage (each with --help)",
     )
     ap.add_argument("--version", action="version", version=f"Crib Tiles {__version__} ({CORE_DESCRIPTION})")
     ap.add_argument("--text", action="store_true", help="play in the terminal")
@@ -127,6 +127,10 @@ def _main(argv: Sequence[str] | None) -> int:
         from .review_cli import main as review_main
 
         return review_main(args_list[1:])
+    if args_list and args_list[0] == "cribbage":  # classic cribbage's show and play scorers
+        from .cribbage_cli import main as cribbage_main
+
+        return cribbage_main(args_list[1:])
     if args_list and args_list[0] == "replay":  # a recorded game, step by step in the window
         from .replay_cli import main as replay_main
 
