@@ -120,11 +120,13 @@ def test_the_manual_page_names_every_option_of_cribtiles_help() -> None:
         assert re.search(rf"^\.BI? {word}\b", PAGE, re.MULTILINE), word
 
 
-@pytest.mark.parametrize("command", ["arena", "history", "stats", "replay", "analyze", "review"])
+@pytest.mark.parametrize(
+    "command", ["arena", "history", "stats", "replay", "analyze", "review", "cribbage score", "cribbage peg"]
+)
 def test_the_manual_page_names_every_option_of_each_subcommand(command: str) -> None:
     section = PAGE.split(".SS Subcommands")[1].split(".SH FILES")[0]
     synopsis = PAGE.split(".SH SYNOPSIS")[1].split(".SH DESCRIPTION")[0]
-    for option in options_in(help_of(command)) - {"-h", "--help"}:
+    for option in options_in(help_of(*command.split())) - {"-h", "--help"}:
         assert option.replace("-", "\\-") in synopsis, (command, option)
         assert option.replace("-", "\\-") in section or option in ("--data-dir", "--size", "--seed", "--rules"), option
 
