@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 RANK_SYMBOLS = "A23456789TJQK"
@@ -69,12 +69,24 @@ class Card:
 
     rank: int
     suit: Suit
+    #: The card's place in DECK, 0-51, and its hash: sets and dicts of cards (the bots' hot paths) then
+    #: hash and compare one int rather than a (rank, suit) tuple.
+    index: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not (isinstance(self.rank, int) and 1 <= self.rank <= 13):
             raise CardError(f"{self.rank!r} is not a rank: a card's rank is 1 (ace) to 13 (king)")
         if not isinstance(self.suit, Suit):
             raise CardError(f"{self.suit!r} is not a suit (S, H, D or C)")
+        object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
+
+    def __hash__(self) -> int:
+        return self.index
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Card):
+            return self.index == other.index
+        return NotImplemented
 
     @property
     def value(self) -> int:
@@ -84,11 +96,6 @@ class Card:
     @property
     def name(self) -> str:
         return f"{_RANK_NAMES[self.rank - 1]} of {self.suit.word}"
-
-    @property
-    def index(self) -> int:
-        """The card's place in DECK, 0-51."""
-        return SUITS.index(self.suit) * 13 + self.rank - 1
 
     def __str__(self) -> str:
         return RANK_SYMBOLS[self.rank - 1] + self.suit.value

@@ -16,7 +16,7 @@ from .moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from .options import CribbageOptions, Phase
 from .peg import MAX_COUNT, PegItem, PegKind, item_words, peg_items
 from .show import item_words as show_words
-from .show import score_show
+from .show import score_show, show_total
 from .view import CribbageView, ShownHand
 
 RECORD_GAME = "classic cribbage"
@@ -123,7 +123,7 @@ class CribbageState:
             return (Count(),)
         cards, crib = self.show_cards(self.show_step)
         assert self.starter is not None
-        return (Count(), *(Count(n) for n in range(score_show(cards, self.starter, crib).total)))
+        return (Count(), *(Count(n) for n in range(show_total(cards, self.starter, crib))))
 
     # --- moves ---
 

@@ -73,9 +73,10 @@ def parse_move(text: str) -> Move:
     >>> parse_move("discard 5h 10d"), parse_move("count 12"), parse_move(" Go ")
     (Discard(cards=(Card(5H), Card(TD))), Count(declared=12), Go())
     """
-    words = text.strip().lower().split()
+    words = text.split()
     if not words:
         raise CardError("an empty move: write discard, play, go, count or muggins")
+    words[0] = words[0].lower()  # the cards keep their case, for the error to quote them as written
     verb, rest = words[0], " ".join(words[1:])
     if verb == "discard":
         cards = parse_cards(rest)
@@ -96,6 +97,6 @@ def parse_move(text: str) -> Move:
         raise CardError(f"{text.strip()!r}: write 'count' for the exact count, or 'count N' with N a number")
     if words == ["muggins"]:
         return Muggins(True)
-    if words == ["no", "muggins"]:
+    if [w.lower() for w in words] == ["no", "muggins"]:
         return Muggins(False)
     raise CardError(f"{text.strip()!r} is not a move: write discard, play, go, count or muggins")

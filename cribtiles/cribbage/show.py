@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import lru_cache
 from typing import NamedTuple
 
 from cribtiles.rules.hands import HANDS, RANK_KEY, CombinationKind, combinations_of
@@ -80,6 +81,11 @@ class ShowScore:
         return self._points(ShowKind.NOBS)
 
 
+#: The combinations of ranks in a given order, remembered: a game counts a few thousand hands, and a dealt
+#: hand is sorted, so the same orders come back (bounded: 13^5 orders are possible).
+_combinations = lru_cache(maxsize=1 << 14)(combinations_of)
+
+
 def _check(hand: Sequence[Card], starter: Card) -> None:
     if len(hand) != HAND_SIZE:
         raise CardError(f"a hand to count holds {HAND_SIZE} cards, not {len(hand)}")
@@ -108,7 +114,7 @@ def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowS
     cards = (*hand, starter)
     items = [
         ShowItem(_FROM_HANDS[c.kind], tuple(cards[i] for i in c.positions), c.points)
-        for c in combinations_of([card.rank for card in cards])
+        for c in _combinations(tuple(card.rank for card in cards))
     ]
     flush = _flush_points(hand, starter, crib)
     if flush:

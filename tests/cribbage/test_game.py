@@ -1,0 +1,344 @@
+"""Tests for cribtiles.cribbage.game: the cut for deal, the deal, the discard, his heels, the play (go, 31,
+the last card, the count reset), the show's order, 121 up the moment it is reached, muggins, lurches."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from cribtiles.cribbage import (
+    Card,
+    Count,
+    CribbageError,
+    CribbageOptions,
+    CribbageState,
+    Discard,
+    EventKind,
+    Go,
+    MarginKind,
+    Muggins,
+    PegKind,
+    Phase,
+    PlayCard,
+    ShowKind,
+    describe_cut,
+    new_game,
+    parse_card,
+    parse_cards,
+    parse_move,
+)
+from cribtiles.cribbage.events import outcome_of
+
+DEALER, PONE = 0, 1
+
+
+def position(
+    pone: str,
+    dealer: str,
+    starter: str = "AD",
+    crib: str = "",
+    scores: tuple[int, int] = (0, 0),
+    options: CribbageOptions | None = None,
+) -> CribbageState:
+    """The play about to start: player 0 deals, player 1 leads, each holding the four cards given."""
+    hands = {PONE: parse_cards(pone), DEALER: parse_cards(dealer)}
+    held = {*hands[PONE], *hands[DEALER], parse_card(starter)}
+    crib_cards = parse_cards(crib) if crib else tuple(c for c in new_game(0).stock if c not in held)[:4]
+    pair = (hands[0], hands[1])
+    return dataclasses.replace(
+        new_game(0, options=options),
+        dealer=DEALER,
+        phase=Phase.PLAY,
+        hands=pair,
+        shown=pair,
+        discarded=(True, True),
+        crib=crib_cards,
+        starter=parse_card(starter),
+        turn=PONE,
+        scores=scores,
+    )
+
+
+def play(state: CribbageState, *cards: str) -> CribbageState:
+    for card in cards:
+        state = state.apply(PlayCard(parse_card(card)) if card != "go" else Go())
+    return state
+
+
+def pegged(state: CribbageState) -> list[tuple[int, object, int]]:
+    return [(e.player, e.kind, e.points) for e in state.events]
+
+
+# --- the cut and the deal ---
+
+
+def test_the_lower_card_of_the_cut_deals_and_a_tie_cuts_again() -> None:
+    tied = next(seed for seed in range(200) if len(new_game(seed).cut_for_deal) > 1)
+    for seed in (0, 1, 2, 3, tied):
+        state = new_game(seed)
+        cuts = state.cut_for_deal
+        assert all(a.rank == b.rank for a, b in cuts[:-1])
+        a, b = cuts[-1]
+        assert a.rank != b.rank
+        assert state.dealer == (0 if a.rank < b.rank else 1)
+    lines = describe_cut(new_game(tied))
+    assert lines[0].endswith(": a tie, cut again") and "the lower card deals" in lines[-1]
+
+
+def test_a_deal_gives_six_cards_each_from_a_seeded_shuffle() -> None:
+    state = new_game(5)
+    assert [len(h) for h in state.hands] == [6, 6]
+    cards = [*state.hands[0], *state.hands[1], *state.stock]
+    assert len(cards) == len(set(cards)) == 52
+    assert new_game(5) == state and new_game(6).hands != state.hands
+    assert state.phase is Phase.DISCARD and state.current == state.pone
+
+
+def test_the_non_dealer_discards_first_then_the_dealer() -> None:
+    state = new_game(3)
+    pone, dealer = state.pone, state.dealer
+    with pytest.raises(CribbageError, match="you do not hold"):
+        state.apply(Discard((state.hands[dealer][0], state.hands[dealer][1])))
+    with pytest.raises(CribbageError, match="not to play"):
+        state.apply(PlayCard(state.hands[pone][0]))
+    state = state.apply(Discard((state.hands[pone][0], state.hands[pone][1])))
+    assert state.current == dealer and len(state.hands[pone]) == 4 and len(state.crib) == 2
+    state = state.apply(Discard((state.hands[dealer][4], state.hands[dealer][5])))
+    assert state.phase is Phase.PLAY and len(state.crib) == 4 and state.starter == new_game(3).stock[0]
+    assert state.current == pone  # the non-dealer leads
+
+
+def with_jack_starter(seed: int, scores: tuple[int, int] = (0, 0)) -> CribbageState:
+    state = new_game(seed)
+    jack = next(c for c in state.stock if c.rank == 11)
+    return dataclasses.replace(state, stock=(jack, *(c for c in state.stock if c != jack)), scores=scores)
+
+
+def discard_both(state: CribbageState) -> CribbageState:
+    for _ in range(2):
+        state = state.apply(state.legal_moves()[0])
+    return state
+
+
+def test_a_jack_turned_up_gives_the_dealer_two_for_his_heels() -> None:
+    state = discard_both(with_jack_starter(4))
+    assert state.starter is not None and state.starter.rank == 11
+    assert [(e.player, e.kind, e.points, e.words) for e in state.events] == [
+        (state.dealer, EventKind.HEELS, 2, "two for his heels")
+    ]
+    assert state.scores[state.dealer] == 2 and state.scores[state.pone] == 0
+
+
+def test_his_heels_can_win_the_game() -> None:
+    dealer = new_game(4).dealer
+    scores = (119, 50) if dealer == 0 else (50, 119)
+    state = discard_both(with_jack_starter(4, scores))
+    assert state.is_over and state.outcome is not None
+    assert state.outcome.winner == dealer and state.scores[dealer] == 121
+    assert state.outcome.margin_kind is MarginKind.DOUBLE_SKUNK
+    assert state.legal_moves() == () and state.current is None
+    with pytest.raises(CribbageError, match="the game is over"):
+        state.apply(Go())
+
+
+# --- the play ---
+
+
+def test_the_count_rises_and_a_card_past_31_is_refused() -> None:
+    state = play(position("KH 5C 9C 9D", "QS 2H 3S 4D"), "KH", "QS")
+    assert state.count == 20 and state.pile == parse_cards("KH QS") and state.current == PONE
+    with pytest.raises(CribbageError, match="you do not hold the jack of spades"):
+        play(state, "JS")
+    state = play(state, "5C", "2H")
+    with pytest.raises(CribbageError, match="the count is 27: the nine of clubs would make it 36, over 31"):
+        play(state, "9C")
+
+
+def test_nobody_can_lay_so_the_last_to_lay_pegs_the_go_and_the_other_leads() -> None:
+    state = play(position("KH QD 8C 7C", "TS 9D 5H 4H"), "KH", "TS", "QD")
+    # 30: the dealer's 9, 5 and 4 all pass 31, and so do the non-dealer's 8 and 7: one for the go
+    assert pegged(state) == [(PONE, PegKind.GO, 1)] and state.events[0].words == "go for one"
+    assert state.count == 0 and state.pile == () and state.current == DEALER
+    state = play(state, "9D", "8C", "5H", "7C")
+    assert pegged(state) == [(PONE, PegKind.GO, 1)]  # 29, and the dealer's 4 would make 33
+    assert state.current == DEALER
+    state = play(state, "4H")
+    assert pegged(state) == [(DEALER, PegKind.LAST_CARD, 1)] and state.events[0].words == "last card for one"
+    assert state.phase is Phase.SHOW and state.scores == (1, 2)
+
+
+def test_a_player_who_cannot_lay_says_go_and_the_other_plays_on() -> None:
+    state = play(position("KH 5C 9C 9D", "QS 2H 3S 4D"), "KH", "QS", "5C", "2H")
+    assert state.count == 27 and state.current == PONE
+    assert state.legal_moves() == (Go(),)  # both nines pass 31, and the dealer can still lay
+    state = play(state, "go")
+    assert state.events == () and state.current == DEALER and state.gone == (False, True)
+    state = play(state, "3S")  # 30; the 4 would make 34: the go is the dealer's
+    assert pegged(state) == [(DEALER, PegKind.GO, 1)]
+    assert state.count == 0 and state.current == PONE  # the player after the last to lay leads
+    state = play(state, "9C", "4D", "9D")
+    assert pegged(state) == [(PONE, PegKind.LAST_CARD, 1)] and state.phase is Phase.SHOW
+
+
+def test_go_is_refused_while_a_card_fits() -> None:
+    state = play(position("KH 5C 9C 9D", "QS 2H 3S 4D"), "KH")
+    with pytest.raises(CribbageError, match="no go: the"):
+        play(state, "go")
+
+
+def test_31_scores_two_resets_the_count_and_no_run_reaches_back_past_it() -> None:
+    state = play(position("KH 6C 4C 8H", "QS AH 5D 7S"), "KH", "QS", "6C", "5D")
+    assert pegged(state) == [(DEALER, PegKind.THIRTY_ONE, 2)] and state.events[0].words == "31 for two"
+    assert state.count == 0 and state.pile == () and state.current == PONE
+    state = play(state, "4C")  # 6 5 4 would be a run, but the 6 and 5 were laid before the reset
+    assert state.events == () and state.pile == parse_cards("4C")
+    state = play(state, "AH", "8H", "7S")
+    assert pegged(state) == [(DEALER, PegKind.LAST_CARD, 1)]
+    assert state.scores == (3, 0)
+
+
+def test_31_with_the_last_card_is_two_not_three() -> None:
+    state = play(position("KH 6C 3D 2D", "QS 5D AH 4S"), "KH", "QS", "6C", "5D", "3D", "AH", "2D", "4S")
+    # 3 A 2 4 after the reset: a run of three (3 A 2), then a run of four (3 A 2 4) with the last card
+    assert state.phase is Phase.SHOW
+    assert state.scores == (2 + 4 + 1, 3)
+
+
+def test_runs_and_pairs_in_the_play_are_pegged_as_laid() -> None:
+    state = play(position("6H 5S 7D 7C", "4D 5H 8S 8C"), "6H", "4D", "5S")
+    assert pegged(state) == [(PONE, PegKind.FIFTEEN, 2), (PONE, PegKind.RUN, 3)]
+    state = play(state, "5H")
+    assert pegged(state) == [(DEALER, PegKind.PAIR, 2)]
+
+
+def test_the_game_ends_the_moment_the_play_reaches_121() -> None:
+    state = play(position("6H 5S 7D 7C", "4D 5H 8S 8C", scores=(100, 117)), "6H", "4D", "5S")
+    assert state.is_over and state.outcome is not None
+    assert state.scores == (100, 121) and state.outcome.winner == PONE
+    assert state.outcome.margin_kind is MarginKind.WIN
+    assert [e.kind for e in state.events] == [PegKind.FIFTEEN, PegKind.RUN]  # 117 + 2, then the run
+
+
+# --- the show ---
+
+
+def all_played(state: CribbageState) -> CribbageState:
+    while state.phase is Phase.PLAY:
+        state = state.apply(state.legal_moves()[0])
+    return state
+
+
+def test_the_show_counts_the_non_dealer_then_the_dealer_then_the_crib_then_deals_again() -> None:
+    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", crib="2H 4S 6H 8H"))
+    scores = state.scores
+    assert state.phase is Phase.SHOW and state.current == PONE
+    state = state.apply(Count())
+    assert sum(e.points for e in state.events) == 29 and all(e.player == PONE for e in state.events)
+    assert state.scores[PONE] == scores[PONE] + 29 and state.current == DEALER
+    state = state.apply(Count())
+    assert sum(e.points for e in state.events) == 24  # 4 4 5 6 6: four runs, two pairs, four fifteens
+    assert state.current == DEALER and state.show_step == 2
+    view = state.view(PONE)
+    assert [(h.owner, h.crib) for h in view.shown_hands] == [(PONE, False), (DEALER, False)]
+    state = state.apply(Count())  # the crib 2 4 6 8 with a 5 of clubs: a flush needs the starter's suit
+    assert [(e.kind, e.points) for e in state.events] == [(ShowKind.FIFTEEN, 2)] * 2 + [(ShowKind.RUN, 3)]
+    assert state.phase is Phase.DISCARD and state.deal_number == 2 and state.dealer == PONE
+    assert [len(h) for h in state.hands] == [6, 6] and state.current == DEALER
+
+
+def test_the_non_dealers_count_can_win_before_the_dealer_counts() -> None:
+    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", scores=(115, 100)))
+    state = state.apply(Count())
+    assert state.is_over and state.outcome is not None and state.outcome.winner == PONE
+    assert state.scores[PONE] == 121 and state.show_step == 1
+    assert state.outcome.margin_kind is MarginKind.WIN  # the dealer stopped at 115 + what the play gave
+
+
+def test_without_muggins_a_count_must_be_exact() -> None:
+    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C"))
+    assert state.legal_moves() == (Count(),)
+    with pytest.raises(CribbageError, match="the hand makes 29, not 28: count it exactly"):
+        state.apply(Count(28))
+    assert state.apply(Count(29)).scores == state.apply(Count()).scores
+
+
+def test_with_muggins_the_opponent_may_take_what_a_count_missed() -> None:
+    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", options=CribbageOptions(muggins=True)))
+    before = state.scores
+    assert len(state.legal_moves()) == 1 + 29  # the exact count, or any number below it
+    with pytest.raises(CribbageError, match="never over"):
+        state.apply(Count(30))
+    short = state.apply(Count(24))
+    assert [(e.player, e.kind, e.points) for e in short.events] == [(PONE, EventKind.COUNT, 24)]
+    assert short.current == DEALER and short.legal_moves() == (Muggins(True), Muggins(False))
+    assert short.view(DEALER).muggins_due == 5 and short.view(PONE).muggins_due == 0
+    with pytest.raises(CribbageError, match="muggins"):
+        short.apply(Count())
+    claimed = short.apply(Muggins(True))
+    assert [(e.player, e.kind, e.points) for e in claimed.events] == [(DEALER, EventKind.MUGGINS, 5)]
+    assert claimed.scores == (before[0] + 5, before[1] + 24) and claimed.current == DEALER
+    let_go = short.apply(Muggins(False))
+    assert let_go.events == () and let_go.scores == (before[0], before[1] + 24)
+    assert let_go.show_step == 1 and let_go.current == DEALER
+
+
+# --- the end, moves' notation, records ---
+
+
+@pytest.mark.parametrize(
+    ("loser", "kind", "words"),
+    [
+        (91, MarginKind.WIN, "You win, 121 to 91."),
+        (90, MarginKind.SKUNK, "You win by a lurch (skunk), 121 to 90."),
+        (61, MarginKind.SKUNK, "You win by a lurch (skunk), 121 to 61."),
+        (60, MarginKind.DOUBLE_SKUNK, "You win by a double lurch (double skunk), 121 to 60."),
+    ],
+)
+def test_lurches(loser: int, kind: MarginKind, words: str) -> None:
+    outcome = outcome_of((121, loser), 0, 121)
+    assert outcome.margin_kind is kind and outcome.words(("You", "Bot")) == words
+    assert outcome.lurch is (kind is not MarginKind.WIN)
+    assert outcome_of((loser, 121), 1, 121).words(("You", "Bot")).startswith("Bot wins")
+
+
+@pytest.mark.parametrize("text", ["discard 5H JD", "play 7C", "go", "count", "count 12", "muggins", "no muggins"])
+def test_move_notation_round_trips(text: str) -> None:
+    assert str(parse_move(text)) == text
+    assert str(parse_move(text.upper())) == text
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("discard 5H", "a discard lays exactly two cards"),
+        ("play 5X", "X is not a suit"),
+        ("count lots", "write 'count' for the exact count"),
+        ("jump", "is not a move"),
+        ("", "an empty move"),
+    ],
+)
+def test_bad_move_notation_is_refused_in_words(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_move(text)
+
+
+def test_the_target_is_31_to_1000() -> None:
+    assert CribbageOptions(target=61).target == 61
+    with pytest.raises(ValueError, match="31 to 1000"):
+        CribbageOptions(target=5)
+
+
+def test_a_view_shows_its_own_discards_not_the_others() -> None:
+    state = discard_both(new_game(8))
+    pone, dealer = state.pone, state.dealer
+    view = state.view(pone)
+    assert view.discards == state.discards[pone] and view.crib_size == 4
+    assert not set(state.discards[dealer]) & {*view.hand, *view.kept, *view.discards, *view.pile}
+    assert set(state.discards[dealer]) <= set(view.unseen)
+    assert not set(state.discards[pone]) & set(view.unseen)
+    assert len(view.unseen) == 52 - 4 - 2 - 1
+
+
+def test_cards_are_cards() -> None:
+    assert Card(5, parse_card("5H").suit) == parse_card("5h")

@@ -1,0 +1,145 @@
+"""Random-game conformance for cribtiles.cribbage: thousands of seeded games of random legal moves, with the
+rules' invariants checked at every step (the 52 cards all somewhere once, the count never above 31, scores
+only rising, the end at the target and nothing after), records that replay to the same state, and views
+that show nothing a player may not see."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+
+import pytest
+
+from cribtiles.cribbage import (
+    CribbageError,
+    CribbageOptions,
+    CribbageState,
+    Go,
+    Phase,
+    new_game,
+    parse_move,
+    replay,
+)
+
+GAMES = 2000
+WATCHED = 20  # every 20th game also checks both views at every step and replays its record
+
+
+def options_for(game: int) -> CribbageOptions:
+    return CribbageOptions(muggins=game % 2 == 1, target=61 if game % 5 == 0 else 121)
+
+
+def check_cards(state: CribbageState) -> None:
+    """Every step: the 52 cards each somewhere once, the count the pile's and never above 31."""
+    where = [*state.hands[0], *state.hands[1], *(card for _, card in state.played), *state.crib, *state.stock]
+    assert len(where) == 52 and len(set(where)) == 52
+    assert state.count == sum(c.value for c in state.pile) <= 31
+
+
+def check_deal(state: CribbageState) -> None:
+    """In the watched games: the pile is the latest cards laid, the kept hands are what was held and laid."""
+    played = [card for _, card in state.played]
+    assert tuple(played[len(played) - len(state.pile) :]) == state.pile
+    if state.phase is Phase.PLAY:
+        assert len(state.crib) == 4 and state.starter == state.stock[0]
+        for p in (0, 1):
+            assert set(state.shown[p]) == {*state.hands[p], *(c for q, c in state.played if q == p)}
+    elif state.phase is Phase.SHOW:
+        assert state.hands == ((), ()) and len(state.played) == 8
+
+
+def check_view(state: CribbageState, player: int, before: CribbageState) -> None:
+    view = state.view(player)
+    other = 1 - player
+    assert view.hand == state.hands[player] and view.scores == state.scores
+    assert list(view.unseen) == sorted(view.unseen)
+    counted = {c for hand in view.shown_hands for c in hand.cards}
+    secret = {*state.hands[other], *(c for c in state.stock if c != state.starter)}
+    secret |= {c for c in state.crib if c not in state.discards[player] and c not in counted}
+    secret |= {c for c in state.shown[other] if c not in counted and c not in {c for _, c in state.played}}
+    assert secret <= set(view.unseen)
+    # nothing secret anywhere else in the view: its text, less the unseen cards, the cut for deal (shown
+    # before the first deal was shuffled) and the events of a move that dealt again (the crib just counted)
+    new_deal = state.deal_number != before.deal_number
+    if new_deal:
+        assert {c for e in view.events for c in e.cards} <= {*before.crib, before.starter}
+    text = repr(dataclasses.replace(view, unseen=(), cut_for_deal=(), events=() if new_deal else view.events))
+    assert [c for c in secret if repr(c) in text] == []
+    assert not hasattr(view, "stock") and not hasattr(view, "log")
+    assert view.legal == (state.legal_moves() if state.current == player else ())
+
+
+def play_game(game: int, watched: bool) -> CribbageState:
+    rng = random.Random(game)
+    state = new_game(game, options=options_for(game))
+    target = state.options.target
+    while not state.is_over:
+        before = state
+        moves = state.legal_moves()
+        assert moves and state.current is not None
+        move = rng.choice(moves)
+        state = state.apply(move)
+        check_cards(state)
+        gained = [state.scores[p] - before.scores[p] for p in (0, 1)]
+        assert min(gained) >= 0 and max(state.scores) <= target
+        pegged = [sum(e.points for e in state.events if e.player == p) for p in (0, 1)]
+        if state.is_over:
+            assert all(pegged[p] >= gained[p] for p in (0, 1))  # the winner stops at the target
+        else:
+            assert pegged == gained and max(state.scores) < target
+        if state.deal_number != before.deal_number:
+            assert state.deal_number == before.deal_number + 1 and state.dealer == 1 - before.dealer
+            assert before.phase is Phase.SHOW
+        if watched:
+            assert parse_move(str(move)) == move
+            check_deal(state)
+            check_view(state, 0, before)
+            check_view(state, 1, before)
+    assert state.outcome is not None and state.scores[state.outcome.winner] == target
+    assert state.outcome.scores == state.scores and state.current is None and state.legal_moves() == ()
+    with pytest.raises(CribbageError):
+        state.apply(Go())
+    if watched:
+        assert replay(json.loads(json.dumps(state.record()))) == state
+    return state
+
+
+def test_thousands_of_random_games_keep_the_rules() -> None:
+    finished = [play_game(game, watched=game % WATCHED == 0) for game in range(GAMES)]
+    assert len(finished) == GAMES
+    winners = [s.outcome.winner for s in finished if s.outcome is not None]
+    assert 0 < winners.count(0) < GAMES  # both seats win some
+    assert any(s.outcome is not None and s.outcome.lurch for s in finished)
+    assert any(s.phase is Phase.OVER and s.show_step == 0 and s.deal_number > 1 for s in finished)  # won in the play
+
+
+def test_a_game_replays_move_by_move_to_the_same_states() -> None:
+    rng = random.Random(99)
+    state = new_game(99)
+    states = [state]
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_moves()))
+        states.append(state)
+    record = state.record()
+    moves = record["moves"]
+    assert isinstance(moves, list) and len(moves) == len(states) - 1
+    for n in (0, 1, len(moves) // 2, len(moves)):
+        assert replay({**record, "moves": moves[:n]}) == states[n]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"game": "chess"}, "not a record of a classic cribbage game"),
+        ({"seed": "x"}, "its seed is missing or wrong"),
+        ({"names": ["One"]}, "must name two players"),
+        ({"options": {"target": 3}}, "its options are wrong"),
+        ({"moves": ["play 5X"]}, "move 1 of the record ('play 5X') cannot be played"),
+        ({"moves": ["go"]}, "move 1 of the record ('go') cannot be played: it is time to lay two cards"),
+    ],
+)
+def test_a_damaged_record_is_refused_in_words(change: dict[str, object], message: str) -> None:
+    record = {**new_game(1).record(), **change}
+    with pytest.raises(CribbageError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        replay(record)
