@@ -33,8 +33,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TypeVar
 
+from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats, cribbage_statistics
 from cribtiles.table.ledger import GameSummary, Stats, statistics
 
+from . import cribbage_history
 from .files import aside_names, brief, move_to_free_name, why
 
 HISTORY_FILE = "history.sqlite3"
@@ -82,6 +84,8 @@ MIGRATIONS: tuple[Migration, ...] = (
             solved_at TEXT NOT NULL
         ) WITHOUT ROWID""",
     ),
+    # 3: the games of classic cribbage, and the counts of their shows (cribtiles.app.cribbage_history)
+    cribbage_history.MIGRATION,
 )
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that say what kind of trouble it is
@@ -161,20 +165,8 @@ class History:
     def add(self, summary: GameSummary) -> int:
         """Store a finished game, in one transaction; its id (the stored one when the same game, by its
         key, is there already), or 0 when it could not be stored (then `messages` says why)."""
-        with self._mutex:
-            for attempt in (1, 2):
-                try:
-                    conn = self._open(create=True)
-                    assert conn is not None
-                    return _insert(conn, summary)
-                except Exception as e:
-                    trouble = _trouble(e, self.timeout)
-                    again = attempt == 1 and (trouble.kind in SET_ASIDE or trouble.kind is Trouble.LOCKED)
-                    if again and self._set_aside(trouble):
-                        continue  # the game goes into a fresh history
-                    self._failed(f"This game could not be added to the history of your games ({trouble.words}).", e)
-                    return 0
-            return 0
+        failed = "This game could not be added to the history of your games"
+        return self._write(lambda conn: _insert(conn, summary), failed, 0, locked_aside=True)
 
     def games(self) -> list[GameSummary]:
         """Every stored game, the newest last; [] when there are none (or the history cannot be read)."""
@@ -195,28 +187,61 @@ class History:
     def mark_solved(self, puzzle_id: str, points: int, solved_at: str) -> bool:
         """Remember that puzzle `puzzle_id` was solved with `points` (a puzzle solved again keeps its
         most points and its first time); whether it was stored (else `messages` says why)."""
-        with self._mutex:
-            for attempt in (1, 2):
-                try:
-                    conn = self._open(create=True)
-                    assert conn is not None
-                    _solve(conn, puzzle_id, points, solved_at)
-                    return True
-                except Exception as e:
-                    trouble = _trouble(e, self.timeout)
-                    again = attempt == 1 and trouble.kind in SET_ASIDE
-                    if again and self._set_aside(trouble):
-                        continue
-                    self._failed(f"The solved puzzle could not be remembered ({trouble.words}).", e)
-                    return False
-            return False
+
+        def solve(conn: sqlite3.Connection) -> bool:
+            _solve(conn, puzzle_id, points, solved_at)
+            return True
+
+        return self._write(solve, "The solved puzzle could not be remembered", False)
 
     def solved_puzzles(self) -> dict[str, int]:
         """The puzzles solved, each with the points found; {} when none (or the history cannot be read)."""
         none: dict[str, int] = {}
         return self._read(lambda conn: _solved(conn, self._say), none)
 
+    # --- the games of classic cribbage ---
+
+    def add_cribbage(self, game: CribbageGame) -> int:
+        """Store a finished game of cribbage, in one transaction, once (by its key); its id, or 0 when it
+        could not be stored (then `messages` says why)."""
+        failed = "This game of cribbage could not be added to the history of your games"
+        return self._write(lambda conn: cribbage_history.insert(conn, game), failed, 0, locked_aside=True)
+
+    def cribbage_games(self) -> list[CribbageGame]:
+        """Every stored game of cribbage, the newest last; [] when there are none (or it cannot be read)."""
+        none: list[CribbageGame] = []
+        return self._read(lambda conn: cribbage_history.read(conn, "", (), self._say), none)
+
+    def cribbage_game(self, game_id: int) -> CribbageGame | None:
+        none: list[CribbageGame] = []
+        found = self._read(lambda conn: cribbage_history.read(conn, "WHERE id = ?", (game_id,), self._say), none)
+        return found[0] if found else None
+
+    def cribbage_stats(self) -> CribbageStats:
+        return cribbage_statistics(self.cribbage_games())
+
     # --- the database ---
+
+    def _write(
+        self, write: Callable[[sqlite3.Connection], _T], failed: str, nothing: _T, locked_aside: bool = False
+    ) -> _T:
+        """Run `write` on the database (made if need be); a history that cannot be used is set aside and
+        the write made in a fresh one (one locked past the timeout too, with `locked_aside`: a finished
+        game is not to be lost to a stuck process). On failure `failed` and the reason are said."""
+        with self._mutex:
+            for attempt in (1, 2):
+                try:
+                    conn = self._open(create=True)
+                    assert conn is not None
+                    return write(conn)
+                except Exception as e:
+                    trouble = _trouble(e, self.timeout)
+                    aside = trouble.kind in SET_ASIDE or (locked_aside and trouble.kind is Trouble.LOCKED)
+                    if attempt == 1 and aside and self._set_aside(trouble):
+                        continue  # the write goes into a fresh history
+                    self._failed(f"{failed} ({trouble.words}).", e)
+                    return nothing
+            return nothing
 
     def _read(self, read: Callable[[sqlite3.Connection], _T], nothing: _T) -> _T:
         with self._mutex:

@@ -1,0 +1,201 @@
+"""The finished games of classic cribbage in the history database: their tables (migration 3 of
+`cribtiles.app.history`), how a game is stored (in one transaction, once by its key) and read back,
+every value checked by kind (a history may have been edited by hand).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import sqlite3
+from collections.abc import Callable
+
+from cribtiles.cribbage.events import MarginKind
+from cribtiles.table.cribbage_ledger import CribbageGame, ShowCount
+
+from .files import brief
+
+log = logging.getLogger("cribtiles.history")
+
+#: Migration 3: a game of cribbage per row, both seats in it (a game has two, always), and the counts
+#: of its show apart, one row each, for the average and best hands. A seed is text, as in `games`.
+MIGRATION = (
+    """CREATE TABLE cribbage_games (
+        id INTEGER PRIMARY KEY,
+        key TEXT NOT NULL UNIQUE,
+        finished_at TEXT NOT NULL,
+        seed TEXT NOT NULL,
+        level TEXT NOT NULL,
+        muggins INTEGER NOT NULL,
+        target INTEGER NOT NULL,
+        person INTEGER NOT NULL,
+        name_0 TEXT NOT NULL,
+        name_1 TEXT NOT NULL,
+        score_0 INTEGER NOT NULL,
+        score_1 INTEGER NOT NULL,
+        winner INTEGER NOT NULL,
+        margin TEXT NOT NULL,
+        deals INTEGER NOT NULL,
+        pegged_0 INTEGER NOT NULL,
+        pegged_1 INTEGER NOT NULL,
+        record TEXT NOT NULL
+    )""",
+    """CREATE TABLE cribbage_shows (
+        game_id INTEGER NOT NULL REFERENCES cribbage_games (id) ON DELETE CASCADE,
+        deal INTEGER NOT NULL,
+        step INTEGER NOT NULL,
+        owner INTEGER NOT NULL,
+        crib INTEGER NOT NULL,
+        cards TEXT NOT NULL,
+        starter TEXT NOT NULL,
+        points INTEGER NOT NULL,
+        declared INTEGER NOT NULL,
+        PRIMARY KEY (game_id, deal, step)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX cribbage_games_by_time ON cribbage_games (finished_at)",
+)
+
+_COLUMNS = (
+    "id, key, finished_at, seed, level, muggins, target, person, name_0, name_1, score_0, score_1, winner, "
+    "margin, deals, pegged_0, pegged_1, record"
+)
+_SHOW_COLUMNS = "game_id, deal, step, owner, crib, cards, starter, points, declared"
+_SEED = re.compile(r"-?[0-9]{1,4000}")
+_CARDS = re.compile(r"[A2-9TJQK][SHDC]( [A2-9TJQK][SHDC]){3}")
+_CARD = re.compile(r"[A2-9TJQK][SHDC]")
+
+
+def insert(conn: sqlite3.Connection, g: CribbageGame) -> int:
+    """Store `g` in one transaction; its id (the stored game's, when one with its key is there)."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        row = conn.execute("SELECT id FROM cribbage_games WHERE key = ?", (g.key,)).fetchone()
+        if row is not None:
+            conn.execute("ROLLBACK")
+            return int(row[0])
+        values = (
+            g.key,
+            g.finished_at,
+            str(g.seed),
+            g.level,
+            int(g.muggins),
+            g.target,
+            g.person,
+            *g.names,
+            *g.scores,
+            g.winner,
+            g.margin.value,
+            g.deals,
+            *g.pegged,
+            g.record,
+        )
+        marks = ", ".join("?" * len(values))
+        cur = conn.execute(f"INSERT INTO cribbage_games ({_COLUMNS.removeprefix('id, ')}) VALUES ({marks})", values)
+        game_id = int(cur.lastrowid or 0)
+        conn.executemany(
+            f"INSERT INTO cribbage_shows ({_SHOW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (game_id, s.deal, s.step, s.owner, int(s.crib), s.cards, s.starter, s.points, s.declared)
+                for s in g.shows
+            ],
+        )
+        conn.execute("COMMIT")
+        return game_id
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+
+
+def read(
+    conn: sqlite3.Connection, where: str, params: tuple[object, ...], say: Callable[[str], None]
+) -> list[CribbageGame]:
+    """The games of cribbage (of `where`, on `id`), oldest first, read in one transaction; a game whose
+    rows cannot be understood is left out, and said."""
+    conn.execute("BEGIN")
+    try:
+        rows = conn.execute(f"SELECT {_COLUMNS} FROM cribbage_games {where} ORDER BY id", params).fetchall()
+        show_where = where.replace("WHERE id", "WHERE game_id")
+        shows: dict[object, list[tuple[object, ...]]] = {}
+        for show in conn.execute(
+            f"SELECT {_SHOW_COLUMNS} FROM cribbage_shows {show_where} ORDER BY game_id, deal, step", params
+        ):
+            shows.setdefault(show[0], []).append(show[1:])
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("COMMIT")
+    out = []
+    for row in rows:
+        try:
+            out.append(_game(row, shows.get(row[0], [])))
+        except (TypeError, ValueError) as e:
+            log.warning("cribbage game %s of the history could not be read: %s", row[0], e)
+            say(f"Cribbage game {row[0]} of the history could not be read ({brief(str(e))}); it is left out.")
+    return out
+
+
+def _int(value: object, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"its {what} is not a whole number")
+    return value
+
+
+def _text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"its {what} is not text")
+    return value
+
+
+def _flag(value: object, what: str) -> bool:
+    if _int(value, what) not in (0, 1):
+        raise ValueError(f"its {what} is neither 0 nor 1")
+    return bool(value)
+
+
+def _show(row: tuple[object, ...]) -> ShowCount:
+    deal, step, owner, crib, cards, starter, points, declared = row
+    if not _CARDS.fullmatch(_text(cards, "show's cards")) or not _CARD.fullmatch(_text(starter, "starter")):
+        raise ValueError("a count of its show does not name four cards and a starter")
+    if _int(step, "show's step") not in (0, 1, 2):
+        raise ValueError("a count of its show is not one of a deal's three")
+    return ShowCount(
+        deal=_int(deal, "deal"),
+        step=_int(step, "show's step"),
+        owner=_int(owner, "show's owner"),
+        crib=_flag(crib, "crib mark"),
+        cards=_text(cards, "show's cards"),
+        starter=_text(starter, "starter"),
+        points=_int(points, "show's points"),
+        declared=_int(declared, "count declared"),
+    )
+
+
+def _game(row: tuple[object, ...], shows: list[tuple[object, ...]]) -> CribbageGame:
+    (game_id, key, finished_at, seed, level, muggins, target, person, name_0, name_1, score_0, score_1, winner,
+     margin, deals, pegged_0, pegged_1, record) = row  # fmt: skip
+    seed_text = _text(seed, "seed")
+    if not _SEED.fullmatch(seed_text):
+        raise ValueError("its seed is not a whole number")
+    try:
+        margin_kind = MarginKind(_text(margin, "margin"))
+    except ValueError:
+        raise ValueError(f"its margin {margin!r} is not win, skunk or double skunk") from None
+    return CribbageGame(
+        id=_int(game_id, "id"),
+        key=_text(key, "key"),
+        finished_at=_text(finished_at, "time"),
+        seed=int(seed_text),
+        level=_text(level, "level"),
+        muggins=_flag(muggins, "muggins mark"),
+        target=_int(target, "target"),
+        person=_int(person, "person's seat"),
+        names=(_text(name_0, "player's name"), _text(name_1, "player's name")),
+        scores=(_int(score_0, "score"), _int(score_1, "score")),
+        winner=_int(winner, "winner"),
+        margin=margin_kind,
+        deals=_int(deals, "number of deals"),
+        pegged=(_int(pegged_0, "points pegged"), _int(pegged_1, "points pegged")),
+        shows=tuple(_show(s) for s in shows),
+        record=_text(record, "record"),
+    )

@@ -1,0 +1,116 @@
+"""The games of classic cribbage in the history database (migration 3): stored once each in one
+transaction and read back whole, a version-2 history upgraded with its games and puzzles kept, rows
+edited by hand left out and said, a damaged history set aside without losing the game being recorded."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from pathlib import Path
+
+from cribtiles.app.history import HISTORY_FILE, MIGRATIONS, History
+from cribtiles.table.cribbage_ledger import CribbageGame, cribbage_statistics, summarize_cribbage
+from tests.app.test_history import asides, integrity, summary
+from tests.table.test_cribbage_ledger import played
+
+
+def cribbage(n: int, level: str = "medium") -> CribbageGame:
+    """Game number `n`: a whole game of seed `n`, the person at seat n % 2."""
+    return summarize_cribbage(played(n), n % 2, level, f"2026-12-{1 + n % 28:02d}T09:{n % 60:02d}:00")
+
+
+def version(path: Path) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+    finally:
+        conn.close()
+
+
+def test_games_of_cribbage_are_stored_once_and_read_back_whole(tmp_path: Path) -> None:
+    h = History(tmp_path / HISTORY_FILE)
+    games = [cribbage(n, ("easy", "medium", "hard")[n % 3]) for n in range(5)]
+    assert [h.add_cribbage(g) for g in games] == [1, 2, 3, 4, 5]
+    assert h.add_cribbage(games[2]) == 3  # the same game again: the stored one's id, nothing added
+    assert h.add_cribbage(replace(games[3], finished_at="2027-01-01T00:00:00")) == 4  # its key, not its time
+    assert h.cribbage_games() == [replace(g, id=i) for i, g in enumerate(games, 1)]
+    assert h.cribbage_game(2) == replace(games[1], id=2) and h.cribbage_game(6) is None
+    assert h.cribbage_stats() == cribbage_statistics(games)
+    assert h.games() == []  # the tile game's list is apart
+    assert h.messages == [] and h.read_ok
+    conn = sqlite3.connect(tmp_path / HISTORY_FILE)
+    assert conn.execute("SELECT count(*) FROM cribbage_games").fetchone()[0] == 5
+    assert conn.execute("SELECT count(*) FROM cribbage_shows").fetchone()[0] == sum(len(g.shows) for g in games)
+    conn.close()
+    assert integrity(tmp_path / HISTORY_FILE) == ["ok"]
+
+
+def test_a_version_2_history_is_upgraded_and_keeps_its_games_and_puzzles(tmp_path: Path) -> None:
+    path = tmp_path / HISTORY_FILE
+    old = History(path, migrations=MIGRATIONS[:2])  # Crib Tiles before classic cribbage
+    for n in range(4):
+        old.add(summary(n))
+    old.mark_solved("p-7", 24, "2026-10-01T10:00:00")
+    old.close()
+    assert version(path) == 2
+
+    new = History(path)
+    assert new.cribbage_games() == []
+    assert version(path) == 3 == len(MIGRATIONS)
+    assert new.games() == [replace(summary(n), id=n + 1) for n in range(4)]
+    assert new.solved_puzzles() == {"p-7": 24}
+    assert new.add_cribbage(cribbage(1)) == 1 and new.add(summary(4)) == 5
+    assert new.cribbage_games() == [replace(cribbage(1), id=1)]
+    assert new.messages == [] and asides(tmp_path) == []
+    new.close()
+    assert integrity(path) == ["ok"]
+
+
+def test_a_cribbage_game_written_wrong_by_hand_is_left_out_and_said(tmp_path: Path) -> None:
+    path = tmp_path / HISTORY_FILE
+    h = History(path)
+    for n in range(4):
+        h.add_cribbage(cribbage(n))
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE cribbage_games SET margin = 'trounced' WHERE id = 2")
+    conn.execute("UPDATE cribbage_shows SET cards = '5H 5D' WHERE game_id = 3 AND deal = 1 AND step = 0")
+    conn.execute("UPDATE cribbage_games SET score_0 = 'lots' WHERE id = 4")
+    conn.commit()
+    conn.close()
+    assert h.cribbage_games() == [replace(cribbage(0), id=1)]
+    assert h.messages == [
+        "Cribbage game 2 of the history could not be read (its margin 'trounced' is not win, skunk or double skunk); "
+        "it is left out.",
+        "Cribbage game 3 of the history could not be read "
+        "(a count of its show does not name four cards and a starter); it is left out.",
+        "Cribbage game 4 of the history could not be read (its score is not a whole number); it is left out.",
+    ]
+    assert h.read_ok and asides(tmp_path) == []
+
+
+def test_a_damaged_history_is_set_aside_and_the_cribbage_game_goes_into_a_fresh_one(tmp_path: Path) -> None:
+    path = tmp_path / HISTORY_FILE
+    h = History(path)
+    h.add(summary(0))
+    h.close()
+    path.write_bytes(b"this is not a database, it was a history once" * 100)
+    again = History(path)
+    assert again.add_cribbage(cribbage(2)) == 1
+    assert len(asides(tmp_path)) == 1
+    assert again.messages[0].startswith("The history of your games could not be used (it is not a database)")
+    assert again.cribbage_games() == [replace(cribbage(2), id=1)] and again.games() == []
+
+
+def test_a_game_whose_storing_fails_is_stored_whole_or_not_at_all(tmp_path: Path) -> None:
+    """One transaction per game: a show row that breaks the table's key rolls the game's row back too."""
+    path = tmp_path / HISTORY_FILE
+    h = History(path)
+    g = cribbage(5)
+    twice = replace(g, shows=(*g.shows, g.shows[0]))  # (game, deal, step) twice: the insert of its shows fails
+    assert h.add_cribbage(twice) == 0
+    assert h.messages == [
+        "This game of cribbage could not be added to the history of your games "
+        "(UNIQUE constraint failed: cribbage_shows.game_id, cribbage_shows.deal, cribbage_shows.step)."
+    ]
+    assert h.cribbage_games() == [] and asides(tmp_path) == []
+    assert h.add_cribbage(g) == 1 and h.cribbage_games() == [replace(g, id=1)]
