@@ -26,6 +26,28 @@ read (another program kept it locked, or a damaged one could not be moved), 2 fo
             "highest_line": 24, "longest_streak": 2, "best_margin": 12 | null, "matches": 1, "matches_won": 1}
     `lines` are the games without undos or hints, `marked_lines` those with them; "total" lines have mode
     and opponent "all"; `watched` counts games of bots only, which no line counts.
+
+Games of classic cribbage (you against a bot) are listed and counted apart, under their own key:
+
+    cribtiles history --json: "cribbage_games": [CRIBBAGE, ...]                      oldest first
+    CRIBBAGE = {"id": 2, "key": "<sha256 hex>", "finished_at": "2026-12-01T09:00:00", "seed": 7,
+                "level": "easy" | "medium" | "hard", "muggins": false, "target": 121,
+                "players": [{"name": "You", "level": null}, {"name": "Medium bot", "level": "medium"}],
+                "scores": [121, 84], "winner": 0, "result": "win" | "loss",
+                "margin": "win" | "skunk" | "double skunk", "deals": 9, "pegged": [31, 24],
+                "shows": [{"deal": 1, "step": 0, "owner": 1, "crib": false, "cards": "5H 5D 5S JC",
+                           "starter": "5C", "points": 29, "declared": 29}, ...]}
+    (step 0 is the non-dealer's hand, 1 the dealer's, 2 the crib; points are what the cards make,
+    declared what their owner counted, less under muggins)
+
+    cribtiles stats --json: "cribbage": {"games": 3, "lines": [CLINE, ...], "total": CLINE | null}
+    CLINE = {"level": "medium" | ... | "all", "games": 3, "wins": 2, "losses": 1, "win_rate": 0.6667,
+             "skunks_given": 1, "double_skunks_given": 0, "skunks_taken": 0, "double_skunks_taken": 0,
+             "average_score": 112.33, "hands": 24, "average_hand": 7.42 | null, "best_hand": 24 | null,
+             "best_hand_cards": "7C 8C 8D 9S with 7D", "cribs": 12, "average_crib": 4.5 | null,
+             "best_crib": 14 | null, "average_pegged": 27.67, "missed": 0, "longest_streak": 2}
+    Hands are your own four-card hands counted in the show, cribs the cribs you dealt; `missed` the
+    points your own counts fell short (muggins).
 """
 
 from __future__ import annotations
@@ -33,15 +55,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
+from cribtiles.cribbage.events import MarginKind
+from cribtiles.table.cribbage_ledger import CribbageGame, CribbageLine, CribbageStats, cribbage_statistics
 from cribtiles.table.ledger import GameSummary, StatLine, Stats, statistics
 
 from .history import History, history_path
 
 HISTORY_FORMAT, STATS_FORMAT, JSON_VERSION = "cribtiles-history", "cribtiles-stats", 1
+TARGET = 121  # a game of cribbage to another target says so in the listing
 
 
 def _parser(command: str) -> argparse.ArgumentParser:
@@ -69,15 +94,20 @@ def main(command: str, args: Sequence[str]) -> int:
         setup_logging(Path(folder))
     history = History(history_path(Path(folder)))
     games = history.games()
+    read_ok = history.read_ok
+    cribbage = history.cribbage_games() if read_ok else []  # locked just now: no second wait
+    read_ok = read_ok and history.read_ok
     history.close()
     for message in history.take_messages():
         print(f"cribtiles: {message}", file=sys.stderr)
     if command == "history":
-        print(json.dumps(history_json(games), indent=1) if opts.json else history_text(games))
+        print(json.dumps(history_json(games, cribbage), indent=1) if opts.json else history_text(games, cribbage))
     else:
-        stats = statistics(games)
-        print(json.dumps(stats_json(stats), indent=1) if opts.json else stats_text(stats))
-    return 0 if history.read_ok else 1
+        stats, cribbage_stats = statistics(games), cribbage_statistics(cribbage)
+        print(
+            json.dumps(stats_json(stats, cribbage_stats), indent=1) if opts.json else stats_text(stats, cribbage_stats)
+        )
+    return 0 if read_ok else 1
 
 
 # --- JSON ---
@@ -106,8 +136,33 @@ def game_json(g: GameSummary) -> dict[str, object]:
     }
 
 
-def history_json(games: Sequence[GameSummary]) -> dict[str, object]:
-    return {"format": HISTORY_FORMAT, "version": JSON_VERSION, "games": [game_json(g) for g in games]}
+def cribbage_json(g: CribbageGame) -> dict[str, object]:
+    return {
+        "id": g.id,
+        "key": g.key,
+        "finished_at": g.finished_at,
+        "seed": g.seed,
+        "level": g.level,
+        "muggins": g.muggins,
+        "target": g.target,
+        "players": [{"name": name, "level": None if i == g.person else g.level} for i, name in enumerate(g.names)],
+        "scores": list(g.scores),
+        "winner": g.winner,
+        "result": "win" if g.person_won else "loss",
+        "margin": g.margin.value,
+        "deals": g.deals,
+        "pegged": list(g.pegged),
+        "shows": [asdict(s) for s in g.shows],
+    }
+
+
+def history_json(games: Sequence[GameSummary], cribbage: Sequence[CribbageGame] = ()) -> dict[str, object]:
+    return {
+        "format": HISTORY_FORMAT,
+        "version": JSON_VERSION,
+        "games": [game_json(g) for g in games],
+        "cribbage_games": [cribbage_json(g) for g in cribbage],
+    }
 
 
 def line_json(line: StatLine | None) -> dict[str, object] | None:
@@ -120,7 +175,19 @@ def line_json(line: StatLine | None) -> dict[str, object] | None:
     return data
 
 
-def stats_json(stats: Stats) -> dict[str, object]:
+def cribbage_line_json(line: CribbageLine | None) -> dict[str, object] | None:
+    if line is None:
+        return None
+    data: dict[str, object] = asdict(line)
+    for name in ("average_score", "average_hand", "average_crib", "average_pegged"):
+        value = data[name]
+        data[name] = None if value is None else round(float(str(value)), 2)
+    data["win_rate"] = round(line.win_rate, 4)
+    return data
+
+
+def stats_json(stats: Stats, cribbage: CribbageStats | None = None) -> dict[str, object]:
+    cribbage = cribbage or cribbage_statistics([])
     return {
         "format": STATS_FORMAT,
         "version": JSON_VERSION,
@@ -130,6 +197,11 @@ def stats_json(stats: Stats) -> dict[str, object]:
         "total": line_json(stats.total),
         "marked_lines": [line_json(line) for line in stats.marked],
         "marked_total": line_json(stats.marked_total),
+        "cribbage": {
+            "games": cribbage.games,
+            "lines": [cribbage_line_json(line) for line in cribbage.lines],
+            "total": cribbage_line_json(cribbage.total),
+        },
     }
 
 
@@ -162,10 +234,38 @@ def game_text(g: GameSummary) -> str:
     return f"{g.id:>4}  {date}  {mode:<9}  {players}  -  {won}" + (f"  ({', '.join(marks)})" if marks else "")
 
 
-def history_text(games: Sequence[GameSummary]) -> str:
-    if not games:
+def cribbage_text(g: CribbageGame) -> str:
+    """One line: number, date, "cribbage", players (the bot with its level) and final scores, who won how.
+
+    >>> g = CribbageGame(2, "k", "2026-12-01T09:00:00", 7, "medium", True, 121, 0, ("You", "Medium bot"),
+    ...                  (121, 84), 0, MarginKind.SKUNK, 9, (31, 24), (), "")
+    >>> cribbage_text(g)
+    '   2  2026-12-01 09:00  cribbage   You 121, Medium bot [medium] 84  -  You won, a skunk  (muggins)'
+    """
+    date = g.finished_at.replace("T", " ")[:16]
+    players = ", ".join(
+        f"{name}{'' if i == g.person else f' [{g.level}]'} {score}"
+        for i, (name, score) in enumerate(zip(g.names, g.scores, strict=True))
+    )
+    how = "" if g.margin is MarginKind.WIN else f", a {g.margin.value}"
+    rules = [word for word, on in (("muggins", g.muggins), (f"to {g.target}", g.target != TARGET)) if on]
+    return f"{g.id:>4}  {date}  {'cribbage':<9}  {players}  -  {g.names[g.winner]} won{how}" + (
+        f"  ({', '.join(rules)})" if rules else ""
+    )
+
+
+def history_text(games: Sequence[GameSummary], cribbage: Sequence[CribbageGame] = ()) -> str:
+    if not games and not cribbage:
         return NO_GAMES
-    return "\n".join([f"{_plural(len(games), 'game')}, the newest last:", *(game_text(g) for g in games)])
+    out = []
+    if games:
+        out += [f"{_plural(len(games), 'game')}, the newest last:", *(game_text(g) for g in games)]
+    if cribbage:
+        if out:
+            out.append("")
+        out.append(f"{_plural(len(cribbage), 'game')} of classic cribbage, the newest last:")
+        out += [cribbage_text(g) for g in cribbage]
+    return "\n".join(out)
 
 
 _COLUMNS = (
@@ -217,8 +317,48 @@ def _table(lines: Sequence[StatLine], total: StatLine | None) -> list[str]:
     return out
 
 
-def stats_text(stats: Stats) -> str:
-    if not stats.games:
+_CRIBBAGE_COLUMNS: tuple[tuple[str, Callable[[CribbageLine], str]], ...] = (
+    ("opponent", lambda ln: ln.level),
+    ("games", lambda ln: str(ln.games)),
+    ("won", lambda ln: str(ln.wins)),
+    ("lost", lambda ln: str(ln.losses)),
+    ("win %", lambda ln: f"{100 * ln.win_rate:.0f}%"),
+    ("skunks given", lambda ln: _skunks(ln.skunks_given, ln.double_skunks_given)),
+    ("skunks taken", lambda ln: _skunks(ln.skunks_taken, ln.double_skunks_taken)),
+    ("average", lambda ln: f"{ln.average_score:.1f}"),
+    ("hand", lambda ln: _maybe(ln.average_hand)),
+    ("best hand", lambda ln: "-" if ln.best_hand is None else str(ln.best_hand)),
+    ("crib", lambda ln: _maybe(ln.average_crib)),
+    ("pegged", lambda ln: f"{ln.average_pegged:.1f}"),
+    ("streak", lambda ln: str(ln.longest_streak)),
+)
+
+
+def _skunks(n: int, doubled: int) -> str:
+    return f"{n} ({doubled} double)" if doubled else str(n)
+
+
+def _maybe(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def cribbage_table(stats: CribbageStats) -> list[str]:
+    """The statistics of classic cribbage as a table, a line per bot level and the total, then the best hand."""
+    shown = [*stats.lines, stats.total] if stats.total is not None and len(stats.lines) > 1 else list(stats.lines)
+    rows = [[head for head, _ in _CRIBBAGE_COLUMNS], *([cell(ln) for _, cell in _CRIBBAGE_COLUMNS] for ln in shown)]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(_CRIBBAGE_COLUMNS))]
+    out = []
+    for row in rows:
+        cells = (c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+        out.append("  ".join(cells).rstrip())
+    total = stats.total
+    if total is not None and total.best_hand is not None:
+        out.append(f"Your best hand: {total.best_hand}, {total.best_hand_cards}.")
+    return out
+
+
+def stats_text(stats: Stats, cribbage: CribbageStats | None = None) -> str:
+    if not stats.games and not (cribbage and cribbage.games):
         return NO_GAMES
     out: list[str] = []
     if stats.lines:
@@ -229,4 +369,9 @@ def stats_text(stats: Stats) -> str:
     if stats.watched:
         watched = f"{_plural(stats.watched, 'game')} of bots only {'is' if stats.watched == 1 else 'are'} not counted."
         out += ["", watched] if out else [watched]
+    if cribbage and cribbage.games:
+        if out:
+            out.append("")
+        out.append("Classic cribbage (hand and crib: your average show; pegged: your points in the play, a game):")
+        out += cribbage_table(cribbage)
     return "\n".join(out)

@@ -147,11 +147,14 @@ def test_no_games_yet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert run(capsys, "history", "--data-dir", str(tmp_path)) == (0, NO_GAMES + "\n", "")
     assert run(capsys, "stats", "--data-dir", str(tmp_path)) == (0, NO_GAMES + "\n", "")
     code, text, _ = run(capsys, "history", "--json", "--data-dir", str(tmp_path / "nowhere"))
-    assert code == 0 and json.loads(text) == {"format": "cribtiles-history", "version": 1, "games": []}
+    assert code == 0 and json.loads(text) == {
+        "format": "cribtiles-history", "version": 1, "games": [], "cribbage_games": []
+    }  # fmt: skip
     code, text, _ = run(capsys, "stats", "--json", "--data-dir", str(tmp_path))
     assert code == 0 and json.loads(text) == {
         "format": "cribtiles-stats", "version": 1, "games": 0, "watched": 0,
         "lines": [], "total": None, "marked_lines": [], "marked_total": None,
+        "cribbage": {"games": 0, "lines": [], "total": None},
     }  # fmt: skip
     assert not (tmp_path / HISTORY_FILE).exists() and not (tmp_path / "nowhere").exists()
 
