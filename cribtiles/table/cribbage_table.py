@@ -1,0 +1,339 @@
+"""A game of classic cribbage at the table: the person's seat and the bot's (its level), the bot asked
+with a seeded generator for each decision, what each move scored (for the window to animate and
+explain), the autosave's JSON and the summary of a finished game. Pure code: the window, the tests
+and any other driver play through `CribbageTable`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from cribtiles.bot.cribbage_bots import choose_reporting
+from cribtiles.bot.cribbage_levels import LEVELS, cribbage_level, make_cribbage_bot
+from cribtiles.cribbage.cards import Card
+from cribtiles.cribbage.events import MarginKind, ScoreEvent
+from cribtiles.cribbage.game import CribbageState, new_game
+from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard, parse_move
+from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.cribbage.record import replay
+from cribtiles.cribbage.show import ShowScore, score_show
+from cribtiles.cribbage.view import CribbageView
+
+log = logging.getLogger("cribtiles.table")
+
+SAVE_FORMAT = "cribtiles cribbage table"
+SAVE_VERSION = 1
+PERSON_NAME = "You"
+DEFAULT_LEVEL = "medium"
+#: The most moves a saved game may hold: a game to 121 takes about 150; a record far past this is damaged.
+MOST_MOVES = 5000
+
+
+class CribbageSaveError(ValueError):
+    """A saved cribbage game that cannot be used; the message says why in plain words ("it is not ...")."""
+
+
+def bot_name(level: str) -> str:
+    """The bot's name at the table: 'Medium bot'."""
+    return f"{level.capitalize()} bot"
+
+
+def decision_rng(seed: int, ply: int) -> random.Random:
+    """The generator for the decision made after `ply` moves of the game of `seed`: the same seed and the
+    same moves give the bot the same choices, whoever drives the game."""
+    return random.Random(f"cribtiles-cribbage/{seed}/{ply}")
+
+
+@dataclass(frozen=True)
+class BotRequest:
+    """A bot's move to be chosen: at which level, from what it may see, after how many moves."""
+
+    level: str
+    view: CribbageView
+    seed: int
+    ply: int  # the moves made before it: an answer for another ply is stale
+
+
+def choose(request: BotRequest) -> Move:
+    """The bot's move for `request` (a pure function of it: safe to call in another thread). A bot that
+    fails or proposes an illegal move is logged and replaced by the first legal move."""
+    bot = make_cribbage_bot(request.level)
+    move, failure = choose_reporting(bot, request.view, decision_rng(request.seed, request.ply))
+    if failure:
+        log.error("%s", failure)
+    return move
+
+
+@dataclass(frozen=True)
+class CountedHand:
+    """A hand (or the crib) counted in the show: whose, its cards, the starter, what the cards make and
+    what its owner declared (the same, unless muggins let them fall short)."""
+
+    owner: int
+    cards: tuple[Card, ...]
+    crib: bool
+    score: ShowScore
+    declared: int
+
+
+@dataclass(frozen=True)
+class Happening:
+    """One move at the table and what it scored: for the window to tell, animate and peg."""
+
+    player: int
+    move: Move
+    deal: int
+    events: tuple[ScoreEvent, ...]
+    count: int  # the count after a card or a go (0 once reset)
+    words: str  # what happened, in a line: "Medium bot played 7C: 22"
+
+
+@dataclass(frozen=True)
+class CribbageSummary:
+    """A finished game: the winner, both scores, the margin (lurch / skunk), in words too."""
+
+    winner: int
+    names: tuple[str, str]
+    scores: tuple[int, int]
+    margin: MarginKind
+    deals: int
+    person_won: bool
+    words: str
+
+    @property
+    def skunk(self) -> bool:
+        return self.margin is not MarginKind.WIN
+
+
+class CribbageTable:
+    """The one model of a cribbage game at the table; its state changes only through its methods."""
+
+    def __init__(self, state: CribbageState, person: int = 0, level: str = DEFAULT_LEVEL) -> None:
+        if person not in (0, 1):
+            raise ValueError(f"the person sits at seat 0 or 1, not {person!r}")
+        self.level = cribbage_level(level).name
+        self.person = person
+        self.state = state
+        # the public story of the deal in play (rebuilt by replaying a saved game's moves)
+        self.sequences: list[list[tuple[int, Card]]] = []  # each count's cards, in order
+        self.counted: list[CountedHand] = []  # the show's counts so far, of the deal last shown
+        self.previous: list[int] = [0, 0]  # each score before its player's last scoring (the back peg)
+        self.pending: list[Happening] = []  # told and pegged by the window, then taken
+
+    @classmethod
+    def new(
+        cls, seed: int, level: str = DEFAULT_LEVEL, options: CribbageOptions | None = None, person: int = 0
+    ) -> CribbageTable:
+        """A new game: the person at `person`, the bot of `level` at the other seat."""
+        name = bot_name(cribbage_level(level).name)
+        names = (PERSON_NAME, name) if person == 0 else (name, PERSON_NAME)
+        return cls(new_game(seed, names, options or CribbageOptions()), person, level)
+
+    # --- the questions ---
+
+    @property
+    def bot(self) -> int:
+        return 1 - self.person
+
+    @property
+    def options(self) -> CribbageOptions:
+        return self.state.options
+
+    @property
+    def to_move(self) -> int | None:
+        return self.state.current
+
+    @property
+    def person_to_move(self) -> bool:
+        return self.state.current == self.person
+
+    @property
+    def bot_to_move(self) -> bool:
+        return self.state.current == self.bot
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def ply(self) -> int:
+        return len(self.state.log)
+
+    def view(self) -> CribbageView:
+        """What the person may see."""
+        return self.state.view(self.person)
+
+    def name(self, player: int) -> str:
+        return self.state.names[player]
+
+    def bot_request(self) -> BotRequest:
+        if not self.bot_to_move:
+            raise CribbageError("it is not the bot's turn")
+        return BotRequest(self.level, self.state.view(self.bot), self.state.seed, self.ply)
+
+    def why_not(self, move: Move) -> str:
+        """Why the person may not make `move` now, in words ("" when they may)."""
+        if not self.person_to_move:
+            return "It is not your turn." if not self.is_over else "The game is over."
+        try:
+            self.state.apply(move)
+        except CribbageError as e:
+            return _sentence(str(e))
+        return ""
+
+    # --- the moves ---
+
+    def play(self, move: Move) -> Happening:
+        """The person's move; a CribbageError in words when the rules do not allow it."""
+        if not self.person_to_move:
+            raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
+        return self._apply(move)
+
+    def play_bot(self, move: Move, ply: int | None = None) -> Happening | None:
+        """The bot's move chosen for the request made after `ply` moves; None (nothing done) when the
+        game has moved on since (a stale answer)."""
+        if not self.bot_to_move or (ply is not None and ply != self.ply):
+            return None
+        return self._apply(move)
+
+    def bot_move(self) -> Happening:
+        """Ask the bot here and now, and make its move (the text mode, the tests)."""
+        request = self.bot_request()
+        happening = self.play_bot(choose(request), request.ply)
+        assert happening is not None
+        return happening
+
+    def _apply(self, move: Move) -> Happening:
+        before = self.state
+        player = before.current
+        assert player is not None
+        after = before.apply(move)  # raises CribbageError before anything changes
+        self.state = after
+        if isinstance(move, PlayCard):
+            if not before.pile or not self.sequences:
+                self.sequences.append([])
+            self.sequences[-1].append((player, move.card))
+        if isinstance(move, Count):
+            cards, crib = before.show_cards(before.show_step)
+            assert before.starter is not None
+            if before.show_step == 0:
+                self.counted = []
+            score = score_show(cards, before.starter, crib)
+            declared = score.total if move.declared is None else move.declared
+            self.counted.append(CountedHand(player, cards, crib, score, declared))
+        scores = list(before.scores)
+        for event in after.events:
+            self.previous[event.player] = scores[event.player]
+            scores[event.player] += event.points
+        if after.deal_number != before.deal_number:
+            self.sequences = []
+        happening = Happening(
+            player, move, before.deal_number, after.events, after.count, self._words(player, move, before)
+        )
+        self.pending.append(happening)
+        return happening
+
+    def _words(self, player: int, move: Move, before: CribbageState) -> str:
+        who = self.name(player)
+        if isinstance(move, Discard):
+            if player == self.person:
+                whose = "your" if before.dealer == self.person else "its"
+                return f"You laid {move.cards[0]} and {move.cards[1]} in {whose} crib."
+            return f"{who} laid two cards in {'its' if before.dealer == player else 'your'} crib."
+        if isinstance(move, PlayCard):
+            total = before.count + move.card.value
+            return f"{who} played {move.card}: the count is {total}."
+        if isinstance(move, Go):
+            return f"{who} said go at {before.count}."
+        if isinstance(move, Count):
+            counted = self.counted[-1]
+            what = "the crib" if counted.crib else "the hand"
+            if counted.declared == counted.score.total:
+                return f"{who} counted {what}: {counted.score.total}."
+            return f"{who} counted {what} at {counted.declared} (it makes {counted.score.total})."
+        assert isinstance(move, Muggins)
+        return f"{who} called muggins." if move.claim else f"{who} let the missed points go."
+
+    def take_pending(self) -> list[Happening]:
+        """What happened since last asked, oldest first (then forgotten here)."""
+        taken, self.pending = self.pending, []
+        return taken
+
+    # --- the end ---
+
+    def summary(self) -> CribbageSummary | None:
+        """The finished game in brief; None while it is being played."""
+        outcome = self.state.outcome
+        if outcome is None:
+            return None
+        names = self.state.names
+        return CribbageSummary(
+            winner=outcome.winner,
+            names=names,
+            scores=outcome.scores,
+            margin=outcome.margin_kind,
+            deals=self.state.deal_number,
+            person_won=outcome.winner == self.person,
+            words=outcome.words(names),
+        )
+
+    # --- the autosave ---
+
+    def to_json(self) -> str:
+        """The game as JSON: the engine's record (seed, names, options, moves), the seats and the level."""
+        data = {
+            "format": SAVE_FORMAT,
+            "version": SAVE_VERSION,
+            "person": self.person,
+            "level": self.level,
+            "record": self.state.record(),
+        }
+        return json.dumps(data, indent=1)
+
+    @classmethod
+    def from_json(cls, text: str) -> CribbageTable:
+        """The table a saved game's JSON leads to, every move replayed and checked; a CribbageSaveError
+        in words when it is not one or cannot be replayed."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as e:
+            raise CribbageSaveError(f"it is not valid JSON ({e})") from None
+        return cls.from_data(data)
+
+    @classmethod
+    def from_data(cls, data: object) -> CribbageTable:
+        if not isinstance(data, Mapping) or data.get("format") != SAVE_FORMAT:
+            raise CribbageSaveError("it is not a saved cribbage game")
+        if data.get("version") != SAVE_VERSION:
+            raise CribbageSaveError(f"it is of version {data.get('version')!r}, not {SAVE_VERSION}")
+        person, level, record = data.get("person"), data.get("level"), data.get("record")
+        if person not in (0, 1) or isinstance(person, bool):
+            raise CribbageSaveError("it does not say which seat is yours")
+        if not isinstance(level, str) or level not in LEVELS:
+            raise CribbageSaveError(f"it names no bot level of {', '.join(LEVELS)}")
+        if not isinstance(record, Mapping):
+            raise CribbageSaveError("it has no record of its moves")
+        moves = record.get("moves")
+        if not isinstance(moves, list) or len(moves) > MOST_MOVES:
+            raise CribbageSaveError("its moves are missing or far too many")
+        try:
+            start = replay({**record, "moves": []})
+        except CribbageError as e:
+            raise CribbageSaveError(f"it cannot be replayed: {e}") from None
+        table = cls(start, int(person), level)
+        try:
+            final = replay(record)  # every move checked by the engine, with its words for a bad one
+        except CribbageError as e:
+            raise CribbageSaveError(f"it cannot be replayed: {e}") from None
+        for text in final.log[len(start.log) :]:  # replayed already: each parses and is legal
+            table._apply(parse_move(text))
+        table.pending = []
+        return table
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
