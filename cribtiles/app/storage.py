@@ -27,6 +27,7 @@ from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import save, save_match
+from cribtiles.table.cribbage_table import CribbageSaveError, CribbageTable
 from cribtiles.table.ledger import GameSummary, Stats, summarize
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table, save_table
@@ -40,12 +41,14 @@ if TYPE_CHECKING:
 
 APP_NAME = "cribtiles"
 GAME_FILE = "game.json"
+CRIBBAGE_FILE = "cribbage.json"  # the classic cribbage game at the table, apart from the tile game
 SETTINGS_FILE = "settings.json"
 LOCK_FILE = "cribtiles.lock"
 EXPORTS = "exports"  # the folder of game records written by Export
 
 SETTINGS_CAP = 1024 * 1024  # bytes: a settings file is a few hundred; anything past this is damaged
 GAME_CAP = 8 * 1024 * 1024  # bytes: a long match is well under a megabyte
+CRIBBAGE_CAP = 1024 * 1024  # bytes: a game of cribbage to 121 saves in about 3 KB
 WINDOW_SIZES = range(100, 16384 + 1)  # pixels, each side of a remembered window
 RULES_CAP = 200  # characters of remembered rule options (every option written out takes 66)
 
@@ -333,6 +336,35 @@ class Store:
             atomic_write(self.game_path, text)
         except Exception as e:
             self._failed("game", e)
+
+    # --- the classic cribbage game ---
+
+    @property
+    def cribbage_path(self) -> Path:
+        return self.folder / CRIBBAGE_FILE
+
+    def load_cribbage(self) -> tuple[CribbageTable | None, str]:
+        """The saved cribbage game (finished or not), and a message for the player when something was
+        wrong: a damaged file is set aside under a name of its own, never raised."""
+        try:
+            text = read_capped(self.cribbage_path, CRIBBAGE_CAP)
+            if text is None:
+                return None, ""
+            return CribbageTable.from_json(text), ""
+        except (Unreadable, CribbageSaveError) as e:
+            reason = str(e)
+        except Exception as e:  # a save the engine cannot replay for a reason nobody foresaw
+            log.error("the saved cribbage game %s could not be replayed", self.cribbage_path, exc_info=e)
+            reason = why(e)
+        aside = _set_aside(self.cribbage_path)
+        return None, f"The saved cribbage game could not be used ({reason}); {aside.words()}."
+
+    def save_cribbage(self, table: CribbageTable) -> None:
+        """Save the cribbage game after a move; a failure is recorded in `errors`, never raised."""
+        try:
+            atomic_write(self.cribbage_path, table.to_json())
+        except Exception as e:
+            self._failed("cribbage game", e)
 
     # --- the history of finished games ---
 

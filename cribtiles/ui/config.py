@@ -11,6 +11,7 @@ from typing import Protocol
 
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
+from cribtiles.table.cribbage_table import CribbageTable
 from cribtiles.table.ledger import GameSummary, Stats, statistics, summarize
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
@@ -67,6 +68,14 @@ class Keeper(Protocol):
 
     def save_preferences(self, prefs: Preferences) -> None: ...
 
+    def save_cribbage(self, table: CribbageTable) -> None:
+        """Save the classic cribbage game after a move (never raises)."""
+        ...
+
+    def load_cribbage(self) -> tuple[CribbageTable | None, str]:
+        """The saved cribbage game, and a message when it was damaged (set aside, never raised)."""
+        ...
+
     # the history of finished games (the app keeps it in a database; none of these ever raises)
 
     def record_game(self, table: Table) -> None:
@@ -105,12 +114,19 @@ class NoKeeper:
         self.saved: list[GameState] = []
         self.games: list[GameSummary] = []
         self.solved: dict[str, int] = {}
+        self.cribbage: str | None = None  # the cribbage game's save, as JSON
 
     def save_game(self, game: Table | GameState | Match) -> None:
         self.saved.append(game.state if isinstance(game, Table) else game.game if isinstance(game, Match) else game)
 
     def save_preferences(self, prefs: Preferences) -> None:
         pass
+
+    def save_cribbage(self, table: CribbageTable) -> None:
+        self.cribbage = table.to_json()
+
+    def load_cribbage(self) -> tuple[CribbageTable | None, str]:
+        return (None if self.cribbage is None else CribbageTable.from_json(self.cribbage)), ""
 
     def record_game(self, table: Table) -> None:
         if not (table.match_over and table.round_over):
