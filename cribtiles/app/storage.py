@@ -27,6 +27,7 @@ from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import save, save_match
+from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats, summarize_cribbage
 from cribtiles.table.cribbage_table import CribbageSaveError, CribbageTable
 from cribtiles.table.ledger import GameSummary, Stats, summarize
 from cribtiles.table.model import Table
@@ -38,6 +39,8 @@ from .history import History, history_path
 
 if TYPE_CHECKING:
     import filelock
+
+    from cribtiles.cribbage.game import CribbageState
 
 APP_NAME = "cribtiles"
 GAME_FILE = "game.json"
@@ -431,6 +434,34 @@ class Store:
             log.warning("game %d of the history could not be rebuilt: %s", game_id, why(e))
             self.errors.append(f"Game {game_id} of the history cannot be replayed ({why(e)}).")
             return None
+
+    # --- the history of classic cribbage ---
+
+    def record_cribbage(self, state: CribbageState, person: int, level: str) -> None:
+        """Add the finished game of cribbage `state` (the person at seat `person`, the bot of `level` at the
+        other) to the history, once however often it is called; a game not over is not recorded. Failures
+        go to `errors` and the log, never raised."""
+        if state.outcome is None:
+            return
+        try:
+            game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"))
+        except Exception as e:  # a record the engine cannot replay: a bug
+            log.error("the game of cribbage could not be summed up for the history", exc_info=e)
+            self.errors.append(f"This game of cribbage could not be added to the history of your games ({why(e)}).")
+            return
+        self.history.add_cribbage(game)
+        self._history_said()
+
+    def past_cribbage_games(self) -> list[CribbageGame]:
+        """The finished games of cribbage in the history, the newest last."""
+        games = self.history.cribbage_games()
+        self._history_said()
+        return games
+
+    def cribbage_statistics(self) -> CribbageStats:
+        stats = self.history.cribbage_stats()
+        self._history_said()
+        return stats
 
     # --- the puzzles solved ---
 

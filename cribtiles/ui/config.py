@@ -9,8 +9,10 @@ import time
 from dataclasses import dataclass, replace
 from typing import Protocol
 
+from cribtiles.cribbage.game import CribbageState
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
+from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats, cribbage_statistics, summarize_cribbage
 from cribtiles.table.cribbage_table import CribbageTable
 from cribtiles.table.ledger import GameSummary, Stats, statistics, summarize
 from cribtiles.table.model import Table
@@ -96,6 +98,19 @@ class Keeper(Protocol):
         """Write the game's record to a file of its own; where it went, or why it could not, in words."""
         ...
 
+    # the games of classic cribbage, kept in the same history (none of these ever raises)
+
+    def record_cribbage(self, state: CribbageState, person: int, level: str) -> None:
+        """Add the finished game of cribbage to the history (the person at seat `person`, the bot of `level`),
+        once however often it is called; a game not over is not recorded."""
+        ...
+
+    def past_cribbage_games(self) -> list[CribbageGame]:
+        """The finished games of cribbage, the newest last."""
+        ...
+
+    def cribbage_statistics(self) -> CribbageStats: ...
+
     # the puzzles solved ("find the best play"), kept with the history; neither ever raises
 
     def solved_puzzles(self) -> dict[str, int]:
@@ -114,6 +129,7 @@ class NoKeeper:
         self.saved: list[GameState] = []
         self.games: list[GameSummary] = []
         self.solved: dict[str, int] = {}
+        self.cribbage_games: list[CribbageGame] = []  # the finished games of cribbage, oldest first
         self.cribbage: str | None = None  # the cribbage game's save, as JSON
 
     def save_game(self, game: Table | GameState | Match) -> None:
@@ -147,6 +163,19 @@ class NoKeeper:
 
     def export_game(self, table: Table) -> str:
         return "There is no data folder here to write the game's record in."
+
+    def record_cribbage(self, state: CribbageState, person: int, level: str) -> None:
+        if state.outcome is None:
+            return
+        game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"))
+        if all(g.key != game.key for g in self.cribbage_games):
+            self.cribbage_games.append(replace(game, id=len(self.cribbage_games) + 1))
+
+    def past_cribbage_games(self) -> list[CribbageGame]:
+        return list(self.cribbage_games)
+
+    def cribbage_statistics(self) -> CribbageStats:
+        return cribbage_statistics(self.cribbage_games)
 
     def solved_puzzles(self) -> dict[str, int]:
         return dict(self.solved)

@@ -114,3 +114,24 @@ def test_a_game_whose_storing_fails_is_stored_whole_or_not_at_all(tmp_path: Path
     ]
     assert h.cribbage_games() == [] and asides(tmp_path) == []
     assert h.add_cribbage(g) == 1 and h.cribbage_games() == [replace(g, id=1)]
+
+
+# --- the Store and the NoKeeper around it ---
+
+
+def test_the_store_records_a_finished_game_once_and_a_game_in_play_never(tmp_path: Path) -> None:
+    from cribtiles.app.storage import Store
+    from cribtiles.cribbage import new_game
+    from cribtiles.ui.config import NoKeeper
+
+    state = played(0)
+    for keeper in (Store(tmp_path), NoKeeper()):
+        keeper.record_cribbage(new_game(3), 0, "medium")  # still being played: nothing
+        keeper.record_cribbage(state, 0, "medium")
+        keeper.record_cribbage(state, 0, "medium")  # resumed at its end and recorded again: known by its key
+        (g,) = keeper.past_cribbage_games()
+        assert (g.id, g.scores, g.level, g.person) == (1, (121, 93), "medium", 0)
+        assert keeper.cribbage_statistics().games == 1
+        total = keeper.cribbage_statistics().total
+        assert total is not None and (total.games, total.wins, total.average_score) == (1, 1, 121.0)
+        assert getattr(keeper, "errors", []) == []
