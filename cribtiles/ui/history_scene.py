@@ -1,6 +1,7 @@
 """The History screen (every finished game, newest first, each one replayed or exported) and the
 Statistics screen (per mode and opponent: games, wins, averages, bests, streaks), from the history
-database through the window's keeper.
+database through the window's keeper. Games of classic cribbage are listed among them, marked as such
+(listed and counted, not replayed), and counted on the Statistics screen's second page, by bot level.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from typing import Protocol
 
 import pygame
 
+from cribtiles.table.cribbage_ledger import CribbageGame, CribbageLine, CribbageStats
 from cribtiles.table.ledger import PEOPLE, GameSummary, Result, StatLine, Stats
 from cribtiles.table.model import Table
 
@@ -33,7 +35,7 @@ class HistoryHost(Protocol):
     def export_game(self, table: Table) -> str: ...
 
 
-def when(summary: GameSummary) -> str:
+def when(summary: GameSummary | CribbageGame) -> str:
     """The date and time a game ended, as the list shows it: 2026-11-30 14:05."""
     return summary.finished_at.replace("T", " ")[:16]
 
@@ -65,6 +67,36 @@ RESULT_WORDS = {
 }
 
 
+def cribbage_what(game: CribbageGame) -> str:
+    """'Cribbage · medium', with muggins or another target when played so."""
+    rules = [word for word, on in (("muggins", game.muggins), (f"to {game.target}", game.target != 121)) if on]
+    return " · ".join(["Cribbage", game.level, *rules])
+
+
+def cribbage_players(game: CribbageGame) -> str:
+    """'» You 121 · Medium bot 84', in seat order, the winner marked."""
+    return " · ".join(
+        f"{'» ' if i == game.winner else ''}{name} {score}"
+        for i, (name, score) in enumerate(zip(game.names, game.scores, strict=True))
+    )
+
+
+def cribbage_marks(game: CribbageGame) -> str:
+    """'skunk' or 'double skunk' when the loser fell short of 91 or 61."""
+    return "" if not game.skunk else game.margin.value
+
+
+#: A game in the list: the tile game's or classic cribbage's.
+Listed = GameSummary | CribbageGame
+NOT_REPLAYED = "A game of cribbage is listed and counted; it cannot be replayed, reviewed or exported here."
+
+
+def newest_first(games: Sequence[GameSummary], cribbage: Sequence[CribbageGame]) -> list[Listed]:
+    """Both kinds of game in one list, the newest first (by when they ended; the later stored first on a tie)."""
+    merged: list[Listed] = [*reversed(games), *reversed(cribbage)]
+    return sorted(merged, key=lambda g: g.finished_at, reverse=True)
+
+
 def marks(summary: GameSummary) -> str:
     out = []
     if summary.undos:
@@ -82,7 +114,8 @@ class HistoryScene:
     def __init__(self, host: HistoryHost, on_close: Callable[[], None], now: Callable[[], float] | None = None) -> None:
         self.host = host
         self.on_close = on_close
-        self.games: list[GameSummary] = list(reversed(host.keeper.past_games()))
+        keeper = host.keeper
+        self.games: list[Listed] = newest_first(keeper.past_games(), keeper.past_cribbage_games())
         self.chosen = 0
         self.top = 0  # the first row shown
         self.visible = 10  # rows that fit, as last drawn
@@ -99,8 +132,16 @@ class HistoryScene:
         if self.games:
             self.chosen, self.top = chosen_in_sight(i, len(self.games), self.top, self.visible)
 
+    @property
+    def replayable(self) -> bool:
+        """Whether the chosen game is one of the tile game's, which replay, review and export take."""
+        return bool(self.games) and isinstance(self.games[self.chosen], GameSummary)
+
     def _table(self) -> Table | None:
         if not self.games:
+            return None
+        if not self.replayable:
+            self.message = NOT_REPLAYED
             return None
         table = self.host.keeper.past_table(self.games[self.chosen].id)
         if table is None:
@@ -195,7 +236,7 @@ class HistoryScene:
         for k, (name, label) in enumerate(names):
             r = (left + k * (bw + gap), by, bw, bh)
             self.buttons[name] = r
-            enabled = name == "back" or bool(self.games)
+            enabled = name == "back" or self.replayable
             button(surface, r, label, enabled, contains(r, self.mouse), strong=name == "replay")
 
     def _list(self, surface: pygame.Surface, area: Rect, s: int) -> None:
@@ -203,6 +244,10 @@ class HistoryScene:
 
         def cells_of(i: int) -> Cells:
             g = self.games[i]
+            if isinstance(g, CribbageGame):
+                won = "won" if g.person_won else "lost"
+                colours = (DIM, CREAM, CREAM, WON if g.person_won else CREAM, GOLD)
+                return (when(g), cribbage_what(g), cribbage_players(g), won, cribbage_marks(g)), colours
             result = g.result
             won = WON if result is Result.WIN else CREAM
             return (when(g), what(g), players(g), RESULT_WORDS[result], marks(g)), (DIM, CREAM, CREAM, won, GOLD)
@@ -231,7 +276,34 @@ COLUMNS: tuple[tuple[str, Callable[[StatLine], str]], ...] = (
 )
 
 
+def _average(value: float | None) -> str:
+    return "" if value is None else f"{value:.1f}"
+
+
+def _skunks(n: int, doubled: int) -> str:
+    return f"{n} ({doubled} double)" if doubled else str(n)
+
+
+CRIBBAGE_COLUMNS: tuple[tuple[str, Callable[[CribbageLine], str]], ...] = (
+    ("Games", lambda ln: str(ln.games)),
+    ("Won", lambda ln: str(ln.wins)),
+    ("Lost", lambda ln: str(ln.losses)),
+    ("Win %", lambda ln: f"{100 * ln.win_rate:.0f}%"),
+    ("Skunks\ngiven", lambda ln: _skunks(ln.skunks_given, ln.double_skunks_given)),
+    ("Skunks\ntaken", lambda ln: _skunks(ln.skunks_taken, ln.double_skunks_taken)),
+    ("Average\nscore", lambda ln: f"{ln.average_score:.1f}"),
+    ("Average\nhand", lambda ln: _average(ln.average_hand)),
+    ("Best\nhand", lambda ln: "" if ln.best_hand is None else str(ln.best_hand)),
+    ("Average\ncrib", lambda ln: _average(ln.average_crib)),
+    ("Pegged\na game", lambda ln: f"{ln.average_pegged:.1f}"),
+    ("Streak", lambda ln: str(ln.longest_streak)),
+)
+
+
 CLOSING_KEYS = (pygame.K_ESCAPE, pygame.K_BACKSPACE, pygame.K_RETURN, pygame.K_KP_ENTER)
+TAB_KEYS = (pygame.K_TAB, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_c)
+#: The Statistics screen's two pages: the tile game's and classic cribbage's.
+TABS = (("tiles", "Kings Cribbage"), ("cribbage", "Classic cribbage"))
 
 
 def group_words(line: StatLine) -> str:
@@ -242,28 +314,62 @@ def group_words(line: StatLine) -> str:
     return f"{kind} {against}"
 
 
+def level_words(line: CribbageLine) -> str:
+    return "All games" if line.level == "all" else f"v {line.level}"
+
+
+#: One row of a statistics table as drawn: its label, its cells, and whether it is a total (gold).
+Row = tuple[str, tuple[str, ...], bool]
+#: One section of a page: its title, its column headings (two lines at most, split by a newline), its rows.
+Section = tuple[str, tuple[str, ...], list[Row]]
+
+
+def _rows(lines: Sequence[StatLine], total: StatLine | None) -> list[Row]:
+    shown = [*lines, total] if total is not None and len(lines) > 1 else list(lines)
+    return [(group_words(ln), tuple(cell(ln) for _, cell in COLUMNS), ln is total) for ln in shown]
+
+
+def cribbage_rows(stats: CribbageStats) -> list[Row]:
+    total = stats.total
+    shown = [*stats.lines, total] if total is not None and len(stats.lines) > 1 else list(stats.lines)
+    return [(level_words(ln), tuple(cell(ln) for _, cell in CRIBBAGE_COLUMNS), ln is total) for ln in shown]
+
+
 class StatisticsScene:
-    """Per mode and opponent, the clean games first, then the games with undos or hints apart."""
+    """Two pages: the tile game's (per mode and opponent, the clean games first, then the games with undos
+    or hints apart) and classic cribbage's (per bot level). Tab, Left/Right or C turn the page."""
 
     def __init__(self, host: HistoryHost, on_close: Callable[[], None]) -> None:
         self.host = host
         self.on_close = on_close
         self.stats: Stats = host.keeper.statistics()
+        self.cribbage: CribbageStats = host.keeper.cribbage_statistics()
+        # the page with something on it: the tile game's unless only cribbage has been played
+        self.tab = 1 if self.cribbage.games and not (self.stats.lines or self.stats.marked) else 0
         self.mouse = (-1, -1)
         self.back: Rect = (0, 0, 0, 0)
+        self.tabs: list[Rect] = []
 
     def handle(self, event: pygame.event.Event) -> None:
-        clicked = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and contains(self.back, event.pos)
-        keyed = event.type == pygame.KEYDOWN and event.key in CLOSING_KEYS
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
-        elif clicked or keyed:
-            self.on_close()
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            if contains(self.back, event.pos):
+                self.on_close()
+            for i, rect in enumerate(self.tabs):
+                if contains(rect, event.pos):
+                    self.tab = i
+        elif event.type == pygame.KEYDOWN:
+            if event.key in CLOSING_KEYS:
+                self.on_close()
+            elif event.key in TAB_KEYS:
+                self.tab = 1 - self.tab
 
     def update(self, dt: float) -> None:
         pass
 
     def sections(self) -> list[tuple[str, Sequence[StatLine], StatLine | None]]:
+        """The tile game's sections: the clean games, then those with undos or hints."""
         st = self.stats
         out: list[tuple[str, Sequence[StatLine], StatLine | None]] = []
         if st.lines:
@@ -272,46 +378,81 @@ class StatisticsScene:
             out.append(("Games with undos or hints, counted apart", st.marked, st.marked_total))
         return out
 
+    def page(self) -> tuple[list[Section], str, str]:
+        """The sections of the page shown, what it says when it has none, and a note under it."""
+        heads = tuple(head for head, _ in COLUMNS)
+        if TABS[self.tab][0] == "tiles":
+            sections = [(title, heads, _rows(lines, total)) for title, lines, total in self.sections()]
+            empty = "No games to count yet: the statistics grow with every game you finish against a bot."
+            watched = self.stats.watched
+            note = (
+                f"{watched} game(s) of bots only were watched, not played: they are in the history only."
+                if watched
+                else ""
+            )
+            return sections, empty, note
+        cribbage_heads = tuple(head for head, _ in CRIBBAGE_COLUMNS)
+        rows = cribbage_rows(self.cribbage)
+        sections = [("Your games of classic cribbage", cribbage_heads, rows)] if rows else []
+        empty = "No games of classic cribbage yet: they are counted here, by bot level, when they end."
+        total = self.cribbage.total
+        note = ""
+        if total is not None and total.best_hand is not None:
+            note = f"Your best hand: {total.best_hand}, {total.best_hand_cards}. Hands and cribs are your own."
+        return sections, empty, note
+
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        rect, s, top = screen_card(surface, "Statistics", "Esc or Enter goes back", 0.94, 0.9)
+        rect, s, top = screen_card(surface, "Statistics", "Tab turns the page · Esc or Enter goes back", 0.94, 0.9)
         x, y, w, h = rect
         pad = round(s * 1.0)
         bh = max(28, round(s * 1.7))
         bw = max(120, round(w * 0.16))
         self.back = (x + (w - bw) // 2, y + h - pad - bh, bw, bh)
         button(surface, self.back, "Back", True, contains(self.back, self.mouse), strong=True)
-        sections = self.sections()
-        if not sections:
-            words = "No games to count yet: the statistics grow with every game you finish against a bot."
-            write(surface, fit(words, s, w - 2 * pad), s, CREAM, (x + w // 2, top + 2 * s), "midtop")
-            return None
+        top = self._draw_tabs(surface, x + pad, top, s)
+        sections, empty, note = self.page()
         small = max(12, s - 4)
-        first = round(w * 0.22)
-        col = (w - 2 * pad - first) // len(COLUMNS)
-        ty = top
+        if not sections:
+            write(surface, fit(empty, s, w - 2 * pad), s, CREAM, (x + w // 2, top + 2 * s), "midtop")
+        else:
+            self._draw_sections(surface, sections, (x + pad, top, w - 2 * pad), s, small)
+        if note:
+            write(surface, fit(note, small, w - 2 * pad), small, DIM, (x + w // 2, self.back[1] - 6), "midbottom")
+        return None
+
+    def _draw_tabs(self, surface: pygame.Surface, x: int, top: int, s: int) -> int:
+        """The two pages' names as buttons, the one shown lit; where the page's content starts."""
+        th = max(24, round(s * 1.5))
+        tw = max(140, round(s * 9))
+        self.tabs = [(x + i * (tw + s // 2), top, tw, th) for i in range(len(TABS))]
+        for i, (tab, (_, label)) in enumerate(zip(self.tabs, TABS, strict=True)):
+            button(surface, tab, label, True, contains(tab, self.mouse), strong=i == self.tab)
+        return top + th + round(s * 0.8)
+
+    def _draw_sections(
+        self, surface: pygame.Surface, sections: list[Section], area: tuple[int, int, int], s: int, small: int
+    ) -> None:
+        x, ty, w = area
+        first = round(w * 0.2)
         row = round(small * 1.6)
-        for title, lines, total in sections:
-            write(surface, title, s - 1, GOLD, (x + pad, ty), "topleft")
+        for title, heads, rows in sections:
+            col = (w - first) // len(heads)
+            write(surface, title, s - 1, GOLD, (x, ty), "topleft")
             ty += round(s * 1.5)
-            for k, (head, _) in enumerate(COLUMNS):
-                cx = x + pad + first + k * col + col // 2
+            for k, head in enumerate(heads):
+                cx = x + first + k * col + col // 2
                 for n, part in enumerate(head.split("\n")):  # a long heading on two lines
                     at = (cx, ty + n * round(small * 1.1))
                     write(surface, fit(part, small - 2, col - 4), small - 2, DIM, at, "midtop")
             ty += row + round(small * 1.1)
-            shown = [*lines, total] if total is not None and len(lines) > 1 else list(lines)
-            for line in shown:
+            for label, cells, total in rows:
                 if ty + row > self.back[1] - s:
-                    write(surface, "…", small, DIM, (x + pad, ty), "topleft")
+                    write(surface, "…", small, DIM, (x, ty), "topleft")
                     break
-                colour = GOLD if line is total else CREAM
-                write(surface, fit(group_words(line), small, first - 8), small, colour, (x + pad, ty), "topleft")
-                for k, (_, value) in enumerate(COLUMNS):
-                    cx = x + pad + first + k * col + col // 2
-                    write(surface, fit(value(line), small, col - 4), small, colour, (cx, ty), "midtop")
+                colour = GOLD if total else CREAM
+                write(surface, fit(label, small, first - 8), small, colour, (x, ty), "topleft")
+                for k, value in enumerate(cells):
+                    cx = x + first + k * col + col // 2
+                    write(surface, fit(value, small, col - 4), small, colour, (cx, ty), "midtop")
                 ty += row
             ty += round(s * 0.8)
-        if self.stats.watched:
-            note = f"{self.stats.watched} game(s) of bots only were watched, not played: they are in the history only."
-            write(surface, fit(note, small, w - 2 * pad), small, DIM, (x + w // 2, self.back[1] - 6), "midbottom")
-        return None
