@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from cribtiles.bot.cribbage_bots import choose_reporting
 from cribtiles.bot.cribbage_levels import LEVELS, cribbage_level, make_cribbage_bot
 from cribtiles.cribbage.cards import Card
-from cribtiles.cribbage.events import MarginKind, ScoreEvent
+from cribtiles.cribbage.events import DOUBLE_SKUNK_MARGIN, SKUNK_MARGIN, MarginKind, ScoreEvent
 from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.options import CribbageOptions
@@ -102,7 +102,8 @@ class CribbageSummary:
     margin: MarginKind
     deals: int
     person_won: bool
-    words: str
+    words: str  # "Hard bot wins by a lurch (skunk), 121 to 84."
+    margin_words: str  # "A skunk (a lurch): you did not reach 91."
 
     @property
     def skunk(self) -> bool:
@@ -122,6 +123,7 @@ class CribbageTable:
         self.sequences: list[list[tuple[int, Card]]] = []  # each count's cards, in order
         self.counted: list[CountedHand] = []  # the show's counts so far, of the deal last shown
         self.previous: list[int] = [0, 0]  # each score before its player's last scoring (the back peg)
+        self.story: list[Happening] = []  # the moves of the deal in play (or of the show just ended)
         self.pending: list[Happening] = []  # told and pegged by the window, then taken
 
     @classmethod
@@ -234,6 +236,9 @@ class CribbageTable:
         happening = Happening(
             player, move, before.deal_number, after.events, after.count, self._words(player, move, before)
         )
+        if self.story and self.story[-1].deal != happening.deal:
+            self.story = []
+        self.story.append(happening)
         self.pending.append(happening)
         return happening
 
@@ -271,6 +276,14 @@ class CribbageTable:
         if outcome is None:
             return None
         names = self.state.names
+        loser = 1 - outcome.winner
+        who = "you" if loser == self.person else f"the {names[loser]}"
+        target = self.options.target
+        margin_words = {
+            MarginKind.WIN: f"No skunk: {who} passed {target - SKUNK_MARGIN - 1}.",
+            MarginKind.SKUNK: f"A skunk (a lurch): {who} did not reach {target - SKUNK_MARGIN}.",
+            MarginKind.DOUBLE_SKUNK: f"A double skunk: {who} did not reach {target - DOUBLE_SKUNK_MARGIN}.",
+        }[outcome.margin_kind]
         return CribbageSummary(
             winner=outcome.winner,
             names=names,
@@ -279,6 +292,7 @@ class CribbageTable:
             deals=self.state.deal_number,
             person_won=outcome.winner == self.person,
             words=outcome.words(names),
+            margin_words=margin_words,
         )
 
     # --- the autosave ---

@@ -146,6 +146,15 @@ def test_a_finished_game_is_summed_up() -> None:
     assert summary.skunk == (min(summary.scores) < 91) == (summary.margin is not MarginKind.WIN)
     assert summary.words == table.state.outcome.words(table.state.names)  # type: ignore[union-attr]
     assert summary.deals == table.state.deal_number
+    loser = "you" if summary.winner == 1 else "the Easy bot"
+    assert (
+        summary.margin_words
+        == {
+            MarginKind.WIN: f"No skunk: {loser} passed 90.",
+            MarginKind.SKUNK: f"A skunk (a lurch): {loser} did not reach 91.",
+            MarginKind.DOUBLE_SKUNK: f"A double skunk: {loser} did not reach 61.",
+        }[summary.margin]
+    )
     assert CribbageTable.new(5).summary() is None
 
 
@@ -163,7 +172,11 @@ def test_the_autosave_round_trips_the_game_and_what_the_window_keeps() -> None:
     again = CribbageTable.from_json(table.to_json())
     assert again.state == table.state and again.level == "hard" and again.person == 0
     assert again.sequences == table.sequences and again.counted == table.counted
-    assert again.previous == table.previous and again.pending == []
+    assert again.previous == table.previous and again.pending == [] and again.story == table.story
+    assert [h.words for h in again.story][-2:] == [
+        "Hard bot played 6C: the count is 13.",
+        "You counted the hand at 1 (it makes 2).",
+    ]
     assert again.counted[-1].declared == 1 and again.state.muggins_due == 1
 
 
