@@ -306,6 +306,7 @@ class App:
         items = [
             Item("Continue", self.back_to_game, key=pygame.K_c, note=f"The game at the table: {scores}"),
             Item("New game", self.open_new_game, key=pygame.K_n, note="Choose the players and the rules"),
+            Item("Cribbage", self.open_cribbage, key=pygame.K_k, note="Classic cribbage against a bot, to 121"),
             Item("Rules", self.open_rules, key=pygame.K_r, note="How Kings Cribbage is played, page by page"),
             Item("Tutorial", self.open_tutorial, key=pygame.K_t, note="A short guided game on a fixed board"),
             Item("Puzzles", self.open_puzzles, key=pygame.K_p, note="Find the best play: positions from Hard's games"),
@@ -346,6 +347,12 @@ class App:
         from .rules_scene import RulesScene
 
         self.push(RulesScene(self, self.close_top, page))
+
+    def open_cribbage(self) -> None:
+        """Classic cribbage over the title: the saved game if unfinished, else a choice of bot and muggins."""
+        from .cribbage_setup import open_cribbage
+
+        open_cribbage(self)
 
     def open_tutorial(self) -> None:
         from .tutorial_scene import TutorialScene

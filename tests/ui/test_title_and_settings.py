@@ -50,6 +50,7 @@ def test_the_title_screen_offers_every_way_on_and_continue_while_a_game_is_unfin
     assert labels(app) == [
         "Continue",
         "New game",
+        "Cribbage",
         "Rules",
         "Tutorial",
         "Puzzles",
