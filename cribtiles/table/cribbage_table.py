@@ -125,6 +125,7 @@ class CribbageTable:
         self.previous: list[int] = [0, 0]  # each score before its player's last scoring (the back peg)
         self.story: list[Happening] = []  # the moves of the deal in play (or of the show just ended)
         self.pending: list[Happening] = []  # told and pegged by the window, then taken
+        self._view: tuple[CribbageState, CribbageView] | None = None
 
     @classmethod
     def new(
@@ -166,8 +167,10 @@ class CribbageTable:
         return len(self.state.log)
 
     def view(self) -> CribbageView:
-        """What the person may see."""
-        return self.state.view(self.person)
+        """What the person may see (worked out once per move: the window asks many times a frame)."""
+        if self._view is None or self._view[0] is not self.state:
+            self._view = (self.state, self.state.view(self.person))
+        return self._view[1]
 
     def name(self, player: int) -> str:
         return self.state.names[player]

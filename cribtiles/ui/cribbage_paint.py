@@ -16,7 +16,7 @@ from cribtiles.table.cribbage_table import CribbageSummary
 from . import art, cards
 from .cribbage_layout import ButtonKind, CribLayout
 from .geometry import Rect
-from .paint import CREAM, DIM, GOLD, RED, button, fit_width, rounded_panel, scaled, wrap, write
+from .paint import CREAM, DIM, GOLD, RED, button, fit_width, rounded_panel, wrap, write
 from .pegs import HOLES_PER_ROW, LAP, hole_position, lap_and_hole
 
 LIT = (255, 226, 120)
@@ -191,7 +191,8 @@ def card_surface(lay: CribLayout, card: Card | None, w: int, dim: bool = False) 
     (a card on its way from your hand to the play), so that motion never waits for wood to be drawn."""
     rest = min((lay.card_w, lay.play_w, lay.back_w), key=lambda r: abs(r - w))
     source = cards.back(rest) if card is None else cards.face(card, rest, dim)
-    return source if rest == w else scaled(source, w, cards.height_of(w))
+    # a size on the way is seen for one frame: scaled plainly, not smoothed nor kept (0.05 ms, not 1)
+    return source if rest == w else pygame.transform.scale(source, (w, cards.height_of(w)))
 
 
 def draw_card(surf: pygame.Surface, lay: CribLayout, s: Sprite, lifted: bool = False) -> None:
