@@ -1,0 +1,69 @@
+"""Frame times of the cribbage table: `python benchmarks/bench_cribbage_frames.py` prints milliseconds.
+
+A seeded game against the Hard bot at normal animation speed, your seat played by posted events (one
+action every `--every` frames), `--frames` frames timed one `App.frame` each (events, update, draw):
+cards dealt, gliding to the play and the show, pegs moving, the bot thinking in its thread. Headless
+(SDL's dummy driver). Prints the median, the 95th percentile and the slowest frame, and the load average.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--frames", type=int, default=3000)
+    parser.add_argument("--every", type=int, default=40, help="frames between your actions")
+    parser.add_argument("--seed", type=int, default=12)
+    parser.add_argument("--size", default="1280x800")
+    args = parser.parse_args()
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+    from cribtiles.table import Seat
+    from cribtiles.table.cribbage_table import CribbageTable
+    from cribtiles.table.model import Table
+    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.ui.cribbage_pilot import CribbagePilot
+    from cribtiles.ui.cribbage_scene import CribbageScene
+    from cribtiles.ui.window import App
+
+    w, h = (int(v) for v in args.size.split("x"))
+    keeper = NoKeeper()
+    keeper.save_cribbage(CribbageTable.new(args.seed, "hard"))
+    tiles = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
+    app = App(tiles, Preferences(speed="normal", tutorial_offered=True), keeper, size=(w, h), title=True)
+    app.open_cribbage()
+    scene = app.scenes[-1]
+    assert isinstance(scene, CribbageScene)
+    pilot = CribbagePilot(scene, seed=1)
+    times: list[float] = []
+    for i in range(args.frames):
+        if i % args.every == 0:
+            pilot.step()
+        start = time.perf_counter()
+        app.frame(1 / 60)
+        times.append((time.perf_counter() - start) * 1000)
+        if scene.ended:
+            break
+    app.close()
+    first = times.pop(0)  # the felt, the peg board and the first hand drawn: told apart
+    times.sort()
+    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    state = scene.table.state
+    print(f"cribbage table {w}x{h}, seed {args.seed}: {len(times)} frames, deal {state.deal_number}, {state.scores}")
+    median = statistics.median(times)
+    print(f"  first frame {first:.2f} ms; then median {median:.2f} ms, p95 {p95:.2f} ms, slowest {times[-1]:.2f} ms")
+    print(f"  load average {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()
