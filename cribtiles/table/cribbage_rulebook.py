@@ -20,7 +20,8 @@ from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.moves import CribbageError, Discard, Go, PlayCard
 from cribtiles.cribbage.options import Phase
 from cribtiles.cribbage.peg import item_words, peg_items
-from cribtiles.cribbage.show import describe_show, score_show
+from cribtiles.cribbage.show import ShowScore, score_show
+from cribtiles.cribbage.show import item_words as show_words
 
 NON_DEALER, DEALER = 1, 0  # the seats of the examples' games: seat 0 deals
 WHO = {NON_DEALER: "non-dealer", DEALER: "dealer"}
@@ -110,7 +111,27 @@ def _outcome(ex: CardExample) -> CardOutcome:
 
 def _show(ex: CardExample) -> CardOutcome:
     score = score_show(parse_cards(ex.cards), parse_card(ex.starter), ex.crib)
-    return CardOutcome(score.total, tuple(describe_show(score)[:-1]))  # the total is the outcome's own
+    return CardOutcome(score.total, show_lines(score))
+
+
+def show_lines(score: ShowScore) -> tuple[str, ...]:
+    """The show's items counted by kind, as a player sums them up: '4 fifteens: 8', 'a pair: 2',
+    '2 runs of three: 6', 'a flush of five: 5', 'his nobs: 1' (the items one by one are describe_show's)."""
+    groups: dict[str, list[int]] = {}
+    for item in score.items:
+        groups.setdefault(show_words(item), []).append(item.points)
+    lines = []
+    for words, points in groups.items():
+        n = len(points)
+        named = words if words == "his nobs" else f"a {words}" if n == 1 else f"{n} {_plural(words)}"
+        lines.append(f"{named}: {sum(points)}")
+    return tuple(lines)
+
+
+def _plural(words: str) -> str:
+    """'fifteen' -> 'fifteens', 'run of three' -> 'runs of three'."""
+    head, _, tail = words.partition(" ")
+    return f"{head}s {tail}".rstrip()
 
 
 def _table(pone: tuple[Card, ...], dealer: tuple[Card, ...], starter: Card) -> CribbageState:

@@ -141,3 +141,23 @@ def test_the_rule_book_imports_no_pygame() -> None:
     code = "import sys, cribtiles.table.cribbage_rulebook\nprint('pygame' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.strip() == "False"
+
+
+def test_a_show_is_summed_up_by_kind() -> None:
+    from cribtiles.cribbage import score_show
+    from cribtiles.table.cribbage_rulebook import show_lines
+
+    assert show_lines(score_show(parse_cards("5H 5D 5S JC"), parse_card("5C"))) == (
+        "8 fifteens: 16",
+        "6 pairs: 12",
+        "his nobs: 1",
+    )
+    assert show_lines(score_show(parse_cards("3D 3S 4H 5C"), parse_card("6D"))) == (
+        "2 fifteens: 4",
+        "a pair: 2",
+        "2 runs of four: 8",
+    )
+    for _, ex in EXAMPLES:
+        if ex.kind is CardKind.SHOW:
+            out = ex.outcome()
+            assert sum(int(line.rpartition(": ")[2]) for line in out.lines) == out.total
