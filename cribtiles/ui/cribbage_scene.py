@@ -270,6 +270,12 @@ class CribbageScene:
             return mine[-1].cards if self.holding and mine else view.kept
         return view.hand
 
+    @property
+    def dealer(self) -> int:
+        """The dealer of the deal on the felt: a show held in sight is the last deal's, whose dealer owned the crib."""
+        cribs = [c.owner for c in self.table.counted if c.crib]
+        return cribs[-1] if self.holding and cribs else self.table.state.dealer
+
     def _anim(self, seconds: float) -> float:
         return seconds * self.pace
 
@@ -803,11 +809,12 @@ class CribbageScene:
         prompt, error = self._prompt()
         bot = table.bot
         left = view.opponent_cards_left
-        about = ["the dealer"] if view.dealer == bot else []
+        dealer = self.dealer
+        about = ["the dealer"] if dealer == bot else []
         if self.mode is not Mode.SHOW:
             about.append(f"{left} card{'s' if left != 1 else ''}")
         bot_label = " · ".join(about)
-        crib_owner = "your crib" if view.dealer == self.person else "its crib"
+        crib_owner = "your crib" if dealer == self.person else "its crib"
         count = view.count if self.mode is Mode.PLAY else None
         count_words = ""
         if self.mode is Mode.PLAY and not view.pile and table.sequences:
@@ -816,7 +823,7 @@ class CribbageScene:
             layout=lay,
             names=table.state.names,
             person=self.person,
-            dealer=view.dealer,
+            dealer=dealer,
             deal=view.deal_number,
             sprites=parts.sprites,
             held=held,
