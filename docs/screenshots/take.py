@@ -212,5 +212,113 @@ def coach(play_on, frames, shot, keeper) -> None:  # type: ignore[no-untyped-def
     shot(app, "puzzle.png")
 
 
+def cribbage(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
+    """Classic cribbage: the discard with two cards chosen, the play with its count and a scoring
+    explained (its cards lit), the show with a combination lit, the end. Your seat is played by posted
+    events (the Medium bot's choices), as a person would."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    from collections.abc import Callable
+
+    import pygame
+
+    from cribtiles.cribbage import PegKind
+    from cribtiles.table import Seat
+    from cribtiles.table.cribbage_table import CribbageTable
+    from cribtiles.table.model import Table
+    from cribtiles.ui.autopilot import post_click
+    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.ui.cribbage_paint import line_rects
+    from cribtiles.ui.cribbage_pilot import CribbagePilot
+    from cribtiles.ui.cribbage_scene import CribbageScene, Mode
+    from cribtiles.ui.geometry import centre
+    from cribtiles.ui.window import App
+
+    def table_app(table: CribbageTable) -> tuple[App, CribbageScene]:
+        keeper = NoKeeper()
+        keeper.save_cribbage(table)
+        tiles = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
+        app = App(tiles, Preferences(speed="instant", tutorial_offered=True), keeper, size=size, title=True)
+        app.open_cribbage()
+        app.frame(1 / 60)
+        scene = app.scenes[-1]
+        assert isinstance(scene, CribbageScene)
+        return app, scene
+
+    def point_at(app: App, scene: CribbageScene, line: int) -> None:
+        at = centre(line_rects(scene.layout, scene.snapshot().lines)[line])
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=at, rel=(0, 0), buttons=(0, 0, 0)))
+        for _ in range(3):
+            app.frame(1 / 60)
+
+    def until(app: App, scene: CribbageScene, wanted: Callable[[], bool]) -> None:
+        pilot = CribbagePilot(scene, "medium", seed=scene.table.state.seed)
+        for _ in range(20000):
+            if wanted() or scene.ended:
+                break
+            pilot.step()
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(2, 2), rel=(0, 0), buttons=(0, 0, 0)))
+            app.frame(1 / 60)
+            app.frame(1 / 60)
+        assert wanted(), "the moment wanted never came"
+
+    def save(app: App, name: str) -> None:
+        pygame.image.save(app.screen, str(folder / name))
+        print(f"wrote {folder / name}")
+        app.close()
+
+    # the discard: two cards chosen for the crib, raised
+    app, scene = table_app(CribbageTable.new(6, "hard"))  # you deal: 3H 4H 6C 9C TD KS
+    for card in ("9C", "KS"):
+        post_click(centre(scene.hand_rects()[[str(c) for c in scene.hand].index(card)]))
+        app.frame(1 / 60)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(2, 2), rel=(0, 0), buttons=(0, 0, 0)))
+    for _ in range(4):
+        app.frame(1 / 60)
+    save(app, "cribbage-discard.png")
+
+    # the play: the count and a run (or a pair) just scored, its cards lit from the panel
+    def scored_in_the_play() -> bool:
+        story = scene.table.story
+        kinds = {e.kind for e in story[-1].events} if story else set()
+        return (
+            scene.mode is Mode.PLAY
+            and scene.table.person_to_move
+            and len(scene.table.state.pile) >= 3
+            and bool(kinds & {PegKind.RUN, PegKind.PAIR, PegKind.PAIR_ROYAL})
+        )
+
+    app, scene = table_app(CribbageTable.new(12, "hard"))
+    until(app, scene, scored_in_the_play)
+    lines = scene.snapshot().lines
+    point_at(app, scene, next(i for i, line in enumerate(lines) if len(line.cards) >= 2))
+    save(app, "cribbage-play.png")
+
+    # the show: a hand of several combinations counted, a run pointed at and lit
+    def rich_show() -> bool:
+        counted = scene.table.counted
+        return scene.mode is Mode.SHOW and len(counted) >= 2 and len(counted[-1].score.items) >= 4
+
+    app, scene = table_app(CribbageTable.new(4, "hard"))
+    until(app, scene, rich_show)
+    lines = scene.snapshot().lines
+    runs = [i for i, line in enumerate(lines) if line.text.startswith("run")]
+    point_at(app, scene, runs[0] if runs else max(range(len(lines)), key=lambda i: len(lines[i].cards)))
+    save(app, "cribbage-show.png")
+
+    # the end: the winner, the scores, a skunk if there was one
+    app, scene = table_app(CribbageTable.new(8, "easy"))
+    until(app, scene, lambda: scene.ended)
+    for _ in range(4):
+        app.frame(1 / 60)
+    save(app, "cribbage-end.png")
+
+
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["cribbage"]:  # only the cribbage table's: take.py cribbage [FOLDER] [WxH]
+        where = Path(sys.argv[2]) if len(sys.argv) > 2 else HERE
+        wh = tuple(int(v) for v in sys.argv[3].split("x")) if len(sys.argv) > 3 else (1280, 800)
+        cribbage(where, (wh[0], wh[1]))
+    else:
+        main()
+        cribbage()
