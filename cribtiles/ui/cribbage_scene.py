@@ -82,6 +82,15 @@ class Place(Enum):
     CRIB = "crib"
 
 
+class Hold(Enum):
+    """A moment kept on the felt until you go on: the last count of the play, or the whole show (the
+    engine has moved on already: to the show, or to the next deal)."""
+
+    NONE = "none"
+    PLAY_OVER = "play over"
+    SHOW_OVER = "show over"
+
+
 class Mode(Enum):
     """What the felt shows: the discard, the play, or the show (a show is kept until you go on)."""
 
@@ -220,7 +229,7 @@ class CribbageScene:
         self.thinker = BotThinker()
         self.asked_at = 0.0
         self.went_on = -1  # the ply at which you said to go on in the show
-        self.holding = False  # a finished show stays on the felt until you go on to the next deal
+        self.hold = Hold.NONE  # the end of a play, or of a show, kept in sight until you go on
         self.declared = 0  # the count you declare, under muggins
         self.pegs = [Pegs(), Pegs()]
         for p in (0, 1):
@@ -253,9 +262,15 @@ class CribbageScene:
         return self.table.person
 
     @property
+    def holding(self) -> bool:
+        return self.hold is not Hold.NONE
+
+    @property
     def mode(self) -> Mode:
         state = self.table.state
-        if self.holding or state.phase is Phase.SHOW:
+        if self.hold is Hold.PLAY_OVER:
+            return Mode.PLAY
+        if self.hold is Hold.SHOW_OVER or state.phase is Phase.SHOW:
             return Mode.SHOW
         if state.phase is Phase.OVER and self.table.counted and state.show_step > 0:
             return Mode.SHOW
@@ -267,14 +282,14 @@ class CribbageScene:
         view = self.table.view()
         if self.mode is Mode.SHOW:
             mine = [c for c in self.table.counted if c.owner == self.person and not c.crib]
-            return mine[-1].cards if self.holding and mine else view.kept
+            return mine[-1].cards if self.hold is Hold.SHOW_OVER and mine else view.kept
         return view.hand
 
     @property
     def dealer(self) -> int:
         """The dealer of the deal on the felt: a show held in sight is the last deal's, whose dealer owned the crib."""
         cribs = [c.owner for c in self.table.counted if c.crib]
-        return cribs[-1] if self.holding and cribs else self.table.state.dealer
+        return cribs[-1] if self.hold is Hold.SHOW_OVER and cribs else self.table.state.dealer
 
     def _anim(self, seconds: float) -> float:
         return seconds * self.pace
@@ -416,7 +431,9 @@ class CribbageScene:
 
     def _enter(self) -> None:
         mode = self.mode
-        if mode is Mode.DISCARD:
+        if self.holding:
+            self._go_on()
+        elif mode is Mode.DISCARD:
             self._discard()
         elif mode is Mode.PLAY:
             if self.cursor is not None and self.cursor < len(self.hand):
@@ -443,7 +460,7 @@ class CribbageScene:
     def _go_on(self) -> None:
         """Enter or the button in the show: count your own hand, or let the next count (or deal) come."""
         if self.holding:
-            self.holding = False
+            self.hold = Hold.NONE
             return
         if self.table.person_to_move:
             if self._muggins_offered():
@@ -552,8 +569,11 @@ class CribbageScene:
             points = min(gained[p], self.table.state.scores[p] - self.pegs[p].front)
             if points > 0:
                 self.pegs[p].score(points)
-        if isinstance(h.move, (Count, Muggins)) and (self.table.state.deal_number != h.deal):
-            self.holding = True  # the crib was counted and the next deal dealt: keep the show in sight
+        state = self.table.state
+        if isinstance(h.move, (Count, Muggins)) and state.deal_number != h.deal:
+            self.hold = Hold.SHOW_OVER  # the crib was counted and the next deal dealt: keep the show in sight
+        elif isinstance(h.move, (PlayCard, Go)) and state.phase is Phase.SHOW and state.show_step == 0:
+            self.hold = Hold.PLAY_OVER  # the last card laid: its count and its points stay in sight
 
     def _drive_bot(self) -> None:
         table = self.table
@@ -603,14 +623,15 @@ class CribbageScene:
         mode = self.mode
         if self.ended or table.is_over:
             return (), {}, set()
+        if self.holding:
+            label = "The show" if self.hold is Hold.PLAY_OVER else "Next deal"
+            return (ButtonKind.GO_ON,), {ButtonKind.GO_ON: label}, {ButtonKind.GO_ON}
         if mode is Mode.DISCARD:
             ready = len(self.chosen) == 2 and table.person_to_move
             return (ButtonKind.DISCARD,), {}, {ButtonKind.DISCARD} if ready else set()
         if mode is Mode.PLAY:
             can = Go() in view.legal
             return (ButtonKind.GO,), {}, {ButtonKind.GO} if can else set()
-        if self.holding:
-            return (ButtonKind.GO_ON,), {ButtonKind.GO_ON: "Next deal"}, {ButtonKind.GO_ON}
         if self._muggins_offered():
             return (ButtonKind.MUGGINS, ButtonKind.LET_GO), {}, {ButtonKind.MUGGINS, ButtonKind.LET_GO}
         if self._declaring():
@@ -638,6 +659,8 @@ class CribbageScene:
                 a, b = self.chosen
                 return f"Lay {a} and {b} in {crib} crib: Enter or Discard.", False
             return f"Choose two cards for {crib} crib: click them or drag them to the crib.", False
+        if self.hold is Hold.PLAY_OVER:
+            return "The play is over: Enter or The show counts the hands.", False
         if mode is Mode.PLAY:
             if table.person_to_move:
                 if Go() in view.legal:
@@ -739,7 +762,8 @@ class CribbageScene:
         old = not pile and table.sequences and mode is Mode.PLAY
         cards_shown = tuple(c for _, c in table.sequences[-1]) if old else pile
         for card, rect in zip(cards_shown, lay.pile_slots(len(cards_shown)), strict=True):
-            put((Place.OLD if old else Place.PILE, card, 0), rect, dim=bool(old) and card not in lit, lit=card in lit)
+            dim = bool(old) and card not in lit and self.hold is Hold.NONE  # an ended count, until the next card
+            put((Place.OLD if old else Place.PILE, card, 0), rect, dim=dim, lit=card in lit)
         return targets, marks
 
     def _bot_cards(self) -> tuple[Card | None, ...]:
@@ -817,7 +841,9 @@ class CribbageScene:
         crib_owner = "your crib" if dealer == self.person else "its crib"
         count = view.count if self.mode is Mode.PLAY else None
         count_words = ""
-        if self.mode is Mode.PLAY and not view.pile and table.sequences:
+        if self.hold is Hold.PLAY_OVER and table.sequences:
+            count, count_words = sum(c.value for _, c in table.sequences[-1]), "the last count"
+        elif self.mode is Mode.PLAY and not view.pile and table.sequences:
             count_words = "a new count"
         return CribSnapshot(
             layout=lay,

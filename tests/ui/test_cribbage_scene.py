@@ -248,8 +248,15 @@ def test_the_bot_is_polled_until_it_lays_its_card_and_the_score_is_explained(app
 
 def test_the_show_is_counted_step_by_step_and_a_combination_is_lit_when_pointed_at(app: App) -> None:
     moves = ("discard 8D 9H", "discard AD AH", "play 7S", "play 8H", "play 4C", "play 9D", "play AC", "go")
-    table = drive(CribbageTable.new(1), *moves, "play 2S", "play 7D", "play 6C")
+    table = drive(CribbageTable.new(1), *moves, "play 2S", "play 7D")
     scene = at_table(app, table)
+    until(app, lambda: scene.holding)  # the bot lays its last card, 6C: the play's end stays in sight
+    snap = scene.snapshot()
+    assert scene.mode is Mode.PLAY and snap.count == 13 and snap.count_words == "the last count"
+    assert ("last card for one", "+1") in [(line.text, line.right) for line in snap.lines]
+    assert {str(s.card) for s in snap.sprites if s.card is not None} >= {"7D", "6C"}
+    post_key(pygame.K_RETURN)
+    frames(app)
     assert scene.mode is Mode.SHOW and "Count your hand" in scene.snapshot().prompt
     post_key(pygame.K_RETURN)  # your hand: AC 2S 4C 7S with QC, one fifteen
     frames(app)
