@@ -2,6 +2,9 @@
 card, its examples drawn with the game's own tile faces beside the engine's score and breakdown (a
 refused example framed in red with the reason). Right/Left (PageDown/PageUp, Space/Backspace) turn
 pages, Home/End go to the ends, Up/Down and Enter choose on the contents page, Escape closes.
+
+Two books share the scene: Kings Cribbage's pages and classic cribbage's (`cribtiles.table.cribbage_rulebook`,
+its examples drawn with cards by `rules_cards`). Tab (or the button beside Contents) opens the other book.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
@@ -17,19 +21,33 @@ import pygame
 from cribtiles.rules.board import SIZE
 from cribtiles.rules.moves import Play, parse_move
 from cribtiles.rules.tiles import Tile
+from cribtiles.table import cribbage_rulebook
+from cribtiles.table.cribbage_rulebook import CardExample, CardPage
 from cribtiles.table.rulebook import CONTENTS, PAGES, Example, ExampleKind, Page
 
 from . import art
 from .breakdown import InfoRow, place, score_rows
 from .geometry import Rect, contains
 from .paint import CREAM, DIM, GOLD, RED, blit_tile, board_grid, button, rounded_panel, wrap, write
+from .rules_cards import CardCell, draw_card_example, lay_card_cell
 from .screens import backdrop, card, fit, heading, ring
 
-LAST = len(PAGES) - 1
+
+class Book(StrEnum):
+    """The rule books the scene shows."""
+
+    TILES = "tiles"  # Kings Cribbage, the tile game
+    CRIBBAGE = "cribbage"  # classic cribbage, the card game
+
+
+BOOK_NAMES = {Book.TILES: "Kings Cribbage", Book.CRIBBAGE: "Classic cribbage"}
+#: Each book's pages (the first is its contents).
+BOOKS: dict[Book, tuple[Page | CardPage, ...]] = {Book.TILES: PAGES, Book.CRIBBAGE: cribbage_rulebook.PAGES}
+LAST = len(PAGES) - 1  # the tile book's last page
 SMALLEST_TEXT = 12
 #: The longest line of words, in text sizes (about 90 characters): longer lines are hard to follow.
 MEASURE = 46
-HINT = "Right/Left turn the pages · Home: contents · Esc closes"
+HINT = "Right/Left turn the pages · Home: contents · Tab: the other book · Esc closes"
 FIELD = (34, 22, 14, 170)  # the recessed field an example sits in
 NEXT_KEYS = (pygame.K_RIGHT, pygame.K_PAGEDOWN, pygame.K_SPACE)
 BACK_KEYS = (pygame.K_LEFT, pygame.K_PAGEUP, pygame.K_BACKSPACE)
@@ -56,7 +74,7 @@ class PageLayout:
     lines: tuple[tuple[str, int, int], ...]  # (words, x, y) of the paragraphs, wrapped
     cells: tuple[Cell, ...]
     entries: tuple[Rect, ...]  # the contents page's entries (page 1, 2, ...)
-    buttons: dict[str, Rect]  # "back", "contents", "next"
+    buttons: dict[str, Rect]  # "back", "contents", "book" (the other book), "next"
 
 
 def text_size(size: tuple[int, int]) -> int:
@@ -64,14 +82,22 @@ def text_size(size: tuple[int, int]) -> int:
     return max(14, min(48, size[0] // 46, size[1] // 30))
 
 
-def page_layout(size: tuple[int, int], index: int) -> PageLayout:
-    """The layout of page `index` at a window of `size`: the largest text at which everything fits."""
-    return _page_layout(size, index)
+def last_page(book: Book) -> int:
+    return len(BOOKS[book]) - 1
+
+
+def other(book: Book) -> Book:
+    return Book.CRIBBAGE if book is Book.TILES else Book.TILES
+
+
+def page_layout(size: tuple[int, int], index: int, book: Book = Book.TILES) -> PageLayout:
+    """The layout of page `index` of `book` at a window of `size`: the largest text at which everything fits."""
+    return _page_layout(size, index, book)
 
 
 @lru_cache(maxsize=64)
-def _page_layout(size: tuple[int, int], index: int) -> PageLayout:
-    page = PAGES[index]
+def _page_layout(size: tuple[int, int], index: int, book: Book) -> PageLayout:
+    page = BOOKS[book][index]
     w, h = size
     m = max(6, round(min(w, h) * 0.015))
     box = (m, m, w - 2 * m, h - 2 * m)
@@ -81,22 +107,31 @@ def _page_layout(size: tuple[int, int], index: int) -> PageLayout:
     bh = max(30, round(s * 2.0))
     bw = max(110, round(s * 6.5))
     foot = box[1] + box[3] - pad - bh
+    other_w = max(bw, art.font(s).size(BOOK_NAMES[other(book)])[0] + 2 * s)  # the other book's name in full
+    gap = max(8, s // 2)
+    middle = box[0] + (box[2] - bw - gap - other_w) // 2
     buttons = {
         "back": (box[0] + pad, foot, bw, bh),
-        "contents": (box[0] + (box[2] - bw) // 2, foot, bw, bh),
+        "contents": (middle, foot, bw, bh),
+        "book": (middle + bw + gap, foot, other_w, bh),
         "next": (box[0] + box[2] - pad - bw, foot, bw, bh),
     }
     body = (box[0] + 2 * pad, top, box[2] - 4 * pad, foot - pad - top)
     for t in range(s, SMALLEST_TEXT - 1, -1):
-        laid = _lay_body(page, body, t)
+        laid = _lay_body(page, body, t, book=book, index=index)
         if laid[3]:
             return PageLayout(box, t, top, laid[0], laid[1], laid[2], buttons)
-    laid = _lay_body(page, body, SMALLEST_TEXT, strict=False)  # a window too small: the smallest words
+    laid = _lay_body(page, body, SMALLEST_TEXT, strict=False, book=book, index=index)  # a window too small
     return PageLayout(box, SMALLEST_TEXT, top, laid[0], laid[1], laid[2], buttons)
 
 
 def _lay_body(
-    page: Page, body: Rect, t: int, strict: bool = True
+    page: Page | CardPage,
+    body: Rect,
+    t: int,
+    strict: bool = True,
+    book: Book = Book.TILES,
+    index: int = 0,
 ) -> tuple[tuple[tuple[str, int, int], ...], tuple[Cell, ...], tuple[Rect, ...], bool]:
     """Paragraphs, then the examples (or the contents entries) under them; whether all of it fits."""
     x, y, w, h = body
@@ -112,22 +147,22 @@ def _lay_body(
     room = (x, cy + round(t * 0.3), w, y + h - cy - round(t * 0.3))
     if room[3] < 0:
         return tuple(lines), (), (), False
-    if page is PAGES[CONTENTS]:
-        entries, fits = _lay_entries(room, t)
+    if index == CONTENTS:
+        entries, fits = _lay_entries(room, t, book)
         return tuple(lines), (), entries, fits
     cells, fits = _lay_cells(page.examples, room, t, strict)
     return tuple(lines), cells, (), fits
 
 
-def _lay_entries(room: Rect, t: int) -> tuple[tuple[Rect, ...], bool]:
+def _lay_entries(room: Rect, t: int, book: Book = Book.TILES) -> tuple[tuple[Rect, ...], bool]:
     x, y, w, h = room
-    n = LAST
+    n = last_page(book)
     eh = round(t * 1.75)
     for cols in (1, 2, 3):
         rows = math.ceil(n / cols)
         gap = t
         cw = (w - (cols - 1) * gap) // cols
-        if rows * eh <= h and all(art.font(t).size(_entry(i))[0] + t <= cw for i in range(1, n + 1)):
+        if rows * eh <= h and all(art.font(t).size(_entry(i, book))[0] + t <= cw for i in range(1, n + 1)):
             rects = tuple((x + (i // rows) * (cw + gap), y + (i % rows) * eh, cw, eh - 4) for i in range(n))
             return rects, True
     rows = math.ceil(n / 2)
@@ -136,11 +171,13 @@ def _lay_entries(room: Rect, t: int) -> tuple[tuple[Rect, ...], bool]:
     return tuple((x + (i // rows) * (cw + t), y + (i % rows) * eh, cw, eh - 2) for i in range(n)), False
 
 
-def _entry(number: int) -> str:
-    return f"{number}.  {PAGES[number].title}"
+def _entry(number: int, book: Book = Book.TILES) -> str:
+    return f"{number}.  {BOOKS[book][number].title}"
 
 
-def _lay_cells(examples: tuple[Example, ...], room: Rect, t: int, strict: bool = True) -> tuple[tuple[Cell, ...], bool]:
+def _lay_cells(
+    examples: tuple[Example, ...] | tuple[CardExample, ...], room: Rect, t: int, strict: bool = True
+) -> tuple[tuple[Cell, ...], bool]:
     """The examples in 1 to 3 columns, whichever gives the largest tiles that still leave room."""
     if not examples:
         return (), True
@@ -170,9 +207,12 @@ def _lay_cells(examples: tuple[Example, ...], room: Rect, t: int, strict: bool =
     return best[1], True
 
 
-def _lay_cell(ex: Example, rect: Rect, t: int, strict: bool = True) -> Cell | None:
+def _lay_cell(ex: Example | CardExample, rect: Rect, t: int, strict: bool = True) -> Cell | None:
     """One example's cell: None when it cannot be drawn readably there (`strict`: with every row of
     its breakdown and tiles no smaller than the words; else only so that nothing overlaps)."""
+    if isinstance(ex, CardExample):
+        laid = lay_card_cell(ex, rect, t, strict)
+        return None if laid is None else Cell(rect, laid.caption, laid.visual, laid.width, laid.result)
     x, y, w, h = rect
     inner = max(4, t // 2)
     caption = wrap(ex.caption, t, w - 2 * inner)
@@ -268,21 +308,32 @@ def _extent(ex: Example) -> tuple[float, float]:
 class RulesScene:
     """The rules pages over the felt; `on_close()` when the player is done (Escape)."""
 
-    def __init__(self, host: Any, on_close: Callable[[], None], page: int = 0) -> None:
+    def __init__(self, host: Any, on_close: Callable[[], None], page: int = 0, book: Book = Book.TILES) -> None:
         self.host = host
         self.on_close = on_close
-        self.page = min(max(0, page), LAST)
+        self.book = book
+        self.page = min(max(0, page), self.last)
         self.focus = 0  # the contents entry the keys point at (0: page 1)
         self.mouse: tuple[int, int] = (-1, -1)
         self.size = (host.layout.width, host.layout.height)
         self._shown: tuple[object, ...] | None = None
 
     @property
+    def last(self) -> int:
+        return last_page(self.book)
+
+    @property
     def layout(self) -> PageLayout:
-        return page_layout(self.size, self.page)
+        return page_layout(self.size, self.page, self.book)
 
     def go(self, page: int) -> None:
-        self.page = min(max(0, page), LAST)
+        self.page = min(max(0, page), self.last)
+
+    def switch(self) -> None:
+        """Open the other book at its contents."""
+        self.book = other(self.book)
+        self.page = CONTENTS
+        self.focus = 0
 
     # --- input ---
 
@@ -307,9 +358,11 @@ class RulesScene:
         elif key == pygame.K_HOME:
             self.go(CONTENTS)
         elif key == pygame.K_END:
-            self.go(LAST)
+            self.go(self.last)
+        elif key == pygame.K_TAB:
+            self.switch()
         elif self.page == CONTENTS and key in (pygame.K_UP, pygame.K_DOWN):
-            self.focus = (self.focus + (1 if key == pygame.K_DOWN else -1)) % LAST
+            self.focus = (self.focus + (1 if key == pygame.K_DOWN else -1)) % self.last
         elif self.page == CONTENTS and key in (pygame.K_RETURN, pygame.K_KP_ENTER):
             self.go(self.focus + 1)
 
@@ -317,10 +370,12 @@ class RulesScene:
         lay = self.layout
         if contains(lay.buttons["back"], pos) and self.page > 0:
             self.go(self.page - 1)
-        elif contains(lay.buttons["next"], pos) and self.page < LAST:
+        elif contains(lay.buttons["next"], pos) and self.page < self.last:
             self.go(self.page + 1)
         elif contains(lay.buttons["contents"], pos):
             self.go(CONTENTS)
+        elif contains(lay.buttons["book"], pos):
+            self.switch()
         elif self.page == CONTENTS:
             for i, rect in enumerate(lay.entries):
                 if contains(rect, pos):
@@ -339,21 +394,30 @@ class RulesScene:
         lay = self.layout
         hover = [name for name, r in lay.buttons.items() if contains(r, self.mouse)]
         entry = next((i for i, r in enumerate(lay.entries) if contains(r, self.mouse)), None)
-        shown = (self.size, self.page, self.focus, tuple(hover), entry)
+        shown = (self.size, self.book, self.page, self.focus, tuple(hover), entry)
         if not full and shown == self._shown:
             return []
         self._shown = shown
-        draw_page(surface, self.page, lay, self.focus, self.mouse)
+        draw_page(surface, self.page, lay, self.focus, self.mouse, self.book)
         return None
 
 
-def draw_page(surface: pygame.Surface, index: int, lay: PageLayout, focus: int, mouse: tuple[int, int]) -> None:
-    """Page `index` drawn whole on `surface`: felt, card, heading, words, examples, buttons."""
-    page = PAGES[index]
+def draw_page(
+    surface: pygame.Surface,
+    index: int,
+    lay: PageLayout,
+    focus: int,
+    mouse: tuple[int, int],
+    book: Book = Book.TILES,
+) -> None:
+    """Page `index` of `book` drawn whole on `surface`: felt, card, heading, words, examples, buttons."""
+    page = BOOKS[book][index]
+    last = last_page(book)
     backdrop(surface)
     card(surface, lay.card)
     s = text_size(surface.get_size())
-    heading(surface, page.title, lay.card, s, f"Page {index + 1} of {LAST + 1} · {HINT}")
+    title = f"{BOOK_NAMES[book]}: {page.title}" if index == CONTENTS else page.title
+    heading(surface, title, lay.card, s, f"Page {index + 1} of {last + 1} · {HINT}")
     for line, lx, ly in lay.lines:
         write(surface, line, lay.text, CREAM, (lx, ly))
     for i, rect in enumerate(lay.entries):
@@ -362,7 +426,7 @@ def draw_page(surface: pygame.Surface, index: int, lay: PageLayout, focus: int, 
             rounded_panel(surface, rect, (255, 214, 102, 40 if lit else 25), 6)
         if i == focus:
             ring(surface, rect)
-        text = fit(_entry(i + 1), lay.text, rect[2] - lay.text)
+        text = fit(_entry(i + 1, book), lay.text, rect[2] - lay.text)
         write(
             surface,
             text,
@@ -372,21 +436,32 @@ def draw_page(surface: pygame.Surface, index: int, lay: PageLayout, focus: int, 
             "midleft",
         )
     for ex, cell in zip(page.examples, lay.cells, strict=False):
-        _draw_example(surface, ex, cell, lay.text)
+        if isinstance(ex, CardExample):
+            rounded_panel(surface, cell.rect, FIELD, 8)
+            _draw_caption(surface, cell, lay.text)
+            draw_card_example(surface, ex, CardCell(cell.caption, cell.visual, cell.tile, cell.result), lay.text)
+        else:
+            _draw_example(surface, ex, cell, lay.text)
+    labels = {"back": "Back", "contents": "Contents", "book": BOOK_NAMES[other(book)], "next": "Next"}
     for name, rect in lay.buttons.items():
-        label = {"back": "Back", "contents": "Contents", "next": "Next"}[name]
-        enabled = not (name == "back" and index == 0) and not (name == "next" and index == LAST)
+        label = labels[name]
+        enabled = not (name == "back" and index == 0) and not (name == "next" and index == last)
         button(surface, rect, label, enabled, contains(rect, mouse), strong=name == "next")
 
 
-def _draw_example(surf: pygame.Surface, ex: Example, cell: Cell, t: int) -> None:
+def _draw_caption(surf: pygame.Surface, cell: Cell, t: int) -> None:
+    """The example's caption, at the top of its field."""
     x, y, _, _ = cell.rect
-    rounded_panel(surf, cell.rect, FIELD, 8)
     inner = max(4, t // 2)
     cy = y + inner // 2
     for line in cell.caption:
         write(surf, line, t, CREAM, (x + inner, cy))
         cy += round(t * 1.25)
+
+
+def _draw_example(surf: pygame.Surface, ex: Example, cell: Cell, t: int) -> None:
+    rounded_panel(surf, cell.rect, FIELD, 8)
+    _draw_caption(surf, cell, t)
     out = ex.outcome()
     colour = GOLD if ex.legal else RED
     if ex.kind is ExampleKind.RACK:
