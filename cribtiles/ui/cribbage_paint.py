@@ -113,9 +113,9 @@ def draw(surface: pygame.Surface, snap: CribSnapshot) -> None:
     lay = snap.layout
     surface.blit(_static(lay, snap.names, snap.person), (0, 0))
     _labels(surface, lay, snap)
+    _count(surface, lay, snap)  # under the cards: one on its way may cross it
     for sprite in snap.sprites:
         draw_card(surface, lay, sprite)
-    _count(surface, lay, snap)
     _prompt(surface, lay, snap)
     for b in snap.buttons:
         button(surface, b.rect, b.label, b.enabled, b.hover, strong=b.strong)
@@ -335,9 +335,9 @@ def draw_pegboard(surf: pygame.Surface, lay: CribLayout, names: tuple[str, str],
         sx, sy = hole_position(track, 0)  # the start hole is also the game hole: ringed in gold
         pygame.draw.circle(surf, (150, 110, 40), (round(sx), round(sy)), hole_r + 3, 1)
         label_x = x + w - max(6, h // 14) - round(w * LABEL) + 8
-        room = x + w - max(6, h // 14) - 4 - art.font(size + 8).size("888")[0] - 6 - label_x
+        room = x + w - max(6, h // 14) - 4 - label_x  # the name on its own line, the score under it
         name = fit_width("You" if p == person else names[p], size, room)
-        write(surf, name, size, INK_ON_WOOD, (label_x, by + band * 0.3), "midleft")
+        write(surf, name, size, INK_ON_WOOD, (label_x, by + band * 0.27), "midleft")
 
 
 def _peg(surf: pygame.Surface, pos: tuple[float, float], colour: tuple[int, int, int], r: int) -> None:
@@ -358,12 +358,12 @@ def draw_pegs(surf: pygame.Surface, lay: CribLayout, snap: CribSnapshot) -> None
         r = max(4, round(pitch * 0.42))
         _peg(surf, score_point(track, spot.back), art.shade(colour, 0.8), r)
         _peg(surf, score_point(track, spot.shown), colour, r)
-        right = (x + w - max(6, h // 14) - 4, by + band * 0.5)
+        right = (x + w - max(6, h // 14) - 4, by + band * 0.66)
         write(surf, str(spot.number), size + 8, (30, 15, 5), right, "midright")
         lap = lap_and_hole(min(spot.number, 2 * LAP))[0]
         if 0 < spot.number < GAME_HOLE and lap:
             label_x = x + w - max(6, h // 14) - round(w * LABEL) + 8
-            write(surf, f"lap {lap + 1}", max(11, size - 3), (70, 40, 20), (label_x, by + band * 0.72), "midleft")
+            write(surf, f"lap {lap + 1}", max(11, size - 3), (70, 40, 20), (label_x, by + band * 0.7), "midleft")
 
 
 # --- the side panel's explanations ---
