@@ -1,0 +1,151 @@
+"""The cribbage bots' discard arithmetic: a kept hand's exact expected show over every starter it may
+meet, the two discarded cards' own worth, and the fifteen ways to split six cards into hand and crib.
+
+Fast because the show's fifteens, pairs and runs depend only on the ranks (the tile game's hand tables,
+`cribtiles.rules.hands`, shared with the engine's scorer): the starters are grouped by rank, and the
+flush and his nobs are counted from the suits left in the deck.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Sequence
+from itertools import combinations
+from typing import NamedTuple
+
+from cribtiles.cribbage.cards import DECK, Card, Suit
+from cribtiles.rules.hands import HANDS, RANK_KEY
+
+RANKS = range(1, 14)
+SUITS = tuple(Suit)
+JACK = 11
+HAND_SIZE = 4
+RANK_POINTS: dict[int, int] = {key: e.fifteens + e.pairs + e.runs for key, e in HANDS.items()}
+
+
+class Split(NamedTuple):
+    """One way to discard: the four cards kept and the two laid away to the crib."""
+
+    kept: tuple[Card, ...]
+    discarded: tuple[Card, Card]
+
+
+def splits(six: Sequence[Card]) -> tuple[Split, ...]:
+    """The fifteen ways to keep four of six cards, in a fixed order (by the discarded positions)."""
+    out = []
+    for i, j in combinations(range(len(six)), 2):
+        kept = tuple(c for k, c in enumerate(six) if k not in (i, j))
+        out.append(Split(kept, (six[i], six[j])))
+    return tuple(out)
+
+
+def rank_points(ranks: Iterable[int]) -> int:
+    """Fifteens, pairs and runs of 1-5 ranks (no flush, no nobs): what the ranks alone are worth.
+
+    >>> rank_points([5, 5, 5, 11, 5])
+    28
+    """
+    return RANK_POINTS[sum(RANK_KEY[r] for r in ranks)]
+
+
+def pair_points(a: Card, b: Card) -> int:
+    """What two cards score on their own (a fifteen 2, a pair 2): the plain worth of a discard."""
+    return rank_points((a.rank, b.rank))
+
+
+class Remaining(NamedTuple):
+    """The cards a starter may be, counted by rank and by suit (what the show's expectation needs)."""
+
+    size: int
+    by_rank: tuple[int, ...]  # index 1..13
+    by_suit: dict[Suit, int]
+
+    @classmethod
+    def of(cls, cards: Iterable[Card]) -> Remaining:
+        by_rank = [0] * 14
+        by_suit = dict.fromkeys(SUITS, 0)
+        size = 0
+        for c in cards:
+            by_rank[c.rank] += 1
+            by_suit[c.suit] += 1
+            size += 1
+        return cls(size, tuple(by_rank), by_suit)
+
+
+def show_sum(cards: Sequence[Card], left: Remaining, crib: bool = False) -> int:
+    """The sum, over every starter `left`, of the show of `cards` (four) with that starter.
+
+    Divided by `left.size` it is the exact expected show. `left` must not hold any of `cards`."""
+    base = sum(RANK_KEY[c.rank] for c in cards)
+    total = 0
+    for r in RANKS:
+        n = left.by_rank[r]
+        if n:
+            total += n * RANK_POINTS[base + RANK_KEY[r]]
+    suit = cards[0].suit
+    if all(c.suit == suit for c in cards):
+        # four of a suit count 4 in a hand with any starter and 5 with one of the suit; a crib only 5
+        total += 5 * left.by_suit[suit] if crib else 4 * left.size + left.by_suit[suit]
+    for c in cards:
+        if c.rank == JACK:
+            total += left.by_suit[c.suit]  # his nobs: a starter of the jack's suit
+    return total
+
+
+def expected_show(cards: Sequence[Card], known: Iterable[Card], crib: bool = False) -> float:
+    """The exact expected show of `cards` (four) over every starter that is not among `known`
+    (which should include `cards`): the 46 starters of a six-card deal, say."""
+    left = Remaining.of(unseen_after(known))
+    return show_sum(cards, left, crib) / left.size
+
+
+def unseen_after(known: Iterable[Card]) -> tuple[Card, ...]:
+    """The deck without the cards named: where the starter may come from, for a player who knows `known`."""
+    seen = set(known)
+    return tuple(c for c in DECK if c not in seen)
+
+
+def hand_sums(six: Sequence[Card]) -> list[tuple[Split, int]]:
+    """Each split of `six` with the sum of its kept hand's show over the 46 starters left."""
+    left = Remaining.of(unseen_after(six))
+    return [(s, show_sum(s.kept, left)) for s in splits(six)]
+
+
+#: What a discard of two cards is worth to the crib, from the bot's side (minus for the opponent's crib).
+CribWorth = Callable[[Card, Card], float]
+
+#: Easy keeps one of the splits whose plain points are within this much of the best, at random.
+EASY_SLACK = 2
+
+
+def best_split(six: Sequence[Card], crib_worth: CribWorth) -> Split:
+    """The split with the best expected hand (exact, over the 46 starters) plus what the discard is
+    worth to the crib; among equals, the first in `splits` order."""
+    n = len(unseen_after(six))
+    best: tuple[float, Split] | None = None
+    for s, total in hand_sums(six):
+        worth = total / n + crib_worth(*s.discarded)
+        if best is None or worth > best[0]:
+            best = (worth, s)
+    assert best is not None
+    return best[1]
+
+
+def plain_worth(own_crib: bool) -> CribWorth:
+    """Medium's crib: the points the two cards make on their own, for its own crib or against it."""
+    sign = 1 if own_crib else -1
+    return lambda a, b: sign * pair_points(a, b)
+
+
+def plain_points(kept: Sequence[Card]) -> int:
+    """Easy's measure of four cards: their fifteens, pairs and runs and a flush, no starter, no crib."""
+    flush = 4 if all(c.suit == kept[0].suit for c in kept) else 0
+    return rank_points(c.rank for c in kept) + flush
+
+
+def plain_split(six: Sequence[Card], rng: random.Random) -> Split:
+    """Easy's discard: one of the splits that keep nearly the most plain points, picked at random."""
+    scored = [(plain_points(s.kept), s) for s in splits(six)]
+    top = max(points for points, _ in scored)
+    near = [s for points, s in scored if points >= top - EASY_SLACK]
+    return rng.choice(near)

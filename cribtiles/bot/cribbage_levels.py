@@ -1,0 +1,50 @@
+"""The classic cribbage bots' ladder in one table: each level's name, how it plays, how to make it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from .cribbage_bots import CribbageBot, easy_bot, hard_bot, medium_bot
+
+
+@dataclass(frozen=True)
+class CribbageLevel:
+    name: str
+    description: str
+    make: Callable[[], CribbageBot]
+
+
+TABLE: tuple[CribbageLevel, ...] = (
+    CribbageLevel(
+        "easy",
+        "keeps the four cards that score most on their own and plays its highest card, taking a 15 or 31 it sees",
+        easy_bot,
+    ),
+    CribbageLevel(
+        "medium",
+        "keeps the hand worth most over every starter, minding the crib a little, and plays the card that scores now",
+        medium_bot,
+    ),
+    CribbageLevel(
+        "hard",
+        "weighs its crib or yours from a table of expected cribs, and plays each card looking ahead at your replies",
+        hard_bot,
+    ),
+)
+BY_NAME = {level.name: level for level in TABLE}
+LEVELS = tuple(level.name for level in TABLE)
+DESCRIPTIONS = {level.name: level.description for level in TABLE}
+
+
+def cribbage_level(name: str) -> CribbageLevel:
+    """The level called `name` (any case); a ValueError in words for another name."""
+    found = BY_NAME.get(name.strip().lower())
+    if found is None:
+        raise ValueError(f"there is no cribbage bot level {name!r}; the levels are {', '.join(LEVELS)}")
+    return found
+
+
+def make_cribbage_bot(name: str) -> CribbageBot:
+    """A fresh bot of that level."""
+    return cribbage_level(name).make()
