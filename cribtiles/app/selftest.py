@@ -164,6 +164,7 @@ def _screens_around_the_game(app: object) -> None:
         (pygame.K_h, "HistoryScene", (pygame.K_RETURN,)),
         (pygame.K_s, "StatisticsScene", ()),
         (pygame.K_e, "SettingsScene", (pygame.K_DOWN, pygame.K_LEFT)),
+        (pygame.K_k, "CribbageSetupScene", (pygame.K_s, pygame.K_RIGHT, pygame.K_SPACE)),  # deals, picks a card
     ):
         post_key(letter)
         app.frame(1 / 60)
@@ -181,10 +182,12 @@ def _screens_around_the_game(app: object) -> None:
         _check(app.scenes[-1] is title, f"Escape did not lead back from the {left} to the title screen")
     _check(len(app.keeper.past_games()) >= 1, "the finished game is not in the history")
     _check(app.prefs.volume == 70, "the volume was not turned down on the Settings screen")
+    _check(app.keeper.load_cribbage()[0] is not None, "the cribbage game dealt was not saved")
     post_key(pygame.K_ESCAPE)
     app.frame(1 / 60)
     print(
-        "  the title screen, the rules, the tutorial, a puzzle, the history (a replay), the statistics and the settings"
+        "  the title screen, the rules, the tutorial, a puzzle, the history (a replay), the statistics, the settings"
+        " and a cribbage table"
     )
 
 
