@@ -1,0 +1,68 @@
+"""The cribbage game's save in the data folder: written whole after a move, read back, a damaged one set
+aside with a message in words (never raised), a failed write recorded, not raised."""
+
+from __future__ import annotations
+
+import errno
+import os
+from pathlib import Path
+
+import pytest
+
+from cribtiles.app.storage import CRIBBAGE_CAP, Store
+from cribtiles.cribbage import parse_move
+from cribtiles.table.cribbage_table import CribbageTable
+
+
+def started() -> CribbageTable:
+    table = CribbageTable.new(1, "easy")
+    table.play(parse_move("discard 8D 9H"))
+    return table
+
+
+def test_a_saved_game_is_read_back_as_it_was(tmp_path: Path) -> None:
+    store = Store(tmp_path)
+    assert store.load_cribbage() == (None, "")  # none yet: nothing to say
+    table = started()
+    store.save_cribbage(table)
+    assert [p.name for p in tmp_path.iterdir()] == ["cribbage.json"]
+    loaded, note = Store(tmp_path).load_cribbage()
+    assert note == "" and loaded is not None
+    assert loaded.state == table.state and loaded.level == "easy" and loaded.person == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "reason"),
+    [
+        (b"\xff\xfe not text", "it is not text"),
+        (b"[1, 2", "it is not valid JSON"),
+        (b'{"format": "cribtiles game"}', "it is not a saved cribbage game"),
+        (b"x" * (CRIBBAGE_CAP + 1), "it is larger than 1 MB"),
+    ],
+)
+def test_a_damaged_save_is_set_aside_with_its_reason(tmp_path: Path, content: bytes, reason: str) -> None:
+    (tmp_path / "cribbage.json").write_bytes(content)
+    table, note = Store(tmp_path).load_cribbage()
+    assert table is None
+    assert note.startswith(f"The saved cribbage game could not be used ({reason}")
+    kept = list(tmp_path.glob("cribbage.damaged-*.json"))
+    assert len(kept) == 1 and kept[0].read_bytes() == content and kept[0].name in note
+    assert not (tmp_path / "cribbage.json").exists()
+
+
+def test_a_failed_write_keeps_the_old_save_and_is_recorded(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store(tmp_path)
+    first = started()
+    store.save_cribbage(first)
+    later = started()
+    later.bot_move()
+
+    def fail(fd: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "fsync", fail)
+    store.save_cribbage(later)
+    monkeypatch.undo()
+    assert store.errors == [f"could not save the cribbage game in {tmp_path} ({os.strerror(errno.ENOSPC)})"]
+    loaded, _ = store.load_cribbage()
+    assert loaded is not None and loaded.state == first.state
