@@ -865,7 +865,7 @@ class CribbageScene:
             pegs=(self._peg_spot(0), self._peg_spot(1)),
             lines=parts.lines,
             hover_line=parts.hover,
-            keys=KEYS,
+            keys=KEYS + (MUGGINS_KEYS if table.options.muggins else ""),
             end=table.summary() if self.ended else None,
             end_hover=next((k for k, r in lay.end_buttons().items() if contains(r, self.mouse)), None)
             if self.ended
@@ -887,6 +887,7 @@ class CribbageScene:
 
 
 KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · N new game · Esc the title"
+MUGGINS_KEYS = " · digits count your hand · M calls muggins"
 
 
 def _far(a: Point, b: Point) -> bool:
