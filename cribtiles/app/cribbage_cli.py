@@ -26,7 +26,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Classic cribbage's scorers: count a hand in the show, or score a card in the play.",
         epilog=CARDS_HELP,
     )
-    commands = ap.add_subparsers(dest="command", required=True, metavar="score|peg")
+    commands = ap.add_subparsers(dest="command", required=True, metavar="score|peg|arena")
     score = commands.add_parser(
         "score",
         prog="cribtiles cribbage score",
@@ -48,7 +48,19 @@ def _parser() -> argparse.ArgumentParser:
         epilog=CARDS_HELP,
     )
     peg.add_argument("cards", help='the cards laid since the count was reset, in order, like "4H 7D 4S"')
+    # listed for --help only: `arena` is parsed by the arena's own parser (see main)
+    commands.add_parser("arena", help="measure two cribbage bots over paired deals (its own --help)")
     return ap
+
+
+def _arena(args: Sequence[str]) -> int:
+    """`cribtiles cribbage arena ...`: the cribbage bots' arena, with its own options."""
+    from cribtiles.table.cribbage_arena import main as arena_main
+
+    try:
+        return arena_main(args)
+    except SystemExit as e:  # --help, or arguments the arena refused (it has said why)
+        return e.code if isinstance(e.code, int) else 2
 
 
 def _score(hand_text: str, starter_text: str, crib: bool) -> list[str]:
@@ -75,6 +87,8 @@ def _peg(cards_text: str) -> list[str]:
 
 def main(args: Sequence[str]) -> int:
     """`cribtiles cribbage ...`; the exit code (2 for bad arguments or cards)."""
+    if list(args)[:1] == ["arena"]:
+        return _arena(list(args)[1:])
     try:
         opts = _parser().parse_args(list(args))
     except SystemExit as e:  # --help, or arguments argparse refused (it has said why)

@@ -121,7 +121,8 @@ def test_the_manual_page_names_every_option_of_cribtiles_help() -> None:
 
 
 @pytest.mark.parametrize(
-    "command", ["arena", "history", "stats", "replay", "analyze", "review", "cribbage score", "cribbage peg"]
+    "command",
+    ["arena", "history", "stats", "replay", "analyze", "review", "cribbage score", "cribbage peg", "cribbage arena"],
 )
 def test_the_manual_page_names_every_option_of_each_subcommand(command: str) -> None:
     section = PAGE.split(".SS Subcommands")[1].split(".SH FILES")[0]
