@@ -146,9 +146,10 @@ class CribLayout:
         starter a little apart."""
         x = self.deck[0]
         gap = round(self.margin * 0.6)
-        slots = [(x + i * (self.play_w + gap), self.starter[1], self.play_w, self.play_h) for i in range(4)]
+        y = self.deck[1]
+        slots = [(x + i * (self.play_w + gap), y, self.play_w, self.play_h) for i in range(4)]
         sx = x + 4 * (self.play_w + gap) + round(self.play_w * STARTER_GAP)
-        return [*slots, (sx, self.starter[1], self.play_w, self.play_h)]
+        return [*slots, (sx, y, self.play_w, self.play_h)]
 
     def crib_stack(self, n: int) -> list[Rect]:
         """The crib's cards as a small stack, each a little down and right of the last."""
