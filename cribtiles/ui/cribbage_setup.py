@@ -49,6 +49,7 @@ class CribbageSetupScene:
             ),
             Item(f"Muggins: {'on' if self.muggins else 'off'}", self._toggle_muggins, note=muggins),
             Item("Start", self.start, key=pygame.K_s, note="The cut decides who deals first; 121 up wins."),
+            Item("Tutorial", self.tutorial, key=pygame.K_t, note="One guided deal: the crib, the play, the show."),
         ]
         menu = Menu(items)
         menu.focus = focus
@@ -71,6 +72,12 @@ class CribbageSetupScene:
         if self.replace_table:
             self.app.close_top()  # the table it was opened over
         self.app.push(table_scene(self.app, table))
+
+    def tutorial(self) -> None:
+        """The guided first deal over this choice (Escape comes back to it)."""
+        from .cribbage_tutorial_scene import open_cribbage_tutorial
+
+        open_cribbage_tutorial(self.app)
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:

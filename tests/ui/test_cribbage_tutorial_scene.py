@@ -109,3 +109,18 @@ def test_escape_leaves_at_any_time(app: App) -> None:
     post_key(pygame.K_ESCAPE)
     frames(app)
     assert app.scenes == before
+
+
+def test_the_new_cribbage_game_choice_offers_the_tutorial(app: App) -> None:
+    from cribtiles.ui.cribbage_setup import CribbageSetupScene
+
+    app.push(CribbageSetupScene(app))
+    frames(app)
+    setup = app.scenes[-1]
+    assert "Tutorial" in [item.label for item in setup.menu.items]
+    post_key(pygame.K_t)
+    frames(app)
+    assert isinstance(app.scenes[-1], CribbageTutorialScene)
+    post_key(pygame.K_ESCAPE)
+    frames(app)
+    assert app.scenes[-1] is setup
