@@ -12,6 +12,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from cribtiles.bot.cribbage_levels import LEVELS
 from cribtiles.cribbage.cards import format_cards
 from cribtiles.cribbage.events import MarginKind
 from cribtiles.cribbage.game import CribbageState
@@ -20,8 +21,9 @@ from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.record import replay
 from cribtiles.cribbage.show import score_show
 
-#: The bot levels in the order the statistics list them (a level this version does not know goes last).
-LEVEL_ORDER = ("easy", "medium", "hard")
+#: The bot levels in the order the statistics list them, the ladder's own (a level this version does not
+#: know, from a history written by another, goes last).
+LEVEL_ORDER = LEVELS
 ALL = "all"  # the level of the statistics' total line
 
 #: The show's three counts of a deal, by `ShowCount.step`.
