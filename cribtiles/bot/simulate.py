@@ -31,7 +31,7 @@ from .leave import LeaveTable, default_leave
 from .sampling import determinize
 
 DEFAULT_BUDGET = 1.5
-CANDIDATES = 8
+CANDIDATES = 12
 #: The fast policy looks at this many of the best-scoring plays when weighing the leave.
 POLICY_WIDTH = 12
 #: Turns a continuation plays after the candidate: in a two-player game the opponent's reply, my next

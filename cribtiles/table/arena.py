@@ -43,6 +43,7 @@ from typing import Any
 from cribtiles.bot.base import Bot, choose_safely
 from cribtiles.bot.levels import LEVELS, make_bot
 from cribtiles.bot.lifeline import die_with_parent
+from cribtiles.bot.simulate import ExpertBot
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
@@ -74,6 +75,10 @@ class Arena:
     seed: int
     options: RuleOptions
     budget: float | None = None
+    #: What the thinking bots' budget is counted in: CPU seconds of their own process ("cpu", the
+    #: default: the figures then do not depend on other work on the machine) or wall seconds ("wall",
+    #: as in the window, where a person waits).
+    clock: str = "cpu"
 
     @property
     def labels(self) -> tuple[str, ...]:
@@ -164,6 +169,17 @@ class _Game:
     times: list[list[float]] = field(default_factory=list)
 
 
+CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
+
+
+def arena_bot(arena: Arena, level: str) -> Bot:
+    """A bot of that level, with the arena's budget, timing its thinking by the arena's clock."""
+    bot = make_bot(level, arena.budget)
+    if isinstance(bot, ExpertBot):
+        bot.clock = CLOCKS[arena.clock]
+    return bot
+
+
 def play_game(arena: Arena, index: int, rotation: int) -> GameResult:
     """The game of bag `index` with seating `rotation`, played to the end at the table model (the
     same turn loop, Joker manners and records as the window's)."""
@@ -174,7 +190,7 @@ def play_game(arena: Arena, index: int, rotation: int) -> GameResult:
         arena=arena,
         game=index * n + rotation,
         table=Table.new(seats, arena.options, seed=game_seed(arena.seed, index)),
-        bots=[_Watched(make_bot(arena.levels[b], arena.budget)) for b in seating],
+        bots=[_Watched(arena_bot(arena, arena.levels[b])) for b in seating],
         times=[[] for _ in seating],
     )
     while not game.table.round_over:
@@ -375,6 +391,7 @@ def report_json(
         "interrupted": finished is not None,
         "seed": arena.seed,
         "rules": arena.options.to_text(),
+        "clock": arena.clock,
         "ci95_method": CI_METHOD,
         "spread": SPREAD_DEFINITION,
         "seconds": r(seconds),
@@ -402,6 +419,11 @@ def report_text(arena: Arena, summaries: Sequence[BotSummary], seconds: float, f
         f"({arena.seeds} bags x {n} seatings), seed {arena.seed}\n"
         f"rules: {arena.options.to_text()}"
         + (f"; budget {arena.budget:g} s per move" if arena.budget is not None else "")
+        + (
+            "; thinking timed in CPU seconds (--clock cpu)"
+            if arena.clock == "cpu"
+            else "; thinking timed in wall seconds"
+        )
     )
     columns = (
         f"{'bot':<12} {'win rate':>8}  {'95% CI (Wilson)':<16} {'score':>7} {'spread':>7} "
@@ -443,6 +465,13 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--mode", choices=(STANDARD, SOLITAIRE), help="solitaire: two bots as Dark and Light")
     ap.add_argument("--rules", default="", help="rule options, like start=high,exchange=any-time,joker=on")
     ap.add_argument("--budget", type=float, help="seconds per move for the bots that think (Expert: 1.5)")
+    ap.add_argument(
+        "--clock",
+        choices=tuple(CLOCKS),
+        default="cpu",
+        help="what a thinking bot's budget counts: its own CPU seconds (cpu, the default: other work on the "
+        "machine does not weaken it) or wall seconds (wall, as in the window)",
+    )
     return ap
 
 
@@ -473,7 +502,7 @@ def parse_arena(argv: Sequence[str]) -> tuple[Arena, int, bool]:
     if options.solitaire and len(levels) != 2:
         ap.error("Solitaire is played by two sides, Dark and Light: give exactly 2 bots")
     seeds = -(-args.games // len(levels))
-    return Arena(levels, seeds, args.seed, options, args.budget), args.jobs, args.json
+    return Arena(levels, seeds, args.seed, options, args.budget, args.clock), args.jobs, args.json
 
 
 def _progress_bar(started: float) -> Progress | None:
