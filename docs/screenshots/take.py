@@ -84,6 +84,21 @@ def main() -> None:
     around_the_game(play_on, frames, shot)
 
 
+def cribbage_played(seed: int, level: str):  # type: ignore[no-untyped-def]
+    """A finished game of cribbage, seat 0 played by the Hard bot (for "you"), seat 1 by `level`."""
+    from cribtiles.bot.cribbage_levels import make_cribbage_bot
+    from cribtiles.cribbage import new_game
+
+    bots = (make_cribbage_bot("hard"), make_cribbage_bot(level))
+    state = new_game(seed)
+    rng = random.Random(seed)
+    while not state.is_over:
+        seat = state.current
+        assert seat is not None
+        state = state.apply(bots[seat].choose(state.view(seat), rng))
+    return state
+
+
 def around_the_game(play_on, frames, shot) -> None:  # type: ignore[no-untyped-def]
     """The screens around the table: title, settings, rules pages, tutorial, history, statistics,
     a replay, undo and the question before a play."""
@@ -135,6 +150,13 @@ def around_the_game(play_on, frames, shot) -> None:  # type: ignore[no-untyped-d
     app.open_statistics()
     frames(app)
     shot(app, "statistics.png")
+    for seed, level in ((31, "easy"), (32, "medium"), (33, "hard"), (34, "hard")):
+        keeper.record_cribbage(cribbage_played(seed, level), 0, level)
+    app = App(unfinished, prefs, keeper, size=(1280, 800))
+    app.open_statistics()
+    post_key(pygame.K_TAB)
+    frames(app)
+    shot(app, "statistics-cribbage.png")
     app = App(unfinished, prefs, keeper, size=(1280, 800))
     app.open_replay(keeper.past_table(3))
     for _ in range(9):
