@@ -347,3 +347,17 @@ def test_workers_ignore_ctrl_c_end_on_sigterm_and_watch_the_arena(monkeypatch: p
         for s, handler in saved.items():
             signal.signal(s, handler)
     assert watching == [True]
+
+
+def test_the_thinking_bots_budget_is_cpu_time_unless_wall_is_asked_for() -> None:
+    """On a shared machine other work would take wall seconds from the Expert and weaken it: by
+    default the arena counts its own CPU seconds; --clock wall counts as the window does."""
+    cpu, _, _ = arena.parse_arena(["--bots", "expert,hard"])
+    wall, _, _ = arena.parse_arena(["--bots", "expert,hard", "--clock", "wall"])
+    assert (cpu.clock, wall.clock) == ("cpu", "wall")
+    assert arena.arena_bot(cpu, "expert").clock is time.process_time  # type: ignore[attr-defined]
+    assert arena.arena_bot(wall, "expert").clock is time.perf_counter  # type: ignore[attr-defined]
+    assert "CPU seconds (--clock cpu)" in arena.report_text(cpu, [], 0.0)
+    assert arena.report_json(wall, [], 0.0)["clock"] == "wall"
+    with pytest.raises(SystemExit):
+        arena.parse_arena(["--bots", "expert,hard", "--clock", "sundial"])
