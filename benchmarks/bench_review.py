@@ -59,23 +59,33 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=DEFAULT_BUDGET, help=f"seconds a turn (default {DEFAULT_BUDGET:g})")
     ap.add_argument("--review-seed", type=int, default=0, help="the review's seed (default 0)")
     ap.add_argument("--worker", action="store_true", help="run the review in its process, as the window does")
+    ap.add_argument(
+        "--clock",
+        choices=("wall", "cpu"),
+        default="wall",
+        help="count the budget and the total in wall seconds or this process's CPU seconds (cpu: as on an idle "
+        "machine; not with --worker)",
+    )
     args = ap.parse_args()
 
     table = bot_game(args.players, args.seed)
     turns = len(table.state.turns)
     print(f"game: {args.players} seed {args.seed}, {turns} turns, final scores {table.state.final_scores()}")
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    started = time.perf_counter()
+    if args.worker and args.clock == "cpu":
+        ap.error("--clock cpu times this process: leave out --worker")
+    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    started = clock()
     if args.worker:
         review = in_worker(table, args.budget, args.review_seed)
     else:
-        review = review_table(table, args.budget, time.perf_counter, random.Random(args.review_seed))
-    seconds = time.perf_counter() - started
+        review = review_table(table, args.budget, clock, random.Random(args.review_seed))
+    seconds = clock() - started
     methods = Counter(str(t.method) for t in review.turns)
     simulated = [t.samples for t in review.turns if t.method is Method.SIMULATED]
     endgame = [t for t in review.turns if t.method is Method.ENDGAME]
     where = "in its process (ReviewWorker)" if args.worker else "in this process"
-    print(f"review {where}: budget {args.budget:g} s a turn")
+    print(f"review {where}: budget {args.budget:g} {args.clock} seconds a turn")
     print(f"total {seconds:.1f} s for {turns} turns: {seconds / turns:.2f} s a turn")
     print("turns weighed: " + ", ".join(f"{k} {v}" for k, v in sorted(methods.items())))
     if simulated:
