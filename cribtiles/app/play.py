@@ -108,10 +108,11 @@ def _play(
             print(f"cribtiles: cannot open a window ({e}); play in the terminal with --text", file=sys.stderr)
             return 1
         raise
-    log.info("window open at %dx%d", *app.screen.get_size())
     if replay is not None:
         app.open_replay(replay, quit_on_close=True)
-    app.run()
+    width, height = app.screen.get_size()
+    # said once Ctrl-C and SIGTERM are the window's to handle: from then on they stop it properly
+    app.run(ready=lambda: log.info("window open at %dx%d", width, height))
     for err in store.errors[-1:]:
         print(f"cribtiles: {err}", file=sys.stderr)
     if app.stopped_by is not None:

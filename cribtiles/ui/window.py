@@ -15,7 +15,7 @@ import random
 import signal
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Protocol
@@ -608,13 +608,16 @@ class App:
             and not g.coach_open
         )
 
-    def run(self, max_seconds: float | None = None) -> None:
+    def run(self, max_seconds: float | None = None, ready: Callable[[], None] | None = None) -> None:
         """Loop frames until the window is closed, Ctrl+Q, or a signal (Ctrl-C, SIGTERM, SIGHUP) asks
-        the game to stop; then close it properly whatever happened (the game is saved every turn)."""
+        the game to stop; then close it properly whatever happened (the game is saved every turn).
+        `ready` is called once the signals are handled (a signal before then is the caller's)."""
         clock = pygame.time.Clock()
         start = time.perf_counter()
         try:
             with handling(("SIGINT", "SIGTERM", "SIGHUP"), self._stop):
+                if ready is not None:
+                    ready()
                 while self.running:
                     dt = clock.tick(60) / 1000.0
                     self.frame(min(dt, 0.1))

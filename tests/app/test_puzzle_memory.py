@@ -30,7 +30,7 @@ def _tables(path: Path) -> set[str]:
 
 
 def test_the_schema_has_the_puzzles_migration() -> None:
-    assert len(MIGRATIONS) == 2
+    assert len(MIGRATIONS) >= 2  # later ones (3: classic cribbage) come after it
     assert "CREATE TABLE puzzles" in " ".join(MIGRATIONS[1])
 
 
@@ -44,7 +44,7 @@ def test_a_version_1_history_is_migrated_and_keeps_its_games(tmp_path: Path) -> 
 
     new = History(path)
     assert new.solved_puzzles() == {}  # reading migrates it
-    assert _version(path) == 2 and "puzzles" in _tables(path)
+    assert _version(path) == len(MIGRATIONS) and "puzzles" in _tables(path)
     assert new.games() == [stored(summary(n), n + 1) for n in range(4)]
     assert new.mark_solved("s7t12", 24, "2026-12-01T10:00:00")
     assert new.add(summary(4)) == 5
