@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 import random
 import traceback
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -19,10 +19,13 @@ from cribtiles.cribbage.view import CribbageView
 
 from .cribbage_crib import default_table
 from .cribbage_discard import Split, best_split, plain_split, plain_worth
-from .cribbage_peg import MAX_COUNT, greedy_card, highest_card, lookahead_card, sample_hands
+from .cribbage_guess import guess_hands, opponent_gone
+from .cribbage_peg import MAX_COUNT, greedy_card, highest_card, lookahead_card
 
 #: Hard's guesses at the opponent's hand for each card it lays (more: steadier, slower).
 PEG_GUESSES = 24
+#: Within this many points of the target, Hard's look-ahead plays to peg out first (or stop the opponent).
+RACE_WITHIN = 24
 
 
 class CribbageBot(Protocol):
@@ -88,51 +91,15 @@ def medium_play(view: CribbageView, rng: random.Random) -> Card:
 
 
 def hard_play(view: CribbageView, rng: random.Random) -> Card:
-    guesses = sample_hands(possible_cards(view), view.opponent_cards_left, PEG_GUESSES, rng)
-    return lookahead_card(view.hand, view.pile, opponent_gone(view), guesses)
+    guesses = guess_hands(view, PEG_GUESSES, rng)
+    return lookahead_card(view.hand, view.pile, opponent_gone(view), guesses, needs_near_the_end(view))
 
 
-# --- what the play so far tells Hard ---
-
-
-def opponent_gone(view: CribbageView) -> bool:
-    """Whether the opponent has said go (or has nothing left) since the count was last reset: it is the
-    bot's turn again straight after its own card."""
-    return bool(view.pile) and bool(view.played) and view.played[-1][0] == view.player
-
-
-def lowest_value_held(played: Sequence[tuple[int, Card]], opponent: int, pile: Sequence[Card]) -> int:
-    """The least count value every card the opponent still holds must have, from their go's this deal:
-    whenever they could not lay at count c, each card they held (and so each they hold now) is over 31 - c.
-
-    A count ended below 31 only when neither player could lay; a player laid twice in a row only when the
-    other could not. The counts are rebuilt from the cards laid: a new count began whenever a card would
-    not have fitted the old one, or the old one reached 31."""
-    least = 1
-    count = 0
-    previous: int | None = None
-    for player, card in played:
-        if count + card.value > MAX_COUNT:  # a count that ended below 31: nobody could lay on it
-            least = max(least, MAX_COUNT - count + 1)
-            count, previous = 0, None
-        if previous == player == 1 - opponent:
-            least = max(least, MAX_COUNT - count + 1)
-        count += card.value
-        previous = player
-        if count == MAX_COUNT:
-            count, previous = 0, None
-    if pile and previous == 1 - opponent:  # the bot is to lay again: the opponent said go at this count
-        least = max(least, MAX_COUNT - count + 1)
-    if not pile and count:  # the count has just ended below 31: nobody could lay on it
-        least = max(least, MAX_COUNT - count + 1)
-    return least
-
-
-def possible_cards(view: CribbageView) -> tuple[Card, ...]:
-    """The unseen cards the opponent may hold, given their go's (all unseen cards if the go's leave too few)."""
-    least = lowest_value_held(view.played, view.opponent, view.pile)
-    fits = tuple(c for c in view.unseen if c.value >= least)
-    return fits if len(fits) >= view.opponent_cards_left else view.unseen
+def needs_near_the_end(view: CribbageView) -> tuple[int, int] | None:
+    """The points the bot and the opponent still need, when either could peg out in this play."""
+    target = view.options.target
+    needs = (target - view.scores[view.player], target - view.scores[view.opponent])
+    return needs if min(needs) <= RACE_WITHIN else None
 
 
 # --- the levels' bots, and a choice that never stops a game ---

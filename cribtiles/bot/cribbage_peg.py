@@ -76,48 +76,70 @@ def _without(hand: Ranks, rank: int) -> Ranks:
 #: VALUE[rank] is the rank's count value (index 0 unused).
 VALUE = (0, *(value(r) for r in range(1, 14)))
 
-State = tuple[Ranks, Ranks, Ranks, int, int, bool]
+#: The points each player still needs to win (the bot's, the opponent's), when the end is near enough for
+#: the play to decide the game; None otherwise.
+Needs = tuple[int, int] | None
+State = tuple[Ranks, Ranks, Ranks, int, int, bool, Needs]
+
+#: How far Hard's look-ahead takes the opponent to play against it: in this share of the positions the
+#: opponent lays the card that costs the bot most over the rest of the play (as if it saw the bot's cards),
+#: in the others the card that scores most now (as a player who does not see them mostly does).
+OPPONENT_SEES = 0.5
+#: What pegging out (reaching the target in the play, which ends the game at once) is worth in the
+#: look-ahead, beside the difference of points: far more than any play's points.
+WIN = 100
 
 
 class Solver:
-    """The best difference of points (the bot's minus the opponent's) over the rest of a play where
-    both hands are known and both play their best; the positions already solved are remembered.
+    """The difference of points (the bot's minus the opponent's) over the rest of a play where both hands
+    are known: the bot plays its best, the opponent as `OPPONENT_SEES` says; positions solved are remembered.
 
     A position: the ranks each holds (sorted), the ranks since the last reset, their count, who is to
-    move (0: the bot, 1: the opponent) and whether the player not to move has said Go."""
+    move (0: the bot, 1: the opponent), whether the player not to move has said Go, and near the end of
+    the game the points each still needs (reaching them is worth `WIN` more, and ends the play)."""
 
     def __init__(self) -> None:
-        self.memo: dict[State, int] = {}
+        self.memo: dict[State, float] = {}
 
-    def solve(self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool) -> int:
-        key = (mine, theirs, pile, count, mover, go)
+    def solve(
+        self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, needs: Needs = None
+    ) -> float:
+        key = (mine, theirs, pile, count, mover, go, needs)
         known = self.memo.get(key)
         if known is None:
-            known = self.memo[key] = self._solve(mine, theirs, pile, count, mover, go)
+            known = self.memo[key] = self._solve(mine, theirs, pile, count, mover, go, needs)
         return known
 
-    def _solve(self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool) -> int:
+    def _solve(self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, needs: Needs) -> float:
         hand = mine if mover == 0 else theirs
         room = MAX_COUNT - count
-        best: int | None = None
+        best: float | None = None
+        greedy = (-1, 0, 0.0)  # the opponent's card that scores most now: (points, value), and what follows
         last = -1
-        for r in hand:  # sorted, so a rank held twice is tried once
+        for r in hand:  # sorted, so a rank held twice is tried once, and among equal scores the highest last
             if r == last or VALUE[r] > room:
                 continue
             last = r
-            v = self.play(mine, theirs, pile, count, mover, go, r)
+            v = self.play(mine, theirs, pile, count, mover, go, r, needs)
             if best is None or (v > best if mover == 0 else v < best):
                 best = v
+            if mover == 1:
+                now = sequence_points((*pile, r))
+                if (now, VALUE[r]) >= greedy[:2]:
+                    greedy = (now, VALUE[r], v)
         if best is not None:
-            return best
+            return best if mover == 0 else OPPONENT_SEES * best + (1 - OPPONENT_SEES) * greedy[2]
         if not mine and not theirs:
             return 0
         if go:  # neither can play: the mover laid the last card, and a new count begins
-            return (LAST_CARD if mover == 0 else -LAST_CARD) + self.solve(mine, theirs, (), 0, 1 - mover, False)
-        return self.solve(mine, theirs, pile, count, 1 - mover, True)
+            value_now, needs, won = _pegged(mover, LAST_CARD, needs)
+            return value_now if won else value_now + self.solve(mine, theirs, (), 0, 1 - mover, False, needs)
+        return self.solve(mine, theirs, pile, count, 1 - mover, True, needs)
 
-    def play(self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, rank: int) -> int:
-        """The difference once the mover lays `rank` (and both play their best after it)."""
+    def play(
+        self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, rank: int, needs: Needs = None
+    ) -> float:
+        """The difference once the mover lays `rank` (and both play on as the solver takes them to)."""
         seq = (*pile, rank)
         count += VALUE[rank]
         points = sequence_points(seq)
@@ -125,14 +147,28 @@ class Solver:
             mine = _without(mine, rank)
         else:
             theirs = _without(theirs, rank)
-        if not mine and not theirs:
-            points += 0 if count == MAX_COUNT else LAST_CARD
-            return points if mover == 0 else -points
+        over = not mine and not theirs
+        if over and count != MAX_COUNT:
+            points += LAST_CARD
+        value_now, needs, won = _pegged(mover, points, needs)
+        if won or over:
+            return value_now
         if count == MAX_COUNT:
-            rest = self.solve(mine, theirs, (), 0, 1 - mover, False)
-        else:  # after a Go the same player plays on; otherwise the turn passes
-            rest = self.solve(mine, theirs, seq, count, mover if go else 1 - mover, go)
-        return (points if mover == 0 else -points) + rest
+            return value_now + self.solve(mine, theirs, (), 0, 1 - mover, False, needs)
+        # after a Go the same player plays on; otherwise the turn passes
+        return value_now + self.solve(mine, theirs, seq, count, mover if go else 1 - mover, go, needs)
+
+
+def _pegged(mover: int, points: int, needs: Needs) -> tuple[float, Needs, bool]:
+    """`points` pegged by `mover` as the bot's difference (with `WIN` when they reach the target), the
+    points still needed after them, and whether the game is over."""
+    signed = points if mover == 0 else -points
+    if needs is None or points == 0:
+        return signed, needs, False
+    left = needs[mover] - points
+    if left <= 0:
+        return signed + (WIN if mover == 0 else -WIN), needs, True
+    return signed, ((left, needs[1]) if mover == 0 else (needs[0], left)), False
 
 
 def sample_hands(unseen: Sequence[Card], size: int, samples: int, rng: random.Random) -> list[Ranks]:
@@ -148,9 +184,11 @@ def lookahead_card(
     pile: Sequence[Card],
     opponent_said_go: bool,
     guesses: Sequence[Ranks],
+    needs: Needs = None,
 ) -> Card:
     """Hard's card: the one with the best mean difference of points over the rest of the play, the
-    opponent's hand being each guess in turn; among equals, the highest."""
+    opponent's hand being each guess in turn (`needs`: near the end, the points each needs to win);
+    among equals, the highest."""
     count = sum(c.value for c in pile)
     fits = fitting(hand, count)
     by_rank: dict[int, Card] = {}
@@ -161,9 +199,9 @@ def lookahead_card(
     mine = tuple(sorted(c.rank for c in hand))
     ranks_pile = tuple(c.rank for c in pile)
     solver = Solver()
-    totals = dict.fromkeys(by_rank, 0)
+    totals = dict.fromkeys(by_rank, 0.0)
     for theirs in guesses:
         for r in by_rank:
-            totals[r] += solver.play(mine, theirs, ranks_pile, count, 0, opponent_said_go, r)
+            totals[r] += solver.play(mine, theirs, ranks_pile, count, 0, opponent_said_go, r, needs)
     best = max(by_rank, key=lambda r: (totals[r], value(r), r))
     return by_rank[best]

@@ -14,7 +14,7 @@ from itertools import product
 import pytest
 
 from cribtiles.bot import cribbage_bots
-from cribtiles.bot.cribbage_bots import choose_safely, lowest_value_held, opponent_gone, possible_cards
+from cribtiles.bot.cribbage_bots import choose_safely
 from cribtiles.bot.cribbage_crib import DATA_FILE, default_table, load_table, pair_key
 from cribtiles.bot.cribbage_discard import (
     Remaining,
@@ -24,12 +24,14 @@ from cribtiles.bot.cribbage_discard import (
     plain_points,
     plain_split,
     plain_worth,
+    rank_points,
     show_sum,
     splits,
     unseen_after,
 )
+from cribtiles.bot.cribbage_guess import guess_hands, lowest_value_held, opponent_gone, possible_cards
 from cribtiles.bot.cribbage_levels import DESCRIPTIONS, LEVELS, cribbage_level, make_cribbage_bot
-from cribtiles.bot.cribbage_peg import Solver, greedy_card, highest_card, lookahead_card, sample_hands
+from cribtiles.bot.cribbage_peg import WIN, Solver, greedy_card, highest_card, lookahead_card, sample_hands
 from cribtiles.bot.make_crib_table import crib_entry
 from cribtiles.cribbage import (
     DECK,
@@ -195,11 +197,23 @@ def test_the_solver_plays_small_positions_out_exactly() -> None:
     assert s.play((9,), (9,), (10, 10), 20, 0, False, 9) == 0
 
 
+def test_near_the_end_the_solver_plays_to_peg_out_first() -> None:
+    s = Solver()
+    # the opponent needs 2: a five led lets their ten make fifteen and win (-2 and the game); the four
+    # leaves them nothing, and the bot's five is the last card (+1)
+    assert s.play((4, 5), (10,), (), 0, 0, False, 5, (50, 2)) == -2 - WIN
+    assert s.play((4, 5), (10,), (), 0, 0, False, 4, (50, 2)) == 1
+    assert s.play((4, 5), (10,), (), 0, 0, False, 5) == -1  # far from the end: only the points count
+    # the bot needs 2: its five on a ten makes fifteen and wins at once, whatever the opponent holds
+    assert s.play((5, 9), (6,), (10,), 10, 0, False, 5, (2, 50)) == 2 + WIN
+
+
 def test_hard_does_not_lead_a_five() -> None:
+    """A five led gives a ten-card its fifteen: with 5 4 9 K, whatever the guesses, Hard leads another card."""
     hand = parse_cards("5S 4H 9D KC")
     unseen = tuple(c for c in DECK if c not in hand)
-    guesses = sample_hands(unseen, 4, 24, random.Random(1))
-    assert str(lookahead_card(hand, (), False, guesses)) == "4H"
+    leads = {str(lookahead_card(hand, (), False, sample_hands(unseen, 4, 24, random.Random(s)))) for s in range(5)}
+    assert leads and "5S" not in leads
 
 
 def test_hard_does_not_leave_a_count_of_21() -> None:
@@ -223,6 +237,35 @@ def test_the_opponents_goes_bound_the_cards_they_may_hold() -> None:
     assert lowest_value_held(played2, b, (three, two)) == 3
     # the bot laid twice running, on 13: the opponent could not lay on 13, so holds no card at all
     assert lowest_value_held(((b, k), (a, three), (a, two)), b, (k, three, two)) == 32 - 13
+
+
+def test_the_opponent_is_guessed_to_keep_good_hands() -> None:
+    """Before the opponent lays a card, the guesses are hands kept as a sensible player keeps them: their
+    ranks alone score more than four cards at random."""
+    state = play_to(seed=11, phase=Phase.PLAY)
+    p = state.current
+    assert p is not None
+    view = state.view(p)
+    guesses = guess_hands(view, 200, random.Random(1))
+    assert guesses == guess_hands(view, 200, random.Random(1))
+    assert len(guesses) == 200 and all(len(g) == 4 for g in guesses)
+    rng = random.Random(0)
+    at_random = [[c.rank for c in rng.sample(view.unseen, 4)] for _ in range(200)]
+    assert sum(map(rank_points, guesses)) > 2 * sum(map(rank_points, at_random))
+
+
+def test_guesses_agree_with_the_cards_laid_and_the_goes() -> None:
+    for moves_into in range(1, 8):
+        state = play_to(seed=11, phase=Phase.PLAY, moves_into=moves_into)
+        p = state.current
+        if p is None or state.phase is not Phase.PLAY:
+            continue
+        view = state.view(p)
+        least = lowest_value_held(view.played, view.opponent, view.pile)
+        for g in guess_hands(view, 24, random.Random(1)):
+            assert len(g) == view.opponent_cards_left
+            assert all(min(r, 10) >= least for r in g)
+            assert Counter(g) <= Counter(c.rank for c in view.unseen)
 
 
 def test_possible_cards_fall_back_to_every_unseen_card_when_the_goes_leave_too_few() -> None:
