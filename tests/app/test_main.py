@@ -43,7 +43,7 @@ def test_the_window_resumes_the_saved_game(tmp_path: Path, monkeypatch) -> None:
     Store(tmp_path).save_game(s)
     seen = []
 
-    def fake_run(self: window.App, max_seconds: float | None = None) -> None:
+    def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
         seen.append((self.game.state.log, self.game.level))
         self.close()
 
@@ -100,7 +100,7 @@ def test_the_window_starts_with_the_players_asked_for(tmp_path: Path, monkeypatc
 
     seen = []
 
-    def fake_run(self: window.App, max_seconds: float | None = None) -> None:
+    def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
         seen.append((self.table.seats, self.table.options, self.table.match.seed))
         self.close()
 
@@ -135,7 +135,7 @@ def test_an_unexpected_error_in_the_window_is_logged_and_told_with_the_logs_path
     from cribtiles.rules import RuleOptions
     from cribtiles.ui import window
 
-    def broken_run(self: window.App, max_seconds: float | None = None) -> None:
+    def broken_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
         try:
             raise RuntimeError("a bug in a frame")
         finally:
