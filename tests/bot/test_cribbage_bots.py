@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import random
+import subprocess
+import sys
 from collections import Counter
 from dataclasses import replace
 from importlib import resources
@@ -414,3 +416,12 @@ def test_levels_table() -> None:
     assert make_cribbage_bot(" Hard ").name == "hard"
     with pytest.raises(ValueError, match="the levels are easy, medium, hard"):
         cribbage_level("expert")
+
+
+def test_the_cribbage_bots_import_neither_pygame_nor_the_table() -> None:
+    code = (
+        "import sys, cribtiles.bot.cribbage_levels, cribtiles.bot.make_crib_table; "
+        "print(sorted(m for m in sys.modules if m == 'pygame' or m.startswith(('cribtiles.table', 'cribtiles.ui'))))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
