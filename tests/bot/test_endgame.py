@@ -15,7 +15,6 @@ from cribtiles.rules import Board, PlayerView, new_game
 from cribtiles.rules.movegen import CORE, scored_plays
 from cribtiles.rules.tiles import Tile, remove_tiles
 
-
 #: The largest endgames (tiles on both racks) checked against the referee: it walks every line, which
 #: the pure-Python generator (CI's second run) makes ten to thirty times slower.
 MOST_TILES = 7 if CORE == "compiled" else 5
