@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from importlib import resources
 
+from cribtiles.rules.movegen import ranks_key
 from cribtiles.rules.tiles import RANK_SYMBOLS, Tile
 
 MAX_LEAVE = 4
@@ -30,6 +31,8 @@ class LeaveTable:
 
     def __init__(self, values: dict[str, float]) -> None:
         self._values = {tuple(sorted(_ranks_of_key(k))): float(v) for k, v in values.items()}
+        #: The same values by `movegen.ranks_key` of the ranks, for `movegen.best_keeping`.
+        self.by_rank_key = {ranks_key(r): v for r, v in self._values.items() if len(r) <= MAX_LEAVE}
 
     def __call__(self, tiles: Sequence[Tile]) -> float:
         if len(tiles) > MAX_LEAVE:

@@ -17,7 +17,7 @@ from math import sqrt
 
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import GameState, PlayerView
-from cribtiles.rules.movegen import top_plays
+from cribtiles.rules.movegen import best_keeping
 from cribtiles.rules.moves import Move, Pass, Play
 from cribtiles.rules.options import ANY_TIME
 from cribtiles.rules.tiles import Tile
@@ -39,22 +39,10 @@ POLICY_WIDTH = 12
 FOLLOW_TURNS = 3
 
 
-def _after_play_ranks(rack: Sequence[Tile], play: Play) -> tuple[int, ...]:
-    """The rack-form ranks a play leaves on the rack, sorted (the leave table's key)."""
-    left = [t.rack_form.rank for t in rack]
-    for t in play.tiles:
-        left.remove(t.rack_form.rank)
-    left.sort()
-    return tuple(left)
-
-
 def policy_play(board: Board, rack: Sequence[Tile], leave: LeaveTable) -> tuple[Play, int] | None:
     """The simulated turns' policy: of the best-scoring plays, the one with the best score plus leave
     (None when there is no play)."""
-    plays = top_plays(board, rack, POLICY_WIDTH)
-    if not plays:
-        return None
-    return max(plays, key=lambda ps: ps[1] + leave.of_ranks(_after_play_ranks(rack, ps[0])))
+    return best_keeping(board, rack, POLICY_WIDTH, leave.by_rank_key)
 
 
 def fast_move(state: GameState, leave: LeaveTable) -> Move:
@@ -81,12 +69,15 @@ def _rack_equity(state: GameState, player: int, leave: LeaveTable) -> float:
     return value - w * sum(t.value for t in rack) * 0.5
 
 
-def rollout(state: GameState, move: Move, me: int, leave: LeaveTable, turns: int = FOLLOW_TURNS) -> float:
+def rollout(
+    state: GameState, move: Move, me: int, leave: LeaveTable, turns: int = FOLLOW_TURNS, score: int | None = None
+) -> float:
     """Play `move`, then `turns` more turns by the fast policy (the other players' replies, my next
     turn, their next); return my spread gain against the mean opponent, plus what the racks left are
-    worth (mine for me, theirs against me)."""
+    worth (mine for me, theirs against me). A play's `score`, when given, is what it scores on this
+    board (the generator's): the rules then skip checking it again, as they do for the policy's."""
     start = state.scores
-    state = state.apply(move)
+    state = state.apply_generated(move, score) if score is not None and isinstance(move, Play) else state.apply(move)
     for _ in range(turns):
         if state.is_over:
             break
@@ -170,7 +161,8 @@ class ExpertBot:
             guess = determinize(view, rng, pick_known(inferred, rng, view.unseen) if inferred else None)
             for s in alive:
                 started = self.clock()
-                s.add(rollout(guess, s.candidate.move, view.player, leave))
+                c = s.candidate
+                s.add(rollout(guess, c.move, view.player, leave, score=c.score if isinstance(c.move, Play) else None))
                 per = max(per * 0.9, self.clock() - started)
             rounds += 1
             if rounds >= 6:

@@ -381,7 +381,7 @@ static int rack_build(Rack *r, const int *codes, int n) {
 
 /* --- the walk --- */
 
-enum { SCORED = 0, LEGAL = 1, ANY = 2, BEST = 3, TOP = 4 };
+enum { SCORED = 0, LEGAL = 1, ANY = 2, BEST = 3, TOP = 4, KEEPING = 5 };
 #define MAX_TOP 64 /* the most plays a TOP sink keeps */
 
 /* One play kept by a TOP sink: its squares and faces, its score, and its place in the walk's order. */
@@ -451,6 +451,7 @@ static int put(Sink *sink, const int *empties, const unsigned char *o, int k, in
         if (score > sink->best) sink->best = score;
         return 0;
     case TOP:
+    case KEEPING:
         keep(sink, empties, o, k, score);
         return 0;
     default:
@@ -491,6 +492,51 @@ static PyObject *kept_list(const Sink *sink) {
         PyList_SET_ITEM(out, i, item);
     }
     return out;
+}
+
+/* The rank key of a face as a rack holds it (movegen.rank_key): 4 bits a rank, a 9 counted as its 6. */
+static inline uint64_t rank_key_of(int face) {
+    int r = face % 13;
+    return UINT64_C(1) << (4 * (r == 8 ? 5 : r));
+}
+
+/* The KEEPING sink's answer: of its plays (best-scoring first), the first with the greatest score plus
+ * the value `values` gives the tiles it keeps (by their rank key; 0.0 when absent), as (Play, score);
+ * None when there is no play. The sum is a double, as Python's int + float is. */
+static PyObject *kept_choice(const Sink *sink, const int *rack_codes, int n, PyObject *values) {
+    uint64_t rack_key = 0;
+    for (int i = 0; i < n; i++) rack_key += rank_key_of(rack_codes[i]);
+    int chosen = -1;
+    double best = 0.0;
+    for (int i = 0; i < sink->nkept; i++) {
+        const Kept *kp = &sink->kept[i];
+        uint64_t key = rack_key;
+        for (int j = 0; j < kp->k; j++) key -= rank_key_of(kp->faces[j]);
+        PyObject *pykey = PyLong_FromUnsignedLongLong(key);
+        if (pykey == NULL) return NULL;
+        PyObject *v = PyDict_GetItemWithError(values, pykey); /* borrowed */
+        Py_DECREF(pykey);
+        double value = 0.0;
+        if (v != NULL) {
+            value = PyFloat_AsDouble(v);
+            if (value == -1.0 && PyErr_Occurred()) return NULL;
+        } else if (PyErr_Occurred()) {
+            return NULL;
+        }
+        double total = (double)kp->score + value;
+        if (chosen < 0 || total > best) {
+            chosen = i;
+            best = total;
+        }
+    }
+    if (chosen < 0) Py_RETURN_NONE;
+    const Kept *kp = &sink->kept[chosen];
+    PyObject *play = play_object(kp->squares, kp->faces, kp->k);
+    PyObject *total = play == NULL ? NULL : PyLong_FromLong(kp->score);
+    PyObject *item = total == NULL ? NULL : PyTuple_Pack(2, play, total);
+    Py_XDECREF(play);
+    Py_XDECREF(total);
+    return item;
 }
 
 /* Every legal filling of one window's empty squares, with its score (movegen._emit). 1 when the sink
@@ -588,13 +634,15 @@ static int walk(Sink *sink, const int *codes, int first, const Rack *rack, int n
     return 0;
 }
 
-/* generate(cells, rack, mode[, want]): the plays of a rack (a tuple of at most MAX_RACK tiles) on a
- * board (its cells): mode 0 a list of (Play, score), 1 a list of Play, 2 whether any play exists, 3 the
- * best score (-1 when there is no play), 4 the `want` best-scoring (Play, score), best first (the
- * earlier play of the walk first among equal scores, as a stable sort of mode 0's list would). */
+/* generate(cells, rack, mode[, want[, values]]): the plays of a rack (a tuple of at most MAX_RACK tiles)
+ * on a board (its cells): mode 0 a list of (Play, score), 1 a list of Play, 2 whether any play exists, 3
+ * the best score (-1 when there is no play), 4 the `want` best-scoring (Play, score), best first (the
+ * earlier play of the walk first among equal scores, as a stable sort of mode 0's list would), 5 of
+ * those `want`, the one (Play, score) whose score plus `values`[rank key of the tiles it keeps] is
+ * greatest (the first such; None when there is no play). */
 static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 3 && nargs != 4) {
-        PyErr_SetString(PyExc_TypeError, "generate(cells, rack, mode[, want]) takes 3 or 4 arguments");
+    if (nargs < 3 || nargs > 5) {
+        PyErr_SetString(PyExc_TypeError, "generate(cells, rack, mode[, want[, values]]) takes 3 to 5 arguments");
         return NULL;
     }
     if (!ready) {
@@ -604,18 +652,27 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
     PyObject *cells = args[0], *rack_tiles = args[1];
     long mode = PyLong_AsLong(args[2]);
     if (mode == -1 && PyErr_Occurred()) return NULL;
-    if (mode < SCORED || mode > TOP) {
-        PyErr_SetString(PyExc_ValueError, "generate: mode is 0 (scored), 1 (legal), 2 (any), 3 (best) or 4 (top)");
+    if (mode < SCORED || mode > KEEPING) {
+        PyErr_SetString(PyExc_ValueError,
+                        "generate: mode is 0 (scored), 1 (legal), 2 (any), 3 (best), 4 (top) or 5 (keeping)");
         return NULL;
     }
     long want = 0;
-    if (mode == TOP) {
-        want = nargs == 4 ? PyLong_AsLong(args[3]) : -1;
+    PyObject *values = NULL;
+    if (mode == TOP || mode == KEEPING) {
+        want = nargs >= 4 ? PyLong_AsLong(args[3]) : -1;
         if (want == -1 && PyErr_Occurred()) return NULL;
         if (want < 1 || want > MAX_TOP) {
-            PyErr_Format(PyExc_ValueError, "generate: mode 4 wants 1 to %d plays", MAX_TOP);
+            PyErr_Format(PyExc_ValueError, "generate: modes 4 and 5 want 1 to %d plays", MAX_TOP);
             return NULL;
         }
+    }
+    if (mode == KEEPING) {
+        if (nargs != 5 || !PyDict_Check(args[4])) {
+            PyErr_SetString(PyExc_TypeError, "generate: mode 5 takes a dict of values by rank key");
+            return NULL;
+        }
+        values = args[4];
     }
     if (!PyTuple_Check(rack_tiles) || PyTuple_GET_SIZE(rack_tiles) > MAX_RACK) {
         PyErr_Format(PyExc_ValueError, "generate: the rack must be a tuple of at most %d tiles", MAX_RACK);
@@ -640,6 +697,7 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
         if (mode == ANY) Py_RETURN_FALSE;
         if (mode == BEST) return PyLong_FromLong(-1);
         if (mode == TOP) return PyList_New(0);
+        if (mode == KEEPING) Py_RETURN_NONE;
         return sink.out;
     }
     Cross *down = PyMem_Malloc(sizeof(Cross)), *across = PyMem_Malloc(sizeof(Cross));
@@ -671,6 +729,7 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
     if (mode == ANY) return PyBool_FromLong(sink.found);
     if (mode == BEST) return PyLong_FromLong(sink.best);
     if (mode == TOP) return kept_list(&sink);
+    if (mode == KEEPING) return kept_choice(&sink, rack_codes, n, values);
     return sink.out;
 }
 
@@ -678,8 +737,9 @@ static PyMethodDef methods[] = {
     {"init", init, METH_VARARGS,
      "init(valid_lines, placements, play_type, light, dark, bonus, blocked): the rules' tables, once."},
     {"generate", (PyCFunction)(void (*)(void))generate, METH_FASTCALL,
-     "generate(cells, rack, mode[, want]): mode 0 [(Play, score)], 1 [Play], 2 whether any play exists, "
-     "3 the best score (-1: none), 4 the `want` best [(Play, score)]."},
+     "generate(cells, rack, mode[, want[, values]]): mode 0 [(Play, score)], 1 [Play], 2 whether any play "
+     "exists, 3 the best score (-1: none), 4 the `want` best [(Play, score)], 5 of those the (Play, score) "
+     "best by score + values[rank key kept] (None: no play)."},
     {NULL, NULL, 0, NULL},
 };
 

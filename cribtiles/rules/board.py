@@ -124,11 +124,19 @@ class Board:
     def place(self, placements: Iterable[tuple[Square, Tile]]) -> Board:
         """A new board with these tiles added (squares must be free)."""
         cells = list(self._cells)
+        added = 0
         for square, tile in placements:
             if square in BLOCKED or cells[square.pos] is not None:
                 raise ValueError(f"{square} is not free")
             cells[square.pos] = tile
-        return Board(tuple(cells))
+            added += 1
+        # Every square was checked above: skip `__init__`'s checks and count (simulations place a lot).
+        board = object.__new__(Board)
+        board._cells = tuple(cells)
+        board._count = self._count + added
+        board._hash = None
+        board.derived = {}
+        return board
 
     def touches_tile(self, square: Square) -> bool:
         return any(self._cells[n.pos] is not None for n in square.neighbours())

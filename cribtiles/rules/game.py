@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from itertools import combinations
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from .board import Board
 from .errors import IllegalMove, NotationError
@@ -286,14 +286,15 @@ class GameState:
             rack.extend(reversed(bags[b][-drawn:]))
             bags[b] = bags[b][:-drawn]
         text = str(play) if declared == total or not self.options.joker else f"{play} declare {declared}"
-        state = replace(
-            self,
+        return self._next(
+            Turn(p, play, declared, total, drawn),
+            text,
+            played=True,
             board=self.board.place(play.placements),
             racks=_set(self.racks, p, tuple(rack)),
             bags=tuple(bags),
             scores=_set(self.scores, p, self.scores[p] + declared),
         )
-        return state._next(Turn(p, play, declared, total, drawn), text, played=True)
 
     def _exchange(self, move: Exchange) -> GameState:
         p = self.current
@@ -316,16 +317,17 @@ class GameState:
         rack.extend(reversed(bag[-n:]))  # draw first ...
         bag = bag[:-n] + [t.rack_form for t in move.tiles]  # ... then return the tiles
         bag = list(_shuffled(bag, _chance(self.seed, self.shuffles + 1)))
-        state = replace(
-            self,
+        return self._next(
+            Turn(p, move, drawn=n, stuck=stuck),
+            str(move),
             racks=_set(self.racks, p, tuple(rack)),
             bags=_set(self.bags, b, tuple(bag)),
             shuffles=self.shuffles + 1,
         )
-        return state._next(Turn(p, move, drawn=n, stuck=stuck), str(move))
 
-    def _next(self, turn: Turn, text: str, played: bool = False) -> GameState:
-        """Record the turn, then end the game or hand the turn on."""
+    def _next(self, turn: Turn, text: str, played: bool = False, **changes: Any) -> GameState:
+        """Record the turn with the `changes` it made (one new state: simulations play many turns),
+        then end the game or hand the turn on."""
         unclaimed = turn.true_points - turn.points if played else 0
         state = replace(
             self,
@@ -335,6 +337,7 @@ class GameState:
             stuck=self.stuck + 1 if turn.stuck else 0,
             unclaimed=unclaimed,
             current=(self.current + 1) % self.players,
+            **changes,
         )
         return state._end_if_over()
 

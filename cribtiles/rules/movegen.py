@@ -259,7 +259,7 @@ def reference_has_legal_play(board: Board, rack: Iterable[Tile]) -> bool:
 
 #: The longest rack the compiled core takes (a game's racks hold 5); longer ones go to the reference.
 _COMPILED_RACK_LIMIT = 8
-_SCORED, _LEGAL, _ANY, _BEST, _TOP = 0, 1, 2, 3, 4
+_SCORED, _LEGAL, _ANY, _BEST, _TOP, _KEEPING = 0, 1, 2, 3, 4, 5
 #: The most plays `top_plays` returns from the compiled core at once.
 TOP_LIMIT = 64
 
@@ -348,6 +348,37 @@ def top_plays(board: Board, rack: Iterable[Tile], count: int) -> list[tuple[Play
     plays = _generate(board, tiles, first_only=False)
     plays.sort(key=lambda ps: ps[1], reverse=True)
     return plays[:count]
+
+
+def ranks_key(ranks: Iterable[int]) -> int:
+    """A multiset of ranks 1-13 as one int, four bits a rank: equal multisets, and only they, have
+    equal keys (up to 15 of a rank), and the key of a multiset less a part is the difference of keys."""
+    return sum(1 << 4 * (r - 1) for r in ranks)
+
+
+def rank_key(tiles: Iterable[Tile]) -> int:
+    """`ranks_key` of the tiles as a rack holds them (a 9 is its 6/9 tile, rank 6)."""
+    return ranks_key(t.rack_form.rank for t in tiles)
+
+
+def best_keeping(board: Board, rack: Iterable[Tile], count: int, values: dict[int, float]) -> tuple[Play, int] | None:
+    """Of the `count` best-scoring plays (`top_plays`), the one whose score plus the value of the
+    tiles it keeps, `values[rank_key(kept)]` (0.0 when absent), is greatest; the first of them when
+    several are, None when there is no play. The compiled core makes an object for that play alone,
+    which is what a simulated turn's policy needs."""
+    if not 1 <= count <= TOP_LIMIT:
+        raise ValueError(f"best_keeping looks at 1 to {TOP_LIMIT} plays, not {count}")
+    tiles = tuple(rack)
+    if _compiled is not None and len(tiles) <= _COMPILED_RACK_LIMIT:
+        return cast("tuple[Play, int] | None", _compiled.generate(board.cells, tiles, _KEEPING, count, values))
+    whole = rank_key(tiles)
+    best: tuple[Play, int] | None = None
+    best_value = 0.0
+    for play, score in top_plays(board, tiles, count):
+        value = score + values.get(whole - rank_key(play.tiles), 0.0)
+        if best is None or value > best_value:
+            best, best_value = (play, score), value
+    return best
 
 
 def single_tile_scores(board: Board) -> dict[int, tuple[int, ...]]:

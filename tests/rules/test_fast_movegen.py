@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import itertools
 import os
 import random
 import subprocess
@@ -23,7 +24,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cribtiles import __version__
-from cribtiles.rules import BLOCKED, Board, Colour, RuleOptions, Tile, full_set, movegen, new_game, parse_rack
+from cribtiles.rules import BLOCKED, Board, Colour, Play, RuleOptions, Tile, full_set, movegen, new_game, parse_rack
 from cribtiles.rules.movegen import (
     reference_has_legal_play,
     reference_legal_plays,
@@ -33,7 +34,7 @@ from tests.rules.rules_reference import brute_force_plays
 
 ROOT = Path(__file__).resolve().parents[2]
 ALL_TILES = list(full_set())
-SCORED, LEGAL, ANY, BEST, TOP = 0, 1, 2, 3, 4
+SCORED, LEGAL, ANY, BEST, TOP, KEEPING = 0, 1, 2, 3, 4, 5
 
 compiled = movegen.load_compiled_core()
 needs_compiled = pytest.mark.skipif(compiled is None, reason="the compiled move generator is not built here")
@@ -53,7 +54,36 @@ def same_as_reference(board: Board, rack: Sequence[Tile]) -> list[tuple[object, 
     assert compiled.generate(fresh.cells, tiles, BEST) == (ordered[0][1] if ordered else -1)
     for want in (1, 12, 64):
         assert compiled.generate(fresh.cells, tiles, TOP, want) == ordered[:want]
+    values = kept_values(tiles, random.Random(len(reference)))
+    for want in (1, 12, 64):
+        assert compiled.generate(fresh.cells, tiles, KEEPING, want, values) == best_kept(ordered[:want], tiles, values)
     return reference  # type: ignore[return-value]
+
+
+def kept_values(rack: Sequence[Tile], rng: random.Random) -> dict[int, float]:
+    """Made-up values for what a play of `rack` may keep: whole and half points, so that ties occur,
+    and some multisets left out (worth 0.0)."""
+    values: dict[int, float] = {}
+    for n in range(len(rack) + 1):
+        for kept in itertools.combinations(rack, n):
+            if rng.random() < 0.8:
+                values[movegen.rank_key(kept)] = rng.randrange(-8, 9) / 2
+    return values
+
+
+def best_kept(
+    ordered: Sequence[tuple[Play, int]], rack: Sequence[Tile], values: dict[int, float]
+) -> tuple[Play, int] | None:
+    """The first of `ordered` with the greatest score plus the value of what it keeps, said plainly:
+    the kept tiles are the rack less the play's, each as its rack form."""
+
+    def value(ps: tuple[Play, int]) -> float:
+        kept = [t.rack_form for t in rack]
+        for t in ps[0].tiles:
+            kept.remove(t.rack_form)
+        return ps[1] + values.get(movegen.ranks_key(t.rank for t in kept), 0.0)
+
+    return max(ordered, key=value) if ordered else None
 
 
 @functools.cache
@@ -90,19 +120,45 @@ def test_top_plays_and_best_score_are_the_sorted_list_s_head(seed: int) -> None:
             assert movegen.top_plays(board, rack, count) == ordered[:count]
 
 
+@pytest.mark.parametrize("seed", [3, 4])
+def test_best_keeping_is_the_best_of_the_top_plays_by_score_and_kept_value(seed: int) -> None:
+    """Whichever core is in use, `best_keeping` is the first of `top_plays` with the greatest score
+    plus the value of the tiles it keeps."""
+    rng = random.Random(seed)
+    for board, rack in game(seed, 30):
+        values = kept_values(rack, rng)
+        for count in (1, 5, 12):
+            expected = best_kept(movegen.top_plays(board, rack, count), rack, values)
+            assert movegen.best_keeping(board, rack, count, values) == expected
+    assert movegen.best_keeping(Board.empty(), (), 12, {}) is None
+
+
+def test_rank_key_counts_a_nine_as_its_six_and_subtracts() -> None:
+    rack = parse_rack("6L 9D 6D KL AD")
+    assert movegen.rank_key(rack) == movegen.ranks_key([6, 6, 6, 13, 1])
+    assert movegen.rank_key(rack) - movegen.rank_key(parse_rack("9L KL")) == movegen.ranks_key([6, 6, 1])
+    assert movegen.ranks_key([2, 3]) != movegen.ranks_key([1, 1, 1, 2])
+
+
 def test_top_plays_wants_a_count_it_can_give() -> None:
     for count in (0, -1, movegen.TOP_LIMIT + 1):
         with pytest.raises(ValueError, match="top_plays returns 1 to 64 plays"):
             movegen.top_plays(Board.empty(), parse_rack("5D TL"), count)
+        with pytest.raises(ValueError, match="best_keeping looks at 1 to 64 plays"):
+            movegen.best_keeping(Board.empty(), parse_rack("5D TL"), count, {})
 
 
 @needs_compiled
 def test_the_compiled_top_sink_refuses_a_count_out_of_range() -> None:
     assert compiled is not None
-    with pytest.raises(ValueError, match="mode 4 wants 1 to 64 plays"):
+    with pytest.raises(ValueError, match="modes 4 and 5 want 1 to 64 plays"):
         compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), TOP, 65)
-    with pytest.raises(ValueError, match="mode 4 wants"):
+    with pytest.raises(ValueError, match="modes 4 and 5 want"):
         compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), TOP)
+    with pytest.raises(TypeError, match="mode 5 takes a dict"):
+        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), KEEPING, 12)
+    with pytest.raises(TypeError, match="mode 5 takes a dict"):
+        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), KEEPING, 12, [])
 
 
 def test_the_core_in_use_is_named() -> None:
