@@ -20,6 +20,7 @@ What the words mean here:
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import logging
 import random
@@ -181,6 +182,14 @@ def far_more(best: int, obvious: int) -> bool:
     return best >= RATIO * obvious and best >= obvious + MARGIN
 
 
+def puzzle_id(seed: int, turn: int, board: str, rack: str) -> str:
+    """A puzzle's id: its game's seed and turn, and a short digest of its position. A player's solved
+    puzzles are remembered by id, so a set made again from other games (the bots changed) must not
+    give a new position an old id: `s41t1-…` names one board and rack only."""
+    digest = hashlib.blake2s(f"{board}|{rack}".encode(), digest_size=3).hexdigest()
+    return f"s{seed}t{turn}-{digest}"
+
+
 def puzzle_at(state: GameState, seed: int, players: Sequence[str]) -> Puzzle | None:
     """The puzzle at the position of `state` for the player to move, or None when it is not one: the
     first play (on an empty board every spot is alike), no legal play, a best play that is not unique,
@@ -201,7 +210,7 @@ def puzzle_at(state: GameState, seed: int, players: Sequence[str]) -> Puzzle | N
         return None
     turn = len(state.turns)
     return Puzzle(
-        id=f"s{seed}t{turn}",
+        id=puzzle_id(seed, turn, board.to_text(), format_rack(rack)),
         board=board.to_text(),
         rack=format_rack(rack),
         seat=state.current,

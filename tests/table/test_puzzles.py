@@ -31,6 +31,7 @@ from cribtiles.table.puzzles import (
     one_line,
     positions,
     puzzle_at,
+    puzzle_id,
     puzzle_state,
     puzzle_table,
     shipped_path,
@@ -90,6 +91,18 @@ def test_the_puzzle_table_is_yours_to_play_against_hard() -> None:
     table = puzzle_table(PUZZLES[0])
     assert table.person_to_move and table.seats[1].level == "hard"
     assert PUZZLES[0].best_play in table.state.legal_plays()
+
+
+def test_a_puzzle_s_id_names_its_position_not_only_its_game_and_turn() -> None:
+    """Solved puzzles are remembered by id: a set made again from other games must not give a new
+    position the id of an old one (as the set of 05aa0fd did, `s41t1` for another board)."""
+    for puzzle in PUZZLES:
+        assert puzzle.id == puzzle_id(puzzle.seed, puzzle.turn, puzzle.board, puzzle.rack)
+        assert puzzle.id.startswith(f"s{puzzle.seed}t{puzzle.turn}-")
+    first = PUZZLES[0]
+    other_rack = puzzle_id(first.seed, first.turn, first.board, PUZZLES[1].rack)
+    other_board = puzzle_id(first.seed, first.turn, PUZZLES[1].board, first.rack)
+    assert len({first.id, other_rack, other_board}) == 3
 
 
 def test_the_generator_is_deterministic_and_finds_the_shipped_puzzles_again() -> None:
