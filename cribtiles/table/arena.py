@@ -16,7 +16,8 @@ Figures, for each bot:
   game simply own minus the opponent's);
 - points per turn: points scored by plays (as declared, under Joker) per turn taken, passes and
   exchanges included;
-- seconds per move: median and 95th percentile of `time.perf_counter` around the bot's choice;
+- seconds per move: median and 95th percentile of the time around the bot's choice, counted by the
+  arena's clock (`--clock`: the process's CPU seconds, or wall seconds);
 - failures: moves where the bot raised or proposed an illegal move; the greedy move was played instead.
 
 Ctrl-C stops a run at once: the worker processes (which ignore SIGINT, and die with the arena) are
@@ -203,9 +204,10 @@ def _take_turn(game: _Game) -> None:
     p = table.state.current
     view = table.view(p)
     rng = move_rng(game.arena.seed, game.game, len(table.state.turns))
-    started = time.perf_counter()
+    clock = CLOCKS[game.arena.clock]
+    started = clock()
     move = choose_safely(game.bots[p], view, rng, game.arena.budget)
-    game.times[p].append(time.perf_counter() - started)
+    game.times[p].append(clock() - started)
     record = table.play_bot(move)  # an illegal move is replaced by the best-scoring one
     if record.turn.move != move:
         game.bots[p].failures += 1
@@ -436,7 +438,8 @@ def report_text(arena: Arena, summaries: Sequence[BotSummary], seconds: float, f
     ]
     legend = (
         f"Ties count a share of the win. spread = {SPREAD_DEFINITION}.\n"
-        "pts/turn = play points per turn taken; s/move = seconds per move."
+        "pts/turn = play points per turn taken; "
+        f"s/move = {'CPU' if arena.clock == 'cpu' else 'wall'} seconds per move."
     )
     tail = f"{arena.games} games in {seconds:.1f} s" if finished is None else interrupted_line(arena, finished, seconds)
     return "\n".join([head, columns, *rows, legend, tail])

@@ -361,3 +361,17 @@ def test_the_thinking_bots_budget_is_cpu_time_unless_wall_is_asked_for() -> None
     assert arena.report_json(wall, [], 0.0)["clock"] == "wall"
     with pytest.raises(SystemExit):
         arena.parse_arena(["--bots", "expert,hard", "--clock", "sundial"])
+
+
+@pytest.mark.parametrize("clock", ["cpu", "wall"])
+def test_the_seconds_a_move_are_counted_by_the_arena_s_clock(clock: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With --clock cpu the s/move column is CPU seconds too (it was wall seconds, which other work on
+    a shared machine inflates): each clock here moves one second a reading, the other never moves."""
+    ticks = iter(range(10**6))
+    still = {"cpu": lambda: 0.0, "wall": lambda: 0.0}
+    monkeypatch.setattr(arena, "CLOCKS", {**still, clock: lambda: float(next(ticks))})
+    setup, _, _ = arena.parse_arena(["--bots", "medium,easy", "--games", "2", "--clock", clock])
+    result = arena.play_game(setup, 0, 0)
+    seconds = [t for seat in result.seats for t in seat.move_seconds]
+    assert seconds and set(seconds) == {1.0}
+    assert f"s/move = {'CPU' if clock == 'cpu' else 'wall'} seconds per move" in arena.report_text(setup, [], 0.0)
