@@ -603,6 +603,13 @@ class CribbageScene:
 
     # --- the snapshot ---
 
+    def window_caption(self) -> str:
+        """What the window's title says while this game is shown (the task bar's score): the
+        cribbage score, not the tile game's."""
+        table = self.table
+        names = ["You" if p == self.person else table.name(p) for p in (0, 1)]
+        return "Cribbage — " + " · ".join(f"{n} {s}" for n, s in zip(names, table.state.scores, strict=True))
+
     def hand_rects(self) -> list[Rect]:
         lay = self.layout
         hand = self.hand

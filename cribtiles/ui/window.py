@@ -181,6 +181,7 @@ class App:
             pygame.display.set_icon(art.tile_face(Tile(5, Colour.LIGHT), 64))
         self.screen = self._open(prefs.fullscreen)
         pygame.display.set_caption(TITLE)
+        self._game_caption = self._caption_shown = TITLE
         self.layout = Layout.of(*self.screen.get_size())
         self._warm = paint.warm_faces(self.layout)
         self.sounds = Sounds(prefs.sound, prefs.volume)
@@ -483,7 +484,21 @@ class App:
 
         names = ["You" if p == self.game.human else clip(n, 24) for p, n in enumerate(state.names)]
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, state.final_scores(), strict=True))
-        pygame.display.set_caption(f"{TITLE} — {scores}")
+        self._game_caption = f"{TITLE} — {scores}"
+        self._show_caption()
+
+    def _show_caption(self) -> None:
+        """The title the window shows: that of the topmost screen with its own (a game of cribbage:
+        its score), else the tile game's score. Set only when it changes."""
+        text = self._game_caption
+        for scene in reversed(self.scenes):
+            own = getattr(scene, "window_caption", None)
+            if own is not None:
+                text = f"{TITLE} — {own()}"
+                break
+        if text != self._caption_shown:
+            self._caption_shown = text
+            pygame.display.set_caption(text)
 
     def show_end(self, game: GameScene) -> None:
         """The round at the table is over: its end card; a finished game (or match) goes into the history
@@ -528,6 +543,7 @@ class App:
                 self.handle(event)
         top = self.scenes[-1]
         top.update(dt)
+        self._show_caption()
         full = self._full or top is not self._last_top
         self._full, self._last_top = False, top
         changed = top.draw(self.screen, full)

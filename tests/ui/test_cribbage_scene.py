@@ -417,3 +417,17 @@ def test_a_card_clicked_while_the_bot_is_to_play_is_not_played_and_says_why(app:
     frames(app, 1)
     assert scene.message == "Wait: the Medium bot is to play." and "play 4C" not in scene.table.state.log
     until(app, lambda: len(scene.table.state.log) == 4)
+
+
+def test_the_window_title_carries_the_cribbage_score_while_cribbage_is_shown(app: App) -> None:
+    """The title (the task bar's score) was the tile game's even at the cribbage table."""
+    tiles_title = pygame.display.get_caption()[0]
+    assert tiles_title.startswith("Crib Tiles — You 0")
+    table = reach(3, lambda t: min(t.state.scores) > 0)
+    scene = at_table(app, table)
+    you, bot = table.state.scores[scene.person], table.state.scores[1 - scene.person]
+    assert pygame.display.get_caption()[0] == f"Crib Tiles — Cribbage — You {you} · Medium bot {bot}"
+    app.back_to_game()
+    frames(app)
+    you, medium = app.table.state.final_scores()  # the tile game's bot may have moved meanwhile
+    assert pygame.display.get_caption()[0] == f"Crib Tiles — You {you} · Medium {medium}"
