@@ -204,6 +204,17 @@ class FrameParts:
     sprites: tuple[Sprite, ...]
 
 
+def _hold_after(h: Happening, table: CribbageTable) -> Hold:
+    """What a move just made leaves held in sight at this table: the show, when the crib was counted
+    and the next deal dealt; the play, when its last card was laid; else nothing."""
+    state = table.state
+    if isinstance(h.move, (Count, Muggins)) and state.deal_number != h.deal:
+        return Hold.SHOW_OVER
+    if isinstance(h.move, (PlayCard, Go)) and state.phase is Phase.SHOW and state.show_step == 0:
+        return Hold.PLAY_OVER
+    return Hold.NONE
+
+
 class CribbageScene:
     """The cribbage table: input, timing, and the snapshot drawn each frame."""
 
@@ -229,7 +240,8 @@ class CribbageScene:
         self.thinker = BotThinker()
         self.asked_at = 0.0
         self.went_on = -1  # the ply at which you said to go on in the show
-        self.hold = Hold.NONE  # the end of a play, or of a show, kept in sight until you go on
+        # the end of a play, or of a show, kept in sight until you go on (a game saved then resumes so)
+        self.hold = _hold_after(table.story[-1], table) if table.story else Hold.NONE
         self.declared = 0  # the count you declare, under muggins
         self.pegs = [Pegs(), Pegs()]
         for p in (0, 1):
@@ -569,11 +581,9 @@ class CribbageScene:
             points = min(gained[p], self.table.state.scores[p] - self.pegs[p].front)
             if points > 0:
                 self.pegs[p].score(points)
-        state = self.table.state
-        if isinstance(h.move, (Count, Muggins)) and state.deal_number != h.deal:
-            self.hold = Hold.SHOW_OVER  # the crib was counted and the next deal dealt: keep the show in sight
-        elif isinstance(h.move, (PlayCard, Go)) and state.phase is Phase.SHOW and state.show_step == 0:
-            self.hold = Hold.PLAY_OVER  # the last card laid: its count and its points stay in sight
+        held = _hold_after(h, self.table)
+        if held is not Hold.NONE:
+            self.hold = held
 
     def _drive_bot(self) -> None:
         table = self.table

@@ -292,6 +292,9 @@ def test_under_muggins_you_declare_your_count_and_the_bot_claims_what_you_missed
     moves = ("discard 8D 9H", "discard AD AH", "play 7S", "play 8H", "play 4C", "play 9D", "play AC", "go")
     table = CribbageTable.new(1, options=CribbageOptions(muggins=True))
     scene = at_table(app, drive(table, *moves, "play 2S", "play 7D", "play 6C"))
+    assert scene.holding  # the play's end, in sight until you go on
+    post_key(pygame.K_RETURN)
+    frames(app)
     assert scene.snapshot().number == 0
     post_key(pygame.K_1)  # the hand makes 2; you say 1
     post_click(button_centre(scene, ButtonKind.MORE))
@@ -431,3 +434,18 @@ def test_the_window_title_carries_the_cribbage_score_while_cribbage_is_shown(app
     frames(app)
     you, medium = app.table.state.final_scores()  # the tile game's bot may have moved meanwhile
     assert pygame.display.get_caption()[0] == f"Crib Tiles — You {you} · Medium {medium}"
+
+
+def test_a_game_saved_while_the_play_s_end_is_held_resumes_with_it_held(app: App) -> None:
+    """The end of a play stays in sight until you go on; a game saved then (the table saves every
+    move) came back straight at the show, the play's last count and points unseen."""
+    moves = ("discard 8D 9H", "discard AD AH", "play 7S", "play 8H", "play 4C", "play 9D", "play AC", "go")
+    table = drive(CribbageTable.new(1), *moves, "play 2S", "play 7D", "play 6C")
+    assert table.state.phase is Phase.SHOW and table.state.show_step == 0  # the bot's last card laid
+    scene = at_table(app, table)
+    assert scene.holding and scene.mode is Mode.PLAY and scene.snapshot().count_words == "the last count"
+    post_key(pygame.K_RETURN)
+    frames(app)
+    assert not scene.holding and scene.mode is Mode.SHOW
+    fresh = at_table(app, drive(CribbageTable.new(1), "discard 8D 9H"))
+    assert not fresh.holding  # nothing to hold in the middle of a deal
