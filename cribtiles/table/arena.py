@@ -30,20 +30,17 @@ import argparse
 import functools
 import json
 import math
-import multiprocessing
 import os
 import random
-import signal
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from cribtiles.bot.base import Bot, choose_safely
 from cribtiles.bot.levels import LEVELS, make_bot
-from cribtiles.bot.lifeline import die_with_parent
 from cribtiles.bot.simulate import ExpertBot
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
@@ -51,6 +48,7 @@ from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
 from cribtiles.signals import sigint_ignored
 
 from .model import Table
+from .runner import Interrupted, Progress, run_units
 from .seats import Seat
 
 #: The two-sided 95% quantile of the normal distribution.
@@ -60,8 +58,6 @@ SPREAD_DEFINITION = "own final score minus the best final score among the other 
 CI_METHOD = "wilson score interval over games, ties counted as a share of the win"
 #: The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
 EXIT_INTERRUPTED = 130
-
-Progress = Callable[[int, int], None]
 
 
 # --- what to play ---
@@ -239,57 +235,11 @@ def play_seed(arena: Arena, index: int) -> list[GameResult]:
     return [play_game(arena, index, r) for r in range(len(arena.levels))]
 
 
-class Interrupted(Exception):
-    """Ctrl-C stopped the run; `results` are the games finished before it (whole bags only, in order)."""
-
-    def __init__(self, results: list[GameResult]) -> None:
-        super().__init__(f"interrupted after {len(results)} games")
-        self.results = results
-
-
 def run(arena: Arena, jobs: int = 1, progress: Progress | None = None) -> list[GameResult]:
     """Play the whole arena (in `jobs` processes), the games in order whatever finished first.
 
     Ctrl-C (KeyboardInterrupt) ends the workers at once and raises `Interrupted` with the games done."""
-    results: list[GameResult] = []
-
-    def done(part: list[GameResult]) -> None:
-        results.extend(part)
-        if progress is not None:
-            progress(len(results), arena.games)
-
-    try:
-        if jobs <= 1 or arena.seeds == 1:
-            for i in range(arena.seeds):
-                done(play_seed(arena, i))
-        else:
-            _run_in_workers(arena, min(jobs, arena.seeds), done)
-    except KeyboardInterrupt:
-        results.sort(key=lambda r: r.game)
-        raise Interrupted(results) from None
-    results.sort(key=lambda r: r.game)
-    return results
-
-
-def _worker_starts() -> None:
-    """In each worker: Ctrl-C is for the arena to handle (no traceback from a worker), the pool's
-    SIGTERM ends it (even when the parent had a handler of its own, such as SDL's, to inherit), and
-    it ends when the arena does, however the arena ends."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent()
-
-
-def _run_in_workers(arena: Arena, jobs: int, done: Callable[[list[GameResult]], None]) -> None:
-    """Each bag in a worker process; the pool is terminated (not drained) on the way out, Ctrl-C included."""
-    pool = multiprocessing.Pool(jobs, initializer=_worker_starts)
-    try:
-        for part in pool.imap_unordered(functools.partial(play_seed, arena), range(arena.seeds)):
-            done(part)
-    finally:
-        with sigint_ignored():  # a second Ctrl-C must not break off the cleaning up
-            pool.terminate()
-            pool.join()
+    return run_units(arena.seeds, functools.partial(play_seed, arena), arena.games, jobs, progress)
 
 
 # --- figures ---

@@ -20,20 +20,17 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import multiprocessing
 import os
 import random
-import signal
 import statistics
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from cribtiles.bot.cribbage_bots import CribbageBot, choose_reporting
 from cribtiles.bot.cribbage_levels import LEVELS, make_cribbage_bot
-from cribtiles.bot.lifeline import die_with_parent
 from cribtiles.cribbage.events import MarginKind
 from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.options import CribbageOptions
@@ -42,12 +39,11 @@ from cribtiles.cribbage.show import ShowKind
 from cribtiles.signals import sigint_ignored
 
 from .arena import CI_METHOD, EXIT_INTERRUPTED, percentile, wilson_interval
+from .runner import Interrupted, Progress, run_units
 
 SEATS = 2
 #: A game ends long before this many moves (about 9 deals of some 20 moves); more means a bot is stuck.
 MAX_MOVES = 2000
-
-Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -173,52 +169,9 @@ def play_pair(arena: CribbageArena, pair: int) -> list[GameResult]:
     return [play_game(arena, 2 * pair), play_game(arena, 2 * pair + 1)]
 
 
-class Interrupted(Exception):
-    """Ctrl-C stopped the run; `results` are the games finished before it (whole pairs only, in order)."""
-
-    def __init__(self, results: list[GameResult]) -> None:
-        super().__init__(f"interrupted after {len(results)} games")
-        self.results = results
-
-
 def run(arena: CribbageArena, jobs: int = 1, progress: Progress | None = None) -> list[GameResult]:
     """Play every game (in `jobs` processes), the results in game order whatever finished first."""
-    results: list[GameResult] = []
-
-    def done(part: list[GameResult]) -> None:
-        results.extend(part)
-        if progress is not None:
-            progress(len(results), arena.games)
-
-    try:
-        if jobs <= 1 or arena.pairs == 1:
-            for pair in range(arena.pairs):
-                done(play_pair(arena, pair))
-        else:
-            _run_in_workers(arena, min(jobs, arena.pairs), done)
-    except KeyboardInterrupt:
-        results.sort(key=lambda r: r.game)
-        raise Interrupted(results) from None
-    results.sort(key=lambda r: r.game)
-    return results
-
-
-def _worker_starts() -> None:
-    """In each worker: Ctrl-C is the arena's to handle, the pool's SIGTERM ends it, and it ends with the arena."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent()
-
-
-def _run_in_workers(arena: CribbageArena, jobs: int, done: Callable[[list[GameResult]], None]) -> None:
-    pool = multiprocessing.Pool(jobs, initializer=_worker_starts)
-    try:
-        for part in pool.imap_unordered(functools.partial(play_pair, arena), range(arena.pairs)):
-            done(part)
-    finally:
-        with sigint_ignored():
-            pool.terminate()
-            pool.join()
+    return run_units(arena.pairs, functools.partial(play_pair, arena), arena.games, jobs, progress)
 
 
 # --- figures ---

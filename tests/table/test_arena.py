@@ -20,7 +20,7 @@ from cribtiles.bot.base import Bot
 from cribtiles.bot.greedy import GreedyBot, greedy_move
 from cribtiles.rules import Move, PlayerView, RuleOptions, new_game
 from cribtiles.rules.moves import Pass, Play
-from cribtiles.table import Seat, arena
+from cribtiles.table import Seat, arena, runner
 from cribtiles.table.model import Table
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -336,11 +336,11 @@ def test_workers_ignore_ctrl_c_end_on_sigterm_and_watch_the_arena(monkeypatch: p
     """A worker inherits the arena's handlers: SDL's SIGTERM handler, say, under pygame. The pool's
     terminate() sends SIGTERM, so each worker must take it as the end (else the pool waits for ever)."""
     watching: list[bool] = []
-    monkeypatch.setattr(arena, "die_with_parent", lambda: watching.append(True) or True)
+    monkeypatch.setattr(runner, "die_with_parent", lambda: watching.append(True) or True)
     saved = {s: signal.getsignal(s) for s in (signal.SIGINT, signal.SIGTERM)}
     signal.signal(signal.SIGTERM, lambda signum, frame: None)
     try:
-        arena._worker_starts()
+        runner.worker_starts()
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
     finally:
