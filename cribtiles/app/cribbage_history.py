@@ -5,8 +5,6 @@ every value checked by kind (a history may have been edited by hand).
 
 from __future__ import annotations
 
-import contextlib
-import logging
 import re
 import sqlite3
 from collections.abc import Callable
@@ -14,9 +12,7 @@ from collections.abc import Callable
 from cribtiles.cribbage.events import MarginKind
 from cribtiles.table.cribbage_ledger import CribbageGame, ShowCount
 
-from .files import brief
-
-log = logging.getLogger("cribtiles.history")
+from .sqlrows import each_understood, flag, rows_and_children, stored_id, text, whole, writing
 
 #: Migration 3: a game of cribbage per row, both seats in it (a game has two, always), and the counts
 #: of its show apart, one row each, for the average and best hands. A seed is text, as in `games`.
@@ -68,12 +64,10 @@ _CARD = re.compile(r"[A2-9TJQK][SHDC]")
 
 def insert(conn: sqlite3.Connection, g: CribbageGame) -> int:
     """Store `g` in one transaction; its id (the stored game's, when one with its key is there)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        row = conn.execute("SELECT id FROM cribbage_games WHERE key = ?", (g.key,)).fetchone()
-        if row is not None:
-            conn.execute("ROLLBACK")
-            return int(row[0])
+    with writing(conn):
+        stored = stored_id(conn, "cribbage_games", g.key)
+        if stored is not None:
+            return stored
         values = (
             g.key,
             g.finished_at,
@@ -100,12 +94,7 @@ def insert(conn: sqlite3.Connection, g: CribbageGame) -> int:
                 for s in g.shows
             ],
         )
-        conn.execute("COMMIT")
-        return game_id
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
-        raise
+    return game_id
 
 
 def read(
@@ -113,89 +102,59 @@ def read(
 ) -> list[CribbageGame]:
     """The games of cribbage (of `where`, on `id`), oldest first, read in one transaction; a game whose
     rows cannot be understood is left out, and said."""
-    conn.execute("BEGIN")
-    try:
-        rows = conn.execute(f"SELECT {_COLUMNS} FROM cribbage_games {where} ORDER BY id", params).fetchall()
-        show_where = where.replace("WHERE id", "WHERE game_id")
-        shows: dict[object, list[tuple[object, ...]]] = {}
-        for show in conn.execute(
-            f"SELECT {_SHOW_COLUMNS} FROM cribbage_shows {show_where} ORDER BY game_id, deal, step", params
-        ):
-            shows.setdefault(show[0], []).append(show[1:])
-    finally:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("COMMIT")
-    out = []
-    for row in rows:
-        try:
-            out.append(_game(row, shows.get(row[0], [])))
-        except (TypeError, ValueError) as e:
-            log.warning("cribbage game %s of the history could not be read: %s", row[0], e)
-            say(f"Cribbage game {row[0]} of the history could not be read ({brief(str(e))}); it is left out.")
-    return out
-
-
-def _int(value: object, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"its {what} is not a whole number")
-    return value
-
-
-def _text(value: object, what: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"its {what} is not text")
-    return value
-
-
-def _flag(value: object, what: str) -> bool:
-    if _int(value, what) not in (0, 1):
-        raise ValueError(f"its {what} is neither 0 nor 1")
-    return bool(value)
+    show_where = where.replace("WHERE id", "WHERE game_id")
+    rows, shows = rows_and_children(
+        conn,
+        f"SELECT {_COLUMNS} FROM cribbage_games {where} ORDER BY id",
+        f"SELECT {_SHOW_COLUMNS} FROM cribbage_shows {show_where} ORDER BY game_id, deal, step",
+        params,
+    )
+    return each_understood(rows, shows, _game, "Cribbage game", say)
 
 
 def _show(row: tuple[object, ...]) -> ShowCount:
     deal, step, owner, crib, cards, starter, points, declared = row
-    if not _CARDS.fullmatch(_text(cards, "show's cards")) or not _CARD.fullmatch(_text(starter, "starter")):
+    if not _CARDS.fullmatch(text(cards, "show's cards")) or not _CARD.fullmatch(text(starter, "starter")):
         raise ValueError("a count of its show does not name four cards and a starter")
-    if _int(step, "show's step") not in (0, 1, 2):
+    if whole(step, "show's step") not in (0, 1, 2):
         raise ValueError("a count of its show is not one of a deal's three")
     return ShowCount(
-        deal=_int(deal, "deal"),
-        step=_int(step, "show's step"),
-        owner=_int(owner, "show's owner"),
-        crib=_flag(crib, "crib mark"),
-        cards=_text(cards, "show's cards"),
-        starter=_text(starter, "starter"),
-        points=_int(points, "show's points"),
-        declared=_int(declared, "count declared"),
+        deal=whole(deal, "deal"),
+        step=whole(step, "show's step"),
+        owner=whole(owner, "show's owner"),
+        crib=flag(crib, "crib mark"),
+        cards=text(cards, "show's cards"),
+        starter=text(starter, "starter"),
+        points=whole(points, "show's points"),
+        declared=whole(declared, "count declared"),
     )
 
 
 def _game(row: tuple[object, ...], shows: list[tuple[object, ...]]) -> CribbageGame:
     (game_id, key, finished_at, seed, level, muggins, target, person, name_0, name_1, score_0, score_1, winner,
      margin, deals, pegged_0, pegged_1, record) = row  # fmt: skip
-    seed_text = _text(seed, "seed")
+    seed_text = text(seed, "seed")
     if not _SEED.fullmatch(seed_text):
         raise ValueError("its seed is not a whole number")
     try:
-        margin_kind = MarginKind(_text(margin, "margin"))
+        margin_kind = MarginKind(text(margin, "margin"))
     except ValueError:
         raise ValueError(f"its margin {margin!r} is not win, skunk or double skunk") from None
     return CribbageGame(
-        id=_int(game_id, "id"),
-        key=_text(key, "key"),
-        finished_at=_text(finished_at, "time"),
+        id=whole(game_id, "id"),
+        key=text(key, "key"),
+        finished_at=text(finished_at, "time"),
         seed=int(seed_text),
-        level=_text(level, "level"),
-        muggins=_flag(muggins, "muggins mark"),
-        target=_int(target, "target"),
-        person=_int(person, "person's seat"),
-        names=(_text(name_0, "player's name"), _text(name_1, "player's name")),
-        scores=(_int(score_0, "score"), _int(score_1, "score")),
-        winner=_int(winner, "winner"),
+        level=text(level, "level"),
+        muggins=flag(muggins, "muggins mark"),
+        target=whole(target, "target"),
+        person=whole(person, "person's seat"),
+        names=(text(name_0, "player's name"), text(name_1, "player's name")),
+        scores=(whole(score_0, "score"), whole(score_1, "score")),
+        winner=whole(winner, "winner"),
         margin=margin_kind,
-        deals=_int(deals, "number of deals"),
-        pegged=(_int(pegged_0, "points pegged"), _int(pegged_1, "points pegged")),
+        deals=whole(deals, "number of deals"),
+        pegged=(whole(pegged_0, "points pegged"), whole(pegged_1, "points pegged")),
         shows=tuple(_show(s) for s in shows),
-        record=_text(record, "record"),
+        record=text(record, "record"),
     )

@@ -38,6 +38,7 @@ from cribtiles.table.ledger import GameSummary, Stats, statistics
 
 from . import cribbage_history
 from .files import aside_names, brief, move_to_free_name, why
+from .sqlrows import each_understood, rows_and_children, stored_id, text, whole, writing
 
 HISTORY_FILE = "history.sqlite3"
 TIMEOUT = 3.0  # seconds a read or write waits for another process's write to end
@@ -393,12 +394,10 @@ def _trouble(e: BaseException, timeout: float) -> _Unusable:
 
 def _insert(conn: sqlite3.Connection, s: GameSummary) -> int:
     """Store `s` in one transaction; its id (the stored game's, when one with its key is there)."""
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        row = conn.execute("SELECT id FROM games WHERE key = ?", (s.key,)).fetchone()
-        if row is not None:
-            conn.execute("ROLLBACK")
-            return int(row[0])
+    with writing(conn):
+        stored = stored_id(conn, "games", s.key)
+        if stored is not None:
+            return stored
         cur = conn.execute(
             f"INSERT INTO games ({_GAME_COLUMNS.removeprefix('id, ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
@@ -421,27 +420,16 @@ def _insert(conn: sqlite3.Connection, s: GameSummary) -> int:
             "INSERT INTO seats (game_id, seat, name, level, score, winner) VALUES (?, ?, ?, ?, ?, ?)",
             [(game_id, i, name, level, s.scores[i], int(i in s.winners)) for i, (name, level) in enumerate(s.seats)],
         )
-        conn.execute("COMMIT")
-        return game_id
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
-        raise
+    return game_id
 
 
 def _solve(conn: sqlite3.Connection, puzzle_id: str, points: int, solved_at: str) -> None:
-    conn.execute("BEGIN IMMEDIATE")
-    try:
+    with writing(conn):
         conn.execute(
             "INSERT INTO puzzles (puzzle, points, solved_at) VALUES (?, ?, ?) "
             "ON CONFLICT (puzzle) DO UPDATE SET points = max(points, excluded.points)",
             (puzzle_id, int(points), solved_at),
         )
-        conn.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("ROLLBACK")
-        raise
 
 
 def _solved(conn: sqlite3.Connection, say: Callable[[str], None]) -> dict[str, int]:
@@ -461,65 +449,41 @@ def _games(
 ) -> list[GameSummary]:
     """The games (of `where`), oldest first, read in one transaction; a game whose row cannot be
     understood is left out, and said."""
-    conn.execute("BEGIN")
-    try:
-        rows = conn.execute(f"SELECT {_GAME_COLUMNS} FROM games {where} ORDER BY id", params).fetchall()
-        seat_where = where.replace("WHERE id", "WHERE game_id")
-        seats: dict[object, list[tuple[object, ...]]] = {}
-        for seat in conn.execute(
-            f"SELECT game_id, seat, name, level, score, winner FROM seats {seat_where} ORDER BY game_id, seat", params
-        ):
-            seats.setdefault(seat[0], []).append(seat[1:])
-    finally:
-        with contextlib.suppress(sqlite3.Error):
-            conn.execute("COMMIT")
-    out = []
-    for row in rows:
-        try:
-            out.append(_summary(row, seats.get(row[0], [])))
-        except (TypeError, ValueError) as e:
-            log.warning("game %s of the history could not be read: %s", row[0], e)
-            say(f"Game {row[0]} of the history could not be read ({brief(str(e))}); it is left out.")
-    return out
-
-
-def _int(value: object, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"its {what} is not a whole number")
-    return value
-
-
-def _text(value: object, what: str) -> str:
-    if not isinstance(value, str):
-        raise TypeError(f"its {what} is not text")
-    return value
+    seat_where = where.replace("WHERE id", "WHERE game_id")
+    rows, seats = rows_and_children(
+        conn,
+        f"SELECT {_GAME_COLUMNS} FROM games {where} ORDER BY id",
+        f"SELECT game_id, seat, name, level, score, winner FROM seats {seat_where} ORDER BY game_id, seat",
+        params,
+    )
+    return each_understood(rows, seats, _summary, "Game", say)
 
 
 def _summary(row: tuple[object, ...], seats: list[tuple[object, ...]]) -> GameSummary:
     """A stored game, every value checked by kind (a history may have been edited by hand)."""
     game_id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, best, line, record = row
-    seed_text = _text(seed, "seed")
+    seed_text = text(seed, "seed")
     if not _SEED.fullmatch(seed_text):
         raise ValueError("its seed is not a whole number")
-    if [_int(s[0], "seat") for s in seats] != list(range(len(seats))):
+    if [whole(s[0], "seat") for s in seats] != list(range(len(seats))):
         raise ValueError("its seats are not numbered in order")
     return GameSummary(
-        id=_int(game_id, "id"),
-        key=_text(key, "key"),
-        finished_at=_text(finished_at, "time"),
-        mode=_text(mode, "mode"),
-        options=_text(options, "rule options"),
+        id=whole(game_id, "id"),
+        key=text(key, "key"),
+        finished_at=text(finished_at, "time"),
+        mode=text(mode, "mode"),
+        options=text(options, "rule options"),
         seed=int(seed_text),
         seats=tuple(
-            (_text(name, "player's name"), None if lv is None else _text(lv, "level")) for _, name, lv, *_ in seats
+            (text(name, "player's name"), None if lv is None else text(lv, "level")) for _, name, lv, *_ in seats
         ),
-        scores=tuple(_int(s[3], "score") for s in seats),
-        winners=tuple(i for i, s in enumerate(seats) if _int(s[4], "winner")),
-        rounds=_int(rounds, "number of rounds"),
-        turns=_int(turns, "number of turns"),
-        undos=_int(undos, "number of undos"),
-        hints=_int(hints, "number of hints"),
-        best_play=_int(best, "best play"),
-        highest_line=_int(line, "highest line"),
-        record=_text(record, "record"),
+        scores=tuple(whole(s[3], "score") for s in seats),
+        winners=tuple(i for i, s in enumerate(seats) if whole(s[4], "winner")),
+        rounds=whole(rounds, "number of rounds"),
+        turns=whole(turns, "number of turns"),
+        undos=whole(undos, "number of undos"),
+        hints=whole(hints, "number of hints"),
+        best_play=whole(best, "best play"),
+        highest_line=whole(line, "highest line"),
+        record=text(record, "record"),
     )

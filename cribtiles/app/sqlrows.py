@@ -1,0 +1,96 @@
+"""Rows of the history database, written and read with care, for the tile game's games and cribbage's
+alike: a change is one transaction (rolled back whole if anything fails), a game's rows and its child
+rows are read in one, and every value read back is checked by kind (a history may have been edited by
+hand): a row that cannot be understood is left out, and said.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import sqlite3
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+from .files import brief
+
+log = logging.getLogger("cribtiles.history")
+
+T = TypeVar("T")
+Row = tuple[object, ...]
+
+
+@contextlib.contextmanager
+def writing(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction: committed when the block ends, rolled back if it raises (anything, even
+    Ctrl-C). A block that writes nothing may return early: its commit changes nothing."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("ROLLBACK")
+        raise
+
+
+def stored_id(conn: sqlite3.Connection, table: str, key: str) -> int | None:
+    """The id of the row of `table` (a name of this module's callers, never the player's) with `key`."""
+    row = conn.execute(f"SELECT id FROM {table} WHERE key = ?", (key,)).fetchone()
+    return None if row is None else int(row[0])
+
+
+def rows_and_children(
+    conn: sqlite3.Connection, parents: str, children: str, params: tuple[object, ...]
+) -> tuple[list[Row], dict[object, list[Row]]]:
+    """The rows of the `parents` query, and those of the `children` query (whose first column is the
+    parent's id) by parent id, without that column: read in one transaction, so they agree."""
+    conn.execute("BEGIN")
+    try:
+        rows = conn.execute(parents, params).fetchall()
+        kids: dict[object, list[Row]] = {}
+        for child in conn.execute(children, params):
+            kids.setdefault(child[0], []).append(child[1:])
+    finally:
+        with contextlib.suppress(sqlite3.Error):
+            conn.execute("COMMIT")
+    return rows, kids
+
+
+def each_understood(
+    rows: list[Row],
+    kids: dict[object, list[Row]],
+    build: Callable[[Row, list[Row]], T],
+    what: str,
+    say: Callable[[str], None],
+) -> list[T]:
+    """`build(row, its children)` of every row that can be understood; of each other one, a line in the
+    log and `say` in words ("Game 3 of the history could not be read (…); it is left out.")."""
+    out = []
+    for row in rows:
+        try:
+            out.append(build(row, kids.get(row[0], [])))
+        except (TypeError, ValueError) as e:
+            log.warning("%s %s of the history could not be read: %s", what.lower(), row[0], e)
+            say(f"{what} {row[0]} of the history could not be read ({brief(str(e))}); it is left out.")
+    return out
+
+
+def whole(value: object, what: str) -> int:
+    """`value` if it is a whole number (not a bool), else TypeError naming `what`."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"its {what} is not a whole number")
+    return value
+
+
+def text(value: object, what: str) -> str:
+    if not isinstance(value, str):
+        raise TypeError(f"its {what} is not text")
+    return value
+
+
+def flag(value: object, what: str) -> bool:
+    """A 0 or 1 as a bool; ValueError for any other number."""
+    if whole(value, what) not in (0, 1):
+        raise ValueError(f"its {what} is neither 0 nor 1")
+    return bool(value)
