@@ -121,7 +121,8 @@ def test_no_processes_here_means_a_thread_and_a_word_to_the_player(monkeypatch: 
 
     monkeypatch.setattr(worker_module._Process, "__init__", read_only_shm)
     state = bot_to_move()
-    worker = BotWorker()
+    # no time limit here: Hard on the pure-Python core, in a thread on a busy machine, may take 8 s
+    worker = BotWorker(limit=lambda level, budget: 600.0)
     try:
         worker.warm_up()  # the game starting against Expert: no crash
         worker.start("hard", state.view(state.current), seed=1)
