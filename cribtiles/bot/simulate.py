@@ -161,8 +161,7 @@ class ExpertBot:
             guess = determinize(view, rng, pick_known(inferred, rng, view.unseen) if inferred else None)
             for s in alive:
                 started = self.clock()
-                c = s.candidate
-                s.add(rollout(guess, c.move, view.player, leave, score=c.score if isinstance(c.move, Play) else None))
+                s.add(rollout(guess, s.candidate.move, view.player, leave, score=s.candidate.score))
                 per = max(per * 0.9, self.clock() - started)
             rounds += 1
             if rounds >= 6:
