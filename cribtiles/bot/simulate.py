@@ -2,9 +2,11 @@
 
 Each round draws a guess of the hidden tiles (the same guess for every candidate, so that they are
 compared on equal luck), plays the candidate, lets each opponent and then this player reply with a
-fast policy, and scores the spread plus the value of the rack left. Candidates that fall clearly
-behind stop being sampled, so the close ones get the samples. It stops within its time budget and
-plays the best so far. With the bag empty in a two-player game it searches instead (`endgame`).
+fast policy, and scores the spread plus the value of the rack left. Once the bag is empty a
+continuation goes on to the end of the game, the policy then weighing kept tiles as a debt, so that
+the racks left are deducted by the rules rather than guessed at. Candidates that fall clearly behind
+stop being sampled, so the close ones get the samples. It stops within its time budget and plays the
+best so far. With the bag empty in a two-player game it searches instead (`endgame`).
 """
 
 from __future__ import annotations
@@ -13,21 +15,23 @@ import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
+from itertools import combinations_with_replacement
 from math import sqrt
 
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import GameState, PlayerView
-from cribtiles.rules.movegen import best_keeping
+from cribtiles.rules.movegen import best_keeping, ranks_key
 from cribtiles.rules.moves import Move, Pass, Play
 from cribtiles.rules.options import ANY_TIME
-from cribtiles.rules.tiles import Tile
+from cribtiles.rules.tiles import Tile, count_value
 
 from .base import Clock
 from .endgame import ENDGAME_MARGIN, EndgameResult, solve_view
 from .equity import Candidate, bag_weight, exchange_candidate, rank_plays
 from .exchange import stuck_move
 from .infer import kept_sets, pick_known
-from .leave import LeaveTable, default_leave
+from .leave import KINDS, MAX_LEAVE, LeaveTable, default_leave
 from .sampling import determinize
 
 DEFAULT_BUDGET = 1.5
@@ -37,6 +41,9 @@ POLICY_WIDTH = 12
 #: Turns a continuation plays after the candidate: in a two-player game the opponent's reply, my next
 #: turn and the opponent's next, so both players have had two turns when the racks are weighed.
 FOLLOW_TURNS = 3
+#: Once the bag is empty a continuation goes on to the end of the game (at most this many more turns),
+#: so that the racks left are deducted by the rules, not guessed at (`_rack_equity`).
+PLAYOUT_TURNS = 12
 
 
 def policy_play(board: Board, rack: Sequence[Tile], leave: LeaveTable) -> tuple[Play, int] | None:
@@ -45,16 +52,24 @@ def policy_play(board: Board, rack: Sequence[Tile], leave: LeaveTable) -> tuple[
     return best_keeping(board, rack, POLICY_WIDTH, leave.by_rank_key)
 
 
-def fast_move(state: GameState, leave: LeaveTable) -> Move:
-    """The policy's move for the player to move (a play, else an exchange or a pass)."""
-    found = policy_play(state.board, state.racks[state.current], leave)
-    if found is None:
-        return stuck_move(state.view(state.current), leave)
-    return found[0]
+@lru_cache(maxsize=1)
+def _debts() -> dict[int, float]:
+    """What kept tiles are worth once the bag is empty, by `ranks_key`: a debt of half their count
+    (they are deducted if the game ends with them on the rack), as `equity.leave_equity` weighs them."""
+    return {
+        ranks_key(ranks): -0.5 * sum(count_value(r) for r in ranks)
+        for n in range(MAX_LEAVE + 1)
+        for ranks in combinations_with_replacement(KINDS, n)
+    }
 
 
 def _policy_turn(state: GameState, leave: LeaveTable) -> GameState:
-    found = policy_play(state.board, state.racks[state.current], leave)
+    """One turn of the policy: score plus leave, or, with the bag empty, score less half the count kept."""
+    rack = state.racks[state.current]
+    if state.bag_size(state.current) == 0:
+        found = best_keeping(state.board, rack, POLICY_WIDTH, _debts())
+    else:
+        found = policy_play(state.board, rack, leave)
     if found is None:
         return state.apply(stuck_move(state.view(state.current), leave))
     return state.apply_generated(*found)
@@ -80,6 +95,10 @@ def rollout(
     state = state.apply_generated(move, score) if score is not None and isinstance(move, Play) else state.apply(move)
     for _ in range(turns):
         if state.is_over:
+            break
+        state = _policy_turn(state, leave)
+    for _ in range(PLAYOUT_TURNS):  # the bag empty: to the end, where the rules deduct what is left
+        if state.is_over or state.bag_size() > 0:
             break
         state = _policy_turn(state, leave)
     scores = state.final_scores()
