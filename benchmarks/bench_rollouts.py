@@ -18,14 +18,14 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import shutil
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from trees import ROOT, old_tree
 
 
 def measure(guesses: int, repeat: int, seed: int) -> tuple[int, float, float]:
@@ -74,26 +74,6 @@ def run_tree(tree: Path, args: argparse.Namespace) -> tuple[int, float, float]:
     return int(n), float(per), float(total)
 
 
-def old_tree(rev: str, into: Path) -> str:
-    """`rev`'s cribtiles in `into`, its compiled core built if it can be; which core it has, in words."""
-    archive = subprocess.run(
-        ["git", "archive", rev, "cribtiles", "setup.py", "pyproject.toml", "README.md"],
-        cwd=ROOT,
-        capture_output=True,
-        check=False,
-    )
-    if archive.returncode != 0:
-        raise SystemExit(f"bench_rollouts: git archive {rev} failed: {archive.stderr.decode().strip()}")
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive.stdout, check=True)
-    if shutil.which("cc") or shutil.which("gcc"):
-        built = subprocess.run(
-            [sys.executable, "setup.py", "-q", "build_ext", "--inplace"], cwd=into, capture_output=True, check=False
-        )
-        if built.returncode == 0 and list((into / "cribtiles" / "rules").glob("_movegen*")):
-            return "its compiled core"
-    return "no compiled core"
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--guesses", type=int, default=30, help="guesses of the hidden tiles a position (30)")
@@ -115,7 +95,7 @@ def main() -> int:
         print(f"{n} rollouts: {per * 1e3:.3f} ms each (CPU, best of {args.repeat}); sum of values {total:.3f}")
         return 0
     with tempfile.TemporaryDirectory(prefix="bench_rollouts_") as tmp:
-        core = old_tree(args.against, Path(tmp))
+        core = old_tree(args.against, Path(tmp), "bench_rollouts")
         best = {"old": float("inf"), "new": float("inf")}
         sums = {}
         for _ in range(args.rounds):
