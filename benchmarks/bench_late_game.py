@@ -46,7 +46,7 @@ def late_position(seed: int, bag: int) -> Any:
         if state.bag_size() <= bag:
             return state
         view = state.view(state.current)
-        state = state.apply(hard.choose(view, random.Random(f"late/{seed}/position/{len(state.turns)}")))
+        state = state.apply(hard.choose(view, random.Random(f"{seed}/{len(state.turns)}")))
     return None
 
 
