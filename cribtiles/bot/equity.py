@@ -83,11 +83,16 @@ def endgame_weight(view: PlayerView) -> float:
 LEAVE_WEIGHT = 1.3
 
 
+#: Near the end, kept tiles are a debt of this share of their count: the rules deduct all of it if the
+#: game ends with them on the rack, but most are played out before it does.
+KEPT_DEBT = 0.5
+
+
 def leave_equity(view: PlayerView, kept: Sequence[Tile], leave: LeaveFn) -> float:
     """What the tiles kept are worth: the weighed leave with tiles to draw, a debt of half their
     count as the bag empties."""
     w = endgame_weight(view)
-    return (1.0 - w) * LEAVE_WEIGHT * leave(kept) - w * sum(t.value for t in kept) * 0.5
+    return (1.0 - w) * LEAVE_WEIGHT * leave(kept) - w * KEPT_DEBT * sum(t.value for t in kept)
 
 
 def rank_plays(view: PlayerView, leave: LeaveFn | None = None, top: int | None = None) -> list[Candidate]:

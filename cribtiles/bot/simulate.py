@@ -28,7 +28,7 @@ from cribtiles.rules.tiles import Tile, count_value
 
 from .base import Clock
 from .endgame import ENDGAME_MARGIN, EndgameResult, solve_view
-from .equity import Candidate, bag_weight, exchange_candidate, rank_plays
+from .equity import KEPT_DEBT, Candidate, bag_weight, exchange_candidate, rank_plays
 from .exchange import stuck_move
 from .infer import kept_sets, pick_known
 from .leave import KINDS, MAX_LEAVE, LeaveTable, default_leave
@@ -57,7 +57,7 @@ def _debts() -> dict[int, float]:
     """What kept tiles are worth once the bag is empty, by `ranks_key`: a debt of half their count
     (they are deducted if the game ends with them on the rack), as `equity.leave_equity` weighs them."""
     return {
-        ranks_key(ranks): -0.5 * sum(count_value(r) for r in ranks)
+        ranks_key(ranks): -KEPT_DEBT * sum(count_value(r) for r in ranks)
         for n in range(MAX_LEAVE + 1)
         for ranks in combinations_with_replacement(KINDS, n)
     }
@@ -81,7 +81,7 @@ def _rack_equity(state: GameState, player: int, leave: LeaveTable) -> float:
     rack = state.racks[player]
     w = bag_weight(state.bag_size(player))
     value = (1.0 - w) * leave(rack) if w < 1.0 else 0.0
-    return value - w * sum(t.value for t in rack) * 0.5
+    return value - w * KEPT_DEBT * sum(t.value for t in rack)
 
 
 def rollout(
