@@ -61,9 +61,7 @@ def duel(seed: int, bag: int, budget: float) -> tuple[int, str, list[int]] | Non
     digest = hashlib.sha256(f"{start.board}|{start.racks}|{start.bags}|{start.scores}".encode()).hexdigest()[:12]
     spreads = []
     for expert in (0, 1):
-        bots = {expert: make_bot("expert", budget), 1 - expert: make_bot("hard")}
-        assert isinstance(bots[expert], ExpertBot)
-        bots[expert].clock = time.process_time  # type: ignore[union-attr]
+        bots = {expert: ExpertBot(budget=budget, clock=time.process_time), 1 - expert: make_bot("hard")}
         state = start
         while not state.is_over:
             p = state.current
