@@ -27,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -105,9 +106,30 @@ def mean_spread(duels: dict[str, Any]) -> float:
     return sum(spreads) / len(spreads) if spreads else float("nan")
 
 
-def paired(old: dict[str, Any], new: dict[str, Any]) -> tuple[int, float, float]:
-    """(positions, mean of new less old of each position's mean spread, its standard error)."""
-    diffs = [sum(new[k][1]) / 2 - sum(old[k][1]) / 2 for k in old if k in new]
+def win_share(spreads: list[int]) -> float:
+    """The Expert's share of the games with these final spreads (a tie counts half)."""
+    return sum(1.0 if s > 0 else 0.5 if s == 0 else 0.0 for s in spreads) / len(spreads)
+
+
+def win_rate(duels: dict[str, Any]) -> float:
+    spreads = [s for _, pair in duels.values() for s in pair]
+    return win_share(spreads) if spreads else float("nan")
+
+
+def summary(duels: dict[str, Any]) -> str:
+    return f"the Expert's mean spread {mean_spread(duels):+.2f}, its games won {100 * win_rate(duels):.1f}%"
+
+
+def pair_mean(spreads: list[int]) -> float:
+    return sum(spreads) / len(spreads)
+
+
+def paired(
+    old: dict[str, Any], new: dict[str, Any], of: Callable[[list[int]], float] = pair_mean
+) -> tuple[int, float, float]:
+    """(positions, mean of new less old of `of` each position's pair of spreads (by default their
+    mean), its standard error)."""
+    diffs = [of(new[k][1]) - of(old[k][1]) for k in old if k in new]
     n = len(diffs)
     if n < 2:
         return n, float("nan"), float("nan")
@@ -137,19 +159,21 @@ def main() -> int:
     started = time.perf_counter()
     if not args.against:
         duels = run_tree(ROOT, args)
-        print(f"  {len(duels)} positions: the Expert's mean spread {mean_spread(duels):+.2f}")
+        print(f"  {len(duels)} positions: {summary(duels)}")
     else:
         with tempfile.TemporaryDirectory(prefix="bench_late_game_") as tmp:
             core = old_tree(args.against, Path(tmp), "bench_late_game")
             old = run_tree(Path(tmp), args)
             duels = run_tree(ROOT, args)
-        print(f"  {args.against} ({core}): {len(old)} positions, the Expert's mean spread {mean_spread(old):+.2f}")
-        print(f"  this tree: {len(duels)} positions, the Expert's mean spread {mean_spread(duels):+.2f}")
+        print(f"  {args.against} ({core}): {len(old)} positions, {summary(old)}")
+        print(f"  this tree: {len(duels)} positions, {summary(duels)}")
         if any(old[k][0] != duels[k][0] for k in old if k in duels) or old.keys() != duels.keys():
             print("  the two trees found different positions (their Hard differs): the spreads are not paired")
         else:
             n, diff, se = paired(old, duels)
             print(f"  paired over {n} positions: this tree less {args.against} {diff:+.2f} ± {se:.2f} (standard error)")
+            n, diff, se = paired(old, duels, win_share)
+            print(f"  games won, paired: this tree less {args.against} {100 * diff:+.1f} ± {100 * se:.1f} points")
     print(f"  {time.perf_counter() - started:.0f} s")
     return 0
 
