@@ -101,8 +101,12 @@ def run_tree(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
     return dict(found["duels"])
 
 
+def all_spreads(duels: dict[str, Any]) -> list[int]:
+    return [s for _, pair in duels.values() for s in pair]
+
+
 def mean_spread(duels: dict[str, Any]) -> float:
-    spreads = [s for _, pair in duels.values() for s in pair]
+    spreads = all_spreads(duels)
     return sum(spreads) / len(spreads) if spreads else float("nan")
 
 
@@ -112,7 +116,7 @@ def win_share(spreads: list[int]) -> float:
 
 
 def win_rate(duels: dict[str, Any]) -> float:
-    spreads = [s for _, pair in duels.values() for s in pair]
+    spreads = all_spreads(duels)
     return win_share(spreads) if spreads else float("nan")
 
 
