@@ -105,9 +105,13 @@ def all_spreads(duels: dict[str, Any]) -> list[int]:
     return [s for _, pair in duels.values() for s in pair]
 
 
+def mean(spreads: list[int]) -> float:
+    return sum(spreads) / len(spreads)
+
+
 def mean_spread(duels: dict[str, Any]) -> float:
     spreads = all_spreads(duels)
-    return sum(spreads) / len(spreads) if spreads else float("nan")
+    return mean(spreads) if spreads else float("nan")
 
 
 def win_share(spreads: list[int]) -> float:
@@ -124,12 +128,8 @@ def summary(duels: dict[str, Any]) -> str:
     return f"the Expert's mean spread {mean_spread(duels):+.2f}, its games won {100 * win_rate(duels):.1f}%"
 
 
-def pair_mean(spreads: list[int]) -> float:
-    return sum(spreads) / len(spreads)
-
-
 def paired(
-    old: dict[str, Any], new: dict[str, Any], of: Callable[[list[int]], float] = pair_mean
+    old: dict[str, Any], new: dict[str, Any], of: Callable[[list[int]], float] = mean
 ) -> tuple[int, float, float]:
     """(positions, mean of new less old of `of` each position's pair of spreads (by default their
     mean), its standard error)."""
