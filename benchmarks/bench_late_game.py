@@ -131,8 +131,8 @@ def summary(duels: dict[str, Any]) -> str:
 def paired(
     old: dict[str, Any], new: dict[str, Any], of: Callable[[list[int]], float] = mean
 ) -> tuple[int, float, float]:
-    """(positions, mean of new less old of `of` each position's pair of spreads (by default their
-    mean), its standard error)."""
+    """(positions, the mean over positions of new less old, its standard error), each tree's figure for
+    a position being `of` its pair of spreads: their mean by default, or `win_share`."""
     diffs = [of(new[k][1]) - of(old[k][1]) for k in old if k in new]
     n = len(diffs)
     if n < 2:
