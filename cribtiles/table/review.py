@@ -23,7 +23,6 @@ from cribtiles.bot.endgame import rack_value, solve
 from cribtiles.bot.equity import Candidate, exchange_candidate, kept_tiles, leave_equity, rank_plays
 from cribtiles.bot.exchange import LeaveFn, stuck_move
 from cribtiles.bot.leave import default_leave
-from cribtiles.bot.simulate import CANDIDATES
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import GameState, PlayerView, new_game
 from cribtiles.rules.movegen import has_legal_play
@@ -42,6 +41,10 @@ DEFAULT_BUDGET = 0.5
 #: The share of an endgame turn's budget that the search for the best play may take; the rest is the
 #: played move's.
 ENDGAME_BEST_SHARE = 0.6
+#: Hard's top plays weighed beside the move played. Fewer than the Expert weighs (`simulate.CANDIDATES`):
+#: the review samples every move equally within half a second a turn, with no pruning, so more moves
+#: would each get fewer continuations, and the endgame values each one to the end.
+REVIEW_CANDIDATES = 12
 #: Values closer than this are equal (a tie goes to the move played: nothing was lost).
 TIE = 1e-9
 
@@ -196,9 +199,9 @@ def static_values(view: PlayerView, moves: Sequence[Move], ranked: Sequence[Cand
 
 def candidate_moves(view: PlayerView, played: Move, ranked: Sequence[Candidate], leave: LeaveFn) -> list[Move]:
     """What the turn is weighed over: the move played first, then Hard's top plays, and when passing
-    is allowed the exchange the bots would make (the Expert's own candidates)."""
+    is allowed the exchange the bots would make."""
     moves: list[Move] = [played]
-    for c in ranked[:CANDIDATES]:
+    for c in ranked[:REVIEW_CANDIDATES]:
         if c.move not in moves:
             moves.append(c.move)
     if view.may_pass():
