@@ -36,7 +36,7 @@ from .sampling import determinize
 
 DEFAULT_BUDGET = 1.5
 #: Hard's best plays weighed by continuations: as many as Hard weighs for what they open
-#: (`equity.OPENING_CANDIDATES`). Rollouts are plentiful (about 4,000 a move) and clearly worse
+#: (`equity.OPENING_CANDIDATES`). Rollouts are plentiful (4,000 to 6,000 a move) and clearly worse
 #: candidates stop being sampled, so a wider list costs little precision. From Hard-v-Hard
 #: positions with at most 20 tiles in the bag (`benchmarks/bench_late_game.py --bag 20 --positions 100`,
 #: seeds 1000-1300, 400 positions, paired), 40 against 12 gained +0.85 ± 0.62 points of spread and
