@@ -45,18 +45,44 @@ def display() -> Iterator[str]:
         stderr=subprocess.DEVNULL,
     )
     try:
-        for _ in range(100):
-            if os.path.exists(f"/tmp/.X11-unix/X{n}"):
-                break
-            time.sleep(0.05)
+        wait_for_display(f":{n}", xvfb)
         yield f":{n}"
     finally:
         xvfb.terminate()
         xvfb.wait(10)
 
 
+def wait_for_display(name: str, xvfb: subprocess.Popen[bytes], seconds: float = 30.0) -> None:
+    """Until the X server takes a connection: its socket can be there a moment before it does, and a
+    loaded machine can take seconds to start it."""
+    env = {**os.environ, "DISPLAY": name}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if xvfb.poll() is not None:
+            pytest.fail(f"Xvfb {name} exited with code {xvfb.returncode} before taking a connection")
+        probe = subprocess.run(["xdotool", "getdisplaygeometry"], env=env, capture_output=True, timeout=10)
+        if probe.returncode == 0:
+            return
+        time.sleep(0.1)
+    pytest.fail(f"Xvfb {name} took no connection within {seconds:.0f} s")
+
+
 def xdo(env: dict[str, str], *args: str) -> str:
     return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30).stdout.strip()
+
+
+def find_window(env: dict[str, str], classname: str) -> str:
+    """The id of the window of this class, waiting until it is mapped; xdotool's own words if it fails."""
+    found = subprocess.run(
+        ["xdotool", "search", "--sync", "--classname", f"^{classname}$"],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    ids = found.stdout.split()
+    assert ids, f"the window did not appear (xdotool: {found.stderr.strip() or f'exit {found.returncode}'})"
+    return ids[0]
 
 
 def test_drag_a_tile_with_the_real_mouse_press_enter_and_the_play_is_saved(display: str, tmp_path: Path) -> None:
@@ -70,9 +96,7 @@ def test_drag_a_tile_with_the_real_mouse_press_enter_and_the_play_is_saved(displ
     log = open(tmp_path / "app.log", "w")  # noqa: SIM115
     app = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        wid = xdo(env, "search", "--sync", "--classname", "^cribtiles-e2e$").splitlines()
-        assert wid, "the window did not appear"
-        w = wid[0]
+        w = find_window(env, "cribtiles-e2e")
         time.sleep(1.0)
         lay = Layout.of(*SIZE)
         rack = [t.rack_form for t in state.racks[0]]
@@ -128,9 +152,7 @@ def test_a_hot_seat_game_in_a_real_window_curtain_and_a_play_each(display: str, 
             return ()
 
     try:
-        wid = xdo(env, "search", "--sync", "--classname", "^cribtiles-hot$").splitlines()
-        assert wid, "the window did not appear"
-        w = wid[0]
+        w = find_window(env, "cribtiles-hot")
         time.sleep(1.0)
         for turn in range(2):
             state = load_table((data / "game.json").read_text()).state
@@ -184,9 +206,7 @@ def test_the_title_screen_and_settings_with_real_keys(display: str, tmp_path: Pa
         stderr=subprocess.STDOUT,
     )
     try:
-        wid = xdo(env, "search", "--sync", "--classname", "^cribtiles-title$").splitlines()
-        assert wid, "the window did not appear"
-        w = wid[0]
+        w = find_window(env, "cribtiles-title")
         time.sleep(1.0)
         xdo(env, "key", "--window", w, "e")
         time.sleep(0.4)
