@@ -60,26 +60,23 @@ def wait_for_display(name: str, xvfb: subprocess.Popen[bytes], seconds: float = 
     while time.monotonic() < deadline:
         if xvfb.poll() is not None:
             pytest.fail(f"Xvfb {name} exited with code {xvfb.returncode} before taking a connection")
-        probe = subprocess.run(["xdotool", "getdisplaygeometry"], env=env, capture_output=True, timeout=10)
-        if probe.returncode == 0:
+        if xdotool(env, "getdisplaygeometry").returncode == 0:
             return
         time.sleep(0.1)
     pytest.fail(f"Xvfb {name} took no connection within {seconds:.0f} s")
 
 
+def xdotool(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30)
+
+
 def xdo(env: dict[str, str], *args: str) -> str:
-    return subprocess.run(["xdotool", *args], env=env, capture_output=True, text=True, timeout=30).stdout.strip()
+    return xdotool(env, *args).stdout.strip()
 
 
 def find_window(env: dict[str, str], classname: str) -> str:
     """The id of the window of this class, waiting until it is mapped; xdotool's own words if it fails."""
-    found = subprocess.run(
-        ["xdotool", "search", "--sync", "--classname", f"^{classname}$"],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    found = xdotool(env, "search", "--sync", "--classname", f"^{classname}$")
     ids = found.stdout.split()
     assert ids, f"the window did not appear (xdotool: {found.stderr.strip() or f'exit {found.returncode}'})"
     return ids[0]
