@@ -30,8 +30,19 @@ def test_ci_runs_the_readme_s_test_command_and_build_command_as_written() -> Non
 def test_the_set_up_commands_never_install_into_the_system_python() -> None:
     play, tests = commands_of("Set up")
     [build] = commands_of("Installers")
+    envs = []
     for command in (play, tests, build):
         steps = [s.strip() for s in command.split("&&")]
-        assert steps[0] == "python3 -m venv .venv", command
-        assert all(s.startswith(".venv/bin/") for s in steps[1:]), command
-    assert "/.venv/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+        env = steps[0].removeprefix("python3 -m venv ")
+        assert steps[0] == f"python3 -m venv {env}" and env.startswith(".venv"), command
+        assert all(s.startswith(f"{env}/bin/") for s in steps[1:]), command
+        envs.append(env)
+    ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+    assert all(f"/{env}/" in ignored for env in envs), envs
+
+
+def test_the_tests_and_the_build_never_reinstall_the_game_being_played() -> None:
+    """`pip install -e` into the environment a game runs from would swap its installed copy for the
+    source folder's under a running game: each line has an environment of its own."""
+    envs = [c.split("&&")[0].split()[-1] for c in (*commands_of("Set up"), *commands_of("Installers"))]
+    assert len(set(envs)) == 3, envs
