@@ -64,6 +64,7 @@ RESULT_WORDS = {
     Result.TIE: "tied",
     Result.PEOPLE_ONLY: "",
     Result.WATCHED: "watched",
+    Result.UNFINISHED: "unfinished",
 }
 
 
