@@ -225,6 +225,9 @@ def game_text(g: GameSummary) -> str:
     ...                 (312, 298), (0,), 1, 41, 2, 0, 36, 24, "")
     >>> game_text(g)
     '   4  2026-11-30 14:05  standard   You 312, Hard [hard] 298  -  You won  (2 undos)'
+    >>> from dataclasses import replace
+    >>> game_text(replace(g, unfinished=True)).split("  -  ")[1]
+    'unfinished, You leading  (2 undos)'
     """
     date = g.finished_at.replace("T", " ")[:16]
     mode = g.mode if g.rounds == 1 else f"{g.mode}, {g.rounds} rounds"

@@ -60,6 +60,8 @@ def info_rows(snap: TableSnapshot) -> list[InfoRow]:
         snap.confirming,
         None if snap.coach is None else snap.coach.key,
         None if snap.replay is None else (snap.replay.round, snap.replay.at, len(snap.replay.turns), snap.replay.typed),
+        snap.state.options,  # the help says what they allow
+        snap.opening,  # who starts: each game's own draw
     )
     if _info_cache.key != key:
         rows = _info_rows(snap)
