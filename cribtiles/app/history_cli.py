@@ -231,6 +231,8 @@ def game_text(g: GameSummary) -> str:
     """
     date = g.finished_at.replace("T", " ")[:16]
     mode = g.mode if g.rounds == 1 else f"{g.mode}, {g.rounds} rounds"
+    if g.unfinished and g.planned_rounds > 1:
+        mode = f"{g.mode}, {g.rounds_words}"
     players = ", ".join(
         f"{name}{'' if level is None else f' [{level}]'} {score}"
         for (name, level), score in zip(g.seats, g.scores, strict=True)

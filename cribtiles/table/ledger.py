@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from cribtiles.bot.levels import LEVELS
 from cribtiles.rules.game import GameState
-from cribtiles.rules.options import SOLITAIRE, STANDARD
+from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
 
 from .history import history_of
 from .model import Table
@@ -102,6 +102,21 @@ class GameSummary:
     @property
     def is_match(self) -> bool:
         return self.rounds > 1
+
+    @property
+    def planned_rounds(self) -> int:
+        """The rounds its rules asked for (an unfinished match played fewer); `rounds` when unreadable."""
+        try:
+            return RuleOptions.parse(self.options).rounds if self.options else self.rounds
+        except ValueError:
+            return self.rounds
+
+    @property
+    def rounds_words(self) -> str:
+        """ "match of 3", or for a match left unfinished "round 2 of 3" ("" for a single game)."""
+        if self.unfinished and self.planned_rounds > 1:
+            return f"round {self.rounds} of {self.planned_rounds}"
+        return f"match of {self.rounds}" if self.is_match else ""
 
     @property
     def result(self) -> Result:

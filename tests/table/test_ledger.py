@@ -265,7 +265,12 @@ def test_an_unfinished_game_is_kept_as_it_stands_and_never_counted() -> None:
     assert kept.unfinished and kept.result is Result.UNFINISHED
     assert kept.scores == now and kept.winners == tuple(p for p, s in enumerate(now) if s == max(now))
     assert kept.rounds == 2 and kept.turns == len(table.match.finished[0].turns) + 1
+    assert kept.rounds_words == "round 2 of 3" and played_out_words(kept) == "match of 2"
     assert load_table(kept.record).match == table.match  # replayed from the History as it stood
     won = game((YOU, EASY), (300, 200))
     stats = statistics([won, replace(kept, key="u")])
     assert stats.games == 2 and stats.watched == 0 and stats.total is not None and stats.total.games == 1
+
+
+def played_out_words(kept: GameSummary) -> str:
+    return replace(kept, unfinished=False).rounds_words
