@@ -483,8 +483,9 @@ class App:
             return
         in_progress = not (self.table.round_over and self.table.match_over)
         # the seats and rules of the game at the table (a lone bot at the level L chose), not older choices
-        pairs = table_pairs(again(self.table.seats, self.prefs.level), self.prefs.seats)
-        form = NewGameForm.offered(pairs, self.table.options, in_progress)
+        table = self.table
+        pairs = table_pairs(again(table.seats, self.prefs.level), self.prefs.seats, table.options.solitaire)
+        form = NewGameForm.offered(pairs, table.options, in_progress)
         self.scenes.append(NewGameScene(form, self.game, self._start_from_form, self._close_new_game))
 
     def _start_from_form(self, form: NewGameForm) -> None:

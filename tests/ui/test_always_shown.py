@@ -262,3 +262,22 @@ def test_a_click_on_the_end_cards_button_waits_for_the_result_too() -> None:
         assert not isinstance(app.scenes[-1], EndScene)
     finally:
         app.close()
+
+
+def test_ctrl_n_over_solitaire_offers_its_sides_with_the_remembered_names() -> None:
+    table = Table.new(parse_players("Dark,easy"), RuleOptions.parse("mode=solitaire"), seed=3)
+    prefs = Preferences(speed="instant", level="expert", seats=(("Ann", None), ("Bo", "hard"), ("Cy", None)))
+    app = App(table, prefs, NoKeeper(), size=(1280, 800))
+    try:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_n, mod=pygame.KMOD_CTRL, unicode=""))
+        frames(app, 1)
+        screen = app.scenes[-1]
+        assert isinstance(screen, NewGameScene)
+        form = screen.form
+        assert form.solitaire and [(s.name, s.bot, s.level) for s in form.seats[:2]] == [
+            ("Ann", False, form.seats[0].level),
+            ("Bo", True, "expert"),  # the side's lone bot at the level L chose, under the seat's remembered name
+        ]
+        assert form.seats[2].name == "Cy" and [s.level for s in form.table_seats()] == [None, "expert"]
+    finally:
+        app.close()
