@@ -405,7 +405,10 @@ class Store:
         (or match) with a turn made goes into the history, marked unfinished, so it is never lost unseen.
         What was done, in a sentence for the player ("" when there was nothing to keep)."""
         table, note = self.load_table(finished=True)
-        if table is None or (table.round_over and table.match_over):
+        if table is None:
+            return note
+        if table.round_over and table.match_over:  # left at its end before the end card recorded it
+            self.record_game(table)  # never twice: the history knows a game by its key
             return note
         if not any(game.log for game in (*table.match.finished, table.state)):
             return note  # not a turn made: nothing to keep

@@ -207,3 +207,22 @@ def test_a_command_line_game_over_an_unfinished_one_keeps_it_in_the_history_and_
     # the game just started had no turn: a new one over it keeps nothing and says nothing
     assert main(["--data-dir", str(tmp_path), "--level", "hard"]) == 0
     assert "unfinished" not in capsys.readouterr().err and len(Store(tmp_path).past_games()) == 1
+
+
+def test_a_command_line_game_over_a_finished_one_records_it_once(tmp_path: Path) -> None:
+    import random
+
+    from cribtiles.app.storage import Store
+    from cribtiles.bot.greedy import greedy_move
+    from cribtiles.table import Seat
+    from cribtiles.table.model import Table
+
+    store = Store(tmp_path)
+    table = Table.new((Seat("You"), Seat("Easy", "easy")), seed=4)
+    while not table.round_over:
+        move = greedy_move(table.view(table.state.current), random.Random(0))
+        table.play_bot(move) if table.bot_to_move else table.play(move)
+    store.save_game(table)  # the window closed before its end card recorded the game
+    assert store.keep_unfinished() == "" and store.keep_unfinished() == ""
+    (kept,) = store.past_games()
+    assert not kept.unfinished and kept.scores == table.state.final_scores()
