@@ -87,6 +87,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     ),
     # 3: the games of classic cribbage, and the counts of their shows (cribtiles.app.cribbage_history)
     cribbage_history.MIGRATION,
+    # 4: a game kept unfinished, as it stood when a new one was started over it (not counted in statistics)
+    ("ALTER TABLE games ADD COLUMN unfinished INTEGER NOT NULL DEFAULT 0",),
 )
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that say what kind of trouble it is
@@ -98,7 +100,8 @@ _SEED = re.compile(r"-?[0-9]{1,4000}")
 _T = TypeVar("_T")
 
 _GAME_COLUMNS = (
-    "id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, best_play, highest_line, record"
+    "id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, best_play, highest_line, record, "
+    "unfinished"
 )
 
 
@@ -399,7 +402,7 @@ def _insert(conn: sqlite3.Connection, s: GameSummary) -> int:
         if stored is not None:
             return stored
         cur = conn.execute(
-            f"INSERT INTO games ({_GAME_COLUMNS.removeprefix('id, ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO games ({_GAME_COLUMNS.removeprefix('id, ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 s.key,
                 s.finished_at,
@@ -413,6 +416,7 @@ def _insert(conn: sqlite3.Connection, s: GameSummary) -> int:
                 s.best_play,
                 s.highest_line,
                 s.record,
+                int(s.unfinished),
             ),
         )
         game_id = int(cur.lastrowid or 0)
@@ -461,7 +465,7 @@ def _games(
 
 def _summary(row: tuple[object, ...], seats: list[tuple[object, ...]]) -> GameSummary:
     """A stored game, every value checked by kind (a history may have been edited by hand)."""
-    game_id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, best, line, record = row
+    game_id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, best, line, record, left = row
     seed_text = text(seed, "seed")
     if not _SEED.fullmatch(seed_text):
         raise ValueError("its seed is not a whole number")
@@ -486,4 +490,5 @@ def _summary(row: tuple[object, ...], seats: list[tuple[object, ...]]) -> GameSu
         best_play=whole(best, "best play"),
         highest_line=whole(line, "highest line"),
         record=text(record, "record"),
+        unfinished=bool(whole(left, "unfinished mark")),
     )

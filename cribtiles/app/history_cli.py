@@ -15,8 +15,11 @@ read (another program kept it locked, or a damaged one could not be moved), 2 fo
             "seed": 12, "players": [{"name": "You", "level": null}, {"name": "Hard", "level": "hard"}],
             "scores": [312, 298], "winners": [0], "rounds": 1, "turns": 41, "undos": 0, "hints": 0,
             "best_play": 36, "highest_line": 24, "opponent": "hard",
-            "result": "win" | "tie" | "loss" | "people only" | "watched", "marked": false}
-    (a game's full record, for replaying it, is kept in the database and not printed)
+            "result": "win" | "tie" | "loss" | "people only" | "watched" | "unfinished", "marked": false,
+            "unfinished": false}
+    (a game's full record, for replaying it, is kept in the database and not printed; a game that a
+    command line's new game replaced before its end is kept with "unfinished": true, its scores as they
+    stood, the leaders as "winners", "finished_at" the time it was left; no statistics count it)
 
     cribtiles stats --json
     {"format": "cribtiles-stats", "version": 1, "games": 7, "watched": 1,
@@ -133,6 +136,7 @@ def game_json(g: GameSummary) -> dict[str, object]:
         "opponent": g.opponent,
         "result": str(g.result),
         "marked": g.marked,
+        "unfinished": g.unfinished,
     }
 
 
@@ -221,15 +225,22 @@ def game_text(g: GameSummary) -> str:
     ...                 (312, 298), (0,), 1, 41, 2, 0, 36, 24, "")
     >>> game_text(g)
     '   4  2026-11-30 14:05  standard   You 312, Hard [hard] 298  -  You won  (2 undos)'
+    >>> from dataclasses import replace
+    >>> game_text(replace(g, unfinished=True)).split("  -  ")[1]
+    'unfinished, You leading  (2 undos)'
     """
     date = g.finished_at.replace("T", " ")[:16]
     mode = g.mode if g.rounds == 1 else f"{g.mode}, {g.rounds} rounds"
+    if g.unfinished and g.planned_rounds > 1:
+        mode = f"{g.mode}, {g.rounds_words}"
     players = ", ".join(
         f"{name}{'' if level is None else f' [{level}]'} {score}"
         for (name, level), score in zip(g.seats, g.scores, strict=True)
     )
     names = [g.seats[w][0] for w in g.winners]
     won = f"{names[0]} won" if len(names) == 1 else "tie: " + " and ".join(names)
+    if g.unfinished:
+        won = "unfinished, " + (f"{names[0]} leading" if len(names) == 1 else "level")
     marks = [_plural(n, word) for n, word in ((g.undos, "undo"), (g.hints, "hint")) if n]
     return f"{g.id:>4}  {date}  {mode:<9}  {players}  -  {won}" + (f"  ({', '.join(marks)})" if marks else "")
 

@@ -32,8 +32,10 @@ def play_window(
     """Open on the title screen over the saved game (straight onto the game when `title` is False:
     `--continue`), or start a new one: a level, players (`seats`), seed or rules given on the command
     line start a new game with them at once; what they leave out is what was chosen last on the New
-    game screen (the rules, the players with their lone bot at the remembered level). `replay`: open
-    straight onto that game's replay (closing it quits)."""
+    game screen (the rules, the players with their lone bot at the remembered level), and the table
+    shows the rules in force. An unfinished saved game that such a new game replaces is kept in the
+    history, marked unfinished, and the terminal and the window say so. `replay`: open straight onto
+    that game's replay (closing it quits)."""
     try:
         import pygame  # noqa: F401
     except ImportError:
@@ -95,6 +97,11 @@ def _play(
     if not asked_new:
         saved, game_note = store.load_table(finished=True)
         notes = " ".join(n for n in (notes, game_note) if n)
+    else:  # the game this one replaces: an unfinished one is kept in the history, and that is said
+        kept = store.keep_unfinished()
+        if kept:
+            print(f"cribtiles: {kept}", file=sys.stderr)
+        notes = " ".join(n for n in (notes, kept) if n)
     if notes:
         log.warning("%s", notes)
     from cribtiles.ui.window import App

@@ -38,7 +38,7 @@ def _run(folder: Path) -> None:
 
     from cribtiles.rules import parse_move
     from cribtiles.table.saves import load_table
-    from cribtiles.ui.autopilot import play_through, post_drag, post_key
+    from cribtiles.ui.autopilot import past_the_result, play_through, post_drag, post_key
     from cribtiles.ui.config import Preferences
     from cribtiles.ui.geometry import centre
     from cribtiles.ui.window import App
@@ -90,6 +90,7 @@ def _run(folder: Path) -> None:
     _check(type(app.scenes[-1]).__name__ == "NewGameScene", "G on the end card did not open the New game screen")
     _new_game_screen(app)
     _screens_around_the_game(app)
+    past_the_result(app)  # the end card takes Enter once its result has been in view a moment
     post_key(pygame.K_RETURN)
     app.frame(1 / 60)
     _check(not app.game.state.turns or app.game is not game, "New game did not start a game")
@@ -115,7 +116,7 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
     from cribtiles.table import parse_players
     from cribtiles.table.model import Table
     from cribtiles.table.saves import load_table
-    from cribtiles.ui.autopilot import play_through, post_key
+    from cribtiles.ui.autopilot import past_the_result, play_through, post_key
     from cribtiles.ui.window import App
 
     from .storage import Store
@@ -127,6 +128,7 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
         play_through(app, frames_per_step=1, max_seconds=180)
         _check(app.game.state.is_over, f"{what}: the round did not end")
         if app.table.next_is_round:
+            past_the_result(app)
             post_key(pygame.K_RETURN)
             app.frame(1 / 60)
     _check(app.table.match_over, f"{what}: the match did not end")

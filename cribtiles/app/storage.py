@@ -29,7 +29,7 @@ from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import save, save_match
 from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats, summarize_cribbage
 from cribtiles.table.cribbage_table import CribbageSaveError, CribbageTable
-from cribtiles.table.ledger import GameSummary, Stats, summarize
+from cribtiles.table.ledger import GameSummary, Stats, standing, summarize
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.ui.config import SPEEDS, Preferences
@@ -176,6 +176,15 @@ def _set_aside(path: Path) -> SetAside:
 
 
 # --- one running game per folder ---
+
+
+def _standing(table: Table) -> str:
+    """Where a game stands, in words: "You 34 · Hard 40, round 2 of 3"."""
+    m = table.match
+    scores = standing(table)
+    names = ["You" if s.is_person and len(table.people) == 1 else s.name for s in table.seats]
+    each = " · ".join(f"{n} {sc}" for n, sc in zip(names, scores, strict=True))
+    return each + (f", round {m.round} of {m.options.rounds}" if m.options.rounds > 1 else "")
 
 
 class FolderInUse(Exception):
@@ -378,17 +387,37 @@ class Store:
             self._history = History(history_path(self.folder))
         return self._history
 
-    def record_game(self, table: Table) -> None:
+    def record_game(self, table: Table, unfinished: bool = False) -> None:
         """Add the finished game (or whole match) at `table` to the history, once: a game recorded again
-        (a resumed finished game) is known by its key. Failures go to `errors` and the log, never raised."""
+        (a resumed finished game) is known by its key; `unfinished` keeps a game still being played as it
+        stands, marked unfinished. Failures go to `errors` and the log, never raised."""
         try:
-            summary = summarize(table, time.strftime("%Y-%m-%dT%H:%M:%S"))
+            summary = summarize(table, time.strftime("%Y-%m-%dT%H:%M:%S"), unfinished)
         except Exception as e:  # a game not over yet, or one that cannot be scored again: a bug
             log.error("the game could not be summed up for the history", exc_info=e)
             self.errors.append(f"This game could not be added to the history of your games ({why(e)}).")
             return
         self.history.add(summary)
         self._history_said()
+
+    def keep_unfinished(self) -> str:
+        """Before a new game asked for on the command line replaces the saved one: an unfinished saved game
+        (or match) with a turn made goes into the history, marked unfinished, so it is never lost unseen.
+        What was done, in a sentence for the player ("" when there was nothing to keep)."""
+        table, note = self.load_table(finished=True)
+        if table is None:
+            return note
+        if table.round_over and table.match_over:  # left at its end before the end card recorded it
+            self.record_game(table)  # never twice: the history knows a game by its key
+            return note
+        if not any(game.log for game in (*table.match.finished, table.state)):
+            return note  # not a turn made: nothing to keep
+        errors = len(self.errors)
+        self.record_game(table, unfinished=True)
+        if len(self.errors) > errors:  # it could not be kept: said, and the new game begins all the same
+            return " ".join(n for n in (note, self.errors[-1]) if n)
+        log.info("the unfinished game was kept in the history before a new one")
+        return f"Your unfinished game ({_standing(table)}) was kept in the History as unfinished; a new game begins."
 
     def past_games(self) -> list[GameSummary]:
         """The finished games in the history, the newest last."""

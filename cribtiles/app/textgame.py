@@ -134,6 +134,8 @@ def _open(
         if table is not None and table.match_over and table.round_over:
             _record(store, table, write)  # left at its end before it was recorded; never twice (its key)
             table = None
+    else:  # the game this one replaces: an unfinished one is kept in the history, and that is said
+        notes = " ".join(n for n in (notes, store.keep_unfinished()) if n)
     if notes:
         write(notes)
     if table is None:

@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from cribtiles.bot.levels import LEVELS
 from cribtiles.rules.game import GameState
-from cribtiles.rules.options import SOLITAIRE, STANDARD
+from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
 
 from .history import history_of
 from .model import Table
@@ -38,6 +38,7 @@ class Result(StrEnum):
     LOSS = "loss"  # only bots won
     PEOPLE_ONLY = "people only"  # nobody to win against: a game of people only
     WATCHED = "watched"  # bots only: nobody's game
+    UNFINISHED = "unfinished"  # left unfinished when a new game was started over it: not counted
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,7 @@ class GameSummary:
     best_play: int
     highest_line: int
     record: str
+    unfinished: bool = False  # kept as it stood when a new game was started over it; `winners` lead
 
     def __post_init__(self) -> None:
         if len(self.scores) != len(self.seats) or not self.seats:
@@ -102,9 +104,26 @@ class GameSummary:
         return self.rounds > 1
 
     @property
+    def planned_rounds(self) -> int:
+        """The rounds its rules asked for (an unfinished match played fewer); `rounds` when unreadable."""
+        try:
+            return RuleOptions.parse(self.options).rounds if self.options else self.rounds
+        except ValueError:
+            return self.rounds
+
+    @property
+    def rounds_words(self) -> str:
+        """ "match of 3", or for a match left unfinished "round 2 of 3" ("" for a single game)."""
+        if self.unfinished and self.planned_rounds > 1:
+            return f"round {self.rounds} of {self.planned_rounds}"
+        return f"match of {self.rounds}" if self.is_match else ""
+
+    @property
     def result(self) -> Result:
         """How the game went for the people at the table (see the module's notes)."""
         people, bots = self.people, self.bots
+        if self.unfinished:
+            return Result.UNFINISHED
         if not people:
             return Result.WATCHED
         if not bots:
@@ -126,12 +145,16 @@ class GameSummary:
         return best - max(rest) if rest else 0
 
 
-def summarize(table: Table, finished_at: str) -> GameSummary:
-    """The summary of the finished game (or whole match) at `table`; ValueError while it is still played."""
+def summarize(table: Table, finished_at: str, unfinished: bool = False) -> GameSummary:
+    """The summary of the finished game (or whole match) at `table`; ValueError while it is still played,
+    unless `unfinished` keeps it as it stands (the scores so far, the leaders as `winners`)."""
     match = table.match
-    if not (match.is_over and table.round_over):
+    over = match.is_over and table.round_over
+    if not over and not unfinished:
         raise ValueError("the game is not over yet")
     rounds = (*match.finished, match.game)
+    scores = standing(table)
+    leaders = tuple(p for p, s in enumerate(scores) if s == max(scores))
     people = set(table.people)
     best_play = highest_line = 0
     for game in rounds:
@@ -149,8 +172,8 @@ def summarize(table: Table, finished_at: str) -> GameSummary:
         options=match.options.to_text(),
         seed=match.seed,
         seats=seats,
-        scores=match.totals,
-        winners=match.winners,
+        scores=scores,
+        winners=leaders,
         rounds=len(rounds),
         turns=sum(len(g.turns) for g in rounds),
         undos=table.undos,
@@ -158,7 +181,17 @@ def summarize(table: Table, finished_at: str) -> GameSummary:
         best_play=best_play,
         highest_line=highest_line,
         record=save_table(table),
+        unfinished=not over,
     )
+
+
+def standing(table: Table) -> tuple[int, ...]:
+    """Each player's total as the game (or match) at `table` stands: the rounds over, and the round in
+    play with its scores so far."""
+    match = table.match
+    if match.game.is_over:
+        return match.totals
+    return tuple(t + s for t, s in zip(match.totals, match.game.scores, strict=True))
 
 
 def game_key(seats: Sequence[tuple[str, str | None]], rounds: Iterable[GameState]) -> str:
@@ -207,7 +240,7 @@ class StatLine:
 class Stats:
     """Statistics of a history: one line per mode and opponent for the clean games (`lines`) and for the
     games with undos or hints (`marked`), each with a total over its groups; `watched` games of bots only
-    are left out; `games` is every game given."""
+    are left out, and so are unfinished ones; `games` is every game given."""
 
     lines: tuple[StatLine, ...]
     marked: tuple[StatLine, ...]
@@ -219,7 +252,7 @@ class Stats:
 
 def statistics(games: Sequence[GameSummary]) -> Stats:
     """The statistics of `games`, given in the order they were played (the history gives them so)."""
-    counted = [g for g in games if g.result is not Result.WATCHED]
+    counted = [g for g in games if g.result not in (Result.WATCHED, Result.UNFINISHED)]
     clean = [g for g in counted if not g.marked]
     marked = [g for g in counted if g.marked]
     return Stats(
@@ -227,7 +260,7 @@ def statistics(games: Sequence[GameSummary]) -> Stats:
         marked=_lines(marked),
         total=stat_line("all", "all", clean) if clean else None,
         marked_total=stat_line("all", "all", marked) if marked else None,
-        watched=len(games) - len(counted),
+        watched=sum(1 for g in games if g.result is Result.WATCHED),
         games=len(games),
     )
 

@@ -17,7 +17,17 @@ from cribtiles.rules.moves import Exchange, Pass, Play
 from cribtiles.rules.scoring import score_play
 
 from .geometry import Point, centre
-from .window import App
+from .window import App, EndScene
+
+
+def past_the_result(app: App, step: float = 0.25, most: int = 80) -> None:
+    """Let the scene's clock run (frames of `step` seconds) until the end card takes Enter: its result
+    has been in view for the moment the card asks. Nothing happens when no end card is shown."""
+    for _ in range(most):
+        top = app.scenes[-1]
+        if not isinstance(top, EndScene) or top.ready:
+            return
+        app.frame(step)
 
 
 def post_click(pos: Point, button: int = 1) -> None:

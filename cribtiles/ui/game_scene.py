@@ -181,6 +181,7 @@ class GameScene:
     _tiles_out: tuple[GameState, int, tuple[TilesOut, ...]] | None = None
     _hand_cursor: bool | None = None
     _save_errors: int = 0
+    peg_totals: bool = False  # a match: the peg board shows the match totals (a click on it switches)
 
     def __post_init__(self) -> None:
         self.viewer = self._person_to_show()
@@ -190,8 +191,6 @@ class GameScene:
         self._set_pegs()
         self._snap_rack()
         self._explain_last()
-        if not self.state.turns:
-            self.toast(self.draw_words(), 6.0)
         if self.notice:
             self.toast(self.notice, 6.0)
 
@@ -452,6 +451,9 @@ class GameScene:
 
     def _press(self, point: Point) -> None:
         if self._coach_press(point):
+            return
+        if contains(self.layout.pegboard, point) and self.table.options.rounds > 1:
+            self.peg_totals = not self.peg_totals  # the match's totals on the pegs, or this round's scores
             return
         turn = self._turn_row_at(point)
         if turn is not None:  # a turn of the list: see it (again: back to the game)
@@ -1246,6 +1248,8 @@ class GameScene:
             can_undo=self.can_undo(),
             confirming=self._question(),
             coach=self._coach_view(),
+            peg_totals=self.peg_totals,
+            opening=self.draw_words() if len(self.state.turns) < self.state.players else "",
         )
 
     def _turn_row_at(self, point: Point) -> int | None:

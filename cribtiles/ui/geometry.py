@@ -69,6 +69,7 @@ class Layout:
     status: Rect  # whose turn, bag count
     info: Rect  # live preview, score breakdown
     buttons: dict[str, Rect]
+    rules_line: Rect = (0, 0, 0, 0)  # the rules in force (and a match's round and totals), under the status
 
     @classmethod
     def of(cls, width: int, height: int) -> Layout:
@@ -116,8 +117,10 @@ class Layout:
         y += opponents[3] + inner
         pegboard = (x0, y, iw, round(line * 6.4))
         y += pegboard[3] + inner
-        status = (x0, y, iw, round(line * 1.6))
-        y += status[3] + inner // 2
+        status = (x0, y, iw, round(line * 1.45))
+        y += status[3]
+        rules_line = (x0, y, iw, round(line * 1.5))  # two small lines: a match's round and totals, the rules
+        y += rules_line[3] + inner // 2
         big = max(40, round(line * 2.1))
         small = max(34, round(line * 1.7))
         bottom = margin + panel[3] - inner
@@ -128,7 +131,8 @@ class Layout:
         buttons["pass"] = (x0, row2, half, small)
         buttons["exchange"] = (x0 + iw - half, row2, half, small)
         info = (x0, y, iw, row1 - inner - y)
-        return cls(w, h, margin, cell, board, grid, rack, rack_tile, panel, opponents, pegboard, status, info, buttons)
+        parts = (board, grid, rack, rack_tile, panel, opponents, pegboard, status, info, buttons, rules_line)
+        return cls(w, h, margin, cell, *parts)
 
     # --- the board ---
 

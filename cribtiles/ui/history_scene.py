@@ -43,8 +43,8 @@ def when(summary: GameSummary | CribbageGame) -> str:
 def what(summary: GameSummary) -> str:
     """The kind of game: Standard or Solitaire, a match of N rounds, against whom."""
     kind = "Solitaire" if summary.mode == "solitaire" else "Standard"
-    if summary.is_match:
-        kind += f", match of {summary.rounds}"
+    if summary.rounds_words:
+        kind += f", {summary.rounds_words}"
     against = "people" if summary.opponent == PEOPLE else summary.opponent.replace("+", " + ")
     return f"{kind} · {against}"
 
@@ -64,6 +64,7 @@ RESULT_WORDS = {
     Result.TIE: "tied",
     Result.PEOPLE_ONLY: "",
     Result.WATCHED: "watched",
+    Result.UNFINISHED: "unfinished",
 }
 
 

@@ -129,6 +129,26 @@ def again(seats: Sequence[Seat], level: str) -> tuple[Seat, ...]:
     return seat_names([Seat.bot(level) if i == bots[0] else s for i, s in enumerate(seats)])
 
 
+def table_pairs(seats: Sequence[Seat], remembered: Sequence[SeatPair], solitaire: bool = False) -> tuple[SeatPair, ...]:
+    """The New game screen's seats for the game at a table of `seats`: those seats, then the remembered
+    seats past them (a Solitaire table seats two; the form keeps the others for a Standard game). A bot
+    is named by its level at the table and a Solitaire seat by its side: such a seat keeps the
+    remembered name (or "Player N"), which a person takes if the seat is turned into one.
+
+    >>> table_pairs((Seat.person("Ann"), Seat.bot("hard")), (("You", None), ("Kim", "easy"), ("Ben", None)))
+    (('Ann', None), ('Kim', 'hard'), ('Ben', None))
+    >>> table_pairs((Seat.person("Dark"), Seat.bot("easy")), (("Ann", None),), solitaire=True)
+    (('Ann', None), ('Player 2', 'easy'))
+    """
+    pairs = []
+    for i, s in enumerate(seats):
+        name = s.name
+        if solitaire or (s.level is not None and name.lower() in LEVELS):
+            name = remembered[i][0] if i < len(remembered) else f"Player {i + 1}"
+        pairs.append((name, s.level))
+    return tuple(pairs) + tuple(remembered[len(seats) :])
+
+
 def lone_bot(seats: Sequence[Seat]) -> str | None:
     """The level of the only bot at a table of `seats`, None when there are none or several."""
     levels = [s.level for s in seats if s.level is not None]

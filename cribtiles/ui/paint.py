@@ -19,6 +19,8 @@ RED = (235, 70, 60)
 CREAM = (246, 236, 214)
 DIM = (190, 178, 158)
 PANEL = (18, 30, 24, 150)
+#: A button that cannot be pressed now: a dark slot, its edge and its faint words.
+DISABLED_FILL, DISABLED_EDGE, DISABLED_TEXT = (18, 30, 24, 150), (88, 96, 84), (118, 122, 108)
 SERVANT = (186, 190, 200)  # pewter: the Servant's pegs and badge
 
 
@@ -251,18 +253,21 @@ def _button_surface(w: int, h: int, label: str, enabled: bool, hover: bool, stro
     """A wooden button with its shadow, drawn at (8, 8) on a slightly larger surface."""
     surf = pygame.Surface((w + 16, h + 16), pygame.SRCALPHA)
     x, y = 8, 8
+    if not enabled:  # not a plank at all: a flat, dark slot with faint words, so it never reads as pressable
+        pygame.draw.rect(surf, DISABLED_FILL, (x, y, w, h), border_radius=8)
+        pygame.draw.rect(surf, DISABLED_EDGE, (x, y, w, h), 1, border_radius=8)
+        size = max(16, round(h * (0.5 if strong else 0.52)))
+        t = art.text(label, size, DISABLED_TEXT)
+        surf.blit(t, t.get_rect(center=(x + w // 2, y + h // 2 + 1)))
+        return surf
     tone = (150, 96, 50) if strong else (112, 74, 44)
-    if hover and enabled:
+    if hover:
         tone = art.shade(tone, 1.15)
-    plank = art.plank(w, h, tone, 61 if strong else 62).copy()
-    if not enabled:
-        plank.set_alpha(110)
-    sh = art.soft_shadow(w, h, 8, 4, 90 if enabled else 40)
-    surf.blit(sh, (x - 8 + 2, y - 8 + 3))
+    plank = art.plank(w, h, tone, 61 if strong else 62)
+    surf.blit(art.soft_shadow(w, h, 8, 4, 90), (x - 8 + 2, y - 8 + 3))
     surf.blit(plank, (x, y))
     size = max(16, round(h * (0.5 if strong else 0.52)))
-    colour = CREAM if enabled else (170, 150, 130)
-    t = art.engraved_text(label, size, colour, light=False)
+    t = art.engraved_text(label, size, CREAM, light=False)
     surf.blit(t, t.get_rect(center=(x + w // 2, y + h // 2 + 1)))
     return surf
 

@@ -14,6 +14,7 @@ from . import art
 from .breakdown import InfoRow, RowSpec, breakdown_rows, place, score_rows
 from .coach_panel import COACH, CoachLayout, coach_layout, draw_coach
 from .geometry import Rect, contains
+from .help_text import help_texts, with_opening
 from .paint import (
     CREAM,
     DIM,
@@ -33,22 +34,6 @@ from .paint import (
 )
 from .pegs import LAP, hole_position, lap_and_hole
 from .snapshot import CoachView, TableSnapshot
-
-HELP = (
-    "Drag tiles from your rack onto the board; every row or column of 2-5 tiles is a cribbage hand "
-    "and must score. Right-click, wheel or F turns a 6 into a 9.",
-    "Keys: arrows move the cursor, Tab or 1-5 pick a rack tile, Space lays it, Enter plays, "
-    "R recalls, S shuffles, P passes, X exchanges, F11 full screen, H this help.",
-    "A play lies in one row or column, touches the tiles already down (the first play: 2-5 tiles "
-    "anywhere), and every line it makes scores: fifteens 2, pairs 2, runs 1 a tile. Every tile of a "
-    "line must count in it, and a line holds at most 5 tiles.",
-    "Bonuses: 10 for the first play, 10 for laying 5 tiles, 10 for a line of 5 tiles of one colour.",
-    "You may pass or exchange only when you cannot play. At the end, the tiles left on a rack are "
-    "taken off its owner's score.",
-    "The coach: I a hint (Enter lays it), B the best plays, T the tiles still out.",
-    "A: animation speed. M: sound. L: the bot of the next game. Ctrl+N: a new game. Esc: the title "
-    "screen, with the rules page by page, the tutorial, your history, statistics and settings.",
-)
 
 KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip · A speed · M sound · H help · Esc menu · F11"
 
@@ -75,6 +60,8 @@ def info_rows(snap: TableSnapshot) -> list[InfoRow]:
         snap.confirming,
         None if snap.coach is None else snap.coach.key,
         None if snap.replay is None else (snap.replay.round, snap.replay.at, len(snap.replay.turns), snap.replay.typed),
+        snap.state.options,  # the help says what they allow
+        snap.opening,  # who starts: each game's own draw
     )
     if _info_cache.key != key:
         rows = _info_rows(snap)
@@ -213,6 +200,8 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
         ask: list[RowSpec] = [(line, "", GOLD, 2, (), 0) for line in wrap(snap.confirming, base + 2, w)]
         ask.append(("Enter or Y plays it; Esc or N goes back", "", CREAM, 0, (), 0))
         spec = [*ask, ("", "", CREAM, 0, (), 0), *spec]
+    if not snap.help:  # who starts and why, under the first breakdown when it fits whole beside it
+        spec = with_opening(spec, snap.opening, (x, y, w, _text_bottom(snap) - y), base, pad)
     idle = snap.breakdown is None and snap.past is None and live is None and not snap.exchanging
     idle = idle and (coach is None or coach.hint is None)
     if snap.replay is None and (not spec or idle):
@@ -220,7 +209,8 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
             spec.append(("", "", CREAM, 0, (), 0))
         spec.append(("How to play", "H closes" if snap.help else "", GOLD, 2, (), 0))
         step = -3 if snap.help else -1  # the whole page must fit the smallest window
-        for text in HELP if snap.help else HELP[:2]:
+        texts = help_texts(snap.state.options)
+        for text in texts if snap.help else texts[:2]:
             for line in wrap(text, base + step, w):
                 spec.append((line, "", DIM, step, (), 0))
     bottom = _text_bottom(snap)  # the text ends above the messages
@@ -586,20 +576,33 @@ def peg_number(snap: TableSnapshot, p: int) -> int:
     return snap.state.final_scores()[p] if snap.racks_counted else snap.state.scores[p]
 
 
+def peg_offsets(snap: TableSnapshot) -> tuple[int, ...]:
+    """What each player's pegs stand ahead of their round score: the match's totals of the rounds before
+    this one while the peg board shows the match (a click on it), else nothing."""
+    m = snap.match
+    n = snap.state.players
+    if not snap.peg_totals or m is None or m.options.rounds <= 1:
+        return (0,) * n
+    if snap.state.is_over or m.is_over:  # the totals already hold this round
+        return tuple(t - s for t, s in zip(m.totals, snap.state.final_scores(), strict=True))
+    return m.totals
+
+
 def _draw_pegboard(surf: Target, snap: TableSnapshot) -> None:
     lay = snap.layout
     x, _, w, h = lay.pegboard
     size = max(14, round(lay.height * 0.022))
     low = servants(snap)
+    ahead = peg_offsets(snap)
     for p, (track, pitch, by) in enumerate(_tracks(snap)):
         band = track[3]
         colour = SERVANT if p in low else art.PLAYER_COLOURS[p % 4]  # the Servant's pegs are pewter
         pegs = snap.pegs[p]
         peg_r = max(4, round(pitch * 0.42))
-        _peg(surf, _score_point(track, pegs.back), art.shade(colour, 0.8), peg_r)
-        _peg(surf, _score_point(track, pegs.shown), colour, peg_r)
+        _peg(surf, _score_point(track, pegs.back + ahead[p]), art.shade(colour, 0.8), peg_r)
+        _peg(surf, _score_point(track, pegs.shown + ahead[p]), colour, peg_r)
         label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
-        score = peg_number(snap, p)
+        score = peg_number(snap, p) + ahead[p]
         right = (x + w - max(6, h // 14) - 4, by + band * 0.5)
         number = write(surf, str(score), size + 8, (30, 15, 5), right, "midright")
         lap = lap_and_hole(score)[0]

@@ -210,6 +210,8 @@ class TableSnapshot:
     confirming: str | None = None  # "confirm before play": the question asked ("Play f7=5D for 12?")
     replay: ReplayView | None = None  # a recorded game stepped through: nothing here is played
     coach: CoachView | None = None  # the coach's buttons and what it shows (None: no coach here)
+    opening: str = ""  # who starts and why (the draw for the start), shown through the first round of turns
+    peg_totals: bool = False  # a match: the peg board shows the running match totals, not the round's scores
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)

@@ -37,6 +37,7 @@ from .paint import (
 )
 from .panel import draw_panel, draw_toasts, keys_line, pegboard_holes, rack_buttons
 from .snapshot import TableSnapshot
+from .table_line import draw_rules_line
 
 LIFT = 0.1  # seconds for a picked-up tile to rise
 LIT = (255, 236, 140)  # squares pointed at from the breakdown
@@ -126,6 +127,7 @@ class TableView:
 
 
 def _draw_dynamic(surf: Canvas, snap: TableSnapshot) -> None:
+    draw_rules_line(surf, snap)
     if snap.curtain is not None:
         draw_panel(surf, snap)
         _draw_flights(surf, snap)

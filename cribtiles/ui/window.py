@@ -37,7 +37,7 @@ from .config import SPEEDS, Keeper, Preferences
 from .game_scene import GameScene
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, contains, fit_window
 from .newgame import NewGameScene
-from .newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, with_level
+from .newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, table_pairs, with_level
 from .screens import Item
 from .sound import Sounds
 
@@ -58,6 +58,11 @@ class Scene(Protocol):
         ...
 
 
+#: Seconds the result stands on the end card before Enter (or a click on its button) goes on to the
+#: next game: an Enter meant for the last play, or pressed twice, never skips a result nobody has read.
+RESULT_GUARD = 1.0
+
+
 class EndScene:
     """The end of the game over the table: rack deductions, final scores, the winner, New game."""
 
@@ -67,12 +72,33 @@ class EndScene:
         self.mouse = (0, 0)
         self.shown_at = game.now
         self.clicks = 0
+        self.rushed = False  # Enter during the count: the racks are counted at once
+        self.result_at: float | None = None  # the scene's time when the result appeared
 
     @property
     def elapsed(self) -> float:
         """Seconds since the card appeared, at normal pace (the speed setting shortens the count)."""
         pace = self.app.prefs.pace
-        return math.inf if pace <= 0 else (self.game.now - self.shown_at) / pace
+        return math.inf if pace <= 0 or self.rushed else (self.game.now - self.shown_at) / pace
+
+    @property
+    def ready(self) -> bool:
+        """The result has been in view for `RESULT_GUARD` seconds of the scene's clock: Enter goes on."""
+        return self.result_at is not None and self.game.now - self.result_at >= RESULT_GUARD
+
+    def _go_on(self, then: Callable[[], None]) -> None:
+        """Enter, N or the card's button: once the result has been seen, `then`; before, the count is
+        finished at once and the result shown (the next Enter, a moment later, goes on)."""
+        if self.ready:
+            then()
+        elif self.result_at is None:
+            self.rushed = True
+            self._see_result()
+
+    def _see_result(self) -> None:
+        if self.result_at is None and endcard.all_counted(self.game.snapshot(), self.elapsed):
+            self.result_at = self.game.now
+            self.game.count_racks()  # the pegs go back to the final scores
 
     def review_rect(self) -> tuple[int, int, int, int]:
         """The Review button, right of the card's New game button (its key, V, right of it)."""
@@ -87,12 +113,12 @@ class EndScene:
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
         elif clicked and contains(button, event.pos):
-            self.app.new_game()
+            self._go_on(self.app.new_game)
         elif clicked and contains(self.review_rect(), event.pos):
             self.app.open_review(self.game.table)
         elif event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
-                self.app.new_game()  # the same table again
+                self._go_on(self.app.new_game)  # the same table again (or the next round)
             elif event.key == pygame.K_v:  # every turn against the best play found
                 self.app.open_review(self.game.table)
             elif event.key == pygame.K_g:  # other players or rules: the New game screen
@@ -108,8 +134,7 @@ class EndScene:
         if n > self.clicks and self.elapsed != math.inf:  # a knock for each tile counted off
             self.app.sounds.click()
         self.clicks = n
-        if endcard.all_counted(snap, self.elapsed):  # the pegs go back to the final scores
-            self.game.count_racks()
+        self._see_result()
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         self.game.draw(surface, full=True)  # the veil darkens everything: redraw it all
@@ -457,8 +482,10 @@ class App:
         if any(isinstance(s, NewGameScene) for s in self.scenes):
             return
         in_progress = not (self.table.round_over and self.table.match_over)
-        pairs = with_level(self.prefs.seats, self.prefs.level)
-        form = NewGameForm.offered(pairs, options_of(self.prefs.rules), in_progress)
+        # the seats and rules of the game at the table (a lone bot at the level L chose), not older choices
+        table = self.table
+        pairs = table_pairs(again(table.seats, self.prefs.level), self.prefs.seats, table.options.solitaire)
+        form = NewGameForm.offered(pairs, table.options, in_progress)
         self.scenes.append(NewGameScene(form, self.game, self._start_from_form, self._close_new_game))
 
     def _start_from_form(self, form: NewGameForm) -> None:

@@ -159,6 +159,34 @@ def test_a_version_1_history_with_games_is_migrated(tmp_path: Path) -> None:
     assert integrity(path) == ["ok"]
 
 
+def test_a_version_3_history_gains_the_unfinished_mark_and_keeps_its_games_finished(tmp_path: Path) -> None:
+    path = tmp_path / HISTORY_FILE
+    old = History(path, migrations=MIGRATIONS[:3])  # before games could be kept unfinished
+    assert old.mark_solved("p1", 20, "2026-12-01T10:00:00")  # made at version 3; a game in its columns:
+    old.close()
+    s = summary(1)
+    conn = sqlite3.connect(path)
+    with conn:
+        conn.execute(
+            "INSERT INTO games (key, finished_at, mode, options, seed, rounds, turns, undos, hints, best_play, "
+            "highest_line, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (s.key, s.finished_at, s.mode, s.options, str(s.seed), s.rounds, s.turns, s.undos, s.hints,
+             s.best_play, s.highest_line, s.record),
+        )  # fmt: skip
+        conn.executemany(
+            "INSERT INTO seats (game_id, seat, name, level, score, winner) VALUES (1, ?, ?, ?, ?, ?)",
+            [(i, n, lv, s.scores[i], int(i in s.winners)) for i, (n, lv) in enumerate(s.seats)],
+        )
+    conn.close()
+    assert _version(path) == 3
+    new = History(path)
+    assert new.games() == [stored(summary(1), 1)] and not new.games()[0].unfinished
+    assert new.add(replace(summary(2), unfinished=True)) == 2
+    assert [g.unfinished for g in new.games()] == [False, True]
+    new.close()
+    assert _version(path) == len(MIGRATIONS) == 4 and integrity(path) == ["ok"]
+
+
 def test_a_migration_that_fails_changes_nothing_and_moves_nothing(tmp_path: Path) -> None:
     path = tmp_path / HISTORY_FILE
     _three_games(path)

@@ -161,3 +161,68 @@ def test_continue_goes_straight_to_the_game_without_the_title(monkeypatch) -> No
     monkeypatch.setattr(play_mod, "play_window", lambda *args, **kw: seen.append(kw) or 0)
     assert main([]) == 0 and main(["--continue"]) == 0
     assert seen == [{"title": True}, {"title": False}]
+
+
+def test_a_command_line_game_over_an_unfinished_one_keeps_it_in_the_history_and_says_so(
+    tmp_path: Path,
+    monkeypatch,  # type: ignore[no-untyped-def]
+    capsys,  # type: ignore[no-untyped-def]
+) -> None:
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    from cribtiles.app.storage import Store
+    from cribtiles.rules import RuleOptions
+    from cribtiles.table import Seat
+    from cribtiles.table.ledger import Result
+    from cribtiles.table.model import Table
+    from cribtiles.ui import window
+    from cribtiles.ui.config import Preferences
+    from cribtiles.ui.table_line import rules_words
+
+    store = Store(tmp_path)
+    old = Table.new((Seat("You"), Seat("Hard", "hard")), RuleOptions(rounds=2), seed=9)
+    old.play(old.state.legal_actions()[0]) if old.person_to_move else old.play_bot(old.state.legal_actions()[0])
+    store.save_game(old)
+    store.save_preferences(Preferences(rules="joker=on"))
+    seen = []
+
+    def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
+        seen.append((self.table.seats, rules_words(self.table.options), [t.text for t in self.game.toasts]))
+        self.close()
+
+    monkeypatch.setattr(window.App, "run", fake_run)
+    assert main(["--data-dir", str(tmp_path), "--players", "Ann,easy"]) == 0
+    said = "cribtiles: Your unfinished game (You 0 · Hard 0, round 1 of 2) was kept in the History as unfinished"
+    scores = old.state.scores
+    said = said.replace("You 0 · Hard 0", f"You {scores[0]} · Hard {scores[1]}")
+    assert said in capsys.readouterr().err
+    seats, rules, toasts = seen[-1]
+    assert seats == (Seat("Ann"), Seat("Easy", "easy"))
+    assert rules == ("Joker rule", "exchange only when stuck", "lowest tile starts")  # the remembered rule, shown
+    assert any("kept in the History as unfinished" in t for t in toasts)  # said in the window too
+    (kept,) = Store(tmp_path).past_games()
+    assert kept.unfinished and kept.result is Result.UNFINISHED and kept.turns == 1
+    assert kept.scores == scores and kept.options == "start=low,exchange=when-stuck,joker=off,rounds=2,mode=standard"
+    assert Store(tmp_path).past_table(kept.id) is not None  # it can be replayed from the History
+    # the game just started had no turn: a new one over it keeps nothing and says nothing
+    assert main(["--data-dir", str(tmp_path), "--level", "hard"]) == 0
+    assert "unfinished" not in capsys.readouterr().err and len(Store(tmp_path).past_games()) == 1
+
+
+def test_a_command_line_game_over_a_finished_one_records_it_once(tmp_path: Path) -> None:
+    import random
+
+    from cribtiles.app.storage import Store
+    from cribtiles.bot.greedy import greedy_move
+    from cribtiles.table import Seat
+    from cribtiles.table.model import Table
+
+    store = Store(tmp_path)
+    table = Table.new((Seat("You"), Seat("Easy", "easy")), seed=4)
+    while not table.round_over:
+        move = greedy_move(table.view(table.state.current), random.Random(0))
+        table.play_bot(move) if table.bot_to_move else table.play(move)
+    store.save_game(table)  # the window closed before its end card recorded the game
+    assert store.keep_unfinished() == "" and store.keep_unfinished() == ""
+    (kept,) = store.past_games()
+    assert not kept.unfinished and kept.scores == table.state.final_scores()

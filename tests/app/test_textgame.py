@@ -155,7 +155,13 @@ def test_a_level_seed_or_new_starts_a_new_game(tmp_path: Path) -> None:
     assert code == 0 and out[0] == "Crib Tiles: a game against the medium bot (seed 5). Type help for help."
     assert saved(tmp_path).state.seed == 5
     code, out, _ = play(tmp_path, EOFError, level="beginner")
-    assert out[0].startswith("Crib Tiles: a game against the beginner bot (seed ")
+    # the medium bot had made its first play: that game is kept in the history as unfinished, and said
+    assert (
+        out[0] == "Your unfinished game (You 0 · Medium 32) was kept in the History as unfinished; a new game begins."
+    )
+    assert out[1].startswith("Crib Tiles: a game against the beginner bot (seed ")
+    (kept,) = Store(tmp_path).past_games()
+    assert kept.unfinished and kept.scores == (0, 32) and kept.seed == 5 and kept.turns == 1
 
 
 # --- matches ---

@@ -248,3 +248,29 @@ def test_a_game_still_played_is_not_summed_up() -> None:
     table = Table.new([Seat.person("You"), Seat.bot("easy")], RuleOptions(), 1)
     with pytest.raises(ValueError, match="not over"):
         summarize(table, "2026-11-30T10:00:00")
+
+
+def test_an_unfinished_game_is_kept_as_it_stands_and_never_counted() -> None:
+    table = Table.new([Seat.person("You"), Seat.bot("easy")], RuleOptions(rounds=3), 1)
+    rng = random.Random(1)
+    while not table.round_over:  # the first round to its end, then one turn of the second
+        move = greedy_move(table.view(table.to_move or 0), rng)
+        table.play_bot(move) if table.bot_to_move else table.play(move)
+    first = table.state.final_scores()
+    table.next_round()
+    move = greedy_move(table.view(table.to_move or 0), rng)
+    table.play_bot(move) if table.bot_to_move else table.play(move)
+    now = tuple(f + s for f, s in zip(first, table.state.scores, strict=True))
+    kept = summarize(table, "2026-12-02T08:00:00", unfinished=True)
+    assert kept.unfinished and kept.result is Result.UNFINISHED
+    assert kept.scores == now and kept.winners == tuple(p for p, s in enumerate(now) if s == max(now))
+    assert kept.rounds == 2 and kept.turns == len(table.match.finished[0].turns) + 1
+    assert kept.rounds_words == "round 2 of 3" and played_out_words(kept) == "match of 2"
+    assert load_table(kept.record).match == table.match  # replayed from the History as it stood
+    won = game((YOU, EASY), (300, 200))
+    stats = statistics([won, replace(kept, key="u")])
+    assert stats.games == 2 and stats.watched == 0 and stats.total is not None and stats.total.games == 1
+
+
+def played_out_words(kept: GameSummary) -> str:
+    return replace(kept, unfinished=False).rounds_words

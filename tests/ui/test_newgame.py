@@ -17,6 +17,7 @@ from cribtiles.bot.greedy import greedy_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
+from cribtiles.ui.autopilot import past_the_result
 from cribtiles.ui.config import Preferences
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.newgame import NewGameScene
@@ -434,6 +435,7 @@ def test_the_end_card_starts_the_same_table_with_enter_and_opens_the_screen_with
         key(pygame.K_ESCAPE)
         frames(a)
         assert a.scenes[-1] is end
+        past_the_result(a)
         key(pygame.K_RETURN)
         frames(a, 1)
         # the same people and rules; the lone bot is the one L chose for the next game

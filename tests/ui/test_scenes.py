@@ -18,7 +18,7 @@ from cribtiles.rules.moves import Play
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
-from cribtiles.ui.autopilot import play_through, post_click, post_drag, post_key
+from cribtiles.ui.autopilot import past_the_result, play_through, post_click, post_drag, post_key
 from cribtiles.ui.config import NoKeeper, Preferences
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.window import App, EndScene
@@ -62,6 +62,7 @@ def test_a_finished_game_greets_the_next_start_with_its_end_card(tmp_path: Path)
     try:
         frames(a, 5)
         assert isinstance(a.scenes[-1], EndScene) and a.game.state == table.state
+        past_the_result(a)  # the end card takes Enter once its result has been in view a moment
         post_key(pygame.K_RETURN)
         frames(a)
         assert not a.game.state.is_over and a.game.state.seed != table.state.seed
@@ -81,6 +82,7 @@ def test_a_whole_game_against_the_bot_through_posted_mouse_events(app: App, tmp_
     post_click(centre(app.layout.grid))  # a click outside New game leaves the end card
     frames(app)
     assert isinstance(app.scenes[-1], EndScene)
+    past_the_result(app)
     post_key(pygame.K_RETURN)
     frames(app)
     assert app.game is not game and not app.game.state.is_over

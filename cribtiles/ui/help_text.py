@@ -1,0 +1,86 @@
+"""How to play, as the side panel's help (H) says it: the same rules for every game, and what the
+options of the game at the table allow (exchanges at any time, the Joker rule, a match, Solitaire)."""
+
+from __future__ import annotations
+
+from cribtiles.rules.options import ANY_TIME, START_HIGH, RuleOptions
+
+from .breakdown import RowSpec, place
+from .geometry import Rect
+from .paint import DIM, wrap
+
+BASICS = (
+    "Drag tiles from your rack to the board: every row or column of 2-5 tiles is a cribbage hand and "
+    "must score. Right-click, wheel or F turns a 6 into a 9.",
+    "Keys: arrows move the cursor, Tab or 1-5 pick a tile, Space lays it, Enter plays, R recalls, "
+    "S shuffles, P passes, X exchanges, H this help.",
+    "A play lies in one row or column and touches the tiles down (the first: 2-5 tiles anywhere). "
+    "Fifteens 2, pairs 2, runs 1 a tile; every tile of a line must count in it, at most 5 a line.",
+    "Bonuses: 10 for the first play, 10 for 5 tiles laid, 10 for a line of 5 tiles of one colour.",
+)
+COACH_AND_KEYS = (
+    "I a hint, B the best plays, T the tiles still out. A speed, M sound, L the next bot, Ctrl+N a new "
+    "game, Esc the title screen (rules, tutorial, history, settings).",
+)
+
+
+def passing_words(options: RuleOptions) -> str:
+    """When a player may pass or exchange in this game, who started, and the end's deductions.
+
+    >>> passing_words(RuleOptions.parse("exchange=any-time")).split(". ")[0]
+    'In this game you may pass or exchange at any time, even when you could play'
+    >>> passing_words(RuleOptions()).split(". ")[0]
+    'You may pass or exchange only when you cannot play'
+    """
+    if options.exchange == ANY_TIME:
+        when = "In this game you may pass or exchange at any time, even when you could play."
+    else:
+        when = "You may pass or exchange only when you cannot play."
+    start = "highest" if options.start == START_HIGH else "lowest"
+    return f"{when} The {start} tile drawn started. Tiles left on a rack at the end are taken off its owner's score."
+
+
+def option_words(options: RuleOptions) -> tuple[str, ...]:
+    """A paragraph for each option of this game that changes how it is played (none for the defaults)."""
+    out = []
+    if options.joker:
+        out.append(
+            "Joker rule: you count your own play (click each fifteen, pair, run and bonus, or type the total; "
+            "Enter declares). Until the next player acts the others may call Joker! (J) and take what was "
+            "missed, or lose 5 if nothing was."
+        )
+    if options.rounds > 1:
+        out.append(
+            f"A match of {options.rounds} rounds: the scores add up; after each round the lowest total is the "
+            "Servant. Click the peg board to see the match totals on it."
+        )
+    if options.solitaire:
+        out.append(
+            "Solitaire: Dark and Light each draw from a bag of their own colour; it ends when both bags are "
+            "empty and a side is out, or neither side can play."
+        )
+    return tuple(out)
+
+
+def help_texts(options: RuleOptions) -> tuple[str, ...]:
+    """The whole help page for a game under `options`, a paragraph each (the first two are also the
+    short help shown while nothing else is in the panel)."""
+    return (*BASICS, passing_words(options), *option_words(options), *COACH_AND_KEYS)
+
+
+def with_opening(spec: list[RowSpec], opening: str, box: Rect, base: int, pad: int) -> list[RowSpec]:
+    """The panel's rows with who started and why (`opening`, the draw for the start) after them, in
+    small words, when they fit without shrinking or cutting the rows before: a first breakdown is
+    never squeezed or hidden by it (it is in the turn list's order too)."""
+    if not opening:
+        return spec
+    size = base - 2
+    extra: list[RowSpec] = [(line, "", DIM, -2, (), 0) for line in wrap(opening, size, box[2])]
+    if spec:
+        extra.insert(0, ("", "", DIM, -2, (), 0))
+    both = [*spec, *extra]
+    rows, _ = place(both, box, base, pad)
+    alone, _ = place(spec, box, base, pad) if spec else ([], 0)
+    whole = len(rows) == len(both) and not any(r.left.startswith("... and ") for r in rows)
+    same = all(a.size == b.size and a.rect == b.rect for a, b in zip(alone, rows, strict=False))
+    return both if whole and same else spec
