@@ -122,7 +122,7 @@ class CribbageTable:
         # the public story of the deal in play (rebuilt by replaying a saved game's moves)
         self.sequences: list[list[tuple[int, Card]]] = []  # each count's cards, in order
         self.counted: list[CountedHand] = []  # the show's counts so far, of the deal last shown
-        self.previous: list[int] = [0, 0]  # each score before its player's last scoring (the back peg)
+        self.previous: list[int] = [0, 0]  # each score before the last move that scored for its player (the back peg)
         self.story: list[Happening] = []  # the moves of the deal in play (or of the show just ended)
         self.pending: list[Happening] = []  # told and pegged by the window, then taken
         self._view: tuple[CribbageState, CribbageView] | None = None
@@ -230,10 +230,8 @@ class CribbageTable:
             score = score_show(cards, before.starter, crib)
             declared = score.total if move.declared is None else move.declared
             self.counted.append(CountedHand(player, cards, crib, score, declared))
-        scores = list(before.scores)
-        for event in after.events:
-            self.previous[event.player] = scores[event.player]
-            scores[event.player] += event.points
+        for p in {event.player for event in after.events if event.points}:
+            self.previous[p] = before.scores[p]  # the back peg: the score before this move, as the window pegs it
         if after.deal_number != before.deal_number:
             self.sequences = []
         happening = Happening(

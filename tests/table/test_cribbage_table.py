@@ -102,6 +102,15 @@ def test_the_show_keeps_each_counted_hand_and_the_pegs_back_places() -> None:
     assert table.counted[-1].crib  # the last show stays until the next one begins
 
 
+def test_a_resumed_game_keeps_the_back_peg_at_the_score_before_the_last_move() -> None:
+    table = CribbageTable.new(1)
+    drive(table, *FIRST_DEAL, "count", "count")  # the bot's hand: two fifteens and a run of four, 3 to 11
+    assert [e.points for e in table.story[-1].events] == [2, 2, 4]
+    assert table.state.scores == (4, 11) and table.previous == [2, 3]  # not 7, the score before its last item
+    again = CribbageTable.from_json(table.to_json())
+    assert again.previous == [2, 3] and again.state.scores == (4, 11)
+
+
 def test_a_move_the_rules_refuse_is_explained_and_changes_nothing() -> None:
     table = CribbageTable.new(1)
     drive(table, *FIRST_DEAL[:6])  # the count is 28; you hold AC 2S

@@ -362,6 +362,25 @@ def test_a_game_resumes_from_its_autosave_in_a_new_window(tmp_path: Path) -> Non
         again.close()
 
 
+def test_a_resumed_game_shows_the_back_peg_at_the_score_before_the_last_move(tmp_path: Path) -> None:
+    moves = ("discard 8D 9H", "discard AD AH", "play 7S", "play 8H", "play 4C", "play 9D", "play AC", "go")
+    table = drive(CribbageTable.new(1), *moves, "play 2S", "play 7D", "play 6C", "count", "count")
+    app = open_app(tmp_path)
+    try:
+        app.keeper.save_cribbage(table)  # the bot's hand, 8 in three items, took it from 3 to 11
+    finally:
+        app.close()
+    again = open_app(tmp_path)
+    try:
+        post_key(pygame.K_k)
+        frames(again)
+        scene = again.scenes[-1]
+        assert isinstance(scene, CribbageScene)
+        assert [(p.back, p.number) for p in scene.snapshot().pegs] == [(2, 4), (3, 11)]
+    finally:
+        again.close()
+
+
 def test_a_damaged_autosave_is_set_aside_with_a_message_and_a_new_game_can_begin(app: App, tmp_path: Path) -> None:
     (tmp_path / "cribbage.json").write_text('{"format": "cribtiles cribbage table", "version": 1, "person": 0')
     post_key(pygame.K_k)
