@@ -176,7 +176,8 @@ class CribbageLine:
     """The figures of the games against one bot level (`ALL` in the total), from the person's side.
 
     Skunks given are games the person won by a lurch, taken those the bot did (a double skunk counts in
-    both its own figure and the skunks'). Hands are the person's own four-card hands counted in the show,
+    both its own figure and the skunks'), so the games won and lost by the rule book, a skunk two games and a
+    double skunk three, are `wins + skunks_given + double_skunks_given` and the like. Hands are the person's own four-card hands counted in the show,
     cribs the cribs the person dealt; `best_hand_cards` are the best hand's cards ("" when no hand was
     counted). `average_pegged` is the person's points in the play per game."""
 
@@ -203,6 +204,16 @@ class CribbageLine:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games
+
+    @property
+    def games_won_by_the_book(self) -> int:
+        """The games won as the rule book counts them: a win one, a skunk two, a double skunk three."""
+        return self.wins + self.skunks_given + self.double_skunks_given
+
+    @property
+    def games_lost_by_the_book(self) -> int:
+        """The games lost so counted: a skunk taken two, a double skunk taken three."""
+        return self.losses + self.skunks_taken + self.double_skunks_taken
 
 
 @dataclass(frozen=True)

@@ -354,8 +354,9 @@ PAGES: tuple[CardPage, ...] = (
         (
             f"The first player to reach {TARGET} wins at once, whenever it happens: in the play, or in the show "
             "before the other has counted (which is why the non-dealer counts first). The peg stops at 121.",
-            f"A loser who has not reached {TARGET - SKUNK_MARGIN} is lurched (skunked): a win worth two. Below "
-            f"{TARGET - DOUBLE_SKUNK_MARGIN} it is a double lurch (a double skunk). The history counts both.",
+            f"A loser who has not reached {TARGET - SKUNK_MARGIN} is lurched (skunked): a win worth two games. Below "
+            f"{TARGET - DOUBLE_SKUNK_MARGIN} it is a double lurch (a double skunk), worth three. The statistics "
+            "count the games won and lost so (By the book), beside the games themselves.",
         ),
     ),
     CardPage(

@@ -202,6 +202,23 @@ def test_statistics_by_level_from_hand_made_games() -> None:
     assert total.average_pegged == pytest.approx((30 + 12 + 40 + 20) / 4)
 
 
+def test_games_won_by_the_book_count_a_skunk_as_two_and_a_double_skunk_as_three() -> None:
+    games = [
+        game((121, 100)),  # a win: 1
+        game((121, 80)),  # a skunk: 2
+        game((121, 50)),  # a double skunk: 3
+        game((100, 121)),  # lost plainly: 1
+        game((70, 121)),  # skunked: 2
+        game((121, 60), person=1),  # you at seat 1, doubly skunked: 3
+    ]
+    line = cribbage_line("medium", games)
+    assert (line.games, line.wins, line.losses) == (6, 3, 3)
+    assert (line.games_won_by_the_book, line.games_lost_by_the_book) == (6, 6)
+    assert cribbage_line("medium", games[:3]).games_won_by_the_book == 6
+    assert cribbage_line("medium", games[3:]).games_lost_by_the_book == 6
+    assert cribbage_line("medium", games[:1] + games[4:5]).games_won_by_the_book == 1
+
+
 def test_levels_weakest_first_an_unknown_one_last_and_streaks_in_order() -> None:
     games = [game((121, 100), level=lv) for lv in ("hard", "grandmaster", "easy", "medium")]
     assert [line.level for line in cribbage_statistics(games).lines] == ["easy", "medium", "hard", "grandmaster"]
