@@ -9,14 +9,18 @@ from dataclasses import replace
 import pytest
 
 from cribtiles.cribbage import (
+    Count,
     CribbageOptions,
     CribbageState,
     EventKind,
     MarginKind,
+    Muggins,
+    Phase,
     new_game,
     parse_cards,
     parse_move,
     score_show,
+    show_total,
 )
 from cribtiles.cribbage.cards import parse_card
 from cribtiles.cribbage.record import replay
@@ -38,12 +42,12 @@ def played(seed: int, muggins: bool = False, short: int = 0) -> CribbageState:
     player may make short (muggins) is made `short` below the cards' worth and the miss is let go."""
     state = new_game(seed, ("You", "Medium bot"), CribbageOptions(muggins=muggins))
     while not state.is_over:
-        moves = state.legal_moves()
-        move = moves[0]
-        if short and len(moves) > short:  # (Count(), Count(0), ... Count(total - 1))
-            move = moves[-short]
-        if str(move) == "muggins":
-            move = moves[1]  # let it go
+        move = state.legal_moves()[0]
+        if state.claim is not None:
+            move = Muggins(False)  # let it stand
+        elif short and state.phase is Phase.SHOW and state.starter is not None:
+            cards, crib = state.show_cards(state.show_step)
+            move = Count(max(0, show_total(cards, state.starter, crib) - short))
         state = state.apply(move)
     return state
 
@@ -138,6 +142,32 @@ def test_a_count_made_short_under_muggins_keeps_both_figures() -> None:
     assert counted and all(s.declared == s.points - 1 for s in counted)
     assert g.missed == sum(1 for s in counted if s.owner == YOU) and g.missed > 0
     assert g.muggins
+
+
+def first_moves(options: CribbageOptions, over: int = 0) -> CribbageState:
+    """A game of seed 3 of first legal moves (a card said at what it scores), every score said aloud let
+    stand, and under muggins every count said `over` above what the cards make."""
+    state = new_game(3, ("You", "Medium bot"), options)
+    while not state.is_over:
+        move = state.legal_moves()[0]
+        if state.claim is not None:
+            move = Muggins(False)
+        elif options.muggins and state.phase is Phase.SHOW and state.starter is not None:
+            cards, crib = state.show_cards(state.show_step)
+            move = Count(show_total(cards, state.starter, crib) + over)
+        state = state.apply(move)
+    return state
+
+
+def test_an_over_count_is_no_miss() -> None:
+    g = summarize_cribbage(first_moves(CribbageOptions(muggins=True), over=2), YOU, "easy", "t")
+    assert g.shows and all(s.declared == s.points + 2 for s in g.shows) and g.missed == 0
+
+
+def test_cards_said_aloud_in_the_play_are_pegged_as_the_play_s_points() -> None:
+    plain = summarize_cribbage(first_moves(CribbageOptions()), YOU, "easy", "t")
+    aloud = summarize_cribbage(first_moves(CribbageOptions(play_muggins=True)), YOU, "easy", "t")
+    assert aloud.pegged == plain.pegged and aloud.scores == plain.scores and sum(plain.pegged) > 20
 
 
 def test_the_key_is_the_game_and_nothing_else() -> None:
