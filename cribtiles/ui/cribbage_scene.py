@@ -815,7 +815,7 @@ class CribbageScene:
             marks[key] = Sprite(key[1], rect[0], rect[1], rect[2], **flags)
 
         held = self.press.card if self.press is not None and self.press.dragging else None
-        fits = {m.card for m in view.legal if isinstance(m, PlayCard)}
+        fits = {m.card for m in self._legal_after_answer() if isinstance(m, PlayCard)}  # a bot's score may wait
         for i, (card, rect) in enumerate(zip(self.hand, self.hand_rects(), strict=True)):
             if card == held:
                 continue
@@ -1007,6 +1007,7 @@ def _counted_lines(table: CribbageTable, counted: CountedHand, index: int) -> li
     if counted.declared != total or counted.called:
         off = total - counted.declared
         how = f"{off} missed" if off > 0 else f"{-off} said over" if off < 0 else "right"
-        answer = {True: ", muggins called", False: ", let stand", None: ""}[counted.called]
+        caller = "you" if counted.owner == table.bot else f"the {table.name(table.bot)}"
+        answer = {True: f", muggins called by {caller}", False: ", let stand", None: ""}[counted.called]
         lines.append(InfoLine(f"said {counted.declared}: {how}{answer}", "", GOLD, -1, (), 1, index))
     return lines

@@ -12,7 +12,7 @@ import pygame
 import pytest
 
 from cribtiles.app.storage import Store
-from cribtiles.cribbage import CribbageOptions, parse_move
+from cribtiles.cribbage import CribbageOptions, parse_card, parse_move
 from cribtiles.cribbage.moves import Go
 from cribtiles.cribbage.options import Phase
 from cribtiles.table import Seat
@@ -319,7 +319,7 @@ def test_under_muggins_your_count_starts_empty_and_the_bot_calls_what_you_missed
     assert scene.table.state.scores[1] == 4  # 3 from the play and the 1 you missed
     announced = "Hard bot called muggins on your hand: 1 said, it makes 2: 1 missed, 1 to it."
     assert scene.snapshot().prompt == announced
-    assert any(line.text == "said 1: 1 missed, muggins called" for line in scene.snapshot().lines)
+    assert any(line.text == "said 1: 1 missed, muggins called by the Hard bot" for line in scene.snapshot().lines)
 
 
 def bot_said_six(app: App) -> CribbageScene:
@@ -346,7 +346,7 @@ def test_you_call_muggins_on_the_bots_miscount_with_m_and_it_is_announced(app: A
     snap = scene.snapshot()
     assert snap.prompt == "You called muggins on the Medium bot's hand: 6 said, it makes 8: 2 missed, 2 to you."
     texts = [line.text for line in snap.lines]
-    assert texts[1:3] == ["The Medium bot's hand", "fifteen"] and "said 6: 2 missed, muggins called" in texts
+    assert texts[1:3] == ["The Medium bot's hand", "fifteen"] and "said 6: 2 missed, muggins called by you" in texts
 
 
 def test_the_muggins_button_calls(app: App) -> None:
@@ -371,6 +371,8 @@ def test_with_muggins_in_the_play_you_call_the_bots_card_and_say_what_yours_scor
     assert snap.prompt == "The Medium bot said 1 for its 8H: M calls muggins; playing on lets it stand."
     assert [b.kind for b in snap.buttons] == [ButtonKind.MUGGINS, ButtonKind.LESS, ButtonKind.MORE, ButtonKind.GO]
     assert snap.number == ""
+    hand = {sp.card: sp.dim for sp in snap.sprites if sp.card in scene.hand}
+    assert hand == {parse_card(c): False for c in ("AC", "2S", "4C")}  # each may be laid: it lets the 8H stand
     post_key(pygame.K_m)
     frames(app)
     assert scene.table.state.log[-1] == "muggins" and scene.table.state.scores == (1, 1)
