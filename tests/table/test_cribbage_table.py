@@ -145,6 +145,19 @@ def test_a_seed_replays_the_bots_choices() -> None:
     assert first.state.log == second.state.log and first.state.outcome == second.state.outcome
 
 
+def test_a_seed_replays_the_bots_counts_and_calls_under_muggins_both_ways() -> None:
+    options = CribbageOptions(muggins=True, play_muggins=True)
+    first, second = play_out(CribbageTable.new(8, "easy", options)), play_out(CribbageTable.new(8, "easy", options))
+    assert first.state.log == second.state.log and first.state.outcome == second.state.outcome
+    again = CribbageTable.from_json(first.to_json())
+    assert again.state == first.state and again.counted == first.counted and again.story == first.story
+    state, slips = new_game(8, first.state.names, options), 0
+    for text in first.state.log:  # the Easy bot's slips, drawn from the seed, are in the record
+        state = state.apply(parse_move(text))
+        slips += state.claim is not None and state.claim.counter == first.bot and state.claim.pegged < state.claim.worth
+    assert slips > 0
+
+
 def test_a_finished_game_is_summed_up() -> None:
     table = play_out(CribbageTable.new(5, "easy"))
     summary = table.summary()
