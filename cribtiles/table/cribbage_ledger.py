@@ -154,7 +154,7 @@ def summarize_cribbage(state: CribbageState, person: int, level: str, finished_a
         finished_at=finished_at,
         seed=state.seed,
         level=level,
-        muggins=state.options.muggins,
+        muggins=state.options.muggins or state.options.play_muggins,  # the history marks either kind
         target=state.options.target,
         person=person,
         names=state.names,

@@ -168,6 +168,7 @@ def test_cards_said_aloud_in_the_play_are_pegged_as_the_play_s_points() -> None:
     plain = summarize_cribbage(first_moves(CribbageOptions()), YOU, "easy", "t")
     aloud = summarize_cribbage(first_moves(CribbageOptions(play_muggins=True)), YOU, "easy", "t")
     assert aloud.pegged == plain.pegged and aloud.scores == plain.scores and sum(plain.pegged) > 20
+    assert aloud.muggins and not plain.muggins  # the history marks a game of muggins in the play too
 
 
 def test_the_key_is_the_game_and_nothing_else() -> None:
