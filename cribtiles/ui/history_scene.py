@@ -280,6 +280,10 @@ def _average(value: float | None) -> str:
     return "" if value is None else f"{value:.1f}"
 
 
+#: What the By the book column and the skunks' brackets mean, under the cribbage statistics.
+BY_THE_BOOK = "By the book: won–lost, a skunk two games, a double skunk three. Skunks 2 (1): two, one double."
+
+
 def _skunks(n: int, doubled: int) -> str:
     """'2 (1)': two skunks, one of them double (the note under the table says so; a longer cell was cut)."""
     return f"{n} ({doubled})" if doubled else str(n)
@@ -402,7 +406,7 @@ class StatisticsScene:
         if total is not None and total.best_hand is not None:
             notes.append(f"Your best hand: {total.best_hand}, {total.best_hand_cards}. Hands and cribs are your own.")
         if total is not None:
-            notes.append("By the book, won–lost: a skunk counts as two games, a double skunk three (in brackets).")
+            notes.append(BY_THE_BOOK)
         note = " ".join(notes)
         return sections, empty, note
 

@@ -119,7 +119,9 @@ def test_statistics_have_a_page_for_cribbage_by_level(app: App) -> None:
     assert rows[0][1][:4] == (str(easy.games), str(easy.wins), str(easy.losses), f"{100 * easy.win_rate:.0f}%")
     total = scene.cribbage.total
     assert total is not None and note.startswith(f"Your best hand: {total.best_hand}, {total.best_hand_cards}.")
-    assert note.endswith("By the book, won–lost: a skunk counts as two games, a double skunk three (in brackets).")
+    assert note.endswith(
+        " By the book: won–lost, a skunk two games, a double skunk three. Skunks 2 (1): two, one double."
+    )
     post_click(centre(scene.tabs[0]))
     frames(app)
     assert scene.tab == 0
