@@ -1,6 +1,7 @@
-"""The classic cribbage bots, Easy, Medium and Hard: each a way to discard and a way to play a card,
-the show counted exactly (and muggins always claimed). Bots see a `CribbageView` only: never the other
-hand, the crib before it is counted, or the order of the deck.
+"""The classic cribbage bots, Easy, Medium and Hard: each a way to discard and a way to play a card, and
+counting manners for muggins (how often it forgets points of its own count, how often it misses a wrong
+count of yours). Bots see a `CribbageView` only: never the other hand, the crib before it is turned up to be
+counted, or the order of the deck.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ from typing import Protocol
 from cribtiles.cribbage.cards import Card
 from cribtiles.cribbage.moves import Count, Discard, Go, Move, Muggins, PlayCard
 from cribtiles.cribbage.options import Phase
+from cribtiles.cribbage.peg import peg_items
+from cribtiles.cribbage.show import score_show
 from cribtiles.cribbage.view import CribbageView
 
 from .cribbage_crib import default_table
@@ -44,22 +47,66 @@ PlayPolicy = Callable[[CribbageView, random.Random], Card]
 
 
 @dataclass(frozen=True)
+class CountingManners:
+    """How a bot keeps muggins: the chance that it forgets one item of its own count (a fifteen, a pair, a
+    run, a card's pair in the play) when it says it aloud, and the chance that it lets a wrong count of its
+    opponent's stand. It never says more than the cards make, and never calls a right count."""
+
+    miscount: float = 0.0
+    oversight: float = 0.0
+
+    def say(self, items: list[int], rng: random.Random) -> int:
+        """What it says for a count made of `items`: their total, or now and then one item short."""
+        total = sum(items)
+        if not items or rng.random() >= self.miscount:
+            return total
+        return total - rng.choice(items)
+
+    def count(self, view: CribbageView, rng: random.Random) -> int:
+        """Its count of the hand (or crib) laid face up to be counted, from its view."""
+        assert view.starter is not None
+        crib = view.show_step == 2
+        return self.say([item.points for item in score_show(view.to_count, view.starter, crib).items], rng)
+
+    def claim(self, view: CribbageView, card: Card, rng: random.Random) -> int:
+        """What it says the card it lays scores in the play."""
+        return self.say([item.points for item in peg_items((*view.pile, card))], rng)
+
+    def should_call(self, view: CribbageView, rng: random.Random) -> bool:
+        """Call muggins when the opponent's score said aloud is not what the cards make (and it notices)."""
+        claim = view.claim
+        if claim is None or claim.counter == view.player or claim.declared == claim.worth:
+            return False
+        return rng.random() >= self.oversight
+
+
+#: Counting without a slip: every point of its own, every wrong count of yours called.
+EXACT = CountingManners()
+
+
+@dataclass(frozen=True)
 class PolicyBot:
-    """A bot made of a discard policy and a play policy; the show it counts exactly."""
+    """A bot made of a discard policy, a play policy and its counting manners (used only under muggins)."""
 
     name: str
     discard: DiscardPolicy
     play: PlayPolicy
+    manners: CountingManners = EXACT
 
     def choose(self, view: CribbageView, rng: random.Random) -> Move:
+        if view.claim is not None:
+            return Muggins(self.manners.should_call(view, rng))
         if view.phase is Phase.DISCARD:
             return Discard(self.discard(view, rng).discarded)
         if view.phase is Phase.PLAY:
             if not any(view.count + c.value <= MAX_COUNT for c in view.hand):
                 return Go()
-            return PlayCard(self.play(view, rng))
-        if view.muggins_due:
-            return Muggins(True)  # the points the opponent missed are there for the taking
+            card = self.play(view, rng)
+            if view.options.play_muggins:
+                return PlayCard(card, self.manners.claim(view, card, rng))
+            return PlayCard(card)
+        if view.options.muggins:
+            return Count(self.manners.count(view, rng))
         return Count()
 
 
@@ -105,16 +152,16 @@ def needs_near_the_end(view: CribbageView) -> tuple[int, int] | None:
 # --- the levels' bots, and a choice that never stops a game ---
 
 
-def easy_bot() -> CribbageBot:
-    return PolicyBot("easy", easy_discard, easy_play)
+def easy_bot(manners: CountingManners = EXACT) -> CribbageBot:
+    return PolicyBot("easy", easy_discard, easy_play, manners)
 
 
-def medium_bot() -> CribbageBot:
-    return PolicyBot("medium", medium_discard, medium_play)
+def medium_bot(manners: CountingManners = EXACT) -> CribbageBot:
+    return PolicyBot("medium", medium_discard, medium_play, manners)
 
 
-def hard_bot() -> CribbageBot:
-    return PolicyBot("hard", hard_discard, hard_play)
+def hard_bot(manners: CountingManners = EXACT) -> CribbageBot:
+    return PolicyBot("hard", hard_discard, hard_play, manners)
 
 
 def choose_reporting(bot: CribbageBot, view: CribbageView, rng: random.Random) -> tuple[Move, str]:

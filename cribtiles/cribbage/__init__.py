@@ -7,6 +7,7 @@ from .cards import DECK, Card, CardError, Suit, format_cards, parse_card, parse_
 from .events import EventKind, MarginKind, Outcome, ScoreEvent
 from .game import CribbageState, describe_cut, new_game
 from .moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard, parse_move
+from .muggins import MOST_PEGGED, MOST_SHOWN, WRONG_CALL, Claim, ClaimKind, call_points
 from .options import CribbageOptions, Phase
 from .peg import PegItem, PegKind, peg_items, peg_points
 from .record import replay
@@ -15,8 +16,13 @@ from .view import CribbageView, ShownHand
 
 __all__ = [
     "DECK",
+    "MOST_PEGGED",
+    "MOST_SHOWN",
+    "WRONG_CALL",
     "Card",
     "CardError",
+    "Claim",
+    "ClaimKind",
     "Count",
     "CribbageError",
     "CribbageOptions",
@@ -39,6 +45,7 @@ __all__ = [
     "ShowScore",
     "ShownHand",
     "Suit",
+    "call_points",
     "describe_cut",
     "describe_show",
     "format_cards",

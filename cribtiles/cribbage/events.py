@@ -16,7 +16,9 @@ class EventKind(StrEnum):
 
     HEELS = "his heels"  # a jack turned as the starter: 2 to the dealer
     COUNT = "count"  # a hand counted at a declared number (muggins option)
-    MUGGINS = "muggins"  # the points an opponent missed, claimed
+    CLAIM = "claim"  # what a card laid in the play was said to score (muggins in the play)
+    MUGGINS = "muggins"  # a call on a wrong count: the points missed, or said over, to the caller
+    WRONG_CALL = "wrong call"  # a call on a right count: its price, to the counter
 
 
 class ScoreEvent(NamedTuple):

@@ -13,8 +13,9 @@ from .cards import DECK, JACK, Card
 from .deal import Deal, cut_for_deal, first_dealer
 from .events import EventKind, Outcome, ScoreEvent, outcome_of
 from .moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
+from .muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind, call_points
 from .options import CribbageOptions, Phase
-from .peg import MAX_COUNT, PegItem, PegKind, item_words, peg_items
+from .peg import MAX_COUNT, PegItem, PegKind, item_words, peg_items, peg_points
 from .show import item_words as show_words
 from .show import score_show, show_total
 from .view import CribbageView, ShownHand
@@ -59,7 +60,7 @@ class CribbageState:
     gone: tuple[bool, bool] = (False, False)  # who has said go since the last reset
     played: tuple[tuple[int, Card], ...] = ()  # every card laid this deal
     show_step: int = 0  # how many of the show's three counts are done
-    muggins_due: int = 0  # points the last count missed, until the opponent claims them or lets them go
+    claim: Claim | None = None  # a score said aloud (muggins), open to the opponent's call until they answer
     events: tuple[ScoreEvent, ...] = ()
     log: tuple[str, ...] = ()
     outcome: Outcome | None = None
@@ -95,13 +96,13 @@ class CribbageState:
     @property
     def current(self) -> int | None:
         """Who must act: in the discard the first who has not discarded, the non-dealer first."""
+        if self.claim is not None:
+            return 1 - self.claim.counter  # the opponent answers a score said aloud before anything else
         if self.phase is Phase.DISCARD:
             return self.pone if not self.discarded[self.pone] else self.dealer
         if self.phase is Phase.PLAY:
             return self.turn
         if self.phase is Phase.SHOW:
-            if self.muggins_due:
-                return 1 - self.show_owner(self.show_step - 1)
             return self.show_owner(self.show_step)
         return None
 
@@ -112,18 +113,18 @@ class CribbageState:
         player = self.current
         if player is None:
             return ()
+        if self.claim is not None:
+            return (Muggins(True), Muggins(False))
         if self.phase is Phase.DISCARD:
             return tuple(Discard((a, b)) for a, b in combinations(self.hands[player], 2))
         if self.phase is Phase.PLAY:
             fits = tuple(PlayCard(c) for c in self.hands[player] if self.count + c.value <= MAX_COUNT)
+            if fits and self.options.play_muggins:  # any score may be said: the list tells nothing of the cards
+                fits += tuple(PlayCard(m.card, n) for m in fits for n in range(MOST_PEGGED + 1))
             return fits or (Go(),)
-        if self.muggins_due:
-            return (Muggins(True), Muggins(False))
         if not self.options.muggins:
             return (Count(),)
-        cards, crib = self.show_cards(self.show_step)
-        assert self.starter is not None
-        return (Count(), *(Count(n) for n in range(show_total(cards, self.starter, crib))))
+        return (Count(), *(Count(n) for n in range(MOST_SHOWN + 1)))
 
     # --- moves ---
 
@@ -133,7 +134,9 @@ class CribbageState:
         if player is None:
             raise CribbageError("the game is over")
         events: list[ScoreEvent] = []
-        if self.phase is Phase.DISCARD:
+        if self.claim is not None:
+            state = self._call(player, move, self.claim, events)
+        elif self.phase is Phase.DISCARD:
             state = self._discard(player, move, events)
         elif self.phase is Phase.PLAY:
             state = self._play(player, move, events)
@@ -191,12 +194,30 @@ class CribbageState:
             count=self.count + card.value,
             played=(*self.played, (player, card)),
         )
-        for item in peg_items(state.pile):
-            state = state._peg(ScoreEvent(player, item.points, item.kind, item.cards, item_words(item)), events)
-            if state.is_over:
-                return state
+        claim = None
+        if self.options.play_muggins:
+            said = peg_points(state.pile) if move.claim is None else move.claim
+            if not 0 <= said <= MOST_PEGGED:
+                raise CribbageError(f"a card scores 0 to {MOST_PEGGED} in the play: say a number in between")
+            claim = Claim(player, said, ClaimKind.PLAY, state.pile)
+            if claim.pegged:
+                event = ScoreEvent(player, claim.pegged, EventKind.CLAIM, state.pile[-1:], f"says {said}")
+                state = state._peg(event, events)
+        else:
+            items = peg_items(state.pile)
+            worth = sum(item.points for item in items)
+            if move.claim is not None and move.claim != worth:
+                raise CribbageError(f"the {card.name} scores {worth}, not {move.claim}: the play is pegged exactly")
+            for item in items:
+                state = state._peg(ScoreEvent(player, item.points, item.kind, item.cards, item_words(item)), events)
+                if state.is_over:
+                    return state
+        if state.is_over:
+            return state
         if state.count == MAX_COUNT:
             state = state._with(pile=(), count=0, gone=(False, False))
+        if claim is not None:
+            return state._with(claim=claim)  # the play goes on once the opponent has answered
         return state._settle(player, events)
 
     def _settle(self, last: int, events: list[ScoreEvent]) -> CribbageState:
@@ -226,39 +247,54 @@ class CribbageState:
         leader = 1 - layer if self.hands[1 - layer] else layer
         return state._with(pile=(), count=0, gone=(False, False), turn=leader)
 
-    def _show(self, player: int, move: Move, events: list[ScoreEvent]) -> CribbageState:
-        if self.muggins_due:
-            if not isinstance(move, Muggins):
-                raise self._wrong(move, "claim the points missed (muggins) or let them go")
-            state = self._with(muggins_due=0)
-            if move.claim:
-                missed = self.muggins_due
-                cards, _ = self.show_cards(self.show_step - 1)
+    def _call(self, player: int, move: Move, claim: Claim, events: list[ScoreEvent]) -> CribbageState:
+        """The answer to a score said aloud: a call (the difference to the caller, or the price of a wrong
+        call to the counter) or letting it stand; then the play or the show goes on."""
+        if not isinstance(move, Muggins):
+            raise self._wrong(move, f"call muggins on the {claim.what} just counted, or let it stand")
+        state = self._with(claim=None)
+        if move.claim:
+            to_caller, to_counter = call_points(claim)
+            if to_caller:
+                how = "missed" if claim.declared < claim.worth else "said over"
+                words = f"muggins: {to_caller} {how}"
+                state = state._peg(ScoreEvent(player, to_caller, EventKind.MUGGINS, claim.cards, words), events)
+            else:
+                words = f"a wrong call: {to_counter} to the counter"
                 state = state._peg(
-                    ScoreEvent(player, missed, EventKind.MUGGINS, cards, f"muggins: {missed} missed"), events
+                    ScoreEvent(claim.counter, to_counter, EventKind.WRONG_CALL, claim.cards, words), events
                 )
-            return state._after_count()
+        if state.is_over:
+            return state
+        if claim.kind is ClaimKind.PLAY:
+            return state._settle(claim.counter, events)
+        return state._after_count()
+
+    def _show(self, player: int, move: Move, events: list[ScoreEvent]) -> CribbageState:
         if not isinstance(move, Count):
             raise self._wrong(move, "count the " + ("crib" if self.show_step == SHOW_COUNTS - 1 else "hand"))
         cards, crib = self.show_cards(self.show_step)
         assert self.starter is not None
-        score = score_show(cards, self.starter, crib)
         state = self._with(show_step=self.show_step + 1)
         declared = move.declared
-        if declared is None or declared == score.total:
-            for item in score.items:
-                words = f"{show_words(item)} for {item.points}"
-                state = state._peg(ScoreEvent(player, item.points, item.kind, item.cards, words), events)
-            return state._after_count()
-        if not self.options.muggins:
+        if self.options.muggins:  # the count said aloud, pegged as one, the breakdown kept until the call
+            if declared is not None and not 0 <= declared <= MOST_SHOWN:
+                raise CribbageError(f"a hand or crib makes 0 to {MOST_SHOWN}: say a number in between")
+            said = show_total(cards, self.starter, crib) if declared is None else declared
+            claim = Claim(player, said, ClaimKind.SHOW, cards, self.starter, crib)
+            if claim.pegged:
+                event = ScoreEvent(player, claim.pegged, EventKind.COUNT, cards, f"counts {said}")
+                state = state._peg(event, events)
+            return state if state.is_over else state._with(claim=claim)
+        score = score_show(cards, self.starter, crib)
+        if declared is not None and declared != score.total:
             raise CribbageError(
                 f"the {'crib' if crib else 'hand'} makes {score.total}, not {declared}: count it exactly"
             )
-        if declared < 0 or declared > score.total:
-            raise CribbageError(f"{declared} is more than the cards make: a count may fall short, never over")
-        if declared:
-            state = state._peg(ScoreEvent(player, declared, EventKind.COUNT, cards, f"counts {declared}"), events)
-        return state if state.is_over else state._with(muggins_due=score.total - declared)
+        for item in score.items:
+            words = f"{show_words(item)} for {item.points}"
+            state = state._peg(ScoreEvent(player, item.points, item.kind, item.cards, words), events)
+        return state._after_count()
 
     def _after_count(self) -> CribbageState:
         if self.is_over or self.show_step < SHOW_COUNTS:
@@ -311,7 +347,8 @@ class CribbageState:
             opponent_discarded=self.discarded[opponent],
             shown_hands=shown_hands,
             show_step=self.show_step,
-            muggins_due=self.muggins_due if current == player else 0,
+            claim=self.claim,
+            to_count=self.show_cards(self.show_step)[0] if self.phase is Phase.SHOW and self.claim is None else (),
             current=current,
             legal=self.legal_moves() if current == player else (),
             events=self.events,
@@ -327,7 +364,11 @@ class CribbageState:
             "version": RECORD_VERSION,
             "seed": self.seed,
             "names": list(self.names),
-            "options": {"muggins": self.options.muggins, "target": self.options.target},
+            "options": {
+                "muggins": self.options.muggins,
+                "play_muggins": self.options.play_muggins,
+                "target": self.options.target,
+            },
             "moves": list(self.log),
         }
 
@@ -351,7 +392,7 @@ def _deal(state: CribbageState, number: int, dealer: int) -> CribbageState:
         gone=(False, False),
         played=(),
         show_step=0,
-        muggins_due=0,
+        claim=None,
         stock=cards.stock,
     )
 

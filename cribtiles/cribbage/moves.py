@@ -26,12 +26,15 @@ class Discard:
 
 @dataclass(frozen=True)
 class PlayCard:
-    """Lay a card in the play, adding its value to the count."""
+    """Lay a card in the play, adding its value to the count; `claim` None pegs what it scores exactly.
+
+    Under muggins in the play a player says what the card scores ("play 5C 2"): a call may follow."""
 
     card: Card
+    claim: int | None = None
 
     def __str__(self) -> str:
-        return f"play {self.card}"
+        return f"play {self.card}" if self.claim is None else f"play {self.card} {self.claim}"
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class Go:
 class Count:
     """Count your hand (or your crib) in the show; `declared` None counts it exactly.
 
-    With the muggins option a player may declare a number below the true count (never above)."""
+    With the muggins option a player says a number, right or wrong, and the opponent may call it."""
 
     declared: int | None = None
 
@@ -56,7 +59,8 @@ class Count:
 
 @dataclass(frozen=True)
 class Muggins:
-    """After an opponent's under-count (muggins option): claim the points they missed, or let them go."""
+    """After an opponent's count said aloud (muggins option): call it wrong, taking the points missed or
+    said over, or let it stand."""
 
     claim: bool
 
@@ -84,15 +88,17 @@ def parse_move(text: str) -> Move:
             raise CardError(f"{text.strip()!r}: a discard lays exactly two cards in the crib, like 'discard 5H JD'")
         return Discard((cards[0], cards[1]))
     if verb == "play":
+        if len(words) == 3 and _number(words[2]):
+            return PlayCard(parse_card(words[1]), int(words[2]))
         if len(words) != 2:
-            raise CardError(f"{text.strip()!r}: play one card, like 'play 7C'")
+            raise CardError(f"{text.strip()!r}: play one card, like 'play 7C' (or 'play 7C 2', saying it scores 2)")
         return PlayCard(parse_card(words[1]))
     if words == ["go"]:
         return Go()
     if verb == "count":
         if not rest:
             return Count()
-        if len(words) == 2 and words[1].isascii() and words[1].isdigit() and len(words[1]) <= 3:
+        if len(words) == 2 and _number(words[1]):
             return Count(int(words[1]))
         raise CardError(f"{text.strip()!r}: write 'count' for the exact count, or 'count N' with N a number")
     if words == ["muggins"]:
@@ -100,3 +106,7 @@ def parse_move(text: str) -> Move:
     if [w.lower() for w in words] == ["no", "muggins"]:
         return Muggins(False)
     raise CardError(f"{text.strip()!r} is not a move: write discard, play, go, count or muggins")
+
+
+def _number(word: str) -> bool:
+    return word.isascii() and word.isdigit() and len(word) <= 3

@@ -17,10 +17,12 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True)
 class CribbageOptions:
-    """House rules: muggins (a player counts their own hand and may be caught short), the target score."""
+    """House rules: muggins (each player counts their own hand and crib aloud, and the opponent may call a
+    wrong count), muggins in the play too (each card's score said aloud: `play_muggins`), the target score."""
 
     muggins: bool = False
     target: int = 121
+    play_muggins: bool = False
 
     def __post_init__(self) -> None:
         if not 31 <= self.target <= 1000:

@@ -32,7 +32,11 @@ def replay(record: Mapping[str, object]) -> CribbageState:
     if len(names) != 2 or not all(isinstance(n, str) for n in names):
         raise CribbageError("this record of a cribbage game is damaged: it must name two players")
     try:
-        chosen = CribbageOptions(muggins=bool(options.get("muggins", False)), target=int(options.get("target", 121)))
+        chosen = CribbageOptions(
+            muggins=bool(options.get("muggins", False)),
+            target=int(options.get("target", 121)),
+            play_muggins=bool(options.get("play_muggins", False)),
+        )
     except (TypeError, ValueError) as e:
         raise CribbageError(f"this record of a cribbage game is damaged: its options are wrong ({e})") from None
     state = new_game(seed, (names[0], names[1]), chosen)

@@ -11,6 +11,7 @@ from typing import NamedTuple
 from .cards import Card
 from .events import Outcome, ScoreEvent
 from .moves import Move
+from .muggins import Claim
 from .options import CribbageOptions, Phase
 
 
@@ -45,7 +46,8 @@ class CribbageView:
     opponent_discarded: bool
     shown_hands: tuple[ShownHand, ...]
     show_step: int
-    muggins_due: int  # only for the player who may claim it
+    claim: Claim | None  # a score said aloud, open to a call (its cards are face up: both may work it out)
+    to_count: tuple[Card, ...]  # the show: the hand (or crib) laid face up to be counted next, else ()
     current: int | None
     legal: tuple[Move, ...]  # this player's legal moves (empty when it is not their turn)
     events: tuple[ScoreEvent, ...]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from cribtiles.bot.cribbage_levels import LEVELS
 from cribtiles.cribbage.cards import format_cards
-from cribtiles.cribbage.events import MarginKind
+from cribtiles.cribbage.events import EventKind, MarginKind
 from cribtiles.cribbage.game import CribbageState
 from cribtiles.cribbage.moves import Count, parse_move
 from cribtiles.cribbage.peg import PegKind
@@ -110,7 +110,7 @@ class CribbageGame:
     @property
     def missed(self) -> int:
         """The points the person's own counts fell short of their cards (muggins)."""
-        return sum(s.points - s.declared for s in self.shows if s.owner == self.person)
+        return sum(max(0, s.points - s.declared) for s in self.shows if s.owner == self.person)  # not an over-count
 
 
 def game_key(record: Mapping[str, object], person: int, level: str) -> str:
@@ -146,7 +146,7 @@ def summarize_cribbage(state: CribbageState, person: int, level: str, finished_a
             )
         at = at.apply(move)
         for event in at.events:
-            if isinstance(event.kind, PegKind):
+            if isinstance(event.kind, PegKind) or event.kind is EventKind.CLAIM:  # a card's score said aloud too
                 pegged[event.player] += event.points
     return CribbageGame(
         id=0,
@@ -154,7 +154,7 @@ def summarize_cribbage(state: CribbageState, person: int, level: str, finished_a
         finished_at=finished_at,
         seed=state.seed,
         level=level,
-        muggins=state.options.muggins,
+        muggins=state.options.muggins or state.options.play_muggins,  # the history marks either kind
         target=state.options.target,
         person=person,
         names=state.names,
@@ -176,9 +176,10 @@ class CribbageLine:
     """The figures of the games against one bot level (`ALL` in the total), from the person's side.
 
     Skunks given are games the person won by a lurch, taken those the bot did (a double skunk counts in
-    both its own figure and the skunks'). Hands are the person's own four-card hands counted in the show,
-    cribs the cribs the person dealt; `best_hand_cards` are the best hand's cards ("" when no hand was
-    counted). `average_pegged` is the person's points in the play per game."""
+    both its own figure and the skunks'), so the games won and lost by the rule book, a skunk two games and a
+    double skunk three, are `wins + skunks_given + double_skunks_given` and the like. Hands are the person's
+    own four-card hands counted in the show, cribs the cribs the person dealt; `best_hand_cards` are the best
+    hand's cards ("" when no hand was counted). `average_pegged` is the person's points in the play per game."""
 
     level: str
     games: int
@@ -203,6 +204,16 @@ class CribbageLine:
     @property
     def win_rate(self) -> float:
         return self.wins / self.games
+
+    @property
+    def games_won_by_the_book(self) -> int:
+        """The games won as the rule book counts them: a win one, a skunk two, a double skunk three."""
+        return self.wins + self.skunks_given + self.double_skunks_given
+
+    @property
+    def games_lost_by_the_book(self) -> int:
+        """The games lost so counted: a skunk taken two, a double skunk taken three."""
+        return self.losses + self.skunks_taken + self.double_skunks_taken
 
 
 @dataclass(frozen=True)

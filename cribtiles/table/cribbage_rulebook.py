@@ -18,6 +18,7 @@ from cribtiles.cribbage.cards import DECK, Card, CardError, format_cards, parse_
 from cribtiles.cribbage.events import DOUBLE_SKUNK_MARGIN, SKUNK_MARGIN, EventKind
 from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.moves import CribbageError, Discard, Go, PlayCard
+from cribtiles.cribbage.muggins import WRONG_CALL, Claim, ClaimKind, call_points
 from cribtiles.cribbage.options import Phase
 from cribtiles.cribbage.peg import item_words, peg_items
 from cribtiles.cribbage.show import ShowScore, score_show
@@ -35,7 +36,7 @@ class CardKind(StrEnum):
     PLAY = "play"  # both hands laid in the order given to the end of the play: the game's go, 31 and last card
     STARTER = "starter"  # the starter turned up after the discard: his heels or nothing, by the game
     DEAL = "deal"  # six cards dealt and the two laid away to the crib: no figure, only the picture
-    MUGGINS = "muggins"  # a hand counted short: the points an opponent may claim
+    MUGGINS = "muggins"  # a hand said aloud and called: what the call moves, to the caller or the counter
     NOTATION = "notation"  # cards as written on the command line: read, or refused in the engine's words
 
 
@@ -97,9 +98,10 @@ def _outcome(ex: CardExample) -> CardOutcome:
     if ex.kind is CardKind.STARTER:
         return _starter(ex)
     if ex.kind is CardKind.MUGGINS:
-        score = score_show(parse_cards(ex.cards), parse_card(ex.starter), ex.crib)
-        missed = score.total - ex.declared
-        return CardOutcome(missed, (f"the cards make {score.total}", f"counted {ex.declared}", f"missed {missed}"))
+        claim = Claim(0, ex.declared, ClaimKind.SHOW, parse_cards(ex.cards), parse_card(ex.starter), ex.crib)
+        to_caller, to_counter = call_points(claim)
+        whom = "to the caller" if to_caller else "to the counter"
+        return CardOutcome(to_caller or to_counter, (f"the cards make {claim.worth}", f"said {ex.declared}", whom))
     if ex.kind is CardKind.DEAL:
         return CardOutcome(None, ())
     try:
@@ -354,23 +356,45 @@ PAGES: tuple[CardPage, ...] = (
         (
             f"The first player to reach {TARGET} wins at once, whenever it happens: in the play, or in the show "
             "before the other has counted (which is why the non-dealer counts first). The peg stops at 121.",
-            f"A loser who has not reached {TARGET - SKUNK_MARGIN} is lurched (skunked): a win worth two. Below "
-            f"{TARGET - DOUBLE_SKUNK_MARGIN} it is a double lurch (a double skunk). The history counts both.",
+            f"A loser who has not reached {TARGET - SKUNK_MARGIN} is lurched (skunked): a win worth two games. Below "
+            f"{TARGET - DOUBLE_SKUNK_MARGIN} it is a double lurch (a double skunk), worth three. The statistics "
+            "count the games won and lost so (By the book), beside the games themselves.",
         ),
     ),
     CardPage(
         "Muggins (optional)",
         (
-            "With muggins, each player counts their own hand and crib aloud and pegs what they said. Counting "
-            "more than the cards make is not allowed; counting less is.",
-            "Right after a count that fell short, the opponent may call muggins and take the points missed. "
-            "Like the Joker rule of Kings Cribbage, it rewards counting well. It is off unless chosen.",
+            "With muggins, each player counts their own hand and crib aloud and pegs what they said, but never "
+            "more than the cards make: a count said over pegs what the cards make.",
+            "Whatever was said, the opponent answers before the game goes on: muggins!, or let it stand. A call "
+            "takes the points missed, or (our choice) the points said over; a call on a right count costs the "
+            f"caller {WRONG_CALL}, pegged by the counter (our choice: free calls would be made on every count). A "
+            f"count that reaches {TARGET} wins at once, before any call.",
+            "Muggins in the play, a second option: each card laid is said aloud with what it scores, and may be "
+            "called the same way; laying your next card lets the other's stand. The go and the last card are "
+            "pegged for you. The bots slip by level: Easy most, Medium now and then, Hard never. Both are off "
+            "unless chosen.",
         ),
         (
             CardExample(
-                "4 5 6 J with a 5 counted 12: 4 missed, to the opponent", MUGGINS, "4H 5D 6S JC", 4, "5H", declared=12
+                "4 5 6 J with a 5 said 12: 4 missed, to the caller", MUGGINS, "4H 5D 6S JC", 4, "5H", declared=12
             ),
-            CardExample("7 8 8 9 with a 7 counted 20: 4 missed", MUGGINS, "7C 8C 8D 9S", 4, "7D", declared=20),
+            CardExample(
+                "7 8 8 9 with a 7 said 26: it pegs 24; 2 said over, to the caller",
+                MUGGINS,
+                "7C 8C 8D 9S",
+                2,
+                "7D",
+                declared=26,
+            ),
+            CardExample(
+                f"4 5 6 J with a 5 said 16 and called: right, {WRONG_CALL} to the counter",
+                MUGGINS,
+                "4H 5D 6S JC",
+                WRONG_CALL,
+                "5H",
+                declared=16,
+            ),
         ),
     ),
     CardPage(
@@ -417,7 +441,7 @@ def describe(ex: CardExample) -> str:
     elif ex.kind is CardKind.DEAL:
         return f"- {ex.caption} — dealt `{ex.cards}`, to the crib `{ex.other}`"
     elif ex.kind is CardKind.MUGGINS:
-        what = f"`{ex.cards}` with `{ex.starter}` counted {ex.declared}"
+        what = f"`{ex.cards}` with `{ex.starter}` said {ex.declared}"
     else:
         what = f"`{ex.cards}`"
     if out.refusal:

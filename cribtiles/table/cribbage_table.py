@@ -10,7 +10,7 @@ import json
 import logging
 import random
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cribtiles.bot.cribbage_bots import choose_reporting
 from cribtiles.bot.cribbage_levels import LEVELS, cribbage_level, make_cribbage_bot
@@ -18,7 +18,9 @@ from cribtiles.cribbage.cards import Card
 from cribtiles.cribbage.events import DOUBLE_SKUNK_MARGIN, SKUNK_MARGIN, MarginKind, ScoreEvent
 from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard, parse_move
-from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.cribbage.muggins import Claim, ClaimKind, call_points
+from cribtiles.cribbage.options import CribbageOptions, Phase
+from cribtiles.cribbage.peg import peg_points
 from cribtiles.cribbage.record import replay
 from cribtiles.cribbage.show import ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView
@@ -71,13 +73,15 @@ def choose(request: BotRequest) -> Move:
 @dataclass(frozen=True)
 class CountedHand:
     """A hand (or the crib) counted in the show: whose, its cards, the starter, what the cards make and
-    what its owner declared (the same, unless muggins let them fall short)."""
+    what its owner declared (under muggins, right or wrong), and how a call on it went (`called`: the
+    answer, None while the count is open to a call or was never open to one)."""
 
     owner: int
     cards: tuple[Card, ...]
     crib: bool
     score: ShowScore
     declared: int
+    called: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,7 @@ class Happening:
     events: tuple[ScoreEvent, ...]
     count: int  # the count after a card or a go (0 once reset)
     words: str  # what happened, in a line: "Medium bot played 7C: 22"
+    phase: Phase = Phase.PLAY  # the phase the move was made in (a call on a card is the play's)
 
 
 @dataclass(frozen=True)
@@ -122,7 +127,7 @@ class CribbageTable:
         # the public story of the deal in play (rebuilt by replaying a saved game's moves)
         self.sequences: list[list[tuple[int, Card]]] = []  # each count's cards, in order
         self.counted: list[CountedHand] = []  # the show's counts so far, of the deal last shown
-        self.previous: list[int] = [0, 0]  # each score before its player's last scoring (the back peg)
+        self.previous: list[int] = [0, 0]  # each score before the last move that scored for its player (the back peg)
         self.story: list[Happening] = []  # the moves of the deal in play (or of the show just ended)
         self.pending: list[Happening] = []  # told and pegged by the window, then taken
         self._view: tuple[CribbageState, CribbageView] | None = None
@@ -180,12 +185,26 @@ class CribbageTable:
             raise CribbageError("it is not the bot's turn")
         return BotRequest(self.level, self.state.view(self.bot), self.state.seed, self.ply)
 
+    @property
+    def call_open_to_person(self) -> Claim | None:
+        """The bot's score said aloud that the person may call muggins on now (None when there is none)."""
+        claim = self.state.claim
+        return claim if claim is not None and claim.counter == self.bot else None
+
+    def _lets_stand(self, move: Move) -> bool:
+        """The person's move is of the play or the show while a bot's score waits for their answer: making
+        it lets the score stand (a card laid, a go, a count: as at a real table, the call is then too late)."""
+        return self.call_open_to_person is not None and not isinstance(move, Muggins)
+
     def why_not(self, move: Move) -> str:
         """Why the person may not make `move` now, in words ("" when they may)."""
         if not self.person_to_move:
             return "It is not your turn." if not self.is_over else "The game is over."
         try:
-            self.state.apply(move)
+            state = self.state.apply(Muggins(False)) if self._lets_stand(move) else self.state
+            if self._lets_stand(move) and state.current != self.person:
+                return _sentence(f"wait: the {self.name(self.bot)} is to play")
+            state.apply(move)
         except CribbageError as e:
             return _sentence(str(e))
         return ""
@@ -193,9 +212,15 @@ class CribbageTable:
     # --- the moves ---
 
     def play(self, move: Move) -> Happening:
-        """The person's move; a CribbageError in words when the rules do not allow it."""
+        """The person's move; a CribbageError in words when the rules do not allow it. A card, a go or a
+        count made while a bot's score waits for the person's answer lets that score stand first."""
         if not self.person_to_move:
             raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
+        why = self.why_not(move)
+        if why:
+            raise CribbageError(why[0].lower() + why[1:].rstrip("."))
+        if self._lets_stand(move):
+            self._apply(Muggins(False))
         return self._apply(move)
 
     def play_bot(self, move: Move, ply: int | None = None) -> Happening | None:
@@ -230,14 +255,14 @@ class CribbageTable:
             score = score_show(cards, before.starter, crib)
             declared = score.total if move.declared is None else move.declared
             self.counted.append(CountedHand(player, cards, crib, score, declared))
-        scores = list(before.scores)
-        for event in after.events:
-            self.previous[event.player] = scores[event.player]
-            scores[event.player] += event.points
+        if isinstance(move, Muggins) and before.claim is not None and before.claim.kind is ClaimKind.SHOW:
+            self.counted[-1] = replace(self.counted[-1], called=move.claim)
+        for p in {event.player for event in after.events if event.points}:
+            self.previous[p] = before.scores[p]  # the back peg: the score before this move, as the window pegs it
         if after.deal_number != before.deal_number:
             self.sequences = []
         happening = Happening(
-            player, move, before.deal_number, after.events, after.count, self._words(player, move, before)
+            player, move, before.deal_number, after.events, after.count, self._words(player, move, before), before.phase
         )
         if self.story and self.story[-1].deal != happening.deal:
             self.story = []
@@ -254,17 +279,36 @@ class CribbageTable:
             return f"{who} laid two cards in {'its' if before.dealer == player else 'your'} crib."
         if isinstance(move, PlayCard):
             total = before.count + move.card.value
-            return f"{who} played {move.card}: the count is {total}."
+            said = f", saying {move_claim(move, before)}" if before.options.play_muggins else ""
+            return f"{who} played {move.card}: the count is {total}{said}."
         if isinstance(move, Go):
             return f"{who} said go at {before.count}."
         if isinstance(move, Count):
             counted = self.counted[-1]
             what = "the crib" if counted.crib else "the hand"
-            if counted.declared == counted.score.total:
-                return f"{who} counted {what}: {counted.score.total}."
-            return f"{who} counted {what} at {counted.declared} (it makes {counted.score.total})."
-        assert isinstance(move, Muggins)
-        return f"{who} called muggins." if move.claim else f"{who} let the missed points go."
+            if before.options.muggins:  # said aloud: what the cards make is told once the call is answered
+                return f"{who} counted {what}: {counted.declared}."
+            return f"{who} counted {what}: {counted.score.total}."
+        assert isinstance(move, Muggins) and before.claim is not None
+        return self._call_words(player, move.claim, before.claim)
+
+    def _call_words(self, caller: int, called: bool, claim: Claim) -> str:
+        """A call announced: who called, on whose count, how many points to whom; or the count let stand."""
+        who = self.name(caller)
+        whose = "your" if claim.counter == self.person else f"the {self.name(claim.counter)}'s"
+        what = f"{whose} {claim.what}"
+        if not called:
+            return f"{who} let {what} stand ({claim.declared})."
+        to_caller, to_counter = call_points(claim)
+        gainer = "you" if caller == self.person else "it"
+        if to_caller:
+            how = "missed" if claim.declared < claim.worth else "said over"
+            return (
+                f"{who} called muggins on {what}: {claim.declared} said, it makes {claim.worth}: "
+                f"{to_caller} {how}, {to_caller} to {gainer}."
+            )
+        counter = "you" if claim.counter == self.person else f"the {self.name(claim.counter)}"
+        return f"{who} called muggins on {what}, but {claim.declared} was right: {to_counter} to {counter}."
 
     def take_pending(self) -> list[Happening]:
         """What happened since last asked, oldest first (then forgotten here)."""
@@ -350,6 +394,11 @@ class CribbageTable:
             table._apply(parse_move(text))
         table.pending = []
         return table
+
+
+def move_claim(move: PlayCard, before: CribbageState) -> int:
+    """What a card laid under muggins in the play was said to score (None said: what it scores)."""
+    return peg_points((*before.pile, move.card)) if move.claim is None else move.claim
 
 
 def _sentence(text: str) -> str:

@@ -32,7 +32,7 @@ class ButtonKind(StrEnum):
     LESS = "-"
     MORE = "+"
     MUGGINS = "Muggins!"
-    LET_GO = "Let it go"
+    LET_GO = "Let it stand"
     NEW_GAME = "New game"
     TITLE = "Title"
 

@@ -97,7 +97,7 @@ class CribSnapshot:
     prompt: str
     prompt_error: bool
     buttons: tuple[ButtonView, ...]
-    number: int | None  # the count being declared (muggins), written between - and +
+    number: str | None  # the count being said (muggins), written between - and +: "" while nothing is typed
     pegs: tuple[PegSpot, PegSpot]
     lines: tuple[InfoLine, ...]
     hover_line: int | None
@@ -125,7 +125,7 @@ def draw(surface: pygame.Surface, snap: CribSnapshot) -> None:
             rounded_panel(surface, box, (0, 0, 0, 120), 8)
             write(
                 surface,
-                str(snap.number),
+                snap.number,
                 round(box[3] * 0.7),
                 GOLD,
                 (box[0] + box[2] / 2, box[1] + box[3] / 2),

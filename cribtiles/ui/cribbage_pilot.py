@@ -56,6 +56,8 @@ class CribbagePilot:
                     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(0, 0), rel=(0, 0), buttons=(0, 0, 0)))
             post_click(centre(lay.buttons((ButtonKind.DISCARD,))[ButtonKind.DISCARD]))
         elif isinstance(move, PlayCard):
+            if move.claim:  # muggins in the play: type what the card is said to score, then lay it
+                _type(move.claim)
             rect = scene.hand_rects()[scene.hand.index(move.card)]
             if self.drag:
                 post_drag(centre(rect), centre(lay.play))
@@ -64,14 +66,18 @@ class CribbagePilot:
         elif isinstance(move, Go):
             post_key(pygame.K_g)
         elif isinstance(move, Count):
-            if table.options.muggins:  # you count your own: type what the cards make
+            if table.options.muggins:  # you count your own: type what you say the cards make
                 state = table.state
                 cards, crib = state.show_cards(state.show_step)
                 assert state.starter is not None
-                for digit in str(score_show(cards, state.starter, crib).total):
-                    post_key(pygame.K_0 + int(digit))
+                _type(score_show(cards, state.starter, crib).total if move.declared is None else move.declared)
             post_key(pygame.K_RETURN)
         elif isinstance(move, Muggins):
             post_key(pygame.K_m if move.claim else pygame.K_RETURN)
         self.steps += 1
         return True
+
+
+def _type(number: int) -> None:
+    for digit in str(number):
+        post_key(pygame.K_0 + int(digit))

@@ -19,6 +19,7 @@ import pygame
 from cribtiles.cribbage.cards import DECK, Card
 from cribtiles.cribbage.game import describe_cut
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
+from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
 from cribtiles.cribbage.options import Phase
 from cribtiles.table.cribbage_table import BotRequest, CountedHand, CribbageTable, Happening, choose
 
@@ -33,17 +34,17 @@ from .sound import Sounds
 
 log = logging.getLogger("cribtiles.window")
 
-#: Seconds, at normal pace: the bot's pause before its card (so each card can be seen), a card's glide,
-#: a peg's move, the wait before the end card, how long a refusal stays.
+#: Seconds, at normal pace: the bot's pause before its card (so each card can be seen), before its answer
+#: to a score you said aloud, a card's glide, a peg's move, the wait before the end card, how long a
+#: refusal stays (a call announced stays as long).
 BOT_PAUSE = {Phase.DISCARD: 0.5, Phase.PLAY: 0.8, Phase.SHOW: 0.2}
+ANSWER_PAUSE = 0.3
 GLIDE = 0.18
 PEG = 0.6
 END_PAUSE = 1.2
 ERROR_SECONDS = 5.0
 #: Pixels the mouse moves, button down, before a press on a card becomes a drag.
 DRAG_START = 6
-#: The most points a hand (or crib) can make: what may be declared under muggins.
-MOST_SHOWN = 29
 PERSON_COLOUR = CREAM
 
 
@@ -208,9 +209,9 @@ def _hold_after(h: Happening, table: CribbageTable) -> Hold:
     """What a move just made leaves held in sight at this table: the show, when the crib was counted
     and the next deal dealt; the play, when its last card was laid; else nothing."""
     state = table.state
-    if isinstance(h.move, (Count, Muggins)) and state.deal_number != h.deal:
+    if h.phase is Phase.SHOW and state.deal_number != h.deal:
         return Hold.SHOW_OVER
-    if isinstance(h.move, (PlayCard, Go)) and state.phase is Phase.SHOW and state.show_step == 0:
+    if h.phase is Phase.PLAY and state.phase is Phase.SHOW and state.show_step == 0:
         return Hold.PLAY_OVER
     return Hold.NONE
 
@@ -242,7 +243,7 @@ class CribbageScene:
         self.went_on = -1  # the ply at which you said to go on in the show
         # the end of a play, or of a show, kept in sight until you go on (a game saved then resumes so)
         self.hold = _hold_after(table.story[-1], table) if table.story else Hold.NONE
-        self.declared = 0  # the count you declare, under muggins
+        self.declared: int | None = None  # the count (or a card's score) you say aloud: None until typed
         self.pegs = [Pegs(), Pegs()]
         for p in (0, 1):
             self.pegs[p].set(table.state.scores[p], table.previous[p])
@@ -356,11 +357,14 @@ class CribbageScene:
         elif k == pygame.K_g:
             self._go()
         elif k == pygame.K_m and self._muggins_offered():
-            self._person(Muggins(True))
+            self._call()
         elif k == pygame.K_n:
             self.new_game()
-        elif self._declaring():
+        elif self._declaring() or self._claiming():
             self._declare_key(event)
+
+    def _most(self) -> int:
+        return MOST_PEGGED if self._claiming() else MOST_SHOWN
 
     def _declare_key(self, event: pygame.event.Event) -> None:
         k = event.key
@@ -368,14 +372,21 @@ class CribbageScene:
         if not digit and pygame.K_0 <= k <= pygame.K_9:
             digit = chr(k)
         if digit:
-            value = self.declared * 10 + int(digit)
-            self.declared = value if value <= MOST_SHOWN else int(digit)
+            value = (self.declared or 0) * 10 + int(digit)
+            self.declared = value if value <= self._most() else int(digit)
         elif k == pygame.K_BACKSPACE:
-            self.declared //= 10
+            self.declared = None if self.declared is None or self.declared < 10 else self.declared // 10
         elif k in (pygame.K_UP, pygame.K_PLUS, pygame.K_KP_PLUS, pygame.K_EQUALS):
-            self.declared = min(MOST_SHOWN, self.declared + 1)
+            self._step(1)
         elif k in (pygame.K_DOWN, pygame.K_MINUS, pygame.K_KP_MINUS):
-            self.declared = max(0, self.declared - 1)
+            self._step(-1)
+
+    def _step(self, step: int) -> None:
+        """- and +: from nothing typed, + says 1 and - says 0."""
+        if self.declared is None:
+            self.declared = max(0, step)
+        else:
+            self.declared = max(0, min(self._most(), self.declared + step))
 
     def _press(self, point: Point) -> None:
         if self.ended:
@@ -435,7 +446,10 @@ class CribbageScene:
         if not self.table.person_to_move:
             self.say(f"Wait: the {self.table.name(self.table.bot)} is to play.")
             return
-        self._person(PlayCard(card))
+        if self._claiming():  # a card laid with nothing typed says it scores nothing
+            self._person(PlayCard(card, self.declared or 0))
+        else:
+            self._person(PlayCard(card))
 
     def _go(self) -> None:
         if self.mode is Mode.PLAY and self.table.person_to_move:
@@ -450,6 +464,8 @@ class CribbageScene:
         elif mode is Mode.PLAY:
             if self.cursor is not None and self.cursor < len(self.hand):
                 self._play(self.hand[self.cursor])
+            elif self._muggins_offered():
+                self._person(Muggins(False))
             elif Go() in self.table.view().legal:
                 self._person(Go())
             else:
@@ -478,7 +494,10 @@ class CribbageScene:
             if self._muggins_offered():
                 self._person(Muggins(False))
             elif self._declaring():
-                self._person(Count(self.declared))
+                if self.declared is None:
+                    self.say("Type your count first: the points the cards make (0 if none), then Enter.")
+                else:
+                    self._person(Count(self.declared))
             else:
                 self._person(Count())
         elif self.table.bot_to_move:
@@ -492,11 +511,15 @@ class CribbageScene:
         elif kind in (ButtonKind.COUNT, ButtonKind.GO_ON, ButtonKind.LET_GO):
             self._go_on()
         elif kind is ButtonKind.MUGGINS:
-            self._person(Muggins(True))
+            self._call()
         elif kind is ButtonKind.LESS:
-            self.declared = max(0, self.declared - 1)
+            self._step(-1)
         elif kind is ButtonKind.MORE:
-            self.declared = min(MOST_SHOWN, self.declared + 1)
+            self._step(1)
+
+    def _call(self) -> None:
+        """Muggins! on the bot's score said aloud (M or the button): the call is announced when told."""
+        self._person(Muggins(True))
 
     def _person(self, move: Move) -> bool:
         """Your move, or the reason it cannot be made, in words."""
@@ -518,21 +541,38 @@ class CribbageScene:
     def _moved(self) -> None:
         self.app.keeper.save_cribbage(self.table)
         self.last_move_at = self.now
-        self.declared = 0
+        self.declared = None
         self.app.sounds.click()
 
     def _declaring(self) -> bool:
+        """Your count to say aloud in the show (muggins)."""
         view = self.table.view()
         return (
             self.table.options.muggins
             and self.table.person_to_move
             and view.phase is Phase.SHOW
-            and not view.muggins_due
+            and view.claim is None
             and not self.holding
         )
 
-    def _muggins_offered(self) -> bool:
-        return self.table.person_to_move and bool(self.table.view().muggins_due) and not self.holding
+    def _claiming(self) -> bool:
+        """A card of yours to lay in the play, its score said aloud (muggins in the play)."""
+        state = self.table.state
+        if not (self.table.options.play_muggins and self.table.person_to_move and state.phase is Phase.PLAY):
+            return False
+        mine = state.claim is None or state.claim.counter == self.table.bot
+        return mine and not self.holding and any(isinstance(m, PlayCard) for m in self._legal_after_answer())
+
+    def _legal_after_answer(self) -> tuple[Move, ...]:
+        """Your moves once a bot's score waiting for your answer stands (your moves now, when none waits)."""
+        state = self.table.state
+        if self.table.call_open_to_person is not None:
+            state = state.apply(Muggins(False))
+        return state.legal_moves() if state.current == self.person else ()
+
+    def _muggins_offered(self) -> Claim | None:
+        """The bot's score said aloud that you may call now."""
+        return None if self.holding else self.table.call_open_to_person
 
     def new_game(self) -> None:
         """The New cribbage game choice over the table (a game in play is only replaced on Start)."""
@@ -573,7 +613,9 @@ class CribbageScene:
             cards.face(card, width)
 
     def _tell(self, h: Happening) -> None:
-        """A move made: its points pegged, a finished show held in sight."""
+        """A move made: its points pegged, a call announced, a finished show held in sight."""
+        if isinstance(h.move, Muggins) and h.move.claim:
+            self.say(h.words, error=False)
         gained = [0, 0]
         for event in h.events:
             gained[event.player] += event.points
@@ -590,16 +632,18 @@ class CribbageScene:
         if not table.bot_to_move or self.holding or self.ended:
             return
         phase = table.state.phase
-        if phase is Phase.SHOW and self.went_on != table.ply:
+        answering = table.state.claim is not None  # the bot answers a score you said aloud
+        if phase is Phase.SHOW and self.went_on != table.ply and not answering:
             return  # each count of the show waits for you to go on
         if not self.thinker.asked(table.ply):
             self.thinker.start(table.bot_request())
             self.asked_at = self.now
             return
         answer = self.thinker.answer()
-        if answer is None or self.now - self.asked_at < self._anim(BOT_PAUSE[phase]):
+        pause = ANSWER_PAUSE if answering else BOT_PAUSE[phase]
+        if answer is None or self.now - self.asked_at < self._anim(pause):
             return
-        if any(p.moving for p in self.pegs) and phase is Phase.PLAY:
+        if any(p.moving for p in self.pegs) and phase is Phase.PLAY and not answering:
             return  # the last points are pegged before the next card
         ply, move = answer
         if table.play_bot(move, ply) is not None:
@@ -636,7 +680,6 @@ class CribbageScene:
 
     def _button_plan(self) -> tuple[tuple[ButtonKind, ...], dict[ButtonKind, str], set[ButtonKind]]:
         table = self.table
-        view = table.view()
         mode = self.mode
         if self.ended or table.is_over:
             return (), {}, set()
@@ -646,10 +689,20 @@ class CribbageScene:
         if mode is Mode.DISCARD:
             ready = len(self.chosen) == 2 and table.person_to_move
             return (ButtonKind.DISCARD,), {}, {ButtonKind.DISCARD} if ready else set()
+        offered = self._muggins_offered() is not None
         if mode is Mode.PLAY:
-            can = Go() in view.legal
-            return (ButtonKind.GO,), {}, {ButtonKind.GO} if can else set()
-        if self._muggins_offered():
+            can = Go() in self._legal_after_answer()
+            kinds: tuple[ButtonKind, ...] = (ButtonKind.GO,)
+            if self._claiming():
+                kinds = (ButtonKind.LESS, ButtonKind.MORE, ButtonKind.GO)
+            if offered:
+                kinds = (ButtonKind.MUGGINS, *kinds)
+                if not any(isinstance(m, (PlayCard, Go)) for m in self._legal_after_answer()):
+                    kinds = (*kinds[:-1], ButtonKind.LET_GO)  # the bot lays next: let its card stand, or call
+                    return kinds, {}, set(kinds)
+            enabled = {k for k in kinds if k is not ButtonKind.GO or can}
+            return kinds, {}, enabled
+        if offered:
             return (ButtonKind.MUGGINS, ButtonKind.LET_GO), {}, {ButtonKind.MUGGINS, ButtonKind.LET_GO}
         if self._declaring():
             kinds = (ButtonKind.LESS, ButtonKind.MORE, ButtonKind.COUNT)
@@ -679,9 +732,17 @@ class CribbageScene:
         if self.hold is Hold.PLAY_OVER:
             return "The play is over: Enter or The show counts the hands.", False
         if mode is Mode.PLAY:
+            claim = self._muggins_offered()
+            if claim is not None:
+                said = f"The {bot} said {claim.declared} for its {claim.cards[-1]}: M calls muggins"
+                if any(isinstance(m, (PlayCard, Go)) for m in self._legal_after_answer()):
+                    return f"{said}; playing on lets it stand.", False
+                return f"{said}, Enter lets it stand.", False
             if table.person_to_move:
                 if Go() in view.legal:
                     return f"No card of yours fits the count of {view.count}: say Go (G or the button).", False
+                if self._claiming():
+                    return "Your turn: type what your card scores (nothing typed: 0), then lay it.", False
                 return "Your turn: click a card or drag it to the play.", False
             return f"The {bot} is to play...", False
         return self._show_prompt()
@@ -691,8 +752,10 @@ class CribbageScene:
         view = table.view()
         if self.holding:
             return "The show is over: Enter or Next deal deals again.", False
-        if self._muggins_offered():
-            return f"The {table.name(table.bot)} missed {view.muggins_due}: M calls muggins, Enter lets it go.", False
+        claim = self._muggins_offered()
+        if claim is not None:
+            said = f"The {table.name(table.bot)} says its {claim.what} makes {claim.declared}"
+            return f"{said}: M calls muggins, Enter lets it stand.", False
         if table.person_to_move:
             what = "your crib" if view.show_step == 2 else "your hand"
             if self._declaring():
@@ -712,7 +775,7 @@ class CribbageScene:
         lines = [InfoLine(f"Deal {view.deal_number}: {whose} crib", "", GOLD, 2)]
         if view.deal_number == 1 and not table.story:
             lines += [InfoLine(text, "", DIM, -2) for text in describe_cut(table.state)]
-        for h in reversed([h for h in table.story if h.deal == view.deal_number]):
+        for h in reversed([h for h in table.story if h.deal == view.deal_number and h.move != Muggins(False)]):
             scored = sum(e.points for e in h.events)
             colour = CREAM if scored else DIM
             lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
@@ -752,7 +815,7 @@ class CribbageScene:
             marks[key] = Sprite(key[1], rect[0], rect[1], rect[2], **flags)
 
         held = self.press.card if self.press is not None and self.press.dragging else None
-        fits = {m.card for m in view.legal if isinstance(m, PlayCard)}
+        fits = {m.card for m in self._legal_after_answer() if isinstance(m, PlayCard)}  # a bot's score may wait
         for i, (card, rect) in enumerate(zip(self.hand, self.hand_rects(), strict=True)):
             if card == held:
                 continue
@@ -802,7 +865,7 @@ class CribbageScene:
         if pointed is not None:
             counted = table.counted[pointed]
             return (*counted.cards, counted.score.starter)
-        if table.person_to_move and not state.muggins_due and not self.holding and state.starter is not None:
+        if table.person_to_move and state.claim is None and not self.holding and state.starter is not None:
             return (*state.show_cards(state.show_step)[0], state.starter)
         if table.counted:
             counted = table.counted[-1]
@@ -878,11 +941,13 @@ class CribbageScene:
             prompt=prompt,
             prompt_error=error,
             buttons=tuple(self._buttons()),
-            number=self.declared if self._declaring() else None,
+            number=("" if self.declared is None else str(self.declared))
+            if self._declaring() or self._claiming()
+            else None,
             pegs=(self._peg_spot(0), self._peg_spot(1)),
             lines=parts.lines,
             hover_line=parts.hover,
-            keys=KEYS + (MUGGINS_KEYS if table.options.muggins else ""),
+            keys=KEYS + (MUGGINS_KEYS if table.options.muggins or table.options.play_muggins else ""),
             end=table.summary() if self.ended else None,
             end_hover=next((k for k, r in lay.end_buttons().items() if contains(r, self.mouse)), None)
             if self.ended
@@ -904,7 +969,7 @@ class CribbageScene:
 
 
 KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · N new game · Esc the title"
-MUGGINS_KEYS = " · digits count your hand · M calls muggins"
+MUGGINS_KEYS = " · digits say your count · M calls muggins"
 
 
 def _far(a: Point, b: Point) -> bool:
@@ -918,11 +983,20 @@ def _player_colour(player: int) -> tuple[int, int, int]:
 
 
 def _counted_lines(table: CribbageTable, counted: CountedHand, index: int) -> list[InfoLine]:
-    """A counted hand in the panel: whose, its total (and what was declared), then each combination."""
+    """A counted hand in the panel: whose, its total (and what was said), then each combination; while
+    the count said aloud waits for an answer, only what was said (the cards are there to be counted)."""
     whose = "Your" if counted.owner == table.person else f"The {table.name(counted.owner)}'s"
     what = "crib" if counted.crib else "hand"
     total = counted.score.total
-    lines = [InfoLine(f"{whose} {what}", str(total), CREAM, 0, (*counted.cards, counted.score.starter), 0, index)]
+    cards = (*counted.cards, counted.score.starter)
+    claim = table.state.claim
+    if claim is not None and claim.kind is ClaimKind.SHOW and index == len(table.counted) - 1:
+        waiting = "your answer" if claim.counter == table.bot else "the answer"
+        return [
+            InfoLine(f"{whose} {what}", str(counted.declared), CREAM, 0, cards, 0, index),
+            InfoLine(f"said {counted.declared}: waiting for {waiting}", "", GOLD, -1, (), 1, index),
+        ]
+    lines = [InfoLine(f"{whose} {what}", str(total), CREAM, 0, cards, 0, index)]
     colour = _player_colour(counted.owner)
     for item in counted.score.items:
         from cribtiles.cribbage.show import item_words
@@ -930,7 +1004,10 @@ def _counted_lines(table: CribbageTable, counted: CountedHand, index: int) -> li
         lines.append(InfoLine(item_words(item), f"+{item.points}", colour, -1, item.cards, 1, index))
     if not counted.score.items:
         lines.append(InfoLine("nothing: nineteen, as players say", "0", DIM, -1, (), 1, index))
-    if counted.declared != total:
-        missed = total - counted.declared
-        lines.append(InfoLine(f"counted {counted.declared}: {missed} missed", "", GOLD, -1, (), 1, index))
+    if counted.declared != total or counted.called:
+        off = total - counted.declared
+        how = f"{off} missed" if off > 0 else f"{-off} said over" if off < 0 else "right"
+        caller = "you" if counted.owner == table.bot else f"the {table.name(table.bot)}"
+        answer = {True: f", muggins called by {caller}", False: ", let stand", None: ""}[counted.called]
+        lines.append(InfoLine(f"said {counted.declared}: {how}{answer}", "", GOLD, -1, (), 1, index))
     return lines

@@ -1,4 +1,4 @@
-"""Choosing a new game of classic cribbage (the bot's level, muggins on or off), and the title
+"""Choosing a new game of classic cribbage (the bot's level, muggins in the show and in the play), and the title
 screen's way in: the saved game if it is unfinished, else the choice.
 """
 
@@ -18,7 +18,7 @@ from .screens import Item, Menu, foot, screen_card
 
 
 class CribbageSetupScene:
-    """A small choice before a new game: the bot's level and muggins on or off; Start or Escape."""
+    """A small choice before a new game: the bot's level, muggins in the show and in the play; Start or Escape."""
 
     def __init__(
         self,
@@ -27,19 +27,26 @@ class CribbageSetupScene:
         muggins: bool = False,
         replace_table: bool = False,
         notice: str = "",
+        play_muggins: bool = False,
     ) -> None:
         self.app = app
         self.level = level if level in LEVELS else DEFAULT_LEVEL
         self.muggins = muggins
+        self.play_muggins = play_muggins
         self.replace_table = replace_table  # opened over a table: Start replaces it, Escape returns to it
         self.notice = notice  # a damaged save set aside, say
         self.menu = self._menu(0)
 
     def _menu(self, focus: int) -> Menu:
         muggins = (
-            "On: you count your own hands, and the bot may claim what you miss (muggins!)"
+            "On: each of you counts your own hands aloud, and a wrong count may be called (muggins!)"
             if self.muggins
             else "Off: every hand is counted for you, exactly"
+        )
+        in_play = (
+            "On: you say what each card you lay scores, and a wrong score may be called"
+            if self.play_muggins
+            else "Off: the play is pegged for you, exactly"
         )
         items = [
             Item(
@@ -48,6 +55,7 @@ class CribbageSetupScene:
                 note=f"The {self.level} bot {DESCRIPTIONS[self.level]}",
             ),
             Item(f"Muggins: {'on' if self.muggins else 'off'}", self._toggle_muggins, note=muggins),
+            Item(f"Muggins in the play: {'on' if self.play_muggins else 'off'}", self._toggle_play, note=in_play),
             Item("Start", self.start, key=pygame.K_s, note="The cut decides who deals first; 121 up wins."),
             Item("Tutorial", self.tutorial, key=pygame.K_t, note="One guided deal: the crib, the play, the show."),
         ]
@@ -64,9 +72,14 @@ class CribbageSetupScene:
         self.muggins = not self.muggins
         self.menu = self._menu(1)
 
+    def _toggle_play(self) -> None:
+        self.play_muggins = not self.play_muggins
+        self.menu = self._menu(2)
+
     def start(self) -> None:
         """Deal a new game (a fresh seed) in place of this choice, and of the table it was opened over."""
-        table = CribbageTable.new(random.randrange(2**31), self.level, CribbageOptions(muggins=self.muggins))
+        options = CribbageOptions(muggins=self.muggins, play_muggins=self.play_muggins)
+        table = CribbageTable.new(random.randrange(2**31), self.level, options)
         self.app.keeper.save_cribbage(table)
         self.app.close_top()  # this choice
         if self.replace_table:
@@ -84,11 +97,13 @@ class CribbageSetupScene:
             if event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
                 self.app.close_top()
                 return
-            if event.key in (pygame.K_LEFT, pygame.K_RIGHT) and self.menu.focus in (0, 1):
+            if event.key in (pygame.K_LEFT, pygame.K_RIGHT) and self.menu.focus in (0, 1, 2):
                 if self.menu.focus == 0:
                     self._next_level(-1 if event.key == pygame.K_LEFT else 1)
-                else:
+                elif self.menu.focus == 1:
                     self._toggle_muggins()
+                else:
+                    self._toggle_play()
                 return
         self.menu.handle(event)
 
@@ -97,7 +112,7 @@ class CribbageSetupScene:
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         hint = "Up/Down choose · Enter or Left/Right changes · S starts · Esc goes back"
-        rect, s, top = screen_card(surface, "New cribbage game", hint, 0.5, 0.62)
+        rect, s, top = screen_card(surface, "New cribbage game", hint, 0.5, 0.7)
         x, _, w, _ = rect
         bw = min(w - 4 * s, max(280, round(w * 0.6)))
         bh = max(34, round(s * 2.0))
@@ -118,7 +133,12 @@ def table_scene(app: Host, table: CribbageTable, notice: str = "") -> CribbageSc
     """The table for `table`, its N opening this choice over it."""
 
     def new_game(scene: CribbageScene) -> None:
-        app.push(CribbageSetupScene(app, scene.table.level, scene.table.options.muggins, replace_table=True))
+        options = scene.table.options
+        app.push(
+            CribbageSetupScene(
+                app, scene.table.level, options.muggins, replace_table=True, play_muggins=options.play_muggins
+            )
+        )
 
     return CribbageScene(app, table, notice, new_game)
 
@@ -131,5 +151,5 @@ def open_cribbage(app: Host) -> None:
         app.push(table_scene(app, table, notice))
         return
     level = table.level if table is not None else DEFAULT_LEVEL
-    muggins = table.options.muggins if table is not None else False
-    app.push(CribbageSetupScene(app, level, muggins, notice=notice))
+    options = table.options if table is not None else CribbageOptions()
+    app.push(CribbageSetupScene(app, level, options.muggins, notice=notice, play_muggins=options.play_muggins))

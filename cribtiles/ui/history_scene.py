@@ -281,8 +281,13 @@ def _average(value: float | None) -> str:
     return "" if value is None else f"{value:.1f}"
 
 
+#: What the By the book column and the skunks' brackets mean, under the cribbage statistics.
+BY_THE_BOOK = "By the book: won–lost, a skunk two games, a double skunk three. Skunks 2 (1): two, one double."
+
+
 def _skunks(n: int, doubled: int) -> str:
-    return f"{n} ({doubled} double)" if doubled else str(n)
+    """'2 (1)': two skunks, one of them double (the note under the table says so; a longer cell was cut)."""
+    return f"{n} ({doubled})" if doubled else str(n)
 
 
 CRIBBAGE_COLUMNS: tuple[tuple[str, Callable[[CribbageLine], str]], ...] = (
@@ -290,6 +295,7 @@ CRIBBAGE_COLUMNS: tuple[tuple[str, Callable[[CribbageLine], str]], ...] = (
     ("Won", lambda ln: str(ln.wins)),
     ("Lost", lambda ln: str(ln.losses)),
     ("Win %", lambda ln: f"{100 * ln.win_rate:.0f}%"),
+    ("By the\nbook", lambda ln: f"{ln.games_won_by_the_book}–{ln.games_lost_by_the_book}"),
     ("Skunks\ngiven", lambda ln: _skunks(ln.skunks_given, ln.double_skunks_given)),
     ("Skunks\ntaken", lambda ln: _skunks(ln.skunks_taken, ln.double_skunks_taken)),
     ("Average\nscore", lambda ln: f"{ln.average_score:.1f}"),
@@ -397,9 +403,12 @@ class StatisticsScene:
         sections = [("Your games of classic cribbage", cribbage_heads, rows)] if rows else []
         empty = "No games of classic cribbage yet: they are counted here, by bot level, when they end."
         total = self.cribbage.total
-        note = ""
+        notes = []
         if total is not None and total.best_hand is not None:
-            note = f"Your best hand: {total.best_hand}, {total.best_hand_cards}. Hands and cribs are your own."
+            notes.append(f"Your best hand: {total.best_hand}, {total.best_hand_cards}. Hands and cribs are your own.")
+        if total is not None:
+            notes.append(BY_THE_BOOK)
+        note = " ".join(notes)
         return sections, empty, note
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:

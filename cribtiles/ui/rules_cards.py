@@ -61,7 +61,7 @@ def result_lines(ex: CardExample) -> list[str]:
         return []  # the refusal is drawn instead, in red
     lines = list(out.lines)
     if ex.kind is CardKind.MUGGINS:
-        return [*lines[:2], f"= {out.total} to the opponent"]
+        return [*lines[:2], f"= {out.total} {lines[2]}"]
     if ex.kind is CardKind.NOTATION:
         return ["read as " + lines[0]] if lines else []
     if ex.kind is CardKind.PLAY:

@@ -16,7 +16,7 @@ from itertools import product
 import pytest
 
 from cribtiles.bot import cribbage_bots
-from cribtiles.bot.cribbage_bots import choose_safely
+from cribtiles.bot.cribbage_bots import EXACT, CountingManners, choose_safely
 from cribtiles.bot.cribbage_crib import DATA_FILE, default_table, load_table, pair_key
 from cribtiles.bot.cribbage_discard import (
     Remaining,
@@ -37,6 +37,7 @@ from cribtiles.bot.cribbage_peg import WIN, Solver, greedy_card, highest_card, l
 from cribtiles.bot.make_crib_table import crib_entry
 from cribtiles.cribbage import (
     DECK,
+    Count,
     CribbageOptions,
     CribbageState,
     Discard,
@@ -47,6 +48,7 @@ from cribtiles.cribbage import (
     format_cards,
     new_game,
     parse_cards,
+    parse_move,
     show_total,
 )
 
@@ -320,15 +322,63 @@ def test_bots_only_make_legal_moves_over_seeded_games(levels: tuple[str, str]) -
         assert state.outcome is not None and max(state.outcome.scores) == 121
 
 
-def test_with_muggins_bots_count_exactly_and_claim_what_is_missed() -> None:
-    state = play_game(("hard", "easy"), 5, CribbageOptions(muggins=True))
-    assert state.outcome is not None
-    assert "count" in state.log
-    assert not any(m.startswith("count ") or m == "no muggins" for m in state.log)  # never short, never waived
-    # a view with muggins due: the bot claims it
-    view = state.view(0)
-    claim = make_cribbage_bot("easy").choose(replace(view, phase=Phase.SHOW, muggins_due=3), random.Random(0))
-    assert claim == Muggins(True)
+BOTH_WAYS = CribbageOptions(muggins=True, play_muggins=True)
+
+
+def said_and_called(state: CribbageState, seat: int) -> tuple[list[tuple[int, int]], list[tuple[bool, bool]]]:
+    """From a finished game's record: each score `seat` said aloud (said, what the cards make), and each
+    answer it gave to the other's (called, whether the count was wrong)."""
+    said: list[tuple[int, int]] = []
+    answered: list[tuple[bool, bool]] = []
+    again = new_game(state.seed, state.names, state.options)
+    for text in state.log:
+        move = parse_move(text)
+        if again.current == seat and again.claim is not None:
+            answered.append((move == Muggins(True), again.claim.declared != again.claim.worth))
+        again = again.apply(move)
+        claim = again.claim
+        if claim is not None and claim.counter == seat:
+            said.append((claim.declared, claim.worth))
+    return said, answered
+
+
+def test_under_muggins_hard_never_miscounts_and_calls_every_wrong_count() -> None:
+    state = play_game(("hard", "easy"), 5, BOTH_WAYS)
+    said, answered = said_and_called(state, 0)
+    assert len(said) > 20 and all(declared == worth for declared, worth in said)
+    assert answered and all(called == wrong for called, wrong in answered)  # every miss of Easy's called
+    easy_said, easy_answered = said_and_called(state, 1)
+    assert any(declared < worth for declared, worth in easy_said)  # Easy forgot some points
+    assert all(declared <= worth for declared, worth in easy_said)  # never more than the cards make
+    assert not any(called and not wrong for called, wrong in easy_answered)  # never calls a right count
+
+
+def test_easy_miscounts_and_overlooks_more_often_than_medium_over_seeded_games() -> None:
+    slips = {}
+    for level in ("easy", "medium"):
+        said = [s for seed in range(3) for s in said_and_called(play_game((level, "hard"), seed, BOTH_WAYS), 0)[0]]
+        slips[level] = sum(declared != worth for declared, worth in said) / len(said)
+    assert slips["easy"] > slips["medium"] > 0
+
+
+def test_counting_manners_forget_one_item_and_call_only_a_wrong_count() -> None:
+    assert CountingManners().say([2, 2, 4], random.Random(0)) == 8
+    slipping = CountingManners(miscount=1.0)
+    assert {slipping.say([2, 2, 4], random.Random(n)) for n in range(20)} == {6, 4}  # a fifteen or the run forgotten
+    assert slipping.say([], random.Random(0)) == 0
+    state = play_to(seed=5, phase=Phase.SHOW)
+    state = replace(state, options=BOTH_WAYS)
+    counter = state.current
+    assert counter is not None
+    worth = show_total(state.show_cards(state.show_step)[0], state.starter, False)  # type: ignore[arg-type]
+    short, right = state.apply(Count(max(0, worth - 2))), state.apply(Count(worth))
+    caller = 1 - counter
+    bot = make_cribbage_bot("medium")
+    assert CountingManners().should_call(short.view(caller), random.Random(0)) is (worth > 0)
+    assert not CountingManners().should_call(right.view(caller), random.Random(0))
+    assert not CountingManners(oversight=1.0).should_call(short.view(caller), random.Random(0))
+    assert bot.choose(right.view(caller), random.Random(0)) == Muggins(False)
+    assert make_cribbage_bot("hard").choose(short.view(caller), random.Random(0)) == Muggins(worth > 0)
 
 
 def test_the_same_view_and_generator_give_the_same_move() -> None:
@@ -412,6 +462,10 @@ def test_an_illegal_proposal_is_replaced() -> None:
 
 def test_levels_table() -> None:
     assert LEVELS == ("easy", "medium", "hard")
+    manners = [cribbage_level(level).manners for level in LEVELS]
+    assert manners[-1] == EXACT == CountingManners(0.0, 0.0)  # the top level never miscounts
+    assert manners[0].miscount > manners[1].miscount > 0 and manners[0].oversight > manners[1].oversight > 0
+    assert make_cribbage_bot("easy").manners == manners[0]  # type: ignore[attr-defined]
     assert set(DESCRIPTIONS) == set(LEVELS)
     assert make_cribbage_bot(" Hard ").name == "hard"
     with pytest.raises(ValueError, match="the levels are easy, medium, hard"):

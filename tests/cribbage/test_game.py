@@ -1,14 +1,20 @@
 """Tests for cribtiles.cribbage.game: the cut for deal, the deal, the discard, his heels, the play (go, 31,
-the last card, the count reset), the show's order, 121 up the moment it is reached, muggins, lurches."""
+the last card, the count reset), the show's order, 121 up the moment it is reached, muggins in the show and
+in the play, lurches."""
 
 from __future__ import annotations
 
 import dataclasses
+import json
+import random
 
 import pytest
 
 from cribtiles.cribbage import (
+    WRONG_CALL,
     Card,
+    Claim,
+    ClaimKind,
     Count,
     CribbageError,
     CribbageOptions,
@@ -27,6 +33,7 @@ from cribtiles.cribbage import (
     parse_card,
     parse_cards,
     parse_move,
+    replay,
 )
 from cribtiles.cribbage.events import outcome_of
 
@@ -263,24 +270,124 @@ def test_without_muggins_a_count_must_be_exact() -> None:
     assert state.apply(Count(29)).scores == state.apply(Count()).scores
 
 
-def test_with_muggins_the_opponent_may_take_what_a_count_missed() -> None:
-    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", options=CribbageOptions(muggins=True)))
+MUGGINS = CribbageOptions(muggins=True)
+IN_THE_PLAY = CribbageOptions(play_muggins=True)
+
+
+def test_with_muggins_a_count_is_said_aloud_and_the_opponent_may_call_what_it_missed() -> None:
+    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", options=MUGGINS))
     before = state.scores
-    assert len(state.legal_moves()) == 1 + 29  # the exact count, or any number below it
-    with pytest.raises(CribbageError, match="never over"):
+    assert state.legal_moves() == (Count(), *(Count(n) for n in range(30)))  # any number: the list tells nothing
+    with pytest.raises(CribbageError, match="a hand or crib makes 0 to 29"):
         state.apply(Count(30))
     short = state.apply(Count(24))
-    assert [(e.player, e.kind, e.points) for e in short.events] == [(PONE, EventKind.COUNT, 24)]
+    assert pegged(short) == [(PONE, EventKind.COUNT, 24)] and short.events[0].words == "counts 24"
     assert short.current == DEALER and short.legal_moves() == (Muggins(True), Muggins(False))
-    assert short.view(DEALER).muggins_due == 5 and short.view(PONE).muggins_due == 0
-    with pytest.raises(CribbageError, match="muggins"):
+    claim = Claim(PONE, 24, ClaimKind.SHOW, parse_cards("5H 5D 5S JC"), parse_card("5C"))
+    assert short.view(DEALER).claim == short.view(PONE).claim == claim and claim.worth == 29
+    with pytest.raises(CribbageError, match="call muggins on the hand just counted, or let it stand"):
         short.apply(Count())
-    claimed = short.apply(Muggins(True))
-    assert [(e.player, e.kind, e.points) for e in claimed.events] == [(DEALER, EventKind.MUGGINS, 5)]
-    assert claimed.scores == (before[0] + 5, before[1] + 24) and claimed.current == DEALER
+    called = short.apply(Muggins(True))
+    assert pegged(called) == [(DEALER, EventKind.MUGGINS, 5)] and called.events[0].words == "muggins: 5 missed"
+    assert called.scores == (before[0] + 5, before[1] + 24) and called.current == DEALER and called.claim is None
     let_go = short.apply(Muggins(False))
     assert let_go.events == () and let_go.scores == (before[0], before[1] + 24)
     assert let_go.show_step == 1 and let_go.current == DEALER
+    assert called.record()["moves"][-2:] == ["count 24", "muggins"]
+
+
+def test_with_muggins_an_over_count_pegs_what_the_cards_make_and_a_call_takes_the_excess() -> None:
+    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", options=MUGGINS)).apply(Count())
+    state = state.apply(Muggins(False))  # the non-dealer's 29, counted right and let stand
+    before = state.scores
+    over = state.apply(Count(27))  # the dealer's 4 4 6 6 with a 5 makes 24
+    assert pegged(over) == [(DEALER, EventKind.COUNT, 24)] and over.events[0].words == "counts 27"
+    assert over.scores == (before[0] + 24, before[1]) and over.current == PONE
+    called = over.apply(Muggins(True))
+    assert pegged(called) == [(PONE, EventKind.MUGGINS, 3)] and called.events[0].words == "muggins: 3 said over"
+    assert called.scores == (before[0] + 24, before[1] + 3) and called.current == DEALER  # the crib next
+
+
+def test_with_muggins_a_call_on_a_right_count_gives_the_counter_two() -> None:
+    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", options=MUGGINS))
+    right = state.apply(Count(29))
+    assert pegged(right) == [(PONE, EventKind.COUNT, 29)]
+    wrong = right.apply(Muggins(True))
+    assert pegged(wrong) == [(PONE, EventKind.WRONG_CALL, WRONG_CALL)] and WRONG_CALL == 2
+    assert wrong.events[0].words == "a wrong call: 2 to the counter"
+    assert wrong.scores[PONE] == state.scores[PONE] + 31 and wrong.scores[DEALER] == state.scores[DEALER]
+    zero = all_played(position("AH 3D 7S 9C", "4H 4D 6S 6C", starter="KC", options=MUGGINS))
+    said_nothing = zero.apply(Count(0))  # A 3 7 9 K: nothing, and nothing said
+    assert said_nothing.events == () and said_nothing.claim is not None and said_nothing.current == DEALER
+
+
+def test_with_muggins_a_count_that_reaches_the_target_ends_the_game_before_any_call() -> None:
+    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", scores=(100, 110), options=MUGGINS))
+    state = state.apply(Count(20))
+    assert state.is_over and state.scores[PONE] == 121 and state.claim is None and state.legal_moves() == ()
+
+
+def test_with_muggins_in_the_play_each_card_s_score_is_said_and_may_be_called() -> None:
+    state = position("7H 9S KC QC", "8D 2S 3C 4D", options=IN_THE_PLAY)
+    moves = state.legal_moves()
+    assert len(moves) == 4 + 4 * 15 and moves[:4] == tuple(PlayCard(c) for c in parse_cards("7H 9S KC QC"))
+    state = state.apply(PlayCard(parse_card("7H"), 0))  # a 7 alone scores nothing: said right
+    assert state.events == () and state.current == DEALER and state.legal_moves() == (Muggins(True), Muggins(False))
+    assert state.view(DEALER).claim == Claim(PONE, 0, ClaimKind.PLAY, (parse_card("7H"),))
+    state = state.apply(Muggins(False))
+    assert state.current == DEALER and state.count == 7 and state.claim is None
+    short = state.apply(PlayCard(parse_card("8D"), 1))  # fifteen: 2, said 1
+    assert pegged(short) == [(DEALER, EventKind.CLAIM, 1)] and short.events[0].words == "says 1"
+    assert short.current == PONE and short.count == 15
+    called = short.apply(Muggins(True))
+    assert pegged(called) == [(PONE, EventKind.MUGGINS, 1)] and called.scores == (1, 1)
+    assert called.current == PONE and called.turn == PONE  # the play goes on: the non-dealer lays next
+    over = called.apply(PlayCard(parse_card("KC"), 3))  # 25: nothing, said 3
+    assert over.events == () and over.current == DEALER
+    assert pegged(over.apply(Muggins(True))) == [(DEALER, EventKind.MUGGINS, 3)]
+    assert str(short.log[-1]) == "play 8D 1" and parse_move("play 8D 1") == PlayCard(parse_card("8D"), 1)
+
+
+def test_with_muggins_in_the_play_the_go_and_the_last_card_are_pegged_after_the_answer() -> None:
+    state = play(position("KH 9S AC 4D", "QD 7H 8C 6S", options=IN_THE_PLAY), "KH")
+    for card in ("QD", "9S"):  # K Q 9: 29, nothing said, each let stand
+        state = play(state.apply(Muggins(False)), card)
+    state = state.apply(Muggins(False))
+    assert state.current == DEALER and state.legal_moves() == (Go(),)  # nothing fits 29
+    state = play(state, "go", "AC")  # 30: the non-dealer says 0 for it
+    assert state.current == DEALER and state.claim == Claim(PONE, 0, ClaimKind.PLAY, parse_cards("KH QD 9S AC"))
+    state = state.apply(Muggins(False))
+    assert pegged(state) == [(PONE, PegKind.GO, 1)]  # the go is the game's to peg, after the answer
+    assert state.count == 0 and state.current == DEALER
+
+
+def test_without_muggins_in_the_play_a_card_is_pegged_exactly() -> None:
+    state = play(position("7H 9S KC QC", "8D 2S 3C 4D"), "7H")
+    with pytest.raises(CribbageError, match="the eight of diamonds scores 2, not 0: the play is pegged exactly"):
+        state.apply(PlayCard(parse_card("8D"), 0))
+    exact = state.apply(PlayCard(parse_card("8D"), 2))
+    assert pegged(exact) == [(DEALER, PegKind.FIFTEEN, 2)] and exact.current == PONE and exact.claim is None
+
+
+def test_with_muggins_in_the_play_a_claim_that_reaches_the_target_ends_the_game() -> None:
+    state = play(position("7H 9S KC QC", "8D 2S 3C 4D", scores=(119, 0), options=IN_THE_PLAY), "7H")
+    state = state.apply(Muggins(False)).apply(PlayCard(parse_card("8D"), 5))  # said 5, pegs the 2 there
+    assert state.is_over and state.scores == (121, 0) and state.claim is None
+
+
+def test_a_record_with_muggins_both_ways_replays_the_counts_and_the_calls() -> None:
+    options = CribbageOptions(muggins=True, play_muggins=True)
+    state = new_game(4, options=options)
+    rng = random.Random(4)
+    while state.deal_number < 3:
+        state = state.apply(rng.choice(state.legal_moves()))
+    record = state.record()
+    assert record["options"] == {"muggins": True, "play_muggins": True, "target": 121}
+    assert any(m.startswith("count ") for m in state.log) and "muggins" in state.log
+    assert any(len(m.split()) == 3 and m.startswith("play ") for m in state.log)
+    assert replay(json.loads(json.dumps(record))) == state
+    older = {**record, "options": {"muggins": True, "target": 121}, "moves": []}  # a record from before the option
+    assert replay(older).options == CribbageOptions(muggins=True)
 
 
 # --- the end, moves' notation, records ---
@@ -302,7 +409,9 @@ def test_lurches(loser: int, kind: MarginKind, words: str) -> None:
     assert outcome_of((loser, 121), 1, 121).words(("You", "Bot")).startswith("Bot wins")
 
 
-@pytest.mark.parametrize("text", ["discard 5H JD", "play 7C", "go", "count", "count 12", "muggins", "no muggins"])
+@pytest.mark.parametrize(
+    "text", ["discard 5H JD", "play 7C", "play 7C 2", "go", "count", "count 12", "muggins", "no muggins"]
+)
 def test_move_notation_round_trips(text: str) -> None:
     assert str(parse_move(text)) == text
     assert str(parse_move(text.upper())) == text

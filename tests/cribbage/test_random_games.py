@@ -12,11 +12,17 @@ import random
 import pytest
 
 from cribtiles.cribbage import (
+    ClaimKind,
     CribbageError,
     CribbageOptions,
     CribbageState,
+    EventKind,
     Go,
+    Move,
+    Muggins,
     Phase,
+    PlayCard,
+    call_points,
     new_game,
     parse_move,
     replay,
@@ -27,7 +33,32 @@ WATCHED = 20  # every 20th game also checks both views at every step and replays
 
 
 def options_for(game: int) -> CribbageOptions:
-    return CribbageOptions(muggins=game % 2 == 1, target=61 if game % 5 == 0 else 121)
+    """Muggins in the show in every other game, in the play in every third: both, either, neither."""
+    return CribbageOptions(muggins=game % 2 == 1, target=61 if game % 5 == 0 else 121, play_muggins=game % 3 == 1)
+
+
+def check_claim(state: CribbageState, move: Move, before: CribbageState) -> None:
+    """Every step under muggins: a score said aloud pegs what was said, never more than the cards make, and
+    waits for the opponent's answer; a call moves the difference to the caller, or WRONG_CALL to the counter."""
+    claim = state.claim
+    if claim is not None:
+        assert not state.is_over and state.current == 1 - claim.counter
+        assert state.legal_moves() == (Muggins(True), Muggins(False))
+        said = [e for e in state.events if e.kind in (EventKind.COUNT, EventKind.CLAIM)]
+        assert sum(e.points for e in said) == claim.pegged == min(claim.declared, claim.worth)
+        assert claim.kind is (ClaimKind.PLAY if isinstance(move, PlayCard) else ClaimKind.SHOW)
+    if before.claim is not None:
+        assert isinstance(move, Muggins)
+        to_caller, to_counter = call_points(before.claim) if move.claim else (0, 0)
+        caller = 1 - before.claim.counter
+        took = [
+            (e.player, e.kind, e.points) for e in state.events if e.kind in (EventKind.MUGGINS, EventKind.WRONG_CALL)
+        ]
+        expected = [(caller, EventKind.MUGGINS, to_caller)] if to_caller else []
+        expected += [(before.claim.counter, EventKind.WRONG_CALL, to_counter)] if to_counter else []
+        assert took == expected
+    if not before.options.muggins:
+        assert not isinstance(move, Muggins) or before.options.play_muggins
 
 
 def check_cards(state: CribbageState) -> None:
@@ -58,6 +89,11 @@ def check_view(state: CribbageState, player: int, before: CribbageState) -> None
     secret = {*state.hands[other], *(c for c in state.stock if c != state.starter)}
     secret |= {c for c in state.crib if c not in state.discards[player] and c not in counted}
     secret |= {c for c in state.shown[other] if c not in counted and c not in {c for _, c in state.played}}
+    if state.phase is Phase.SHOW and state.claim is None:  # the next hand or crib is laid face up to be counted
+        assert view.to_count == state.show_cards(state.show_step)[0]
+        secret -= set(view.to_count)
+    else:
+        assert view.to_count == ()
     assert secret <= set(view.unseen)
     # nothing secret anywhere else in the view: its text, less the unseen cards, the cut for deal (shown
     # before the first deal was shuffled) and the events of a move that dealt again (the crib just counted)
@@ -68,6 +104,7 @@ def check_view(state: CribbageState, player: int, before: CribbageState) -> None
     assert [c for c in secret if repr(c) in text] == []
     assert not hasattr(view, "stock") and not hasattr(view, "log")
     assert view.legal == (state.legal_moves() if state.current == player else ())
+    assert view.claim == state.claim
 
 
 def play_game(game: int, watched: bool) -> CribbageState:
@@ -81,6 +118,7 @@ def play_game(game: int, watched: bool) -> CribbageState:
         move = rng.choice(moves)
         state = state.apply(move)
         check_cards(state)
+        check_claim(state, move, before)
         gained = [state.scores[p] - before.scores[p] for p in (0, 1)]
         assert min(gained) >= 0 and max(state.scores) <= target
         pegged = [sum(e.points for e in state.events if e.player == p) for p in (0, 1)]
@@ -112,6 +150,9 @@ def test_thousands_of_random_games_keep_the_rules() -> None:
     assert 0 < winners.count(0) < GAMES  # both seats win some
     assert any(s.outcome is not None and s.outcome.lurch for s in finished)
     assert any(s.phase is Phase.OVER and s.show_step == 0 and s.deal_number > 1 for s in finished)  # won in the play
+    calls = [m for s in finished for m in s.log if m in ("muggins", "no muggins")]
+    assert calls.count("muggins") > 1000 and calls.count("no muggins") > 1000
+    assert all(not any(m.startswith("muggins") for m in s.log) for s in finished if s.options == CribbageOptions())
 
 
 def test_a_game_replays_move_by_move_to_the_same_states() -> None:

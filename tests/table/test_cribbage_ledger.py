@@ -9,14 +9,18 @@ from dataclasses import replace
 import pytest
 
 from cribtiles.cribbage import (
+    Count,
     CribbageOptions,
     CribbageState,
     EventKind,
     MarginKind,
+    Muggins,
+    Phase,
     new_game,
     parse_cards,
     parse_move,
     score_show,
+    show_total,
 )
 from cribtiles.cribbage.cards import parse_card
 from cribtiles.cribbage.record import replay
@@ -38,12 +42,12 @@ def played(seed: int, muggins: bool = False, short: int = 0) -> CribbageState:
     player may make short (muggins) is made `short` below the cards' worth and the miss is let go."""
     state = new_game(seed, ("You", "Medium bot"), CribbageOptions(muggins=muggins))
     while not state.is_over:
-        moves = state.legal_moves()
-        move = moves[0]
-        if short and len(moves) > short:  # (Count(), Count(0), ... Count(total - 1))
-            move = moves[-short]
-        if str(move) == "muggins":
-            move = moves[1]  # let it go
+        move = state.legal_moves()[0]
+        if state.claim is not None:
+            move = Muggins(False)  # let it stand
+        elif short and state.phase is Phase.SHOW and state.starter is not None:
+            cards, crib = state.show_cards(state.show_step)
+            move = Count(max(0, show_total(cards, state.starter, crib) - short))
         state = state.apply(move)
     return state
 
@@ -140,6 +144,33 @@ def test_a_count_made_short_under_muggins_keeps_both_figures() -> None:
     assert g.muggins
 
 
+def first_moves(options: CribbageOptions, over: int = 0) -> CribbageState:
+    """A game of seed 3 of first legal moves (a card said at what it scores), every score said aloud let
+    stand, and under muggins every count said `over` above what the cards make."""
+    state = new_game(3, ("You", "Medium bot"), options)
+    while not state.is_over:
+        move = state.legal_moves()[0]
+        if state.claim is not None:
+            move = Muggins(False)
+        elif options.muggins and state.phase is Phase.SHOW and state.starter is not None:
+            cards, crib = state.show_cards(state.show_step)
+            move = Count(show_total(cards, state.starter, crib) + over)
+        state = state.apply(move)
+    return state
+
+
+def test_an_over_count_is_no_miss() -> None:
+    g = summarize_cribbage(first_moves(CribbageOptions(muggins=True), over=2), YOU, "easy", "t")
+    assert g.shows and all(s.declared == s.points + 2 for s in g.shows) and g.missed == 0
+
+
+def test_cards_said_aloud_in_the_play_are_pegged_as_the_play_s_points() -> None:
+    plain = summarize_cribbage(first_moves(CribbageOptions()), YOU, "easy", "t")
+    aloud = summarize_cribbage(first_moves(CribbageOptions(play_muggins=True)), YOU, "easy", "t")
+    assert aloud.pegged == plain.pegged and aloud.scores == plain.scores and sum(plain.pegged) > 20
+    assert aloud.muggins and not plain.muggins  # the history marks a game of muggins in the play too
+
+
 def test_the_key_is_the_game_and_nothing_else() -> None:
     state = played(1)
     a = summarize_cribbage(state, YOU, "medium", "2026-01-01T00:00:00")
@@ -200,6 +231,23 @@ def test_statistics_by_level_from_hand_made_games() -> None:
     assert (total.games, total.wins, total.losses, total.skunks_given, total.skunks_taken) == (4, 2, 2, 1, 2)
     assert (total.hands, total.best_hand, total.cribs, total.missed) == (4, 12, 3, 2)
     assert total.average_pegged == pytest.approx((30 + 12 + 40 + 20) / 4)
+
+
+def test_games_won_by_the_book_count_a_skunk_as_two_and_a_double_skunk_as_three() -> None:
+    games = [
+        game((121, 100)),  # a win: 1
+        game((121, 80)),  # a skunk: 2
+        game((121, 50)),  # a double skunk: 3
+        game((100, 121)),  # lost plainly: 1
+        game((70, 121)),  # skunked: 2
+        game((121, 60), person=1),  # you at seat 1, doubly skunked: 3
+    ]
+    line = cribbage_line("medium", games)
+    assert (line.games, line.wins, line.losses) == (6, 3, 3)
+    assert (line.games_won_by_the_book, line.games_lost_by_the_book) == (6, 6)
+    assert cribbage_line("medium", games[:3]).games_won_by_the_book == 6
+    assert cribbage_line("medium", games[3:]).games_lost_by_the_book == 6
+    assert cribbage_line("medium", games[:1] + games[4:5]).games_won_by_the_book == 1
 
 
 def test_levels_weakest_first_an_unknown_one_last_and_streaks_in_order() -> None:

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from cribtiles.cribbage import CribbageOptions, MarginKind, parse_card, parse_move
-from cribtiles.cribbage.moves import Count, CribbageError, Go, PlayCard
+from cribtiles.cribbage import CribbageOptions, EventKind, MarginKind, new_game, parse_card, parse_move, peg_points
+from cribtiles.cribbage.moves import Count, CribbageError, Go, Muggins, PlayCard
 from cribtiles.table.cribbage_table import (
     CribbageSaveError,
     CribbageTable,
@@ -102,6 +102,15 @@ def test_the_show_keeps_each_counted_hand_and_the_pegs_back_places() -> None:
     assert table.counted[-1].crib  # the last show stays until the next one begins
 
 
+def test_a_resumed_game_keeps_the_back_peg_at_the_score_before_the_last_move() -> None:
+    table = CribbageTable.new(1)
+    drive(table, *FIRST_DEAL, "count", "count")  # the bot's hand: two fifteens and a run of four, 3 to 11
+    assert [e.points for e in table.story[-1].events] == [2, 2, 4]
+    assert table.state.scores == (4, 11) and table.previous == [2, 3]  # not 7, the score before its last item
+    again = CribbageTable.from_json(table.to_json())
+    assert again.previous == [2, 3] and again.state.scores == (4, 11)
+
+
 def test_a_move_the_rules_refuse_is_explained_and_changes_nothing() -> None:
     table = CribbageTable.new(1)
     drive(table, *FIRST_DEAL[:6])  # the count is 28; you hold AC 2S
@@ -136,6 +145,19 @@ def test_a_seed_replays_the_bots_choices() -> None:
     assert first.state.log == second.state.log and first.state.outcome == second.state.outcome
 
 
+def test_a_seed_replays_the_bots_counts_and_calls_under_muggins_both_ways() -> None:
+    options = CribbageOptions(muggins=True, play_muggins=True)
+    first, second = play_out(CribbageTable.new(8, "easy", options)), play_out(CribbageTable.new(8, "easy", options))
+    assert first.state.log == second.state.log and first.state.outcome == second.state.outcome
+    again = CribbageTable.from_json(first.to_json())
+    assert again.state == first.state and again.counted == first.counted and again.story == first.story
+    state, slips = new_game(8, first.state.names, options), 0
+    for text in first.state.log:  # the Easy bot's slips, drawn from the seed, are in the record
+        state = state.apply(parse_move(text))
+        slips += state.claim is not None and state.claim.counter == first.bot and state.claim.pegged < state.claim.worth
+    assert slips > 0
+
+
 def test_a_finished_game_is_summed_up() -> None:
     table = play_out(CribbageTable.new(5, "easy"))
     summary = table.summary()
@@ -159,8 +181,8 @@ def test_a_finished_game_is_summed_up() -> None:
 
 
 def test_the_autosave_round_trips_the_game_and_what_the_window_keeps() -> None:
-    table = CribbageTable.new(1, "hard", CribbageOptions(muggins=True))
-    drive(table, *FIRST_DEAL, "count 1")  # under-counted: the bot may claim muggins
+    table = CribbageTable.new(1, "hard", CribbageOptions(muggins=True, play_muggins=True))
+    drive(table, *FIRST_DEAL_SAID, "count 1")  # under-counted: the bot may call muggins
     data = json.loads(table.to_json())
     assert (data["format"], data["version"], data["person"], data["level"]) == (
         "cribtiles cribbage table",
@@ -168,16 +190,92 @@ def test_the_autosave_round_trips_the_game_and_what_the_window_keeps() -> None:
         0,
         "hard",
     )
-    assert data["record"]["moves"][-1] == "count 1" and data["record"]["options"] == {"muggins": True, "target": 121}
+    assert data["record"]["moves"][-1] == "count 1"
+    assert data["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121}
     again = CribbageTable.from_json(table.to_json())
     assert again.state == table.state and again.level == "hard" and again.person == 0
     assert again.sequences == table.sequences and again.counted == table.counted
     assert again.previous == table.previous and again.pending == [] and again.story == table.story
-    assert [h.words for h in again.story][-2:] == [
-        "Hard bot played 6C: the count is 13.",
-        "You counted the hand at 1 (it makes 2).",
+    assert [h.words for h in again.story][-3:] == [
+        "Hard bot played 6C: the count is 13, saying 0.",
+        "You let the Hard bot's card stand (0).",
+        "You counted the hand: 1.",
     ]
-    assert again.counted[-1].declared == 1 and again.state.muggins_due == 1
+    assert again.counted[-1].declared == 1 and again.state.claim is not None and again.state.claim.declared == 1
+
+
+def said_aloud(moves: tuple[str, ...]) -> tuple[str, ...]:
+    """`moves` of seed 1 under muggins in the play: each card said at what it scores, each answered."""
+    state, out = new_game(1, options=CribbageOptions(play_muggins=True)), []
+    for text in moves:
+        move = parse_move(text)
+        if isinstance(move, PlayCard):
+            move = PlayCard(move.card, peg_points((*state.pile, move.card)))
+        state = state.apply(move)
+        out.append(str(move))
+        if state.claim is not None:
+            state = state.apply(Muggins(False))
+            out.append("no muggins")
+    return tuple(out)
+
+
+#: FIRST_DEAL under muggins in the play.
+FIRST_DEAL_SAID = said_aloud(FIRST_DEAL)
+
+
+def muggins_table(level: str = "medium") -> CribbageTable:
+    """Seed 1 under muggins, played to the show: your hand (2) to count first."""
+    table = CribbageTable.new(1, level, CribbageOptions(muggins=True))
+    drive(table, *FIRST_DEAL)
+    table.take_pending()
+    return table
+
+
+def test_you_call_muggins_on_the_bots_count_and_take_what_it_missed() -> None:
+    table = muggins_table()
+    drive(table, "count 2", "no muggins", "count 6")  # the bot's hand makes 8: it says 6
+    claim = table.call_open_to_person
+    assert claim is not None and (claim.counter, claim.declared, claim.worth) == (1, 6, 8)
+    assert table.view().claim == claim and table.person_to_move
+    assert [h.words for h in table.take_pending()][-1] == "Medium bot counted the hand: 6."  # nothing told yet
+    before = table.state.scores
+    h = table.play(Muggins(True))
+    assert h.words == "You called muggins on the Medium bot's hand: 6 said, it makes 8: 2 missed, 2 to you."
+    assert [(e.player, e.kind, e.points) for e in h.events] == [(0, EventKind.MUGGINS, 2)]
+    assert table.state.scores == (before[0] + 2, before[1]) and table.call_open_to_person is None
+    assert table.counted[-1].called is True and table.counted[-1].declared == 6
+    assert table.previous[0] == before[0]  # the back peg: the score before the call
+
+
+def test_a_call_on_a_right_count_gives_the_bot_two() -> None:
+    table = muggins_table()
+    drive(table, "count 2", "no muggins", "count 8")
+    before = table.state.scores
+    h = table.play(Muggins(True))
+    assert h.words == "You called muggins on the Medium bot's hand, but 8 was right: 2 to the Medium bot."
+    assert table.state.scores == (before[0], before[1] + 2)
+
+
+def test_the_bot_calls_muggins_on_your_short_count_by_its_manners() -> None:
+    table = muggins_table("hard")  # Hard never lets a wrong count stand
+    table.play(Count(1))
+    assert table.bot_to_move and table.state.claim is not None
+    h = table.bot_move()
+    assert h.move == Muggins(True)
+    assert h.words == "Hard bot called muggins on your hand: 1 said, it makes 2: 1 missed, 1 to it."
+    assert table.counted[0].called is True
+
+
+def test_a_card_laid_while_the_bots_claim_waits_lets_it_stand() -> None:
+    table = CribbageTable.new(1, "medium", CribbageOptions(play_muggins=True))
+    drive(table, "discard 8D 9H", "discard AD AH", "play 7S 0", "no muggins", "play 8H 1")  # 15 said as 1
+    assert table.call_open_to_person is not None and table.why_not(PlayCard(parse_card("4C"))) == ""
+    table.play(PlayCard(parse_card("4C"), 0))
+    assert table.state.log[-3:] == ("play 8H 1", "no muggins", "play 4C 0")
+    assert [h.words for h in table.take_pending()][-2:] == [
+        "You let the Medium bot's card stand (1).",
+        "You played 4C: the count is 19, saying 0.",
+    ]
 
 
 @pytest.mark.parametrize(

@@ -113,18 +113,43 @@ def test_statistics_have_a_page_for_cribbage_by_level(app: App) -> None:
     assert scene.tab == 1
     sections, _, note = scene.page()
     ((title, heads, rows),) = sections
-    assert title == "Your games of classic cribbage" and len(heads) == 12
+    assert title == "Your games of classic cribbage" and len(heads) == 13 and heads[4] == "By the\nbook"
     assert [label for label, _, _ in rows] == ["v easy", "v hard", "All games"]
     easy = scene.cribbage.lines[0]
     assert rows[0][1][:4] == (str(easy.games), str(easy.wins), str(easy.losses), f"{100 * easy.win_rate:.0f}%")
     total = scene.cribbage.total
     assert total is not None and note.startswith(f"Your best hand: {total.best_hand}, {total.best_hand_cards}.")
+    assert note.endswith(
+        " By the book: won–lost, a skunk two games, a double skunk three. Skunks 2 (1): two, one double."
+    )
     post_click(centre(scene.tabs[0]))
     frames(app)
     assert scene.tab == 0
     post_key(pygame.K_ESCAPE)
     frames(app)
     assert app.scenes[-1] is not scene
+
+
+def test_the_statistics_count_a_skunk_as_two_games_won_and_a_double_skunk_as_three() -> None:
+    k = NoKeeper()
+    made = (game((121, 100)), game((121, 80)), game((121, 50)), game((70, 121)))  # won 1+2+3, lost 2
+    k.cribbage_games = [replace(g, id=n, finished_at=f"2026-11-0{n}T10:00:00") for n, g in enumerate(made, 1)]
+    a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(1280, 800), seed=9)
+    try:
+        frames(a)
+        a.open_statistics()
+        frames(a)
+        scene = a.scenes[-1]
+        assert isinstance(scene, StatisticsScene)
+        (_, heads, rows), *_ = scene.page()[0]
+        ((label, cells, _),) = rows
+        assert label == "v medium" and dict(zip(heads, cells, strict=True))["By the\nbook"] == "6–2"
+        assert cells[:3] == ("4", "3", "1")  # the games themselves: 4 played, 3 won, 1 lost
+        assert (cells[5], cells[6]) == ("2 (1)", "1")  # skunks given, one of them double; taken
+        surface = pygame.Surface((1280, 800))
+        scene.draw(surface)  # the extra column drawn at the window's size without trouble
+    finally:
+        a.close()
 
 
 def test_only_cribbage_played_opens_on_its_page_and_nothing_played_says_so() -> None:

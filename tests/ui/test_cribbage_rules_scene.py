@@ -108,7 +108,9 @@ def test_what_is_drawn_beside_the_cards_is_the_engines(example: CardExample) -> 
     elif example.kind is CardKind.NOTATION:
         assert lines == ["read as " + " ".join(str(c) for c in parse_cards(example.cards))]
     elif example.kind is CardKind.MUGGINS:
-        assert lines[-1] == f"= {example.stated} to the opponent"
+        made, said = int(lines[0].split()[-1]), int(lines[1].split()[-1])
+        whom = "to the counter" if made == said else "to the caller"
+        assert lines == [f"the cards make {made}", f"said {example.declared}", f"= {example.stated} {whom}"]
     else:
         assert lines[-1] == f"= {example.stated}" and lines[:-1] == (
             [PLAY_KEY] if example.kind is CardKind.PLAY else []

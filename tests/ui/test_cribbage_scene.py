@@ -12,7 +12,7 @@ import pygame
 import pytest
 
 from cribtiles.app.storage import Store
-from cribtiles.cribbage import CribbageOptions, parse_move
+from cribtiles.cribbage import CribbageOptions, parse_card, parse_move
 from cribtiles.cribbage.moves import Go
 from cribtiles.cribbage.options import Phase
 from cribtiles.table import Seat
@@ -120,15 +120,21 @@ def test_the_title_opens_the_choice_which_deals_a_game_saved_at_once(app: App, t
     frames(app)
     setup = app.scenes[-1]
     assert isinstance(setup, CribbageSetupScene) and setup.level == "medium" and not setup.muggins
+    assert [i.label for i in setup.menu.items][2] == "Muggins in the play: off"  # off unless chosen
     post_key(pygame.K_RIGHT)  # the bot: Hard
     post_key(pygame.K_DOWN)
     post_key(pygame.K_RETURN)  # muggins on
+    post_key(pygame.K_DOWN)
+    post_key(pygame.K_RIGHT)  # muggins in the play on
+    frames(app)
+    assert [i.label for i in setup.menu.items][1:3] == ["Muggins: on", "Muggins in the play: on"]
     post_key(pygame.K_s)  # start
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, CribbageScene)
-    assert scene.table.level == "hard" and scene.table.options.muggins
+    assert scene.table.level == "hard" and scene.table.options == CribbageOptions(muggins=True, play_muggins=True)
     saved = json.loads((tmp_path / "cribbage.json").read_text())
+    assert saved["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121}
     assert saved["level"] == "hard" and saved["record"]["moves"] == list(
         scene.table.state.log
     )  # the bot may have discarded
@@ -288,26 +294,99 @@ def test_the_show_is_counted_step_by_step_and_a_combination_is_lit_when_pointed_
     assert scene.mode is Mode.DISCARD and len(scene.hand) == 6
 
 
-def test_under_muggins_you_declare_your_count_and_the_bot_claims_what_you_missed(app: App) -> None:
-    moves = ("discard 8D 9H", "discard AD AH", "play 7S", "play 8H", "play 4C", "play 9D", "play AC", "go")
-    table = CribbageTable.new(1, options=CribbageOptions(muggins=True))
-    scene = at_table(app, drive(table, *moves, "play 2S", "play 7D", "play 6C"))
+FIRST_PLAY = ("discard 8D 9H", "discard AD AH", "play 7S", "play 8H", "play 4C", "play 9D", "play AC", "go")
+
+
+def test_under_muggins_your_count_starts_empty_and_the_bot_calls_what_you_missed(app: App) -> None:
+    table = CribbageTable.new(1, "hard", options=CribbageOptions(muggins=True))  # Hard never lets a miss stand
+    scene = at_table(app, drive(table, *FIRST_PLAY, "play 2S", "play 7D", "play 6C"))
     assert scene.holding  # the play's end, in sight until you go on
     post_key(pygame.K_RETURN)
     frames(app)
-    assert scene.snapshot().number == 0
+    assert scene.snapshot().number == ""  # nothing typed: Enter alone does not say 0
+    post_key(pygame.K_RETURN)
+    frames(app)
+    assert scene.table.state.log[-1] == "play 6C" and scene.message.startswith("Type your count first")
     post_key(pygame.K_1)  # the hand makes 2; you say 1
     post_click(button_centre(scene, ButtonKind.MORE))
     post_click(button_centre(scene, ButtonKind.LESS))
     frames(app)
-    assert scene.snapshot().number == 1
+    assert scene.snapshot().number == "1"
     post_key(pygame.K_RETURN)
     frames(app)
-    assert scene.table.state.log[-1] == "count 1" and scene.table.state.scores[0] == 3
-    post_key(pygame.K_RETURN)  # go on: the bot calls muggins
-    until(app, lambda: scene.table.state.log[-1] == "muggins")
+    assert scene.table.state.log[-1] in ("count 1", "muggins") and scene.table.state.scores[0] == 3
+    until(app, lambda: scene.table.state.log[-1] == "muggins")  # the bot answers without waiting for you
     assert scene.table.state.scores[1] == 4  # 3 from the play and the 1 you missed
-    assert any("1 missed" in line.text for line in scene.snapshot().lines)
+    announced = "Hard bot called muggins on your hand: 1 said, it makes 2: 1 missed, 1 to it."
+    assert scene.snapshot().prompt == announced
+    assert any(line.text == "said 1: 1 missed, muggins called by the Hard bot" for line in scene.snapshot().lines)
+
+
+def bot_said_six(app: App) -> CribbageScene:
+    """Seed 1 under muggins: you counted your 2, the Medium bot says its hand (it makes 8) makes 6."""
+    table = CribbageTable.new(1, options=CribbageOptions(muggins=True))
+    drive(table, *FIRST_PLAY, "play 2S", "play 7D", "play 6C", "count 2", "no muggins", "count 6")
+    scene = at_table(app, table)
+    assert not scene.holding and scene.table.call_open_to_person is not None
+    return scene
+
+
+def test_you_call_muggins_on_the_bots_miscount_with_m_and_it_is_announced(app: App) -> None:
+    scene = bot_said_six(app)
+    snap = scene.snapshot()
+    assert snap.prompt == "The Medium bot says its hand makes 6: M calls muggins, Enter lets it stand."
+    assert [b.kind for b in snap.buttons] == [ButtonKind.MUGGINS, ButtonKind.LET_GO]
+    texts = [line.text for line in snap.lines]
+    assert texts[1:4] == ["The Medium bot's hand", "said 6: waiting for your answer", "Your hand"]  # nothing more
+    assert [line.right for line in snap.lines if line.text == "The Medium bot's hand"] == ["6"]
+    before = scene.table.state.scores
+    post_key(pygame.K_m)
+    frames(app)
+    assert scene.table.state.log[-1] == "muggins" and scene.table.state.scores == (before[0] + 2, before[1])
+    snap = scene.snapshot()
+    assert snap.prompt == "You called muggins on the Medium bot's hand: 6 said, it makes 8: 2 missed, 2 to you."
+    texts = [line.text for line in snap.lines]
+    assert texts[1:3] == ["The Medium bot's hand", "fifteen"] and "said 6: 2 missed, muggins called by you" in texts
+
+
+def test_the_muggins_button_calls(app: App) -> None:
+    scene = bot_said_six(app)
+    post_click(button_centre(scene, ButtonKind.MUGGINS))
+    frames(app)
+    assert scene.table.state.log[-1] == "muggins" and scene.snapshot().prompt.startswith("You called muggins")
+
+
+def test_enter_lets_the_bots_count_stand(app: App) -> None:
+    scene = bot_said_six(app)
+    post_key(pygame.K_RETURN)
+    frames(app)
+    assert scene.table.state.log[-1] == "no muggins" and scene.table.state.claim is None
+    assert any(line.text == "said 6: 2 missed, let stand" for line in scene.snapshot().lines)
+
+
+def test_with_muggins_in_the_play_you_call_the_bots_card_and_say_what_yours_scores(app: App) -> None:
+    table = CribbageTable.new(1, options=CribbageOptions(play_muggins=True))
+    scene = at_table(app, drive(table, "discard 8D 9H", "discard AD AH", "play 7S 0", "no muggins", "play 8H 1"))
+    snap = scene.snapshot()
+    assert snap.prompt == "The Medium bot said 1 for its 8H: M calls muggins; playing on lets it stand."
+    assert [b.kind for b in snap.buttons] == [ButtonKind.MUGGINS, ButtonKind.LESS, ButtonKind.MORE, ButtonKind.GO]
+    assert snap.number == ""
+    hand = {sp.card: sp.dim for sp in snap.sprites if sp.card in scene.hand}
+    assert hand == {parse_card(c): False for c in ("AC", "2S", "4C")}  # each may be laid: it lets the 8H stand
+    post_key(pygame.K_m)
+    frames(app)
+    assert scene.table.state.log[-1] == "muggins" and scene.table.state.scores == (1, 1)
+    assert scene.snapshot().prompt.startswith("You called muggins on the Medium bot's card: 1 said, it makes 2")
+    scene.message = ""
+    post_key(pygame.K_3)
+    post_key(pygame.K_BACKSPACE)  # nothing typed again: the card says 0
+    frames(app)
+    assert scene.snapshot().number == ""
+    post_click(card_centre(scene, "4C"))  # 19: nothing
+    frames(app)
+    assert "play 4C 0" in scene.table.state.log
+    until(app, lambda: scene.table.state.log[-1] != "play 4C 0")  # the bot answers: a right score stands
+    assert scene.table.state.log[-1] == "no muggins"
 
 
 # --- a whole game, the end, the saves ---
@@ -338,6 +417,23 @@ def test_a_whole_seeded_game_is_played_through_posted_events_to_its_end(app: App
     assert isinstance(setup, CribbageSetupScene) and setup.level == "hard"
 
 
+def test_a_whole_game_with_muggins_both_ways_is_played_through_posted_events(app: App, tmp_path: Path) -> None:
+    options = CribbageOptions(muggins=True, play_muggins=True)
+    scene = at_table(app, CribbageTable.new(12, "easy", options))
+    pilot = CribbagePilot(scene, "easy", seed=12)  # you count as Easy does: now and then a point short
+    for _ in range(40 * PATIENCE):
+        if scene.ended:
+            break
+        pilot.step()
+        frames(app, 2)
+    state = scene.table.state
+    assert scene.ended and state.is_over and saved_moves(tmp_path) == list(state.log)
+    assert any(m.startswith("count ") for m in state.log) and any(len(m.split()) == 3 for m in state.log)
+    answers = [m for m in state.log if m in ("muggins", "no muggins")]
+    assert "muggins" in answers and answers.count("no muggins") > 20  # every score said aloud was answered
+    assert [(g.seed, g.level, g.muggins) for g in app.keeper.past_cribbage_games()] == [(12, "easy", True)]
+
+
 def test_a_game_resumes_from_its_autosave_in_a_new_window(tmp_path: Path) -> None:
     app = open_app(tmp_path)
     try:
@@ -358,6 +454,25 @@ def test_a_game_resumes_from_its_autosave_in_a_new_window(tmp_path: Path) -> Non
         scene = again.scenes[-1]
         assert isinstance(scene, CribbageScene) and scene.table.state == state
         assert [p.number for p in scene.snapshot().pegs] == list(state.scores)
+    finally:
+        again.close()
+
+
+def test_a_resumed_game_shows_the_back_peg_at_the_score_before_the_last_move(tmp_path: Path) -> None:
+    moves = ("discard 8D 9H", "discard AD AH", "play 7S", "play 8H", "play 4C", "play 9D", "play AC", "go")
+    table = drive(CribbageTable.new(1), *moves, "play 2S", "play 7D", "play 6C", "count", "count")
+    app = open_app(tmp_path)
+    try:
+        app.keeper.save_cribbage(table)  # the bot's hand, 8 in three items, took it from 3 to 11
+    finally:
+        app.close()
+    again = open_app(tmp_path)
+    try:
+        post_key(pygame.K_k)
+        frames(again)
+        scene = again.scenes[-1]
+        assert isinstance(scene, CribbageScene)
+        assert [(p.back, p.number) for p in scene.snapshot().pegs] == [(2, 4), (3, 11)]
     finally:
         again.close()
 
