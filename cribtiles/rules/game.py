@@ -365,13 +365,13 @@ class GameState:
         return self.stuck
 
     def _anyone_can_play(self) -> bool:
-        """Whether anyone can play now, at the end of a round in which nobody could (rules.md 5).
+        """Whether anyone can play now, after rounds in which nobody could (rules.md 5).
 
-        A player whose last turn was a pass holds the rack they could not play on this board, which no
-        play has changed since: only those who exchanged (or whose turn is not in `turns`) are asked.
-        So the answer rests on public turns and the racks that changed, and a state guessed from a
-        player's view (`bot.sampling`, given the last round of turns) decides the lock as the game
-        would for the tiles it guessed, never on a rack its own view knows to be stuck."""
+        A player whose last turn was a pass still holds the rack they could not play, on a board no
+        play has changed: only those who exchanged (or whose turn `turns` lacks) are asked. The answer
+        so rests on public turns and the racks that changed, and a state guessed from a view
+        (`bot.sampling` keeps the last round of turns) locks as the game does, never asking a rack the
+        view knows to be stuck."""
         last = {t.player: t.move for t in self.turns[-self.players :]}
         return any(
             has_legal_play(self.board, rack) for p, rack in enumerate(self.racks) if not isinstance(last.get(p), Pass)
