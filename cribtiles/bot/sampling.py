@@ -82,6 +82,7 @@ def determinize(view: PlayerView, rng: random.Random, known: Mapping[int, Sequen
         current=view.player,
         start_draws=(),
         starter=view.starter,
+        turns=view.turns[-view.players :],  # the last round, public: whether a board locks rests on it
         idle=idle_turns(view),
         stuck=stuck_turns(view),
     )

@@ -31,7 +31,8 @@ MAX_PLAYERS = 4
 #: The longest player name: names are drawn on the table and come from saved files.
 MAX_NAME = 40
 SOLITAIRE_NAMES = ("Dark", "Light")
-#: Rounds in a row in which no player could play that lock the board (rules.md 5).
+#: Rounds in a row in which no player could play that lock the board, if nobody can play at their
+#: end either (rules.md 5: an exchange in the last of them may have brought a play).
 STUCK_ROUNDS_TO_LOCK = 2
 #: Rounds in a row without any play that end the game whatever the reason (rules.md 5): only
 #: exchange=any-time reaches it, where a player may pass while holding a play.
@@ -43,11 +44,24 @@ class EndReason(StrEnum):
 
     OUT = "out"  # the bag is empty and a player has played their last tile
     BLOCKED = "blocked"  # the bag is empty and no player has a legal play
-    LOCKED = "locked"  # for two rounds in a row no player could play (the bag not yet empty)
+    LOCKED = "locked"  # for two rounds in a row no player could play, and none can now (the bag not yet empty)
     IDLE = "idle"  # for three rounds in a row nobody played (exchange=any-time: passing by choice)
 
 
 END_OUT, END_BLOCKED, END_LOCKED, END_IDLE = EndReason.OUT, EndReason.BLOCKED, EndReason.LOCKED, EndReason.IDLE
+
+
+class LockRule(StrEnum):
+    """The locked-board rule a game is played under (rules.md 5). A record names it (`record.py`), so
+    that a game saved under an older rule still ends where it ended."""
+
+    IDLE = "idle"  # before issue 14: any two rounds without a play, passes by choice too
+    STUCK = "stuck"  # issue 14: two rounds in which nobody could play, even if the last exchange brought a play
+    NOBODY_CAN_PLAY = "nobody-can-play"  # issue 28: two such rounds, and nobody can play at their end
+
+
+#: The rule of every new game.
+LOCK_RULE = LockRule.NOBODY_CAN_PLAY
 
 
 @dataclass(frozen=True)
@@ -139,7 +153,7 @@ class GameState:
     shuffles: int = 0
     idle: int = 0  # consecutive turns without a play
     stuck: int = 0  # consecutive turns without a play by players who had no legal play
-    legacy_lock: bool = False  # a record saved before rules.md 5 told stuck and idle turns apart
+    lock: LockRule = LOCK_RULE  # the locked-board rule (a game saved under an older one keeps it)
     unclaimed: int = 0  # Joker: points the last play left unclaimed (until the next player acts)
     outcome: Outcome | None = None
     _legal_cache: dict[str, list[Play]] = field(default_factory=dict, init=False, compare=False, repr=False)
@@ -346,12 +360,31 @@ class GameState:
         """Turns in a row in which the player could not play. Under when-stuck every pass is such a
         turn, so it is `idle` (which is all a state guessed from a player's view knows); a record
         saved before the distinction counts every turn without a play, as it did then."""
-        if self.legacy_lock or self.options.exchange == WHEN_STUCK:
+        if self.lock is LockRule.IDLE or self.options.exchange == WHEN_STUCK:
             return self.idle
         return self.stuck
 
+    def _anyone_can_play(self) -> bool:
+        """Whether anyone can play now, after rounds in which nobody could (rules.md 5).
+
+        A player whose last turn was a pass still holds the rack they could not play, on a board no
+        play has changed: only those who exchanged (or whose turn `turns` lacks) are asked. The answer
+        so rests on public turns and the racks that changed, and a state guessed from a view
+        (`bot.sampling` keeps the last round of turns) locks as the game does, never asking a rack the
+        view knows to be stuck."""
+        last = {t.player: t.move for t in self.turns[-self.players :]}
+        return any(
+            has_legal_play(self.board, rack) for p, rack in enumerate(self.racks) if not isinstance(last.get(p), Pass)
+        )
+
+    def _locked(self) -> bool:
+        """Two rounds in which nobody could play; under today's rule, and nobody can play now."""
+        if self.stuck_turns < STUCK_ROUNDS_TO_LOCK * self.players:
+            return False
+        return self.lock is not LockRule.NOBODY_CAN_PLAY or not self._anyone_can_play()
+
     def _end_if_over(self) -> GameState:
-        if self.stuck_turns >= STUCK_ROUNDS_TO_LOCK * self.players:
+        if self._locked():
             return self._finish(END_LOCKED, None)
         if self.idle >= IDLE_ROUNDS_TO_END * self.players:
             return self._finish(END_IDLE, None)

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import IllegalMove, NotationError, RecordError
-from .game import GameState, new_game
+from .game import LOCK_RULE, GameState, LockRule, new_game
 from .match import Match, round_seed
 from .moves import parse_move
 from .options import RuleOptions
@@ -24,10 +24,11 @@ VERSION = 1
 #: a message quotes at most QUOTE characters of what it found, so that it stays readable.
 MAX_ACTION = 120
 QUOTE = 40
-#: The end rule of a record, saved under "lock": "stuck" (rules.md 5: a locked board is two rounds in
-#: which nobody could play). A record without it was saved when any two rounds without a play locked
-#: the board, and replays by that rule, so that a game that ended then still ends where it did.
-LOCK_STUCK = "stuck"
+#: The locked-board rule of a record, saved under "lock" (`LockRule`: rules.md 5). A record without it
+#: was saved when any two rounds without a play locked the board; one with "stuck" when two rounds in
+#: which nobody could play did, even if an exchange had just brought a play. Each replays by its rule,
+#: so that a game that ended then still ends where it did.
+LOCK_RULES = {rule.value: rule for rule in (LockRule.STUCK, LockRule.NOBODY_CAN_PLAY)}
 
 
 def _quote(text: str) -> str:
@@ -47,7 +48,7 @@ class GameRecord:
     seed: int
     names: tuple[str, ...]
     actions: tuple[str, ...]
-    legacy_lock: bool = False
+    lock: LockRule = LOCK_RULE
 
     def to_json(self) -> str:
         data: dict[str, Any] = {
@@ -58,8 +59,8 @@ class GameRecord:
             "players": list(self.names),
             "actions": list(self.actions),
         }
-        if not self.legacy_lock:
-            data["lock"] = LOCK_STUCK
+        if self.lock is not LockRule.IDLE:
+            data["lock"] = self.lock.value
         return json.dumps(data, indent=1)
 
     @classmethod
@@ -97,13 +98,14 @@ class GameRecord:
         except ValueError as e:
             raise RecordError(f"the saved game has rule options this version does not know: {e}") from None
         lock = data.get("lock")
-        if lock not in (None, LOCK_STUCK):
+        if lock is not None and (not isinstance(lock, str) or lock not in LOCK_RULES):
             raise RecordError(f"the saved game ends by a rule this version does not know ({_quote(str(lock))})")
-        return cls(opts, seed, tuple(names), tuple(actions), legacy_lock=lock is None)
+        rule = LockRule.IDLE if lock is None else LOCK_RULES[lock]
+        return cls(opts, seed, tuple(names), tuple(actions), lock=rule)
 
 
 def record_of(state: GameState) -> GameRecord:
-    return GameRecord(state.options, state.seed, state.names, state.log, state.legacy_lock)
+    return GameRecord(state.options, state.seed, state.names, state.log, state.lock)
 
 
 def apply_text(state: GameState, action: str) -> GameState:
@@ -118,14 +120,22 @@ def apply_text(state: GameState, action: str) -> GameState:
     return state.apply(parse_move(action), declared)
 
 
-def replay(record: GameRecord, upto: int | None = None) -> GameState:
-    """The state after the record's actions (or its first `upto` of them)."""
+def start(record: GameRecord) -> GameState:
+    """The game before the record's first action, under the record's locked-board rule."""
     try:
         state = new_game(len(record.names), record.options, record.seed, record.names)
     except ValueError as e:
         raise RecordError(f"the saved game cannot be set up: {e}") from None
-    if record.legacy_lock:
-        state = replace(state, legacy_lock=True)
+    return state if record.lock is state.lock else replace(state, lock=record.lock)
+
+
+def replay(record: GameRecord, upto: int | None = None) -> GameState:
+    """The state after the record's actions (or its first `upto` of them).
+
+    A whole record saved under an older locked-board rule and not finished goes on under today's:
+    today's rule ends no game the older ones had not ended (it locks a board only when they would
+    have, and nobody can play), so until the end both play a game alike."""
+    state = start(record)
     for i, action in enumerate(record.actions[:upto]):
         if len(action) > MAX_ACTION:
             raise RecordError(f"the saved game is damaged: action {i + 1} is {_quote(action)}, too long to be a move")
@@ -134,6 +144,8 @@ def replay(record: GameRecord, upto: int | None = None) -> GameState:
         except (IllegalMove, NotationError) as e:
             why = str(e) if len(str(e)) <= 4 * QUOTE else str(e)[: 4 * QUOTE - 1] + "…"
             raise RecordError(f"the saved game breaks off at action {i + 1} ({_quote(action)}): {why}") from None
+    if upto is None and not state.is_over and state.lock is not LOCK_RULE:
+        state = replace(state, lock=LOCK_RULE)
     return state
 
 

@@ -77,13 +77,15 @@ def why_it_ended(outcome: Outcome, names: tuple[str, ...]) -> str:
     >>> from cribtiles.rules.game import EndReason
     >>> why_it_ended(Outcome(EndReason.OUT, 1, (3, 0), (90, 101), (1,)), ("You", "Hard"))
     'Hard went out with the bag empty.'
+    >>> why_it_ended(Outcome(EndReason.LOCKED, None, (10, 10), (40, 52), (1,)), ("You", "Hard"))
+    'Locked board: nobody can play, nor could for two rounds.'
     """
     if outcome.reason is END_OUT and outcome.went_out is not None:
         return f"{names[outcome.went_out]} went out with the bag empty."
     if outcome.reason is END_BLOCKED:
         return "The bag is empty and nobody can play."
     if outcome.reason is END_LOCKED:
-        return "Nobody could play for two rounds: the board is locked."
+        return "Locked board: nobody can play, nor could for two rounds."
     if outcome.reason is END_IDLE:
         return "Nobody has played for three rounds."
     return ""

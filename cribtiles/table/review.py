@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import StrEnum
 
 from cribtiles.bot.base import Clock
@@ -24,10 +24,10 @@ from cribtiles.bot.equity import Candidate, exchange_candidate, kept_tiles, leav
 from cribtiles.bot.exchange import LeaveFn, stuck_move
 from cribtiles.bot.leave import default_leave
 from cribtiles.rules.board import Board
-from cribtiles.rules.game import GameState, PlayerView, new_game
+from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.movegen import has_legal_play
 from cribtiles.rules.moves import Exchange, Move, Play
-from cribtiles.rules.record import apply_text, record_of
+from cribtiles.rules.record import apply_text, record_of, start
 from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import Tile, remove_tiles
 
@@ -156,9 +156,7 @@ def positions(game: GameState, round_index: int = 0) -> tuple[list[Position], li
     """Every turn of `game` with the game just before it, rebuilt from its record (so that racks and
     bag are those of that moment), and the scores just after each turn and the Joker calls on it."""
     record = record_of(game)
-    state = new_game(len(record.names), record.options, record.seed, record.names)
-    if record.legacy_lock:
-        state = replace(state, legacy_lock=True)
+    state = start(record)
     found: list[Position] = []
     scores: list[tuple[int, ...]] = []
     for action in record.actions:

@@ -131,7 +131,8 @@ PAGES: tuple[Page, ...] = (
     Page(
         "Fifteens",
         (
-            "Every different group of tiles that adds up to 15 scores 2.",
+            "Every different group of tiles that adds up to 15 scores 2. (our choice) The sheet leaves "
+            "this figure blank; 2 is cribbage's.",
             "A counts 1, 2 to 10 their face, J Q K count 10.",
         ),
         (
@@ -145,6 +146,8 @@ PAGES: tuple[Page, ...] = (
         (
             "Every pair of tiles of the same rank scores 2. Three of a kind hold 3 pairs, four of a "
             "kind 6, five of a kind 10.",
+            "(our choice) The sheet gives 12 for four of a kind and leaves three and five of a kind "
+            "blank: 2 a pair, as in cribbage, makes them 6 and 20.",
             "Pairs go by rank: 10 J Q K are four different ranks, and hold no pair.",
         ),
         (
@@ -157,7 +160,8 @@ PAGES: tuple[Page, ...] = (
     Page(
         "Runs",
         (
-            "Three or more consecutive ranks make a run, in any order on the board: a point a tile.",
+            "Three or more consecutive ranks make a run, in any order on the board: a point a tile. "
+            "(our choice) The sheet leaves the run of four blank: 4, as in cribbage.",
             "The order is A 2 3 ... 10 J Q K. The ace is low only: Q K A is not a run.",
         ),
         (
@@ -224,9 +228,10 @@ PAGES: tuple[Page, ...] = (
     Page(
         "Bonuses",
         (
-            "Three bonuses of 10 points each, and they add up: the first play of the game; all five "
-            "tiles laid in one turn; and each line of exactly five tiles, all light or all dark, that "
-            "holds a tile you laid.",
+            "Three bonuses of 10 points each: the first play of the game; all five tiles laid in one "
+            "turn; and each line of exactly five tiles, all light or all dark, that holds a tile you laid.",
+            "(our choice) They add up (the sheet does not say): a first play of five tiles of one colour "
+            "earns all three, +30.",
         ),
         (
             Example(
@@ -268,8 +273,10 @@ PAGES: tuple[Page, ...] = (
         (
             "When the bag is empty, the game ends at once when a player plays their last tile, or when "
             "nobody can play.",
-            "It also ends when for two rounds in a row nobody could play (a locked board), or, where "
-            "passing by choice is allowed, after three rounds in a row without a play.",
+            "(our choice) So that every game ends, it also ends, tiles in the bag or not, when for two "
+            "rounds in a row nobody could play and nobody can play now (a locked board), or, where "
+            "passing by choice is allowed, after three rounds in a row without a play. If an exchange "
+            "has just brought someone a tile that fits, the game goes on.",
             "Everyone then loses the count of the tiles left on their rack: A 1, J Q K 10, a 6/9 6. "
             "The player who went out gains nothing from the others. Highest score wins; a tie shares "
             "the win.",
@@ -288,7 +295,8 @@ PAGES: tuple[Page, ...] = (
             "less, the first other player to call Joker before the next move takes the difference; "
             "a call when nothing was missed costs the caller 5.",
             "Matches and the Servant: several rounds with running totals. After each round the player "
-            "with the lowest total is the Servant, who keeps score for the others.",
+            "with the lowest total is the Servant, who keeps score for the others. (our choice) A round "
+            'is one game: the sheet says only "after each round".',
         ),
     ),
     Page(

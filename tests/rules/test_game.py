@@ -27,6 +27,8 @@ from cribtiles.rules import (
     full_set,
     has_legal_play,
     new_game,
+    parse_move,
+    parse_rack,
     parse_square,
     score_play,
 )
@@ -519,6 +521,66 @@ def test_two_rounds_in_which_nobody_can_play_lock_the_board(options: RuleOptions
     ended = s.apply(Pass())
     assert ended.outcome is not None and ended.outcome.reason is EndReason.LOCKED
     assert ended.bag_size() == 104 - 10 and ended.stuck == 4
+
+
+def issue_28_position(options: RuleOptions, bag: str = "AD") -> GameState:
+    """Issue 28: A A along row 7, KL against QD (neither fits), and `bag` in the bag; the first
+    player to move. Not a whole set of tiles: only the end of the game is looked at."""
+    board = Board.empty().place(parse_move("f7=AL g7=AD").placements)
+    s = new_game(2, options, 0)
+    return replace(s, board=board, racks=(parse_rack("KL"), parse_rack("QD")), bags=(parse_rack(bag),), current=0)
+
+
+@pytest.mark.parametrize("options", [DEFAULT, ANY_TIME], ids=["when-stuck", "any-time"])
+def test_an_exchange_that_brings_a_play_at_the_end_of_two_stuck_rounds_does_not_lock_the_board(
+    options: RuleOptions,
+) -> None:
+    """Issue 28: pass, pass, pass, exchange QD for the AD used to end the game locked, and the player
+    who had just drawn the ace lost its point. Nobody could play for two rounds, but now one can."""
+    s = replace(issue_28_position(options), scores=(20, 20))
+    for action in ("pass", "pass", "pass", "exchange QD"):
+        assert not s.is_over
+        s = s.apply(action)
+    assert s.turns[-1].stuck and s.stuck_turns == 4  # two rounds in which nobody could play ...
+    assert s.racks == (parse_rack("KL"), parse_rack("AD")) and not s.is_over  # ... and the ace fits
+    s = s.apply("pass")  # the first player still cannot play: the ace still fits
+    assert not s.is_over and s.stuck_turns == 5
+    assert parse_move("h7=AD") in s.legal_plays()
+    if options.exchange == "when-stuck":
+        assert not s.may_pass()  # who can play must play
+    s = s.apply("h7=AD")  # A A A: 6; the QD that went back is drawn, the last tile
+    assert s.turns[-1].points == 6 and s.bag_size() == 0
+    out = s.outcome
+    assert out is not None and out.reason is EndReason.BLOCKED  # KL and QD fit nowhere
+    assert out.deductions == (10, 10) and out.final_scores == (10, 16) and out.winners == (1,)
+
+
+@pytest.mark.parametrize("options", [DEFAULT, ANY_TIME], ids=["when-stuck", "any-time"])
+def test_two_stuck_rounds_end_in_a_locked_board_when_the_last_exchange_brings_nothing(options: RuleOptions) -> None:
+    s = issue_28_position(options, bag="KD")
+    for action in ("pass", "pass", "pass"):
+        s = s.apply(action)
+    ended = s.apply("exchange QD")  # draws the KD: still nothing fits
+    assert ended.racks == (parse_rack("KL"), parse_rack("KD")) and ended.bags == (parse_rack("QD"),)
+    out = ended.outcome
+    assert out is not None and out.reason is EndReason.LOCKED and out.deductions == (10, 10)
+
+
+def test_after_two_stuck_rounds_the_game_goes_on_until_the_player_who_drew_a_play_plays() -> None:
+    """Three players: the second draws the ace in the second round; the third and the first still
+    cannot play (two rounds and more without a play), but the game goes on until the second plays,
+    which under when-stuck they must."""
+    board = Board.empty().place(parse_move("f7=AL g7=AD").placements)
+    racks = (parse_rack("KL"), parse_rack("QD"), parse_rack("JD"))
+    s = replace(new_game(3, DEFAULT, 0), board=board, racks=racks, bags=(parse_rack("QL AD"),), current=0)
+    for action in ("pass", "pass", "pass", "pass", "exchange QD", "exchange JD", "pass"):
+        assert not s.is_over
+        s = s.apply(action)
+    assert not s.is_over and s.stuck_turns == 7 and s.current == 1
+    assert s.racks[1] == parse_rack("AD") and not s.may_pass()
+    s = s.apply("h7=AD")  # A A A: 6, and the last two tiles, the KL and a queen, are drawn
+    assert s.stuck_turns == 0 and s.turns[-1].points == 6 and s.bag_size() == 0
+    assert s.outcome is not None and s.outcome.reason is EndReason.BLOCKED and s.outcome.deductions == (10, 20, 10)
 
 
 def test_a_pass_by_a_player_who_could_play_restarts_the_count_towards_a_lock() -> None:

@@ -1,42 +1,60 @@
-"""Seeded games played to the end by random legal actions, with the rules' invariants checked at every step."""
+"""Seeded games played to the end by random legal actions, with the rules' invariants checked at every step;
+among them games from a board few tiles fit, where boards lock."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Callable
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from cribtiles.rules import (
+    Board,
+    Colour,
     EndReason,
     Exchange,
     GameState,
+    Move,
     Pass,
     Play,
     RuleOptions,
+    Tile,
     full_set,
     has_legal_play,
     load,
     new_game,
+    parse_move,
     save,
     score_hand,
     score_play,
 )
 from cribtiles.rules.hands import why_invalid
+from cribtiles.rules.tiles import remove_tiles
 
 FULL = Counter(full_set())
+#: Every mode (standard or Solitaire, exchange when stuck or any time, Joker off or on), some twice.
 CONFIGS = {
     "2p": (2, ""),
     "3p": (3, "start=high"),
     "4p": (4, ""),
     "any-time": (2, "exchange=any-time"),
-    "any-time-3p": (3, "exchange=any-time"),
+    "joker-any-time-3p": (3, "joker=on,exchange=any-time"),
     "solitaire": (2, "mode=solitaire"),
+    "solitaire-any-time": (2, "mode=solitaire,exchange=any-time"),
     "joker": (3, "joker=on"),
+    "joker-solitaire": (2, "joker=on,mode=solitaire"),
     "joker-solitaire-any-time": (2, "joker=on,mode=solitaire,exchange=any-time"),
 }
+MODES = [
+    f"mode={mode},exchange={exchange},joker={joker}"
+    for mode in ("standard", "solitaire")
+    for exchange in ("when-stuck", "any-time")
+    for joker in ("off", "on")
+]
 #: Plays applied per step besides the chosen one (each legal play is also checked by score_play).
 APPLIED_SAMPLE = 6
 #: On an empty board every play anywhere is legal (tens of thousands): a sample is checked per game,
@@ -53,11 +71,15 @@ def max_steps(players: int) -> int:
     return (104 + 1) * 3 * players
 
 
+def nobody_can_play(state: GameState) -> bool:
+    return not any(has_legal_play(state.board, r) for r in state.racks)
+
+
 def expected_end(state: GameState) -> EndReason | None:
     """Why the game should be over now (rules.md sections 5 and 6), worked out from the turns and racks."""
     n = state.players
     recent = state.turns[-2 * n :]
-    if len(recent) == 2 * n and all(not t.is_play and t.stuck for t in recent):
+    if len(recent) == 2 * n and all(not t.is_play and t.stuck for t in recent) and nobody_can_play(state):
         return EndReason.LOCKED
     recent = state.turns[-3 * n :]
     if len(recent) == 3 * n and not any(t.is_play for t in recent):
@@ -65,7 +87,7 @@ def expected_end(state: GameState) -> EndReason | None:
     if state.bag_size() == 0:  # every bag; in Solitaire a side may have emptied its rack turns ago
         if not all(state.racks):
             return EndReason.OUT
-        if not any(has_legal_play(state.board, r) for r in state.racks):
+        if nobody_can_play(state):
             return EndReason.BLOCKED
     return None
 
@@ -150,20 +172,33 @@ def check_end(state: GameState) -> None:
         assert out.went_out is not None and state.racks[out.went_out] == () and out.deductions[out.went_out] == 0
     else:
         assert out.went_out is None
+    if out.reason in (EndReason.LOCKED, EndReason.BLOCKED):  # issue 28: never while a rack holds a play
+        assert nobody_can_play(state)
+    if state.options.exchange == "when-stuck":  # a locked board comes first: a stuck player must play
+        assert out.reason is not EndReason.IDLE
     assert state.legal_actions() == [] and state.current_player == -1
-    assert load(save(state)) == state
 
 
-def play_game(players: int, text: str, seed: int) -> GameState:
-    options = RuleOptions.parse(text)
-    state = new_game(players, options, seed)
-    rng = random.Random(seed)
+def random_action(state: GameState, rng: random.Random) -> Move:
+    return rng.choice(state.legal_actions())
+
+
+def play_out(
+    state: GameState,
+    rng: random.Random,
+    choose: Callable[[GameState, random.Random], Move] = random_action,
+    every_action: bool = True,
+) -> GameState:
+    """Play `state` to its end by `choose`, the rules checked at every step (with `every_action`,
+    every action offered is also tried); the game must end within the bound of `max_steps`."""
+    options, players = state.options, state.players
     check_state(state)
     for _ in range(max_steps(players)):
         if state.is_over:
             break
-        check_actions(state, rng)
-        action = rng.choice(state.legal_actions())
+        if every_action:
+            check_actions(state, rng)
+        action = choose(state, rng)
         declared = None
         if options.joker and isinstance(action, Play) and rng.random() < 0.4:
             declared = rng.randint(0, score_play(state.board, action).total)
@@ -182,6 +217,12 @@ def play_game(players: int, text: str, seed: int) -> GameState:
             check_state(state)
     assert state.is_over, "the game did not end within the bound"
     check_end(state)
+    return state
+
+
+def play_game(players: int, text: str, seed: int) -> GameState:
+    state = play_out(new_game(players, RuleOptions.parse(text), seed), random.Random(seed))
+    assert load(save(state)) == state
     return state
 
 
@@ -205,6 +246,96 @@ def test_random_games_end_in_every_way() -> None:
         assert state.outcome is not None
         reasons.add(state.outcome.reason)
     assert reasons == set(EndReason)
+
+
+# --- issue 28: a board locks only when nobody can play ---
+
+#: Two aces: only another ace fits them, or two tiles making a fifteen or a run with an ace.
+CLOSED_OPENING = "f7=AL g7=AD"
+#: Games from the closed opening per mode at most: they are played until both a locked board and a
+#: game that went on after two rounds in which nobody could play have been seen (4 to 6 games).
+CLOSED_SEEDS = 12
+
+
+def closed_start(players: int, text: str, seed: int) -> GameState:
+    """A new game with the two aces of CLOSED_OPENING on the board and every rack dealt at random
+    from tiles that fit nowhere, the rest in the bag(s): all 104 tiles in play, nobody able to play."""
+    options = RuleOptions.parse(text)
+    game = new_game(players, options, seed)
+    opening = parse_move(CLOSED_OPENING)
+    assert isinstance(opening, Play)
+    board = Board.empty().place(opening.placements)
+    rest = remove_tiles(full_set(), opening.tiles)
+    bags = (
+        [[t for t in rest if t.colour is c] for c in (Colour.DARK, Colour.LIGHT)] if options.solitaire else [list(rest)]
+    )
+    rng = random.Random(seed)
+    racks = [stuck_rack(board, bags[game.bag_of(p)], rng) for p in range(players)]
+    state = replace(game, board=board, racks=tuple(racks), bags=tuple(tuple(b) for b in bags))
+    assert state.tile_count() == FULL and nobody_can_play(state)
+    return state
+
+
+def stuck_rack(board: Board, bag: list[Tile], rng: random.Random) -> tuple[Tile, ...]:
+    """Five tiles taken from `bag` that make no play on `board`: tiles in a random order, each kept if
+    the rack still has no play (again in another order when the first tiles leave no way to five)."""
+    for _ in range(20):
+        rng.shuffle(bag)
+        rack: list[Tile] = []
+        for tile in bag:
+            if len(rack) < 5 and not has_legal_play(board, (*rack, tile)):
+                rack.append(tile)
+        if len(rack) == 5:
+            for tile in rack:
+                bag.remove(tile)
+            return tuple(rack)
+    raise AssertionError("no rack without a play found: another opening is needed")
+
+
+def leaning_to_pass(state: GameState, rng: random.Random) -> Move:
+    """A random action, leaning to what brings locked boards: a play nine times in ten when there is
+    one (exchange=any-time allows passing anyway); without one, mostly a plain pass (a random choice
+    nearly always exchanges), but an exchange on the last turn of two rounds in which nobody could
+    play, which may bring a play at the moment a board would lock."""
+    actions = state.legal_actions()
+    plays = [a for a in actions if isinstance(a, Play)]
+    if plays and (len(plays) == len(actions) or rng.random() < 0.9):
+        return rng.choice(plays)
+    exchanges = [a for a in actions if isinstance(a, Exchange)]
+    last_turn = state.stuck_turns == 2 * state.players - 1
+    if exchanges and rng.random() < (0.3 if last_turn else 0.2):
+        return rng.choice(exchanges)
+    return Pass()
+
+
+def went_on_after_two_stuck_rounds(state: GameState) -> bool:
+    """Whether the game had a turn after two rounds in a row in which nobody could play (the rule
+    before issue 28 ended it there)."""
+    run = 0
+    for turn in state.turns[:-1]:
+        run = run + 1 if not turn.is_play and turn.stuck else 0
+        if run >= 2 * state.players:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_board_locks_only_when_nobody_can_play(mode: str) -> None:
+    """Games from a board few tiles fit, in every mode, to the end with every state checked: the game
+    ends locked exactly when two rounds went by in which nobody could play and nobody can play now
+    (`expected_end`), so that an exchange that brought a play in the second round plays on; every
+    game ends, and a locked or blocked end leaves no legal play in any rack (`check_end`)."""
+    ends: Counter[EndReason] = Counter()
+    went_on = 0
+    for seed in range(CLOSED_SEEDS):
+        players = 2 if "solitaire" in mode else 2 + seed % 3
+        state = play_out(closed_start(players, mode, seed), random.Random(seed), leaning_to_pass, every_action=False)
+        assert state.outcome is not None
+        ends[state.outcome.reason] += 1
+        went_on += went_on_after_two_stuck_rounds(state)
+        if ends[EndReason.LOCKED] and went_on:
+            break
+    assert ends[EndReason.LOCKED] and went_on, (ends, went_on)  # both cases arise, so the checks are not idle
 
 
 @pytest.mark.parametrize("seed", [0, 1])

@@ -18,6 +18,7 @@ from cribtiles.rules import (
     Play,
     RecordError,
     RuleOptions,
+    has_legal_play,
     load,
     new_game,
     parse_move,
@@ -26,6 +27,7 @@ from cribtiles.rules import (
     save,
     score_play,
 )
+from cribtiles.rules.game import LockRule
 
 MODES = [
     (2, ""),
@@ -405,9 +407,13 @@ def test_a_huge_action_is_damage_and_the_message_quotes_little_of_it() -> None:
 # --- issue 14: records saved before a locked board meant "nobody could play" ---
 
 
-def legacy_text(state: GameState) -> str:
+def with_lock(state: GameState, lock: str | None) -> str:
+    """The record of `state` as a Crib Tiles of an older locked-board rule wrote it: "lock" absent
+    (before issue 14) or "stuck" (issue 14 to 28)."""
     data = json.loads(save(state))
-    assert data.pop("lock") == "stuck"  # what a record written since then says
+    assert data.pop("lock") == "nobody-can-play"  # what a record written today says
+    if lock is not None:
+        data["lock"] = lock
     return json.dumps(data)
 
 
@@ -418,9 +424,9 @@ def test_a_record_saved_before_the_lock_rule_changed_still_ends_where_it_ended()
     for _ in range(4):
         s = s.apply("pass")
     assert not s.is_over  # today's rule: passing by choice is not a locked board
-    old = load(legacy_text(s))
+    old = load(with_lock(s, None))
     assert old.is_over and old.outcome is not None and old.outcome.reason == "locked"
-    assert old.legacy_lock and not load(save(s)).legacy_lock
+    assert old.lock is LockRule.IDLE and load(save(s)).lock is LockRule.NOBODY_CAN_PLAY
     assert load(save(s)) == s
     again = load(save(old))  # saved again, it keeps its rule
     assert again == old and "lock" not in json.loads(save(old))
@@ -428,17 +434,59 @@ def test_a_record_saved_before_the_lock_rule_changed_still_ends_where_it_ended()
 
 def test_a_record_with_an_unknown_end_rule_is_refused() -> None:
     data = json.loads(save(new_game(2, RuleOptions(), 1)))
-    data["lock"] = "whenever"
-    with pytest.raises(RecordError, match="ends by a rule this version does not know"):
-        load(json.dumps(data))
+    for unknown in ("whenever", "idle", 2):
+        data["lock"] = unknown
+        with pytest.raises(RecordError, match="ends by a rule this version does not know"):
+            load(json.dumps(data))
 
 
-def test_when_stuck_records_end_alike_under_both_rules() -> None:
-    """Under when-stuck a pass is allowed only with no play, so the old and new rules agree."""
-    ends = set()
+def test_when_stuck_records_end_alike_under_every_rule() -> None:
+    """Under when-stuck a pass is allowed only with no play, so the rule before issue 14 and the
+    one after it agree; these games end without two rounds in which nobody could play, so today's
+    rule ends them alike too."""
     for text, seed in (("", 0), ("", 1), ("mode=solitaire", 0), ("mode=solitaire", 1)):
         last = game(2, text, seed)[-1]
         assert last.outcome is not None
-        ends.add(last.outcome.reason)
-        assert load(legacy_text(last)) == replace(last, legacy_lock=True)
-    assert "locked" in ends
+        for lock, rule in ((None, LockRule.IDLE), ("stuck", LockRule.STUCK)):
+            assert load(with_lock(last, lock)) == replace(last, lock=rule)
+
+
+# --- issue 28: a locked board only when nobody can play ---
+
+
+@functools.cache
+def locked_by_the_rule_of_issue_14() -> GameRecord:
+    """A game whose four turns end it under the rule of issue 14: both players cannot play from the
+    start, pass, pass, pass, and the last exchange brings a play, with 94 tiles in the bag."""
+    for seed in range(2000):
+        s = new_game(2, RuleOptions(), seed)
+        if any(has_legal_play(s.board, r) for r in s.racks):
+            continue
+        s = s.apply("pass").apply("pass").apply("pass")
+        for exchange in s.legal_exchanges():
+            if has_legal_play(s.board, s.apply(exchange).racks[s.current]):
+                return replace(record_of(s.apply(exchange)), lock=LockRule.STUCK)
+    raise AssertionError("no such game found: widen the search")
+
+
+def test_a_record_of_the_rule_of_issue_14_still_ends_where_it_ended() -> None:
+    record = locked_by_the_rule_of_issue_14()
+    assert json.loads(record.to_json())["lock"] == "stuck"
+    old = load(record.to_json())
+    assert old.outcome is not None and old.outcome.reason == "locked" and old.bag_size() == 94
+    assert has_legal_play(old.board, old.racks[old.turns[-1].player])  # what today's rule plays on from
+    assert old.lock is LockRule.STUCK and load(save(old)) == old  # saved again, it keeps its rule
+    today = replay(replace(record, lock=LockRule.NOBODY_CAN_PLAY))
+    assert not today.is_over and today.turns == old.turns and today.racks == old.racks
+
+
+@pytest.mark.parametrize("lock", [None, "stuck"])
+def test_an_unfinished_record_of_an_older_rule_goes_on_under_todays(lock: str | None) -> None:
+    """Until it ends, a game plays alike under every rule: one saved unfinished goes on under today's."""
+    record = locked_by_the_rule_of_issue_14()
+    unfinished = replay(replace(record, actions=record.actions[:3]))
+    resumed = load(with_lock(unfinished, lock))
+    assert resumed == unfinished and resumed.lock is LockRule.NOBODY_CAN_PLAY
+    assert not resumed.apply(record.actions[3]).is_over
+    halfway = replay(GameRecord.from_json(with_lock(unfinished, lock)), upto=2)  # not the whole: its own rule
+    assert halfway.lock is not LockRule.NOBODY_CAN_PLAY and not halfway.is_over

@@ -129,9 +129,50 @@ def test_docs_marks_every_choice_the_sheet_leaves_open() -> None:
         "on a tie, all of them are",
         "running totals",
         "A locked board",
+        # issue 28: the sheet's remaining open points
+        "adding to 15 (",
+        "Three of a kind hold 3 pairs",
+        "five of a\n  kind 10 pairs",
+        "of 4: **4**",
+        "**+30** in bonuses",
+        "after each game",
     ):
         i = text.index(choice)
         assert "(our choice)" in text[max(0, i - 200) : i + 200], choice
+
+
+#: The pages' open choices of the sheet, by page, each in a paragraph marked "(our choice)".
+PAGE_CHOICES = {
+    "Fifteens": "scores 2",
+    "Pairs": "three and five of a kind blank",
+    "Runs": "run of four blank",
+    "Bonuses": "They add up",
+    "The end of the game": "nobody can play now",
+    "The optional rules": "A round is one game",
+}
+
+
+@pytest.mark.parametrize(("title", "choice"), PAGE_CHOICES.items())
+def test_the_pages_mark_the_choices_the_sheet_leaves_open(title: str, choice: str) -> None:
+    (page,) = (p for p in PAGES if p.title == title)
+    (paragraph,) = (para for para in page.paragraphs if choice in para)
+    assert "(our choice)" in paragraph
+
+
+def test_the_figures_of_the_pages_choices_are_the_engines() -> None:
+    """The figures the pages give for the sheet's blanks and for bonuses adding up, held to the engine."""
+    text = {p.title: " ".join(p.paragraphs) for p in PAGES}
+    assert "15 scores 2." in text["Fifteens"] and score_hand(ranks("7 8")).fifteens == 2
+    three, five = re.findall(r"makes them (\d+) and (\d+)", text["Pairs"])[0]
+    assert (score_hand(ranks("8 8 8")).pairs, score_hand(ranks("8 8 8 8 8")).pairs) == (int(three), int(five))
+    four = re.findall(r"run of four blank: (\d+)", text["Runs"])[0]
+    assert score_hand(ranks("3 4 5 6")).runs == int(four)
+    (bonus,) = re.findall(r"\+(\d+)", text["Bonuses"])
+    bonuses = next(p for p in PAGES if p.title == "Bonuses").examples[0]  # A 2 3 4 5 all light, first play
+    score = bonuses.outcome().score
+    assert score is not None and len(score.bonuses) == 3 and sum(b.points for b in score.bonuses) == int(bonus)
+    docs = DOCS.read_text(encoding="utf-8")
+    assert f"**+{bonus}** in bonuses" in docs and f"7 + {bonus} = {bonuses.stated}" in docs
 
 
 def test_the_rule_book_imports_no_pygame() -> None:
