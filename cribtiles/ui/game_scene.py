@@ -214,7 +214,13 @@ class GameScene:
 
     def name_of(self, seat: int) -> str:
         """ "You" for the only person at a table of bots, else the seat's name."""
-        return "You" if seat == self.human and len(self.table.people) == 1 else self.state.names[seat]
+        return "You" if seat == self.you else self.state.names[seat]
+
+    @property
+    def you(self) -> int | None:
+        """The seat called "You": the only person at a table of bots (None with several people, or none)."""
+        people = self.table.people
+        return people[0] if len(people) == 1 else None
 
     def draw_words(self) -> str:
         """Who starts and why: each player's tile of the draw for the start."""
@@ -1284,6 +1290,7 @@ class GameScene:
             can_undo=self.can_undo(),
             confirming=self._question(),
             coach=self._coach_view(),
+            you=self.you,
         )
 
     def _turn_row_at(self, point: Point) -> int | None:

@@ -210,6 +210,7 @@ class TableSnapshot:
     confirming: str | None = None  # "confirm before play": the question asked ("Play f7=5D for 12?")
     replay: ReplayView | None = None  # a recorded game stepped through: nothing here is played
     coach: CoachView | None = None  # the coach's buttons and what it shows (None: no coach here)
+    you: int | None = None  # the seat called "You": the only person at a table of bots (whoever's rack is shown)
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)

@@ -302,7 +302,7 @@ class App:
         """The title screen's menu: Continue only while the game at the table is unfinished."""
         unfinished = not (self.table.round_over and self.table.match_over)
         state = self.table.state
-        names = ["You" if p == self.game.human else n for p, n in enumerate(state.names)]
+        names = ["You" if p == self.game.you else n for p, n in enumerate(state.names)]
         scores = " · ".join(f"{n} {sc}" for n, sc in zip(names, state.final_scores(), strict=True))
         items = [
             Item("Continue", self.back_to_game, key=pygame.K_c, note=f"The game at the table: {scores}"),
@@ -482,7 +482,7 @@ class App:
         """The window's title carries the score, for the task bar."""
         from .art import clip
 
-        names = ["You" if p == self.game.human else clip(n, 24) for p, n in enumerate(state.names)]
+        names = ["You" if p == self.game.you else clip(n, 24) for p, n in enumerate(state.names)]
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, state.final_scores(), strict=True))
         self._game_caption = f"{TITLE} — {scores}"
         self._show_caption()
