@@ -22,7 +22,17 @@ class Private(Generic[T]):
 
     def seen_by(self, uncovered: int | None) -> T | None:
         """The value when `uncovered` is its seat (that seat's rack is uncovered), else None."""
-        return self.value if uncovered is not None and uncovered == self.seat else None
+        return self.value if visible(self.seat, uncovered) else None
+
+
+def visible(seat: int | None, uncovered: int | None) -> bool:
+    """Whether what belongs to `seat` (None: to everyone) may be shown while `uncovered` is the seat
+    whose rack is uncovered (None: the curtain is down).
+
+    >>> visible(None, None), visible(1, 1), visible(1, 0), visible(1, None)
+    (True, True, False, False)
+    """
+    return seat is None or (uncovered is not None and seat == uncovered)
 
 
 def uncovered_seat(shown: int, curtain_down: bool) -> int | None:

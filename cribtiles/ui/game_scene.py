@@ -26,7 +26,7 @@ from cribtiles.rules.tiles import Tile
 from cribtiles.table.history import TurnRecord
 from cribtiles.table.joker import Declaration
 from cribtiles.table.model import BotRequest, Table
-from cribtiles.table.privacy import Private, hands_over, next_person, reveal, uncovered_seat
+from cribtiles.table.privacy import Private, hands_over, next_person, reveal, uncovered_seat, visible
 
 from .coach_state import TableCoach
 from .config import Keeper, Preferences
@@ -290,9 +290,10 @@ class GameScene:
     def _show_notes(self) -> None:
         """A coach's note held for a seat is shown once that seat's rack is uncovered."""
         seat = self.uncovered
-        note = reveal(self.notes.get(seat if seat is not None else -1), seat)
-        if seat is not None and note is not None:
-            del self.notes[seat]
+        if seat is None or seat not in self.notes:
+            return
+        note = reveal(self.notes.pop(seat), seat)
+        if note is not None:
             self.toast(note, NOTE, seat)
 
     def _anim(self, seconds: float) -> float:
@@ -1272,7 +1273,7 @@ class GameScene:
             cursor=self.cursor,
             selected=self.selected,
             help=self.help,
-            toasts=tuple(t.text for t in self.toasts if t.seat is None or t.seat == uncovered),
+            toasts=tuple(t.text for t in self.toasts if visible(t.seat, uncovered)),
             buttons=Buttons(
                 self.can_play(), self.can_pass(), self.can_exchange(), self.exchange_ready(), self.may_pass_now()
             ),

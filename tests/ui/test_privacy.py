@@ -151,6 +151,15 @@ def test_nothing_of_anns_rack_reaches_bens_screen(drawn: list[str]) -> None:
         assert any(t.startswith("Tiles still out") for t in texts)
         named_only_public(app, texts)
         post_key(pygame.K_b)  # the best plays put away
+        post_key(pygame.K_i)  # and the hint: Hard's choice for Ben's rack
+        frames(app)
+        hint = game.snapshot().coach.hint  # type: ignore[union-attr]
+        assert hint is not None and isinstance(hint.move, Play)
+        rack = [t.rack_form for t in table.state.racks[BEN]]
+        for p in hint.move.placements:
+            rack.remove(p.tile.rack_form)
+        named_only_public(app, look(app, drawn))  # its "keeps ..." names Ben's tiles only
+        post_key(pygame.K_i)  # put away
 
         # Ben plays his best: the curtain falls at once for Ann, even while Hard moves first
         ben = best_play(table)
