@@ -29,6 +29,7 @@ from cribtiles.rules.tiles import format_tiles
 from cribtiles.signals import handling, sigint_ignored
 from cribtiles.table.history import TurnRecord, why_it_ended
 from cribtiles.table.model import Table
+from cribtiles.table.privacy import hands_over, next_person
 from cribtiles.table.seats import Seat
 
 from .logs import setup_logging
@@ -38,6 +39,7 @@ log = logging.getLogger("cribtiles.text")
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
+Clear = Callable[[], None]
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
 QUIT_WORDS = ("quit", "exit", "q")
@@ -65,6 +67,14 @@ def describe(result: PlayScore) -> str:
     return "\n".join(lines)
 
 
+def clear_terminal() -> None:
+    """Clear the terminal and its scrollback, so that a rack typed at stays hidden from the next
+    person at the keyboard (nothing to clear when the output is not a terminal)."""
+    if sys.stdout is not None and sys.stdout.isatty():
+        sys.stdout.write("\x1b[H\x1b[2J\x1b[3J")
+        sys.stdout.flush()
+
+
 def resume_command(data_dir: Path | None) -> str:
     return "`cribtiles --text`" if data_dir is None else f"`cribtiles --text --data-dir {data_dir}`"
 
@@ -83,6 +93,8 @@ class _Session:
     write: Write
     bots: dict[str, Bot] = field(default_factory=dict)
     told_save_error: bool = False
+    clear: Clear = clear_terminal
+    curtain: int | None = None  # several people: the racks wait until this person says they are ready
 
     def bot(self, level: str) -> Bot:
         if level not in self.bots:
@@ -125,6 +137,7 @@ def _open(
     new: bool,
     write: Write,
     seats: Sequence[Seat] | None = None,
+    clear: Clear = clear_terminal,
 ) -> _Session:
     prefs, notes = store.load_preferences()
     table: Table | None = None
@@ -143,7 +156,7 @@ def _open(
         fresh = True
     else:
         fresh = False
-    session = _Session(store, table, write)
+    session = _Session(store, table, write, clear=clear)
     if not fresh:
         _resume(session)
     session.save()
@@ -210,6 +223,8 @@ def _play_round(session: _Session, read: Read) -> None:
         if table.options.rounds > 1:
             session.write(f"\nRound {table.match.round} of {table.options.rounds}.")
         session.write(f"{session.name(table.state.starter)} drew for the start and plays first.")
+    if _several_people(table):  # the first person's rack waits for them, too
+        session.curtain = next_person(table.seats, table.state.current)
     while not table.round_over:
         if table.bot_to_move:
             _bot_turn(session)
@@ -232,6 +247,11 @@ def _person_turn(session: _Session, read: Read) -> None:
     table = session.table
     seat = table.to_move
     assert seat is not None
+    if session.curtain == seat:
+        ready = read(f"Pass to {session.name(seat)}: press Enter when ready> ").strip().lower()
+        if ready in QUIT_WORDS:
+            raise _Quit
+        session.curtain = None
     session.write(_status(session, seat))
     prompt = "Your move> " if len(table.people) == 1 else f"{session.name(seat)}'s move> "
     text = read(prompt).strip()
@@ -282,7 +302,17 @@ def _person_move(session: _Session, text: str) -> None:
         session.write(f"Not allowed: {e}")
         return
     session.save()
+    table = session.table
+    if _several_people(table) and hands_over(table.seats, record.player, table.to_move):
+        # the rack (and any hint) typed at goes off the screen before the next person sits down
+        session.clear()
+        session.curtain = next_person(table.seats, table.state.current)
     _tell(session, record)
+
+
+def _several_people(table: Table) -> bool:
+    """People take turns at the keyboard (in Solitaire both sides are one person's)."""
+    return len(table.people) > 1 and not table.options.solitaire
 
 
 def _call_joker(session: _Session, seat: int, words: list[str]) -> None:
@@ -417,13 +447,16 @@ def play_text_game(
     data_dir: Path | None = None,
     new: bool = False,
     seats: Sequence[Seat] | None = None,
+    clear: Clear = clear_terminal,
 ) -> int:
     """Play in the terminal, you (seat 0) against a bot, or at a table of `seats` (people take their
     turns at the one keyboard); the exit code: 0, 1 when the data folder is in use by another Crib
     Tiles, 130 after Ctrl-C.
 
     The saved game in `data_dir` (None: the user data folder) is resumed unless `new` (or a level or
-    seed) asks for a new game; `level` None means the bot of the resumed game, or the last one chosen."""
+    seed) asks for a new game; `level` None means the bot of the resumed game, or the last one chosen.
+    With several people, each rack waits behind "Pass to Ben: press Enter when ready", and after a
+    person's turn `clear` (the terminal's screen and scrollback) takes their rack off the screen."""
     store = Store(data_dir)
     setup_logging(store.folder)
     try:
@@ -436,7 +469,7 @@ def play_text_game(
         if note:
             write(note)
         new = new or level is not None or seed is not None or seats is not None
-        return _play(store, level, seed, options or RuleOptions(), new, read, write, data_dir, seats)
+        return _play(store, level, seed, options or RuleOptions(), new, read, write, data_dir, seats, clear)
     finally:
         store.unlock()
 
@@ -451,11 +484,12 @@ def _play(
     write: Write,
     data_dir: Path | None,
     seats: Sequence[Seat] | None = None,
+    clear: Clear = clear_terminal,
 ) -> int:
     session: _Session | None = None
     try:
         with handling(("SIGTERM", "SIGHUP"), _stop):
-            session = _open(store, level, seed, options, new, write, seats)
+            session = _open(store, level, seed, options, new, write, seats, clear)
             _play_match(session, read)
     except _Quit:
         _leave(session, write, "Goodbye", data_dir, new_line=False)

@@ -49,6 +49,7 @@ class TableCoach:
     failure: str = ""  # why the Expert's evaluation gave no answer
     counted: set[Position] = field(default_factory=set)
     position: Position | None = None  # what is shown is for this position
+    seat: int | None = None  # whose rack the hint, the advice and the best plays are for (theirs only to see)
 
     @property
     def showing(self) -> bool:
@@ -74,7 +75,7 @@ class TableCoach:
         """Put everything away and stop the Expert (the position changed, a new turn)."""
         self.dismiss()
         self.close_candidates()
-        self.position = None
+        self.position, self.seat = None, None
 
     def close_candidates(self) -> None:
         self.candidates, self.chosen, self.expert_ran, self.failure = None, None, False, ""
@@ -86,6 +87,7 @@ class TableCoach:
         best plays make way for it (the panel's room is the hint's explanation)."""
         self.dismiss()
         self.close_candidates()
+        self.seat = view.player
         found = hint(view)
         if found is None:
             self.advice = exchange_advice(view)
@@ -99,6 +101,7 @@ class TableCoach:
     def ask_advice(self, table: Table, view: PlayerView) -> ExchangeAdvice | None:
         """Which tiles to throw back (the exchange is open); counted as one hint."""
         self.dismiss()
+        self.seat = view.player
         self.advice = exchange_advice(view)
         if self.advice is not None:
             self.count(table)
@@ -107,6 +110,7 @@ class TableCoach:
     def open_candidates(self, table: Table, view: PlayerView, seed: int) -> list[Suggestion]:
         """The top plays for the rack, counted as one hint; the Expert starts evaluating them."""
         self.candidates = candidates(view, TOP)
+        self.seat = view.player
         self.chosen, self.expert_ran, self.failure = None, False, ""
         self.count(table)
         if self.candidates:

@@ -42,14 +42,15 @@ class Preferences:
     rules: str = ""
     # the Settings screen: sound volume in percent (`sound` is the mute switch), letters on the tiles
     # telling light from dark for those who cannot tell the colours, a confirmation before each play,
-    # whether a play can be taken back against bots, whether the coach may give hints, and whether
-    # the first-game tutorial was offered (at the first start, once)
+    # whether a play can be taken back against bots, whether the coach may give hints, whether
+    # the first-game tutorial was offered (at the first start, once), and whether it was played to its end
     volume: int = 80
     colour_marks: bool = False
     confirm_play: bool = False
     undo: bool = True
     hints: bool = True
     tutorial_offered: bool = False
+    tutorial_done: bool = False
     # the coach at the table: hints per game (0: no limit), a quiet note after
     # each of your plays when a better one scored more, and the tiles still out shown in the panel
     hint_limit: int = 0

@@ -26,6 +26,7 @@ from cribtiles.rules.tiles import Tile
 from cribtiles.table.history import TurnRecord
 from cribtiles.table.joker import Declaration
 from cribtiles.table.model import BotRequest, Table
+from cribtiles.table.privacy import Private, hands_over, next_person, reveal, uncovered_seat, visible
 
 from .coach_state import TableCoach
 from .config import Keeper, Preferences
@@ -135,6 +136,7 @@ def took_back_words(taken: Sequence[TurnRecord], whose: str, names: Sequence[str
 class Toast:
     text: str
     until: float
+    seat: int | None = None  # for that seat's eyes only (shown while its rack is uncovered), or everyone's
 
 
 @dataclass
@@ -179,6 +181,7 @@ class GameScene:
     coach: TableCoach = field(default_factory=TableCoach)  # the hint, the best plays, the advice
     _stuck: tuple[GameState, bool] | None = None  # the person to move has no play, asked once per position
     _tiles_out: tuple[GameState, int, tuple[TilesOut, ...]] | None = None
+    notes: dict[int, Private[str]] = field(default_factory=dict)  # the coach's notes held for their seat
     _hand_cursor: bool | None = None
     _save_errors: int = 0
     peg_totals: bool = False  # a match: the peg board shows the match totals (a click on it switches)
@@ -210,7 +213,13 @@ class GameScene:
 
     def name_of(self, seat: int) -> str:
         """ "You" for the only person at a table of bots, else the seat's name."""
-        return "You" if seat == self.human and len(self.table.people) == 1 else self.state.names[seat]
+        return "You" if seat == self.you else self.state.names[seat]
+
+    @property
+    def you(self) -> int | None:
+        """The seat called "You": the only person at a table of bots (None with several people, or none)."""
+        people = self.table.people
+        return people[0] if len(people) == 1 else None
 
     def draw_words(self) -> str:
         """Who starts and why: each player's tile of the draw for the start."""
@@ -225,6 +234,12 @@ class GameScene:
     def human(self) -> int:
         """The seat whose rack the window shows: the person to move, or the last person who moved."""
         return self.viewer
+
+    @property
+    def uncovered(self) -> int | None:
+        """The seat whose rack is uncovered now (None while the curtain is down): the only seat whose
+        private information (`cribtiles.table.privacy`) may be drawn."""
+        return uncovered_seat(self.human, self.curtain is not None)
 
     @property
     def hot_seat(self) -> bool:
@@ -267,8 +282,18 @@ class GameScene:
         """Something is on its way (a bot's tiles flying) and input to the board waits."""
         return bool(self.flights) or self.pending is not None
 
-    def toast(self, text: str, seconds: float = TOAST) -> None:
-        self.toasts.append(Toast(text, self.now + seconds))
+    def toast(self, text: str, seconds: float = TOAST, seat: int | None = None) -> None:
+        """A message for everyone, or for `seat`'s eyes only."""
+        self.toasts.append(Toast(text, self.now + seconds, seat))
+
+    def _show_notes(self) -> None:
+        """A coach's note held for a seat is shown once that seat's rack is uncovered."""
+        seat = self.uncovered
+        if seat is None or seat not in self.notes:
+            return
+        note = reveal(self.notes.pop(seat), seat)
+        if note is not None:
+            self.toast(note, NOTE, seat)
 
     def _anim(self, seconds: float) -> float:
         return seconds * self.pace
@@ -384,6 +409,7 @@ class GameScene:
         if ready:
             self.curtain = None
             self.refresh_preview()
+            self._show_notes()
             return True
         return event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN, pygame.MOUSEWHEEL)
 
@@ -949,28 +975,37 @@ class GameScene:
         if not self.table.people:
             return None
         prefs = self.app.prefs
+        uncovered = self.uncovered
         out = None
-        if prefs.tiles_out and self.curtain is None:
-            cached = self._tiles_out
-            if cached is None or cached[0] is not self.state or cached[1] != self.human:
-                cached = self._tiles_out = (self.state, self.human, tiles_out(self._view()))
-            out = cached[2]
+        if prefs.tiles_out and uncovered is not None:  # unseen tiles: the uncovered rack's, no other
+            out = reveal(Private(self.human, self._tiles_out_of(self.human)), uncovered)
         c = self.coach
+        # the hint, the advice and the best plays are for the rack they were asked for, and for no other eyes
+        asked = None if c.seat is None else Private(c.seat, c)
+        mine = reveal(asked, uncovered)
+        found = None if mine is None or mine.candidates is None else tuple(mine.candidates)
         return CoachView(
             may_ask=self._coach_refusal() == "",
             hints_on=prefs.hints,
             stuck=self.my_turn and self.stuck(),
-            hint=c.hint,
-            advice=c.advice,
-            candidates=None if c.candidates is None else tuple(c.candidates),
-            chosen=c.chosen,
-            progress=c.progress(),
-            expert_ran=c.expert_ran,
-            failure=c.failure,
+            hint=None if mine is None else mine.hint,
+            advice=None if mine is None else mine.advice,
+            candidates=found,
+            chosen=None if mine is None else mine.chosen,
+            progress=None if mine is None else mine.progress(),
+            expert_ran=mine is not None and mine.expert_ran,
+            failure="" if mine is None else mine.failure,
             tiles_out=out,
             hints_used=self.table.hints,
             hint_limit=prefs.hint_limit,
         )
+
+    def _tiles_out_of(self, seat: int) -> tuple[TilesOut, ...]:
+        """The tiles still out as `seat` sees them (its own rack taken away), worked out once per position."""
+        cached = self._tiles_out
+        if cached is None or cached[0] is not self.state or cached[1] != seat:
+            cached = self._tiles_out = (self.state, seat, tiles_out(self.table.view(seat)))
+        return cached[2]
 
     # --- taking back ---
 
@@ -999,6 +1034,7 @@ class GameScene:
         on_its_way = self.state.current if self.pending is not None else None
         self.worker.cancel()  # a bot thinking about a reply that will never be made
         self.coach.clear()
+        self.notes.pop(self.human, None)  # a note on a play taken back
         self.request, self.thinking_since, self.pending, self.flights = None, None, None, []
         self.table.undo(self.human)
         whose = "your" if self.name_of(self.human) == "You" else f"{self.state.names[self.human]}'s"
@@ -1041,9 +1077,15 @@ class GameScene:
             record = self.table.play(move, declared)
         self.declaring = None
         self._tell(record)
-        if note:
-            self.toast(f"Coach: {note}.", NOTE)
         viewer, self.viewer = self.viewer, self._person_to_show(self.viewer)
+        passing = self.hot_seat and self.table.seats[mover].is_person
+        if passing and hands_over(self.table.seats, mover, self.table.to_move):
+            # the racks are covered at once, even while bots move before the next person's turn
+            following = next_person(self.table.seats, self.state.current)
+            self.viewer = self.viewer if following is None else following
+        if note:  # the mover's to read, at once or when their rack is next uncovered
+            later = self.viewer != mover
+            self.notes[mover] = Private(mover, f"Coach, on your last play: {note}." if later else f"Coach: {note}.")
         if self.viewer != viewer:  # the next person at the table takes their rack, once the others look away
             keep = None
             self.curtain = self.viewer if self.hot_seat else None
@@ -1053,6 +1095,7 @@ class GameScene:
             self.selected = 0
             self.exchanging = False
         self.refresh_preview()
+        self._show_notes()
         self._saved()
 
     def _tell(self, record: TurnRecord) -> None:
@@ -1197,8 +1240,10 @@ class GameScene:
         return int((self.now - b.shown_at) / self._anim(ROW_REVEAL)) + 1
 
     def snapshot(self) -> TableSnapshot:
-        """The table at this moment, for drawing: copies and frozen values only."""
-        d = self.draft
+        """The table at this moment, for drawing: copies and frozen values only. Under the curtain it
+        holds no rack and no message for one seat's eyes (`cribtiles.table.privacy`)."""
+        d = self.draft if self.curtain is None else Draft.deal(())
+        uncovered = self.uncovered
         return TableSnapshot(
             layout=self.layout,
             now=self.now,
@@ -1213,12 +1258,12 @@ class GameScene:
             draft=DraftView(
                 d.tiles, tuple(d.order), Frozen(dict(d.placed)), Frozen(dict(d.faces)), d.held, frozenset(d.marked)
             ),
-            pos=Frozen({tid: (p[0], p[1], p[2]) for tid, p in self.pos.items()}),
+            pos=Frozen({tid: (p[0], p[1], p[2]) for tid, p in self.pos.items() if tid < len(d.tiles)}),
             rest=Frozen({tid: r for tid in range(len(d.tiles)) if (r := self.tile_rect_for(tid)) is not None}),
             grab=self.grab,
             lift=self.lift,
             held_centre=self.held_centre(),
-            live=self.live,
+            live=self.live if self.curtain is None else None,
             breakdown=self.breakdown,
             rows_shown=self.rows_shown(),
             hover_rows=self.hover_rows,
@@ -1230,7 +1275,7 @@ class GameScene:
             cursor=self.cursor,
             selected=self.selected,
             help=self.help,
-            toasts=tuple(t.text for t in self.toasts),
+            toasts=tuple(t.text for t in self.toasts if visible(t.seat, uncovered)),
             buttons=Buttons(
                 self.can_play(), self.can_pass(), self.can_exchange(), self.exchange_ready(), self.may_pass_now()
             ),
@@ -1250,6 +1295,7 @@ class GameScene:
             coach=self._coach_view(),
             peg_totals=self.peg_totals,
             opening=self.draw_words() if len(self.state.turns) < self.state.players else "",
+            you=self.you,
         )
 
     def _turn_row_at(self, point: Point) -> int | None:

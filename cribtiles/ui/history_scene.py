@@ -18,7 +18,7 @@ from cribtiles.table.model import Table
 from .config import Keeper
 from .geometry import Rect, contains
 from .paint import CREAM, DIM, GOLD, RED, button, write
-from .screens import Cells, chosen_in_sight, draw_rows, fit, list_key, screen_card
+from .screens import Cells, cell_needs, chosen_in_sight, column_spans, draw_rows, fit, list_key, screen_card
 
 #: Seconds within which a second click on the same game opens it.
 DOUBLE_CLICK = 0.4
@@ -126,6 +126,7 @@ class HistoryScene:
         self.message = ""
         self._now = now or (lambda: pygame.time.get_ticks() / 1000)
         self._last_click: tuple[int, float] | None = None
+        self._spans: tuple[tuple[int, int], list[tuple[int, int]]] | None = None  # (text size, width): the columns
 
     # --- what it does ---
 
@@ -241,7 +242,8 @@ class HistoryScene:
             button(surface, r, label, enabled, contains(r, self.mouse), strong=name == "replay")
 
     def _list(self, surface: pygame.Surface, area: Rect, s: int) -> None:
-        columns = ((0.0, "Ended"), (0.17, "Game"), (0.42, "Players and final scores"), (0.83, ""), (0.9, ""))
+        # laid out by what the cells hold (column_spans), not at fixed fractions of the width
+        columns = tuple((0.0, head) for head in ("Ended", "Game", "Players and final scores", "", ""))
 
         def cells_of(i: int) -> Cells:
             g = self.games[i]
@@ -254,8 +256,12 @@ class HistoryScene:
             return (when(g), what(g), players(g), RESULT_WORDS[result], marks(g)), (DIM, CREAM, CREAM, won, GOLD)
 
         count = len(self.games)
+        key = (s, area[2])
+        if self._spans is None or self._spans[0] != key:  # measured once per window size, not each frame
+            needs = cell_needs([head for _, head in columns], [cells_of(i)[0] for i in range(count)], s)
+            self._spans = key, column_spans(needs, area[2], grow=2, shrink=(1, 2))
         self.visible, self.top, self.rows = draw_rows(
-            surface, area, s, columns, count, self.top, self.chosen, self.mouse, cells_of
+            surface, area, s, columns, count, self.top, self.chosen, self.mouse, cells_of, spans=self._spans[1]
         )
 
 

@@ -434,8 +434,7 @@ def panel_buttons(snap: TableSnapshot) -> list[tuple[Rect, str, bool]]:
 
 def seat_name(snap: TableSnapshot, p: int) -> str:
     """How the table names seat `p`: "You" for the only person at a table of bots, else the name."""
-    alone = sum(1 for s in snap.seats if s.is_person) == 1
-    return "You" if p == snap.human and alone else snap.state.names[p]
+    return "You" if p == snap.you else snap.state.names[p]
 
 
 def servants(snap: TableSnapshot) -> tuple[int, ...]:

@@ -214,8 +214,14 @@ class ReplayScene:
         self.now += dt
         self.toasts = [t for t in self.toasts if t.until > self.now]
 
+    @property
+    def you(self) -> int | None:
+        """The seat called "You" (the only person at a table of bots), whichever rack Tab shows."""
+        people = self.table.people
+        return people[0] if len(people) == 1 else None
+
     def name_of(self, seat: int) -> str:
-        return "You" if seat == self.viewer and len(self.table.people) == 1 else self.state.names[seat]
+        return "You" if seat == self.you else self.state.names[seat]
 
     def _past(self) -> PastTurn | None:
         """The turn just made, shown as the game's turn list shows one: the board after it, its breakdown."""
@@ -289,6 +295,7 @@ class ReplayScene:
                 self.on_export is not None,
                 self.typed,
             ),
+            you=self.you,
         )
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:

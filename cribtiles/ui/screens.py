@@ -215,6 +215,52 @@ def list_key(key: int, chosen: int, count: int, visible: int) -> int | None:
     return None
 
 
+#: A column's room beyond its text: 6 pixels each side.
+CELL_PAD = 12
+
+
+def column_spans(needs: Sequence[int], width: int, grow: int, shrink: Sequence[int]) -> list[tuple[int, int]]:
+    """Where the columns of a list sit (each one's left edge from the list's left, and its width),
+    by the room each one's widest cell `needs`: all of them whole when they fit, the room left over
+    going to column `grow`; else the columns in `shrink` give up room in proportion to their need
+    (only they are cut short), and in a list too narrow even for the others, every column does.
+
+    >>> column_spans([100, 200, 50], 500, grow=1, shrink=[1])
+    [(0, 100), (100, 350), (450, 50)]
+    >>> column_spans([100, 300, 300, 50], 550, grow=2, shrink=[1, 2])
+    [(0, 100), (100, 200), (300, 200), (500, 50)]
+    """
+    widths = list(needs)
+    total = sum(needs)
+    if total <= width:
+        widths[grow] += width - total
+    else:
+        fixed = sum(n for i, n in enumerate(needs) if i not in shrink)
+        flexible = total - fixed
+        room = width - fixed
+        if room >= 0 and flexible > 0:
+            for i in shrink:
+                widths[i] = needs[i] * room // flexible
+        else:
+            widths = [n * width // max(1, total) for n in needs]
+    spans, x = [], 0
+    for w in widths:
+        spans.append((x, w))
+        x += w
+    return spans
+
+
+def cell_needs(heads: Sequence[str], rows: Sequence[Sequence[str]], s: int) -> list[int]:
+    """The room each column of a list needs to show its heading and every cell whole (at the sizes
+    `draw_rows` draws them)."""
+    cell, head = art.font(s - 2), art.font(s - 3)
+    needs = [head.size(h)[0] for h in heads]
+    for cells in rows:
+        for i, text in enumerate(cells):
+            needs[i] = max(needs[i], cell.size(art.clip(text))[0])
+    return [n + CELL_PAD for n in needs]
+
+
 def draw_rows(
     surface: pygame.Surface,
     area: Rect,
@@ -226,15 +272,19 @@ def draw_rows(
     mouse: tuple[int, int],
     cells_of: Callable[[int], Cells],
     row_height: float = 1.55,
+    spans: Sequence[tuple[int, int]] | None = None,
 ) -> tuple[int, int, list[tuple[int, Rect]]]:
-    """A list with its column headings (each at a fraction of the width), the chosen row lit and ringed,
-    the row under the mouse shaded, and "1-8 of 30" when not all fit; how many rows fit, the first row
-    shown (kept within the list) and where each row shown lies."""
+    """A list with its column headings (each at a fraction of the width, or where `spans` put them),
+    the chosen row lit and ringed, the row under the mouse shaded, and "1-8 of 30" when not all fit;
+    how many rows fit, the first row shown (kept within the list) and where each row shown lies."""
     ax, ay, aw, ah = area
     row = round(s * row_height)
     cols = tuple(f for f, _ in columns)
-    for f, head in columns:
-        write(surface, head, s - 3, DIM, (ax + round(aw * f) + 6, ay), "topleft")
+    if spans is None:
+        ends = (*cols[1:], 1.0)
+        spans = [(round(aw * f), round(aw * e) - round(aw * f)) for f, e in zip(cols, ends, strict=True)]
+    for (left, _), (_, head) in zip(spans, columns, strict=True):
+        write(surface, head, s - 3, DIM, (ax + left + 6, ay), "topleft")
     ay += round(s * 1.3)
     ah -= round(s * 1.3)
     visible = max(1, ah // row)
@@ -249,10 +299,9 @@ def draw_rows(
         elif contains(r, mouse):
             rounded_panel(surface, r, (255, 255, 255, 25), 6)
         cells, colours = cells_of(i)
-        for c, (f, text, colour) in enumerate(zip(cols, cells, colours, strict=True)):
-            room = round(aw * ((cols[c + 1] if c + 1 < len(cols) else 1.0) - f)) - 12
-            at = (ax + round(aw * f) + 6, r[1] + r[3] // 2)
-            write(surface, fit(text, s - 2, room), s - 2, colour, at, "midleft")
+        for (left, width), text, colour in zip(spans, cells, colours, strict=True):
+            at = (ax + left + 6, r[1] + r[3] // 2)
+            write(surface, fit(text, s - 2, width - CELL_PAD), s - 2, colour, at, "midleft")
     if count > visible:  # where the rows shown are in the whole list
         shown = f"{top + 1}-{min(count, top + visible)} of {count}"
         write(surface, shown, s - 4, DIM, (ax + aw, ay - round(s * 1.3)), "topright")

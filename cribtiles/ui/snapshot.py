@@ -212,6 +212,7 @@ class TableSnapshot:
     coach: CoachView | None = None  # the coach's buttons and what it shows (None: no coach here)
     opening: str = ""  # who starts and why (the draw for the start), shown through the first round of turns
     peg_totals: bool = False  # a match: the peg board shows the running match totals, not the round's scores
+    you: int | None = None  # the seat called "You": the only person at a table of bots (whoever's rack is shown)
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)

@@ -216,6 +216,13 @@ class TutorialScene:
             self.closed = True
             self.on_close()
 
+    def _record_done(self) -> None:
+        """The tutorial was played to its end: the settings keep it (the title stops offering it)."""
+        prefs = self.outer.prefs
+        if not prefs.tutorial_done:
+            prefs.tutorial_done = True
+            self.outer.keeper.save_preferences(prefs)
+
     def waiting_for_word(self) -> bool:
         """The step waits only for the player to say they have read it (Enter or Next)."""
         step = self.progress.step
@@ -296,6 +303,8 @@ class TutorialScene:
         read = self.acknowledged and not self.game.busy
         after = advance(before, self.game.table, self.proposal, acknowledged=read)
         self.acknowledged = False
+        if after.finished and not before.finished:
+            self._record_done()
         if after.index != before.index:
             self.hint, self.nudge = False, ""
             self.outer.sounds.click()

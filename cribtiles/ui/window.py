@@ -148,6 +148,16 @@ class EndScene:
         return None
 
 
+#: The title's welcome at the first start: the tutorial offered, or once it is done, what comes next.
+WELCOME = "Welcome! New to Kings Cribbage? The tutorial teaches it in a short game."
+WELCOME_BACK = "Tutorial done. New game sets up a game of your own: the players and the rules."
+
+
+def welcome_line(prefs: Preferences) -> str:
+    """The welcome on the title: it offers the tutorial only until the tutorial has been played to its end."""
+    return WELCOME_BACK if prefs.tutorial_done else WELCOME
+
+
 def _as_table(saved: Table | GameState | Match) -> Table:
     """A table for a saved game or match (its seats told by name: only tables save their seats)."""
     if isinstance(saved, Table):
@@ -317,8 +327,9 @@ class App:
         greeting = ""
         focus = 0
         if first_start:
-            greeting = "Welcome! New to Kings Cribbage? The tutorial teaches it in a short game."
-            focus = next(i for i, item in enumerate(items) if item.label == "Tutorial")
+            greeting = welcome_line(self.prefs)
+            wanted = "New game" if self.prefs.tutorial_done else "Tutorial"
+            focus = next(i for i, item in enumerate(items) if item.label == wanted)
             self.prefs.tutorial_offered = True
             self.keeper.save_preferences(self.prefs)
         self.push(TitleScene(items, on_back=self.close_top, greeting=greeting, focus=focus))
@@ -327,7 +338,7 @@ class App:
         """The title screen's menu: Continue only while the game at the table is unfinished."""
         unfinished = not (self.table.round_over and self.table.match_over)
         state = self.table.state
-        names = ["You" if p == self.game.human else n for p, n in enumerate(state.names)]
+        names = ["You" if p == self.game.you else n for p, n in enumerate(state.names)]
         scores = " · ".join(f"{n} {sc}" for n, sc in zip(names, state.final_scores(), strict=True))
         items = [
             Item("Continue", self.back_to_game, key=pygame.K_c, note=f"The game at the table: {scores}"),
@@ -383,7 +394,18 @@ class App:
     def open_tutorial(self) -> None:
         from .tutorial_scene import TutorialScene
 
-        self.push(TutorialScene(self, self.close_top))
+        self.push(TutorialScene(self, self.close_tutorial))
+
+    def close_tutorial(self) -> None:
+        """Back from the tutorial: a welcome line that offered it says, once it is done, what comes next."""
+        from .title import TitleScene
+
+        self.close_top()
+        for scene in self.scenes:
+            if isinstance(scene, TitleScene) and scene.greeting:
+                scene.greeting = welcome_line(self.prefs)
+                if self.prefs.tutorial_done:
+                    scene.menu.focus = next(i for i, item in enumerate(scene.menu.items) if item.label == "New game")
 
     def open_puzzles(self) -> None:
         from .puzzle_scene import PuzzleScene
@@ -509,7 +531,7 @@ class App:
         """The window's title carries the score, for the task bar."""
         from .art import clip
 
-        names = ["You" if p == self.game.human else clip(n, 24) for p, n in enumerate(state.names)]
+        names = ["You" if p == self.game.you else clip(n, 24) for p, n in enumerate(state.names)]
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, state.final_scores(), strict=True))
         self._game_caption = f"{TITLE} — {scores}"
         self._show_caption()

@@ -336,11 +336,63 @@ def cribbage(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
     save(app, "cribbage-end.png")
 
 
+def hot_seat_coach(folder: Path = HERE) -> None:
+    """A hot-seat change with the coach's note on (Ann, Ben and Hard, seed 1): Ann plays her worst,
+    Ben and Hard move behind the curtain, and the note on Ann's play shows once her rack is uncovered."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    import pygame
+
+    from cribtiles.bot.greedy import greedy_move
+    from cribtiles.rules.scoring import score_play
+    from cribtiles.table import parse_players
+    from cribtiles.table.model import Table
+    from cribtiles.ui.autopilot import post_key
+    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.ui.window import App
+
+    table = Table.new(parse_players("Ann,Ben,hard"), seed=1)
+    turns = 0
+    while turns < 4 or table.state.current != 0:
+        turns += 1
+        move = greedy_move(table.view(table.state.current), random.Random(turns))
+        (table.play if table.person_to_move else table.play_bot)(move)
+    prefs = Preferences(speed="instant", coach_notes=True, tiles_out=True, tutorial_offered=True)
+    app = App(table, prefs, NoKeeper(), size=(1280, 800))
+
+    def frames(n: int = 8) -> None:
+        for _ in range(n):
+            app.frame(1 / 60)
+
+    def laid(best: bool) -> None:
+        """The person to move lays their best-scoring play (or their worst) and plays it with Enter."""
+        board = table.state.board
+        plays = sorted(table.state.legal_plays(), key=lambda p: (score_play(board, p).total, str(p)))
+        app.game.lay(plays[-1] if best else plays[0])
+        post_key(pygame.K_RETURN)
+        frames()
+
+    for best in (False, True):  # Ann's worst (the coach has a note on it), then Ben's best
+        post_key(pygame.K_RETURN)  # the curtain lifts
+        frames()
+        laid(best)
+    while table.state.current != 0:  # Hard moves behind the curtain
+        frames(2)
+    post_key(pygame.K_RETURN)
+    frames()
+    pygame.image.save(app.screen, str(folder / "hot-seat-coach.png"))
+    print(f"wrote {folder / 'hot-seat-coach.png'}")
+    app.close()
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["cribbage"]:  # only the cribbage table's: take.py cribbage [FOLDER] [WxH]
+    if sys.argv[1:2] == ["hot-seat"]:  # only the hot-seat change with the coach's note: take.py hot-seat [FOLDER]
+        hot_seat_coach(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
+    elif sys.argv[1:2] == ["cribbage"]:  # only the cribbage table's: take.py cribbage [FOLDER] [WxH]
         where = Path(sys.argv[2]) if len(sys.argv) > 2 else HERE
         wh = tuple(int(v) for v in sys.argv[3].split("x")) if len(sys.argv) > 3 else (1280, 800)
         cribbage(where, (wh[0], wh[1]))
     else:
         main()
+        hot_seat_coach()
         cribbage()

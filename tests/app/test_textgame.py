@@ -359,7 +359,7 @@ def test_the_text_mode_seats_the_players_asked_for(tmp_path: Path) -> None:
 
     def reader(prompt: str) -> str:
         out.append(prompt)
-        return "quit"
+        return "" if prompt.startswith("Pass to") else "quit"  # the first person is ready, then leaves
 
     code = play_text_game(seed=4, data_dir=tmp_path, read=reader, write=out.append, seats=parse_players("Ann,Ben,easy"))
     assert code == 0
@@ -367,3 +367,47 @@ def test_the_text_mode_seats_the_players_asked_for(tmp_path: Path) -> None:
     table, _ = Store(tmp_path).load_table()
     assert table is not None and [s.name for s in table.seats] == ["Ann", "Ben", "Easy"]
     assert f"{table.state.names[table.state.current]}'s move> " in out  # each person is asked by name
+
+
+def test_with_several_people_a_rack_leaves_the_screen_before_the_next_person_sits_down(tmp_path: Path) -> None:
+    from cribtiles.table import parse_players
+
+    out: list[str] = []
+    hinted: set[int] = set()  # the turns a hint was asked at
+
+    def reader(prompt: str) -> str:
+        out.append(prompt)
+        if prompt.startswith("Pass to"):
+            return ""
+        state = game_of(saved(tmp_path))
+        if len(state.turns) >= 4:
+            return "quit"
+        if len(state.turns) not in hinted:  # each person first asks for the best play, for their eyes
+            hinted.add(len(state.turns))
+            return "hint"
+        plays = scored_plays(state.board, state.racks[state.current])
+        return str(max(plays, key=lambda ps: ps[1])[0]) if plays else "pass"
+
+    code = play_text_game(
+        seed=4,
+        data_dir=tmp_path,
+        read=reader,
+        write=out.append,
+        seats=parse_players("Ann,Ben"),
+        clear=lambda: out.append("<clear>"),
+    )
+    assert code == 0
+    assert out[1:3] == ["Ann drew for the start and plays first.", "Pass to Ann: press Enter when ready> "]
+    clears = [i for i, line in enumerate(out) if line == "<clear>"]
+    assert len(clears) == 4  # after each of the four turns
+    for i in clears:
+        mover = next(line for line in reversed(out[:i]) if line.endswith("'s move> ")).removesuffix("'s move> ")
+        other = "Ben" if mover == "Ann" else "Ann"
+        shown = "\n".join(out[:i])
+        assert f"{mover}'s rack" in shown and "Best scoring play" in shown  # on the screen before
+        end = next((j for j in range(i, len(out)) if out[j].startswith("Pass to")), len(out))
+        after = "\n".join(out[i + 1 : end])  # what the next person sees before they take the keyboard
+        assert f"{mover}'s rack" not in after and "Best scoring play" not in after
+        assert f"{mover} plays " in after or f"{mover} passes" in after or f"{mover} exchanges" in after
+        if end < len(out):
+            assert out[end] == f"Pass to {other}: press Enter when ready> "

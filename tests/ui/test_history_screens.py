@@ -3,6 +3,7 @@ newest first, chosen with keys and the mouse, replayed, exported; the statistics
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,7 +18,7 @@ from cribtiles.table.model import Table
 from cribtiles.ui.autopilot import post_click, post_key
 from cribtiles.ui.config import NoKeeper, Preferences
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.history_scene import HistoryScene, StatisticsScene, players
+from cribtiles.ui.history_scene import HistoryScene, StatisticsScene, players, what
 from cribtiles.ui.title import TitleScene
 from cribtiles.ui.window import App
 
@@ -173,3 +174,66 @@ def test_the_winner_is_marked() -> None:
     (g,) = keeper.past_games()
     words = players(g)
     assert words.count("»") == len(g.winners)
+
+
+def played_out(players_text: str, rules: str, seed: int) -> Table:
+    """A game (or a match, every round) played to its end with greedy moves."""
+    from cribtiles.rules.options import RuleOptions
+    from cribtiles.table import parse_players
+
+    table = Table.new(parse_players(players_text), RuleOptions.parse(rules), seed)
+    while True:
+        while not table.round_over:
+            move = greedy_move(table.view(table.state.current), random.Random(seed))
+            (table.play_bot if table.bot_to_move else table.play)(move)
+        if table.match_over:
+            return table
+        table.next_round()
+
+
+def drawn_rows(keeper: NoKeeper, size: tuple[int, int], monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts the History draws at `size`."""
+    from cribtiles.ui import art
+
+    said: list[str] = []
+    real = art.text
+    monkeypatch.setattr(art, "text", lambda s, z, c: (said.append(s), real(s, z, c))[1])
+    a = App(None, Preferences(speed="instant", tutorial_offered=True), keeper, size=size, seed=1)
+    try:
+        a.open_history()
+        frames(a)
+        scene = a.scenes[-1]
+        assert isinstance(scene, HistoryScene) and [i for i, _ in scene.rows] == list(range(len(scene.games)))
+        said.clear()
+        scene.draw(a.screen, full=True)
+        return said
+    finally:
+        a.close()
+        monkeypatch.setattr(art, "text", real)
+
+
+def test_history_rows_are_whole_while_the_row_has_room(monkeypatch: pytest.MonkeyPatch) -> None:
+    keeper = NoKeeper()
+    for players_text, rules, seed in (("You,medium,hard", "rounds=3", 1), ("Alexandra,Bartholomew,easy", "", 2)):
+        keeper.record_game(played_out(players_text, rules, seed))
+    games = keeper.past_games()
+    assert [what(g) for g in games] == ["Standard, match of 3 · medium + hard", "Standard · easy"]
+    for size in ((960, 640), (1111, 677), (1280, 800), (1917, 1033)):
+        said = drawn_rows(keeper, size, monkeypatch)
+        assert not any("…" in s for s in said), (size, [s for s in said if "…" in s])
+        for g in games:  # every cell whole, in the smallest window too
+            assert what(g) in said and players(g) in said, size
+
+
+def test_columns_give_room_to_what_needs_it_and_cut_only_the_long_ones() -> None:
+    from cribtiles.ui.screens import column_spans
+
+    needs = [150, 300, 420, 60, 70]  # Ended, Game, Players, result, marks
+    spans = column_spans(needs, 1100, grow=2, shrink=(1, 2))
+    assert [w for _, w in spans] == [150, 300, 520, 60, 70]  # all whole, the spare room to the players
+    spans = column_spans(needs, 800, grow=2, shrink=(1, 2))
+    widths = [w for _, w in spans]
+    assert widths[0] == 150 and widths[3:] == [60, 70]  # the date and the result stay whole
+    assert widths[1] == 300 * 520 // 720 and widths[2] == 420 * 520 // 720  # the long ones share the cut
+    assert all(a + w == b for (a, w), (b, _) in itertools.pairwise(spans))  # side by side, no overlap
+    assert sum(w for _, w in column_spans(needs, 200, grow=2, shrink=(1, 2))) <= 200  # too narrow for all: all shrink

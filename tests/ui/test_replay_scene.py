@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import pygame
+import pytest
 
 from cribtiles.bot.greedy import greedy_move
 from cribtiles.rules.match import round_seed
@@ -23,7 +24,7 @@ from cribtiles.ui.breakdown import score_rows
 from cribtiles.ui.config import NoKeeper, Preferences
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.paint import GOLD
-from cribtiles.ui.panel import info_rows, peg_number, rack_buttons, replay_buttons
+from cribtiles.ui.panel import info_rows, peg_number, rack_buttons, replay_buttons, seat_name
 from cribtiles.ui.replay_scene import ReplayScene
 from cribtiles.ui.window import App
 
@@ -226,5 +227,39 @@ def test_a_match_is_stepped_across_its_rounds() -> None:
         post_key(pygame.K_LEFTBRACKET)
         frames(app)
         assert (scene.round, scene.at) == (1, 0)
+    finally:
+        app.close()
+
+
+def test_tab_shows_another_rack_without_renaming_the_players(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cribtiles.ui import art
+
+    drawn: list[str] = []
+    real = art.text
+
+    def text(s: str, size: int, colour: tuple[int, int, int]) -> pygame.Surface:
+        drawn.append(s)
+        return real(s, size, colour)
+
+    monkeypatch.setattr(art, "text", text)
+    table = played("You,medium", "", 8)
+    app, scene = open_replay(table, Closed())
+    try:
+        post_key(pygame.K_END)
+        frames(app)
+        seen = []
+        for _ in range(3):  # You's rack, Medium's, and You's again
+            snap = scene.snapshot()
+            drawn.clear()
+            scene.draw(app.screen, full=True)
+            turns = [r.left.split(":")[0] for r in info_rows(snap) if r.turn is not None]
+            listed = [d for d in drawn if d.startswith(("You:", "Medium:"))]  # the turn list as drawn
+            seen.append((snap.human, [seat_name(snap, p) for p in (0, 1)], turns, listed))
+            post_key(pygame.K_TAB)
+            frames(app)
+        assert [s[0] for s in seen] == [0, 1, 0]  # the rack shown goes round the seats
+        assert all(s[1:] == (["You", "Medium"], seen[0][2], seen[0][3]) for s in seen)
+        assert set(seen[0][2]) == {"You", "Medium"}  # the turn list names both, the same way each time
+        assert seen[0][3] and all(t.split(":")[0] in ("You", "Medium") for t in seen[0][3])
     finally:
         app.close()

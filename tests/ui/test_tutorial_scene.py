@@ -5,6 +5,7 @@ its save never touched."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pygame
 import pytest
@@ -273,3 +274,56 @@ def test_at_normal_speed_the_card_waits_for_medium_and_a_row_pointed_at_early_do
         assert scene.progress.index == 1
     finally:
         a.close()
+
+
+def test_the_welcome_line_stops_offering_the_tutorial_once_it_is_done(tmp_path: Path) -> None:
+    from cribtiles.app.storage import Store
+    from cribtiles.ui.title import TitleScene
+    from cribtiles.ui.window import WELCOME, WELCOME_BACK
+
+    a = App(players_game(), Preferences(speed="instant"), Store(tmp_path), size=(1280, 800), title=True)
+    try:
+        frames(a)
+        title = a.scenes[-1]
+        assert isinstance(title, TitleScene) and title.greeting == WELCOME
+        assert title.menu.items[title.menu.focus].label == "Tutorial"
+        post_key(pygame.K_RETURN)  # the tutorial, as offered
+        frames(a)
+        scene = a.scenes[-1]
+        assert isinstance(scene, TutorialScene)
+        post_key(pygame.K_ESCAPE)  # left before its end: still offered
+        frames(a)
+        assert a.scenes[-1] is title and title.greeting == WELCOME and not a.prefs.tutorial_done
+        post_key(pygame.K_RETURN)
+        frames(a)
+        scene = a.scenes[-1]
+        assert isinstance(scene, TutorialScene)
+        for step in STEPS[:2]:  # a fifteen, a run
+            assert step.play is not None
+            lay(a, scene, step.play)
+            post_key(pygame.K_RETURN)
+            frames(a)
+            until_your_turn(a, scene)
+        refusal, flip = STEPS[2], STEPS[3]
+        assert refusal.play is not None and flip.play is not None
+        lay(a, scene, refusal.play)  # refused by the rules, read with Enter
+        post_key(pygame.K_RETURN)
+        frames(a)
+        post_click(centre(a.layout.square_rect(flip.play.squares[0])), button=3)  # the 6 made a 9
+        frames(a)
+        post_key(pygame.K_RETURN)
+        frames(a)
+        until_your_turn(a, scene)
+        row = next(r for r in info_rows(scene.game.snapshot()) if r.squares)  # Medium's breakdown read
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=centre(row.rect), rel=(0, 0), buttons=(0, 0, 0)))
+        frames(a)
+        assert scene.progress.finished and a.prefs.tutorial_done
+        post_key(pygame.K_RETURN)  # "You're ready": back to the title
+        frames(a)
+        assert a.scenes[-1] is title and title.greeting == WELCOME_BACK and "utorial done" in title.greeting
+        assert "teaches" not in title.greeting
+        assert title.menu.items[title.menu.focus].label == "New game"
+    finally:
+        a.close()
+    prefs, _ = Store(tmp_path).load_preferences()
+    assert prefs.tutorial_done and prefs.tutorial_offered  # kept in the settings
