@@ -75,13 +75,17 @@ class SeenScore:
 
 
 def claimed_rows(items: Sequence[Item], board: Board) -> tuple[ClaimedRow, ...]:
-    """The combinations pointed at, in words with their tiles and squares: "fifteen  5 + K  (f7 g7)"."""
+    """The combinations pointed at, in words with their tiles and squares: "fifteen 5+K: f7 g7"."""
     rows = []
     for item in items:
         squares = tuple(sorted(item.squares))
         ranks = [rank_word(t.rank) for sq in squares if (t := board[sq]) is not None]
-        tiles = " + ".join(ranks) if item.what == "fifteen" else " ".join(ranks)
-        words = f"{item.what}  {tiles}  ({' '.join(str(sq) for sq in squares)})"
+        where = " ".join(str(sq) for sq in squares)
+        words = (
+            f"fifteen {'+'.join(ranks)}: {where}"
+            if item.what == "fifteen"
+            else f"{item.what}  {' '.join(ranks)}: {where}"
+        )
         rows.append(ClaimedRow(words, squares, item.points))
     return tuple(rows)
 

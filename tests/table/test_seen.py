@@ -38,8 +38,8 @@ def test_while_the_window_is_open_only_the_declaration_shows() -> None:
     assert seen is not None and seen.hidden and seen.score is None
     assert seen.declared == 4 and seen.standing == ""  # neither the 16 nor the 12 missed
     assert [(r.words, r.points) for r in seen.claimed] == [
-        ("fifteen  5 + 10  (f7 g7)", 2),
-        ("fifteen  10 + 5  (g7 h7)", 2),
+        ("fifteen 5+10: f7 g7", 2),
+        ("fifteen 10+5: g7 h7", 2),
     ]
     assert window_open(table.state, record)
     table.play(table.state.legal_actions()[0])  # the next player acts: the window closes
