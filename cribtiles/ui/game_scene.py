@@ -977,6 +977,8 @@ class GameScene:
         """The coach's note on the person's play (the setting on): the best play, when it scored more."""
         if not self.app.prefs.coach_notes or not isinstance(move, Play):
             return ""
+        if self.state.options.joker:  # "(you scored 12)" would tell the score while the play may be called
+            return ""
         try:
             return after_play_note(self.state.board, self.state.racks[self.state.current], move)
         except IllegalMove:  # the table refuses it a moment later, in its own words

@@ -166,7 +166,7 @@ def play_game(players: int, text: str, seed: int) -> GameState:
         action = rng.choice(state.legal_actions())
         declared = None
         if options.joker and isinstance(action, Play) and rng.random() < 0.4:
-            declared = rng.randint(0, score_play(state.board, action).total)
+            declared = rng.randint(0, score_play(state.board, action).total + 5)  # over too: muggins style
         after = state.apply(action, declared)
         check_transition(state, action, declared, after)
         state = after
@@ -175,9 +175,13 @@ def play_game(players: int, text: str, seed: int) -> GameState:
             last = state.turns[-1]
             caller = rng.choice([q for q in range(players) if not (last.is_play and q == last.player)])
             unclaimed = state.unclaimed if last.is_play else 0
+            over = state.overclaimed if last.is_play else 0
+            assert not (unclaimed and over)
             called = state.call_joker(caller)
-            gain = unclaimed if unclaimed > 0 else -5
+            gain = unclaimed or over or -5
             assert called.scores[caller] == state.scores[caller] + gain
+            if last.is_play:  # an over-declaration falls back to the play's true score
+                assert called.scores[last.player] == state.scores[last.player] - over
             state = called
             check_state(state)
     assert state.is_over, "the game did not end within the bound"

@@ -151,6 +151,25 @@ def test_a_person_over_declares_and_the_expert_takes_the_excess() -> None:
     assert (record.taken, record.kept, record.overclaimed, record.unclaimed) == (6, true, 0, 0)
 
 
+@pytest.mark.parametrize(("level", "caught"), [("expert", "all"), ("beginner", "some")])
+def test_the_bots_call_over_declarations_by_their_level(level: str, caught: str) -> None:
+    over = calls = 0
+    for seed in range(20):
+        table = Table.new((Seat.person("Ann"), Seat.bot(level)), JOKER, seed=seed)
+        if table.bot_to_move:
+            request = table.bot_request()
+            table.play_bot(greedy_move(request.view, random.Random(request.seed)), request)
+        play = table.state.legal_plays()[0]
+        record = table.play(play, declared=score_play(table.state.board, play).total + 2)
+        over += 1
+        calls += record.calls == (JokerCall(1, 2, 2),)
+    assert over == 20
+    if caught == "all":
+        assert calls == over  # an Expert never misses
+    else:
+        assert 0 < calls < over  # a Beginner misses about half (oversight 0.5), by the table's seed
+
+
 def test_a_match_of_three_rounds_keeps_totals_and_names_the_servant() -> None:
     table = Table.new(parse_players("medium,easy,beginner"), RuleOptions.parse("rounds=3"), seed=9)
     finals = []

@@ -193,3 +193,37 @@ def test_a_person_calls_joker_on_an_honest_play_and_loses_five() -> None:
             raise AssertionError("a second call on the same play was allowed")
     finally:
         app.close()
+
+
+def test_the_confirm_question_under_the_joker_rule_says_what_will_be_declared_and_the_coach_keeps_quiet() -> None:
+    table = Table.new((Seat.person("Ann"), Seat.bot("expert")), JOKER, seed=2)
+    while table.bot_to_move:
+        request = table.bot_request()
+        table.play_bot(greedy_move(request.view, random.Random(request.seed)), request)
+    prefs = Preferences(speed="instant", confirm_play=True, coach_notes=True)
+    app = App(table, prefs, NoKeeper(), size=(1280, 800))
+    try:
+        game = app.game
+        frames(app)
+        board = game.state.board
+        play = max(game.state.legal_plays(), key=lambda p: score_play(board, p).total)
+        true = score_play(board, play).total
+        lay(app, play)
+        frames(app)
+        post_key(pygame.K_RETURN)  # count it
+        frames(app)
+        post_key(pygame.K_1)
+        post_key(pygame.K_0)
+        number = len(app.table.history)
+        post_key(pygame.K_RETURN)  # declare 10: asked first
+        frames(app)
+        snap = game.snapshot()
+        assert snap.confirming == f"Play {play} and declare 10?" and true != 10
+        texts = [(r.left, r.right) for r in info_rows(snap)]
+        assert texts[0] == (snap.confirming, "") and not any(str(true) in (left, right) for left, right in texts[:3])
+        post_key(pygame.K_y)
+        frames(app, 2)
+        assert app.table.history[number].declared == 10 and app.table.history[number].player == 0
+        assert not any(t.text.startswith("Coach:") for t in game.toasts)  # its note would tell the score
+    finally:
+        app.close()
