@@ -78,10 +78,13 @@ def check_state(state: GameState) -> None:
     for p in range(state.players):
         turn_points = sum(t.points for t in state.turns if t.player == p)
         call_points = sum(c.points for _, c in state.calls if c.caller == p)
-        assert state.scores[p] == turn_points + call_points
+        taken = sum(c.taken for n, c in state.calls if n and state.turns[n - 1].player == p)  # over-claims called
+        assert state.scores[p] == turn_points + call_points - taken
         assert len(state.racks[p]) <= 5
     for t in state.turns:
-        assert 0 <= t.points <= t.true_points
+        assert t.points >= 0  # and above its true score too, muggins style (until called)
+    for n, c in state.calls:
+        assert c.taken in (0, c.points) and (not c.taken or state.turns[n - 1].points > state.turns[n - 1].true_points)
     if state.options.solitaire:
         for side, bag in enumerate(state.bags):
             colours = {t.colour for t in bag} | {t.colour for t in state.racks[side]}
