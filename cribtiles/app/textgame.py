@@ -20,7 +20,6 @@ from pathlib import Path
 
 from cribtiles.bot import Bot, choose_safely, make_bot
 from cribtiles.rules import IllegalMove, NotationError, format_move, parse_move
-from cribtiles.rules.game import JokerCall
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Exchange, Move
 from cribtiles.rules.options import RuleOptions
@@ -31,6 +30,7 @@ from cribtiles.table.history import TurnRecord, why_it_ended
 from cribtiles.table.model import Table
 from cribtiles.table.privacy import hands_over, next_person
 from cribtiles.table.seats import Seat
+from cribtiles.table.seen import call_words
 
 from .logs import setup_logging
 from .storage import FolderInUse, Store
@@ -49,9 +49,11 @@ tiles are a rank A 2-9 T J Q K and L for light or D for dark; lay a 6/9 as 6 or 
 Other commands: pass, exchange 4L 5D, hint (the best play), board, help, quit.
 Your game is saved after every turn: quit (or Ctrl-C) and `cribtiles --text` resumes it."""
 
-JOKER_HELP = """Joker rule: a player declares what a play scores, and may under-count. Add  declare N  to
-a play to declare N points; type  joker  to call Joker on the last play, before you move: you take
-the points it left unclaimed, or lose 5 if there were none. The bots call on your plays too."""
+JOKER_HELP = """Joker rule: a player declares what a play scores, and may count wrong. Add  declare N  to
+a play to declare N points (any number: more than it scores stands unless someone calls). Type
+joker  to call Joker on the last play, before you move: you take the points it left unclaimed, or
+those it claimed over its score, or lose 5 if it was declared right. The bots call on your plays too.
+A play's score shows once Joker can no longer be called on it."""
 
 
 def describe(result: PlayScore) -> str:
@@ -95,6 +97,7 @@ class _Session:
     told_save_error: bool = False
     clear: Clear = clear_terminal
     curtain: int | None = None  # several people: the racks wait until this person says they are ready
+    hidden: int | None = None  # Joker: the play told by its declaration only, its score to show later
 
     def bot(self, level: str) -> Bot:
         if level not in self.bots:
@@ -103,6 +106,10 @@ class _Session:
 
     def name(self, seat: int) -> str:
         return self.table.state.names[seat]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.table.state.names
 
     def save(self) -> bool:
         """Save the table (seats and game or match); say in words, once, when it failed."""
@@ -230,6 +237,7 @@ def _play_round(session: _Session, read: Read) -> None:
             _bot_turn(session)
         else:
             _person_turn(session, read)
+    _settle(session)  # the end of the round closes the last play's call window
     _round_result(session)
 
 
@@ -326,45 +334,59 @@ def _call_joker(session: _Session, seat: int, words: list[str]) -> None:
         return
     session.save()
     last = session.table.last
-    session.write(_call_words(session, call, _whose_play(session, last.player if last else seat)))
+    session.write(call_words(call, last.player if last else seat, session.names))
+    _settle(session)
 
 
 # --- what is shown ---
 
 
 def _tell(session: _Session, record: TurnRecord) -> None:
-    """What a turn did: a play with its breakdown (a bot's, under the Joker rule, with what it declared
-    only: counting it is your part), a pass or an exchange; then the Joker calls made on it."""
+    """What a turn did: a play with its breakdown as the table lets it be seen (under the Joker rule,
+    while it may be called, only what was declared: counting it is the others' part), a pass or an
+    exchange; then the Joker calls made on it, and the score of a play whose call window has closed."""
+    _settle(session)  # this turn closed the last play's window
     name, move = session.name(record.player), record.turn.move
-    bot = session.table.seats[record.player].is_bot
-    joker = session.table.options.joker
-    if record.score is not None:
+    seen = session.table.seen(record)
+    if seen is not None:
         verb = "You play" if name == "You" else f"{name} plays"
-        declares = f" and declares {record.declared}" if joker else ""
+        declare = "declare" if name == "You" else "declares"
+        declares = f" and {declare} {record.declared}" if seen.joker else ""
         session.write(f"\n{verb} {format_move(move)}{declares}")
-        if not (bot and joker):
-            session.write(describe(record.score))
+        if seen.hidden:
+            session.hidden = record.number
+        elif not seen.joker:
+            session.write(describe(seen.score) if seen.score is not None else "")
     elif isinstance(move, Exchange):
         session.write(f"\n{name} exchanges {_plural(record.turn.drawn, 'tile')}.")
     else:
         session.write(f"\n{name} passes.")
     for call in record.calls:
-        session.write(_call_words(session, call, _whose_play(session, record.player)))
+        session.write(call_words(call, record.player, session.names))
+    if seen is not None and seen.joker and not seen.hidden:  # called at once: its score shows now
+        _write_settled(session, record)
 
 
-def _whose_play(session: _Session, player: int) -> str:
-    name = session.name(player)
-    return "your play" if name == "You" else f"{name}'s play"
+def _settle(session: _Session) -> None:
+    """The play told by its declaration only, once Joker can no longer be called on it: its score."""
+    number, session.hidden = session.hidden, None
+    history = session.table.history
+    if number is None or not number < len(history):
+        return
+    seen = session.table.seen(history[number])
+    if seen is not None and seen.hidden:  # still open
+        session.hidden = number
+        return
+    _write_settled(session, history[number])
 
 
-def _call_words(session: _Session, call: JokerCall, what: str) -> str:
-    caller = session.name(call.caller)
-    you = caller == "You"
-    calls, takes, loses = ("call", "take", "lose") if you else ("calls", "takes", "loses")
-    if call.points > 0:
-        return f"{caller} {calls} Joker and {takes} the {call.points} points {what} left unclaimed."
-    who = "you" if you else caller
-    return f"{caller} {calls} Joker, but {what} left nothing unclaimed: {who} {loses} {-call.points} points."
+def _write_settled(session: _Session, record: TurnRecord) -> None:
+    seen = session.table.seen(record)
+    if seen is None or seen.score is None:
+        return
+    whose = "Your" if session.name(record.player) == "You" else f"{session.name(record.player)}'s"
+    session.write(f"{whose} play {format_move(record.turn.move)} was worth {seen.score.total}: {seen.standing}.")
+    session.write(describe(seen.score))
 
 
 def _status(session: _Session, seat: int) -> str:

@@ -36,8 +36,9 @@ class Bot(Protocol):
 @dataclass(frozen=True)
 class JokerManners:
     """How a bot keeps the Joker rule: the chance that it forgets one item of its own play's score
-    (a fifteen, a run, a bonus) when it declares, and the chance that it fails to call "Joker" when
-    another player's play left points unclaimed. Without a random generator it never slips."""
+    (a fifteen, a run, a bonus) when it declares (it never over-declares), and the chance that it
+    fails to call "Joker" when another player's play was declared wrong, missed points or claimed
+    too many alike. Without a random generator it never slips."""
 
     undercount: float = 0.0
     oversight: float = 0.0
@@ -50,11 +51,13 @@ class JokerManners:
         return result.total - rng.choice(items) if items else result.total
 
     def should_call(self, view: PlayerView, rng: random.Random | None = None) -> bool:
-        """Call "Joker" when the last play, by someone else, left points unclaimed (and they are seen)."""
+        """Call "Joker" when the last play, by someone else, was declared wrong: points left unclaimed
+        or points claimed beyond its score (and the bot sees it)."""
         if not view.options.joker or not view.turns:
             return False
         last = view.turns[-1]
-        missed = last.is_play and last.player != view.player and view.unclaimed > 0
+        wrong = view.unclaimed > 0 or view.overclaimed > 0
+        missed = last.is_play and last.player != view.player and wrong
         return missed and (rng is None or rng.random() >= self.oversight)
 
 

@@ -67,8 +67,9 @@ LOCK_RULE = LockRule.NOBODY_CAN_PLAY
 @dataclass(frozen=True)
 class Turn:
     """One turn as it happened. `points` is what the player scored for it (the declared score
-    under the Joker rule). In another player's view an exchange shows as `Exchange(())`: how many
-    tiles went back is public (`drawn`), which ones is not. `stuck`: a pass or exchange by a player
+    under the Joker rule, which a call may correct later: see `JokerCall.taken`). In another
+    player's view an exchange shows as `Exchange(())`: how many tiles went back is public
+    (`drawn`), which ones is not. `stuck`: a pass or exchange by a player
     who had no legal play (public: it is what counts towards a locked board)."""
 
     player: int
@@ -85,8 +86,12 @@ class Turn:
 
 @dataclass(frozen=True)
 class JokerCall:
+    """A "Joker!" called on the last play. Muggins style: the caller takes the points its player left
+    unclaimed, or the points it claimed beyond its score (`taken` back from that player), or loses 5."""
+
     caller: int
-    points: int  # what the call gave the caller: the unclaimed points, or -5
+    points: int  # what the call gave the caller: the points missed or over-claimed, or -5
+    taken: int = 0  # points taken back from the player of an over-declared play
 
 
 @dataclass(frozen=True)
@@ -154,7 +159,8 @@ class GameState:
     idle: int = 0  # consecutive turns without a play
     stuck: int = 0  # consecutive turns without a play by players who had no legal play
     lock: LockRule = LOCK_RULE  # the locked-board rule (a game saved under an older one keeps it)
-    unclaimed: int = 0  # Joker: points the last play left unclaimed (until the next player acts)
+    unclaimed: int = 0  # Joker: points the last play left unclaimed (until called or the next player acts)
+    overclaimed: int = 0  # Joker: points the last play claimed beyond its score (the same window)
     outcome: Outcome | None = None
     _legal_cache: dict[str, list[Play]] = field(default_factory=dict, init=False, compare=False, repr=False)
 
@@ -225,7 +231,8 @@ class GameState:
         """The state after the player to move makes `move` (or its notation).
 
         Under the Joker rule `declared` is the score the player claims for a play (default: the
-        true score); a declaration above the true score is refused."""
+        true score). Muggins style, a declaration above the true score is accepted and stands
+        unless someone calls "Joker" (`call_joker`); one below 0 is refused."""
         if isinstance(move, str):
             try:
                 move = parse_move(move)
@@ -286,8 +293,7 @@ class GameState:
             declared = total
         if declared < 0:
             raise IllegalMove("a declared score cannot be below 0")
-        if declared > total:
-            raise IllegalMove(f"{declared} is more than this play scores; declare what it is worth")
+        # no upper bound: refusing an over-declaration would tell the player the true score
         return self._placed(play, declared, total)
 
     def _placed(self, play: Play, declared: int, total: int) -> GameState:
@@ -342,14 +348,15 @@ class GameState:
     def _next(self, turn: Turn, text: str, played: bool = False, **changes: Any) -> GameState:
         """Record the turn with the `changes` it made (one new state: simulations play many turns),
         then end the game or hand the turn on."""
-        unclaimed = turn.true_points - turn.points if played else 0
+        error = turn.true_points - turn.points if played else 0
         state = replace(
             self,
             turns=(*self.turns, turn),
             log=(*self.log, text),
             idle=0 if played else self.idle + 1,
             stuck=self.stuck + 1 if turn.stuck else 0,
-            unclaimed=unclaimed,
+            unclaimed=max(0, error),
+            overclaimed=max(0, -error),
             current=(self.current + 1) % self.players,
             **changes,
         )
@@ -407,7 +414,9 @@ class GameState:
         return replace(self, outcome=Outcome(reason, went_out, deductions, final, winners))
 
     def call_joker(self, caller: int) -> GameState:
-        """`caller` calls "Joker" on the last play: takes its unclaimed points, or loses 5."""
+        """`caller` calls "Joker" on the last play (muggins style): takes the points it left
+        unclaimed; or, on an over-declared play, the points claimed beyond its score, which its player
+        loses; or, when the declaration was exact (or there is no play to call on), loses 5."""
         if not self.options.joker:
             raise IllegalMove("the Joker rule is not in play in this game")
         if not 0 <= caller < self.players:
@@ -416,13 +425,22 @@ class GameState:
         window_open = last is not None and last.is_play  # open until the next player acts
         if last is not None and last.player == caller and window_open:
             raise IllegalMove("you cannot call Joker on your own play")
-        gain = self.unclaimed if window_open and self.unclaimed > 0 else -JOKER_PENALTY
+        scores = self.scores
+        taken = 0
+        if window_open and self.unclaimed > 0:
+            gain = self.unclaimed
+        elif window_open and self.overclaimed > 0 and last is not None:
+            gain = taken = self.overclaimed
+            scores = _set(scores, last.player, scores[last.player] - taken)
+        else:
+            gain = -JOKER_PENALTY
         state = replace(
             self,
-            scores=_set(self.scores, caller, self.scores[caller] + gain),
-            calls=(*self.calls, (len(self.turns), JokerCall(caller, gain))),
+            scores=_set(scores, caller, scores[caller] + gain),
+            calls=(*self.calls, (len(self.turns), JokerCall(caller, gain, taken))),
             log=(*self.log, f"joker {caller}"),
             unclaimed=0 if gain > 0 else self.unclaimed,
+            overclaimed=0 if gain > 0 else self.overclaimed,
         )
         if state.outcome is not None:  # a call on the last play of the game changes the final scores
             return replace(state, outcome=None)._finish(self.outcome.reason, self.outcome.went_out)  # type: ignore[union-attr]
@@ -446,6 +464,7 @@ class GameState:
             unseen=self.unseen_by(player),
             turns=tuple(_public_turn(t, player) for t in self.turns),
             unclaimed=self.unclaimed if self.last_turn is not None and self.last_turn.is_play else 0,
+            overclaimed=self.overclaimed if self.last_turn is not None and self.last_turn.is_play else 0,
             outcome=self.outcome,
             starter=self.starter,
         )
@@ -502,6 +521,7 @@ class PlayerView:
     unclaimed: int  # Joker: points the last play left unclaimed and nobody has called yet
     outcome: Outcome | None
     starter: int
+    overclaimed: int = 0  # Joker: points the last play claimed beyond its score, not called yet
 
     @property
     def players(self) -> int:

@@ -1,14 +1,17 @@
 """Every turn of a game as the table tells it: the rules' turn, the board before it, its breakdown
-(scored once, when the turn is recorded) and the Joker calls made on it."""
+(scored once, when the turn is recorded), what its player pointed at when counting it under the Joker
+rule, and the Joker calls made on it."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import END_BLOCKED, END_IDLE, END_LOCKED, END_OUT, GameState, JokerCall, Outcome, Turn
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import PlayScore, score_play
+
+from .joker import Item
 
 
 @dataclass(frozen=True)
@@ -18,6 +21,9 @@ class TurnRecord:
     board_before: Board
     score: PlayScore | None  # the true breakdown of a play (None for a pass or an exchange)
     calls: tuple[JokerCall, ...] = ()  # "Joker!" called on it, in order
+    # Joker: the combinations its player pointed at when declaring (none when a number was typed, a
+    # bot declared, or the game was resumed: the record keeps only the number)
+    claimed: tuple[Item, ...] = ()
 
     @property
     def player(self) -> int:
@@ -29,14 +35,29 @@ class TurnRecord:
 
     @property
     def declared(self) -> int:
-        """What the player claimed for it (its true score unless the Joker rule let them under-count)."""
+        """What the player claimed for it (its true score unless the Joker rule let them miscount)."""
         return self.turn.points
 
     @property
     def unclaimed(self) -> int:
         """Points the player left and nobody has taken yet."""
-        taken = sum(c.points for c in self.calls if c.points > 0)
+        taken = sum(c.points for c in self.calls if c.points > 0 and not c.taken)
         return max(0, self.turn.true_points - self.turn.points - taken)
+
+    @property
+    def overclaimed(self) -> int:
+        """Points the player claimed beyond the play's score and nobody has called yet."""
+        return max(0, self.turn.points - self.turn.true_points - self.taken)
+
+    @property
+    def taken(self) -> int:
+        """Points a call took back from the player for claiming more than the play scores."""
+        return sum(c.taken for c in self.calls)
+
+    @property
+    def kept(self) -> int:
+        """What the play finally gave its player: the declaration, less what a call took back."""
+        return self.declared - self.taken
 
     @property
     def board_after(self) -> Board:
@@ -45,14 +66,15 @@ class TurnRecord:
         return self.board_before
 
     def with_call(self, call: JokerCall) -> TurnRecord:
-        return TurnRecord(self.number, self.turn, self.board_before, self.score, (*self.calls, call))
+        return replace(self, calls=(*self.calls, call))
 
 
-def record_turn(before: GameState, turn: Turn) -> TurnRecord:
-    """The record of `turn`, just made from the position `before`."""
+def record_turn(before: GameState, turn: Turn, claimed: tuple[Item, ...] = ()) -> TurnRecord:
+    """The record of `turn`, just made from the position `before` (`claimed`: what its player
+    pointed at to declare it)."""
     move = turn.move
     score = score_play(before.board, move) if isinstance(move, Play) else None
-    return TurnRecord(len(before.turns), turn, before.board, score)
+    return TurnRecord(len(before.turns), turn, before.board, score, claimed=claimed if score is not None else ())
 
 
 def history_of(state: GameState) -> tuple[TurnRecord, ...]:

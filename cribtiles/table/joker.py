@@ -1,6 +1,6 @@
 """A person counting their own play under the Joker rule: the combinations found by pointing at
 their tiles (each fifteen, pair, run or bonus once), or a number typed. The true breakdown is never
-shown before the declaration is made."""
+shown before the declaration is made (nor after, until the play's call window closes: `seen.py`)."""
 
 from __future__ import annotations
 
@@ -56,9 +56,9 @@ class Declaration:
         return self, None
 
     def check(self, typed: int) -> str:
-        """ "" when `typed` may be declared, else why not, gently."""
+        """ "" when `typed` may be declared, else why not, gently. Any number from 0 may be declared
+        (muggins style, an over-declaration stands unless called): refusing one would tell the true
+        score."""
         if typed < 0:
             return "A score cannot be below 0."
-        if typed > self.score.total:
-            return "That is more than this play scores: count again."
         return ""

@@ -161,7 +161,7 @@ def summarize(table: Table, finished_at: str, unfinished: bool = False) -> GameS
         for record in history_of(game):
             if record.score is None or record.player not in people:
                 continue
-            best_play = max(best_play, record.turn.points)
+            best_play = max(best_play, record.kept)
             highest_line = max(highest_line, *(line.total for line in record.score.lines))
     seats = tuple((s.name, s.level) for s in table.seats)
     return GameSummary(

@@ -25,7 +25,9 @@ from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import record_of, replay
 
 from .history import TurnRecord, history_of, record_turn
+from .joker import Item
 from .seats import Seat
+from .seen import SeenScore, seen_in
 
 log = logging.getLogger("cribtiles.table")
 
@@ -190,9 +192,10 @@ class Table:
 
     # --- people ---
 
-    def play(self, move: Move, declared: int | None = None) -> TurnRecord:
+    def play(self, move: Move, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> TurnRecord:
         """The person to move makes `move`, declaring `declared` under the Joker rule (None: its true
-        score). IllegalMove, in words, when the rules refuse it."""
+        score; `claimed`: the combinations they pointed at to count it, kept to be shown while the
+        play may still be called). IllegalMove, in words, when the rules refuse it."""
         p = self.to_move
         if p is None:
             raise IllegalMove("the round is over")
@@ -200,10 +203,15 @@ class Table:
             raise IllegalMove(f"it is {self.seats[p].name}'s turn")
         if declared is not None and not self.options.joker:
             raise IllegalMove("the Joker rule is not in play: a play scores what it is worth, nothing is declared")
-        return self._apply(move, declared)
+        return self._apply(move, declared, claimed)
 
     def may_call(self, seat: int) -> bool:
-        """Whether `seat` may call "Joker" now: on another player's play, until the next player acts."""
+        """Whether `seat` may call "Joker" now: on another player's play, until the next player acts.
+        A person may not once the round is over (the last play's score shows then: `seen.py`); the
+        bots' calls on it are made as it lands."""
+        return self._call_open(seat) and (self.seats[seat].is_bot or not self.round_over)
+
+    def _call_open(self, seat: int) -> bool:
         last = self.last
         return (
             self.options.joker
@@ -215,7 +223,8 @@ class Table:
         )
 
     def call_joker(self, seat: int) -> JokerCall:
-        """`seat` calls "Joker" on the last play: it takes the unclaimed points, or loses 5."""
+        """`seat` calls "Joker" on the last play: it takes the points left unclaimed, or those declared
+        beyond its score (from its player), or loses 5."""
         if not self.may_call(seat):
             raise IllegalMove("you can call Joker only on another player's play, before the next player acts")
         self.match = replace(self.match, game=self.state.call_joker(seat))
@@ -225,10 +234,15 @@ class Table:
 
     # --- the turn loop ---
 
-    def _apply(self, move: Move, declared: int | None) -> TurnRecord:
+    def seen(self, record: TurnRecord) -> SeenScore | None:
+        """The score of `record`'s play as the people at the table may see it now (None for a pass or
+        an exchange): under the Joker rule only its declaration until its call window closes."""
+        return seen_in(self.state, record)
+
+    def _apply(self, move: Move, declared: int | None, claimed: tuple[Item, ...] = ()) -> TurnRecord:
         before = self.state
         after = before.apply(move, declared)
-        record = record_turn(before, after.turns[-1])
+        record = record_turn(before, after.turns[-1], claimed if isinstance(move, Play) else ())
         self.match = replace(self.match, game=after)
         self.history.append(record)
         if record.is_play and self.options.joker:

@@ -291,9 +291,11 @@ PAGES: tuple[Page, ...] = (
         (
             "Start high: the highest tile drawn plays first instead of the lowest.",
             "Exchange any time: you may pass or exchange even when you could play.",
-            "Joker: you declare your own score, never more than the play is worth. If you declare "
-            "less, the first other player to call Joker before the next move takes the difference; "
-            "a call when nothing was missed costs the caller 5.",
+            "Joker: you declare your own score. (Our choice, muggins style:) whatever you declare stands "
+            "unless another player calls Joker before the next move. The first caller takes what you "
+            "left unclaimed, or what you claimed over the play's worth (you lose it); a call on a "
+            "score declared right costs the caller 5. A play's score is shown once it can no longer "
+            "be called.",
             "Matches and the Servant: several rounds with running totals. After each round the player "
             "with the lowest total is the Servant, who keeps score for the others. (our choice) A round "
             'is one game: the sheet says only "after each round".',

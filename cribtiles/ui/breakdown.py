@@ -1,11 +1,13 @@
 """A play's score in words, row by row: the heading, each line and its fifteens, pairs (three and four
-of a kind as one row) and runs, the bonuses; each row names the squares it lights on the board. And
+of a kind as one row) and runs, the bonuses; each row names the squares it lights on the board; under
+the Joker rule, only what the table lets be seen of it (`seen_rows`). And
 where the side panel's rows sit: every row of the longest breakdown shown, smaller or in two columns."""
 
 from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -13,6 +15,7 @@ from cribtiles.rules.board import Square
 from cribtiles.rules.hands import Combination, CombinationKind
 from cribtiles.rules.scoring import ONE_COLOUR, PlayScore, ScoredLine
 from cribtiles.rules.tiles import rank_word
+from cribtiles.table.seen import SeenScore, call_row
 
 from . import art
 from .geometry import Rect
@@ -35,7 +38,7 @@ OF_A_KIND = {3: "three of a kind", 4: "four of a kind"}
 def _words(kind: str, ranks: tuple[int, ...], positions: tuple[int, ...]) -> str:
     tiles = [rank_word(ranks[i]) for i in positions]
     if kind == CombinationKind.FIFTEEN:
-        return "fifteen  " + " + ".join(tiles)
+        return "fifteen " + "+".join(tiles)
     return f"{kind}  " + " ".join(tiles)
 
 
@@ -65,15 +68,18 @@ def _line_items(sl: ScoredLine) -> list[tuple[str, tuple[int, ...], int]]:
 def _told_apart(
     items: list[tuple[str, tuple[int, ...], int]], squares: tuple[Square, ...]
 ) -> list[tuple[str, tuple[int, ...], int]]:
-    """Rows that would read alike (two "fifteen A + 4 + J" using different Js) name the squares of
-    the tiles that only they use: "fifteen A + 4 + J  (j7)"."""
+    """Every fifteen names its squares ("fifteen 5+K: f7 g7"): a line may hold several that read
+    alike, and one alone should not read differently from them. Other rows that would read alike
+    (two pairs of one rank cannot, two runs can) name the squares of the tiles only they use."""
     same: defaultdict[str, list[tuple[int, ...]]] = defaultdict(list)
     for words, positions, _ in items:
         same[words].append(positions)
     out = []
     for words, positions, points in items:
         group = same[words]
-        if len(group) > 1:
+        if words.startswith(f"{CombinationKind.FIFTEEN} "):  # short: the longest breakdown must fit
+            words = f"{words}: {' '.join(str(squares[i]) for i in positions)}"
+        elif len(group) > 1:
             shared = set(group[0]).intersection(*group[1:])
             own = [str(squares[i]) for i in positions if i not in shared]
             words = f"{words}  ({' '.join(own)})"
@@ -95,6 +101,28 @@ def score_rows(score: PlayScore, heading: str) -> list[RowSpec]:
         where = b.line.squares if b.kind is ONE_COLOUR and b.line is not None else score.play.squares
         label = f"bonus: {b.kind}" + (f" ({b.line.name})" if b.line is not None else "")
         rows.append((label, f"+{b.points}", GOLD, 0, where, 0))
+    return rows
+
+
+def seen_rows(seen: SeenScore, who: str, names: Sequence[str], prefix: str = "") -> list[RowSpec]:
+    """The rows of a play's score as the table may show it (`cribtiles.table.seen`): under the Joker
+    rule with its call window open, what its player declared and pointed at, never the true total;
+    once it closes, the true breakdown with how the declaration stood and the calls made on it."""
+    squares = seen.play.squares
+    if seen.score is None:
+        rows: list[RowSpec] = [(f"{prefix}{who} played", "", GOLD, 2, squares, 0)]
+        for c in seen.claimed:
+            rows.append((c.words, str(c.points), DIM, -2, c.squares, 1))
+        rows.append((f"declared {seen.declared}", "", CREAM, 0, squares, 0))
+        return rows
+    if not seen.joker:
+        return score_rows(seen.score, f"{prefix}{who} scored")
+    whose = "Your" if who == "You" else f"{who}'s"
+    rows = score_rows(seen.score, f"{prefix}{whose} play was worth")
+    rows.insert(1, (seen.standing, "", GOLD, 0, squares, 0))
+    for call in seen.calls:
+        words, points = call_row(call, seen.player, names)
+        rows.append((words, points, GOLD, 0, squares, 0))
     return rows
 
 

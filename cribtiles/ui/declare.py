@@ -46,7 +46,8 @@ def draw_declaring(surf: Target, snap: TableSnapshot) -> None:
     ty += round(base * 1.7)
     text = (
         "Under the Joker rule you declare what your play scores. Click the tiles of each fifteen, pair "
-        "or run (all of the play's tiles for a bonus), or type the total. Enter declares it; Esc goes back."
+        "or run (all of the play's tiles for a bonus), or type the total. Enter declares it; Esc goes back. "
+        "Whatever you declare stands unless someone calls Joker: what you missed, or claimed over, is theirs."
     )
     for line in wrap(text, base - 2, tw):
         write(surf, line, base - 2, DIM, (tx, ty), "topleft")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextlib
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol
 
 import pygame
@@ -22,11 +22,13 @@ from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.moves import Exchange, Move, Pass, Play
 from cribtiles.rules.options import START_HIGH
+from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.history import TurnRecord
-from cribtiles.table.joker import Declaration
+from cribtiles.table.joker import Declaration, Item
 from cribtiles.table.model import BotRequest, Table
 from cribtiles.table.privacy import Private, hands_over, next_person, reveal, uncovered_seat, visible
+from cribtiles.table.seen import call_words
 
 from .coach_state import TableCoach
 from .config import Keeper, Preferences
@@ -151,7 +153,8 @@ class GameScene:
     turn_scroll: int = 0  # turns of the list scrolled past, newest first
     pointed: set[Square] = field(default_factory=set)  # squares clicked towards the next item
     typed: str = ""  # a declared total typed instead
-    confirming: tuple[Play, int | None] | None = None  # "confirm before play": the play asked about
+    # "confirm before play": the play asked about, with what is declared for it and pointed at
+    confirming: tuple[Play, int | None, tuple[Item, ...]] | None = None
     now: float = 0.0
     draft: Draft = field(init=False)
     pos: dict[int, list[float]] = field(default_factory=dict)  # tile id -> drawn [x, y, size]
@@ -185,6 +188,7 @@ class GameScene:
     _hand_cursor: bool | None = None
     _save_errors: int = 0
     peg_totals: bool = False  # a match: the peg board shows the match totals (a click on it switches)
+    _told_calls: tuple[int, int] = (0, 0)  # the Joker calls told so far: (rounds finished, calls in the round)
 
     def __post_init__(self) -> None:
         self.viewer = self._person_to_show()
@@ -194,6 +198,7 @@ class GameScene:
         self._set_pegs()
         self._snap_rack()
         self._explain_last()
+        self._told_calls = (len(self.table.match.finished), len(self.state.calls))  # a resumed game's are old
         if self.notice:
             self.toast(self.notice, 6.0)
 
@@ -206,8 +211,10 @@ class GameScene:
     def _explain_last(self) -> None:
         """The breakdown of the last play of the round (a resumed game, a play taken back), or none."""
         plays = [r for r in self.table.history if r.score is not None]
-        last = plays[-1].score if plays else None
-        self.breakdown = Breakdown(plays[-1].player, last) if last is not None else None
+        last = plays[-1] if plays else None
+        self.breakdown = None
+        if last is not None and last.score is not None:
+            self.breakdown = Breakdown(last.player, last.score, number=last.number, seen=self.table.seen(last))
 
     # --- helpers ---
 
@@ -436,19 +443,20 @@ class GameScene:
         if asked is not None and self.my_turn:
             self.commit(*asked)
 
-    def _play_or_ask(self, play: Play, declared: int | None = None) -> None:
-        """Make the play, or first ask "Play f7=5D g7=TL for 12?" when the setting says so."""
+    def _play_or_ask(self, play: Play, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> None:
+        """Make the play, or first ask "Play f7=5D g7=TL for 12?" when the setting says so (under the
+        Joker rule "Play f7=5D g7=TL and declare 10?": what will be declared, never the true score)."""
         if self.app.prefs.confirm_play:
-            self.confirming = (play, declared)
+            self.confirming = (play, declared, claimed)
         else:
-            self.commit(play, declared)
+            self.commit(play, declared, claimed)
 
     def _question(self) -> str | None:
         if self.confirming is None:
             return None
-        play, declared = self.confirming
-        if declared is not None:
-            return f"Play {play} and declare {declared}?"
+        play, declared, _ = self.confirming
+        if self.state.options.joker:  # what the person declares is all the question may tell
+            return f"Play {play} and declare {declared if declared is not None else 'its score'}?"
         points = self.live.score.total if self.live is not None and self.live.score is not None else None
         return f"Play {play} for {points}?" if points is not None else f"Play {play}?"
 
@@ -674,16 +682,46 @@ class GameScene:
         return self.curtain is None and not self.busy and self.table.may_call(self.human)
 
     def call_joker(self) -> None:
-        call = self.table.call_joker(self.human)
-        who = self.name_of(self.human)
-        if call.points > 0:
-            self.pegs[self.human].score(call.points)
-            self.toast(f"{who} called Joker and took {call.points} unclaimed point{'s' if call.points != 1 else ''}.")
-        else:
-            self.pegs[self.human].set(self.state.scores[self.human])
-            self.toast(f"Joker! But nothing was missed: {who} lose{'' if who == 'You' else 's'} {-call.points} points.")
+        self.table.call_joker(self.human)
+        self._tell_calls()
+        self._see_again()
         self.app.sounds.click()
         self.app.save_game()
+
+    def _tell_calls(self, wait: float = 0.0) -> None:
+        """Tell every Joker call the table has recorded since the last told, whoever made it (a bot's as
+        its play lands, a person's): who called, on whose play, how many points; and move the pegs of
+        the points it moved. From the table's records, so that no call goes by unseen."""
+        finished, told = self._told_calls
+        if finished != len(self.table.match.finished):  # a new round: its calls are all new
+            told = 0
+        calls = self.state.calls
+        told = min(told, len(calls))  # a turn taken back takes its calls with it
+        names = tuple(self.name_of(p) for p in range(self.state.players))
+        for before, call in calls[told:]:
+            player = self.state.turns[before - 1].player if before else call.caller
+            self.toast(call_words(call, player, names), 5.0)
+            if call.points > 0:
+                self.pegs[call.caller].score(call.points, wait=wait)
+            else:
+                self.pegs[call.caller].deduct(-call.points)
+            if call.taken:
+                self.pegs[player].deduct(call.taken)
+        self._told_calls = (len(self.table.match.finished), len(calls))
+
+    def _see_again(self) -> None:
+        """The breakdown shown follows what the table lets be seen of it: once its play's call window
+        closes, the true breakdown is read out afresh."""
+        b = self.breakdown
+        history = self.table.history
+        if b is None or b.number is None or not 0 <= b.number < len(history):
+            return
+        seen = self.table.seen(history[b.number])
+        if b.seen is None or seen is None:
+            return
+        if (seen.hidden, len(seen.calls)) != (b.seen.hidden, len(b.seen.calls)):
+            reread = b.seen.hidden and not seen.hidden
+            self.breakdown = replace(b, seen=seen, shown_at=self.now if reread else b.shown_at)
 
     def _point_at(self, square: Square | None) -> None:
         """A click while counting: the square joins (or leaves) the tiles pointed at; when they make a
@@ -726,7 +764,7 @@ class GameScene:
         if why:
             self.toast(why)
             return
-        self._play_or_ask(play, declared)
+        self._play_or_ask(play, declared, () if self.typed else d.found)
 
     def press_button(self, name: str) -> None:
         if name == "play":
@@ -741,8 +779,10 @@ class GameScene:
             elif self.can_play():
                 play = self.draft.proposal()
                 assert play is not None
-                if self.state.options.joker and self.live is not None and self.live.score is not None:
-                    self.declaring, self.pointed, self.typed = Declaration(self.live.score), set(), ""
+                if self.state.options.joker:  # the person counts it: never played for its true score unasked
+                    score = self.live.score if self.live is not None else None
+                    score = score if score is not None else score_play(self.state.board, play)
+                    self.declaring, self.pointed, self.typed = Declaration(score), set(), ""
                     return
                 self._play_or_ask(play)
             elif self.live is not None and not self.live.is_legal and self.my_turn:
@@ -965,6 +1005,8 @@ class GameScene:
         """The coach's note on the person's play (the setting on): the best play, when it scored more."""
         if not self.app.prefs.coach_notes or not isinstance(move, Play):
             return ""
+        if self.state.options.joker:  # "(you scored 12)" would tell the score while the play may be called
+            return ""
         try:
             return after_play_note(self.state.board, self.state.racks[self.state.current], move)
         except IllegalMove:  # the table refuses it a moment later, in its own words
@@ -1064,7 +1106,7 @@ class GameScene:
 
     # --- turns ---
 
-    def commit(self, move: Move, declared: int | None = None) -> None:
+    def commit(self, move: Move, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> None:
         """Make a move at the table: the player's, or the bot's once its tiles have landed."""
         mover = self.state.current
         keep = [self.draft.tiles[i] for i in self.draft.order] if mover == self.human else None
@@ -1074,7 +1116,7 @@ class GameScene:
             record = self.table.play_bot(move, self.request)
             self.request = None
         else:
-            record = self.table.play(move, declared)
+            record = self.table.play(move, declared, claimed)
         self.declaring = None
         self._tell(record)
         viewer, self.viewer = self.viewer, self._person_to_show(self.viewer)
@@ -1104,18 +1146,15 @@ class GameScene:
         who = self.name_of(mover)
         self.past = None  # the game moved on: show it as it is
         if record.score is not None:
-            self.breakdown = Breakdown(mover, record.score, self.now)
+            seen = self.table.seen(record)
+            self.breakdown = Breakdown(mover, record.score, self.now, record.number, seen)
             self.help = False  # the new breakdown is what the panel shows now
             from .breakdown import breakdown_rows
 
-            # the pegs move once the breakdown has been read out, line by line
-            gained = record.declared
-            self.pegs[mover].score(gained, wait=self._anim(ROW_REVEAL) * breakdown_rows(record.score))
-            for call in record.calls:
-                caller = self.name_of(call.caller)
-                if call.points > 0:
-                    self.pegs[call.caller].score(call.points, wait=self._anim(ROW_REVEAL) * 2)
-                    self.toast(f"{caller} called Joker and took {call.points} unclaimed points.")
+            # the pegs move by the points declared once the breakdown has been read out, line by line
+            rows = 3 if seen is not None and seen.hidden else breakdown_rows(record.score)
+            self.pegs[mover].score(record.declared, wait=self._anim(ROW_REVEAL) * rows)
+            self._tell_calls(wait=self._anim(ROW_REVEAL) * (rows + 2))  # the bots' calls on it
             self.app.sounds.click()
         elif isinstance(record.turn.move, Exchange):
             n = record.turn.drawn
@@ -1194,6 +1233,8 @@ class GameScene:
                     self.commit(move)
             return
         self._drive_bots()
+        self._tell_calls()
+        self._see_again()
         if self.state.is_over and not self.ended and not any(p.moving for p in self.pegs):
             self.ended = True
             self.app.show_end(self)
@@ -1316,7 +1357,9 @@ class GameScene:
         move = record.turn.move
         squares = move.squares if isinstance(move, Play) else ()
         words = "passed" if isinstance(move, Pass) else f"exchanged {record.turn.drawn} tiles"
-        return PastTurn(record.number, record.player, record.board_after, squares, record.score, words)
+        return PastTurn(
+            record.number, record.player, record.board_after, squares, record.score, words, self.table.seen(record)
+        )
 
     def _declaring_view(self) -> DeclaringView | None:
         d = self.declaring

@@ -277,7 +277,7 @@ class NewGameForm:
             return "Exchange tiles only when you have no play."
         if p is Part.JOKER:
             if self.options.joker:
-                return "Players declare their own scores; another may call Joker! on an under-count."
+                return "Players declare their own scores; another may call Joker! on a wrong count."
             return "Every play scores what it is worth, counted for you."
         if p is Part.ROUNDS:
             if self.options.rounds == 1:

@@ -8,10 +8,12 @@ from dataclasses import dataclass
 
 import pygame
 
+from cribtiles.rules.game import JokerCall, Turn
 from cribtiles.rules.moves import Exchange, Play
+from cribtiles.table.seen import SeenScore, call_row
 
 from . import art
-from .breakdown import InfoRow, RowSpec, breakdown_rows, place, score_rows
+from .breakdown import InfoRow, RowSpec, place, score_rows, seen_rows
 from .coach_panel import COACH, CoachLayout, coach_layout, draw_coach
 from .geometry import Rect, contains
 from .help_text import help_texts, with_opening
@@ -149,6 +151,7 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
         y = laid.top
     spec: list[RowSpec] = []
     shown = None  # a breakdown's rows are read out one by one: how many so far
+    told = 0  # ... of how many
     live = snap.live
     if coach is not None and coach.hint is not None and not snap.exchanging:
         spec.extend(_hint_rows(coach))
@@ -177,7 +180,9 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
     elif snap.past is not None:  # a turn clicked in the list: its breakdown, on the board as it was
         past = snap.past
         who = seat_name(snap, past.player)
-        if past.score is not None:
+        if past.seen is not None:
+            spec.extend(_seen_rows(snap, past.seen, who, base, w, f"Turn {past.number + 1}: "))
+        elif past.score is not None:
             spec.extend(score_rows(past.score, f"Turn {past.number + 1}: {who} scored"))
         else:
             spec.append((f"Turn {past.number + 1}: {who} {past.words}", "", GOLD, 2, (), 0))
@@ -192,8 +197,11 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
         spec.append(("Right or Space: the first turn", "", DIM, -2, (), 0))
     elif snap.breakdown is not None:
         who = seat_name(snap, snap.breakdown.player)
-        spec.extend(score_rows(snap.breakdown.score, f"{who} scored"))
-        shown = snap.rows_shown
+        if snap.breakdown.seen is not None:
+            spec.extend(_seen_rows(snap, snap.breakdown.seen, who, base, w))
+        else:
+            spec.extend(score_rows(snap.breakdown.score, f"{who} scored"))
+        shown, told = snap.rows_shown, len(spec)
     if snap.help:
         spec = []
     if snap.confirming is not None:  # "confirm before play": the question comes first
@@ -222,22 +230,34 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
     lh = round(small * 1.3)
     room = int((bottom - y - round(base * 1.6)) // lh)
     turns = snap.state.turns if snap.replay is None else snap.replay.turns
-    b = snap.breakdown
-    revealing = b is not None and (snap.rows_shown or 999) < breakdown_rows(b.score)
+    revealing = shown is not None and shown < told
     if room >= 2 and turns and not revealing:
         y += pad
-        newest_first = list(enumerate(turns))[::-1]
+        calls = snap.state.calls if snap.replay is None else snap.replay.calls
+        newest_first = _entries(turns, calls)[::-1]
         scroll = snap.turn_scroll
         if snap.replay is not None:  # the turn shown stays in the middle of the list
-            scroll = len(turns) - snap.replay.at - room // 2
-        scroll = max(0, min(scroll, len(turns) - room))
+            shown_turn = snap.replay.at - 1
+            at = next((i for i, (n, t, _) in enumerate(newest_first) if t is not None and n == shown_turn), None)
+            scroll = (len(newest_first) if at is None else at) - room // 2
+        scroll = max(0, min(scroll, len(newest_first) - room))
         later = "later" if snap.replay is not None else "newer"
-        more = f"{scroll} {later} above (wheel)" if scroll else ("click one to see it" if len(turns) <= room else "")
-        if not more and len(turns) > room:
-            more = f"{len(turns) - room} older below (wheel)"
+        fits = len(newest_first) <= room
+        more = f"{scroll} {later} above (wheel)" if scroll else ("click one to see it" if fits else "")
+        if not more and not fits:
+            more = f"{len(newest_first) - room} older below (wheel)"
         rows.append(InfoRow((x, y, w, round(base * 1.3)), "Turns", more, GOLD, base))
         y += round(base * 1.3)
-        for number, t in newest_first[scroll : scroll + room]:
+        names = tuple(seat_name(snap, p) for p in range(snap.state.players))
+        for number, t, call in newest_first[scroll : scroll + room]:
+            if t is None:  # a Joker call on turn `number`: who called, on whose play, the points
+                assert call is not None
+                called = turns[number].move
+                text, right = call_row(call, turns[number].player, names)
+                squares = called.squares if isinstance(called, Play) else ()
+                rows.append(InfoRow((x, y, w, lh), "   " + text, right, DIM, small, squares, 0, number))
+                y += lh
+                continue
             who = seat_name(snap, t.player)
             if isinstance(t.move, Play):
                 text, right, squares = (
@@ -253,6 +273,34 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
             shown_now = snap.past is not None and snap.past.number == number
             rows.append(InfoRow((x, y, w, lh), text, right, GOLD if shown_now else DIM, small, squares, 0, number))
             y += lh
+    return rows
+
+
+def _entries(
+    turns: tuple[Turn, ...], calls: tuple[tuple[int, JokerCall], ...]
+) -> list[tuple[int, Turn | None, JokerCall | None]]:
+    """The turn list's entries, oldest first: each turn (number, turn, None), then the Joker calls made
+    on it (number, None, call)."""
+    on: dict[int, list[JokerCall]] = {}
+    for before, call in calls:
+        if 1 <= before <= len(turns):
+            on.setdefault(before - 1, []).append(call)
+    out: list[tuple[int, Turn | None, JokerCall | None]] = []
+    for number, t in enumerate(turns):
+        out.append((number, t, None))
+        out.extend((number, None, call) for call in on.get(number, ()))
+    return out
+
+
+def _seen_rows(
+    snap: TableSnapshot, seen: SeenScore, who: str, base: int, width: int, prefix: str = ""
+) -> list[RowSpec]:
+    """A play's score as the table lets it be seen (`seen_rows`), with a word while it is hidden."""
+    names = tuple(seat_name(snap, p) for p in range(snap.state.players))
+    rows = seen_rows(seen, who, names, prefix)
+    if seen.hidden:
+        why = "Its score shows once Joker can no longer be called on it (a call, or the next player's turn)."
+        rows.extend((line, "", DIM, -2, (), 0) for line in wrap(why, base - 2, width))
     return rows
 
 

@@ -20,6 +20,7 @@ from cribtiles.rules.moves import Pass, Play
 from cribtiles.rules.record import apply_text, record_of, replay
 from cribtiles.table.history import TurnRecord, history_of
 from cribtiles.table.model import Table
+from cribtiles.table.seen import seen_score
 
 from .config import Preferences
 from .drag import Draft
@@ -231,7 +232,9 @@ class ReplayScene:
         move = record.turn.move
         squares = move.squares if isinstance(move, Play) else ()
         words = "passed" if isinstance(move, Pass) else f"exchanged {record.turn.drawn} tiles"
-        return PastTurn(record.number, record.player, record.board_after, squares, record.score, words)
+        # a recorded turn is settled: its call window closed, its true score shows beside the declaration
+        seen = seen_score(record, self.state.options.joker, open_window=False)
+        return PastTurn(record.number, record.player, record.board_after, squares, record.score, words, seen)
 
     def _pegs(self, state: GameState) -> tuple[PegView, ...]:
         """The pegs at this position; at the end of a round, on the final scores (the back peg on the
@@ -294,6 +297,7 @@ class ReplayScene:
                 draw_words(state, self.name_of),
                 self.on_export is not None,
                 self.typed,
+                self.rounds[self.round].calls,
             ),
             you=self.you,
         )

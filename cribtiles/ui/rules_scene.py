@@ -496,10 +496,10 @@ def _draw_example(surf: pygame.Surface, ex: Example, cell: Cell, t: int) -> None
 
 def _unplaced(words: str, i: int) -> str:
     """A breakdown row of a hand without the board: 'row 7:  4 5 6' is 'hand:  4 5 6', and the
-    squares that tell two alike rows apart ('fifteen 4 + 5 + 6  (d7 g7)') are left off."""
+    squares rows name ('fifteen 4+5+6: d7 f7 g7', 'run  3 4 5  (d7)') are left off."""
     if i == 1:
         return "hand:" + words.partition(":")[2]
-    return words.split("  (")[0]
+    return words.split("  (")[0].split(": ")[0]
 
 
 def _draw_rows(surf: pygame.Surface, rows: list[InfoRow]) -> None:

@@ -10,11 +10,12 @@ from types import MappingProxyType
 
 from cribtiles.bot.coach import ExchangeAdvice, Suggestion, TilesOut
 from cribtiles.rules.board import BLOCKED, Board, Square
-from cribtiles.rules.game import GameState, Turn
+from cribtiles.rules.game import GameState, JokerCall, Turn
 from cribtiles.rules.match import Match
 from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.seats import Seat
+from cribtiles.table.seen import SeenScore
 
 from .geometry import Layout, Point, Rect
 from .preview import Preview
@@ -54,11 +55,14 @@ class Flight:
 @dataclass(frozen=True)
 class Breakdown:
     """A play's score, explained: who, the engine's PlayScore, and when it appeared (its rows are
-    read out one by one)."""
+    read out one by one). `seen`: what the people at the table may see of it now (the table's rule:
+    under the Joker rule only the declaration while the play may be called); the panel draws that."""
 
     player: int
     score: PlayScore
     shown_at: float = -1e9
+    number: int | None = None  # the turn it is (None: a score shown outside a game's turns)
+    seen: SeenScore | None = None
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,7 @@ class PastTurn:
     squares: tuple[Square, ...]
     score: PlayScore | None
     words: str  # what it was, for a pass or an exchange
+    seen: SeenScore | None = None  # what the table may see of its score (`Breakdown.seen`)
 
 
 @dataclass(frozen=True)
@@ -122,6 +127,7 @@ class ReplayView:
     start: str  # who starts and why, shown before the first turn
     can_export: bool
     typed: str = ""  # a turn number being typed to jump to
+    calls: tuple[tuple[int, JokerCall], ...] = ()  # every Joker call of the round, for the list
 
 
 @dataclass(frozen=True)

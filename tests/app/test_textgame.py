@@ -300,8 +300,56 @@ def test_the_expert_calls_joker_when_you_declare_less(tmp_path: Path, greedy_bot
     s = saved(tmp_path).state
     true_points = s.turns[0].true_points
     assert true_points > 0 and s.log[0].endswith(" declare 0") and s.log[1] == "joker 1"
-    assert f"Expert calls Joker and takes the {true_points} points your play left unclaimed." in out
+    points = f"{true_points} unclaimed point{'s' if true_points != 1 else ''}"
+    assert f"Expert called Joker on your play and took {points}." in out
     assert s.scores[1] >= true_points
+    # the call closed the window: the play's score shows, after the declaration, never before it
+    played = out.index(f"\nYou play {s.turns[0].move} and declare 0")
+    worth = out.index(f"Your play {s.turns[0].move} was worth {true_points}: declared 0, {true_points} unclaimed.")
+    assert played < worth and not any(line.startswith("  total") for line in out[:worth])
+
+
+def test_you_declare_more_than_your_play_scores_and_the_expert_takes_the_excess(
+    tmp_path: Path, greedy_bots: None
+) -> None:
+    seed = next(n for n in range(100) if new_game(2, JOKER, n).starter == 0)
+    out: list[str] = []
+
+    def reader(prompt: str) -> str:
+        s = saved(tmp_path).state
+        if s.turns:
+            raise EOFError
+        return f"{best_move(s)} declare 99"  # accepted: a refusal would tell the true score
+
+    assert play_text_game("expert", seed, JOKER, read=reader, write=out.append, data_dir=tmp_path) == 0
+    s = saved(tmp_path).state
+    true_points = s.turns[0].true_points
+    assert s.log[:2] == (f"{s.turns[0].move} declare 99", "joker 1")
+    assert s.scores[0] == true_points and s.scores[1] >= 99 - true_points
+    over = 99 - true_points
+    assert f"Expert called Joker on your play, declared {over} points over its score, and took them from you." in out
+    assert f"Your play {s.turns[0].move} was worth {true_points}: declared 99, {over} more than it scores." in out
+
+
+def test_an_honest_play_shows_its_score_only_once_the_next_player_acts(tmp_path: Path, greedy_bots: None) -> None:
+    seed = next(n for n in range(100) if new_game(2, JOKER, n).starter == 0)
+    out: list[str] = []
+
+    def reader(prompt: str) -> str:
+        s = saved(tmp_path).state
+        if s.turns:
+            raise EOFError
+        return best_move(s)  # declared in full: the Expert does not call
+
+    assert play_text_game("expert", seed, JOKER, read=reader, write=out.append, data_dir=tmp_path) == 0
+    s = saved(tmp_path).state
+    move, true_points = s.turns[0].move, s.turns[0].true_points
+    assert s.calls == () and s.turns[1].player == 1
+    played = out.index(f"\nYou play {move} and declare {true_points}")
+    worth = out.index(f"Your play {move} was worth {true_points}: declared {true_points}, all it scores.")
+    expert = next(i for i, line in enumerate(out) if line.startswith("\nExpert "))
+    assert played < worth < expert  # told as the Expert acts, before its own play
+    assert not any(line.startswith("  total") for line in out[played:worth])
 
 
 def test_your_joker_call_takes_what_the_bot_left(tmp_path: Path, greedy_bots: None) -> None:
@@ -319,7 +367,8 @@ def test_your_joker_call_takes_what_the_bot_left(tmp_path: Path, greedy_bots: No
     code, out, _ = play(tmp_path, "joker", EOFError, level="beginner", seed=seed, options=JOKER)
     assert code == 0
     assert f"\nBeginner plays {record.turn.move} and declares {record.declared}" in out
-    assert f"You call Joker and take the {missed} points Beginner's play left unclaimed." in out
+    points = f"{missed} unclaimed point{'s' if missed != 1 else ''}"
+    assert f"You called Joker on Beginner's play and took {points}." in out
     s = saved(tmp_path).state
     assert s.log[-1] == "joker 0" and s.scores[0] == missed
 
@@ -328,7 +377,7 @@ def test_your_joker_call_on_an_honest_play_costs_5(tmp_path: Path, greedy_bots: 
     seed = next(n for n in range(100) if new_game(2, JOKER, n).starter == 1)
     code, out, _ = play(tmp_path, "joker", EOFError, level="expert", options=JOKER, seed=seed)
     assert code == 0
-    assert "You call Joker, but Expert's play left nothing unclaimed: you lose 5 points." in out
+    assert "You called Joker on Expert's play, but nothing was missed: you lose 5 points." in out
     s = saved(tmp_path).state
     assert s.log[-1] == "joker 0" and s.scores[0] == -5
 

@@ -32,7 +32,8 @@ from cribtiles.rules import (
     parse_square,
     score_play,
 )
-from cribtiles.rules.game import END_BLOCKED, END_LOCKED, END_OUT
+from cribtiles.rules.game import END_BLOCKED, END_LOCKED, END_OUT, JokerCall
+from cribtiles.rules.record import record_of, replay
 
 DEFAULT = RuleOptions()
 ANY_TIME = RuleOptions.parse("exchange=any-time")
@@ -827,12 +828,41 @@ def test_the_window_closes_when_the_next_player_acts() -> None:
     assert after.call_joker(third).scores[third] == -5
 
 
-def test_a_declaration_above_the_true_score_is_refused() -> None:
+def test_a_declaration_above_the_true_score_is_accepted_and_stands_unless_called() -> None:
     s, play, total = joker_start()
-    with pytest.raises(IllegalMove, match="more than"):
-        s.apply(play, declared=total + 1)
-    with pytest.raises(IllegalMove):
+    p = s.current
+    after = s.apply(play, declared=total + 4)  # muggins style: refusing it would give the score away
+    assert after.scores[p] == total + 4
+    assert (after.unclaimed, after.overclaimed) == (0, 4)
+    assert after.log[-1] == f"{play} declare {total + 4}"
+    assert after.view(1 - p).overclaimed == 4 and after.view(1 - p).unclaimed == 0
+    moved = after.apply(after.legal_actions()[0])  # the next player acts: it stands
+    assert moved.scores[p] == total + 4 and moved.overclaimed == 0
+    with pytest.raises(IllegalMove, match="below 0"):
         s.apply(play, declared=-1)
+
+
+def test_a_call_on_an_over_declared_play_moves_the_excess_to_the_caller() -> None:
+    s, play, total = joker_start(3)
+    p = s.current
+    a, b = (p + 1) % 3, (p + 2) % 3
+    after = s.apply(play, declared=total + 7)
+    called = after.call_joker(b)
+    assert called.scores[p] == total and called.scores[b] == 7 and called.scores[a] == 0
+    assert called.calls[-1] == (1, JokerCall(b, 7, 7))
+    assert (called.unclaimed, called.overclaimed) == (0, 0)
+    late = called.call_joker(a)  # judged on what is still wrong: nothing
+    assert late.scores[a] == -5 and late.scores[p] == total
+
+
+def test_an_over_declared_play_and_its_call_replay_from_the_record() -> None:
+    s, play, total = joker_start(3)
+    p = s.current
+    game = s.apply(play, declared=total + 3).call_joker((p + 1) % 3)
+    game = game.apply(game.legal_actions()[0])
+    again = replay(record_of(game))
+    assert again.log == game.log and again.calls == game.calls
+    assert again.scores == game.scores and again.scores[p] == score_play(s.board, play).total
 
 
 def test_calling_joker_on_your_own_play_is_refused() -> None:

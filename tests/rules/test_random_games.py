@@ -100,10 +100,13 @@ def check_state(state: GameState) -> None:
     for p in range(state.players):
         turn_points = sum(t.points for t in state.turns if t.player == p)
         call_points = sum(c.points for _, c in state.calls if c.caller == p)
-        assert state.scores[p] == turn_points + call_points
+        taken = sum(c.taken for n, c in state.calls if n and state.turns[n - 1].player == p)  # over-claims called
+        assert state.scores[p] == turn_points + call_points - taken
         assert len(state.racks[p]) <= 5
     for t in state.turns:
-        assert 0 <= t.points <= t.true_points
+        assert t.points >= 0  # and above its true score too, muggins style (until called)
+    for n, c in state.calls:
+        assert c.taken in (0, c.points) and (not c.taken or state.turns[n - 1].points > state.turns[n - 1].true_points)
     if state.options.solitaire:
         for side, bag in enumerate(state.bags):
             colours = {t.colour for t in bag} | {t.colour for t in state.racks[side]}
@@ -201,7 +204,7 @@ def play_out(
         action = choose(state, rng)
         declared = None
         if options.joker and isinstance(action, Play) and rng.random() < 0.4:
-            declared = rng.randint(0, score_play(state.board, action).total)
+            declared = rng.randint(0, score_play(state.board, action).total + 5)  # over too: muggins style
         after = state.apply(action, declared)
         check_transition(state, action, declared, after)
         state = after
@@ -210,9 +213,13 @@ def play_out(
             last = state.turns[-1]
             caller = rng.choice([q for q in range(players) if not (last.is_play and q == last.player)])
             unclaimed = state.unclaimed if last.is_play else 0
+            over = state.overclaimed if last.is_play else 0
+            assert not (unclaimed and over)
             called = state.call_joker(caller)
-            gain = unclaimed if unclaimed > 0 else -5
+            gain = unclaimed or over or -5
             assert called.scores[caller] == state.scores[caller] + gain
+            if last.is_play:  # an over-declaration falls back to the play's true score
+                assert called.scores[last.player] == state.scores[last.player] - over
             state = called
             check_state(state)
     assert state.is_over, "the game did not end within the bound"

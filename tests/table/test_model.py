@@ -10,7 +10,7 @@ import pytest
 from cribtiles.bot import choose_safely, make_bot
 from cribtiles.bot.greedy import greedy_move
 from cribtiles.rules import IllegalMove, new_game
-from cribtiles.rules.game import JOKER_PENALTY
+from cribtiles.rules.game import JOKER_PENALTY, JokerCall
 from cribtiles.rules.moves import Pass, Play
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import score_play
@@ -137,13 +137,37 @@ def test_a_person_under_counts_a_bot_calls_and_a_wrong_call_costs_five() -> None
     assert not table.may_call(0)  # once per play
 
 
-def test_a_declaration_above_the_true_score_is_refused() -> None:
-    table = Table.new((Seat.person("Ann"), Seat.person("Ben")), JOKER, seed=4)
+def test_a_person_over_declares_and_the_expert_takes_the_excess() -> None:
+    table = Table.new((Seat.person("Ann"), Seat.bot("expert")), JOKER, seed=4)
+    if table.bot_to_move:
+        request = table.bot_request()
+        table.play_bot(greedy_move(request.view, random.Random(request.seed)), request)
     play = table.state.legal_plays()[0]
     true = score_play(table.state.board, play).total
-    with pytest.raises(IllegalMove, match="more than this play scores"):
-        table.play(play, declared=true + 1)
-    assert table.history == []
+    before = table.state.scores
+    record = table.play(play, declared=true + 6)
+    assert record.declared == true + 6 and record.calls == (JokerCall(1, 6, 6),)  # an Expert never misses
+    assert table.state.scores == (before[0] + true, before[1] + 6)
+    assert (record.taken, record.kept, record.overclaimed, record.unclaimed) == (6, true, 0, 0)
+
+
+@pytest.mark.parametrize(("level", "caught"), [("expert", "all"), ("beginner", "some")])
+def test_the_bots_call_over_declarations_by_their_level(level: str, caught: str) -> None:
+    over = calls = 0
+    for seed in range(20):
+        table = Table.new((Seat.person("Ann"), Seat.bot(level)), JOKER, seed=seed)
+        if table.bot_to_move:
+            request = table.bot_request()
+            table.play_bot(greedy_move(request.view, random.Random(request.seed)), request)
+        play = table.state.legal_plays()[0]
+        record = table.play(play, declared=score_play(table.state.board, play).total + 2)
+        over += 1
+        calls += record.calls == (JokerCall(1, 2, 2),)
+    assert over == 20
+    if caught == "all":
+        assert calls == over  # an Expert never misses
+    else:
+        assert 0 < calls < over  # a Beginner misses about half (oversight 0.5), by the table's seed
 
 
 def test_a_match_of_three_rounds_keeps_totals_and_names_the_servant() -> None:

@@ -52,14 +52,14 @@ def test_three_and_four_of_a_kind_are_one_row_each() -> None:
     assert [r[0] for r in pairs if "pair" in r[0] or "kind" in r[0]] == ["pair  4 4", "pair  5 5"]
 
 
-def test_rows_that_would_read_alike_name_the_squares_only_they_use(app: App) -> None:
+def test_every_fifteen_names_its_squares_and_rows_alike_light_their_own(app: App) -> None:
     score = scored("f7=AL g7=4D h7=JL", "i7=JD")  # A 4 J J: two fifteens A+4+J, one with each J
     rows = score_rows(score, "scored")
     fifteens = [r for r in rows if r[0].startswith("fifteen")]
-    assert [(r[0], r[1]) for r in fifteens] == [("fifteen  A + 4 + J  (h7)", "2"), ("fifteen  A + 4 + J  (i7)", "2")]
+    assert [(r[0], r[1]) for r in fifteens] == [("fifteen A+4+J: f7 g7 h7", "2"), ("fifteen A+4+J: f7 g7 i7", "2")]
     game = app.game
     game.breakdown = Breakdown(1, score)
-    for text, jack in (("fifteen  A + 4 + J  (h7)", Square(6, 7)), ("fifteen  A + 4 + J  (i7)", Square(6, 8))):
+    for text, jack in (("fifteen A+4+J: f7 g7 h7", Square(6, 7)), ("fifteen A+4+J: f7 g7 i7", Square(6, 8))):
         row = next(r for r in info_rows(game.snapshot()) if r.left == text)
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=centre(row.rect), rel=(0, 0), buttons=(0, 0, 0)))
         app.frame(1 / 60)

@@ -7,10 +7,11 @@ import pygame
 from cribtiles.rules import Board, new_game, parse_move
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import score_play
+from cribtiles.ui.breakdown import breakdown_rows
 from cribtiles.ui.config import NoKeeper, Preferences
 from cribtiles.ui.game_scene import Breakdown
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.panel import breakdown_rows, info_rows
+from cribtiles.ui.panel import info_rows
 from cribtiles.ui.window import App
 
 

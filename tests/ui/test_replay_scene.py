@@ -107,10 +107,21 @@ def test_a_replay_rebuilds_a_stored_game_exactly_turn_by_turn() -> None:
                         == record_turn.score
                         == score_play(record_turn.board_before, record_turn.turn.move)
                     )  # type: ignore[arg-type]
-                    assert (rows[0].left, rows[0].right) == (f"Turn {at}: {who} scored", str(record_turn.score.total))
-                    heading = f"Turn {at}: {who} scored"
+                    whose = "Your" if who == "You" else f"{who}'s"
+                    true, declared = record_turn.score.total, record_turn.declared
+                    heading = f"Turn {at}: {whose} play was worth"
+                    assert (rows[0].left, rows[0].right) == (heading, str(true))
+                    # a recorded play is settled: its true score, and how the declaration stood against it
+                    standing = (
+                        f"declared {declared}, {true - declared} unclaimed"
+                        if declared < true
+                        else f"declared {declared}, all it scores"
+                    )
+                    assert rows[1].left == standing
                     spec = [(left, right) for left, right, *_ in score_rows(record_turn.score, heading)]
-                    assert [(r.left, r.right) for r in rows[: len(spec)]] == spec
+                    assert [(r.left, r.right) for r in rows[2 : len(spec) + 1]] == spec[1:]
+                    called = [r.left for r in rows if r.turn is None and "called Joker" in r.left]
+                    assert len(called) == len(record_turn.calls)
                 else:
                     assert rows[0].left.startswith(f"Turn {at}: {who} ")
             # the turn list marks the turn shown
