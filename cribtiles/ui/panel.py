@@ -208,6 +208,7 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
         ask: list[RowSpec] = [(line, "", GOLD, 2, (), 0) for line in wrap(snap.confirming, base + 2, w)]
         ask.append(("Enter or Y plays it; Esc or N goes back", "", CREAM, 0, (), 0))
         spec = [*ask, ("", "", CREAM, 0, (), 0), *spec]
+    plain = spec
     if not snap.help:  # who starts and why, under the first breakdown when it fits whole beside it
         spec = with_opening(spec, snap.opening, (x, y, w, _text_bottom(snap) - y), base, pad)
     idle = snap.breakdown is None and snap.past is None and live is None and not snap.exchanging
@@ -223,13 +224,17 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
                 spec.append((line, "", DIM, step, (), 0))
     bottom = _text_bottom(snap)  # the text ends above the messages
     # laid out whole, so that rows being read out one by one never move or change size
-    rows, y = place(spec, (x, y, w, bottom - y), base, pad)
-    rows = rows[:shown]
+    top = y
+    rows, y = place(spec, (x, top, w, bottom - top), base, pad)
     # the turns so far, newest first, in the room that is left (pointing at one shows its tiles)
     small = base - 2
     lh = round(small * 1.3)
     room = int((bottom - y - round(base * 1.6)) // lh)
     turns = snap.state.turns if snap.replay is None else snap.replay.turns
+    if room < 2 and turns and spec is not plain:  # the turn list (and its calls) before who started
+        rows, y = place(plain, (x, top, w, bottom - top), base, pad)
+        room = int((bottom - y - round(base * 1.6)) // lh)
+    rows = rows[:shown]
     revealing = shown is not None and shown < told
     if room >= 2 and turns and not revealing:
         y += pad
