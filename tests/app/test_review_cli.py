@@ -185,3 +185,25 @@ def test_the_cribtiles_command_dispatches_review_and_its_help_names_the_options(
         assert option in out
     assert cribtiles_main(["review", str(saved), "--budget", "0", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["format"] == "cribtiles-review"
+
+
+def test_the_window_s_review_and_the_command_s_find_the_same_bests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same game, budget and seed: the review the window runs (its worker, here in a thread) and
+    `cribtiles review` weigh the same plays and find the same best on every turn. A budget that fits
+    only the least rounds makes both the same on any machine."""
+    from cribtiles.table.review_worker import ReviewWorker
+    from tests.table.test_review_worker import finish
+
+    table = bot_game("easy,medium", seed=1)  # Easy misses plays, as a person may
+    path = tmp_path / "game.json"
+    path.write_text(save_table(table), encoding="utf-8")
+    worker = ReviewWorker(budget=1e-6, seed=5, use_process=False)
+    worker.start(table)
+    window = finish(worker)
+    worker.close()
+    data = as_json(capsys, str(path), "--budget", "0.000001", "--seed", "5")
+    assert [str(t.best) for t in window.turns] == [t["best"] for t in data["turns"]]
+    assert [t.best_score for t in window.turns] == [t["best_score"] for t in data["turns"]]
+    assert any(not t.is_best for t in window.turns)
