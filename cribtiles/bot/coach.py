@@ -293,7 +293,7 @@ def group_label(move: Move, alike: Sequence[Move]) -> str:
         for p, q in zip(move.placements, other.placements, strict=False)
         if p.tile != q.tile
     }
-    words = " ".join(f"{p.square}={rank_word(p.tile.rank)}" if p.square in varies else str(p) for p in move.placements)
+    words = " ".join(f"{p.square}={str(p.tile)[:-1]}" if p.square in varies else str(p) for p in move.placements)
     return f"{words}, {'either' if len(alike) == 1 else 'any'} colour order"
 
 
