@@ -305,16 +305,15 @@ def _row_words(s: Suggestion) -> str:
 
 def point_words(s: Suggestion, index: int) -> str:
     """The play pointed at, its figures in words: what it keeps and what the bots' table makes of
-    them, Hard's equity and what it is made of, the Expert's evaluation, the plays alike."""
+    them, Hard's equity and what it is made of, the plays alike (the Expert's column is said under
+    the list when nothing is pointed at)."""
     kept = format_tiles(s.kept) or "nothing"
     said = (
-        f"{index + 1}. {s.score} points now; keeps {kept}, worth {s.leave:+.1f} on later turns by the bots' table "
-        f"of kept tiles; Hard's equity {s.equity:.1f} (points, tiles kept, {s.threat:+.1f} for what it opens)"
+        f"{index + 1}. keeps {kept}: {s.leave:+.1f} on later turns (bots' table) · Hard's equity {s.equity:.1f}"
+        f" = {s.score} points {s.leave:+.1f} kept {s.threat:+.1f} for what it opens or blocks"
     )
-    if s.expert is not None:
-        said += f"; Expert {s.expert:+.1f}: points won on the others over this turn and the next, by simulation"
     alike = alike_words(s)
-    return f"{said}; {alike}" if alike else said
+    return f"{said} · {alike}" if alike else said
 
 
 def _move_words(move: object) -> str:

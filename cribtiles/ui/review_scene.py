@@ -151,12 +151,13 @@ def _score_of(board: Board, play: Play) -> PlayScore | None:
         return None
 
 
-#: What a turn's evaluation is, in words, where the figures are shown.
-EVALUATION_WORDS = (
-    "Evaluation: the points a play wins on the other players over this turn and the next ones, with the "
-    "tiles it keeps (the Expert's continuations, averaged over guesses of the hidden tiles; once the bag "
-    "is empty between two players, to the end of the game)."
-)
+def evaluation_words(turn: TurnReview) -> str:
+    """What the turn's evaluation figures are, in words, shown over them."""
+    if str(turn.method) == "endgame":
+        return "Evaluation: the points a play wins on the other player from here to the end of the game."
+    if str(turn.method) == "simulated":
+        return "Evaluation: the points a play wins on the others over the next turns, its kept tiles counted."
+    return "Evaluation: Hard's, the points now with what the tiles kept are worth and what the play opens."
 
 
 def cost_words(name: str, turn: TurnReview) -> str:
@@ -645,7 +646,7 @@ class ReviewScene:
         rack = f"Rack before the turn: {format_rack(turn.rack)} · {method_words(turn)}"
         write(surface, fit(rack, s - 5, w - 2 * s), s - 5, DIM, (x + w // 2, lay.headline + round(s * 1.35)), "midtop")
         at = (x + w // 2, lay.headline + round(s * 2.35))
-        write(surface, fit(EVALUATION_WORDS, s - 6, w - 2 * s), s - 6, DIM, at, "midtop")
+        write(surface, fit(evaluation_words(turn), s - 6, w - 2 * s), s - 6, DIM, at, "midtop")
         cell_from = Layout.of(*surface.get_size()).tile_rect(Square(0, 0))[2]
         area = turn_region(turn)
         sides = (

@@ -457,7 +457,7 @@ def test_the_best_plays_show_a_play_and_its_colour_orders_as_one_row(keeper: Kee
     assert grouped.label.endswith(", either colour order") and "=T " in grouped.label
     index = found.index(grouped)
     said = point_words(grouped, index)
-    assert f"either colour order, also {grouped.alike[0]}" in said and "on later turns by the bots' table" in said
+    assert f"either colour order, also {grouped.alike[0]}" in said and "on later turns (bots' table)" in said
     assert FIGURES.startswith("kept: ")
     laid = coach_rects(game.snapshot())
     assert laid is not None and any(i == index for i, _ in laid.rows)

@@ -32,6 +32,7 @@ from cribtiles.ui.review_scene import (
     Mode,
     ReviewScene,
     cost_words,
+    evaluation_words,
     list_layout,
     lost_reason,
     region,
@@ -312,6 +313,9 @@ def test_the_words_of_a_turns_cost() -> None:
         "Ann scored 6; the best play found scores 14: 8 points lost now; later turns cannot tell the two apart."
     )
     assert lost_reason(Turn()) == ""  # type: ignore[arg-type]
+    for method, words in (("simulated", "over the next turns"), ("endgame", "to the end"), ("static", "Hard's")):
+        Turn.method = method  # type: ignore[attr-defined]
+        assert evaluation_words(Turn()).startswith("Evaluation: ") and words in evaluation_words(Turn())  # type: ignore[arg-type]
     Turn.is_best = True
     assert cost_words("Ann", Turn()) == "Ann made the best play found (6 points)."  # type: ignore[arg-type]
 
