@@ -203,14 +203,18 @@ def _order_key(by: str) -> Callable[[tuple[int, Suggestion]], tuple[bool, float,
     raise ValueError(f"order the candidates by {' or '.join(ORDERS)}, not {by!r}")
 
 
-def all_candidates(view: PlayerView, by: str = BY_EQUITY, leave: LeaveFn | None = None) -> list[Suggestion]:
+def all_candidates(
+    view: PlayerView, by: str = BY_EQUITY, leave: LeaveFn | None = None, ranked: Sequence[Candidate] | None = None
+) -> list[Suggestion]:
     """Every legal play as a suggestion (no breakdowns: they are dear), best first; by equity in
     Hard's order (its best OPENING_CANDIDATES by score + leave, which it also weighs for what they
-    open, then the others), ties by notation."""
+    open, then the others), ties by notation. `ranked`: Hard's `rank_plays` for this view and
+    `leave`, when the caller has it already (it is the dear part)."""
     key = _order_key(by)
     leave = leave or default_leave()
-    ranked = [(i, _suggestion(view, c, leave)) for i, c in enumerate(rank_plays(view, leave))]
-    return [s for _, s in sorted(ranked, key=key)]
+    found = rank_plays(view, leave) if ranked is None else ranked
+    rows = [(i, _suggestion(view, c, leave)) for i, c in enumerate(found)]
+    return [s for _, s in sorted(rows, key=key)]
 
 
 def candidates(view: PlayerView, top: int = 10, by: str = BY_EQUITY) -> list[Suggestion]:
@@ -307,16 +311,18 @@ def alike_words(s: Suggestion) -> str:
     return f"any colour order, {len(s.alike) + 1} plays alike"
 
 
-def plays_to_weigh(view: PlayerView, count: int, leave: LeaveFn | None = None) -> list[Suggestion]:
+def plays_to_weigh(
+    view: PlayerView, count: int, leave: LeaveFn | None = None, ranked: Sequence[Candidate] | None = None
+) -> list[Suggestion]:
     """The plays the coach weighs in a position, one of each (`distinct`), in Hard's order: the best
     `count` of them by Hard's equity: Hard's own first, then always the TOP_BY_SCORE scoring most now
     (as many as `count` leaves room for), then the next by equity. The
     review of a game (in the window and `cribtiles review`) weighs these beside the move played, and
     the Best plays list shows them: so a review can never miss a play that scores more than its best
-    only because Hard's equity put it further down."""
+    only because Hard's equity put it further down. `ranked`: as for `all_candidates`."""
     if count < 1:
         raise ValueError(f"weigh at least one play, not {count}")
-    rows = distinct(all_candidates(view, BY_EQUITY, leave), view.rack)
+    rows = distinct(all_candidates(view, BY_EQUITY, leave, ranked), view.rack)
     by_score = sorted(range(1, len(rows)), key=lambda i: (-rows[i].score, i))[: min(TOP_BY_SCORE, count - 1)]
     chosen = {0, *by_score} if rows else set()
     for i in range(len(rows)):

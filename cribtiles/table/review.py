@@ -47,7 +47,8 @@ DEFAULT_BUDGET = 0.5
 #: The share of an endgame turn's budget that the search for the best play may take; the rest is the
 #: played move's.
 ENDGAME_BEST_SHARE = 0.6
-#: Hard's top plays weighed beside the move played. Fewer than the Expert weighs (`simulate.CANDIDATES`):
+#: The plays weighed beside the move played (`coach.plays_to_weigh`: Hard's top plays, each once, among
+#: them always the `coach.TOP_BY_SCORE` scoring most now). Fewer than the Expert weighs (`simulate.CANDIDATES`):
 #: the review samples every move equally within half a second a turn, with no pruning, so more moves
 #: would each get fewer continuations, and the endgame values each one to the end.
 REVIEW_CANDIDATES = 12
@@ -222,7 +223,7 @@ def candidate_moves(view: PlayerView, played: Move, ranked: Sequence[Candidate],
     if ranked:
         rack = tuple(view.rack)
         mine = play_key(rack, played, _score(view.board, played))
-        for s in plays_to_weigh(view, REVIEW_CANDIDATES, leave):
+        for s in plays_to_weigh(view, REVIEW_CANDIDATES, leave, ranked):
             if s.move not in moves and play_key(rack, s.move, s.score) != mine:
                 moves.append(s.move)
     if view.may_pass():
