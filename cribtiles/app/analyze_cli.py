@@ -8,7 +8,12 @@ bot's equity (score, value of the tiles kept, what the play opens) with `--by eq
 
     f7=4L g7=5D h7=6L  15  row 7 (4 5 6) 5: fifteen 2, run 3; first play +10
 
-and with `--by equity` a fourth field, `equity +14.2, keeps KD 6D`. The position is a two-player game
+and with `--by equity` a fourth field, `equity +14.2, keeps KD 6D`. Plays that differ only in the
+colour order of equal ranks on the same squares (same score, same tiles kept) are one row, the first
+of them shown, the others said after its breakdown: `(either colour order, also f7=QD g7=QL)`, or `(any colour
+order, 6 plays alike)`; a colour that changes the score (a one-colour bonus) makes another row. By
+equity the rows are the coach's (`plays_to_weigh`): Hard's best, always with the plays scoring most
+now among them, in Hard's order. The position is a two-player game
 whose other rack and bag hold every tile not in sight. A malformed board or rack is said on standard
 error, naming the line and the token at fault, and the exit code is 2. With no legal play it says so
 and gives the exchange advice (exit code 0).
@@ -16,8 +21,9 @@ and gives the exchange advice (exit code 0).
 `--json` prints one JSON document (UTF-8), stable from version to version (new keys may be added):
 
     {"format": "cribtiles-analysis", "version": 1, "rack": ["4L", "5D", ...], "by": "score" | "equity",
-     "top": 10, "first_play": true, "legal_plays": 212, "plays": [PLAY, ...], "exchange": EXCHANGE | null}
-    PLAY = {"play": "f7=4L g7=5D h7=6L", "placements": [{"square": "f7", "tile": "4L"}, ...],
+     "top": 10, "first_play": true, "legal_plays": 212, "distinct_plays": 150, "plays": [PLAY, ...],
+     "exchange": EXCHANGE | null}
+    PLAY = {"play": "f7=4L g7=5D h7=6L", "alike": [], "placements": [{"square": "f7", "tile": "4L"}, ...],
             "score": 15, "equity": 14.2153, "leave": -0.7847, "kept": ["KD", "6D"],
             "breakdown": "row 7 (4 5 6) 5: fifteen 2, run 3; first play +10",
             "lines": [{"name": "row 7", "squares": ["f7", "g7", "h7"], "tiles": ["4L", "5D", "6L"],
@@ -25,7 +31,9 @@ and gives the exchange advice (exit code 0).
             "bonuses": [{"kind": "first play", "points": 10, "line": null}]}
     EXCHANGE (only when there is no legal play; null when the bag is empty) =
               {"move": "exchange 8L QD", "throw": ["8L", "QD"], "keep": [...], "value": 1.25, "why": "..."}
-    `plays` are best first in the order asked for; `legal_plays` counts every legal play.
+    `plays` are best first in the order asked for, one for each play and its colour orders (`alike`
+    lists the others, [] for a play alone); `legal_plays` counts every legal play, `distinct_plays`
+    the rows they make.
 """
 
 from __future__ import annotations
@@ -44,8 +52,11 @@ from cribtiles.bot.coach import (
     ORDERS,
     ExchangeAdvice,
     Suggestion,
+    alike_words,
     all_candidates,
     breakdown_words,
+    candidates,
+    distinct,
     exchange_advice,
     position_view,
 )
@@ -185,9 +196,13 @@ def read_board(path: Path | None) -> Board:
 
 
 def play_line(s: Suggestion, by: str) -> str:
-    """`<play>  <score>  <breakdown>`, and `equity ..., keeps ...` after it when ordered by equity."""
+    """`<play>  <score>  <breakdown>`, then `(either colour order ...)` for a row of plays alike, and
+    `equity ..., keeps ...` when ordered by equity."""
     assert isinstance(s.move, Play) and s.breakdown is not None
     text = f"{s.move}  {s.score}  {breakdown_words(s.breakdown)}"
+    alike = alike_words(s)
+    if alike:
+        text += f"  ({alike})"
     if by == BY_EQUITY:
         text += f"  equity {s.equity:+.1f}, keeps {format_tiles(s.kept) or 'nothing'}"
     return text
@@ -226,6 +241,7 @@ def play_json(s: Suggestion) -> dict[str, Any]:
     assert isinstance(s.move, Play) and s.breakdown is not None
     return {
         "play": str(s.move),
+        "alike": [str(m) for m in s.alike],
         "placements": [{"square": str(p.square), "tile": str(p.tile)} for p in s.move.placements],
         "score": s.score,
         "equity": round(s.equity, 4),
@@ -244,6 +260,7 @@ def analysis_json(
     found: Sequence[Suggestion],
     count: int,
     advice: ExchangeAdvice | None,
+    rows: int | None = None,
 ) -> dict[str, Any]:
     exchange = None
     if advice is not None:
@@ -262,6 +279,7 @@ def analysis_json(
         "top": top,
         "first_play": board.is_empty(),
         "legal_plays": count,
+        "distinct_plays": count if rows is None else rows,
         "plays": [play_json(s) for s in found],
         "exchange": exchange,
     }
@@ -311,10 +329,16 @@ def main(args: list[str]) -> int:
         print(f"cribtiles analyze: {e}", file=sys.stderr)
         return 2
     every = all_candidates(view, opts.by)
-    found = [s if s.breakdown is not None else _scored(board, s) for s in every[: opts.top]]
+    rows = len(distinct(every, view.rack))
+    found = (
+        [s if s.breakdown is not None else _scored(board, s) for s in candidates(view, opts.top, opts.by)]
+        if every
+        else []
+    )
     advice = exchange_advice(view) if not every else None
     if opts.json:
-        print(json.dumps(analysis_json(board, rack, opts.by, opts.top, found, len(every), advice), indent=1))
+        doc = analysis_json(board, rack, opts.by, opts.top, found, len(every), advice, rows)
+        print(json.dumps(doc, indent=1))
     elif found:
         print("\n".join(play_line(s, opts.by) for s in found))
     else:

@@ -11,7 +11,9 @@ Values are evaluations in points: the Expert's (the spread over the next turns p
 tiles kept, averaged over guesses of the hidden tiles), or once the bag is empty between two players the
 spread to the end of the game, searched. A turn's "value lost" is the best move's value less the played
 move's (never below 0); "points lost" is the best move's score less the played move's (below 0 when the
-best move scores less now). Rounds and turns are numbered from 1.
+best move scores less now: the review calls such a move best only when its continuations beat the
+higher-scoring moves' by more than their noise). The text says what these figures mean under the
+turns. Rounds and turns are numbered from 1.
 
 `--json` prints one JSON document (UTF-8), stable from version to version (new keys may be added):
 
@@ -171,6 +173,7 @@ def review_text(review: Review, source: str = "") -> str:
                 f"{t.number + 1:>4}  {names[t.player]:<{width}}  {t.played!s:<{moves}}  {t.played_score:>3}  "
                 f"{best:<{moves}}  {t.best_score:>3}  {t.points_lost:>11}  {t.value_lost:>10.1f}"
             )
+    lines += ["", *figure_notes(review)]
     misses = review.biggest_misses(MISSES)
     lines += ["", "Biggest misses:" if misses else "No misses: every move played was the best found."]
     for t in misses:
@@ -187,6 +190,22 @@ def review_text(review: Review, source: str = "") -> str:
     finals = "; ".join(" ".join(f"{n} {s}" for n, s in zip(names, f, strict=True)) for f in review.finals)
     lines += ["", f"Final scores: {finals}." if review.complete else f"Scores so far: {finals}."]
     return "\n".join(lines)
+
+
+def figure_notes(review: Review) -> list[str]:
+    """What the columns' figures mean, in words (and why a points lost is below 0, when one is)."""
+    notes = [
+        "Points lost: what the best found scores more than the move played, now.",
+        "Value lost: how much more the best found is worth, counting the turns after it too: the points it "
+        "wins on the other players over the next turns (the Expert's continuations, averaged over guesses "
+        "of the hidden tiles; to the end of the game once the bag is empty between two).",
+    ]
+    if any(t.points_lost < 0 for t in review.turns):
+        notes.append(
+            "A points lost below 0: the best found scores less now, but the continuations find it clearly "
+            "better later (the tiles it keeps, what it leaves open), by more than their noise."
+        )
+    return notes
 
 
 def _lost(t: TurnReview) -> str:

@@ -52,6 +52,8 @@ from .simulate import rollout
 #: The orderings of `candidates`.
 BY_SCORE, BY_EQUITY = "score", "equity"
 ORDERS = (BY_SCORE, BY_EQUITY)
+#: The plays scoring most now that the coach always weighs, whatever Hard's equity says (`plays_to_weigh`).
+TOP_BY_SCORE = 3
 #: The hint's random generator when none is given (see `hint`).
 HINT_SEED = 0
 #: `expert_evaluate` stops after this many rounds (one rollout of every suggestion each) even with
@@ -76,6 +78,7 @@ class Suggestion:
     equity: float  # Hard's evaluation: score + leave + its threat terms, what it ranks by
     expert: float | None = None  # Expert's simulated evaluation, once it has run
     breakdown: PlayScore | None = None  # the engine's score_play result, for a play
+    alike: tuple[Move, ...] = ()  # the same play with equal ranks' colours in another order (`distinct`)
 
     @property
     def notation(self) -> str:
@@ -89,6 +92,13 @@ class Suggestion:
     @property
     def words(self) -> str:
         return describe(self)
+
+    @property
+    def label(self) -> str:
+        """The play as a list row names it: its notation, or for plays grouped by `distinct` the
+        squares and tiles with a colour left out where it may go either way, 'f7=Q g7=Q, either
+        colour order'."""
+        return group_label(self.move, self.alike)
 
 
 @dataclass(frozen=True)
@@ -193,22 +203,29 @@ def _order_key(by: str) -> Callable[[tuple[int, Suggestion]], tuple[bool, float,
     raise ValueError(f"order the candidates by {' or '.join(ORDERS)}, not {by!r}")
 
 
-def all_candidates(view: PlayerView, by: str = BY_EQUITY, leave: LeaveFn | None = None) -> list[Suggestion]:
+def all_candidates(
+    view: PlayerView, by: str = BY_EQUITY, leave: LeaveFn | None = None, ranked: Sequence[Candidate] | None = None
+) -> list[Suggestion]:
     """Every legal play as a suggestion (no breakdowns: they are dear), best first; by equity in
     Hard's order (its best OPENING_CANDIDATES by score + leave, which it also weighs for what they
-    open, then the others), ties by notation."""
+    open, then the others), ties by notation. `ranked`: Hard's `rank_plays` for this view and
+    `leave`, when the caller has it already (it is the dear part)."""
     key = _order_key(by)
     leave = leave or default_leave()
-    ranked = [(i, _suggestion(view, c, leave)) for i, c in enumerate(rank_plays(view, leave))]
-    return [s for _, s in sorted(ranked, key=key)]
+    found = rank_plays(view, leave) if ranked is None else ranked
+    rows = [(i, _suggestion(view, c, leave)) for i, c in enumerate(found)]
+    return [s for _, s in sorted(rows, key=key)]
 
 
 def candidates(view: PlayerView, top: int = 10, by: str = BY_EQUITY) -> list[Suggestion]:
-    """The `top` legal plays for the viewer's rack, best first by "score" (points now) or "equity"
-    (Hard's evaluation); ties go by the play's notation. Each carries its breakdown."""
+    """The `top` legal plays for the viewer's rack, each once (`distinct`: colour orders of equal
+    ranks are one play), each with its breakdown. By "equity" they are `plays_to_weigh` (Hard's best,
+    the plays scoring most among them) in Hard's order; by "score" the top by points now. Ties go
+    by the play's notation."""
     if top < 1:
         raise ValueError(f"show at least one candidate, not {top}")
-    return [_with_breakdown(view, s) for s in all_candidates(view, by)[:top]]
+    found = plays_to_weigh(view, top) if by == BY_EQUITY else distinct(all_candidates(view, by), view.rack)[:top]
+    return [_with_breakdown(view, s) for s in found]
 
 
 def hint(view: PlayerView, rng: random.Random | None = None) -> Suggestion | None:
@@ -230,6 +247,89 @@ def hint(view: PlayerView, rng: random.Random | None = None) -> Suggestion | Non
         assert swap is not None and swap.move == move  # Hard passes over its plays only to exchange
         chosen = swap
     return _with_breakdown(view, _suggestion(view, chosen, leave))
+
+
+# --- one row for plays that differ only in colour order ---
+
+
+def play_key(rack: Sequence[Tile], move: Move, score: int) -> tuple[object, ...]:
+    """What makes two moves the same play for the coach: the same rank on every square, the same
+    score and the same tiles kept (so the same tiles laid, in another colour order). A colour that
+    changes the score (a one-colour bonus) or the tiles kept makes another play."""
+    if not isinstance(move, Play):
+        return (move,)
+    ranks = tuple((p.square, p.tile.rank) for p in move.placements)
+    return (ranks, score, tuple(sorted(remove_tiles(rack, move.tiles))))
+
+
+def distinct(suggestions: Sequence[Suggestion], rack: Sequence[Tile]) -> list[Suggestion]:
+    """The suggestions with each play once: plays equal up to the colour order of equal ranks on the
+    same squares (same score, same tiles kept, see `play_key`) are one suggestion, the first of them in
+    the order given, which lists the others in `alike`. The order is kept.
+
+    >>> from cribtiles.rules import parse_move
+    >>> a, b = (Suggestion(parse_move(m), 4, (), 0.0, 4.0) for m in ("f7=QL g7=QD", "f7=QD g7=QL"))
+    >>> [(s.label, len(s.alike)) for s in distinct([a, b], parse_move("f7=QL g7=QD").tiles)]
+    [('f7=Q g7=Q, either colour order', 1)]
+    """
+    first: dict[tuple[object, ...], int] = {}
+    rows: list[Suggestion] = []
+    for s in suggestions:
+        key = play_key(rack, s.move, s.score)
+        if key in first:
+            i = first[key]
+            rows[i] = replace(rows[i], alike=(*rows[i].alike, s.move))
+        else:
+            first[key] = len(rows)
+            rows.append(s)
+    return rows
+
+
+def group_label(move: Move, alike: Sequence[Move]) -> str:
+    """'f7=QL g7=5D' alone; with plays alike, the colour left out on the squares where it changes:
+    'f7=Q g7=Q h7=5D, either colour order' (two plays), '..., any colour order' (more)."""
+    if not alike or not isinstance(move, Play):
+        return str(move)
+    varies = {
+        p.square
+        for other in alike
+        if isinstance(other, Play)
+        for p, q in zip(move.placements, other.placements, strict=False)
+        if p.tile != q.tile
+    }
+    words = " ".join(f"{p.square}={str(p.tile)[:-1]}" if p.square in varies else str(p) for p in move.placements)
+    return f"{words}, {'either' if len(alike) == 1 else 'any'} colour order"
+
+
+def alike_words(s: Suggestion) -> str:
+    """What a grouped row stands for, in words: "" for a play alone, 'either colour order, also
+    f7=QD g7=QL' for two, 'any colour order, 6 plays alike' for more."""
+    if not s.alike:
+        return ""
+    if len(s.alike) == 1:
+        return f"either colour order, also {s.alike[0]}"
+    return f"any colour order, {len(s.alike) + 1} plays alike"
+
+
+def plays_to_weigh(
+    view: PlayerView, count: int, leave: LeaveFn | None = None, ranked: Sequence[Candidate] | None = None
+) -> list[Suggestion]:
+    """The plays the coach weighs in a position, one of each (`distinct`), in Hard's order: the best
+    `count` of them by Hard's equity: Hard's own first, then always the TOP_BY_SCORE scoring most now
+    (as many as `count` leaves room for), then the next by equity. The
+    review of a game (in the window and `cribtiles review`) weighs these beside the move played, and
+    the Best plays list shows them: so a review can never miss a play that scores more than its best
+    only because Hard's equity put it further down. `ranked`: as for `all_candidates`."""
+    if count < 1:
+        raise ValueError(f"weigh at least one play, not {count}")
+    rows = distinct(all_candidates(view, BY_EQUITY, leave, ranked), view.rack)
+    by_score = sorted(range(1, len(rows)), key=lambda i: (-rows[i].score, i))[: min(TOP_BY_SCORE, count - 1)]
+    chosen = {0, *by_score} if rows else set()
+    for i in range(len(rows)):
+        if len(chosen) >= count:
+            break
+        chosen.add(i)
+    return [rows[i] for i in sorted(chosen)]
 
 
 # --- when stuck ---
@@ -308,40 +408,60 @@ def expert_evaluate(
     clock: Clock,
     rng: random.Random,
     progress: Progress | None = None,
+    least: int = 1,
 ) -> list[Suggestion]:
-    """The suggestions with `expert` filled in, best first by it (ties by notation): each the mean,
-    over guesses of the hidden tiles, of the Expert's rollout (the move, a reply by each opponent, a
-    turn more of mine: the spread gained plus the value of the rack left). Every suggestion is played
-    out on the same guesses, round after round, until the next round would not fit in `budget`
-    seconds of `clock` (the first round always runs) or MAX_EXPERT_ROUNDS are done.
+    """The suggestions with `expert` filled in, best first by it (ties by notation): each the mean of
+    its rollouts in `expert_rounds` (which says how the budget is spent)."""
+    if not suggestions:
+        return []
+    samples = expert_rounds(view, suggestions, budget, clock, rng, progress, least)
+    rated = [replace(s, expert=sum(xs) / len(xs)) for s, xs in zip(suggestions, samples, strict=True)]
+    return sorted(rated, key=lambda s: (-(s.expert or 0.0), s.notation))
+
+
+def expert_rounds(
+    view: PlayerView,
+    suggestions: Sequence[Suggestion],
+    budget: float,
+    clock: Clock,
+    rng: random.Random,
+    progress: Progress | None = None,
+    least: int = 1,
+) -> list[list[float]]:
+    """Each suggestion's rollouts, round by round: over guesses of the hidden tiles, the Expert's
+    rollout (the move, a reply by each opponent, a turn more of mine: the spread gained plus the value
+    of the rack left). Every suggestion is played out on the same guess in a round, so that the k-th
+    values of two suggestions are a fair pair. Rounds go on until the next would not fit in `budget`
+    seconds of `clock` (the first `least` rounds always run, at least one) or MAX_EXPERT_ROUNDS are
+    done: a given seed and `least` rounds are the same on any machine, however busy.
 
     `progress(done, total)` is called after every rollout: `total` is the number of rollouts that
     look likely to fit, an estimate that changes as the rollouts are timed; the last call has
     done == total."""
-    if not suggestions:
-        return []
+    n = len(suggestions)
+    samples: list[list[float]] = [[] for _ in range(n)]
+    if not n:
+        return samples
     leave = default_leave()
     deadline = clock() + budget
-    n = len(suggestions)
-    totals = [0.0] * n
+    least = max(1, min(least, MAX_EXPERT_ROUNDS))
     rounds, done, per = 0, 0, 0.0
     planned = n * MAX_EXPERT_ROUNDS
-    while rounds < MAX_EXPERT_ROUNDS and (rounds == 0 or clock() + per * n <= deadline):
+    while rounds < MAX_EXPERT_ROUNDS and (rounds < least or clock() + per * n <= deadline):
         guess = determinize(view, rng)
         for i, s in enumerate(suggestions):
             started = clock()
-            totals[i] += rollout(guess, s.move, view.player, leave)
+            samples[i].append(rollout(guess, s.move, view.player, leave))
             now = clock()
             per = max(per * COST_MEMORY, now - started)
             done += 1
             if progress is not None:
-                planned = _planned(done, rounds, n, per, deadline - now)
+                planned = max(_planned(done, rounds, n, per, deadline - now), least * n)
                 progress(done, planned)
         rounds += 1
     if progress is not None and planned != done:
         progress(done, done)
-    rated = [replace(s, expert=totals[i] / rounds) for i, s in enumerate(suggestions)]
-    return sorted(rated, key=lambda s: (-(s.expert or 0.0), s.notation))
+    return samples
 
 
 def _planned(done: int, rounds: int, n: int, per: float, left: float) -> int:

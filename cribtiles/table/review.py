@@ -1,12 +1,18 @@
 """The review of a game: every turn of every player (every round of a match), seen from that player's
 own view at that moment, against the best move found by Expert analysis: Hard's top candidates and
 the move played, weighed by the Expert's Monte Carlo continuations within a budget per turn (the
-coach's `expert_evaluate`, which the candidate panel shows), or by the exact endgame search once the
+coach's `expert_rounds`, as the Best plays list does), or by the exact endgame search once the
 bag is empty in a two-player game, as the Expert plays.
 
 Pure: the budget, the clock and the random generator are passed in, and a seed with a clock that
 always gives the same times reproduces a review. What a turn "lost" is measured against the best
 move found, which the played move is always weighed beside, so evaluation lost is never below 0.
+
+The plays weighed are the coach's `plays_to_weigh` (each play once, the plays scoring most always
+among them), the same the Best plays list shows. A play that scores less now is called best only
+when the continuations say clearly (by more than their noise) that it gains it back later: otherwise
+the play scoring most among those as good is the best, so that a busy machine, which fits fewer
+continuations in the budget, gives the same best as an idle one.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from cribtiles.bot.base import Clock
-from cribtiles.bot.coach import Suggestion, expert_evaluate
+from cribtiles.bot.coach import Suggestion, expert_rounds, play_key, plays_to_weigh
 from cribtiles.bot.endgame import rack_value, solve
 from cribtiles.bot.equity import Candidate, exchange_candidate, kept_tiles, leave_equity, rank_plays
 from cribtiles.bot.exchange import LeaveFn, stuck_move
@@ -41,12 +47,21 @@ DEFAULT_BUDGET = 0.5
 #: The share of an endgame turn's budget that the search for the best play may take; the rest is the
 #: played move's.
 ENDGAME_BEST_SHARE = 0.6
-#: Hard's top plays weighed beside the move played. Fewer than the Expert weighs (`simulate.CANDIDATES`):
+#: The plays weighed beside the move played (`coach.plays_to_weigh`: Hard's top plays, each once, among
+#: them always the `coach.TOP_BY_SCORE` scoring most now). Fewer than the Expert weighs (`simulate.CANDIDATES`):
 #: the review samples every move equally within half a second a turn, with no pruning, so more moves
 #: would each get fewer continuations, and the endgame values each one to the end.
 REVIEW_CANDIDATES = 12
 #: Values closer than this are equal (a tie goes to the move played: nothing was lost).
 TIE = 1e-9
+#: Rounds of continuations a simulated turn always gets, whatever the budget: enough to measure
+#: their noise, and the same on a busy machine as on an idle one (about a tenth of a second a turn
+#: on an idle one, well inside the default budget).
+LEAST_ROUNDS = 8
+#: A play is clearly worse than the best only when it trails it by more than this many standard
+#: errors of the difference (paired over the same guesses); among the plays not clearly worse, the
+#: one scoring most now is the best found (the points now are sure, the continuations a guess).
+NOISE_Z = 2.0
 
 Progress = Callable[[int, int], None]
 
@@ -65,8 +80,9 @@ class TurnReview:
     """One turn against the best move found. Scores are points now (the played move's as the record
     has it: declared, under the Joker rule); values are evaluations in points (the spread over the
     next turns plus the value of the tiles kept, or in the endgame the spread to the end).
-    `points_lost` may be below 0: the best move can score less now and gain it back later; a play
-    declared short under the Joker rule lost what it left unclaimed even when it was the best."""
+    `points_lost` may be below 0: the best move can score less now and gain it back later (only when
+    the continuations say so clearly, see `best_index`); a play declared short under the Joker rule
+    lost what it left unclaimed even when it was the best."""
 
     round: int  # 0-based round of the match
     number: int  # the turn's index in its round
@@ -84,6 +100,7 @@ class TurnReview:
     method: Method
     samples: int = 0  # rounds of continuations behind the values (simulated)
     exact: bool = False  # the endgame search reached the end of the game on every line
+    weighed: tuple[tuple[Move, int, float], ...] = ()  # every move weighed: (move, points now, value)
 
     @property
     def is_best(self) -> bool:
@@ -196,12 +213,17 @@ def static_values(view: PlayerView, moves: Sequence[Move], ranked: Sequence[Cand
 
 
 def candidate_moves(view: PlayerView, played: Move, ranked: Sequence[Candidate], leave: LeaveFn) -> list[Move]:
-    """What the turn is weighed over: the move played first, then Hard's top plays, and when passing
-    is allowed the exchange the bots would make."""
+    """What the turn is weighed over: the move played first, then the coach's `plays_to_weigh` (Hard's
+    top plays, each once, the plays scoring most among them) but the one alike the move played (the
+    same tiles in another colour order is no other play), and when passing is allowed the exchange the
+    bots would make."""
     moves: list[Move] = [played]
-    for c in ranked[:REVIEW_CANDIDATES]:
-        if c.move not in moves:
-            moves.append(c.move)
+    if ranked:
+        rack = tuple(view.rack)
+        mine = play_key(rack, played, _score(view.board, played))
+        for s in plays_to_weigh(view, REVIEW_CANDIDATES, leave, ranked):
+            if s.move not in moves and play_key(rack, s.move, s.score) != mine:
+                moves.append(s.move)
     if view.may_pass():
         swap = exchange_candidate(view, leave)
         other = swap.move if swap is not None else stuck_move(view, leave)
@@ -247,6 +269,7 @@ class _Weighed:
     method: Method
     samples: int = 0
     exact: bool = False
+    rollouts: list[list[float]] | None = None  # each move's continuations, round by round (simulated)
 
 
 def _weigh_endgame(
@@ -274,29 +297,62 @@ def _weigh_simulated(
     ranked: Sequence[Candidate],
     rng: random.Random,
     deadline: float,
+    budget: float,
     clock: Clock,
     leave: LeaveFn,
 ) -> _Weighed:
     """Hard's top plays and the move played, by the Expert's continuations (the coach's
-    `expert_evaluate`, as the candidate panel shows them): no continuation once the budget is spent."""
+    `expert_rounds`, as the Best plays list has them): LEAST_ROUNDS rounds whatever the time left,
+    more while the `deadline` allows; none with no `budget` at all (then Hard's evaluation)."""
     moves = candidate_moves(view, played, ranked, leave)
     statics = static_values(view, moves, ranked, leave)
     if len(moves) == 1:
         return _Weighed(moves, statics, Method.ONLY)
-    left = deadline - clock()
-    if left <= 0:
+    if budget <= 0:
         return _Weighed(moves, statics, Method.STATIC)
-    rollouts = [0]
-
-    def count(done: int, total: int) -> None:
-        rollouts[0] = done
-
+    left = max(0.0, deadline - clock())
     suggestions = [_suggestion(view, m, v, leave) for m, v in zip(moves, statics, strict=True)]
-    rated = {s.move: s.expert for s in expert_evaluate(view, suggestions, left, clock, rng, count)}
-    values = [v for v in (rated.get(m) for m in moves) if v is not None]
-    if len(values) < len(moves):  # cannot happen: every suggestion is rated
-        return _Weighed(moves, statics, Method.STATIC)
-    return _Weighed(moves, values, Method.SIMULATED, samples=rollouts[0] // len(moves))
+    found = expert_rounds(view, suggestions, left, clock, rng, least=LEAST_ROUNDS)
+    values = [sum(xs) / len(xs) for xs in found]
+    return _Weighed(moves, values, Method.SIMULATED, samples=len(found[0]), rollouts=found)
+
+
+def clearly_worse(a: Sequence[float], b: Sequence[float], z: float = NOISE_Z) -> bool:
+    """Whether the continuations `a` trail `b` (paired round by round) by more than `z` standard errors
+    of their difference; with fewer than two rounds nothing is clear.
+
+    >>> clearly_worse([1, 2, 3, 4], [5, 6, 7, 9]), clearly_worse([1, 9, 1, 9], [9, 1, 9, 2])
+    (True, False)
+    """
+    n = min(len(a), len(b))
+    if n < 2:
+        return False
+    d = [y - x for x, y in zip(a, b, strict=False)]
+    mean = sum(d) / n
+    var = sum((x - mean) ** 2 for x in d) / (n - 1)
+    return mean > z * math.sqrt(var / n) + TIE
+
+
+def best_index(weighed: _Weighed, scores: Sequence[int]) -> int:
+    """Which of the weighed moves is the best found. By the continuations (simulated): the move scoring
+    most now among those not clearly worse than the highest valued (`clearly_worse`); otherwise the
+    highest value. Ties go to the move played (nothing was lost), then to more points now, then to
+    the earlier move (Hard's order)."""
+    values = weighed.values
+    top = 0
+    for i in range(1, len(values)):
+        if values[i] > values[top] + TIE:
+            top = i
+    near = [top]
+    if weighed.rollouts is not None:
+        near = [i for i, xs in enumerate(weighed.rollouts) if not clearly_worse(xs, weighed.rollouts[top])]
+    else:
+        near = [i for i, v in enumerate(values) if v >= values[top] - TIE]
+    most = max(scores[i] for i in near)
+    near = [i for i in near if scores[i] == most]
+    if 0 in near:
+        return 0
+    return max(near, key=lambda i: (values[i], -i))
 
 
 def _suggestion(view: PlayerView, move: Move, equity: float, leave: LeaveFn) -> Suggestion:
@@ -308,8 +364,9 @@ def review_turn(
     position: Position, budget: float, clock: Clock, rng: random.Random, leave: LeaveFn | None = None
 ) -> TurnReview:
     """One turn of a game against the best move found within `budget` seconds of `clock` (a turn given
-    some time but less than a round of continuations takes one round, as the Expert's evaluation always
-    runs its first; a turn given none is weighed by Hard's evaluation)."""
+    some time but less than LEAST_ROUNDS rounds of continuations takes those rounds all the same, so
+    that a small budget gives the same review on any machine; a turn given none is weighed by Hard's
+    evaluation)."""
     leave = leave or default_leave()
     start = clock()
     state = position.before
@@ -319,12 +376,10 @@ def review_turn(
     if sum(view.bag_sizes) == 0 and view.players == 2 and ranked:
         weighed = _weigh_endgame(view, played, ranked, start, budget, clock, leave)
     else:
-        weighed = _weigh_simulated(view, played, ranked, rng, start + budget, clock, leave)
+        weighed = _weigh_simulated(view, played, ranked, rng, start + budget, budget, clock, leave)
     moves, values = weighed.moves, weighed.values
-    best_i = 0  # a tie goes to the move played, then to the earlier candidate (Hard's order)
-    for i in range(1, len(moves)):
-        if values[i] > values[best_i] + TIE:
-            best_i = i
+    scores = [_score(view.board, m) for m in moves]
+    best_i = best_index(weighed, scores)
     best = moves[best_i]
     best_score = _score(view.board, best)  # a play declared short (Joker) still had its true score
     return TurnReview(
@@ -344,6 +399,7 @@ def review_turn(
         method=weighed.method,
         samples=weighed.samples,
         exact=weighed.exact,
+        weighed=tuple(zip(moves, scores, values, strict=True)),
     )
 
 

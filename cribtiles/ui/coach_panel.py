@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from cribtiles.bot.coach import Suggestion, alike_words
 from cribtiles.rules.moves import Exchange, Play
 from cribtiles.rules.tiles import Colour, Tile, format_tiles
 
@@ -128,7 +129,8 @@ def _head_height(base: int, pad: int) -> int:
 
 
 def _foot_height(base: int) -> int:
-    return round(max(12, base - 4) * 1.3) + 4
+    """Two lines under the list: the figures in words, or the play pointed at."""
+    return round(max(12, base - 4) * 1.2) + round(max(12, base - 4) * 1.3) + 4
 
 
 def hit(layout: CoachLayout | None, point: tuple[float, float]) -> tuple[str, int] | None:
@@ -278,19 +280,40 @@ def _draw_candidates(surf: Target, snap: TableSnapshot, coach: CoachView, layout
         write(
             surf, f"{s.leave:+.1f}", size, DIM if index != coach.chosen else COACH, (right - pw - ew, mid), "midright"
         )
-        what = fit_width(f"{index + 1}. {_move_words(s.move)}", size, rw - pad - kw - ew - pw)
+        what = fit_width(f"{index + 1}. {_row_words(s)}", size, rw - pad - kw - ew - pw)
         write(surf, what, size, colour, (rx + pad // 2, mid), "midleft")
     foot = bottom - _foot_height(base) + 4
     more = len(coach.candidates) - len(layout.rows)
     if pointed is not None and 0 <= pointed < len(coach.candidates):
-        s = coach.candidates[pointed]
-        kept = format_tiles(s.kept) or "nothing"
-        detail = f"{pointed + 1}. keeps {kept} ({s.leave:+.1f}), Hard's equity {s.equity:.1f}"
-        write(surf, fit_width(detail, small, w), small, CREAM, (x, foot), "topleft")
-    elif more > 0:
-        write(surf, f"{more} more in a taller window · point at one: what it keeps", small, DIM, (x, foot), "topleft")
+        detail = point_words(coach.candidates[pointed], pointed)
+        for k, line in enumerate(wrap(detail, small, w)[:2]):
+            write(surf, line, small, CREAM, (x, foot + k * round(small * 1.2)), "topleft")
     elif layout.rows:
-        write(surf, "Point at a play: the tiles it keeps, Hard's equity", small, DIM, (x, foot), "topleft")
+        lines = [FIGURES, f"{more} more in a taller window" if more > 0 else "Point at a play: what it keeps, and why"]
+        for k, line in enumerate(lines):
+            write(surf, fit_width(line, small, w), small, DIM, (x, foot + k * round(small * 1.2)), "topleft")
+
+
+#: The Best plays' figures in words, under the list.
+FIGURES = "kept: the tiles kept, worth later (bots' table) · Expert: points won on the others, next turns"
+
+
+def _row_words(s: Suggestion) -> str:
+    """A row's play: its notation, or for a play with others alike 'f7=Q g7=Q, either colour order'."""
+    return s.label if isinstance(s.move, Play) else _move_words(s.move)
+
+
+def point_words(s: Suggestion, index: int) -> str:
+    """The play pointed at, its figures in words: what it keeps and what the bots' table makes of
+    them, Hard's equity and what it is made of, the plays alike (the Expert's column is said under
+    the list when nothing is pointed at)."""
+    kept = format_tiles(s.kept) or "nothing"
+    said = (
+        f"{index + 1}. keeps {kept}: {s.leave:+.1f} on later turns (bots' table) · Hard's equity {s.equity:.1f}"
+        f" = {s.score} points {s.leave:+.1f} kept {s.threat:+.1f} for what it opens or blocks"
+    )
+    alike = alike_words(s)
+    return f"{said} · {alike}" if alike else said
 
 
 def _move_words(move: object) -> str:

@@ -120,7 +120,7 @@ def _hint_rows(coach: CoachView) -> list[RowSpec]:
     s = coach.hint
     assert s is not None
     kept = " ".join(str(t) for t in s.kept) or "nothing"
-    keeps: RowSpec = (f"keeps {kept}, worth {s.leave:+.1f} to the bots' table", "", CREAM, -1, (), 0)
+    keeps: RowSpec = (f"keeps {kept}, worth {s.leave:+.1f} on later turns (the bots' table)", "", CREAM, -1, (), 0)
     equity: RowSpec = (f"Hard's equity {s.equity:.1f} (score, tiles kept, what it opens)", "", DIM, -2, (), 0)
     if s.breakdown is None:  # an exchange (under exchange=any-time)
         keys = "Enter opens the exchange with them marked · Esc puts it away"

@@ -151,15 +151,32 @@ def _score_of(board: Board, play: Play) -> PlayScore | None:
         return None
 
 
+def evaluation_words(turn: TurnReview) -> str:
+    """What the turn's evaluation figures are, in words, shown over them."""
+    if str(turn.method) == "endgame":
+        return "Evaluation: the points a play wins on the other player from here to the end of the game."
+    if str(turn.method) == "simulated":
+        return "Evaluation: the points a play wins on the others over the next turns, its kept tiles counted."
+    return "Evaluation: Hard's, the points now with what the tiles kept are worth and what the play opens."
+
+
 def cost_words(name: str, turn: TurnReview) -> str:
-    """What a turn cost, in a sentence."""
+    """What a turn cost, in a sentence; a best play that scores less now says why it is the best."""
     if turn.is_best:
         return f"{name} made the best play found ({turn.played_score} points)."
     said = f"{name} scored {turn.played_score}; the best play found scores {turn.best_score}"
     if turn.points_lost > 0:
+        if turn.value_lost <= 0:
+            return f"{said}: {turn.points_lost} points lost now; later turns cannot tell the two apart."
         return f"{said}: {turn.points_lost} points and {turn.value_lost:.1f} of evaluation lost."
     fewer = "as much" if turn.points_lost == 0 else f"{-turn.points_lost} fewer"
     return f"{said}, {fewer} now but {turn.value_lost:.1f} more in evaluation (the tiles kept, what follows)."
+
+
+def lost_reason(turn: TurnReview) -> str:
+    """Why a best play that scores less now is the best, after it in the list: ': 3 fewer now, more
+    later' ("" when it scores as much or more)."""
+    return f": {-turn.points_lost} fewer now, more later" if turn.points_lost < 0 else ""
 
 
 def method_words(turn: TurnReview) -> str:
@@ -279,7 +296,7 @@ def turn_layout(size: tuple[int, int]) -> TurnLayout:
     buttons = _foot_buttons(rect, s, ("previous", "list", "next"))
     foot = min(r[1] for r in buttons.values()) - round(s * 0.6)
     pad = round(s * 1.0)
-    ptop = top + round(s * 2.8)
+    ptop = top + round(s * 3.5)
     pw = (w - 3 * pad) // 2
     ph = foot - ptop
     panels = ((x + pad, ptop, pw, ph), (x + 2 * pad + pw, ptop, pw, ph))
@@ -628,6 +645,8 @@ class ReviewScene:
         write(surface, fit(said, s - 2, w - 2 * s), s - 2, colour, (x + w // 2, lay.headline), "midtop")
         rack = f"Rack before the turn: {format_rack(turn.rack)} · {method_words(turn)}"
         write(surface, fit(rack, s - 5, w - 2 * s), s - 5, DIM, (x + w // 2, lay.headline + round(s * 1.35)), "midtop")
+        at = (x + w // 2, lay.headline + round(s * 2.35))
+        write(surface, fit(evaluation_words(turn), s - 6, w - 2 * s), s - 6, DIM, at, "midtop")
         cell_from = Layout.of(*surface.get_size()).tile_rect(Square(0, 0))[2]
         area = turn_region(turn)
         sides = (
@@ -707,7 +726,8 @@ def _draw_row(
     played = fit(move_words(turn.played), small, half - 8)
     write(surface, played, small, DIM, (columns[0], y2), "topleft")
     if not turn.is_best:
-        best = fit("best " + move_words(turn.best), small, half - 8)
+        reason = lost_reason(turn)  # kept whole: the play's notation gives way to it
+        best = fit("best " + move_words(turn.best), small, half - 8 - art.font(small).size(reason)[0]) + reason
         write(surface, best, small, BEST, (x + 16 + half, y2), "topleft")
 
 

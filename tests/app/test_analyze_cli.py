@@ -73,11 +73,18 @@ def test_by_score_every_legal_play_with_the_engine_s_score_best_first(
             assert out.startswith("No legal play")
             continue
         rows = plays_of(out)
-        assert sorted(play for play, _, _ in rows) == sorted(str(p) for p in legal)
+        doc = json.loads(analyze(capsys, tmp_path, board, "--rack", rack, "--top", "10000", "--json")[1])
+        assert [p["play"] for p in doc["plays"]] == [play for play, _, _ in rows]
+        shown = [m for p in doc["plays"] for m in (p["play"], *p["alike"])]  # each row and the plays alike it
+        assert sorted(shown) == sorted(str(p) for p in legal) and len(set(shown)) == len(shown)
+        assert doc["legal_plays"] == len(legal) and doc["distinct_plays"] == len(rows)
         for play, score, _ in rows:
             move = parse_move(play)
             assert isinstance(move, Play) and score_play(board, move).total == score
-        assert [score for _, score, _ in rows] == sorted((score_play(board, p).total for p in legal), reverse=True)
+        for p in doc["plays"]:
+            for other in p["alike"]:
+                move = parse_move(other)
+                assert isinstance(move, Play) and score_play(board, move).total == p["score"]
         keys = [(-score, play) for play, score, _ in rows]
         assert keys == sorted(keys)  # ties by notation
 
@@ -98,6 +105,19 @@ def test_by_equity_the_coach_s_candidates_in_its_order(
         assert [score for _, score, _ in rows] == [s.score for s in expected]
         for (_, _, rest), s in zip(rows, expected, strict=True):
             assert rest.endswith(f"  equity {s.equity:+.1f}, keeps {' '.join(map(str, s.kept)) or 'nothing'}")
+            assert ("colour order" in rest) == bool(s.alike)
+
+
+def test_a_play_and_its_colour_orders_are_one_row(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = analyze(capsys, tmp_path, ROW7, "--rack", "QL QD 2L", "--top", "10000")
+    assert code == 0
+    rows = plays_of(out)
+    two_queens = [r for r in rows if sorted(r[0].split()) == ["e7=QD", "i7=QL"] or r[0] in ("e7=QL i7=QD",)]
+    assert len(two_queens) == 1  # e7=QL i7=QD and e7=QD i7=QL: one row
+    play, _, rest = two_queens[0]
+    other = "e7=QD i7=QL" if play == "e7=QL i7=QD" else "e7=QL i7=QD"
+    assert rest.endswith(f"  (either colour order, also {other})")
+    assert len({p for p, _, _ in rows}) == len(rows)
 
 
 def test_the_first_play_on_an_empty_board_and_the_default_ten(
@@ -256,7 +276,9 @@ def test_the_json_document(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     assert doc["exchange"] is None and len(doc["plays"]) == 5
     code, text, _ = analyze(capsys, tmp_path, board, "--rack", "4L 5D 6L KD 9D", "--top", "5")
     for play, row in zip(doc["plays"], plays_of(text), strict=True):
-        assert (play["play"], play["score"], play["breakdown"]) == row
+        alike = f"  (either colour order, also {play['alike'][0]})" if play["alike"] else ""
+        assert (play["play"], play["score"], play["breakdown"] + alike) == row
+        assert len(play["alike"]) <= 1  # one pair of 6s of two colours here: either order
         move = parse_move(play["play"])
         assert isinstance(move, Play)
         assert [f"{p['square']}={p['tile']}" for p in play["placements"]] == [str(p) for p in move.placements]

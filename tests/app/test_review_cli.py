@@ -69,6 +69,8 @@ def test_the_text_lists_every_turn_the_biggest_misses_and_the_totals(
     assert [t.split()[0] for t in totals] == ["Hard", "Medium"]
     hard, medium = game.state.final_scores()
     assert lines[-1] == f"Final scores: Hard {hard} Medium {medium}."
+    assert any(line.startswith("Points lost: what the best found scores more") for line in lines)
+    assert any(line.startswith("Value lost: how much more the best found is worth") for line in lines)
 
 
 def test_the_json_document_says_each_turn_as_the_record_and_the_engine_have_it(
@@ -185,3 +187,42 @@ def test_the_cribtiles_command_dispatches_review_and_its_help_names_the_options(
         assert option in out
     assert cribtiles_main(["review", str(saved), "--budget", "0", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["format"] == "cribtiles-review"
+
+
+def test_the_window_s_review_and_the_command_s_find_the_same_bests(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The same game, budget and seed: the review the window runs (its worker, here in a thread) and
+    `cribtiles review` weigh the same plays and find the same best on every turn. A budget that fits
+    only the least rounds makes both the same on any machine."""
+    from cribtiles.table.review_worker import ReviewWorker
+    from tests.table.test_review_worker import finish
+
+    table = bot_game("easy,medium", seed=1)  # Easy misses plays, as a person may
+    path = tmp_path / "game.json"
+    path.write_text(save_table(table), encoding="utf-8")
+    worker = ReviewWorker(budget=1e-6, seed=5, use_process=False)
+    worker.start(table)
+    window = finish(worker)
+    worker.close()
+    data = as_json(capsys, str(path), "--budget", "0.000001", "--seed", "5")
+    assert [str(t.best) for t in window.turns] == [t["best"] for t in data["turns"]]
+    assert [t.best_score for t in window.turns] == [t["best_score"] for t in data["turns"]]
+    assert any(not t.is_best for t in window.turns)
+
+
+def test_a_points_lost_below_0_is_said_why() -> None:
+    from dataclasses import replace
+
+    from cribtiles.rules.board import Board
+    from cribtiles.table.review import Method, Review, TurnReview
+
+    turn = next(t for t in bot_game("easy,medium", seed=1).state.turns if t.points > 2)
+    review = Review((), ("Ann", "Ben"), (), ((0, 0),), 0.5, True)
+    assert not any("below 0" in n for n in review_cli.figure_notes(review))
+    best = turn.points - 2
+    lost = TurnReview(
+        0, 0, 0, turn.move, turn.points, 1.0, turn.move, best, 5.0, -2, 4.0, Board.empty(), (), Method.SIMULATED
+    )
+    notes = review_cli.figure_notes(replace(review, turns=(lost,)))
+    assert notes[-1].startswith("A points lost below 0: the best found scores less now, but the continuations")

@@ -137,11 +137,16 @@ def test_every_candidate_is_legal_and_scores_what_it_says(by: str) -> None:
             assert describe(s).startswith(f"{s.move}  {s.score}  ") and s.words == describe(s)
 
 
+def _distinct_scores(view: PlayerView) -> list[int]:
+    """The score of every legal play, a play and its colour orders of equal ranks counted once."""
+    keys = {coach.play_key(view.rack, p, n) for p, n in scored_plays(view.board, view.rack)}
+    return sorted((k[1] for k in keys), reverse=True)  # type: ignore[misc]
+
+
 def test_by_score_the_candidates_are_the_best_scores_ties_by_notation() -> None:
     for view in POSITIONS:
-        scores = sorted((score for _, score in scored_plays(view.board, view.rack)), reverse=True)
         found = candidates(view, top=15, by=BY_SCORE)
-        assert [s.score for s in found] == scores[:15]
+        assert [s.score for s in found] == _distinct_scores(view)[:15]
         keys = [(-s.score, s.notation) for s in found]
         assert keys == sorted(keys) and len(set(keys)) == len(keys)
 
@@ -158,7 +163,15 @@ def test_by_equity_the_candidates_are_in_the_hard_bot_s_order() -> None:
         for part in (head, tail):
             keys = [(-s.equity, s.notation) for s in part]
             assert keys == sorted(keys)
-        assert [s.move for s in candidates(view, top=7, by=BY_EQUITY)] == [s.move for s in every[:7]]
+        shown = candidates(view, top=7, by=BY_EQUITY)
+        rows = coach.distinct(every, view.rack)
+        assert [s.move for s in shown] == [s.move for s in rows if s.move in {t.move for t in shown}]
+        if rows:
+            assert shown[0].move == rows[0].move  # Hard's own choice first
+            # Hard's best rows, but room is made for the rows scoring most now
+            best_scores = sorted((s.score for s in rows[1:]), reverse=True)[: coach.TOP_BY_SCORE]
+            assert sorted((s.score for s in shown[1:]), reverse=True)[: len(best_scores)] == best_scores
+            assert len(shown) == min(7, len(rows))
 
 
 def test_the_first_play_of_the_rule_book_is_found_with_its_breakdown() -> None:
@@ -311,3 +324,59 @@ def test_a_position_deals_the_tiles_not_in_sight_and_refuses_too_many_of_a_tile(
     sixes = Board.empty().place(parse_move("f7=6L g7=9L h7=6L i7=9L").placements)  # type: ignore[union-attr]
     with pytest.raises(ValueError, match="9 light 6/9 tiles; the set has 8"):
         position_view(sixes, parse_rack("6L 9L 6L 9L 6L"))
+
+
+# --- one row for a play and its colour orders ---
+
+
+def test_plays_alike_but_for_the_colour_order_of_equal_ranks_are_one_row() -> None:
+    view = position_view(Board.empty(), parse_rack("5L 5L 5D QL QD"))
+    every = all_candidates(view, BY_SCORE)
+    rows = coach.distinct(every, view.rack)
+    assert len(rows) < len(every)
+    # every legal play is in exactly one row, with the row's score and tiles kept
+    laid = [m for s in rows for m in (s.move, *s.alike)]
+    assert sorted(map(str, laid)) == sorted(s.notation for s in every)
+    scores = {s.notation: s.score for s in every}
+    for s in rows:
+        assert isinstance(s.move, Play)
+        for other in s.alike:
+            assert isinstance(other, Play) and scores[str(other)] == s.score
+            assert [p.square for p in other.placements] == [p.square for p in s.move.placements]
+            assert [p.tile.rank for p in other.placements] == [p.tile.rank for p in s.move.placements]
+            assert sorted(other.tiles) == sorted(s.move.tiles)
+    keys = [coach.play_key(view.rack, s.move, s.score) for s in rows]
+    assert len(set(keys)) == len(keys)
+    two = Suggestion(parse_move("f7=QL g7=QD"), 4, (), 0.0, 4.0)
+    other = Suggestion(parse_move("f7=QD g7=QL"), 4, (), 0.0, 4.0)
+    [row] = coach.distinct([two, other], parse_rack("QL QD"))
+    assert row.move == two.move and row.alike == (other.move,)
+    assert row.label == "f7=Q g7=Q, either colour order"
+    five = next(s for s in rows if len(s.alike) == 5)  # 5 5 5 Q Q: 3 orders of the 5s times 2 of the Qs
+    assert five.label.endswith(", any colour order") and "=QL" not in five.label
+
+
+def test_a_colour_that_changes_the_score_or_the_tiles_kept_makes_another_play() -> None:
+    board = Board.empty().place(parse_move("f7=5L g7=5L").placements)
+    view = position_view(board, parse_rack("5L 5D KD KD QL"))
+    every = all_candidates(view, BY_SCORE)
+    rows = coach.distinct(every, view.rack)
+    h7 = [s for s in rows if [str(q) for q in s.move.squares] == ["h7"] and s.move.tiles[0].rank == 5]  # type: ignore[union-attr]
+    assert sorted(str(s.move) for s in h7) == ["h7=5D", "h7=5L"]  # one colour: +bonus; kept differ too
+    assert {s.score for s in h7} == {score_play(board, s.move).total for s in h7}  # type: ignore[arg-type]
+    assert all(s.alike == () for s in h7)
+
+
+def test_the_plays_weighed_hold_hard_s_choice_and_the_plays_scoring_most() -> None:
+    for view in POSITIONS:
+        rows = coach.distinct(all_candidates(view, BY_EQUITY), view.rack)
+        for count_ in (1, 3, 8):
+            weighed = coach.plays_to_weigh(view, count_)
+            if not rows:
+                assert weighed == []
+                continue
+            assert weighed[0].move == rows[0].move and len(weighed) == min(count_, len(rows))
+            order = [s.move for s in rows]
+            assert [order.index(s.move) for s in weighed] == sorted(order.index(s.move) for s in weighed)
+            most = sorted((s.score for s in rows[1:]), reverse=True)[: min(coach.TOP_BY_SCORE, count_ - 1)]
+            assert sorted((s.score for s in weighed[1:]), reverse=True)[: len(most)] == most

@@ -435,3 +435,37 @@ def test_a_hint_asked_with_the_best_plays_open_takes_the_panels_room(app: App) -
     frames(app)
     assert game.coach.candidates is None and game.coach.hint is not None and app.table.hints == 1
     assert info_rows(game.snapshot())[0].left == "Hint: the Hard bot would play"
+
+
+def test_the_best_plays_show_a_play_and_its_colour_orders_as_one_row(keeper: Keeper) -> None:
+    """Rack with two 10s of two colours (seed 1, after two turns): 'c3=T c4=T c5=QD c7=AL, either colour
+    order' is one row, and pointing at it says which play it also stands for and what its figures mean."""
+    from cribtiles.bot.coach import play_key
+    from cribtiles.ui.coach_panel import FIGURES, point_words
+
+    app = open_app(table_after("You,medium", 1, 2), keeper)
+    game = app.game
+    game.coach.budget = 0.2
+    post_key(pygame.K_b)
+    frames(app)
+    found = game.coach.candidates
+    assert found is not None and len(found) == TOP
+    rack = tuple(app.table.view(0).rack)
+    keys = [play_key(rack, s.move, s.score) for s in found]
+    assert len(set(keys)) == len(keys)  # eight rows, eight different plays
+    grouped = next(s for s in found if s.alike)
+    assert grouped.label.endswith(", either colour order") and "=T " in grouped.label
+    index = found.index(grouped)
+    said = point_words(grouped, index)
+    assert f"either colour order, also {grouped.alike[0]}" in said and "on later turns (bots' table)" in said
+    assert FIGURES.startswith("kept: ")
+    laid = coach_rects(game.snapshot())
+    assert laid is not None and any(i == index for i, _ in laid.rows)
+    rect = next(r for i, r in laid.rows if i == index)
+    post_click(centre(rect))  # the row lays its first play, a real one
+    frames(app, 30)
+    assert {sq: game.draft.face(tid) for sq, tid in game.draft.placed.items()} == {
+        p.square: p.tile
+        for p in grouped.move.placements  # type: ignore[union-attr]
+    }
+    app.close()

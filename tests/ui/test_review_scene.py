@@ -32,7 +32,9 @@ from cribtiles.ui.review_scene import (
     Mode,
     ReviewScene,
     cost_words,
+    evaluation_words,
     list_layout,
+    lost_reason,
     region,
     series_of,
     turn_layout,
@@ -305,6 +307,15 @@ def test_the_words_of_a_turns_cost() -> None:
     )
     Turn.best_score, Turn.points_lost = 4, -2
     assert "2 fewer now but 9.2 more in evaluation" in cost_words("Ann", Turn())  # type: ignore[arg-type]
+    assert lost_reason(Turn()) == ": 2 fewer now, more later"  # type: ignore[arg-type]
+    Turn.best_score, Turn.points_lost, Turn.value_lost = 14, 8, 0.0  # the continuations could not tell them apart
+    assert cost_words("Ann", Turn()) == (  # type: ignore[arg-type]
+        "Ann scored 6; the best play found scores 14: 8 points lost now; later turns cannot tell the two apart."
+    )
+    assert lost_reason(Turn()) == ""  # type: ignore[arg-type]
+    for method, words in (("simulated", "over the next turns"), ("endgame", "to the end"), ("static", "Hard's")):
+        Turn.method = method  # type: ignore[attr-defined]
+        assert evaluation_words(Turn()).startswith("Evaluation: ") and words in evaluation_words(Turn())  # type: ignore[arg-type]
     Turn.is_best = True
     assert cost_words("Ann", Turn()) == "Ann made the best play found (6 points)."  # type: ignore[arg-type]
 
