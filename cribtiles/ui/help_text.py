@@ -46,8 +46,9 @@ def option_words(options: RuleOptions) -> tuple[str, ...]:
     if options.joker:
         out.append(
             "Joker rule: you count your own play (click each fifteen, pair, run and bonus, or type the total; "
-            "Enter declares). Until the next player acts the others may call Joker! (J) and take what was "
-            "missed, or lose 5 if nothing was."
+            "Enter declares; what you declare stands unless called). Until the next player acts the others "
+            "may call Joker! (J): they take what was missed, or what was claimed over the play's worth, and "
+            "lose 5 if the count was right."
         )
     if options.rounds > 1:
         out.append(
