@@ -159,25 +159,34 @@ def test_a_version_1_history_with_games_is_migrated(tmp_path: Path) -> None:
     assert integrity(path) == ["ok"]
 
 
+def store_as_before_unfinished(path: Path, games: list[GameSummary], version: int = 3) -> None:
+    """A history at schema `version` (3 or older) holding `games`, stored as Crib Tiles did before games
+    could be kept unfinished (migration 4): in the columns it had then, numbered from 1."""
+    conn = sqlite3.connect(path)
+    with conn:  # the schema as that version made it: its migrations, one after another
+        for sql in (s for migration in MIGRATIONS[:version] for s in migration):
+            conn.execute(sql)
+        conn.execute(f"PRAGMA user_version = {version:d}")
+        for game_id, s in enumerate(games, 1):
+            conn.execute(
+                "INSERT INTO games (id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, "
+                "best_play, highest_line, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (game_id, s.key, s.finished_at, s.mode, s.options, str(s.seed), s.rounds, s.turns, s.undos,
+                 s.hints, s.best_play, s.highest_line, s.record),
+            )  # fmt: skip
+            conn.executemany(
+                "INSERT INTO seats (game_id, seat, name, level, score, winner) VALUES (?, ?, ?, ?, ?, ?)",
+                [(game_id, i, n, lv, s.scores[i], int(i in s.winners)) for i, (n, lv) in enumerate(s.seats)],
+            )
+    conn.close()
+
+
 def test_a_version_3_history_gains_the_unfinished_mark_and_keeps_its_games_finished(tmp_path: Path) -> None:
     path = tmp_path / HISTORY_FILE
-    old = History(path, migrations=MIGRATIONS[:3])  # before games could be kept unfinished
-    assert old.mark_solved("p1", 20, "2026-12-01T10:00:00")  # made at version 3; a game in its columns:
+    store_as_before_unfinished(path, [summary(1)])  # before games could be kept unfinished
+    old = History(path, migrations=MIGRATIONS[:3])
+    assert old.mark_solved("p1", 20, "2026-12-01T10:00:00")
     old.close()
-    s = summary(1)
-    conn = sqlite3.connect(path)
-    with conn:
-        conn.execute(
-            "INSERT INTO games (key, finished_at, mode, options, seed, rounds, turns, undos, hints, best_play, "
-            "highest_line, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (s.key, s.finished_at, s.mode, s.options, str(s.seed), s.rounds, s.turns, s.undos, s.hints,
-             s.best_play, s.highest_line, s.record),
-        )  # fmt: skip
-        conn.executemany(
-            "INSERT INTO seats (game_id, seat, name, level, score, winner) VALUES (1, ?, ?, ?, ?, ?)",
-            [(i, n, lv, s.scores[i], int(i in s.winners)) for i, (n, lv) in enumerate(s.seats)],
-        )
-    conn.close()
     assert _version(path) == 3
     new = History(path)
     assert new.games() == [stored(summary(1), 1)] and not new.games()[0].unfinished

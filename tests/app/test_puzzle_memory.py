@@ -10,7 +10,7 @@ from pathlib import Path
 from cribtiles.app.history import HISTORY_FILE, MIGRATIONS, History
 from cribtiles.app.storage import Store
 from cribtiles.ui.config import NoKeeper
-from tests.app.test_history import asides, integrity, stored, summary
+from tests.app.test_history import asides, integrity, store_as_before_unfinished, stored, summary
 
 
 def _version(path: Path) -> int:
@@ -36,10 +36,7 @@ def test_the_schema_has_the_puzzles_migration() -> None:
 
 def test_a_version_1_history_is_migrated_and_keeps_its_games(tmp_path: Path) -> None:
     path = tmp_path / HISTORY_FILE
-    old = History(path, migrations=MIGRATIONS[:1])  # the Crib Tiles before puzzles
-    for n in range(4):
-        old.add(summary(n))
-    old.close()
+    store_as_before_unfinished(path, [summary(n) for n in range(4)], version=1)  # the Crib Tiles before puzzles
     assert _version(path) == 1 and "puzzles" not in _tables(path)
 
     new = History(path)
