@@ -132,7 +132,9 @@ def test_a_replay_rebuilds_a_stored_game_exactly_turn_by_turn() -> None:
             post_key(pygame.K_RIGHT)
             frames(app)
         assert scene.at == len(final.turns)  # Right at the end stays there
-        assert lists > len(final.turns) // 2
+        # at 1280 x 800 the rules strip and a settled Joker play's "declared N, ..." row take two rows of
+        # the panel: a long breakdown of this game leaves the list no room on about half of its turns
+        assert lists > len(final.turns) // 3
     finally:
         app.close()
 
