@@ -229,7 +229,8 @@ def _play_round(session: _Session, read: Read) -> None:
     if not table.state.turns:
         if table.options.rounds > 1:
             session.write(f"\nRound {table.match.round} of {table.options.rounds}.")
-        session.write(f"{session.name(table.state.starter)} drew for the start and plays first.")
+        who = session.name(table.state.starter)
+        session.write(f"{who} drew for the start and {'play' if who == 'You' else 'plays'} first.")
     if _several_people(table):  # the first person's rack waits for them, too
         session.curtain = next_person(table.seats, table.state.current)
     while not table.round_over:

@@ -96,6 +96,8 @@ def test_every_turn_is_saved_and_the_game_is_played_to_the_end(tmp_path: Path) -
     assert table.seats == (Seat.person("You"), Seat.bot("medium"))
     final = table.state
     assert final.is_over and final.seed == 11 and final.names == ("You", "Medium")
+    starts = {0: "You drew for the start and play first.", 1: "Medium drew for the start and plays first."}
+    assert starts[final.starter] in out
     states = [*reader.seen, final]
     for (before, after), answer in zip(pairwise(states), reader.answers, strict=True):
         assert after.log[: len(before.log)] == before.log  # the same game, saved further on
