@@ -50,10 +50,11 @@ def what(summary: GameSummary) -> str:
 
 
 def players(summary: GameSummary) -> str:
-    """Each player with their final score, winners marked: You 112 · Hard 98."""
+    """Each player with their final score, winners marked: You 112 · Hard 98 (a game kept unfinished
+    has no winner to mark, only scores as it was left)."""
     parts = []
     for i, ((name, _), score) in enumerate(zip(summary.seats, summary.scores, strict=True)):
-        star = "» " if i in summary.winners else ""  # the font has no star
+        star = "» " if i in summary.winners and not summary.unfinished else ""  # the font has no star
         parts.append(f"{star}{name} {score}")
     return " · ".join(parts)
 

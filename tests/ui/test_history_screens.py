@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pygame
@@ -174,6 +175,7 @@ def test_the_winner_is_marked() -> None:
     (g,) = keeper.past_games()
     words = players(g)
     assert words.count("»") == len(g.winners)
+    assert "»" not in players(replace(g, unfinished=True))  # a game kept unfinished was won by nobody
 
 
 def played_out(players_text: str, rules: str, seed: int) -> Table:
