@@ -5,12 +5,9 @@ look disabled, Ctrl+N offering the game at the table, and an end card that Enter
 
 from __future__ import annotations
 
-import random
-
 import pygame
 import pytest
 
-from cribtiles.bot.greedy import greedy_move
 from cribtiles.rules import new_game
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table import Seat, parse_players
@@ -26,14 +23,7 @@ from cribtiles.ui.panel import info_rows, peg_number, peg_offsets
 from cribtiles.ui.table import TableView
 from cribtiles.ui.table_line import match_words, rules_line, rules_words, text_size
 from cribtiles.ui.window import RESULT_GUARD, App, EndScene
-
-
-def play_round(table: Table) -> None:
-    n = 0
-    while not table.round_over:
-        move = greedy_move(table.view(table.state.current), random.Random(n))
-        table.play_bot(move) if table.bot_to_move else table.play(move)
-        n += 1
+from tests.ui.test_match_end import play_round
 
 
 def frames(app: App, n: int = 3, dt: float = 1 / 60) -> None:
