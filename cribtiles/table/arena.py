@@ -48,7 +48,7 @@ from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
 from cribtiles.signals import sigint_ignored
 
 from .model import Table
-from .runner import Interrupted, Progress, run_units
+from .runner import Interrupted, Progress, budget_problem, jobs_problem, run_units
 from .seats import Seat
 
 #: The two-sided 95% quantile of the normal distribution.
@@ -440,10 +440,9 @@ def parse_arena(argv: Sequence[str]) -> tuple[Arena, int, bool]:
         ap.error(f"an arena needs {MIN_BOTS} to {MAX_BOTS} bots, not {len(levels)}")
     if args.games < 1:
         ap.error("--games must be at least 1")
-    if args.jobs < 1:
-        ap.error("--jobs must be at least 1")
-    if args.budget is not None and not args.budget > 0:
-        ap.error("--budget must be a number of seconds above 0")
+    for problem in (jobs_problem(args.jobs), budget_problem(args.budget)):
+        if problem:
+            ap.error(problem)
     try:
         options = RuleOptions.parse(args.rules)
         if args.mode is not None:

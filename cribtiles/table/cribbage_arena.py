@@ -39,7 +39,7 @@ from cribtiles.cribbage.show import ShowKind
 from cribtiles.signals import sigint_ignored
 
 from .arena import CI_METHOD, EXIT_INTERRUPTED, percentile, wilson_interval
-from .runner import Interrupted, Progress, run_units
+from .runner import Interrupted, Progress, jobs_problem, run_units
 
 SEATS = 2
 #: A game ends long before this many moves (about 9 deals of some 20 moves); more means a bot is stuck.
@@ -319,8 +319,8 @@ def parse_arena(argv: Sequence[str]) -> tuple[CribbageArena, int, bool]:
         ap.error(f"a cribbage arena needs exactly 2 bots, not {len(levels)}")
     if args.games < 1:
         ap.error("--games must be at least 1")
-    if args.jobs < 1:
-        ap.error("--jobs must be at least 1")
+    if jobs_problem(args.jobs):
+        ap.error(jobs_problem(args.jobs))
     pairs = -(-args.games // SEATS)
     options = CribbageOptions(muggins=args.muggins)
     return CribbageArena((levels[0], levels[1]), pairs, args.seed, options), args.jobs, args.json

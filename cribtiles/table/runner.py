@@ -8,7 +8,9 @@ and raises `Interrupted` with the units finished so far.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
+import os
 import signal
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
@@ -18,6 +20,48 @@ from cribtiles.signals import sigint_ignored
 
 #: progress(games done, games in all), called as each unit comes in.
 Progress = Callable[[int, int], None]
+
+#: Jobs beyond this many for each core are refused: the work is all CPU, so they would only queue.
+JOBS_PER_CORE_AT_MOST = 4
+#: The longest a thinking bot may take over a move in an arena: beyond it a run never ends in practice.
+MOST_SECONDS_A_MOVE = 600.0
+
+
+def cores() -> int:
+    """The cores this process may use (its affinity where the system tells it)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def jobs_problem(jobs: int, here: int | None = None) -> str:
+    """ "" when `jobs` worker processes make sense on a machine of `here` cores (default: this one's),
+    else why not, in words.
+
+    >>> jobs_problem(2, 2), jobs_problem(0, 2)
+    ('', '--jobs must be at least 1')
+    >>> jobs_problem(64, 2)
+    '--jobs 64 is far more than the 2 cores here can use: give at most 8 (one a core is best)'
+    """
+    here = cores() if here is None else here
+    if jobs < 1:
+        return "--jobs must be at least 1"
+    if jobs > JOBS_PER_CORE_AT_MOST * here:
+        most = JOBS_PER_CORE_AT_MOST * here
+        return f"--jobs {jobs} is far more than the {here} cores here can use: give at most {most} (one a core is best)"
+    return ""
+
+
+def budget_problem(budget: float | None) -> str:
+    """ "" when `budget` (seconds a move, None: the bots' own) is a sane thinking time, else why not.
+
+    >>> budget_problem(1.5), budget_problem(None), budget_problem(float("inf"))
+    ('', '', '--budget must be a number of seconds above 0 and at most 600, not inf')
+    """
+    if budget is None or (math.isfinite(budget) and 0 < budget <= MOST_SECONDS_A_MOVE):
+        return ""
+    return f"--budget must be a number of seconds above 0 and at most {MOST_SECONDS_A_MOVE:g}, not {budget:g}"
 
 
 class Numbered(Protocol):
@@ -51,11 +95,11 @@ def run_units(
             progress(len(results), games)
 
     try:
-        if jobs <= 1 or units == 1:
+        if min(jobs, cores()) <= 1 or units == 1:
             for i in range(units):
                 done(play(i))
         else:
-            _run_in_workers(units, play, min(jobs, units), done)
+            _run_in_workers(units, play, min(jobs, units, cores()), done)  # more would only queue
     except KeyboardInterrupt:
         results.sort(key=lambda r: r.game)
         raise Interrupted(results) from None

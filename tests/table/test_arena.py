@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -217,6 +218,10 @@ def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
         ["--bots", "easy,medium", "--games", "many"],
         ["--bots", "easy,medium", "--jobs", "0"],
         ["--bots", "easy,medium", "--budget", "-1"],
+        ["--bots", "easy,medium", "--budget", "inf"],
+        ["--bots", "easy,medium", "--budget", "nan"],
+        ["--bots", "easy,medium", "--budget", "1e9"],
+        ["--bots", "easy,medium", "--jobs", "100000"],
         ["--bots", "easy,medium", "--rules", "joker=maybe"],
         ["--bots", "easy,medium", "--rules", "colour=red"],
         ["--bots", "easy,medium", "--rules", "rounds=3"],
@@ -230,6 +235,33 @@ def test_bad_arguments_exit_2(args: list[str], capsys: pytest.CaptureFixture[str
     assert e.value.code == 2
     captured = capsys.readouterr()
     assert captured.out == "" and "error" in captured.err
+
+
+def test_an_endless_budget_and_more_jobs_than_cores_can_use_are_refused_in_words(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for args, words in (
+        (["--budget", "inf"], "--budget must be a number of seconds above 0 and at most 600, not inf"),
+        (["--jobs", "100000"], "--jobs 100000 is far more than the"),
+    ):
+        with pytest.raises(SystemExit):
+            arena.main(["--bots", "easy,medium", *args])
+        assert words in capsys.readouterr().err
+
+
+def test_the_pool_never_starts_more_workers_than_cores(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Asked for 8 jobs on a machine of one core, the units are played here, one after another."""
+    import cribtiles.table.runner as runner
+
+    monkeypatch.setattr(runner, "cores", lambda: 1)
+    monkeypatch.setattr(runner, "_run_in_workers", lambda *a: pytest.fail("a pool was started"))
+    played = runner.run_units(3, lambda i: [Game(i)], 3, jobs=8)
+    assert [g.game for g in played] == [0, 1, 2]
+
+
+@dataclass(frozen=True)
+class Game:
+    game: int
 
 
 def test_runs_as_a_module_with_workers() -> None:

@@ -107,6 +107,13 @@ def test_bad_arguments_are_refused_in_words(bots: str, words: str, capsys: pytes
     assert words in capsys.readouterr().err
 
 
+def test_more_jobs_than_the_cores_can_use_are_refused_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stop:
+        ca.parse_arena(["--bots", "hard,easy", "--jobs", "100000"])
+    assert stop.value.code == 2
+    assert "--jobs 100000 is far more than the" in capsys.readouterr().err
+
+
 def test_the_command_line_runs_it() -> None:
     done = subprocess.run(
         [sys.executable, "-m", "cribtiles", "cribbage", "arena", "--bots", "easy,medium", "--games", "2", "--json"],
