@@ -6,6 +6,7 @@ Shared by the store of saves and settings (`storage`) and the history database (
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import errno
 import os
@@ -22,6 +23,18 @@ _QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
 
 
 # --- a file named on the command line ---
+
+
+def folder_named(text: str) -> Path:
+    """`--data-dir`'s folder, for argparse: an empty name is refused in words, since it would quietly
+    mean the current folder.
+
+    >>> folder_named("games")
+    PosixPath('games')
+    """
+    if not text.strip():
+        raise argparse.ArgumentTypeError("give a folder's name: an empty one would mean the current folder")
+    return Path(text)
 
 
 def _size_words(n: int) -> str:

@@ -66,6 +66,7 @@ from cribtiles.cribbage.events import MarginKind
 from cribtiles.table.cribbage_ledger import CribbageGame, CribbageLine, CribbageStats, cribbage_statistics
 from cribtiles.table.ledger import GameSummary, StatLine, Stats, statistics
 
+from .files import folder_named
 from .history import History, history_path
 
 HISTORY_FORMAT, STATS_FORMAT, JSON_VERSION = "cribtiles-history", "cribtiles-stats", 1
@@ -76,7 +77,7 @@ def _parser(command: str) -> argparse.ArgumentParser:
     what = "list the finished games, oldest first" if command == "history" else "statistics of the finished games"
     ap = argparse.ArgumentParser(prog=f"cribtiles {command}", description=f"Crib Tiles: {what}.")
     ap.add_argument("--json", action="store_true", help="print a JSON document (see the module's notes)")
-    ap.add_argument("--data-dir", type=Path, help="the data folder (default: the user data folder)")
+    ap.add_argument("--data-dir", type=folder_named, help="the data folder (default: the user data folder)")
     return ap
 
 

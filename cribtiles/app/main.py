@@ -8,7 +8,6 @@ import os
 import re
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from cribtiles import __version__
 from cribtiles.bot import LEVELS
@@ -16,6 +15,8 @@ from cribtiles.rules import NotationError, RuleOptions
 from cribtiles.rules.movegen import CORE_DESCRIPTION
 from cribtiles.table.seats import Seat, parse_players
 from cribtiles.ui.geometry import MAX_SIDE  # pure arithmetic: no pygame is imported
+
+from .files import folder_named
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -39,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, help="seed of the game's shuffles (a seed replays a game)")
     ap.add_argument("--rules", default="", help="rule options, like start=high,exchange=any-time,joker=on")
     ap.add_argument(
-        "--data-dir", type=Path, help="keep saves and settings in this folder (default: the user data folder)"
+        "--data-dir", type=folder_named, help="keep saves and settings in this folder (default: the user data folder)"
     )
     ap.add_argument("--size", help="window size, like 1280x800")
     ap.add_argument(
@@ -57,7 +58,7 @@ def _size(text: str | None) -> tuple[int, int] | None:
     >>> _size("1280x800"), _size(None)
     ((1280, 800), None)
     """
-    if not text:
+    if text is None:  # an empty --size is refused below, not taken as none given
         return None
     shown = text if len(text) <= 20 else text[:19] + "…"
     m = _SIZE.fullmatch(text)

@@ -18,7 +18,7 @@ from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
 from cribtiles.ui.geometry import MAX_SIDE  # pure arithmetic: no pygame is imported
 
-from .files import read_named_file
+from .files import folder_named, read_named_file
 
 #: No record is near this size (a long match is tens of kilobytes): a larger file is not one.
 MAX_BYTES = 8 * 1024 * 1024
@@ -46,7 +46,7 @@ def window_size(text: str | None) -> tuple[int, int] | None:
     >>> window_size("1280x800"), window_size(None)
     ((1280, 800), None)
     """
-    if not text:
+    if text is None:  # an empty --size is refused below, not taken as none given
         return None
     m = _SIZE.fullmatch(text)
     shown = text if len(text) <= 20 else text[:19] + "…"
@@ -77,7 +77,9 @@ def _parser() -> argparse.ArgumentParser:
         description="Step through a recorded game on the board: a saved game, a game record or a match record.",
     )
     ap.add_argument("file", type=Path, help="the game's file (saved or exported by Crib Tiles)")
-    ap.add_argument("--data-dir", type=Path, help="the folder of settings and saves (default: the user data folder)")
+    ap.add_argument(
+        "--data-dir", type=folder_named, help="the folder of settings and saves (default: the user data folder)"
+    )
     ap.add_argument("--size", help="window size, like 1280x800")
     return ap
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cribtiles.app.main import main
 
 
@@ -28,6 +30,29 @@ def test_bad_options_are_refused_plainly(capsys) -> None:  # type: ignore[no-unt
     assert main(["--rules", "nonsense"]) == 2
     assert main(["--size", "big"]) == 2
     assert "cribtiles:" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["--data-dir", ""], "an empty one would mean the current folder"),
+        (["--data-dir", "  "], "an empty one would mean the current folder"),
+        (["--size", ""], "--size '': write the width and height in pixels"),
+        (["history", "--data-dir", ""], "an empty one would mean the current folder"),
+        (["stats", "--data-dir", ""], "an empty one would mean the current folder"),
+        (["replay", "game.json", "--data-dir", ""], "an empty one would mean the current folder"),
+        (["replay", "game.json", "--size", ""], "--size '': write the width and height in pixels"),
+    ],
+)
+def test_empty_arguments_are_refused_in_words_not_taken_as_the_current_folder(
+    args: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    try:
+        code = main(args)
+    except SystemExit as e:  # argparse's own refusal
+        code = int(e.code or 0)
+    assert code == 2
+    assert words in capsys.readouterr().err
 
 
 def test_the_window_resumes_the_saved_game(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
