@@ -66,6 +66,16 @@ def read_named_file(path: Path, cap: int, name: str, what: str) -> str:
 # --- short, plain reasons ---
 
 
+def for_terminal(text: str) -> str:
+    r"""`text` with every control character but the line break written as its escape, so that nothing
+    read from a file (a name in the history) can retitle, clear or ring the terminal it is printed on.
+
+    >>> for_terminal("Ann\x1b]0;PWNED\x07 won")
+    'Ann\\x1b]0;PWNED\\x07 won'
+    """
+    return "".join(c if c == "\n" or c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
 def brief(text: str) -> str:
     """`text` short enough for a message: each quoted part cut to QUOTE characters, the whole to DETAIL."""
 

@@ -66,7 +66,7 @@ from cribtiles.cribbage.events import MarginKind
 from cribtiles.table.cribbage_ledger import CribbageGame, CribbageLine, CribbageStats, cribbage_statistics
 from cribtiles.table.ledger import GameSummary, StatLine, Stats, statistics
 
-from .files import folder_named
+from .files import folder_named, for_terminal
 from .history import History, history_path
 
 HISTORY_FORMAT, STATS_FORMAT, JSON_VERSION = "cribtiles-history", "cribtiles-stats", 1
@@ -105,12 +105,13 @@ def main(command: str, args: Sequence[str]) -> int:
     for message in history.take_messages():
         print(f"cribtiles: {message}", file=sys.stderr)
     if command == "history":
-        print(json.dumps(history_json(games, cribbage), indent=1) if opts.json else history_text(games, cribbage))
+        text = json.dumps(history_json(games, cribbage), indent=1) if opts.json else history_text(games, cribbage)
     else:
         stats, cribbage_stats = statistics(games), cribbage_statistics(cribbage)
-        print(
+        text = (
             json.dumps(stats_json(stats, cribbage_stats), indent=1) if opts.json else stats_text(stats, cribbage_stats)
         )
+    print(for_terminal(text))  # names come from the database: no control character reaches the terminal
     return 0 if read_ok else 1
 
 

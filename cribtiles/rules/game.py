@@ -571,6 +571,8 @@ def new_game(
     if any(len(n) > MAX_NAME for n in names):
         longest = max(len(n) for n in names)
         raise ValueError(f"a player's name is {longest:,} characters long; names have at most {MAX_NAME}")
+    if not all(n.isprintable() for n in names):  # an escape or a bell in a name would reach terminals
+        raise ValueError("a player's name may hold only printable characters, not control characters")
     rng = random.Random(seed)
     if options.solitaire:
         side_colours: tuple[Colour, ...] = (Colour.DARK, Colour.LIGHT)

@@ -22,6 +22,8 @@ class Seat:
             raise ValueError(f"there is no bot level {self.level!r}; the levels are {', '.join(LEVELS)}")
         if not self.name.strip() or len(self.name) > MAX_NAME:
             raise ValueError(f"a name has 1 to {MAX_NAME} characters")
+        if not self.name.isprintable():  # an escape or a bell in a name would reach terminals
+            raise ValueError("a name may hold only printable characters, not control characters")
 
     @property
     def is_bot(self) -> bool:
@@ -81,6 +83,8 @@ def parse_players(text: str) -> tuple[Seat, ...]:
     for e in entries:
         if len(e) > MAX_NAME:
             raise ValueError(f"--players: a name has at most {MAX_NAME} characters")
+        if not e.isprintable():
+            raise ValueError("--players: a name may hold only printable characters, not control characters")
         seats.append(Seat.bot(e.lower()) if e.lower() in LEVELS else Seat.person(e))
     return seat_names(seats)
 

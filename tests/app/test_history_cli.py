@@ -179,6 +179,24 @@ def test_the_listing_has_a_line_for_each_game(tmp_path: Path, capsys: pytest.Cap
     ]
 
 
+def test_no_control_character_of_a_stored_name_reaches_the_terminal(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A history written by another program (or by hand) may hold a name that would retitle and clear
+    the terminal: the listing and the statistics show its escapes instead."""
+    hostile = "Ann\x1b]0;PWNED\x07\x1b[2J"
+    game = GameSummary(
+        0, "a", "2026-11-30T14:05:09", "standard", "", 1, ((hostile, None), ("Hard", "hard")), (312, 298), (0,),
+        1, 41, 0, 0, 36, 24, "",
+    )  # fmt: skip
+    add(tmp_path, game)
+    for command in ("history", "stats"):
+        code, text, _ = run(capsys, command, "--data-dir", str(tmp_path))
+        assert code == 0 and "\x1b" not in text and "\x07" not in text, command
+    code, text, _ = run(capsys, "history", "--data-dir", str(tmp_path))
+    assert "Ann\\x1b]0;PWNED\\x07\\x1b[2J 312" in text
+
+
 def test_the_statistics_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def game(key: str, scores: tuple[int, int], bot: str = "hard", undos: int = 0) -> GameSummary:
         winners = tuple(i for i, s in enumerate(scores) if s == max(scores))

@@ -393,6 +393,17 @@ def test_a_huge_name_is_damage_and_the_message_stays_short() -> None:
     )
 
 
+def test_a_name_with_control_characters_is_damage() -> None:
+    """An escape or a bell in a name would retitle, clear or ring the terminals it is printed on."""
+    with pytest.raises(RecordError) as e:
+        load(_damaged(players=["You", "Ann\x1b]0;PWNED\x07\x1b[2J"]))
+    assert str(e.value) == (
+        "the saved game cannot be set up: a player's name may hold only printable characters, not control characters"
+    )
+    with pytest.raises(ValueError, match="only printable characters"):
+        new_game(2, seed=1, names=("You", "Ben\x1b[2J"))
+
+
 def test_a_huge_action_is_damage_and_the_message_quotes_little_of_it() -> None:
     with pytest.raises(RecordError) as e:
         load(_damaged(actions=["f7=" + "A" * 600_000]))
