@@ -66,7 +66,7 @@ from cribtiles.cribbage.events import MarginKind
 from cribtiles.table.cribbage_ledger import CribbageGame, CribbageLine, CribbageStats, cribbage_statistics
 from cribtiles.table.ledger import GameSummary, StatLine, Stats, statistics
 
-from .files import folder_named, for_terminal
+from .files import brief, folder_named, for_terminal, why
 from .history import History, history_path
 
 HISTORY_FORMAT, STATS_FORMAT, JSON_VERSION = "cribtiles-history", "cribtiles-stats", 1
@@ -92,7 +92,13 @@ def main(command: str, args: Sequence[str]) -> int:
         from .storage import default_data_dir
 
         folder = default_data_dir()
-    if Path(folder).is_dir():  # never make a folder only to look into it
+    try:
+        there = Path(folder).is_dir()
+    except OSError as e:  # a name too long, a folder inside one we may not enter: one line, no traceback
+        shown = for_terminal(brief(f"'{folder}'"))  # at most a short excerpt of the name
+        print(f"cribtiles {command}: the data folder {shown} cannot be read ({why(e)})", file=sys.stderr)
+        return 2
+    if there:  # never make a folder only to look into it
         from .logs import setup_logging
 
         setup_logging(Path(folder))

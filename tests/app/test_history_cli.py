@@ -197,6 +197,23 @@ def test_no_control_character_of_a_stored_name_reaches_the_terminal(
     assert "Ann\\x1b]0;PWNED\\x07\\x1b[2J 312" in text
 
 
+@pytest.mark.parametrize("command", ["history", "stats"])
+def test_a_folder_that_cannot_be_looked_into_is_one_line_and_exit_2(
+    command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run(capsys, command, "--data-dir", str(tmp_path / ("x" * 300)))  # a name too long
+    assert (code, out) == (2, "")
+    assert err.startswith(f"cribtiles {command}: the data folder '") and err.endswith("(File name too long)\n")
+    assert len(err) < 200 and err.count("\n") == 1
+
+    def refused(self: Path) -> bool:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "is_dir", refused)  # a folder inside one this user may not enter
+    code, out, err = run(capsys, command, "--data-dir", str(tmp_path / "inner"))
+    assert (code, out) == (2, "") and err.endswith("cannot be read (Permission denied)\n")
+
+
 def test_the_statistics_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def game(key: str, scores: tuple[int, int], bot: str = "hard", undos: int = 0) -> GameSummary:
         winners = tuple(i for i, s in enumerate(scores) if s == max(scores))
