@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import sys
 from collections.abc import Sequence
 
@@ -14,7 +13,7 @@ from cribtiles.bot import LEVELS
 from cribtiles.rules import NotationError, RuleOptions
 from cribtiles.rules.movegen import CORE_DESCRIPTION
 from cribtiles.table.seats import Seat, parse_players
-from cribtiles.ui.geometry import MAX_SIDE  # pure arithmetic: no pygame is imported
+from cribtiles.ui.geometry import window_size  # pure arithmetic: no pygame is imported
 
 from .files import folder_named
 
@@ -47,29 +46,6 @@ def _parser() -> argparse.ArgumentParser:
         "--selftest", action="store_true", help="render every scene headless, play a game through the UI, exit"
     )
     return ap
-
-
-_SIZE = re.compile(r"\s*([0-9]{1,6})\s*[x×]\s*([0-9]{1,6})\s*", re.IGNORECASE)  # ASCII digits: not '²'
-
-
-def _size(text: str | None) -> tuple[int, int] | None:
-    """The window size asked for with `--size`, like 1280x800; a ValueError in words otherwise.
-
-    >>> _size("1280x800"), _size(None)
-    ((1280, 800), None)
-    """
-    if text is None:  # an empty --size is refused below, not taken as none given
-        return None
-    shown = text if len(text) <= 20 else text[:19] + "…"
-    m = _SIZE.fullmatch(text)
-    if m is None:
-        raise ValueError(f"--size {shown!r}: write the width and height in pixels, like 1280x800")
-    w, h = int(m[1]), int(m[2])
-    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
-        raise ValueError(
-            f"--size {shown}: a window can be 1 to {MAX_SIDE} pixels on a side (it opens no larger than the screen)"
-        )
-    return w, h
 
 
 def _seats(players: str | None, level: str | None, options: RuleOptions) -> tuple[Seat, ...] | None:
@@ -139,7 +115,7 @@ def _main(argv: Sequence[str] | None) -> int:
     args = _parser().parse_args(args_list)
     try:
         options = RuleOptions.parse(args.rules)
-        size = _size(args.size)
+        size = window_size(args.size)
         seats = _seats(args.players, args.level, options)
     except (NotationError, ValueError) as e:
         print(f"cribtiles: {e}", file=sys.stderr)

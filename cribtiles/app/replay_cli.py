@@ -8,7 +8,6 @@ replay is said in words on standard error, and the exit code is 2.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +15,7 @@ from pathlib import Path
 from cribtiles.rules.errors import RecordError
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
-from cribtiles.ui.geometry import MAX_SIDE  # pure arithmetic: no pygame is imported
+from cribtiles.ui.geometry import window_size  # pure arithmetic: no pygame is imported
 
 from .files import folder_named, read_named_file
 
@@ -24,7 +23,6 @@ from .files import folder_named, read_named_file
 MAX_BYTES = 8 * 1024 * 1024
 #: A path is quoted at most this long in a message.
 MAX_SHOWN = 80
-_SIZE = re.compile(r"\s*([0-9]{1,6})\s*[x×]\s*([0-9]{1,6})\s*", re.IGNORECASE)  # ASCII digits only
 
 
 def _shown(path: Path) -> str:
@@ -38,24 +36,6 @@ def _shown(path: Path) -> str:
         return text
     half = MAX_SHOWN // 2 - 1
     return f"{text[:half]}…{text[-half:]}"
-
-
-def window_size(text: str | None) -> tuple[int, int] | None:
-    """`--size 1280x800`; None when not given; ValueError in words otherwise.
-
-    >>> window_size("1280x800"), window_size(None)
-    ((1280, 800), None)
-    """
-    if text is None:  # an empty --size is refused below, not taken as none given
-        return None
-    m = _SIZE.fullmatch(text)
-    shown = text if len(text) <= 20 else text[:19] + "…"
-    if m is None:
-        raise ValueError(f"--size {shown!r}: write the width and height in pixels, like 1280x800")
-    w, h = int(m[1]), int(m[2])
-    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
-        raise ValueError(f"--size {shown}: a window can be 1 to {MAX_SIDE} pixels on a side")
-    return w, h
 
 
 def read_table(path: Path) -> Table:

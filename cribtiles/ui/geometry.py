@@ -6,6 +6,7 @@ and the buttons; `square_at` and `rack_slot_at` answer which square or slot lies
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from cribtiles.rules.board import SIZE, Square
@@ -14,6 +15,30 @@ MIN_WIDTH, MIN_HEIGHT = 960, 640
 #: The largest window side anyone may ask for (`--size`), and the screen assumed when there is none
 #: to measure (headless drivers): beyond these a frame's surfaces take gigabytes.
 MAX_SIDE = 16384
+_SIZE = re.compile(r"\s*([0-9]{1,6})\s*[x×]\s*([0-9]{1,6})\s*", re.IGNORECASE)  # ASCII digits: not '²'
+
+
+def window_size(text: str | None) -> tuple[int, int] | None:
+    """The window size asked for with `--size`, like 1280x800 (None: not given); a ValueError in words
+    otherwise, an empty one included.
+
+    >>> window_size("1280x800"), window_size(None)
+    ((1280, 800), None)
+    """
+    if text is None:  # an empty --size is refused below, not taken as none given
+        return None
+    shown = text if len(text) <= 20 else text[:19] + "…"
+    m = _SIZE.fullmatch(text)
+    if m is None:
+        raise ValueError(f"--size {shown!r}: write the width and height in pixels, like 1280x800")
+    w, h = int(m[1]), int(m[2])
+    if not (1 <= w <= MAX_SIDE and 1 <= h <= MAX_SIDE):
+        raise ValueError(
+            f"--size {shown}: a window can be 1 to {MAX_SIDE} pixels on a side (it opens no larger than the screen)"
+        )
+    return w, h
+
+
 HEADLESS_SCREEN = (3840, 2400)
 RACK_SLOTS = 5
 
