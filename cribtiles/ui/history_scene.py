@@ -253,8 +253,8 @@ class HistoryScene:
                 colours = (DIM, CREAM, CREAM, WON if g.person_won else CREAM, GOLD)
                 return (when(g), cribbage_what(g), cribbage_players(g), won, cribbage_marks(g)), colours
             result = g.result
-            won = WON if result is Result.WIN else CREAM
-            return (when(g), what(g), players(g), RESULT_WORDS[result], marks(g)), (DIM, CREAM, CREAM, won, GOLD)
+            shade = WON if result is Result.WIN else CREAM
+            return (when(g), what(g), players(g), RESULT_WORDS[result], marks(g)), (DIM, CREAM, CREAM, shade, GOLD)
 
         count = len(self.games)
         key = (s, area[2])

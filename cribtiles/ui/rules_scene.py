@@ -10,7 +10,7 @@ its examples drawn with cards by `rules_cards`). Tab (or the button beside Conte
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from functools import lru_cache
@@ -176,7 +176,7 @@ def _entry(number: int, book: Book = Book.TILES) -> str:
 
 
 def _lay_cells(
-    examples: tuple[Example, ...] | tuple[CardExample, ...], room: Rect, t: int, strict: bool = True
+    examples: Sequence[Example | CardExample], room: Rect, t: int, strict: bool = True
 ) -> tuple[tuple[Cell, ...], bool]:
     """The examples in 1 to 3 columns, whichever gives the largest tiles that still leave room."""
     if not examples:
@@ -435,7 +435,8 @@ def draw_page(
             (rect[0] + 8, rect[1] + rect[3] / 2),
             "midleft",
         )
-    for ex, cell in zip(page.examples, lay.cells, strict=False):
+    examples: Sequence[Example | CardExample] = page.examples
+    for ex, cell in zip(examples, lay.cells, strict=False):
         if isinstance(ex, CardExample):
             rounded_panel(surface, cell.rect, FIELD, 8)
             _draw_caption(surface, cell, lay.text)

@@ -166,7 +166,7 @@ class SettingsScene:
         bh = max(26, round(s * 1.6))
         # the rows share what the Back button and the note under it leave of the card
         room = y + h - top - (bh + 4) - round(s * 3.2)
-        row = max(18, min(bh + max(6, round(s * 0.5)), room // (n + 0.4)))
+        row = max(18, min(bh + max(6, round(s * 0.5)), int(room // (n + 0.4))))
         bh = min(bh, row - 3)
         fw = max(150, round(w * 0.34))
         fx = x + w - fw - round(s * 1.4)

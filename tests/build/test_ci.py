@@ -46,3 +46,19 @@ def test_the_tests_and_the_build_never_reinstall_the_game_being_played() -> None
     source folder's under a running game: each line has an environment of its own."""
     envs = [c.split("&&")[0].split()[-1] for c in (*commands_of("Set up"), *commands_of("Installers"))]
     assert len(set(envs)) == 3, envs
+
+
+def test_plain_pytest_collects_this_folder() -> None:
+    """pytest skips folders named "build" unless told otherwise: these tests ran only when named."""
+    import tomllib
+
+    options = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]["ini_options"]
+    assert "tests" in options["testpaths"]
+    assert "norecursedirs" in options and "build" not in options["norecursedirs"]
+
+
+def test_ci_checks_the_style_and_the_types_of_the_whole_package() -> None:
+    checks = [line for line in CI if not line.lstrip().startswith("#")]
+    assert ".venv-test/bin/python -m ruff check ." in checks
+    assert ".venv-test/bin/python -m ruff format --check ." in checks
+    assert ".venv-test/bin/python -m mypy --strict cribtiles" in checks
