@@ -14,16 +14,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import combinations
 
+from cribtiles.counting import RANKS, CombinationKind
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import RACK_SIZE, PlayerView
-from cribtiles.rules.hands import CombinationKind
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import PlayScore, ScoredLine, score_play
 from cribtiles.rules.tiles import (
     COLOURS,
-    RANKS,
     SIX,
     Colour,
     Tile,

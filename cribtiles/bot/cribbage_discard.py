@@ -1,8 +1,8 @@
 """The cribbage bots' discard arithmetic: a kept hand's exact expected show over every starter it may
 meet, the two discarded cards' own worth, and the fifteen ways to split six cards into hand and crib.
 
-Fast because the show's fifteens, pairs and runs depend only on the ranks (the tile game's hand tables,
-`cribtiles.rules.hands`, shared with the engine's scorer): the starters are grouped by rank, and the
+Fast because the show's fifteens, pairs and runs depend only on the ranks (the hand tables both
+games share, `cribtiles.counting`, which the engine's scorer uses too): the starters are grouped by rank, and the
 flush and his nobs are counted from the suits left in the deck.
 """
 
@@ -13,8 +13,8 @@ from collections.abc import Callable, Iterable, Sequence
 from itertools import combinations
 from typing import NamedTuple
 
+from cribtiles.counting import HANDS, RANK_KEY
 from cribtiles.cribbage.cards import DECK, Card, Suit
-from cribtiles.rules.hands import HANDS, RANK_KEY
 
 RANKS = range(1, 14)
 SUITS = tuple(Suit)

@@ -19,12 +19,13 @@ from functools import lru_cache
 from itertools import combinations_with_replacement
 from math import sqrt
 
+from cribtiles.counting import count_value
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.movegen import best_keeping, ranks_key
 from cribtiles.rules.moves import Move, Pass, Play
 from cribtiles.rules.options import ANY_TIME
-from cribtiles.rules.tiles import Tile, count_value
+from cribtiles.rules.tiles import Tile
 
 from .base import Clock
 from .endgame import ENDGAME_MARGIN, EndgameResult, solve_view

@@ -1,6 +1,6 @@
 """The show: a four-card hand (or the crib) counted with the starter.
 
-Fifteens, pairs and runs come from the tile game's hand scorer (cribtiles.rules.hands), which
+Fifteens, pairs and runs come from the counting both games share (cribtiles.counting), which
 tables every multiset of ranks; the cards add only what suits bring: the flush and his nobs.
 """
 
@@ -12,7 +12,7 @@ from enum import StrEnum
 from functools import lru_cache
 from typing import NamedTuple
 
-from cribtiles.rules.hands import HANDS, RANK_KEY, CombinationKind, combinations_of
+from cribtiles.counting import HANDS, RANK_KEY, CombinationKind, combinations_of
 
 from .cards import JACK, Card, CardError, format_cards
 

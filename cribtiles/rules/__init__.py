@@ -3,17 +3,19 @@
 Standard library only; nothing here draws, waits or reads the clock.
 """
 
+from cribtiles.counting import Combination, CombinationKind, count_value
+
 from .board import BLOCKED, SIZE, Board, Direction, Line, Square, parse_square
 from .errors import IllegalMove, NotationError, RecordError
 from .game import EndReason, GameState, JokerCall, Outcome, PlayerView, Turn, new_game
-from .hands import Combination, CombinationKind, HandScore, score_hand
+from .hands import HandScore, score_hand
 from .match import Match
 from .movegen import has_legal_play, legal_plays, scored_plays
 from .moves import Exchange, Move, Pass, Placement, Play, format_move, format_rack, parse_move, parse_rack
 from .options import RuleOptions
 from .record import GameRecord, load, load_match, record_of, replay, save, save_match
 from .scoring import Bonus, BonusKind, PlayScore, ScoredLine, is_legal_play, score_play
-from .tiles import Colour, Tile, count_value, full_set, parse_tile
+from .tiles import Colour, Tile, full_set, parse_tile
 
 __all__ = [
     "BLOCKED",

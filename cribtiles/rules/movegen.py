@@ -26,8 +26,10 @@ from itertools import combinations, permutations, product
 from types import ModuleType
 from typing import Literal, cast
 
+from cribtiles.counting import RANK_KEY
+
 from .board import BLOCKED, SIZE, Board
-from .hands import MAX_LINE, RANK_KEY, VALID_LINES
+from .hands import MAX_LINE, VALID_LINES
 from .moves import PLACEMENTS, Play
 from .scoring import BONUS_POINTS
 from .tiles import FACES, Colour, Tile

@@ -9,9 +9,11 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import NamedTuple
 
+from cribtiles.counting import Combination, combinations_of
+
 from .board import ACROSS, BLOCKED, DOWN, SIZE, Board, Direction, Line, Square
 from .errors import IllegalMove
-from .hands import MAX_LINE, Combination, HandScore, combinations_of, score_hand, why_invalid
+from .hands import MAX_LINE, HandScore, score_hand, why_invalid
 from .moves import Play
 from .tiles import format_tiles
 

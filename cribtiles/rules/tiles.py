@@ -11,10 +11,10 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import NamedTuple
 
+from cribtiles.counting import RANKS, count_value
+
 from .errors import NotationError
 
-ACE, JACK, QUEEN, KING = 1, 11, 12, 13
-RANKS = tuple(range(1, 14))
 RANK_SYMBOLS = "A23456789TJQK"
 #: How a rank is written in messages for players (10 rather than T).
 RANK_WORDS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
@@ -33,11 +33,6 @@ class Colour(StrEnum):
 
 
 COLOURS = (Colour.LIGHT, Colour.DARK)
-
-
-def count_value(rank: int) -> int:
-    """The value of a rank for fifteens and end-of-game deductions: A = 1, 2-10 face, J Q K = 10."""
-    return rank if rank < 10 else 10
 
 
 def rank_symbol(rank: int) -> str:

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from cribtiles.counting import Combination, CombinationKind
 from cribtiles.rules.board import Square
-from cribtiles.rules.hands import Combination, CombinationKind
 from cribtiles.rules.scoring import ONE_COLOUR, PlayScore, ScoredLine
 from cribtiles.rules.tiles import rank_word
 from cribtiles.table.seen import SeenScore, call_row

@@ -10,8 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cribtiles.counting import CombinationKind, combinations_of, key_of
 from cribtiles.rules import score_hand
-from cribtiles.rules.hands import HANDS, VALID_LINES, CombinationKind, combinations_of, key_of, why_invalid
+from cribtiles.rules.hands import VALID_LINES, why_invalid
 from tests.rules.rules_reference import ref_score_hand
 
 A, J, Q, K = 1, 11, 12, 13
@@ -116,13 +117,6 @@ def test_valid_lines_table_matches_brute_force() -> None:
     """The move generator's table of valid line keys holds exactly the valid hands, with their scores."""
     expected = {key_of(h): ref.total for h in ALL_HANDS if (ref := ref_score_hand(h)).valid}
     assert expected == VALID_LINES
-
-
-def test_rank_keys_are_distinct_and_additive() -> None:
-    keys = {key_of(h) for n in range(1, 6) for h in combinations_with_replacement(range(1, 14), n)}
-    assert len(keys) == 13 + len(ALL_HANDS)
-    assert set(HANDS) == keys
-    assert key_of([3, 4, 4]) + key_of([5, 6]) == key_of([6, 5, 4, 3, 4])
 
 
 @settings(max_examples=200, deadline=None)
