@@ -34,7 +34,7 @@ def positions(games: int, seed: int) -> list[CribbageView]:
     for game in range(games):
         state = new_game(seed + game)
         while not state.is_over:
-            player = state.current
+            player = state.current_player
             assert player is not None
             view = state.view(player)
             if view.phase is Phase.DISCARD or (view.phase is Phase.PLAY and len(view.legal) > 1):

@@ -63,6 +63,15 @@ class Outcome:
     margin_kind: MarginKind
 
     @property
+    def winners(self) -> tuple[int, ...]:
+        """The winner, as the tile game names its winners (cribbage has no tie)."""
+        return (self.winner,)
+
+    def returns(self) -> tuple[float, float]:
+        """OpenSpiel-style returns: 1 for the winner, 0 for the loser."""
+        return (1.0, 0.0) if self.winner == 0 else (0.0, 1.0)
+
+    @property
     def loser_score(self) -> int:
         return self.scores[1 - self.winner]
 

@@ -1,6 +1,6 @@
 """The state of a game of classic two-player cribbage: deal, discard, the play to 31, the show, 121 up.
 
-An immutable `CribbageState` answers who acts (`current`), `legal_moves()` and `apply(move)`; chance (the
+An immutable `CribbageState` answers who acts (`current`), `legal_actions()` and `apply(move)`; chance (the
 cut for deal, each deal's shuffle) comes from the seed, so a seed and the same moves replay a game.
 """
 
@@ -81,8 +81,16 @@ class CribbageState:
         return 1 - self.dealer
 
     @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
+
+    def returns(self) -> tuple[float, ...]:
+        """1 for the winner once the game is over, 0 for the loser and for both before."""
+        return self.outcome.returns() if self.outcome else (0.0, 0.0)
 
     def show_owner(self, step: int) -> int:
         return self.pone if step == 0 else self.dealer
@@ -94,7 +102,7 @@ class CribbageState:
         return self.shown[self.show_owner(step)], False
 
     @property
-    def current(self) -> int | None:
+    def current_player(self) -> int | None:
         """Who must act: in the discard the first who has not discarded, the non-dealer first."""
         if self.claim is not None:
             return 1 - self.claim.counter  # the opponent answers a score said aloud before anything else
@@ -109,8 +117,8 @@ class CribbageState:
     def can_lay(self, player: int) -> bool:
         return any(self.count + c.value <= MAX_COUNT for c in self.hands[player])
 
-    def legal_moves(self) -> tuple[Move, ...]:
-        player = self.current
+    def legal_actions(self) -> tuple[Move, ...]:
+        player = self.current_player
         if player is None:
             return ()
         if self.claim is not None:
@@ -130,7 +138,7 @@ class CribbageState:
 
     def apply(self, move: Move) -> CribbageState:
         """The state after `move` by the player to act; a CribbageError in words if the rules forbid it."""
-        player = self.current
+        player = self.current_player
         if player is None:
             raise CribbageError("the game is over")
         events: list[ScoreEvent] = []
@@ -325,7 +333,7 @@ class CribbageState:
         seen.update(c for hand in shown_hands for c in hand.cards)
         if self.starter is not None:
             seen.add(self.starter)
-        current = self.current
+        current = self.current_player
         opponent = 1 - player
         return CribbageView(
             player=player,
@@ -349,8 +357,8 @@ class CribbageState:
             show_step=self.show_step,
             claim=self.claim,
             to_count=self.show_cards(self.show_step)[0] if self.phase is Phase.SHOW and self.claim is None else (),
-            current=current,
-            legal=self.legal_moves() if current == player else (),
+            current_player=current,
+            legal=self.legal_actions() if current == player else (),
             events=self.events,
             outcome=self.outcome,
             cut_for_deal=self.cut_for_deal,
@@ -403,7 +411,7 @@ def new_game(
     """A new game: the cut for deal (low deals) and the first deal.
 
     >>> state = new_game(7)
-    >>> state.phase, len(state.hands[0]), len(state.hands[1]), state.current == 1 - state.dealer
+    >>> state.phase, len(state.hands[0]), len(state.hands[1]), state.current_player == 1 - state.dealer
     (<Phase.DISCARD: 'discard'>, 6, 6, True)
     """
     cuts = cut_for_deal(seed)

@@ -48,7 +48,7 @@ class CribbageView:
     show_step: int
     claim: Claim | None  # a score said aloud, open to a call (its cards are face up: both may work it out)
     to_count: tuple[Card, ...]  # the show: the hand (or crib) laid face up to be counted next, else ()
-    current: int | None
+    current_player: int | None
     legal: tuple[Move, ...]  # this player's legal moves (empty when it is not their turn)
     events: tuple[ScoreEvent, ...]
     outcome: Outcome | None
@@ -61,4 +61,4 @@ class CribbageView:
 
     @property
     def my_turn(self) -> bool:
-        return self.current == self.player
+        return self.current_player == self.player

@@ -1,7 +1,7 @@
 """The state of one game: racks, bags, board, scores, turns, the end of the game, the Joker rule.
 
 An immutable position in the spirit of OpenSpiel: `current_player`, `legal_actions`, `apply`,
-`is_over`, `outcome`, and `view(player)` for what one player may see. Chance (the bag) is part of
+`is_over`, `outcome`, `returns`, and `view(player)` for what one player may see. Chance (the bag) is part of
 the state: the bag order comes from the seed, and each later shuffle from the seed and a counter,
 so a seed and the list of actions reproduce a whole game.
 """
@@ -175,9 +175,13 @@ class GameState:
         return self.outcome is not None
 
     @property
-    def current_player(self) -> int:
-        """Whose turn it is; -1 once the game is over."""
-        return -1 if self.is_over else self.current
+    def current_player(self) -> int | None:
+        """Whose turn it is; None once the game is over."""
+        return None if self.is_over else self.current
+
+    def returns(self) -> tuple[float, ...]:
+        """What each player takes from the game: 1 shared among the winners once it is over, 0 before."""
+        return self.outcome.returns() if self.outcome else (0.0,) * self.players
 
     def bag_of(self, player: int) -> int:
         return player if self.options.solitaire else 0
@@ -458,7 +462,7 @@ class GameState:
             board=self.board,
             rack=self.racks[player],
             scores=self.scores,
-            current=self.current_player,
+            current=-1 if self.is_over else self.current,
             bag_sizes=tuple(len(b) for b in self.bags),
             rack_sizes=tuple(len(r) for r in self.racks),
             unseen=self.unseen_by(player),

@@ -120,7 +120,7 @@ def play_game(arena: CribbageArena, game: int) -> GameResult:
     for decision in range(MAX_MOVES):
         if state.is_over:
             break
-        player = state.current
+        player = state.current_player
         assert player is not None
         started = time.perf_counter()
         move, failure = choose_reporting(bots[player], state.view(player), decision_rng(arena.seed, game, decision))

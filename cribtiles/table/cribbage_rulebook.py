@@ -165,12 +165,12 @@ def _play(ex: CardExample) -> CardOutcome:
     points = 0
     try:
         for card in parse_cards(ex.order):
-            while state.legal_moves() == (Go(),):
+            while state.legal_actions() == (Go(),):
                 lines.append(f"{WHO[state.turn]}: go")
                 state = state.apply(Go())
                 lines.extend(f"{WHO[e.player]}: {e.words}" for e in state.events)
                 points += sum(e.points for e in state.events)
-            player = state.current
+            player = state.current_player
             assert player is not None
             count = state.count + card.value  # before a go or a 31 starts the count again
             state = state.apply(PlayCard(card))

@@ -153,15 +153,15 @@ class CribbageTable:
 
     @property
     def to_move(self) -> int | None:
-        return self.state.current
+        return self.state.current_player
 
     @property
     def person_to_move(self) -> bool:
-        return self.state.current == self.person
+        return self.state.current_player == self.person
 
     @property
     def bot_to_move(self) -> bool:
-        return self.state.current == self.bot
+        return self.state.current_player == self.bot
 
     @property
     def is_over(self) -> bool:
@@ -202,7 +202,7 @@ class CribbageTable:
             return "It is not your turn." if not self.is_over else "The game is over."
         try:
             state = self.state.apply(Muggins(False)) if self._lets_stand(move) else self.state
-            if self._lets_stand(move) and state.current != self.person:
+            if self._lets_stand(move) and state.current_player != self.person:
                 return _sentence(f"wait: the {self.name(self.bot)} is to play")
             state.apply(move)
         except CribbageError as e:
@@ -239,7 +239,7 @@ class CribbageTable:
 
     def _apply(self, move: Move) -> Happening:
         before = self.state
-        player = before.current
+        player = before.current_player
         assert player is not None
         after = before.apply(move)  # raises CribbageError before anything changes
         self.state = after

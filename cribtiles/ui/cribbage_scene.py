@@ -568,7 +568,7 @@ class CribbageScene:
         state = self.table.state
         if self.table.call_open_to_person is not None:
             state = state.apply(Muggins(False))
-        return state.legal_moves() if state.current == self.person else ()
+        return state.legal_actions() if state.current_player == self.person else ()
 
     def _muggins_offered(self) -> Claim | None:
         """The bot's score said aloud that you may call now."""

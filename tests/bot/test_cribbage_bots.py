@@ -247,7 +247,7 @@ def test_the_opponent_is_guessed_to_keep_good_hands() -> None:
     """Before the opponent lays a card, the guesses are hands kept as a sensible player keeps them: their
     ranks alone score more than four cards at random."""
     state = play_to(seed=11, phase=Phase.PLAY)
-    p = state.current
+    p = state.current_player
     assert p is not None
     view = state.view(p)
     guesses = guess_hands(view, 200, random.Random(1))
@@ -261,7 +261,7 @@ def test_the_opponent_is_guessed_to_keep_good_hands() -> None:
 def test_guesses_agree_with_the_cards_laid_and_the_goes() -> None:
     for moves_into in range(1, 8):
         state = play_to(seed=11, phase=Phase.PLAY, moves_into=moves_into)
-        p = state.current
+        p = state.current_player
         if p is None or state.phase is not Phase.PLAY:
             continue
         view = state.view(p)
@@ -274,7 +274,7 @@ def test_guesses_agree_with_the_cards_laid_and_the_goes() -> None:
 
 def test_possible_cards_fall_back_to_every_unseen_card_when_the_goes_leave_too_few() -> None:
     state = play_to(seed=4, phase=Phase.PLAY)
-    p = state.current
+    p = state.current_player
     assert p is not None
     view = state.view(p)
     assert set(possible_cards(view)) <= set(view.unseen)
@@ -294,7 +294,7 @@ def play_to(seed: int, phase: Phase, moves_into: int = 0) -> CribbageState:
             if n == moves_into:
                 return state
             n += 1
-        p = state.current
+        p = state.current_player
         assert p is not None
         state = state.apply(bot.choose(state.view(p), random.Random(n)))
     raise AssertionError("the game ended first")
@@ -307,10 +307,10 @@ def play_game(levels: tuple[str, str], seed: int, options: CribbageOptions | Non
     for _ in range(2000):
         if state.is_over:
             return state
-        p = state.current
+        p = state.current_player
         assert p is not None
         move = bots[p].choose(state.view(p), rng)
-        assert move in state.legal_moves(), f"{levels[p]} chose {move}, not legal"
+        assert move in state.legal_actions(), f"{levels[p]} chose {move}, not legal"
         state = state.apply(move)
     raise AssertionError("the game did not end")
 
@@ -333,7 +333,7 @@ def said_and_called(state: CribbageState, seat: int) -> tuple[list[tuple[int, in
     again = new_game(state.seed, state.names, state.options)
     for text in state.log:
         move = parse_move(text)
-        if again.current == seat and again.claim is not None:
+        if again.current_player == seat and again.claim is not None:
             answered.append((move == Muggins(True), again.claim.declared != again.claim.worth))
         again = again.apply(move)
         claim = again.claim
@@ -368,7 +368,7 @@ def test_counting_manners_forget_one_item_and_call_only_a_wrong_count() -> None:
     assert slipping.say([], random.Random(0)) == 0
     state = play_to(seed=5, phase=Phase.SHOW)
     state = replace(state, options=BOTH_WAYS)
-    counter = state.current
+    counter = state.current_player
     assert counter is not None
     worth = show_total(state.show_cards(state.show_step)[0], state.starter, False)  # type: ignore[arg-type]
     short, right = state.apply(Count(max(0, worth - 2))), state.apply(Count(worth))
@@ -383,7 +383,7 @@ def test_counting_manners_forget_one_item_and_call_only_a_wrong_count() -> None:
 
 def test_the_same_view_and_generator_give_the_same_move() -> None:
     state = play_to(seed=6, phase=Phase.PLAY, moves_into=2)
-    p = state.current
+    p = state.current_player
     assert p is not None
     for level in LEVELS:
         bot = make_cribbage_bot(level)
@@ -422,7 +422,7 @@ def reshuffle_hidden(state: CribbageState, viewer: int, seed: int) -> CribbageSt
 def test_bots_see_nothing_hidden(level: str, phase: Phase) -> None:
     """Two games that differ only in what the bot cannot see give it the same view, and the same move."""
     state = play_to(seed=8, phase=phase, moves_into=1)
-    p = state.current
+    p = state.current_player
     assert p is not None
     other = reshuffle_hidden(state, p, 99)
     assert other.hands[1 - p] != state.hands[1 - p]
@@ -439,10 +439,10 @@ def test_a_failing_bot_makes_the_first_legal_move_and_says_why(caplog: pytest.Lo
             raise RuntimeError("no idea")
 
     state = play_to(seed=1, phase=Phase.DISCARD)
-    p = state.current
+    p = state.current_player
     assert p is not None
     move = choose_safely(Broken(), state.view(p), random.Random(0))
-    assert move == state.legal_moves()[0] and isinstance(move, Discard)
+    assert move == state.legal_actions()[0] and isinstance(move, Discard)
     assert "broken cribbage bot failed" in caplog.text and "no idea" in caplog.text
 
 
@@ -454,10 +454,10 @@ def test_an_illegal_proposal_is_replaced() -> None:
             return PlayCard(DECK[0])
 
     state = play_to(seed=1, phase=Phase.DISCARD)
-    p = state.current
+    p = state.current_player
     assert p is not None
     move, failure = cribbage_bots.choose_reporting(Wrong(), state.view(p), random.Random(0))
-    assert move == state.legal_moves()[0] and "illegal" in failure
+    assert move == state.legal_actions()[0] and "illegal" in failure
 
 
 def test_levels_table() -> None:

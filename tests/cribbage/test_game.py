@@ -99,7 +99,7 @@ def test_a_deal_gives_six_cards_each_from_a_seeded_shuffle() -> None:
     cards = [*state.hands[0], *state.hands[1], *state.stock]
     assert len(cards) == len(set(cards)) == 52
     assert new_game(5) == state and new_game(6).hands != state.hands
-    assert state.phase is Phase.DISCARD and state.current == state.pone
+    assert state.phase is Phase.DISCARD and state.current_player == state.pone
 
 
 def test_the_non_dealer_discards_first_then_the_dealer() -> None:
@@ -110,10 +110,10 @@ def test_the_non_dealer_discards_first_then_the_dealer() -> None:
     with pytest.raises(CribbageError, match="not to play"):
         state.apply(PlayCard(state.hands[pone][0]))
     state = state.apply(Discard((state.hands[pone][0], state.hands[pone][1])))
-    assert state.current == dealer and len(state.hands[pone]) == 4 and len(state.crib) == 2
+    assert state.current_player == dealer and len(state.hands[pone]) == 4 and len(state.crib) == 2
     state = state.apply(Discard((state.hands[dealer][4], state.hands[dealer][5])))
     assert state.phase is Phase.PLAY and len(state.crib) == 4 and state.starter == new_game(3).stock[0]
-    assert state.current == pone  # the non-dealer leads
+    assert state.current_player == pone  # the non-dealer leads
 
 
 def with_jack_starter(seed: int, scores: tuple[int, int] = (0, 0)) -> CribbageState:
@@ -124,7 +124,7 @@ def with_jack_starter(seed: int, scores: tuple[int, int] = (0, 0)) -> CribbageSt
 
 def discard_both(state: CribbageState) -> CribbageState:
     for _ in range(2):
-        state = state.apply(state.legal_moves()[0])
+        state = state.apply(state.legal_actions()[0])
     return state
 
 
@@ -144,7 +144,7 @@ def test_his_heels_can_win_the_game() -> None:
     assert state.is_over and state.outcome is not None
     assert state.outcome.winner == dealer and state.scores[dealer] == 121
     assert state.outcome.margin_kind is MarginKind.DOUBLE_SKUNK
-    assert state.legal_moves() == () and state.current is None
+    assert state.legal_actions() == () and state.current_player is None
     with pytest.raises(CribbageError, match="the game is over"):
         state.apply(Go())
 
@@ -154,7 +154,7 @@ def test_his_heels_can_win_the_game() -> None:
 
 def test_the_count_rises_and_a_card_past_31_is_refused() -> None:
     state = play(position("KH 5C 9C 9D", "QS 2H 3S 4D"), "KH", "QS")
-    assert state.count == 20 and state.pile == parse_cards("KH QS") and state.current == PONE
+    assert state.count == 20 and state.pile == parse_cards("KH QS") and state.current_player == PONE
     with pytest.raises(CribbageError, match="you do not hold the jack of spades"):
         play(state, "JS")
     state = play(state, "5C", "2H")
@@ -166,10 +166,10 @@ def test_nobody_can_lay_so_the_last_to_lay_pegs_the_go_and_the_other_leads() -> 
     state = play(position("KH QD 8C 7C", "TS 9D 5H 4H"), "KH", "TS", "QD")
     # 30: the dealer's 9, 5 and 4 all pass 31, and so do the non-dealer's 8 and 7: one for the go
     assert pegged(state) == [(PONE, PegKind.GO, 1)] and state.events[0].words == "go for one"
-    assert state.count == 0 and state.pile == () and state.current == DEALER
+    assert state.count == 0 and state.pile == () and state.current_player == DEALER
     state = play(state, "9D", "8C", "5H", "7C")
     assert pegged(state) == [(PONE, PegKind.GO, 1)]  # 29, and the dealer's 4 would make 33
-    assert state.current == DEALER
+    assert state.current_player == DEALER
     state = play(state, "4H")
     assert pegged(state) == [(DEALER, PegKind.LAST_CARD, 1)] and state.events[0].words == "last card for one"
     assert state.phase is Phase.SHOW and state.scores == (1, 2)
@@ -177,13 +177,13 @@ def test_nobody_can_lay_so_the_last_to_lay_pegs_the_go_and_the_other_leads() -> 
 
 def test_a_player_who_cannot_lay_says_go_and_the_other_plays_on() -> None:
     state = play(position("KH 5C 9C 9D", "QS 2H 3S 4D"), "KH", "QS", "5C", "2H")
-    assert state.count == 27 and state.current == PONE
-    assert state.legal_moves() == (Go(),)  # both nines pass 31, and the dealer can still lay
+    assert state.count == 27 and state.current_player == PONE
+    assert state.legal_actions() == (Go(),)  # both nines pass 31, and the dealer can still lay
     state = play(state, "go")
-    assert state.events == () and state.current == DEALER and state.gone == (False, True)
+    assert state.events == () and state.current_player == DEALER and state.gone == (False, True)
     state = play(state, "3S")  # 30; the 4 would make 34: the go is the dealer's
     assert pegged(state) == [(DEALER, PegKind.GO, 1)]
-    assert state.count == 0 and state.current == PONE  # the player after the last to lay leads
+    assert state.count == 0 and state.current_player == PONE  # the player after the last to lay leads
     state = play(state, "9C", "4D", "9D")
     assert pegged(state) == [(PONE, PegKind.LAST_CARD, 1)] and state.phase is Phase.SHOW
 
@@ -197,7 +197,7 @@ def test_go_is_refused_while_a_card_fits() -> None:
 def test_31_scores_two_resets_the_count_and_no_run_reaches_back_past_it() -> None:
     state = play(position("KH 6C 4C 8H", "QS AH 5D 7S"), "KH", "QS", "6C", "5D")
     assert pegged(state) == [(DEALER, PegKind.THIRTY_ONE, 2)] and state.events[0].words == "31 for two"
-    assert state.count == 0 and state.pile == () and state.current == PONE
+    assert state.count == 0 and state.pile == () and state.current_player == PONE
     state = play(state, "4C")  # 6 5 4 would be a run, but the 6 and 5 were laid before the reset
     assert state.events == () and state.pile == parse_cards("4C")
     state = play(state, "AH", "8H", "7S")
@@ -232,26 +232,26 @@ def test_the_game_ends_the_moment_the_play_reaches_121() -> None:
 
 def all_played(state: CribbageState) -> CribbageState:
     while state.phase is Phase.PLAY:
-        state = state.apply(state.legal_moves()[0])
+        state = state.apply(state.legal_actions()[0])
     return state
 
 
 def test_the_show_counts_the_non_dealer_then_the_dealer_then_the_crib_then_deals_again() -> None:
     state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", crib="2H 4S 6H 8H"))
     scores = state.scores
-    assert state.phase is Phase.SHOW and state.current == PONE
+    assert state.phase is Phase.SHOW and state.current_player == PONE
     state = state.apply(Count())
     assert sum(e.points for e in state.events) == 29 and all(e.player == PONE for e in state.events)
-    assert state.scores[PONE] == scores[PONE] + 29 and state.current == DEALER
+    assert state.scores[PONE] == scores[PONE] + 29 and state.current_player == DEALER
     state = state.apply(Count())
     assert sum(e.points for e in state.events) == 24  # 4 4 5 6 6: four runs, two pairs, four fifteens
-    assert state.current == DEALER and state.show_step == 2
+    assert state.current_player == DEALER and state.show_step == 2
     view = state.view(PONE)
     assert [(h.owner, h.crib) for h in view.shown_hands] == [(PONE, False), (DEALER, False)]
     state = state.apply(Count())  # the crib 2 4 6 8 with a 5 of clubs: a flush needs the starter's suit
     assert [(e.kind, e.points) for e in state.events] == [(ShowKind.FIFTEEN, 2)] * 2 + [(ShowKind.RUN, 3)]
     assert state.phase is Phase.DISCARD and state.deal_number == 2 and state.dealer == PONE
-    assert [len(h) for h in state.hands] == [6, 6] and state.current == DEALER
+    assert [len(h) for h in state.hands] == [6, 6] and state.current_player == DEALER
 
 
 def test_the_non_dealers_count_can_win_before_the_dealer_counts() -> None:
@@ -264,7 +264,7 @@ def test_the_non_dealers_count_can_win_before_the_dealer_counts() -> None:
 
 def test_without_muggins_a_count_must_be_exact() -> None:
     state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C"))
-    assert state.legal_moves() == (Count(),)
+    assert state.legal_actions() == (Count(),)
     with pytest.raises(CribbageError, match="the hand makes 29, not 28: count it exactly"):
         state.apply(Count(28))
     assert state.apply(Count(29)).scores == state.apply(Count()).scores
@@ -277,22 +277,22 @@ IN_THE_PLAY = CribbageOptions(play_muggins=True)
 def test_with_muggins_a_count_is_said_aloud_and_the_opponent_may_call_what_it_missed() -> None:
     state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", options=MUGGINS))
     before = state.scores
-    assert state.legal_moves() == (Count(), *(Count(n) for n in range(30)))  # any number: the list tells nothing
+    assert state.legal_actions() == (Count(), *(Count(n) for n in range(30)))  # any number: the list tells nothing
     with pytest.raises(CribbageError, match="a hand or crib makes 0 to 29"):
         state.apply(Count(30))
     short = state.apply(Count(24))
     assert pegged(short) == [(PONE, EventKind.COUNT, 24)] and short.events[0].words == "counts 24"
-    assert short.current == DEALER and short.legal_moves() == (Muggins(True), Muggins(False))
+    assert short.current_player == DEALER and short.legal_actions() == (Muggins(True), Muggins(False))
     claim = Claim(PONE, 24, ClaimKind.SHOW, parse_cards("5H 5D 5S JC"), parse_card("5C"))
     assert short.view(DEALER).claim == short.view(PONE).claim == claim and claim.worth == 29
     with pytest.raises(CribbageError, match="call muggins on the hand just counted, or let it stand"):
         short.apply(Count())
     called = short.apply(Muggins(True))
     assert pegged(called) == [(DEALER, EventKind.MUGGINS, 5)] and called.events[0].words == "muggins: 5 missed"
-    assert called.scores == (before[0] + 5, before[1] + 24) and called.current == DEALER and called.claim is None
+    assert called.scores == (before[0] + 5, before[1] + 24) and called.current_player == DEALER and called.claim is None
     let_go = short.apply(Muggins(False))
     assert let_go.events == () and let_go.scores == (before[0], before[1] + 24)
-    assert let_go.show_step == 1 and let_go.current == DEALER
+    assert let_go.show_step == 1 and let_go.current_player == DEALER
     assert called.record()["moves"][-2:] == ["count 24", "muggins"]
 
 
@@ -302,10 +302,10 @@ def test_with_muggins_an_over_count_pegs_what_the_cards_make_and_a_call_takes_th
     before = state.scores
     over = state.apply(Count(27))  # the dealer's 4 4 6 6 with a 5 makes 24
     assert pegged(over) == [(DEALER, EventKind.COUNT, 24)] and over.events[0].words == "counts 27"
-    assert over.scores == (before[0] + 24, before[1]) and over.current == PONE
+    assert over.scores == (before[0] + 24, before[1]) and over.current_player == PONE
     called = over.apply(Muggins(True))
     assert pegged(called) == [(PONE, EventKind.MUGGINS, 3)] and called.events[0].words == "muggins: 3 said over"
-    assert called.scores == (before[0] + 24, before[1] + 3) and called.current == DEALER  # the crib next
+    assert called.scores == (before[0] + 24, before[1] + 3) and called.current_player == DEALER  # the crib next
 
 
 def test_with_muggins_a_call_on_a_right_count_gives_the_counter_two() -> None:
@@ -318,32 +318,36 @@ def test_with_muggins_a_call_on_a_right_count_gives_the_counter_two() -> None:
     assert wrong.scores[PONE] == state.scores[PONE] + 31 and wrong.scores[DEALER] == state.scores[DEALER]
     zero = all_played(position("AH 3D 7S 9C", "4H 4D 6S 6C", starter="KC", options=MUGGINS))
     said_nothing = zero.apply(Count(0))  # A 3 7 9 K: nothing, and nothing said
-    assert said_nothing.events == () and said_nothing.claim is not None and said_nothing.current == DEALER
+    assert said_nothing.events == () and said_nothing.claim is not None and said_nothing.current_player == DEALER
 
 
 def test_with_muggins_a_count_that_reaches_the_target_ends_the_game_before_any_call() -> None:
     state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", scores=(100, 110), options=MUGGINS))
     state = state.apply(Count(20))
-    assert state.is_over and state.scores[PONE] == 121 and state.claim is None and state.legal_moves() == ()
+    assert state.is_over and state.scores[PONE] == 121 and state.claim is None and state.legal_actions() == ()
 
 
 def test_with_muggins_in_the_play_each_card_s_score_is_said_and_may_be_called() -> None:
     state = position("7H 9S KC QC", "8D 2S 3C 4D", options=IN_THE_PLAY)
-    moves = state.legal_moves()
+    moves = state.legal_actions()
     assert len(moves) == 4 + 4 * 15 and moves[:4] == tuple(PlayCard(c) for c in parse_cards("7H 9S KC QC"))
     state = state.apply(PlayCard(parse_card("7H"), 0))  # a 7 alone scores nothing: said right
-    assert state.events == () and state.current == DEALER and state.legal_moves() == (Muggins(True), Muggins(False))
+    assert (
+        state.events == ()
+        and state.current_player == DEALER
+        and state.legal_actions() == (Muggins(True), Muggins(False))
+    )
     assert state.view(DEALER).claim == Claim(PONE, 0, ClaimKind.PLAY, (parse_card("7H"),))
     state = state.apply(Muggins(False))
-    assert state.current == DEALER and state.count == 7 and state.claim is None
+    assert state.current_player == DEALER and state.count == 7 and state.claim is None
     short = state.apply(PlayCard(parse_card("8D"), 1))  # fifteen: 2, said 1
     assert pegged(short) == [(DEALER, EventKind.CLAIM, 1)] and short.events[0].words == "says 1"
-    assert short.current == PONE and short.count == 15
+    assert short.current_player == PONE and short.count == 15
     called = short.apply(Muggins(True))
     assert pegged(called) == [(PONE, EventKind.MUGGINS, 1)] and called.scores == (1, 1)
-    assert called.current == PONE and called.turn == PONE  # the play goes on: the non-dealer lays next
+    assert called.current_player == PONE and called.turn == PONE  # the play goes on: the non-dealer lays next
     over = called.apply(PlayCard(parse_card("KC"), 3))  # 25: nothing, said 3
-    assert over.events == () and over.current == DEALER
+    assert over.events == () and over.current_player == DEALER
     assert pegged(over.apply(Muggins(True))) == [(DEALER, EventKind.MUGGINS, 3)]
     assert str(short.log[-1]) == "play 8D 1" and parse_move("play 8D 1") == PlayCard(parse_card("8D"), 1)
 
@@ -353,12 +357,12 @@ def test_with_muggins_in_the_play_the_go_and_the_last_card_are_pegged_after_the_
     for card in ("QD", "9S"):  # K Q 9: 29, nothing said, each let stand
         state = play(state.apply(Muggins(False)), card)
     state = state.apply(Muggins(False))
-    assert state.current == DEALER and state.legal_moves() == (Go(),)  # nothing fits 29
+    assert state.current_player == DEALER and state.legal_actions() == (Go(),)  # nothing fits 29
     state = play(state, "go", "AC")  # 30: the non-dealer says 0 for it
-    assert state.current == DEALER and state.claim == Claim(PONE, 0, ClaimKind.PLAY, parse_cards("KH QD 9S AC"))
+    assert state.current_player == DEALER and state.claim == Claim(PONE, 0, ClaimKind.PLAY, parse_cards("KH QD 9S AC"))
     state = state.apply(Muggins(False))
     assert pegged(state) == [(PONE, PegKind.GO, 1)]  # the go is the game's to peg, after the answer
-    assert state.count == 0 and state.current == DEALER
+    assert state.count == 0 and state.current_player == DEALER
 
 
 def test_without_muggins_in_the_play_a_card_is_pegged_exactly() -> None:
@@ -366,7 +370,7 @@ def test_without_muggins_in_the_play_a_card_is_pegged_exactly() -> None:
     with pytest.raises(CribbageError, match="the eight of diamonds scores 2, not 0: the play is pegged exactly"):
         state.apply(PlayCard(parse_card("8D"), 0))
     exact = state.apply(PlayCard(parse_card("8D"), 2))
-    assert pegged(exact) == [(DEALER, PegKind.FIFTEEN, 2)] and exact.current == PONE and exact.claim is None
+    assert pegged(exact) == [(DEALER, PegKind.FIFTEEN, 2)] and exact.current_player == PONE and exact.claim is None
 
 
 def test_with_muggins_in_the_play_a_claim_that_reaches_the_target_ends_the_game() -> None:
@@ -380,7 +384,7 @@ def test_a_record_with_muggins_both_ways_replays_the_counts_and_the_calls() -> N
     state = new_game(4, options=options)
     rng = random.Random(4)
     while state.deal_number < 3:
-        state = state.apply(rng.choice(state.legal_moves()))
+        state = state.apply(rng.choice(state.legal_actions()))
     record = state.record()
     assert record["options"] == {"muggins": True, "play_muggins": True, "target": 121}
     assert any(m.startswith("count ") for m in state.log) and "muggins" in state.log

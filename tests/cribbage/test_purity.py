@@ -16,7 +16,7 @@ import cribtiles.cribbage as cribbage
 state = cribbage.new_game(3)
 rng = random.Random(3)
 for _ in range(60):
-    state = state.apply(rng.choice(state.legal_moves()))
+    state = state.apply(rng.choice(state.legal_actions()))
 state.view(0)
 cribbage.replay(state.record())
 cribbage.describe_show(cribbage.score_show(cribbage.parse_cards("5H 5D 5S JC"), cribbage.parse_card("5C")))

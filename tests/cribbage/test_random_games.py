@@ -42,8 +42,8 @@ def check_claim(state: CribbageState, move: Move, before: CribbageState) -> None
     waits for the opponent's answer; a call moves the difference to the caller, or WRONG_CALL to the counter."""
     claim = state.claim
     if claim is not None:
-        assert not state.is_over and state.current == 1 - claim.counter
-        assert state.legal_moves() == (Muggins(True), Muggins(False))
+        assert not state.is_over and state.current_player == 1 - claim.counter
+        assert state.legal_actions() == (Muggins(True), Muggins(False))
         said = [e for e in state.events if e.kind in (EventKind.COUNT, EventKind.CLAIM)]
         assert sum(e.points for e in said) == claim.pegged == min(claim.declared, claim.worth)
         assert claim.kind is (ClaimKind.PLAY if isinstance(move, PlayCard) else ClaimKind.SHOW)
@@ -103,7 +103,7 @@ def check_view(state: CribbageState, player: int, before: CribbageState) -> None
     text = repr(dataclasses.replace(view, unseen=(), cut_for_deal=(), events=() if new_deal else view.events))
     assert [c for c in secret if repr(c) in text] == []
     assert not hasattr(view, "stock") and not hasattr(view, "log")
-    assert view.legal == (state.legal_moves() if state.current == player else ())
+    assert view.legal == (state.legal_actions() if state.current_player == player else ())
     assert view.claim == state.claim
 
 
@@ -113,8 +113,8 @@ def play_game(game: int, watched: bool) -> CribbageState:
     target = state.options.target
     while not state.is_over:
         before = state
-        moves = state.legal_moves()
-        assert moves and state.current is not None
+        moves = state.legal_actions()
+        assert moves and state.current_player is not None
         move = rng.choice(moves)
         state = state.apply(move)
         check_cards(state)
@@ -135,7 +135,7 @@ def play_game(game: int, watched: bool) -> CribbageState:
             check_view(state, 0, before)
             check_view(state, 1, before)
     assert state.outcome is not None and state.scores[state.outcome.winner] == target
-    assert state.outcome.scores == state.scores and state.current is None and state.legal_moves() == ()
+    assert state.outcome.scores == state.scores and state.current_player is None and state.legal_actions() == ()
     with pytest.raises(CribbageError):
         state.apply(Go())
     if watched:
@@ -160,7 +160,7 @@ def test_a_game_replays_move_by_move_to_the_same_states() -> None:
     state = new_game(99)
     states = [state]
     while not state.is_over:
-        state = state.apply(rng.choice(state.legal_moves()))
+        state = state.apply(rng.choice(state.legal_actions()))
         states.append(state)
     record = state.record()
     moves = record["moves"]

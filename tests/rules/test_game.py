@@ -244,7 +244,7 @@ def test_turns_go_round_in_seat_order() -> None:
                 if not s.is_over:
                     assert s.current == (prev.current + 1) % players
             prev = s
-        assert prev is not None and prev.current_player == -1
+        assert prev is not None and prev.current_player is None
 
 
 def test_a_play_scores_places_and_refills_to_five() -> None:
@@ -503,7 +503,7 @@ def test_passing_by_choice_ends_the_game_after_three_rounds_not_two(players: int
     assert ended.outcome is not None
     assert ended.outcome.reason is EndReason.IDLE and ended.outcome.went_out is None
     assert ended.bag_size() == 104 - 5 * players
-    assert ended.current_player == -1 and ended.legal_actions() == []
+    assert ended.current_player is None and ended.legal_actions() == []
     with pytest.raises(IllegalMove, match="over"):
         ended.apply(Pass())
 
@@ -745,7 +745,7 @@ def test_solitaire_side_that_emptied_its_rack_goes_out_when_the_other_draws_the_
     assert (out.reason, out.went_out) == (EndReason.OUT, 0)
     assert out.deductions == (0, 2 + 3 + 8 + 10 + 1)
     assert out.final_scores == (30, 25 + 2 - 24)
-    assert out.winners == (0,) and ended.current_player == -1 and ended.legal_actions() == []
+    assert out.winners == (0,) and ended.current_player is None and ended.legal_actions() == []
 
 
 def test_solitaire_side_with_no_tiles_only_passes_while_the_other_bag_holds_tiles() -> None:
@@ -948,7 +948,7 @@ def test_a_view_shows_what_its_player_may_know() -> None:
                 v = s.view(viewer)
                 assert v.player == viewer and v.rack == s.racks[viewer]
                 assert v.board == s.board and v.scores == s.scores and v.names == s.names
-                assert v.current == s.current_player and v.outcome == s.outcome
+                assert v.current == (-1 if s.current_player is None else s.current_player) and v.outcome == s.outcome
                 assert v.rack_sizes == tuple(len(r) for r in s.racks)
                 assert v.bag_sizes == tuple(len(b) for b in s.bags)
                 assert v.bag_size == s.bag_size(viewer)

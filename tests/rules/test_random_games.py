@@ -179,7 +179,7 @@ def check_end(state: GameState) -> None:
         assert nobody_can_play(state)
     if state.options.exchange == "when-stuck":  # a locked board comes first: a stuck player must play
         assert out.reason is not EndReason.IDLE
-    assert state.legal_actions() == [] and state.current_player == -1
+    assert state.legal_actions() == [] and state.current_player is None
 
 
 def random_action(state: GameState, rng: random.Random) -> Move:

@@ -42,7 +42,7 @@ def played(seed: int, muggins: bool = False, short: int = 0) -> CribbageState:
     player may make short (muggins) is made `short` below the cards' worth and the miss is let go."""
     state = new_game(seed, ("You", "Medium bot"), CribbageOptions(muggins=muggins))
     while not state.is_over:
-        move = state.legal_moves()[0]
+        move = state.legal_actions()[0]
         if state.claim is not None:
             move = Muggins(False)  # let it stand
         elif short and state.phase is Phase.SHOW and state.starter is not None:
@@ -149,7 +149,7 @@ def first_moves(options: CribbageOptions, over: int = 0) -> CribbageState:
     stand, and under muggins every count said `over` above what the cards make."""
     state = new_game(3, ("You", "Medium bot"), options)
     while not state.is_over:
-        move = state.legal_moves()[0]
+        move = state.legal_actions()[0]
         if state.claim is not None:
             move = Muggins(False)
         elif options.muggins and state.phase is Phase.SHOW and state.starter is not None:

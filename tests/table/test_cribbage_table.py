@@ -46,7 +46,7 @@ def play_out(table: CribbageTable) -> CribbageTable:
     """The game to its end: you lay the first legal move, the bot chooses its own."""
     while not table.is_over:
         if table.person_to_move:
-            table.play(table.state.legal_moves()[0])
+            table.play(table.state.legal_actions()[0])
         else:
             table.bot_move()
     return table
@@ -98,7 +98,7 @@ def test_the_show_keeps_each_counted_hand_and_the_pegs_back_places() -> None:
     assert table.state.deal_number == 2 and table.state.scores == (4, 13)
     assert table.previous == [2, 11]  # the back pegs: each score before its last scoring
     assert table.sequences == []  # a new deal, no count yet
-    drive(table, str(table.state.legal_moves()[0]))
+    drive(table, str(table.state.legal_actions()[0]))
     assert table.counted[-1].crib  # the last show stays until the next one begins
 
 

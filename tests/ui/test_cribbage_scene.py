@@ -103,7 +103,7 @@ def reach(seed: int, wanted: Callable[[CribbageTable], bool]) -> CribbageTable:
     while not (table.person_to_move and wanted(table)):
         assert not table.is_over, "the game ended before the moment wanted"
         if table.person_to_move:
-            table.play(table.state.legal_moves()[0])
+            table.play(table.state.legal_actions()[0])
         else:
             table.bot_move()
     table.take_pending()
@@ -225,7 +225,7 @@ def test_a_card_over_31_is_refused_in_words_and_a_card_dragged_to_the_play_is_la
 
 
 def test_go_is_said_with_its_button_when_no_card_fits(app: App) -> None:
-    table = reach(2, lambda t: Go() in t.state.legal_moves())
+    table = reach(2, lambda t: Go() in t.state.legal_actions())
     scene = at_table(app, table)
     assert "say Go" in scene.snapshot().prompt
     before = len(scene.table.state.log)
