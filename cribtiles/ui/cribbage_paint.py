@@ -5,7 +5,6 @@ Every function takes the surface, the layout and the snapshot it needs, and chan
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import pygame
@@ -13,19 +12,16 @@ import pygame
 from cribtiles.cribbage.cards import Card
 from cribtiles.table.cribbage_table import CribbageSummary
 
-from . import art, cards
+from . import art, cards, pegboard
 from .cribbage_layout import ButtonKind, CribLayout
 from .geometry import Rect
 from .paint import CREAM, DIM, GOLD, RED, button, fit_width, rounded_panel, wrap, write
-from .pegs import HOLES_PER_ROW, LAP, hole_position, lap_and_hole
+from .pegs import LAP
 
 LIT = (255, 226, 120)
 RING = (255, 214, 102)
 #: The game hole: a score of 121 goes round the board twice (two laps of 60) and into it.
 GAME_HOLE = 2 * LAP + 1
-INK_ON_WOOD = (40, 22, 10)
-#: The share of the peg board's width left for the names and scores.
-LABEL = 0.3
 
 
 # --- what a frame shows ---
@@ -277,93 +273,21 @@ def _prompt(surf: pygame.Surface, lay: CribLayout, snap: CribSnapshot) -> None:
 # --- the peg board ---
 
 
-def tracks(lay: CribLayout) -> list[tuple[Rect, float, float]]:
-    """Each player's track on the peg board: (rectangle, hole pitch, top of its band)."""
-    x, y, w, h = lay.pegboard
-    pad = max(6, h // 14)
-    label_w = round(w * LABEL)
-    band = (h - 2 * pad) / 2
-    out = []
-    for p in range(2):
-        by = y + pad + p * band
-        track = (x + pad, round(by), w - 2 * pad - label_w, round(band))
-        out.append((track, track[2] * 0.94 / HOLES_PER_ROW, by))
-    return out
-
-
-def score_point(track: Rect, score: float) -> tuple[float, float]:
-    """Where a (possibly fractional) score lies on a track: twice round (60 holes a lap), then the game
-    hole, which is the start hole (a real board's 121st hole sits at its start)."""
-    score = max(0.0, min(float(GAME_HOLE), score))
-    lo = math.floor(score)
-    a = _hole_of(track, lo)
-    if score == lo:
-        return a
-    b = _hole_of(track, lo + 1)
-    f = score - lo
-    return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
-
-
-def _hole_of(track: Rect, score: int) -> tuple[float, float]:
-    if score >= GAME_HOLE:
-        return hole_position(track, 0)
-    return hole_position(track, lap_and_hole(score)[1])
-
-
 def draw_pegboard(surf: pygame.Surface, lay: CribLayout, names: tuple[str, str], person: int) -> None:
     """The plank, each player's lane and holes, and the names (the still part of the peg board)."""
-    x, y, w, h = lay.pegboard
-    surf.blit(art.soft_shadow(w, h, 10, 5, 120), (x - 10 + 3, y - 10 + 4))
-    surf.blit(art.plank(w, h, art.PEG_WOOD, 71), (x, y))
-    size = max(13, lay.text - 2)
-    for p, (track, pitch, by) in enumerate(tracks(lay)):
-        band = track[3]
-        hole_r = max(2, round(min(pitch * 0.26, band * 0.1)))
-        colour = art.PLAYER_COLOURS[p % 4]
-        (ax, ay), (_, by2) = hole_position(track, 1), hole_position(track, LAP)
-        lane = pygame.Surface(
-            (round(track[2] - (ax - track[0]) + pitch * 0.2), round(by2 - ay + 4 * hole_r)), pygame.SRCALPHA
-        )
-        pygame.draw.rect(lane, (*colour, 38), lane.get_rect(), border_radius=2 * hole_r)
-        surf.blit(lane, (round(ax - pitch * 0.6), round(ay - 2 * hole_r)))
-        for hole in range(LAP + 1):
-            hx, hy = hole_position(track, hole)
-            pygame.draw.circle(surf, (236, 196, 146), (round(hx) + 1, round(hy) + 1), hole_r)
-            pygame.draw.circle(surf, (34, 18, 8), (round(hx), round(hy)), hole_r)
-            if hole % 5 == 0 and 0 < hole < LAP:  # every fifth hole marked, as on a cribbage board
-                pygame.draw.circle(surf, (90, 52, 26), (round(hx), round(hy)), hole_r + 2, 1)
-        sx, sy = hole_position(track, 0)  # the start hole is also the game hole: ringed in gold
-        pygame.draw.circle(surf, (150, 110, 40), (round(sx), round(sy)), hole_r + 3, 1)
-        label_x = x + w - max(6, h // 14) - round(w * LABEL) + 8
-        room = x + w - max(6, h // 14) - 4 - label_x  # the name on its own line, the score under it
-        name = fit_width("You" if p == person else names[p], size, room)
-        write(surf, name, size, INK_ON_WOOD, (label_x, by + band * 0.27), "midleft")
+    shown = ["You" if p == person else names[p] for p in range(2)]
+    pegboard.draw_board(surf, lay.pegboard, shown, _peg_text(lay), GAME_HOLE)
 
 
-def _peg(surf: pygame.Surface, pos: tuple[float, float], colour: tuple[int, int, int], r: int) -> None:
-    x, y = round(pos[0]), round(pos[1])
-    pygame.draw.circle(surf, (0, 0, 0), (x + 2, y + 2), r)
-    pygame.draw.circle(surf, art.shade(colour, 0.6), (x, y), r)
-    pygame.draw.circle(surf, colour, (x - 1, y - 1), r - 1)
-    pygame.draw.circle(surf, art.shade(colour, 1.6), (x - r // 3, y - r // 3), max(1, r // 3))
+def _peg_text(lay: CribLayout) -> int:
+    return max(13, lay.text - 2)
 
 
 def draw_pegs(surf: pygame.Surface, lay: CribLayout, snap: CribSnapshot) -> None:
-    x, _, w, h = lay.pegboard
-    size = max(13, lay.text - 2)
-    for p, (track, pitch, by) in enumerate(tracks(lay)):
-        band = track[3]
-        colour = art.PLAYER_COLOURS[p % 4]
-        spot = snap.pegs[p]
-        r = max(4, round(pitch * 0.42))
-        _peg(surf, score_point(track, spot.back), art.shade(colour, 0.8), r)
-        _peg(surf, score_point(track, spot.shown), colour, r)
-        right = (x + w - max(6, h // 14) - 4, by + band * 0.66)
-        write(surf, str(spot.number), size + 8, (30, 15, 5), right, "midright")
-        lap = lap_and_hole(min(spot.number, 2 * LAP))[0]
-        if 0 < spot.number < GAME_HOLE and lap:
-            label_x = x + w - max(6, h // 14) - round(w * LABEL) + 8
-            write(surf, f"lap {lap + 1}", max(11, size - 3), (70, 40, 20), (label_x, by + band * 0.7), "midleft")
+    lanes = [
+        pegboard.Lane(art.PLAYER_COLOURS[p % 4], spot.back, spot.shown, spot.number) for p, spot in enumerate(snap.pegs)
+    ]
+    pegboard.draw_lanes(surf, lay.pegboard, lanes, _peg_text(lay), GAME_HOLE)
 
 
 # --- the side panel's explanations ---

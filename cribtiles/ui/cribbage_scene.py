@@ -28,6 +28,7 @@ from .config import Keeper, Preferences
 from .cribbage_layout import ButtonKind, CribLayout
 from .cribbage_paint import ButtonView, CribSnapshot, InfoLine, PegSpot, Sprite, draw, line_rects
 from .geometry import Point, Rect, contains
+from .motion import PEG, glide_share
 from .paint import CREAM, DIM, GOLD
 from .pegs import Pegs
 from .sound import Sounds
@@ -35,12 +36,10 @@ from .sound import Sounds
 log = logging.getLogger("cribtiles.window")
 
 #: Seconds, at normal pace: the bot's pause before its card (so each card can be seen), before its answer
-#: to a score you said aloud, a card's glide, a peg's move, the wait before the end card, how long a
+#: to a score you said aloud, the wait before the end card, how long a
 #: refusal stays (a call announced stays as long).
 BOT_PAUSE = {Phase.DISCARD: 0.5, Phase.PLAY: 0.8, Phase.SHOW: 0.2}
 ANSWER_PAUSE = 0.3
-GLIDE = 0.18
-PEG = 0.6
 END_PAUSE = 1.2
 ERROR_SECONDS = 5.0
 #: Pixels the mouse moves, button down, before a press on a card becomes a drag.
@@ -892,7 +891,7 @@ class CribbageScene:
         hover = self._hover_line(lines)
         lit = frozenset(lines[hover].cards) if hover is not None else frozenset()
         targets, marks = self._targets(lit, self._show_row(lines, hover))
-        k = 1.0 if self.pace <= 0 else min(1.0, dt / max(1e-6, self._anim(GLIDE) / 3))
+        k = glide_share(dt, self.pace)
         at = self.glides.step(targets, self._start_of, k)
         sprites = tuple(
             Sprite(m.card, at[key][0], at[key][1], at[key][2], m.dim, m.lit, m.chosen, m.focus)

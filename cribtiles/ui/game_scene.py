@@ -35,6 +35,7 @@ from .config import Keeper, Preferences
 from .declare import joker_rect
 from .drag import Draft, Drop
 from .geometry import Layout, Point, centre, contains
+from .motion import PEG, glide_share
 from .pegs import Pegs
 from .preview import Preview, preview
 from .snapshot import (
@@ -73,11 +74,10 @@ class Host(Protocol):
     def show_end(self, game: GameScene) -> None: ...
 
 
-#: Seconds of each animation at normal speed (the speed setting multiplies them).
-GLIDE = 0.22
+#: Seconds of this game's own animations at normal speed (the speed setting multiplies them); the
+#: glide and the pegs are both games' (`motion`).
 FLY = 0.55
 FLY_STAGGER = 0.14
-PEG = 0.7
 FLIP = 0.22
 BOT_MIN_PAUSE = 0.7
 ROW_REVEAL = 0.09  # each row of a score breakdown
@@ -1208,7 +1208,7 @@ class GameScene:
         self.coach.poll()
         self.toasts = [t for t in self.toasts if t.until > self.now]
         # tiles of the draft ease towards where they rest
-        k = 1.0 if self.pace <= 0 else min(1.0, dt / max(1e-6, self._anim(GLIDE) / 4))
+        k = glide_share(dt, self.pace)
         for tid in range(len(self.draft.tiles)):
             if tid == self.draft.held:
                 continue

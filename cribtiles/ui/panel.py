@@ -3,16 +3,13 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-
-import pygame
 
 from cribtiles.rules.game import JokerCall, Turn
 from cribtiles.rules.moves import Exchange, Play
 from cribtiles.table.seen import SeenScore, call_row
 
-from . import art
+from . import art, pegboard
 from .breakdown import InfoRow, RowSpec, place, score_rows, seen_rows
 from .coach_panel import COACH, CoachLayout, coach_layout, draw_coach
 from .geometry import Rect, contains
@@ -26,7 +23,6 @@ from .paint import (
     Target,
     blit_tile,
     button,
-    draw_circle,
     draw_rect,
     fit_width,
     rounded_panel,
@@ -34,7 +30,6 @@ from .paint import (
     wrap,
     write,
 )
-from .pegs import LAP, hole_position, lap_and_hole
 from .snapshot import CoachView, TableSnapshot
 
 KEYS = "Enter play · R recall · S shuffle · P pass · X exchange · F flip · A speed · M sound · H help · Esc menu · F11"
@@ -554,69 +549,14 @@ def _draw_opponents(surf: Target, snap: TableSnapshot) -> None:
             blit_tile(surf, art.tile_back(r[2]), r[0], r[1], r[2])
 
 
-def _peg(surf: Target, pos: tuple[float, float], colour: tuple[int, int, int], r: int) -> None:
-    x, y = round(pos[0]), round(pos[1])
-    draw_circle(surf, (0, 0, 0), (x + 2, y + 2), r)
-    draw_circle(surf, art.shade(colour, 0.6), (x, y), r)
-    draw_circle(surf, colour, (x - 1, y - 1), r - 1)
-    draw_circle(surf, art.shade(colour, 1.6), (x - r // 3, y - r // 3), max(1, r // 3))
-
-
-def _score_point(track: Rect, score: float) -> tuple[float, float]:
-    """A point along the track for a (possibly fractional) score."""
-    lo = math.floor(score)
-    a = hole_position(track, lap_and_hole(lo)[1])
-    if score == lo:
-        return a
-    _, hole_b = lap_and_hole(lo + 1)
-    b = hole_position(track, hole_b)
-    f = score - lo
-    return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
-
-
-def _tracks(snap: TableSnapshot) -> list[tuple[Rect, float, float]]:
-    """Each player's track on the peg board: (rectangle, hole pitch, top of its band)."""
-    x, y, w, h = snap.layout.pegboard
-    n = snap.state.players
-    pad = max(6, h // 14)
-    label_w = round(w * 0.26)
-    band = (h - 2 * pad) / n
-    out = []
-    for p in range(n):
-        by = y + pad + p * band
-        track = (x + pad, round(by), w - 2 * pad - label_w, round(band))
-        out.append((track, track[2] * 0.94 / 30, by))
-    return out
-
-
 def pegboard_holes(surf: Target, snap: TableSnapshot) -> None:
     """The plank, each player's lane and holes, and the names (the static part of the peg board)."""
-    lay = snap.layout
-    x, y, w, h = lay.pegboard
-    surf.blit(art.soft_shadow(w, h, 10, 5, 120), (x - 10 + 3, y - 10 + 4))
-    surf.blit(art.plank(w, h, art.PEG_WOOD, 71), (x, y))
-    size = max(14, round(lay.height * 0.022))
-    for p, (track, pitch, by) in enumerate(_tracks(snap)):
-        band = track[3]
-        hole_r = max(2, round(min(pitch * 0.26, band * 0.1)))
-        colour = art.PLAYER_COLOURS[p % 4]
-        # the player's lane: a faint stripe of their colour under the holes
-        (ax, ay), (_, by2) = hole_position(track, 1), hole_position(track, LAP)
-        lane_size = (round(track[2] - (ax - track[0]) + pitch * 0.2), round(by2 - ay + 4 * hole_r))
-        lane = pygame.Surface(lane_size, pygame.SRCALPHA)
-        pygame.draw.rect(lane, (*colour, 38), lane.get_rect(), border_radius=2 * hole_r)
-        surf.blit(lane, (round(ax - pitch * 0.6), round(ay - 2 * hole_r)))
-        for hole in range(LAP + 1):
-            hx, hy = hole_position(track, hole)
-            draw_circle(surf, (236, 196, 146), (round(hx) + 1, round(hy) + 1), hole_r)
-            draw_circle(surf, (34, 18, 8), (round(hx), round(hy)), hole_r)
-            if hole % 5 == 0 and 0 < hole < LAP:  # every fifth hole marked, as on a cribbage board
-                draw_circle(surf, (90, 52, 26), (round(hx), round(hy)), hole_r + 2, 1)
-        label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
-        # a long name stops short of the score, written at the right end of the lane
-        room = x + w - max(6, h // 14) - 4 - art.font(size + 8).size("888")[0] - 6 - label_x
-        name = fit_width(seat_name(snap, p), size, room)
-        write(surf, name, size, (40, 22, 10), (label_x, by + band * 0.3), "midleft")
+    names = [seat_name(snap, p) for p in range(snap.state.players)]
+    pegboard.draw_board(surf, snap.layout.pegboard, names, _peg_text(snap))
+
+
+def _peg_text(snap: TableSnapshot) -> int:
+    return max(14, round(snap.layout.height * 0.022))
 
 
 def peg_number(snap: TableSnapshot, p: int) -> int:
@@ -641,29 +581,16 @@ def peg_offsets(snap: TableSnapshot) -> tuple[int, ...]:
 
 
 def _draw_pegboard(surf: Target, snap: TableSnapshot) -> None:
-    lay = snap.layout
-    x, _, w, h = lay.pegboard
-    size = max(14, round(lay.height * 0.022))
     low = servants(snap)
     ahead = peg_offsets(snap)
-    for p, (track, pitch, by) in enumerate(_tracks(snap)):
-        band = track[3]
-        colour = SERVANT if p in low else art.PLAYER_COLOURS[p % 4]  # the Servant's pegs are pewter
-        pegs = snap.pegs[p]
-        peg_r = max(4, round(pitch * 0.42))
-        _peg(surf, _score_point(track, pegs.back + ahead[p]), art.shade(colour, 0.8), peg_r)
-        _peg(surf, _score_point(track, pegs.shown + ahead[p]), colour, peg_r)
-        label_x = x + w - max(6, h // 14) - round(w * 0.26) + 8
-        score = peg_number(snap, p) + ahead[p]
-        right = (x + w - max(6, h // 14) - 4, by + band * 0.5)
-        number = write(surf, str(score), size + 8, (30, 15, 5), right, "midright")
-        lap = lap_and_hole(score)[0]
-        at, small = label_x, max(12, size - 3)
-        if p in low:  # the Servant's badge under the name, the lap after it when there is room
-            badge_rect = tag(surf, "Servant", max(11, size - 5), (label_x, by + band * 0.72), SERVANT)
-            at = badge_rect[0] + badge_rect[2] + 5
-        if lap and at + art.font(small).size(f"lap {lap + 1}")[0] < number[0]:
-            write(surf, f"lap {lap + 1}", small, (70, 40, 20), (at, by + band * 0.72), "midleft")
+    lanes = []
+    for p, pegs in enumerate(snap.pegs):
+        servant = p in low
+        colour = SERVANT if servant else art.PLAYER_COLOURS[p % 4]  # the Servant's pegs are pewter
+        number = peg_number(snap, p) + ahead[p]
+        badge = "Servant" if servant else ""
+        lanes.append(pegboard.Lane(colour, pegs.back + ahead[p], pegs.shown + ahead[p], number, badge, SERVANT))
+    pegboard.draw_lanes(surf, snap.layout.pegboard, lanes, _peg_text(snap))
 
 
 def _draw_status(surf: Target, snap: TableSnapshot) -> None:

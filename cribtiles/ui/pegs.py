@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .geometry import Rect
+from .motion import ease_out
 
 HOLES_PER_ROW = 30
 LAP = 2 * HOLES_PER_ROW  # out along the top row, back along the bottom one
@@ -85,9 +86,7 @@ class Pegs:
     @property
     def shown_score(self) -> float:
         """The moving peg's score along its way (for drawing it between holes)."""
-        t = self.progress
-        ease = 1 - (1 - t) ** 3
-        return self.moving_from + (self.front - self.moving_from) * ease
+        return self.moving_from + (self.front - self.moving_from) * ease_out(self.progress)
 
     @property
     def moving(self) -> bool:

@@ -16,6 +16,7 @@ from . import art
 from .coach_panel import draw_ghost
 from .declare import draw_declaring, draw_joker_button
 from .geometry import contains
+from .motion import ease_out
 from .paint import (
     CREAM,
     GOLD,
@@ -289,7 +290,7 @@ def _draw_flights(surf: Target, snap: TableSnapshot) -> None:
         if t < 0:
             continue
         t = min(1.0, t)
-        e = 1 - (1 - t) ** 3
+        e = ease_out(t)
         tx, ty, tw, _ = lay.tile_rect(f.square)
         sx, sy = f.start
         start_size = round(lay.cell * 0.8)

@@ -93,7 +93,7 @@ def cribbage_played(seed: int, level: str):  # type: ignore[no-untyped-def]
     state = new_game(seed)
     rng = random.Random(seed)
     while not state.is_over:
-        seat = state.current
+        seat = state.current_player
         assert seat is not None
         state = state.apply(bots[seat].choose(state.view(seat), rng))
     return state

@@ -15,7 +15,8 @@ from cribtiles.table.model import Table
 from cribtiles.ui import endcard
 from cribtiles.ui.config import NoKeeper, Preferences
 from cribtiles.ui.paint import SERVANT
-from cribtiles.ui.panel import _score_point, _tracks, servants
+from cribtiles.ui.panel import servants
+from cribtiles.ui.pegboard import score_point, tracks
 from cribtiles.ui.table import TableView
 from cribtiles.ui.window import App, EndScene
 
@@ -49,8 +50,8 @@ def test_after_a_round_the_lowest_total_is_the_servant_with_a_badge_and_pewter_p
         assert endcard.match_line(snap) == "Ann is the Servant: the lowest total after round 1."
         surf = pygame.Surface(app.screen.get_size())
         TableView().draw(surf, snap, full=True)  # the table under the card
-        for p, (track, _, by) in enumerate(_tracks(snap)):
-            x, y = _score_point(track, snap.pegs[p].shown)
+        for p, (track, _, by) in enumerate(tracks(snap.layout.pegboard, snap.state.players)):
+            x, y = score_point(track, snap.pegs[p].shown)
             colour = tuple(surf.get_at((round(x) + 1, round(y) + 1)))[:3]
             assert (colour == SERVANT) == (p == 0)  # the Servant's front peg is pewter, the others are not
             band = pygame.Rect(snap.layout.pegboard[0], round(by), snap.layout.pegboard[2], track[3])
