@@ -31,6 +31,7 @@ from .geometry import Point, Rect, contains
 from .motion import PEG, glide_share
 from .paint import CREAM, DIM, GOLD
 from .pegs import Pegs
+from .scene import Scene
 from .sound import Sounds
 
 log = logging.getLogger("cribtiles.window")
@@ -47,16 +48,6 @@ DRAG_START = 6
 PERSON_COLOUR = CREAM
 
 
-class Screen(Protocol):
-    """A scene on the window's stack (the window's own `Scene`, said again here: the window imports this)."""
-
-    def handle(self, event: pygame.event.Event) -> None: ...
-
-    def update(self, dt: float) -> None: ...
-
-    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None: ...
-
-
 class Host(Protocol):
     """What the scene needs of the window."""
 
@@ -67,7 +58,7 @@ class Host(Protocol):
 
     def close_top(self) -> None: ...
 
-    def push(self, scene: Screen) -> None: ...
+    def push(self, scene: Scene) -> None: ...
 
 
 class Place(Enum):
@@ -311,6 +302,10 @@ class CribbageScene:
         self.message_until = self.now + ERROR_SECONDS
 
     # --- input ---
+
+    def shutdown(self) -> None:
+        """A bot's answer still on its way is dropped (its thread ends with its answer)."""
+        self.thinker.request = None
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:

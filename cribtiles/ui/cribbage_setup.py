@@ -92,6 +92,9 @@ class CribbageSetupScene:
 
         open_cribbage_tutorial(self.app)
 
+    def shutdown(self) -> None:
+        """Nothing of its own runs."""
+
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):

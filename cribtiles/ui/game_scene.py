@@ -381,6 +381,10 @@ class GameScene:
 
     # --- input ---
 
+    def shutdown(self) -> None:
+        """The coach's worker ends with the table it evaluates for."""
+        self.coach.worker.close()
+
     def handle(self, event: pygame.event.Event) -> None:
         if self.curtain is not None and self._at_curtain(event):
             return

@@ -170,6 +170,9 @@ class HistoryScene:
 
     # --- input ---
 
+    def shutdown(self) -> None:
+        """Nothing of its own runs."""
+
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
@@ -363,6 +366,9 @@ class StatisticsScene:
         self.mouse = (-1, -1)
         self.back: Rect = (0, 0, 0, 0)
         self.tabs: list[Rect] = []
+
+    def shutdown(self) -> None:
+        """Nothing of its own runs."""
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:

@@ -60,6 +60,9 @@ class NewGameScene:
 
     # --- input ---
 
+    def shutdown(self) -> None:
+        """Nothing of its own runs."""
+
     def handle(self, event: pygame.event.Event) -> None:
         form = self.form
         if event.type == pygame.TEXTINPUT:

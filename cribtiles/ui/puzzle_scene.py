@@ -97,12 +97,13 @@ class PuzzleScene:
         if puzzle is None:
             return
         self.host.sync()
+        self._leave_game()
         self.game = GameScene(self.host, puzzle_table(puzzle))
         self.game.toasts.clear()  # who drew which tile for the start: not this table's story
         self.verdict, self.shown, self.message = None, False, ""
 
     def back_to_list(self) -> None:
-        self.game = None
+        self._leave_game()
         self.verdict, self.shown, self.message = None, False, ""
 
     def retry(self) -> None:
@@ -156,6 +157,15 @@ class PuzzleScene:
             self.verdict = check_answer(puzzle, puzzle.best_play)
 
     # --- input ---
+
+    def shutdown(self) -> None:
+        self._leave_game()
+
+    def _leave_game(self) -> None:
+        """The puzzle's table is put away: its coach's worker ends with it."""
+        if self.game is not None:
+            self.game.shutdown()
+            self.game = None
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:

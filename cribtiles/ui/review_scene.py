@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import time
-import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import Enum
@@ -322,9 +321,8 @@ class ReviewScene:
         self.table = table
         self.on_close = on_close
         self.worker: Worker | None = worker if worker is not None else start_worker(table)
-        # a scene dropped without being closed (a new game started over it, the window closed) still
-        # stops its analysis: when it is let go, or at exit
-        self._release = weakref.finalize(self, _let_go, self.worker)
+        # a scene put away without being closed (a new game started over it, the window closed) still
+        # stops its analysis: the window calls `shutdown`
         self.mode = Mode.RUNNING
         self.done, self.total = 0, 0
         self.review: Review | None = None
@@ -368,8 +366,9 @@ class ReviewScene:
         self.message = why
 
     def _stop_worker(self) -> None:
-        self.worker = None
-        self._release()  # at most once
+        worker, self.worker = self.worker, None
+        if worker is not None:  # at most once
+            _let_go(worker)
 
     def close(self) -> None:
         """Back to where the review was opened from: an analysis under way is stopped."""
@@ -432,6 +431,10 @@ class ReviewScene:
         self.message = f"The chart was saved to {path}"
 
     # --- input ---
+
+    def shutdown(self) -> None:
+        """An analysis still under way is stopped."""
+        self._stop_worker()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:

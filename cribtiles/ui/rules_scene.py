@@ -337,6 +337,9 @@ class RulesScene:
 
     # --- input ---
 
+    def shutdown(self) -> None:
+        """Nothing of its own runs."""
+
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN:
             self._key(event.key)

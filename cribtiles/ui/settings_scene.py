@@ -116,6 +116,9 @@ class SettingsScene:
         setattr(self.prefs, setting.name, value)
         self.on_change(setting.name)
 
+    def shutdown(self) -> None:
+        """Nothing of its own runs."""
+
     def handle(self, event: pygame.event.Event) -> None:
         n = len(SETTINGS)
         if event.type == pygame.MOUSEMOTION:

@@ -40,6 +40,9 @@ class TitleScene:
         parts = [(scored.fifteens, "fifteens"), (scored.pairs, "pairs"), (scored.runs, "runs")]
         self.hand_words = "every line is a cribbage hand: " + ", ".join(f"{w} {p}" for p, w in parts if p)
 
+    def shutdown(self) -> None:
+        """Nothing of its own runs."""
+
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
             if self.on_back is not None:

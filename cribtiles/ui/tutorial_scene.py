@@ -207,6 +207,7 @@ class TutorialScene:
         return self.game.draft.proposal()
 
     def restart(self) -> None:
+        self.game.shutdown()
         self.game = GameScene(self.host, tutorial_table())
         self.progress = Progress()
         self.hint, self.nudge, self.acknowledged = False, "", False
@@ -231,6 +232,9 @@ class TutorialScene:
         return step.kind is not Kind.PLAY and ready(self.progress, self.game.table, self.proposal)
 
     # --- input ---
+
+    def shutdown(self) -> None:
+        self.game.shutdown()
 
     def handle(self, event: pygame.event.Event) -> None:
         if self.host.sync():

@@ -18,7 +18,6 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Protocol
 
 import pygame
 
@@ -38,6 +37,7 @@ from .game_scene import GameScene
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, contains, fit_window
 from .newgame import NewGameScene
 from .newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, table_pairs, with_level
+from .scene import Scene
 from .screens import Item
 from .sound import Sounds
 
@@ -46,16 +46,6 @@ TITLE = "Crib Tiles"
 PREFS_SETTLE = 1.0
 log = logging.getLogger("cribtiles.window")
 HEADLESS_DRIVERS = ("offscreen", "dummy")
-
-
-class Scene(Protocol):
-    def handle(self, event: pygame.event.Event) -> None: ...
-
-    def update(self, dt: float) -> None: ...
-
-    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        """Draw; return the rectangles that changed, or None when the whole window did."""
-        ...
 
 
 #: Seconds the result stands on the end card before Enter (or a click on its button) goes on to the
@@ -107,6 +97,9 @@ class EndScene:
         x = button[0] + button[2] + gap
         return (x, button[1], min(round(card[2] * 0.2), card[0] + card[2] - 3 * gap - x), button[3])
 
+    def shutdown(self) -> None:
+        """Nothing of its own runs."""
+
     def handle(self, event: pygame.event.Event) -> None:
         _, button = endcard.end_rects(self.game.snapshot())
         clicked = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
@@ -125,7 +118,7 @@ class EndScene:
                 self.app.open_new_game()
             elif event.key == pygame.K_ESCAPE:  # look at the final board; N starts a new game
                 self.game.count_racks()
-                self.app.scenes.pop()
+                self.app.close_top()
 
     def update(self, dt: float) -> None:
         self.game.update(dt)
@@ -309,13 +302,20 @@ class App:
     def close_top(self) -> None:
         """Close the screen on top (never the game itself)."""
         if len(self.scenes) > 1:
-            self.scenes.pop()
-            self._full = True
+            self._set_scenes(self.scenes[:-1])
 
     def back_to_game(self) -> None:
         """Close every screen over the game (the title's Continue, and Escape there)."""
-        self.scenes = self.scenes[:1]
+        self._set_scenes(self.scenes[:1])
+
+    def _set_scenes(self, stack: list[Scene]) -> None:
+        """The stack becomes `stack`; each scene that leaves it is shut down, the top one first."""
+        staying = {id(s) for s in stack}
+        leaving = [s for s in reversed(self.scenes) if id(s) not in staying]
+        self.scenes = stack
         self._full = True
+        for scene in leaving:
+            scene.shutdown()
 
     def open_title(self, first_start: bool = False) -> None:
         """The title screen over the game; at the first start it offers the tutorial (once)."""
@@ -474,7 +474,7 @@ class App:
         self.table = Table.new(seats, options, seed if seed is not None else random.randrange(2**31))
         self.save_game()
         self.game = GameScene(self, self.table)
-        self.scenes = [self.game]
+        self._set_scenes([self.game])
         self.caption(self.table.state)
         if self.game.level in PROCESS_LEVELS:
             self.worker.warm_up()
@@ -496,7 +496,7 @@ class App:
             self.table = Table.new(seats, self.table.options, random.randrange(2**31))
         self.save_game()
         self.game = GameScene(self, self.table, notice=notice)
-        self.scenes = [self.game]
+        self._set_scenes([self.game])
         self.caption(self.table.state)
 
     def open_new_game(self) -> None:
@@ -524,8 +524,7 @@ class App:
     def _close_new_game(self) -> None:
         """Cancel: back to the game (or its end card) exactly as it was."""
         if self.scenes and isinstance(self.scenes[-1], NewGameScene):
-            self.scenes.pop()
-            self._full = True
+            self.close_top()
 
     def caption(self, state: GameState) -> None:
         """The window's title carries the score, for the task bar."""
@@ -699,6 +698,7 @@ class App:
     def close(self) -> None:
         """Write the settings, end the bot worker at once, close the window: never waits on a bot."""
         self.keeper.save_preferences(self.prefs)
+        self._set_scenes([])  # each scene stops what it started
         self.worker.close()
         pygame.display.quit()
         log.info("window closed%s", f" ({self.stopped_by})" if self.stopped_by else "")
