@@ -31,7 +31,8 @@ def main() -> None:
     from cribtiles.table import Seat
     from cribtiles.table.cribbage_table import CribbageTable
     from cribtiles.table.model import Table
-    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.table.settings import Preferences
+    from cribtiles.ui.config import NoKeeper
     from cribtiles.ui.cribbage_pilot import CribbagePilot
     from cribtiles.ui.cribbage_scene import CribbageScene
     from cribtiles.ui.window import App

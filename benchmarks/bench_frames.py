@@ -126,7 +126,8 @@ def startup(python: str) -> float:
     code = (
         "import time, os; t=time.perf_counter()\n"
         "from cribtiles.ui.window import App\n"
-        "from cribtiles.ui.config import Preferences, NoKeeper\n"
+        "from cribtiles.table.settings import Preferences\n"
+        "from cribtiles.ui.config import NoKeeper\n"
         "a = App(None, Preferences(), NoKeeper(), size=(1280, 800), seed=1)\n"
         "a.frame(1/60)\n"
         "print(time.perf_counter() - t)\n"
@@ -148,7 +149,8 @@ def main() -> int:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
     os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
-    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.table.settings import Preferences
+    from cribtiles.ui.config import NoKeeper
     from cribtiles.ui.window import App
 
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")

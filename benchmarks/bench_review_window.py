@@ -81,7 +81,8 @@ def main() -> int:
     os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
     import pygame
 
-    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.table.settings import Preferences
+    from cribtiles.ui.config import NoKeeper
     from cribtiles.ui.review_scene import Mode, ReviewScene
     from cribtiles.ui.window import App
 

@@ -38,8 +38,8 @@ def _run(folder: Path) -> None:
 
     from cribtiles.rules import parse_move
     from cribtiles.table.saves import load_table
+    from cribtiles.table.settings import Preferences
     from cribtiles.ui.autopilot import past_the_result, play_through, post_drag, post_key
-    from cribtiles.ui.config import Preferences
     from cribtiles.ui.geometry import centre
     from cribtiles.ui.window import App
 

@@ -17,7 +17,6 @@ import os
 import re
 import stat
 import time
-from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -25,14 +24,13 @@ from typing import TYPE_CHECKING
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
-from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import save, save_match
 from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats, summarize_cribbage
 from cribtiles.table.cribbage_table import CribbageSaveError, CribbageTable
 from cribtiles.table.ledger import GameSummary, Stats, standing, summarize
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table, save_table
-from cribtiles.ui.config import SPEEDS, Preferences
+from cribtiles.table.settings import Preferences, read_preferences
 
 from .files import SetAside, aside_names, brief, move_to_free_name, why
 from .history import History, history_path
@@ -52,8 +50,6 @@ EXPORTS = "exports"  # the folder of game records written by Export
 SETTINGS_CAP = 1024 * 1024  # bytes: a settings file is a few hundred; anything past this is damaged
 GAME_CAP = 8 * 1024 * 1024  # bytes: a long match is well under a megabyte
 CRIBBAGE_CAP = 1024 * 1024  # bytes: a game of cribbage to 121 saves in about 3 KB
-WINDOW_SIZES = range(100, 16384 + 1)  # pixels, each side of a remembered window
-RULES_CAP = 200  # characters of remembered rule options (every option written out takes 66)
 
 _TEMPORARY = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]{1,10})\.tmp")  # atomic_write's names
 
@@ -524,7 +520,7 @@ class Store:
         except Unreadable as e:
             aside = _set_aside(self.settings_path)
             return Preferences(), f"The settings file was damaged ({e}); {aside.words()}; default settings are used."
-        prefs, bad = _preferences_from(data)
+        prefs, bad = read_preferences(data)
         if not bad:
             return prefs, ""
         aside = _set_aside(self.settings_path)
@@ -539,86 +535,3 @@ class Store:
             atomic_write(self.settings_path, json.dumps(asdict(prefs), indent=1))
         except Exception as e:
             self._failed("settings", e)
-
-
-def _preferences_from(data: object) -> tuple[Preferences, list[str]]:
-    """Preferences from the settings file, each value checked by type and range (never raising); the
-    names of the values that were not understood, which keep their defaults. Missing values are not bad."""
-    from cribtiles.bot import LEVELS
-    from cribtiles.ui.config import MOST_HINTS
-    from cribtiles.ui.newgame_form import good_seats
-
-    prefs = Preferences()
-    fields = (
-        "level",
-        "speed",
-        "sound",
-        "fullscreen",
-        "window",
-        "seats",
-        "rules",
-        "volume",
-        "colour_marks",
-        "confirm_play",
-        "undo",
-        "hints",
-        "tutorial_offered",
-        "tutorial_done",
-        "hint_limit",
-        "coach_notes",
-        "tiles_out",
-    )
-    if not isinstance(data, dict):
-        return prefs, list(fields)
-    good: dict[str, Callable[[object], bool]] = {
-        "level": lambda v: isinstance(v, str) and v in LEVELS,
-        "speed": lambda v: isinstance(v, str) and v in SPEEDS,
-        "sound": lambda v: isinstance(v, bool),
-        "fullscreen": lambda v: isinstance(v, bool),
-        "window": _window_size,
-        "seats": good_seats,
-        "rules": _rules_text,
-        "volume": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100,
-        "colour_marks": lambda v: isinstance(v, bool),
-        "confirm_play": lambda v: isinstance(v, bool),
-        "undo": lambda v: isinstance(v, bool),
-        "hints": lambda v: isinstance(v, bool),
-        "tutorial_offered": lambda v: isinstance(v, bool),
-        "tutorial_done": lambda v: isinstance(v, bool),
-        "hint_limit": lambda v: isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MOST_HINTS,
-        "coach_notes": lambda v: isinstance(v, bool),
-        "tiles_out": lambda v: isinstance(v, bool),
-    }
-    bad: list[str] = []
-    for name in fields:
-        if name not in data:
-            continue
-        value = data[name]
-        if good[name](value):
-            if name == "window":
-                value = tuple(value)
-            elif name == "seats":
-                value = tuple((n, level) for n, level in value)
-            setattr(prefs, name, value)
-        else:
-            bad.append(name)
-    return prefs, bad
-
-
-def _rules_text(v: object) -> bool:
-    """Rule options as `--rules` takes them (`start=high,joker=on`), short enough to be ours."""
-    if not isinstance(v, str) or len(v) > RULES_CAP:
-        return False
-    try:
-        RuleOptions.parse(v)
-    except ValueError:  # NotationError, in words
-        return False
-    return True
-
-
-def _window_size(v: object) -> bool:
-    return (
-        isinstance(v, list)
-        and len(v) == 2
-        and all(isinstance(n, int) and not isinstance(n, bool) and n in WINDOW_SIZES for n in v)
-    )

@@ -6,7 +6,7 @@ The app owns files and folders; the window only calls `Keeper` (so the ui never 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Protocol
 
 from cribtiles.cribbage.game import CribbageState
@@ -17,49 +17,7 @@ from cribtiles.table.cribbage_table import CribbageTable
 from cribtiles.table.ledger import GameSummary, Stats, statistics, summarize
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
-
-from .newgame_form import DEFAULT_SEATS, SeatPair
-
-#: Animation speeds by name: a factor on every animation and pause (0 = instant).
-SPEEDS = {"normal": 1.0, "fast": 0.5, "instant": 0.0}
-#: The Settings screen's choices of hints per game (0: no limit); a settings file may hold any
-#: number up to MOST_HINTS.
-HINT_LIMITS = (1, 3, 5, 10, 0)
-MOST_HINTS = 99
-
-
-@dataclass
-class Preferences:
-    level: str = "medium"  # the bot of the next new game
-    speed: str = "normal"  # a key of SPEEDS
-    sound: bool = True
-    fullscreen: bool = False
-    window: tuple[int, int] = (1280, 800)
-    # the last choices of the New game screen, offered next time: each seat's person's name (kept
-    # while a bot sits there) and its bot's level (None: a person sits there); the rule options as
-    # in --rules ("" for the defaults). A lone bot among the seats plays at `level` (L changes it).
-    seats: tuple[SeatPair, ...] = DEFAULT_SEATS
-    rules: str = ""
-    # the Settings screen: sound volume in percent (`sound` is the mute switch), letters on the tiles
-    # telling light from dark for those who cannot tell the colours, a confirmation before each play,
-    # whether a play can be taken back against bots, whether the coach may give hints, whether
-    # the first-game tutorial was offered (at the first start, once), and whether it was played to its end
-    volume: int = 80
-    colour_marks: bool = False
-    confirm_play: bool = False
-    undo: bool = True
-    hints: bool = True
-    tutorial_offered: bool = False
-    tutorial_done: bool = False
-    # the coach at the table: hints per game (0: no limit), a quiet note after
-    # each of your plays when a better one scored more, and the tiles still out shown in the panel
-    hint_limit: int = 0
-    coach_notes: bool = False
-    tiles_out: bool = False
-
-    @property
-    def pace(self) -> float:
-        return SPEEDS.get(self.speed, 1.0)
+from cribtiles.table.settings import Preferences
 
 
 class Keeper(Protocol):

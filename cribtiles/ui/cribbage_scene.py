@@ -22,9 +22,10 @@ from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Mu
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
 from cribtiles.cribbage.options import Phase
 from cribtiles.table.cribbage_table import BotRequest, CountedHand, CribbageTable, Happening, choose
+from cribtiles.table.settings import Preferences
 
 from . import cards
-from .config import Keeper, Preferences
+from .config import Keeper
 from .cribbage_layout import ButtonKind, CribLayout
 from .cribbage_paint import ButtonView, CribSnapshot, InfoLine, PegSpot, Sprite, draw, line_rects
 from .geometry import Point, Rect, contains

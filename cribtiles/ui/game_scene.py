@@ -29,9 +29,10 @@ from cribtiles.table.joker import Declaration, Item
 from cribtiles.table.model import BotRequest, Table
 from cribtiles.table.privacy import Private, hands_over, next_person, reveal, uncovered_seat, visible
 from cribtiles.table.seen import call_words
+from cribtiles.table.settings import Preferences
 
 from .coach_state import TableCoach
-from .config import Keeper, Preferences
+from .config import Keeper
 from .declare import joker_rect
 from .drag import Draft, Drop
 from .geometry import Layout, Point, centre, contains

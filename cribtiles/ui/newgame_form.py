@@ -23,17 +23,12 @@ from cribtiles.rules.options import (
     RuleOptions,
 )
 from cribtiles.table.seats import Seat, seat_names
+from cribtiles.table.settings import DEFAULT_SEATS, MIN_SEATS, SeatPair, good_seats
 
 from .geometry import Rect
 
-MIN_SEATS = 2
 MAX_SEED_DIGITS = 10
 SIDES = ("Dark", "Light")  # the two seats of Solitaire (rules.md section 6)
-
-#: A remembered seat: the person's name (kept while a bot sits there) and the bot's level, None for
-#: a person. Saved as a JSON pair in the settings.
-SeatPair = tuple[str, str | None]
-DEFAULT_SEATS: tuple[SeatPair, ...] = (("You", None), ("Player 2", "medium"))
 
 
 class Part(Enum):
@@ -86,23 +81,6 @@ class SeatChoice:
 
 def _clean(text: str) -> str:
     return "".join(c for c in text if c.isprintable())
-
-
-def _good_pair(pair: object) -> bool:
-    return (
-        isinstance(pair, tuple | list)
-        and len(pair) == 2
-        and isinstance(pair[0], str)
-        and 0 < len(pair[0]) <= MAX_NAME
-        and bool(pair[0].strip())
-        and pair[0].isprintable()
-        and (pair[1] is None or (isinstance(pair[1], str) and pair[1] in LEVELS))
-    )
-
-
-def good_seats(value: object) -> bool:
-    """Whether `value` (from the settings file) is 2 to 4 remembered seats."""
-    return isinstance(value, list | tuple) and MIN_SEATS <= len(value) <= MAX_PLAYERS and all(map(_good_pair, value))
 
 
 def with_level(pairs: Sequence[SeatPair], level: str) -> tuple[SeatPair, ...]:

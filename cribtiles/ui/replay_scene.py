@@ -21,8 +21,8 @@ from cribtiles.rules.record import apply_text, record_of, replay
 from cribtiles.table.history import TurnRecord, history_of
 from cribtiles.table.model import Table
 from cribtiles.table.seen import seen_score
+from cribtiles.table.settings import Preferences
 
-from .config import Preferences
 from .drag import Draft
 from .game_scene import TOAST, Toast, draw_words, peg_marks
 from .geometry import Layout, Point, contains

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 import pygame
 
-from .config import HINT_LIMITS, SPEEDS, Preferences
+from cribtiles.table.settings import HINT_LIMITS, SPEEDS, Preferences
+
 from .geometry import Rect, contains
 from .paint import CREAM, DIM, GOLD, button, write
 from .screens import fit, ring, screen_card

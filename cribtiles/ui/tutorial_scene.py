@@ -22,6 +22,7 @@ from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move, Play
 from cribtiles.table.model import Table
+from cribtiles.table.settings import Preferences
 from cribtiles.table.tutorial import (
     READY_TEXT,
     Kind,
@@ -33,7 +34,7 @@ from cribtiles.table.tutorial import (
     tutorial_table,
 )
 
-from .config import Keeper, Preferences
+from .config import Keeper
 from .game_scene import GameScene, Host
 from .geometry import Layout, Rect, contains
 from .paint import CREAM, DIM, GOLD, RED, button, wrap, write

@@ -30,9 +30,10 @@ from cribtiles.signals import handling
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.seats import seats_from_names
+from cribtiles.table.settings import SPEEDS, Preferences
 
 from . import endcard, paint
-from .config import SPEEDS, Keeper, Preferences
+from .config import Keeper
 from .game_scene import GameScene
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, contains, fit_window
 from .newgame import NewGameScene

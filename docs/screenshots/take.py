@@ -23,8 +23,9 @@ def main() -> None:
     from cribtiles.table import parse_players
     from cribtiles.table.joker import items_of
     from cribtiles.table.model import Table
+    from cribtiles.table.settings import Preferences
     from cribtiles.ui.autopilot import post_click, post_key
-    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.ui.config import NoKeeper
     from cribtiles.ui.geometry import centre
     from cribtiles.ui.window import App
 
@@ -106,8 +107,9 @@ def around_the_game(play_on, frames, shot) -> None:  # type: ignore[no-untyped-d
 
     from cribtiles.table import parse_players
     from cribtiles.table.model import Table
+    from cribtiles.table.settings import Preferences
     from cribtiles.ui.autopilot import post_key
-    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.ui.config import NoKeeper
     from cribtiles.ui.window import App
 
     prefs = Preferences(speed="instant", tutorial_offered=True)
@@ -179,8 +181,8 @@ def coach(play_on, frames, shot, keeper) -> None:  # type: ignore[no-untyped-def
 
     from cribtiles.table import parse_players
     from cribtiles.table.model import Table
+    from cribtiles.table.settings import Preferences
     from cribtiles.ui.autopilot import post_key
-    from cribtiles.ui.config import Preferences
     from cribtiles.ui.window import App
 
     prefs = Preferences(speed="instant", tutorial_offered=True)
@@ -248,8 +250,9 @@ def cribbage(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
     from cribtiles.table import Seat
     from cribtiles.table.cribbage_table import CribbageTable
     from cribtiles.table.model import Table
+    from cribtiles.table.settings import Preferences
     from cribtiles.ui.autopilot import post_click
-    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.ui.config import NoKeeper
     from cribtiles.ui.cribbage_paint import line_rects
     from cribtiles.ui.cribbage_pilot import CribbagePilot
     from cribtiles.ui.cribbage_scene import CribbageScene, Mode
@@ -347,8 +350,9 @@ def hot_seat_coach(folder: Path = HERE) -> None:
     from cribtiles.rules.scoring import score_play
     from cribtiles.table import parse_players
     from cribtiles.table.model import Table
+    from cribtiles.table.settings import Preferences
     from cribtiles.ui.autopilot import post_key
-    from cribtiles.ui.config import NoKeeper, Preferences
+    from cribtiles.ui.config import NoKeeper
     from cribtiles.ui.window import App
 
     table = Table.new(parse_players("Ann,Ben,hard"), seed=1)

@@ -120,8 +120,8 @@ def test_the_window_starts_with_the_players_asked_for(tmp_path: Path, monkeypatc
     from cribtiles.app.storage import Store
     from cribtiles.rules import RuleOptions
     from cribtiles.table import Seat
+    from cribtiles.table.settings import Preferences
     from cribtiles.ui import window
-    from cribtiles.ui.config import Preferences
 
     seen = []
 
@@ -200,8 +200,8 @@ def test_a_command_line_game_over_an_unfinished_one_keeps_it_in_the_history_and_
     from cribtiles.table import Seat
     from cribtiles.table.ledger import Result
     from cribtiles.table.model import Table
+    from cribtiles.table.settings import Preferences
     from cribtiles.ui import window
-    from cribtiles.ui.config import Preferences
     from cribtiles.ui.table_line import rules_words
 
     store = Store(tmp_path)

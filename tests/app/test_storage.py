@@ -12,20 +12,18 @@ import signal
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from dataclasses import fields, replace
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from cribtiles.app import storage
-from cribtiles.app.storage import FolderInUse, Store, _preferences_from, atomic_write, brief
+from cribtiles.app.storage import FolderInUse, Store, atomic_write, brief
 from cribtiles.rules import RuleOptions, new_game
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.record import save
-from cribtiles.ui.config import Preferences
+from cribtiles.table.settings import Preferences, read_preferences
 
 
 def started_game():  # type: ignore[no-untyped-def]
@@ -226,33 +224,6 @@ def test_window_sizes_at_the_bounds(tmp_path: Path) -> None:
         (tmp_path / "settings.json").write_text(json.dumps({"window": size}))
         prefs, note = Store(tmp_path).load_preferences()
         assert (prefs.window == tuple(size), note == "") == (ok, ok)
-
-
-json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
-    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
-    max_leaves=10,
-)
-
-
-@settings(max_examples=300, deadline=None)
-@given(st.dictionaries(st.sampled_from([*(f.name for f in fields(Preferences)), "x"]), json_values))
-def test_preferences_from_never_raises_and_keeps_only_valid_values(data: dict[str, object]) -> None:
-    prefs, bad = _preferences_from(data)
-    assert 2 <= len(prefs.seats) <= 4 and all(isinstance(n, str) and n.strip() for n, _ in prefs.seats)
-    assert RuleOptions.parse(prefs.rules) is not None
-    assert isinstance(prefs.level, str) and prefs.speed in ("normal", "fast", "instant")
-    assert isinstance(prefs.sound, bool) and isinstance(prefs.fullscreen, bool)
-    assert len(prefs.window) == 2 and all(type(n) is int and 100 <= n <= 16384 for n in prefs.window)
-    assert set(bad) <= set(data) - {"x"}
-
-
-@pytest.mark.parametrize("data", [None, [], "x", 3, 2.5, True])
-def test_preferences_from_takes_anything(data: object) -> None:
-    assert _preferences_from(data) == (
-        Preferences(),
-        [f.name for f in fields(Preferences)],
-    )
 
 
 def test_the_new_game_screens_choices_are_kept_and_checked(tmp_path: Path) -> None:
@@ -613,5 +584,5 @@ def test_the_coachs_settings_are_kept_and_checked(tmp_path: Path) -> None:
     (tmp_path / "settings.json").write_text(json.dumps(odd))
     assert store.load_preferences()[0].hint_limit == 7  # a hand-written limit off the screen's choices
     for bad in ({"hint_limit": -1}, {"hint_limit": 100}, {"hint_limit": True}, {"hint_limit": "3"}, {"tiles_out": 1}):
-        prefs, bad_names = _preferences_from(bad)
+        prefs, bad_names = read_preferences(bad)
         assert bad_names == list(bad) and prefs == Preferences()

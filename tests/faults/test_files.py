@@ -26,7 +26,7 @@ import pytest
 from cribtiles.rules import new_game
 from cribtiles.rules.game import GameState
 from cribtiles.rules.record import save
-from cribtiles.ui.config import Preferences
+from cribtiles.table.settings import Preferences
 
 from .conftest import ROOT, log_text, program_env, run, start, wait_for
 

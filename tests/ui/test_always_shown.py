@@ -12,9 +12,10 @@ from cribtiles.rules import new_game
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table import Seat, parse_players
 from cribtiles.table.model import Table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui import art, endcard
 from cribtiles.ui.autopilot import post_click, post_key
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import Layout, centre
 from cribtiles.ui.help_text import with_opening
 from cribtiles.ui.newgame import NewGameScene

@@ -11,9 +11,10 @@ import pytest
 from cribtiles.rules import Board, Square, new_game, parse_move
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import PlayScore, score_play
+from cribtiles.table.settings import Preferences
 from cribtiles.ui import art
 from cribtiles.ui.breakdown import breakdown_rows, score_rows
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.panel import info_rows, toast_boxes
 from cribtiles.ui.snapshot import Breakdown

@@ -21,11 +21,12 @@ from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import score_play
 from cribtiles.table import parse_players
 from cribtiles.table.model import Table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import post_click, post_drag, post_key
 from cribtiles.ui.coach_panel import COACH
 from cribtiles.ui.coach_state import TOP
 from cribtiles.ui.coach_worker import CoachWorker
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre, contains
 from cribtiles.ui.panel import coach_rects, info_rows, panel_buttons
 from cribtiles.ui.settings_scene import SETTINGS

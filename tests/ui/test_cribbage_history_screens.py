@@ -11,8 +11,9 @@ import pygame
 import pytest
 
 from cribtiles.table.cribbage_ledger import summarize_cribbage
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import post_click, post_key
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import (
     NOT_REPLAYED,

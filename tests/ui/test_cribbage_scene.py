@@ -18,8 +18,8 @@ from cribtiles.cribbage.options import Phase
 from cribtiles.table import Seat
 from cribtiles.table.cribbage_table import CribbageTable
 from cribtiles.table.model import Table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import post_click, post_drag, post_key
-from cribtiles.ui.config import Preferences
 from cribtiles.ui.cribbage_layout import ButtonKind
 from cribtiles.ui.cribbage_paint import line_rects
 from cribtiles.ui.cribbage_pilot import CribbagePilot

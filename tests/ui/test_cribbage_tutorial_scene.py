@@ -15,8 +15,8 @@ from cribtiles.cribbage import parse_card
 from cribtiles.table import Seat
 from cribtiles.table.cribbage_tutorial import DONE, SCRIPT, STEPS
 from cribtiles.table.model import Table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import post_click, post_key
-from cribtiles.ui.config import Preferences
 from cribtiles.ui.cribbage_layout import ButtonKind
 from cribtiles.ui.cribbage_tutorial_scene import CribbageTutorialScene, open_cribbage_tutorial
 from cribtiles.ui.geometry import centre

@@ -7,8 +7,9 @@ import time
 import pygame
 
 from cribtiles.rules import new_game
+from cribtiles.table.settings import Preferences
 from cribtiles.ui import table
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.window import App
 

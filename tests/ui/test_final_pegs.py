@@ -11,8 +11,9 @@ from cribtiles.bot.greedy import greedy_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table import parse_players
 from cribtiles.table.model import Table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui import endcard
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.panel import peg_number
 from cribtiles.ui.window import App, EndScene
 

@@ -16,8 +16,9 @@ from cribtiles.app.storage import Store
 from cribtiles.bot.greedy import greedy_move
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import post_click, post_key
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import HistoryScene, StatisticsScene, players, what
 from cribtiles.ui.title import TitleScene

@@ -16,8 +16,9 @@ from cribtiles.rules.scoring import score_play
 from cribtiles.table import Seat
 from cribtiles.table.joker import items_of
 from cribtiles.table.model import Table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import post_click, post_key
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.declare import joker_rect
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.panel import info_rows

@@ -12,7 +12,8 @@ import pytest
 from cribtiles.rules import Board, Square, new_game, parse_move
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import score_play
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.table.settings import Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.panel import info_rows
 from cribtiles.ui.snapshot import Breakdown
 from cribtiles.ui.table import LIT, TableView

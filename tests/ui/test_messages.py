@@ -7,7 +7,8 @@ import random
 
 from cribtiles.bot.greedy import greedy_move
 from cribtiles.rules import new_game
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.table.settings import Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.panel import info_rows, toast_boxes
 from cribtiles.ui.window import App
 

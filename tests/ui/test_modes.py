@@ -9,7 +9,7 @@ import pytest
 
 from cribtiles.app.selftest import MODES, play_mode
 from cribtiles.app.storage import Store
-from cribtiles.ui.config import Preferences
+from cribtiles.table.settings import Preferences
 
 
 @pytest.mark.parametrize(("players", "rules", "what"), MODES, ids=[m[2].split(":")[0] for m in MODES])

@@ -17,12 +17,11 @@ from cribtiles.bot.greedy import greedy_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
+from cribtiles.table.settings import DEFAULT_SEATS, Preferences, good_seats
 from cribtiles.ui.autopilot import past_the_result
-from cribtiles.ui.config import Preferences
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.newgame import NewGameScene
 from cribtiles.ui.newgame_form import (
-    DEFAULT_SEATS,
     Action,
     Control,
     NewGameForm,
@@ -32,7 +31,6 @@ from cribtiles.ui.newgame_form import (
     arrow_step,
     control_at,
     form_layout,
-    good_seats,
     lone_bot,
     options_of,
     remembered_seats,

@@ -7,8 +7,9 @@ import pygame
 from cribtiles.rules import Board, new_game, parse_move
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import score_play
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.breakdown import breakdown_rows
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.game_scene import Breakdown
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.panel import info_rows

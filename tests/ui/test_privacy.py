@@ -20,9 +20,10 @@ from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import parse_tile
 from cribtiles.table import parse_players
 from cribtiles.table.model import Table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui import art
 from cribtiles.ui.autopilot import post_key
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.window import App
 
 ANN, BEN = 0, 1

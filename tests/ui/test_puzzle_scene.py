@@ -14,8 +14,9 @@ from cribtiles.rules.moves import Play
 from cribtiles.table.model import Table
 from cribtiles.table.puzzles import shipped_puzzles
 from cribtiles.table.seats import Seat
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import post_click, post_drag, post_key
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.puzzle_scene import PuzzleScene
 from cribtiles.ui.window import App

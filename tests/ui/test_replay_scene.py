@@ -19,9 +19,10 @@ from cribtiles.table import parse_players
 from cribtiles.table.history import history_of
 from cribtiles.table.model import Table, log_position
 from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import post_click, post_key
 from cribtiles.ui.breakdown import score_rows
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.paint import GOLD
 from cribtiles.ui.panel import info_rows, peg_number, rack_buttons, replay_buttons, seat_name

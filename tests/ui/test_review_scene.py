@@ -22,9 +22,10 @@ from cribtiles.rules.scoring import score_play
 from cribtiles.table import parse_players
 from cribtiles.table.model import Table
 from cribtiles.table.review import Review, review_table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui import art
 from cribtiles.ui.autopilot import post_click, post_key
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import HistoryScene
 from cribtiles.ui.review_chart import EXPORT_SIZE, Series, chart_surface, plot_of, ticks

@@ -11,7 +11,7 @@ import pygame
 import pytest
 
 from cribtiles.table.rulebook import PAGES
-from cribtiles.ui.config import Preferences
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.geometry import Layout, Rect, centre
 from cribtiles.ui.rules_scene import LAST, PageLayout, RulesScene, _reason_fits, page_layout
 

@@ -18,8 +18,9 @@ from cribtiles.rules.moves import Play
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import past_the_result, play_through, post_click, post_drag, post_key
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.window import App, EndScene
 

@@ -9,7 +9,8 @@ from array import array
 import pygame
 import pytest
 
-from cribtiles.ui.config import NoKeeper, Preferences
+from cribtiles.table.settings import Preferences
+from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.sound import Sounds, click_samples
 from cribtiles.ui.window import App
 

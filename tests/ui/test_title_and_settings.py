@@ -15,9 +15,9 @@ from cribtiles.app.storage import Store
 from cribtiles.bot.greedy import greedy_move
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
+from cribtiles.table.settings import Preferences
 from cribtiles.ui import art
 from cribtiles.ui.autopilot import post_click, post_key
-from cribtiles.ui.config import Preferences
 from cribtiles.ui.game_scene import GameScene
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.newgame import NewGameScene

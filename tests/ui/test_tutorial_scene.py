@@ -18,9 +18,9 @@ from cribtiles.rules.moves import Play
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.model import Table
 from cribtiles.table.seats import Seat
+from cribtiles.table.settings import Preferences
 from cribtiles.table.tutorial import BOT, REPLIES, STEPS, YOU, Kind, Progress
 from cribtiles.ui.autopilot import post_click, post_drag, post_key
-from cribtiles.ui.config import Preferences
 from cribtiles.ui.geometry import Layout, centre
 from cribtiles.ui.panel import info_rows
 from cribtiles.ui.tutorial_scene import TutorialScene
