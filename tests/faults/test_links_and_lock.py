@@ -202,6 +202,16 @@ def test_a_damaged_save_is_never_set_aside_through_a_planted_link(data: Path, ou
     assert list(outside.iterdir()) == []
 
 
+def test_a_damaged_save_that_is_a_link_is_set_aside_as_the_link_itself(data: Path, outside: Path) -> None:
+    (outside / "game.json").write_text("{")
+    (data / "game.json").symlink_to(outside / "game.json")
+    table, note = Store(data).load_table()
+    assert table is None and "it was kept as game.damaged-" in note
+    [aside] = [p for p in data.iterdir() if p.name.startswith("game.damaged-")]
+    assert aside.is_symlink() and (outside / "game.json").stat().st_nlink == 1  # no second name for it here
+    assert (outside / "game.json").read_text() == "{"
+
+
 @pytest.mark.parametrize("target", ["a file", "nothing"])
 def test_a_linked_lock_file_is_not_written_and_the_game_is_not_saved(data: Path, outside: Path, target: str) -> None:
     aim = outside / "lock"
