@@ -123,9 +123,7 @@ def move_to_free_name(path: Path, names: list[Path]) -> Path:
     """Move `path` to the first of `names` that is free (never over another file); raises OSError."""
     for name in names:
         try:
-            # fails if `name` is taken: no race, nothing overwritten; a link is moved as it is, never
-            # turned into a second name for the file it points to (which may be outside the data folder)
-            os.link(path, name, follow_symlinks=False)
+            os.link(path, name)  # fails if `name` is taken: no race, nothing overwritten
         except FileExistsError:
             continue
         except OSError as e:

@@ -410,6 +410,19 @@ def test_a_lock_file_that_is_a_folder_lets_the_game_play_without_saving(data: Pa
     assert (data / "cribtiles.lock").is_dir()
 
 
+def test_a_lock_file_that_is_a_fifo_never_blocks_and_the_game_saves_nothing(data: Path) -> None:
+    fifo(data / "cribtiles.lock")
+    store = Store(data)
+    note = store.lock()
+    assert note == f"The data folder {data} cannot be used (cribtiles.lock is a FIFO), so this game is not saved."
+    store.save_game(a_table())
+    assert not (data / "game.json").exists()
+    assert store.errors == [
+        f"could not save the game in {data} (the folder is not this game's own: its lock file cribtiles.lock is a FIFO)"
+    ]
+    store.unlock()
+
+
 def test_a_read_only_lock_file_still_locks_and_the_game_saves(data: Path, reaper: list) -> None:
     (data / "cribtiles.lock").write_text("")
     (data / "cribtiles.lock").chmod(0o444)
