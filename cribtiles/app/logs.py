@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from .confined import open_regular
+from .files import for_terminal
 
 LOG_FILE = "cribtiles.log"
 MAX_BYTES = 256 * 1024  # one old file is kept beside it: the log never grows past half a megabyte
@@ -70,6 +71,13 @@ class _QuietStream(logging.StreamHandler):  # type: ignore[type-arg]
         pass
 
 
+class _Plain(logging.Formatter):
+    """A line for the terminal: `cribtiles: what happened`, no traceback, no control character."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return for_terminal(f"cribtiles: {record.getMessage()}")
+
+
 def setup_logging(folder: Path) -> Path | None:
     """Send the `cribtiles` loggers to the folder's log file; the file's path, or None when it cannot
     be written there (then warnings and errors go to standard error, the first saying why)."""
@@ -89,7 +97,7 @@ def setup_logging(folder: Path) -> Path | None:
         handler = _QuietStream(sys.stderr)
         handler.setLevel(logging.WARNING)
         path = None
-    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setFormatter(_Plain() if path is None else logging.Formatter(FORMAT))
     log.addHandler(handler)
     if why and os.path.lexists(Path(folder) / LOG_FILE):  # a log file that is there but not usable: say so
         log.warning("%s; the log goes to standard error", why)
