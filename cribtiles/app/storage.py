@@ -5,7 +5,13 @@ program. Every write goes to a temporary file that then replaces the old one (`o
 crash or power cut leaves either the old file or the new one. A damaged file (unreadable, too large,
 not text, not JSON, nested too deeply, values of the wrong kind) is set aside under a name of its own
 with a plain message, never a crash. One running game claims the folder with a lock file
-(`Store.lock`), so a second one cannot write over its game.
+(`Store.lock`), so a second one cannot write over its game; a game whose lock file was deleted or
+replaced under it (another game may have the folder now) stops saving rather than write over the other.
+
+Nothing is written through a symbolic link inside the folder (`confined`): a save or the settings whose
+name is a link is replaced by a file of its own (the file linked to is never written), a linked
+`exports` folder or a linked temporary file is refused in words. Reading a save through a link is
+harmless (it is only read, and a damaged one is set aside by moving the link itself), so it is allowed.
 """
 
 from __future__ import annotations
@@ -32,12 +38,12 @@ from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.table.settings import Preferences, read_preferences
 
+from .confined import NotOurs, create_new, inner_folder
 from .files import SetAside, aside_names, brief, move_to_free_name, why
+from .folder_lock import FolderLock, InUse, folder_lock
 from .history import History, history_path
 
 if TYPE_CHECKING:
-    import filelock
-
     from cribtiles.cribbage.game import CribbageState
 
 APP_NAME = "cribtiles"
@@ -70,7 +76,7 @@ def atomic_write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
     try:
-        with open(tmp, "w", encoding="utf-8") as f:
+        with open(_new_temporary(tmp), "w", encoding="utf-8") as f:
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
@@ -87,6 +93,17 @@ def atomic_write(path: Path, text: str) -> None:
             os.close(fd)
     except OSError:
         pass
+
+
+def _new_temporary(tmp: Path) -> int:
+    """The temporary file `tmp`, new, for writing: never through a link planted at its name. Whatever is
+    there already bears this process's number, so it is a leftover of a killed game, or planted: removed
+    (a link is removed, not the file it points to)."""
+    try:
+        return create_new(tmp)
+    except FileExistsError:
+        os.unlink(tmp)
+        return create_new(tmp)
 
 
 # --- short, plain reasons ---
@@ -209,7 +226,8 @@ class Store:
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = Path(folder) if folder is not None else default_data_dir()
         self.errors: list[str] = []  # writes that failed (a full disk, a read-only folder)
-        self._lock: filelock.BaseFileLock | None = None
+        self._lock: FolderLock | None = None
+        self.no_saving = ""  # why this game saves nothing (the folder is not its own), or ""
         self._history: History | None = None
 
     @property
@@ -236,18 +254,22 @@ class Store:
 
         Raises `FolderInUse` when another running game holds it. When the lock file cannot be made (a
         read-only folder, a data dir that is a file) the game runs unlocked: the reason is logged and
-        returned as a message for the player ("" when the folder is locked)."""
-        import filelock
-
+        returned as a message for the player ("" when the folder is locked); saving is tried all the same
+        (and fails as it must). When the lock file is there but cannot be a lock (a folder, a link, a FIFO)
+        the folder could still be written, perhaps by another game: this one plays without saving."""
         if self._lock is not None:
             return ""
-        lock = filelock.FileLock(str(self.lock_path), timeout=0)
+        lock = folder_lock(self.lock_path)
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             lock.acquire()
-        except filelock.Timeout:  # before OSError: Timeout is a TimeoutError
+        except InUse:
             log.warning("the data folder %s is in use by another Crib Tiles", self.folder)
             raise FolderInUse(self.folder) from None
+        except NotOurs as e:
+            self.no_saving = f"its lock file {e.strerror}"
+            log.warning("could not lock the data folder %s (%s); playing without saving", self.folder, e.strerror)
+            return f"The data folder {self.folder} cannot be used ({e.strerror}), so this game is not saved."
         except OSError as e:
             reason = self._problem(e)
             log.warning("could not lock the data folder %s (%s); running without the lock", self.folder, reason)
@@ -288,6 +310,20 @@ class Store:
 
     def _problem(self, e: BaseException) -> str:
         return _not_a_folder(self.folder) or why(e)
+
+    def _may_save(self) -> bool:
+        """Whether this game may write its files: not when its lock file is not a lock, or was deleted or
+        replaced under it (another game may have taken the folder since: never write over its game)."""
+        if not self.no_saving and self._lock is not None:
+            lost = self._lock.still_ours()
+            if lost:
+                self.no_saving = lost
+                log.warning("the data folder %s is no longer this game's own (%s): no more saves", self.folder, lost)
+        return not self.no_saving
+
+    def _refused(self, what: str) -> None:
+        message = f"could not save the {what} in {self.folder} (the folder is not this game's own: {self.no_saving})"
+        self.errors.append(message)
 
     def _failed(self, what: str, e: BaseException) -> None:
         message = f"could not save the {what} in {self.folder} ({self._problem(e)})"
@@ -336,6 +372,8 @@ class Store:
     def save_game(self, game: Table | GameState | Match) -> None:
         """Save the table (its seats and its game or match), or a bare game or match; a failure is recorded
         in `errors`, never raised."""
+        if not self._may_save():
+            return self._refused("game")
         try:
             if isinstance(game, Table):
                 text = save_table(game)
@@ -369,6 +407,8 @@ class Store:
 
     def save_cribbage(self, table: CribbageTable) -> None:
         """Save the cribbage game after a move; a failure is recorded in `errors`, never raised."""
+        if not self._may_save():
+            return self._refused("cribbage game")
         try:
             atomic_write(self.cribbage_path, table.to_json())
         except Exception as e:
@@ -429,14 +469,15 @@ class Store:
     def export_game(self, table: Table) -> str:
         """Write the game at `table` (its seats, every round and action) to a record file of its own in
         the folder's `exports`, to keep or to send; where it went, or why it could not, in words."""
-        folder = self.folder / EXPORTS
+        folder = self.folder / EXPORTS  # a folder of its own, never a link out of the data folder
         names = "-".join(re.sub(r"[^A-Za-z0-9]+", "", s.name)[:12] or "player" for s in table.seats)
         stem = f"crib-tiles-{time.strftime('%Y%m%d-%H%M%S')}-{names}"
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            self.folder.mkdir(parents=True, exist_ok=True)
+            inner_folder(self.folder, EXPORTS)
             path = folder / f"{stem}.json"
             n = 2
-            while path.exists():
+            while os.path.lexists(path):  # a name taken by a link (even a broken one) is taken
                 path = folder / f"{stem}-{n}.json"
                 n += 1
             atomic_write(path, save_table(table))
@@ -531,6 +572,8 @@ class Store:
 
     def save_preferences(self, prefs: Preferences) -> None:
         """Save the preferences; a failure is recorded in `errors`, never raised."""
+        if not self._may_save():
+            return self._refused("settings")
         try:
             atomic_write(self.settings_path, json.dumps(asdict(prefs), indent=1))
         except Exception as e:

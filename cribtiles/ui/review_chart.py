@@ -7,8 +7,10 @@ without a window; `chart_surface` draws it.
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -234,5 +236,10 @@ def _legend(surf: pygame.Surface, series: Series, box: Rect, text: int) -> None:
 
 def save_chart(series: Series, path: str, title: str) -> None:
     """The chart drawn at EXPORT_SIZE, with its title, written to `path` as a PNG (raises what
-    pygame raises when the file cannot be written)."""
-    pygame.image.save(chart_surface(series, EXPORT_SIZE, 22, None, title), path)
+    pygame raises when the file cannot be written). `path` must be a new name: a file, or a link
+    planted there, is never written over nor through (FileExistsError)."""
+    png = io.BytesIO()
+    pygame.image.save(chart_surface(series, EXPORT_SIZE, 22, None, title), png, "chart.png")
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    with open(os.open(path, flags, 0o644), "wb") as f:
+        f.write(png.getvalue())

@@ -207,7 +207,7 @@ def chart_file(folder: Path, now: float | None = None) -> Path:
     stem = f"crib-tiles-review-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now))}"
     path = folder / f"{stem}.png"
     n = 2
-    while path.exists():
+    while path.exists() or path.is_symlink():  # a link's name is taken, even a broken link's
         path = folder / f"{stem}-{n}.png"
         n += 1
     return path
@@ -423,10 +423,13 @@ class ReviewScene:
             return
         try:
             folder.mkdir(parents=True, exist_ok=True)
+            if folder.is_symlink():  # it may lead out of the data folder: nothing is written through it
+                self.message = f"The chart was not saved: {folder} is a symbolic link, not a folder of its own."
+                return
             path = chart_file(folder)
             save_chart(series_of(self.review), str(path), chart_title(self.review))
         except (OSError, pygame.error) as e:
-            self.message = f"The chart could not be saved in {folder}: {e}"
+            self.message = f"The chart could not be saved in {folder}: {getattr(e, 'strerror', None) or e}"
             return
         self.message = f"The chart was saved to {path}"
 
