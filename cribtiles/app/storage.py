@@ -215,6 +215,7 @@ class Store:
         self.errors: list[str] = []  # writes that failed (a full disk, a read-only folder)
         self._lock: filelock.BaseFileLock | None = None
         self._history: History | None = None
+        self._history_notes: list[str] = []  # what the history said, for the next screen that reads it
 
     @property
     def game_path(self) -> Path:
@@ -506,8 +507,16 @@ class Store:
         self._history_said()
 
     def _history_said(self) -> None:
-        """What the history had to say (a damaged history set aside, a game it could not store) joins `errors`."""
-        self.errors.extend(self.history.take_messages())
+        """What the history had to say (a damaged history set aside, a game it could not store) joins `errors`,
+        and the notes for the History and Statistics screens."""
+        said = self.history.take_messages()
+        self.errors.extend(said)
+        self._history_notes.extend(m for m in said if m not in self._history_notes)
+
+    def history_note(self) -> str:
+        """What the history said since this was last asked, in one paragraph ("" when nothing)."""
+        note, self._history_notes = " ".join(self._history_notes), []
+        return note
 
     # --- preferences ---
 
