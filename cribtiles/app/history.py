@@ -63,6 +63,9 @@ log = logging.getLogger("cribtiles.history")
 
 Migration = Sequence[str]  # SQL statements, run in order in one transaction
 
+# A migration, once released, never changes (a new one is added instead): every history is checked, when it
+# is opened, against the schema that the migrations up to its version make (`schema_problem`).
+
 MIGRATIONS: tuple[Migration, ...] = (
     # 1: the games and their seats. A seed is text: a seed may be any whole number, SQLite's at most 64 bits.
     (

@@ -348,3 +348,37 @@ def test_a_history_linked_out_of_the_data_folder_is_never_written_through(
     words = f"{what} is a link out of the data folder; not used"
     assert done.stderr == f"cribtiles: The history of your games could not be read ({words}).\n"
     assert run(["stats", "--json"], data).stdout == ""
+
+
+def test_a_full_disk_keeps_the_history_and_the_game_for_later(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """SQLITE_FULL, which a real full disk gives (made here: a loop-mounted small disk needs privileges)."""
+    from cribtiles.app import history
+
+    path = history_with_games(tmp_path)
+    real_insert = history._insert
+
+    def full(conn: sqlite3.Connection, s: object) -> int:
+        e = sqlite3.OperationalError("database or disk is full")
+        e.sqlite_errorcode = 13  # type: ignore[attr-defined]  # SQLITE_FULL
+        raise e
+
+    monkeypatch.setattr(history, "_insert", full)
+    h = History(path)
+    assert h.add(summary(8)) == 0
+    assert h.take_messages() == [
+        "This game could not be added to the history of your games (it could not be written: database or disk "
+        "is full); it is kept, and added as soon as the history can be written."
+    ]
+    assert asides(tmp_path) == []
+    monkeypatch.setattr(history, "_insert", real_insert)  # room again
+    assert [g.key for g in h.games()] == [f"game-{n}" for n in (0, 1, 2, 8)]
+    assert list(tmp_path.glob("history.pending-*")) == []
+
+
+def test_a_kept_file_that_is_not_one_is_set_aside_and_blocks_nothing(tmp_path: Path) -> None:
+    path = history_with_games(tmp_path)
+    junk = tmp_path / "history.pending-game-0123.json"
+    junk.write_text('{"kind": "game", "key": "k", "row": [1, 2], "children": []}')
+    h = History(path)
+    assert h.add(summary(9)) == GAMES + 1 and h.messages == []
+    assert not junk.exists() and len(list(tmp_path.glob("history.pending-game-0123.damaged-*.json"))) == 1
