@@ -269,9 +269,11 @@ class History:
 
     def _read(self, read: Callable[[sqlite3.Connection], _T], nothing: _T) -> _T:
         with self._mutex:
-            self._store_kept()
+            waited = self._store_kept()
             self.read_ok = True
             try:
+                if waited is not None:  # the kept writes waited the whole timeout for it: not twice
+                    raise waited
                 return self._run(read, create=False, nothing=nothing)
             except Exception as e:
                 trouble = _trouble(e, self.timeout)
@@ -320,14 +322,15 @@ class History:
         log.warning("the write that failed is kept in %s", kept.name)
         return "; it is kept, and added as soon as the history can be written"
 
-    def _store_kept(self) -> None:
+    def _store_kept(self) -> _Unusable | None:
         """Make the writes kept earlier (in memory, and in files by this or another process); one that
         still cannot be made stops the others, and they all stay kept. A file that is not a kept write
-        is set aside."""
+        is set aside. The lock that stopped them (held past the timeout), if one did."""
         todo: dict[str, tuple[Path | None, Pending]] = {name: (None, p) for name, p in self._kept.items()}
         for found, p in history_pending.kept(self.path.parent):
             todo[p.name] = (found, p)
         stored = games = 0
+        locked = None
         for name, (file, p) in todo.items():
             try:
                 write = _kept_write(p)
@@ -339,8 +342,10 @@ class History:
             try:
                 self._run(write, create=True)
             except Exception as e:
-                if _trouble(e, self.timeout).kind in MOMENTARY:  # the others would fail alike: they wait
+                trouble = _trouble(e, self.timeout)
+                if trouble.kind in MOMENTARY:  # the others would fail alike: they wait
                     log.warning("%d writes kept for the history wait still (%s)", len(todo) - stored, why(e))
+                    locked = trouble if trouble.kind is Trouble.LOCKED else None
                     break
                 self._kept.pop(name, None)  # it fails for a reason of its own: it would block the others
                 if file is not None:
@@ -356,6 +361,7 @@ class History:
             are = "is" if games == 1 else "are"
             kept = _plural(games, "game")
             self._say(f"The history of your games can be written again: {kept} kept for it {are} in it now.")
+        return locked
 
     # --- the database ---
 

@@ -214,7 +214,8 @@ def test_a_game_finished_while_the_history_is_locked_is_kept_and_stored_later(lo
 def test_the_locked_history_is_left_as_it_was(locked: bytes, data: Path) -> None:
     game_left_at_its_end(data)
     text_mode(data)
-    run(["history"], data)
+    done = run(["history"], data)  # the kept game waits for the lock, and the read does not wait again
+    assert done.returncode == 1 and done.stdout == "" and "cannot be read just now" in done.stderr
     assert (data / HISTORY_FILE).read_bytes() == locked  # read at the end: this drops the lock
 
 
