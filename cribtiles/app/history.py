@@ -156,8 +156,8 @@ def history_path(folder: Path) -> Path:
 class History:
     """The finished games in the database at `path`. Every method returns plainly and never raises;
     what went wrong is in `messages` (and the log), and `read_ok` is False after a read that could not see
-    the history (locked just then, or damaged and impossible to move). A connection stays open between
-    calls, and is opened again when the file at `path` is no longer the one it had open."""
+    the history (locked just then, a link, unreadable, or damaged and impossible to move). A connection
+    stays open between calls, and is opened again when the file at `path` is no longer the one it had open."""
 
     def __init__(
         self, path: Path, *, timeout: float | None = None, migrations: Sequence[Migration] = MIGRATIONS
