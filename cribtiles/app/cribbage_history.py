@@ -64,37 +64,44 @@ _CARD = re.compile(r"[A2-9TJQK][SHDC]")
 
 def insert(conn: sqlite3.Connection, g: CribbageGame) -> int:
     """Store `g` in one transaction; its id (the stored game's, when one with its key is there)."""
+    row, shows = rows_of(g)
     with writing(conn):
         stored = stored_id(conn, "cribbage_games", g.key)
         if stored is not None:
             return stored
-        values = (
-            g.key,
-            g.finished_at,
-            str(g.seed),
-            g.level,
-            int(g.muggins),
-            g.target,
-            g.person,
-            *g.names,
-            *g.scores,
-            g.winner,
-            g.margin.value,
-            g.deals,
-            *g.pegged,
-            g.record,
-        )
+        values = row[1:]
         marks = ", ".join("?" * len(values))
         cur = conn.execute(f"INSERT INTO cribbage_games ({_COLUMNS.removeprefix('id, ')}) VALUES ({marks})", values)
         game_id = int(cur.lastrowid or 0)
         conn.executemany(
             f"INSERT INTO cribbage_shows ({_SHOW_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (game_id, s.deal, s.step, s.owner, int(s.crib), s.cards, s.starter, s.points, s.declared)
-                for s in g.shows
-            ],
+            [(game_id, *show) for show in shows],
         )
     return game_id
+
+
+def rows_of(g: CribbageGame) -> tuple[tuple[object, ...], tuple[tuple[object, ...], ...]]:
+    """`g` as its row of `cribbage_games` (its id first) and its rows of `cribbage_shows` (without the game's
+    id): as `read` gets them back, so that `game_of` rebuilds `g` from them."""
+    row = (
+        g.id,
+        g.key,
+        g.finished_at,
+        str(g.seed),
+        g.level,
+        int(g.muggins),
+        g.target,
+        g.person,
+        *g.names,
+        *g.scores,
+        g.winner,
+        g.margin.value,
+        g.deals,
+        *g.pegged,
+        g.record,
+    )
+    shows = tuple((s.deal, s.step, s.owner, int(s.crib), s.cards, s.starter, s.points, s.declared) for s in g.shows)
+    return row, shows
 
 
 def read(
@@ -109,7 +116,7 @@ def read(
         f"SELECT {_SHOW_COLUMNS} FROM cribbage_shows {show_where} ORDER BY game_id, deal, step",
         params,
     )
-    return each_understood(rows, shows, _game, "Cribbage game", say)
+    return each_understood(rows, shows, game_of, "Cribbage game", say)
 
 
 def _show(row: tuple[object, ...]) -> ShowCount:
@@ -130,7 +137,9 @@ def _show(row: tuple[object, ...]) -> ShowCount:
     )
 
 
-def _game(row: tuple[object, ...], shows: list[tuple[object, ...]]) -> CribbageGame:
+def game_of(row: tuple[object, ...], shows: list[tuple[object, ...]]) -> CribbageGame:
+    """The game of cribbage of a row and its shows' rows, every value checked by kind; TypeError or
+    ValueError in words."""
     (game_id, key, finished_at, seed, level, muggins, target, person, name_0, name_1, score_0, score_1, winner,
      margin, deals, pegged_0, pegged_1, record) = row  # fmt: skip
     seed_text = text(seed, "seed")

@@ -12,21 +12,35 @@ its `-shm` file), on network and FAT folders (no shared memory), and set aside w
 DELETE: a commit empties the journal through its open handle rather than deleting it by name, so a
 process still holding a history that was set aside cannot delete the journal of the fresh one.
 
-Nothing here raises to the caller. A history that is damaged (not a database, failing `quick_check`),
-written by a newer Crib Tiles, unreadable, or locked by another process for longer than the busy
-timeout when a game is to be written, is moved aside with its journal (`history.damaged-YYYYMMDD-HHMMSS.
-sqlite3`) and a fresh one begun; the game being recorded goes into the fresh one. What happened is said
-in `messages`, in plain words, and logged to `cribtiles.history`. A read that finds the history locked
-says so and moves nothing: a read loses nothing by waiting, and the writer may be a game that is only slow.
+Nothing here raises to the caller. What went wrong is said in `messages`, in plain words, and logged to
+`cribtiles.history`; what is done about it depends on whether the history itself is at fault:
+
+- A history that is damaged is moved aside with its journal (`history.damaged-YYYYMMDD-HHMMSS.sqlite3`)
+  and a fresh one begun; the game being recorded goes into the fresh one. Damaged means: not a database,
+  failing `quick_check`, not a plain file (a folder, a FIFO), a `user_version` no Crib Tiles writes
+  (negative, or beyond this version's: a newer Crib Tiles'), or a schema that is not the one its version
+  has (checked on every open against the schema the migrations make: the same tables, as tables and not
+  views, with the same columns, the same indexes, and no trigger or view we did not make). A write that
+  fails for a reason not foreseen (no such table, a constraint) makes it look again, once, the same way.
+- A history that is only in trouble for the moment is never moved: a full disk, `ulimit -f`, a read-only
+  file or folder, an I/O error, another process holding its lock past the timeout, or the history being a
+  symbolic link (never written through: a link out of the data folder is refused in words). The game,
+  cribbage game or solved puzzle that could not be stored is kept, in memory and in a file of its own
+  beside the history (`history_pending`), and stored at the next write or read that can write, in this
+  process or the next one, then its file deleted. Nothing is lost while either can be written.
+- A read never reports a history it could not see as empty: `read_ok` is False, and `messages` says why
+  (locked just now: a read loses nothing by waiting, and the writer may be a game that is only slow).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 import re
 import sqlite3
+import stat
 import threading
 from collections.abc import Callable, Sequence
 from enum import StrEnum
@@ -36,8 +50,9 @@ from typing import TypeVar
 from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats, cribbage_statistics
 from cribtiles.table.ledger import GameSummary, Stats, statistics
 
-from . import cribbage_history
+from . import cribbage_history, history_pending
 from .files import aside_names, brief, move_to_free_name, why
+from .history_pending import Pending
 from .sqlrows import each_understood, rows_and_children, stored_id, text, whole, writing
 
 HISTORY_FILE = "history.sqlite3"
@@ -47,6 +62,9 @@ COMPANIONS = ("-journal", "-wal", "-shm")  # SQLite's files beside the database,
 log = logging.getLogger("cribtiles.history")
 
 Migration = Sequence[str]  # SQL statements, run in order in one transaction
+
+# A migration, once released, never changes (a new one is added instead): every history is checked, when it
+# is opened, against the schema that the migrations up to its version make (`schema_problem`).
 
 MIGRATIONS: tuple[Migration, ...] = (
     # 1: the games and their seats. A seed is text: a seed may be any whole number, SQLite's at most 64 bits.
@@ -94,7 +112,8 @@ MIGRATIONS: tuple[Migration, ...] = (
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that say what kind of trouble it is
 _BUSY, _LOCKED = 5, 6
 _DAMAGED = {11: "it is damaged", 26: "it is not a database"}  # SQLITE_CORRUPT, SQLITE_NOTADB
-_UNREADABLE = {3, 8, 10, 14, 23}  # PERM, READONLY, IOERR, CANTOPEN, AUTH
+_UNOPENED = {3, 14, 23}  # PERM, CANTOPEN, AUTH
+_UNWRITTEN = {8, 10, 13}  # READONLY, IOERR (`ulimit -f` too), FULL
 _SEED = re.compile(r"-?[0-9]{1,4000}")
 
 _T = TypeVar("_T")
@@ -108,12 +127,13 @@ _GAME_COLUMNS = (
 class Trouble(StrEnum):
     """What kind of trouble the history is in, which says what to do about it."""
 
-    DAMAGED = "damaged"  # not a database, or failing quick_check: set aside
+    DAMAGED = "damaged"  # not a database, failing quick_check or its schema check: set aside
     NEWER = "newer"  # written by a newer Crib Tiles: set aside
-    UNREADABLE = "unreadable"  # cannot be opened or written: set aside
-    LOCKED = "locked"  # another process held its lock past the timeout: set aside to store a game, else said
+    MOMENT = "moment"  # cannot be opened or written just now (a full disk, read-only): said, the game kept
+    LOCKED = "locked"  # another process held its lock past the timeout: said, the game kept
+    LINKED = "linked"  # a symbolic link: never used, the game kept
     OUTDATED = "outdated"  # a migration failed: said (it would fail on a fresh history as well)
-    OTHER = "other"  # a full disk and the like: said
+    OTHER = "other"  # nothing foreseen: looked at again once (its schema may have changed), then said
 
 
 class _Unusable(Exception):
@@ -125,7 +145,8 @@ class _Unusable(Exception):
         self.words = words
 
 
-SET_ASIDE = frozenset({Trouble.DAMAGED, Trouble.NEWER, Trouble.UNREADABLE})  # whenever they are met
+SET_ASIDE = frozenset({Trouble.DAMAGED, Trouble.NEWER})  # whenever they are met; nothing else ever is
+MOMENTARY = frozenset({Trouble.MOMENT, Trouble.LOCKED, Trouble.LINKED})  # a write that fails so is kept
 
 
 def history_path(folder: Path) -> Path:
@@ -135,8 +156,8 @@ def history_path(folder: Path) -> Path:
 class History:
     """The finished games in the database at `path`. Every method returns plainly and never raises;
     what went wrong is in `messages` (and the log), and `read_ok` is False after a read that could not see
-    the history (locked just then, or damaged and impossible to move). A connection stays open between
-    calls, and is opened again when the file at `path` is no longer the one it had open."""
+    the history (locked just then, a link, unreadable, or damaged and impossible to move). A connection
+    stays open between calls, and is opened again when the file at `path` is no longer the one it had open."""
 
     def __init__(
         self, path: Path, *, timeout: float | None = None, migrations: Sequence[Migration] = MIGRATIONS
@@ -148,6 +169,7 @@ class History:
         self._conn: sqlite3.Connection | None = None
         self._file: tuple[int, int] | None = None  # (device, inode) of the database it has open
         self._mutex = threading.Lock()
+        self._kept: dict[str, Pending] = {}  # writes that could not be made, by their file's name
         self.read_ok = True  # whether the last read saw the whole history (False: locked, or could not be set aside)
 
     @property
@@ -170,7 +192,7 @@ class History:
         """Store a finished game, in one transaction; its id (the stored one when the same game, by its
         key, is there already), or 0 when it could not be stored (then `messages` says why)."""
         failed = "This game could not be added to the history of your games"
-        return self._write(lambda conn: _insert(conn, summary), failed, 0, locked_aside=True)
+        return self._write(lambda conn: _insert(conn, summary), failed, 0, _kept_game(summary))
 
     def games(self) -> list[GameSummary]:
         """Every stored game, the newest last; [] when there are none (or the history cannot be read)."""
@@ -196,7 +218,8 @@ class History:
             _solve(conn, puzzle_id, points, solved_at)
             return True
 
-        return self._write(solve, "The solved puzzle could not be remembered", False)
+        kept = Pending("puzzle", f"puzzle {puzzle_id}", (puzzle_id, int(points), solved_at))
+        return self._write(solve, "The solved puzzle could not be remembered", False, kept)
 
     def solved_puzzles(self) -> dict[str, int]:
         """The puzzles solved, each with the points found; {} when none (or the history cannot be read)."""
@@ -209,7 +232,9 @@ class History:
         """Store a finished game of cribbage, in one transaction, once (by its key); its id, or 0 when it
         could not be stored (then `messages` says why)."""
         failed = "This game of cribbage could not be added to the history of your games"
-        return self._write(lambda conn: cribbage_history.insert(conn, game), failed, 0, locked_aside=True)
+        row, shows = cribbage_history.rows_of(game)
+        kept = Pending("cribbage", game.key, row, shows)
+        return self._write(lambda conn: cribbage_history.insert(conn, game), failed, 0, kept)
 
     def cribbage_games(self) -> list[CribbageGame]:
         """Every stored game of cribbage, the newest last; [] when there are none (or it cannot be read)."""
@@ -227,43 +252,118 @@ class History:
     # --- the database ---
 
     def _write(
-        self, write: Callable[[sqlite3.Connection], _T], failed: str, nothing: _T, locked_aside: bool = False
+        self, write: Callable[[sqlite3.Connection], _T], failed: str, nothing: _T, kept: Pending | None = None
     ) -> _T:
-        """Run `write` on the database (made if need be); a history that cannot be used is set aside and
-        the write made in a fresh one (one locked past the timeout too, with `locked_aside`: a finished
-        game is not to be lost to a stuck process). On failure `failed` and the reason are said."""
+        """Run `write` on the database (made if need be), after the writes kept earlier. A damaged history
+        is set aside and the write made in a fresh one; when it cannot be made, `failed` and the reason are
+        said, and `kept` (the write as rows) is kept to be made later."""
         with self._mutex:
-            for attempt in (1, 2):
-                try:
-                    conn = self._open(create=True)
-                    assert conn is not None
-                    return write(conn)
-                except Exception as e:
-                    trouble = _trouble(e, self.timeout)
-                    aside = trouble.kind in SET_ASIDE or (locked_aside and trouble.kind is Trouble.LOCKED)
-                    if attempt == 1 and aside and self._set_aside(trouble):
-                        continue  # the write goes into a fresh history
-                    self._failed(f"{failed} ({trouble.words}).", e)
-                    return nothing
-            return nothing
+            self._store_kept()
+            try:
+                return self._run(write, create=True)
+            except Exception as e:
+                trouble = _trouble(e, self.timeout)
+                keep = kept is not None and trouble.kind in MOMENTARY  # else it would fail again, as it did
+                self._failed(f"{failed} ({trouble.words}){self._keep(kept) if keep and kept else ''}.", e)
+                return nothing
 
     def _read(self, read: Callable[[sqlite3.Connection], _T], nothing: _T) -> _T:
         with self._mutex:
+            waited = self._store_kept()
             self.read_ok = True
             try:
-                conn = self._open(create=False)
-                return nothing if conn is None else read(conn)
+                if waited is not None:  # the kept writes waited the whole timeout for it: not twice
+                    raise waited
+                return self._run(read, create=False, nothing=nothing)
             except Exception as e:
                 trouble = _trouble(e, self.timeout)
                 if trouble.kind is Trouble.LOCKED:
                     self._failed(f"The history of your games cannot be read just now ({trouble.words}).", e)
-                    self.read_ok = False
-                elif trouble.kind in SET_ASIDE:
-                    self.read_ok = self._set_aside(trouble)  # set aside: the history is empty now
-                else:
+                elif trouble.kind not in SET_ASIDE:  # set aside, it has said why it could not be
                     self._failed(f"The history of your games could not be read ({trouble.words}).", e)
-                    self.read_ok = False
+                self.read_ok = False
                 return nothing
+
+    def _run(self, use: Callable[[sqlite3.Connection], _T], create: bool, nothing: _T | None = None) -> _T:
+        """`use(connection)` on the history as it is now (None: `nothing`, when there is none and `create`
+        is false). A damaged one is set aside, once, and `use` run on a fresh one; a failure not foreseen
+        makes it look at the history again, once, as when it is opened (a table dropped under an open
+        connection shows then). Raises what stopped it."""
+        looked_again = set_aside = False
+        while True:
+            try:
+                conn = self._open(create=create)
+                if conn is None:
+                    return nothing  # type: ignore[return-value]  # a read with no history: `nothing`
+                return use(conn)
+            except Exception as e:
+                trouble = _trouble(e, self.timeout)
+                if trouble.kind in SET_ASIDE and not set_aside:
+                    set_aside = True
+                    if self._set_aside(trouble):
+                        continue  # into a fresh history (a read finds it empty)
+                elif trouble.kind is Trouble.OTHER and not looked_again:
+                    looked_again = True
+                    log.info("the history is looked at again after %s", why(e))
+                    self._close()
+                    continue
+                raise
+
+    # --- the writes kept for later ---
+
+    def _keep(self, kept: Pending) -> str:
+        """Keep a write that could not be made, in memory and in its file; the end of the message saying so."""
+        self._kept[kept.name] = kept
+        try:
+            history_pending.keep(self.path.parent, kept)
+        except OSError as e:
+            log.warning("the write that failed could not be kept in %s either (%s)", kept.name, why(e))
+            return "; it is kept until Crib Tiles is closed, and added as soon as the history can be written"
+        log.warning("the write that failed is kept in %s", kept.name)
+        return "; it is kept, and added as soon as the history can be written"
+
+    def _store_kept(self) -> _Unusable | None:
+        """Make the writes kept earlier (in memory, and in files by this or another process); one that
+        still cannot be made stops the others, and they all stay kept. A file that is not a kept write
+        is set aside. The lock that stopped them (held past the timeout), if one did."""
+        todo: dict[str, tuple[Path | None, Pending]] = {name: (None, p) for name, p in self._kept.items()}
+        for found, p in history_pending.kept(self.path.parent):
+            todo[p.name] = (found, p)
+        stored = games = 0
+        locked = None
+        for name, (file, p) in todo.items():
+            try:
+                write = _kept_write(p)
+            except (TypeError, ValueError) as e:
+                self._kept.pop(name, None)
+                if file is not None:
+                    history_pending.reject(file, why(e))
+                continue
+            try:
+                self._run(write, create=True)
+            except Exception as e:
+                trouble = _trouble(e, self.timeout)
+                if trouble.kind in MOMENTARY:  # the others would fail alike: they wait
+                    log.warning("%d writes kept for the history wait still (%s)", len(todo) - stored, why(e))
+                    locked = trouble if trouble.kind is Trouble.LOCKED else None
+                    break
+                self._kept.pop(name, None)  # it fails for a reason of its own: it would block the others
+                if file is not None:
+                    history_pending.reject(file, why(e))
+                continue
+            self._kept.pop(name, None)
+            if file is not None:
+                history_pending.forget(file)
+            stored, games = stored + 1, games + (p.kind != "puzzle")
+        if stored:
+            log.info("%d writes kept for the history were made", stored)
+        if games:
+            are = "is" if games == 1 else "are"
+            kept = _plural(games, "game")
+            self._say(f"The history of your games can be written again: {kept} kept for it {are} in it now.")
+        return locked
+
+    # --- the database ---
 
     def _open(self, create: bool) -> sqlite3.Connection | None:
         """The connection to the database as it is on disk now, checked and brought up to date; None when
@@ -272,7 +372,7 @@ class History:
             if self._file == _identity(self.path):
                 return self._conn
             self._close()  # set aside (or replaced) by another process: open what is there now
-        if not create and not self.path.exists():
+        if not self._plain_file() and not create:
             return None
         if create:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -281,12 +381,7 @@ class History:
             conn.execute("PRAGMA journal_mode = TRUNCATE")
             conn.execute("PRAGMA synchronous = FULL")
             conn.execute("PRAGMA foreign_keys = ON")
-            version = _user_version(conn)
-            if version > self.version:
-                raise _Unusable(Trouble.NEWER, f"it was written by a newer version of Crib Tiles (schema {version})")
-            problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
-            if problems != ["ok"]:
-                raise _Unusable(Trouble.DAMAGED, f"it is damaged: {brief(problems[0])}")
+            version = self._check(conn)
             if version < self.version:
                 self._migrate(conn)
         except BaseException:
@@ -294,6 +389,46 @@ class History:
             raise
         self._conn, self._file = conn, _identity(self.path)
         return conn
+
+    def _plain_file(self) -> bool:
+        """Whether the history is there; _Unusable when it, or its journal, is a link (never written through)
+        or when it is not a plain file (a folder, a FIFO that would block every read)."""
+        for suffix in ("", *COMPANIONS):
+            name = Path(f"{self.path}{suffix}")
+            if os.path.islink(name):
+                folder = os.path.realpath(self.path.parent)
+                out = os.path.dirname(os.path.realpath(name)) != folder
+                what = "the history" if not suffix else f"the history's {suffix.lstrip('-')} file"
+                where = " out of the data folder" if out else ""
+                raise _Unusable(Trouble.LINKED, f"{what} is a link{where}; not used")
+        try:
+            mode = os.stat(self.path).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            return False
+        if not stat.S_ISREG(mode):
+            raise _Unusable(Trouble.DAMAGED, "it is a folder, not a file" if stat.S_ISDIR(mode) else "it is not a file")
+        return True
+
+    def _check(self, conn: sqlite3.Connection) -> int:
+        """The version of the database, once it is known to be whole and to hold the schema of that version
+        (read in one transaction: another process may be migrating it); _Unusable otherwise."""
+        conn.execute("BEGIN")
+        try:
+            version = _user_version(conn)
+            if version < 0:
+                raise _Unusable(Trouble.DAMAGED, f"its schema version is {version}, which no Crib Tiles writes")
+            if version > self.version:
+                raise _Unusable(Trouble.NEWER, f"it was written by a newer version of Crib Tiles (schema {version})")
+            problems = [str(row[0]) for row in conn.execute("PRAGMA quick_check").fetchall()]
+            if problems != ["ok"]:
+                raise _Unusable(Trouble.DAMAGED, f"it is damaged: {brief(problems[0])}")
+            wrong = schema_problem(conn, self.migrations[:version])
+            if wrong:
+                raise _Unusable(Trouble.DAMAGED, f"its tables are not those of a history: {wrong}")
+        finally:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("COMMIT")
+        return version
 
     def _migrate(self, conn: sqlite3.Connection) -> None:
         """Apply the migrations the database lacks, each in a transaction of its own (another process
@@ -309,7 +444,7 @@ class History:
                     for sql in self.migrations[version]:
                         conn.execute(sql)
                 except sqlite3.Error as e:
-                    if e.sqlite_errorcode & 0xFF in (_BUSY, _LOCKED, *_DAMAGED, *_UNREADABLE):
+                    if e.sqlite_errorcode & 0xFF in (_BUSY, _LOCKED, *_DAMAGED, *_UNOPENED, *_UNWRITTEN):
                         raise
                     raise _Unusable(Trouble.OUTDATED, f"it could not be brought up to date: {brief(str(e))}") from e
                 conn.execute(f"PRAGMA user_version = {version + 1:d}")
@@ -389,40 +524,136 @@ def _trouble(e: BaseException, timeout: float) -> _Unusable:
             return _Unusable(Trouble.LOCKED, f"another program has kept it locked for more than {timeout:g} seconds")
         if code in _DAMAGED:
             return _Unusable(Trouble.DAMAGED, _DAMAGED[code])
-        if code in _UNREADABLE:
-            return _Unusable(Trouble.UNREADABLE, f"it could not be opened: {brief(str(e))}")
+        if code in _UNOPENED:
+            return _Unusable(Trouble.MOMENT, f"it could not be opened: {brief(str(e))}")
+        if code in _UNWRITTEN:
+            return _Unusable(Trouble.MOMENT, f"it could not be written: {brief(str(e))}")
         return _Unusable(Trouble.OTHER, brief(str(e)))
+    if isinstance(e, OSError):  # the folder could not be made, and the like
+        return _Unusable(Trouble.MOMENT, why(e))
     return _Unusable(Trouble.OTHER, why(e))
+
+
+# --- the schema each version has ---
+
+#: What a schema holds, by name: (type, its table, its columns or its SQL); SQLite's own objects left out.
+Schema = dict[str, tuple[str, str, tuple[tuple[object, ...], ...] | str]]
+
+
+def schema_problem(conn: sqlite3.Connection, migrations: Sequence[Migration]) -> str:
+    """What is wrong with the schema of the database at `conn` for a history that `migrations` made, in
+    words ("its table games is missing"); "" when it is the one they make. Tables are compared by their
+    columns (name, type, NOT NULL, default, key), indexes by their SQL; any object they do not make (a
+    trigger that refuses inserts, a view in a table's place, an index) is wrong."""
+    expected, there = _expected(tuple(tuple(m) for m in migrations)), _schema(conn)
+    for name, (kind, _, shape) in expected.items():
+        if name not in there:
+            return f"its {kind} {name} is missing"
+        if there[name][0] != kind:
+            return f"its {kind} {name} is a {there[name][0]}"
+        if there[name][2] != shape:
+            return f"its {kind} {name} is not the one Crib Tiles makes" + (
+                " (its columns differ)" if kind == "table" else ""
+            )
+    extra = sorted((kind, name) for name, (kind, _, _) in there.items() if name not in expected)
+    if extra:
+        return f"it holds {_plural(len(extra), extra[0][0])} that Crib Tiles did not make"
+    return ""
+
+
+@functools.lru_cache(maxsize=8)
+def _expected(migrations: tuple[tuple[str, ...], ...]) -> Schema:
+    """The schema `migrations` make, made in memory (once: they never change)."""
+    conn = sqlite3.connect(":memory:")
+    try:
+        for migration in migrations:
+            for sql in migration:
+                conn.execute(sql)
+        return _schema(conn)
+    finally:
+        conn.close()
+
+
+def _schema(conn: sqlite3.Connection) -> Schema:
+    out: Schema = {}
+    rows = conn.execute(
+        "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite!_%' ESCAPE '!'"
+    )
+    for kind, name, table, sql in rows.fetchall():
+        if kind == "table":
+            columns = 'SELECT name, upper(type), "notnull", dflt_value, pk FROM pragma_table_info(?) ORDER BY cid'
+            shape: tuple[tuple[object, ...], ...] | str = tuple(conn.execute(columns, (name,)).fetchall())
+        else:
+            shape = " ".join(str(sql).split())
+        out[str(name)] = (str(kind), str(table), shape)
+    return out
+
+
+# --- rows ---
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
+def _rows_of(s: GameSummary) -> tuple[tuple[object, ...], tuple[tuple[object, ...], ...]]:
+    """`s` as its row of `games` (its id first) and its rows of `seats` (without the game's id), as
+    `_games` reads them back and `_summary` rebuilds `s` from them."""
+    row = (
+        s.id,
+        s.key,
+        s.finished_at,
+        s.mode,
+        s.options,
+        str(s.seed),
+        s.rounds,
+        s.turns,
+        s.undos,
+        s.hints,
+        s.best_play,
+        s.highest_line,
+        s.record,
+        int(s.unfinished),
+    )
+    seats = tuple((i, name, level, s.scores[i], int(i in s.winners)) for i, (name, level) in enumerate(s.seats))
+    return row, seats
+
+
+def _kept_game(s: GameSummary) -> Pending:
+    row, seats = _rows_of(s)
+    return Pending("game", s.key, row, seats)
+
+
+def _kept_write(p: Pending) -> Callable[[sqlite3.Connection], object]:
+    """The write a kept one makes, its rows checked by kind first (TypeError or ValueError in words)."""
+    if p.kind == "game":
+        summary = _summary(p.row, list(p.children))
+        return lambda conn: _insert(conn, summary)
+    if p.kind == "cribbage":
+        game = cribbage_history.game_of(p.row, list(p.children))
+        return lambda conn: cribbage_history.insert(conn, game)
+    if len(p.row) != 3:
+        raise ValueError("it is not a solved puzzle")
+    puzzle, points, solved_at = p.row
+    puzzle_id, most, when = text(puzzle, "puzzle"), whole(points, "points"), text(solved_at, "time")
+    return lambda conn: _solve(conn, puzzle_id, most, when)
 
 
 def _insert(conn: sqlite3.Connection, s: GameSummary) -> int:
     """Store `s` in one transaction; its id (the stored game's, when one with its key is there)."""
+    row, seats = _rows_of(s)
     with writing(conn):
         stored = stored_id(conn, "games", s.key)
         if stored is not None:
             return stored
         cur = conn.execute(
             f"INSERT INTO games ({_GAME_COLUMNS.removeprefix('id, ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                s.key,
-                s.finished_at,
-                s.mode,
-                s.options,
-                str(s.seed),
-                s.rounds,
-                s.turns,
-                s.undos,
-                s.hints,
-                s.best_play,
-                s.highest_line,
-                s.record,
-                int(s.unfinished),
-            ),
+            row[1:],
         )
         game_id = int(cur.lastrowid or 0)
         conn.executemany(
             "INSERT INTO seats (game_id, seat, name, level, score, winner) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, i, name, level, s.scores[i], int(i in s.winners)) for i, (name, level) in enumerate(s.seats)],
+            [(game_id, *seat) for seat in seats],
         )
     return game_id
 
@@ -437,14 +668,20 @@ def _solve(conn: sqlite3.Connection, puzzle_id: str, points: int, solved_at: str
 
 
 def _solved(conn: sqlite3.Connection, say: Callable[[str], None]) -> dict[str, int]:
-    """The solved puzzles; a row that cannot be understood (edited by hand) is left out, and said."""
+    """The solved puzzles; rows that cannot be understood (edited by hand) are left out, and said once."""
     out: dict[str, int] = {}
+    bad = 0
     for puzzle, points in conn.execute("SELECT puzzle, points FROM puzzles ORDER BY puzzle").fetchall():
         if isinstance(puzzle, str) and isinstance(points, int) and not isinstance(points, bool):
             out[puzzle] = points
         else:
-            log.warning("a solved puzzle of the history could not be read: %r %r", puzzle, points)
+            bad += 1
+    if bad:
+        log.warning("%d solved puzzles of the history could not be read", bad)
+        if bad == 1:
             say("A solved puzzle in the history could not be read; it is left out.")
+        else:
+            say(f"{bad:,} solved puzzles in the history could not be read; they are left out.")
     return out
 
 

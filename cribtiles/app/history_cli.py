@@ -3,8 +3,12 @@ database in the data folder (`--data-dir DIR`, or the user data folder).
 
 They only read: they take no folder lock, so they work while a game is open on the same folder. A history
 that is damaged is set aside (as the game would) and said on standard error; the exit code is then 0,
-the history being empty and usable again. The exit code is 1 when the history is there but could not be
-read (another program kept it locked, or a damaged one could not be moved), 2 for bad arguments.
+the history being empty and usable again. When the history is there but could not be read (another
+program kept it locked past the timeout, it is a link out of the data folder, a damaged one could not be
+moved), that is said in a line on standard error, nothing is printed on standard output (never "No
+games yet" or zero games for a history that could not be seen) and the exit code is 1; 2 for bad
+arguments. Games that could not be read (rows edited by hand) are left out and said, in one line when
+they are many.
 
 `--json` prints one JSON document (UTF-8), stable from version to version (new keys may be added):
 
@@ -109,7 +113,9 @@ def main(command: str, args: Sequence[str]) -> int:
     read_ok = read_ok and history.read_ok
     history.close()
     for message in history.take_messages():
-        print(f"cribtiles: {message}", file=sys.stderr)
+        print(f"cribtiles: {for_terminal(message)}", file=sys.stderr)
+    if not read_ok:  # never an empty listing or zero games for a history that could not be seen
+        return 1
     if command == "history":
         text = json.dumps(history_json(games, cribbage), indent=1) if opts.json else history_text(games, cribbage)
     else:
@@ -118,7 +124,7 @@ def main(command: str, args: Sequence[str]) -> int:
             json.dumps(stats_json(stats, cribbage_stats), indent=1) if opts.json else stats_text(stats, cribbage_stats)
         )
     print(for_terminal(text))  # names come from the database: no control character reaches the terminal
-    return 0 if read_ok else 1
+    return 0
 
 
 # --- JSON ---

@@ -17,6 +17,8 @@ from .files import brief
 log = logging.getLogger("cribtiles.history")
 
 T = TypeVar("T")
+SAID = 3  # rows not understood that are said one by one (more are said in one line)
+LOGGED = 5  # rows not understood that the log names one by one (the rest it counts)
 Row = tuple[object, ...]
 
 
@@ -64,16 +66,43 @@ def each_understood(
     what: str,
     say: Callable[[str], None],
 ) -> list[T]:
-    """`build(row, its children)` of every row that can be understood; of each other one, a line in the
-    log and `say` in words ("Game 3 of the history could not be read (…); it is left out.")."""
+    """`build(row, its children)` of every row that can be understood; the others are left out and said
+    (`left_out`), in one line when they are many."""
     out = []
+    bad: list[tuple[object, str]] = []
     for row in rows:
         try:
             out.append(build(row, kids.get(row[0], [])))
         except (TypeError, ValueError) as e:
-            log.warning("%s %s of the history could not be read: %s", what.lower(), row[0], e)
-            say(f"{what} {row[0]} of the history could not be read ({brief(str(e))}); it is left out.")
+            bad.append((row[0], brief(str(e))))
+    for line in left_out(what, bad):
+        say(line)
     return out
+
+
+def left_out(what: str, bad: list[tuple[object, str]]) -> list[str]:
+    """The messages for the rows of `what` (by id, with the reason) that could not be read, also logged:
+    a line each when they are few ("Game 3 of the history could not be read (…); it is left out."), else
+    one line for them all (20,000 lines would bury whatever else there is to say); the log names the
+    first few.
+
+    >>> left_out("Game", [(3, "its seed is not a whole number")])
+    ['Game 3 of the history could not be read (its seed is not a whole number); it is left out.']
+    >>> left_out("Game", [(n, "its score is not a whole number") for n in range(2, 20002)])
+    ['20,000 games of the history could not be read (game 2: its score is not a whole number, …); they are left out.']
+    """
+    for row_id, reason in bad[:LOGGED]:
+        log.warning("%s %s of the history could not be read: %s", what.lower(), row_id, reason)
+    if len(bad) > LOGGED:
+        log.warning("... and %d more %ss of the history could not be read", len(bad) - LOGGED, what.lower())
+    if len(bad) <= SAID:
+        return [
+            f"{what} {row_id} of the history could not be read ({reason}); it is left out." for row_id, reason in bad
+        ]
+    (first, reason), lower = bad[0], what.lower()
+    return [
+        f"{len(bad):,} {lower}s of the history could not be read ({lower} {first}: {reason}, …); they are left out."
+    ]
 
 
 def whole(value: object, what: str) -> int:

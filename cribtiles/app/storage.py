@@ -229,6 +229,7 @@ class Store:
         self._lock: FolderLock | None = None
         self.no_saving = ""  # why this game saves nothing (the folder is not its own), or ""
         self._history: History | None = None
+        self._history_notes: list[str] = []  # what the history said, for the next screen that reads it
 
     @property
     def game_path(self) -> Path:
@@ -543,8 +544,16 @@ class Store:
         self._history_said()
 
     def _history_said(self) -> None:
-        """What the history had to say (a damaged history set aside, a game it could not store) joins `errors`."""
-        self.errors.extend(self.history.take_messages())
+        """What the history had to say (a damaged history set aside, a game it could not store) joins `errors`,
+        and the notes for the History and Statistics screens."""
+        said = self.history.take_messages()
+        self.errors.extend(said)
+        self._history_notes.extend(m for m in said if m not in self._history_notes)
+
+    def history_note(self) -> str:
+        """What the history said since this was last asked, in one paragraph ("" when nothing)."""
+        note, self._history_notes = " ".join(self._history_notes), []
+        return note
 
     # --- preferences ---
 

@@ -70,6 +70,12 @@ class Keeper(Protocol):
 
     def cribbage_statistics(self) -> CribbageStats: ...
 
+    def history_note(self) -> str:
+        """What the history said since this was last asked ("" when all went well), in words for the
+        screen: that it could not be read (locked by another program, a link), that games in it were left
+        out, that a game could not be stored. A screen that finds no games shows this instead of "no games"."""
+        ...
+
     # the puzzles solved ("find the best play"), kept with the history; neither ever raises
 
     def solved_puzzles(self) -> dict[str, int]:
@@ -135,6 +141,9 @@ class NoKeeper:
 
     def cribbage_statistics(self) -> CribbageStats:
         return cribbage_statistics(self.cribbage_games)
+
+    def history_note(self) -> str:
+        return ""
 
     def solved_puzzles(self) -> dict[str, int]:
         return dict(self.solved)

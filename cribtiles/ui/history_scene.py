@@ -17,7 +17,7 @@ from cribtiles.table.model import Table
 
 from .config import Keeper
 from .geometry import Rect, contains
-from .paint import CREAM, DIM, GOLD, RED, button, write
+from .paint import CREAM, DIM, GOLD, RED, button, wrap, write
 from .screens import Cells, cell_needs, chosen_in_sight, column_spans, draw_rows, fit, list_key, screen_card
 
 #: Seconds within which a second click on the same game opens it.
@@ -108,6 +108,13 @@ def marks(summary: GameSummary) -> str:
     return ", ".join(out)
 
 
+def lines(surface: pygame.Surface, text: str, s: int, colour: tuple[int, int, int], area: tuple[int, int, int]) -> None:
+    """`text` wrapped to the width of `area` (left, top, width), centred, at most four lines."""
+    x, top, w = area
+    for i, line in enumerate(wrap(text, s, w)[:4]):
+        write(surface, line, s, colour, (x + w // 2, top + round(i * s * 1.4)), "midtop")
+
+
 class HistoryScene:
     """The finished games, newest first: Up/Down (or the wheel, or a click) choose, Enter or a double
     click replays, V reviews (every turn against the best play found), E exports the game's record,
@@ -118,6 +125,7 @@ class HistoryScene:
         self.on_close = on_close
         keeper = host.keeper
         self.games: list[Listed] = newest_first(keeper.past_games(), keeper.past_cribbage_games())
+        self.trouble = keeper.history_note()  # the history could not be read, games were left out: said
         self.chosen = 0
         self.top = 0  # the first row shown
         self.visible = 10  # rows that fit, as last drawn
@@ -222,11 +230,15 @@ class HistoryScene:
         bh = max(28, round(s * 1.7))
         foot_y = y + h - pad - bh
         self._buttons(surface, x, w, foot_y, bh, s)
-        if self.message:
-            colour = RED if "could not" in self.message else CREAM
-            write(surface, fit(self.message, s - 2, w - 2 * pad), s - 2, colour, (x + w // 2, foot_y - 6), "midbottom")
+        message = self.message or (self.trouble if self.games else "")
+        if message:
+            colour = RED if "could not" in message or message is self.trouble else CREAM
+            write(surface, fit(message, s - 2, w - 2 * pad), s - 2, colour, (x + w // 2, foot_y - 6), "midbottom")
         if not self.games:
             self.rows = []
+            if self.trouble:  # never "no games" for a history that could not be read
+                lines(surface, self.trouble, s, RED, (x + pad, top + 2 * s, w - 2 * pad))
+                return None
             words = "No finished games yet. Every game is kept here when it ends, to be replayed."
             write(surface, fit(words, s, w - 2 * pad), s, CREAM, (x + w // 2, top + 2 * s), "midtop")
             return None
@@ -361,6 +373,7 @@ class StatisticsScene:
         self.on_close = on_close
         self.stats: Stats = host.keeper.statistics()
         self.cribbage: CribbageStats = host.keeper.cribbage_statistics()
+        self.trouble = host.keeper.history_note()  # the history could not be read, games were left out: said
         # the page with something on it: the tile game's unless only cribbage has been played
         self.tab = 1 if self.cribbage.games and not (self.stats.lines or self.stats.marked) else 0
         self.mouse = (-1, -1)
@@ -435,11 +448,17 @@ class StatisticsScene:
         top = self._draw_tabs(surface, x + pad, top, s)
         sections, empty, note = self.page()
         small = max(12, s - 4)
-        if not sections:
+        if not sections and self.trouble:  # never "no games" for a history that could not be read
+            lines(surface, self.trouble, s, RED, (x + pad, top + 2 * s, w - 2 * pad))
+        elif not sections:
             write(surface, fit(empty, s, w - 2 * pad), s, CREAM, (x + w // 2, top + 2 * s), "midtop")
         else:
             self._draw_sections(surface, sections, (x + pad, top, w - 2 * pad), s, small)
-        if note:
+        if self.trouble and sections:
+            write(
+                surface, fit(self.trouble, small, w - 2 * pad), small, RED, (x + w // 2, self.back[1] - 6), "midbottom"
+            )
+        elif note:
             write(surface, fit(note, small, w - 2 * pad), small, DIM, (x + w // 2, self.back[1] - 6), "midbottom")
         return None
 

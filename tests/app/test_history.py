@@ -306,7 +306,7 @@ def test_a_history_from_a_newer_version_is_set_aside(tmp_path: Path) -> None:
     assert _version(tmp_path / kept) == 99 and _version(path) == len(MIGRATIONS)
 
 
-def test_an_unreadable_history_is_set_aside(tmp_path: Path) -> None:
+def test_a_folder_in_the_history_s_place_is_set_aside(tmp_path: Path) -> None:
     path = tmp_path / HISTORY_FILE
     path.mkdir()  # a folder where the file should be: it cannot be opened (and root can read any file)
     (path / "inside").write_text("kept")
@@ -314,7 +314,7 @@ def test_an_unreadable_history_is_set_aside(tmp_path: Path) -> None:
     assert h.add(summary(2)) == 1
     (kept,) = asides(tmp_path)
     assert (tmp_path / kept / "inside").read_text() == "kept"
-    assert "could not be used (it could not be opened: unable to open database file)" in h.messages[0]
+    assert "could not be used (it is a folder, not a file)" in h.messages[0]
     assert h.games() == [stored(summary(2), 1)]
 
 
@@ -326,7 +326,7 @@ def test_a_history_that_cannot_be_written_anywhere_says_so_and_never_raises(tmp_
     assert h.games() == [] and h.read_ok
 
 
-def test_a_locked_history_is_set_aside_when_a_game_is_to_be_stored(tmp_path: Path) -> None:
+def test_a_locked_history_is_left_alone_and_the_game_kept_until_it_can_be_written(tmp_path: Path) -> None:
     path = tmp_path / HISTORY_FILE
     _three_games(path)
     locker = sqlite3.connect(path, isolation_level=None)
@@ -339,20 +339,19 @@ def test_a_locked_history_is_set_aside_when_a_game_is_to_be_stored(tmp_path: Pat
             "The history of your games cannot be read just now "
             "(another program has kept it locked for more than 0.2 seconds)."
         ]
-        assert asides(tmp_path) == []
-        # a game to be stored: the locked history is set aside, the game goes into a fresh one
-        assert h.add(summary(5)) == 1
-        (kept,) = asides(tmp_path)
-        assert h.messages == [
-            "The history of your games could not be used (another program has kept it locked for more than "
-            f"0.2 seconds); it was kept as {kept}, and a new history begins."
+        # a game to be stored: the history is kept as it is (a lock is a thing of the moment), the game too
+        assert h.add(summary(5)) == 0
+        assert h.take_messages() == [
+            "This game could not be added to the history of your games (another program has kept it locked for "
+            "more than 0.2 seconds); it is kept, and added as soon as the history can be written."
         ]
-        assert h.games() == [stored(summary(5), 1)] and h.read_ok
+        assert asides(tmp_path) == [] and len(list(tmp_path.glob("history.pending-game-*.json"))) == 1
     finally:
         locker.execute("ROLLBACK")
         locker.close()
-    assert History(tmp_path / kept).games() == [stored(summary(n), n + 1) for n in range(3)]
-    assert integrity(tmp_path / kept) == ["ok"] and integrity(path) == ["ok"]
+    assert h.games() == [stored(summary(n), n + 1) for n in range(3)] + [stored(summary(5), 4)] and h.read_ok
+    assert h.messages == ["The history of your games can be written again: 1 game kept for it is in it now."]
+    assert list(tmp_path.glob("history.pending-*")) == [] and integrity(path) == ["ok"]
 
 
 def test_a_history_set_aside_by_another_process_is_not_written_into(tmp_path: Path) -> None:

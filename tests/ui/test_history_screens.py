@@ -240,3 +240,49 @@ def test_columns_give_room_to_what_needs_it_and_cut_only_the_long_ones() -> None
     assert widths[1] == 300 * 520 // 720 and widths[2] == 420 * 520 // 720  # the long ones share the cut
     assert all(a + w == b for (a, w), (b, _) in itertools.pairwise(spans))  # side by side, no overlap
     assert sum(w for _, w in column_spans(needs, 200, grow=2, shrink=(1, 2))) <= 200  # too narrow for all: all shrink
+
+
+def test_a_history_that_cannot_be_read_is_said_on_both_screens_never_shown_as_no_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import sqlite3
+
+    from cribtiles.app import history
+    from cribtiles.ui import history_scene
+
+    monkeypatch.setattr(history, "TIMEOUT", 0.2)
+    drawn: list[str] = []
+    real_write = history_scene.write
+
+    def write(surface: pygame.Surface, text: str, *args: object, **kwargs: object) -> object:
+        drawn.append(text)
+        return real_write(surface, text, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(history_scene, "write", write)
+    store = Store(tmp_path)
+    store.record_game(finished(1))
+    locker = sqlite3.connect(tmp_path / "history.sqlite3", isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")  # another program holds the history's write lock
+    a = App(None, Preferences(speed="instant", tutorial_offered=True), store, size=(1280, 800), seed=1)
+    try:
+        a.open_history()
+        frames(a)
+        scene = a.scenes[-1]
+        assert isinstance(scene, HistoryScene) and scene.games == []
+        assert scene.trouble.startswith("The history of your games cannot be read just now (another program")
+        shown = " ".join(drawn)
+        assert "cannot be read just now" in shown and "No finished games yet" not in shown
+        post_key(pygame.K_ESCAPE)
+        frames(a)
+        drawn.clear()
+        a.open_statistics()
+        frames(a)
+        stats = a.scenes[-1]
+        assert isinstance(stats, StatisticsScene) and stats.trouble.startswith("The history of your games cannot")
+        shown = " ".join(drawn)
+        assert "cannot be read just now" in shown and "No games to count yet" not in shown
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+        a.close()
+    assert len(Store(tmp_path).past_games()) == 1  # nothing was moved or lost
