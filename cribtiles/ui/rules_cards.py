@@ -13,6 +13,7 @@ from cribtiles.cribbage.cards import parse_card, parse_cards
 from cribtiles.table.cribbage_rulebook import DEALER, CardExample, CardKind
 
 from . import art, cards
+from .example_cell import frame, result_beside, words_picture
 from .geometry import Rect
 from .paint import CREAM, DIM, GOLD, RED, rounded_panel, wrap, write
 
@@ -86,32 +87,23 @@ def _fits(ex: CardExample, result: Rect, t: int) -> bool:
 def lay_card_cell(ex: CardExample, rect: Rect, t: int, strict: bool = True) -> CardCell | None:
     """A card example's cell: None when it cannot be drawn readably there (`strict`: every line of its
     result shown and cards no narrower than two text sizes; else only so that nothing overlaps)."""
-    x, y, w, h = rect
-    inner = max(4, t // 2)
-    caption = wrap(ex.caption, t, w - 2 * inner)
-    if len(caption) > (2 if strict else 3):
+    room = frame(rect, ex.caption, t, strict, 0.42, 12)
+    if room is None:
         return None
-    cap_h = len(caption) * round(t * 1.25) + inner
-    area_h = h - cap_h - inner
-    result_w = max(round(t * 12), round((w - 2 * inner) * 0.42))
-    vis_w = w - 3 * inner - result_w
+    visual: Rect | None
     if ex.kind is CardKind.NOTATION:
-        text_w = art.font(t).size(ex.cards)[0] + 2 * t
-        if text_w > vis_w or area_h < round(t * 2.2):
-            return None
-        visual = (x + inner, y + cap_h, text_w, round(t * 2.2))
-        width = t
+        visual, width = words_picture(room, ex.cards, t), t
     else:
         cols, rows = extent(ex)
-        width = int(min(vis_w / cols, area_h / rows, t * LARGEST))
-        if width < (max(20, 2 * t) if strict else 8):
-            return None
-        visual = (x + inner, y + cap_h, round(cols * width), round(rows * width))
-    rx = visual[0] + visual[2] + 2 * inner
-    result = (rx, y + cap_h, min(x + w - inner - rx, t * 24), area_h)
+        width = int(min(room.width / cols, room.height / rows, t * LARGEST))
+        big_enough = width >= (max(20, 2 * t) if strict else 8)
+        visual = (room.left, room.top, round(cols * width), round(rows * width)) if big_enough else None
+    if visual is None:
+        return None
+    result = result_beside(rect, room, visual, t)
     if strict and not _fits(ex, result, t):
         return None
-    return CardCell(tuple(caption), visual, width, result)
+    return CardCell(room.caption, visual, width, result)
 
 
 # --- drawing ---

@@ -27,6 +27,7 @@ from cribtiles.table.rulebook import CONTENTS, PAGES, Example, ExampleKind, Page
 
 from . import art
 from .breakdown import InfoRow, place, score_rows
+from .example_cell import frame, result_beside, words_picture
 from .geometry import Rect, contains
 from .paint import CREAM, DIM, GOLD, RED, blit_tile, board_grid, button, rounded_panel, wrap, write
 from .rules_cards import CardCell, draw_card_example, lay_card_cell
@@ -213,39 +214,30 @@ def _lay_cell(ex: Example | CardExample, rect: Rect, t: int, strict: bool = True
     if isinstance(ex, CardExample):
         laid = lay_card_cell(ex, rect, t, strict)
         return None if laid is None else Cell(rect, laid.caption, laid.visual, laid.width, laid.result)
-    x, y, w, h = rect
-    inner = max(4, t // 2)
-    caption = wrap(ex.caption, t, w - 2 * inner)
-    if len(caption) > (2 if strict else 3):
+    room = frame(rect, ex.caption, t, strict, 0.45, 11)
+    if room is None:
         return None
-    cap_h = len(caption) * round(t * 1.25) + inner
-    area_h = h - cap_h - inner
-    result_w = max(round(t * 11), round((w - 2 * inner) * 0.45))
-    vis_w = w - 3 * inner - result_w
     if ex.kind is ExampleKind.PLAY and not ex.legal and _move(ex) is None:  # bad notation: its words
-        text_w = art.font(t).size(ex.tiles)[0] + 2 * t
-        if text_w > vis_w or area_h < round(t * 2.2):
+        words = words_picture(room, ex.tiles, t)
+        if words is None:
             return None
-        visual = (x + inner, y + cap_h, text_w, round(t * 2.2))
-        rx = visual[0] + visual[2] + 2 * inner
-        result = (rx, y + cap_h, min(x + w - inner - rx, t * 24), area_h)
+        result = result_beside(rect, room, words, t)
         if strict and not _reason_fits(ex, result, t):
             return None
-        return Cell(rect, tuple(caption), visual, t, result)
+        return Cell(rect, room.caption, words, t, result)
     cols, rows = _extent(ex)
-    tile = int(min(vis_w / cols, area_h / rows, t * 3.2))
+    tile = int(min(room.width / cols, room.height / rows, t * 3.2))
     if tile < (max(16, t) if strict else 8):
         return None
-    visual = (x + inner, y + cap_h, round(cols * tile), round(rows * tile))
-    rx = visual[0] + visual[2] + 2 * inner  # the result beside the tiles, however wide the cell
-    result = (rx, y + cap_h, min(x + w - inner - rx, t * 24), area_h)
+    visual = (room.left, room.top, round(cols * tile), round(rows * tile))
+    result = result_beside(rect, room, visual, t)
     if strict and ex.legal and ex.kind is not ExampleKind.RACK:  # every row of the breakdown, or not here
         rows_placed = _breakdown(ex, result, t)
         if any(r.left.startswith("... and ") for r in rows_placed):
             return None
     if strict and not _reason_fits(ex, result, t):
         return None
-    return Cell(rect, tuple(caption), visual, tile, result)
+    return Cell(rect, room.caption, visual, tile, result)
 
 
 def _reason_lines(ex: Example, width: int, t: int) -> list[str]:
