@@ -62,13 +62,14 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
 
 from cribtiles.cribbage.events import MarginKind
 from cribtiles.table.cribbage_ledger import CribbageGame, CribbageLine, CribbageStats, cribbage_statistics
 from cribtiles.table.ledger import GameSummary, StatLine, Stats, statistics
+from cribtiles.table.stat_columns import BY_THE_BOOK, CRIBBAGE_COLUMNS, TILE_COLUMNS, shown_lines
 
 from .files import brief, folder_named, for_terminal, why
 from .history import History, history_path
@@ -293,89 +294,36 @@ def history_text(games: Sequence[GameSummary], cribbage: Sequence[CribbageGame] 
     return "\n".join(out)
 
 
-_COLUMNS = (
-    ("mode", "mode"),
-    ("opponent", "opponent"),
-    ("games", "games"),
-    ("won", "wins"),
-    ("lost", "losses"),
-    ("tied", "ties"),
-    ("win %", "win_rate"),
-    ("average", "average_score"),
-    ("best", "best_score"),
-    ("best play", "best_play"),
-    ("best line", "highest_line"),
-    ("streak", "longest_streak"),
-    ("margin", "best_margin"),
-    ("matches won", "matches_won"),
-)
+Row = list[str]
 
 
-def _cells(line: StatLine) -> list[str]:
-    cells = []
-    for _, name in _COLUMNS:
-        if name == "win_rate":
-            rate = line.win_rate
-            cells.append("-" if rate is None else f"{100 * rate:.0f}%")
-        elif name == "average_score":
-            cells.append(f"{line.average_score:.1f}")
-        elif name == "best_margin":
-            cells.append("-" if line.best_margin is None else str(line.best_margin))
-        elif name == "matches_won":
-            cells.append(f"{line.matches_won}/{line.matches}" if line.matches else "-")
-        elif name in ("wins", "losses", "ties", "longest_streak") and line.opponent == "people":
-            cells.append("-")  # nobody to win against
-        else:
-            cells.append(str(getattr(line, name)))
-    return cells
+def _table(lines: Sequence[StatLine], total: StatLine | None) -> list[Row]:
+    """The tile game's statistics as rows: the mode and the opponent, then the columns of the Statistics screen."""
+    return [[line.mode, line.opponent, *(c.cell(line) for c in TILE_COLUMNS)] for line in shown_lines(lines, total)]
 
 
-def _table(lines: Sequence[StatLine], total: StatLine | None) -> list[str]:
-    rows = [[head for head, _ in _COLUMNS], *(_cells(line) for line in lines)]
-    if total is not None and len(lines) > 1:
-        rows.append(_cells(total))
-    widths = [max(len(row[i]) for row in rows) for i in range(len(_COLUMNS))]
+def _aligned(heads: Sequence[str], rows: Sequence[Row], left: int) -> list[str]:
+    """Rows under their headings, the first `left` columns aligned left and the others right; an empty
+    cell (nothing to show) as '-'."""
+    table = [list(heads), *([cell or "-" for cell in row] for row in rows)]
+    widths = [max(len(row[i]) for row in table) for i in range(len(heads))]
     out = []
-    for row in rows:
-        text = "  ".join(c.ljust(w) if i < 2 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
-        out.append(text.rstrip())
+    for row in table:
+        cells = (c.ljust(w) if i < left else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
+        out.append("  ".join(cells).rstrip())
     return out
 
 
-_CRIBBAGE_COLUMNS: tuple[tuple[str, Callable[[CribbageLine], str]], ...] = (
-    ("opponent", lambda ln: ln.level),
-    ("games", lambda ln: str(ln.games)),
-    ("won", lambda ln: str(ln.wins)),
-    ("lost", lambda ln: str(ln.losses)),
-    ("win %", lambda ln: f"{100 * ln.win_rate:.0f}%"),
-    ("skunks given", lambda ln: _skunks(ln.skunks_given, ln.double_skunks_given)),
-    ("skunks taken", lambda ln: _skunks(ln.skunks_taken, ln.double_skunks_taken)),
-    ("average", lambda ln: f"{ln.average_score:.1f}"),
-    ("hand", lambda ln: _maybe(ln.average_hand)),
-    ("best hand", lambda ln: "-" if ln.best_hand is None else str(ln.best_hand)),
-    ("crib", lambda ln: _maybe(ln.average_crib)),
-    ("pegged", lambda ln: f"{ln.average_pegged:.1f}"),
-    ("streak", lambda ln: str(ln.longest_streak)),
-)
-
-
-def _skunks(n: int, doubled: int) -> str:
-    return f"{n} ({doubled} double)" if doubled else str(n)
-
-
-def _maybe(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1f}"
+def _tile_table(lines: Sequence[StatLine], total: StatLine | None) -> list[str]:
+    return _aligned(["mode", "opponent", *(c.one_line for c in TILE_COLUMNS)], _table(lines, total), 2)
 
 
 def cribbage_table(stats: CribbageStats) -> list[str]:
-    """The statistics of classic cribbage as a table, a line per bot level and the total, then the best hand."""
-    shown = [*stats.lines, stats.total] if stats.total is not None and len(stats.lines) > 1 else list(stats.lines)
-    rows = [[head for head, _ in _CRIBBAGE_COLUMNS], *([cell(ln) for _, cell in _CRIBBAGE_COLUMNS] for ln in shown)]
-    widths = [max(len(row[i]) for row in rows) for i in range(len(_CRIBBAGE_COLUMNS))]
-    out = []
-    for row in rows:
-        cells = (c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths, strict=True)))
-        out.append("  ".join(cells).rstrip())
+    """The statistics of classic cribbage as a table, a line per bot level and the total, what its
+    marks mean, then the best hand."""
+    rows = [[line.level, *(c.cell(line) for c in CRIBBAGE_COLUMNS)] for line in shown_lines(stats.lines, stats.total)]
+    out = _aligned(["opponent", *(c.one_line for c in CRIBBAGE_COLUMNS)], rows, 1)
+    out.append(BY_THE_BOOK)
     total = stats.total
     if total is not None and total.best_hand is not None:
         out.append(f"Your best hand: {total.best_hand}, {total.best_hand_cards}.")
@@ -387,10 +335,10 @@ def stats_text(stats: Stats, cribbage: CribbageStats | None = None) -> str:
         return NO_GAMES
     out: list[str] = []
     if stats.lines:
-        out += ["Games without undos or hints:", *_table(stats.lines, stats.total)]
+        out += ["Games without undos or hints:", *_tile_table(stats.lines, stats.total)]
     if stats.marked:
         out += ["", "Games with undos or hints:"] if out else ["Games with undos or hints:"]
-        out += _table(stats.marked, stats.marked_total)
+        out += _tile_table(stats.marked, stats.marked_total)
     if stats.watched:
         watched = f"{_plural(stats.watched, 'game')} of bots only {'is' if stats.watched == 1 else 'are'} not counted."
         out += ["", watched] if out else [watched]

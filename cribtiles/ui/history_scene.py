@@ -11,9 +11,17 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.table.cribbage_ledger import CribbageGame, CribbageLine, CribbageStats
+from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats
 from cribtiles.table.ledger import PEOPLE, GameSummary, Result, StatLine, Stats
 from cribtiles.table.model import Table
+from cribtiles.table.stat_columns import (
+    BY_THE_BOOK,
+    CRIBBAGE_COLUMNS,
+    TILE_COLUMNS,
+    group_words,
+    level_words,
+    shown_lines,
+)
 
 from .config import Keeper
 from .geometry import Rect, contains
@@ -283,68 +291,10 @@ class HistoryScene:
 
 # --- statistics ---
 
-COLUMNS: tuple[tuple[str, Callable[[StatLine], str]], ...] = (
-    ("Games", lambda ln: str(ln.games)),
-    ("Won", lambda ln: str(ln.wins)),
-    ("Lost", lambda ln: str(ln.losses)),
-    ("Tied", lambda ln: str(ln.ties)),
-    ("Win %", lambda ln: "" if ln.win_rate is None else f"{100 * ln.win_rate:.0f}%"),
-    ("Average", lambda ln: f"{ln.average_score:.1f}"),
-    ("Best", lambda ln: str(ln.best_score)),
-    ("Best play", lambda ln: str(ln.best_play)),
-    ("Best line", lambda ln: str(ln.highest_line)),
-    ("Streak", lambda ln: str(ln.longest_streak)),
-    ("Solitaire\nmargin", lambda ln: "" if ln.best_margin is None else f"+{ln.best_margin}"),
-    ("Matches\nwon", lambda ln: f"{ln.matches_won} of {ln.matches}" if ln.matches else ""),
-)
-
-
-def _average(value: float | None) -> str:
-    return "" if value is None else f"{value:.1f}"
-
-
-#: What the By the book column and the skunks' brackets mean, under the cribbage statistics.
-BY_THE_BOOK = "By the book: won–lost, a skunk two games, a double skunk three. Skunks 2 (1): two, one double."
-
-
-def _skunks(n: int, doubled: int) -> str:
-    """'2 (1)': two skunks, one of them double (the note under the table says so; a longer cell was cut)."""
-    return f"{n} ({doubled})" if doubled else str(n)
-
-
-CRIBBAGE_COLUMNS: tuple[tuple[str, Callable[[CribbageLine], str]], ...] = (
-    ("Games", lambda ln: str(ln.games)),
-    ("Won", lambda ln: str(ln.wins)),
-    ("Lost", lambda ln: str(ln.losses)),
-    ("Win %", lambda ln: f"{100 * ln.win_rate:.0f}%"),
-    ("By the\nbook", lambda ln: f"{ln.games_won_by_the_book}–{ln.games_lost_by_the_book}"),
-    ("Skunks\ngiven", lambda ln: _skunks(ln.skunks_given, ln.double_skunks_given)),
-    ("Skunks\ntaken", lambda ln: _skunks(ln.skunks_taken, ln.double_skunks_taken)),
-    ("Average\nscore", lambda ln: f"{ln.average_score:.1f}"),
-    ("Average\nhand", lambda ln: _average(ln.average_hand)),
-    ("Best\nhand", lambda ln: "" if ln.best_hand is None else str(ln.best_hand)),
-    ("Average\ncrib", lambda ln: _average(ln.average_crib)),
-    ("Pegged\na game", lambda ln: f"{ln.average_pegged:.1f}"),
-    ("Streak", lambda ln: str(ln.longest_streak)),
-)
-
-
 CLOSING_KEYS = (pygame.K_ESCAPE, pygame.K_BACKSPACE, pygame.K_RETURN, pygame.K_KP_ENTER)
 TAB_KEYS = (pygame.K_TAB, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_c)
 #: The Statistics screen's two pages: the tile game's and classic cribbage's.
 TABS = (("tiles", "Kings Cribbage"), ("cribbage", "Classic cribbage"))
-
-
-def group_words(line: StatLine) -> str:
-    if line.opponent == "all":
-        return "All games"
-    kind = "Solitaire" if line.mode == "solitaire" else "Standard"
-    against = "people only" if line.opponent == PEOPLE else "v " + line.opponent.replace("+", " + ")
-    return f"{kind} {against}"
-
-
-def level_words(line: CribbageLine) -> str:
-    return "All games" if line.level == "all" else f"v {line.level}"
 
 
 #: One row of a statistics table as drawn: its label, its cells, and whether it is a total (gold).
@@ -354,14 +304,13 @@ Section = tuple[str, tuple[str, ...], list[Row]]
 
 
 def _rows(lines: Sequence[StatLine], total: StatLine | None) -> list[Row]:
-    shown = [*lines, total] if total is not None and len(lines) > 1 else list(lines)
-    return [(group_words(ln), tuple(cell(ln) for _, cell in COLUMNS), ln is total) for ln in shown]
+    shown = shown_lines(lines, total)
+    return [(group_words(ln), tuple(c.cell(ln) for c in TILE_COLUMNS), ln is total) for ln in shown]
 
 
 def cribbage_rows(stats: CribbageStats) -> list[Row]:
-    total = stats.total
-    shown = [*stats.lines, total] if total is not None and len(stats.lines) > 1 else list(stats.lines)
-    return [(level_words(ln), tuple(cell(ln) for _, cell in CRIBBAGE_COLUMNS), ln is total) for ln in shown]
+    shown = shown_lines(stats.lines, stats.total)
+    return [(level_words(ln), tuple(c.cell(ln) for c in CRIBBAGE_COLUMNS), ln is stats.total) for ln in shown]
 
 
 class StatisticsScene:
@@ -413,7 +362,7 @@ class StatisticsScene:
 
     def page(self) -> tuple[list[Section], str, str]:
         """The sections of the page shown, what it says when it has none, and a note under it."""
-        heads = tuple(head for head, _ in COLUMNS)
+        heads = tuple(c.heading for c in TILE_COLUMNS)
         if TABS[self.tab][0] == "tiles":
             sections = [(title, heads, _rows(lines, total)) for title, lines, total in self.sections()]
             empty = "No games to count yet: the statistics grow with every game you finish against a bot."
@@ -424,7 +373,7 @@ class StatisticsScene:
                 else ""
             )
             return sections, empty, note
-        cribbage_heads = tuple(head for head, _ in CRIBBAGE_COLUMNS)
+        cribbage_heads = tuple(c.heading for c in CRIBBAGE_COLUMNS)
         rows = cribbage_rows(self.cribbage)
         sections = [("Your games of classic cribbage", cribbage_heads, rows)] if rows else []
         empty = "No games of classic cribbage yet: they are counted here, by bot level, when they end."

@@ -76,10 +76,15 @@ def test_the_statistics_of_cribbage(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert (code, err) == (0, "")
     assert text.splitlines() == [
         "Classic cribbage (hand and crib: your average show; pegged: your points in the play, a game):",
-        "opponent  games  won  lost  win %  skunks given  skunks taken  average  hand  best hand  crib  pegged  streak",
-        "medium        2    1     1    50%             1  1 (1 double)     88.0  13.3         24   5.0    21.0       1",
-        "hard          1    0     1     0%             0             1     88.0     -          -     -    20.0       0",
-        "all           3    1     2    33%             1  2 (1 double)     88.0  13.3         24   5.0    20.7       1",
+        "opponent  games  won  lost  win %  by the book  skunks given  skunks taken  average score  average hand"
+        "  best hand  average crib  pegged a game  streak",
+        "medium        2    1     1    50%          2–3             1         1 (1)           88.0          13.3"
+        "         24           5.0           21.0       1",
+        "hard          1    0     1     0%          0–2             0             1           88.0             -"
+        "          -             -           20.0       0",
+        "all           3    1     2    33%          2–5             1         2 (1)           88.0          13.3"
+        "         24           5.0           20.7       1",
+        "By the book: won–lost, a skunk two games, a double skunk three. Skunks 2 (1): two, one double.",
         "Your best hand: 24, 7C 8C 8D 9S with 7D.",
     ]
     code, text, _ = run(capsys, "stats", "--json", "--data-dir", str(tmp_path))

@@ -228,20 +228,20 @@ def test_the_statistics_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     assert (code, err) == (0, "")
     assert text.splitlines() == [
         "Games without undos or hints:",
-        "mode      opponent  games  won  lost  tied  win %  average  best  best play  best line  streak  margin"
-        "  matches won",
-        "standard  easy          1    0     1     0     0%     90.0    90         30         20       0       -"
-        "            -",
-        "standard  hard          3    2     1     0    67%    216.7   300         30         20       2       -"
-        "            -",
-        "all       all           4    2     2     0    50%    185.0   300         30         20       2       -"
-        "            -",
+        "mode      opponent  games  won  lost  tied  win %  average  best  best play  best line  streak"
+        "  solitaire margin  matches won",
+        "standard  easy          1    0     1     0     0%     90.0    90         30         20       0"
+        "                 -            -",
+        "standard  hard          3    2     1     0    67%    216.7   300         30         20       2"
+        "                 -            -",
+        "all       all           4    2     2     0    50%    185.0   300         30         20       2"
+        "                 -            -",
         "",
         "Games with undos or hints:",
-        "mode      opponent  games  won  lost  tied  win %  average  best  best play  best line  streak  margin"
-        "  matches won",
-        "standard  hard          1    1     0     0   100%    400.0   400         30         20       1       -"
-        "            -",
+        "mode      opponent  games  won  lost  tied  win %  average  best  best play  best line  streak"
+        "  solitaire margin  matches won",
+        "standard  hard          1    1     0     0   100%    400.0   400         30         20       1"
+        "                 -            -",
         "",
         "1 game of bots only is not counted.",
     ]
