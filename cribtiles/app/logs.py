@@ -12,11 +12,21 @@ import os
 import sys
 from pathlib import Path
 
+from cribtiles.terminal import for_terminal
+
 LOG_FILE = "cribtiles.log"
 MAX_BYTES = 256 * 1024  # one old file is kept beside it: the log never grows past half a megabyte
 FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 
 log = logging.getLogger("cribtiles")
+
+
+class _TerminalFormatter(logging.Formatter):
+    """The log's lines as they may reach a terminal: a folder's or a file's name in them may hold an
+    escape or a bell, written as its escape here."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return for_terminal(super().format(record))
 
 
 def setup_logging(folder: Path) -> Path | None:
@@ -37,7 +47,7 @@ def setup_logging(folder: Path) -> Path | None:
         handler = logging.StreamHandler(sys.stderr)
         handler.setLevel(logging.WARNING)
         path = None  # type: ignore[assignment]
-    handler.setFormatter(logging.Formatter(FORMAT))
+    handler.setFormatter(logging.Formatter(FORMAT) if path is not None else _TerminalFormatter(FORMAT))
     log.addHandler(handler)
     log.info("Crib Tiles started (pid %d): %s", os.getpid(), " ".join(sys.argv[1:]) or "no arguments")
     return path

@@ -14,6 +14,7 @@ from enum import StrEnum
 from itertools import combinations, combinations_with_replacement, product
 from typing import NamedTuple
 
+from .errors import quoted
 from .tiles import RANKS, count_value, format_ranks
 
 MAX_LINE = 5
@@ -185,7 +186,7 @@ def score_hand(ranks: Iterable[int]) -> HandScore:
         raise ValueError(f"a hand holds 2 to {MAX_LINE} tiles, not {len(hand)}")
     for r in hand:
         if not isinstance(r, int) or not 1 <= r <= 13:
-            raise ValueError(f"{r!r} is not a rank (1 to 13)")
+            raise ValueError(f"{quoted(r)} is not a rank (1 to 13)")
     e = HANDS[key_of(hand)]
     return HandScore(hand, e.fifteens, e.pairs, e.runs, tuple(r in e.live for r in hand))
 

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from enum import StrEnum
 from typing import NamedTuple
 
-from .errors import NotationError
+from .errors import NotationError, quoted
 
 ACE, JACK, QUEEN, KING = 1, 11, 12, 13
 RANKS = tuple(range(1, 14))
@@ -55,7 +55,7 @@ def parse_rank(text: str) -> int:
         return 10
     if len(t) == 1 and t in RANK_SYMBOLS:
         return RANK_SYMBOLS.index(t) + 1
-    raise NotationError(f"{text!r} is not a rank (A 2 3 4 5 6 7 8 9 T J Q K)")
+    raise NotationError(f"{quoted(text)} is not a rank (A 2 3 4 5 6 7 8 9 T J Q K)")
 
 
 class Tile(NamedTuple):
@@ -127,15 +127,15 @@ def parse_tile(text: str) -> Tile:
     """`5D`, `TL`, `10L`, `kd` -> Tile. The colour letter is required."""
     t = text.strip()
     if len(t) < 2:
-        raise NotationError(f"{text!r} is not a tile: write a rank and a colour, like 5D or TL")
+        raise NotationError(f"{quoted(text)} is not a tile: write a rank and a colour, like 5D or TL")
     colour_letter = t[-1].upper()
     if colour_letter not in ("L", "D"):
-        raise NotationError(f"{text!r} is not a tile: the colour must be L (light) or D (dark)")
+        raise NotationError(f"{quoted(text)} is not a tile: the colour must be L (light) or D (dark)")
     try:
         rank = parse_rank(t[:-1])
     except NotationError:
         hint = _RANK_HINTS.get(t[:-1].upper(), "")
-        raise NotationError(f"{text!r} is not a tile: {t[:-1]!r} is not a rank{hint}") from None
+        raise NotationError(f"{quoted(text)} is not a tile: {quoted(t[:-1])} is not a rank{hint}") from None
     return Tile(rank, Colour(colour_letter))
 
 
