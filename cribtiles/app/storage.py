@@ -213,8 +213,16 @@ class Store:
     def __init__(self, folder: Path | None = None) -> None:
         self.folder = Path(folder) if folder is not None else default_data_dir()
         self.errors: list[str] = []  # writes that failed (a full disk, a read-only folder)
+        # why the latest save of the game, and of the cribbage game, failed (None: it was saved)
+        self._unsaved: dict[str, str | None] = {"game": None, "cribbage game": None}
         self._lock: filelock.BaseFileLock | None = None
         self._history: History | None = None
+
+    @property
+    def unsaved(self) -> str | None:
+        """Why a game in play is not saved as it stands (its latest save failed), or None: every game
+        is saved, and quitting loses nothing."""
+        return next((why for why in self._unsaved.values() if why is not None), None)
 
     @property
     def game_path(self) -> Path:
@@ -294,12 +302,15 @@ class Store:
         return _not_a_folder(self.folder) or why(e)
 
     def _failed(self, what: str, e: BaseException) -> None:
-        message = f"could not save the {what} in {self.folder} ({self._problem(e)})"
+        problem = self._problem(e)
+        message = f"could not save the {what} in {self.folder} ({problem})"
         if isinstance(e, OSError):
             log.warning("%s", message)
         else:
             log.error("%s", message, exc_info=e)
         self.errors.append(message)
+        if what in self._unsaved:
+            self._unsaved[what] = problem
 
     # --- the game ---
 
@@ -337,9 +348,9 @@ class Store:
             return None, note
         return (table.match if table.options.rounds > 1 else table.state), note
 
-    def save_game(self, game: Table | GameState | Match) -> None:
-        """Save the table (its seats and its game or match), or a bare game or match; a failure is recorded
-        in `errors`, never raised."""
+    def save_game(self, game: Table | GameState | Match) -> bool:
+        """Save the table (its seats and its game or match), or a bare game or match; whether it was
+        saved. A failure is recorded in `errors` and `unsaved`, never raised."""
         try:
             if isinstance(game, Table):
                 text = save_table(game)
@@ -348,6 +359,9 @@ class Store:
             atomic_write(self.game_path, text)
         except Exception as e:
             self._failed("game", e)
+            return False
+        self._unsaved["game"] = None
+        return True
 
     # --- the classic cribbage game ---
 
@@ -371,12 +385,16 @@ class Store:
         aside = _set_aside(self.cribbage_path)
         return None, f"The saved cribbage game could not be used ({reason}); {aside.words()}."
 
-    def save_cribbage(self, table: CribbageTable) -> None:
-        """Save the cribbage game after a move; a failure is recorded in `errors`, never raised."""
+    def save_cribbage(self, table: CribbageTable) -> bool:
+        """Save the cribbage game after a move; whether it was saved. A failure is recorded in `errors`
+        and `unsaved`, never raised."""
         try:
             atomic_write(self.cribbage_path, table.to_json())
         except Exception as e:
             self._failed("cribbage game", e)
+            return False
+        self._unsaved["cribbage game"] = None
+        return True
 
     # --- the history of finished games ---
 
