@@ -22,8 +22,8 @@ log = logging.getLogger("cribtiles")
 
 
 class _TerminalFormatter(logging.Formatter):
-    """The log's lines as they may reach a terminal: a folder's or a file's name in them may hold an
-    escape or a bell, written as its escape here."""
+    """The log's lines as they may reach a terminal (on standard error, or a log file read with `cat`):
+    a folder's or a file's name in them may hold an escape or a bell, written as its escape here."""
 
     def format(self, record: logging.LogRecord) -> str:
         return for_terminal(super().format(record))
@@ -47,7 +47,7 @@ def setup_logging(folder: Path) -> Path | None:
         handler = logging.StreamHandler(sys.stderr)
         handler.setLevel(logging.WARNING)
         path = None  # type: ignore[assignment]
-    handler.setFormatter(logging.Formatter(FORMAT) if path is not None else _TerminalFormatter(FORMAT))
+    handler.setFormatter(_TerminalFormatter(FORMAT))
     log.addHandler(handler)
     log.info("Crib Tiles started (pid %d): %s", os.getpid(), " ".join(sys.argv[1:]) or "no arguments")
     return path

@@ -357,9 +357,15 @@ class App:
     def quit(self) -> None:
         self.running = False
 
+    @property
+    def unsaved(self) -> str | None:
+        """Why the game in play is not saved as it stands, or None (a keeper that keeps no files: None)."""
+        why: str | None = getattr(self.keeper, "unsaved", None)
+        return why
+
     def quit_note(self) -> str:
         """What quitting does to the game: never "saved" when its latest save failed."""
-        if self.keeper.unsaved is None:
+        if self.unsaved is None:
             return "Your game is saved; it goes on when you come back"
         return "Your game could not be saved: quitting loses its last turns"
 
@@ -706,7 +712,7 @@ class App:
         """Write the settings (and the game once more if its latest save failed: the disk may have room
         again), end the bot worker at once, close the window: never waits on a bot."""
         self.keeper.save_preferences(self.prefs)
-        if self.keeper.unsaved is not None:
+        if self.unsaved is not None:
             self.save_game()
         self.worker.close()
         pygame.display.quit()

@@ -248,6 +248,9 @@ def test_the_text_mode_with_a_hostile_save_and_folder_prints_no_control_characte
     assert "a player's name may hold only printable characters" in result.stdout
     assert f"--data-dir {tmp_path}/data\\x1b]0;PWNED\\x07\\x1b[2J`" in result.stdout
     assert list(folder.glob("game.damaged-*.json"))
+    log = log_text(folder)  # read later with `cat`, the log's lines pass no control character either
+    assert f"--data-dir {tmp_path}/data\\x1b]0;PWNED" in log
+    assert_clean(log)
 
 
 # --- 5. quitting never says "saved" when saving failed ---
