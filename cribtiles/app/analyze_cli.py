@@ -67,8 +67,9 @@ from cribtiles.rules.hands import why_invalid
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import PlayScore, score_play
 from cribtiles.rules.tiles import Tile, format_tiles, parse_tile
+from cribtiles.terminal import Parser, say
 
-from .files import read_named_file
+from .files import read_named_file, shown_path
 
 ANALYSIS_FORMAT, JSON_VERSION = "cribtiles-analysis", 1
 DEFAULT_TOP = 10
@@ -179,12 +180,12 @@ def read_board(path: Path | None) -> Board:
     """The board of BOARD_FILE, or of standard input when there is none; InputError in words."""
     if path is None:
         if sys.stdin.isatty():
-            print("cribtiles: reading the board from standard input (13 lines; Ctrl+D to end)", file=sys.stderr)
+            say("cribtiles: reading the board from standard input (13 lines; Ctrl+D to end)")
         text = sys.stdin.read(MAX_BYTES + 1)
         if len(text) > MAX_BYTES:
             raise InputError(f"standard input holds more than {MAX_BYTES // 1024} KB: far too much to be a board")
         return parse_board(text, "standard input")
-    name = str(path)
+    name = shown_path(path)
     try:
         text = read_named_file(path, MAX_BYTES, name, "a board")
     except ValueError as e:
@@ -295,7 +296,7 @@ def _top(text: str) -> int:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="cribtiles analyze",
         description="Crib Tiles: the best plays for a rack on a board, best first, with their scores and why.",
         epilog="The board text: 13 lines of 13 squares: .. empty, ## the name patch (a1 b1 c1 a2 b2 c2), "
@@ -326,7 +327,7 @@ def main(args: list[str]) -> int:
         board = read_board(opts.board)
         view = position_view(board, rack)
     except ValueError as e:  # InputError, or more of a tile than the set holds
-        print(f"cribtiles analyze: {e}", file=sys.stderr)
+        say(f"cribtiles analyze: {e}")
         return 2
     every = all_candidates(view, opts.by)
     rows = len(distinct(every, view.rack))

@@ -10,18 +10,18 @@ error and exit status 2.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 
 from cribtiles.cribbage.cards import CardError, format_cards, parse_card, parse_cards
 from cribtiles.cribbage.peg import count_of, item_words, peg_items
 from cribtiles.cribbage.show import describe_show, score_show
+from cribtiles.terminal import Parser, say
 
 CARDS_HELP = "cards are a rank (A 2-9 T J Q K) and a suit (S H D C), like 5H or TD"
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="cribtiles cribbage",
         description="Classic cribbage's scorers: count a hand in the show, or score a card in the play.",
         epilog=CARDS_HELP,
@@ -96,7 +96,7 @@ def main(args: Sequence[str]) -> int:
     try:
         lines = _score(opts.hand, opts.starter, opts.crib) if opts.command == "score" else _peg(opts.cards)
     except CardError as e:
-        print(f"cribtiles cribbage {opts.command}: {e}", file=sys.stderr)
+        say(f"cribtiles cribbage {opts.command}: {e}")
         return 2
     print("\n".join(lines))
     return 0

@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Callable
 
 from cribtiles.cribbage.events import MarginKind
+from cribtiles.rules.errors import quoted
 from cribtiles.table.cribbage_ledger import CribbageGame, ShowCount
 
 from .sqlrows import each_understood, flag, rows_and_children, stored_id, text, whole, writing
@@ -148,7 +149,7 @@ def game_of(row: tuple[object, ...], shows: list[tuple[object, ...]]) -> Cribbag
     try:
         margin_kind = MarginKind(text(margin, "margin"))
     except ValueError:
-        raise ValueError(f"its margin {margin!r} is not win, skunk or double skunk") from None
+        raise ValueError(f"its margin {quoted(margin)} is not win, skunk or double skunk") from None
     return CribbageGame(
         id=whole(game_id, "id"),
         key=text(key, "key"),

@@ -10,16 +10,17 @@ import argparse
 import contextlib
 import errno
 import os
-import re
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from cribtiles.terminal import cut_quotes
+from cribtiles.terminal import for_terminal as for_terminal  # here too, for the app's modules
+
 QUOTE = 60  # characters: the most of anything from a file that a message quotes
 DETAIL = 120  # characters: the most of an error's own words that a message carries
 MAX_ASIDE = 1000  # damaged copies of one file kept side by side
-
-_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+MAX_SHOWN = 80  # characters: the most of a path that a message shows
 
 
 # --- a file named on the command line ---
@@ -35,6 +36,20 @@ def folder_named(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("give a folder's name: an empty one would mean the current folder")
     return Path(text)
+
+
+def shown_path(path: Path) -> str:
+    r"""A path as a message writes it: control characters as their escapes, cut short in the middle
+    when long (a name typed or pasted on the command line may be anything).
+
+    >>> shown_path(Path("games/crib.json")), shown_path(Path("a\x1b[2J")), len(shown_path(Path("x" * 5000)))
+    ('games/crib.json', 'a\\x1b[2J', 79)
+    """
+    text = for_terminal(str(path))
+    if len(text) <= MAX_SHOWN:
+        return text
+    half = MAX_SHOWN // 2 - 1
+    return f"{text[:half]}…{text[-half:]}"
 
 
 def _size_words(n: int) -> str:
@@ -66,24 +81,9 @@ def read_named_file(path: Path, cap: int, name: str, what: str) -> str:
 # --- short, plain reasons ---
 
 
-def for_terminal(text: str) -> str:
-    r"""`text` with every control character but the line break written as its escape, so that nothing
-    read from a file (a name in the history) can retitle, clear or ring the terminal it is printed on.
-
-    >>> for_terminal("Ann\x1b]0;PWNED\x07 won")
-    'Ann\\x1b]0;PWNED\\x07 won'
-    """
-    return "".join(c if c == "\n" or c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
-
-
 def brief(text: str) -> str:
     """`text` short enough for a message: each quoted part cut to QUOTE characters, the whole to DETAIL."""
-
-    def cut(m: re.Match[str]) -> str:
-        quoted = m[0]
-        return quoted if len(quoted) <= QUOTE else f"{quoted[: QUOTE - 2]}…{quoted[0]}"
-
-    text = _QUOTED.sub(cut, text)
+    text = cut_quotes(text, QUOTE)
     return text if len(text) <= DETAIL else f"{text[: DETAIL - 1]}…"
 
 

@@ -61,7 +61,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
@@ -70,6 +69,7 @@ from cribtiles.cribbage.events import MarginKind
 from cribtiles.table.cribbage_ledger import CribbageGame, CribbageLine, CribbageStats, cribbage_statistics
 from cribtiles.table.ledger import GameSummary, StatLine, Stats, statistics
 from cribtiles.table.stat_columns import BY_THE_BOOK, CRIBBAGE_COLUMNS, TILE_COLUMNS, shown_lines
+from cribtiles.terminal import Parser, json_for_terminal, say
 
 from .files import brief, folder_named, for_terminal, why
 from .history import History, history_path
@@ -80,7 +80,7 @@ TARGET = 121  # a game of cribbage to another target says so in the listing
 
 def _parser(command: str) -> argparse.ArgumentParser:
     what = "list the finished games, oldest first" if command == "history" else "statistics of the finished games"
-    ap = argparse.ArgumentParser(prog=f"cribtiles {command}", description=f"Crib Tiles: {what}.")
+    ap = Parser(prog=f"cribtiles {command}", description=f"Crib Tiles: {what}.")
     ap.add_argument("--json", action="store_true", help="print a JSON document (see the module's notes)")
     ap.add_argument("--data-dir", type=folder_named, help="the data folder (default: the user data folder)")
     return ap
@@ -101,7 +101,7 @@ def main(command: str, args: Sequence[str]) -> int:
         there = Path(folder).is_dir()
     except OSError as e:  # a name too long, a folder inside one we may not enter: one line, no traceback
         shown = for_terminal(brief(f"'{folder}'"))  # at most a short excerpt of the name
-        print(f"cribtiles {command}: the data folder {shown} cannot be read ({why(e)})", file=sys.stderr)
+        say(f"cribtiles {command}: the data folder {shown} cannot be read ({why(e)})")
         return 2
     if there:  # never make a folder only to look into it
         from .logs import setup_logging
@@ -114,17 +114,16 @@ def main(command: str, args: Sequence[str]) -> int:
     read_ok = read_ok and history.read_ok
     history.close()
     for message in history.take_messages():
-        print(f"cribtiles: {for_terminal(message)}", file=sys.stderr)
+        say(f"cribtiles: {message}")
     if not read_ok:  # never an empty listing or zero games for a history that could not be seen
         return 1
     if command == "history":
-        text = json.dumps(history_json(games, cribbage), indent=1) if opts.json else history_text(games, cribbage)
+        doc, text = (history_json(games, cribbage), "") if opts.json else (None, history_text(games, cribbage))
     else:
         stats, cribbage_stats = statistics(games), cribbage_statistics(cribbage)
-        text = (
-            json.dumps(stats_json(stats, cribbage_stats), indent=1) if opts.json else stats_text(stats, cribbage_stats)
-        )
-    print(for_terminal(text))  # names come from the database: no control character reaches the terminal
+        doc, text = (stats_json(stats, cribbage_stats), "") if opts.json else (None, stats_text(stats, cribbage_stats))
+    # names come from the database: no control character reaches the terminal, and the JSON stays JSON
+    print(for_terminal(text) if doc is None else json_for_terminal(json.dumps(doc, indent=1)))
     return 0
 
 

@@ -18,8 +18,9 @@ import os
 import sys
 from pathlib import Path
 
+from cribtiles.terminal import for_terminal
+
 from .confined import open_regular
-from .files import for_terminal
 
 LOG_FILE = "cribtiles.log"
 MAX_BYTES = 256 * 1024  # one old file is kept beside it: the log never grows past half a megabyte
@@ -78,6 +79,14 @@ class _Plain(logging.Formatter):
         return for_terminal(f"cribtiles: {record.getMessage()}")
 
 
+class _TerminalFormatter(logging.Formatter):
+    """The log's lines as they may reach a terminal (on standard error, or a log file read with `cat`):
+    a folder's or a file's name in them may hold an escape or a bell, written as its escape here."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return for_terminal(super().format(record))
+
+
 def setup_logging(folder: Path) -> Path | None:
     """Send the `cribtiles` loggers to the folder's log file; the file's path, or None when it cannot
     be written there (then warnings and errors go to standard error, the first saying why)."""
@@ -97,7 +106,7 @@ def setup_logging(folder: Path) -> Path | None:
         handler = _QuietStream(sys.stderr)
         handler.setLevel(logging.WARNING)
         path = None
-    handler.setFormatter(_Plain() if path is None else logging.Formatter(FORMAT))
+    handler.setFormatter(_Plain() if path is None else _TerminalFormatter(FORMAT))
     log.addHandler(handler)
     if why and os.path.lexists(Path(folder) / LOG_FILE):  # a log file that is there but not usable: say so
         log.warning("%s; the log goes to standard error", why)

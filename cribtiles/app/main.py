@@ -13,13 +13,14 @@ from cribtiles.bot import LEVELS
 from cribtiles.rules import NotationError, RuleOptions
 from cribtiles.rules.movegen import CORE_DESCRIPTION
 from cribtiles.table.seats import Seat, parse_players
+from cribtiles.terminal import Parser, say
 from cribtiles.ui.geometry import window_size  # pure arithmetic: no pygame is imported
 
 from .files import folder_named
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="cribtiles",
         description="Crib Tiles: Kings Cribbage, the crossword tile game scored like cribbage.",
         epilog="Also: cribtiles history|stats|replay|analyze|review|arena|cribbage (each with --help)",
@@ -75,7 +76,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _main(argv)
     except KeyboardInterrupt:  # the modes catch it themselves; this is Ctrl-C between them (loading)
-        print("\ncribtiles: interrupted", file=sys.stderr)
+        say("\ncribtiles: interrupted")
         return 130
     except BrokenPipeError:
         with contextlib.suppress(OSError):  # say nothing more to the closed pipe, also at exit
@@ -118,7 +119,7 @@ def _main(argv: Sequence[str] | None) -> int:
         size = window_size(args.size)
         seats = _seats(args.players, args.level, options)
     except (NotationError, ValueError) as e:
-        print(f"cribtiles: {e}", file=sys.stderr)
+        say(f"cribtiles: {e}")
         return 2
     if args.selftest:
         from .selftest import selftest

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import logging
 import signal
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from cribtiles.rules import RuleOptions
 from cribtiles.table.model import Table
 from cribtiles.table.seats import Seat
+from cribtiles.terminal import say
 
 from .logs import LOG_FILE, setup_logging
 from .storage import FolderInUse, Store
@@ -39,10 +39,7 @@ def play_window(
     try:
         import pygame  # noqa: F401
     except ImportError:
-        print(
-            "cribtiles: pygame-ce is not installed, so there is no window; play in the terminal with --text",
-            file=sys.stderr,
-        )
+        say("cribtiles: pygame-ce is not installed, so there is no window; play in the terminal with --text")
         return 1
     store = Store(data_dir)
     log_path = setup_logging(store.folder) or store.folder / LOG_FILE
@@ -50,29 +47,35 @@ def play_window(
         folder_note = store.lock()
     except FolderInUse as e:  # never two windows on one saved game: the second would overwrite the first's
         log.warning("refused to start: %s", e)
-        print(f"cribtiles: {e}", file=sys.stderr)
+        say(f"cribtiles: {e}")
         tell_in_a_window("Crib Tiles is already open", str(e))
         return 1
     try:
         new_options = options if new_rules else None
         return _play(store, level, seed, new_options, size, folder_note, seats, replay, title)
     except Exception as e:  # a bug: say so, where the details are, and that the game is safe
-        return _crashed(e, log_path)
+        return _crashed(e, log_path, store.unsaved)
     finally:
         store.unlock()
 
 
-def _crashed(e: Exception, log_path: Path) -> int:
+def _crashed(e: Exception, log_path: Path, unsaved: str | None = None) -> int:
     """An unexpected error ended the window: log it with its traceback, and tell the player in words,
-    on standard error and in a small window, with the log's path for a bug report."""
+    on standard error and in a small window, with the log's path for a bug report. `unsaved`: why the
+    game's latest save failed (then it is not said to be saved)."""
     log.exception("the game stopped on an unexpected error")
     what = f"{type(e).__name__}: {e}"
     what = what if len(what) <= 160 else what[:159] + "…"
-    text = (
-        f"Crib Tiles stopped on an unexpected error ({what}). Your game was saved after its last turn and "
-        f"goes on when you start again. The details are in {log_path}; please send that file with a bug report."
+    kept = (
+        "Your game was saved after its last turn and goes on when you start again."
+        if unsaved is None
+        else unsaved_words(unsaved).capitalize()
     )
-    print(f"cribtiles: {text}", file=sys.stderr)
+    text = (
+        f"Crib Tiles stopped on an unexpected error ({what}). {kept} "
+        f"The details are in {log_path}; please send that file with a bug report."
+    )
+    say(f"cribtiles: {text}")
     tell_in_a_window("Crib Tiles stopped", text)
     return 1
 
@@ -100,7 +103,7 @@ def _play(
     else:  # the game this one replaces: an unfinished one is kept in the history, and that is said
         kept = store.keep_unfinished()
         if kept:
-            print(f"cribtiles: {kept}", file=sys.stderr)
+            say(f"cribtiles: {kept}")
         notes = " ".join(n for n in (notes, kept) if n)
     if notes:
         log.warning("%s", notes)
@@ -112,7 +115,7 @@ def _play(
     except Exception as e:  # no display: say so plainly
         if e.__class__.__name__ == "error":
             log.error("cannot open a window: %s", e)
-            print(f"cribtiles: cannot open a window ({e}); play in the terminal with --text", file=sys.stderr)
+            say(f"cribtiles: cannot open a window ({e}); play in the terminal with --text")
             return 1
         raise
     if replay is not None:
@@ -121,14 +124,18 @@ def _play(
     # said once Ctrl-C and SIGTERM are the window's to handle: from then on they stop it properly
     app.run(ready=lambda: log.info("window open at %dx%d", width, height))
     for err in store.errors[-1:]:
-        print(f"cribtiles: {err}", file=sys.stderr)
-    if app.stopped_by is not None:
-        print(
-            f"cribtiles: stopped by {app.stopped_by}; your game is saved and goes on when you start again.",
-            file=sys.stderr,
-        )
-        return 128 + int(getattr(signal, app.stopped_by))
-    return 0
+        say(f"cribtiles: {err}")
+    stopped = f"stopped by {app.stopped_by}; " if app.stopped_by is not None else ""
+    if store.unsaved is not None:  # never "saved" when it was not
+        say(f"cribtiles: {stopped}{unsaved_words(store.unsaved)}")
+    elif stopped:
+        say(f"cribtiles: {stopped}your game is saved and goes on when you start again.")
+    return 0 if app.stopped_by is None else 128 + int(getattr(signal, app.stopped_by))
+
+
+def unsaved_words(why: str) -> str:
+    """What quitting lost, when the game's latest save failed (`why`: the system's words)."""
+    return f"your game could not be saved ({why}), so the turns played since it was last saved are lost."
 
 
 def tell_in_a_window(title: str, text: str) -> None:

@@ -8,40 +8,25 @@ replay is said in words on standard error, and the exit code is 2.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from cribtiles.rules.errors import RecordError
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
+from cribtiles.terminal import Parser, say
 from cribtiles.ui.geometry import window_size  # pure arithmetic: no pygame is imported
 
-from .files import folder_named, read_named_file
+from .files import folder_named, read_named_file, shown_path
 
 #: No record is near this size (a long match is tens of kilobytes): a larger file is not one.
 MAX_BYTES = 8 * 1024 * 1024
-#: A path is quoted at most this long in a message.
-MAX_SHOWN = 80
-
-
-def _shown(path: Path) -> str:
-    """A path as a message writes it: cut short in the middle when long.
-
-    >>> _shown(Path("games/crib.json"))
-    'games/crib.json'
-    """
-    text = str(path)
-    if len(text) <= MAX_SHOWN:
-        return text
-    half = MAX_SHOWN // 2 - 1
-    return f"{text[:half]}…{text[-half:]}"
 
 
 def read_table(path: Path) -> Table:
     """The game of a file: a saved table, a game record or a match record. ValueError, in words that
     name the file, when it is missing, cannot be read, or is not a record that can be replayed."""
-    name = _shown(path)
+    name = shown_path(path)
     text = read_named_file(path, MAX_BYTES, name, "a game record")
     try:
         return load_table(text)
@@ -52,7 +37,7 @@ def read_table(path: Path) -> Table:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="cribtiles replay",
         description="Step through a recorded game on the board: a saved game, a game record or a match record.",
     )
@@ -74,7 +59,7 @@ def main(args: Sequence[str]) -> int:
         size = window_size(ns.size)
         table = read_table(ns.file)
     except ValueError as e:
-        print(f"cribtiles replay: {e}", file=sys.stderr)
+        say(f"cribtiles replay: {e}")
         return 2
     from .play import play_window
 

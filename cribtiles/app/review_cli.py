@@ -48,6 +48,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from cribtiles.table.review import DEFAULT_BUDGET, Review, TurnReview, review_table
+from cribtiles.terminal import Parser, for_terminal, json_for_terminal, say
 
 from .replay_cli import read_table
 
@@ -59,7 +60,7 @@ MAX_BUDGET = 600.0
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="cribtiles review",
         description=(
             "Review a recorded game: every turn of every player against the best move found by Expert "
@@ -103,7 +104,7 @@ def main(args: Sequence[str]) -> int:
     try:
         table = read_table(ns.file)
     except ValueError as e:
-        print(f"cribtiles review: {e}", file=sys.stderr)
+        say(f"cribtiles review: {e}")
         return 2
     progress = _Progress(sys.stderr) if sys.stderr.isatty() and not ns.json else None
     try:
@@ -111,14 +112,14 @@ def main(args: Sequence[str]) -> int:
     except KeyboardInterrupt:
         if progress is not None:
             progress.clear()
-        print("cribtiles review: interrupted", file=sys.stderr)
+        say("cribtiles review: interrupted")
         return 130
     if progress is not None:
         progress.clear()
     if ns.json:
-        print(json.dumps(review_json(review, ns.seed), ensure_ascii=False))
-    else:
-        print(review_text(review, ns.file.name))
+        print(json_for_terminal(json.dumps(review_json(review, ns.seed), ensure_ascii=False)))
+    else:  # the file's name as typed may hold anything: no control character reaches the terminal
+        print(for_terminal(review_text(review, ns.file.name)))
     return 0
 
 

@@ -6,11 +6,12 @@ Exits 0 when all is well, 1 with the reason otherwise; the installers run it on 
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 import time
 import traceback
 from pathlib import Path
+
+from cribtiles.terminal import say
 
 
 def _check(ok: bool, what: str) -> None:
@@ -26,7 +27,7 @@ def selftest(data_dir: Path | None = None) -> int:
         with tempfile.TemporaryDirectory(prefix="cribtiles-selftest-") as tmp:
             _run(Path(data_dir) if data_dir is not None else Path(tmp))
     except Exception as e:
-        print(f"cribtiles selftest: FAILED: {e}", file=sys.stderr)
+        say(f"cribtiles selftest: FAILED: {e}")
         traceback.print_exc()
         return 1
     print(f"cribtiles selftest: ok ({time.perf_counter() - started:.1f} s)")

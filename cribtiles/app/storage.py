@@ -228,8 +228,16 @@ class Store:
         self.errors: list[str] = []  # writes that failed (a full disk, a read-only folder)
         self._lock: FolderLock | None = None
         self.no_saving = ""  # why this game saves nothing (the folder is not its own), or ""
+        # why the latest save of the game, and of the cribbage game, failed (None: it was saved)
+        self._unsaved: dict[str, str | None] = {"game": None, "cribbage game": None}
         self._history: History | None = None
         self._history_notes: list[str] = []  # what the history said, for the next screen that reads it
+
+    @property
+    def unsaved(self) -> str | None:
+        """Why a game in play is not saved as it stands (its latest save failed), or None: every game
+        is saved, and quitting loses nothing."""
+        return next((why for why in self._unsaved.values() if why is not None), None)
 
     @property
     def game_path(self) -> Path:
@@ -322,17 +330,24 @@ class Store:
                 log.warning("the data folder %s is no longer this game's own (%s): no more saves", self.folder, lost)
         return not self.no_saving
 
-    def _refused(self, what: str) -> None:
-        message = f"could not save the {what} in {self.folder} (the folder is not this game's own: {self.no_saving})"
-        self.errors.append(message)
+    def _refused(self, what: str) -> bool:
+        """A save not made, because the folder is not this game's own: said, and never saved (False)."""
+        problem = f"the folder is not this game's own: {self.no_saving}"
+        self.errors.append(f"could not save the {what} in {self.folder} ({problem})")
+        if what in self._unsaved:
+            self._unsaved[what] = problem
+        return False
 
     def _failed(self, what: str, e: BaseException) -> None:
-        message = f"could not save the {what} in {self.folder} ({self._problem(e)})"
+        problem = self._problem(e)
+        message = f"could not save the {what} in {self.folder} ({problem})"
         if isinstance(e, OSError):
             log.warning("%s", message)
         else:
             log.error("%s", message, exc_info=e)
         self.errors.append(message)
+        if what in self._unsaved:
+            self._unsaved[what] = problem
 
     # --- the game ---
 
@@ -370,9 +385,9 @@ class Store:
             return None, note
         return (table.match if table.options.rounds > 1 else table.state), note
 
-    def save_game(self, game: Table | GameState | Match) -> None:
-        """Save the table (its seats and its game or match), or a bare game or match; a failure is recorded
-        in `errors`, never raised."""
+    def save_game(self, game: Table | GameState | Match) -> bool:
+        """Save the table (its seats and its game or match), or a bare game or match; whether it was
+        saved. A failure is recorded in `errors` and `unsaved`, never raised."""
         if not self._may_save():
             return self._refused("game")
         try:
@@ -383,6 +398,9 @@ class Store:
             atomic_write(self.game_path, text)
         except Exception as e:
             self._failed("game", e)
+            return False
+        self._unsaved["game"] = None
+        return True
 
     # --- the classic cribbage game ---
 
@@ -406,14 +424,18 @@ class Store:
         aside = _set_aside(self.cribbage_path)
         return None, f"The saved cribbage game could not be used ({reason}); {aside.words()}."
 
-    def save_cribbage(self, table: CribbageTable) -> None:
-        """Save the cribbage game after a move; a failure is recorded in `errors`, never raised."""
+    def save_cribbage(self, table: CribbageTable) -> bool:
+        """Save the cribbage game after a move; whether it was saved. A failure is recorded in `errors`
+        and `unsaved`, never raised."""
         if not self._may_save():
             return self._refused("cribbage game")
         try:
             atomic_write(self.cribbage_path, table.to_json())
         except Exception as e:
             self._failed("cribbage game", e)
+            return False
+        self._unsaved["cribbage game"] = None
+        return True
 
     # --- the history of finished games ---
 
@@ -582,7 +604,8 @@ class Store:
     def save_preferences(self, prefs: Preferences) -> None:
         """Save the preferences; a failure is recorded in `errors`, never raised."""
         if not self._may_save():
-            return self._refused("settings")
+            self._refused("settings")
+            return
         try:
             atomic_write(self.settings_path, json.dumps(asdict(prefs), indent=1))
         except Exception as e:

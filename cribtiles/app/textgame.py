@@ -31,6 +31,7 @@ from cribtiles.table.model import Table
 from cribtiles.table.privacy import hands_over, next_person
 from cribtiles.table.seats import Seat
 from cribtiles.table.seen import call_words
+from cribtiles.terminal import for_terminal, say
 
 from .logs import setup_logging
 from .storage import FolderInUse, Store
@@ -75,6 +76,12 @@ def clear_terminal() -> None:
     if sys.stdout is not None and sys.stdout.isatty():
         sys.stdout.write("\x1b[H\x1b[2J\x1b[3J")
         sys.stdout.flush()
+
+
+def _print(text: str) -> None:
+    """The text mode's output: nothing read from a file or typed (a name, a folder's name) may pass a
+    control character to the terminal."""
+    print(for_terminal(text))
 
 
 def resume_command(data_dir: Path | None) -> str:
@@ -455,7 +462,7 @@ def _terminal_read(prompt: str) -> str:
     if sys.stdin is None:
         raise EOFError
     try:
-        return input(prompt)
+        return input(for_terminal(prompt))  # a prompt names the player
     except OSError as e:  # the terminal went away
         raise EOFError from e
 
@@ -465,7 +472,7 @@ def play_text_game(
     seed: int | None = None,
     options: RuleOptions | None = None,
     read: Read = _terminal_read,
-    write: Write = print,
+    write: Write = _print,
     *,
     data_dir: Path | None = None,
     new: bool = False,
@@ -486,7 +493,7 @@ def play_text_game(
         note = store.lock()
     except FolderInUse as e:  # the window or another text game has this folder: never write over its game
         log.warning("refused to start: %s", e)
-        print(f"cribtiles: {e}", file=sys.stderr)
+        say(f"cribtiles: {e}")
         return 1
     try:
         if note:

@@ -16,6 +16,7 @@ from itertools import combinations
 
 from cribtiles.counting import RANKS, CombinationKind
 from cribtiles.rules.board import Board
+from cribtiles.rules.errors import quoted
 from cribtiles.rules.game import RACK_SIZE, PlayerView
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Exchange, Move, Play
@@ -199,7 +200,7 @@ def _order_key(by: str) -> Callable[[tuple[int, Suggestion]], tuple[bool, float,
         # Hard weighs what a play opens for its OPENING_CANDIDATES best by score + leave only, and
         # ranks those first: the rest follow, so that the order is Hard's own.
         return lambda rs: (rs[0] >= OPENING_CANDIDATES, -rs[1].equity, rs[1].notation)
-    raise ValueError(f"order the candidates by {' or '.join(ORDERS)}, not {by!r}")
+    raise ValueError(f"order the candidates by {' or '.join(ORDERS)}, not {quoted(by)}")
 
 
 def all_candidates(

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from cribtiles.rules.errors import quoted
+
 from .cribbage_bots import EXACT, CountingManners, CribbageBot, easy_bot, hard_bot, medium_bot
 
 
@@ -46,7 +48,7 @@ def cribbage_level(name: str) -> CribbageLevel:
     """The level called `name` (any case); a ValueError in words for another name."""
     found = BY_NAME.get(name.strip().lower())
     if found is None:
-        raise ValueError(f"there is no cribbage bot level {name!r}; the levels are {', '.join(LEVELS)}")
+        raise ValueError(f"there is no cribbage bot level {quoted(name)}; the levels are {', '.join(LEVELS)}")
     return found
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from cribtiles.rules.errors import quoted
+
 from .base import Bot, JokerManners
 from .equity import HardBot
 from .findability import BEGINNER, EASY, FindabilityBot
@@ -69,7 +71,7 @@ def level(name: str) -> Level:
     """The level called `name` (any case)."""
     found = BY_NAME.get(name.strip().lower())
     if found is None:
-        raise ValueError(f"there is no bot level {name!r}; the levels are {', '.join(LEVELS)}")
+        raise ValueError(f"there is no bot level {quoted(name)}; the levels are {', '.join(LEVELS)}")
     return found
 
 

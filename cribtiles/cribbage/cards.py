@@ -10,6 +10,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from cribtiles.rules.errors import quoted, unquoted
+
 RANK_SYMBOLS = "A23456789TJQK"
 _RANK_NAMES = (
     "ace",
@@ -75,9 +77,9 @@ class Card:
 
     def __post_init__(self) -> None:
         if not (isinstance(self.rank, int) and 1 <= self.rank <= 13):
-            raise CardError(f"{self.rank!r} is not a rank: a card's rank is 1 (ace) to 13 (king)")
+            raise CardError(f"{quoted(self.rank)} is not a rank: a card's rank is 1 (ace) to 13 (king)")
         if not isinstance(self.suit, Suit):
-            raise CardError(f"{self.suit!r} is not a suit (S, H, D or C)")
+            raise CardError(f"{quoted(self.suit)} is not a suit (S, H, D or C)")
         object.__setattr__(self, "index", SUITS.index(self.suit) * 13 + self.rank - 1)
 
     def __hash__(self) -> int:
@@ -127,10 +129,10 @@ def parse_card(text: str) -> Card:
     """
     t = text.strip()
     if len(t) < 2:
-        raise CardError(f"{text!r} is not a card: write a rank and a suit, like 5H or TD")
+        raise CardError(f"{quoted(text)} is not a card: write a rank and a suit, like 5H or TD")
     suit_letter = t[-1].upper()
     if suit_letter not in "SHDC":
-        raise CardError(f"{text!r} is not a card: {t[-1]} is not a suit (S, H, D or C)")
+        raise CardError(f"{quoted(text)} is not a card: {unquoted(t[-1])} is not a suit (S, H, D or C)")
     rank_text = t[:-1].upper()
     if rank_text == "10":
         rank = 10
@@ -138,7 +140,9 @@ def parse_card(text: str) -> Card:
         rank = RANK_SYMBOLS.index(rank_text) + 1
     else:
         hint = _RANK_HINTS.get(rank_text, "")
-        raise CardError(f"{text!r} is not a card: {t[:-1]} is not a rank (A 2 3 4 5 6 7 8 9 T J Q K){hint}")
+        raise CardError(
+            f"{quoted(text)} is not a card: {unquoted(t[:-1])} is not a rank (A 2 3 4 5 6 7 8 9 T J Q K){hint}"
+        )
     return Card(rank, Suit(suit_letter))
 
 

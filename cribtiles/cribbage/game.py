@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from cribtiles.rules.errors import quoted
+from cribtiles.rules.names import name_problem
+
 from .cards import DECK, JACK, Card
 from .deal import Deal, cut_for_deal, first_dealer
 from .events import EventKind, Outcome, ScoreEvent, outcome_of
@@ -326,7 +329,7 @@ class CribbageState:
     def view(self, player: int) -> CribbageView:
         """What `player` may see: never the other hand, the crib before its count, or the deck."""
         if player not in (0, 1):
-            raise ValueError(f"players are 0 and 1, not {player!r}")
+            raise ValueError(f"players are 0 and 1, not {quoted(player)}")
         counted = self.show_step if self.phase in (Phase.SHOW, Phase.OVER) else 0
         shown_hands = tuple(ShownHand(self.show_owner(s), *self.show_cards(s)) for s in range(counted))
         seen = {*self.hands[player], *self.shown[player], *self.discards[player], *(c for _, c in self.played)}
@@ -414,6 +417,8 @@ def new_game(
     >>> state.phase, len(state.hands[0]), len(state.hands[1]), state.current_player == 1 - state.dealer
     (<Phase.DISCARD: 'discard'>, 6, 6, True)
     """
+    for problem in filter(None, map(name_problem, names)):
+        raise ValueError(problem)
     cuts = cut_for_deal(seed)
     state = CribbageState(seed=seed, names=names, options=options or CribbageOptions(), cut_for_deal=cuts)
     return _deal(state, 1, first_dealer(cuts))

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cribtiles.rules.errors import quoted
+
 from .cards import Card, CardError, format_cards, parse_card, parse_cards
 
 
@@ -85,13 +87,17 @@ def parse_move(text: str) -> Move:
     if verb == "discard":
         cards = parse_cards(rest)
         if len(cards) != 2:
-            raise CardError(f"{text.strip()!r}: a discard lays exactly two cards in the crib, like 'discard 5H JD'")
+            raise CardError(
+                f"{quoted(text.strip())}: a discard lays exactly two cards in the crib, like 'discard 5H JD'"
+            )
         return Discard((cards[0], cards[1]))
     if verb == "play":
         if len(words) == 3 and _number(words[2]):
             return PlayCard(parse_card(words[1]), int(words[2]))
         if len(words) != 2:
-            raise CardError(f"{text.strip()!r}: play one card, like 'play 7C' (or 'play 7C 2', saying it scores 2)")
+            raise CardError(
+                f"{quoted(text.strip())}: play one card, like 'play 7C' (or 'play 7C 2', saying it scores 2)"
+            )
         return PlayCard(parse_card(words[1]))
     if words == ["go"]:
         return Go()
@@ -100,12 +106,12 @@ def parse_move(text: str) -> Move:
             return Count()
         if len(words) == 2 and _number(words[1]):
             return Count(int(words[1]))
-        raise CardError(f"{text.strip()!r}: write 'count' for the exact count, or 'count N' with N a number")
+        raise CardError(f"{quoted(text.strip())}: write 'count' for the exact count, or 'count N' with N a number")
     if words == ["muggins"]:
         return Muggins(True)
     if [w.lower() for w in words] == ["no", "muggins"]:
         return Muggins(False)
-    raise CardError(f"{text.strip()!r} is not a move: write discard, play, go, count or muggins")
+    raise CardError(f"{quoted(text.strip())} is not a move: write discard, play, go, count or muggins")
 
 
 def _number(word: str) -> bool:

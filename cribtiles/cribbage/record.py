@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from cribtiles.rules.errors import quoted
+
 from .cards import CardError
 from .game import RECORD_GAME, RECORD_VERSION, CribbageState, new_game
 from .moves import CribbageError, parse_move
@@ -39,12 +41,15 @@ def replay(record: Mapping[str, object]) -> CribbageState:
         )
     except (TypeError, ValueError) as e:
         raise CribbageError(f"this record of a cribbage game is damaged: its options are wrong ({e})") from None
-    state = new_game(seed, (names[0], names[1]), chosen)
+    try:
+        state = new_game(seed, (names[0], names[1]), chosen)
+    except ValueError as e:  # a name too long, or holding a control character
+        raise CribbageError(f"this record of a cribbage game is damaged: {e}") from None
     for number, text in enumerate(moves, start=1):
         if not isinstance(text, str):
             raise CribbageError(f"this record of a cribbage game is damaged: move {number} is not text")
         try:
             state = state.apply(parse_move(text))
         except (CardError, CribbageError) as e:
-            raise CribbageError(f"move {number} of the record ({text!r}) cannot be played: {e}") from None
+            raise CribbageError(f"move {number} of the record ({quoted(text)}) cannot be played: {e}") from None
     return state

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from typing import NamedTuple
 
-from .errors import NotationError
+from .errors import NotationError, quoted
 
 # Square lives a level down so that errors can name it without importing the board; it is
 # re-exported here (the `as` form), so `from cribtiles.rules.board import Square` keeps working.
@@ -48,7 +48,7 @@ def parse_square(text: str) -> Square:
         row = int(t[1:])
         if 1 <= row <= SIZE:
             return square_at(row - 1, COLUMN_LETTERS.index(t[0]))
-    raise NotationError(f"{text!r} is not a square: columns are a-m and rows 1-13, like f7")
+    raise NotationError(f"{quoted(text)} is not a square: columns are a-m and rows 1-13, like f7")
 
 
 def line_name(direction: Direction, square: Square) -> str:
@@ -205,7 +205,7 @@ class Board:
                 s = square_at(r, c)
                 if s in BLOCKED:
                     if token != "##":
-                        raise NotationError(f"{s} is blocked and must be written ##, not {token!r}")
+                        raise NotationError(f"{s} is blocked and must be written ##, not {quoted(token)}")
                     cells.append(None)
                 elif token == "##":
                     raise NotationError(f"{s} is not blocked; write .. for an empty square")

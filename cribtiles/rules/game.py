@@ -20,6 +20,8 @@ from .board import Board
 from .errors import IllegalMove, NotationError
 from .movegen import has_legal_play, legal_plays
 from .moves import Exchange, Move, Pass, Play, parse_move
+from .names import MAX_NAME as MAX_NAME
+from .names import name_problem
 from .options import ANY_TIME, START_HIGH, WHEN_STUCK, RuleOptions
 from .scoring import PlayScore, score_play
 from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter, rank_word, remove_tiles
@@ -28,8 +30,6 @@ _T = TypeVar("_T")
 RACK_SIZE = 5
 JOKER_PENALTY = 5
 MAX_PLAYERS = 4
-#: The longest player name: names are drawn on the table and come from saved files.
-MAX_NAME = 40
 SOLITAIRE_NAMES = ("Dark", "Light")
 #: Rounds in a row in which no player could play that lock the board, if nobody can play at their
 #: end either (rules.md 5: an exchange in the last of them may have brought a play).
@@ -572,11 +572,8 @@ def new_game(
     names = tuple(names) if names else tuple(f"Player {i + 1}" for i in range(players))
     if len(names) != players:
         raise ValueError(f"{players} players need {players} names, not {len(names)}")
-    if any(len(n) > MAX_NAME for n in names):
-        longest = max(len(n) for n in names)
-        raise ValueError(f"a player's name is {longest:,} characters long; names have at most {MAX_NAME}")
-    if not all(n.isprintable() for n in names):  # an escape or a bell in a name would reach terminals
-        raise ValueError("a player's name may hold only printable characters, not control characters")
+    for problem in filter(None, map(name_problem, names)):
+        raise ValueError(problem)
     rng = random.Random(seed)
     if options.solitaire:
         side_colours: tuple[Colour, ...] = (Colour.DARK, Colour.LIGHT)

@@ -13,6 +13,7 @@ from typing import NamedTuple
 
 from cribtiles.counting import HANDS, MAX_HAND, RANKS, key_of
 
+from .errors import quoted
 from .tiles import format_ranks
 
 MAX_LINE = MAX_HAND
@@ -75,7 +76,7 @@ def score_hand(ranks: Iterable[int]) -> HandScore:
         raise ValueError(f"a hand holds 2 to {MAX_LINE} tiles, not {len(hand)}")
     for r in hand:
         if not isinstance(r, int) or not 1 <= r <= 13:
-            raise ValueError(f"{r!r} is not a rank (1 to 13)")
+            raise ValueError(f"{quoted(r)} is not a rank (1 to 13)")
     e = HANDS[key_of(hand)]
     return HandScore(hand, e.fifteens, e.pairs, e.runs, tuple(r in e.live for r in hand))
 

@@ -9,7 +9,7 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 from .board import SQUARES, Square, parse_square
-from .errors import NotationError
+from .errors import NotationError, quoted
 from .tiles import FACES, Tile, format_tiles, parse_tile
 
 
@@ -93,7 +93,7 @@ def parse_move(text: str) -> Move:
     head = words[0].lower()
     if head == "pass":
         if len(words) > 1:
-            raise NotationError(f"{text!r}: pass takes nothing after it (to exchange, write exchange 4L 5D)")
+            raise NotationError(f"{quoted(text)}: pass takes nothing after it (to exchange, write exchange 4L 5D)")
         return Pass()
     if head == "exchange":
         if len(words) == 1:
@@ -102,7 +102,7 @@ def parse_move(text: str) -> Move:
     placements = [_parse_placement(w) for w in words]
     squares = [p.square for p in placements]
     if len(set(squares)) != len(squares):
-        raise NotationError(f"{text!r} places two tiles on one square")
+        raise NotationError(f"{quoted(text)} places two tiles on one square")
     return Play(tuple(sorted(placements)))
 
 
@@ -113,19 +113,19 @@ def _parse_placement(word: str) -> Placement:
     Placement(square=Square(f7), tile=Tile(4L))
     """
     if "=" not in word:
-        raise NotationError(f"{word!r} is not a placement: write square=tile, like f7=4L")
+        raise NotationError(f"{quoted(word)} is not a placement: write square=tile, like f7=4L")
     if "," in word or ";" in word:
-        raise NotationError(f"{word!r}: separate placements with spaces, not commas, like f7=4L g7=5D")
+        raise NotationError(f"{quoted(word)}: separate placements with spaces, not commas, like f7=4L g7=5D")
     if word.count("=") > 1:
         raise NotationError(
-            f"{word!r} is more than one placement: one square, = and one tile each, "
+            f"{quoted(word)} is more than one placement: one square, = and one tile each, "
             "separated by spaces, like f7=4L g7=5D"
         )
     sq, _, tile = word.partition("=")
     if not sq:
-        raise NotationError(f"{word!r}: a square is missing before the =, like f7=4L")
+        raise NotationError(f"{quoted(word)}: a square is missing before the =, like f7=4L")
     if not tile:
-        raise NotationError(f"{word!r}: a tile is missing after the =, like {sq}=4L")
+        raise NotationError(f"{quoted(word)}: a tile is missing after the =, like {sq}=4L")
     return placement(parse_square(sq), parse_tile(tile))
 
 

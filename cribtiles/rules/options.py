@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-from .errors import NotationError
+from .errors import NotationError, quoted
 
 START_LOW, START_HIGH = "low", "high"
 WHEN_STUCK, ANY_TIME = "when-stuck", "any-time"
@@ -32,13 +32,13 @@ class RuleOptions:
 
     def __post_init__(self) -> None:
         if self.start not in _CHOICES["start"]:
-            raise ValueError(f"start must be low or high, not {self.start!r}")
+            raise ValueError(f"start must be low or high, not {quoted(self.start)}")
         if self.exchange not in _CHOICES["exchange"]:
-            raise ValueError(f"exchange must be when-stuck or any-time, not {self.exchange!r}")
+            raise ValueError(f"exchange must be when-stuck or any-time, not {quoted(self.exchange)}")
         if self.mode not in _CHOICES["mode"]:
-            raise ValueError(f"mode must be standard or solitaire, not {self.mode!r}")
+            raise ValueError(f"mode must be standard or solitaire, not {quoted(self.mode)}")
         if not isinstance(self.rounds, int) or not 1 <= self.rounds <= MAX_ROUNDS:
-            raise ValueError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {self.rounds!r}")
+            raise ValueError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {quoted(self.rounds)}")
 
     @property
     def solitaire(self) -> bool:
@@ -67,16 +67,16 @@ class RuleOptions:
                 continue
             name, eq, value = item.partition("=")
             if not eq:
-                raise NotationError(f"{item!r}: write options as name=value, like start=high")
+                raise NotationError(f"{quoted(item)}: write options as name=value, like start=high")
             name, value = name.lower(), value.lower()
             if name == "rounds":
                 if not (value.isascii() and value.isdigit() and len(value) <= 2) or not 1 <= int(value) <= MAX_ROUNDS:
-                    raise NotationError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {value!r}")
+                    raise NotationError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {quoted(value)}")
                 changes[name] = int(value)
             elif name in _CHOICES:
                 if value not in _CHOICES[name]:
-                    raise NotationError(f"{name} may be {' or '.join(_CHOICES[name])}, not {value!r}")
+                    raise NotationError(f"{name} may be {' or '.join(_CHOICES[name])}, not {quoted(value)}")
                 changes[name] = value == "on" if name == "joker" else value
             else:
-                raise NotationError(f"there is no rule option {name!r} (start, exchange, joker, rounds, mode)")
+                raise NotationError(f"there is no rule option {quoted(name)} (start, exchange, joker, rounds, mode)")
         return replace(self, **changes)  # type: ignore[arg-type]

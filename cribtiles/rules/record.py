@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import IllegalMove, NotationError, RecordError
+from .errors import IllegalMove, NotationError, RecordError, quoted
 from .game import LOCK_RULE, GameState, LockRule, new_game
 from .match import Match, round_seed
 from .moves import parse_move
@@ -37,9 +37,7 @@ def _quote(text: str) -> str:
     >>> _quote("f7=4L"), _quote("x" * 100)
     ("'f7=4L'", "'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…' (100 characters)")
     """
-    if len(text) <= QUOTE:
-        return repr(text)
-    return f"{text[: QUOTE - 1]!r}"[:-1] + f"…' ({len(text):,} characters)"
+    return quoted(text, QUOTE) + (f" ({len(text):,} characters)" if len(text) > QUOTE else "")
 
 
 @dataclass(frozen=True)
@@ -82,7 +80,7 @@ class GameRecord:
         version = data.get("version")
         if version != VERSION:
             raise RecordError(
-                f"this game was saved in record version {version!r}; this Crib Tiles reads version {VERSION}"
+                f"this game was saved in record version {quoted(version)}; this Crib Tiles reads version {VERSION}"
             )
         options, seed, names, actions = (data.get(k) for k in ("options", "seed", "players", "actions"))
         if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
@@ -175,7 +173,9 @@ def load_match(text: str) -> Match:
     if not isinstance(data, dict) or data.get("format") != MATCH_FORMAT:
         raise RecordError("this file is not a Crib Tiles match")
     if data.get("version") != VERSION:
-        raise RecordError(f"this match was saved in version {data.get('version')!r}; this Crib Tiles reads {VERSION}")
+        raise RecordError(
+            f"this match was saved in version {quoted(data.get('version'))}; this Crib Tiles reads {VERSION}"
+        )
     seed, rounds = data.get("seed"), data.get("rounds")
     if not isinstance(seed, int) or not isinstance(rounds, list) or not rounds:
         raise RecordError("the saved match is damaged: its seed or rounds are missing")

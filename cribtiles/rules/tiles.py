@@ -13,7 +13,7 @@ from typing import NamedTuple
 
 from cribtiles.counting import RANKS, count_value
 
-from .errors import NotationError
+from .errors import NotationError, quoted
 
 RANK_SYMBOLS = "A23456789TJQK"
 #: How a rank is written in messages for players (10 rather than T).
@@ -50,7 +50,7 @@ def parse_rank(text: str) -> int:
         return 10
     if len(t) == 1 and t in RANK_SYMBOLS:
         return RANK_SYMBOLS.index(t) + 1
-    raise NotationError(f"{text!r} is not a rank (A 2 3 4 5 6 7 8 9 T J Q K)")
+    raise NotationError(f"{quoted(text)} is not a rank (A 2 3 4 5 6 7 8 9 T J Q K)")
 
 
 class Tile(NamedTuple):
@@ -122,15 +122,15 @@ def parse_tile(text: str) -> Tile:
     """`5D`, `TL`, `10L`, `kd` -> Tile. The colour letter is required."""
     t = text.strip()
     if len(t) < 2:
-        raise NotationError(f"{text!r} is not a tile: write a rank and a colour, like 5D or TL")
+        raise NotationError(f"{quoted(text)} is not a tile: write a rank and a colour, like 5D or TL")
     colour_letter = t[-1].upper()
     if colour_letter not in ("L", "D"):
-        raise NotationError(f"{text!r} is not a tile: the colour must be L (light) or D (dark)")
+        raise NotationError(f"{quoted(text)} is not a tile: the colour must be L (light) or D (dark)")
     try:
         rank = parse_rank(t[:-1])
     except NotationError:
         hint = _RANK_HINTS.get(t[:-1].upper(), "")
-        raise NotationError(f"{text!r} is not a tile: {t[:-1]!r} is not a rank{hint}") from None
+        raise NotationError(f"{quoted(text)} is not a tile: {quoted(t[:-1])} is not a rank{hint}") from None
     return Tile(rank, Colour(colour_letter))
 
 

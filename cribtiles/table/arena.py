@@ -42,10 +42,12 @@ from typing import Any
 from cribtiles.bot.base import Bot, choose_safely
 from cribtiles.bot.levels import LEVELS, make_bot
 from cribtiles.bot.simulate import ExpertBot
+from cribtiles.rules.errors import quoted
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
 from cribtiles.signals import sigint_ignored
+from cribtiles.terminal import Parser, say
 
 from .model import Table
 from .runner import Interrupted, Progress, budget_problem, jobs_problem, run_units
@@ -406,7 +408,7 @@ def interrupted_line(arena: Arena, finished: int, seconds: float) -> str:
 
 
 def _parser() -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog="cribtiles arena",
         description="Measure bots against each other over paired games (same bag, seats rotated).",
     )
@@ -435,7 +437,7 @@ def parse_arena(argv: Sequence[str]) -> tuple[Arena, int, bool]:
     levels = tuple(b.strip().lower() for b in args.bots.split(","))
     unknown = [b for b in levels if b not in LEVELS]
     if unknown:
-        ap.error(f"there is no bot level {unknown[0]!r}; the levels are {', '.join(LEVELS)}")
+        ap.error(f"there is no bot level {quoted(unknown[0])}; the levels are {', '.join(LEVELS)}")
     if not MIN_BOTS <= len(levels) <= MAX_BOTS:
         ap.error(f"an arena needs {MIN_BOTS} to {MAX_BOTS} bots, not {len(levels)}")
     if args.games < 1:
@@ -492,7 +494,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         with sigint_ignored():
             _print_report(arena, results, time.perf_counter() - started, as_json, finished)
     except KeyboardInterrupt:  # between the games and the report, or before the games began
-        print("cribtiles arena: interrupted.", file=sys.stderr)
+        say("cribtiles arena: interrupted.")
         return EXIT_INTERRUPTED
     return 0 if finished is None else EXIT_INTERRUPTED
 

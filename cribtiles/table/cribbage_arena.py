@@ -36,7 +36,9 @@ from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind
+from cribtiles.rules.errors import quoted
 from cribtiles.signals import sigint_ignored
+from cribtiles.terminal import Parser, say
 
 from .arena import CI_METHOD, EXIT_INTERRUPTED, percentile, wilson_interval
 from .runner import Interrupted, Progress, jobs_problem, run_units
@@ -294,7 +296,7 @@ def report_text(
 
 
 def parser(prog: str = "cribtiles cribbage arena") -> argparse.ArgumentParser:
-    ap = argparse.ArgumentParser(
+    ap = Parser(
         prog=prog,
         description="Measure cribbage bots against each other over paired deals (the same cards, seats swapped).",
     )
@@ -314,7 +316,7 @@ def parse_arena(argv: Sequence[str]) -> tuple[CribbageArena, int, bool]:
     levels = tuple(b.strip().lower() for b in args.bots.split(","))
     unknown = [b for b in levels if b not in LEVELS]
     if unknown:
-        ap.error(f"there is no cribbage bot level {unknown[0]!r}; the levels are {', '.join(LEVELS)}")
+        ap.error(f"there is no cribbage bot level {quoted(unknown[0])}; the levels are {', '.join(LEVELS)}")
     if len(levels) != SEATS:
         ap.error(f"a cribbage arena needs exactly 2 bots, not {len(levels)}")
     if args.games < 1:
@@ -345,7 +347,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 print(report_text(arena, summaries, seconds, finished))
             sys.stdout.flush()
     except KeyboardInterrupt:
-        print("cribtiles cribbage arena: interrupted.", file=sys.stderr)
+        say("cribtiles cribbage arena: interrupted.")
         return EXIT_INTERRUPTED
     return 0 if finished is None else EXIT_INTERRUPTED
 

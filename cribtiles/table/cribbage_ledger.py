@@ -20,6 +20,7 @@ from cribtiles.cribbage.moves import Count, parse_move
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.record import replay
 from cribtiles.cribbage.show import score_show
+from cribtiles.rules.errors import quoted
 
 #: The bot levels in the order the statistics list them, the ladder's own (a level this version does not
 #: know, from a history written by another, goes last).
@@ -127,7 +128,7 @@ def summarize_cribbage(state: CribbageState, person: int, level: str, finished_a
     if outcome is None:
         raise ValueError("the game is not over yet")
     if person not in (0, 1):
-        raise ValueError(f"the person sits at seat 0 or 1, not {person!r}")
+        raise ValueError(f"the person sits at seat 0 or 1, not {quoted(person)}")
     record = state.record()
     shows: list[ShowCount] = []
     pegged = [0, 0]

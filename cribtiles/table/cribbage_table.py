@@ -24,6 +24,7 @@ from cribtiles.cribbage.peg import peg_points
 from cribtiles.cribbage.record import replay
 from cribtiles.cribbage.show import ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView
+from cribtiles.rules.errors import quoted
 
 log = logging.getLogger("cribtiles.table")
 
@@ -120,7 +121,7 @@ class CribbageTable:
 
     def __init__(self, state: CribbageState, person: int = 0, level: str = DEFAULT_LEVEL) -> None:
         if person not in (0, 1):
-            raise ValueError(f"the person sits at seat 0 or 1, not {person!r}")
+            raise ValueError(f"the person sits at seat 0 or 1, not {quoted(person)}")
         self.level = cribbage_level(level).name
         self.person = person
         self.state = state
@@ -370,7 +371,7 @@ class CribbageTable:
         if not isinstance(data, Mapping) or data.get("format") != SAVE_FORMAT:
             raise CribbageSaveError("it is not a saved cribbage game")
         if data.get("version") != SAVE_VERSION:
-            raise CribbageSaveError(f"it is of version {data.get('version')!r}, not {SAVE_VERSION}")
+            raise CribbageSaveError(f"it is of version {quoted(data.get('version'))}, not {SAVE_VERSION}")
         person, level, record = data.get("person"), data.get("level"), data.get("record")
         if person not in (0, 1) or isinstance(person, bool):
             raise CribbageSaveError("it does not say which seat is yours")

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from cribtiles.bot.levels import LEVELS
+from cribtiles.rules.errors import quoted
 from cribtiles.rules.game import GameState
 from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
 
@@ -75,7 +76,7 @@ class GameSummary:
         if not self.winners or any(not 0 <= w < len(self.seats) for w in self.winners):
             raise ValueError(f"the winners {self.winners} are not seats of the game")
         if self.mode not in MODES:
-            raise ValueError(f"there is no mode {self.mode!r}")
+            raise ValueError(f"there is no mode {quoted(self.mode)}")
         if any(level is not None and level not in LEVELS for _, level in self.seats):
             raise ValueError("a seat has a bot level this version does not know")
 

@@ -33,7 +33,7 @@ from pathlib import Path
 from cribtiles.bot.findability import EASY, forms_cross_lines
 from cribtiles.bot.levels import make_bot
 from cribtiles.rules.board import Board
-from cribtiles.rules.errors import IllegalMove
+from cribtiles.rules.errors import IllegalMove, quoted
 from cribtiles.rules.game import GameState, new_game
 from cribtiles.rules.match import Match
 from cribtiles.rules.movegen import scored_plays
@@ -156,7 +156,7 @@ class Puzzle:
 def _play(text: str) -> Play:
     move = parse_move(text)
     if not isinstance(move, Play):
-        raise ValueError(f"{text!r} is not a play")
+        raise ValueError(f"{quoted(text)} is not a play")
     return move
 
 

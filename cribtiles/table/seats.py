@@ -7,7 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cribtiles.bot.levels import LEVELS
-from cribtiles.rules.game import MAX_NAME, MAX_PLAYERS
+from cribtiles.rules.errors import quoted
+from cribtiles.rules.game import MAX_PLAYERS
+from cribtiles.rules.names import MAX_NAME, name_problem
 
 
 @dataclass(frozen=True)
@@ -19,11 +21,12 @@ class Seat:
 
     def __post_init__(self) -> None:
         if self.level is not None and self.level not in LEVELS:
-            raise ValueError(f"there is no bot level {self.level!r}; the levels are {', '.join(LEVELS)}")
-        if not self.name.strip() or len(self.name) > MAX_NAME:
+            raise ValueError(f"there is no bot level {quoted(self.level)}; the levels are {', '.join(LEVELS)}")
+        if not self.name.strip():
             raise ValueError(f"a name has 1 to {MAX_NAME} characters")
-        if not self.name.isprintable():  # an escape or a bell in a name would reach terminals
-            raise ValueError("a name may hold only printable characters, not control characters")
+        problem = name_problem(self.name)
+        if problem is not None:
+            raise ValueError(problem)
 
     @property
     def is_bot(self) -> bool:
@@ -81,10 +84,9 @@ def parse_players(text: str) -> tuple[Seat, ...]:
         raise ValueError(f"--players: Crib Tiles is played by 2 to {MAX_PLAYERS} players, not {len(entries)}")
     seats = []
     for e in entries:
-        if len(e) > MAX_NAME:
-            raise ValueError(f"--players: a name has at most {MAX_NAME} characters")
-        if not e.isprintable():
-            raise ValueError("--players: a name may hold only printable characters, not control characters")
+        problem = name_problem(e)
+        if problem is not None:
+            raise ValueError(f"--players: {problem}")
         seats.append(Seat.bot(e.lower()) if e.lower() in LEVELS else Seat.person(e))
     return seat_names(seats)
 

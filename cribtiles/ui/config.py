@@ -23,14 +23,20 @@ from cribtiles.table.settings import Preferences
 class Keeper(Protocol):
     """Saves for the window: the game after every turn, the preferences when they change."""
 
-    def save_game(self, game: Table | GameState | Match) -> None:
-        """Save the game at the table (its seats and its match), or a bare game or match."""
+    def save_game(self, game: Table | GameState | Match) -> bool:
+        """Save the game at the table (its seats and its match), or a bare game or match; whether it
+        was saved (never raises)."""
+        ...
+
+    @property
+    def unsaved(self) -> str | None:
+        """Why a game in play is not saved as it stands (its latest save failed), or None."""
         ...
 
     def save_preferences(self, prefs: Preferences) -> None: ...
 
-    def save_cribbage(self, table: CribbageTable) -> None:
-        """Save the classic cribbage game after a move (never raises)."""
+    def save_cribbage(self, table: CribbageTable) -> bool:
+        """Save the classic cribbage game after a move; whether it was saved (never raises)."""
         ...
 
     def load_cribbage(self) -> tuple[CribbageTable | None, str]:
@@ -97,14 +103,18 @@ class NoKeeper:
         self.cribbage_games: list[CribbageGame] = []  # the finished games of cribbage, oldest first
         self.cribbage: str | None = None  # the cribbage game's save, as JSON
 
-    def save_game(self, game: Table | GameState | Match) -> None:
+    unsaved: str | None = None  # nothing is written, so nothing fails to be
+
+    def save_game(self, game: Table | GameState | Match) -> bool:
         self.saved.append(game.state if isinstance(game, Table) else game.game if isinstance(game, Match) else game)
+        return True
 
     def save_preferences(self, prefs: Preferences) -> None:
         pass
 
-    def save_cribbage(self, table: CribbageTable) -> None:
+    def save_cribbage(self, table: CribbageTable) -> bool:
         self.cribbage = table.to_json()
+        return True
 
     def load_cribbage(self) -> tuple[CribbageTable | None, str]:
         return (None if self.cribbage is None else CribbageTable.from_json(self.cribbage)), ""

@@ -351,12 +351,24 @@ class App:
             Item("History", self.open_history, key=pygame.K_h, note="Every finished game: replay any of them"),
             Item("Statistics", self.open_statistics, key=pygame.K_s, note="Wins, averages and bests, by opponent"),
             Item("Settings", self.open_settings, key=pygame.K_e, note="Sound, speed, full screen, undo, hints"),
-            Item("Quit", self.quit, key=pygame.K_q, note="Your game is saved; it goes on when you come back"),
+            Item("Quit", self.quit, key=pygame.K_q, note=self.quit_note()),
         ]
         return items if unfinished else items[1:]
 
     def quit(self) -> None:
         self.running = False
+
+    @property
+    def unsaved(self) -> str | None:
+        """Why the game in play is not saved as it stands, or None (a keeper that keeps no files: None)."""
+        why: str | None = getattr(self.keeper, "unsaved", None)
+        return why
+
+    def quit_note(self) -> str:
+        """What quitting does to the game: never "saved" when its latest save failed."""
+        if self.unsaved is None:
+            return "Your game is saved; it goes on when you come back"
+        return "Your game could not be saved: quitting loses its last turns"
 
     def open_settings(self) -> None:
         from .settings_scene import SettingsScene
@@ -697,8 +709,11 @@ class App:
         self.running = False
 
     def close(self) -> None:
-        """Write the settings, end the bot worker at once, close the window: never waits on a bot."""
+        """Write the settings (and the game once more if its latest save failed: the disk may have room
+        again), end the bot worker at once, close the window: never waits on a bot."""
         self.keeper.save_preferences(self.prefs)
+        if self.unsaved is not None:
+            self.save_game()
         self._set_scenes([])  # each scene stops what it started
         self.worker.close()
         pygame.display.quit()

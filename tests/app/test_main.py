@@ -102,7 +102,7 @@ def test_players_on_the_command_line(monkeypatch, capsys) -> None:  # type: igno
         "Ann": "2 to 4 players, not 1",
         "a,b,c,d,e": "2 to 4 players, not 5",
         "Ann,,Ben": "separate the players with commas",
-        "Ann," + "x" * 41: "at most 40 characters",
+        "Ann," + "x" * 41: "41 characters long; names have at most 40",
     }
     for players, words in refused.items():
         assert main(["--players", players]) == 2

@@ -274,6 +274,6 @@ def test_a_hint_counted_is_kept_in_the_save_and_marks_the_game_in_the_history() 
 def test_a_seat_s_name_holds_only_printable_characters() -> None:
     with pytest.raises(ValueError, match="only printable characters"):
         Seat.person("Ann\x1b]0;PWNED\x07")
-    with pytest.raises(ValueError, match="--players: a name may hold only printable characters"):
+    with pytest.raises(ValueError, match="--players: a player's name may hold only printable characters"):
         parse_players("Ann\x1b[2J,hard")
     assert [s.name for s in parse_players("Zoë,hard")] == ["Zoë", "Hard"]  # letters of any alphabet stay

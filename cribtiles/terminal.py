@@ -1,0 +1,89 @@
+"""What reaches the terminal: every control character of data written as its escape, every message cut
+to a bounded length, and a command-line parser whose refusals do the same. Standard library only,
+below every other layer (the arenas' parsers in `table` use it as the commands in `app` do)."""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from typing import NoReturn
+
+#: characters: the most of a message (an error, a refusal) that reaches the terminal. Each value a
+#: message quotes is cut far shorter where it is quoted (`cribtiles.rules.errors.quoted`); this is
+#: the last bound, for what nobody foresaw (a path, an argument argparse echoes unquoted).
+MAX_MESSAGE = 500
+#: characters: the most of one quoted value in argparse's own refusals ("invalid int value: '…'").
+QUOTE = 60
+
+_QUOTED = re.compile(r"'[^']*'|\"[^\"]*\"")
+
+
+def for_terminal(text: str) -> str:
+    r"""`text` with every control character but the line break written as its escape, so that nothing
+    read from a file (a name in the history) can retitle, clear or ring the terminal it is printed on.
+
+    >>> for_terminal("Ann\x1b]0;PWNED\x07 won")
+    'Ann\\x1b]0;PWNED\\x07 won'
+    """
+    return "".join(c if c == "\n" or c.isprintable() else c.encode("unicode_escape").decode("ascii") for c in text)
+
+
+def json_for_terminal(text: str) -> str:
+    r"""A JSON document with every control character written as a JSON escape (`\u0085`), so that it
+    stays the same JSON and passes nothing to the terminal (`json.dumps(..., ensure_ascii=False)`
+    escapes only those below 0x20).
+
+    >>> json_for_terminal('{"name": "Ann\x85\u2028"}')
+    '{"name": "Ann\\u0085\\u2028"}'
+    """
+    return "".join(c if c == "\n" or c.isprintable() else _json_escape(c) for c in text)
+
+
+def _json_escape(c: str) -> str:
+    code = ord(c)
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000  # a character beyond the first plane: its UTF-16 surrogate pair
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def cut_quotes(text: str, limit: int = QUOTE) -> str:
+    """`text` with each part in quotes cut to `limit` characters ("…" before its closing quote).
+
+    >>> cut_quotes("invalid int value: '" + "9x" * 50 + "'", 12)
+    "invalid int value: '9x9x9x9x9…'"
+    """
+
+    def cut(m: re.Match[str]) -> str:
+        part = m[0]
+        return part if len(part) <= limit else f"{part[: limit - 2]}…{part[0]}"
+
+    return _QUOTED.sub(cut, text)
+
+
+def bounded(message: str, limit: int = MAX_MESSAGE) -> str:
+    r"""A message as it may reach the terminal: control characters as their escapes, at most `limit`
+    characters ("…" when cut).
+
+    >>> bounded("no file \x1b[2J" + "x" * 100, 20)
+    'no file \\x1b[2Jxxxx…'
+    """
+    text = for_terminal(message)
+    return text if len(text) <= limit else f"{text[: limit - 1]}…"
+
+
+def say(message: str) -> None:
+    """Print a message (an error, a note) on standard error, bounded and with no control character."""
+    print(bounded(message), file=sys.stderr)
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, whose refusals quote at most QUOTE characters of a value and no control character:
+    `--seed` of 100 KB is not echoed whole, nor an escape given as `--level`."""
+
+    def error(self, message: str) -> NoReturn:
+        head, unknown, rest = message.partition("unrecognized arguments: ")  # argparse quotes none of them
+        if unknown and len(rest) > QUOTE:
+            message = f"{head}{unknown}{rest[: QUOTE - 1]}…"
+        super().error(bounded(cut_quotes(message)))
