@@ -10,7 +10,7 @@ import sys
 from typing import NoReturn
 
 #: characters: the most of a message (an error, a refusal) that reaches the terminal. Each value a
-#: message quotes is cut far shorter where it is quoted (`cribtiles.rules.errors.quoted`); this is
+#: message quotes is cut far shorter where it is quoted (`cribtiles.quoting.quoted`); this is
 #: the last bound, for what nobody foresaw (a path, an argument argparse echoes unquoted).
 MAX_MESSAGE = 500
 #: characters: the most of one quoted value in argparse's own refusals ("invalid int value: '…'").

@@ -10,7 +10,7 @@ import sqlite3
 from collections.abc import Callable
 
 from cribtiles.cribbage.events import MarginKind
-from cribtiles.rules.errors import quoted
+from cribtiles.quoting import quoted
 from cribtiles.table.cribbage_ledger import CribbageGame, ShowCount
 
 from .sqlrows import each_understood, flag, rows_and_children, stored_id, text, whole, writing

@@ -15,8 +15,8 @@ from dataclasses import dataclass, replace
 from itertools import combinations
 
 from cribtiles.counting import RANKS, CombinationKind
+from cribtiles.quoting import quoted
 from cribtiles.rules.board import Board
-from cribtiles.rules.errors import quoted
 from cribtiles.rules.game import RACK_SIZE, PlayerView
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Exchange, Move, Play

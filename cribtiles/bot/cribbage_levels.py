@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cribtiles.rules.errors import quoted
+from cribtiles.quoting import quoted
 
 from .cribbage_bots import EXACT, CountingManners, CribbageBot, easy_bot, hard_bot, medium_bot
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from cribtiles.rules.errors import quoted
+from cribtiles.quoting import quoted
 
 from .base import Bot, JokerManners
 from .equity import HardBot

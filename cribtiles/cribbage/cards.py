@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from cribtiles.rules.errors import quoted, unquoted
+from cribtiles.quoting import quoted, unquoted
 
 RANK_SYMBOLS = "A23456789TJQK"
 _RANK_NAMES = (

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from cribtiles.rules.errors import quoted
-from cribtiles.rules.names import name_problem
+from cribtiles.names import name_problem
+from cribtiles.quoting import quoted
 
 from .cards import DECK, JACK, Card
 from .deal import Deal, cut_for_deal, first_dealer

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cribtiles.rules.errors import quoted
+from cribtiles.quoting import quoted
 
 from .cards import Card, CardError, format_cards, parse_card, parse_cards
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from cribtiles.rules.errors import quoted
+from cribtiles.quoting import quoted
 
 from .cards import CardError
 from .game import RECORD_GAME, RECORD_VERSION, CribbageState, new_game

@@ -10,7 +10,9 @@ from collections.abc import Iterable, Iterator
 from enum import StrEnum
 from typing import NamedTuple
 
-from .errors import NotationError, quoted
+from cribtiles.quoting import quoted
+
+from .errors import NotationError
 
 # Square lives a level down so that errors can name it without importing the board; it is
 # re-exported here (the `as` form), so `from cribtiles.rules.board import Square` keeps working.

@@ -16,12 +16,13 @@ from enum import StrEnum
 from itertools import combinations
 from typing import Any, TypeVar
 
+from cribtiles.names import MAX_NAME as MAX_NAME
+from cribtiles.names import name_problem
+
 from .board import Board
 from .errors import IllegalMove, NotationError
 from .movegen import has_legal_play, legal_plays
 from .moves import Exchange, Move, Pass, Play, parse_move
-from .names import MAX_NAME as MAX_NAME
-from .names import name_problem
 from .options import ANY_TIME, START_HIGH, WHEN_STUCK, RuleOptions
 from .scoring import PlayScore, score_play
 from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter, rank_word, remove_tiles

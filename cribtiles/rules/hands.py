@@ -12,8 +12,8 @@ from itertools import combinations_with_replacement
 from typing import NamedTuple
 
 from cribtiles.counting import HANDS, MAX_HAND, RANKS, key_of
+from cribtiles.quoting import quoted
 
-from .errors import quoted
 from .tiles import format_ranks
 
 MAX_LINE = MAX_HAND

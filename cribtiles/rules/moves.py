@@ -8,8 +8,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
+from cribtiles.quoting import quoted
+
 from .board import SQUARES, Square, parse_square
-from .errors import NotationError, quoted
+from .errors import NotationError
 from .tiles import FACES, Tile, format_tiles, parse_tile
 
 

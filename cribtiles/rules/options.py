@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
 
-from .errors import NotationError, quoted
+from cribtiles.quoting import quoted
+
+from .errors import NotationError
 
 START_LOW, START_HIGH = "low", "high"
 WHEN_STUCK, ANY_TIME = "when-stuck", "any-time"

@@ -11,7 +11,9 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .errors import IllegalMove, NotationError, RecordError, quoted
+from cribtiles.quoting import quoted
+
+from .errors import IllegalMove, NotationError, RecordError
 from .game import LOCK_RULE, GameState, LockRule, new_game
 from .match import Match, round_seed
 from .moves import parse_move

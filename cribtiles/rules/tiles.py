@@ -12,8 +12,9 @@ from enum import StrEnum
 from typing import NamedTuple
 
 from cribtiles.counting import RANKS, count_value
+from cribtiles.quoting import quoted
 
-from .errors import NotationError, quoted
+from .errors import NotationError
 
 RANK_SYMBOLS = "A23456789TJQK"
 #: How a rank is written in messages for players (10 rather than T).

@@ -42,7 +42,7 @@ from typing import Any
 from cribtiles.bot.base import Bot, choose_safely
 from cribtiles.bot.levels import LEVELS, make_bot
 from cribtiles.bot.simulate import ExpertBot
-from cribtiles.rules.errors import quoted
+from cribtiles.quoting import quoted
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions

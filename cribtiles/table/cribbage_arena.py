@@ -36,7 +36,7 @@ from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind
-from cribtiles.rules.errors import quoted
+from cribtiles.quoting import quoted
 from cribtiles.signals import sigint_ignored
 from cribtiles.terminal import Parser, say
 

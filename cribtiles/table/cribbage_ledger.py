@@ -20,7 +20,7 @@ from cribtiles.cribbage.moves import Count, parse_move
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.record import replay
 from cribtiles.cribbage.show import score_show
-from cribtiles.rules.errors import quoted
+from cribtiles.quoting import quoted
 
 #: The bot levels in the order the statistics list them, the ladder's own (a level this version does not
 #: know, from a history written by another, goes last).

@@ -24,7 +24,7 @@ from cribtiles.cribbage.peg import peg_points
 from cribtiles.cribbage.record import replay
 from cribtiles.cribbage.show import ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView
-from cribtiles.rules.errors import quoted
+from cribtiles.quoting import quoted
 
 log = logging.getLogger("cribtiles.table")
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from cribtiles.bot.levels import LEVELS
-from cribtiles.rules.errors import quoted
+from cribtiles.quoting import quoted
 from cribtiles.rules.game import GameState
 from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
 

@@ -32,8 +32,9 @@ from pathlib import Path
 
 from cribtiles.bot.findability import EASY, forms_cross_lines
 from cribtiles.bot.levels import make_bot
+from cribtiles.quoting import quoted
 from cribtiles.rules.board import Board
-from cribtiles.rules.errors import IllegalMove, quoted
+from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState, new_game
 from cribtiles.rules.match import Match
 from cribtiles.rules.movegen import scored_plays

@@ -7,9 +7,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cribtiles.bot.levels import LEVELS
-from cribtiles.rules.errors import quoted
+from cribtiles.names import MAX_NAME, name_problem
+from cribtiles.quoting import quoted
 from cribtiles.rules.game import MAX_PLAYERS
-from cribtiles.rules.names import MAX_NAME, name_problem
 
 
 @dataclass(frozen=True)

@@ -194,7 +194,7 @@ def test_a_cribbage_save_with_a_bad_name_is_damage_set_aside(tmp_path: Path, nam
 
 
 def test_the_new_game_screen_keeps_at_most_forty_characters_of_a_paste() -> None:
-    from cribtiles.rules.names import MAX_NAME
+    from cribtiles.names import MAX_NAME
     from cribtiles.ui.newgame_form import Control, NewGameForm, Part
 
     form = NewGameForm.offered([("You", None), ("Hard", "hard")], new_game(2).options, False)

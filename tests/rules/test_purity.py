@@ -53,10 +53,11 @@ def test_rules_import_only_the_standard_library() -> None:
 
 
 def test_rules_import_no_other_layer_of_the_app() -> None:
-    """Beneath the rules lies only the counting both games share; never classic cribbage or a layer above."""
+    """Beneath the rules lie only what both games share (counting, quoting, names); never classic cribbage or a
+    layer above."""
     loaded = modules_loaded_by(USE_THE_RULES)
     ours = [m for m in loaded if m.split(".")[0] == "cribtiles"]
-    allowed = ("cribtiles.rules", "cribtiles.counting")
+    allowed = ("cribtiles.rules", "cribtiles.counting", "cribtiles.quoting", "cribtiles.names")
     assert [m for m in ours if m != "cribtiles" and not m.startswith(allowed)] == []
 
 
