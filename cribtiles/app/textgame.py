@@ -527,8 +527,10 @@ def _play(
     return 0
 
 
-class _Stopped(Exception):
-    """SIGTERM or SIGHUP (a closed terminal): leave as after Ctrl-C, the game saved."""
+class _Stopped(BaseException):
+    """SIGTERM or SIGHUP (a closed terminal): leave as after Ctrl-C, the game saved. Like Ctrl-C's
+    KeyboardInterrupt it is no Exception, so that a bot thinking when it comes (in this thread) does
+    not take it for a failure of its own and play on: the game stops at once."""
 
     def __init__(self, sig: signal.Signals) -> None:
         super().__init__(sig.name)
