@@ -3,15 +3,19 @@ processes, for the tile game's arena and classic cribbage's alike.
 
 The results come back in game order whatever finished first. Ctrl-C ends the workers at once (they
 ignore SIGINT themselves, take the pool's SIGTERM as the end, and die with the arena however it ends)
-and raises `Interrupted` with the units finished so far.
+and raises `Interrupted` with the units finished so far. Where no pool can be had (no /dev/shm, no
+POSIX semaphores, no processes left to start) the units are played here, one after another, and
+`note` says so in a line.
 """
 
 from __future__ import annotations
 
 import math
 import multiprocessing
+import multiprocessing.pool
 import os
 import signal
+import sys
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
@@ -20,6 +24,8 @@ from cribtiles.signals import sigint_ignored
 
 #: progress(games done, games in all), called as each unit comes in.
 Progress = Callable[[int, int], None]
+#: note(one line for the person running it): what the run could not do as asked.
+Note = Callable[[str], None]
 
 #: Jobs beyond this many for each core are refused: the work is all CPU, so they would only queue.
 JOBS_PER_CORE_AT_MOST = 4
@@ -82,11 +88,21 @@ class Interrupted(Exception):
         self.results = results
 
 
+def note_on_stderr(line: str) -> None:
+    print(f"cribtiles: {line}", file=sys.stderr)
+
+
 def run_units(
-    units: int, play: Callable[[int], list[R]], games: int, jobs: int = 1, progress: Progress | None = None
+    units: int,
+    play: Callable[[int], list[R]],
+    games: int,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    note: Note = note_on_stderr,
 ) -> list[R]:
     """`play(0)` ... `play(units - 1)` (in `jobs` processes: `play` must pickle), their `games`
-    results in game order. Ctrl-C (KeyboardInterrupt) raises `Interrupted` with the games done."""
+    results in game order. Ctrl-C (KeyboardInterrupt) raises `Interrupted` with the games done.
+    When the processes cannot be started, `note` says why and the units are played here."""
     results: list[R] = []
 
     def done(part: list[R]) -> None:
@@ -95,11 +111,14 @@ def run_units(
             progress(len(results), games)
 
     try:
-        if min(jobs, cores()) <= 1 or units == 1:
+        pool = None
+        if min(jobs, cores()) > 1 and units > 1:
+            pool = _start_pool(min(jobs, units, cores()), note)  # more would only queue
+        if pool is None:
             for i in range(units):
                 done(play(i))
         else:
-            _run_in_workers(units, play, min(jobs, units, cores()), done)  # more would only queue
+            _run_in_workers(pool, units, play, done)
     except KeyboardInterrupt:
         results.sort(key=lambda r: r.game)
         raise Interrupted(results) from None
@@ -116,9 +135,22 @@ def worker_starts() -> None:
     die_with_parent()
 
 
-def _run_in_workers(units: int, play: Callable[[int], list[R]], jobs: int, done: Callable[[list[R]], None]) -> None:
+def _start_pool(jobs: int, note: Note) -> multiprocessing.pool.Pool | None:
+    """A pool of `jobs` workers, or None (and a note) where none can be had: the pool's queues need
+    POSIX semaphores (a read-only or missing /dev/shm refuses them, a system without sem_open has
+    none) and its workers need processes (a limit on them refuses the fork). Pool cleans up the
+    workers it did start."""
+    try:
+        return multiprocessing.Pool(jobs, initializer=worker_starts)
+    except (OSError, ImportError) as e:
+        note(f"no worker processes can be started here ({type(e).__name__}: {e}); the games are played one at a time")
+        return None
+
+
+def _run_in_workers(
+    pool: multiprocessing.pool.Pool, units: int, play: Callable[[int], list[R]], done: Callable[[list[R]], None]
+) -> None:
     """Each unit in a worker process; the pool is terminated (not drained) on the way out, Ctrl-C included."""
-    pool = multiprocessing.Pool(jobs, initializer=worker_starts)
     try:
         for part in pool.imap_unordered(play, range(units)):
             done(part)

@@ -4,8 +4,11 @@ worker left behind by a killed game. The real program runs in a subprocess of it
 
 from __future__ import annotations
 
+import os
+import shutil
 import signal
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +16,7 @@ import pytest
 from cribtiles.rules import new_game
 from cribtiles.table.saves import load_table
 
-from .conftest import log_text, start
+from .conftest import ROOT, log_text, program_env, run, start
 from .test_text_and_arena import Collected, resumes, stopped_within
 
 
@@ -45,3 +48,51 @@ def test_sigterm_and_sighup_while_the_bot_thinks_stop_the_text_mode_at_once(
     table = load_table((data / "game.json").read_text(encoding="utf-8"))
     assert table.seats[1].level == "expert" and not table.state.turns  # stopped before its move
     assert "failed" not in log_text(data) and "greedy" not in log_text(data)
+
+
+# --- the arenas without semaphores ---
+
+NO_WORKERS = "cribtiles: no worker processes can be started here ({}); the games are played one at a time\n"
+ARENAS = {
+    "tiles": ["arena", "--bots", "medium,easy", "--games", "4", "--jobs", "2"],
+    "cribbage": ["cribbage", "arena", "--bots", "medium,easy", "--games", "4", "--jobs", "2"],
+}
+
+
+def no_semaphores(tmp_path: Path) -> str:
+    """A PYTHONPATH whose sitecustomize makes every POSIX semaphore fail as a system without them
+    does (where /dev/shm is missing or read-only, sem_open fails in the same place)."""
+    hooks = tmp_path / "hooks"
+    hooks.mkdir()
+    (hooks / "sitecustomize.py").write_text(
+        "import errno\n"
+        "import multiprocessing.synchronize\n"
+        "def _refuse(self, *args, **kwargs):\n"
+        "    raise OSError(errno.ENOSYS, 'Function not implemented')\n"
+        "multiprocessing.synchronize.SemLock.__init__ = _refuse\n"
+    )
+    return f"{hooks}{os.pathsep}{ROOT}"
+
+
+def arena_played_its_games(result: subprocess.CompletedProcess[str]) -> None:
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert result.stdout.splitlines()[-1].startswith("4 games in "), result.stdout
+
+
+@pytest.mark.parametrize("which", sorted(ARENAS))
+def test_the_arenas_without_semaphores_play_in_one_process_and_say_so(tmp_path: Path, which: str) -> None:
+    result = run(ARENAS[which], None, timeout=60, PYTHONPATH=no_semaphores(tmp_path))
+    arena_played_its_games(result)
+    assert result.stderr == NO_WORKERS.format("OSError: [Errno 38] Function not implemented")
+
+
+@pytest.mark.skipif(
+    shutil.which("unshare") is None or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0,
+    reason="needs unshare -m (root, or user namespaces) to mount a read-only /dev/shm for one program",
+)
+def test_the_arena_with_a_read_only_dev_shm_plays_in_one_process_and_says_so() -> None:
+    script = 'mount -t tmpfs -o ro tmpfs /dev/shm && exec "$@"'
+    cmd = ["unshare", "-m", "sh", "-c", script, "sh", sys.executable, "-m", "cribtiles", *ARENAS["tiles"]]
+    result = subprocess.run(cmd, cwd=ROOT, env=program_env(), capture_output=True, text=True, timeout=60)
+    arena_played_its_games(result)
+    assert result.stderr == NO_WORKERS.format("OSError: [Errno 30] Read-only file system")
