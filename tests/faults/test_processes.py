@@ -13,17 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from cribtiles.rules import new_game
 from cribtiles.table.saves import load_table
 
-from .conftest import ROOT, log_text, program_env, run, start
+from .conftest import ROOT, alive, children, log_text, program_env, run, session_members, start, wait_for
 from .test_text_and_arena import Collected, resumes, stopped_within
-
-
-def expert_starts_seed() -> int:
-    """A seed whose game the bot (seat 1) starts, so that it thinks as soon as the game begins."""
-    return next(s for s in range(1, 100) if new_game(2, seed=s, names=("You", "Expert")).starter == 1)
-
+from .test_window import bot_starts_seed, open_expert_game, worker_pid
 
 # --- the text mode stopped while its bot thinks ---
 
@@ -34,9 +28,7 @@ def test_sigterm_and_sighup_while_the_bot_thinks_stop_the_text_mode_at_once(
 ) -> None:
     """Expert thinks 1.5 s over its first move, in the text mode's own thread: the signal comes in the
     middle of its search, which must not take it for a failure of its own and play on."""
-    proc = start(
-        ["--text", "--players", "You,expert", "--seed", str(expert_starts_seed())], data, stdin=subprocess.PIPE
-    )
+    proc = start(["--text", "--players", "You,expert", "--seed", str(bot_starts_seed())], data, stdin=subprocess.PIPE)
     reaper.append(proc)
     out, err = Collected(proc.stdout), Collected(proc.stderr)
     out.wait_for("Expert drew for the start and plays first.\n", 30)
@@ -96,3 +88,31 @@ def test_the_arena_with_a_read_only_dev_shm_plays_in_one_process_and_says_so() -
     result = subprocess.run(cmd, cwd=ROOT, env=program_env(), capture_output=True, text=True, timeout=60)
     arena_played_its_games(result)
     assert result.stderr == NO_WORKERS.format("OSError: [Errno 30] Read-only file system")
+
+
+# --- a stopped bot worker and a killed game ---
+
+
+def test_a_stopped_worker_and_the_resource_tracker_end_with_a_killed_game(
+    data: Path, reaper: list[subprocess.Popen[str]]
+) -> None:
+    """A stopped process runs no code, so no watchdog thread of its own can end it: the kernel does
+    (PR_SET_PDEATHSIG), and multiprocessing's resource tracker ends when the last process holding
+    its pipe has."""
+    proc = open_expert_game(data, reaper)
+    # once Expert has moved, its worker is past its start (one stopped while it still starts up has
+    # not yet asked the kernel to end it with the game)
+    wait_for(lambda: load_table((data / "game.json").read_text()).state.log, 30, "Expert's move in the save")
+    worker = worker_pid(proc.pid)
+    helpers = children(proc.pid)
+    assert worker in helpers and len(helpers) >= 2  # the worker and multiprocessing's resource tracker
+    os.kill(worker, signal.SIGSTOP)
+    wait_for(lambda: stopped(worker), 5, "the worker to stop")
+    proc.kill()  # kill -9: no handler runs, nobody is told
+    proc.wait()
+    wait_for(lambda: not any(alive(p) for p in helpers), 6, f"the game's helpers {helpers} to end")
+    assert not session_members(proc.pid)
+
+
+def stopped(pid: int) -> bool:
+    return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
