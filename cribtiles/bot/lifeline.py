@@ -18,6 +18,8 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Callable
+from typing import cast
 
 #: prctl(2): the signal a process gets when its parent dies (linux/prctl.h).
 PR_SET_PDEATHSIG = 1
@@ -30,18 +32,31 @@ def _watch(parent: multiprocessing.process.BaseProcess) -> None:
     os._exit(ORPHANED)  # nothing to save in a worker; do not wait for the move being thought about
 
 
-def killed_with_parent(parent_pid: int) -> bool:
-    """Ask Linux for SIGKILL when the parent dies; True when that is in place. A parent gone already
-    (before the request was made) ends this process at once."""
+def _find_prctl() -> Callable[..., int] | None:
+    """libc's prctl, looked up once when this module is imported: a forked worker (the arenas') then
+    has it already, even under a memory limit that would refuse to load ctypes."""
     if not sys.platform.startswith("linux"):
-        return False
+        return None
     try:
         import ctypes
 
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+        return cast(Callable[..., int], ctypes.CDLL(None, use_errno=True).prctl)
+    except Exception:  # no ctypes, no libc to be found, no prctl in it, no memory: the watchdog does it
+        return None
+
+
+_prctl = _find_prctl()
+
+
+def killed_with_parent(parent_pid: int) -> bool:
+    """Ask Linux for SIGKILL when the parent dies; True when that is in place. A parent gone already
+    (before the request was made) ends this process at once."""
+    if _prctl is None:
+        return False
+    try:
+        if _prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
             return False
-    except Exception:  # no libc to be found, no prctl, no memory for ctypes: the watchdog does it
+    except Exception:  # no memory for the call's arguments
         return False
     if os.getppid() != parent_pid:  # the parent died before it was asked (we were re-parented)
         os._exit(ORPHANED)
