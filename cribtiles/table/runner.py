@@ -10,6 +10,7 @@ POSIX semaphores, no processes left to start) the units are played here, one aft
 
 from __future__ import annotations
 
+import contextlib
 import math
 import multiprocessing
 import multiprocessing.pool
@@ -31,6 +32,8 @@ Note = Callable[[str], None]
 JOBS_PER_CORE_AT_MOST = 4
 #: The longest a thinking bot may take over a move in an arena: beyond it a run never ends in practice.
 MOST_SECONDS_A_MOVE = 600.0
+#: Seconds to wait for a worker of a pool that could not be made to be reaped once killed.
+REAP_SECONDS = 1.0
 
 
 def cores() -> int:
@@ -139,12 +142,33 @@ def _start_pool(jobs: int, note: Note) -> multiprocessing.pool.Pool | None:
     """A pool of `jobs` workers, or None (and a note) where none can be had: the pool's queues need
     POSIX semaphores (a read-only or missing /dev/shm refuses them, a system without sem_open has
     none) and its workers need processes (a limit on them refuses the fork). Pool cleans up the
-    workers it did start."""
+    workers it did start, except when one of its threads is refused (a low memory limit: each thread
+    reserves its stack), and those are ended here."""
+    pool = multiprocessing.pool.Pool.__new__(multiprocessing.pool.Pool)
     try:
-        return multiprocessing.Pool(jobs, initializer=worker_starts)
-    except (OSError, ImportError) as e:
+        pool.__init__(jobs, initializer=worker_starts)  # type: ignore[misc]
+    except (OSError, ImportError, RuntimeError) as e:
+        _abandon(pool)
         note(f"no worker processes can be started here ({type(e).__name__}: {e}); the games are played one at a time")
         return None
+    return pool
+
+
+def _abandon(pool: multiprocessing.pool.Pool) -> None:
+    """End what a pool whose making failed half-way had started (its own clean-up covers only a
+    failure to start the workers): the thread that replaces workers, then the workers."""
+    pool._state = multiprocessing.pool.TERMINATE  # type: ignore[attr-defined]
+    handler = getattr(pool, "_worker_handler", None)
+    if handler is not None:
+        handler._state = multiprocessing.pool.TERMINATE
+        with contextlib.suppress(Exception):
+            pool._change_notifier.put(None)  # type: ignore[attr-defined]  # wakes it to see its state
+        with contextlib.suppress(RuntimeError):  # never started
+            handler.join(REAP_SECONDS)
+    for worker in getattr(pool, "_pool", []):
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            worker.kill()
+            worker.join(REAP_SECONDS)
 
 
 def _run_in_workers(

@@ -5,6 +5,7 @@ worker left behind by a killed game. The real program runs in a subprocess of it
 from __future__ import annotations
 
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -13,7 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from cribtiles.rules import format_move
+from cribtiles.rules.movegen import scored_plays
+from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
+from cribtiles.table.seats import Seat
 
 from .conftest import ROOT, alive, children, log_text, program_env, run, session_members, start, wait_for
 from .test_text_and_arena import Collected, resumes, stopped_within
@@ -116,3 +121,69 @@ def test_a_stopped_worker_and_the_resource_tracker_end_with_a_killed_game(
 
 def stopped(pid: int) -> bool:
     return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "T"
+
+
+# --- too little memory to play ---
+
+OUT_OF_MEMORY = "cribtiles: out of memory (a limit such as ulimit -v, or a full machine): stopped\n"
+
+
+def vm_size(pid: int) -> int:
+    """The bytes of address space the process holds (what RLIMIT_AS limits)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmSize:"):
+            return int(line.split()[1]) * 1024
+    raise AssertionError(f"no VmSize for {pid}")
+
+
+def test_the_text_mode_out_of_memory_saves_and_says_so_in_one_line(
+    data: Path, reaper: list[subprocess.Popen[str]]
+) -> None:
+    """At your prompt the address space is limited to what the game holds: your move is taken, and
+    Expert's first search (its tables, its playouts) runs out of memory."""
+    seats = (Seat.person("You"), Seat.bot("expert"))
+    seed = next(s for s in range(1, 100) if Table.new(seats, seed=s).state.starter == 0)
+    state = Table.new(seats, seed=seed).state
+    play, _ = max(scored_plays(state.board, state.racks[0]), key=lambda found: found[1])
+    proc = start(["--text", "--players", "You,expert", "--seed", str(seed)], data, stdin=subprocess.PIPE)
+    reaper.append(proc)
+    out, err = Collected(proc.stdout), Collected(proc.stderr)
+    out.wait_for("Your move> ", 30)
+    limit = vm_size(proc.pid)
+    resource.prlimit(proc.pid, resource.RLIMIT_AS, (limit, limit))
+    assert proc.stdin is not None
+    proc.stdin.write(f"{format_move(play)}\n")
+    proc.stdin.flush()
+    code, _ = stopped_within(proc, 15)
+    shown, errors = out.finish(), err.finish()
+    assert code == 1 and errors == "", errors[-2000:]
+    assert shown.endswith(f"\n\nOut of memory: {resumes(data)}\n"), shown[-500:]
+    assert len(load_table((data / "game.json").read_text(encoding="utf-8")).state.turns) == 1  # your move
+
+
+def arena_imports_peak(tmp_path: Path) -> int:
+    """The bytes of address space Python takes to load the arena, measured in a process of its own."""
+    probe = "import cribtiles.app.main, cribtiles.table.arena, cribtiles.table.cribbage_arena, multiprocessing.pool\n"
+    probe += "print(open('/proc/self/status').read().split('VmPeak:')[1].split()[0])"
+    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=30)
+    return int(done.stdout) * 1024
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_the_arena_out_of_memory_says_so_in_one_line(tmp_path: Path, jobs: str) -> None:
+    """Enough memory to load the arena, not enough to play Expert (or, with two jobs, to start the
+    pool's threads, each of which reserves its stack)."""
+    limit = arena_imports_peak(tmp_path) + 6 * 2**20
+    cmd = [sys.executable, "-m", "cribtiles", "arena", "--bots", "expert,medium", "--games", "2", "--jobs", jobs]
+    done = subprocess.run(
+        [*cmd, "--budget", "0.5"],
+        cwd=ROOT,
+        env=program_env(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_AS, (limit, limit)),
+        start_new_session=True,
+    )
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    assert done.stderr.endswith(OUT_OF_MEMORY) and len(done.stderr.splitlines()) <= 2, done.stderr
