@@ -7,6 +7,7 @@ import contextlib
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from cribtiles import __version__
 from cribtiles.bot import LEVELS
@@ -17,6 +18,11 @@ from cribtiles.terminal import Parser, say
 from cribtiles.ui.geometry import window_size  # pure arithmetic: no pygame is imported
 
 from .files import folder_named
+
+if TYPE_CHECKING:
+    from sys import UnraisableHookArgs
+
+OUT_OF_MEMORY = "cribtiles: out of memory (a limit such as ulimit -v, or a full machine): stopped"
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -72,7 +78,8 @@ def _seats(players: str | None, level: str | None, options: RuleOptions) -> tupl
 
 def main(argv: Sequence[str] | None = None) -> int:
     """The `cribtiles` command; its exit code. Ctrl-C in any mode ends it with 130 and no traceback,
-    and a reader of its output that goes away (`cribtiles --text | head`) ends it quietly."""
+    a reader of its output that goes away (`cribtiles --text | head`) ends it quietly, and running
+    out of memory (a low `ulimit -v`) ends it with one line and 1."""
     try:
         return _main(argv)
     except KeyboardInterrupt:  # the modes catch it themselves; this is Ctrl-C between them (loading)
@@ -82,10 +89,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         with contextlib.suppress(OSError):  # say nothing more to the closed pipe, also at exit
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141  # as a shell reports a program ended by SIGPIPE
+    except MemoryError:  # the modes that keep a game save it first; this is the rest (loading, the arenas)
+        pass
+    print(OUT_OF_MEMORY, file=sys.stderr)  # once the traceback, and the memory it holds, is let go
+    return 1
+
+
+def _quiet_when_out_of_memory(unraisable: UnraisableHookArgs) -> None:
+    """sys.unraisablehook: out of memory, the generators and finalizers closed on the way out fail
+    too, each with its own "Exception ignored in" block; they say nothing that the one line does not.
+    Any other such exception is printed as Python does."""
+    if not issubclass(unraisable.exc_type, MemoryError):
+        sys.__unraisablehook__(unraisable)
 
 
 def _main(argv: Sequence[str] | None) -> int:
     import multiprocessing
+
+    sys.unraisablehook = _quiet_when_out_of_memory
 
     multiprocessing.freeze_support()  # a frozen bundle's bot worker process starts here
     args_list = list(sys.argv[1:] if argv is None else argv)

@@ -43,6 +43,7 @@ Write = Callable[[str], None]
 Clear = Callable[[], None]
 
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report a Ctrl-C
+EXIT_OUT_OF_MEMORY = 1
 QUIT_WORDS = ("quit", "exit", "q")
 
 HELP = """Type a play as square=tile pairs, like  f7=4L g7=5D h7=6L  (columns a-m, rows 1-13;
@@ -523,19 +524,29 @@ def _play(
             _play_match(session, read)
     except _Quit:
         _leave(session, write, "Goodbye", data_dir, new_line=False)
+        return 0
     except EOFError:
         _leave(session, write, "End of input", data_dir)
+        return 0
     except KeyboardInterrupt:
         _leave(session, write, "Interrupted", data_dir)
         return EXIT_INTERRUPTED
     except _Stopped as e:
         _leave(session, write, f"Stopped by {e.signal.name}", data_dir)
         return 128 + int(e.signal)
-    return 0
+    except MemoryError:  # left below, once the frames of what ran out (a bot's search) are let go
+        pass
+    else:
+        return 0
+    log.error("text game: out of memory")
+    _leave(session, write, "Out of memory", data_dir)
+    return EXIT_OUT_OF_MEMORY
 
 
-class _Stopped(Exception):
-    """SIGTERM or SIGHUP (a closed terminal): leave as after Ctrl-C, the game saved."""
+class _Stopped(BaseException):
+    """SIGTERM or SIGHUP (a closed terminal): leave as after Ctrl-C, the game saved. Like Ctrl-C's
+    KeyboardInterrupt it is no Exception, so that a bot thinking when it comes (in this thread) does
+    not take it for a failure of its own and play on: the game stops at once."""
 
     def __init__(self, sig: signal.Signals) -> None:
         super().__init__(sig.name)

@@ -77,6 +77,8 @@ def choose_reporting(bot: Bot, view: PlayerView, rng: random.Random, budget: flo
 
     try:
         return bot.choose(view, rng, budget), ""
+    except MemoryError:  # not the bot's failure but the machine's: the game decides (the text mode saves)
+        raise
     except Exception:
         failure = f"the {bot.name} bot failed; it plays the greedy move instead\n{traceback.format_exc().rstrip()}"
         return greedy_move(view, rng), failure

@@ -220,7 +220,8 @@ class BotWorker:
                     self._drop_process()
 
         def run() -> None:
-            job.answer = think(level, view, seed, budget)
+            with contextlib.suppress(MemoryError):  # no answer: the best-scoring move, said in words
+                job.answer = think(level, view, seed, budget)
 
         job.thread = threading.Thread(target=run, name="cribtiles-bot", daemon=True)
         job.thread.start()

@@ -219,3 +219,29 @@ def test_a_bots_exception_in_its_process_reaches_the_games_log_with_its_tracebac
     logged = "\n".join(r.getMessage() for r in caplog.records)
     assert "the hard bot failed; it plays the greedy move instead" in logged
     assert "Traceback" in logged and "ZeroDivisionError: a bug in the bot" in logged
+
+
+class _MemoryHungryBot:
+    name = "hard"
+
+    def choose(self, view: object, rng: object, budget: float | None = None) -> Move:
+        return bytearray(2**40)  # type: ignore[return-value]  # refused at once: a real MemoryError
+
+
+def test_a_thread_that_runs_out_of_memory_plays_the_best_scoring_move_quietly(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Out of memory is no bot failure (choose_safely lets it through), but a thread must not die
+    of it with a traceback on the terminal: the window plays the best-scoring move and says so."""
+    monkeypatch.setattr(worker_module, "make_bot", lambda level, budget=None: _MemoryHungryBot())
+    died: list[object] = []
+    monkeypatch.setattr(threading, "excepthook", died.append)  # what would print the traceback
+    state = bot_to_move()
+    worker = BotWorker(use_process=False)
+    try:
+        worker.start("hard", state.view(state.current), seed=1)
+        assert isinstance(wait_for_move(worker), Play)
+        assert worker.incidents == ["The Hard bot failed while thinking; it played the best-scoring move instead."]
+    finally:
+        worker.close()
+    assert died == [] and "Traceback" not in capsys.readouterr().err
