@@ -86,6 +86,12 @@ TOAST = 3.0
 NOTE = 6.0  # the coach's note after a play
 
 
+def _sentence(text: str) -> str:
+    """A message as a sentence: its first letter a capital, a full stop at its end."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
 def draw_words(state: GameState, name_of: Callable[[int], str]) -> str:
     """Who starts and why: each player's tile of the draw for the start (`name_of` names a seat, "You"
     for the only person at a table of bots)."""
@@ -1106,7 +1112,9 @@ class GameScene:
         errors = getattr(self.app.keeper, "errors", None)
         if errors and len(errors) != self._save_errors:
             self._save_errors = len(errors)
-            self.toast(f"The game could not be saved: {errors[-1]}", 6.0)
+            # the keeper's latest trouble: the save's own, or another (the history could not take the game)
+            unsaved = getattr(self.app.keeper, "unsaved", None)
+            self.toast(f"The game could not be saved ({unsaved})." if unsaved else _sentence(errors[-1]), 6.0)
         self.app.caption(self.state)
 
     # --- turns ---

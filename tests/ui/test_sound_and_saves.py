@@ -9,6 +9,8 @@ from array import array
 import pygame
 import pytest
 
+from cribtiles.table import parse_players
+from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.sound import Sounds, click_samples
@@ -47,5 +49,33 @@ def test_every_turn_is_saved_as_it_happens() -> None:
         for a, b in itertools.pairwise(logs):
             assert len(b) == len(a) + 1 and b[: len(a)] == a  # one save per turn, none skipped
         assert logs[-1] == app.game.state.log
+    finally:
+        app.close()
+
+
+def test_a_trouble_of_the_history_is_not_told_as_a_failed_save() -> None:
+    """The keeper's errors hold every trouble; only the save's own is told as "could not be saved"."""
+
+    class Troubled(NoKeeper):
+        def __init__(self) -> None:
+            super().__init__()
+            self.errors: list[str] = []
+            self.unsaved: str | None = None
+
+        def save_game(self, game: object) -> bool:
+            return self.unsaved is None
+
+    keeper = Troubled()
+    table = Table.new(parse_players("You,easy"), seed=4)
+    app = App(table, Preferences(speed="instant"), keeper, size=(1280, 800))
+    try:
+        game = app.game
+        keeper.errors.append("This game could not be added to the history of your games (disk I/O error).")
+        game._saved()
+        assert game.toasts[-1].text == "This game could not be added to the history of your games (disk I/O error)."
+        keeper.unsaved = "No space left on device"
+        keeper.errors.append("could not save the game in /x (No space left on device)")
+        game._saved()
+        assert game.toasts[-1].text == "The game could not be saved (No space left on device)."
     finally:
         app.close()
