@@ -80,6 +80,12 @@ def score_point(track: Rect, score: float, game_hole: int | None = None) -> tupl
     return a[0] + (b[0] - a[0]) * f, a[1] + (b[1] - a[1]) * f
 
 
+def _stacked(band: float, size: int) -> bool:
+    """Whether a lane is tall enough for its score under its name: then the name has the whole width
+    (two players); else the score stands beside the name, which stops short of it (three or four)."""
+    return band >= 3.2 * size
+
+
 def _label_x(board: Rect) -> int:
     x, _, w, h = board
     return x + w - max(6, h // 14) - round(w * LABEL) + 8
@@ -96,7 +102,8 @@ def draw_board(surf: Target, board: Rect, names: Sequence[str], size: int, game_
     x, y, w, h = board
     surf.blit(art.soft_shadow(w, h, 10, 5, 120), (x - 10 + 3, y - 10 + 4))
     surf.blit(art.plank(w, h, art.PEG_WOOD, 71), (x, y))
-    for p, (track, pitch, top) in enumerate(tracks(board, len(names))):
+    for p, lane_track in enumerate(tracks(board, len(names))):
+        track, pitch, _ = lane_track
         band = track[3]
         hole_r = max(2, round(min(pitch * 0.26, band * 0.1)))
         colour = art.PLAYER_COLOURS[p % 4]
@@ -116,10 +123,17 @@ def draw_board(surf: Target, board: Rect, names: Sequence[str], size: int, game_
         if game_hole is not None:
             sx, sy = hole_position(track, 0)
             draw_circle(surf, (150, 110, 40), (round(sx), round(sy)), hole_r + 3, 1)
-        # a long name stops short of the score, written at the right end of the lane
-        label_x = _label_x(board)
-        room = _score_right(board) - art.font(size + 8).size("888")[0] - 6 - label_x
-        write(surf, fit_width(names[p], size, room), size, INK_ON_WOOD, (label_x, top + band * 0.3), "midleft")
+        room, at = name_place(board, lane_track, size)
+        write(surf, fit_width(names[p], size, room), size, INK_ON_WOOD, (_label_x(board), at), "midleft")
+
+
+def name_place(board: Rect, track: Track, size: int) -> tuple[int, float]:
+    """The width a lane's name may take and the height of its line: over the score where the lane is
+    tall enough, else stopping short of the score beside it."""
+    band, label_x = track.rect[3], _label_x(board)
+    if _stacked(band, size):
+        return _score_right(board) - label_x, track.top + band * 0.27
+    return _score_right(board) - art.font(size + 8).size("888")[0] - 6 - label_x, track.top + band * 0.3
 
 
 def _peg(surf: Target, pos: tuple[float, float], colour: Colour, r: int) -> None:
@@ -138,7 +152,8 @@ def draw_lanes(surf: Target, board: Rect, lanes: Sequence[Lane], size: int, game
         r = max(4, round(pitch * 0.42))
         _peg(surf, score_point(track, lane.back, game_hole), art.shade(lane.colour, 0.8), r)
         _peg(surf, score_point(track, lane.front, game_hole), lane.colour, r)
-        number = write(surf, str(lane.number), size + 8, SCORE_INK, (_score_right(board), top + band * 0.5), "midright")
+        number_y = top + band * (0.66 if _stacked(band, size) else 0.5)
+        number = write(surf, str(lane.number), size + 8, SCORE_INK, (_score_right(board), number_y), "midright")
         at, small = label_x, max(12, size - 3)
         if lane.badge:  # the badge under the name, the lap after it when there is room
             badge = tag(surf, lane.badge, max(11, size - 5), (label_x, top + band * 0.72), lane.badge_colour)

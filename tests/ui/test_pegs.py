@@ -72,3 +72,28 @@ def test_the_peg_waits_while_the_breakdown_is_read() -> None:
     assert 0 < p.shown_score < 10
     p.advance(1, 0.5)
     assert p.shown_score == 10 and not p.moving
+
+
+def test_a_name_on_the_peg_board_has_room_in_both_games() -> None:
+    """Two players: the score under the name, which has the whole width ("Medium bot" is not cut, as it
+    was once both games drew one board); four: the score beside a shorter name."""
+    import os
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    import pygame
+
+    from cribtiles.ui import art
+    from cribtiles.ui.cribbage_layout import CribLayout
+    from cribtiles.ui.geometry import Layout
+    from cribtiles.ui.pegboard import name_place, tracks
+
+    pygame.font.init()
+    crib = CribLayout.of(1280, 800)
+    size = max(13, crib.text - 2)
+    room, _ = name_place(crib.pegboard, tracks(crib.pegboard, 2)[1], size)
+    assert art.font(size).size("Medium bot")[0] <= room
+    tiles = Layout.of(1280, 800)
+    size = max(14, round(800 * 0.022))
+    two = name_place(tiles.pegboard, tracks(tiles.pegboard, 2)[1], size)[0]
+    four = name_place(tiles.pegboard, tracks(tiles.pegboard, 4)[3], size)[0]
+    assert art.font(size).size("Medium bot")[0] <= two and four < two
