@@ -199,7 +199,7 @@ def _new_game_screen(app: object) -> None:
     import pygame
 
     from cribtiles.ui.autopilot import post_key
-    from cribtiles.ui.newgame_form import Control, Part
+    from cribtiles.ui.newgame_form import Control, Part, rule
     from cribtiles.ui.window import App
 
     assert isinstance(app, App)
@@ -209,7 +209,7 @@ def _new_game_screen(app: object) -> None:
     pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="Ann"))
     app.frame(1 / 60)
     _check(form.seats[-1].name == "Ann", "a name typed on the New game screen was not taken")
-    form.press(Control(Part.MODE))
+    form.press(rule("mode"))
     app.frame(1 / 60)
     _check([s.name for s in form.table_seats()][:1] == ["Dark"], "Solitaire did not seat the Dark side")
     post_key(pygame.K_ESCAPE)

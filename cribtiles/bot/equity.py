@@ -17,7 +17,7 @@ from cribtiles.rules.game import PlayerView
 from cribtiles.rules.hands import MAX_LINE
 from cribtiles.rules.movegen import best_score, scored_plays
 from cribtiles.rules.moves import Exchange, Move, Play
-from cribtiles.rules.options import ANY_TIME
+from cribtiles.rules.options import ExchangeRule
 from cribtiles.rules.tiles import Tile, remove_tiles
 
 from .exchange import LeaveFn, best_keep, stuck_move
@@ -135,7 +135,7 @@ def static_choice(view: PlayerView, rng: random.Random, leave: LeaveFn | None = 
     if not ranked:
         return stuck_move(view, leave)
     best = ranked[0]
-    if view.options.exchange == ANY_TIME:
+    if view.options.exchange == ExchangeRule.ANY_TIME:
         swap = exchange_candidate(view, leave)
         if swap is not None and swap.equity > best.equity + 2.0:
             return swap.move

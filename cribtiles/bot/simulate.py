@@ -24,7 +24,7 @@ from cribtiles.rules.board import Board
 from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.movegen import best_keeping, ranks_key
 from cribtiles.rules.moves import Move, Pass, Play
-from cribtiles.rules.options import ANY_TIME
+from cribtiles.rules.options import ExchangeRule
 from cribtiles.rules.tiles import Tile
 
 from .base import Clock
@@ -165,7 +165,7 @@ class ExpertBot:
         if not ranked:
             return stuck_move(view, leave)
         cands = list(ranked)
-        if view.options.exchange == ANY_TIME:
+        if view.options.exchange == ExchangeRule.ANY_TIME:
             swap = exchange_candidate(view, leave)
             if swap is not None:
                 cands.append(swap)

@@ -23,7 +23,7 @@ from .board import Board
 from .errors import IllegalMove, NotationError
 from .movegen import has_legal_play, legal_plays
 from .moves import Exchange, Move, Pass, Play, parse_move
-from .options import ANY_TIME, START_HIGH, WHEN_STUCK, RuleOptions
+from .options import ExchangeRule, RuleOptions, Start
 from .scoring import PlayScore, score_play
 from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter, rank_word, remove_tiles
 
@@ -202,7 +202,7 @@ class GameState:
         p = self.current if player is None else player
         if self.is_over or p != self.current:
             return False
-        return self.options.exchange == ANY_TIME or not has_legal_play(self.board, self.racks[p])
+        return self.options.exchange == ExchangeRule.ANY_TIME or not has_legal_play(self.board, self.racks[p])
 
     def legal_plays(self) -> list[Play]:
         cached = self._legal_cache.get("plays")
@@ -269,7 +269,8 @@ class GameState:
 
     def _is_stuck(self) -> bool:
         """Whether the player to move has no legal play (when-stuck: true of every pass allowed)."""
-        return self.options.exchange == WHEN_STUCK or not has_legal_play(self.board, self.racks[self.current])
+        stuck_only = self.options.exchange == ExchangeRule.WHEN_STUCK
+        return stuck_only or not has_legal_play(self.board, self.racks[self.current])
 
     def _check_owned(self, tiles: Sequence[Tile]) -> None:
         have = rack_counter(self.racks[self.current])
@@ -372,7 +373,7 @@ class GameState:
         """Turns in a row in which the player could not play. Under when-stuck every pass is such a
         turn, so it is `idle` (which is all a state guessed from a player's view knows); a record
         saved before the distinction counts every turn without a play, as it did then."""
-        if self.lock is LockRule.IDLE or self.options.exchange == WHEN_STUCK:
+        if self.lock is LockRule.IDLE or self.options.exchange == ExchangeRule.WHEN_STUCK:
             return self.idle
         return self.stuck
 
@@ -542,7 +543,7 @@ class PlayerView:
         return self.outcome is not None
 
     def may_pass(self) -> bool:
-        return self.options.exchange == ANY_TIME or not has_legal_play(self.board, self.rack)
+        return self.options.exchange == ExchangeRule.ANY_TIME or not has_legal_play(self.board, self.rack)
 
 
 def _public_turn(turn: Turn, viewer: int) -> Turn:
@@ -583,7 +584,7 @@ def new_game(
     else:
         bags = (_shuffled(full_set(), rng),)
         bag_of = (0,) * players
-    starter, draws = _draw_for_start(bags, players, options.start == START_HIGH, bag_of)
+    starter, draws = _draw_for_start(bags, players, options.start == Start.HIGH, bag_of)
     bags = tuple(_shuffled(b, rng) for b in bags)  # the drawn tiles went back: shuffle again
     racks: list[tuple[Tile, ...]] = []
     bag_lists = [list(b) for b in bags]

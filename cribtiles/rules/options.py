@@ -1,57 +1,302 @@
 """Rule options (rules.md section 6): who starts, when exchanges are allowed, Joker, rounds, mode.
 
 Written as `start=high,exchange=any-time,joker=on`; `RuleOptions.parse(o.to_text()) == o`.
+
+`OPTIONS` is the one table of them: each row names an option, its values (each with its text, the
+words the New game form shows, its one line there, and what the rules strip and the help say of it)
+or its range of numbers. Parsing, checking, `to_text`, the New game form, the rules strip and the help
+page all read it: adding an option is a field of `RuleOptions`, a row here, and the rule that uses it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from enum import StrEnum
 
 from cribtiles.quoting import quoted
 
 from .errors import NotationError
 
-START_LOW, START_HIGH = "low", "high"
-WHEN_STUCK, ANY_TIME = "when-stuck", "any-time"
-STANDARD, SOLITAIRE = "standard", "solitaire"
 
-_CHOICES: dict[str, tuple[str, ...]] = {
-    "start": (START_LOW, START_HIGH),
-    "exchange": (WHEN_STUCK, ANY_TIME),
-    "joker": ("off", "on"),
-    "mode": (STANDARD, SOLITAIRE),
-}
+class Start(StrEnum):
+    """Who starts: the lowest or the highest tile drawn."""
+
+    LOW = "low"
+    HIGH = "high"
+
+
+class ExchangeRule(StrEnum):
+    """When a player may pass or exchange: only when they cannot play, or on any turn."""
+
+    WHEN_STUCK = "when-stuck"
+    ANY_TIME = "any-time"
+
+
+class Mode(StrEnum):
+    """Standard (2 to 4 players, one bag) or Solitaire (dark against light, a bag each)."""
+
+    STANDARD = "standard"
+    SOLITAIRE = "solitaire"
+
+
 MAX_ROUNDS = 99
+
+Value = Start | ExchangeRule | Mode | bool | int
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One value of an option, and how each place that shows the options says it."""
+
+    value: Value  # the field's value
+    text: str  # as `--rules` and saved games write it
+    words: str  # on the New game form
+    about: str  # the form's one line on it
+    strip: tuple[str, str] = ("", "")  # the rules strip's words, long and short ("": not shown)
+    turns: str = ""  # a sentence of the help's paragraph on passing and who started
+    help: str = ""  # a paragraph of its own on the help page
+    book: str = ""  # the rule book's paragraph on it, on its page of the optional rules
+
+
+@dataclass(frozen=True)
+class Count:
+    """A number option: from `low` to `high`; the words for one and for more (`{n}` the number)."""
+
+    low: int
+    high: int
+    words: tuple[str, str]  # on the New game form: for 1, for more
+    about: tuple[str, str]
+    help: tuple[str, str] = ("", "")
+    book: str = ""
+
+
+@dataclass(frozen=True)
+class RuleOption:
+    """A row of `OPTIONS`: the option's name (in `--rules`, and its field of `RuleOptions`), the New
+    game form's label, and its values (`choices`) or its range (`count`)."""
+
+    name: str
+    label: str
+    choices: tuple[Choice, ...] = ()
+    count: Count | None = None
+
+    def choice(self, value: object) -> Choice | None:
+        """The row's choice for a value of its field (None when it is not one)."""
+        return next((c for c in self.choices if c.value == value), None)
+
+    def chosen(self, options: RuleOptions) -> Choice | None:
+        """The row's choice in force under `options` (None for a number option)."""
+        return self.choice(options.value(self.name))
+
+    def texts(self) -> tuple[str, ...]:
+        return tuple(c.text for c in self.choices)
+
+    def text_of(self, value: Value) -> str:
+        choice = self.choice(value)
+        return choice.text if choice else str(value)
+
+    def words(self, value: Value) -> str:
+        """What the New game form shows for `value`."""
+        if self.count is not None:
+            return self.count.words[value != 1].format(n=value)
+        choice = self.choice(value)
+        return choice.words if choice else str(value)
+
+    def about(self, value: Value) -> str:
+        """The New game form's one line on `value`."""
+        if self.count is not None:
+            return self.count.about[value != 1].format(n=value)
+        choice = self.choice(value)
+        return choice.about if choice else ""
+
+    def help(self, value: Value) -> str:
+        """The help page's paragraph on `value` ("" for none)."""
+        if self.count is not None:
+            return self.count.help[value != 1].format(n=value)
+        choice = self.choice(value)
+        return choice.help if choice else ""
+
+    def book(self) -> tuple[str, ...]:
+        """The rule book's paragraphs on this option (its page "The optional rules" lists every row's)."""
+        said = [c.book for c in self.choices] + [self.count.book if self.count else ""]
+        return tuple(p for p in said if p)
+
+    def stepped(self, value: Value, delta: int) -> Value:
+        """The value Left (-1) or Right (+1) on the form moves to: round the choices, or along the range."""
+        if self.count is not None:
+            return min(self.count.high, max(self.count.low, int(value) + delta))
+        values = [c.value for c in self.choices]
+        i = next((k for k, v in enumerate(values) if v == value), 0)
+        return values[(i + delta) % len(values)]
+
+    def problem(self, value: object) -> str:
+        """Why `value` cannot be this option's ("" when it can)."""
+        if self.count is not None:
+            c = self.count
+            if isinstance(value, int) and not isinstance(value, bool) and c.low <= value <= c.high:
+                return ""
+            return f"{self.name} must be a whole number from {c.low} to {c.high}, not {quoted(value)}"
+        if self.choice(value) is not None:
+            return ""
+        return f"{self.name} must be {' or '.join(self.texts())}, not {quoted(value)}"
+
+    def read(self, text: str) -> Value:
+        """The value written `text` in `--rules` (NotationError when it is none of them)."""
+        if self.count is not None:
+            c = self.count
+            digits = text.isascii() and text.isdigit() and len(text) <= len(str(c.high))
+            if not digits or not c.low <= int(text) <= c.high:
+                raise NotationError(f"{self.name} must be a whole number from {c.low} to {c.high}, not {quoted(text)}")
+            return int(text)
+        for choice in self.choices:
+            if choice.text == text:
+                return choice.value
+        raise NotationError(f"{self.name} may be {' or '.join(self.texts())}, not {quoted(text)}")
+
+
+#: Every rule option, in the order the New game form, the rules strip and the help show them: those that
+#: change the game most first (the strip is cut at its end when the window is narrow).
+OPTIONS: tuple[RuleOption, ...] = (
+    RuleOption(
+        "mode",
+        "Mode",
+        (
+            Choice(Mode.STANDARD, "standard", "Standard", "Standard: 2 to 4 players draw from one bag."),
+            Choice(
+                Mode.SOLITAIRE,
+                "solitaire",
+                "Solitaire",
+                "Solitaire: dark tiles against light, each from its own bag; a person may play both.",
+                strip=("Solitaire", "Solitaire"),  # the rule book gives it a page of its own
+                help="Solitaire: Dark and Light each draw from a bag of their own colour; it ends when both bags are "
+                "empty and a side is out, or neither side can play.",
+            ),
+        ),
+    ),
+    RuleOption(
+        "joker",
+        "Joker rule",
+        (
+            Choice(False, "off", "Off", "Every play scores what it is worth, counted for you."),
+            Choice(
+                True,
+                "on",
+                "On",
+                "Players declare their own scores; another may call Joker! on a wrong count.",
+                strip=("Joker rule", "Joker"),
+                help="Joker rule: you count your own play (click each fifteen, pair, run and bonus, or type the "
+                "total; Enter declares; what you declare stands unless called). Until the next player acts the "
+                "others may call Joker! (J): they take what was missed, or what was claimed over the play's worth, "
+                "and lose 5 if the count was right.",
+                book="Joker: you declare your own score. (Our choice, muggins style:) whatever you declare stands "
+                "unless another player calls Joker before the next move. The first caller takes what you "
+                "left unclaimed, or what you claimed over the play's worth (you lose it); a call on a "
+                "score declared right costs the caller 5. A play's score is shown once it can no longer "
+                "be called.",
+            ),
+        ),
+    ),
+    RuleOption(
+        "exchange",
+        "Exchanges",
+        (
+            Choice(
+                ExchangeRule.WHEN_STUCK,
+                "when-stuck",
+                "When stuck",
+                "Exchange tiles only when you have no play.",
+                strip=("exchange only when stuck", "exchange when stuck"),
+                turns="You may pass or exchange only when you cannot play.",
+            ),
+            Choice(
+                ExchangeRule.ANY_TIME,
+                "any-time",
+                "Any time",
+                "Exchange tiles instead of playing, on any turn.",
+                strip=("exchange any time", "exchange any time"),
+                turns="In this game you may pass or exchange at any time, even when you could play.",
+                book="Exchange any time: you may pass or exchange even when you could play.",
+            ),
+        ),
+    ),
+    RuleOption(
+        "start",
+        "Who starts",
+        (
+            Choice(
+                Start.LOW,
+                "low",
+                "Lowest tile",
+                "Each player draws a tile: the lowest plays first.",
+                strip=("lowest tile starts", "low starts"),
+                turns="The lowest tile drawn started.",
+            ),
+            Choice(
+                Start.HIGH,
+                "high",
+                "Highest tile",
+                "Each player draws a tile: the highest plays first.",
+                strip=("highest tile starts", "high starts"),
+                turns="The highest tile drawn started.",
+                book="Start high: the highest tile drawn plays first instead of the lowest.",
+            ),
+        ),
+    ),
+    RuleOption(
+        "rounds",
+        "Rounds",
+        count=Count(
+            1,
+            MAX_ROUNDS,
+            words=("1 game", "{n}-round match"),
+            about=(
+                "One game. More rounds make a match: running totals and a Servant.",
+                "A match: running totals, and the lowest after each round is the Servant.",
+            ),
+            help=(
+                "",
+                "A match of {n} rounds: the scores add up; after each round the lowest total is the Servant. "
+                "Click the peg board to see the match totals on it.",
+            ),
+            book="Matches and the Servant: several rounds with running totals. After each round the player "
+            "with the lowest total is the Servant, who keeps score for the others. (our choice) A round "
+            'is one game: the sheet says only "after each round".',
+        ),
+    ),
+)
+BY_NAME = {row.name: row for row in OPTIONS}
 
 
 @dataclass(frozen=True)
 class RuleOptions:
-    start: str = START_LOW
-    exchange: str = WHEN_STUCK
+    start: Start = Start.LOW
+    exchange: ExchangeRule = ExchangeRule.WHEN_STUCK
     joker: bool = False
     rounds: int = 1
-    mode: str = STANDARD
+    mode: Mode = Mode.STANDARD
 
     def __post_init__(self) -> None:
-        if self.start not in _CHOICES["start"]:
-            raise ValueError(f"start must be low or high, not {quoted(self.start)}")
-        if self.exchange not in _CHOICES["exchange"]:
-            raise ValueError(f"exchange must be when-stuck or any-time, not {quoted(self.exchange)}")
-        if self.mode not in _CHOICES["mode"]:
-            raise ValueError(f"mode must be standard or solitaire, not {quoted(self.mode)}")
-        if not isinstance(self.rounds, int) or not 1 <= self.rounds <= MAX_ROUNDS:
-            raise ValueError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {quoted(self.rounds)}")
+        for row in OPTIONS:
+            value = getattr(self, row.name)
+            problem = row.problem(value)
+            if problem:
+                raise ValueError(problem)
+            choice = row.choice(value)
+            if choice is not None:  # a text ("high") is kept as its member (Start.HIGH)
+                object.__setattr__(self, row.name, choice.value)
 
     @property
     def solitaire(self) -> bool:
-        return self.mode == SOLITAIRE
+        return self.mode == Mode.SOLITAIRE
+
+    def value(self, name: str) -> Value:
+        """The value of the option `name`."""
+        value: Value = getattr(self, name)
+        return value
 
     def as_dict(self) -> dict[str, str]:
-        out = {}
-        for f in fields(self):
-            value = getattr(self, f.name)
-            out[f.name] = ("on" if value else "off") if isinstance(value, bool) else str(value)
-        return out
+        """Every option as `--rules` writes it, in the order of rules.md (the fields')."""
+        return {f.name: BY_NAME[f.name].text_of(self.value(f.name)) for f in fields(self)}
 
     def to_text(self) -> str:
         """Every option, in the order of rules.md: `start=low,exchange=when-stuck,...`."""
@@ -63,7 +308,7 @@ class RuleOptions:
         return (base or cls()).with_text(text)
 
     def with_text(self, text: str) -> RuleOptions:
-        changes: dict[str, object] = {}
+        changes: dict[str, Value] = {}
         for item in text.replace(" ", "").split(","):
             if not item:
                 continue
@@ -71,14 +316,13 @@ class RuleOptions:
             if not eq:
                 raise NotationError(f"{quoted(item)}: write options as name=value, like start=high")
             name, value = name.lower(), value.lower()
-            if name == "rounds":
-                if not (value.isascii() and value.isdigit() and len(value) <= 2) or not 1 <= int(value) <= MAX_ROUNDS:
-                    raise NotationError(f"rounds must be a whole number from 1 to {MAX_ROUNDS}, not {quoted(value)}")
-                changes[name] = int(value)
-            elif name in _CHOICES:
-                if value not in _CHOICES[name]:
-                    raise NotationError(f"{name} may be {' or '.join(_CHOICES[name])}, not {quoted(value)}")
-                changes[name] = value == "on" if name == "joker" else value
-            else:
-                raise NotationError(f"there is no rule option {quoted(name)} (start, exchange, joker, rounds, mode)")
+            row = BY_NAME.get(name)
+            if row is None:
+                names = ", ".join(f.name for f in fields(self))
+                raise NotationError(f"there is no rule option {quoted(name)} ({names})")
+            changes[name] = row.read(value)
+        return self.with_values(changes)
+
+    def with_values(self, changes: dict[str, Value]) -> RuleOptions:
+        """These options with some changed, by name (`{"joker": True}`)."""
         return replace(self, **changes)  # type: ignore[arg-type]

@@ -45,7 +45,7 @@ from cribtiles.bot.simulate import ExpertBot
 from cribtiles.quoting import quoted
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
-from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
+from cribtiles.rules.options import Mode, RuleOptions
 from cribtiles.signals import sigint_ignored
 from cribtiles.terminal import Parser, say
 
@@ -417,7 +417,7 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument("--seed", type=int, default=1, help="seed of the whole run (1)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (one per core)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    ap.add_argument("--mode", choices=(STANDARD, SOLITAIRE), help="solitaire: two bots as Dark and Light")
+    ap.add_argument("--mode", choices=tuple(Mode), help="solitaire: two bots as Dark and Light")
     ap.add_argument("--rules", default="", help="rule options, like start=high,exchange=any-time,joker=on")
     ap.add_argument("--budget", type=float, help="seconds per move for the bots that think (Expert: 1.5)")
     ap.add_argument(

@@ -21,14 +21,14 @@ from enum import StrEnum
 from cribtiles.bot.levels import LEVELS
 from cribtiles.quoting import quoted
 from cribtiles.rules.game import GameState
-from cribtiles.rules.options import SOLITAIRE, STANDARD, RuleOptions
+from cribtiles.rules.options import Mode, RuleOptions
 
 from .history import history_of
 from .model import Table
 from .saves import save_table
 
 PEOPLE = "people"  # the opponent of a game of people only
-MODES = (STANDARD, SOLITAIRE)
+MODES = tuple(Mode)
 
 
 class Result(StrEnum):
@@ -286,7 +286,7 @@ def stat_line(mode: str, opponent: str, games: Sequence[GameSummary]) -> StatLin
     """The figures of `games` (at least one, none of bots only), in the order they were played."""
     results = [g.result for g in games]
     scores = [s for g in games for s in g.people_scores]
-    margins = [g.margin for g in games if g.mode == SOLITAIRE and g.result in (Result.WIN, Result.PEOPLE_ONLY)]
+    margins = [g.margin for g in games if g.mode == Mode.SOLITAIRE and g.result in (Result.WIN, Result.PEOPLE_ONLY)]
     return StatLine(
         mode=mode,
         opponent=opponent,

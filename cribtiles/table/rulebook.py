@@ -15,6 +15,7 @@ from cribtiles.rules.board import Board
 from cribtiles.rules.errors import IllegalMove, NotationError
 from cribtiles.rules.hands import score_hand
 from cribtiles.rules.moves import Play, parse_move, parse_rack
+from cribtiles.rules.options import OPTIONS
 from cribtiles.rules.scoring import PlayScore, ScoredLine, score_play
 from cribtiles.rules.tiles import Tile
 
@@ -288,18 +289,7 @@ PAGES: tuple[Page, ...] = (
     ),
     Page(
         "The optional rules",
-        (
-            "Start high: the highest tile drawn plays first instead of the lowest.",
-            "Exchange any time: you may pass or exchange even when you could play.",
-            "Joker: you declare your own score. (Our choice, muggins style:) whatever you declare stands "
-            "unless another player calls Joker before the next move. The first caller takes what you "
-            "left unclaimed, or what you claimed over the play's worth (you lose it); a call on a "
-            "score declared right costs the caller 5. A play's score is shown once it can no longer "
-            "be called.",
-            "Matches and the Servant: several rounds with running totals. After each round the player "
-            "with the lowest total is the Servant, who keeps score for the others. (our choice) A round "
-            'is one game: the sheet says only "after each round".',
-        ),
+        tuple(p for row in OPTIONS for p in row.book()),  # Solitaire has the next page
     ),
     Page(
         "Solitaire",

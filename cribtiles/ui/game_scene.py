@@ -21,7 +21,7 @@ from cribtiles.rules.board import CENTRE, SIZE, Square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.moves import Exchange, Move, Pass, Play
-from cribtiles.rules.options import START_HIGH
+from cribtiles.rules.options import Start
 from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.history import TurnRecord
@@ -95,7 +95,7 @@ def _sentence(text: str) -> str:
 def draw_words(state: GameState, name_of: Callable[[int], str]) -> str:
     """Who starts and why: each player's tile of the draw for the start (`name_of` names a seat, "You"
     for the only person at a table of bots)."""
-    high = state.options.start == START_HIGH
+    high = state.options.start == Start.HIGH
     parts = []
     for draws in state.start_draws:
         parts.append(", ".join(f"{'you' if name_of(p) == 'You' else state.names[p]} drew a {t.word}" for p, t in draws))

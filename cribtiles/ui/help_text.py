@@ -3,7 +3,7 @@ options of the game at the table allow (exchanges at any time, the Joker rule, a
 
 from __future__ import annotations
 
-from cribtiles.rules.options import ANY_TIME, START_HIGH, RuleOptions
+from cribtiles.rules.options import OPTIONS, RuleOptions
 
 from .breakdown import RowSpec, place
 from .geometry import Rect
@@ -32,35 +32,13 @@ def passing_words(options: RuleOptions) -> str:
     >>> passing_words(RuleOptions()).split(". ")[0]
     'You may pass or exchange only when you cannot play'
     """
-    if options.exchange == ANY_TIME:
-        when = "In this game you may pass or exchange at any time, even when you could play."
-    else:
-        when = "You may pass or exchange only when you cannot play."
-    start = "highest" if options.start == START_HIGH else "lowest"
-    return f"{when} The {start} tile drawn started. Tiles left on a rack at the end are taken off its owner's score."
+    said = (choice.turns for row in OPTIONS if (choice := row.chosen(options)))
+    return " ".join([*(s for s in said if s), "Tiles left on a rack at the end are taken off its owner's score."])
 
 
 def option_words(options: RuleOptions) -> tuple[str, ...]:
     """A paragraph for each option of this game that changes how it is played (none for the defaults)."""
-    out = []
-    if options.joker:
-        out.append(
-            "Joker rule: you count your own play (click each fifteen, pair, run and bonus, or type the total; "
-            "Enter declares; what you declare stands unless called). Until the next player acts the others "
-            "may call Joker! (J): they take what was missed, or what was claimed over the play's worth, and "
-            "lose 5 if the count was right."
-        )
-    if options.rounds > 1:
-        out.append(
-            f"A match of {options.rounds} rounds: the scores add up; after each round the lowest total is the "
-            "Servant. Click the peg board to see the match totals on it."
-        )
-    if options.solitaire:
-        out.append(
-            "Solitaire: Dark and Light each draw from a bag of their own colour; it ends when both bags are "
-            "empty and a side is out, or neither side can play."
-        )
-    return tuple(out)
+    return tuple(p for row in OPTIONS if (p := row.help(options.value(row.name))))
 
 
 def help_texts(options: RuleOptions) -> tuple[str, ...]:

@@ -15,7 +15,6 @@ import pygame
 from . import art
 from .geometry import Rect
 from .newgame_form import (
-    RULE_LABELS,
     Action,
     Control,
     FormLayout,
@@ -24,10 +23,11 @@ from .newgame_form import (
     arrow_step,
     control_at,
     form_layout,
+    rule_label,
 )
 from .paint import CREAM, DIM, GOLD, RED, badge, button, write
 
-ARROWED = (Part.KIND, Part.MODE, Part.STARTER, Part.EXCHANGE, Part.JOKER, Part.ROUNDS)
+ARROWED = (Part.KIND, Part.RULE)
 FIELD = (34, 22, 14, 170)  # the recessed field a value sits in
 CARD_WOOD = (92, 58, 34)  # the end card's wood
 
@@ -104,7 +104,7 @@ class NewGameScene:
                 form.selected = False
             else:
                 form.focus_on(c)
-        elif c.part is Part.WHO or c.part is Part.ROUNDS:
+        elif c.part is Part.WHO or c.part is Part.RULE:
             form.focus_on(c)
             form.step(arrow_step(lay.controls[c], pos[0]))
         else:
@@ -183,12 +183,8 @@ def _label(surf: pygame.Surface, form: NewGameForm, c: Control, rect: Rect, s: i
     if c.part is Part.KIND and not form.solitaire:
         badge(surf, str(c.seat + 1), (x + h // 2, y + h // 2), art.PLAYER_COLOURS[c.seat], s - 2)
         return
-    text = form.seat_label(c.seat) if c.part is Part.KIND else _rule_label(c)
+    text = form.seat_label(c.seat) if c.part is Part.KIND else rule_label(c)
     write(surf, text, s, CREAM, (x, y + h / 2), "midleft")
-
-
-def _rule_label(c: Control) -> str:
-    return RULE_LABELS[c.part]
 
 
 def _field(surf: pygame.Surface, form: NewGameForm, c: Control, rect: Rect, s: int, focused: bool, lit: bool) -> None:

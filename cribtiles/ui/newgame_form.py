@@ -12,16 +12,7 @@ from enum import Enum
 
 from cribtiles.bot.levels import DESCRIPTIONS, LEVELS
 from cribtiles.rules.game import MAX_NAME, MAX_PLAYERS
-from cribtiles.rules.options import (
-    ANY_TIME,
-    MAX_ROUNDS,
-    SOLITAIRE,
-    STANDARD,
-    START_HIGH,
-    START_LOW,
-    WHEN_STUCK,
-    RuleOptions,
-)
+from cribtiles.rules.options import BY_NAME, OPTIONS, RuleOptions
 from cribtiles.table.seats import Seat, seat_names
 from cribtiles.table.settings import DEFAULT_SEATS, MIN_SEATS, SeatPair, good_seats
 
@@ -38,31 +29,31 @@ class Part(Enum):
     WHO = "who"  # a seat: the person's name, or the bot's level
     REMOVE = "remove"  # a seat: take it away
     ADD = "add"
-    MODE = "mode"
-    STARTER = "starter"
-    EXCHANGE = "exchange"
-    JOKER = "joker"
-    ROUNDS = "rounds"
+    RULE = "rule"  # a rule option: a row of `OPTIONS`, named by the control's `option`
     SEED = "seed"
     START = "start"
     CANCEL = "cancel"
-
-
-RULE_PARTS = (Part.MODE, Part.STARTER, Part.EXCHANGE, Part.JOKER, Part.ROUNDS, Part.SEED)
-RULE_LABELS = {
-    Part.MODE: "Mode",
-    Part.STARTER: "Who starts",
-    Part.EXCHANGE: "Exchanges",
-    Part.JOKER: "Joker rule",
-    Part.ROUNDS: "Rounds",
-    Part.SEED: "Seed",
-}
 
 
 @dataclass(frozen=True)
 class Control:
     part: Part
     seat: int = -1  # the seat's index, for KIND, WHO and REMOVE
+    option: str = ""  # the rule option's name, for RULE
+
+
+def rule(name: str) -> Control:
+    """The control of the rule option `name` (a row of `OPTIONS`)."""
+    return Control(Part.RULE, option=name)
+
+
+#: The controls of the form's right column: a rule option for each row of `OPTIONS`, then the seed.
+RULE_CONTROLS = (*(rule(row.name) for row in OPTIONS), Control(Part.SEED))
+
+
+def rule_label(c: Control) -> str:
+    """The words left of a control of the right column: "Who starts", "Seed"."""
+    return BY_NAME[c.option].label if c.part is Part.RULE else "Seed"
 
 
 class Action(Enum):
@@ -196,7 +187,7 @@ class NewGameForm:
                 out.append(Control(Part.REMOVE, i))
         if not self.solitaire and len(self.seats) < MAX_PLAYERS:
             out.append(Control(Part.ADD))
-        out += [Control(p) for p in RULE_PARTS]
+        out += RULE_CONTROLS
         return [*out, Control(Part.START), Control(Part.CANCEL)]
 
     def is_text(self, control: Control) -> bool:
@@ -213,16 +204,8 @@ class NewGameForm:
         if p is Part.WHO:
             s = self.seats[control.seat]
             return s.level.capitalize() if s.bot else s.name
-        if p is Part.MODE:
-            return "Solitaire" if o.solitaire else "Standard"
-        if p is Part.STARTER:
-            return "Highest tile" if o.start == START_HIGH else "Lowest tile"
-        if p is Part.EXCHANGE:
-            return "Any time" if o.exchange == ANY_TIME else "When stuck"
-        if p is Part.JOKER:
-            return "On" if o.joker else "Off"
-        if p is Part.ROUNDS:
-            return "1 game" if o.rounds == 1 else f"{o.rounds}-round match"
+        if p is Part.RULE:
+            return BY_NAME[control.option].words(o.value(control.option))
         if p is Part.SEED:
             return self.seed
         return {Part.REMOVE: "×", Part.ADD: "Add a player", Part.START: "Start", Part.CANCEL: "Cancel"}[p]
@@ -239,28 +222,8 @@ class NewGameForm:
             if s.bot:
                 return f"{s.level.capitalize()}: {DESCRIPTIONS[s.level]}."
             return f"Type the player's name (up to {MAX_NAME} characters)."
-        if p is Part.MODE:
-            if self.solitaire:
-                return "Solitaire: dark tiles against light, each from its own bag; a person may play both."
-            return "Standard: 2 to 4 players draw from one bag."
-        if p is Part.STARTER:
-            return (
-                "Each player draws a tile: the "
-                + ("highest" if self.options.start == START_HIGH else "lowest")
-                + (" plays first.")
-            )
-        if p is Part.EXCHANGE:
-            if self.options.exchange == ANY_TIME:
-                return "Exchange tiles instead of playing, on any turn."
-            return "Exchange tiles only when you have no play."
-        if p is Part.JOKER:
-            if self.options.joker:
-                return "Players declare their own scores; another may call Joker! on a wrong count."
-            return "Every play scores what it is worth, counted for you."
-        if p is Part.ROUNDS:
-            if self.options.rounds == 1:
-                return "One game. More rounds make a match: running totals and a Servant."
-            return "A match: running totals, and the lowest after each round is the Servant."
+        if p is Part.RULE:
+            return BY_NAME[c.option].about(self.options.value(c.option))
         if p is Part.SEED:
             return "Digits replay the same shuffle; leave it empty for a new one."
         if p is Part.REMOVE:
@@ -346,16 +309,9 @@ class NewGameForm:
         elif c.part is Part.WHO and self.seats[c.seat].bot:
             s = self.seats[c.seat]
             self.seats[c.seat] = replace(s, level=LEVELS[(LEVELS.index(s.level) + delta) % len(LEVELS)])
-        elif c.part is Part.MODE:
-            self.options = replace(o, mode=STANDARD if o.solitaire else SOLITAIRE)
-        elif c.part is Part.STARTER:
-            self.options = replace(o, start=START_LOW if o.start == START_HIGH else START_HIGH)
-        elif c.part is Part.EXCHANGE:
-            self.options = replace(o, exchange=WHEN_STUCK if o.exchange == ANY_TIME else ANY_TIME)
-        elif c.part is Part.JOKER:
-            self.options = replace(o, joker=not o.joker)
-        elif c.part is Part.ROUNDS:
-            self.options = replace(o, rounds=min(MAX_ROUNDS, max(1, o.rounds + delta)))
+        elif c.part is Part.RULE:
+            row = BY_NAME[c.option]
+            self.options = o.with_values({row.name: row.stepped(o.value(row.name), delta)})
         self._keep_focus(before)
 
     def press(self, control: Control | None = None) -> Action | None:
@@ -458,7 +414,7 @@ def form_layout(width: int, height: int, form: NewGameForm) -> FormLayout:
     gap = round(size * 0.55)
     pad = round(size * 1.3)
     w = min(width - 2 * gap, round(size * 47))
-    rows = max(MAX_PLAYERS + 1, len(RULE_PARTS))
+    rows = max(MAX_PLAYERS + 1, len(RULE_CONTROLS))
     head = round(size * 1.5)
     title_h = round(size * 3.0)
     notes_h = round(size * 1.35) * 3
@@ -491,11 +447,11 @@ def form_layout(width: int, height: int, form: NewGameForm) -> FormLayout:
             controls[Control(Part.REMOVE, i)] = (lx + left_w - remove_w, ry, remove_w, row)
     add_y = first + len(form.shown) * (row + gap)
     controls[Control(Part.ADD)] = (lx + label_w + gap, add_y, round(size * 8.4), row)
-    rule_label = round(right_w * 0.42)
-    for j, part in enumerate(RULE_PARTS):
+    label_w_rules = round(right_w * 0.42)
+    for j, c in enumerate(RULE_CONTROLS):
         ry = first + j * (row + gap)
-        labels[Control(part)] = (rx, ry, rule_label - gap, row)
-        controls[Control(part)] = (rx + rule_label, ry, right_w - rule_label, row)
+        labels[c] = (rx, ry, label_w_rules - gap, row)
+        controls[c] = (rx + label_w_rules, ry, right_w - label_w_rules, row)
     notes_y = first + rows * (row + gap) + gap // 2
     bh = round(row * 1.2)
     by = y + h - pad - bh

@@ -4,7 +4,7 @@ that nothing the command line or the last New game screen chose acts unseen."""
 
 from __future__ import annotations
 
-from cribtiles.rules.options import ANY_TIME, START_HIGH, RuleOptions
+from cribtiles.rules.options import OPTIONS, RuleOptions
 
 from . import art
 from .paint import CREAM, DIM, Target, fit_width, write
@@ -12,25 +12,15 @@ from .snapshot import TableSnapshot
 
 
 def rules_words(options: RuleOptions, short: bool = False) -> tuple[str, ...]:
-    """The options in force, each in a few words, in the order a player asks about them.
+    """The options in force, each in a few words, in the order of `OPTIONS` (what changes the game most first).
 
     >>> rules_words(RuleOptions.parse("joker=on,exchange=any-time,start=high"))
     ('Joker rule', 'exchange any time', 'highest tile starts')
     >>> rules_words(RuleOptions(), short=True)
     ('exchange when stuck', 'low starts')
     """
-    parts = []
-    if options.solitaire:
-        parts.append("Solitaire")
-    if options.joker:
-        parts.append("Joker" if short else "Joker rule")
-    if options.exchange == ANY_TIME:
-        parts.append("exchange any time")
-    else:
-        parts.append("exchange when stuck" if short else "exchange only when stuck")
-    high = options.start == START_HIGH
-    parts.append(("high" if high else "low") + " starts" if short else f"{'highest' if high else 'lowest'} tile starts")
-    return tuple(parts)
+    words = (choice.strip[short] for row in OPTIONS if (choice := row.chosen(options)))
+    return tuple(w for w in words if w)
 
 
 def in_match(snap: TableSnapshot) -> bool:

@@ -25,7 +25,7 @@ from cribtiles.bot import PROCESS_LEVELS
 from cribtiles.bot.worker import BotWorker
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
-from cribtiles.rules.options import STANDARD, RuleOptions
+from cribtiles.rules.options import Mode, RuleOptions
 from cribtiles.signals import handling
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
@@ -468,7 +468,7 @@ class App:
         self.seed = None  # only the first game takes the command line's seed
         seats = self.first_seats or remembered_seats(with_level(self.prefs.seats, self.prefs.level), self.options)
         if self.options.solitaire and len(seats) != 2:  # players named on the command line, Solitaire remembered
-            self.options = replace(self.options, mode=STANDARD)
+            self.options = replace(self.options, mode=Mode.STANDARD)
         return Table.new(seats, self.options, seed)
 
     @property

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import itertools
+import json
+from dataclasses import fields
 
 import pytest
 
 from cribtiles.rules import NotationError, RuleOptions
+from cribtiles.rules.options import BY_NAME, MAX_ROUNDS, OPTIONS, ExchangeRule, Mode, RuleOption, Start
 
 
 def test_defaults_are_those_of_rules_md() -> None:
@@ -109,3 +112,71 @@ def test_options_are_hashable_values() -> None:
     b = RuleOptions(joker=True, rounds=3)
     assert a == b and hash(a) == hash(b)
     assert len({a, b, RuleOptions()}) == 2
+
+
+# --- the table of options: every row drives parsing, checking and the text ---
+
+
+def test_every_field_has_a_row_of_the_table_and_every_row_a_field() -> None:
+    assert sorted(f.name for f in fields(RuleOptions)) == sorted(row.name for row in OPTIONS)
+    assert len(BY_NAME) == len(OPTIONS)
+    for row in OPTIONS:
+        assert row.label and (bool(row.choices) != (row.count is not None)), row.name
+        # the default is one of the row's values
+        assert not row.problem(RuleOptions().value(row.name)), row.name
+
+
+def row_values(row: RuleOption) -> list[tuple[str, object]]:
+    """Every value of a row as written and as held (a number row: its ends and one between)."""
+    if row.count is not None:
+        c = row.count
+        return [(str(n), n) for n in sorted({c.low, (c.low + c.high) // 2, c.high})]
+    return [(choice.text, choice.value) for choice in row.choices]
+
+
+@pytest.mark.parametrize("row", OPTIONS, ids=lambda row: row.name)
+def test_every_value_of_every_row_parses_checks_and_shows(row: RuleOption) -> None:
+    for text, value in row_values(row):
+        o = RuleOptions.parse(f"{row.name}={text}")
+        assert o.value(row.name) == value and type(o.value(row.name)) is type(value)
+        assert f"{row.name}={text}" in o.to_text().split(",") and o.as_dict()[row.name] == text
+        assert RuleOptions.parse(o.to_text()) == o == o.with_values({row.name: value})
+        assert row.words(o.value(row.name)) and row.about(o.value(row.name))
+    with pytest.raises(NotationError, match=row.name):
+        RuleOptions.parse(f"{row.name}=nonsense")
+    with pytest.raises(ValueError, match=row.name):
+        RuleOptions().with_values({row.name: "nonsense"})
+
+
+def test_the_text_names_every_row_and_the_unknown_option_message_lists_them() -> None:
+    assert [item.partition("=")[0] for item in RuleOptions().to_text().split(",")] == [
+        f.name for f in fields(RuleOptions)
+    ]
+    with pytest.raises(NotationError) as info:
+        RuleOptions.parse("colour=red")
+    assert all(row.name in str(info.value) for row in OPTIONS)
+
+
+def test_the_kinds_are_enums_that_read_and_compare_as_their_texts() -> None:
+    o = RuleOptions(start="high", exchange="any-time", mode="solitaire")  # type: ignore[arg-type]
+    assert (o.start, o.exchange, o.mode) == (Start.HIGH, ExchangeRule.ANY_TIME, Mode.SOLITAIRE)
+    assert (
+        o.start is Start.HIGH
+        and o.start == "high"
+        and o == RuleOptions.parse("start=high,exchange=any-time,mode=solitaire")
+    )
+    assert json.loads(json.dumps(o.as_dict())) == {
+        "start": "high",
+        "exchange": "any-time",
+        "joker": "off",
+        "rounds": "1",
+        "mode": "solitaire",
+    }
+
+
+def test_the_form_steps_round_a_rows_choices_and_along_its_range() -> None:
+    joker = BY_NAME["joker"]
+    assert joker.stepped(False, 1) is True and joker.stepped(True, 1) is False and joker.stepped(True, -1) is False
+    rounds = BY_NAME["rounds"]
+    assert (rounds.stepped(1, -1), rounds.stepped(1, 1), rounds.stepped(MAX_ROUNDS, 1)) == (1, 2, MAX_ROUNDS)
+    assert (rounds.words(1), rounds.words(7)) == ("1 game", "7-round match")

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from cribtiles.rules import IllegalMove, NotationError, Play, parse_move, parse_rack, score_hand, score_play
+from cribtiles.rules.options import OPTIONS
 from cribtiles.rules.tiles import parse_rank
 from cribtiles.table.rulebook import (
     PAGES,
@@ -179,3 +180,14 @@ def test_the_rule_book_imports_no_pygame() -> None:
     code = "import sys, cribtiles.table.rulebook\nprint('pygame' in sys.modules)"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=120)
     assert done.stdout.strip() == "False"
+
+
+def test_the_rule_book_and_docs_rules_md_describe_every_row_of_the_options_table() -> None:
+    """A row added to `OPTIONS` needs its paragraph in the rule book and its `name=value` in docs/rules.md."""
+    (page,) = (p for p in PAGES if p.title == "The optional rules")
+    assert page.paragraphs == tuple(p for row in OPTIONS for p in row.book())
+    options = DOCS.read_text(encoding="utf-8").split("## Options", 1)[1].split("\n## ", 1)[0]
+    for row in OPTIONS:
+        others = [f"*{row.name}={c.text}*" for c in row.choices[1:]] or [f"*{row.name}=N*"]
+        assert all(o in options for o in others), row.name
+        assert row.book() or any(p.title == row.words(row.choices[-1].value) for p in PAGES), row.name

@@ -14,7 +14,7 @@ import pytest
 
 from cribtiles.app.storage import Store
 from cribtiles.bot.greedy import greedy_move
-from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.options import OPTIONS, RuleOptions
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.settings import DEFAULT_SEATS, Preferences, good_seats
@@ -34,12 +34,14 @@ from cribtiles.ui.newgame_form import (
     lone_bot,
     options_of,
     remembered_seats,
+    rule,
+    rule_label,
     with_level,
 )
 from cribtiles.ui.window import App, EndScene
 
 KIND, WHO, REMOVE = Part.KIND, Part.WHO, Part.REMOVE
-RULES = [Control(p) for p in (Part.MODE, Part.STARTER, Part.EXCHANGE, Part.JOKER, Part.ROUNDS, Part.SEED)]
+RULES = [*(rule(n) for n in ("mode", "joker", "exchange", "start", "rounds")), Control(Part.SEED)]
 BUTTONS = [Control(Part.START), Control(Part.CANCEL)]
 
 
@@ -96,7 +98,7 @@ def test_typing_a_name_replaces_the_selected_one_then_adds_to_it() -> None:
     assert form.seats[0].name == "" and form.problem() == "Player 1 needs a name."
     with pytest.raises(ValueError, match="needs a name"):
         form.table_seats()
-    form.focus_on(Control(Part.JOKER))
+    form.focus_on(rule("joker"))
     assert form.press(Control(Part.START)) is None  # Start refuses, and the empty name takes the focus
     assert form.focus == Control(WHO, 0)
     form.type("  Bo ")
@@ -146,19 +148,19 @@ def test_seats_are_added_up_to_four_and_removed_down_to_two() -> None:
 
 def test_rule_options_change_with_arrows_and_space() -> None:
     form = fresh()
-    for part in (Part.STARTER, Part.EXCHANGE, Part.JOKER):
-        form.press(Control(part))
+    for name in ("start", "exchange", "joker"):
+        form.press(rule(name))
     assert form.options == RuleOptions(start="high", exchange="any-time", joker=True)
-    assert form.value(Control(Part.STARTER)) == "Highest tile" and form.value(Control(Part.JOKER)) == "On"
-    form.focus_on(Control(Part.ROUNDS))
+    assert form.value(rule("start")) == "Highest tile" and form.value(rule("joker")) == "On"
+    form.focus_on(rule("rounds"))
     form.step(-1)
     assert form.options.rounds == 1
     form.step(1)
     form.step(1)
-    assert form.options.rounds == 3 and form.value(Control(Part.ROUNDS)) == "3-round match"
+    assert form.options.rounds == 3 and form.value(rule("rounds")) == "3-round match"
     form.step(200)
     assert form.options.rounds == 99
-    form.press(Control(Part.JOKER))
+    form.press(rule("joker"))
     assert form.options == RuleOptions(start="high", exchange="any-time", rounds=99)
 
 
@@ -180,7 +182,7 @@ def test_the_seed_takes_digits_only() -> None:
 def test_solitaire_has_two_sides_and_keeps_the_other_seats_for_later() -> None:
     form = fresh()
     form.add_seat()
-    form.press(Control(Part.MODE))
+    form.press(rule("mode"))
     assert form.solitaire and len(form.shown) == 2 and len(form.seats) == 3
     assert form.controls() == [Control(KIND, 0), Control(KIND, 1), Control(WHO, 1), *RULES, *BUTTONS]
     assert [form.seat_label(i) for i in (0, 1)] == ["Dark", "Light"]
@@ -191,7 +193,7 @@ def test_solitaire_has_two_sides_and_keeps_the_other_seats_for_later() -> None:
     form.press(Control(KIND, 1))
     assert form.blank_words(0) == "one person plays both sides" and form.blank_words(1) == ""
     assert form.table_seats() == (Seat("Dark"), Seat("Light"))
-    form.press(Control(Part.MODE))
+    form.press(rule("mode"))
     assert len(form.shown) == 3
 
 
@@ -245,7 +247,7 @@ def test_the_card_fits_the_window_and_no_controls_overlap(size: tuple[int, int])
     four.add_seat()
     four.add_seat()
     solitaire = fresh()
-    solitaire.press(Control(Part.MODE))
+    solitaire.press(rule("mode"))
     forms += [four, solitaire]
     for form in forms:
         lay = form_layout(*size, form)
@@ -332,8 +334,9 @@ def test_ctrl_n_opens_the_screen_and_start_begins_the_chosen_game(app: App, tmp_
     frames(app)
     assert scene.form.seats[2].name == "Mal" and app.prefs.sound is sound and app.prefs.speed == "instant"
     click_on(app, Control(WHO, 1), right=True)  # Medium -> Hard
-    click_on(app, Control(Part.JOKER))
-    key(pygame.K_DOWN)  # to Rounds
+    click_on(app, rule("joker"))
+    for _ in range(3):  # by Exchanges and Who starts to Rounds
+        key(pygame.K_DOWN)
     key(pygame.K_RIGHT)
     key(pygame.K_RIGHT)
     key(pygame.K_TAB)  # to the seed
@@ -381,7 +384,7 @@ def test_escape_goes_back_to_the_same_game_untouched(app: App, tmp_path: Path) -
     assert game.my_turn
     settings = (tmp_path / "settings.json").read_text() if (tmp_path / "settings.json").exists() else None
     scene = ctrl_n(app)
-    click_on(app, Control(Part.JOKER))
+    click_on(app, rule("joker"))
     click_on(app, Control(KIND, 0))
     assert scene.form.options.joker
     key(pygame.K_ESCAPE)
@@ -399,7 +402,7 @@ def test_escape_goes_back_to_the_same_game_untouched(app: App, tmp_path: Path) -
 def test_solitaire_seats_the_two_sides(app: App) -> None:
     frames(app)
     scene = ctrl_n(app)
-    click_on(app, Control(Part.MODE))
+    click_on(app, rule("mode"))
     click_on(app, Control(KIND, 1))  # Light: the bot becomes a person, who plays both sides
     assert scene.form.blank_words(0) == "one person plays both sides"
     click_on(app, Control(KIND, 1))  # and back: a person against the Medium bot
@@ -461,10 +464,11 @@ def test_the_whole_screen_works_from_the_keyboard(app: App) -> None:
     key(pygame.K_DOWN)  # its remove button
     key(pygame.K_DOWN)  # Add a player (a fourth seat is still free)
     key(pygame.K_DOWN)  # Mode
-    key(pygame.K_DOWN)  # Who starts
-    key(pygame.K_LEFT)
+    key(pygame.K_DOWN)  # Joker rule
     key(pygame.K_DOWN)  # Exchanges
     key(pygame.K_SPACE)
+    key(pygame.K_DOWN)  # Who starts
+    key(pygame.K_LEFT)
     frames(app)
     assert [(s.name, s.bot, s.level) for s in scene.form.seats] == [
         ("You", False, "medium"),
@@ -476,3 +480,24 @@ def test_the_whole_screen_works_from_the_keyboard(app: App) -> None:
     frames(app, 1)
     assert app.table.seats == (Seat("You"), Seat("Bea"), Seat("Hard", "hard"))
     assert app.table.options == RuleOptions(start="high", exchange="any-time")
+
+
+def test_the_form_has_a_control_for_every_row_of_the_options_table_and_shows_each_value() -> None:
+    """Adding a row to `OPTIONS` is all the form needs: its control, label, words, line and steps come from it."""
+    form = fresh()
+    assert [c.option for c in form.controls() if c.part is Part.RULE] == [row.name for row in OPTIONS]
+    lay = form_layout(1280, 800, form)
+    for row in OPTIONS:
+        c = rule(row.name)
+        assert c in lay.controls and c in lay.labels and rule_label(c) == row.label
+        seen = []
+        for _ in range(len(row.choices) or 3):
+            value = form.options.value(row.name)
+            assert form.value(c) == row.words(value) and form.about(c) == row.about(value) != ""
+            seen.append(value)
+            form.step(1, c)
+        if row.choices:  # round every choice and back to the first
+            assert seen == [choice.value for choice in row.choices] and form.options.value(row.name) == seen[0]
+        else:
+            assert seen == [1, 2, 3]
+        assert RuleOptions.parse(form.options.to_text()) == form.options
