@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable, Sequence
 from typing import NoReturn
 
 #: characters: the most of a message (an error, a refusal) that reaches the terminal. Each value a
@@ -87,3 +88,14 @@ class Parser(argparse.ArgumentParser):
         if unknown and len(rest) > QUOTE:
             message = f"{head}{unknown}{rest[: QUOTE - 1]}…"
         super().error(bounded(cut_quotes(message)))
+
+
+def parsed(
+    prog: str, add_arguments: Callable[[argparse.ArgumentParser], None], argv: Sequence[str]
+) -> tuple[argparse.ArgumentParser, argparse.Namespace]:
+    """A command's own parser (`prog`, its arguments added by `add_arguments`) and what it made of
+    `argv`, for a command run on its own (`python -m cribtiles.table.arena`) rather than as a
+    subcommand of `cribtiles`; refusals exit with code 2."""
+    ap = Parser(prog=prog)
+    add_arguments(ap)
+    return ap, ap.parse_args(list(argv))

@@ -39,9 +39,10 @@ and gives the exchange advice (exit code 0).
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -62,12 +63,12 @@ from cribtiles.bot.coach import (
 )
 from cribtiles.rules.board import BLOCKED, SIZE, Board, square_at
 from cribtiles.rules.errors import NotationError
-from cribtiles.rules.game import RACK_SIZE
+from cribtiles.rules.game import RACK_SIZE, PlayerView
 from cribtiles.rules.hands import why_invalid
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import PlayScore, score_play
 from cribtiles.rules.tiles import Tile, format_tiles, parse_tile
-from cribtiles.terminal import Parser, say
+from cribtiles.terminal import say
 
 from .files import read_named_file, shown_path
 
@@ -295,12 +296,11 @@ def _top(text: str) -> int:
     return int(text)
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = Parser(
-        prog="cribtiles analyze",
-        description="Crib Tiles: the best plays for a rack on a board, best first, with their scores and why.",
-        epilog="The board text: 13 lines of 13 squares: .. empty, ## the name patch (a1 b1 c1 a2 b2 c2), "
-        "a tile like 5D.",
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """`cribtiles analyze`'s arguments on `ap`."""
+    ap.description = "Crib Tiles: the best plays for a rack on a board, best first, with their scores and why."
+    ap.epilog = (
+        "The board text: 13 lines of 13 squares: .. empty, ## the name patch (a1 b1 c1 a2 b2 c2), a tile like 5D."
     )
     ap.add_argument(
         "board", nargs="?", type=Path, metavar="BOARD_FILE", help="the board text (default: standard input)"
@@ -313,22 +313,18 @@ def _parser() -> argparse.ArgumentParser:
         "--by", choices=ORDERS, default=BY_SCORE, help="best by score now, or by the Hard bot's equity (score)"
     )
     ap.add_argument("--json", action="store_true", help="print a JSON document (see the module's notes)")
-    return ap
 
 
-def main(args: list[str]) -> int:
-    """`cribtiles analyze ...`; the exit code: 0, or 2 for bad arguments or a malformed board or rack."""
-    try:
-        opts = _parser().parse_args(list(args))
-    except SystemExit as e:  # --help, or arguments argparse refused (it has said why)
-        return e.code if isinstance(e.code, int) else 2
-    try:
-        rack = parse_rack_option(opts.rack)
-        board = read_board(opts.board)
-        view = position_view(board, rack)
-    except ValueError as e:  # InputError, or more of a tile than the set holds
-        say(f"cribtiles analyze: {e}")
-        return 2
+def prepare(ap: argparse.ArgumentParser, opts: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles analyze`: its run; ValueError (InputError, or more of a tile than the set holds) for a
+    malformed board or rack."""
+    rack = parse_rack_option(opts.rack)
+    board = read_board(opts.board)
+    return functools.partial(_analyze, board, rack, position_view(board, rack), opts)
+
+
+def _analyze(board: Board, rack: Sequence[Tile], view: PlayerView, opts: argparse.Namespace) -> int:
+    """The best plays on standard output; 0."""
     every = all_candidates(view, opts.by)
     rows = len(distinct(every, view.rack))
     found = (

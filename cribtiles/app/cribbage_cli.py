@@ -10,26 +10,28 @@ error and exit status 2.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+import functools
+from collections.abc import Callable, Sequence
 
-from cribtiles.cribbage.cards import CardError, format_cards, parse_card, parse_cards
+from cribtiles.cribbage.cards import format_cards, parse_card, parse_cards
 from cribtiles.cribbage.peg import count_of, item_words, peg_items
 from cribtiles.cribbage.show import describe_show, score_show
-from cribtiles.terminal import Parser, say
+
+from .commands import runs
 
 CARDS_HELP = "cards are a rank (A 2-9 T J Q K) and a suit (S H D C), like 5H or TD"
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = Parser(
-        prog="cribtiles cribbage",
-        description="Classic cribbage's scorers: count a hand in the show, or score a card in the play.",
-        epilog=CARDS_HELP,
-    )
-    commands = ap.add_subparsers(dest="command", required=True, metavar="score|peg|arena")
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """`cribtiles cribbage`'s sub-commands on `ap`: score, peg and arena (the arena's arguments are the
+    table's, `cribtiles.table.cribbage_arena`)."""
+    from cribtiles.table import cribbage_arena
+
+    ap.description = "Classic cribbage's scorers: count a hand in the show, or score a card in the play."
+    ap.epilog = CARDS_HELP
+    commands = ap.add_subparsers(dest="cribbage", required=True, metavar="score|peg|arena")
     score = commands.add_parser(
         "score",
-        prog="cribtiles cribbage score",
         help="count a hand (or the crib) with the starter",
         description="Count a four-card hand with the starter, each combination on a line, then `total N`.",
         epilog=CARDS_HELP,
@@ -37,9 +39,9 @@ def _parser() -> argparse.ArgumentParser:
     score.add_argument("hand", help='the four cards of the hand, like "5H 5D 5S JC"')
     score.add_argument("--starter", required=True, help="the starter card turned up, like 5C")
     score.add_argument("--crib", action="store_true", help="count it as the crib (a flush only with the starter)")
+    runs(score, _prepare_score)
     peg = commands.add_parser(
         "peg",
-        prog="cribtiles cribbage peg",
         help="what the last card of a play sequence scores",
         description=(
             "What the last card of a sequence in the play scores (the cards since the count was last reset, "
@@ -48,19 +50,30 @@ def _parser() -> argparse.ArgumentParser:
         epilog=CARDS_HELP,
     )
     peg.add_argument("cards", help='the cards laid since the count was reset, in order, like "4H 7D 4S"')
-    # listed for --help only: `arena` is parsed by the arena's own parser (see main)
-    commands.add_parser("arena", help="measure two cribbage bots over paired deals (its own --help)")
-    return ap
+    runs(peg, _prepare_peg)
+    arena = commands.add_parser("arena", help="measure two cribbage bots over paired deals")
+    cribbage_arena.add_arguments(arena)
+    runs(arena, cribbage_arena.prepare)
 
 
-def _arena(args: Sequence[str]) -> int:
-    """`cribtiles cribbage arena ...`: the cribbage bots' arena, with its own options."""
-    from cribtiles.table.cribbage_arena import main as arena_main
+def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """Never called: `cribtiles cribbage` runs one of its sub-commands, which argparse requires."""
+    raise AssertionError("cribtiles cribbage without a sub-command")
 
-    try:
-        return arena_main(args)
-    except SystemExit as e:  # --help, or arguments the arena refused (it has said why)
-        return e.code if isinstance(e.code, int) else 2
+
+def _prepare_score(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles cribbage score`: the show's lines; CardError (a ValueError) for bad cards."""
+    return functools.partial(_say_lines, _score(args.hand, args.starter, args.crib))
+
+
+def _prepare_peg(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles cribbage peg`: the play's lines; CardError (a ValueError) for bad cards."""
+    return functools.partial(_say_lines, _peg(args.cards))
+
+
+def _say_lines(lines: Sequence[str]) -> int:
+    print("\n".join(lines))
+    return 0
 
 
 def _score(hand_text: str, starter_text: str, crib: bool) -> list[str]:
@@ -83,20 +96,3 @@ def _peg(cards_text: str) -> list[str]:
         lines.append(f"the {cards[-1]} scores nothing")
     lines.append(f"points {sum(item.points for item in items)}")
     return lines
-
-
-def main(args: Sequence[str]) -> int:
-    """`cribtiles cribbage ...`; the exit code (2 for bad arguments or cards)."""
-    if list(args)[:1] == ["arena"]:
-        return _arena(list(args)[1:])
-    try:
-        opts = _parser().parse_args(list(args))
-    except SystemExit as e:  # --help, or arguments argparse refused (it has said why)
-        return e.code if isinstance(e.code, int) else 2
-    try:
-        lines = _score(opts.hand, opts.starter, opts.crib) if opts.command == "score" else _peg(opts.cards)
-    except CardError as e:
-        say(f"cribtiles cribbage {opts.command}: {e}")
-        return 2
-    print("\n".join(lines))
-    return 0

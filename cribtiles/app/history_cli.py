@@ -60,8 +60,9 @@ Games of classic cribbage (you against a bot) are listed and counted apart, unde
 from __future__ import annotations
 
 import argparse
+import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import asdict
 from pathlib import Path
 
@@ -69,7 +70,7 @@ from cribtiles.cribbage.events import MarginKind
 from cribtiles.table.cribbage_ledger import CribbageGame, CribbageLine, CribbageStats, cribbage_statistics
 from cribtiles.table.ledger import GameSummary, StatLine, Stats, statistics
 from cribtiles.table.stat_columns import BY_THE_BOOK, CRIBBAGE_COLUMNS, TILE_COLUMNS, shown_lines
-from cribtiles.terminal import Parser, json_for_terminal, say
+from cribtiles.terminal import json_for_terminal, say
 
 from .files import brief, folder_named, for_terminal, why
 from .history import History, history_path
@@ -78,20 +79,31 @@ HISTORY_FORMAT, STATS_FORMAT, JSON_VERSION = "cribtiles-history", "cribtiles-sta
 TARGET = 121  # a game of cribbage to another target says so in the listing
 
 
-def _parser(command: str) -> argparse.ArgumentParser:
+def add_history_arguments(ap: argparse.ArgumentParser) -> None:
+    """`cribtiles history`'s arguments on `ap`."""
+    _add_arguments(ap, "history")
+
+
+def add_stats_arguments(ap: argparse.ArgumentParser) -> None:
+    """`cribtiles stats`'s arguments on `ap`."""
+    _add_arguments(ap, "stats")
+
+
+def _add_arguments(ap: argparse.ArgumentParser, command: str) -> None:
     what = "list the finished games, oldest first" if command == "history" else "statistics of the finished games"
-    ap = Parser(prog=f"cribtiles {command}", description=f"Crib Tiles: {what}.")
+    ap.description = f"Crib Tiles: {what}."
     ap.add_argument("--json", action="store_true", help="print a JSON document (see the module's notes)")
     ap.add_argument("--data-dir", type=folder_named, help="the data folder (default: the user data folder)")
-    return ap
+    ap.set_defaults(listing=command)
 
 
-def main(command: str, args: Sequence[str]) -> int:
+def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles history ...` or `cribtiles stats ...`: its run (they take nothing more to check)."""
+    return functools.partial(_run, args.listing, args)
+
+
+def _run(command: str, opts: argparse.Namespace) -> int:
     """`cribtiles history ...` or `cribtiles stats ...`; the exit code."""
-    try:
-        opts = _parser(command).parse_args(list(args))
-    except SystemExit as e:  # --help, or arguments argparse refused (it has said why)
-        return e.code if isinstance(e.code, int) else 2
     folder = opts.data_dir
     if folder is None:
         from .storage import default_data_dir

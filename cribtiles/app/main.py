@@ -1,9 +1,11 @@
-"""The `cribtiles` command: the game window (the default), `--text` for the terminal, `arena`."""
+"""The `cribtiles` command: the game window (the default), `--text` for the terminal, and the other
+commands (`cribtiles --help` lists them; `commands` parses and runs them all)."""
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import os
 import sys
 from collections.abc import Sequence
@@ -11,12 +13,13 @@ from typing import TYPE_CHECKING
 
 from cribtiles import __version__
 from cribtiles.bot import LEVELS
-from cribtiles.rules import NotationError, RuleOptions
+from cribtiles.rules import RuleOptions
 from cribtiles.rules.movegen import CORE_DESCRIPTION
 from cribtiles.table.seats import Seat, parse_players
 from cribtiles.terminal import Parser, say
 from cribtiles.ui.geometry import window_size  # pure arithmetic: no pygame is imported
 
+from . import commands
 from .files import folder_named
 
 if TYPE_CHECKING:
@@ -25,11 +28,11 @@ if TYPE_CHECKING:
 OUT_OF_MEMORY = "cribtiles: out of memory (a limit such as ulimit -v, or a full machine): stopped"
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
+    """The command line: the game's options, and the subcommands (the arguments of those named in `argv`)."""
     ap = Parser(
         prog="cribtiles",
         description="Crib Tiles: Kings Cribbage, the crossword tile game scored like cribbage.",
-        epilog="Also: cribtiles history|stats|replay|analyze|review|arena|cribbage (each with --help)",
     )
     ap.add_argument("--version", action="version", version=f"Crib Tiles {__version__} ({CORE_DESCRIPTION})")
     ap.add_argument("--text", action="store_true", help="play in the terminal")
@@ -52,6 +55,8 @@ def _parser() -> argparse.ArgumentParser:
     ap.add_argument(
         "--selftest", action="store_true", help="render every scene headless, play a game through the UI, exit"
     )
+    commands.runs(ap, _prepare_game)
+    commands.add_commands(ap, argv)
     return ap
 
 
@@ -110,50 +115,28 @@ def _main(argv: Sequence[str] | None) -> int:
 
     multiprocessing.freeze_support()  # a frozen bundle's bot worker process starts here
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list and args_list[0] == "arena":
-        from cribtiles.table.arena import main as arena_main
+    return commands.run(_parser(args_list), args_list)
 
-        return arena_main(args_list[1:])
-    if args_list and args_list[0] in ("history", "stats"):  # the games played, from the history database
-        from .history_cli import main as history_main
 
-        return history_main(args_list[0], args_list[1:])
-    if args_list and args_list[0] == "analyze":  # the coach: the best plays for a board and a rack
-        from .analyze_cli import main as analyze_main
-
-        return analyze_main(args_list[1:])
-    if args_list and args_list[0] == "review":  # the coach: every turn of a recorded game against the best
-        from .review_cli import main as review_main
-
-        return review_main(args_list[1:])
-    if args_list and args_list[0] == "cribbage":  # classic cribbage's show and play scorers
-        from .cribbage_cli import main as cribbage_main
-
-        return cribbage_main(args_list[1:])
-    if args_list and args_list[0] == "replay":  # a recorded game, step by step in the window
-        from .replay_cli import main as replay_main
-
-        return replay_main(args_list[1:])
-    args = _parser().parse_args(args_list)
-    try:
-        options = RuleOptions.parse(args.rules)
-        size = window_size(args.size)
-        seats = _seats(args.players, args.level, options)
-    except (NotationError, ValueError) as e:
-        say(f"cribtiles: {e}")
-        return 2
+def _prepare_game(ap: argparse.ArgumentParser, args: argparse.Namespace) -> commands.Run:
+    """The game (no subcommand): in the window, in the terminal (`--text`) or the self-test."""
+    options = RuleOptions.parse(args.rules)
+    size = window_size(args.size)
+    seats = _seats(args.players, args.level, options)
     if args.selftest:
         from .selftest import selftest
 
-        return selftest(args.data_dir)
+        return functools.partial(selftest, args.data_dir)
     if args.text:
         from .textgame import play_text_game
 
         asked_new = args.level is not None or args.seed is not None or bool(args.rules)
         asked_new = asked_new or args.players is not None
-        return play_text_game(args.level, args.seed, options, data_dir=args.data_dir, new=asked_new, seats=seats)
+        return functools.partial(
+            play_text_game, args.level, args.seed, options, data_dir=args.data_dir, new=asked_new, seats=seats
+        )
     from .play import play_window
 
-    return play_window(
-        args.data_dir, args.level, args.seed, options, bool(args.rules), size, seats, title=not args.resume
+    return functools.partial(
+        play_window, args.data_dir, args.level, args.seed, options, bool(args.rules), size, seats, title=not args.resume
     )

@@ -38,17 +38,19 @@ turns. Rounds and turns are numbered from 1.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import math
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
+from cribtiles.table.model import Table
 from cribtiles.table.review import DEFAULT_BUDGET, Review, TurnReview, review_table
-from cribtiles.terminal import Parser, for_terminal, json_for_terminal, say
+from cribtiles.terminal import for_terminal, json_for_terminal, say
 
 from .replay_cli import read_table
 
@@ -59,13 +61,11 @@ MISSES = 10
 MAX_BUDGET = 600.0
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = Parser(
-        prog="cribtiles review",
-        description=(
-            "Review a recorded game: every turn of every player against the best move found by Expert "
-            "analysis, the biggest misses, and each player's totals."
-        ),
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """`cribtiles review`'s arguments on `ap`."""
+    ap.description = (
+        "Review a recorded game: every turn of every player against the best move found by Expert "
+        "analysis, the biggest misses, and each player's totals."
     )
     ap.add_argument("file", type=Path, help="the game's file: a saved game, a game record or a match record")
     ap.add_argument("--json", action="store_true", help="print a JSON document (see the module's notes)")
@@ -77,7 +77,6 @@ def _parser() -> argparse.ArgumentParser:
         help=f"seconds of analysis for each turn (default {DEFAULT_BUDGET:g}; longer is steadier)",
     )
     ap.add_argument("--seed", type=int, default=0, help="the seed of the analysis's guesses (default 0)")
-    return ap
 
 
 def _budget(text: str) -> float:
@@ -95,17 +94,13 @@ def _budget(text: str) -> float:
     return seconds
 
 
-def main(args: Sequence[str]) -> int:
-    """The `cribtiles review` command; its exit code (2: bad arguments or a file that cannot be reviewed)."""
-    try:
-        ns = _parser().parse_args(list(args))
-    except SystemExit as e:  # argparse has said what was wrong (or printed the help)
-        return e.code if isinstance(e.code, int) else 2
-    try:
-        table = read_table(ns.file)
-    except ValueError as e:
-        say(f"cribtiles review: {e}")
-        return 2
+def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles review`: its run; ValueError for a file that cannot be reviewed."""
+    return functools.partial(_review, read_table(args.file), args)
+
+
+def _review(table: Table, ns: argparse.Namespace) -> int:
+    """The review of `table` on standard output; 0, or 130 when Ctrl-C stopped it."""
     progress = _Progress(sys.stderr) if sys.stderr.isatty() and not ns.json else None
     try:
         review = review_table(table, ns.budget, time.perf_counter, random.Random(ns.seed), progress)

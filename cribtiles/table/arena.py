@@ -35,7 +35,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -47,7 +47,7 @@ from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import Mode, RuleOptions
 from cribtiles.signals import sigint_ignored
-from cribtiles.terminal import Parser, say
+from cribtiles.terminal import parsed, say
 
 from .model import Table
 from .runner import Interrupted, Progress, budget_problem, jobs_problem, run_units
@@ -407,11 +407,10 @@ def interrupted_line(arena: Arena, finished: int, seconds: float) -> str:
 # --- the command line ---
 
 
-def _parser() -> argparse.ArgumentParser:
-    ap = Parser(
-        prog="cribtiles arena",
-        description="Measure bots against each other over paired games (same bag, seats rotated).",
-    )
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The arena's options on `ap`: the `cribtiles arena` subcommand's parser, or this module's own
+    (`python -m cribtiles.table.arena`). `prepare` checks them."""
+    ap.description = "Measure bots against each other over paired games (same bag, seats rotated)."
     ap.add_argument("--bots", required=True, help=f"2-4 levels separated by commas, from {', '.join(LEVELS)}")
     ap.add_argument("--games", type=int, default=100, help="total games, rounded up to whole rotations (100)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the whole run (1)")
@@ -427,13 +426,16 @@ def _parser() -> argparse.ArgumentParser:
         help="what a thinking bot's budget counts: its own CPU seconds (cpu, the default: other work on the "
         "machine does not weaken it) or wall seconds (wall, as in the window)",
     )
-    return ap
 
 
 def parse_arena(argv: Sequence[str]) -> tuple[Arena, int, bool]:
     """The arena, the number of jobs and whether to print JSON; bad arguments exit with code 2."""
-    ap = _parser()
-    args = ap.parse_args(argv)
+    return arena_from(*parsed("cribtiles arena", add_arguments, argv))
+
+
+def arena_from(ap: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Arena, int, bool]:
+    """The arena of parsed arguments, the number of jobs and whether to print JSON; arguments that do not
+    make an arena are refused as argparse refuses (`ap.error`: the usage, the reason, exit code 2)."""
     levels = tuple(b.strip().lower() for b in args.bots.split(","))
     unknown = [b for b in levels if b not in LEVELS]
     if unknown:
@@ -459,6 +461,11 @@ def parse_arena(argv: Sequence[str]) -> tuple[Arena, int, bool]:
     return Arena(levels, seeds, args.seed, options, args.budget, args.clock), args.jobs, args.json
 
 
+def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles arena`: the run that the parsed arguments ask for (checked by `arena_from`)."""
+    return functools.partial(run_and_report, *arena_from(ap, args))
+
+
 def _progress_bar(started: float) -> Progress | None:
     """A one-line progress bar on stderr, when stderr is a terminal."""
     if not sys.stderr.isatty():
@@ -478,11 +485,15 @@ def _progress_bar(started: float) -> Progress | None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m cribtiles.table.arena ...`: as `cribtiles arena ...` (bad arguments exit with code 2)."""
+    return run_and_report(*parse_arena(sys.argv[1:] if argv is None else list(argv)))
+
+
+def run_and_report(arena: Arena, jobs: int, as_json: bool) -> int:
     """Run the arena and print its report; 0, or 130 when Ctrl-C stopped it (the report then covers
     the games finished)."""
     started = time.perf_counter()
     try:
-        arena, jobs, as_json = parse_arena(sys.argv[1:] if argv is None else list(argv))
         progress = _progress_bar(started)
         finished: int | None = None
         try:

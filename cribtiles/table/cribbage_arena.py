@@ -25,7 +25,7 @@ import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +38,7 @@ from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind
 from cribtiles.quoting import quoted
 from cribtiles.signals import sigint_ignored
-from cribtiles.terminal import Parser, say
+from cribtiles.terminal import parsed, say
 
 from .arena import CI_METHOD, EXIT_INTERRUPTED, percentile, wilson_interval
 from .runner import Interrupted, Progress, jobs_problem, run_units
@@ -295,24 +295,25 @@ def report_text(
 # --- the command line ---
 
 
-def parser(prog: str = "cribtiles cribbage arena") -> argparse.ArgumentParser:
-    ap = Parser(
-        prog=prog,
-        description="Measure cribbage bots against each other over paired deals (the same cards, seats swapped).",
-    )
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """The arena's options on `ap`: the `cribtiles cribbage arena` subcommand's parser, or this module's
+    own (`python -m cribtiles.table.cribbage_arena`). `prepare` checks them."""
+    ap.description = "Measure cribbage bots against each other over paired deals (the same cards, seats swapped)."
     ap.add_argument("--bots", required=True, help=f"two levels separated by a comma, from {', '.join(LEVELS)}")
     ap.add_argument("--games", type=int, default=400, help="total games, rounded up to whole pairs (400)")
     ap.add_argument("--seed", type=int, default=1, help="seed of the whole run (1)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (one per core)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     ap.add_argument("--muggins", action="store_true", help="play with the muggins rule")
-    return ap
 
 
 def parse_arena(argv: Sequence[str]) -> tuple[CribbageArena, int, bool]:
-    """The arena, the number of jobs and whether to print JSON; bad arguments exit with code 2."""
-    ap = parser()
-    args = ap.parse_args(argv)
+    """As the tile arena's `parse_arena`: the arena, its jobs, JSON or not; bad arguments exit with code 2."""
+    return arena_from(*parsed("cribtiles cribbage arena", add_arguments, argv))
+
+
+def arena_from(ap: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[CribbageArena, int, bool]:
+    """As the tile arena's `arena_from`, for two cribbage bots (refused with `ap.error`)."""
     levels = tuple(b.strip().lower() for b in args.bots.split(","))
     unknown = [b for b in levels if b not in LEVELS]
     if unknown:
@@ -328,11 +329,21 @@ def parse_arena(argv: Sequence[str]) -> tuple[CribbageArena, int, bool]:
     return CribbageArena((levels[0], levels[1]), pairs, args.seed, options), args.jobs, args.json
 
 
+def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles cribbage arena`: the run that the parsed arguments ask for (checked by `arena_from`)."""
+    return functools.partial(run_and_report, *arena_from(ap, args))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """`python -m cribtiles.table.cribbage_arena ...`: as `cribtiles cribbage arena ...` (bad arguments
+    exit with code 2)."""
+    return run_and_report(*parse_arena(sys.argv[1:] if argv is None else list(argv)))
+
+
+def run_and_report(arena: CribbageArena, jobs: int, as_json: bool) -> int:
     """Run the arena and print its report; 0, or 130 when Ctrl-C stopped it (the report covers the games done)."""
     started = time.perf_counter()
     try:
-        arena, jobs, as_json = parse_arena(sys.argv[1:] if argv is None else list(argv))
         finished: int | None = None
         try:
             results = run(arena, jobs)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from cribtiles.app.analyze_cli import ANALYSIS_FORMAT, main
+from cribtiles.app.analyze_cli import ANALYSIS_FORMAT
+from cribtiles.app.main import main as cribtiles_main
 from cribtiles.bot.coach import BY_EQUITY, candidates, position_view
 from cribtiles.bot.greedy import GreedyBot
 from cribtiles.rules import Board, Play, format_rack, legal_plays, new_game, parse_move, parse_rack, score_play
@@ -39,7 +40,7 @@ def positions(n: int, seed: int) -> list[tuple[Board, str]]:
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
+    code = cribtiles_main(["analyze", *args])
     out, err = capsys.readouterr()
     return code, out, err
 

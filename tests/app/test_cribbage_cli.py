@@ -8,11 +8,11 @@ import sys
 
 import pytest
 
-from cribtiles.app.cribbage_cli import main
+from cribtiles.app.main import main as cribtiles_main
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[str], str]:
-    code = main(list(args))
+    code = cribtiles_main(["cribbage", *args])
     out, err = capsys.readouterr()
     return code, out.splitlines(), err
 

@@ -48,7 +48,7 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
 
 
 def refused(capsys: pytest.CaptureFixture[str], args: list[str]) -> str:
-    assert replay_cli.main(args) == 2
+    assert cribtiles_main(["replay", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("cribtiles replay: ") and "Traceback" not in err
     return err
@@ -66,8 +66,8 @@ def test_a_saved_table_a_game_record_and_a_match_record_open_on_their_replay(
     match = tmp_path / "match.json"
     match.write_text(save_match(match_table.match))
     data = tmp_path / "data"
-    assert replay_cli.main([str(saved), "--data-dir", str(data), "--size", "1024x700"]) == 0
-    assert replay_cli.main([str(game)]) == 0
+    assert cribtiles_main(["replay", str(saved), "--data-dir", str(data), "--size", "1024x700"]) == 0
+    assert cribtiles_main(["replay", str(game)]) == 0
     assert cribtiles_main(["replay", str(match)]) == 0  # as the command dispatches it
     first, second, third = (call["replay"] for call in opened)
     assert first.state == table.state and first.seats == table.seats
@@ -125,9 +125,9 @@ def test_bad_arguments_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
     saved = tmp_path / "game.json"
     saved.write_text(save_table(a_table()))
     assert "--size 'huge'" in refused(capsys, [str(saved), "--size", "huge"])
-    assert replay_cli.main([]) == 2  # argparse says which argument is missing
+    assert cribtiles_main(["replay"]) == 2  # argparse says which argument is missing
     assert "the following arguments are required: file" in capsys.readouterr().err
-    assert replay_cli.main(["--help"]) == 0
+    assert cribtiles_main(["replay", "--help"]) == 0
 
 
 def test_the_command_says_it_without_a_traceback(tmp_path: Path) -> None:

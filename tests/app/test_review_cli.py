@@ -36,7 +36,7 @@ def saved(game: Table, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = review_cli.main(list(args))
+    code = cribtiles_main(["review", *args])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -170,7 +170,7 @@ def test_progress_goes_to_standard_error_when_it_is_a_terminal(
 
     terminal = Terminal()
     monkeypatch.setattr("sys.stderr", terminal)
-    assert review_cli.main([str(saved), "--budget", "0"]) == 0
+    assert cribtiles_main(["review", str(saved), "--budget", "0"]) == 0
     shown = terminal.getvalue()
     turns = len(load_table(saved.read_text(encoding="utf-8")).state.turns)
     assert f"\rReviewing turn 1 of {turns}…" in shown and f"\rReviewing turn {turns} of {turns}…" in shown
