@@ -71,6 +71,15 @@ def add_commands(ap: argparse.ArgumentParser, argv: Sequence[str]) -> None:
             runs(sub, getattr(module, command.prepare))
 
 
+def _game_options_given(where: argparse.ArgumentParser, argv: Sequence[str]) -> list[str]:
+    """The game's options given before a command's name (`cribtiles --text history`): a command takes its
+    options after its name, and would drop these without a word."""
+    words = where.prog.split()
+    if len(words) < 2 or words[1] not in argv:
+        return []
+    return [word for word in argv[: list(argv).index(words[1])] if word.startswith("-")]
+
+
 def run(ap: argparse.ArgumentParser, argv: Sequence[str]) -> int:
     """Parse `argv` with `ap` (see `add_commands` and `runs`), check it and run what it asks for; the
     exit code. The one place where every command's bad arguments become words and exit code 2."""
@@ -79,6 +88,12 @@ def run(ap: argparse.ArgumentParser, argv: Sequence[str]) -> int:
         where: argparse.ArgumentParser = getattr(args, _PARSER)
         if unknown:  # said by the command's own parser, with its usage (parse_args would give the top's)
             where.error(f"unrecognized arguments: {' '.join(unknown)}")
+        stray = _game_options_given(where, argv)
+        if stray:  # `cribtiles --text history`: the game's options mean nothing to a command
+            name = where.prog.split()[1]
+            where.error(
+                f"{' '.join(stray)} before {name!r}: a command's options follow its name (cribtiles {name} --help)"
+            )
         try:
             job = getattr(args, _PREPARE)(where, args)
         except ValueError as e:

@@ -68,3 +68,14 @@ def test_the_game_loads_no_subcommand_module() -> None:
     )
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert r.stdout.strip() == "[]"
+
+
+def test_the_game_s_options_before_a_command_are_refused_not_dropped(capsys: pytest.CaptureFixture[str]) -> None:
+    for argv in (
+        ["--text", "history"],
+        ["--data-dir", "/tmp/nowhere", "stats"],
+        ["--level", "hard", "cribbage", "peg", "5H 5D"],
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert f"{argv[0]} " in err and "a command's options follow its name" in err, err
