@@ -127,8 +127,9 @@ def _score_sorted(ranks: tuple[int, ...]) -> tuple[int, int, int, frozenset[int]
 
 
 class HandEntry(NamedTuple):
-    """What a multiset of ranks counts, and which of its ranks take part in a combination."""
+    """A multiset of ranks (sorted), what it counts, and which of its ranks take part in a combination."""
 
+    ranks: tuple[int, ...]
     fifteens: int
     pairs: int
     runs: int
@@ -141,7 +142,7 @@ class HandEntry(NamedTuple):
 
 def _build_table() -> dict[int, HandEntry]:
     return {
-        key_of(ranks): HandEntry(*_score_sorted(ranks))
+        key_of(ranks): HandEntry(ranks, *_score_sorted(ranks))
         for n in range(1, MAX_HAND + 1)
         for ranks in combinations_with_replacement(RANKS, n)
     }

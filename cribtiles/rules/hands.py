@@ -8,10 +8,9 @@ when it scores and every tile in it takes part (`VALID_LINES`, `why_invalid`).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from itertools import combinations_with_replacement
 from typing import NamedTuple
 
-from cribtiles.counting import HANDS, MAX_HAND, RANKS, key_of
+from cribtiles.counting import HANDS, MAX_HAND, key_of
 from cribtiles.quoting import quoted
 
 from .tiles import format_ranks
@@ -48,13 +47,11 @@ class HandScore(NamedTuple):
 
 
 def _valid_lines() -> dict[int, int]:
-    lines: dict[int, int] = {}
-    for n in range(2, MAX_LINE + 1):
-        for ranks in combinations_with_replacement(RANKS, n):
-            entry = HANDS[key := key_of(ranks)]
-            if entry.total > 0 and entry.live.issuperset(ranks):
-                lines[key] = entry.total
-    return lines
+    return {
+        key: entry.total
+        for key, entry in HANDS.items()
+        if len(entry.ranks) >= 2 and entry.total > 0 and entry.live.issuperset(entry.ranks)
+    }
 
 
 #: Key -> score, only for the keys of valid lines (2-5 tiles, score > 0, every tile contributes).
