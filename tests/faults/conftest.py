@@ -37,8 +37,16 @@ def program_env(**extra: str) -> dict[str, str]:
     return env
 
 
-def start(args: Sequence[str], data: Path | None, *, stdin: int | None = None, **env: str) -> subprocess.Popen[str]:
-    """Start `python -m cribtiles ARGS` (with `--data-dir DATA` when given) in its own session."""
+def start(
+    args: Sequence[str],
+    data: Path | None,
+    *,
+    stdin: int | None = None,
+    preexec: Callable[[], None] | None = None,
+    **env: str,
+) -> subprocess.Popen[str]:
+    """Start `python -m cribtiles ARGS` (with `--data-dir DATA` when given) in its own session; `preexec`
+    runs in the child before the program (a resource limit)."""
     cmd = [sys.executable, "-m", "cribtiles", *args]
     if data is not None:
         cmd += ["--data-dir", str(data)]
@@ -51,6 +59,7 @@ def start(args: Sequence[str], data: Path | None, *, stdin: int | None = None, *
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # signals reach only what the test aims them at
+        preexec_fn=preexec,
     )
 
 

@@ -14,7 +14,6 @@ import resource
 import signal
 import stat
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -33,7 +32,7 @@ from cribtiles.ui.review_scene import chart_file, series_of
 from cribtiles.ui.window import App
 from tests.ui.test_review_scene import Host, StandIn, finished, frames, opened, quick_review
 
-from .conftest import ROOT, kill_tree, log_text, program_env, run, start, wait_for
+from .conftest import kill_tree, log_text, run, start, wait_for
 from .test_files import game_in_play, stays_up, stop, wait_while_up, window
 from .test_text_and_arena import PROMPT, Collected
 
@@ -303,18 +302,7 @@ def limited_files(limit: int) -> object:
 
 def test_a_log_on_a_full_disk_prints_one_line_at_most_and_the_game_goes_on(data: Path) -> None:
     (data / LOG_FILE).write_text("x" * 100_000)  # past the limit below: every line of the log fails
-    cmd = [sys.executable, "-m", "cribtiles", "--text", "--seed", "5", "--data-dir", str(data)]
-    proc = subprocess.Popen(
-        cmd,
-        cwd=ROOT,
-        env=program_env(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=limited_files(64 * 1024),
-    )
+    proc = start(["--text", "--seed", "5"], data, preexec=limited_files(64 * 1024))
     try:
         out, err = proc.communicate(timeout=BOUND)
     finally:
