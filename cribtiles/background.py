@@ -257,9 +257,10 @@ class Background(Generic[T]):
             self._child = spawn(self.name, self._nice)
         except Exception as e:  # no processes here: no semaphores, a read-only /dev/shm, a sandbox, limits
             self.no_process = f"{type(e).__name__}: {e}"
-            log.warning("cannot start a %s process (%s); it works in a thread", self.name, self.no_process)
-            if self._told is not None:
+            if self._told is not None:  # the caller says it in its own words
                 self._told(self.no_process)
+            else:
+                log.warning("cannot start a %s process (%s); it works in a thread", self.name, self.no_process)
             return None
         if not self._exit_hook:  # ahead of multiprocessing's own exit hook, which would wait for a stopped child
             atexit.register(self.close)
