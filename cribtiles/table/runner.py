@@ -20,7 +20,7 @@ import sys
 from collections.abc import Callable
 from typing import Any, Protocol, TypeVar
 
-from cribtiles.bot.lifeline import die_with_parent
+from cribtiles.background import die_with_parent
 from cribtiles.signals import sigint_ignored
 
 #: progress(games done, games in all), called as each unit comes in.

@@ -1,5 +1,5 @@
 """Classic cribbage at the table: your hand dealt, two cards to the crib, the play to 31, the show
-counted step by step, pegs moving on the board; the bot thinks in a thread and the scene polls it.
+counted step by step, pegs moving on the board; the bot thinks beside the frames and the scene polls it.
 
 The model (`cribtiles.table.cribbage_table`) holds the game; this scene turns clicks, drags and keys
 into moves for it, tells what each move scored, and builds a snapshot for `cribbage_paint` to draw.
@@ -8,7 +8,6 @@ into moves for it, tells what each move scored, and builds a snapshot for `cribb
 from __future__ import annotations
 
 import logging
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import Enum
@@ -16,6 +15,7 @@ from typing import Protocol
 
 import pygame
 
+from cribtiles.background import Background, Done, Failed
 from cribtiles.cribbage.cards import DECK, Card
 from cribtiles.cribbage.game import describe_cut
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
@@ -95,39 +95,42 @@ class Mode(Enum):
 
 
 class BotThinker:
-    """Asks the bot in a thread of its own, one request at a time; the scene polls `answer`.
+    """Asks the bot beside the frames, one request at a time; the scene polls `answer`.
 
     The bots answer in milliseconds (Hard at worst about half a second, its first discard), but a frame
-    must never wait: a thread is enough (no process), since the answer is a pure function of the request."""
+    must never wait: the background job's thread is enough (no process), since the answer is a pure
+    function of the request."""
 
     def __init__(self, chooser: Callable[[BotRequest], Move] = choose) -> None:
         self.chooser = chooser
         self.request: BotRequest | None = None
+        self._job: Background[Move] = Background("cribbage bot", use_process=False)
         self._answer: tuple[int, Move] | None = None
-        self._lock = threading.Lock()
 
     def start(self, request: BotRequest) -> None:
-        self.request = request
-        with self._lock:
-            self._answer = None
-        threading.Thread(target=self._think, args=(request,), daemon=True, name="cribbage bot").start()
-
-    def _think(self, request: BotRequest) -> None:
-        try:
-            move = self.chooser(request)
-        except Exception:  # choose() already replaces a failing bot; this is for the unforeseen
-            log.exception("the cribbage bot could not choose; it makes the first legal move")
-            move = request.view.legal[0]
-        with self._lock:
-            if self.request is request:
-                self._answer = (request.ply, move)
+        self.request, self._answer = request, None
+        self._job.start(self.chooser, (request,), in_thread=True)
 
     def answer(self) -> tuple[int, Move] | None:
-        with self._lock:
-            return self._answer
+        request = self.request
+        if request is None:
+            return None
+        if self._answer is None:
+            state = self._job.poll()
+            if isinstance(state, Done):
+                self._answer = (request.ply, state.value)
+            elif isinstance(state, Failed):  # choose() already replaces a failing bot; this is for the unforeseen
+                log.error("the cribbage bot could not choose; it makes the first legal move: %s", state.details)
+                self._answer = (request.ply, request.view.legal[0])
+        return self._answer
 
     def asked(self, ply: int) -> bool:
         return self.request is not None and self.request.ply == ply
+
+    def close(self) -> None:
+        """Drop the answer on its way (its thread ends with it)."""
+        self.request = None
+        self._job.close()
 
 
 # --- cards gliding to where they rest ---
@@ -306,7 +309,7 @@ class CribbageScene:
 
     def shutdown(self) -> None:
         """A bot's answer still on its way is dropped (its thread ends with its answer)."""
-        self.thinker.request = None
+        self.thinker.close()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:

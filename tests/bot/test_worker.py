@@ -8,15 +8,16 @@ import signal
 import sys
 import threading
 import time
-from pathlib import Path
 
 import pytest
 
+from cribtiles import background
 from cribtiles.bot import worker as worker_module
 from cribtiles.bot.worker import BotWorker, hang_limit
 from cribtiles.rules import new_game
 from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Move, Pass, Play
+from tests.test_background import gone
 
 linux_only = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see the process end")
 
@@ -33,14 +34,6 @@ def wait_for_move(worker: BotWorker, seconds: float = 60) -> Move:
             return move
         time.sleep(0.01)
     raise AssertionError(f"no move within {seconds} s")
-
-
-def gone(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except FileNotFoundError:
-        return True
-    return state in ("Z", "X")
 
 
 def test_a_move_is_abandoned_at_three_times_its_budget_and_five_seconds() -> None:
@@ -116,10 +109,10 @@ def test_a_killed_worker_process_is_replaced_and_told() -> None:
 
 
 def test_no_processes_here_means_a_thread_and_a_word_to_the_player(monkeypatch: pytest.MonkeyPatch) -> None:
-    def read_only_shm(self: object) -> None:
+    def read_only_shm(name: str, nice: int) -> background.Child:
         raise OSError(30, "Read-only file system")
 
-    monkeypatch.setattr(worker_module._Process, "__init__", read_only_shm)
+    monkeypatch.setattr(background, "spawn", read_only_shm)
     state = bot_to_move()
     # no time limit here: Hard on the pure-Python core, in a thread on a busy machine, may take 8 s
     worker = BotWorker(limit=lambda level, budget: 600.0)
@@ -139,11 +132,11 @@ def test_no_processes_here_means_a_thread_and_a_word_to_the_player(monkeypatch: 
 def test_a_hung_thread_is_abandoned(monkeypatch: pytest.MonkeyPatch) -> None:
     never = threading.Event()
 
-    def stuck(*args: object) -> Move:
+    def stuck(*args: object) -> tuple[Move, str]:
         never.wait(30)
-        return Pass()
+        return Pass(), ""
 
-    monkeypatch.setattr(worker_module, "think", stuck)
+    monkeypatch.setattr(worker_module, "answer_of", stuck)
     state = bot_to_move()
     worker = BotWorker(use_process=False, limit=lambda level, budget: 0.3)
     try:
@@ -179,21 +172,21 @@ class _FailingBot:
 class _InlineProcess:
     """A worker process that answers at once, in this process (so that make_bot can be replaced)."""
 
-    def __init__(self) -> None:
-        self.answers: list[tuple[int, Move | None, str]] = []
-        self.conn = self
-        self.proc = self
+    pid = None
 
-    def send(self, request: worker_module.Request) -> None:
-        self.answers.append(worker_module.answer_of(request))
+    def __init__(self, name: str, nice: int) -> None:
+        self.answers: list[object] = []
 
-    def poll(self) -> bool:
+    def send(self, call: background._Call) -> None:
+        self.answers.append(background.outcome(call, lambda done, total: None))
+
+    def ready(self) -> bool:
         return bool(self.answers)
 
-    def recv(self) -> tuple[int, Move | None, str]:
+    def receive(self) -> object:
         return self.answers.pop(0)
 
-    def is_alive(self) -> bool:
+    def alive(self) -> bool:
         return True
 
     def kill(self) -> None:
@@ -204,7 +197,7 @@ def test_a_bots_exception_in_its_process_reaches_the_games_log_with_its_tracebac
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.setattr(worker_module, "make_bot", lambda level, budget: _FailingBot())
-    monkeypatch.setattr(worker_module, "_Process", _InlineProcess)
+    monkeypatch.setattr(background, "spawn", _InlineProcess)
     # the game's log setup (run by other tests) stops `cribtiles` records at its own handler
     monkeypatch.setattr(logging.getLogger("cribtiles"), "propagate", True)
     state = bot_to_move()

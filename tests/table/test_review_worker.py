@@ -4,7 +4,6 @@ answering is said in words, never waited for."""
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import time
@@ -12,12 +11,13 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from cribtiles.rules.errors import RecordError
+from cribtiles import background
 from cribtiles.table import review_worker
 from cribtiles.table.model import Table
 from cribtiles.table.review import Review
-from cribtiles.table.review_worker import ReviewError, ReviewWorker, serve, turns_of
+from cribtiles.table.review_worker import ReviewError, ReviewWorker, turns_of
 from tests.table.test_review import FakeClock, bot_game
+from tests.test_background import gone
 
 #: Seconds a test waits for something a process does, before calling it a failure (never reached
 #: when all is well: no assertion is about speed).
@@ -78,24 +78,25 @@ def test_a_review_is_made_in_a_process_of_its_own_with_its_progress(game: Table,
 
 def test_cancel_and_close_end_the_process_at_once(game: Table, worker: ReviewWorker) -> None:
     worker.start(game)
-    proc = worker._proc
-    assert proc is not None
+    pid = worker.pid
+    assert pid is not None
     wait_for(lambda: worker.progress()[0] >= 1)
     worker.cancel()
-    assert proc.exitcode is not None  # killed and reaped
+    assert gone(pid) and worker.pid is None  # killed and reaped
     assert worker.result() is None and not worker.running
     worker.start(game)  # and a new review can be started at once
-    proc = worker._proc
-    assert proc is not None
+    pid = worker.pid
+    assert pid is not None
     worker.close()
-    assert proc.exitcode is not None
+    assert gone(pid)
 
 
 def test_a_process_that_dies_is_said_in_words(game: Table, worker: ReviewWorker) -> None:
     worker.start(game)
-    assert worker._proc is not None and worker._proc.pid is not None
+    pid = worker.pid
+    assert pid is not None
     wait_for(lambda: worker.progress()[0] >= 1)
-    os.kill(worker._proc.pid, signal.SIGKILL)
+    os.kill(pid, signal.SIGKILL)
     with pytest.raises(ReviewError, match="lost its process, which was ended by SIGKILL"):
         wait_for(lambda: worker.result() is not None)
 
@@ -105,10 +106,10 @@ def test_a_process_that_stops_answering_is_killed_and_said_in_words(game: Table)
     worker = ReviewWorker(budget=0.5, clock=clock)
     try:
         worker.start(game)
-        proc = worker._proc
-        assert proc is not None and proc.pid is not None
+        pid = worker.pid
+        assert pid is not None
         wait_for(lambda: worker.progress()[0] >= 1)
-        os.kill(proc.pid, signal.SIGSTOP)
+        os.kill(pid, signal.SIGSTOP)
         time.sleep(0.2)
         worker.progress()  # what it said before it stopped is read
         limit = review_worker.STALL_FACTOR * 0.5 + review_worker.STALL_GRACE
@@ -117,7 +118,7 @@ def test_a_process_that_stops_answering_is_killed_and_said_in_words(game: Table)
         clock.advance(2)
         with pytest.raises(ReviewError, match="stopped answering"):
             worker.result()
-        assert proc.exitcode == -signal.SIGKILL
+        assert gone(pid) and worker.pid is None  # killed, stopped as it was
     finally:
         worker.close()
 
@@ -125,12 +126,12 @@ def test_a_process_that_stops_answering_is_killed_and_said_in_words(game: Table)
 def test_where_no_process_can_start_the_review_runs_in_a_thread(
     game: Table, worker: ReviewWorker, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    def refuse(saved: str) -> None:
+    def refuse(name: str, nice: int) -> background.Child:
         raise OSError("no /dev/shm here")
 
-    monkeypatch.setattr(worker, "_start_process", refuse)
+    monkeypatch.setattr(background, "spawn", refuse)
     worker.start(game)
-    assert worker._thread is not None
+    assert worker.pid is None and worker.running
     check(finish(worker), game)
     assert worker.incidents and "could not get a process" in worker.incidents[0]
 
@@ -153,13 +154,11 @@ def test_a_thread_review_is_cancelled_after_its_turn_and_a_failure_is_said(
     worker.close()
 
 
-def test_the_review_process_reports_a_save_it_cannot_read() -> None:
-    ours, theirs = multiprocessing.Pipe()
-    before = signal.getsignal(signal.SIGINT)
-    try:
-        serve(theirs, "this is not a saved game", 0.0, 0)
-    finally:
-        signal.signal(signal.SIGINT, before)
-    message = ours.recv()
-    assert isinstance(message, review_worker._Failed)
-    assert RecordError.__name__ in message.why and "not valid JSON" in message.why
+def test_the_review_process_reports_a_save_it_cannot_read(
+    game: Table, worker: ReviewWorker, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(review_worker, "save_table", lambda table: "this is not a saved game")
+    worker.start(game)
+    assert worker.pid is not None  # read in the process, which says why it cannot
+    with pytest.raises(ReviewError, match=r"the analysis failed \(RecordError: .*not valid JSON"):
+        wait_for(lambda: worker.result() is not None)
