@@ -22,6 +22,7 @@ class Level:
     make: Callable[[float | None], Bot]  # the bot, given Expert's budget in seconds (None: its default)
     in_process: bool  # thinks in a process of its own, so the window's frames keep their pace
     manners: JokerManners  # how often it under-counts its own plays and misses a call on others'
+    budget: float | None = None  # its seconds a move when none is given (None: it needs no budget)
 
 
 TABLE: tuple[Level, ...] = (
@@ -59,6 +60,7 @@ TABLE: tuple[Level, ...] = (
         lambda budget: ExpertBot(budget=DEFAULT_BUDGET if budget is None else budget),
         True,
         JokerManners(),  # never misses a point, its own or another's
+        DEFAULT_BUDGET,
     ),
 )
 BY_NAME = {level.name: level for level in TABLE}

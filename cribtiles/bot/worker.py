@@ -22,8 +22,7 @@ from cribtiles.rules.moves import Move
 
 from .base import choose_reporting
 from .greedy import greedy_move
-from .levels import PROCESS_LEVELS, make_bot
-from .simulate import DEFAULT_BUDGET
+from .levels import BY_NAME, PROCESS_LEVELS, make_bot
 
 log = logging.getLogger("cribtiles.bot.worker")
 
@@ -40,7 +39,9 @@ def hang_limit(level: str, budget: float | None) -> float:
     >>> hang_limit("expert", None), hang_limit("medium", None)
     (9.5, 8.0)
     """
-    seconds = budget if budget is not None else DEFAULT_BUDGET if level == "expert" else NO_BUDGET
+    known = BY_NAME.get(level)
+    default = known.budget if known is not None else None
+    seconds = budget if budget is not None else default if default is not None else NO_BUDGET
     return HANG_FACTOR * seconds + HANG_GRACE
 
 
