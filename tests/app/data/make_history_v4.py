@@ -10,7 +10,6 @@ game with undos and hints), three games of classic cribbage (one with muggins), 
 
 from __future__ import annotations
 
-import json
 import random
 import subprocess
 import sys
@@ -46,15 +45,26 @@ def main(out: Path) -> None:
     marked.undos, marked.hints = 2, 1
     tiles = [
         (played([Seat.person("You"), Seat.bot("medium")], RuleOptions(), 7), "2026-11-20T10:00:00", False),
-        (played([Seat.person("Ann"), Seat.bot("easy")], RuleOptions.parse("rounds=2"), 5), "2026-11-21T11:00:00", False),
+        (
+            played([Seat.person("Ann"), Seat.bot("easy")], RuleOptions.parse("rounds=2"), 5),
+            "2026-11-21T11:00:00",
+            False,
+        ),
         (played([Seat.bot("easy"), Seat.bot("beginner")], RuleOptions(), 2), "2026-11-22T12:00:00", False),
         (marked, "2026-11-23T13:00:00", False),
         (unfinished_match(), "2026-11-24T14:00:00", True),
     ]
     for table, when, left in tiles:
         assert h.add(summarize(table, when, unfinished=left)) > 0
-    for n, (seed, person, level, muggins) in enumerate(((3, 0, "easy", False), (8, 1, "hard", True), (11, 0, "medium", False))):
-        game = summarize_cribbage(played_cribbage(seed, muggins=muggins, short=1 if muggins else 0), person, level, f"2026-11-2{5 + n}T09:00:00")
+    for n, (seed, person, level, muggins) in enumerate(
+        ((3, 0, "easy", False), (8, 1, "hard", True), (11, 0, "medium", False))
+    ):
+        game = summarize_cribbage(
+            played_cribbage(seed, muggins=muggins, short=1 if muggins else 0),
+            person,
+            level,
+            f"2026-11-2{5 + n}T09:00:00",
+        )
         assert h.add_cribbage(game) > 0
     assert h.mark_solved("s1t5", 24, "2026-11-28T08:00:00")
     assert h.messages == [], h.messages
@@ -63,7 +73,9 @@ def main(out: Path) -> None:
         for extra, suffix in (([], "txt"), (["--json"], "json")):
             done = subprocess.run(
                 [sys.executable, "-m", "cribtiles", command, *extra, "--data-dir", str(out)],
-                capture_output=True, text=True, check=True,
+                capture_output=True,
+                text=True,
+                check=True,
             )
             (out / f"history_v4.{command}.{suffix}").write_text(done.stdout, encoding="utf-8")
     path.rename(out / "history_v4.sqlite3")
