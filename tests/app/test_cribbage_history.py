@@ -161,3 +161,24 @@ def test_the_store_records_a_finished_game_once_and_a_game_in_play_never(tmp_pat
         total = keeper.statistics().cribbage.total
         assert total is not None and (total.games, total.wins, total.average_score) == (1, 1, 121.0)
         assert getattr(keeper, "errors", []) == []
+
+
+def test_a_game_of_cribbage_that_cannot_be_stored_just_now_is_kept_and_stored_later(tmp_path: Path) -> None:
+    """Another program holds the lock: the game is kept in a file of its rows (kind 'finished', as a tile
+    game's), and goes in whole, counts and all, at the next read that can write."""
+    path = tmp_path / HISTORY_FILE
+    History(path).add(summary(0))
+    locker = sqlite3.connect(path, isolation_level=None)
+    locker.execute("BEGIN EXCLUSIVE")
+    h = History(path, timeout=0.2)
+    try:
+        assert h.add(cribbage(3)) == 0
+        assert h.take_messages()[0].startswith("This game of cribbage could not be added to the history")
+        (kept,) = tmp_path.glob("history.pending-finished-*.json")
+        assert '"cribbage_counts"' in kept.read_text(encoding="utf-8")
+    finally:
+        locker.execute("ROLLBACK")
+        locker.close()
+    assert h.games() == [replace(summary(0), id=1), replace(cribbage(3), id=2)]
+    assert h.messages == ["The history of your games can be written again: 1 game kept for it is in it now."]
+    assert list(tmp_path.glob("history.pending-*")) == []
