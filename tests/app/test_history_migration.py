@@ -52,7 +52,7 @@ def tables(path: Path) -> list[str]:
 def test_the_fixture_is_a_history_of_schema_4() -> None:
     conn = sqlite3.connect(f"file:{OLD}?mode=ro", uri=True)
     try:
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4 == len(MIGRATIONS) - 1
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 4 < len(MIGRATIONS)
         counts = [conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0] for t in ("games", "cribbage_games")]
         assert counts == [TILE_GAMES, CRIBBAGE_GAMES]
     finally:
