@@ -38,7 +38,6 @@ import contextlib
 import functools
 import logging
 import os
-import re
 import sqlite3
 import stat
 import threading
@@ -47,13 +46,13 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TypeVar
 
-from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats, cribbage_statistics
-from cribtiles.table.ledger import GameSummary, Stats, statistics
+from cribtiles.table.game_summary import Game, GameSummary
+from cribtiles.table.ledger import Stats, statistics
 
-from . import cribbage_history, history_pending
+from . import history_pending, history_rows
 from .files import aside_names, brief, move_to_free_name, why
-from .history_pending import Pending
-from .sqlrows import each_understood, rows_and_children, stored_id, text, whole, writing
+from .history_pending import FINISHED, Pending
+from .sqlrows import text, whole, writing
 
 HISTORY_FILE = "history.sqlite3"
 TIMEOUT = 3.0  # seconds a read or write waits for another process's write to end
@@ -103,10 +102,129 @@ MIGRATIONS: tuple[Migration, ...] = (
             solved_at TEXT NOT NULL
         ) WITHOUT ROWID""",
     ),
-    # 3: the games of classic cribbage, and the counts of their shows (cribtiles.app.cribbage_history)
-    cribbage_history.MIGRATION,
+    # 3: the games of classic cribbage, a row each with both seats in it, and the counts of their shows apart
+    (
+        """CREATE TABLE cribbage_games (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            finished_at TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            level TEXT NOT NULL,
+            muggins INTEGER NOT NULL,
+            target INTEGER NOT NULL,
+            person INTEGER NOT NULL,
+            name_0 TEXT NOT NULL,
+            name_1 TEXT NOT NULL,
+            score_0 INTEGER NOT NULL,
+            score_1 INTEGER NOT NULL,
+            winner INTEGER NOT NULL,
+            margin TEXT NOT NULL,
+            deals INTEGER NOT NULL,
+            pegged_0 INTEGER NOT NULL,
+            pegged_1 INTEGER NOT NULL,
+            record TEXT NOT NULL
+        )""",
+        """CREATE TABLE cribbage_shows (
+            game_id INTEGER NOT NULL REFERENCES cribbage_games (id) ON DELETE CASCADE,
+            deal INTEGER NOT NULL,
+            step INTEGER NOT NULL,
+            owner INTEGER NOT NULL,
+            crib INTEGER NOT NULL,
+            cards TEXT NOT NULL,
+            starter TEXT NOT NULL,
+            points INTEGER NOT NULL,
+            declared INTEGER NOT NULL,
+            PRIMARY KEY (game_id, deal, step)
+        ) WITHOUT ROWID""",
+        "CREATE INDEX cribbage_games_by_time ON cribbage_games (finished_at)",
+    ),
     # 4: a game kept unfinished, as it stood when a new one was started over it (not counted in statistics)
     ("ALTER TABLE games ADD COLUMN unfinished INTEGER NOT NULL DEFAULT 0",),
+    # 5: both games in one table of games (by their `game`) and one of seats, each game's own figures in a
+    # table of its own keyed by the game's id (cribtiles.app.history_rows). The tile games keep their ids;
+    # the games of cribbage are moved over after them, in the order they were stored, and their tables dropped.
+    (
+        """CREATE TABLE new_games (
+            id INTEGER PRIMARY KEY,
+            key TEXT NOT NULL UNIQUE,
+            game TEXT NOT NULL,
+            finished_at TEXT NOT NULL,
+            seed TEXT NOT NULL,
+            record TEXT NOT NULL,
+            unfinished INTEGER NOT NULL DEFAULT 0
+        )""",
+        """CREATE TABLE new_seats (
+            game_id INTEGER NOT NULL REFERENCES new_games (id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            level TEXT,
+            score INTEGER NOT NULL,
+            winner INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        ) WITHOUT ROWID""",
+        """CREATE TABLE tile_details (
+            game_id INTEGER PRIMARY KEY REFERENCES new_games (id) ON DELETE CASCADE,
+            mode TEXT NOT NULL,
+            options TEXT NOT NULL,
+            rounds INTEGER NOT NULL,
+            turns INTEGER NOT NULL,
+            undos INTEGER NOT NULL,
+            hints INTEGER NOT NULL,
+            best_play INTEGER NOT NULL,
+            highest_line INTEGER NOT NULL
+        )""",
+        """CREATE TABLE cribbage_details (
+            game_id INTEGER PRIMARY KEY REFERENCES new_games (id) ON DELETE CASCADE,
+            muggins INTEGER NOT NULL,
+            target INTEGER NOT NULL,
+            margin TEXT NOT NULL,
+            deals INTEGER NOT NULL,
+            pegged_0 INTEGER NOT NULL,
+            pegged_1 INTEGER NOT NULL
+        )""",
+        """CREATE TABLE cribbage_counts (
+            game_id INTEGER NOT NULL REFERENCES new_games (id) ON DELETE CASCADE,
+            deal INTEGER NOT NULL,
+            step INTEGER NOT NULL,
+            owner INTEGER NOT NULL,
+            crib INTEGER NOT NULL,
+            cards TEXT NOT NULL,
+            starter TEXT NOT NULL,
+            points INTEGER NOT NULL,
+            declared INTEGER NOT NULL,
+            PRIMARY KEY (game_id, deal, step)
+        ) WITHOUT ROWID""",
+        "INSERT INTO new_games (id, key, game, finished_at, seed, record, unfinished) "
+        "SELECT id, key, 'tiles', finished_at, seed, record, unfinished FROM games ORDER BY id",
+        "INSERT INTO new_seats (game_id, seat, name, level, score, winner) "
+        "SELECT game_id, seat, name, level, score, winner FROM seats",
+        "INSERT INTO tile_details (game_id, mode, options, rounds, turns, undos, hints, best_play, highest_line) "
+        "SELECT id, mode, options, rounds, turns, undos, hints, best_play, highest_line FROM games",
+        "INSERT INTO new_games (key, game, finished_at, seed, record, unfinished) "
+        "SELECT key, 'cribbage', finished_at, seed, record, 0 FROM cribbage_games ORDER BY id",
+        # a game of cribbage's seats: the person's without a level, the bot's with it
+        "INSERT INTO new_seats (game_id, seat, name, level, score, winner) "
+        "SELECT g.id, s.seat, CASE s.seat WHEN 0 THEN c.name_0 ELSE c.name_1 END, "
+        "CASE WHEN c.person = s.seat THEN NULL ELSE c.level END, "
+        "CASE s.seat WHEN 0 THEN c.score_0 ELSE c.score_1 END, c.winner = s.seat "
+        "FROM cribbage_games c JOIN new_games g ON g.key = c.key AND g.game = 'cribbage' "
+        "JOIN (SELECT 0 AS seat UNION ALL SELECT 1) s",
+        "INSERT INTO cribbage_details (game_id, muggins, target, margin, deals, pegged_0, pegged_1) "
+        "SELECT g.id, c.muggins, c.target, c.margin, c.deals, c.pegged_0, c.pegged_1 "
+        "FROM cribbage_games c JOIN new_games g ON g.key = c.key AND g.game = 'cribbage'",
+        "INSERT INTO cribbage_counts (game_id, deal, step, owner, crib, cards, starter, points, declared) "
+        "SELECT g.id, s.deal, s.step, s.owner, s.crib, s.cards, s.starter, s.points, s.declared "
+        "FROM cribbage_shows s JOIN cribbage_games c ON c.id = s.game_id "
+        "JOIN new_games g ON g.key = c.key AND g.game = 'cribbage'",
+        # children before their parents: dropping a parent deletes its rows first, and so its children's
+        "DROP TABLE cribbage_shows",
+        "DROP TABLE cribbage_games",
+        "DROP TABLE seats",
+        "DROP TABLE games",
+        "ALTER TABLE new_games RENAME TO games",  # the new tables' references follow it
+        "ALTER TABLE new_seats RENAME TO seats",
+        "CREATE INDEX games_by_time ON games (finished_at)",
+    ),
 )
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that say what kind of trouble it is
@@ -114,14 +232,7 @@ _BUSY, _LOCKED = 5, 6
 _DAMAGED = {11: "it is damaged", 26: "it is not a database"}  # SQLITE_CORRUPT, SQLITE_NOTADB
 _UNOPENED = {3, 14, 23}  # PERM, CANTOPEN, AUTH
 _UNWRITTEN = {8, 10, 13}  # READONLY, IOERR (`ulimit -f` too), FULL
-_SEED = re.compile(r"-?[0-9]{1,4000}")
-
 _T = TypeVar("_T")
-
-_GAME_COLUMNS = (
-    "id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, best_play, highest_line, record, "
-    "unfinished"
-)
 
 
 class Trouble(StrEnum):
@@ -189,23 +300,26 @@ class History:
     # --- the games ---
 
     def add(self, summary: GameSummary) -> int:
-        """Store a finished game, in one transaction; its id (the stored one when the same game, by its
-        key, is there already), or 0 when it could not be stored (then `messages` says why)."""
-        failed = "This game could not be added to the history of your games"
-        return self._write(lambda conn: _insert(conn, summary), failed, 0, _kept_game(summary))
+        """Store a finished game of either game, in one transaction; its id (the stored one when the same
+        game, by its key, is there already), or 0 when it could not be stored (then `messages` says why)."""
+        game = "This game of cribbage" if summary.game is Game.CRIBBAGE else "This game"
+        failed = f"{game} could not be added to the history of your games"
+        return self._write(lambda conn: history_rows.insert(conn, summary), failed, 0, _kept_game(summary))
 
     def games(self) -> list[GameSummary]:
-        """Every stored game, the newest last; [] when there are none (or the history cannot be read)."""
+        """Every stored game of both games, the newest last; [] when there are none (or the history cannot
+        be read)."""
         none: list[GameSummary] = []
-        return self._read(lambda conn: _games(conn, "", (), self._say), none)
+        return self._read(lambda conn: history_rows.read(conn, "", (), self._say), none)
 
     def game(self, game_id: int) -> GameSummary | None:
         """The stored game `game_id`, or None."""
         none: list[GameSummary] = []
-        found = self._read(lambda conn: _games(conn, "WHERE id = ?", (game_id,), self._say), none)
+        found = self._read(lambda conn: history_rows.read(conn, "WHERE id = ?", (game_id,), self._say), none)
         return found[0] if found else None
 
     def stats(self) -> Stats:
+        """The statistics of both games."""
         return statistics(self.games())
 
     # --- the puzzles ---
@@ -225,29 +339,6 @@ class History:
         """The puzzles solved, each with the points found; {} when none (or the history cannot be read)."""
         none: dict[str, int] = {}
         return self._read(lambda conn: _solved(conn, self._say), none)
-
-    # --- the games of classic cribbage ---
-
-    def add_cribbage(self, game: CribbageGame) -> int:
-        """Store a finished game of cribbage, in one transaction, once (by its key); its id, or 0 when it
-        could not be stored (then `messages` says why)."""
-        failed = "This game of cribbage could not be added to the history of your games"
-        row, shows = cribbage_history.rows_of(game)
-        kept = Pending("cribbage", game.key, row, shows)
-        return self._write(lambda conn: cribbage_history.insert(conn, game), failed, 0, kept)
-
-    def cribbage_games(self) -> list[CribbageGame]:
-        """Every stored game of cribbage, the newest last; [] when there are none (or it cannot be read)."""
-        none: list[CribbageGame] = []
-        return self._read(lambda conn: cribbage_history.read(conn, "", (), self._say), none)
-
-    def cribbage_game(self, game_id: int) -> CribbageGame | None:
-        none: list[CribbageGame] = []
-        found = self._read(lambda conn: cribbage_history.read(conn, "WHERE id = ?", (game_id,), self._say), none)
-        return found[0] if found else None
-
-    def cribbage_stats(self) -> CribbageStats:
-        return cribbage_statistics(self.cribbage_games())
 
     # --- the database ---
 
@@ -596,66 +687,25 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
-def _rows_of(s: GameSummary) -> tuple[tuple[object, ...], tuple[tuple[object, ...], ...]]:
-    """`s` as its row of `games` (its id first) and its rows of `seats` (without the game's id), as
-    `_games` reads them back and `_summary` rebuilds `s` from them."""
-    row = (
-        s.id,
-        s.key,
-        s.finished_at,
-        s.mode,
-        s.options,
-        str(s.seed),
-        s.rounds,
-        s.turns,
-        s.undos,
-        s.hints,
-        s.best_play,
-        s.highest_line,
-        s.record,
-        int(s.unfinished),
-    )
-    seats = tuple((i, name, level, s.scores[i], int(i in s.winners)) for i, (name, level) in enumerate(s.seats))
-    return row, seats
-
-
 def _kept_game(s: GameSummary) -> Pending:
-    row, seats = _rows_of(s)
-    return Pending("game", s.key, row, seats)
+    row, children = history_rows.rows_of(s)
+    return Pending(FINISHED, s.key, row, history_rows.tagged(children))
 
 
 def _kept_write(p: Pending) -> Callable[[sqlite3.Connection], object]:
-    """The write a kept one makes, its rows checked by kind first (TypeError or ValueError in words)."""
-    if p.kind == "game":
-        summary = _summary(p.row, list(p.children))
-        return lambda conn: _insert(conn, summary)
-    if p.kind == "cribbage":
-        game = cribbage_history.game_of(p.row, list(p.children))
-        return lambda conn: cribbage_history.insert(conn, game)
+    """The write a kept one makes, its rows checked by kind first (TypeError or ValueError in words); a
+    game kept by a Crib Tiles before schema 5 is read in the rows it wrote then."""
+    if p.kind == FINISHED:
+        summary = history_rows.summary_of(p.row, history_rows.untagged(p.children))
+        return lambda conn: history_rows.insert(conn, summary)
+    if p.kind in ("game", "cribbage"):
+        old = history_rows.legacy_summary(p.kind, p.row, p.children)
+        return lambda conn: history_rows.insert(conn, old)
     if len(p.row) != 3:
         raise ValueError("it is not a solved puzzle")
     puzzle, points, solved_at = p.row
     puzzle_id, most, when = text(puzzle, "puzzle"), whole(points, "points"), text(solved_at, "time")
     return lambda conn: _solve(conn, puzzle_id, most, when)
-
-
-def _insert(conn: sqlite3.Connection, s: GameSummary) -> int:
-    """Store `s` in one transaction; its id (the stored game's, when one with its key is there)."""
-    row, seats = _rows_of(s)
-    with writing(conn):
-        stored = stored_id(conn, "games", s.key)
-        if stored is not None:
-            return stored
-        cur = conn.execute(
-            f"INSERT INTO games ({_GAME_COLUMNS.removeprefix('id, ')}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            row[1:],
-        )
-        game_id = int(cur.lastrowid or 0)
-        conn.executemany(
-            "INSERT INTO seats (game_id, seat, name, level, score, winner) VALUES (?, ?, ?, ?, ?, ?)",
-            [(game_id, *seat) for seat in seats],
-        )
-    return game_id
 
 
 def _solve(conn: sqlite3.Connection, puzzle_id: str, points: int, solved_at: str) -> None:
@@ -683,49 +733,3 @@ def _solved(conn: sqlite3.Connection, say: Callable[[str], None]) -> dict[str, i
         else:
             say(f"{bad:,} solved puzzles in the history could not be read; they are left out.")
     return out
-
-
-def _games(
-    conn: sqlite3.Connection, where: str, params: tuple[object, ...], say: Callable[[str], None]
-) -> list[GameSummary]:
-    """The games (of `where`), oldest first, read in one transaction; a game whose row cannot be
-    understood is left out, and said."""
-    seat_where = where.replace("WHERE id", "WHERE game_id")
-    rows, seats = rows_and_children(
-        conn,
-        f"SELECT {_GAME_COLUMNS} FROM games {where} ORDER BY id",
-        f"SELECT game_id, seat, name, level, score, winner FROM seats {seat_where} ORDER BY game_id, seat",
-        params,
-    )
-    return each_understood(rows, seats, _summary, "Game", say)
-
-
-def _summary(row: tuple[object, ...], seats: list[tuple[object, ...]]) -> GameSummary:
-    """A stored game, every value checked by kind (a history may have been edited by hand)."""
-    game_id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, best, line, record, left = row
-    seed_text = text(seed, "seed")
-    if not _SEED.fullmatch(seed_text):
-        raise ValueError("its seed is not a whole number")
-    if [whole(s[0], "seat") for s in seats] != list(range(len(seats))):
-        raise ValueError("its seats are not numbered in order")
-    return GameSummary(
-        id=whole(game_id, "id"),
-        key=text(key, "key"),
-        finished_at=text(finished_at, "time"),
-        mode=text(mode, "mode"),
-        options=text(options, "rule options"),
-        seed=int(seed_text),
-        seats=tuple(
-            (text(name, "player's name"), None if lv is None else text(lv, "level")) for _, name, lv, *_ in seats
-        ),
-        scores=tuple(whole(s[3], "score") for s in seats),
-        winners=tuple(i for i, s in enumerate(seats) if whole(s[4], "winner")),
-        rounds=whole(rounds, "number of rounds"),
-        turns=whole(turns, "number of turns"),
-        undos=whole(undos, "number of undos"),
-        hints=whole(hints, "number of hints"),
-        best_play=whole(best, "best play"),
-        highest_line=whole(line, "highest line"),
-        record=text(record, "record"),
-        unfinished=bool(whole(left, "unfinished mark")),
-    )

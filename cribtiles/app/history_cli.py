@@ -14,7 +14,7 @@ they are many.
 
     cribtiles history --json
     {"format": "cribtiles-history", "version": 1, "games": [GAME, ...]}        oldest first
-    GAME = {"id": 3, "key": "<sha256 hex of the game>", "finished_at": "2026-11-30T14:05:09",
+    GAME = {"id": 3, "game": "tiles", "key": "<sha256 hex of the game>", "finished_at": "2026-11-30T14:05:09",
             "mode": "standard" | "solitaire", "options": "start=low,exchange=when-stuck,...",
             "seed": 12, "players": [{"name": "You", "level": null}, {"name": "Hard", "level": "hard"}],
             "scores": [312, 298], "winners": [0], "rounds": 1, "turns": 41, "undos": 0, "hints": 0,
@@ -34,10 +34,11 @@ they are many.
     `lines` are the games without undos or hints, `marked_lines` those with them; "total" lines have mode
     and opponent "all"; `watched` counts games of bots only, which no line counts.
 
-Games of classic cribbage (you against a bot) are listed and counted apart, under their own key:
+Games of classic cribbage (you against a bot) are listed and counted apart, under their own key (both games
+share one numbering: a game's id is its own whatever its game):
 
     cribtiles history --json: "cribbage_games": [CRIBBAGE, ...]                      oldest first
-    CRIBBAGE = {"id": 2, "key": "<sha256 hex>", "finished_at": "2026-12-01T09:00:00", "seed": 7,
+    CRIBBAGE = {"id": 2, "game": "cribbage", "key": "<sha256 hex>", "finished_at": "2026-12-01T09:00:00", "seed": 7,
                 "level": "easy" | "medium" | "hard", "muggins": false, "target": 121,
                 "players": [{"name": "You", "level": null}, {"name": "Medium bot", "level": "medium"}],
                 "scores": [121, 84], "winner": 0, "result": "win" | "loss",
@@ -67,8 +68,9 @@ from dataclasses import asdict
 from pathlib import Path
 
 from cribtiles.cribbage.events import MarginKind
-from cribtiles.table.cribbage_ledger import CribbageGame, CribbageLine, CribbageStats, cribbage_statistics
-from cribtiles.table.ledger import GameSummary, StatLine, Stats, statistics
+from cribtiles.table.cribbage_ledger import CribbageLine, CribbageStats
+from cribtiles.table.game_summary import Game, GameSummary, Result
+from cribtiles.table.ledger import StatLine, Stats, statistics
 from cribtiles.table.stat_columns import BY_THE_BOOK, CRIBBAGE_COLUMNS, TILE_COLUMNS, shown_lines
 from cribtiles.terminal import json_for_terminal, say
 
@@ -122,18 +124,16 @@ def _run(command: str, opts: argparse.Namespace) -> int:
     history = History(history_path(Path(folder)))
     games = history.games()
     read_ok = history.read_ok
-    cribbage = history.cribbage_games() if read_ok else []  # locked just now: no second wait
-    read_ok = read_ok and history.read_ok
     history.close()
     for message in history.take_messages():
         say(f"cribtiles: {message}")
     if not read_ok:  # never an empty listing or zero games for a history that could not be seen
         return 1
     if command == "history":
-        doc, text = (history_json(games, cribbage), "") if opts.json else (None, history_text(games, cribbage))
+        doc, text = (history_json(games), "") if opts.json else (None, history_text(games))
     else:
-        stats, cribbage_stats = statistics(games), cribbage_statistics(cribbage)
-        doc, text = (stats_json(stats, cribbage_stats), "") if opts.json else (None, stats_text(stats, cribbage_stats))
+        stats = statistics(games)
+        doc, text = (stats_json(stats), "") if opts.json else (None, stats_text(stats))
     # names come from the database: no control character reaches the terminal, and the JSON stays JSON
     print(for_terminal(text) if doc is None else json_for_terminal(json.dumps(doc, indent=1)))
     return 0
@@ -143,55 +143,67 @@ def _run(command: str, opts: argparse.Namespace) -> int:
 
 
 def game_json(g: GameSummary) -> dict[str, object]:
+    """A tile game as `cribtiles history --json` lists it."""
+    d = g.tiles
     return {
         "id": g.id,
+        "game": g.game.value,
         "key": g.key,
         "finished_at": g.finished_at,
-        "mode": g.mode,
-        "options": g.options,
+        "mode": d.mode,
+        "options": d.options,
         "seed": g.seed,
         "players": [{"name": name, "level": level} for name, level in g.seats],
         "scores": list(g.scores),
         "winners": list(g.winners),
-        "rounds": g.rounds,
-        "turns": g.turns,
-        "undos": g.undos,
-        "hints": g.hints,
-        "best_play": g.best_play,
-        "highest_line": g.highest_line,
+        "rounds": d.rounds,
+        "turns": d.turns,
+        "undos": d.undos,
+        "hints": d.hints,
+        "best_play": d.best_play,
+        "highest_line": d.highest_line,
         "opponent": g.opponent,
         "result": str(g.result),
-        "marked": g.marked,
+        "marked": d.marked,
         "unfinished": g.unfinished,
     }
 
 
-def cribbage_json(g: CribbageGame) -> dict[str, object]:
+def cribbage_json(g: GameSummary) -> dict[str, object]:
+    """A game of cribbage as `cribtiles history --json` lists it."""
+    d = g.cribbage
     return {
         "id": g.id,
+        "game": g.game.value,
         "key": g.key,
         "finished_at": g.finished_at,
         "seed": g.seed,
-        "level": g.level,
-        "muggins": g.muggins,
-        "target": g.target,
-        "players": [{"name": name, "level": None if i == g.person else g.level} for i, name in enumerate(g.names)],
+        "level": g.opponent,
+        "muggins": d.muggins,
+        "target": d.target,
+        "players": [{"name": name, "level": level} for name, level in g.seats],
         "scores": list(g.scores),
-        "winner": g.winner,
-        "result": "win" if g.person_won else "loss",
-        "margin": g.margin.value,
-        "deals": g.deals,
-        "pegged": list(g.pegged),
-        "shows": [asdict(s) for s in g.shows],
+        "winner": g.winners[0],
+        "result": "win" if g.result is Result.WIN else "loss",
+        "margin": d.margin.value,
+        "deals": d.deals,
+        "pegged": list(d.pegged),
+        "shows": [asdict(s) for s in d.shows],
     }
 
 
-def history_json(games: Sequence[GameSummary], cribbage: Sequence[CribbageGame] = ()) -> dict[str, object]:
+def of_game(games: Sequence[GameSummary], game: Game) -> list[GameSummary]:
+    """The games of `game` among `games`, in their order."""
+    return [g for g in games if g.game is game]
+
+
+def history_json(games: Sequence[GameSummary]) -> dict[str, object]:
+    """Both games' games, each listed under its own key."""
     return {
         "format": HISTORY_FORMAT,
         "version": JSON_VERSION,
-        "games": [game_json(g) for g in games],
-        "cribbage_games": [cribbage_json(g) for g in cribbage],
+        "games": [game_json(g) for g in of_game(games, Game.TILES)],
+        "cribbage_games": [cribbage_json(g) for g in of_game(games, Game.CRIBBAGE)],
     }
 
 
@@ -216,8 +228,8 @@ def cribbage_line_json(line: CribbageLine | None) -> dict[str, object] | None:
     return data
 
 
-def stats_json(stats: Stats, cribbage: CribbageStats | None = None) -> dict[str, object]:
-    cribbage = cribbage or cribbage_statistics([])
+def stats_json(stats: Stats) -> dict[str, object]:
+    cribbage = stats.cribbage
     return {
         "format": STATS_FORMAT,
         "version": JSON_VERSION,
@@ -245,20 +257,22 @@ def _plural(n: int, word: str) -> str:
 
 
 def game_text(g: GameSummary) -> str:
-    """One line: number, date, mode, players (bots with their level) and final scores, who won, marks.
+    """One line of a tile game: number, date, mode, players (bots with their level) and final scores, who
+    won, marks.
 
-    >>> g = GameSummary(4, "k", "2026-11-30T14:05:09", "standard", "", 1, (("You", None), ("Hard", "hard")),
-    ...                 (312, 298), (0,), 1, 41, 2, 0, 36, 24, "")
+    >>> from cribtiles.table.game_summary import TileDetails
+    >>> g = GameSummary(4, "k", Game.TILES, "2026-11-30T14:05:09", 1, (("You", None), ("Hard", "hard")),
+    ...                 (312, 298), (0,), "", TileDetails("standard", "", 1, 41, 2, 0, 36, 24))
     >>> game_text(g)
     '   4  2026-11-30 14:05  standard   You 312, Hard [hard] 298  -  You won  (2 undos)'
     >>> from dataclasses import replace
     >>> game_text(replace(g, unfinished=True)).split("  -  ")[1]
     'unfinished, You leading  (2 undos)'
     """
-    date = g.finished_at.replace("T", " ")[:16]
-    mode = g.mode if g.rounds == 1 else f"{g.mode}, {g.rounds} rounds"
-    if g.unfinished and g.planned_rounds > 1:
-        mode = f"{g.mode}, {g.rounds_words}"
+    date, d = g.finished_at.replace("T", " ")[:16], g.tiles
+    mode = d.mode if d.rounds == 1 else f"{d.mode}, {d.rounds} rounds"
+    if g.unfinished and d.planned_rounds > 1:
+        mode = f"{d.mode}, {g.rounds_words}"
     players = ", ".join(
         f"{name}{'' if level is None else f' [{level}]'} {score}"
         for (name, level), score in zip(g.seats, g.scores, strict=True)
@@ -267,31 +281,36 @@ def game_text(g: GameSummary) -> str:
     won = f"{names[0]} won" if len(names) == 1 else "tie: " + " and ".join(names)
     if g.unfinished:
         won = "unfinished, " + (f"{names[0]} leading" if len(names) == 1 else "level")
-    marks = [_plural(n, word) for n, word in ((g.undos, "undo"), (g.hints, "hint")) if n]
+    marks = [_plural(n, word) for n, word in ((d.undos, "undo"), (d.hints, "hint")) if n]
     return f"{g.id:>4}  {date}  {mode:<9}  {players}  -  {won}" + (f"  ({', '.join(marks)})" if marks else "")
 
 
-def cribbage_text(g: CribbageGame) -> str:
-    """One line: number, date, "cribbage", players (the bot with its level) and final scores, who won how.
+def cribbage_text(g: GameSummary) -> str:
+    """One line of a game of cribbage: number, date, "cribbage", players (the bot with its level) and final
+    scores, who won how.
 
-    >>> g = CribbageGame(2, "k", "2026-12-01T09:00:00", 7, "medium", True, 121, 0, ("You", "Medium bot"),
-    ...                  (121, 84), 0, MarginKind.SKUNK, 9, (31, 24), (), "")
+    >>> from cribtiles.table.game_summary import CribbageDetails
+    >>> d = CribbageDetails(True, 121, MarginKind.SKUNK, 9, (31, 24), ())
+    >>> g = GameSummary(2, "k", Game.CRIBBAGE, "2026-12-01T09:00:00", 7, (("You", None), ("Medium bot", "medium")),
+    ...                 (121, 84), (0,), "", d)
     >>> cribbage_text(g)
     '   2  2026-12-01 09:00  cribbage   You 121, Medium bot [medium] 84  -  You won, a skunk  (muggins)'
     """
-    date = g.finished_at.replace("T", " ")[:16]
+    date, d = g.finished_at.replace("T", " ")[:16], g.cribbage
     players = ", ".join(
-        f"{name}{'' if i == g.person else f' [{g.level}]'} {score}"
-        for i, (name, score) in enumerate(zip(g.names, g.scores, strict=True))
+        f"{name}{'' if level is None else f' [{level}]'} {score}"
+        for (name, level), score in zip(g.seats, g.scores, strict=True)
     )
-    how = "" if g.margin is MarginKind.WIN else f", a {g.margin.value}"
-    rules = [word for word, on in (("muggins", g.muggins), (f"to {g.target}", g.target != TARGET)) if on]
-    return f"{g.id:>4}  {date}  {'cribbage':<9}  {players}  -  {g.names[g.winner]} won{how}" + (
+    how = "" if d.margin is MarginKind.WIN else f", a {d.margin.value}"
+    rules = [word for word, on in (("muggins", d.muggins), (f"to {d.target}", d.target != TARGET)) if on]
+    return f"{g.id:>4}  {date}  {'cribbage':<9}  {players}  -  {g.seats[g.winners[0]][0]} won{how}" + (
         f"  ({', '.join(rules)})" if rules else ""
     )
 
 
-def history_text(games: Sequence[GameSummary], cribbage: Sequence[CribbageGame] = ()) -> str:
+def history_text(everything: Sequence[GameSummary]) -> str:
+    """The tile games, then the games of classic cribbage, each oldest first."""
+    games, cribbage = of_game(everything, Game.TILES), of_game(everything, Game.CRIBBAGE)
     if not games and not cribbage:
         return NO_GAMES
     out = []
@@ -341,8 +360,9 @@ def cribbage_table(stats: CribbageStats) -> list[str]:
     return out
 
 
-def stats_text(stats: Stats, cribbage: CribbageStats | None = None) -> str:
-    if not stats.games and not (cribbage and cribbage.games):
+def stats_text(stats: Stats) -> str:
+    cribbage = stats.cribbage
+    if not stats.games and not cribbage.games:
         return NO_GAMES
     out: list[str] = []
     if stats.lines:
@@ -353,7 +373,7 @@ def stats_text(stats: Stats, cribbage: CribbageStats | None = None) -> str:
     if stats.watched:
         watched = f"{_plural(stats.watched, 'game')} of bots only {'is' if stats.watched == 1 else 'are'} not counted."
         out += ["", watched] if out else [watched]
-    if cribbage and cribbage.games:
+    if cribbage.games:
         if out:
             out.append("")
         out.append("Classic cribbage (hand and crib: your average show; pegged: your points in the play, a game):")

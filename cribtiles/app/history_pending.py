@@ -24,7 +24,10 @@ from .files import aside_names, move_to_free_name, why
 log = logging.getLogger("cribtiles.history")
 
 PREFIX = "history.pending-"
-KINDS = ("game", "cribbage", "puzzle")
+FINISHED = "finished"  # a finished game of either game, in the rows of schema 5 (`history_rows`)
+#: What a kept write may be: a finished game, a solved puzzle, and the games kept before schema 5 (a tile
+#: game's or cribbage's rows as they were then), which are read still.
+KINDS = (FINISHED, "puzzle", "game", "cribbage")
 CAP = 16 * 1024 * 1024  # bytes: far more than a game's rows (a long match's record is a few KB)
 
 Row = tuple[object, ...]

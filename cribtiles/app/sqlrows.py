@@ -1,7 +1,7 @@
-"""Rows of the history database, written and read with care, for the tile game's games and cribbage's
-alike: a change is one transaction (rolled back whole if anything fails), a game's rows and its child
-rows are read in one, and every value read back is checked by kind (a history may have been edited by
-hand): a row that cannot be understood is left out, and said.
+"""Rows of the history database, written and read with care: a change is one transaction (rolled back
+whole if anything fails), a game's row and its rows in other tables are read in one, and every value read
+back is checked by kind (a history may have been edited by hand): a row that cannot be understood is left
+out, and said.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from typing import TypeVar
 
 from .files import brief
@@ -43,16 +43,18 @@ def stored_id(conn: sqlite3.Connection, table: str, key: str) -> int | None:
 
 
 def rows_and_children(
-    conn: sqlite3.Connection, parents: str, children: str, params: tuple[object, ...]
-) -> tuple[list[Row], dict[object, list[Row]]]:
-    """The rows of the `parents` query, and those of the `children` query (whose first column is the
-    parent's id) by parent id, without that column: read in one transaction, so they agree."""
+    conn: sqlite3.Connection, parents: str, children: Mapping[str, str], params: tuple[object, ...]
+) -> tuple[list[Row], dict[str, dict[object, list[Row]]]]:
+    """The rows of the `parents` query, and by name those of each `children` query (whose first column is
+    the parent's id), by parent id, without that column: read in one transaction, so they agree."""
     conn.execute("BEGIN")
     try:
         rows = conn.execute(parents, params).fetchall()
-        kids: dict[object, list[Row]] = {}
-        for child in conn.execute(children, params):
-            kids.setdefault(child[0], []).append(child[1:])
+        kids: dict[str, dict[object, list[Row]]] = {}
+        for name, query in children.items():
+            by_parent = kids[name] = {}
+            for child in conn.execute(query, params):
+                by_parent.setdefault(child[0], []).append(child[1:])
     finally:
         with contextlib.suppress(sqlite3.Error):
             conn.execute("COMMIT")
@@ -61,18 +63,18 @@ def rows_and_children(
 
 def each_understood(
     rows: list[Row],
-    kids: dict[object, list[Row]],
-    build: Callable[[Row, list[Row]], T],
+    kids: dict[str, dict[object, list[Row]]],
+    build: Callable[[Row, dict[str, list[Row]]], T],
     what: str,
     say: Callable[[str], None],
 ) -> list[T]:
-    """`build(row, its children)` of every row that can be understood; the others are left out and said
-    (`left_out`), in one line when they are many."""
+    """`build(row, its children by name)` of every row that can be understood; the others are left out and
+    said (`left_out`), in one line when they are many."""
     out = []
     bad: list[tuple[object, str]] = []
     for row in rows:
         try:
-            out.append(build(row, kids.get(row[0], [])))
+            out.append(build(row, {name: by_parent.get(row[0], []) for name, by_parent in kids.items()}))
         except (TypeError, ValueError) as e:
             bad.append((row[0], brief(str(e))))
     for line in left_out(what, bad):

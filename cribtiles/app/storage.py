@@ -31,9 +31,10 @@ from cribtiles.rules.errors import RecordError
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.record import save, save_match
-from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats, summarize_cribbage
+from cribtiles.table.cribbage_ledger import summarize_cribbage
 from cribtiles.table.cribbage_table import CribbageSaveError, CribbageTable
-from cribtiles.table.ledger import GameSummary, Stats, standing, summarize
+from cribtiles.table.game_summary import Game, GameSummary
+from cribtiles.table.ledger import Stats, standing, summarize
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.table.settings import Preferences, read_preferences
@@ -479,12 +480,13 @@ class Store:
         return f"Your unfinished game ({_standing(table)}) was kept in the History as unfinished; a new game begins."
 
     def past_games(self) -> list[GameSummary]:
-        """The finished games in the history, the newest last."""
+        """The finished games of both games in the history, the newest last."""
         games = self.history.games()
         self._history_said()
         return games
 
     def statistics(self) -> Stats:
+        """The statistics of both games."""
         stats = self.history.stats()
         self._history_said()
         return stats
@@ -515,7 +517,7 @@ class Store:
         there is no such game or its record cannot be replayed (then `errors` says so)."""
         summary = self.history.game(game_id)
         self._history_said()
-        if summary is None:
+        if summary is None or summary.game is not Game.TILES:  # a game of cribbage is listed, not replayed
             return None
         try:
             return load_table(summary.record)
@@ -538,19 +540,8 @@ class Store:
             log.error("the game of cribbage could not be summed up for the history", exc_info=e)
             self.errors.append(f"This game of cribbage could not be added to the history of your games ({why(e)}).")
             return
-        self.history.add_cribbage(game)
+        self.history.add(game)
         self._history_said()
-
-    def past_cribbage_games(self) -> list[CribbageGame]:
-        """The finished games of cribbage in the history, the newest last."""
-        games = self.history.cribbage_games()
-        self._history_said()
-        return games
-
-    def cribbage_statistics(self) -> CribbageStats:
-        stats = self.history.cribbage_stats()
-        self._history_said()
-        return stats
 
     # --- the puzzles solved ---
 

@@ -12,9 +12,10 @@ from typing import Protocol
 from cribtiles.cribbage.game import CribbageState
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
-from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats, cribbage_statistics, summarize_cribbage
+from cribtiles.table.cribbage_ledger import summarize_cribbage
 from cribtiles.table.cribbage_table import CribbageTable
-from cribtiles.table.ledger import GameSummary, Stats, statistics, summarize
+from cribtiles.table.game_summary import Game, GameSummary
+from cribtiles.table.ledger import Stats, statistics, summarize
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
 from cribtiles.table.settings import Preferences
@@ -50,10 +51,12 @@ class Keeper(Protocol):
         ...
 
     def past_games(self) -> list[GameSummary]:
-        """The finished games, the newest last."""
+        """The finished games of both games, the newest last."""
         ...
 
-    def statistics(self) -> Stats: ...
+    def statistics(self) -> Stats:
+        """The statistics of both games."""
+        ...
 
     def past_table(self, game_id: int) -> Table | None:
         """The table of finished game `game_id` (a `GameSummary.id`), rebuilt to be replayed; None if there is none."""
@@ -69,12 +72,6 @@ class Keeper(Protocol):
         """Add the finished game of cribbage to the history (the person at seat `person`, the bot of `level`),
         once however often it is called; a game not over is not recorded."""
         ...
-
-    def past_cribbage_games(self) -> list[CribbageGame]:
-        """The finished games of cribbage, the newest last."""
-        ...
-
-    def cribbage_statistics(self) -> CribbageStats: ...
 
     def history_note(self) -> str:
         """What the history said since this was last asked ("" when all went well), in words for the
@@ -100,7 +97,6 @@ class NoKeeper:
         self.saved: list[GameState] = []
         self.games: list[GameSummary] = []
         self.solved: dict[str, int] = {}
-        self.cribbage_games: list[CribbageGame] = []  # the finished games of cribbage, oldest first
         self.cribbage: str | None = None  # the cribbage game's save, as JSON
 
     unsaved: str | None = None  # nothing is written, so nothing fails to be
@@ -133,7 +129,7 @@ class NoKeeper:
         return statistics(self.games)
 
     def past_table(self, game_id: int) -> Table | None:
-        found = [g for g in self.games if g.id == game_id]
+        found = [g for g in self.games if g.id == game_id and g.game is Game.TILES]
         return load_table(found[0].record) if found else None
 
     def export_game(self, table: Table) -> str:
@@ -143,14 +139,8 @@ class NoKeeper:
         if state.outcome is None:
             return
         game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"))
-        if all(g.key != game.key for g in self.cribbage_games):
-            self.cribbage_games.append(replace(game, id=len(self.cribbage_games) + 1))
-
-    def past_cribbage_games(self) -> list[CribbageGame]:
-        return list(self.cribbage_games)
-
-    def cribbage_statistics(self) -> CribbageStats:
-        return cribbage_statistics(self.cribbage_games)
+        if all(g.key != game.key for g in self.games):
+            self.games.append(replace(game, id=len(self.games) + 1))
 
     def history_note(self) -> str:
         return ""

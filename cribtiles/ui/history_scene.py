@@ -11,8 +11,9 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats
-from cribtiles.table.ledger import PEOPLE, GameSummary, Result, StatLine, Stats
+from cribtiles.table.cribbage_ledger import CribbageStats
+from cribtiles.table.game_summary import PEOPLE, Game, GameSummary, Result
+from cribtiles.table.ledger import StatLine, Stats
 from cribtiles.table.model import Table
 from cribtiles.table.stat_columns import (
     BY_THE_BOOK,
@@ -43,14 +44,14 @@ class HistoryHost(Protocol):
     def export_game(self, table: Table) -> str: ...
 
 
-def when(summary: GameSummary | CribbageGame) -> str:
+def when(summary: GameSummary) -> str:
     """The date and time a game ended, as the list shows it: 2026-11-30 14:05."""
     return summary.finished_at.replace("T", " ")[:16]
 
 
 def what(summary: GameSummary) -> str:
-    """The kind of game: Standard or Solitaire, a match of N rounds, against whom."""
-    kind = "Solitaire" if summary.mode == "solitaire" else "Standard"
+    """The kind of tile game: Standard or Solitaire, a match of N rounds, against whom."""
+    kind = "Solitaire" if summary.tiles.mode == "solitaire" else "Standard"
     if summary.rounds_words:
         kind += f", {summary.rounds_words}"
     against = "people" if summary.opponent == PEOPLE else summary.opponent.replace("+", " + ")
@@ -77,42 +78,42 @@ RESULT_WORDS = {
 }
 
 
-def cribbage_what(game: CribbageGame) -> str:
+def cribbage_what(game: GameSummary) -> str:
     """'Cribbage · medium', with muggins or another target when played so."""
-    rules = [word for word, on in (("muggins", game.muggins), (f"to {game.target}", game.target != 121)) if on]
-    return " · ".join(["Cribbage", game.level, *rules])
+    d = game.cribbage
+    rules = [word for word, on in (("muggins", d.muggins), (f"to {d.target}", d.target != 121)) if on]
+    return " · ".join(["Cribbage", game.opponent, *rules])
 
 
-def cribbage_players(game: CribbageGame) -> str:
+def cribbage_players(game: GameSummary) -> str:
     """'» You 121 · Medium bot 84', in seat order, the winner marked."""
     return " · ".join(
-        f"{'» ' if i == game.winner else ''}{name} {score}"
-        for i, (name, score) in enumerate(zip(game.names, game.scores, strict=True))
+        f"{'» ' if i in game.winners else ''}{name} {score}"
+        for i, ((name, _), score) in enumerate(zip(game.seats, game.scores, strict=True))
     )
 
 
-def cribbage_marks(game: CribbageGame) -> str:
+def cribbage_marks(game: GameSummary) -> str:
     """'skunk' or 'double skunk' when the loser fell short of 91 or 61."""
-    return "" if not game.skunk else game.margin.value
+    d = game.cribbage
+    return "" if not d.skunk else d.margin.value
 
 
-#: A game in the list: the tile game's or classic cribbage's.
-Listed = GameSummary | CribbageGame
 NOT_REPLAYED = "A game of cribbage is listed and counted; it cannot be replayed, reviewed or exported here."
 
 
-def newest_first(games: Sequence[GameSummary], cribbage: Sequence[CribbageGame]) -> list[Listed]:
-    """Both kinds of game in one list, the newest first (by when they ended; the later stored first on a tie)."""
-    merged: list[Listed] = [*reversed(games), *reversed(cribbage)]
-    return sorted(merged, key=lambda g: g.finished_at, reverse=True)
+def newest_first(games: Sequence[GameSummary]) -> list[GameSummary]:
+    """The games of both games, the newest first (by when they ended; the later stored first on a tie)."""
+    return sorted(reversed(games), key=lambda g: g.finished_at, reverse=True)
 
 
 def marks(summary: GameSummary) -> str:
-    out = []
-    if summary.undos:
-        out.append(f"{summary.undos} undo{'s' if summary.undos != 1 else ''}")
-    if summary.hints:
-        out.append(f"{summary.hints} hint{'s' if summary.hints != 1 else ''}")
+    """A tile game's undos and hints: '2 undos, 1 hint'."""
+    d, out = summary.tiles, []
+    if d.undos:
+        out.append(f"{d.undos} undo{'s' if d.undos != 1 else ''}")
+    if d.hints:
+        out.append(f"{d.hints} hint{'s' if d.hints != 1 else ''}")
     return ", ".join(out)
 
 
@@ -132,7 +133,7 @@ class HistoryScene:
         self.host = host
         self.on_close = on_close
         keeper = host.keeper
-        self.games: list[Listed] = newest_first(keeper.past_games(), keeper.past_cribbage_games())
+        self.games: list[GameSummary] = newest_first(keeper.past_games())
         self.trouble = keeper.history_note()  # the history could not be read, games were left out: said
         self.chosen = 0
         self.top = 0  # the first row shown
@@ -154,7 +155,7 @@ class HistoryScene:
     @property
     def replayable(self) -> bool:
         """Whether the chosen game is one of the tile game's, which replay, review and export take."""
-        return bool(self.games) and isinstance(self.games[self.chosen], GameSummary)
+        return bool(self.games) and self.games[self.chosen].game is Game.TILES
 
     def _table(self) -> Table | None:
         if not self.games:
@@ -271,9 +272,10 @@ class HistoryScene:
 
         def cells_of(i: int) -> Cells:
             g = self.games[i]
-            if isinstance(g, CribbageGame):
-                won = "won" if g.person_won else "lost"
-                colours = (DIM, CREAM, CREAM, WON if g.person_won else CREAM, GOLD)
+            if g.game is Game.CRIBBAGE:
+                person_won = g.result is Result.WIN
+                won = "won" if person_won else "lost"
+                colours = (DIM, CREAM, CREAM, WON if person_won else CREAM, GOLD)
                 return (when(g), cribbage_what(g), cribbage_players(g), won, cribbage_marks(g)), colours
             result = g.result
             shade = WON if result is Result.WIN else CREAM
@@ -321,7 +323,7 @@ class StatisticsScene:
         self.host = host
         self.on_close = on_close
         self.stats: Stats = host.keeper.statistics()
-        self.cribbage: CribbageStats = host.keeper.cribbage_statistics()
+        self.cribbage: CribbageStats = self.stats.cribbage
         self.trouble = host.keeper.history_note()  # the history could not be read, games were left out: said
         # the page with something on it: the tile game's unless only cribbage has been played
         self.tab = 1 if self.cribbage.games and not (self.stats.lines or self.stats.marked) else 0

@@ -11,29 +11,34 @@ import pytest
 
 from cribtiles.app.history import HISTORY_FILE, History
 from cribtiles.cribbage import MarginKind
-from cribtiles.table.cribbage_ledger import CribbageGame, ShowCount
+from cribtiles.table.game_summary import GameSummary, ShowCount
 from tests.app.test_cribbage_history import cribbage
 from tests.app.test_history_cli import run
 from tests.table.test_cribbage_ledger import game, show
 
 
-def add(folder: Path, *games: CribbageGame) -> None:
+def add(folder: Path, *games: GameSummary) -> None:
     h = History(folder / HISTORY_FILE)
     for g in games:
-        assert h.add_cribbage(g) > 0
+        assert h.add(g) > 0
     h.close()
 
 
-def made(key: str, scores: tuple[int, int], level: str = "medium", **kw: object) -> CribbageGame:
+def made(key: str, scores: tuple[int, int], level: str = "medium", **kw: object) -> GameSummary:
     return replace(game(scores, level=level, **kw), key=key, finished_at="2026-12-01T09:00:00")  # type: ignore[arg-type]
+
+
+def ruled(g: GameSummary, **details: object) -> GameSummary:
+    """`g` with its cribbage details changed."""
+    return replace(g, details=replace(g.cribbage, **details))  # type: ignore[arg-type]
 
 
 def test_the_listing_has_a_section_for_cribbage(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     add(
         tmp_path,
         made("a", (121, 84)),
-        replace(made("b", (100, 121), "hard", person=1), muggins=True),
-        replace(made("c", (61, 60), "easy"), target=61, margin=MarginKind.WIN),
+        ruled(made("b", (100, 121), "hard", person=1), muggins=True),
+        ruled(made("c", (61, 60), "easy"), target=61, margin=MarginKind.WIN),
     )
     code, text, err = run(capsys, "history", "--data-dir", str(tmp_path))
     assert (code, err) == (0, "")
@@ -53,7 +58,8 @@ def test_the_json_listing_holds_every_count(tmp_path: Path, capsys: pytest.Captu
     assert code == 0 and data["games"] == []
     (listed,) = data["cribbage_games"]
     assert {k: v for k, v in listed.items() if k != "shows"} == {
-        "id": 1, "key": g.key, "finished_at": g.finished_at, "seed": 0, "level": "medium", "muggins": False,
+        "id": 1, "game": "cribbage", "key": g.key, "finished_at": g.finished_at, "seed": 0, "level": "medium",
+        "muggins": False,
         "target": 121, "players": [{"name": "You", "level": None}, {"name": "Medium bot", "level": "medium"}],
         "scores": [121, 93], "winner": 0, "result": "win", "margin": "win", "deals": 10, "pegged": [31, 31],
     }  # fmt: skip

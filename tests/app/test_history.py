@@ -20,6 +20,7 @@ import pytest
 from cribtiles.app.history import HISTORY_FILE, MIGRATIONS, History
 from cribtiles.app.storage import Store
 from cribtiles.rules import RuleOptions
+from cribtiles.table.game_summary import Game, TileDetails
 from cribtiles.table.ledger import GameSummary, statistics
 from cribtiles.table.model import Table
 from cribtiles.table.seats import Seat
@@ -37,23 +38,27 @@ def summary(n: int) -> GameSummary:
     seats = (("You", None), *((f"Bot {i}", LEVELS[(n + i) % 5]) for i in range(1, players)))
     scores = tuple(rng.randrange(-20, 400) for _ in range(players))
     best = max(scores)
-    return GameSummary(
-        id=0,
-        key=f"game-{n}",
-        finished_at=f"2026-11-{1 + n % 28:02d}T12:{n % 60:02d}:00",
+    details = TileDetails(
         mode="standard" if n % 4 else "solitaire" if players == 2 else "standard",
         options=f"rounds={1 + n % 2}",
-        seed=n * 1_000_003,
-        seats=seats,
-        scores=scores,
-        winners=tuple(i for i, s in enumerate(scores) if s == best),
         rounds=1 + n % 2,
         turns=30 + n % 17,
         undos=int(n % 5 == 0),
         hints=int(n % 7 == 0),
         best_play=rng.randrange(60),
         highest_line=rng.randrange(40),
+    )
+    return GameSummary(
+        id=0,
+        key=f"game-{n}",
+        game=Game.TILES,
+        finished_at=f"2026-11-{1 + n % 28:02d}T12:{n % 60:02d}:00",
+        seed=n * 1_000_003,
+        seats=seats,
+        scores=scores,
+        winners=tuple(i for i, s in enumerate(scores) if s == best),
         record=f"record of game {n} " + "x" * rng.randrange(1000, 4000),
+        details=details,
     )
 
 
@@ -160,19 +165,21 @@ def test_a_version_1_history_with_games_is_migrated(tmp_path: Path) -> None:
 
 
 def store_as_before_unfinished(path: Path, games: list[GameSummary], version: int = 3) -> None:
-    """A history at schema `version` (3 or older) holding `games`, stored as Crib Tiles did before games
-    could be kept unfinished (migration 4): in the columns it had then, numbered from 1."""
+    """A history at schema `version` (1 to 4) holding `games`, stored as Crib Tiles did before both games
+    shared one table (migration 5), and before games could be kept unfinished (migration 4: at version 4
+    they are finished): in the columns it had then, numbered from 1."""
     conn = sqlite3.connect(path)
     with conn:  # the schema as that version made it: its migrations, one after another
         for sql in (s for migration in MIGRATIONS[:version] for s in migration):
             conn.execute(sql)
         conn.execute(f"PRAGMA user_version = {version:d}")
         for game_id, s in enumerate(games, 1):
+            d = s.tiles
             conn.execute(
                 "INSERT INTO games (id, key, finished_at, mode, options, seed, rounds, turns, undos, hints, "
                 "best_play, highest_line, record) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (game_id, s.key, s.finished_at, s.mode, s.options, str(s.seed), s.rounds, s.turns, s.undos,
-                 s.hints, s.best_play, s.highest_line, s.record),
+                (game_id, s.key, s.finished_at, d.mode, d.options, str(s.seed), d.rounds, d.turns, d.undos,
+                 d.hints, d.best_play, d.highest_line, s.record),
             )  # fmt: skip
             conn.executemany(
                 "INSERT INTO seats (game_id, seat, name, level, score, winner) VALUES (?, ?, ?, ?, ?, ?)",
@@ -193,7 +200,7 @@ def test_a_version_3_history_gains_the_unfinished_mark_and_keeps_its_games_finis
     assert new.add(replace(summary(2), unfinished=True)) == 2
     assert [g.unfinished for g in new.games()] == [False, True]
     new.close()
-    assert _version(path) == len(MIGRATIONS) == 4 and integrity(path) == ["ok"]
+    assert _version(path) == len(MIGRATIONS) == 5 and integrity(path) == ["ok"]
 
 
 def test_a_migration_that_fails_changes_nothing_and_moves_nothing(tmp_path: Path) -> None:
@@ -240,9 +247,15 @@ def _truncate_short(path: Path) -> None:
 
 
 def _junk_page(path: Path) -> None:
-    with open(path, "r+b") as f:  # the b-tree page of the games table (page 2), its header first
-        f.seek(4096)
+    conn = sqlite3.connect(path)
+    root, size = (conn.execute(sql).fetchone()[0] for sql in (GAMES_ROOT, "PRAGMA page_size"))
+    conn.close()
+    with open(path, "r+b") as f:  # the b-tree page of the games table, its header first
+        f.seek((root - 1) * size)
         f.write(b"\xff" * 512)
+
+
+GAMES_ROOT = "SELECT rootpage FROM sqlite_master WHERE name = 'games'"
 
 
 def _not_a_database(path: Path) -> None:
@@ -345,7 +358,7 @@ def test_a_locked_history_is_left_alone_and_the_game_kept_until_it_can_be_writte
             "This game could not be added to the history of your games (another program has kept it locked for "
             "more than 0.2 seconds); it is kept, and added as soon as the history can be written."
         ]
-        assert asides(tmp_path) == [] and len(list(tmp_path.glob("history.pending-game-*.json"))) == 1
+        assert asides(tmp_path) == [] and len(list(tmp_path.glob("history.pending-finished-*.json"))) == 1
     finally:
         locker.execute("ROLLBACK")
         locker.close()

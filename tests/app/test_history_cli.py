@@ -20,6 +20,7 @@ from cribtiles.app.storage import Store
 from cribtiles.app.textgame import play_text_game
 from cribtiles.rules import RuleOptions
 from cribtiles.rules.movegen import scored_plays
+from cribtiles.table.game_summary import Game, TileDetails
 from cribtiles.table.ledger import GameSummary
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
@@ -34,6 +35,26 @@ def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
     code = main(list(args))
     out, err = capsys.readouterr()
     return code, out, err
+
+
+def tile(
+    key: str,
+    finished_at: str,
+    mode: str,
+    seed: int,
+    seats: tuple[tuple[str, str | None], ...],
+    scores: tuple[int, ...],
+    winners: tuple[int, ...],
+    rounds: int,
+    turns: int,
+    undos: int,
+    hints: int,
+    best: int,
+    line: int,
+) -> GameSummary:
+    """A hand-made tile game (no options, no record)."""
+    details = TileDetails(mode, "", rounds, turns, undos, hints, best, line)
+    return GameSummary(0, key, Game.TILES, finished_at, seed, seats, scores, winners, "", details)
 
 
 def saved(folder: Path) -> Table:
@@ -105,7 +126,7 @@ def test_a_match_is_recorded_once_when_its_last_round_ends(tmp_path: Path) -> No
     assert play_text_game("easy", 8, options, read=greedy_reader(tmp_path), write=out.append, data_dir=tmp_path) == 0
     (game,) = Store(tmp_path).past_games()
     match = saved(tmp_path).match
-    assert (game.rounds, game.scores, game.winners) == (2, match.totals, match.winners)
+    assert (game.tiles.rounds, game.scores, game.winners) == (2, match.totals, match.winners)
 
 
 def test_a_game_left_at_its_end_before_it_was_recorded_is_recorded_at_the_next_start(tmp_path: Path) -> None:
@@ -160,13 +181,13 @@ def test_no_games_yet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
 
 
 def test_the_listing_has_a_line_for_each_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    you_won = GameSummary(
-        0, "a", "2026-11-30T14:05:09", "standard", "", 1, (("You", None), ("Hard", "hard")), (312, 298), (0,),
-        1, 41, 0, 0, 36, 24, "",
+    you_won = tile(
+        "a", "2026-11-30T14:05:09", "standard", 1, (("You", None), ("Hard", "hard")), (312, 298), (0,),
+        1, 41, 0, 0, 36, 24,
     )  # fmt: skip
-    tie = GameSummary(
-        0, "b", "2026-12-01T09:00:00", "standard", "", 2, (("Ann", None), ("Easy", "easy"), ("Ben", None)),
-        (500, 500, 420), (0, 1), 3, 120, 1, 2, 40, 24, "",
+    tie = tile(
+        "b", "2026-12-01T09:00:00", "standard", 2, (("Ann", None), ("Easy", "easy"), ("Ben", None)),
+        (500, 500, 420), (0, 1), 3, 120, 1, 2, 40, 24,
     )  # fmt: skip
     add(tmp_path, you_won, tie)
     code, text, err = run(capsys, "history", "--data-dir", str(tmp_path))
@@ -185,9 +206,9 @@ def test_no_control_character_of_a_stored_name_reaches_the_terminal(
     """A history written by another program (or by hand) may hold a name that would retitle and clear
     the terminal: the listing and the statistics show its escapes instead."""
     hostile = "Ann\x1b]0;PWNED\x07\x1b[2J"
-    game = GameSummary(
-        0, "a", "2026-11-30T14:05:09", "standard", "", 1, ((hostile, None), ("Hard", "hard")), (312, 298), (0,),
-        1, 41, 0, 0, 36, 24, "",
+    game = tile(
+        "a", "2026-11-30T14:05:09", "standard", 1, ((hostile, None), ("Hard", "hard")), (312, 298), (0,),
+        1, 41, 0, 0, 36, 24,
     )  # fmt: skip
     add(tmp_path, game)
     for command in ("history", "stats"):
@@ -217,9 +238,9 @@ def test_a_folder_that_cannot_be_looked_into_is_one_line_and_exit_2(
 def test_the_statistics_table(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     def game(key: str, scores: tuple[int, int], bot: str = "hard", undos: int = 0) -> GameSummary:
         winners = tuple(i for i, s in enumerate(scores) if s == max(scores))
-        return GameSummary(
-            0, key, "2026-11-30T14:05:09", "standard", "", 1, (("You", None), (bot.title(), bot)), scores, winners,
-            1, 40, undos, 0, 30, 20, "",
+        return tile(
+            key, "2026-11-30T14:05:09", "standard", 1, (("You", None), (bot.title(), bot)), scores, winners,
+            1, 40, undos, 0, 30, 20,
         )  # fmt: skip
 
     add(tmp_path, game("1", (300, 200)), game("2", (250, 200)), game("3", (100, 200)), game("4", (90, 95), "easy"))

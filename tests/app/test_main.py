@@ -226,8 +226,10 @@ def test_a_command_line_game_over_an_unfinished_one_keeps_it_in_the_history_and_
     assert rules == ("Joker rule", "exchange only when stuck", "lowest tile starts")  # the remembered rule, shown
     assert any("kept in the History as unfinished" in t for t in toasts)  # said in the window too
     (kept,) = Store(tmp_path).past_games()
-    assert kept.unfinished and kept.result is Result.UNFINISHED and kept.turns == 1
-    assert kept.scores == scores and kept.options == "start=low,exchange=when-stuck,joker=off,rounds=2,mode=standard"
+    assert kept.unfinished and kept.result is Result.UNFINISHED and kept.tiles.turns == 1
+    assert (
+        kept.scores == scores and kept.tiles.options == "start=low,exchange=when-stuck,joker=off,rounds=2,mode=standard"
+    )
     assert Store(tmp_path).past_table(kept.id) is not None  # it can be replayed from the History
     # the game just started had no turn: a new one over it keeps nothing and says nothing
     assert main(["--data-dir", str(tmp_path), "--level", "hard"]) == 0

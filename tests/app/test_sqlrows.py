@@ -34,13 +34,16 @@ def test_rows_come_with_their_children_and_a_row_not_understood_is_left_out_and_
         conn.execute("INSERT INTO games (key, score) VALUES ('a', 5), ('b', 'five'), ('c', 7)")
         conn.executemany("INSERT INTO seats VALUES (?, ?, ?)", [(1, 0, "Ann"), (1, 1, "Bo"), (3, 0, "Cy")])
     rows, kids = rows_and_children(
-        conn, "SELECT id, key, score FROM games ORDER BY id", "SELECT game_id, seat, name FROM seats ORDER BY 1, 2", ()
+        conn,
+        "SELECT id, key, score FROM games ORDER BY id",
+        {"seats": "SELECT game_id, seat, name FROM seats ORDER BY 1, 2"},
+        (),
     )
     said: list[str] = []
     games = each_understood(
         rows,
         kids,
-        lambda row, seats: (text(row[1], "key"), whole(row[2], "score"), [s[1] for s in seats]),
+        lambda row, kids: (text(row[1], "key"), whole(row[2], "score"), [s[1] for s in kids["seats"]]),
         "Game",
         said.append,
     )

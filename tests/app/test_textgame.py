@@ -163,7 +163,7 @@ def test_a_level_seed_or_new_starts_a_new_game(tmp_path: Path) -> None:
     )
     assert out[1].startswith("Crib Tiles: a game against the beginner bot (seed ")
     (kept,) = Store(tmp_path).past_games()
-    assert kept.unfinished and kept.scores == (0, 32) and kept.seed == 5 and kept.turns == 1
+    assert kept.unfinished and kept.scores == (0, 32) and kept.seed == 5 and kept.tiles.turns == 1
 
 
 # --- matches ---

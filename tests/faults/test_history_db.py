@@ -25,7 +25,7 @@ from cribtiles.app.history import HISTORY_FILE, History
 from cribtiles.app.storage import Store
 from cribtiles.rules import RuleOptions
 from cribtiles.table.seats import Seat
-from tests.app.test_history import summary
+from tests.app.test_history import store_as_before_unfinished, summary
 from tests.faults.conftest import ROOT, program_env, run
 from tests.table.test_ledger import played
 
@@ -98,11 +98,12 @@ DAMAGES = {
     "a trigger refusing inserts": (
         "CREATE TRIGGER no_more BEFORE INSERT ON games BEGIN SELECT RAISE(ABORT, 'no more games'); END",
     ),
-    "cribbage_shows dropped": ("DROP TABLE cribbage_shows",),
+    "cribbage_counts dropped": ("DROP TABLE cribbage_counts",),
+    "tile_details a view": ("DROP TABLE tile_details", "CREATE VIEW tile_details AS SELECT 1 AS game_id"),
     "a column missing": ("ALTER TABLE games DROP COLUMN unfinished",),
     "a column too many": ("ALTER TABLE seats ADD COLUMN note TEXT NOT NULL DEFAULT 'x'",),
     "puzzles dropped": ("DROP TABLE puzzles",),
-    "an index it did not make": ("CREATE UNIQUE INDEX one_more_game ON games (rounds < 100) WHERE id >= 3",),
+    "an index it did not make": ("CREATE UNIQUE INDEX one_more_game ON games (unfinished < 100) WHERE id >= 3",),
 }
 
 
@@ -141,13 +142,13 @@ def test_the_puzzles_progress_in_a_damaged_schema_is_set_aside_and_a_puzzle_solv
 
 def test_a_read_sets_a_damaged_schema_aside_and_history_says_so_once(data: Path) -> None:
     path = history_with_games(data)
-    sql(path, "DROP TABLE cribbage_shows")
+    sql(path, "DROP TABLE cribbage_counts")
     done = run(["history"], data)
     (kept,) = asides(data)
     assert done.returncode == 0 and done.stdout.startswith("No games yet")
     assert done.stderr == (
         "cribtiles: The history of your games could not be used (its tables are not those of a history: its "
-        f"table cribbage_shows is missing); it was kept as {kept}, and a new history begins.\n"
+        f"table cribbage_counts is missing); it was kept as {kept}, and a new history begins.\n"
     )
 
 
@@ -165,11 +166,14 @@ def test_a_healthy_history_of_every_version_passes_the_schema_check(tmp_path: Pa
 
     for version in range(len(MIGRATIONS) + 1):
         path = tmp_path / f"v{version}" / HISTORY_FILE
-        old = History(path, migrations=MIGRATIONS[:version])
-        old.add(summary(1)) if version else old.solved_puzzles()
-        old.close()
+        path.parent.mkdir()
+        if version == len(MIGRATIONS):
+            assert History(path).add(summary(1)) == 1
+        elif version:  # an older history with a game, in the tables it had then
+            store_as_before_unfinished(path, [summary(1)], version=version)
         new = History(path)
-        assert new.add(summary(2)) > 0 and new.messages == [], (version, new.messages)
+        assert new.add(summary(2)) == (2 if version else 1) and new.messages == [], (version, new.messages)
+        assert [g.key for g in new.games()] == (["game-1"] if version else []) + ["game-2"]
         assert list(path.parent.glob("history.damaged-*")) == []
 
 
@@ -208,7 +212,7 @@ def test_a_game_finished_while_the_history_is_locked_is_kept_and_stored_later(lo
     assert code == 0
     assert "This game could not be added to the history of your games (another program has kept it locked" in said
     assert "it is kept, and added as soon as the history can be written" in said
-    assert len(list(data.glob("history.pending-game-*.json"))) == 1 and asides(data) == []
+    assert len(list(data.glob("history.pending-finished-*.json"))) == 1 and asides(data) == []
 
 
 def test_the_locked_history_is_left_as_it_was(locked: bytes, data: Path) -> None:
@@ -249,6 +253,7 @@ def file_size_limit(limit: int) -> Callable[[], None]:
 
 def test_ulimit_f_keeps_the_history_as_it_is_and_the_game_for_later(data: Path) -> None:
     path = history_with_games(data)
+    sql(path, "VACUUM")  # no free page left by the migrations' dropped tables: a game needs the file to grow
     before = path.read_bytes()
     game_left_at_its_end(data)
     code, said = text_mode(data, preexec=file_size_limit(len(before)))  # the history cannot grow
@@ -256,7 +261,7 @@ def test_ulimit_f_keeps_the_history_as_it_is_and_the_game_for_later(data: Path) 
     assert "This game could not be added to the history of your games (it could not be written: " in said, said
     assert "it is kept, and added as soon as the history can be written" in said
     assert path.read_bytes() == before and asides(data) == []
-    assert len(list(data.glob("history.pending-game-*.json"))) == 1
+    assert len(list(data.glob("history.pending-finished-*.json"))) == 1
     games, _ = listed(data)  # without the limit: the kept game goes in
     assert games == [f"game-{n}" for n in range(GAMES)] + [games[-1]] and len(games) == GAMES + 1
     assert list(data.glob("history.pending-*")) == []
@@ -299,8 +304,7 @@ def test_twenty_thousand_unreadable_rows_are_one_line(data: Path) -> None:
     path = history_with_games(data)
     conn = sqlite3.connect(path)
     conn.executemany(
-        "INSERT INTO games (key, finished_at, mode, options, seed, rounds, turns, undos, hints, best_play, "
-        "highest_line, record) VALUES (?, '2026-12-01T10:00:00', 'standard', '', 'x', 1, 1, 0, 0, 0, 0, '')",
+        "INSERT INTO games (key, game, finished_at, seed, record) VALUES (?, 'tiles', '2026-12-01T10:00:00', 'x', '')",
         [(f"bad-{n}",) for n in range(20_000)],
     )
     conn.execute("UPDATE puzzles SET points = 'many'")
@@ -353,17 +357,17 @@ def test_a_history_linked_out_of_the_data_folder_is_never_written_through(
 
 def test_a_full_disk_keeps_the_history_and_the_game_for_later(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """SQLITE_FULL, which a real full disk gives (made here: a loop-mounted small disk needs privileges)."""
-    from cribtiles.app import history
+    from cribtiles.app import history_rows
 
     path = history_with_games(tmp_path)
-    real_insert = history._insert
+    real_insert = history_rows.insert
 
     def full(conn: sqlite3.Connection, s: object) -> int:
         e = sqlite3.OperationalError("database or disk is full")
         e.sqlite_errorcode = 13  # type: ignore[attr-defined]  # SQLITE_FULL
         raise e
 
-    monkeypatch.setattr(history, "_insert", full)
+    monkeypatch.setattr(history_rows, "insert", full)
     h = History(path)
     assert h.add(summary(8)) == 0
     assert h.take_messages() == [
@@ -371,7 +375,7 @@ def test_a_full_disk_keeps_the_history_and_the_game_for_later(tmp_path: Path, mo
         "is full); it is kept, and added as soon as the history can be written."
     ]
     assert asides(tmp_path) == []
-    monkeypatch.setattr(history, "_insert", real_insert)  # room again
+    monkeypatch.setattr(history_rows, "insert", real_insert)  # room again
     assert [g.key for g in h.games()] == [f"game-{n}" for n in (0, 1, 2, 8)]
     assert list(tmp_path.glob("history.pending-*")) == []
 

@@ -24,15 +24,9 @@ from cribtiles.cribbage import (
 )
 from cribtiles.cribbage.cards import parse_card
 from cribtiles.cribbage.record import replay
-from cribtiles.table.cribbage_ledger import (
-    ALL,
-    CribbageGame,
-    ShowCount,
-    cribbage_line,
-    cribbage_statistics,
-    game_key,
-    summarize_cribbage,
-)
+from cribtiles.table.cribbage_ledger import ALL, cribbage_line, cribbage_statistics, game_key, summarize_cribbage
+from cribtiles.table.game_summary import CribbageDetails, Game, GameSummary, Result, ShowCount
+from cribtiles.table.ledger import statistics
 
 YOU, BOT = 0, 1
 
@@ -65,30 +59,15 @@ def game(
     person: int = YOU,
     shows: tuple[ShowCount, ...] = (),
     pegged: tuple[int, int] = (0, 0),
-) -> CribbageGame:
+) -> GameSummary:
     """A hand-made game: the winner is the higher score, the margin from the loser's score (91, 61)."""
     winner = 0 if scores[0] > scores[1] else 1
     loser = scores[1 - winner]
     margin = MarginKind.DOUBLE_SKUNK if loser < 61 else MarginKind.SKUNK if loser < 91 else MarginKind.WIN
-    names = ("You", "Bot") if person == 0 else ("Bot", "You")
-    return CribbageGame(
-        0,
-        "k",
-        "2026-11-30T12:00:00",
-        1,
-        level,
-        False,
-        121,
-        person,
-        names,
-        scores,
-        winner,
-        margin,
-        8,
-        pegged,
-        shows,
-        "{}",
-    )
+    you, bot = ("You", None), ("Bot", level)
+    seats = (you, bot) if person == 0 else (bot, you)
+    details = CribbageDetails(False, 121, margin, 8, pegged, shows)
+    return GameSummary(0, "k", Game.CRIBBAGE, "2026-11-30T12:00:00", 1, seats, scores, (winner,), "{}", details)
 
 
 # --- one game, summed up from its record ---
@@ -97,17 +76,25 @@ def game(
 def test_a_game_is_summed_up_from_its_record() -> None:
     state = played(0)
     g = summarize_cribbage(state, YOU, "medium", "2026-11-30T14:05:09")
-    assert (g.scores, g.winner, g.margin, g.deals, g.pegged) == ((121, 93), 0, MarginKind.WIN, 10, (31, 31))
-    assert len(g.shows) == 30 and g.person_won and not g.skunk
-    assert g.shows[0] == ShowCount(1, 0, 0, False, "8H TC QH KH", "3H", 0, 0)
-    assert g.shows[2] == ShowCount(1, 2, 1, True, "AH 2C 4C 6C", "3H", 6, 6)
-    assert (g.seed, g.level, g.muggins, g.target, g.person, g.names) == (
+    d = g.cribbage
+    assert (g.game, g.scores, g.winners, d.margin, d.deals, d.pegged) == (
+        Game.CRIBBAGE,
+        (121, 93),
+        (0,),
+        MarginKind.WIN,
+        10,
+        (31, 31),
+    )
+    assert len(d.shows) == 30 and g.result is Result.WIN and not d.skunk
+    assert d.shows[0] == ShowCount(1, 0, 0, False, "8H TC QH KH", "3H", 0, 0)
+    assert d.shows[2] == ShowCount(1, 2, 1, True, "AH 2C 4C 6C", "3H", 6, 6)
+    assert (g.seed, g.opponent, d.muggins, d.target, g.person, g.seats) == (
         0,
         "medium",
         False,
         121,
         0,
-        ("You", "Medium bot"),
+        (("You", None), ("Medium bot", "medium")),
     )
     assert replay(json.loads(g.record)) == state
     assert g.finished_at == "2026-11-30T14:05:09" and g.id == 0
@@ -119,29 +106,32 @@ def test_every_point_of_the_loser_is_a_count_a_peg_or_his_heels(seed: int) -> No
     target) is exactly their counts, their points in the play and their heels."""
     state = played(seed)
     g = summarize_cribbage(state, BOT, "hard", "t")
-    for s in g.shows:
+    details = g.cribbage
+    for s in details.shows:
         assert s.points == s.declared == score_show(parse_cards(s.cards), parse_card(s.starter), s.crib).total
-    every = [(d, k) for d in range(1, g.deals + 1) for k in range(3)]  # in order, the last deal cut short
-    assert [(s.deal, s.step) for s in g.shows] == every[: len(g.shows)]
+    every = [(d, k) for d in range(1, details.deals + 1) for k in range(3)]  # in order, the last deal cut short
+    assert [(s.deal, s.step) for s in details.shows] == every[: len(details.shows)]
     at = replay({**state.record(), "moves": []})
     heels = [0, 0]
     for text in state.log:
         at = at.apply(parse_move(text))
         heels[0] += sum(e.points for e in at.events if e.kind is EventKind.HEELS and e.player == 0)
         heels[1] += sum(e.points for e in at.events if e.kind is EventKind.HEELS and e.player == 1)
-    loser = 1 - g.winner
-    counted = sum(s.points for s in g.shows if s.owner == loser)
-    assert g.scores[loser] == counted + g.pegged[loser] + heels[loser]
-    assert g.scores[g.winner] == 121
+    (winner,) = g.winners
+    loser = 1 - winner
+    counted = sum(s.points for s in details.shows if s.owner == loser)
+    assert g.scores[loser] == counted + details.pegged[loser] + heels[loser]
+    assert g.scores[winner] == 121 and g.person == BOT and g.seats[BOT] == ("Medium bot", None)
 
 
 def test_a_count_made_short_under_muggins_keeps_both_figures() -> None:
     state = played(3, muggins=True, short=1)  # every count 1 short of the cards, the miss let go
     g = summarize_cribbage(state, YOU, "easy", "t")
-    counted = [s for s in g.shows if s.points > 0]
+    counted = [s for s in g.cribbage.shows if s.points > 0]
     assert counted and all(s.declared == s.points - 1 for s in counted)
-    assert g.missed == sum(1 for s in counted if s.owner == YOU) and g.missed > 0
-    assert g.muggins
+    missed = g.cribbage.missed(g.person)
+    assert missed == sum(1 for s in counted if s.owner == YOU) and missed > 0
+    assert g.cribbage.muggins
 
 
 def first_moves(options: CribbageOptions, over: int = 0) -> CribbageState:
@@ -161,14 +151,16 @@ def first_moves(options: CribbageOptions, over: int = 0) -> CribbageState:
 
 def test_an_over_count_is_no_miss() -> None:
     g = summarize_cribbage(first_moves(CribbageOptions(muggins=True), over=2), YOU, "easy", "t")
-    assert g.shows and all(s.declared == s.points + 2 for s in g.shows) and g.missed == 0
+    d = g.cribbage
+    assert d.shows and all(s.declared == s.points + 2 for s in d.shows) and d.missed(YOU) == 0
 
 
 def test_cards_said_aloud_in_the_play_are_pegged_as_the_play_s_points() -> None:
     plain = summarize_cribbage(first_moves(CribbageOptions()), YOU, "easy", "t")
     aloud = summarize_cribbage(first_moves(CribbageOptions(play_muggins=True)), YOU, "easy", "t")
-    assert aloud.pegged == plain.pegged and aloud.scores == plain.scores and sum(plain.pegged) > 20
-    assert aloud.muggins and not plain.muggins  # the history marks a game of muggins in the play too
+    assert aloud.cribbage.pegged == plain.cribbage.pegged and aloud.scores == plain.scores
+    assert sum(plain.cribbage.pegged) > 20
+    assert aloud.cribbage.muggins and not plain.cribbage.muggins  # the history marks muggins in the play too
 
 
 def test_the_key_is_the_game_and_nothing_else() -> None:
@@ -189,12 +181,18 @@ def test_a_game_still_played_has_no_summary() -> None:
 
 
 def test_skunks_and_seats() -> None:
-    assert game((121, 90)).margin is MarginKind.SKUNK and game((121, 90)).skunk
-    assert game((121, 91)).margin is MarginKind.WIN
-    assert game((60, 121)).double_skunk and not game((60, 121)).person_won
-    assert game((121, 100), person=1).bot == 0 and not game((121, 100), person=1).person_won
-    with pytest.raises(ValueError, match="seats"):
-        replace(game((121, 100)), person=2)
+    assert game((121, 90)).cribbage.margin is MarginKind.SKUNK and game((121, 90)).cribbage.skunk
+    assert game((121, 91)).cribbage.margin is MarginKind.WIN
+    assert game((60, 121)).cribbage.double_skunk and game((60, 121)).result is Result.LOSS
+    assert game((121, 100), person=1).bots == (0,) and game((121, 100), person=1).result is Result.LOSS
+    with pytest.raises(ValueError, match="a person against a bot"):
+        replace(game((121, 100)), seats=(("Bot", "easy"), ("Bot", "hard")))  # nobody's game
+    with pytest.raises(ValueError, match="one winner"):
+        replace(game((121, 100)), winners=(0, 1))
+    with pytest.raises(ValueError, match="owned by no seat"):
+        game((121, 100), shows=(show(4, owner=2),))
+    with pytest.raises(ValueError, match="not the details"):
+        replace(game((121, 100)), game=Game.TILES)
 
 
 # --- statistics, worked out by hand ---
@@ -264,3 +262,16 @@ def test_the_best_hand_is_the_first_of_the_best_in_the_order_played() -> None:
     again = ShowCount(3, 1, YOU, False, "7H 8H 8S 9D", "7S", 24, 24)
     line = cribbage_line("easy", [game((121, 100), shows=(first, later)), game((121, 100), shows=(again,))])
     assert (line.best_hand, line.best_hand_cards) == (24, "7C 8C 8D 9S with 7D")
+
+
+def test_the_one_statistics_draws_both_games_each_from_its_own() -> None:
+    """`ledger.statistics` of a history of both games: cribbage's figures are those of its games alone,
+    and the tile game's do not count them."""
+    from tests.table.test_ledger import G1, G3
+
+    crib = [game((121, 80), shows=(show(12),)), game((100, 121), level="hard")]
+    both = statistics([G1, crib[0], G3, crib[1]])
+    assert both.cribbage == cribbage_statistics(crib) and both.cribbage.games == 2
+    tiles = statistics([G1, G3])
+    assert (both.lines, both.total, both.games, both.watched) == (tiles.lines, tiles.total, 2, 0)
+    assert statistics(crib).lines == () and statistics(crib).games == 0

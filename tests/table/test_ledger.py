@@ -12,6 +12,7 @@ from cribtiles.bot.greedy import greedy_move
 from cribtiles.rules import RuleOptions, score_play
 from cribtiles.rules.board import Board
 from cribtiles.rules.moves import Play
+from cribtiles.table.game_summary import Game, TileDetails
 from cribtiles.table.ledger import GameSummary, Result, StatLine, statistics, summarize
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table, save_table
@@ -37,10 +38,8 @@ def game(
     """A hand-made summary; the winners are the highest scores unless given."""
     if winners is None:
         winners = tuple(i for i, s in enumerate(scores) if s == max(scores))
-    return GameSummary(
-        0, "k", "2026-11-30T12:00:00", mode, "", 1, seats, scores, winners, rounds, 40, undos, hints,
-        best_play, highest_line, "",
-    )  # fmt: skip
+    details = TileDetails(mode, "", rounds, 40, undos, hints, best_play, highest_line)
+    return GameSummary(0, "k", Game.TILES, "2026-11-30T12:00:00", 1, seats, scores, winners, "", details)
 
 
 # --- one game ---
@@ -66,8 +65,8 @@ def test_the_opponent_is_the_bot_levels_weakest_first() -> None:
 
 
 def test_marks_and_margin() -> None:
-    assert not game((YOU, HARD), (1, 0)).marked
-    assert game((YOU, HARD), (1, 0), undos=1).marked and game((YOU, HARD), (1, 0), hints=2).marked
+    assert not game((YOU, HARD), (1, 0)).tiles.marked
+    assert game((YOU, HARD), (1, 0), undos=1).tiles.marked and game((YOU, HARD), (1, 0), hints=2).tiles.marked
     assert game((YOU, HARD, EASY), (100, 88, 95)).margin == 5
     assert game((YOU, HARD), (-3, -10)).margin == 7
     assert game((YOU, HARD), (50, 50)).margin == 0
@@ -206,11 +205,19 @@ def test_a_finished_match_is_summed_up() -> None:
     totals = [sum(g.outcome.final_scores[p] for g in rounds if g.outcome) for p in range(2)]
     assert s.scores == tuple(totals) and len(rounds) == 2
     assert s.winners == tuple(p for p in range(2) if totals[p] == max(totals))
-    assert (s.id, s.finished_at, s.mode, s.seed, s.rounds) == (0, "2026-11-30T14:05:09", "standard", 5, 2)
-    assert s.options == "start=low,exchange=when-stuck,joker=off,rounds=2,mode=standard"
+    d = s.tiles
+    assert (s.id, s.game, s.finished_at, d.mode, s.seed, d.rounds) == (
+        0,
+        "tiles",
+        "2026-11-30T14:05:09",
+        "standard",
+        5,
+        2,
+    )
+    assert d.options == "start=low,exchange=when-stuck,joker=off,rounds=2,mode=standard"
     assert s.seats == (("Ann", None), ("Easy", "easy"))
-    assert s.turns == len(rounds[0].turns) + len(rounds[1].turns)
-    assert (s.undos, s.hints, s.marked) == (1, 2, True)
+    assert d.turns == len(rounds[0].turns) + len(rounds[1].turns)
+    assert (d.undos, d.hints, d.marked) == (1, 2, True)
     # the best play and line of Ann's (seat 0), found again here play by play on each round's board
     plays, lines = [], []
     for g in rounds:
@@ -221,8 +228,8 @@ def test_a_finished_match_is_summed_up() -> None:
                     plays.append(turn.points)
                     lines += [line.total for line in score_play(board, turn.move).lines]
                 board = board.place(turn.move.placements)
-    assert (s.best_play, s.highest_line) == (max(plays), max(lines))
-    assert s.best_play >= s.highest_line > 0
+    assert (d.best_play, d.highest_line) == (max(plays), max(lines))
+    assert d.best_play >= d.highest_line > 0
     again = load_table(s.record)
     assert again.match.finished[0].log == rounds[0].log and again.state.log == rounds[1].log
     assert (again.undos, again.hints) == (1, 2)
@@ -241,7 +248,7 @@ def test_the_key_is_the_game_itself() -> None:
 
 def test_bots_only_have_no_best_play_of_a_person() -> None:
     s = summarize(played([Seat.bot("easy"), Seat.bot("beginner")], RuleOptions(), 2), "2026-11-30T10:00:00")
-    assert (s.best_play, s.highest_line, s.result, s.opponent) == (0, 0, Result.WATCHED, "beginner+easy")
+    assert (s.tiles.best_play, s.tiles.highest_line, s.result, s.opponent) == (0, 0, Result.WATCHED, "beginner+easy")
 
 
 def test_a_game_still_played_is_not_summed_up() -> None:
@@ -264,7 +271,7 @@ def test_an_unfinished_game_is_kept_as_it_stands_and_never_counted() -> None:
     kept = summarize(table, "2026-12-02T08:00:00", unfinished=True)
     assert kept.unfinished and kept.result is Result.UNFINISHED
     assert kept.scores == now and kept.winners == tuple(p for p, s in enumerate(now) if s == max(now))
-    assert kept.rounds == 2 and kept.turns == len(table.match.finished[0].turns) + 1
+    assert kept.tiles.rounds == 2 and kept.tiles.turns == len(table.match.finished[0].turns) + 1
     assert kept.rounds_words == "round 2 of 3" and played_out_words(kept) == "match of 2"
     assert load_table(kept.record).match == table.match  # replayed from the History as it stood
     won = game((YOU, EASY), (300, 200))

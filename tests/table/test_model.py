@@ -268,7 +268,7 @@ def test_a_hint_counted_is_kept_in_the_save_and_marks_the_game_in_the_history() 
         else:
             table.play_bot(move)
     summary = summarize(table, "2026-01-01T00:00:00")
-    assert summary.hints == 2 and summary.marked
+    assert summary.tiles.hints == 2 and summary.tiles.marked
 
 
 def test_a_seat_s_name_holds_only_printable_characters() -> None:

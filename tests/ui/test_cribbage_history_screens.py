@@ -37,7 +37,7 @@ def keeper() -> NoKeeper:
         k.record_game(finished(seed, level))
     k.games = [replace(g, finished_at=f"2026-11-0{i}T10:00:00") for i, g in enumerate(k.games, 1)]
     for n, (level, when) in enumerate((("easy", "2026-11-01T12:00:00"), ("hard", "2026-11-03T09:00:00")), 1):
-        k.cribbage_games.append(replace(summarize_cribbage(played(n), 0, level, when), id=n))
+        k.games.append(replace(summarize_cribbage(played(n), 0, level, when), id=len(k.games) + 1))
     return k
 
 
@@ -61,7 +61,7 @@ def test_the_two_kinds_of_game_are_listed_newest_first_and_cribbage_is_marked(ap
         "2026-11-01T10:00:00",  # tiles v easy
     ]
     crib = scene.games[0]
-    assert cribbage_what(crib) == "Cribbage · hard"  # type: ignore[arg-type]
+    assert cribbage_what(crib) == "Cribbage · hard" and crib.id == 4
     assert [i for i, _ in scene.rows] == [0, 1, 2, 3]
 
 
@@ -92,14 +92,15 @@ def test_the_words_of_a_cribbage_row() -> None:
         "» You 121 · Bot 84",
         "skunk",
     )
-    odd = replace(game((100, 121), person=1), muggins=True, target=121)
+    plain = game((100, 121), person=1)
+    odd = replace(plain, details=replace(plain.cribbage, muggins=True, target=121))
     assert (cribbage_what(odd), cribbage_players(odd), cribbage_marks(odd)) == (
         "Cribbage · medium · muggins",
         "Bot 100 · » You 121",
         "",
     )
-    assert cribbage_what(replace(g, target=61)) == "Cribbage · medium · to 61"
-    assert newest_first([], []) == []
+    assert cribbage_what(replace(g, details=replace(g.cribbage, target=61))) == "Cribbage · medium · to 61"
+    assert newest_first([]) == []
 
 
 def test_statistics_have_a_page_for_cribbage_by_level(app: App) -> None:
@@ -134,7 +135,7 @@ def test_statistics_have_a_page_for_cribbage_by_level(app: App) -> None:
 def test_the_statistics_count_a_skunk_as_two_games_won_and_a_double_skunk_as_three() -> None:
     k = NoKeeper()
     made = (game((121, 100)), game((121, 80)), game((121, 50)), game((70, 121)))  # won 1+2+3, lost 2
-    k.cribbage_games = [replace(g, id=n, finished_at=f"2026-11-0{n}T10:00:00") for n, g in enumerate(made, 1)]
+    k.games = [replace(g, id=n, finished_at=f"2026-11-0{n}T10:00:00") for n, g in enumerate(made, 1)]
     a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(1280, 800), seed=9)
     try:
         frames(a)

@@ -405,8 +405,10 @@ def test_a_whole_seeded_game_is_played_through_posted_events_to_its_end(app: App
     assert summary is not None and max(summary.scores) == 121
     snap = scene.snapshot()
     assert snap.end == summary
-    history = app.keeper.past_cribbage_games()  # recorded once, at its end
-    assert [(g.seed, g.level, g.person, g.scores) for g in history] == [(77, "hard", 0, summary.scores)]
+    history = app.keeper.past_games()  # recorded once, at its end
+    assert [(g.game, g.seed, g.opponent, g.person, g.scores) for g in history] == [
+        ("cribbage", 77, "hard", 0, summary.scores)
+    ]
     assert saved_moves(tmp_path) == list(scene.table.state.log)
     post_key(pygame.K_ESCAPE)
     frames(app)
@@ -431,7 +433,7 @@ def test_a_whole_game_with_muggins_both_ways_is_played_through_posted_events(app
     assert any(m.startswith("count ") for m in state.log) and any(len(m.split()) == 3 for m in state.log)
     answers = [m for m in state.log if m in ("muggins", "no muggins")]
     assert "muggins" in answers and answers.count("no muggins") > 20  # every score said aloud was answered
-    assert [(g.seed, g.level, g.muggins) for g in app.keeper.past_cribbage_games()] == [(12, "easy", True)]
+    assert [(g.seed, g.opponent, g.cribbage.muggins) for g in app.keeper.past_games()] == [(12, "easy", True)]
 
 
 def test_a_game_resumes_from_its_autosave_in_a_new_window(tmp_path: Path) -> None:

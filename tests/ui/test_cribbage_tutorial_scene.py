@@ -94,7 +94,7 @@ def test_the_scripted_deal_is_played_to_its_show_and_nothing_is_kept(app: App, t
     assert [b.label for b in scene._buttons()] == ["Done"]
     assert scene.aside.keeper.skipped > 0
     assert not (tmp_path / "cribbage.json").exists()  # nothing saved
-    assert app.keeper.past_cribbage_games() == []  # nothing recorded
+    assert app.keeper.past_games() == []  # nothing recorded
     post_click(button(scene, ButtonKind.GO_ON))
     frames(app)
     assert scene not in app.scenes
