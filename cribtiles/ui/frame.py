@@ -1,6 +1,6 @@
 """One dirty-rectangle path for both tables: a still background, and each frame's moving items as
-sprites of pygame-ce's own `RenderUpdates` group, which restores from the background what moved
-last frame, draws this frame's items and says which rectangles of the window changed."""
+sprites of pygame-ce's own `LayeredDirty` group, which restores from the background where items went
+or came, draws them and what overlaps them again, and says which rectangles of the window changed."""
 
 from __future__ import annotations
 
