@@ -1,11 +1,13 @@
 """Drawing the cribbage table from a snapshot: the felt, the cards where they lie, the running count,
 the peg board with both tracks, the explanations in the side panel, the buttons and the end card.
-Every function takes the surface, the layout and the snapshot it needs, and changes nothing else.
+Every function takes the surface (or a frame's `Layer`), the layout and the snapshot it needs, and
+changes nothing else. `CribView` draws a frame: the still background, and over it what moves.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import pygame
 
@@ -14,8 +16,9 @@ from cribtiles.table.cribbage_table import CribbageSummary
 
 from . import art, cards, pegboard
 from .cribbage_layout import ButtonKind, CribLayout
+from .frame import Frame, Layer
 from .geometry import Rect
-from .paint import CREAM, DIM, GOLD, RED, button, fit_width, rounded_panel, wrap, write
+from .paint import CREAM, DIM, GOLD, RED, Target, button, draw_circle, draw_rect, fit_width, rounded_panel, wrap, write
 from .pegs import LAP
 
 LIT = (255, 226, 120)
@@ -105,9 +108,29 @@ class CribSnapshot:
 # --- the whole frame ---
 
 
-def draw(surface: pygame.Surface, snap: CribSnapshot) -> None:
+class CribView:
+    """Draws the cribbage table through the frame path (`frame.Frame`): a card dragged or a peg moving
+    restores and sends to the screen only what moved since the last frame, not the window."""
+
+    def __init__(self) -> None:
+        self.frame = Frame()
+
+    def draw(self, screen: pygame.Surface, snap: CribSnapshot, full: bool = False) -> list[pygame.Rect] | None:
+        """Draw the table; returns the rectangles that changed since the last frame, or None when the
+        whole window did (the first frame, new names or a new size, or `full`)."""
+        layer = Layer(screen.get_size())
+        draw_moving(layer, snap)
+        return self.frame.show(screen, background(snap), layer.items, full)
+
+
+def background(snap: CribSnapshot) -> pygame.Surface:
+    """What does not move: the felt, the panels' ground, the places' outlines and the peg board's holes."""
+    return _static(snap.layout, snap.names, snap.person)
+
+
+def draw_moving(surface: Target, snap: CribSnapshot) -> None:
+    """Everything over the background, in drawing order."""
     lay = snap.layout
-    surface.blit(_static(lay, snap.names, snap.person), (0, 0))
     _labels(surface, lay, snap)
     _count(surface, lay, snap)  # under the cards: one on its way may cross it
     for sprite in snap.sprites:
@@ -173,10 +196,16 @@ def _draw_static(lay: CribLayout, names: tuple[str, str], person: int) -> pygame
     return surf
 
 
-def _outline(surf: pygame.Surface, rect: Rect, colour: tuple[int, int, int, int]) -> None:
-    layer = pygame.Surface((rect[2], rect[3]), pygame.SRCALPHA)
-    pygame.draw.rect(layer, colour, layer.get_rect(), 2, border_radius=max(4, rect[2] // 12))
-    surf.blit(layer, rect[:2])
+def _outline(surf: Target, rect: Rect, colour: tuple[int, int, int, int]) -> None:
+    surf.blit(_outline_surface(rect[2], rect[3], colour), rect[:2])
+
+
+@lru_cache(maxsize=16)
+def _outline_surface(w: int, h: int, colour: tuple[int, int, int, int]) -> pygame.Surface:
+    # kept: a frame made of the same surfaces in the same places is known to look the same
+    layer = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(layer, colour, layer.get_rect(), 2, border_radius=max(4, w // 12))
+    return layer
 
 
 # --- cards ---
@@ -191,7 +220,7 @@ def card_surface(lay: CribLayout, card: Card | None, w: int, dim: bool = False) 
     return source if rest == w else pygame.transform.scale(source, (w, cards.height_of(w)))
 
 
-def draw_card(surf: pygame.Surface, lay: CribLayout, s: Sprite, lifted: bool = False) -> None:
+def draw_card(surf: Target, lay: CribLayout, s: Sprite, lifted: bool = False) -> None:
     w = s.w
     h = cards.height_of(w)
     x, y = round(s.x), round(s.y)
@@ -200,19 +229,25 @@ def draw_card(surf: pygame.Surface, lay: CribLayout, s: Sprite, lifted: bool = F
     off = max(2, w // (6 if lifted else 24))
     surf.blit(shadow, (x + off - 2 * blur, y + off - 2 * blur))
     if s.lit:
-        glow = pygame.Surface((w + 16, h + 16), pygame.SRCALPHA)
-        pygame.draw.rect(glow, (*LIT, 90), glow.get_rect(), 8, border_radius=12)
-        surf.blit(glow, (x - 8, y - 8))
+        surf.blit(_glow(w + 16, h + 16), (x - 8, y - 8))
     surf.blit(card_surface(lay, s.card, w, s.dim), (x, y))
     if s.lit:
-        pygame.draw.rect(surf, LIT, (x - 2, y - 2, w + 4, h + 4), 3, border_radius=max(4, round(w * 0.09)))
+        draw_rect(surf, LIT, (x - 2, y - 2, w + 4, h + 4), 3, border_radius=max(4, round(w * 0.09)))
     elif s.chosen:
-        pygame.draw.rect(surf, GOLD, (x - 2, y - 2, w + 4, h + 4), 2, border_radius=max(4, round(w * 0.09)))
+        draw_rect(surf, GOLD, (x - 2, y - 2, w + 4, h + 4), 2, border_radius=max(4, round(w * 0.09)))
     if s.focus:
-        pygame.draw.rect(surf, RING, (x - 5, y - 5, w + 10, h + 10), 2, border_radius=max(6, round(w * 0.11)))
+        draw_rect(surf, RING, (x - 5, y - 5, w + 10, h + 10), 2, border_radius=max(6, round(w * 0.11)))
 
 
-def _labels(surf: pygame.Surface, lay: CribLayout, snap: CribSnapshot) -> None:
+@lru_cache(maxsize=8)
+def _glow(w: int, h: int) -> pygame.Surface:
+    """The light round a card pointed at from the panel's explanations."""
+    glow = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(glow, (*LIT, 90), glow.get_rect(), 8, border_radius=12)
+    return glow
+
+
+def _labels(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
     size = lay.text
     x, y, w, h = lay.bot_label
     bot = 1 - snap.person
@@ -234,12 +269,12 @@ def _labels(surf: pygame.Surface, lay: CribLayout, snap: CribSnapshot) -> None:
     write(surf, label, small, DIM, (cx + cw / 2, below), "midtop")
 
 
-def _dot(surf: pygame.Surface, at: tuple[float, float], colour: tuple[int, int, int]) -> None:
-    pygame.draw.circle(surf, (0, 0, 0), (at[0] + 1, at[1] + 2), 7)
-    pygame.draw.circle(surf, colour, at, 7)
+def _dot(surf: Target, at: tuple[float, float], colour: tuple[int, int, int]) -> None:
+    draw_circle(surf, (0, 0, 0), (at[0] + 1, at[1] + 2), 7)
+    draw_circle(surf, colour, at, 7)
 
 
-def _count(surf: pygame.Surface, lay: CribLayout, snap: CribSnapshot) -> None:
+def _count(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
     """The running count, large, over the play's place (outlined: cards dragged there are played)."""
     if snap.count is None:
         return
@@ -258,7 +293,7 @@ def _count(surf: pygame.Surface, lay: CribLayout, snap: CribSnapshot) -> None:
         write(surf, fit_width(snap.count_words, size, x + w - right), size, CREAM, (right, y + h // 2 + 2), "midleft")
 
 
-def _prompt(surf: pygame.Surface, lay: CribLayout, snap: CribSnapshot) -> None:
+def _prompt(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
     x, y, w, h = lay.prompt
     if not snap.prompt:
         return
@@ -283,7 +318,7 @@ def _peg_text(lay: CribLayout) -> int:
     return max(13, lay.text - 2)
 
 
-def draw_pegs(surf: pygame.Surface, lay: CribLayout, snap: CribSnapshot) -> None:
+def draw_pegs(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
     lanes = [
         pegboard.Lane(art.PLAYER_COLOURS[p % 4], spot.back, spot.shown, spot.number) for p, spot in enumerate(snap.pegs)
     ]
@@ -313,7 +348,7 @@ def _line_size(lay: CribLayout, line: InfoLine) -> int:
     return max(13, lay.text - 2 + line.step)
 
 
-def draw_lines(surf: pygame.Surface, lay: CribLayout, lines: tuple[InfoLine, ...], hover: int | None) -> None:
+def draw_lines(surf: Target, lay: CribLayout, lines: tuple[InfoLine, ...], hover: int | None) -> None:
     for i, (line, rect) in enumerate(zip(lines, line_rects(lay, lines), strict=False)):
         x, y, w, h = rect
         size = _line_size(lay, line)
@@ -336,7 +371,7 @@ def card_names_width(items: tuple[Card, ...], size: int) -> int:
     return sum(f.size(cards.rank_text(c))[0] + round(size * 0.62) + round(size * 0.3) for c in items)
 
 
-def draw_card_names(surf: pygame.Surface, items: tuple[Card, ...], size: int, at: tuple[float, float]) -> None:
+def draw_card_names(surf: Target, items: tuple[Card, ...], size: int, at: tuple[float, float]) -> None:
     """Cards written as their rank and a small pip in the suit's colour: 5♥ 10♦, on a cream chip each."""
     x, cy = at
     f = art.font(size)
@@ -355,10 +390,8 @@ def draw_card_names(surf: pygame.Surface, items: tuple[Card, ...], size: int, at
 # --- the end of the game ---
 
 
-def draw_end(surf: pygame.Surface, lay: CribLayout, end: CribbageSummary, hover: ButtonKind | None) -> None:
-    veil = pygame.Surface((lay.width, lay.height), pygame.SRCALPHA)
-    veil.fill((0, 0, 0, 120))
-    surf.blit(veil, (0, 0))
+def draw_end(surf: Target, lay: CribLayout, end: CribbageSummary, hover: ButtonKind | None) -> None:
+    surf.blit(_veil(lay.width, lay.height), (0, 0))
     x, y, w, h = lay.end_card()
     surf.blit(art.soft_shadow(w, h, 16, 10, 170), (x - 20 + 4, y - 20 + 8))
     surf.blit(art.plank(w, h, (92, 58, 34), 81), (x, y))
@@ -387,3 +420,10 @@ def draw_end(surf: pygame.Surface, lay: CribLayout, end: CribbageSummary, hover:
     keys = "Enter or N: a new game · Escape: the title screen"
     _, by, _, bh = lay.end_buttons()[ButtonKind.NEW_GAME]
     write(surf, keys, max(12, size - 4), DIM, (x + w / 2, by + bh + size * 0.5), "midtop")
+
+
+@lru_cache(maxsize=2)
+def _veil(w: int, h: int) -> pygame.Surface:
+    veil = pygame.Surface((w, h), pygame.SRCALPHA)
+    veil.fill((0, 0, 0, 120))
+    return veil

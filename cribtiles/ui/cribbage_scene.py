@@ -27,7 +27,7 @@ from cribtiles.table.settings import Preferences
 from . import cards
 from .config import Keeper
 from .cribbage_layout import ButtonKind, CribLayout
-from .cribbage_paint import ButtonView, CribSnapshot, InfoLine, PegSpot, Sprite, draw, line_rects
+from .cribbage_paint import ButtonView, CribSnapshot, CribView, InfoLine, PegSpot, Sprite, line_rects
 from .geometry import Point, Rect, contains
 from .motion import PEG, glide_share
 from .paint import CREAM, DIM, GOLD
@@ -246,6 +246,7 @@ class CribbageScene:
         self.ended = False
         self.recorded = False
         self._last_snap: CribSnapshot | None = None
+        self._view = CribView()  # drawing's own memory of the last frame
         self._layout: CribLayout | None = None
         self._parts: FrameParts | None = None
         self._warm: list[tuple[Card, int]] = []  # card faces to draw ahead of need, one a frame
@@ -960,10 +961,9 @@ class CribbageScene:
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         snap = self.snapshot()
         if not full and snap == self._last_snap:
-            return []  # nothing changed: nothing to send to the screen
-        draw(surface, snap)
+            return []  # nothing changed: nothing to send to the screen (nor to build)
         self._last_snap = snap
-        return None
+        return self._view.draw(surface, snap, full)
 
 
 KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · N new game · Esc the title"

@@ -1,8 +1,9 @@
-"""Drawing helpers shared by the table, its side panel and the end card: the colours, a canvas that
-remembers what it drew, text, tiles, panels, outlines, badges and wooden buttons."""
+"""Drawing helpers shared by the tables, their side panels and the end card: the colours, text, tiles,
+panels, outlines, badges and wooden buttons, drawn on a surface or onto a frame's `Layer`."""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import pygame
@@ -11,6 +12,7 @@ from cribtiles.rules.board import BLOCKED, COLUMN_LETTERS, Square
 from cribtiles.rules.tiles import Colour, Tile
 
 from . import art
+from .frame import Layer
 from .geometry import Layout, Rect
 from .snapshot import TableSnapshot
 
@@ -27,58 +29,55 @@ SERVANT = (186, 190, 200)  # pewter: the Servant's pegs and badge
 Colour3 = tuple[int, int, int]
 
 
-class Canvas:
-    """The window's surface, remembering every rectangle drawn on it this frame, so that only
-    those (and last frame's) are restored and sent to the screen, not all 1280 x 800 pixels."""
-
-    def __init__(self, surface: pygame.Surface) -> None:
-        self.surface = surface
-        self.rects: list[pygame.Rect] = []
-        # what was drawn where, holding the (never changed) source surfaces themselves: two frames
-        # with equal records look the same, and the second need not be sent to the screen
-        self.record: list[tuple[object, ...]] = []
-
-    def blit(
-        self,
-        source: pygame.Surface,
-        dest: tuple[float, float] | pygame.Rect,
-        area: object = None,
-        special_flags: int = 0,
-    ) -> pygame.Rect:
-        r = self.surface.blit(source, dest, area, special_flags)  # type: ignore[arg-type]
-        self.rects.append(r)
-        self.record.append((source, tuple(r), special_flags))
-        return r
-
-    def same_as(self, record: object) -> bool:
-        if not isinstance(record, list) or len(record) != len(self.record):
-            return False
-        # identity for the surfaces (never changed once made), equality for places and colours
-        return all(a[0] is b[0] and a[1:] == b[1:] for a, b in zip(self.record, record, strict=True))
-
-    def get_size(self) -> tuple[int, int]:
-        return self.surface.get_size()
+Target = Layer | pygame.Surface
 
 
-Target = Canvas | pygame.Surface
-
-
-def draw_rect(surf: Target, colour: Colour3, rect: object, width: int = 0, border_radius: int = 0) -> None:
-    if isinstance(surf, Canvas):
-        r = pygame.draw.rect(surf.surface, colour, rect, width, border_radius=border_radius)  # type: ignore[arg-type]
-        surf.rects.append(r)
-        surf.record.append(("rect", colour, tuple(r), width, border_radius))
+def draw_rect(
+    surf: Target,
+    colour: Colour3,
+    rect: tuple[float, float, float, float] | pygame.Rect,
+    width: int = 0,
+    border_radius: int = 0,
+) -> None:
+    if isinstance(surf, Layer):  # drawn once on a small surface of its own, then blitted like the rest
+        r = pygame.Rect(rect)
+        if r.w > 0 and r.h > 0:
+            surf.blit(_rect_surface(_opaque(colour), r.w, r.h, width, border_radius), r.topleft)
     else:
-        pygame.draw.rect(surf, colour, rect, width, border_radius=border_radius)  # type: ignore[arg-type]
+        pygame.draw.rect(surf, colour, rect, width, border_radius=border_radius)
 
 
 def draw_circle(surf: Target, colour: Colour3, centre: tuple[float, float], radius: float, width: int = 0) -> None:
-    if isinstance(surf, Canvas):
-        r = pygame.draw.circle(surf.surface, colour, centre, radius, width)
-        surf.rects.append(r)
-        surf.record.append(("circle", colour, tuple(centre), radius, width))
+    if isinstance(surf, Layer):
+        # the circle's own surface, its centre at the same fraction of a pixel as on the window, so
+        # that pygame rounds it alike and it covers the same pixels
+        room = math.ceil(radius) + 2
+        x0, y0 = math.floor(centre[0]) - room, math.floor(centre[1]) - room
+        local = (centre[0] - x0, centre[1] - y0)
+        surf.blit(_circle_surface(_opaque(colour), local, radius, width, 2 * room + 2), (x0, y0))
     else:
         pygame.draw.circle(surf, colour, centre, radius, width)
+
+
+def _opaque(colour: Colour3) -> tuple[int, int, int, int]:
+    # drawn straight on the window a colour's alpha is ignored: on its own surface it must be whole
+    return (colour[0], colour[1], colour[2], 255)
+
+
+@lru_cache(maxsize=256)
+def _rect_surface(colour: tuple[int, int, int, int], w: int, h: int, width: int, radius: int) -> pygame.Surface:
+    layer = pygame.Surface((w, h), pygame.SRCALPHA)
+    pygame.draw.rect(layer, colour, (0, 0, w, h), width, border_radius=radius)
+    return layer
+
+
+@lru_cache(maxsize=256)
+def _circle_surface(
+    colour: tuple[int, int, int, int], centre: tuple[float, float], radius: float, width: int, side: int
+) -> pygame.Surface:
+    layer = pygame.Surface((side, side), pygame.SRCALPHA)
+    pygame.draw.circle(layer, colour, centre, radius, width)
+    return layer
 
 
 def wrap(text: str, size: int, width: int, limit: int = 6 * art.MAX_DRAWN) -> list[str]:
@@ -119,7 +118,7 @@ def back_of(snap: TableSnapshot, size: int) -> pygame.Surface:
 @lru_cache(maxsize=512)
 def scaled(source: pygame.Surface, w: int, h: int) -> pygame.Surface:
     """A cached resize: every surface a frame draws is a lasting object, so that a frame made of
-    the same objects in the same places is known to look the same (see `draw`)."""
+    the same objects in the same places is known to look the same (see `frame.Frame.show`)."""
     return pygame.transform.smoothscale(source, (w, h))
 
 

@@ -3,9 +3,7 @@ each frame what moves on it. drawing reads the snapshot and changes nothing."""
 
 from __future__ import annotations
 
-import itertools
 import math
-import weakref
 from functools import lru_cache
 
 import pygame
@@ -15,13 +13,13 @@ from cribtiles.rules.moves import Play
 from . import art
 from .coach_panel import draw_ghost
 from .declare import draw_declaring, draw_joker_button
+from .frame import Frame, Layer
 from .geometry import contains
 from .motion import ease_out
 from .paint import (
     CREAM,
     GOLD,
     RED,
-    Canvas,
     Target,
     back_of,
     badge,
@@ -44,8 +42,6 @@ LIFT = 0.1  # seconds for a picked-up tile to rise
 LIT = (255, 236, 140)  # squares pointed at from the breakdown
 
 _static_cache: dict[object, pygame.Surface] = {}
-_static_serial: weakref.WeakKeyDictionary[pygame.Surface, int] = weakref.WeakKeyDictionary()
-_serials = itertools.count()
 
 
 def _static_layer(snap: TableSnapshot) -> pygame.Surface:
@@ -93,41 +89,25 @@ def _static_layer(snap: TableSnapshot) -> pygame.Surface:
     if len(_static_cache) > 6:
         _static_cache.clear()
     _static_cache[key] = surf
-    _static_serial[surf] = next(_serials)  # names this layer for good (an id() may be reused)
     return surf
 
 
 class TableView:
-    """Draws the table, remembering its last frame (what it drew where) so that the next one
-    restores and sends to the screen only what moved."""
+    """Draws the table: the still layer, and over it what moves, through the frame path (`frame.Frame`)
+    that restores and sends to the screen only what moved since the last frame."""
 
     def __init__(self) -> None:
-        self.key: tuple[int, tuple[int, int]] | None = None
-        self.rects: list[pygame.Rect] = []
-        self.record: list[tuple[object, ...]] = []
+        self.frame = Frame()
 
     def draw(self, screen: pygame.Surface, snap: TableSnapshot, full: bool = False) -> list[pygame.Rect] | None:
         """Draw the table; returns the rectangles that changed since the last frame, or None when the
         whole window did (the first frame, a new turn, a new size, or `full`)."""
-        static = _static_layer(snap)
-        key = (_static_serial[static], screen.get_size())
-        if full or self.key != key:
-            screen.blit(static, (0, 0))
-            before: list[pygame.Rect] | None = None
-        else:
-            before = self.rects
-            for r in before:  # take away what moved: the still table shows through again
-                screen.blit(static, r, r)
-        surf = Canvas(screen)
-        _draw_dynamic(surf, snap)
-        unchanged = before is not None and surf.same_as(self.record)
-        self.key, self.rects, self.record = key, surf.rects, surf.record
-        if before is None:
-            return None
-        return [] if unchanged else before + surf.rects
+        layer = Layer(screen.get_size())
+        _draw_dynamic(layer, snap)
+        return self.frame.show(screen, _static_layer(snap), layer.items, full)
 
 
-def _draw_dynamic(surf: Canvas, snap: TableSnapshot) -> None:
+def _draw_dynamic(surf: Layer, snap: TableSnapshot) -> None:
     draw_rules_line(surf, snap)
     if snap.curtain is not None:
         draw_panel(surf, snap)
