@@ -35,7 +35,7 @@ from cribtiles.table.cribbage_ledger import CribbageGame, CribbageStats, summari
 from cribtiles.table.cribbage_table import CribbageSaveError, CribbageTable
 from cribtiles.table.ledger import GameSummary, Stats, standing, summarize
 from cribtiles.table.model import Table
-from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.saves import load_cribbage, load_table, save_table
 from cribtiles.table.settings import Preferences, read_preferences
 
 from .confined import NotOurs, create_new, inner_folder
@@ -415,7 +415,7 @@ class Store:
             text = read_capped(self.cribbage_path, CRIBBAGE_CAP)
             if text is None:
                 return None, ""
-            return CribbageTable.from_json(text), ""
+            return load_cribbage(text), ""
         except (Unreadable, CribbageSaveError) as e:
             reason = str(e)
         except Exception as e:  # a save the engine cannot replay for a reason nobody foresaw
@@ -430,7 +430,7 @@ class Store:
         if not self._may_save():
             return self._refused("cribbage game")
         try:
-            atomic_write(self.cribbage_path, table.to_json())
+            atomic_write(self.cribbage_path, save_table(table))
         except Exception as e:
             self._failed("cribbage game", e)
             return False
