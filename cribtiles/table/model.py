@@ -90,6 +90,9 @@ class Table(GameTable[PlayerView, Move, TurnRecord]):
     ) -> None:
         if len(seats) != len(match.names):
             raise ValueError(f"{len(match.names)} players need {len(match.names)} seats, not {len(seats)}")
+        for s in seats:
+            if s.level is not None:
+                level_named(s.level)  # a ValueError in words for a level the tile game has not
         # the marks (plays taken back, hints asked for): the history counts a game with either apart
         super().__init__(seats, undos=undos, hints=hints)
         self.match = match

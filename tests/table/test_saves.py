@@ -145,3 +145,12 @@ def test_each_game_loads_only_its_own_save() -> None:
 def test_a_damaged_envelope_is_refused_in_words(data: dict[str, object], words: str) -> None:
     with pytest.raises(RecordError, match=words):
         load_saved(json.dumps({"format": "cribtiles table", **data}))
+
+
+def test_a_seat_takes_a_level_of_either_game_and_each_table_its_own() -> None:
+    assert Seat("Bot", "expert").level == "expert" and Seat("Bot", "easy").level == "easy"
+    with pytest.raises(ValueError, match="no bot level 'god'; the levels are beginner, easy, medium, hard, expert"):
+        Seat("Bot", "god")
+    state = CribbageTable.new(1).state
+    with pytest.raises(ValueError, match="no cribbage bot level 'expert'"):
+        CribbageTable(state, seats=(Seat("You"), Seat("Medium bot", "expert")))
