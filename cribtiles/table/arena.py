@@ -59,7 +59,6 @@ from . import cribbage_arena
 from .arena_core import (
     CI_METHOD,
     EXIT_INTERRUPTED,
-    Z95,
     bot_labels,
     percentile,
     play_out,
@@ -70,17 +69,12 @@ from .arena_core import (
     tail_line,
     wilson_interval,
 )
-from .arena_core import (
-    interrupted_line as _interrupted,
-)
+from .arena_core import interrupted_line as _interrupted
 from .cribbage_arena import CribbageArena
 from .history import TurnRecord
 from .model import BotRequest, Table
 from .runner import Interrupted, Progress, budget_problem, jobs_problem, run_units
 from .seats import Seat
-
-__all__ = ["CI_METHOD", "EXIT_INTERRUPTED", "Z95", "Interrupted", "bot_labels", "percentile", "seatings"]
-__all__ += ["wilson_interval"]
 
 MIN_BOTS, MAX_BOTS = 2, 4
 SPREAD_DEFINITION = "own final score minus the best final score among the other players"
