@@ -49,7 +49,7 @@ COMMANDS = (
     Command("replay", "step through a recorded game on the board", "cribtiles.app.replay_cli"),
     Command("analyze", "the best plays for a rack on a board", "cribtiles.app.analyze_cli"),
     Command("review", "every turn of a recorded game against the best move", "cribtiles.app.review_cli"),
-    Command("arena", "measure bots against each other over paired games", "cribtiles.table.arena"),
+    Command("arena", "measure bots of either game against each other over paired games", "cribtiles.table.arena"),
     Command("cribbage", "classic cribbage: score a hand or the play, its bots' arena", "cribtiles.app.cribbage_cli"),
 )
 

@@ -23,9 +23,9 @@ CARDS_HELP = "cards are a rank (A 2-9 T J Q K) and a suit (S H D C), like 5H or 
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
-    """`cribtiles cribbage`'s sub-commands on `ap`: score, peg and arena (the arena's arguments are the
-    table's, `cribtiles.table.cribbage_arena`)."""
-    from cribtiles.table import cribbage_arena
+    """`cribtiles cribbage`'s sub-commands on `ap`: score, peg and arena (an alias of `cribtiles arena
+    --game cribbage`: the one arena's arguments, `cribtiles.table.arena`)."""
+    from cribtiles.table import arena as one_arena
 
     ap.description = "Classic cribbage's scorers: count a hand in the show, or score a card in the play."
     ap.epilog = CARDS_HELP
@@ -51,9 +51,11 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     )
     peg.add_argument("cards", help='the cards laid since the count was reset, in order, like "4H 7D 4S"')
     runs(peg, _prepare_peg)
-    arena = commands.add_parser("arena", help="measure two cribbage bots over paired deals")
-    cribbage_arena.add_arguments(arena)
-    runs(arena, cribbage_arena.prepare)
+    arena = commands.add_parser(
+        "arena", help="measure two cribbage bots over paired deals (cribtiles arena --game cribbage)"
+    )
+    one_arena.add_arguments(arena, game="cribbage")
+    runs(arena, one_arena.prepare)
 
 
 def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:

@@ -36,7 +36,7 @@ from cribtiles.table.cribbage_table import CribbageSaveError, CribbageTable
 from cribtiles.table.game_summary import Game, GameSummary
 from cribtiles.table.ledger import Stats, standing, summarize
 from cribtiles.table.model import Table
-from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.saves import load_cribbage, load_table, save_table
 from cribtiles.table.settings import Preferences, read_preferences
 
 from .confined import NotOurs, create_new, inner_folder
@@ -416,7 +416,7 @@ class Store:
             text = read_capped(self.cribbage_path, CRIBBAGE_CAP)
             if text is None:
                 return None, ""
-            return CribbageTable.from_json(text), ""
+            return load_cribbage(text), ""
         except (Unreadable, CribbageSaveError) as e:
             reason = str(e)
         except Exception as e:  # a save the engine cannot replay for a reason nobody foresaw
@@ -431,7 +431,7 @@ class Store:
         if not self._may_save():
             return self._refused("cribbage game")
         try:
-            atomic_write(self.cribbage_path, table.to_json())
+            atomic_write(self.cribbage_path, save_table(table))
         except Exception as e:
             self._failed("cribbage game", e)
             return False

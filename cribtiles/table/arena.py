@@ -1,6 +1,10 @@
-"""The arena: bots play bots over paired games, and it reports win rates, scores and move times.
+"""The one arena, for both games: bots play bots over paired games through the game's table, and it
+reports win rates, scores and move times (and for cribbage points and skunks: `cribbage_arena`).
 
-`python -m cribtiles.table.arena --bots hard,medium --games 400 --seed 1 --jobs 2` (or `cribtiles arena ...`).
+`python -m cribtiles.table.arena --bots hard,medium --games 400 --seed 1 --jobs 2` (or `cribtiles arena ...`);
+`cribtiles arena --game cribbage --bots hard,medium --games 40 --seed 1` (or `cribtiles cribbage arena ...`).
+
+The tile game (`--game tiles`, the default):
 
 Games are paired: every seed (one shuffled bag) is played once per seating, the seats rotating so that
 each bot plays every seat on the same tiles (2 bots: seats swapped; 3-4 bots: n rotations). Luck of
@@ -29,19 +33,21 @@ from __future__ import annotations
 import argparse
 import functools
 import json
-import math
 import os
 import random
 import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
+from cribtiles.bot import cribbage_levels
 from cribtiles.bot.base import Bot, choose_safely
 from cribtiles.bot.levels import LEVELS, make_bot
 from cribtiles.bot.simulate import ExpertBot
+from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.games import GAMES
 from cribtiles.quoting import quoted
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
@@ -49,17 +55,29 @@ from cribtiles.rules.options import Mode, RuleOptions
 from cribtiles.signals import sigint_ignored
 from cribtiles.terminal import parsed, say
 
-from .model import Table
+from . import cribbage_arena
+from .arena_core import (
+    CI_METHOD,
+    EXIT_INTERRUPTED,
+    bot_labels,
+    percentile,
+    play_out,
+    report_head,
+    report_lines,
+    rounded,
+    seatings,
+    tail_line,
+    wilson_interval,
+)
+from .arena_core import interrupted_line as _interrupted
+from .cribbage_arena import CribbageArena
+from .history import TurnRecord
+from .model import BotRequest, Table
 from .runner import Interrupted, Progress, budget_problem, jobs_problem, run_units
 from .seats import Seat
 
-#: The two-sided 95% quantile of the normal distribution.
-Z95 = 1.959963984540054
 MIN_BOTS, MAX_BOTS = 2, 4
 SPREAD_DEFINITION = "own final score minus the best final score among the other players"
-CI_METHOD = "wilson score interval over games, ties counted as a share of the win"
-#: The exit code of a run stopped by Ctrl-C (128 + SIGINT, as shells report it).
-EXIT_INTERRUPTED = 130
 
 
 # --- what to play ---
@@ -88,29 +106,6 @@ class Arena:
         return self.seeds * len(self.levels)
 
 
-def bot_labels(levels: Sequence[str]) -> tuple[str, ...]:
-    """Names for the report: a level given again gets a number.
-
-    >>> bot_labels(["medium", "hard", "medium"])
-    ('medium', 'hard', 'medium#2')
-    """
-    seen: dict[str, int] = {}
-    out = []
-    for level in levels:
-        seen[level] = seen.get(level, 0) + 1
-        out.append(level if seen[level] == 1 else f"{level}#{seen[level]}")
-    return tuple(out)
-
-
-def seatings(n: int) -> list[tuple[int, ...]]:
-    """For each rotation, the bot in each seat: every bot sits in every seat once.
-
-    >>> seatings(3)
-    [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
-    """
-    return [tuple((seat + r) % n for seat in range(n)) for r in range(n)]
-
-
 def game_seed(seed: int, index: int) -> int:
     """The seed of the index-th bag of a run (string seeding is stable across processes)."""
     return random.Random(f"cribtiles-arena/{seed}/bag/{index}").getrandbits(32)
@@ -121,22 +116,6 @@ def move_rng(seed: int, game: int, turn: int) -> random.Random:
 
 
 # --- playing ---
-
-
-@dataclass
-class _Watched:
-    """A bot whose exceptions are counted (and re-raised, for `choose_safely` to catch)."""
-
-    bot: Bot
-    name: str = ""
-    failures: int = 0
-
-    def choose(self, view: PlayerView, rng: random.Random, budget: float | None = None) -> Move:
-        try:
-            return self.bot.choose(view, rng, budget)
-        except Exception:
-            self.failures += 1
-            raise
 
 
 @dataclass(frozen=True)
@@ -157,17 +136,6 @@ class GameResult:
     log: tuple[str, ...] = ()  # the game's record: every action, as the table model wrote it
 
 
-@dataclass
-class _Game:
-    """One game in progress: the table, the seated bots and what is measured about them."""
-
-    arena: Arena
-    game: int
-    table: Table
-    bots: list[_Watched]
-    times: list[list[float]] = field(default_factory=list)
-
-
 CLOCKS = {"cpu": time.process_time, "wall": time.perf_counter}
 
 
@@ -180,39 +148,48 @@ def arena_bot(arena: Arena, level: str) -> Bot:
 
 
 def play_game(arena: Arena, index: int, rotation: int) -> GameResult:
-    """The game of bag `index` with seating `rotation`, played to the end at the table model (the
-    same turn loop, Joker manners and records as the window's)."""
+    """The game of bag `index` with seating `rotation`, played to the end through the table (the
+    same turn loop, Joker manners and records as the window's); a bot that raises is counted a
+    failure and its move replaced by the greedy one, as is an illegal move (by the table)."""
     n = len(arena.levels)
     seating = seatings(n)[rotation]
+    game = index * n + rotation
     seats = [Seat(arena.labels[b], arena.levels[b]) for b in seating]
-    game = _Game(
-        arena=arena,
-        game=index * n + rotation,
-        table=Table.new(seats, arena.options, seed=game_seed(arena.seed, index)),
-        bots=[_Watched(arena_bot(arena, arena.levels[b])) for b in seating],
-        times=[[] for _ in seating],
-    )
-    while not game.table.round_over:
-        _take_turn(game)
-    return _result(game, seating)
+    table = Table.new(seats, arena.options, seed=game_seed(arena.seed, index))
+    bots = [_Watched(arena_bot(arena, arena.levels[b])) for b in seating]
+
+    def choose(request: BotRequest, rng: random.Random) -> tuple[Move, bool]:
+        bot = bots[request.seat]
+        before = bot.failures
+        return choose_safely(bot, request.view, rng, arena.budget), bot.failures > before
+
+    def replaced(record: TurnRecord, move: Move) -> bool:
+        return record.turn.move != move
+
+    played = play_out(table, choose, lambda turn: move_rng(arena.seed, game, turn), CLOCKS[arena.clock], replaced)
+    return _result(game, table, seating, played.seconds, played.failures)
 
 
-def _take_turn(game: _Game) -> None:
-    table = game.table
-    p = table.state.current
-    view = table.view(p)
-    rng = move_rng(game.arena.seed, game.game, len(table.state.turns))
-    clock = CLOCKS[game.arena.clock]
-    started = clock()
-    move = choose_safely(game.bots[p], view, rng, game.arena.budget)
-    game.times[p].append(clock() - started)
-    record = table.play_bot(move)  # an illegal move is replaced by the best-scoring one
-    if record.turn.move != move:
-        game.bots[p].failures += 1
+@dataclass
+class _Watched:
+    """A bot whose exceptions are counted (and re-raised, for `choose_safely` to catch)."""
+
+    bot: Bot
+    name: str = ""
+    failures: int = 0
+
+    def choose(self, view: PlayerView, rng: random.Random, budget: float | None = None) -> Move:
+        try:
+            return self.bot.choose(view, rng, budget)
+        except Exception:
+            self.failures += 1
+            raise
 
 
-def _result(game: _Game, seating: Sequence[int]) -> GameResult:
-    state = game.table.state
+def _result(
+    game: int, table: Table, seating: Sequence[int], seconds: Sequence[tuple[float, ...]], failures: Sequence[int]
+) -> GameResult:
+    state = table.state
     assert state.outcome is not None
     shares = state.outcome.returns()
     seats = []
@@ -225,11 +202,11 @@ def _result(game: _Game, seating: Sequence[int]) -> GameResult:
                 share=shares[p],
                 play_points=sum(t.points for t in mine if t.is_play),
                 turns=len(mine),
-                move_seconds=tuple(game.times[p]),
-                failures=game.bots[p].failures,
+                move_seconds=seconds[p],
+                failures=failures[p],
             )
         )
-    return GameResult(game.game, tuple(seats), state.log)
+    return GameResult(game, tuple(seats), state.log)
 
 
 def play_seed(arena: Arena, index: int) -> list[GameResult]:
@@ -245,35 +222,6 @@ def run(arena: Arena, jobs: int = 1, progress: Progress | None = None) -> list[G
 
 
 # --- figures ---
-
-
-def wilson_interval(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (`successes` may be fractional: ties count a share).
-
-    >>> [round(x, 3) for x in wilson_interval(15, 20)]
-    [0.531, 0.888]
-    >>> wilson_interval(0, 0)
-    (0.0, 1.0)
-    """
-    if n <= 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
-
-
-def percentile(values: Sequence[float], q: float) -> float:
-    """The nearest-rank percentile (`q` from 0 to 1); 0 for no values.
-
-    >>> percentile([5, 1, 4, 2, 3], 0.95)
-    5
-    """
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(q * len(ordered)) - 1)]
 
 
 def spread(finals: Sequence[int], seat: int) -> int:
@@ -336,14 +284,9 @@ def report_json(
     `finished`: the games played when Ctrl-C stopped the run (None: it ran to the end). `games` is
     always the number of games the figures are about, `games_planned` what the run was asked for."""
 
-    def r(x: float) -> float:
-        return round(x, 6)
-
+    r = rounded
     return {
-        "games": arena.games if finished is None else finished,
-        "games_planned": arena.games,
-        "interrupted": finished is not None,
-        "seed": arena.seed,
+        **report_head(arena.games, finished, arena.seed),
         "rules": arena.options.to_text(),
         "clock": arena.clock,
         "ci95_method": CI_METHOD,
@@ -393,60 +336,94 @@ def report_text(arena: Arena, summaries: Sequence[BotSummary], seconds: float, f
         "pts/turn = play points per turn taken; "
         f"s/move = {'CPU' if arena.clock == 'cpu' else 'wall'} seconds per move."
     )
-    tail = f"{arena.games} games in {seconds:.1f} s" if finished is None else interrupted_line(arena, finished, seconds)
-    return "\n".join([head, columns, *rows, legend, tail])
+    return report_lines(head, columns, rows, legend, tail_line(arena.games, finished, seconds))
 
 
-def interrupted_line(arena: Arena, finished: int, seconds: float) -> str:
-    return (
-        f"Interrupted (Ctrl-C) after {finished} of {arena.games} games, in {seconds:.1f} s: "
-        f"the figures are for the {finished} games finished."
-    )
+def interrupted_line(arena: Arena | CribbageArena, finished: int, seconds: float) -> str:
+    return _interrupted(arena.games, finished, seconds)
 
 
 # --- the command line ---
 
 
-def add_arguments(ap: argparse.ArgumentParser) -> None:
-    """The arena's options on `ap`: the `cribtiles arena` subcommand's parser, or this module's own
-    (`python -m cribtiles.table.arena`). `prepare` checks them."""
-    ap.description = "Measure bots against each other over paired games (same bag, seats rotated)."
-    ap.add_argument("--bots", required=True, help=f"2-4 levels separated by commas, from {', '.join(LEVELS)}")
-    ap.add_argument("--games", type=int, default=100, help="total games, rounded up to whole rotations (100)")
+#: Each game's games when --games is not given.
+DEFAULT_GAMES = {"tiles": 100, "cribbage": 400}
+#: The options of the tile game only, as argparse names them, and their defaults.
+TILE_ONLY = {"mode": None, "rules": "", "budget": None, "clock": "cpu"}
+
+Setup = Arena | CribbageArena
+
+
+def add_arguments(ap: argparse.ArgumentParser, game: str = "tiles") -> None:
+    """The arena's options on `ap`: the `cribtiles arena` subcommand's parser, `cribtiles cribbage
+    arena`'s (whose game is cribbage), or this module's own (`python -m cribtiles.table.arena`).
+    `prepare` checks them."""
+    ap.description = (
+        "Measure bots against each other over paired games (the same bag or deals, seats rotated), "
+        "in the tile game or in classic cribbage (--game cribbage)."
+    )
+    ap.add_argument("--game", choices=tuple(GAMES), default=game, help=f"the game the bots play ({game})")
+    ap.add_argument(
+        "--bots",
+        required=True,
+        help=f"2-4 levels separated by commas, from {', '.join(LEVELS)} "
+        f"(cribbage: two, from {', '.join(cribbage_levels.LEVELS)})",
+    )
+    ap.add_argument(
+        "--games",
+        type=int,
+        help="total games, rounded up to whole rotations (tiles: 100, cribbage: 400)",
+    )
     ap.add_argument("--seed", type=int, default=1, help="seed of the whole run (1)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (one per core)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    ap.add_argument("--mode", choices=tuple(Mode), help="solitaire: two bots as Dark and Light")
-    ap.add_argument("--rules", default="", help="rule options, like start=high,exchange=any-time,joker=on")
-    ap.add_argument("--budget", type=float, help="seconds per move for the bots that think (Expert: 1.5)")
-    ap.add_argument(
+    tiles = ap.add_argument_group("the tile game")
+    tiles.add_argument("--mode", choices=tuple(Mode), help="solitaire: two bots as Dark and Light")
+    tiles.add_argument("--rules", default="", help="rule options, like start=high,exchange=any-time,joker=on")
+    tiles.add_argument("--budget", type=float, help="seconds per move for the bots that think (Expert: 1.5)")
+    tiles.add_argument(
         "--clock",
         choices=tuple(CLOCKS),
         default="cpu",
         help="what a thinking bot's budget counts: its own CPU seconds (cpu, the default: other work on the "
         "machine does not weaken it) or wall seconds (wall, as in the window)",
     )
+    cribbage = ap.add_argument_group("classic cribbage")
+    cribbage.add_argument("--muggins", action="store_true", help="play with the muggins rule")
 
 
-def parse_arena(argv: Sequence[str]) -> tuple[Arena, int, bool]:
+def parse_arena(argv: Sequence[str], game: str = "tiles") -> tuple[Setup, int, bool]:
     """The arena, the number of jobs and whether to print JSON; bad arguments exit with code 2."""
-    return arena_from(*parsed("cribtiles arena", add_arguments, argv))
+    name = "cribtiles arena" if game == "tiles" else f"cribtiles {game} arena"
+    return arena_from(*parsed(name, functools.partial(add_arguments, game=game), argv))
 
 
-def arena_from(ap: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Arena, int, bool]:
+def arena_from(ap: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[Setup, int, bool]:
     """The arena of parsed arguments, the number of jobs and whether to print JSON; arguments that do not
     make an arena are refused as argparse refuses (`ap.error`: the usage, the reason, exit code 2)."""
+    games = DEFAULT_GAMES[args.game] if args.games is None else args.games
+    if games < 1:
+        ap.error("--games must be at least 1")
+    problem = jobs_problem(args.jobs)
+    if problem:
+        ap.error(problem)
     levels = tuple(b.strip().lower() for b in args.bots.split(","))
+    if args.game == "cribbage":
+        return _cribbage_arena(ap, args, levels, games), args.jobs, args.json
+    return _tile_arena(ap, args, levels, games), args.jobs, args.json
+
+
+def _tile_arena(ap: argparse.ArgumentParser, args: argparse.Namespace, levels: tuple[str, ...], games: int) -> Arena:
     unknown = [b for b in levels if b not in LEVELS]
     if unknown:
         ap.error(f"there is no bot level {quoted(unknown[0])}; the levels are {', '.join(LEVELS)}")
     if not MIN_BOTS <= len(levels) <= MAX_BOTS:
         ap.error(f"an arena needs {MIN_BOTS} to {MAX_BOTS} bots, not {len(levels)}")
-    if args.games < 1:
-        ap.error("--games must be at least 1")
-    for problem in (jobs_problem(args.jobs), budget_problem(args.budget)):
-        if problem:
-            ap.error(problem)
+    if args.muggins:
+        ap.error("--muggins is a rule of classic cribbage: give --game cribbage")
+    problem = budget_problem(args.budget)
+    if problem:
+        ap.error(problem)
     try:
         options = RuleOptions.parse(args.rules)
         if args.mode is not None:
@@ -457,12 +434,30 @@ def arena_from(ap: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[A
         ap.error("the arena plays single games: leave out rounds=")
     if options.solitaire and len(levels) != 2:
         ap.error("Solitaire is played by two sides, Dark and Light: give exactly 2 bots")
-    seeds = -(-args.games // len(levels))
-    return Arena(levels, seeds, args.seed, options, args.budget, args.clock), args.jobs, args.json
+    seeds = -(-games // len(levels))
+    return Arena(levels, seeds, args.seed, options, args.budget, args.clock)
+
+
+def _cribbage_arena(
+    ap: argparse.ArgumentParser, args: argparse.Namespace, levels: tuple[str, ...], games: int
+) -> CribbageArena:
+    unknown = [b for b in levels if b not in cribbage_levels.LEVELS]
+    if unknown:
+        ap.error(
+            f"there is no cribbage bot level {quoted(unknown[0])}; the levels are {', '.join(cribbage_levels.LEVELS)}"
+        )
+    if len(levels) != cribbage_arena.SEATS:
+        ap.error(f"a cribbage arena needs exactly 2 bots, not {len(levels)}")
+    given = [f"--{name}" for name, default in TILE_ONLY.items() if getattr(args, name) != default]
+    if given:
+        ap.error(f"{given[0]} is for the tile game, not for cribbage")
+    pairs = -(-games // cribbage_arena.SEATS)
+    return CribbageArena((levels[0], levels[1]), pairs, args.seed, CribbageOptions(muggins=args.muggins))
 
 
 def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
-    """`cribtiles arena`: the run that the parsed arguments ask for (checked by `arena_from`)."""
+    """`cribtiles arena` (and `cribtiles cribbage arena`): the run that the parsed arguments ask for
+    (checked by `arena_from`)."""
     return functools.partial(run_and_report, *arena_from(ap, args))
 
 
@@ -489,15 +484,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return run_and_report(*parse_arena(sys.argv[1:] if argv is None else list(argv)))
 
 
-def run_and_report(arena: Arena, jobs: int, as_json: bool) -> int:
-    """Run the arena and print its report; 0, or 130 when Ctrl-C stopped it (the report then covers
-    the games finished)."""
+def run_and_report(arena: Setup, jobs: int, as_json: bool) -> int:
+    """Run the arena (of either game) and print its report; 0, or 130 when Ctrl-C stopped it (the
+    report then covers the games finished)."""
     started = time.perf_counter()
     try:
         progress = _progress_bar(started)
         finished: int | None = None
         try:
-            results = run(arena, jobs, progress)
+            results = _run_either(arena, jobs, progress)
         except Interrupted as stop:
             results, finished = stop.results, len(stop.results)
             if progress is not None:
@@ -510,16 +505,32 @@ def run_and_report(arena: Arena, jobs: int, as_json: bool) -> int:
     return 0 if finished is None else EXIT_INTERRUPTED
 
 
-def _print_report(
-    arena: Arena, results: Sequence[GameResult], seconds: float, as_json: bool, finished: int | None
-) -> None:
-    summaries = summarize(arena, results)
+def _run_either(arena: Setup, jobs: int, progress: Progress | None) -> Sequence[object]:
+    if isinstance(arena, CribbageArena):
+        return cribbage_arena.run(arena, jobs, progress)
+    return run(arena, jobs, progress)
+
+
+def _report(arena: Setup, results: Sequence[Any], seconds: float, finished: int | None) -> tuple[str, dict[str, Any]]:
+    """The report of either game's arena: as text, and as the --json object."""
+    if isinstance(arena, CribbageArena):
+        crib = cribbage_arena.summarize(arena, results)
+        return (
+            cribbage_arena.report_text(arena, crib, seconds, finished),
+            cribbage_arena.report_json(arena, crib, seconds, finished),
+        )
+    tiles = summarize(arena, results)
+    return report_text(arena, tiles, seconds, finished), report_json(arena, tiles, seconds, finished)
+
+
+def _print_report(arena: Setup, results: Sequence[Any], seconds: float, as_json: bool, finished: int | None) -> None:
+    text, data = _report(arena, results, seconds, finished)
     if as_json:
-        print(json.dumps(report_json(arena, summaries, seconds, finished), indent=2))
+        print(json.dumps(data, indent=2))
         if finished is not None:
             print(interrupted_line(arena, finished, seconds), file=sys.stderr)
     else:
-        print(report_text(arena, summaries, seconds, finished))
+        print(text)
     sys.stdout.flush()
 
 

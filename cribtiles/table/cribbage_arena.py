@@ -1,7 +1,7 @@
-"""The cribbage arena: two cribbage bots play paired games, and it reports win rates, points and skunks.
-
-`cribtiles cribbage arena --bots hard,medium --games 400 --seed 1 --jobs 2` (or `python -m
-cribtiles.table.cribbage_arena ...`).
+"""The cribbage arena's games and figures: two cribbage bots play paired games through the cribbage
+table, and it reports win rates, points and skunks. The one arena (`arena`) runs it:
+`cribtiles arena --game cribbage --bots hard,medium --games 400 --seed 1 --jobs 2` (or its alias
+`cribtiles cribbage arena ...`).
 
 Games are paired deals: games 2k and 2k+1 are the same game seed (the same cut, the same cards in every
 deal) with the bots' seats swapped, so each bot holds the other's cards in the other game and the luck of
@@ -17,31 +17,39 @@ move was made instead).
 
 from __future__ import annotations
 
-import argparse
 import functools
-import json
-import os
 import random
 import statistics
-import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from cribtiles.bot.cribbage_bots import CribbageBot, choose_reporting
-from cribtiles.bot.cribbage_levels import LEVELS, make_cribbage_bot
+from cribtiles.bot.cribbage_levels import make_cribbage_bot
 from cribtiles.cribbage.events import MarginKind
 from cribtiles.cribbage.game import CribbageState, new_game
+from cribtiles.cribbage.moves import Move
 from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind
-from cribtiles.quoting import quoted
-from cribtiles.signals import sigint_ignored
-from cribtiles.terminal import parsed, say
+from cribtiles.cribbage.view import CribbageView
 
-from .arena import CI_METHOD, EXIT_INTERRUPTED, percentile, wilson_interval
-from .runner import Interrupted, Progress, jobs_problem, run_units
+from .arena_core import (
+    CI_METHOD,
+    percentile,
+    play_out,
+    report_head,
+    report_lines,
+    rounded,
+    seatings,
+    tail_line,
+    wilson_interval,
+)
+from .core import BotRequest
+from .cribbage_table import CribbageTable
+from .runner import Progress, run_units
+from .seats import Seat
 
 SEATS = 2
 #: A game ends long before this many moves (about 9 deals of some 20 moves); more means a bot is stuck.
@@ -77,12 +85,14 @@ def decision_rng(seed: int, game: int, decision: int) -> random.Random:
 
 
 def seating(game: int) -> tuple[int, int]:
-    """Which bot sits in seat 0 and seat 1: swapped in the second game of each pair.
+    """Which bot sits in seat 0 and seat 1: swapped in the second game of each pair (the tile arena's
+    rotations of two).
 
     >>> seating(0), seating(1), seating(6)
     ((0, 1), (1, 0), (0, 1))
     """
-    return (0, 1) if game % 2 == 0 else (1, 0)
+    first, second = seatings(SEATS)[game % SEATS]
+    return first, second
 
 
 # --- playing ---
@@ -110,33 +120,33 @@ class GameResult:
 
 
 def play_game(arena: CribbageArena, game: int) -> GameResult:
-    """Game number `game` of the run, played to the end."""
+    """Game number `game` of the run, played to the end at the cribbage table (its turn loop and its
+    bots' requests, as in the window)."""
     seats = seating(game)
     bots: list[CribbageBot] = [make_cribbage_bot(arena.levels[b]) for b in seats]
     seed = game_seed(arena.seed, game // 2)
-    state = new_game(seed, (arena.labels[seats[0]], arena.labels[seats[1]]), arena.options)
-    times: list[list[float]] = [[], []]
-    failures = [0, 0]
-    peg = [0, 0]
-    show = [0, 0]
-    for decision in range(MAX_MOVES):
-        if state.is_over:
-            break
-        player = state.current_player
-        assert player is not None
-        started = time.perf_counter()
-        move, failure = choose_reporting(bots[player], state.view(player), decision_rng(arena.seed, game, decision))
-        times[player].append(time.perf_counter() - started)
-        failures[player] += bool(failure)
-        state = state.apply(move)
-        for event in state.events:
+    names = (arena.labels[seats[0]], arena.labels[seats[1]])
+    table = CribbageTable(
+        new_game(seed, names, arena.options), seats=[Seat(names[p], arena.levels[b]) for p, b in enumerate(seats)]
+    )
+
+    def choose(request: BotRequest[CribbageView], rng: random.Random) -> tuple[Move, bool]:
+        move, failure = choose_reporting(bots[request.seat], request.view, rng)
+        return move, bool(failure)
+
+    played = play_out(
+        table, choose, lambda ply: decision_rng(arena.seed, game, ply), time.perf_counter, most_moves=MAX_MOVES
+    )
+    peg, show = [0, 0], [0, 0]
+    for happening in table.take_pending():
+        for event in happening.events:
             if isinstance(event.kind, PegKind):
                 peg[event.player] += event.points
             elif isinstance(event.kind, ShowKind):
                 show[event.player] += event.points
-    else:
-        raise RuntimeError(f"game {game} (seed {seed}) did not end in {MAX_MOVES} moves")
-    return GameResult(game, seed, _seat_results(state, seats, times, failures, peg, show), state.log)
+    times = [list(t) for t in played.seconds]
+    results = _seat_results(table.state, seats, times, list(played.failures), peg, show)
+    return GameResult(game, seed, results, table.state.log)
 
 
 def _seat_results(
@@ -230,15 +240,10 @@ def report_json(
 ) -> dict[str, Any]:
     """The --json object (only `seconds` and each `decision_seconds` depend on the machine)."""
 
-    def r(x: float) -> float:
-        return round(x, 6)
-
+    r = rounded
     return {
         "game": "classic cribbage",
-        "games": arena.games if finished is None else finished,
-        "games_planned": arena.games,
-        "interrupted": finished is not None,
-        "seed": arena.seed,
+        **report_head(arena.games, finished, arena.seed),
         "muggins": arena.options.muggins,
         "target": arena.options.target,
         "ci95_method": CI_METHOD,
@@ -285,86 +290,4 @@ def report_text(
         "spread = own final score minus the opponent's; skunks = wins with the loser under 91 (double: 61);\n"
         "peg/deal = points pegged in the play per deal; show/deal = hand and crib points per deal."
     )
-    if finished is None:
-        tail = f"{arena.games} games in {seconds:.1f} s"
-    else:
-        tail = f"Interrupted (Ctrl-C) after {finished} of {arena.games} games, in {seconds:.1f} s."
-    return "\n".join([head, columns, *rows, legend, tail])
-
-
-# --- the command line ---
-
-
-def add_arguments(ap: argparse.ArgumentParser) -> None:
-    """The arena's options on `ap`: the `cribtiles cribbage arena` subcommand's parser, or this module's
-    own (`python -m cribtiles.table.cribbage_arena`). `prepare` checks them."""
-    ap.description = "Measure cribbage bots against each other over paired deals (the same cards, seats swapped)."
-    ap.add_argument("--bots", required=True, help=f"two levels separated by a comma, from {', '.join(LEVELS)}")
-    ap.add_argument("--games", type=int, default=400, help="total games, rounded up to whole pairs (400)")
-    ap.add_argument("--seed", type=int, default=1, help="seed of the whole run (1)")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (one per core)")
-    ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
-    ap.add_argument("--muggins", action="store_true", help="play with the muggins rule")
-
-
-def parse_arena(argv: Sequence[str]) -> tuple[CribbageArena, int, bool]:
-    """As the tile arena's `parse_arena`: the arena, its jobs, JSON or not; bad arguments exit with code 2."""
-    return arena_from(*parsed("cribtiles cribbage arena", add_arguments, argv))
-
-
-def arena_from(ap: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[CribbageArena, int, bool]:
-    """As the tile arena's `arena_from`, for two cribbage bots (refused with `ap.error`)."""
-    levels = tuple(b.strip().lower() for b in args.bots.split(","))
-    unknown = [b for b in levels if b not in LEVELS]
-    if unknown:
-        ap.error(f"there is no cribbage bot level {quoted(unknown[0])}; the levels are {', '.join(LEVELS)}")
-    if len(levels) != SEATS:
-        ap.error(f"a cribbage arena needs exactly 2 bots, not {len(levels)}")
-    if args.games < 1:
-        ap.error("--games must be at least 1")
-    if jobs_problem(args.jobs):
-        ap.error(jobs_problem(args.jobs))
-    pairs = -(-args.games // SEATS)
-    options = CribbageOptions(muggins=args.muggins)
-    return CribbageArena((levels[0], levels[1]), pairs, args.seed, options), args.jobs, args.json
-
-
-def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
-    """`cribtiles cribbage arena`: the run that the parsed arguments ask for (checked by `arena_from`)."""
-    return functools.partial(run_and_report, *arena_from(ap, args))
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m cribtiles.table.cribbage_arena ...`: as `cribtiles cribbage arena ...` (bad arguments
-    exit with code 2)."""
-    return run_and_report(*parse_arena(sys.argv[1:] if argv is None else list(argv)))
-
-
-def run_and_report(arena: CribbageArena, jobs: int, as_json: bool) -> int:
-    """Run the arena and print its report; 0, or 130 when Ctrl-C stopped it (the report covers the games done)."""
-    started = time.perf_counter()
-    try:
-        finished: int | None = None
-        try:
-            results = run(arena, jobs)
-        except Interrupted as stop:
-            results, finished = stop.results, len(stop.results)
-        with sigint_ignored():
-            summaries = summarize(arena, results)
-            seconds = time.perf_counter() - started
-            if as_json:
-                print(json.dumps(report_json(arena, summaries, seconds, finished), indent=2))
-            else:
-                print(report_text(arena, summaries, seconds, finished))
-            sys.stdout.flush()
-    except KeyboardInterrupt:
-        say("cribtiles cribbage arena: interrupted.")
-        return EXIT_INTERRUPTED
-    return 0 if finished is None else EXIT_INTERRUPTED
-
-
-if __name__ == "__main__":
-    # Run the module's own import, so that worker processes unpickle cribtiles.table.cribbage_arena.
-    from cribtiles.table.cribbage_arena import main as _main
-
-    raise SystemExit(_main())
+    return report_lines(head, columns, rows, legend, tail_line(arena.games, finished, seconds))

@@ -1,7 +1,8 @@
-"""A game of classic cribbage at the table: the person's seat and the bot's (its level), the bot asked
-with a seeded generator for each decision, what each move scored (for the window to animate and
-explain), the autosave's JSON and the summary of a finished game. Pure code: the window, the tests
-and any other driver play through `CribbageTable`.
+"""A game of classic cribbage at the table: over what every game's table shares (`core.GameTable`: the
+seats of people and bots, the turn loop, the bots' requests and seeded decisions, the save's envelope),
+what each move scored (for the window to animate and explain), muggins calls and the summary of a
+finished game. Pure code: the window, the arena, the tests and any other driver play through
+`CribbageTable`.
 """
 
 from __future__ import annotations
@@ -9,8 +10,9 @@ from __future__ import annotations
 import json
 import logging
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from typing import Any, TypeAlias
 
 from cribtiles.bot.cribbage_bots import choose_reporting
 from cribtiles.bot.cribbage_levels import LEVELS, cribbage_level, make_cribbage_bot
@@ -26,8 +28,13 @@ from cribtiles.cribbage.show import ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.quoting import quoted
 
+from . import core
+from .core import GameTable, is_envelope, read_envelope
+from .seats import Seat
+
 log = logging.getLogger("cribtiles.table")
 
+#: The save of a cribbage table before the one format (`core.SAVE_FORMAT`), which still loads.
 SAVE_FORMAT = "cribtiles cribbage table"
 SAVE_VERSION = 1
 PERSON_NAME = "You"
@@ -48,17 +55,12 @@ def bot_name(level: str) -> str:
 def decision_rng(seed: int, ply: int) -> random.Random:
     """The generator for the decision made after `ply` moves of the game of `seed`: the same seed and the
     same moves give the bot the same choices, whoever drives the game."""
-    return random.Random(f"cribtiles-cribbage/{seed}/{ply}")
+    return core.decision_rng("cribtiles-cribbage", seed, ply)
 
 
-@dataclass(frozen=True)
-class BotRequest:
-    """A bot's move to be chosen: at which level, from what it may see, after how many moves."""
-
-    level: str
-    view: CribbageView
-    seed: int
-    ply: int  # the moves made before it: an answer for another ply is stale
+#: A cribbage bot's move to be chosen (the one `core.BotRequest`, of cribbage's views); its seed is the
+#: game's, and `turn` (also `ply`) the moves made before it: the decision's generator comes of both.
+BotRequest: TypeAlias = core.BotRequest[CribbageView]
 
 
 def choose(request: BotRequest) -> Move:
@@ -116,14 +118,43 @@ class CribbageSummary:
         return self.margin is not MarginKind.WIN
 
 
-class CribbageTable:
-    """The one model of a cribbage game at the table; its state changes only through its methods."""
+def cribbage_seats(names: Sequence[str], person: int | None, level: str) -> tuple[Seat, Seat]:
+    """The seats of a game of a person (at `person`) against a bot of `level` (`person` None: two bots
+    of that level), named as the game names them."""
+    if person not in (0, 1, None) or isinstance(person, bool):
+        raise ValueError(f"the person sits at seat 0 or 1, not {quoted(person)}")
+    level = cribbage_level(level).name
+    a, b = (Seat(name) if p == person else Seat(name, level) for p, name in enumerate(names))
+    return a, b
 
-    def __init__(self, state: CribbageState, person: int = 0, level: str = DEFAULT_LEVEL) -> None:
-        if person not in (0, 1):
-            raise ValueError(f"the person sits at seat 0 or 1, not {quoted(person)}")
-        self.level = cribbage_level(level).name
-        self.person = person
+
+class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
+    """The one model of a cribbage game at the table; its state changes only through its methods.
+
+    Made as before from the person's seat and the bot's level, or from `seats` (people and bots of any
+    cribbage level, two bots in the arena); `person` is then the first person's seat (None: none) and
+    `level` the first bot's."""
+
+    game = "cribbage"
+    not_bots_turn = "it is not the bot's turn"
+
+    def __init__(
+        self,
+        state: CribbageState,
+        person: int | None = 0,
+        level: str = DEFAULT_LEVEL,
+        *,
+        seats: Sequence[Seat] | None = None,
+    ) -> None:
+        seats = cribbage_seats(state.names, person, level) if seats is None else tuple(seats)
+        if len(seats) != len(state.names) or any(s.name != n for s, n in zip(seats, state.names, strict=True)):
+            raise ValueError("the seats are not the game's players")
+        for s in seats:
+            if s.level is not None:
+                cribbage_level(s.level)  # a ValueError in words for a level cribbage has not
+        super().__init__(seats)
+        self.person = next((p for p, s in enumerate(seats) if s.is_person), None)
+        self.level = next((s.level for s in seats if s.level is not None), DEFAULT_LEVEL)
         self.state = state
         # the public story of the deal in play (rebuilt by replaying a saved game's moves)
         self.sequences: list[list[tuple[int, Card]]] = []  # each count's cards, in order
@@ -146,7 +177,8 @@ class CribbageTable:
 
     @property
     def bot(self) -> int:
-        return 1 - self.person
+        """The (first) bot's seat."""
+        return next(p for p, s in enumerate(self.seats) if s.is_bot)
 
     @property
     def options(self) -> CribbageOptions:
@@ -157,14 +189,6 @@ class CribbageTable:
         return self.state.current_player
 
     @property
-    def person_to_move(self) -> bool:
-        return self.state.current_player == self.person
-
-    @property
-    def bot_to_move(self) -> bool:
-        return self.state.current_player == self.bot
-
-    @property
     def is_over(self) -> bool:
         return self.state.is_over
 
@@ -172,8 +196,17 @@ class CribbageTable:
     def ply(self) -> int:
         return len(self.state.log)
 
-    def view(self) -> CribbageView:
-        """What the person may see (worked out once per move: the window asks many times a frame)."""
+    @property
+    def turn(self) -> int:
+        return self.ply
+
+    def view(self, seat: int | None = None) -> CribbageView:
+        """What `seat` (None: the person) may see; the person's worked out once per move (the window
+        asks many times a frame)."""
+        if seat is not None and seat != self.person:
+            return self.state.view(seat)
+        if self.person is None:
+            raise CribbageError("no person sits at this table")
         if self._view is None or self._view[0] is not self.state:
             self._view = (self.state, self.state.view(self.person))
         return self._view[1]
@@ -181,16 +214,19 @@ class CribbageTable:
     def name(self, player: int) -> str:
         return self.state.names[player]
 
-    def bot_request(self) -> BotRequest:
-        if not self.bot_to_move:
-            raise CribbageError("it is not the bot's turn")
-        return BotRequest(self.level, self.state.view(self.bot), self.state.seed, self.ply)
+    def _request_seed(self) -> int:
+        return self.state.seed
+
+    def _refusal(self, words: str) -> Exception:
+        return CribbageError(words)
 
     @property
     def call_open_to_person(self) -> Claim | None:
-        """The bot's score said aloud that the person may call muggins on now (None when there is none)."""
+        """A bot's score said aloud that the person may call muggins on now (None when there is none)."""
         claim = self.state.claim
-        return claim if claim is not None and claim.counter == self.bot else None
+        if claim is None or self.person is None or claim.counter == self.person:
+            return None
+        return claim if self.seats[claim.counter].is_bot else None
 
     def _lets_stand(self, move: Move) -> bool:
         """The person's move is of the play or the show while a bot's score waits for their answer: making
@@ -224,11 +260,15 @@ class CribbageTable:
             self._apply(Muggins(False))
         return self._apply(move)
 
-    def play_bot(self, move: Move, ply: int | None = None) -> Happening | None:
-        """The bot's move chosen for the request made after `ply` moves; None (nothing done) when the
-        game has moved on since (a stale answer)."""
+    def play_bot(self, move: Move, request: BotRequest | int | None = None) -> Happening | None:
+        """The bot's move chosen for `request` (or the request made after that many moves); None
+        (nothing done) when the game has moved on since (a stale answer) or it is no bot's turn."""
+        ply = request.turn if isinstance(request, core.BotRequest) else request
         if not self.bot_to_move or (ply is not None and ply != self.ply):
             return None
+        return self._apply(move)
+
+    def _play_bot(self, seat: int, move: Move) -> Happening | None:
         return self._apply(move)
 
     def bot_move(self) -> Happening:
@@ -345,16 +385,9 @@ class CribbageTable:
 
     # --- the autosave ---
 
-    def to_json(self) -> str:
-        """The game as JSON: the engine's record (seed, names, options, moves), the seats and the level."""
-        data = {
-            "format": SAVE_FORMAT,
-            "version": SAVE_VERSION,
-            "person": self.person,
-            "level": self.level,
-            "record": self.state.record(),
-        }
-        return json.dumps(data, indent=1)
+    def save_body(self) -> dict[str, Any]:
+        """The engine's record (seed, names, options, moves): the seats are the envelope's."""
+        return {"record": self.state.record()}
 
     @classmethod
     def from_json(cls, text: str) -> CribbageTable:
@@ -368,15 +401,43 @@ class CribbageTable:
 
     @classmethod
     def from_data(cls, data: object) -> CribbageTable:
+        """The table of a save in the one format (`core`), or in the cribbage table's own of before."""
+        if is_envelope(data):
+            assert isinstance(data, Mapping)
+            return cls._from_envelope(data)
         if not isinstance(data, Mapping) or data.get("format") != SAVE_FORMAT:
             raise CribbageSaveError("it is not a saved cribbage game")
         if data.get("version") != SAVE_VERSION:
             raise CribbageSaveError(f"it is of version {quoted(data.get('version'))}, not {SAVE_VERSION}")
-        person, level, record = data.get("person"), data.get("level"), data.get("record")
+        person, level = data.get("person"), data.get("level")
         if person not in (0, 1) or isinstance(person, bool):
             raise CribbageSaveError("it does not say which seat is yours")
         if not isinstance(level, str) or level not in LEVELS:
             raise CribbageSaveError(f"it names no bot level of {', '.join(LEVELS)}")
+        return cls._replayed(data.get("record"), lambda start: cls(start, int(person), level))
+
+    @classmethod
+    def _from_envelope(cls, data: Mapping[str, Any]) -> CribbageTable:
+        try:
+            envelope = read_envelope(data)
+        except ValueError as e:
+            raise CribbageSaveError(str(e)) from None
+        if envelope.game != cls.game:
+            raise CribbageSaveError(f"it is a saved game of {quoted(envelope.game)}, not of cribbage")
+
+        def seated(start: CribbageState) -> CribbageTable:
+            try:
+                table = cls(start, seats=envelope.seats)
+            except ValueError as e:
+                raise CribbageSaveError(f"its seats are not its players ({e})") from None
+            table.undos, table.hints = envelope.marks
+            return table
+
+        return cls._replayed(data.get("record"), seated)
+
+    @classmethod
+    def _replayed(cls, record: object, seated: Callable[[CribbageState], CribbageTable]) -> CribbageTable:
+        """The table `seated` makes of the game's start, with every move of `record` replayed on it."""
         if not isinstance(record, Mapping):
             raise CribbageSaveError("it has no record of its moves")
         moves = record.get("moves")
@@ -386,7 +447,7 @@ class CribbageTable:
             start = replay({**record, "moves": []})
         except CribbageError as e:
             raise CribbageSaveError(f"it cannot be replayed: {e}") from None
-        table = cls(start, int(person), level)
+        table = seated(start)
         try:
             final = replay(record)  # every move checked by the engine, with its words for a bad one
         except CribbageError as e:

@@ -1,5 +1,7 @@
-"""A game in progress at a table: the seats, the match and its round in play, every turn's record,
-the Joker manners of the bots. One turn loop for every driver: the window, the text mode, the arena.
+"""A game of Kings Cribbage in progress at a table: the match and its round in play, every turn's record,
+the Joker manners of the bots, over what every game's table shares (`core.GameTable`: the seats, the turn
+loop, the bots' requests, the save's envelope). One turn loop for every driver: the window, the text
+mode, the arena.
 
 A driver asks whose turn it is; for a bot it takes a `BotRequest` (what the bot may see, and the seed
 of its move), has the move chosen (at once, in a thread, in a process) and hands it to `play_bot`; for
@@ -9,10 +11,12 @@ a person it hands the person's move to `play`. After every play the other bots a
 
 from __future__ import annotations
 
+import json
 import logging
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
+from typing import Any, TypeAlias
 
 from cribtiles.bot.base import JokerManners
 from cribtiles.bot.greedy import greedy_move
@@ -22,8 +26,10 @@ from cribtiles.rules.game import GameState, JokerCall, PlayerView, new_game
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move, Play
 from cribtiles.rules.options import RuleOptions
-from cribtiles.rules.record import record_of, replay
+from cribtiles.rules.record import record_of, replay, save_match
 
+from . import core
+from .core import GameTable, decision_rng
 from .history import TurnRecord, history_of, record_turn
 from .joker import Item
 from .seats import Seat
@@ -32,21 +38,14 @@ from .seen import SeenScore, seen_in
 log = logging.getLogger("cribtiles.table")
 
 
-@dataclass(frozen=True)
-class BotRequest:
-    """A bot's move to be chosen: by which seat, at which level, from what it may see, with what seed."""
-
-    seat: int
-    level: str
-    view: PlayerView
-    seed: int
-    turn: int  # the number of turns before it (a driver checks that the answer still fits)
+#: A tile bot's move to be chosen (the one `core.BotRequest`, of the tile game's views).
+BotRequest: TypeAlias = core.BotRequest[PlayerView]
 
 
 def chance(seed: int, round_index: int, turn: int, what: str) -> random.Random:
     """A generator for one decision of a game, derived from the match's seed: a seed replays a whole
     match, bots' slips under the Joker rule included, whoever drives it."""
-    return random.Random(f"cribtiles-table/{seed}/{round_index}/{turn}/{what}")
+    return decision_rng("cribtiles-table", seed, round_index, turn, what)
 
 
 def log_position(state: GameState, turns: int) -> int:
@@ -75,8 +74,10 @@ def start_match(seats: Sequence[Seat], options: RuleOptions, seed: int) -> Match
     return Match(options, seed, game.names, (), game)
 
 
-class Table:
-    """The one model of a game at the table. Its state changes only through its methods."""
+class Table(GameTable[PlayerView, Move, TurnRecord]):
+    """The one model of a game of Kings Cribbage at the table. Its state changes only through its methods."""
+
+    game = "tiles"
 
     def __init__(
         self,
@@ -89,13 +90,13 @@ class Table:
     ) -> None:
         if len(seats) != len(match.names):
             raise ValueError(f"{len(match.names)} players need {len(match.names)} seats, not {len(seats)}")
-        self.seats = tuple(seats)
+        for s in seats:
+            if s.level is not None:
+                level_named(s.level)  # a ValueError in words for a level the tile game has not
+        # the marks (plays taken back, hints asked for): the history counts a game with either apart
+        super().__init__(seats, undos=undos, hints=hints)
         self.match = match
         self.history: list[TurnRecord] = list(history) if history is not None else list(history_of(match.game))
-        # marks kept with the game (and its save): plays taken back, hints asked for. The history counts
-        # a game with either apart from the others.
-        self.undos = undos
-        self.hints = hints
 
     @classmethod
     def new(cls, seats: Sequence[Seat], options: RuleOptions | None = None, seed: int = 0) -> Table:
@@ -122,18 +123,14 @@ class Table:
         return None if self.state.is_over else self.state.current
 
     @property
-    def bot_to_move(self) -> bool:
-        p = self.to_move
-        return p is not None and self.seats[p].is_bot
+    def turn(self) -> int:
+        """The turns of the round in play so far."""
+        return len(self.state.turns)
 
     @property
-    def person_to_move(self) -> bool:
-        p = self.to_move
-        return p is not None and self.seats[p].is_person
-
-    @property
-    def people(self) -> tuple[int, ...]:
-        return tuple(i for i, s in enumerate(self.seats) if s.is_person)
+    def is_over(self) -> bool:
+        """The whole match (a single game: the game) is over."""
+        return self.round_over and self.match_over
 
     @property
     def round_over(self) -> bool:
@@ -164,22 +161,15 @@ class Table:
 
     # --- bots ---
 
-    def bot_request(self) -> BotRequest:
-        """What the bot to move must decide."""
-        p = self.to_move
-        if p is None or self.seats[p].level is None:
-            raise IllegalMove("it is not a bot's turn")
-        seed = self._chance("move").getrandbits(31)
-        return BotRequest(p, self.seats[p].level or "", self.view(p), seed, len(self.state.turns))
+    def _request_seed(self) -> int:
+        return self._chance("move").getrandbits(31)
 
-    def play_bot(self, move: Move, request: BotRequest | None = None) -> TurnRecord:
+    def _refusal(self, words: str) -> Exception:
+        return IllegalMove(words)
+
+    def _play_bot(self, p: int, move: Move) -> TurnRecord:
         """The bot to move makes `move` (declaring its score by its manners); an illegal move, which a
         bot should never make, is logged and replaced by the best-scoring one."""
-        p = self.to_move
-        if p is None or not self.seats[p].is_bot:
-            raise IllegalMove("it is not a bot's turn")
-        if request is not None and request.turn != len(self.state.turns):
-            raise IllegalMove("that move was chosen for another turn")
         declared = None
         if isinstance(move, Play) and self.options.joker:
             declared = self.manners(p).declare(self.view(p), move, self._chance(f"declare/{p}"))
@@ -320,13 +310,15 @@ class Table:
         self.undos += 1
         return len(taken)
 
-    def count_hint(self) -> int:
-        """Count one hint asked for (the coach's hint, its candidate plays, its exchange advice): the
-        game keeps the mark in its save and the history counts it apart. The hints so far."""
-        self.hints += 1
-        return self.hints
-
     def next_round(self) -> None:
         """Start the next round of the match, once a round is over."""
         self.match = self.match.next_round()
         self.history = []
+
+    # --- the save ---
+
+    def save_body(self) -> dict[str, Any]:
+        """The match of several rounds, or the single game's record."""
+        if self.options.rounds > 1:
+            return {"match": json.loads(save_match(self.match))}
+        return {"record": json.loads(record_of(self.match.game).to_json())}

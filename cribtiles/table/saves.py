@@ -1,83 +1,119 @@
-"""A table saved and resumed: the seats (people and bots by level) with the game or match in play.
+"""A table saved and resumed, whatever its game: one format (`core.SAVE_FORMAT`, an envelope naming the
+game, its version and the seats) and one loader that dispatches on the game.
 
-Saves written before seats were saved (a game or a match record) still load: a seat named after a
-bot level is that bot, any other a person.
+Saves written before it still load: a tile table of version 1, a bare game or match record (written
+before seats were saved: a seat named after a bot level is that bot, any other a person), and a
+cribbage table of version 1.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from typing import Any
 
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.match import Match
 from cribtiles.rules.record import FORMAT as GAME_FORMAT
-from cribtiles.rules.record import MATCH_FORMAT, GameRecord, load_match, record_of, replay, save_match
+from cribtiles.rules.record import MATCH_FORMAT, GameRecord, load_match, replay
 
+from .core import SAVE_FORMAT, read_envelope, read_marks
+from .cribbage_table import SAVE_FORMAT as CRIBBAGE_V1_FORMAT
+from .cribbage_table import CribbageTable
 from .model import Table
 from .seats import Seat, seats_from_names
 
+#: The tile table's own format before the one format (version 1), which still loads.
 TABLE_FORMAT = "cribtiles-table"
 VERSION = 1
 
+SavedTable = Table | CribbageTable
 
-def save_table(table: Table) -> str:
-    match = table.match
-    data: dict[str, Any] = {"format": TABLE_FORMAT, "version": VERSION, "seats": [s.as_dict() for s in table.seats]}
-    if table.undos or table.hints:  # absent in a game without them, as in saves written before them
-        data["marks"] = {"undos": table.undos, "hints": table.hints}
-    if match.options.rounds > 1:
-        data["match"] = json.loads(save_match(match))
-    else:
-        data["game"] = json.loads(record_of(match.game).to_json())
-    return json.dumps(data, indent=1)
+
+def save_table(table: Table | CribbageTable) -> str:
+    """The save of a table of either game, in the one format."""
+    return table.to_json()
+
+
+def load_saved(text: str) -> SavedTable:
+    """The table of a save, of whichever game it names (or of an older save of either game); a
+    RecordError (a tile game's) or a CribbageSaveError (a cribbage game's) in words otherwise."""
+    data = _parsed(text)
+    kind = data.get("format")
+    if kind == CRIBBAGE_V1_FORMAT or (kind == SAVE_FORMAT and data.get("game") == CribbageTable.game):
+        return CribbageTable.from_data(data)
+    return _tiles(data, text)
 
 
 def load_table(text: str) -> Table:
-    """The table of a save (or of an older game or match record); RecordError in words otherwise."""
+    """The tile game's table of a save; RecordError in words otherwise (a cribbage game's save too)."""
+    table = load_saved(text)
+    if not isinstance(table, Table):
+        raise RecordError("this file is a saved game of cribbage, not of Crib Tiles")
+    return table
+
+
+def load_cribbage(text: str) -> CribbageTable:
+    """The cribbage table of a save (of either format); CribbageSaveError in cribbage's words otherwise
+    (a tile game's save too)."""
+    return CribbageTable.from_json(text)
+
+
+def _parsed(text: str) -> Mapping[str, Any]:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError) as e:
         raise RecordError(f"the saved game is damaged (not valid JSON: {str(e)[:60]})") from None
     if not isinstance(data, dict):
         raise RecordError("this file is not a Crib Tiles game")
+    return data
+
+
+def _tiles(data: Mapping[str, Any], text: str) -> Table:
     kind = data.get("format")
     if kind == GAME_FORMAT:
         return _with_seats(None, _single(data))
     if kind == MATCH_FORMAT:
         return _with_seats(None, load_match(text))
-    if kind != TABLE_FORMAT:
+    if kind == SAVE_FORMAT:
+        try:
+            envelope = read_envelope(data)
+        except ValueError as e:
+            raise RecordError(str(e)) from None
+        seats, marks, body = envelope.seats, envelope.marks, ("match", "record")
+    elif kind == TABLE_FORMAT:
+        if data.get("version") != VERSION:
+            raise RecordError(
+                f"this game was saved in another version of Crib Tiles (this one reads version {VERSION})"
+            )
+        seats, marks, body = _v1_seats(data), _marks(data.get("marks", {})), ("match", "game")
+    else:
         raise RecordError("this file is not a Crib Tiles game")
-    if data.get("version") != VERSION:
-        raise RecordError(f"this game was saved in another version of Crib Tiles (this one reads version {VERSION})")
+    if isinstance(data.get(body[0]), dict):
+        table = _with_seats(seats, load_match(json.dumps(data[body[0]])))
+    elif isinstance(data.get(body[1]), dict):
+        table = _with_seats(seats, _single(data[body[1]]))
+    else:
+        raise RecordError("the saved game is damaged: it holds no game")
+    table.undos, table.hints = marks
+    return table
+
+
+def _v1_seats(data: Mapping[str, Any]) -> tuple[Seat, ...]:
     seats = data.get("seats")
     if not isinstance(seats, list):
         raise RecordError("the saved game is damaged: its seats are missing")
     try:
-        parsed = tuple(Seat.from_dict(s) for s in seats)
+        return tuple(Seat.from_dict(s) for s in seats)
     except ValueError as e:
         raise RecordError(f"the saved game is damaged: {e}") from None
-    if isinstance(data.get("match"), dict):
-        table = _with_seats(parsed, load_match(json.dumps(data["match"])))
-    elif isinstance(data.get("game"), dict):
-        table = _with_seats(parsed, _single(data["game"]))
-    else:
-        raise RecordError("the saved game is damaged: it holds no game")
-    table.undos, table.hints = _marks(data.get("marks", {}))
-    return table
 
 
 def _marks(marks: object) -> tuple[int, int]:
-    """The plays taken back and the hints asked for, from a save's `marks` (absent: none)."""
-    if not isinstance(marks, dict):
-        raise RecordError("the saved game is damaged: its marks are not a table of counts")
-    counts = []
-    for key in ("undos", "hints"):
-        n = marks.get(key, 0)
-        if not isinstance(n, int) or isinstance(n, bool) or not 0 <= n <= 1_000_000:
-            raise RecordError(f"the saved game is damaged: its count of {key} is not a number of times")
-        counts.append(n)
-    return counts[0], counts[1]
+    try:
+        return read_marks(marks)
+    except ValueError as e:
+        raise RecordError(str(e)) from None
 
 
 def _single(record: object) -> Match:

@@ -1,15 +1,19 @@
-"""Who sits at the table: a person with a name, or a bot whose level is data (never read back from a
-display name)."""
+"""Who sits at the table of either game: a person with a name, or a bot whose level is data (never read
+back from a display name); each game's table checks that its game has that level."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from cribtiles.bot import cribbage_levels
 from cribtiles.bot.levels import LEVELS
 from cribtiles.names import MAX_NAME, name_problem
 from cribtiles.quoting import quoted
 from cribtiles.rules.game import MAX_PLAYERS
+
+#: A bot's level in either game (the tile game's first, then those cribbage has besides).
+ANY_LEVEL = tuple(dict.fromkeys((*LEVELS, *cribbage_levels.LEVELS)))
 
 
 @dataclass(frozen=True)
@@ -20,8 +24,8 @@ class Seat:
     level: str | None = None
 
     def __post_init__(self) -> None:
-        if self.level is not None and self.level not in LEVELS:
-            raise ValueError(f"there is no bot level {quoted(self.level)}; the levels are {', '.join(LEVELS)}")
+        if self.level is not None and self.level not in ANY_LEVEL:
+            raise ValueError(f"there is no bot level {quoted(self.level)}; the levels are {', '.join(ANY_LEVEL)}")
         if not self.name.strip():
             raise ValueError(f"a name has 1 to {MAX_NAME} characters")
         problem = name_problem(self.name)

@@ -267,7 +267,9 @@ class CribbageScene:
 
     @property
     def person(self) -> int:
-        return self.table.person
+        person = self.table.person
+        assert person is not None  # the window shows only games with a person at the table
+        return person
 
     @property
     def holding(self) -> bool:

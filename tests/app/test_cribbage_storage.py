@@ -4,6 +4,7 @@ aside with a message in words (never raised), a failed write recorded, not raise
 from __future__ import annotations
 
 import errno
+import json
 import os
 from pathlib import Path
 
@@ -66,3 +67,29 @@ def test_a_failed_write_keeps_the_old_save_and_is_recorded(tmp_path: Path, monke
     assert store.errors == [f"could not save the cribbage game in {tmp_path} ({os.strerror(errno.ENOSPC)})"]
     loaded, _ = store.load_cribbage()
     assert loaded is not None and loaded.state == first.state
+
+
+DATA = Path(__file__).parents[1] / "table" / "data"
+
+
+def test_a_save_of_before_is_resumed_and_saved_again_in_the_one_format(tmp_path: Path) -> None:
+    (tmp_path / "cribbage.json").write_bytes((DATA / "cribbage_table_v1.json").read_bytes())
+    store = Store(tmp_path)
+    table, note = store.load_cribbage()
+    assert note == "" and table is not None and (table.ply, table.person, table.level) == (30, 1, "hard")
+    assert store.save_cribbage(table)
+    assert json.loads((tmp_path / "cribbage.json").read_text())["format"] == "cribtiles table"
+    again, _ = Store(tmp_path).load_cribbage()
+    assert again is not None and again.state == table.state
+
+
+def test_each_file_holds_its_own_game(tmp_path: Path) -> None:
+    """A tile game's save found in cribbage.json (or a cribbage game's in game.json) is set aside."""
+    (tmp_path / "cribbage.json").write_bytes((DATA / "tiles_table_v1.json").read_bytes())
+    (tmp_path / "game.json").write_bytes((DATA / "cribbage_table_v1.json").read_bytes())
+    store = Store(tmp_path)
+    cribbage, note = store.load_cribbage()
+    assert cribbage is None and "it is not a saved cribbage game" in note
+    tiles, note = store.load_table()
+    assert tiles is None and note.startswith("This file is a saved game of cribbage, not of Crib Tiles.")
+    assert len(list(tmp_path.glob("*.damaged-*.json"))) == 2

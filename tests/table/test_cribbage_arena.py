@@ -1,4 +1,5 @@
-"""Tests for cribtiles.table.cribbage_arena: paired deals, determinism by seed, the figures' arithmetic."""
+"""Tests for the cribbage games of the one arena (cribtiles.table.cribbage_arena, run by
+cribtiles.table.arena --game cribbage): paired deals, determinism by seed, the figures' arithmetic."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 import pytest
 
 from cribtiles.cribbage import new_game, parse_move
+from cribtiles.table import arena
 from cribtiles.table import cribbage_arena as ca
 from cribtiles.table.arena import wilson_interval
 
@@ -72,7 +74,7 @@ def test_wilson_interval_of_a_known_case() -> None:
 
 
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, Any]:
-    assert ca.main([*args, "--json"]) == 0
+    assert arena.main(["--game", "cribbage", *args, "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert isinstance(data, dict)
     return data
@@ -90,7 +92,7 @@ def test_json_report(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
-    assert ca.main(["--bots", "medium,easy", "--games", "2", "--jobs", "1"]) == 0
+    assert arena.main(["--game", "cribbage", "--bots", "medium,easy", "--games", "2", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("Crib Tiles cribbage arena: medium vs easy, 2 games (1 paired deals, seats swapped), seed 1")
     assert "95% CI (Wilson)" in out and out.rstrip().splitlines()[-1].startswith("2 games in ")
@@ -98,18 +100,24 @@ def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize(
     ("bots", "words"),
-    [("hard", "exactly 2 bots"), ("hard,expert", "no cribbage bot level 'expert'"), ("a,b,c", "no cribbage bot")],
+    [
+        ("hard", "exactly 2 bots"),
+        ("hard,expert", "no cribbage bot level 'expert'"),
+        ("a,b,c", "no cribbage bot"),
+        ("hard,easy --rules joker=on", "--rules is for the tile game, not for cribbage"),
+        ("hard,easy --clock wall", "--clock is for the tile game"),
+    ],
 )
 def test_bad_arguments_are_refused_in_words(bots: str, words: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
-        ca.parse_arena(["--bots", bots])
+        arena.parse_arena(["--bots", *bots.split(" ")], game="cribbage")
     assert stop.value.code == 2
     assert words in capsys.readouterr().err
 
 
 def test_more_jobs_than_the_cores_can_use_are_refused_in_words(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as stop:
-        ca.parse_arena(["--bots", "hard,easy", "--jobs", "100000"])
+        arena.parse_arena(["--bots", "hard,easy", "--jobs", "100000"], game="cribbage")
     assert stop.value.code == 2
     assert "--jobs 100000 is far more than the" in capsys.readouterr().err
 
@@ -124,3 +132,24 @@ def test_the_command_line_runs_it() -> None:
     assert done.returncode == 0, done.stderr
     data = json.loads(done.stdout)
     assert data["games"] == 2 and list(data["bots"]) == ["easy", "medium"]
+
+
+def test_the_one_arena_s_command_and_its_cribbage_alias_give_the_same_games() -> None:
+    """`cribtiles arena --game cribbage` and `cribtiles cribbage arena` are one arena: the same setup."""
+    args = ["--bots", "hard,medium", "--games", "40", "--seed", "1", "--muggins"]
+    one = arena.parse_arena(["--game", "cribbage", *args])
+    alias = arena.parse_arena(args, game="cribbage")
+    assert one == alias
+    assert one[0] == ca.CribbageArena(("hard", "medium"), 20, 1, ca.CribbageOptions(muggins=True))
+
+
+def test_the_figures_are_those_the_arena_gave_before_it_played_through_the_table() -> None:
+    """Run before the one arena (main's cribbage_arena, driving the engine itself) on seed 1:
+    hard v medium, 4 games. The same decisions through the table give the same games and points."""
+    a = ca.CribbageArena(("hard", "medium"), 2, 1)
+    summaries = ca.summarize(a, ca.run(a, jobs=1))
+    figures = [(s.wins, s.mean_score, s.peg_per_deal * 19, s.show_per_deal * 19) for s in summaries]
+    assert figures == [
+        (3, 120.75, pytest.approx(60), pytest.approx(181)),
+        (1, 113.75, pytest.approx(43), pytest.approx(183)),
+    ]

@@ -133,8 +133,8 @@ def test_the_bot_plays_only_its_own_turn_and_a_stale_answer_is_dropped() -> None
     assert (request.ply, request.level, request.view.player) == (1, "medium", 1)
     assert request.view.hand == table.state.hands[1] and request.view.legal
     move = choose(request)
-    assert table.play_bot(move, ply=0) is None and table.ply == 1  # asked for another moment
-    assert table.play_bot(move, ply=1) is not None and table.ply == 2
+    assert table.play_bot(move, 0) is None and table.ply == 1  # asked for another moment
+    assert table.play_bot(move, request) is not None and table.ply == 2
     with pytest.raises(CribbageError, match="not your turn"):
         CribbageTable.new(6).play(parse_move("discard 3S 5C"))  # you deal: the bot discards first
 
@@ -184,11 +184,11 @@ def test_the_autosave_round_trips_the_game_and_what_the_window_keeps() -> None:
     table = CribbageTable.new(1, "hard", CribbageOptions(muggins=True, play_muggins=True))
     drive(table, *FIRST_DEAL_SAID, "count 1")  # under-counted: the bot may call muggins
     data = json.loads(table.to_json())
-    assert (data["format"], data["version"], data["person"], data["level"]) == (
-        "cribtiles cribbage table",
-        1,
-        0,
-        "hard",
+    assert (data["format"], data["version"], data["game"], data["seats"]) == (
+        "cribtiles table",
+        2,
+        "cribbage",
+        [{"name": "You", "level": None}, {"name": "Hard bot", "level": "hard"}],
     )
     assert data["record"]["moves"][-1] == "count 1"
     assert data["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121}

@@ -135,7 +135,7 @@ def test_the_title_opens_the_choice_which_deals_a_game_saved_at_once(app: App, t
     assert scene.table.level == "hard" and scene.table.options == CribbageOptions(muggins=True, play_muggins=True)
     saved = json.loads((tmp_path / "cribbage.json").read_text())
     assert saved["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121}
-    assert saved["level"] == "hard" and saved["record"]["moves"] == list(
+    assert saved["seats"][1]["level"] == "hard" and saved["record"]["moves"] == list(
         scene.table.state.log
     )  # the bot may have discarded
     post_key(pygame.K_ESCAPE)
