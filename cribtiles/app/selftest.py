@@ -128,13 +128,13 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
     for _ in range(options.rounds):
         play_through(app, frames_per_step=1, max_seconds=180)
         _check(app.game.state.is_over, f"{what}: the round did not end")
-        if app.table.next_is_round:
+        if app.next_is_round:
             past_the_result(app)
             post_key(pygame.K_RETURN)
             app.frame(1 / 60)
-    _check(app.table.match_over, f"{what}: the match did not end")
+    _check(app.session.match.is_over, f"{what}: the match did not end")
     saved = load_table(store.game_path.read_text(encoding="utf-8"))
-    _check(saved.match == app.table.match and saved.seats == app.table.seats, f"{what}: the save differs")
+    _check(saved.match == app.session.match and saved.seats == app.session.seats, f"{what}: the save differs")
     app.close()
     return app
 
@@ -142,7 +142,7 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
 def _every_mode(store: object, prefs: object) -> None:
     for players, rules, what in MODES:
         app = play_mode(store, prefs, players, rules, what)
-        outcome = app.table.state.outcome  # type: ignore[attr-defined]
+        outcome = app.session.state.outcome  # type: ignore[attr-defined]
         print(f"  {what}: played to the end, {outcome and outcome.final_scores}")
 
 

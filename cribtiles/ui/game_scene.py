@@ -1,7 +1,8 @@
 """The table scene: one game, the player against bots, played with the mouse or the keyboard.
 
 Input becomes intents (pick up, drop, flip, play, pass, exchange); the draft proposes a play, the
-rules engine judges it. The bots think in a worker and the scene polls them; every animation runs on
+rules engine judges it. The scene drives the game only through its `Session` and polls it for the
+others' moves (bots thinking, players elsewhere); every animation runs on
 the scene's own clock (`now`, advanced by `update(dt)`), so tests drive it frame by frame.
 """
 
@@ -16,7 +17,6 @@ from typing import Protocol
 import pygame
 
 from cribtiles.bot.coach import TilesOut, after_play_note, tiles_out
-from cribtiles.bot.worker import BotWorker
 from cribtiles.rules.board import CENTRE, SIZE, Square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState, PlayerView
@@ -26,9 +26,9 @@ from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.history import TurnRecord
 from cribtiles.table.joker import Declaration, Item
-from cribtiles.table.model import BotRequest, Table
 from cribtiles.table.privacy import Private, hands_over, next_person, reveal, uncovered_seat, visible
 from cribtiles.table.seen import call_words
+from cribtiles.table.session import Session
 from cribtiles.table.settings import Preferences
 
 from .coach_state import TableCoach
@@ -62,11 +62,8 @@ class Host(Protocol):
 
     layout: Layout
     prefs: Preferences
-    worker: BotWorker
     sounds: Sounds
     keeper: Keeper
-
-    def save_game(self) -> None: ...
 
     def new_game(self) -> None: ...
 
@@ -151,7 +148,7 @@ class Toast:
 @dataclass
 class GameScene:
     app: Host
-    table: Table
+    session: Session
     notice: str = ""
     viewer: int = field(init=False)  # the seat whose rack is shown (see `human`)
     curtain: int | None = None  # hot seat: the person the racks are hidden for until they are ready
@@ -173,7 +170,6 @@ class GameScene:
     hover_rows: tuple[Square, ...] = ()
     flights: list[Flight] = field(default_factory=list)
     pending: Move | None = None  # the bot's move while its tiles fly
-    request: BotRequest | None = None  # the bot's move being thought about
     thinking_since: float | None = None
     pegs: list[Pegs] = field(default_factory=list)
     flips: dict[int, FlipAnim] = field(default_factory=dict)
@@ -199,13 +195,13 @@ class GameScene:
 
     def __post_init__(self) -> None:
         self.viewer = self._person_to_show()
-        if self.hot_seat and self.table.person_to_move:
+        if self.hot_seat and self.mine_to_move:
             self.curtain = self.viewer  # the first person's rack waits for them, too
         self.draft = Draft.deal(self.state.racks[self.human])
         self._set_pegs()
         self._snap_rack()
         self._explain_last()
-        self._told_calls = (len(self.table.match.finished), len(self.state.calls))  # a resumed game's are old
+        self._told_calls = (len(self.session.match.finished), len(self.state.calls))  # a resumed game's are old
         if self.notice:
             self.toast(self.notice, 6.0)
 
@@ -217,11 +213,11 @@ class GameScene:
 
     def _explain_last(self) -> None:
         """The breakdown of the last play of the round (a resumed game, a play taken back), or none."""
-        plays = [r for r in self.table.history if r.score is not None]
+        plays = [r for r in self.session.history if r.score is not None]
         last = plays[-1] if plays else None
         self.breakdown = None
         if last is not None and last.score is not None:
-            self.breakdown = Breakdown(last.player, last.score, number=last.number, seen=self.table.seen(last))
+            self.breakdown = Breakdown(last.player, last.score, number=last.number, seen=self.session.seen(last))
 
     # --- helpers ---
 
@@ -232,7 +228,7 @@ class GameScene:
     @property
     def you(self) -> int | None:
         """The seat called "You": the only person at a table of bots (None with several people, or none)."""
-        people = self.table.people
+        people = self.session.mine
         return people[0] if len(people) == 1 else None
 
     def draw_words(self) -> str:
@@ -242,7 +238,7 @@ class GameScene:
     @property
     def state(self) -> GameState:
         """The round in play, as the table holds it."""
-        return self.table.state
+        return self.session.state
 
     @property
     def human(self) -> int:
@@ -258,19 +254,15 @@ class GameScene:
     @property
     def hot_seat(self) -> bool:
         """Several people share the window (in Solitaire both sides are one person's: no curtain)."""
-        return len(self.table.people) > 1 and not self.state.options.solitaire
+        return len(self.session.mine) > 1 and not self.state.options.solitaire
 
     def _person_to_show(self, keep: int | None = None) -> int:
-        if self.table.person_to_move:
+        if self.mine_to_move:
             return self.state.current
         if keep is not None:
             return keep
-        people = self.table.people
+        people = self.session.mine
         return people[0] if people else 0
-
-    @property
-    def worker(self) -> BotWorker:
-        return self.app.worker
 
     @property
     def layout(self) -> Layout:
@@ -283,12 +275,22 @@ class GameScene:
     @property
     def level(self) -> str:
         """The level of the (first) bot at the table ("" with none)."""
-        return next((s.level for s in self.table.seats if s.level is not None), "")
+        return next((s.level for s in self.session.seats if s.level is not None), "")
+
+    @property
+    def mine_to_move(self) -> bool:
+        """One of this window's seats is to move."""
+        return self.session.to_move is not None and self.session.to_move in self.session.mine
+
+    @property
+    def others_to_move(self) -> bool:
+        """A seat this window does not play is to move (a bot here, or a player elsewhere)."""
+        return self.session.to_move is not None and self.session.to_move not in self.session.mine
 
     @property
     def my_turn(self) -> bool:
         """A person at the table may act now (never at a table of bots only, which the window watches)."""
-        shown_to_move = self.table.person_to_move and self.state.current == self.human
+        shown_to_move = self.mine_to_move and self.state.current == self.human
         return shown_to_move and not self.busy and self.curtain is None
 
     @property
@@ -497,7 +499,7 @@ class GameScene:
     def _press(self, point: Point) -> None:
         if self._coach_press(point):
             return
-        if contains(self.layout.pegboard, point) and self.table.options.rounds > 1:
+        if contains(self.layout.pegboard, point) and self.state.options.rounds > 1:
             self.peg_totals = not self.peg_totals  # the match's totals on the pegs, or this round's scores
             return
         turn = self._turn_row_at(point)
@@ -690,21 +692,21 @@ class GameScene:
 
     def may_call(self) -> bool:
         """The person shown may call "Joker" on the last play (another player's, before anyone acts)."""
-        return self.curtain is None and not self.busy and self.table.may_call(self.human)
+        return self.curtain is None and not self.busy and self.session.may_call(self.human)
 
     def call_joker(self) -> None:
-        self.table.call_joker(self.human)
+        self.session.call_joker(self.human)
         self._tell_calls()
         self._see_again()
         self.app.sounds.click()
-        self.app.save_game()
+        self.session.save()
 
     def _tell_calls(self, wait: float = 0.0) -> None:
         """Tell every Joker call the table has recorded since the last told, whoever made it (a bot's as
         its play lands, a person's): who called, on whose play, how many points; and move the pegs of
         the points it moved. From the table's records, so that no call goes by unseen."""
         finished, told = self._told_calls
-        if finished != len(self.table.match.finished):  # a new round: its calls are all new
+        if finished != len(self.session.match.finished):  # a new round: its calls are all new
             told = 0
         calls = self.state.calls
         told = min(told, len(calls))  # a turn taken back takes its calls with it
@@ -718,16 +720,16 @@ class GameScene:
                 self.pegs[call.caller].deduct(-call.points)
             if call.taken:
                 self.pegs[player].deduct(call.taken)
-        self._told_calls = (len(self.table.match.finished), len(calls))
+        self._told_calls = (len(self.session.match.finished), len(calls))
 
     def _see_again(self) -> None:
         """The breakdown shown follows what the table lets be seen of it: once its play's call window
         closes, the true breakdown is read out afresh."""
         b = self.breakdown
-        history = self.table.history
+        history = self.session.history
         if b is None or b.number is None or not 0 <= b.number < len(history):
             return
-        seen = self.table.seen(history[b.number])
+        seen = self.session.seen(history[b.number])
         if b.seen is None or seen is None:
             return
         if (seen.hidden, len(seen.calls)) != (b.seen.hidden, len(b.seen.calls)):
@@ -836,7 +838,7 @@ class GameScene:
         return self.coach.showing
 
     def _view(self) -> PlayerView:
-        return self.table.view(self.human)
+        return self.session.view(self.human)
 
     def stuck(self) -> bool:
         """The person shown has no legal play (asked once per position)."""
@@ -846,19 +848,19 @@ class GameScene:
 
     def _coach_refusal(self) -> str:
         """Why the coach may not help now ("" when it may)."""
-        if not self.table.people:
+        if not self.session.mine:
             return "The coach helps the people at the table; here only bots play."
         if not self.my_turn:
             return "The coach helps on your turn."
-        return self.coach.refusal(self.table, self.app.prefs.hints, self.app.prefs.hint_limit)
+        return self.coach.refusal(self.session, self.app.prefs.hints, self.app.prefs.hint_limit)
 
     def _counted(self, before: int) -> None:
         """A hint was counted: the game keeps the mark at once (it is saved with the game)."""
-        if self.table.hints != before:
+        if self.session.hints != before:
             self._saved()
             limit = self.app.prefs.hint_limit
             if limit:
-                self.toast(f"Hint {self.table.hints} of the {limit} this game allows.")
+                self.toast(f"Hint {self.session.hints} of the {limit} this game allows.")
 
     def ask_hint(self) -> None:
         """The hint (I, ?, the Hint button): the Hard bot's play ghosted on the board and explained in
@@ -871,15 +873,15 @@ class GameScene:
         if why:
             self.toast(why)
             return
-        before = self.table.hints
+        before = self.session.hints
         if self.exchanging:
-            if self.coach.ask_advice(self.table, self._view()) is None:
+            if self.coach.ask_advice(self.session, self._view()) is None:
                 self.toast("The coach has no exchange to advise here.")
         else:
             if self.draft.placed or self.draft.held is not None:  # the ghost needs a clear board
                 self.draft.recall()
                 self.refresh_preview()
-            found = self.coach.ask_hint(self.table, self._view())
+            found = self.coach.ask_hint(self.session, self._view())
             if found is None:
                 self.toast("You have no play and the bag is empty: you can only pass.")
         self._counted(before)
@@ -894,9 +896,9 @@ class GameScene:
         if why:
             self.toast(why)
             return
-        before = self.table.hints
+        before = self.session.hints
         self.coach.dismiss()
-        self.coach.open_candidates(self.table, self._view(), seed=len(self.state.turns))
+        self.coach.open_candidates(self.session, self._view(), seed=len(self.state.turns))
         self._counted(before)
 
     def toggle_tiles_out(self) -> None:
@@ -1025,7 +1027,7 @@ class GameScene:
 
     def _coach_view(self) -> CoachView | None:
         """What the coach shows this frame (None at a table of bots only)."""
-        if not self.table.people:
+        if not self.session.mine:
             return None
         prefs = self.app.prefs
         uncovered = self.uncovered
@@ -1049,7 +1051,7 @@ class GameScene:
             expert_ran=mine is not None and mine.expert_ran,
             failure="" if mine is None else mine.failure,
             tiles_out=out,
-            hints_used=self.table.hints,
+            hints_used=self.session.hints,
             hint_limit=prefs.hint_limit,
         )
 
@@ -1057,7 +1059,7 @@ class GameScene:
         """The tiles still out as `seat` sees them (its own rack taken away), worked out once per position."""
         cached = self._tiles_out
         if cached is None or cached[0] is not self.state or cached[1] != seat:
-            cached = self._tiles_out = (self.state, seat, tiles_out(self.table.view(seat)))
+            cached = self._tiles_out = (self.state, seat, tiles_out(self.session.view(seat)))
         return cached[2]
 
     # --- taking back ---
@@ -1065,10 +1067,10 @@ class GameScene:
     @property
     def undo_shown(self) -> bool:
         """The Undo button shows when the setting allows it and a bot sits at the table."""
-        return self.app.prefs.undo and any(s.is_bot for s in self.table.seats)
+        return self.app.prefs.undo and any(s.is_bot for s in self.session.seats)
 
     def can_undo(self) -> bool:
-        return self.undo_shown and self.curtain is None and self.table.can_undo(self.human)
+        return self.undo_shown and self.curtain is None and self.session.can_undo(self.human)
 
     def take_back(self) -> None:
         """Undo (the button, U, Ctrl+Z): take back the person's last turn and the bots' replies after
@@ -1076,20 +1078,19 @@ class GameScene:
         if not self.app.prefs.undo:
             self.toast("Undo is off in the settings.")
             return
-        if not any(s.is_bot for s in self.table.seats):
+        if not any(s.is_bot for s in self.session.seats):
             self.toast("Plays are taken back only in a game against bots.")
             return
         try:
-            taken = self.table.undo_turns(self.human)
+            taken = self.session.undo_turns(self.human)
         except IllegalMove as e:
             self.toast(f"{str(e)[:1].upper()}{str(e)[1:]}.")
             return
         on_its_way = self.state.current if self.pending is not None else None
-        self.worker.cancel()  # a bot thinking about a reply that will never be made
         self.coach.clear()
         self.notes.pop(self.human, None)  # a note on a play taken back
-        self.request, self.thinking_since, self.pending, self.flights = None, None, None, []
-        self.table.undo(self.human)
+        self.thinking_since, self.pending, self.flights = None, None, []
+        self.session.undo(self.human)  # a bot thinking about a reply that will never be made stops
         whose = "your" if self.name_of(self.human) == "You" else f"{self.state.names[self.human]}'s"
         also = None if on_its_way is None else self.state.names[on_its_way]
         self.toast(took_back_words(taken, whose, self.state.names, also))
@@ -1108,7 +1109,7 @@ class GameScene:
 
     def _saved(self) -> None:
         """Save the table; a save that failed (a full disk, a folder gone read-only) is told."""
-        self.app.save_game()
+        self.session.save()
         errors = getattr(self.app.keeper, "errors", None)
         if errors and len(errors) != self._save_errors:
             self._save_errors = len(errors)
@@ -1123,20 +1124,17 @@ class GameScene:
         """Make a move at the table: the player's, or the bot's once its tiles have landed."""
         mover = self.state.current
         keep = [self.draft.tiles[i] for i in self.draft.order] if mover == self.human else None
-        note = self._note(move) if not self.table.seats[mover].is_bot else ""
+        theirs = mover not in self.session.mine  # a bot's (or a player's elsewhere), announced by poll
+        note = "" if theirs else self._note(move)
         self.coach.clear()  # the position is gone
-        if self.table.seats[mover].is_bot:
-            record = self.table.play_bot(move, self.request)
-            self.request = None
-        else:
-            record = self.table.play(move, declared, claimed)
+        record = self.session.land() if theirs else self.session.act(mover, move, declared, claimed)
         self.declaring = None
         self._tell(record)
         viewer, self.viewer = self.viewer, self._person_to_show(self.viewer)
-        passing = self.hot_seat and self.table.seats[mover].is_person
-        if passing and hands_over(self.table.seats, mover, self.table.to_move):
+        passing = self.hot_seat and self.session.seats[mover].is_person
+        if passing and hands_over(self.session.seats, mover, self.session.to_move):
             # the racks are covered at once, even while bots move before the next person's turn
-            following = next_person(self.table.seats, self.state.current)
+            following = next_person(self.session.seats, self.state.current)
             self.viewer = self.viewer if following is None else following
         if note:  # the mover's to read, at once or when their rack is next uncovered
             later = self.viewer != mover
@@ -1159,7 +1157,7 @@ class GameScene:
         who = self.name_of(mover)
         self.past = None  # the game moved on: show it as it is
         if record.score is not None:
-            seen = self.table.seen(record)
+            seen = self.session.seen(record)
             self.breakdown = Breakdown(mover, record.score, self.now, record.number, seen)
             self.help = False  # the new breakdown is what the panel shows now
             from .breakdown import breakdown_rows
@@ -1253,20 +1251,20 @@ class GameScene:
             self.app.show_end(self)
 
     def _drive_bots(self) -> None:
-        if not self.table.bot_to_move:
+        """The others' turn (a bot's here): the session thinks; its move is taken once the bot has
+        seemed to think for a moment, and flies in (what went wrong on the way: the app tells)."""
+        if not self.others_to_move:
             self.thinking_since = None
             return
-        worker = self.worker
         if self.thinking_since is None:
             self.thinking_since = self.now
-            self.request = self.table.bot_request()
-            worker.start(self.request.level, self.request.view, self.request.seed)
+            self.session.poll()
             return
         if self.now - self.thinking_since < self._anim(BOT_MIN_PAUSE):
             return
-        move = worker.result()  # what went wrong on the way is in worker.incidents: the app tells the player
+        move = self.session.poll()
         if move is None:
-            if not worker.busy:  # the request was dropped (a cancelled move): ask again
+            if not self.session.thinking:  # the request was dropped (a cancelled move): ask again
                 self.thinking_since = None
             return
         self.thinking_since = None
@@ -1304,7 +1302,7 @@ class GameScene:
             pace=self.pace,
             mouse=self.mouse,
             state=self.state,
-            seats=self.table.seats,
+            seats=self.session.seats,
             human=self.human,
             my_turn=self.my_turn,
             busy=self.busy,
@@ -1334,12 +1332,12 @@ class GameScene:
                 self.can_play(), self.can_pass(), self.can_exchange(), self.exchange_ready(), self.may_pass_now()
             ),
             next_level=self.app.prefs.level,
-            next_is_round=self.table.next_is_round,
+            next_is_round=(self.state.is_over and not self.session.match.is_over),
             curtain=None if self.curtain is None else self.state.names[self.curtain],
             declaring=self._declaring_view(),
             may_call=self.may_call(),
-            hide_scores=self.state.options.joker and self.table.person_to_move,
-            match=self.table.match,
+            hide_scores=self.state.options.joker and self.mine_to_move,
+            match=self.session.match,
             racks_counted=self.racks_counted,
             past=self._past_view(),
             turn_scroll=self.turn_scroll,
@@ -1363,7 +1361,7 @@ class GameScene:
         return None
 
     def _past_view(self) -> PastTurn | None:
-        history = self.table.history
+        history = self.session.history
         if self.past is None or not 0 <= self.past < len(history):
             return None
         record = history[self.past]
@@ -1371,7 +1369,7 @@ class GameScene:
         squares = move.squares if isinstance(move, Play) else ()
         words = "passed" if isinstance(move, Pass) else f"exchanged {record.turn.drawn} tiles"
         return PastTurn(
-            record.number, record.player, record.board_after, squares, record.score, words, self.table.seen(record)
+            record.number, record.player, record.board_after, squares, record.score, words, self.session.seen(record)
         )
 
     def _declaring_view(self) -> DeclaringView | None:

@@ -98,7 +98,7 @@ class PuzzleScene:
             return
         self.host.sync()
         self._leave_game()
-        self.game = GameScene(self.host, puzzle_table(puzzle))
+        self.game = self.host.seat(puzzle_table(puzzle))
         self.game.toasts.clear()  # who drew which tile for the start: not this table's story
         self.verdict, self.shown, self.message = None, False, ""
 

@@ -30,6 +30,7 @@ from cribtiles.signals import handling
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.seats import seats_from_names
+from cribtiles.table.session import LocalSession
 from cribtiles.table.settings import SPEEDS, Preferences
 
 from . import endcard, paint
@@ -109,12 +110,12 @@ class EndScene:
         elif clicked and contains(button, event.pos):
             self._go_on(self.app.new_game)
         elif clicked and contains(self.review_rect(), event.pos):
-            self.app.open_review(self.game.table)
+            self.app.open_review(self.game.session.as_table())
         elif event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
                 self._go_on(self.app.new_game)  # the same table again (or the next round)
             elif event.key == pygame.K_v:  # every turn against the best play found
-                self.app.open_review(self.game.table)
+                self.app.open_review(self.game.session.as_table())
             elif event.key == pygame.K_g:  # other players or rules: the New game screen
                 self.app.open_new_game()
             elif event.key == pygame.K_ESCAPE:  # look at the final board; N starts a new game
@@ -227,10 +228,10 @@ class App:
         self.frames = 0
         # a finished game (or round) is shown with its end card until the player starts the next one
         table = _as_table(saved) if saved is not None else self._fresh_table()
-        self.table = table
+        self.session = LocalSession(table, self.worker, self.keeper)
         if table is not saved:
-            self.save_game()
-        self.game = GameScene(self, table, notice=notice)
+            self.session.save()
+        self.game = GameScene(self, self.session, notice=notice)
         self.scenes.append(self.game)
         self.caption(table.state)
         if title:
@@ -337,8 +338,8 @@ class App:
 
     def title_items(self) -> list[Item]:
         """The title screen's menu: Continue only while the game at the table is unfinished."""
-        unfinished = not (self.table.round_over and self.table.match_over)
-        state = self.table.state
+        unfinished = not self.session.match.is_over
+        state = self.session.state
         names = ["You" if p == self.game.you else n for p, n in enumerate(state.names)]
         scores = " · ".join(f"{n} {sc}" for n, sc in zip(names, state.final_scores(), strict=True))
         items = [
@@ -474,53 +475,55 @@ class App:
     @property
     def next_is_round(self) -> bool:
         """The game over the table is a round of a match with rounds still to play."""
-        return self.table.next_is_round
+        return self.session.state.is_over and not self.session.match.is_over
 
     def save_game(self) -> None:
-        """Save the table after a turn (its seats, and the round in play within its match)."""
-        self.keeper.save_game(self.table)
+        """Save the game at the table (its seats, and the round in play within its match)."""
+        self.session.save()
+
+    def _take_seat(self, session: LocalSession, notice: str = "") -> None:
+        """Play `session` from now on, in place of the game in play (whose bot stops thinking)."""
+        if session is not self.session:
+            self.session.close()
+        self.session = session
+        session.save()
+        self.game = GameScene(self, session, notice=notice)
+        self._set_scenes([self.game])
+        self.caption(session.state)
 
     def start(self, seats: Sequence[Seat], options: RuleOptions, seed: int | None = None) -> None:
         """Start a new game (or match) at a table of `seats` under `options`, in place of the one in play."""
-        self.worker.cancel()
         self.options = options
-        self.table = Table.new(seats, options, seed if seed is not None else random.randrange(2**31))
-        self.save_game()
-        self.game = GameScene(self, self.table)
-        self._set_scenes([self.game])
-        self.caption(self.table.state)
+        seed = seed if seed is not None else random.randrange(2**31)
+        self._take_seat(LocalSession.new(seats, options, seed, self.worker, self.keeper))
         if self.game.level in PROCESS_LEVELS:
             self.worker.warm_up()
 
     def new_game(self) -> None:
         """The next round of the match, once a round is over; otherwise a new game."""
-        self.worker.cancel()
-        notice = ""
-        if self.table.next_is_round:
-            self.table.next_round()
-            m = self.table.match
-            totals = " · ".join(
-                f"{'You' if p == self.game.human else n} {t}"
-                for p, (n, t) in enumerate(zip(m.names, m.totals, strict=True))
-            )
-            notice = f"Round {m.round} of {m.options.rounds}. Running totals: {totals}."
-        else:  # the same table again: its seats (a lone bot at the chosen level) and rules, a new shuffle
-            seats = again(self.table.seats, self.prefs.level)
-            self.table = Table.new(seats, self.table.options, random.randrange(2**31))
-        self.save_game()
-        self.game = GameScene(self, self.table, notice=notice)
-        self._set_scenes([self.game])
-        self.caption(self.table.state)
+        session = self.session
+        if not self.next_is_round:  # the same table again: its seats (a lone bot at the chosen level) and rules
+            seats = again(session.seats, self.prefs.level)
+            fresh = LocalSession.new(seats, session.match.options, random.randrange(2**31), self.worker, self.keeper)
+            self._take_seat(fresh)
+            return
+        session.next_round()
+        m = session.match
+        totals = " · ".join(
+            f"{'You' if p == self.game.human else n} {t}"
+            for p, (n, t) in enumerate(zip(m.names, m.totals, strict=True))
+        )
+        self._take_seat(session, f"Round {m.round} of {m.options.rounds}. Running totals: {totals}.")
 
     def open_new_game(self) -> None:
         """The New game screen over the table (it says so when a game in progress would be lost)."""
         if any(isinstance(s, NewGameScene) for s in self.scenes):
             return
-        in_progress = not (self.table.round_over and self.table.match_over)
+        in_progress = not self.session.match.is_over
         # the seats and rules of the game at the table (a lone bot at the level L chose), not older choices
-        table = self.table
-        pairs = table_pairs(again(table.seats, self.prefs.level), self.prefs.seats, table.options.solitaire)
-        form = NewGameForm.offered(pairs, table.options, in_progress)
+        seats, options = self.session.seats, self.session.match.options
+        pairs = table_pairs(again(seats, self.prefs.level), self.prefs.seats, options.solitaire)
+        form = NewGameForm.offered(pairs, options, in_progress)
         self.scenes.append(NewGameScene(form, self.game, self._start_from_form, self._close_new_game))
 
     def _start_from_form(self, form: NewGameForm) -> None:
@@ -564,8 +567,8 @@ class App:
     def show_end(self, game: GameScene) -> None:
         """The round at the table is over: its end card; a finished game (or match) goes into the history
         (once, however often its end is shown: the history knows each game by its record)."""
-        if game.table.round_over and game.table.match_over and game.table is self.table:
-            self.keeper.record_game(game.table)
+        if game.session is self.session:
+            self.session.finish()
         if self.scenes and self.scenes[-1] is game:
             game.toasts.clear()
             self.scenes.append(EndScene(self, game))
@@ -589,7 +592,7 @@ class App:
         i = LEVELS.index(self.prefs.level) if self.prefs.level in LEVELS else 2
         self.prefs.level = LEVELS[(i + 1) % len(LEVELS)]
         self.keeper.save_preferences(self.prefs)
-        if lone_bot(self.table.seats) is not None:
+        if lone_bot(self.session.seats) is not None:
             self.game.toast(f"Next game against the {self.prefs.level} bot (Ctrl+N: other players and rules)")
         else:
             self.game.toast(f"A game against one bot will play the {self.prefs.level} bot (Ctrl+N chooses players)")
@@ -625,9 +628,8 @@ class App:
 
     def _tell_incidents(self) -> None:
         """What went wrong with a bot (replaced after it hung or died) is told at the table."""
-        for text in self.worker.incidents:
+        for text in self.session.incidents():
             self.game.toast(text, 8.0)
-        self.worker.incidents.clear()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
@@ -715,6 +717,7 @@ class App:
         if self.unsaved is not None:
             self.save_game()
         self._set_scenes([])  # each scene stops what it started
+        self.session.close()
         self.worker.close()
         pygame.display.quit()
         log.info("window closed%s", f" ({self.stopped_by})" if self.stopped_by else "")

@@ -219,7 +219,7 @@ def test_enter_on_the_end_card_first_shows_the_result_and_goes_on_only_after_a_m
         assert isinstance(end, EndScene) and not endcard.all_counted(app.game.snapshot(), end.elapsed)
         post_key(pygame.K_RETURN)  # during the count: the result is shown at once, nothing skipped
         frames(app, 1)
-        assert app.scenes[-1] is end and app.table is table and end.result_at is not None
+        assert app.scenes[-1] is end and app.session.table is table and end.result_at is not None
         assert endcard.all_counted(app.game.snapshot(), end.elapsed) and app.game.racks_counted
         post_key(pygame.K_RETURN)  # pressed again at once: the result stays
         frames(app, 1)
@@ -227,12 +227,12 @@ def test_enter_on_the_end_card_first_shows_the_result_and_goes_on_only_after_a_m
         app.frame(RESULT_GUARD / 2)
         post_key(pygame.K_RETURN)
         frames(app, 1)
-        assert app.scenes[-1] is end and app.table is table  # still within the moment
+        assert app.scenes[-1] is end and app.session.table is table  # still within the moment
         app.frame(RESULT_GUARD / 2 + 0.05)
         assert end.ready
         post_key(pygame.K_RETURN)
         frames(app, 1)
-        assert app.table is not table and not app.game.state.is_over  # the same table again, a new game
+        assert app.session.table is not table and not app.game.state.is_over  # the same table again, a new game
     finally:
         app.close()
 

@@ -252,4 +252,4 @@ def test_the_title_and_settings_draw_at_any_size(tmp_path: Path, size: tuple[int
 
 
 def test_the_game_under_the_title_is_the_saved_one(app: App) -> None:
-    assert isinstance(app.scenes[0], GameScene) and app.scenes[0].table is app.table
+    assert isinstance(app.scenes[0], GameScene) and app.scenes[0].session is app.session
