@@ -30,7 +30,7 @@ from cribtiles.signals import handling
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.seats import seats_from_names
-from cribtiles.table.session import LocalSession
+from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import SPEEDS, Preferences
 
 from . import endcard, paint
@@ -228,7 +228,7 @@ class App:
         self.frames = 0
         # a finished game (or round) is shown with its end card until the player starts the next one
         table = _as_table(saved) if saved is not None else self._fresh_table()
-        self.session = LocalSession(table, self.worker, self.keeper)
+        self.session: Session = LocalSession(table, self.worker, self.keeper)
         if table is not saved:
             self.session.save()
         self.game = GameScene(self, self.session, notice=notice)
@@ -481,8 +481,9 @@ class App:
         """Save the game at the table (its seats, and the round in play within its match)."""
         self.session.save()
 
-    def _take_seat(self, session: LocalSession, notice: str = "") -> None:
-        """Play `session` from now on, in place of the game in play (whose bot stops thinking)."""
+    def take_seat(self, session: Session, notice: str = "") -> None:
+        """Play `session` from now on, in place of the game in play (whose bot stops thinking): a new
+        game here, the next round, or a table elsewhere; the window never asks which."""
         if session is not self.session:
             self.session.close()
         self.session = session
@@ -495,7 +496,7 @@ class App:
         """Start a new game (or match) at a table of `seats` under `options`, in place of the one in play."""
         self.options = options
         seed = seed if seed is not None else random.randrange(2**31)
-        self._take_seat(LocalSession.new(seats, options, seed, self.worker, self.keeper))
+        self.take_seat(LocalSession.new(seats, options, seed, self.worker, self.keeper))
         if self.game.level in PROCESS_LEVELS:
             self.worker.warm_up()
 
@@ -505,7 +506,7 @@ class App:
         if not self.next_is_round:  # the same table again: its seats (a lone bot at the chosen level) and rules
             seats = again(session.seats, self.prefs.level)
             fresh = LocalSession.new(seats, session.match.options, random.randrange(2**31), self.worker, self.keeper)
-            self._take_seat(fresh)
+            self.take_seat(fresh)
             return
         session.next_round()
         m = session.match
@@ -513,7 +514,7 @@ class App:
             f"{'You' if p == self.game.human else n} {t}"
             for p, (n, t) in enumerate(zip(m.names, m.totals, strict=True))
         )
-        self._take_seat(session, f"Round {m.round} of {m.options.rounds}. Running totals: {totals}.")
+        self.take_seat(session, f"Round {m.round} of {m.options.rounds}. Running totals: {totals}.")
 
     def open_new_game(self) -> None:
         """The New game screen over the table (it says so when a game in progress would be lost)."""
