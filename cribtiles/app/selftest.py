@@ -78,7 +78,7 @@ def _run(folder: Path) -> None:
     if app.scenes[-1] is not game:
         post_key(pygame.K_ESCAPE)  # and back from it
         app.frame(1 / 60)
-    _check(app.scenes == [game] and not game.exchanging, "Escape did not lead back to the table")
+    _check(app.scenes == [game] and not game.hand.exchanging, "Escape did not lead back to the table")
     frames = play_through(app, frames_per_step=1, max_seconds=180)
     _check(game.state.is_over, "the game did not end")
     _check(type(app.scenes[-1]).__name__ == "EndScene", "the end of the game was not shown")

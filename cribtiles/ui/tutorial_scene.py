@@ -276,7 +276,12 @@ class TutorialScene:
             return
         self.game.handle(event)
         step = self.progress.step
-        if event.type == pygame.MOUSEMOTION and step is not None and step.kind is Kind.READ and self.game.hover_rows:
+        if (
+            event.type == pygame.MOUSEMOTION
+            and step is not None
+            and step.kind is Kind.READ
+            and self.game.turn_list.hover_rows
+        ):
             self.acknowledged = self.waiting_for_word()  # a row of the bot's breakdown pointed at: read
 
     def _enter(self) -> bool:
@@ -426,7 +431,7 @@ class TutorialScene:
             tile = game.draft.tiles[tid]
             if tile in wanted:
                 wanted.remove(tile)
-                p = game.pos.get(tid)
+                p = game.hand.pos.get(tid)
                 if p is not None:
                     r = (round(p[0]) - 3, round(p[1]) - 3, round(p[2]) + 6, round(p[2]) + 6)
                     pygame.draw.rect(surface, colour, r, width + 1, border_radius=max(4, lay.cell // 6))

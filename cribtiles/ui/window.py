@@ -571,7 +571,7 @@ class App:
         if game.session is self.session:
             self.session.finish()
         if self.scenes and self.scenes[-1] is game:
-            game.toasts.clear()
+            game.anims.toasts.clear()
             self.scenes.append(EndScene(self, game))
 
     def cycle_speed(self) -> None:
@@ -654,7 +654,7 @@ class App:
                 else:
                     self.scenes[-1].handle(event)
                 return
-            if event.key == pygame.K_ESCAPE and self.scenes[-1] is self.game and self._nothing_to_cancel():
+            if event.key == pygame.K_ESCAPE and self.scenes[-1] is self.game and self.game.nothing_to_cancel():
                 self.open_title()
                 return
             if event.key == pygame.K_n and event.mod & pygame.KMOD_CTRL:  # asks before throwing a game away
@@ -673,20 +673,6 @@ class App:
 
     def _typing(self) -> bool:
         return isinstance(self.scenes[-1], NewGameScene)
-
-    def _nothing_to_cancel(self) -> bool:
-        """Escape at the table cancels what is under way first (a held tile, an exchange, a count, a
-        past turn shown, the keyboard's cursor); with nothing under way it opens the title screen."""
-        g = self.game
-        return (
-            g.past is None
-            and g.declaring is None
-            and g.confirming is None
-            and g.draft.held is None
-            and not g.exchanging
-            and not g.keyboard
-            and not g.coach_open
-        )
 
     def run(self, max_seconds: float | None = None, ready: Callable[[], None] | None = None) -> None:
         """Loop frames until the window is closed, Ctrl+Q, or a signal (Ctrl-C, SIGTERM, SIGHUP) asks

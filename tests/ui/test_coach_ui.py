@@ -156,11 +156,11 @@ def test_escape_or_a_tile_moved_by_hand_puts_the_hint_away(app: App) -> None:
     game = app.game
     post_key(pygame.K_i)
     frames(app)
-    assert game.coach.hint is not None and game.coach_open
+    assert game.coach.hint is not None and game.coaching.showing
     # the window sends Escape to the scene while something is under way (see the report for the
     # window's line that must ask `coach_open`); the scene's own answer is tested here
     game.handle(key_event(pygame.K_ESCAPE))
-    assert game.coach.hint is None and not game.coach_open
+    assert game.coach.hint is None and not game.coaching.showing
     post_key(pygame.K_i)
     frames(app)
     assert game.coach.hint is not None
@@ -191,7 +191,7 @@ def test_hints_off_or_used_up_are_refused_in_words(keeper: Keeper) -> None:
             post_key(key)
             frames(app)
             assert app.game.coach.hint is None and app.game.coach.candidates is None and app.session.table.hints == 0
-            assert app.game.toasts[-1].text.startswith("Hints are off in the settings")
+            assert app.game.anims.toasts[-1].text.startswith("Hints are off in the settings")
     finally:
         app.close()
     app = open_app(table_after("You,medium", 3, 6), keeper, hint_limit=1)
@@ -213,7 +213,7 @@ def test_hints_off_or_used_up_are_refused_in_words(keeper: Keeper) -> None:
         post_key(pygame.K_i)
         frames(app)
         assert game.coach.hint is None and table.hints == 1
-        assert game.toasts[-1].text.startswith("You have used this game's 1 hint ")
+        assert game.anims.toasts[-1].text.startswith("You have used this game's 1 hint ")
     finally:
         app.close()
 
@@ -230,7 +230,7 @@ def test_no_hint_while_the_bot_plays() -> None:
         assert not app.game.my_turn and table.bot_to_move
         post_key(pygame.K_i)
         frames(app)
-        assert app.game.coach.hint is None and app.game.toasts[-1].text == "The coach helps on your turn."
+        assert app.game.coach.hint is None and app.game.anims.toasts[-1].text == "The coach helps on your turn."
     finally:
         app.close()
 
@@ -305,11 +305,11 @@ def test_the_note_after_a_play_says_what_the_best_play_scored(keeper: Keeper) ->
         assert expected.startswith("best was ")
         app = open_app(table, keeper, coach_notes=notes)
         try:
-            app.game.lay(worst)  # as the hint's Enter lays a play; then played with Enter
+            app.game.coaching.lay(worst)  # as the hint's Enter lays a play; then played with Enter
             post_key(pygame.K_RETURN)
             frames(app)
             assert table.state.turns[len(state.turns)].move == worst
-            said = [t.text for t in app.game.toasts if t.text.startswith("Coach:")]
+            said = [t.text for t in app.game.anims.toasts if t.text.startswith("Coach:")]
             assert said == ([f"Coach: {expected}."] if notes else [])
         finally:
             app.close()
@@ -354,7 +354,9 @@ def test_the_exchange_advice_marks_the_tiles_it_would_throw_back(keeper: Keeper)
         post_key(pygame.K_x)  # the exchange opened: the hint button asks for advice
         frames(app)
         laid = coach_rects(game.snapshot())
-        assert game.exchanging and laid is not None and laid.buttons[0][2].startswith(("Exchange advice", "Advice"))
+        assert (
+            game.hand.exchanging and laid is not None and laid.buttons[0][2].startswith(("Exchange advice", "Advice"))
+        )
         post_key(pygame.K_i)
         frames(app)
         assert game.coach.advice == advice and table.hints == 1
@@ -387,7 +389,7 @@ def test_stuck_the_hint_is_the_exchange_advice() -> None:
         assert laid is not None and laid.mark is not None
         post_click(centre(laid.mark))
         frames(app)
-        assert app.game.exchanging
+        assert app.game.hand.exchanging
         assert Counter(app.game.draft.tiles[i] for i in app.game.draft.marked) == Counter(
             t.rack_form for t in advice.throw
         )

@@ -168,7 +168,7 @@ def test_the_whole_tutorial_through_posted_events(app: App, keeper: RecordingKee
     move_to = centre(preview_row.rect)
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=move_to, rel=(0, 0), buttons=(0, 0, 0)))
     frames(app)
-    assert game.hover_rows
+    assert game.turn_list.hover_rows
     post_key(pygame.K_RETURN)
     frames(app)
     until_your_turn(app, scene)
@@ -180,8 +180,8 @@ def test_the_whole_tutorial_through_posted_events(app: App, keeper: RecordingKee
     assert scene.progress.index == 4  # read only when pointed at (or Enter)
 
     # step 5, the breakdown: pointing at one of its rows reads it
-    assert game.breakdown is not None and game.breakdown.player == BOT
-    assert game.breakdown.score.total == score_play(reply.board_before, reply.turn.move).total == STEPS[4].points
+    assert game.anims.breakdown is not None and game.anims.breakdown.player == BOT
+    assert game.anims.breakdown.score.total == score_play(reply.board_before, reply.turn.move).total == STEPS[4].points
     rows = [r for r in info_rows(game.snapshot()) if r.squares]
     assert rows
     pos = centre(rows[0].rect)
