@@ -1,6 +1,6 @@
-"""The person's tiles under the mouse and the keyboard: picked up, dragged, dropped on the rack or a
-square, flipped (6/9), laid with the board cursor, marked for an exchange; and where each is drawn,
-easing towards where it rests.
+"""The person's tiles under the mouse: picked up, dragged, dropped on the rack or a square, flipped
+(6/9), marked for an exchange, laid for them (a hint); and where each is drawn, easing towards where
+it rests. The keyboard's cursor is `game_keys`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 import pygame
 
-from cribtiles.rules.board import CENTRE, SIZE, Square
+from cribtiles.rules.board import Square
 from cribtiles.rules.tiles import Tile
 
 from .drag import Draft, Drop
@@ -21,7 +21,6 @@ from .snapshot import DraftView, FlipAnim, Frozen
 
 FLIP = 0.22  # seconds of a tile turning over at normal speed
 LIFTED = 1.08  # a held tile's size, as drawn while held (see table._draw_held)
-ARROWS = {pygame.K_LEFT: (0, -1), pygame.K_RIGHT: (0, 1), pygame.K_UP: (-1, 0), pygame.K_DOWN: (1, 0)}
 
 
 class Hand:
@@ -38,9 +37,6 @@ class Hand:
         self.mouse: tuple[int, int] = (0, 0)
         self.flips: dict[int, FlipAnim] = {}
         self.exchanging = False  # the rack's tiles are clicked to be thrown back
-        self.cursor: Square = CENTRE
-        self.keyboard = False  # show the board cursor and the selected rack tile
-        self.selected = 0  # index into the rack order for keyboard play
         self._hand_cursor: bool | None = None
         self.snap()
 
@@ -49,14 +45,12 @@ class Hand:
     def deal(self, tiles: Sequence[Tile], keep: list[Tile] | None = None) -> None:
         """A new rack: kept tiles where the player had them, new ones slide in from the right."""
         self.draft = Draft.deal(tuple(tiles))
-        self.selected = 0
         self.exchanging = False
         self._arrange(keep)
 
     def reset(self, tiles: Sequence[Tile]) -> None:
         """The rack as it stands again (a turn taken back): every tile at once where it rests."""
         self.draft = Draft.deal(tuple(tiles))
-        self.selected = 0
         self.exchanging = False
         self.pos = {}
         self.snap()
@@ -223,81 +217,6 @@ class Hand:
             self.moved()
             self.flips[tid] = FlipAnim(before, self.stage.now)
             self.stage.refresh_preview()
-
-    # --- the keyboard ---
-
-    def key(self, event: pygame.event.Event) -> bool:
-        """The rack's and the cursor's keys: arrows (Ctrl+Left/Right move the tile in the rack), Tab,
-        1-5, Space lays or lifts, F flips. True when the key was the hand's."""
-        k, mods = event.key, event.mod
-        if k in ARROWS:
-            if mods & pygame.KMOD_CTRL and k in (pygame.K_LEFT, pygame.K_RIGHT):
-                ids = self.draft.order
-                if ids:
-                    tid = ids[min(self.selected, len(ids) - 1)]
-                    self.draft.move_in_rack(tid, -1 if k == pygame.K_LEFT else 1)
-                    self.selected = self.draft.order.index(tid)
-            elif self.keyboard:
-                dr, dc = ARROWS[k]
-                row, col = self.cursor.row + dr, self.cursor.col + dc
-                self.cursor = Square(min(SIZE - 1, max(0, row)), min(SIZE - 1, max(0, col)))
-            self.keyboard = True
-        elif k == pygame.K_TAB:
-            n = len(self.draft.order)
-            if n:
-                self.selected = (self.selected + (-1 if mods & pygame.KMOD_SHIFT else 1)) % n
-            self.keyboard = True
-        elif pygame.K_1 <= k <= pygame.K_5:
-            i = k - pygame.K_1
-            if self.exchanging:
-                if i < len(self.draft.order):
-                    self.draft.toggle_mark(self.draft.order[i])
-            elif i < len(self.draft.order):
-                self.selected = i
-                self.keyboard = True
-        elif k == pygame.K_SPACE:
-            self.keyboard = True
-            self._space()
-        elif k == pygame.K_f:
-            self._flip_key()
-        else:
-            return False
-        return True
-
-    def escape(self) -> None:
-        """Escape: the held tile goes back, the exchange closes, the keyboard's cursor goes away."""
-        if self.draft.held is not None:
-            self.draft.cancel()
-            self.stage.refresh_preview()
-        elif self.exchanging:
-            self.close_exchange()
-        self.keyboard = False
-
-    def _space(self) -> None:
-        """Space: lay the selected rack tile on the cursor square, or lift back the one there."""
-        if self.cursor in self.draft.placed:
-            self.draft.take_back(self.cursor)
-            self.moved()
-            self.stage.refresh_preview()
-            return
-        ids = self.draft.order
-        if not ids or not self.stage.my_turn or self.exchanging:
-            return
-        tid = ids[min(self.selected, len(ids) - 1)]
-        if self.draft.place(tid, self.stage.state.board, self.cursor):
-            self.moved()
-            self.stage.app.sounds.click()
-            self.selected = min(self.selected, max(0, len(self.draft.order) - 1))
-            self.stage.refresh_preview()
-
-    def _flip_key(self) -> None:
-        hit = None if self.keyboard else self.tile_at(self.mouse)
-        if hit is not None:
-            self.flip_at(self.mouse)
-        elif self.keyboard and self.cursor in self.draft.placed:
-            self.flip(self.draft.placed[self.cursor])
-        elif self.draft.order:
-            self.flip(self.draft.order[min(self.selected, len(self.draft.order) - 1)])
 
     # --- the rack's moves ---
 

@@ -16,8 +16,7 @@ import pygame
 
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState
-from cribtiles.rules.moves import Exchange, Move, Pass, Play
-from cribtiles.rules.scoring import score_play
+from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.table.history import TurnRecord
 from cribtiles.table.joker import Item
 from cribtiles.table.privacy import hands_over, next_person, uncovered_seat
@@ -28,10 +27,12 @@ from .coach_state import TableCoach
 from .config import Keeper
 from .declare import joker_rect
 from .drag import Draft
+from .game_acts import KEY_BUTTONS, Acts
 from .game_anims import TOAST, Animations
 from .game_coach import Coaching
 from .game_hand import Hand
 from .game_joker import JokerDesk
+from .game_keys import Keys
 from .game_turns import TurnList
 from .game_words import draw_words, sentence, took_back_words
 from .geometry import Layout, Point, centre, contains
@@ -66,8 +67,6 @@ class GameScene:
     notice: str = ""
     viewer: int = field(init=False)  # the seat whose rack is shown (see `human`)
     curtain: int | None = None  # hot seat: the person the racks are hidden for until they are ready
-    # "confirm before play": the play asked about, with what is declared for it and pointed at
-    confirming: tuple[Play, int | None, tuple[Item, ...]] | None = None
     now: float = 0.0
     live: Preview | None = None
     thinking_since: float | None = None  # another seat's move has been asked for since
@@ -79,9 +78,10 @@ class GameScene:
     hand: Hand = field(init=False)
     coaching: Coaching = field(init=False)
     joker: JokerDesk = field(init=False)
+    keys: Keys = field(init=False)
     turn_list: TurnList = field(init=False)
     anims: Animations = field(init=False)
-    _may_pass: tuple[GameState, bool] | None = None  # `state.may_pass()`, asked once per position
+    acts: Acts = field(init=False)
     _save_errors: int = 0
 
     def __post_init__(self) -> None:
@@ -91,7 +91,9 @@ class GameScene:
         self.hand = Hand(self, self.session.view(self.human).rack)
         self.coaching = Coaching(self, self.hand)
         self.hand.moved = self.coaching.tile_moved
-        self.joker = JokerDesk(self, self.hand, self._declared)
+        self.joker = JokerDesk(self, self.hand, lambda declared, claimed: self.acts.declared(declared, claimed))
+        self.acts = Acts(self, self.hand, self.joker, self.coaching)
+        self.keys = Keys(self, self.hand)
         self.turn_list = TurnList(self)
         self.anims = Animations(self)
         self.anims.set_pegs()
@@ -203,8 +205,9 @@ class GameScene:
         """Escape cancels what is under way first (a held tile, an exchange, a count, a past turn
         shown, the keyboard's cursor, what the coach shows); with nothing, the window takes it."""
         hand = self.hand
-        busy = hand.draft.held is not None or hand.exchanging or hand.keyboard or self.coaching.showing
-        return self.turn_list.past is None and self.joker.declaring is None and self.confirming is None and not busy
+        busy = hand.draft.held is not None or hand.exchanging or self.keys.keyboard or self.coaching.showing
+        asked = self.joker.declaring is not None or self.acts.confirming is not None
+        return self.turn_list.past is None and not asked and not busy
 
     def relayout(self) -> None:
         self.hand.snap()
@@ -215,26 +218,8 @@ class GameScene:
         play = self.hand.draft.proposal()
         self.live = preview(self.state.board, play) if play is not None else None
 
-    def can_play(self) -> bool:
-        return self.my_turn and self.live is not None and self.live.is_legal and self.hand.draft.held is None
-
-    def may_pass_now(self) -> bool:
-        """`state.may_pass()`, asked once per position (it searches for a legal play)."""
-        if self._may_pass is not None and self._may_pass[0] is self.state:
-            return self._may_pass[1]
-        answer = self.state.may_pass()
-        self._may_pass = (self.state, answer)
-        return answer
-
-    def can_pass(self) -> bool:
-        return self.my_turn and self.may_pass_now()
-
     def can_exchange(self) -> bool:
-        return self.can_pass() and self.state.bag_size(self.human) > 0
-
-    def exchange_ready(self) -> bool:
-        n = len(self.hand.draft.marked)
-        return self.hand.exchanging and 1 <= n <= min(5, self.state.bag_size(self.human))
+        return self.acts.can_exchange()
 
     def may_call(self) -> bool:
         """The person shown may call "Joker" on the last play (another player's, before anyone acts)."""
@@ -261,7 +246,7 @@ class GameScene:
     def handle(self, event: pygame.event.Event) -> None:
         if self.curtain is not None and self._at_curtain(event):
             return
-        if self.confirming is not None and self._at_confirm(event):
+        if self.acts.confirming is not None and self.acts.at_question(event):
             return
         hand = self.hand
         if event.type == pygame.MOUSEMOTION:
@@ -272,7 +257,7 @@ class GameScene:
         elif event.type == pygame.MOUSEBUTTONDOWN:
             hand.mouse = event.pos
             if event.button == 1:
-                hand.keyboard = False
+                self.keys.keyboard = False
                 self._press(event.pos)
             elif event.button == 3:  # the wheel arrives as MOUSEWHEEL too: one notch, one flip
                 hand.flip_at(event.pos)
@@ -300,28 +285,6 @@ class GameScene:
             return True
         return event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN, pygame.MOUSEWHEEL)
 
-    def _at_confirm(self, event: pygame.event.Event) -> bool:
-        """While "Play ... for 12?" is asked: Enter, Y or the Play button plays; Escape, N or a click
-        elsewhere goes back to the turn as it was. True when the event was the question's."""
-        if event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y):
-                self.confirm_play()
-            elif event.key in (pygame.K_ESCAPE, pygame.K_n):
-                self.confirming = None
-            return True
-        if event.type == pygame.MOUSEBUTTONDOWN:
-            if event.button == 1 and contains(self._play_rect(), event.pos):
-                self.confirm_play()
-            else:
-                self.confirming = None
-            return True
-        return event.type in (pygame.MOUSEBUTTONUP, pygame.MOUSEWHEEL)
-
-    def _play_rect(self) -> tuple[int, int, int, int]:
-        from .panel import panel_buttons
-
-        return panel_buttons(self.snapshot())[0][0]
-
     def _press(self, point: Point) -> None:
         if self.coaching.press(point):
             return
@@ -334,7 +297,7 @@ class GameScene:
             self.call_joker()
             return
         button = self.layout.button_at(point)
-        if button == "play" and self.undo_shown and not contains(self._play_rect(), point):
+        if button == "play" and self.undo_shown and not contains(self.acts.play_rect(), point):
             from .panel import undo_button
 
             undo = undo_button(self.snapshot())
@@ -344,7 +307,7 @@ class GameScene:
         if self.joker.declaring is not None and button is None:
             self.joker.point_at(self.layout.square_at(point))
         elif button is not None:
-            self.press_button(button)
+            self.acts.press(button)
         else:
             self.hand.press(point)
 
@@ -358,94 +321,18 @@ class GameScene:
             self.call_joker()
         elif k == pygame.K_u or (k == pygame.K_z and mods & pygame.KMOD_CTRL):
             self.take_back()
-        elif self.hand.key(event):
+        elif self.keys.key(event):
             pass
         elif k in KEY_BUTTONS:
-            self.press_button(KEY_BUTTONS[k])
+            self.acts.press(KEY_BUTTONS[k])
         elif k in (pygame.K_h, pygame.K_F1):
             self.help = not self.help
         elif k == pygame.K_n and (self.state.is_over or mods & pygame.KMOD_CTRL):
             self.app.new_game()
         elif k == pygame.K_ESCAPE:
-            self.hand.escape()
+            self.keys.escape()
 
     # --- the person's turn ---
-
-    def press_button(self, name: str) -> None:
-        hand = self.hand
-        if name == "play":
-            self._play_button()
-        elif name in ("pass", "exchange") and hand.exchanging:
-            hand.close_exchange()
-        elif name == "pass":
-            if self.can_pass():
-                hand.draft.recall()
-                self.commit(Pass())
-            elif self.my_turn:
-                self.toast("You have a legal play, so you may not pass.")
-        elif name == "exchange":
-            if self.can_exchange():
-                hand.open_exchange()
-            elif self.my_turn and self.can_pass():
-                self.toast("The bag is empty: there is nothing to exchange with.")
-            elif self.my_turn:
-                self.toast("You have a legal play, so you may not exchange.")
-        elif name == "recall":
-            hand.recall()
-        elif name == "shuffle":
-            self.coaching.tile_moved()
-            hand.draft.shuffle(self.rng)
-
-    def _play_button(self) -> None:
-        """Play (Enter): the exchange marked, the count declared, or the play laid (counted first under
-        the Joker rule: never played for its true score unasked); refused in words when it is illegal."""
-        hand = self.hand
-        if hand.exchanging:
-            if self.exchange_ready():
-                move = hand.draft.exchange()
-                assert move is not None
-                hand.exchanging = False
-                self.commit(move)
-        elif self.joker.declaring is not None:
-            self.joker.declare()
-        elif self.can_play():
-            play = hand.draft.proposal()
-            assert play is not None
-            if self.state.options.joker:
-                score = self.live.score if self.live is not None else None
-                self.joker.count(score if score is not None else score_play(self.state.board, play))
-                return
-            self._play_or_ask(play)
-        elif self.live is not None and not self.live.is_legal and self.my_turn:
-            self.toast(self.live.reason)
-
-    def _declared(self, declared: int, claimed: tuple[Item, ...]) -> None:
-        play = self.hand.draft.proposal()
-        if play is not None:
-            self._play_or_ask(play, declared, claimed)
-
-    def _play_or_ask(self, play: Play, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> None:
-        """Make the play, or first ask "Play f7=5D g7=TL for 12?" when the setting says so (under the
-        Joker rule "Play f7=5D g7=TL and declare 10?": what will be declared, never the true score)."""
-        if self.app.prefs.confirm_play:
-            self.confirming = (play, declared, claimed)
-        else:
-            self.commit(play, declared, claimed)
-
-    def confirm_play(self) -> None:
-        """The play asked about is made."""
-        asked, self.confirming = self.confirming, None
-        if asked is not None and self.my_turn:
-            self.commit(*asked)
-
-    def _question(self) -> str | None:
-        if self.confirming is None:
-            return None
-        play, declared, _ = self.confirming
-        if self.state.options.joker:  # what the person declares is all the question may tell
-            return f"Play {play} and declare {declared if declared is not None else 'its score'}?"
-        points = self.live.score.total if self.live is not None and self.live.score is not None else None
-        return f"Play {play} for {points}?" if points is not None else f"Play {play}?"
 
     def take_back(self) -> None:
         """Undo (the button, U, Ctrl+Z): take back the person's last turn and the bots' replies after
@@ -470,11 +357,12 @@ class GameScene:
         whose = "your" if self.name_of(self.human) == "You" else f"{self.state.names[self.human]}'s"
         also = None if on_its_way is None else self.state.names[on_its_way]
         self.toast(took_back_words(taken, whose, self.state.names, also))
-        self.turn_list.past, self.confirming, self.curtain, self.ended = None, None, None, False
+        self.turn_list.past, self.acts.confirming, self.curtain, self.ended = None, None, None, False
         self.joker.cancel()
         self.anims.racks_counted = False
         self.viewer = self._person_to_show(self.viewer)
         self.hand.reset(self.session.view(self.human).rack)
+        self.keys.selected = 0
         self.anims.set_pegs()
         self.anims.explain_last()
         self.refresh_preview()
@@ -518,6 +406,7 @@ class GameScene:
             self.curtain = self.viewer if self.hot_seat else None
         if mover == viewer or self.viewer != viewer:  # a bot's move leaves the person's rack (and tile in hand)
             hand.deal(self.session.view(self.human).rack, keep)
+            self.keys.selected = 0
         self.refresh_preview()
         self.coaching.show_notes()
         self.saved()
@@ -595,7 +484,7 @@ class GameScene:
         """The table at this moment, for drawing: copies and frozen values only. Under the curtain it
         holds no rack and no message for one seat's eyes (`cribtiles.table.privacy`)."""
         covered = self.curtain is not None
-        hand, anims, turns = self.hand, self.anims, self.turn_list
+        hand, anims, turns, acts = self.hand, self.anims, self.turn_list, self.acts
         return TableSnapshot(
             layout=self.layout,
             now=self.now,
@@ -621,13 +510,13 @@ class GameScene:
             flips=hand.flips_view(),
             pegs=anims.peg_views(),
             exchanging=hand.exchanging,
-            keyboard=hand.keyboard,
-            cursor=hand.cursor,
-            selected=hand.selected,
+            keyboard=self.keys.keyboard,
+            cursor=self.keys.cursor,
+            selected=self.keys.selected,
             help=self.help,
             toasts=anims.shown_toasts(self.uncovered),
             buttons=Buttons(
-                self.can_play(), self.can_pass(), self.can_exchange(), self.exchange_ready(), self.may_pass_now()
+                acts.can_play(), acts.can_pass(), acts.can_exchange(), acts.exchange_ready(), acts.may_pass_now()
             ),
             next_level=self.app.prefs.level,
             next_is_round=self.state.is_over and not self.session.match.is_over,
@@ -641,7 +530,7 @@ class GameScene:
             turn_scroll=turns.turn_scroll,
             undo_shown=self.undo_shown,
             can_undo=self.can_undo(),
-            confirming=self._question(),
+            confirming=acts.question(),
             coach=self.coaching.view(),
             peg_totals=self.peg_totals,
             opening=self.draw_words() if len(self.state.turns) < self.state.players else "",
@@ -651,15 +540,3 @@ class GameScene:
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         """Draw the table; the rectangles that changed, or None if all of it did."""
         return self.view.draw(surface, self.snapshot(), full)
-
-
-#: Keys that press the panel's buttons.
-KEY_BUTTONS = {
-    pygame.K_RETURN: "play",
-    pygame.K_KP_ENTER: "play",
-    pygame.K_BACKSPACE: "recall",
-    pygame.K_r: "recall",
-    pygame.K_s: "shuffle",
-    pygame.K_p: "pass",
-    pygame.K_x: "exchange",
-}

@@ -201,7 +201,7 @@ class PuzzleScene:
             game.relayout()
         if event.type == pygame.KEYDOWN:
             k = event.key
-            if k == pygame.K_ESCAPE and game.draft.held is None and not game.hand.keyboard:
+            if k == pygame.K_ESCAPE and game.draft.held is None and not game.keys.keyboard:
                 self.back_to_list()
                 return
             if k in ENTER_KEYS:

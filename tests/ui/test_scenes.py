@@ -124,7 +124,7 @@ def test_a_legal_play_dragged_and_played_with_enter_is_saved(app: App, tmp_path:
         slot = next(i for i, tid in enumerate(game.draft.order) if game.draft.tiles[tid] == p.tile.rack_form)
         post_drag(centre(lay.slot_rect(slot)), centre(lay.square_rect(p.square)))
         frames(app)
-    assert game.live is not None and game.live.is_legal and game.can_play()
+    assert game.live is not None and game.live.is_legal and game.acts.can_play()
     post_key(pygame.K_RETURN)
     frames(app, 1)
     assert game.state.log[0] == str(play)
@@ -174,19 +174,19 @@ def test_keyboard_play(app: App) -> None:
     play = next(p for p in game.state.legal_plays() if len(p.placements) == 2 and all(t.rank != 9 for t in p.tiles))
     post_key(pygame.K_LEFT)  # shows the cursor at the centre
     frames(app)
-    assert game.hand.keyboard
+    assert game.keys.keyboard
     for p in play.placements:
-        while game.hand.cursor.row != p.square.row:
-            post_key(pygame.K_DOWN if game.hand.cursor.row < p.square.row else pygame.K_UP)
+        while game.keys.cursor.row != p.square.row:
+            post_key(pygame.K_DOWN if game.keys.cursor.row < p.square.row else pygame.K_UP)
             frames(app, 1)
-        while game.hand.cursor.col != p.square.col:
-            post_key(pygame.K_RIGHT if game.hand.cursor.col < p.square.col else pygame.K_LEFT)
+        while game.keys.cursor.col != p.square.col:
+            post_key(pygame.K_RIGHT if game.keys.cursor.col < p.square.col else pygame.K_LEFT)
             frames(app, 1)
         slot = next(i for i, tid in enumerate(game.draft.order) if game.draft.tiles[tid] == p.tile.rack_form)
         post_key(pygame.K_1 + slot)
         post_key(pygame.K_SPACE)
         frames(app)
-    assert game.can_play()
+    assert game.acts.can_play()
     post_key(pygame.K_RETURN)
     frames(app)
     assert game.state.log[0] == str(play)
@@ -194,7 +194,7 @@ def test_keyboard_play(app: App) -> None:
 
 def test_pass_and_exchange_only_when_the_rules_allow(app: App) -> None:
     game = app.game
-    assert not game.can_pass()
+    assert not game.acts.can_pass()
     post_key(pygame.K_p)
     post_key(pygame.K_x)
     frames(app)
@@ -289,7 +289,7 @@ def test_the_draft_never_plays_a_move_the_rules_refuse(app: App) -> None:
     game = app.game
     game.draft.place(game.draft.order[0], game.state.board, Square(6, 6))
     game.refresh_preview()
-    assert not game.can_play()
+    assert not game.acts.can_play()
     assert parse_move("pass") not in game.state.legal_actions()
 
 

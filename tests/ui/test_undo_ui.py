@@ -161,14 +161,14 @@ def test_confirm_before_play_asks_and_escape_goes_back_y_plays() -> None:
         assert info_rows(snap)[0].left == question and panel_buttons(snap)[0][1:] == ("Yes, play it", True)
         post_key(pygame.K_ESCAPE)  # goes back to the table, not to the title screen
         frames(app)
-        assert app.scenes == [game] and game.confirming is None and table.state == before
+        assert app.scenes == [game] and game.acts.confirming is None and table.state == before
         assert len(game.draft.placed) == len(play.placements)
         post_click(centre(panel_buttons(game.snapshot())[0][0]))  # the Play button asks too
         frames(app)
         assert game.snapshot().confirming == question
         post_key(pygame.K_n)
         frames(app)
-        assert game.confirming is None and table.state == before
+        assert game.acts.confirming is None and table.state == before
         post_key(pygame.K_RETURN)
         post_key(pygame.K_y)
         frames(app)
