@@ -127,9 +127,13 @@ class Animations:
         move, self.pending = self.pending, None
         return move
 
-    def stop(self) -> None:
-        """Nothing is on its way any more (a turn taken back)."""
+    def taken_back(self) -> None:
+        """A turn was taken back: nothing is on its way any more, the pegs and the breakdown are those
+        of the game as it stands again."""
         self.flights, self.pending = [], None
+        self.racks_counted = False
+        self.set_pegs()
+        self.explain_last()
 
     def advance(self, dt: float) -> None:
         """A frame: messages whose time is up go, the pegs move on."""

@@ -153,6 +153,11 @@ class Coaching:
             self.mark(move.tiles)
         self.coach.chosen = index
 
+    def taken_back(self, seat: int) -> None:
+        """`seat`'s turn was taken back: what the coach showed, and its note on that play, go."""
+        self.coach.clear()
+        self.notes.pop(seat, None)
+
     def tile_moved(self) -> None:
         """A tile moved by hand: the hint is put away, and no candidate is laid any more."""
         self.coach.hint = None

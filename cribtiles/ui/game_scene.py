@@ -14,12 +14,10 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.table.history import TurnRecord
 from cribtiles.table.joker import Item
-from cribtiles.table.privacy import hands_over, next_person, uncovered_seat
 from cribtiles.table.session import Session
 from cribtiles.table.settings import Preferences
 
@@ -33,15 +31,16 @@ from .game_coach import Coaching
 from .game_hand import Hand
 from .game_joker import JokerDesk
 from .game_keys import Keys
+from .game_others import Others
+from .game_seats import SeatShown, waits
 from .game_turns import TurnList
-from .game_words import draw_words, sentence, took_back_words
+from .game_undo import can_undo, take_back, undo_shown
+from .game_words import draw_words, sentence
 from .geometry import Layout, Point, centre, contains
 from .preview import Preview, preview
 from .snapshot import Buttons, TableSnapshot
 from .sound import Sounds
 from .table import TableView
-
-BOT_MIN_PAUSE = 0.7  # seconds another seat seems to think, at the least, at normal speed
 
 
 class Host(Protocol):
@@ -65,16 +64,15 @@ class GameScene:
     app: Host
     session: Session
     notice: str = ""
-    viewer: int = field(init=False)  # the seat whose rack is shown (see `human`)
-    curtain: int | None = None  # hot seat: the person the racks are hidden for until they are ready
     now: float = 0.0
     live: Preview | None = None
-    thinking_since: float | None = None  # another seat's move has been asked for since
     help: bool = False  # the side panel shows how to play
     ended: bool = False  # the end-of-game scene has been shown
     peg_totals: bool = False  # a match: the peg board shows the match totals (a click on it switches)
     rng: random.Random = field(default_factory=random.Random)
     view: TableView = field(default_factory=TableView)  # drawing's own memory of the last frame
+    shown: SeatShown = field(init=False)
+    others: Others = field(init=False)
     hand: Hand = field(init=False)
     coaching: Coaching = field(init=False)
     joker: JokerDesk = field(init=False)
@@ -85,9 +83,8 @@ class GameScene:
     _save_errors: int = 0
 
     def __post_init__(self) -> None:
-        self.viewer = self._person_to_show()
-        if self.hot_seat and self.mine_to_move:
-            self.curtain = self.viewer  # the first person's rack waits for them, too
+        self.shown = SeatShown(self.session)
+        self.others = Others(self)
         self.hand = Hand(self, self.session.view(self.human).rack)
         self.coaching = Coaching(self, self.hand)
         self.hand.moved = self.coaching.tile_moved
@@ -105,13 +102,11 @@ class GameScene:
 
     def name_of(self, seat: int) -> str:
         """ "You" for the only person at a table of bots, else the seat's name."""
-        return "You" if seat == self.you else self.state.names[seat]
+        return self.shown.name_of(seat)
 
     @property
     def you(self) -> int | None:
-        """The seat called "You": the only person at a table of bots (None with several people, or none)."""
-        mine = self.session.mine
-        return mine[0] if len(mine) == 1 else None
+        return self.shown.you
 
     def draw_words(self) -> str:
         """Who starts and why: each player's tile of the draw for the start."""
@@ -125,26 +120,16 @@ class GameScene:
     @property
     def human(self) -> int:
         """The seat whose rack the window shows: the person to move, or the last person who moved."""
-        return self.viewer
+        return self.shown.viewer
+
+    @property
+    def curtain(self) -> int | None:
+        """Hot seat: the person the racks are hidden for until they are ready."""
+        return self.shown.curtain
 
     @property
     def uncovered(self) -> int | None:
-        """The seat whose rack is uncovered now (None while the curtain is down): the only seat whose
-        private information (`cribtiles.table.privacy`) may be drawn."""
-        return uncovered_seat(self.human, self.curtain is not None)
-
-    @property
-    def hot_seat(self) -> bool:
-        """Several people share the window (in Solitaire both sides are one person's: no curtain)."""
-        return len(self.session.mine) > 1 and not self.state.options.solitaire
-
-    def _person_to_show(self, keep: int | None = None) -> int:
-        if self.mine_to_move:
-            return self.state.current
-        if keep is not None:
-            return keep
-        mine = self.session.mine
-        return mine[0] if mine else 0
+        return self.shown.uncovered
 
     @property
     def layout(self) -> Layout:
@@ -163,19 +148,9 @@ class GameScene:
         return next((s.level for s in self.session.seats if s.level is not None), "")
 
     @property
-    def mine_to_move(self) -> bool:
-        """One of this window's seats is to move."""
-        return self.session.to_move is not None and self.session.to_move in self.session.mine
-
-    @property
-    def others_to_move(self) -> bool:
-        """A seat this window does not play is to move (a bot here, or a player elsewhere)."""
-        return self.session.to_move is not None and self.session.to_move not in self.session.mine
-
-    @property
     def my_turn(self) -> bool:
         """A person at the table may act now (never at a table of bots only, which the window watches)."""
-        shown_to_move = self.mine_to_move and self.state.current == self.human
+        shown_to_move = self.shown.mine_to_move and self.state.current == self.human
         return shown_to_move and not self.busy and self.curtain is None
 
     @property
@@ -185,7 +160,7 @@ class GameScene:
 
     @property
     def thinking(self) -> bool:
-        return self.thinking_since is not None
+        return self.others.thinking
 
     @property
     def draft(self) -> Draft:
@@ -231,11 +206,10 @@ class GameScene:
 
     @property
     def undo_shown(self) -> bool:
-        """The Undo button shows when the setting allows it and a bot sits at the table."""
-        return self.app.prefs.undo and any(s.is_bot for s in self.session.seats)
+        return undo_shown(self)
 
     def can_undo(self) -> bool:
-        return self.undo_shown and self.curtain is None and self.session.can_undo(self.human)
+        return can_undo(self)
 
     # --- input ---
 
@@ -244,7 +218,11 @@ class GameScene:
         self.coach.worker.close()
 
     def handle(self, event: pygame.event.Event) -> None:
-        if self.curtain is not None and self._at_curtain(event):
+        if self.curtain is not None and self.shown.lift(event):
+            self.refresh_preview()
+            self.coaching.show_notes()
+            return
+        if self.curtain is not None and waits(event):
             return
         if self.acts.confirming is not None and self.acts.at_question(event):
             return
@@ -271,19 +249,6 @@ class GameScene:
             hand.release()
         elif event.type == pygame.KEYDOWN:
             self._key(event)
-
-    def _at_curtain(self, event: pygame.event.Event) -> bool:
-        """While the racks are hidden between two people's turns: a click, Enter or Space lifts the
-        curtain; other input waits. True when the event was the curtain's."""
-        ready = (event.type == pygame.MOUSEBUTTONDOWN and event.button == 1) or (
-            event.type == pygame.KEYDOWN and event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
-        )
-        if ready:
-            self.curtain = None
-            self.refresh_preview()
-            self.coaching.show_notes()
-            return True
-        return event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP, pygame.KEYDOWN, pygame.MOUSEWHEEL)
 
     def _press(self, point: Point) -> None:
         if self.coaching.press(point):
@@ -335,39 +300,8 @@ class GameScene:
     # --- the person's turn ---
 
     def take_back(self) -> None:
-        """Undo (the button, U, Ctrl+Z): take back the person's last turn and the bots' replies after
-        it; a bot thinking is stopped, the game saved, and a message says what was taken back."""
-        if not self.app.prefs.undo:
-            self.toast("Undo is off in the settings.")
-            return
-        if not any(s.is_bot for s in self.session.seats):
-            self.toast("Plays are taken back only in a game against bots.")
-            return
-        try:
-            taken = self.session.undo_turns(self.human)
-        except IllegalMove as e:
-            self.toast(f"{str(e)[:1].upper()}{str(e)[1:]}.")
-            return
-        on_its_way = self.state.current if self.anims.pending is not None else None
-        self.coach.clear()
-        self.coaching.notes.pop(self.human, None)  # a note on a play taken back
-        self.thinking_since = None
-        self.anims.stop()
-        self.session.undo(self.human)  # a bot thinking about a reply that will never be made stops
-        whose = "your" if self.name_of(self.human) == "You" else f"{self.state.names[self.human]}'s"
-        also = None if on_its_way is None else self.state.names[on_its_way]
-        self.toast(took_back_words(taken, whose, self.state.names, also))
-        self.turn_list.past, self.acts.confirming, self.curtain, self.ended = None, None, None, False
-        self.joker.cancel()
-        self.anims.racks_counted = False
-        self.viewer = self._person_to_show(self.viewer)
-        self.hand.reset(self.session.view(self.human).rack)
-        self.keys.selected = 0
-        self.anims.set_pegs()
-        self.anims.explain_last()
-        self.refresh_preview()
-        self.saved()
-        self.app.sounds.click()
+        """Undo (the button, U, Ctrl+Z): the person's last turn and the bots' replies after it."""
+        take_back(self)
 
     def saved(self) -> None:
         """Save the game; a save that failed (a full disk, a folder gone read-only) is told."""
@@ -393,19 +327,11 @@ class GameScene:
         record = self.session.land() if theirs else self.session.act(mover, move, declared, claimed)
         self.joker.cancel()
         self._tell(record)
-        viewer, self.viewer = self.viewer, self._person_to_show(self.viewer)
-        passing = self.hot_seat and self.session.seats[mover].is_person
-        if passing and hands_over(self.session.seats, mover, self.session.to_move):
-            # the racks are covered at once, even while bots move before the next person's turn
-            following = next_person(self.session.seats, self.state.current)
-            self.viewer = self.viewer if following is None else following
+        before = self.shown.after_turn(mover)
         if note:  # the mover's to read, at once or when their rack is next uncovered
-            self.coaching.hold(mover, note, later=self.viewer != mover)
-        if self.viewer != viewer:  # the next person at the table takes their rack, once the others look away
-            keep = None
-            self.curtain = self.viewer if self.hot_seat else None
-        if mover == viewer or self.viewer != viewer:  # a bot's move leaves the person's rack (and tile in hand)
-            hand.deal(self.session.view(self.human).rack, keep)
+            self.coaching.hold(mover, note, later=self.human != mover)
+        if mover == before or self.human != before:  # a bot's move leaves the person's rack (and tile in hand)
+            hand.deal(self.session.view(self.human).rack, keep if self.human == before else None)
             self.keys.selected = 0
         self.refresh_preview()
         self.coaching.show_notes()
@@ -449,32 +375,14 @@ class GameScene:
             if move is not None:
                 self.commit(move)
             return
-        self._drive_others()
+        move = self.others.drive()
+        if move is not None:
+            self.start_bot_move(move)
         self.joker.tell_calls(self.anims.pegs)
         self.anims.see_again()
         if self.state.is_over and not self.ended and self.anims.still():
             self.ended = True
             self.app.show_end(self)
-
-    def _drive_others(self) -> None:
-        """The others' turn (a bot's here): the session thinks; its move is taken once the bot has
-        seemed to think for a moment, and flies in (what went wrong on the way: the app tells)."""
-        if not self.others_to_move:
-            self.thinking_since = None
-            return
-        if self.thinking_since is None:
-            self.thinking_since = self.now
-            self.session.poll()
-            return
-        if self.now - self.thinking_since < self.anim(BOT_MIN_PAUSE):
-            return
-        move = self.session.poll()
-        if move is None:
-            if not self.session.thinking:  # the request was dropped (a cancelled move): ask again
-                self.thinking_since = None
-            return
-        self.thinking_since = None
-        self.start_bot_move(move)
 
     def count_racks(self) -> None:
         """The end of the round: each front peg goes back by what was left on its rack."""
@@ -523,7 +431,7 @@ class GameScene:
             curtain=None if self.curtain is None else self.state.names[self.curtain],
             declaring=self.joker.view(),
             may_call=self.may_call(),
-            hide_scores=self.state.options.joker and self.mine_to_move,
+            hide_scores=self.state.options.joker and self.shown.mine_to_move,
             match=self.session.match,
             racks_counted=anims.racks_counted,
             past=turns.view(),

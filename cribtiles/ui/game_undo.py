@@ -1,0 +1,81 @@
+"""Taking back a turn at the table (the Undo button, U, Ctrl+Z): the person's last turn and the bots'
+replies after it, every controller back to the game as it stands again, and what was taken back told.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from cribtiles.rules.errors import IllegalMove
+
+from .game_acts import Acts
+from .game_anims import Animations
+from .game_coach import Coaching
+from .game_hand import Hand
+from .game_host import Stage
+from .game_joker import JokerDesk
+from .game_keys import Keys
+from .game_others import Others
+from .game_seats import SeatShown
+from .game_turns import TurnList
+from .game_words import took_back_words
+
+
+class Undoable(Stage, Protocol):
+    """The scene as taking back sees it: every controller it puts back."""
+
+    shown: SeatShown
+    others: Others
+    hand: Hand
+    coaching: Coaching
+    joker: JokerDesk
+    keys: Keys
+    turn_list: TurnList
+    anims: Animations
+    acts: Acts
+    ended: bool
+
+    @property
+    def curtain(self) -> int | None: ...
+
+
+def undo_shown(scene: Undoable) -> bool:
+    """The Undo button shows when the setting allows it and a bot sits at the table."""
+    return scene.app.prefs.undo and any(s.is_bot for s in scene.session.seats)
+
+
+def can_undo(scene: Undoable) -> bool:
+    """... and the person shown may take back their last turn now."""
+    return undo_shown(scene) and scene.curtain is None and scene.session.can_undo(scene.human)
+
+
+def take_back(scene: Undoable) -> None:
+    """Take back the person's last turn and the bots' replies after it; a bot thinking is stopped,
+    the game saved, and a message says what was taken back (or, in words, why nothing may be)."""
+    session, human = scene.session, scene.human
+    if not scene.app.prefs.undo:
+        scene.toast("Undo is off in the settings.")
+        return
+    if not any(s.is_bot for s in session.seats):
+        scene.toast("Plays are taken back only in a game against bots.")
+        return
+    try:
+        taken = session.undo_turns(human)
+    except IllegalMove as e:
+        scene.toast(f"{str(e)[:1].upper()}{str(e)[1:]}.")
+        return
+    on_its_way = scene.state.current if scene.anims.pending is not None else None
+    scene.coaching.taken_back(human)
+    scene.others.thinking_since = None
+    session.undo(human)  # a bot thinking about a reply that will never be made stops
+    names = scene.state.names
+    whose = "your" if scene.name_of(human) == "You" else f"{names[human]}'s"
+    scene.toast(took_back_words(taken, whose, names, None if on_its_way is None else names[on_its_way]))
+    scene.turn_list.past, scene.acts.confirming, scene.ended, scene.keys.selected = None, None, False, 0
+    scene.joker.cancel()
+    scene.anims.taken_back()
+    scene.shown.taken_back()
+    scene.hand.reset(session.view(scene.human).rack)
+    scene.refresh_preview()
+    scene.saved()
+    scene.app.sounds.click()
