@@ -107,6 +107,11 @@ class Session(Protocol):
 
     def next_round(self) -> None: ...
 
+    def again(self, seats: Sequence[Seat], seed: int) -> Session:
+        """A new game at this table for `seats` (its people, its bots at their levels): the same
+        rules, a new shuffle from `seed`; this session is not driven any more."""
+        ...
+
     def save(self) -> None:
         """Keep the game as it stands (after every turn: quitting never loses one)."""
         ...
@@ -305,6 +310,10 @@ class LocalSession:
     def next_round(self) -> None:
         self._drop()
         self.table.next_round()
+
+    def again(self, seats: Sequence[Seat], seed: int) -> LocalSession:
+        self.close()
+        return LocalSession.new(seats, self.table.options, seed, self.thinker, self.keeper)
 
     def save(self) -> None:
         if self.keeper is not None:

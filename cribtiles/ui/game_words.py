@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from cribtiles.rules.game import GameState
+from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Exchange, Play
 from cribtiles.rules.options import Start
 from cribtiles.table.history import TurnRecord
@@ -52,3 +53,11 @@ def took_back_words(taken: Sequence[TurnRecord], whose: str, names: Sequence[str
     elif bots:
         what += f" and the replies of {', '.join(bots[:-1])} and {bots[-1]}"
     return f"Took back {what}."
+
+
+def round_words(match: Match, you: int | None) -> str:
+    """The next round of a match begins: which, and the running totals ("You" for `you`)."""
+    totals = " · ".join(
+        f"{'You' if p == you else n} {t}" for p, (n, t) in enumerate(zip(match.names, match.totals, strict=True))
+    )
+    return f"Round {match.round} of {match.options.rounds}. Running totals: {totals}."

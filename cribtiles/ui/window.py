@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-import math
 import os
 import random
 import signal
@@ -33,10 +32,12 @@ from cribtiles.table.seats import seats_from_names
 from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import SPEEDS, Preferences
 
-from . import endcard, paint
+from . import paint
 from .config import Keeper
+from .end_scene import EndScene
 from .game_scene import GameScene
-from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, contains, fit_window
+from .game_words import round_words
+from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, fit_window
 from .newgame import NewGameScene
 from .newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, table_pairs, with_level
 from .scene import Scene
@@ -48,99 +49,6 @@ TITLE = "Crib Tiles"
 PREFS_SETTLE = 1.0
 log = logging.getLogger("cribtiles.window")
 HEADLESS_DRIVERS = ("offscreen", "dummy")
-
-
-#: Seconds the result stands on the end card before Enter (or a click on its button) goes on to the
-#: next game: an Enter meant for the last play, or pressed twice, never skips a result nobody has read.
-RESULT_GUARD = 1.0
-
-
-class EndScene:
-    """The end of the game over the table: rack deductions, final scores, the winner, New game."""
-
-    def __init__(self, app: App, game: GameScene) -> None:
-        self.app = app
-        self.game = game
-        self.mouse = (0, 0)
-        self.shown_at = game.now
-        self.clicks = 0
-        self.rushed = False  # Enter during the count: the racks are counted at once
-        self.result_at: float | None = None  # the scene's time when the result appeared
-
-    @property
-    def elapsed(self) -> float:
-        """Seconds since the card appeared, at normal pace (the speed setting shortens the count)."""
-        pace = self.app.prefs.pace
-        return math.inf if pace <= 0 or self.rushed else (self.game.now - self.shown_at) / pace
-
-    @property
-    def ready(self) -> bool:
-        """The result has been in view for `RESULT_GUARD` seconds of the scene's clock: Enter goes on."""
-        return self.result_at is not None and self.game.now - self.result_at >= RESULT_GUARD
-
-    def _go_on(self, then: Callable[[], None]) -> None:
-        """Enter, N or the card's button: once the result has been seen, `then`; before, the count is
-        finished at once and the result shown (the next Enter, a moment later, goes on)."""
-        if self.ready:
-            then()
-        elif self.result_at is None:
-            self.rushed = True
-            self._see_result()
-
-    def _see_result(self) -> None:
-        if self.result_at is None and endcard.all_counted(self.game.snapshot(), self.elapsed):
-            self.result_at = self.game.now
-            self.game.count_racks()  # the pegs go back to the final scores
-
-    def review_rect(self) -> tuple[int, int, int, int]:
-        """The Review button, right of the card's New game button (its key, V, right of it)."""
-        card, button = endcard.end_rects(self.game.snapshot())
-        gap = button[3] // 3
-        x = button[0] + button[2] + gap
-        return (x, button[1], min(round(card[2] * 0.2), card[0] + card[2] - 3 * gap - x), button[3])
-
-    def shutdown(self) -> None:
-        """Nothing of its own runs."""
-
-    def handle(self, event: pygame.event.Event) -> None:
-        _, button = endcard.end_rects(self.game.snapshot())
-        clicked = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
-        if event.type == pygame.MOUSEMOTION:
-            self.mouse = event.pos
-        elif clicked and contains(button, event.pos):
-            self._go_on(self.app.new_game)
-        elif clicked and contains(self.review_rect(), event.pos):
-            self.app.open_review(self.game.session.as_table())
-        elif event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
-                self._go_on(self.app.new_game)  # the same table again (or the next round)
-            elif event.key == pygame.K_v:  # every turn against the best play found
-                self.app.open_review(self.game.session.as_table())
-            elif event.key == pygame.K_g:  # other players or rules: the New game screen
-                self.app.open_new_game()
-            elif event.key == pygame.K_ESCAPE:  # look at the final board; N starts a new game
-                self.game.count_racks()
-                self.app.close_top()
-
-    def update(self, dt: float) -> None:
-        self.game.update(dt)
-        snap = self.game.snapshot()
-        n = endcard.counted(snap, self.elapsed)
-        if n > self.clicks and self.elapsed != math.inf:  # a knock for each tile counted off
-            self.app.sounds.click()
-        self.clicks = n
-        self._see_result()
-
-    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        self.game.draw(surface, full=True)  # the veil darkens everything: redraw it all
-        snap = self.game.snapshot()
-        _, button = endcard.end_rects(snap)
-        endcard.draw_end(surface, snap, contains(button, self.mouse), self.elapsed)
-        review = self.review_rect()
-        paint.button(surface, review, "Review", True, contains(review, self.mouse))
-        at = (review[0] + review[2] + review[3] // 6, review[1] + review[3] // 2)
-        paint.write(surface, "V", max(12, review[3] // 3), paint.DIM, at, "midleft")
-        return None
 
 
 #: The title's welcome at the first start: the tutorial offered, or once it is done, what comes next.
@@ -477,10 +385,6 @@ class App:
         """The game over the table is a round of a match with rounds still to play."""
         return self.session.state.is_over and not self.session.match.is_over
 
-    def save_game(self) -> None:
-        """Save the game at the table (its seats, and the round in play within its match)."""
-        self.session.save()
-
     def take_seat(self, session: Session, notice: str = "") -> None:
         """Play `session` from now on, in place of the game in play (whose bot stops thinking): a new
         game here, the next round, or a table elsewhere; the window never asks which."""
@@ -501,20 +405,14 @@ class App:
             self.worker.warm_up()
 
     def new_game(self) -> None:
-        """The next round of the match, once a round is over; otherwise a new game."""
+        """The next round of the match, once a round is over; otherwise a new game at the same table:
+        its seats (a lone bot at the level chosen) and rules, a new shuffle."""
         session = self.session
-        if not self.next_is_round:  # the same table again: its seats (a lone bot at the chosen level) and rules
-            seats = again(session.seats, self.prefs.level)
-            fresh = LocalSession.new(seats, session.match.options, random.randrange(2**31), self.worker, self.keeper)
-            self.take_seat(fresh)
+        if not self.next_is_round:
+            self.take_seat(session.again(again(session.seats, self.prefs.level), random.randrange(2**31)))
             return
         session.next_round()
-        m = session.match
-        totals = " · ".join(
-            f"{'You' if p == self.game.human else n} {t}"
-            for p, (n, t) in enumerate(zip(m.names, m.totals, strict=True))
-        )
-        self.take_seat(session, f"Round {m.round} of {m.options.rounds}. Running totals: {totals}.")
+        self.take_seat(session, round_words(session.match, self.game.human))
 
     def open_new_game(self) -> None:
         """The New game screen over the table (it says so when a game in progress would be lost)."""
@@ -702,7 +600,7 @@ class App:
         again), end the bot worker at once, close the window: never waits on a bot."""
         self.keeper.save_preferences(self.prefs)
         if self.unsaved is not None:
-            self.save_game()
+            self.session.save()
         self._set_scenes([])  # each scene stops what it started
         self.session.close()
         self.worker.close()

@@ -121,3 +121,17 @@ def test_incidents_are_told_once() -> None:
     session = LocalSession(bot_first(), thinker)
     thinker.incidents.append("The Easy bot failed")
     assert session.incidents() == ("The Easy bot failed",) and session.incidents() == ()
+
+
+def test_again_is_a_new_game_at_the_same_table_and_the_old_one_stops() -> None:
+    thinker = Slow()
+    keeps = Keeps()
+    old = LocalSession(Table.new((Seat("You"), Seat("Easy", "easy")), RuleOptions(rounds=2), 1), thinker, keeps)
+    while old.to_move != 1:
+        old.act(0, greedy_move(old.view(0), random.Random(0)))
+    old.poll()
+    assert old.thinking
+    fresh = old.again((Seat("You"), Seat("Hard", "hard")), 99)
+    assert not old.thinking and thinker.cancelled == 1  # the bot of the old game stops thinking
+    assert fresh.thinker is thinker and fresh.keeper is keeps and fresh.match.seed == 99
+    assert fresh.seats[1] == Seat("Hard", "hard") and fresh.match.options.rounds == 2 and fresh.state.turns == ()

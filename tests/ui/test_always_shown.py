@@ -16,6 +16,7 @@ from cribtiles.table.settings import Preferences
 from cribtiles.ui import art, endcard
 from cribtiles.ui.autopilot import post_click, post_key
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import RESULT_GUARD, EndScene
 from cribtiles.ui.geometry import Layout, centre
 from cribtiles.ui.help_text import with_opening
 from cribtiles.ui.newgame import NewGameScene
@@ -23,7 +24,7 @@ from cribtiles.ui.paint import CREAM, DISABLED_FILL, DISABLED_TEXT, _button_surf
 from cribtiles.ui.panel import info_rows, peg_number, peg_offsets
 from cribtiles.ui.table import TableView
 from cribtiles.ui.table_line import match_words, rules_line, rules_words, text_size
-from cribtiles.ui.window import RESULT_GUARD, App, EndScene
+from cribtiles.ui.window import App
 from tests.ui.test_match_end import play_round
 
 

@@ -19,6 +19,7 @@ from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.settings import DEFAULT_SEATS, Preferences, good_seats
 from cribtiles.ui.autopilot import past_the_result
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.newgame import NewGameScene
 from cribtiles.ui.newgame_form import (
@@ -38,7 +39,7 @@ from cribtiles.ui.newgame_form import (
     rule_label,
     with_level,
 )
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 KIND, WHO, REMOVE = Part.KIND, Part.WHO, Part.REMOVE
 RULES = [*(rule(n) for n in ("mode", "joker", "exchange", "start", "rounds")), Control(Part.SEED)]

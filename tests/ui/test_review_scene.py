@@ -26,6 +26,7 @@ from cribtiles.table.settings import Preferences
 from cribtiles.ui import art
 from cribtiles.ui.autopilot import post_click, post_key
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import HistoryScene
 from cribtiles.ui.review_chart import EXPORT_SIZE, Series, chart_surface, plot_of, ticks
@@ -41,7 +42,7 @@ from cribtiles.ui.review_scene import (
     turn_layout,
     turn_region,
 )
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 
 def finished(seed: int, players: str = "You,hard", rules: str = "") -> Table:

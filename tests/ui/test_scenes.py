@@ -21,8 +21,9 @@ from cribtiles.table.saves import load_table
 from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import past_the_result, play_through, post_click, post_drag, post_key
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 
 def human_first(level: str = "Medium") -> GameState:

@@ -25,8 +25,9 @@ from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import play_through
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.game_scene import GameScene
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 
 class Server:

@@ -16,9 +16,10 @@ from cribtiles.table.model import Table, state_before
 from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import post_click, post_drag, post_key
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.panel import info_rows, panel_buttons, peg_number, undo_button
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 
 def frames(app: App, n: int = 3) -> None:
