@@ -230,3 +230,20 @@ def test_a_whole_game_through_json_messages(app: App) -> None:
     assert {"act", "poll", "land", "save", "table"} <= kinds  # every move went over the wire
     assert isinstance(app.scenes[-1], EndScene) and "finish" in kinds  # its end card, its history
     assert len(keeper.games) == 1 and keeper.games[0].key
+
+
+def test_the_scene_and_its_controllers_never_import_the_table_model() -> None:
+    """The table scene's modules know the game only as a Session (`cribtiles.table.session`)."""
+    import ast
+    from pathlib import Path
+
+    import cribtiles.ui
+
+    folder = Path(cribtiles.ui.__file__).parent
+    modules = [*sorted(folder.glob("game_*.py")), folder / "coach_state.py"]
+    assert len(modules) >= 12
+    for path in modules:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert "cribtiles.table.model" not in imported, path.name
+        assert "cribtiles.bot.worker" not in imported, path.name  # the bots think behind the session
