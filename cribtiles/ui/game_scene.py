@@ -1,9 +1,11 @@
 """The table scene: one game, played with the mouse or the keyboard, driven only through its `Session`.
 
-The scene routes events to its controllers (the hand: drag and cursor; the coach; the Joker count;
-the turn list; the animations), makes the turns the person asks for, polls the session for the
-others' moves, and assembles the frozen snapshot that drawing reads. Every animation runs on the
-scene's own clock (`now`, advanced by `update(dt)`), so tests drive it frame by frame.
+The scene routes events to its controllers, each in a module of its own (`game_hand` the drag,
+`game_keys` the cursor, `game_acts` the buttons, `game_coach`, `game_joker`, `game_turns` the turn
+list, `game_anims`, `game_seats` the rack shown and the curtain, `game_others` the others' turns;
+`game_turn` and `game_undo` work across them) and assembles the frozen snapshot that drawing reads.
+Every animation runs on the scene's own clock (`now`, advanced by `update(dt)`), so tests drive it
+frame by frame.
 """
 
 from __future__ import annotations
@@ -15,8 +17,7 @@ from typing import Protocol
 import pygame
 
 from cribtiles.rules.game import GameState
-from cribtiles.rules.moves import Exchange, Move, Play
-from cribtiles.table.history import TurnRecord
+from cribtiles.rules.moves import Move
 from cribtiles.table.joker import Item
 from cribtiles.table.session import Session
 from cribtiles.table.settings import Preferences
@@ -33,10 +34,11 @@ from .game_joker import JokerDesk
 from .game_keys import Keys
 from .game_others import Others
 from .game_seats import SeatShown, waits
+from .game_turn import commit, fly_in
 from .game_turns import TurnList
 from .game_undo import can_undo, take_back, undo_shown
 from .game_words import draw_words, sentence
-from .geometry import Layout, Point, centre, contains
+from .geometry import Layout, Point, contains
 from .preview import Preview, preview
 from .snapshot import Buttons, TableSnapshot
 from .sound import Sounds
@@ -318,50 +320,7 @@ class GameScene:
 
     def commit(self, move: Move, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> None:
         """Make a move at the table: the person's, or another seat's once its tiles have landed."""
-        mover = self.state.current
-        hand = self.hand
-        keep = [hand.draft.tiles[i] for i in hand.draft.order] if mover == self.human else None
-        theirs = mover not in self.session.mine  # a bot's (or a player's elsewhere), announced by poll
-        note = "" if theirs else self.coaching.note(move)
-        self.coach.clear()  # the position is gone
-        record = self.session.land() if theirs else self.session.act(mover, move, declared, claimed)
-        self.joker.cancel()
-        self._tell(record)
-        before = self.shown.after_turn(mover)
-        if note:  # the mover's to read, at once or when their rack is next uncovered
-            self.coaching.hold(mover, note, later=self.human != mover)
-        if mover == before or self.human != before:  # a bot's move leaves the person's rack (and tile in hand)
-            hand.deal(self.session.view(self.human).rack, keep if self.human == before else None)
-            self.keys.selected = 0
-        self.refresh_preview()
-        self.coaching.show_notes()
-        self.saved()
-
-    def _tell(self, record: TurnRecord) -> None:
-        """Show what a turn did: a play's breakdown and its pegs, a pass or an exchange in words."""
-        who = self.name_of(record.player)
-        self.turn_list.past = None  # the game moved on: show it as it is
-        if record.score is not None:
-            read = self.anims.score(record)
-            self.help = False  # the new breakdown is what the panel shows now
-            self.joker.tell_calls(self.anims.pegs, wait=read)  # the bots' calls on it
-            self.app.sounds.click()
-        elif isinstance(record.turn.move, Exchange):
-            n = record.turn.drawn
-            self.toast(f"{who} exchanged {n} tile{'s' if n != 1 else ''}.")
-        else:
-            self.toast(f"{who} passed.")
-
-    def start_bot_move(self, move: Move) -> None:
-        """Another seat's move: a play's tiles fly in from where its rack is drawn, then it is made."""
-        if not (isinstance(move, Play) and self.pace > 0):
-            self.commit(move)
-            return
-        from .panel import opponent_tiles
-
-        drawn = opponent_tiles(self.snapshot(), self.state.current)
-        starts = [centre(r) for r in drawn][-len(move.placements) :]
-        self.anims.fly(move, starts, centre(self.layout.opponents))
+        commit(self, move, declared, claimed)
 
     # --- time ---
 
@@ -377,7 +336,7 @@ class GameScene:
             return
         move = self.others.drive()
         if move is not None:
-            self.start_bot_move(move)
+            fly_in(self, move)  # another seat's move: its tiles fly in, then it is made
         self.joker.tell_calls(self.anims.pegs)
         self.anims.see_again()
         if self.state.is_over and not self.ended and self.anims.still():

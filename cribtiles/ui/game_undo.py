@@ -4,52 +4,23 @@ replies after it, every controller back to the game as it stands again, and what
 
 from __future__ import annotations
 
-from typing import Protocol
-
 from cribtiles.rules.errors import IllegalMove
 
-from .game_acts import Acts
-from .game_anims import Animations
-from .game_coach import Coaching
-from .game_hand import Hand
-from .game_host import Stage
-from .game_joker import JokerDesk
-from .game_keys import Keys
-from .game_others import Others
-from .game_seats import SeatShown
-from .game_turns import TurnList
+from .game_parts import Parts
 from .game_words import took_back_words
 
 
-class Undoable(Stage, Protocol):
-    """The scene as taking back sees it: every controller it puts back."""
-
-    shown: SeatShown
-    others: Others
-    hand: Hand
-    coaching: Coaching
-    joker: JokerDesk
-    keys: Keys
-    turn_list: TurnList
-    anims: Animations
-    acts: Acts
-    ended: bool
-
-    @property
-    def curtain(self) -> int | None: ...
-
-
-def undo_shown(scene: Undoable) -> bool:
+def undo_shown(scene: Parts) -> bool:
     """The Undo button shows when the setting allows it and a bot sits at the table."""
     return scene.app.prefs.undo and any(s.is_bot for s in scene.session.seats)
 
 
-def can_undo(scene: Undoable) -> bool:
+def can_undo(scene: Parts) -> bool:
     """... and the person shown may take back their last turn now."""
     return undo_shown(scene) and scene.curtain is None and scene.session.can_undo(scene.human)
 
 
-def take_back(scene: Undoable) -> None:
+def take_back(scene: Parts) -> None:
     """Take back the person's last turn and the bots' replies after it; a bot thinking is stopped,
     the game saved, and a message says what was taken back (or, in words, why nothing may be)."""
     session, human = scene.session, scene.human
