@@ -74,9 +74,9 @@ def animated_frames(app, frames: int) -> list[float]:  # type: ignore[no-untyped
     for i in range(frames):
         t = i / 60
         if i % 40 == 0:  # pegs leap, a bot's tiles set off, a 6/9 turns over
-            for pegs in game.pegs:
+            for pegs in game.anims.pegs:
                 pegs.score(7)
-            game.flights = [
+            game.anims.flights = [
                 Flight(
                     game.state.racks[1][k % len(game.state.racks[1])],
                     centre(lay.opponents),
@@ -86,20 +86,20 @@ def animated_frames(app, frames: int) -> list[float]:  # type: ignore[no-untyped
                 )
                 for k in range(3)
             ]
-            game.pending = None
+            game.anims.pending = None
             if six is not None and six in game.draft.order:
-                game.flip(six)
+                game.hand.flip(six)
         x = lay.grid[0] + lay.grid[2] * (0.5 + 0.4 * math.sin(t * 2))
         y = lay.grid[1] + lay.grid[3] * (0.5 + 0.4 * math.cos(t * 3))
         pygame.event.post(
             pygame.event.Event(pygame.MOUSEMOTION, pos=(round(x), round(y)), rel=(0, 0), buttons=(1, 0, 0))
         )
-        if game.breakdown is not None or game.live is not None:
-            game.hover_rows = tuple(p.square for p in play.placements[:2])
+        if game.anims.breakdown is not None or game.live is not None:
+            game.turn_list.hover_rows = tuple(p.square for p in play.placements[:2])
         t0 = time.perf_counter()
         app.frame(1 / 60)
         times.append(time.perf_counter() - t0)
-        game.flights = [f for f in game.flights if game.now < f.t0 + f.duration]  # keep the board as it is
+        game.anims.flights = [f for f in game.anims.flights if game.now < f.t0 + f.duration]  # keep the board as it is
     return times
 
 

@@ -78,7 +78,7 @@ def _run(folder: Path) -> None:
     if app.scenes[-1] is not game:
         post_key(pygame.K_ESCAPE)  # and back from it
         app.frame(1 / 60)
-    _check(app.scenes == [game] and not game.exchanging, "Escape did not lead back to the table")
+    _check(app.scenes == [game] and not game.hand.exchanging, "Escape did not lead back to the table")
     frames = play_through(app, frames_per_step=1, max_seconds=180)
     _check(game.state.is_over, "the game did not end")
     _check(type(app.scenes[-1]).__name__ == "EndScene", "the end of the game was not shown")
@@ -128,13 +128,13 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
     for _ in range(options.rounds):
         play_through(app, frames_per_step=1, max_seconds=180)
         _check(app.game.state.is_over, f"{what}: the round did not end")
-        if app.table.next_is_round:
+        if app.next_is_round:
             past_the_result(app)
             post_key(pygame.K_RETURN)
             app.frame(1 / 60)
-    _check(app.table.match_over, f"{what}: the match did not end")
+    _check(app.session.match.is_over, f"{what}: the match did not end")
     saved = load_table(store.game_path.read_text(encoding="utf-8"))
-    _check(saved.match == app.table.match and saved.seats == app.table.seats, f"{what}: the save differs")
+    _check(saved.match == app.session.match and saved.seats == app.session.seats, f"{what}: the save differs")
     app.close()
     return app
 
@@ -142,7 +142,7 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
 def _every_mode(store: object, prefs: object) -> None:
     for players, rules, what in MODES:
         app = play_mode(store, prefs, players, rules, what)
-        outcome = app.table.state.outcome  # type: ignore[attr-defined]
+        outcome = app.session.state.outcome  # type: ignore[attr-defined]
         print(f"  {what}: played to the end, {outcome and outcome.final_scores}")
 
 

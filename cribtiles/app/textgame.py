@@ -1,11 +1,12 @@
 """A game in the terminal against a bot: the board drawn in text, moves typed in notation.
 
 It is the plain way to play until the window opens (and stays, for terminals and screen readers).
-It drives the same table model as the window and the arena (cribtiles.table: seats, the turn loop,
-the bots' Joker manners) and keeps its game where the window keeps its own (the data folder, or
-`--data-dir`): the one saved game is resumed, by the window or here, and it is saved after every
-turn, so quitting, Ctrl-C, the end of input or a closed terminal never lose more than the move being
-typed. With `rounds=N` it plays whole matches: round after round, with running totals and the Servant.
+It drives the game through the same `Session` as the window (`cribtiles.table.session`: seats, the
+turn loop, the bots' Joker manners; here the bots choose at once, in this thread) and keeps its
+game where the window keeps its own (the data folder, or `--data-dir`): the one saved game is
+resumed, by the window or here, and it is saved after every turn, so quitting, Ctrl-C, the end of
+input or a closed terminal never lose more than the move being typed. With `rounds=N` it plays
+whole matches: round after round, with running totals and the Servant.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ import random
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from cribtiles.bot import Bot, choose_safely, make_bot
 from cribtiles.rules import IllegalMove, NotationError, format_move, parse_move
+from cribtiles.rules.game import PlayerView
+from cribtiles.rules.match import Match
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Exchange, Move
 from cribtiles.rules.options import RuleOptions
@@ -31,6 +33,7 @@ from cribtiles.table.model import Table
 from cribtiles.table.privacy import hands_over, next_person
 from cribtiles.table.seats import Seat
 from cribtiles.table.seen import call_words
+from cribtiles.table.session import InlineThinker, LocalSession, Session
 from cribtiles.terminal import for_terminal, say
 
 from .logs import setup_logging
@@ -99,30 +102,24 @@ def _plural(n: int, word: str) -> str:
 @dataclass
 class _Session:
     store: Store
-    table: Table
+    game: LocalSession  # the game, driven only through its Session's questions and acts
     write: Write
-    bots: dict[str, Bot] = field(default_factory=dict)
     told_save_error: bool = False
     clear: Clear = clear_terminal
     curtain: int | None = None  # several people: the racks wait until this person says they are ready
     hidden: int | None = None  # Joker: the play told by its declaration only, its score to show later
 
-    def bot(self, level: str) -> Bot:
-        if level not in self.bots:
-            self.bots[level] = make_bot(level)
-        return self.bots[level]
-
     def name(self, seat: int) -> str:
-        return self.table.state.names[seat]
+        return self.game.state.names[seat]
 
     @property
     def names(self) -> tuple[str, ...]:
-        return self.table.state.names
+        return self.game.state.names
 
     def save(self) -> bool:
         """Save the table (seats and game or match); say in words, once, when it failed."""
         failed = len(self.store.errors)
-        self.store.save_game(self.table)
+        self.game.save()
         if len(self.store.errors) == failed:
             return True
         if not self.told_save_error:
@@ -134,8 +131,8 @@ class _Session:
         return False
 
 
-def _bot_levels(table: Table) -> str:
-    levels = [s.level for s in table.seats if s.level is not None]
+def _bot_levels(seats: Sequence[Seat]) -> str:
+    levels = [s.level for s in seats if s.level is not None]
     if len(levels) == 1:
         return f"the {levels[0]} bot"
     return f"the {', '.join(levels[:-1])} and {levels[-1]} bots" if levels else "nobody"
@@ -171,7 +168,7 @@ def _open(
         fresh = True
     else:
         fresh = False
-    session = _Session(store, table, write, clear=clear)
+    session = _Session(store, LocalSession(table, InlineThinker(), store), write, clear=clear)
     if not fresh:
         _resume(session)
     session.save()
@@ -184,7 +181,7 @@ def _new_table(seats: Sequence[Seat], seed: int | None, options: RuleOptions, wr
     what = "a game" if options.rounds == 1 else f"a match of {options.rounds} rounds"
     people = [s.name for s in table.seats if s.is_person]
     if len(people) == 1 and people[0] == "You":
-        who = f"against {_bot_levels(table)}"
+        who = f"against {_bot_levels(table.seats)}"
     else:
         who = "for " + ", ".join(s.name for s in table.seats)
     write(f"Crib Tiles: {what} {who} (seed {seed}). Type help for help.")
@@ -193,14 +190,19 @@ def _new_table(seats: Sequence[Seat], seed: int | None, options: RuleOptions, wr
 
 
 def _resume(session: _Session) -> None:
-    table = session.table
-    if table.next_is_round:  # saved between two rounds of a match
-        table.next_round()
-    rounds = table.options.rounds
-    where = f", round {table.match.round} of {rounds}" if rounds > 1 else ""
-    played = f"{_plural(len(table.state.turns), 'turn')} played"
-    session.write(f"Resuming your game against {_bot_levels(table)} (seed {table.match.seed}{where}, {played}).")
-    log.info("text game: resumed, seed %d%s, %s", table.match.seed, where, played)
+    game = session.game
+    if _next_is_round(game):  # saved between two rounds of a match
+        game.next_round()
+    rounds = game.match.options.rounds
+    where = f", round {game.match.round} of {rounds}" if rounds > 1 else ""
+    played = f"{_plural(len(game.state.turns), 'turn')} played"
+    session.write(f"Resuming your game against {_bot_levels(game.seats)} (seed {game.match.seed}{where}, {played}).")
+    log.info("text game: resumed, seed %d%s, %s", game.match.seed, where, played)
+
+
+def _next_is_round(game: Session) -> bool:
+    """The round is over and the match has rounds still to play."""
+    return game.state.is_over and not game.match.is_over
 
 
 # --- playing ---
@@ -211,17 +213,20 @@ class _Quit(Exception):
 
 
 def _play_match(session: _Session, read: Read) -> None:
-    table = session.table
+    game = session.game
     while True:
         _play_round(session, read)
-        if table.match_over:
+        if game.match.is_over:
             break
         _between_rounds(session)
-        table.next_round()
+        game.next_round()
         session.save()
-    if table.options.rounds > 1:
+    if game.match.options.rounds > 1:
         _match_result(session)
-    _record(session.store, table, session.write)
+    said = len(session.store.errors)  # the finished game (or match) goes into the history
+    game.finish()
+    for message in session.store.errors[said:]:
+        session.write(message)
 
 
 def _record(store: Store, table: Table, write: Write) -> None:
@@ -233,16 +238,17 @@ def _record(store: Store, table: Table, write: Write) -> None:
 
 
 def _play_round(session: _Session, read: Read) -> None:
-    table = session.table
-    if not table.state.turns:
-        if table.options.rounds > 1:
-            session.write(f"\nRound {table.match.round} of {table.options.rounds}.")
-        who = session.name(table.state.starter)
+    game = session.game
+    rounds = game.match.options.rounds
+    if not game.state.turns:
+        if rounds > 1:
+            session.write(f"\nRound {game.match.round} of {rounds}.")
+        who = session.name(game.state.starter)
         session.write(f"{who} drew for the start and {'play' if who == 'You' else 'plays'} first.")
-    if _several_people(table):  # the first person's rack waits for them, too
-        session.curtain = next_person(table.seats, table.state.current)
-    while not table.round_over:
-        if table.bot_to_move:
+    if _several_people(game):  # the first person's rack waits for them, too
+        session.curtain = next_person(game.seats, game.state.current)
+    while game.to_move is not None:
+        if game.to_move not in game.mine:
             _bot_turn(session)
         else:
             _person_turn(session, read)
@@ -252,17 +258,21 @@ def _play_round(session: _Session, read: Read) -> None:
 
 def _bot_turn(session: _Session) -> None:
     """The bot to move chooses (its generator comes from the table: a resumed game goes on exactly as
-    if it had never been left) and plays; it declares its score by its level's manners."""
-    request = session.table.bot_request()
-    move = choose_safely(session.bot(request.level), request.view, random.Random(request.seed))
-    record = session.table.play_bot(move, request)
+    if it had never been left) and plays; it declares its score by its level's manners. Its move is
+    ready at the session's second poll: the first asks for it, and the bot answers at once."""
+    for _ in range(2):
+        if session.game.poll() is not None:
+            break
+    else:
+        raise RuntimeError("the bot to move gave no move")
+    record = session.game.land()
     session.save()
     _tell(session, record)
 
 
 def _person_turn(session: _Session, read: Read) -> None:
-    table = session.table
-    seat = table.to_move
+    game = session.game
+    seat = game.to_move
     assert seat is not None
     if session.curtain == seat:
         ready = read(f"Pass to {session.name(seat)}: press Enter when ready> ").strip().lower()
@@ -270,25 +280,25 @@ def _person_turn(session: _Session, read: Read) -> None:
             raise _Quit
         session.curtain = None
     session.write(_status(session, seat))
-    prompt = "Your move> " if len(table.people) == 1 else f"{session.name(seat)}'s move> "
+    prompt = "Your move> " if len(game.mine) == 1 else f"{session.name(seat)}'s move> "
     text = read(prompt).strip()
     words = text.lower().split()
     if text.lower() in QUIT_WORDS:
         raise _Quit
     if not words or words[0] in ("help", "?"):
-        session.write(HELP + ("\n" + JOKER_HELP if table.options.joker else ""))
+        session.write(HELP + ("\n" + JOKER_HELP if game.match.options.joker else ""))
     elif words == ["board"]:
         pass  # the board is drawn again before the next prompt
     elif words == ["hint"]:
-        session.write(_hint(table, seat))
+        session.write(_hint(game.view(seat)))
     elif words[0] == "joker":
         _call_joker(session, seat, words)
     else:
-        _person_move(session, text)
+        _person_move(session, seat, text)
 
 
-def _hint(table: Table, seat: int) -> str:
-    plays = scored_plays(table.state.board, table.state.racks[seat])
+def _hint(view: PlayerView) -> str:
+    plays = scored_plays(view.board, view.rack)
     if not plays:
         return "You have no play: pass or exchange."
     best = max(plays, key=lambda ps: ps[1])
@@ -311,25 +321,25 @@ def parse_declared(text: str) -> tuple[Move, int | None]:
     return parse_move(text), None
 
 
-def _person_move(session: _Session, text: str) -> None:
+def _person_move(session: _Session, seat: int, text: str) -> None:
     try:
         move, declared = parse_declared(text)
-        record = session.table.play(move, declared)
+        record = session.game.act(seat, move, declared)
     except (IllegalMove, NotationError) as e:
         session.write(f"Not allowed: {e}")
         return
     session.save()
-    table = session.table
-    if _several_people(table) and hands_over(table.seats, record.player, table.to_move):
+    game = session.game
+    if _several_people(game) and hands_over(game.seats, record.player, game.to_move):
         # the rack (and any hint) typed at goes off the screen before the next person sits down
         session.clear()
-        session.curtain = next_person(table.seats, table.state.current)
+        session.curtain = next_person(game.seats, game.state.current)
     _tell(session, record)
 
 
-def _several_people(table: Table) -> bool:
+def _several_people(game: Session) -> bool:
     """People take turns at the keyboard (in Solitaire both sides are one person's)."""
-    return len(table.people) > 1 and not table.options.solitaire
+    return len(game.mine) > 1 and not game.match.options.solitaire
 
 
 def _call_joker(session: _Session, seat: int, words: list[str]) -> None:
@@ -337,12 +347,12 @@ def _call_joker(session: _Session, seat: int, words: list[str]) -> None:
         session.write("Not allowed: type just  joker  to call Joker on the last play.")
         return
     try:
-        call = session.table.call_joker(seat)
+        call = session.game.call_joker(seat)
     except IllegalMove as e:
         session.write(f"Not allowed: {e}")
         return
     session.save()
-    last = session.table.last
+    last = session.game.history[-1] if session.game.history else None
     session.write(call_words(call, last.player if last else seat, session.names))
     _settle(session)
 
@@ -356,7 +366,7 @@ def _tell(session: _Session, record: TurnRecord) -> None:
     exchange; then the Joker calls made on it, and the score of a play whose call window has closed."""
     _settle(session)  # this turn closed the last play's window
     name, move = session.name(record.player), record.turn.move
-    seen = session.table.seen(record)
+    seen = session.game.seen(record)
     if seen is not None:
         verb = "You play" if name == "You" else f"{name} plays"
         declare = "declare" if name == "You" else "declares"
@@ -379,10 +389,10 @@ def _tell(session: _Session, record: TurnRecord) -> None:
 def _settle(session: _Session) -> None:
     """The play told by its declaration only, once Joker can no longer be called on it: its score."""
     number, session.hidden = session.hidden, None
-    history = session.table.history
+    history = session.game.history
     if number is None or not number < len(history):
         return
-    seen = session.table.seen(history[number])
+    seen = session.game.seen(history[number])
     if seen is not None and seen.hidden:  # still open
         session.hidden = number
         return
@@ -390,7 +400,7 @@ def _settle(session: _Session) -> None:
 
 
 def _write_settled(session: _Session, record: TurnRecord) -> None:
-    seen = session.table.seen(record)
+    seen = session.game.seen(record)
     if seen is None or seen.score is None:
         return
     whose = "Your" if session.name(record.player) == "You" else f"{session.name(record.player)}'s"
@@ -399,23 +409,24 @@ def _write_settled(session: _Session, record: TurnRecord) -> None:
 
 
 def _status(session: _Session, seat: int) -> str:
-    table = session.table
-    state = table.state
+    game = session.game
+    state = game.state
     scores = "   ".join(f"{n}: {s}" for n, s in zip(state.names, state.scores, strict=True))
     lines = [f"\n{state.board}\n", f"{scores}   bag: {state.bag_size()}"]
-    if table.options.rounds > 1:
-        lines.append(f"Round {table.match.round} of {table.options.rounds}; {_totals(table)} before this round")
-    whose = "Your rack" if len(table.people) == 1 else f"{state.names[seat]}'s rack"
-    lines.append(f"{whose}: {format_tiles(state.racks[seat])}")
+    rounds = game.match.options.rounds
+    if rounds > 1:
+        lines.append(f"Round {game.match.round} of {rounds}; {_totals(game.match)} before this round")
+    whose = "Your rack" if len(game.mine) == 1 else f"{state.names[seat]}'s rack"
+    lines.append(f"{whose}: {format_tiles(game.view(seat).rack)}")
     return "\n".join(lines)
 
 
-def _totals(table: Table) -> str:
-    return "totals " + ", ".join(f"{n} {t}" for n, t in zip(table.match.names, table.match.totals, strict=True))
+def _totals(match: Match) -> str:
+    return "totals " + ", ".join(f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True))
 
 
 def _round_result(session: _Session) -> None:
-    state = session.table.state
+    state = session.game.state
     assert state.outcome is not None
     o = state.outcome
     session.write(f"\n{state.board}\n")
@@ -427,15 +438,15 @@ def _round_result(session: _Session) -> None:
 
 
 def _between_rounds(session: _Session) -> None:
-    table = session.table
-    servants = " and ".join(table.match.names[p] for p in table.match.servant)
-    session.write(f"\nAfter round {table.match.round} of {table.options.rounds}: {_totals(table)}.")
+    match = session.game.match
+    servants = " and ".join(match.names[p] for p in match.servant)
+    session.write(f"\nAfter round {match.round} of {match.options.rounds}: {_totals(match)}.")
     session.write(f"The Servant (the lowest total, who keeps score for the others): {servants}.")
 
 
 def _match_result(session: _Session) -> None:
-    match = session.table.match
-    session.write(f"\nThe match is over after {match.options.rounds} rounds: {_totals(session.table)}.")
+    match = session.game.match
+    session.write(f"\nThe match is over after {match.options.rounds} rounds: {_totals(match)}.")
     winners = match.winners
     session.write("The match is a tie!" if len(winners) > 1 else f"{match.names[winners[0]]} won the match.")
 
@@ -455,7 +466,7 @@ def _leave(session: _Session | None, write: Write, why: str, data_dir: Path | No
             write(f"{lead}{why}: your game is saved; {resume_command(data_dir)} resumes it.")
         else:
             write(f"{lead}{why}: your game could not be saved ({session.store.errors[-1]}).")
-        log.info("text game left (%s) after %s", why, _plural(len(session.table.state.turns), "turn"))
+        log.info("text game left (%s) after %s", why, _plural(len(session.game.state.turns), "turn"))
 
 
 def _terminal_read(prompt: str) -> str:

@@ -16,8 +16,9 @@ from cribtiles.bot import choose_safely, make_bot
 from cribtiles.rules.moves import Exchange, Pass, Play
 from cribtiles.rules.scoring import score_play
 
+from .end_scene import EndScene
 from .geometry import Point, centre
-from .window import App, EndScene
+from .window import App
 
 
 def past_the_result(app: App, step: float = 0.25, most: int = 80) -> None:

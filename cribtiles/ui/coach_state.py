@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from cribtiles.bot.coach import ExchangeAdvice, Suggestion, candidates, exchange_advice, hint
 from cribtiles.rules.game import PlayerView
-from cribtiles.table.model import Table
+from cribtiles.table.session import Session
 
 from .coach_worker import EXPERT_BUDGET, CoachWorker
 
@@ -21,11 +21,11 @@ TOP = 8
 Position = tuple[int, int]  # the round, and the turns made in it
 
 
-def position_of(table: Table) -> Position:
+def position_of(table: Session) -> Position:
     return table.match.round, len(table.state.turns)
 
 
-def refusal(table: Table, hints_on: bool, limit: int, counted: bool) -> str:
+def refusal(table: Session, hints_on: bool, limit: int, counted: bool) -> str:
     """Why the coach may not help now, in words ("" when it may): hints off in the settings, or the
     game's hints used up (asking again where a hint was counted costs nothing)."""
     if not hints_on:
@@ -56,10 +56,10 @@ class TableCoach:
         """Something of the coach's is shown that Escape would put away."""
         return self.hint is not None or self.advice is not None or self.candidates is not None
 
-    def refusal(self, table: Table, hints_on: bool, limit: int) -> str:
+    def refusal(self, table: Session, hints_on: bool, limit: int) -> str:
         return refusal(table, hints_on, limit, position_of(table) in self.counted)
 
-    def count(self, table: Table) -> None:
+    def count(self, table: Session) -> None:
         """Count one hint for this position, once."""
         here = position_of(table)
         if here not in self.counted:
@@ -81,7 +81,7 @@ class TableCoach:
         self.candidates, self.chosen, self.expert_ran, self.failure = None, None, False, ""
         self.worker.cancel()
 
-    def ask_hint(self, table: Table, view: PlayerView) -> Suggestion | ExchangeAdvice | None:
+    def ask_hint(self, table: Session, view: PlayerView) -> Suggestion | ExchangeAdvice | None:
         """The hint for this position (Hard's choice), or the exchange advice when there is no play;
         counted as one hint. None when there is neither (no play, and no exchange possible). The
         best plays make way for it (the panel's room is the hint's explanation)."""
@@ -98,7 +98,7 @@ class TableCoach:
         self.count(table)
         return found
 
-    def ask_advice(self, table: Table, view: PlayerView) -> ExchangeAdvice | None:
+    def ask_advice(self, table: Session, view: PlayerView) -> ExchangeAdvice | None:
         """Which tiles to throw back (the exchange is open); counted as one hint."""
         self.dismiss()
         self.seat = view.player
@@ -107,7 +107,7 @@ class TableCoach:
             self.count(table)
         return self.advice
 
-    def open_candidates(self, table: Table, view: PlayerView, seed: int) -> list[Suggestion]:
+    def open_candidates(self, table: Session, view: PlayerView, seed: int) -> list[Suggestion]:
         """The top plays for the rack, counted as one hint; the Expert starts evaluating them."""
         self.candidates = candidates(view, TOP)
         self.seat = view.player

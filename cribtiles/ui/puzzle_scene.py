@@ -98,8 +98,8 @@ class PuzzleScene:
             return
         self.host.sync()
         self._leave_game()
-        self.game = GameScene(self.host, puzzle_table(puzzle))
-        self.game.toasts.clear()  # who drew which tile for the start: not this table's story
+        self.game = self.host.seat(puzzle_table(puzzle))
+        self.game.anims.toasts.clear()  # who drew which tile for the start: not this table's story
         self.verdict, self.shown, self.message = None, False, ""
 
     def back_to_list(self) -> None:
@@ -201,7 +201,7 @@ class PuzzleScene:
             game.relayout()
         if event.type == pygame.KEYDOWN:
             k = event.key
-            if k == pygame.K_ESCAPE and game.draft.held is None and not game.keyboard:
+            if k == pygame.K_ESCAPE and game.draft.held is None and not game.keys.keyboard:
                 self.back_to_list()
                 return
             if k in ENTER_KEYS:

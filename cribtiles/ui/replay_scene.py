@@ -24,7 +24,8 @@ from cribtiles.table.seen import seen_score
 from cribtiles.table.settings import Preferences
 
 from .drag import Draft
-from .game_scene import TOAST, Toast, draw_words, peg_marks
+from .game_anims import TOAST, Toast, peg_marks
+from .game_words import draw_words
 from .geometry import Layout, Point, contains
 from .snapshot import Buttons, DraftView, Frozen, PastTurn, PegView, ReplayView, TableSnapshot
 from .table import TableView

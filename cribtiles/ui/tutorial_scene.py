@@ -22,6 +22,7 @@ from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move, Play
 from cribtiles.table.model import Table
+from cribtiles.table.session import LocalSession
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tutorial import (
     READY_TEXT,
@@ -135,6 +136,10 @@ class AsideHost:
         self.skips = KeepsNoGame(outer.keeper)
         self.keeper = cast(Keeper, self.skips)  # a Keeper in every way but the writing
 
+    def seat(self, table: Table) -> GameScene:
+        """The table scene on `table` aside: its bot is the scripted one, its keeper keeps nothing."""
+        return GameScene(self, LocalSession(table, self.worker, self.keeper))
+
     def sync(self) -> bool:
         """Follow the window (resized, a preference changed); True when the layout changed."""
         self.prefs = tutorial_prefs(self.outer.prefs, self.off)
@@ -194,7 +199,8 @@ class TutorialScene:
         self.outer = host
         self.on_close = on_close
         self.host = AsideHost(host, self.restart)
-        self.game = GameScene(self.host, tutorial_table())
+        self.table = tutorial_table()
+        self.game = self.host.seat(self.table)
         self.progress = Progress()
         self.hint = False  # "Show me" is on
         self.nudge = ""  # why a play was not taken (not this step's)
@@ -210,7 +216,8 @@ class TutorialScene:
 
     def restart(self) -> None:
         self.game.shutdown()
-        self.game = GameScene(self.host, tutorial_table())
+        self.table = tutorial_table()
+        self.game = self.host.seat(self.table)
         self.progress = Progress()
         self.hint, self.nudge, self.acknowledged = False, "", False
 
@@ -231,7 +238,7 @@ class TutorialScene:
         step = self.progress.step
         if step is None:
             return True
-        return step.kind is not Kind.PLAY and ready(self.progress, self.game.table, self.proposal)
+        return step.kind is not Kind.PLAY and ready(self.progress, self.table, self.proposal)
 
     # --- input ---
 
@@ -269,7 +276,12 @@ class TutorialScene:
             return
         self.game.handle(event)
         step = self.progress.step
-        if event.type == pygame.MOUSEMOTION and step is not None and step.kind is Kind.READ and self.game.hover_rows:
+        if (
+            event.type == pygame.MOUSEMOTION
+            and step is not None
+            and step.kind is Kind.READ
+            and self.game.turn_list.hover_rows
+        ):
             self.acknowledged = self.waiting_for_word()  # a row of the bot's breakdown pointed at: read
 
     def _enter(self) -> bool:
@@ -307,7 +319,7 @@ class TutorialScene:
         self.game.update(dt)
         before = self.progress
         read = self.acknowledged and not self.game.busy
-        after = advance(before, self.game.table, self.proposal, acknowledged=read)
+        after = advance(before, self.table, self.proposal, acknowledged=read)
         self.acknowledged = False
         if after.finished and not before.finished:
             self._record_done()
@@ -366,11 +378,11 @@ class TutorialScene:
                 "stays dark. Leave the tile where it is and press Enter.",
                 GOLD,
             )
-        if not game.my_turn and not game.table.person_to_move:
+        if not game.my_turn and not self.table.person_to_move:
             return "Medium is replying…", DIM
         if step.kind is Kind.READ:
             return "Point at a row of the breakdown to light its tiles, then press Enter.", GOLD
-        if ready(self.progress, game.table, self.proposal):
+        if ready(self.progress, self.table, self.proposal):
             return "Now press Enter (or click Play) to play it.", GOLD
         if self.hint:
             return step.hint.words, GOLD
@@ -419,7 +431,7 @@ class TutorialScene:
             tile = game.draft.tiles[tid]
             if tile in wanted:
                 wanted.remove(tile)
-                p = game.pos.get(tid)
+                p = game.hand.pos.get(tid)
                 if p is not None:
                     r = (round(p[0]) - 3, round(p[1]) - 3, round(p[2]) + 6, round(p[2]) + 6)
                     pygame.draw.rect(surface, colour, r, width + 1, border_radius=max(4, lay.cell // 6))

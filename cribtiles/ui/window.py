@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import logging
-import math
 import os
 import random
 import signal
@@ -30,12 +29,15 @@ from cribtiles.signals import handling
 from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.seats import seats_from_names
+from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import SPEEDS, Preferences
 
-from . import endcard, paint
+from . import paint
 from .config import Keeper
+from .end_scene import EndScene
 from .game_scene import GameScene
-from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, contains, fit_window
+from .game_words import round_words
+from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, fit_window
 from .newgame import NewGameScene
 from .newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, table_pairs, with_level
 from .scene import Scene
@@ -47,99 +49,6 @@ TITLE = "Crib Tiles"
 PREFS_SETTLE = 1.0
 log = logging.getLogger("cribtiles.window")
 HEADLESS_DRIVERS = ("offscreen", "dummy")
-
-
-#: Seconds the result stands on the end card before Enter (or a click on its button) goes on to the
-#: next game: an Enter meant for the last play, or pressed twice, never skips a result nobody has read.
-RESULT_GUARD = 1.0
-
-
-class EndScene:
-    """The end of the game over the table: rack deductions, final scores, the winner, New game."""
-
-    def __init__(self, app: App, game: GameScene) -> None:
-        self.app = app
-        self.game = game
-        self.mouse = (0, 0)
-        self.shown_at = game.now
-        self.clicks = 0
-        self.rushed = False  # Enter during the count: the racks are counted at once
-        self.result_at: float | None = None  # the scene's time when the result appeared
-
-    @property
-    def elapsed(self) -> float:
-        """Seconds since the card appeared, at normal pace (the speed setting shortens the count)."""
-        pace = self.app.prefs.pace
-        return math.inf if pace <= 0 or self.rushed else (self.game.now - self.shown_at) / pace
-
-    @property
-    def ready(self) -> bool:
-        """The result has been in view for `RESULT_GUARD` seconds of the scene's clock: Enter goes on."""
-        return self.result_at is not None and self.game.now - self.result_at >= RESULT_GUARD
-
-    def _go_on(self, then: Callable[[], None]) -> None:
-        """Enter, N or the card's button: once the result has been seen, `then`; before, the count is
-        finished at once and the result shown (the next Enter, a moment later, goes on)."""
-        if self.ready:
-            then()
-        elif self.result_at is None:
-            self.rushed = True
-            self._see_result()
-
-    def _see_result(self) -> None:
-        if self.result_at is None and endcard.all_counted(self.game.snapshot(), self.elapsed):
-            self.result_at = self.game.now
-            self.game.count_racks()  # the pegs go back to the final scores
-
-    def review_rect(self) -> tuple[int, int, int, int]:
-        """The Review button, right of the card's New game button (its key, V, right of it)."""
-        card, button = endcard.end_rects(self.game.snapshot())
-        gap = button[3] // 3
-        x = button[0] + button[2] + gap
-        return (x, button[1], min(round(card[2] * 0.2), card[0] + card[2] - 3 * gap - x), button[3])
-
-    def shutdown(self) -> None:
-        """Nothing of its own runs."""
-
-    def handle(self, event: pygame.event.Event) -> None:
-        _, button = endcard.end_rects(self.game.snapshot())
-        clicked = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
-        if event.type == pygame.MOUSEMOTION:
-            self.mouse = event.pos
-        elif clicked and contains(button, event.pos):
-            self._go_on(self.app.new_game)
-        elif clicked and contains(self.review_rect(), event.pos):
-            self.app.open_review(self.game.table)
-        elif event.type == pygame.KEYDOWN:
-            if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
-                self._go_on(self.app.new_game)  # the same table again (or the next round)
-            elif event.key == pygame.K_v:  # every turn against the best play found
-                self.app.open_review(self.game.table)
-            elif event.key == pygame.K_g:  # other players or rules: the New game screen
-                self.app.open_new_game()
-            elif event.key == pygame.K_ESCAPE:  # look at the final board; N starts a new game
-                self.game.count_racks()
-                self.app.close_top()
-
-    def update(self, dt: float) -> None:
-        self.game.update(dt)
-        snap = self.game.snapshot()
-        n = endcard.counted(snap, self.elapsed)
-        if n > self.clicks and self.elapsed != math.inf:  # a knock for each tile counted off
-            self.app.sounds.click()
-        self.clicks = n
-        self._see_result()
-
-    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        self.game.draw(surface, full=True)  # the veil darkens everything: redraw it all
-        snap = self.game.snapshot()
-        _, button = endcard.end_rects(snap)
-        endcard.draw_end(surface, snap, contains(button, self.mouse), self.elapsed)
-        review = self.review_rect()
-        paint.button(surface, review, "Review", True, contains(review, self.mouse))
-        at = (review[0] + review[2] + review[3] // 6, review[1] + review[3] // 2)
-        paint.write(surface, "V", max(12, review[3] // 3), paint.DIM, at, "midleft")
-        return None
 
 
 #: The title's welcome at the first start: the tutorial offered, or once it is done, what comes next.
@@ -227,10 +136,10 @@ class App:
         self.frames = 0
         # a finished game (or round) is shown with its end card until the player starts the next one
         table = _as_table(saved) if saved is not None else self._fresh_table()
-        self.table = table
+        self.session: Session = LocalSession(table, self.worker, self.keeper)
         if table is not saved:
-            self.save_game()
-        self.game = GameScene(self, table, notice=notice)
+            self.session.save()
+        self.game = GameScene(self, self.session, notice=notice)
         self.scenes.append(self.game)
         self.caption(table.state)
         if title:
@@ -337,8 +246,8 @@ class App:
 
     def title_items(self) -> list[Item]:
         """The title screen's menu: Continue only while the game at the table is unfinished."""
-        unfinished = not (self.table.round_over and self.table.match_over)
-        state = self.table.state
+        unfinished = not self.session.match.is_over
+        state = self.session.state
         names = ["You" if p == self.game.you else n for p, n in enumerate(state.names)]
         scores = " · ".join(f"{n} {sc}" for n, sc in zip(names, state.final_scores(), strict=True))
         items = [
@@ -474,53 +383,46 @@ class App:
     @property
     def next_is_round(self) -> bool:
         """The game over the table is a round of a match with rounds still to play."""
-        return self.table.next_is_round
+        return self.session.state.is_over and not self.session.match.is_over
 
-    def save_game(self) -> None:
-        """Save the table after a turn (its seats, and the round in play within its match)."""
-        self.keeper.save_game(self.table)
+    def take_seat(self, session: Session, notice: str = "") -> None:
+        """Play `session` from now on, in place of the game in play (whose bot stops thinking): a new
+        game here, the next round, or a table elsewhere; the window never asks which."""
+        if session is not self.session:
+            self.session.close()
+        self.session = session
+        session.save()
+        self.game = GameScene(self, session, notice=notice)
+        self._set_scenes([self.game])
+        self.caption(session.state)
 
     def start(self, seats: Sequence[Seat], options: RuleOptions, seed: int | None = None) -> None:
         """Start a new game (or match) at a table of `seats` under `options`, in place of the one in play."""
-        self.worker.cancel()
         self.options = options
-        self.table = Table.new(seats, options, seed if seed is not None else random.randrange(2**31))
-        self.save_game()
-        self.game = GameScene(self, self.table)
-        self._set_scenes([self.game])
-        self.caption(self.table.state)
+        seed = seed if seed is not None else random.randrange(2**31)
+        self.take_seat(LocalSession.new(seats, options, seed, self.worker, self.keeper))
         if self.game.level in PROCESS_LEVELS:
             self.worker.warm_up()
 
     def new_game(self) -> None:
-        """The next round of the match, once a round is over; otherwise a new game."""
-        self.worker.cancel()
-        notice = ""
-        if self.table.next_is_round:
-            self.table.next_round()
-            m = self.table.match
-            totals = " · ".join(
-                f"{'You' if p == self.game.human else n} {t}"
-                for p, (n, t) in enumerate(zip(m.names, m.totals, strict=True))
-            )
-            notice = f"Round {m.round} of {m.options.rounds}. Running totals: {totals}."
-        else:  # the same table again: its seats (a lone bot at the chosen level) and rules, a new shuffle
-            seats = again(self.table.seats, self.prefs.level)
-            self.table = Table.new(seats, self.table.options, random.randrange(2**31))
-        self.save_game()
-        self.game = GameScene(self, self.table, notice=notice)
-        self._set_scenes([self.game])
-        self.caption(self.table.state)
+        """The next round of the match, once a round is over; otherwise a new game at the same table:
+        its seats (a lone bot at the level chosen) and rules, a new shuffle."""
+        session = self.session
+        if not self.next_is_round:
+            self.take_seat(session.again(again(session.seats, self.prefs.level), random.randrange(2**31)))
+            return
+        session.next_round()
+        self.take_seat(session, round_words(session.match, self.game.human))
 
     def open_new_game(self) -> None:
         """The New game screen over the table (it says so when a game in progress would be lost)."""
         if any(isinstance(s, NewGameScene) for s in self.scenes):
             return
-        in_progress = not (self.table.round_over and self.table.match_over)
+        in_progress = not self.session.match.is_over
         # the seats and rules of the game at the table (a lone bot at the level L chose), not older choices
-        table = self.table
-        pairs = table_pairs(again(table.seats, self.prefs.level), self.prefs.seats, table.options.solitaire)
-        form = NewGameForm.offered(pairs, table.options, in_progress)
+        seats, options = self.session.seats, self.session.match.options
+        pairs = table_pairs(again(seats, self.prefs.level), self.prefs.seats, options.solitaire)
+        form = NewGameForm.offered(pairs, options, in_progress)
         self.scenes.append(NewGameScene(form, self.game, self._start_from_form, self._close_new_game))
 
     def _start_from_form(self, form: NewGameForm) -> None:
@@ -564,10 +466,10 @@ class App:
     def show_end(self, game: GameScene) -> None:
         """The round at the table is over: its end card; a finished game (or match) goes into the history
         (once, however often its end is shown: the history knows each game by its record)."""
-        if game.table.round_over and game.table.match_over and game.table is self.table:
-            self.keeper.record_game(game.table)
+        if game.session is self.session:
+            self.session.finish()
         if self.scenes and self.scenes[-1] is game:
-            game.toasts.clear()
+            game.anims.toasts.clear()
             self.scenes.append(EndScene(self, game))
 
     def cycle_speed(self) -> None:
@@ -589,7 +491,7 @@ class App:
         i = LEVELS.index(self.prefs.level) if self.prefs.level in LEVELS else 2
         self.prefs.level = LEVELS[(i + 1) % len(LEVELS)]
         self.keeper.save_preferences(self.prefs)
-        if lone_bot(self.table.seats) is not None:
+        if lone_bot(self.session.seats) is not None:
             self.game.toast(f"Next game against the {self.prefs.level} bot (Ctrl+N: other players and rules)")
         else:
             self.game.toast(f"A game against one bot will play the {self.prefs.level} bot (Ctrl+N chooses players)")
@@ -625,9 +527,8 @@ class App:
 
     def _tell_incidents(self) -> None:
         """What went wrong with a bot (replaced after it hung or died) is told at the table."""
-        for text in self.worker.incidents:
+        for text in self.session.incidents():
             self.game.toast(text, 8.0)
-        self.worker.incidents.clear()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
@@ -651,7 +552,7 @@ class App:
                 else:
                     self.scenes[-1].handle(event)
                 return
-            if event.key == pygame.K_ESCAPE and self.scenes[-1] is self.game and self._nothing_to_cancel():
+            if event.key == pygame.K_ESCAPE and self.scenes[-1] is self.game and self.game.nothing_to_cancel():
                 self.open_title()
                 return
             if event.key == pygame.K_n and event.mod & pygame.KMOD_CTRL:  # asks before throwing a game away
@@ -670,20 +571,6 @@ class App:
 
     def _typing(self) -> bool:
         return isinstance(self.scenes[-1], NewGameScene)
-
-    def _nothing_to_cancel(self) -> bool:
-        """Escape at the table cancels what is under way first (a held tile, an exchange, a count, a
-        past turn shown, the keyboard's cursor); with nothing under way it opens the title screen."""
-        g = self.game
-        return (
-            g.past is None
-            and g.declaring is None
-            and g.confirming is None
-            and g.draft.held is None
-            and not g.exchanging
-            and not g.keyboard
-            and not g.coach_open
-        )
 
     def run(self, max_seconds: float | None = None, ready: Callable[[], None] | None = None) -> None:
         """Loop frames until the window is closed, Ctrl+Q, or a signal (Ctrl-C, SIGTERM, SIGHUP) asks
@@ -713,8 +600,9 @@ class App:
         again), end the bot worker at once, close the window: never waits on a bot."""
         self.keeper.save_preferences(self.prefs)
         if self.unsaved is not None:
-            self.save_game()
+            self.session.save()
         self._set_scenes([])  # each scene stops what it started
+        self.session.close()
         self.worker.close()
         pygame.display.quit()
         log.info("window closed%s", f" ({self.stopped_by})" if self.stopped_by else "")

@@ -126,7 +126,7 @@ def test_the_window_starts_with_the_players_asked_for(tmp_path: Path, monkeypatc
     seen = []
 
     def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
-        seen.append((self.table.seats, self.table.options, self.table.match.seed))
+        seen.append((self.session.seats, self.session.match.options, self.session.match.seed))
         self.close()
 
     monkeypatch.setattr(window.App, "run", fake_run)
@@ -212,7 +212,9 @@ def test_a_command_line_game_over_an_unfinished_one_keeps_it_in_the_history_and_
     seen = []
 
     def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
-        seen.append((self.table.seats, rules_words(self.table.options), [t.text for t in self.game.toasts]))
+        seen.append(
+            (self.session.seats, rules_words(self.session.match.options), [t.text for t in self.game.anims.toasts])
+        )
         self.close()
 
     monkeypatch.setattr(window.App, "run", fake_run)

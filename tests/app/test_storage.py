@@ -118,7 +118,7 @@ def test_a_failed_autosave_is_told_to_the_player_in_the_window(tmp_path: Path, m
     app = App(s, Preferences(speed="instant"), Store(blocker / "sub"), size=(960, 640))
     try:
         app.game.commit(next(p for p in s.legal_plays() if len(p.placements) == 2))
-        assert any("could not be saved" in t.text for t in app.game.toasts)
+        assert any("could not be saved" in t.text for t in app.game.anims.toasts)
     finally:
         app.close()
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from cribtiles.app import storage, textgame
+from cribtiles.app import storage
 from cribtiles.app.main import main
 from cribtiles.app.storage import Store
 from cribtiles.app.textgame import play_text_game
@@ -24,6 +24,7 @@ from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.tiles import format_tiles
+from cribtiles.table import session
 from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
@@ -214,7 +215,7 @@ def test_ctrl_c_at_the_prompt_saves_and_exits_130(tmp_path: Path) -> None:
 
 def test_ctrl_c_while_the_bot_thinks_saves_your_move(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[int] = []
-    real = textgame.choose_safely
+    real = session.choose_safely  # the text mode's bots choose in its session, at once
 
     def choose(*args, **kw):  # type: ignore[no-untyped-def]
         calls.append(1)
@@ -222,7 +223,7 @@ def test_ctrl_c_while_the_bot_thinks_saves_your_move(tmp_path: Path, monkeypatch
             raise KeyboardInterrupt
         return real(*args, **kw)
 
-    monkeypatch.setattr(textgame, "choose_safely", choose)
+    monkeypatch.setattr(session, "choose_safely", choose)
     code, out, reader = play(tmp_path, seed=2)
     assert code == 130 and out[-1] == f"\nInterrupted: your game is saved; {resumes(tmp_path)}"
     left = saved(tmp_path).state
@@ -285,7 +286,7 @@ JOKER = RuleOptions.parse("joker=on")
 @pytest.fixture
 def greedy_bots(monkeypatch: pytest.MonkeyPatch) -> None:
     """Every bot chooses the greedy move (fast); its Joker manners stay those of its level."""
-    monkeypatch.setattr(textgame, "make_bot", lambda level: GreedyBot())
+    monkeypatch.setattr(session, "make_bot", lambda level: GreedyBot())
 
 
 def test_the_expert_calls_joker_when_you_declare_less(tmp_path: Path, greedy_bots: None) -> None:

@@ -16,6 +16,7 @@ from cribtiles.table.settings import Preferences
 from cribtiles.ui import art, endcard
 from cribtiles.ui.autopilot import post_click, post_key
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import RESULT_GUARD, EndScene
 from cribtiles.ui.geometry import Layout, centre
 from cribtiles.ui.help_text import with_opening
 from cribtiles.ui.newgame import NewGameScene
@@ -23,7 +24,7 @@ from cribtiles.ui.paint import CREAM, DISABLED_FILL, DISABLED_TEXT, _button_surf
 from cribtiles.ui.panel import info_rows, peg_number, peg_offsets
 from cribtiles.ui.table import TableView
 from cribtiles.ui.table_line import match_words, rules_line, rules_words, text_size
-from cribtiles.ui.window import RESULT_GUARD, App, EndScene
+from cribtiles.ui.window import App
 from tests.ui.test_match_end import play_round
 
 
@@ -146,17 +147,17 @@ def test_who_starts_is_in_the_panel_before_the_first_turn_and_beside_the_first_b
         game = app.game
         words = game.draw_words()
         assert words.endswith("Medium starts: the lowest tile plays first.")
-        assert words not in [t.text for t in game.toasts]  # not a message at the foot of the panel
+        assert words not in [t.text for t in game.anims.toasts]  # not a message at the foot of the panel
         assert words.split(".")[0] in panel_text(app)
         for _ in range(400):  # the bot's first play
             app.frame(1 / 60)
-            if game.state.turns and game.breakdown is not None:
+            if game.state.turns and game.anims.breakdown is not None:
                 break
         frames(app, 5)
         rows = info_rows(game.snapshot())
         text = " ".join(r.left for r in rows)
         assert rows[0].left == "Medium scored" and not any(r.left.startswith("... and ") for r in rows)
-        assert words.split(",")[0] in text and not game.toasts  # under the breakdown, whole, and nothing over it
+        assert words.split(",")[0] in text and not game.anims.toasts  # under the breakdown, whole, and nothing over it
     finally:
         app.close()
 
@@ -219,20 +220,20 @@ def test_enter_on_the_end_card_first_shows_the_result_and_goes_on_only_after_a_m
         assert isinstance(end, EndScene) and not endcard.all_counted(app.game.snapshot(), end.elapsed)
         post_key(pygame.K_RETURN)  # during the count: the result is shown at once, nothing skipped
         frames(app, 1)
-        assert app.scenes[-1] is end and app.table is table and end.result_at is not None
-        assert endcard.all_counted(app.game.snapshot(), end.elapsed) and app.game.racks_counted
+        assert app.scenes[-1] is end and app.session.table is table and end.result_at is not None
+        assert endcard.all_counted(app.game.snapshot(), end.elapsed) and app.game.anims.racks_counted
         post_key(pygame.K_RETURN)  # pressed again at once: the result stays
         frames(app, 1)
         assert app.scenes[-1] is end and not end.ready
         app.frame(RESULT_GUARD / 2)
         post_key(pygame.K_RETURN)
         frames(app, 1)
-        assert app.scenes[-1] is end and app.table is table  # still within the moment
+        assert app.scenes[-1] is end and app.session.table is table  # still within the moment
         app.frame(RESULT_GUARD / 2 + 0.05)
         assert end.ready
         post_key(pygame.K_RETURN)
         frames(app, 1)
-        assert app.table is not table and not app.game.state.is_over  # the same table again, a new game
+        assert app.session.table is not table and not app.game.state.is_over  # the same table again, a new game
     finally:
         app.close()
 

@@ -59,12 +59,12 @@ def test_every_fifteen_names_its_squares_and_rows_alike_light_their_own(app: App
     fifteens = [r for r in rows if r[0].startswith("fifteen")]
     assert [(r[0], r[1]) for r in fifteens] == [("fifteen A+4+J: f7 g7 h7", "2"), ("fifteen A+4+J: f7 g7 i7", "2")]
     game = app.game
-    game.breakdown = Breakdown(1, score)
+    game.anims.breakdown = Breakdown(1, score)
     for text, jack in (("fifteen A+4+J: f7 g7 h7", Square(6, 7)), ("fifteen A+4+J: f7 g7 i7", Square(6, 8))):
         row = next(r for r in info_rows(game.snapshot()) if r.left == text)
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=centre(row.rect), rel=(0, 0), buttons=(0, 0, 0)))
         app.frame(1 / 60)
-        assert game.hover_rows == (Square(6, 5), Square(6, 6), jack)  # each lights its own J
+        assert game.turn_list.hover_rows == (Square(6, 5), Square(6, 6), jack)  # each lights its own J
 
 
 @pytest.mark.parametrize("size", [(1280, 800), (960, 640)])
@@ -74,8 +74,8 @@ def test_the_longest_breakdown_shows_every_row(size: tuple[int, int]) -> None:
     a = App(new_game(2, seed=1, names=("You", "Medium")), Preferences(speed="instant"), NoKeeper(), size=size)
     try:
         game = a.game
-        game.breakdown = Breakdown(1, score)
-        game.toasts.clear()  # the draw for the start
+        game.anims.breakdown = Breakdown(1, score)
+        game.anims.toasts.clear()  # the draw for the start
         spec = score_rows(score, "Medium scored")
         for messages in ((), ("Animation speed: fast", "Medium passed, and a message long enough for two lines.")):
             for text in messages:  # messages take the foot of the text box: the rows still all fit above
@@ -100,7 +100,7 @@ def test_the_longest_breakdown_shows_every_row(size: tuple[int, int]) -> None:
 
 def test_a_short_breakdown_keeps_its_size_and_one_column(app: App) -> None:
     game = app.game
-    game.breakdown = Breakdown(1, scored("f7=4L g7=5D h7=6L i7=5D", "j7=4D"))
+    game.anims.breakdown = Breakdown(1, scored("f7=4L g7=5D h7=6L i7=5D", "j7=4D"))
     rows = info_rows(game.snapshot())
     base = max(15, round(800 * 0.025))
     assert [r.size for r in rows[:3]] == [base + 2, base, base - 2]

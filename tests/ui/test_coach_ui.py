@@ -99,7 +99,7 @@ def until(app: App, done: object, seconds: float = 60.0) -> None:
 
 
 def test_the_hint_is_the_hard_bots_choice_ghosted_counted_once_and_enter_lays_it(app: App, keeper: Keeper) -> None:
-    game, table = app.game, app.table
+    game, table = app.game, app.session.table
     view = table.view(0)
     hards = make_bot("hard").choose(view, random.Random(HINT_SEED))
     assert isinstance(hards, Play)
@@ -156,17 +156,17 @@ def test_escape_or_a_tile_moved_by_hand_puts_the_hint_away(app: App) -> None:
     game = app.game
     post_key(pygame.K_i)
     frames(app)
-    assert game.coach.hint is not None and game.coach_open
+    assert game.coach.hint is not None and game.coaching.showing
     # the window sends Escape to the scene while something is under way (see the report for the
     # window's line that must ask `coach_open`); the scene's own answer is tested here
     game.handle(key_event(pygame.K_ESCAPE))
-    assert game.coach.hint is None and not game.coach_open
+    assert game.coach.hint is None and not game.coaching.showing
     post_key(pygame.K_i)
     frames(app)
     assert game.coach.hint is not None
     post_drag(centre(app.layout.slot_rect(0)), centre(app.layout.slot_rect(3)))  # a tile moved on the rack
     frames(app, 10)
-    assert game.coach.hint is None and app.table.hints == 1
+    assert game.coach.hint is None and app.session.table.hints == 1
     post_key(pygame.K_i)
     frames(app)
     post_key(pygame.K_s)  # a shuffle moves the tiles too
@@ -190,13 +190,13 @@ def test_hints_off_or_used_up_are_refused_in_words(keeper: Keeper) -> None:
         for key in (pygame.K_i, pygame.K_b):
             post_key(key)
             frames(app)
-            assert app.game.coach.hint is None and app.game.coach.candidates is None and app.table.hints == 0
-            assert app.game.toasts[-1].text.startswith("Hints are off in the settings")
+            assert app.game.coach.hint is None and app.game.coach.candidates is None and app.session.table.hints == 0
+            assert app.game.anims.toasts[-1].text.startswith("Hints are off in the settings")
     finally:
         app.close()
     app = open_app(table_after("You,medium", 3, 6), keeper, hint_limit=1)
     try:
-        game, table = app.game, app.table
+        game, table = app.game, app.session.table
         post_key(pygame.K_i)
         frames(app)
         assert game.coach.hint is not None and table.hints == 1
@@ -213,7 +213,7 @@ def test_hints_off_or_used_up_are_refused_in_words(keeper: Keeper) -> None:
         post_key(pygame.K_i)
         frames(app)
         assert game.coach.hint is None and table.hints == 1
-        assert game.toasts[-1].text.startswith("You have used this game's 1 hint ")
+        assert game.anims.toasts[-1].text.startswith("You have used this game's 1 hint ")
     finally:
         app.close()
 
@@ -230,7 +230,7 @@ def test_no_hint_while_the_bot_plays() -> None:
         assert not app.game.my_turn and table.bot_to_move
         post_key(pygame.K_i)
         frames(app)
-        assert app.game.coach.hint is None and app.game.toasts[-1].text == "The coach helps on your turn."
+        assert app.game.coach.hint is None and app.game.anims.toasts[-1].text == "The coach helps on your turn."
     finally:
         app.close()
 
@@ -239,7 +239,7 @@ def test_no_hint_while_the_bot_plays() -> None:
 
 
 def test_the_best_plays_open_with_the_expert_running_and_a_click_lays_one(app: App) -> None:
-    game, table = app.game, app.table
+    game, table = app.game, app.session.table
     view = table.view(0)
     game.coach.budget = 0.4
     post_key(pygame.K_b)
@@ -305,11 +305,11 @@ def test_the_note_after_a_play_says_what_the_best_play_scored(keeper: Keeper) ->
         assert expected.startswith("best was ")
         app = open_app(table, keeper, coach_notes=notes)
         try:
-            app.game.lay(worst)  # as the hint's Enter lays a play; then played with Enter
+            app.game.coaching.lay(worst)  # as the hint's Enter lays a play; then played with Enter
             post_key(pygame.K_RETURN)
             frames(app)
             assert table.state.turns[len(state.turns)].move == worst
-            said = [t.text for t in app.game.toasts if t.text.startswith("Coach:")]
+            said = [t.text for t in app.game.anims.toasts if t.text.startswith("Coach:")]
             assert said == ([f"Coach: {expected}."] if notes else [])
         finally:
             app.close()
@@ -325,7 +325,7 @@ def test_the_tiles_still_out_are_toggled_by_t_and_the_button(app: App, keeper: K
     frames(app)
     assert app.prefs.tiles_out and keeper.prefs_saved >= 1
     out = game.snapshot().coach.tiles_out  # type: ignore[union-attr]
-    view = app.table.view(0)
+    view = app.session.table.view(0)
     assert out == tiles_out(view)
     assert sum(t.count for t in out or ()) == len(view.unseen)
     assert Counter({(t.rank, t.colour): t.count for t in out or ()}) == Counter(
@@ -337,7 +337,7 @@ def test_the_tiles_still_out_are_toggled_by_t_and_the_button(app: App, keeper: K
     post_click(centre(laid.buttons[2][1]))
     frames(app)
     assert not app.prefs.tiles_out and game.snapshot().coach.tiles_out is None  # type: ignore[union-attr]
-    assert app.table.hints == 0  # not a hint
+    assert app.session.table.hints == 0  # not a hint
 
 
 # --- the exchange advisor ---
@@ -354,7 +354,9 @@ def test_the_exchange_advice_marks_the_tiles_it_would_throw_back(keeper: Keeper)
         post_key(pygame.K_x)  # the exchange opened: the hint button asks for advice
         frames(app)
         laid = coach_rects(game.snapshot())
-        assert game.exchanging and laid is not None and laid.buttons[0][2].startswith(("Exchange advice", "Advice"))
+        assert (
+            game.hand.exchanging and laid is not None and laid.buttons[0][2].startswith(("Exchange advice", "Advice"))
+        )
         post_key(pygame.K_i)
         frames(app)
         assert game.coach.advice == advice and table.hints == 1
@@ -387,7 +389,7 @@ def test_stuck_the_hint_is_the_exchange_advice() -> None:
         assert laid is not None and laid.mark is not None
         post_click(centre(laid.mark))
         frames(app)
-        assert app.game.exchanging
+        assert app.game.hand.exchanging
         assert Counter(app.game.draft.tiles[i] for i in app.game.draft.marked) == Counter(
             t.rack_form for t in advice.throw
         )
@@ -434,7 +436,7 @@ def test_a_hint_asked_with_the_best_plays_open_takes_the_panels_room(app: App) -
     assert game.coach.candidates is not None and info_rows(game.snapshot()) == []
     post_key(pygame.K_i)
     frames(app)
-    assert game.coach.candidates is None and game.coach.hint is not None and app.table.hints == 1
+    assert game.coach.candidates is None and game.coach.hint is not None and app.session.table.hints == 1
     assert info_rows(game.snapshot())[0].left == "Hint: the Hard bot would play"
 
 
@@ -451,7 +453,7 @@ def test_the_best_plays_show_a_play_and_its_colour_orders_as_one_row(keeper: Kee
     frames(app)
     found = game.coach.candidates
     assert found is not None and len(found) == TOP
-    rack = tuple(app.table.view(0).rack)
+    rack = tuple(app.session.table.view(0).rack)
     keys = [play_key(rack, s.move, s.score) for s in found]
     assert len(set(keys)) == len(keys)  # eight rows, eight different plays
     grouped = next(s for s in found if s.alike)

@@ -549,7 +549,7 @@ def test_the_window_title_carries_the_cribbage_score_while_cribbage_is_shown(app
     assert pygame.display.get_caption()[0] == f"Crib Tiles — Cribbage — You {you} · Medium bot {bot}"
     app.back_to_game()
     frames(app)
-    you, medium = app.table.state.final_scores()  # the tile game's bot may have moved meanwhile
+    you, medium = app.session.table.state.final_scores()  # the tile game's bot may have moved meanwhile
     assert pygame.display.get_caption()[0] == f"Crib Tiles — You {you} · Medium {medium}"
 
 

@@ -42,6 +42,6 @@ def test_exchanging_shows_one_state_of_the_buttons() -> None:
         assert cancel[0] == a.layout.buttons["pass"][0] and contains(cancel, centre(a.layout.buttons["exchange"]))
         post_click(centre(a.layout.buttons["exchange"]))  # either half of the wide Cancel cancels
         a.frame(1 / 60)
-        assert not game.exchanging and len(panel_buttons(game.snapshot())) == 3
+        assert not game.hand.exchanging and len(panel_buttons(game.snapshot())) == 3
     finally:
         a.close()

@@ -14,8 +14,9 @@ from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
 from cribtiles.ui import endcard
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.panel import peg_number
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 
 def play_round(table: Table) -> None:

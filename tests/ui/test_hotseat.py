@@ -32,7 +32,7 @@ def test_the_curtain_falls_between_two_people_and_never_for_one() -> None:
         assert game.curtain == first and not game.my_turn  # the first person's rack waits for them
         post_key(pygame.K_x)  # other keys wait behind the curtain
         frames(app)
-        assert not game.exchanging and game.curtain == first
+        assert not game.hand.exchanging and game.curtain == first
         post_click(centre(app.layout.rack))
         frames(app)
         assert game.curtain is None and game.my_turn and game.human == first

@@ -45,7 +45,7 @@ def lay(app: App, play: Play) -> None:
     for p in play.placements:
         tid = next(i for i in game.draft.order if game.draft.tiles[i] == p.tile.rack_form)
         if game.draft.face(tid) != p.tile:
-            game.flip(tid)
+            game.hand.flip(tid)
         assert game.draft.place(tid, game.state.board, p.square)
     game.refresh_preview()
 
@@ -64,23 +64,23 @@ def test_a_person_counts_their_play_and_an_expert_takes_what_was_left() -> None:
         assert "A legal play" in texts and not any("would score" in t for t in texts)  # no free answers
         post_key(pygame.K_RETURN)
         frames(app)
-        assert game.declaring is not None and game.state.turns == tuple(app.table.state.turns)
+        assert game.joker.declaring is not None and game.state.turns == tuple(app.session.table.state.turns)
         item = items_of(score_play(board, play))[0]
         for square in sorted(item.squares):  # point at one combination, tile by tile
             post_click(centre(app.layout.square_rect(square)))
             frames(app, 1)
-        assert game.declaring is not None and game.declaring.points == item.points
+        assert game.joker.declaring is not None and game.joker.declaring.points == item.points
         post_key(pygame.K_RETURN)  # declare only the combination found
         frames(app)
-        record = app.table.history[-1]
+        record = app.session.table.history[-1]
         assert record.player == 0 and record.declared == item.points < true
         assert [(c.caller, c.points) for c in record.calls] == [(1, true - item.points)]  # Expert never misses
         told = f"Expert called Joker on your play and took {true - item.points} unclaimed point"
-        assert any(t.text.startswith(told) for t in game.toasts)
+        assert any(t.text.startswith(told) for t in game.anims.toasts)
         # the call closed the window: the true breakdown, how the declaration stood, the call
         texts = [r.left for r in info_rows(game.snapshot())]
         assert f"declared {item.points}, {true - item.points} unclaimed" in texts
-        game.toasts.clear()  # the messages leave the turn list its room
+        game.anims.toasts.clear()  # the messages leave the turn list its room
         listed = [(r.left, r.right, r.turn) for r in info_rows(game.snapshot()) if r.turn is not None]
         assert listed[:2] == [
             ("   Expert called Joker on your play", f"+{true - item.points}", 0),  # newest first
@@ -105,18 +105,18 @@ def test_a_person_over_declares_and_the_expert_calls_it_the_pegs_follow() -> Non
         frames(app)
         for digit in str(true + 3):  # more than it scores: accepted, nothing told
             post_key(pygame.K_0 + int(digit))
-        number = len(app.table.history)
+        number = len(app.session.table.history)
         post_key(pygame.K_RETURN)
         frames(app, 2)
-        record = app.table.history[number]
+        record = app.session.table.history[number]
         assert record.declared == true + 3 and record.calls == (JokerCall(1, 3, 3),)
-        assert app.table.state.scores[0] == before[0] + true  # the Expert's own play may follow
-        assert [p.front for p in game.pegs] == list(app.table.state.scores)  # the pegs moved back
+        assert app.session.table.state.scores[0] == before[0] + true  # the Expert's own play may follow
+        assert [p.front for p in game.anims.pegs] == list(app.session.table.state.scores)  # the pegs moved back
         texts = [r.left for r in info_rows(game.snapshot())]
-        assert len(app.table.history) == number + 1  # the Expert thinks in its process for a while
+        assert len(app.session.table.history) == number + 1  # the Expert thinks in its process for a while
         assert f"declared {true + 3}, 3 more than it scores" in texts
         words = "Expert called Joker on your play, declared 3 points over its score, and took them from you."
-        assert words in [t.text for t in game.toasts]
+        assert words in [t.text for t in game.anims.toasts]
     finally:
         app.close()
 
@@ -147,7 +147,7 @@ def test_while_a_play_may_be_called_the_panel_shows_only_what_was_declared() -> 
             frames(app, 1)
         post_key(pygame.K_RETURN)
         frames(app, 120)
-        assert app.table.history[-1].declared == item.points < score.total
+        assert app.session.table.history[-1].declared == item.points < score.total
         post_key(pygame.K_RETURN)  # Ben is ready
         frames(app)
         rows = info_rows(game.snapshot())
@@ -185,9 +185,12 @@ def test_a_person_calls_joker_on_an_honest_play_and_loses_five() -> None:
         post_click(centre(joker_rect(app.layout)))
         frames(app)
         assert game.state.scores[0] == before - 5 and not game.may_call()
-        assert game.toasts[-1].text == "You called Joker on Expert's play, but nothing was missed: you lose 5 points."
+        assert (
+            game.anims.toasts[-1].text
+            == "You called Joker on Expert's play, but nothing was missed: you lose 5 points."
+        )
         try:
-            app.table.call_joker(0)
+            app.session.table.call_joker(0)
         except IllegalMove:
             pass
         else:
@@ -215,7 +218,7 @@ def test_the_confirm_question_under_the_joker_rule_says_what_will_be_declared_an
         frames(app)
         post_key(pygame.K_1)
         post_key(pygame.K_0)
-        number = len(app.table.history)
+        number = len(app.session.table.history)
         post_key(pygame.K_RETURN)  # declare 10: asked first
         frames(app)
         snap = game.snapshot()
@@ -224,7 +227,7 @@ def test_the_confirm_question_under_the_joker_rule_says_what_will_be_declared_an
         assert texts[0] == (snap.confirming, "") and not any(str(true) in (left, right) for left, right in texts[:3])
         post_key(pygame.K_y)
         frames(app, 2)
-        assert app.table.history[number].declared == 10 and app.table.history[number].player == 0
-        assert not any(t.text.startswith("Coach:") for t in game.toasts)  # its note would tell the score
+        assert app.session.table.history[number].declared == 10 and app.session.table.history[number].player == 0
+        assert not any(t.text.startswith("Coach:") for t in game.anims.toasts)  # its note would tell the score
     finally:
         app.close()

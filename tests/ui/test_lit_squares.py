@@ -33,7 +33,7 @@ def test_pointing_at_a_row_lights_the_squares_and_keeps_the_tiles_colour(app: Ap
     score = score_play(Board.empty().place(parse_move("f7=AL g7=4D h7=JL").placements), play)
     board = Board.empty().place(parse_move("f7=AL g7=4D h7=JL i7=JD").placements)
     game = app.game
-    game.breakdown = Breakdown(1, score)
+    game.anims.breakdown = Breakdown(1, score)
     snap = replace(game.snapshot(), state=replace(game.state, board=board))
     surf = pygame.Surface(app.screen.get_size())
     dark = Square(6, 6)  # the walnut 4 of the fifteen A + 4 + J

@@ -15,11 +15,12 @@ from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
 from cribtiles.ui import endcard
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.paint import SERVANT
 from cribtiles.ui.panel import servants
 from cribtiles.ui.pegboard import score_point, tracks
 from cribtiles.ui.table import TableView
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 
 def play_round(table: Table) -> None:

@@ -17,7 +17,7 @@ def test_every_way_to_play_goes_to_its_end_through_the_window(
     players: str, rules: str, what: str, tmp_path: Path
 ) -> None:
     app = play_mode(Store(tmp_path), Preferences(speed="instant"), players, rules, what)
-    table = app.table  # type: ignore[attr-defined]
+    table = app.session.table  # type: ignore[attr-defined]
     assert table.match_over and table.state.outcome is not None
     assert len(table.seats) == len(players.split(","))
     people = [s for s in table.seats if s.is_person]

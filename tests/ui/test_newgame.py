@@ -19,6 +19,7 @@ from cribtiles.table import Seat
 from cribtiles.table.model import Table
 from cribtiles.table.settings import DEFAULT_SEATS, Preferences, good_seats
 from cribtiles.ui.autopilot import past_the_result
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.newgame import NewGameScene
 from cribtiles.ui.newgame_form import (
@@ -38,7 +39,7 @@ from cribtiles.ui.newgame_form import (
     rule_label,
     with_level,
 )
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 KIND, WHO, REMOVE = Part.KIND, Part.WHO, Part.REMOVE
 RULES = [*(rule(n) for n in ("mode", "joker", "exchange", "start", "rounds")), Control(Part.SEED)]
@@ -325,7 +326,7 @@ def ctrl_n(app: App) -> NewGameScene:
 
 def test_ctrl_n_opens_the_screen_and_start_begins_the_chosen_game(app: App, tmp_path: Path) -> None:
     frames(app)
-    old_table, sound = app.table, app.prefs.sound
+    old_table, sound = app.session.table, app.prefs.sound
     scene = ctrl_n(app)
     assert scene.form.warning == "A game is in progress: starting a new one throws it away."
     click_on(app, Control(Part.ADD))
@@ -346,12 +347,12 @@ def test_ctrl_n_opens_the_screen_and_start_begins_the_chosen_game(app: App, tmp_
     assert scene.form.options == RuleOptions(joker=True, rounds=3) and scene.form.seed == "4242"
     key(pygame.K_RETURN)
     app.frame(1 / 60)
-    assert app.table is not old_table and app.scenes == [app.game]
-    assert app.table.seats == (Seat("You"), Seat("Hard", "hard"), Seat("Mal"))
-    assert app.table.options == RuleOptions(joker=True, rounds=3)
-    assert app.table.match.seed == 4242 and app.table.state.players == 3
-    fresh_table = Table.new(app.table.seats, app.table.options, 4242)
-    assert app.table.state.start_draws == fresh_table.state.start_draws and app.table.state.turns == ()
+    assert app.session.table is not old_table and app.scenes == [app.game]
+    assert app.session.table.seats == (Seat("You"), Seat("Hard", "hard"), Seat("Mal"))
+    assert app.session.table.options == RuleOptions(joker=True, rounds=3)
+    assert app.session.table.match.seed == 4242 and app.session.table.state.players == 3
+    fresh_table = Table.new(app.session.table.seats, app.session.table.options, 4242)
+    assert app.session.table.state.start_draws == fresh_table.state.start_draws and app.session.table.state.turns == ()
     assert app.prefs.seats == (("You", None), ("Player 2", "hard"), ("Mal", None))
     assert app.prefs.rules == "start=low,exchange=when-stuck,joker=on,rounds=3,mode=standard"
     assert app.prefs.level == "hard"
@@ -369,8 +370,8 @@ def test_ctrl_n_opens_the_screen_and_start_begins_the_chosen_game(app: App, tmp_
     (tmp_path / "game.json").unlink()
     later = App(None, prefs, Store(tmp_path), size=(960, 640))
     try:
-        assert later.table.seats == (Seat("You"), Seat("Hard", "hard"), Seat("Mal"))
-        assert later.table.options == RuleOptions(joker=True, rounds=3)
+        assert later.session.table.seats == (Seat("You"), Seat("Hard", "hard"), Seat("Mal"))
+        assert later.session.table.options == RuleOptions(joker=True, rounds=3)
     finally:
         later.close()
 
@@ -380,7 +381,7 @@ def test_escape_goes_back_to_the_same_game_untouched(app: App, tmp_path: Path) -
     while not app.game.my_turn and time.monotonic() < deadline:  # the bot starts: let it move first
         frames(app, 1)
         time.sleep(0.005)
-    game, table, state = app.game, app.table, app.table.state
+    game, table, state = app.game, app.session.table, app.session.table.state
     assert game.my_turn
     settings = (tmp_path / "settings.json").read_text() if (tmp_path / "settings.json").exists() else None
     scene = ctrl_n(app)
@@ -389,7 +390,7 @@ def test_escape_goes_back_to_the_same_game_untouched(app: App, tmp_path: Path) -
     assert scene.form.options.joker
     key(pygame.K_ESCAPE)
     frames(app)
-    assert app.scenes == [game] and app.game is game and app.table is table and app.table.state is state
+    assert app.scenes == [game] and app.game is game and app.session.table is table and app.session.table.state is state
     assert app.prefs.rules == "" and app.prefs.seats == DEFAULT_SEATS  # cancelled choices are not remembered
     after = (tmp_path / "settings.json").read_text() if (tmp_path / "settings.json").exists() else None
     assert after == settings
@@ -407,9 +408,9 @@ def test_solitaire_seats_the_two_sides(app: App) -> None:
     assert scene.form.blank_words(0) == "one person plays both sides"
     click_on(app, Control(KIND, 1))  # and back: a person against the Medium bot
     click_on(app, Control(Part.START))
-    assert app.table.options.solitaire
-    assert app.table.seats == (Seat("Dark"), Seat("Light", "medium"))
-    assert app.table.state.names == ("Dark", "Light")
+    assert app.session.table.options.solitaire
+    assert app.session.table.seats == (Seat("Dark"), Seat("Light", "medium"))
+    assert app.session.table.state.names == ("Dark", "Light")
 
 
 def finished_table(seats: tuple[Seat, ...]) -> Table:
@@ -440,8 +441,8 @@ def test_the_end_card_starts_the_same_table_with_enter_and_opens_the_screen_with
         key(pygame.K_RETURN)
         frames(a, 1)
         # the same people and rules; the lone bot is the one L chose for the next game
-        assert a.table.seats == (Seat("Ann"), Seat("Easy", "easy"), Seat("Ben"))
-        assert a.table.options == RuleOptions(joker=True) and not a.table.round_over
+        assert a.session.table.seats == (Seat("Ann"), Seat("Easy", "easy"), Seat("Ben"))
+        assert a.session.table.options == RuleOptions(joker=True) and not a.session.table.round_over
     finally:
         a.close()
 
@@ -478,8 +479,8 @@ def test_the_whole_screen_works_from_the_keyboard(app: App) -> None:
     assert scene.form.options == RuleOptions(start="high", exchange="any-time")
     key(pygame.K_KP_ENTER)
     frames(app, 1)
-    assert app.table.seats == (Seat("You"), Seat("Bea"), Seat("Hard", "hard"))
-    assert app.table.options == RuleOptions(start="high", exchange="any-time")
+    assert app.session.table.seats == (Seat("You"), Seat("Bea"), Seat("Hard", "hard"))
+    assert app.session.table.options == RuleOptions(start="high", exchange="any-time")
 
 
 def test_the_form_has_a_control_for_every_row_of_the_options_table_and_shows_each_value() -> None:

@@ -10,9 +10,9 @@ from cribtiles.rules.scoring import score_play
 from cribtiles.table.settings import Preferences
 from cribtiles.ui.breakdown import breakdown_rows
 from cribtiles.ui.config import NoKeeper
-from cribtiles.ui.game_scene import Breakdown
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.panel import info_rows
+from cribtiles.ui.snapshot import Breakdown
 from cribtiles.ui.window import App
 
 
@@ -24,7 +24,7 @@ def test_breakdown_rows_name_every_combination_and_point_at_its_tiles() -> None:
     a = App(new_game(2, seed=1, names=("You", "Medium")), Preferences(speed="instant"), NoKeeper(), size=(1280, 800))
     try:
         game = a.game
-        game.breakdown = Breakdown(1, score)
+        game.anims.breakdown = Breakdown(1, score)
         rows = info_rows(game.snapshot())
         texts = [r.left for r in rows]
         assert texts[0] == "Medium scored" and rows[0].right == "24"
@@ -38,7 +38,7 @@ def test_breakdown_rows_name_every_combination_and_point_at_its_tiles() -> None:
         run = next(r for r in combos if r.left.startswith("run"))
         pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=centre(run.rect), rel=(0, 0), buttons=(0, 0, 0)))
         a.frame(1 / 60)
-        assert game.hover_rows == run.squares and len(run.squares) == 3
+        assert game.turn_list.hover_rows == run.squares and len(run.squares) == 3
     finally:
         a.close()
 

@@ -113,7 +113,7 @@ def test_nothing_of_anns_rack_reaches_bens_screen(drawn: list[str]) -> None:
         frames(app)
         snap = game.snapshot()
         assert snap.coach is not None and snap.coach.candidates and snap.coach.tiles_out == tiles_out(table.view(ANN))
-        game.lay(worst)  # as a click on a candidate lays it; then played with Enter
+        game.coaching.lay(worst)  # as a click on a candidate lays it; then played with Enter
         post_key(pygame.K_RETURN)
         frames(app)
         assert table.state.turns[-1].move == worst and table.state.current == BEN
@@ -164,7 +164,7 @@ def test_nothing_of_anns_rack_reaches_bens_screen(drawn: list[str]) -> None:
 
         # Ben plays his best: the curtain falls at once for Ann, even while Hard moves first
         ben = best_play(table)
-        game.lay(ben)
+        game.coaching.lay(ben)
         post_key(pygame.K_RETURN)
         frames(app)
         assert table.state.turns[-1].move == ben
@@ -199,7 +199,7 @@ def test_two_people_alone_the_note_waits_for_its_player(drawn: list[str]) -> Non
         frames(app)
         post_key(pygame.K_RETURN)
         frames(app)
-        game.lay(worst)
+        game.coaching.lay(worst)
         post_key(pygame.K_RETURN)
         frames(app)
         assert game.curtain == BEN
@@ -209,7 +209,7 @@ def test_two_people_alone_the_note_waits_for_its_player(drawn: list[str]) -> Non
         assert game.uncovered == BEN
         assert not any("Coach" in t for t in game.snapshot().toasts)
         assert not any("best was" in t for t in look(app, drawn))
-        game.lay(best_play(table))
+        game.coaching.lay(best_play(table))
         post_key(pygame.K_RETURN)
         frames(app)
         assert game.curtain == ANN

@@ -74,7 +74,7 @@ def button_of(scene: PuzzleScene, name: str) -> tuple[int, int]:
 
 
 def test_a_puzzle_answered_then_solved_through_posted_events(app: App, keeper: NoKeeper) -> None:
-    players_table, players_state = app.table, app.table.state
+    players_table, players_state = app.session.table, app.session.table.state
     saves = len(keeper.saved)
     scene, closed = open_puzzles(app)
     assert scene.game is None and scene.chosen == 0 and len(scene.puzzles) == len(PUZZLES) >= 30
@@ -84,7 +84,7 @@ def test_a_puzzle_answered_then_solved_through_posted_events(app: App, keeper: N
     frames(app)
     puzzle = PUZZLES[1]
     assert scene.game is not None and scene.puzzle == puzzle
-    assert scene.game.table is not players_table and scene.game.state.board == puzzle.position
+    assert scene.game.session.table is not players_table and scene.game.state.board == puzzle.position
     assert "beat " + str(puzzle.obvious_score) in " ".join(r[0] for r in scene.card().rows)
 
     # the obvious play: scored against the best, not played, not remembered
@@ -115,7 +115,8 @@ def test_a_puzzle_answered_then_solved_through_posted_events(app: App, keeper: N
     post_key(pygame.K_ESCAPE)
     frames(app)
     assert closed == [1] and app.scenes[-1] is not scene
-    assert app.table is players_table and app.table.state is players_state and len(keeper.saved) == saves
+    assert app.session.table is players_table and app.session.table.state is players_state
+    assert len(keeper.saved) == saves
 
 
 def test_the_answer_shown_is_lit_on_the_board_and_not_counted_as_solved(app: App, keeper: NoKeeper) -> None:

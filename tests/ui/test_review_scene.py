@@ -26,6 +26,7 @@ from cribtiles.table.settings import Preferences
 from cribtiles.ui import art
 from cribtiles.ui.autopilot import post_click, post_key
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import HistoryScene
 from cribtiles.ui.review_chart import EXPORT_SIZE, Series, chart_surface, plot_of, ticks
@@ -41,7 +42,7 @@ from cribtiles.ui.review_scene import (
     turn_layout,
     turn_region,
 )
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 
 def finished(seed: int, players: str = "You,hard", rules: str = "") -> Table:
@@ -366,7 +367,7 @@ def test_v_on_the_end_card_reviews_the_game_just_played(stand_in: list[Table]) -
         assert isinstance(end, EndScene)
         post_key(pygame.K_v)
         frames(app)
-        assert isinstance(app.scenes[-1], ReviewScene) and stand_in == [app.table]
+        assert isinstance(app.scenes[-1], ReviewScene) and stand_in == [app.session.table]
         post_key(pygame.K_ESCAPE)
         frames(app)
         assert app.scenes[-1] is end
@@ -408,7 +409,7 @@ def test_a_review_dropped_without_being_closed_still_stops_its_worker(app: App, 
     """A new game started over the review (Ctrl+N) drops it: its analysis is stopped at once."""
     worker = StandIn(game[1], steps=1000)
     opened(app, game[0], worker)
-    app.start(app.table.seats, app.table.options, seed=5)
+    app.start(app.session.table.seats, app.session.table.options, seed=5)
     assert (worker.cancelled, worker.closed) == (1, 1)
     frames(app)
     assert (worker.cancelled, worker.closed) == (1, 1)

@@ -64,7 +64,7 @@ def test_a_new_game_shuts_down_the_old_table_and_every_screen_over_it() -> None:
         old.coach.worker.close = lambda: stopped.append("coach")  # type: ignore[method-assign]
         app.push(Stub("title", log))
         app.push(Stub("review", log))
-        app.start(app.table.seats, app.table.options, seed=9)
+        app.start(app.session.table.seats, app.session.table.options, seed=9)
         assert log == ["review", "title"]  # the top one first
         assert stopped == ["coach"]  # the old table's coach worker ended with it
         assert app.game is not old and app.scenes == [app.game]

@@ -21,8 +21,9 @@ from cribtiles.table.saves import load_table
 from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import past_the_result, play_through, post_click, post_drag, post_key
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 
 def human_first(level: str = "Medium") -> GameState:
@@ -124,14 +125,14 @@ def test_a_legal_play_dragged_and_played_with_enter_is_saved(app: App, tmp_path:
         slot = next(i for i, tid in enumerate(game.draft.order) if game.draft.tiles[tid] == p.tile.rack_form)
         post_drag(centre(lay.slot_rect(slot)), centre(lay.square_rect(p.square)))
         frames(app)
-    assert game.live is not None and game.live.is_legal and game.can_play()
+    assert game.live is not None and game.live.is_legal and game.acts.can_play()
     post_key(pygame.K_RETURN)
     frames(app, 1)
     assert game.state.log[0] == str(play)
     assert load_table((tmp_path / "game.json").read_text()).state.log[0] == str(play)
     assert game.state.turns[0].points == game.state.scores[0] > 0
     if game.state.current == 0:  # the bot has not answered yet: the breakdown is the player's play
-        assert game.breakdown is not None and game.breakdown.player == 0
+        assert game.anims.breakdown is not None and game.anims.breakdown.player == 0
 
 
 def test_drag_within_the_rack_reorders_it_and_shuffle_keeps_the_tiles(app: App) -> None:
@@ -164,7 +165,7 @@ def test_right_click_wheel_and_f_turn_a_six_into_a_nine(tmp_path: Path) -> None:
         assert game.draft.face(tid).rank == 6
         post_key(pygame.K_f)
         frames(a, 30)  # the flip animation runs and ends
-        assert game.draft.face(tid).rank == 9 and not game.flips
+        assert game.draft.face(tid).rank == 9 and not game.hand.flips
     finally:
         a.close()
 
@@ -174,19 +175,19 @@ def test_keyboard_play(app: App) -> None:
     play = next(p for p in game.state.legal_plays() if len(p.placements) == 2 and all(t.rank != 9 for t in p.tiles))
     post_key(pygame.K_LEFT)  # shows the cursor at the centre
     frames(app)
-    assert game.keyboard
+    assert game.keys.keyboard
     for p in play.placements:
-        while game.cursor.row != p.square.row:
-            post_key(pygame.K_DOWN if game.cursor.row < p.square.row else pygame.K_UP)
+        while game.keys.cursor.row != p.square.row:
+            post_key(pygame.K_DOWN if game.keys.cursor.row < p.square.row else pygame.K_UP)
             frames(app, 1)
-        while game.cursor.col != p.square.col:
-            post_key(pygame.K_RIGHT if game.cursor.col < p.square.col else pygame.K_LEFT)
+        while game.keys.cursor.col != p.square.col:
+            post_key(pygame.K_RIGHT if game.keys.cursor.col < p.square.col else pygame.K_LEFT)
             frames(app, 1)
         slot = next(i for i, tid in enumerate(game.draft.order) if game.draft.tiles[tid] == p.tile.rack_form)
         post_key(pygame.K_1 + slot)
         post_key(pygame.K_SPACE)
         frames(app)
-    assert game.can_play()
+    assert game.acts.can_play()
     post_key(pygame.K_RETURN)
     frames(app)
     assert game.state.log[0] == str(play)
@@ -194,12 +195,12 @@ def test_keyboard_play(app: App) -> None:
 
 def test_pass_and_exchange_only_when_the_rules_allow(app: App) -> None:
     game = app.game
-    assert not game.can_pass()
+    assert not game.acts.can_pass()
     post_key(pygame.K_p)
     post_key(pygame.K_x)
     frames(app)
-    assert game.state.turns == () and not game.exchanging
-    assert any("legal play" in t.text for t in game.toasts)
+    assert game.state.turns == () and not game.hand.exchanging
+    assert any("legal play" in t.text for t in game.anims.toasts)
 
 
 def test_exchange_under_the_any_time_rule(tmp_path: Path) -> None:
@@ -214,7 +215,7 @@ def test_exchange_under_the_any_time_rule(tmp_path: Path) -> None:
         game, lay = a.game, a.layout
         post_click(centre(lay.buttons["exchange"]))
         frames(a)
-        assert game.exchanging
+        assert game.hand.exchanging
         post_click(centre(lay.slot_rect(0)))
         post_click(centre(lay.slot_rect(2)))
         frames(a)
@@ -278,8 +279,8 @@ def test_a_resumed_game_shows_the_last_play(tmp_path: Path) -> None:
     s = s.apply(next(p for p in s.legal_plays() if len(p.placements) == 2))
     a = App(s, Preferences(speed="instant"), NoKeeper(), size=(960, 640))
     try:
-        assert a.game.breakdown is not None and a.game.breakdown.score.total == s.scores[0]
-        assert a.game.pegs[0].front == s.scores[0]
+        assert a.game.anims.breakdown is not None and a.game.anims.breakdown.score.total == s.scores[0]
+        assert a.game.anims.pegs[0].front == s.scores[0]
         frames(a)
     finally:
         a.close()
@@ -289,7 +290,7 @@ def test_the_draft_never_plays_a_move_the_rules_refuse(app: App) -> None:
     game = app.game
     game.draft.place(game.draft.order[0], game.state.board, Square(6, 6))
     game.refresh_preview()
-    assert not game.can_play()
+    assert not game.acts.can_play()
     assert parse_move("pass") not in game.state.legal_actions()
 
 

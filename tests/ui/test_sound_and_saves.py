@@ -71,11 +71,13 @@ def test_a_trouble_of_the_history_is_not_told_as_a_failed_save() -> None:
     try:
         game = app.game
         keeper.errors.append("This game could not be added to the history of your games (disk I/O error).")
-        game._saved()
-        assert game.toasts[-1].text == "This game could not be added to the history of your games (disk I/O error)."
+        game.saved()
+        assert (
+            game.anims.toasts[-1].text == "This game could not be added to the history of your games (disk I/O error)."
+        )
         keeper.unsaved = "No space left on device"
         keeper.errors.append("could not save the game in /x (No space left on device)")
-        game._saved()
-        assert game.toasts[-1].text == "The game could not be saved (No space left on device)."
+        game.saved()
+        assert game.anims.toasts[-1].text == "The game could not be saved (No space left on device)."
     finally:
         app.close()

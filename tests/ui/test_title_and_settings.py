@@ -78,10 +78,10 @@ def test_escape_at_the_table_opens_the_title_and_escape_there_goes_back(app: App
 
 def test_escape_cancels_what_is_under_way_before_it_opens_the_title(app: App) -> None:
     app.back_to_game()
-    app.game.exchanging = True
+    app.game.hand.exchanging = True
     post_key(pygame.K_ESCAPE)
     frames(app)
-    assert app.scenes == [app.game] and not app.game.exchanging
+    assert app.scenes == [app.game] and not app.game.hand.exchanging
 
 
 def test_a_finished_game_has_no_continue(tmp_path: Path) -> None:
@@ -252,4 +252,4 @@ def test_the_title_and_settings_draw_at_any_size(tmp_path: Path, size: tuple[int
 
 
 def test_the_game_under_the_title_is_the_saved_one(app: App) -> None:
-    assert isinstance(app.scenes[0], GameScene) and app.scenes[0].table is app.table
+    assert isinstance(app.scenes[0], GameScene) and app.scenes[0].session is app.session

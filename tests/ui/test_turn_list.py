@@ -67,7 +67,7 @@ def test_a_click_on_a_turn_shows_it_again_and_esc_comes_back() -> None:
         )
         pygame.event.post(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-2))
         frames(app)
-        assert game.turn_scroll == 2
+        assert game.turn_list.turn_scroll == 2
         rows = [r for r in info_rows(game.snapshot()) if r.turn is not None]
         assert rows[0].turn == len(table.history) - 3
     finally:

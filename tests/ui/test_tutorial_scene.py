@@ -102,12 +102,12 @@ def until_your_turn(app: App, scene: TutorialScene) -> None:
 
 
 def test_the_whole_tutorial_through_posted_events(app: App, keeper: RecordingKeeper) -> None:
-    players_table, players_state = app.table, app.table.state
+    players_table, players_state = app.session.table, app.session.table.state
     saves = len(keeper.games)
     scene, closed = open_tutorial(app)
     game = scene.game
     assert scene.progress == Progress() and "Step 1 of 5" in scene.card().rows[0][0]
-    assert game.table is not app.table and game.state.turns[0].player == BOT
+    assert game.session.table is not app.session.table and game.state.turns[0].player == BOT
 
     # step 1, a fifteen: first a legal fifteen in the wrong place, which the tutorial holds back
     step = STEPS[0]
@@ -168,20 +168,20 @@ def test_the_whole_tutorial_through_posted_events(app: App, keeper: RecordingKee
     move_to = centre(preview_row.rect)
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=move_to, rel=(0, 0), buttons=(0, 0, 0)))
     frames(app)
-    assert game.hover_rows
+    assert game.turn_list.hover_rows
     post_key(pygame.K_RETURN)
     frames(app)
     until_your_turn(app, scene)
     assert game.state.turns[5].move == step.play
-    reply = game.table.last
+    reply = game.session.table.last
     assert reply is not None and reply.player == BOT and str(reply.turn.move) == REPLIES[-1]
     assert scene.progress.index == 4
     frames(app, 5)
     assert scene.progress.index == 4  # read only when pointed at (or Enter)
 
     # step 5, the breakdown: pointing at one of its rows reads it
-    assert game.breakdown is not None and game.breakdown.player == BOT
-    assert game.breakdown.score.total == score_play(reply.board_before, reply.turn.move).total == STEPS[4].points
+    assert game.anims.breakdown is not None and game.anims.breakdown.player == BOT
+    assert game.anims.breakdown.score.total == score_play(reply.board_before, reply.turn.move).total == STEPS[4].points
     rows = [r for r in info_rows(game.snapshot()) if r.squares]
     assert rows
     pos = centre(rows[0].rect)
@@ -192,17 +192,17 @@ def test_the_whole_tutorial_through_posted_events(app: App, keeper: RecordingKee
 
     # the player's own game and its save are untouched
     assert len(keeper.games) == saves
-    assert app.table is players_table and app.table.state is players_state
+    assert app.session.table is players_table and app.session.table.state is players_state
     assert scene.host.skips.skipped >= 6  # every tutorial turn asked, and nothing was written
 
     post_key(pygame.K_RETURN)
     frames(app)
     assert closed == [1] and app.scenes[-1] is app.game
-    assert len(keeper.games) == saves and app.table.state is players_state  # as the player left it
+    assert len(keeper.games) == saves and app.session.table.state is players_state  # as the player left it
 
 
 def test_escape_closes_at_any_time_and_nothing_is_saved(app: App, keeper: RecordingKeeper) -> None:
-    saves, players_state = len(keeper.games), app.table.state
+    saves, players_state = len(keeper.games), app.session.table.state
     app.open_tutorial()  # as the title screen opens it
     frames(app)
     scene = app.scenes[-1]
@@ -219,7 +219,7 @@ def test_escape_closes_at_any_time_and_nothing_is_saved(app: App, keeper: Record
     post_key(pygame.K_ESCAPE)
     frames(app)
     assert app.scenes[-1] is app.game and len(app.scenes) == 1
-    assert len(keeper.games) == saves and app.table.state is players_state
+    assert len(keeper.games) == saves and app.session.table.state is players_state
 
 
 def test_a_tile_let_go_on_the_card_goes_back_to_the_rack(app: App) -> None:

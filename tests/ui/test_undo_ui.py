@@ -16,9 +16,10 @@ from cribtiles.table.model import Table, state_before
 from cribtiles.table.settings import Preferences
 from cribtiles.ui.autopilot import post_click, post_drag, post_key
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.panel import info_rows, panel_buttons, peg_number, undo_button
-from cribtiles.ui.window import App, EndScene
+from cribtiles.ui.window import App
 
 
 def frames(app: App, n: int = 3) -> None:
@@ -79,7 +80,7 @@ def test_the_undo_button_takes_back_the_play_and_the_bots_reply_and_saves() -> N
         assert table.state == expected and table.undos == 1 and table.to_move == 0
         assert len(keeper.saved) == saves + 1 and keeper.saved[-1] == expected
         what = f"your play {my_record.turn.move}" if my_record.is_play else "your "
-        assert any(t.text.startswith(f"Took back {what}") and "Medium's reply" in t.text for t in game.toasts)
+        assert any(t.text.startswith(f"Took back {what}") and "Medium's reply" in t.text for t in game.anims.toasts)
         snap = game.snapshot()
         assert snap.board == expected.board and snap.state.racks[0] == expected.racks[0]
         assert [peg_number(snap, p) for p in range(2)] == list(expected.scores)
@@ -106,7 +107,7 @@ def test_ctrl_z_while_the_bot_thinks_stops_it_and_takes_back_the_play() -> None:
         post_ctrl_z()
         frames(app, 2)
         assert table.state == before and not game.thinking and not app.worker.busy
-        assert any(t.text == f"Took back your play {play}." for t in game.toasts)
+        assert any(t.text == f"Took back your play {play}." for t in game.anims.toasts)
         assert game.my_turn and not game.draft.placed
         for _ in range(120):  # and the game goes on: the same play again, the bot replies
             frames(app, 1)
@@ -127,7 +128,7 @@ def test_with_the_setting_off_there_is_no_button_and_the_key_says_so() -> None:
         post_key(pygame.K_u)
         frames(app)
         assert table.state == state and table.undos == 0
-        assert [t.text for t in game.toasts][-1] == "Undo is off in the settings."
+        assert [t.text for t in game.anims.toasts][-1] == "Undo is off in the settings."
     finally:
         app.close()
     hot = table_after("Ann,Ben", 4, 3)
@@ -138,7 +139,7 @@ def test_with_the_setting_off_there_is_no_button_and_the_key_says_so() -> None:
         post_key(pygame.K_RETURN)  # the curtain
         post_key(pygame.K_u)
         frames(app)
-        assert hot.undos == 0 and "only in a game against bots" in app.game.toasts[-1].text
+        assert hot.undos == 0 and "only in a game against bots" in app.game.anims.toasts[-1].text
     finally:
         app.close()
 
@@ -161,14 +162,14 @@ def test_confirm_before_play_asks_and_escape_goes_back_y_plays() -> None:
         assert info_rows(snap)[0].left == question and panel_buttons(snap)[0][1:] == ("Yes, play it", True)
         post_key(pygame.K_ESCAPE)  # goes back to the table, not to the title screen
         frames(app)
-        assert app.scenes == [game] and game.confirming is None and table.state == before
+        assert app.scenes == [game] and game.acts.confirming is None and table.state == before
         assert len(game.draft.placed) == len(play.placements)
         post_click(centre(panel_buttons(game.snapshot())[0][0]))  # the Play button asks too
         frames(app)
         assert game.snapshot().confirming == question
         post_key(pygame.K_n)
         frames(app)
-        assert game.confirming is None and table.state == before
+        assert game.acts.confirming is None and table.state == before
         post_key(pygame.K_RETURN)
         post_key(pygame.K_y)
         frames(app)

@@ -1,0 +1,335 @@
+"""A game as a window or the text mode drives it: the `Session` interface, and `LocalSession` over a
+`Table` with its bots thinking here. A remote table would be one more Session: the drivers never ask
+which one they hold (issue 30).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from cribtiles.bot.base import Bot, choose_safely
+from cribtiles.bot.levels import make_bot
+from cribtiles.rules.errors import IllegalMove
+from cribtiles.rules.game import GameState, JokerCall, PlayerView
+from cribtiles.rules.match import Match
+from cribtiles.rules.moves import Move
+from cribtiles.rules.options import RuleOptions
+
+from .history import TurnRecord
+from .joker import Item
+from .model import BotRequest, Table
+from .seats import Seat
+from .seen import SeenScore
+
+
+class Session(Protocol):
+    """What a driver needs of a game at a table for the seats it controls (`mine`): the questions,
+    the acts of those seats, and `poll`, which advances what the table does by itself (the others'
+    moves: bots thinking here, players elsewhere). A move of another seat is announced by `poll`
+    before it is made, so that it may be shown on its way; `land` makes it."""
+
+    @property
+    def seats(self) -> tuple[Seat, ...]: ...
+
+    @property
+    def match(self) -> Match:
+        """The match (a single game is a match of one round), its round in play last."""
+        ...
+
+    @property
+    def state(self) -> GameState:
+        """The round in play (or the last one, once the match is over)."""
+        ...
+
+    @property
+    def history(self) -> Sequence[TurnRecord]:
+        """The turns of the round so far, oldest first, with the Joker calls made on them."""
+        ...
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        """The seats this driver plays (the people at a table of this window)."""
+        ...
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat whose turn it is, None when the round is over."""
+        ...
+
+    @property
+    def hints(self) -> int:
+        """The hints asked for in this game (kept with it, counted apart in the history)."""
+        ...
+
+    @property
+    def thinking(self) -> bool:
+        """Another seat's move is on its way (`poll` to advance it)."""
+        ...
+
+    def view(self, seat: int) -> PlayerView:
+        """The round as `seat` sees it: no other rack, no bag's order."""
+        ...
+
+    def seen(self, record: TurnRecord) -> SeenScore | None:
+        """The score of `record`'s play as the table lets it be seen now (Joker: its declaration only
+        while it may be called)."""
+        ...
+
+    def may_call(self, seat: int) -> bool: ...
+
+    def undo_turns(self, seat: int) -> tuple[TurnRecord, ...]:
+        """The turns `undo(seat)` would take back; IllegalMove, in words, when none may be."""
+        ...
+
+    def can_undo(self, seat: int) -> bool: ...
+
+    def act(self, seat: int, move: Move, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> TurnRecord:
+        """`seat` plays, passes or exchanges (declaring under the Joker rule); IllegalMove in words."""
+        ...
+
+    def call_joker(self, seat: int) -> JokerCall: ...
+
+    def undo(self, seat: int) -> tuple[TurnRecord, ...]:
+        """Take back `seat`'s last turn and the others' after it (a reply on its way is dropped)."""
+        ...
+
+    def count_hint(self) -> int: ...
+
+    def poll(self) -> Move | None:
+        """Advance the others' turn: the move of the seat to move, once it is ready (not yet made)."""
+        ...
+
+    def land(self) -> TurnRecord:
+        """Make the move `poll` announced."""
+        ...
+
+    def next_round(self) -> None: ...
+
+    def again(self, seats: Sequence[Seat], seed: int) -> Session:
+        """A new game at this table for `seats` (its people, its bots at their levels): the same
+        rules, a new shuffle from `seed`; this session is not driven any more."""
+        ...
+
+    def save(self) -> None:
+        """Keep the game as it stands (after every turn: quitting never loses one)."""
+        ...
+
+    def finish(self) -> None:
+        """The game (or match) is over: it goes into the history (once, however often asked)."""
+        ...
+
+    def incidents(self) -> tuple[str, ...]:
+        """What went wrong with another seat's move since last asked (a bot replaced), in words."""
+        ...
+
+    def as_table(self) -> Table:
+        """The game as a table of its record: for its review, its replay, the next game's seats."""
+        ...
+
+    def close(self) -> None:
+        """Stop what runs for the game (a bot thinking); the session is not driven any more."""
+        ...
+
+
+class Thinker(Protocol):
+    """Who chooses a bot's move: the window's `BotWorker` (a thread, a process), a script, or
+    `InlineThinker` (at once, in this thread)."""
+
+    @property
+    def busy(self) -> bool: ...
+
+    incidents: list[str]
+
+    def start(self, level: str, view: PlayerView, seed: int) -> None: ...
+
+    def result(self) -> Move | None: ...
+
+    def cancel(self) -> None: ...
+
+
+class Keeps(Protocol):
+    """Where a local game is kept: its save, and the history it goes into once over."""
+
+    def save_game(self, game: Table) -> bool: ...
+
+    def record_game(self, table: Table) -> None: ...
+
+
+class InlineThinker:
+    """Bots that choose at `start`, in this thread (the text mode): the move is ready at once."""
+
+    busy = False
+
+    def __init__(self) -> None:
+        self.incidents: list[str] = []
+        self._bots: dict[str, Bot] = {}
+        self._move: Move | None = None
+
+    def start(self, level: str, view: PlayerView, seed: int) -> None:
+        if level not in self._bots:
+            self._bots[level] = make_bot(level)
+        self._move = choose_safely(self._bots[level], view, random.Random(seed))
+
+    def result(self) -> Move | None:
+        move, self._move = self._move, None
+        return move
+
+    def cancel(self) -> None:
+        self._move = None
+
+
+class LocalSession:
+    """A `Session` over a `Table` of this process: its people are this driver's seats, its bots think
+    in `thinker`, and `keeper` (None: nowhere) keeps it."""
+
+    def __init__(self, table: Table, thinker: Thinker | None = None, keeper: Keeps | None = None) -> None:
+        self.table = table
+        self.thinker: Thinker = thinker if thinker is not None else InlineThinker()
+        self.keeper = keeper
+        self._request: BotRequest | None = None
+        self._coming: Move | None = None
+
+    @classmethod
+    def new(
+        cls,
+        seats: Sequence[Seat],
+        options: RuleOptions,
+        seed: int,
+        thinker: Thinker | None = None,
+        keeper: Keeps | None = None,
+    ) -> LocalSession:
+        return cls(Table.new(seats, options, seed), thinker, keeper)
+
+    # --- the questions ---
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.table.seats
+
+    @property
+    def match(self) -> Match:
+        return self.table.match
+
+    @property
+    def state(self) -> GameState:
+        return self.table.state
+
+    @property
+    def history(self) -> Sequence[TurnRecord]:
+        return tuple(self.table.history)
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        return self.table.people
+
+    @property
+    def to_move(self) -> int | None:
+        return self.table.to_move
+
+    @property
+    def hints(self) -> int:
+        return self.table.hints
+
+    @property
+    def thinking(self) -> bool:
+        return self._request is not None
+
+    def view(self, seat: int) -> PlayerView:
+        return self.table.view(seat)
+
+    def seen(self, record: TurnRecord) -> SeenScore | None:
+        return self.table.seen(record)
+
+    def may_call(self, seat: int) -> bool:
+        return self.table.may_call(seat)
+
+    def undo_turns(self, seat: int) -> tuple[TurnRecord, ...]:
+        return self.table.undo_turns(seat)
+
+    def can_undo(self, seat: int) -> bool:
+        return self.table.can_undo(seat)
+
+    # --- the acts of this driver's seats ---
+
+    def _check_mine(self, seat: int) -> None:
+        if seat not in self.mine:
+            raise IllegalMove(f"seat {seat + 1} is not played here")
+
+    def act(self, seat: int, move: Move, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> TurnRecord:
+        self._check_mine(seat)
+        if self.table.to_move is not None and self.table.to_move != seat:
+            raise IllegalMove(f"it is {self.table.seats[self.table.to_move].name}'s turn")
+        return self.table.play(move, declared, claimed)
+
+    def call_joker(self, seat: int) -> JokerCall:
+        self._check_mine(seat)
+        return self.table.call_joker(seat)
+
+    def undo(self, seat: int) -> tuple[TurnRecord, ...]:
+        taken = self.table.undo_turns(seat)
+        self._drop()  # a bot thinking about a reply that will never be made
+        self.table.undo(seat)
+        return taken
+
+    def count_hint(self) -> int:
+        return self.table.count_hint()
+
+    # --- what the table does by itself ---
+
+    def poll(self) -> Move | None:
+        if self._coming is not None:
+            return self._coming
+        if not self.table.bot_to_move:
+            self._request = None
+            return None
+        if self._request is None:
+            self._request = self.table.bot_request()
+            self.thinker.start(self._request.level, self._request.view, self._request.seed)
+            return None
+        move = self.thinker.result()
+        if move is None:
+            if not self.thinker.busy:  # the request was dropped (a cancelled move): ask again
+                self._request = None
+            return None
+        self._coming = move
+        return move
+
+    def land(self) -> TurnRecord:
+        move, request = self._coming, self._request
+        if move is None:
+            raise IllegalMove("no move is on its way")
+        self._coming = self._request = None
+        return self.table.play_bot(move, request)
+
+    def _drop(self) -> None:
+        self.thinker.cancel()
+        self._request = self._coming = None
+
+    def next_round(self) -> None:
+        self._drop()
+        self.table.next_round()
+
+    def again(self, seats: Sequence[Seat], seed: int) -> LocalSession:
+        self.close()
+        return LocalSession.new(seats, self.table.options, seed, self.thinker, self.keeper)
+
+    def save(self) -> None:
+        if self.keeper is not None:
+            self.keeper.save_game(self.table)
+
+    def finish(self) -> None:
+        if self.keeper is not None and self.table.round_over and self.table.match_over:
+            self.keeper.record_game(self.table)
+
+    def incidents(self) -> tuple[str, ...]:
+        told = tuple(self.thinker.incidents)
+        self.thinker.incidents.clear()
+        return told
+
+    def as_table(self) -> Table:
+        return self.table
+
+    def close(self) -> None:
+        self._drop()

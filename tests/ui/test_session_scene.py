@@ -1,0 +1,249 @@
+"""The game scene drives its game only through the `Session` interface: a session that reaches its
+table through JSON messages only (as a remote one would) carries a whole game played with posted
+events, and the scene never asks it for anything the interface does not offer (issue 30)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from cribtiles.rules.errors import IllegalMove
+from cribtiles.rules.game import GameState, JokerCall, PlayerView
+from cribtiles.rules.match import Match
+from cribtiles.rules.moves import Move, parse_move
+from cribtiles.rules.options import RuleOptions
+from cribtiles.table.history import TurnRecord, history_of
+from cribtiles.table.joker import Item
+from cribtiles.table.model import Table
+from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.seats import Seat
+from cribtiles.table.seen import SeenScore, seen_in
+from cribtiles.table.session import LocalSession, Session
+from cribtiles.table.settings import Preferences
+from cribtiles.ui.autopilot import play_through
+from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.end_scene import EndScene
+from cribtiles.ui.game_scene import GameScene
+from cribtiles.ui.window import App
+
+
+class Server:
+    """The far end: a LocalSession answering JSON messages, as a table behind a socket would."""
+
+    def __init__(self, local: LocalSession) -> None:
+        self.local = local
+        self.messages: list[str] = []
+
+    def answer(self, text: str) -> str:
+        self.messages.append(text)
+        ask = json.loads(text)
+        local, what = self.local, ask["what"]
+        try:
+            if what == "table":
+                return json.dumps({"table": save_table(local.as_table()), "mine": list(local.mine)})
+            if what == "act":
+                record = local.act(ask["seat"], parse_move(ask["move"]), ask["declared"])
+                return json.dumps({"turn": record.number})
+            if what == "poll":
+                move = local.poll()
+                return json.dumps({"move": None if move is None else str(move), "thinking": local.thinking})
+            if what == "land":
+                return json.dumps({"turn": local.land().number})
+            if what == "call":
+                local.call_joker(ask["seat"])
+                return json.dumps({})
+            if what in ("may_call", "can_undo"):
+                return json.dumps({"yes": getattr(local, what)(ask["seat"])})
+            if what == "undo_turns":
+                return json.dumps({"turns": [r.number for r in local.undo_turns(ask["seat"])]})
+            if what == "undo":
+                return json.dumps({"turns": [r.number for r in local.undo(ask["seat"])]})
+            if what in ("count_hint", "next_round", "save", "finish", "close"):
+                getattr(local, what)()
+                return json.dumps({})
+            if what == "incidents":
+                return json.dumps({"incidents": list(local.incidents())})
+        except IllegalMove as e:
+            return json.dumps({"refused": str(e)})
+        raise AssertionError(f"a message the server does not know: {text}")
+
+
+class WireSession:
+    """A Session that holds no table: what it knows of the game came to it as JSON (the match's
+    record, the seats), and every act goes out as a message."""
+
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self._match: Match
+        self._history: tuple[TurnRecord, ...] = ()
+        self._seats: tuple[Seat, ...] = ()
+        self._mine: tuple[int, ...] = ()
+        self._hints = 0
+        self._thinking = False
+        self._refresh()
+
+    def _send(self, what: str, **fields: Any) -> dict[str, Any]:
+        reply: dict[str, Any] = json.loads(self.server.answer(json.dumps({"what": what, **fields})))
+        if "refused" in reply:
+            raise IllegalMove(reply["refused"])
+        return reply
+
+    def _refresh(self) -> None:
+        reply = self._send("table")
+        told = load_table(reply["table"])  # the seats and the match's record, replayed here
+        self._match, self._seats, self._hints = told.match, told.seats, told.hints
+        self._history = history_of(self._match.game)
+        self._mine = tuple(reply["mine"])
+
+    # --- what came over the wire ---
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self._seats
+
+    @property
+    def match(self) -> Match:
+        return self._match
+
+    @property
+    def state(self) -> GameState:
+        return self._match.game
+
+    @property
+    def history(self) -> Sequence[TurnRecord]:
+        return self._history
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        return self._mine
+
+    @property
+    def to_move(self) -> int | None:
+        return None if self.state.is_over else self.state.current
+
+    @property
+    def hints(self) -> int:
+        return self._hints
+
+    @property
+    def thinking(self) -> bool:
+        return self._thinking
+
+    def view(self, seat: int) -> PlayerView:
+        return self.state.view(seat)
+
+    def seen(self, record: TurnRecord) -> SeenScore | None:
+        return seen_in(self.state, record)
+
+    # --- questions and acts sent ---
+
+    def may_call(self, seat: int) -> bool:
+        return bool(self._send("may_call", seat=seat)["yes"])
+
+    def can_undo(self, seat: int) -> bool:
+        return bool(self._send("can_undo", seat=seat)["yes"])
+
+    def undo_turns(self, seat: int) -> tuple[TurnRecord, ...]:
+        return tuple(self._history[n] for n in self._send("undo_turns", seat=seat)["turns"])
+
+    def act(self, seat: int, move: Move, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> TurnRecord:
+        number: int = self._send("act", seat=seat, move=str(move), declared=declared)["turn"]
+        self._refresh()
+        return self._history[number]
+
+    def call_joker(self, seat: int) -> JokerCall:
+        self._send("call", seat=seat)
+        self._refresh()
+        return self.state.calls[-1][1]
+
+    def undo(self, seat: int) -> tuple[TurnRecord, ...]:
+        taken = self.undo_turns(seat)
+        self._send("undo", seat=seat)
+        self._refresh()
+        return taken
+
+    def count_hint(self) -> int:
+        self._send("count_hint")
+        self._refresh()
+        return self._hints
+
+    def poll(self) -> Move | None:
+        reply = self._send("poll")
+        self._thinking = reply["thinking"]
+        return None if reply["move"] is None else parse_move(reply["move"])
+
+    def land(self) -> TurnRecord:
+        number: int = self._send("land")["turn"]
+        self._thinking = False
+        self._refresh()
+        return self._history[number]
+
+    def next_round(self) -> None:
+        self._send("next_round")
+        self._refresh()
+
+    def save(self) -> None:
+        self._send("save")
+
+    def finish(self) -> None:
+        self._send("finish")
+
+    def incidents(self) -> tuple[str, ...]:
+        return tuple(self._send("incidents")["incidents"])
+
+    def as_table(self) -> Table:
+        return Table(self._seats, self._match)
+
+    def close(self) -> None:
+        self._send("close")
+
+
+@pytest.fixture
+def app() -> Iterator[App]:
+    a = App(Table.new((Seat("You"), Seat("Easy", "easy")), RuleOptions(), 5), Preferences(speed="instant"), NoKeeper())
+    yield a
+    a.close()
+
+
+def test_the_wire_session_is_a_session() -> None:
+    local = LocalSession(Table.new((Seat("You"), Seat("Easy", "easy")), RuleOptions(), 5))
+    wire: Session = WireSession(Server(local))  # mypy holds it to the interface, too
+    assert wire.state.log == local.state.log and wire.seats == local.seats and wire.mine == (0,)
+    assert not hasattr(wire, "table")  # nothing to reach past the interface
+
+
+def test_a_whole_game_through_json_messages(app: App) -> None:
+    keeper = app.keeper
+    assert isinstance(keeper, NoKeeper)
+    table = Table.new((Seat("You"), Seat("Easy", "easy")), RuleOptions(), 11)
+    server = Server(LocalSession(table, app.worker, keeper))
+    app.take_seat(WireSession(server))
+    assert isinstance(app.game, GameScene) and isinstance(app.game.session, WireSession)
+    play_through(app, frames_per_step=1, max_seconds=120)
+    state = app.game.state
+    assert state.is_over and state.log == table.state.log  # the far table played every turn shown
+    assert len(state.turns) >= 10 and {t.player for t in state.turns} == {0, 1}  # both sides moved
+    kinds = {json.loads(m)["what"] for m in server.messages}
+    assert {"act", "poll", "land", "save", "table"} <= kinds  # every move went over the wire
+    assert isinstance(app.scenes[-1], EndScene) and "finish" in kinds  # its end card, its history
+    assert len(keeper.games) == 1 and keeper.games[0].key
+
+
+def test_the_scene_and_its_controllers_never_import_the_table_model() -> None:
+    """The table scene's modules know the game only as a Session (`cribtiles.table.session`)."""
+    import ast
+    from pathlib import Path
+
+    import cribtiles.ui
+
+    folder = Path(cribtiles.ui.__file__).parent
+    modules = [*sorted(folder.glob("game_*.py")), folder / "coach_state.py"]
+    assert len(modules) >= 12
+    for path in modules:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        assert "cribtiles.table.model" not in imported, path.name
+        assert "cribtiles.bot.worker" not in imported, path.name  # the bots think behind the session
