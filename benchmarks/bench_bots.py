@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cribtiles.bot import LEVELS, make_bot
-from cribtiles.bot.simulate import DEFAULT_BUDGET, ExpertBot
+from cribtiles.bot.tiles.simulate import DEFAULT_BUDGET, ExpertBot
 from cribtiles.rules import PlayerView, new_game
 
 PHASES = (("early", 0.15), ("mid", 0.5), ("late", 0.9))

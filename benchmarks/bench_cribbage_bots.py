@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cribtiles.bot.cribbage_levels import LEVELS, make_cribbage_bot
+from cribtiles.bot.cribbage.levels import LEVELS, make_cribbage_bot
 from cribtiles.cribbage.game import new_game
 from cribtiles.cribbage.options import Phase
 from cribtiles.cribbage.view import CribbageView

@@ -29,12 +29,12 @@ def main() -> None:
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
     from cribtiles.table import Seat
-    from cribtiles.table.cribbage_table import CribbageTable
-    from cribtiles.table.model import Table
+    from cribtiles.table.cribbage.table import CribbageTable
     from cribtiles.table.settings import Preferences
+    from cribtiles.table.tiles.table import Table
     from cribtiles.ui.config import NoKeeper
-    from cribtiles.ui.cribbage_pilot import CribbagePilot
-    from cribtiles.ui.cribbage_scene import CribbageScene
+    from cribtiles.ui.cribbage.pilot import CribbagePilot
+    from cribtiles.ui.cribbage.scene import CribbageScene
     from cribtiles.ui.window import App
 
     w, h = (int(v) for v in args.size.split("x"))

@@ -22,8 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from cribtiles.bot import make_bot
-from cribtiles.bot.endgame import ENDGAME_MARGIN, solve_view
-from cribtiles.bot.simulate import DEFAULT_BUDGET
+from cribtiles.bot.tiles.endgame import ENDGAME_MARGIN, solve_view
+from cribtiles.bot.tiles.simulate import DEFAULT_BUDGET
 from cribtiles.rules import PlayerView, new_game
 
 

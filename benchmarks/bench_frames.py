@@ -56,7 +56,7 @@ def animated_frames(app, frames: int) -> list[float]:  # type: ignore[no-untyped
 
     from cribtiles.rules.board import PLAYABLE
     from cribtiles.ui.geometry import centre
-    from cribtiles.ui.snapshot import Flight
+    from cribtiles.ui.tiles.snapshot import Flight
 
     game = app.game
     lay = app.layout

@@ -54,7 +54,7 @@ def late_position(seed: int, bag: int) -> Any:
 def duel(seed: int, bag: int, budget: float) -> tuple[int, str, list[int]] | None:
     """(seed, digest of the position, the Expert's spread in each seating), or None without a position."""
     from cribtiles.bot import make_bot
-    from cribtiles.bot.simulate import ExpertBot
+    from cribtiles.bot.tiles.simulate import ExpertBot
 
     start = late_position(seed, bag)
     if start is None:

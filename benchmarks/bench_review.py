@@ -22,12 +22,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cribtiles.bot.levels import make_bot
+from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table import parse_players
-from cribtiles.table.model import Table
-from cribtiles.table.review import DEFAULT_BUDGET, Method, Review, review_table
-from cribtiles.table.review_worker import ReviewWorker
+from cribtiles.table.tiles.review import DEFAULT_BUDGET, Method, Review, review_table
+from cribtiles.table.tiles.review_worker import ReviewWorker
+from cribtiles.table.tiles.table import Table
 
 TARGET_SECONDS = 60.0
 FRAME = 1 / 60

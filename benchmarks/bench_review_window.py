@@ -25,9 +25,9 @@ def percentile(values: list[float], q: float) -> float:
 
 
 def finished(seed: int):  # type: ignore[no-untyped-def]
-    from cribtiles.bot.greedy import greedy_move
+    from cribtiles.bot.tiles.greedy import greedy_move
     from cribtiles.table import parse_players
-    from cribtiles.table.model import Table
+    from cribtiles.table.tiles.table import Table
 
     table = Table.new(parse_players("You,hard"), seed=seed)
     rng = random.Random(seed)
@@ -83,7 +83,7 @@ def main() -> int:
 
     from cribtiles.table.settings import Preferences
     from cribtiles.ui.config import NoKeeper
-    from cribtiles.ui.review_scene import Mode, ReviewScene
+    from cribtiles.ui.tiles.review_scene import Mode, ReviewScene
     from cribtiles.ui.window import App
 
     table = finished(args.seed)

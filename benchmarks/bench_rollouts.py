@@ -30,10 +30,10 @@ from trees import ROOT, old_tree
 
 def measure(guesses: int, repeat: int, seed: int) -> tuple[int, float, float]:
     """(rollouts, best CPU seconds a rollout, sum of their values) for the tree on sys.path."""
-    from cribtiles.bot.equity import rank_plays
-    from cribtiles.bot.leave import default_leave
-    from cribtiles.bot.sampling import determinize
-    from cribtiles.bot.simulate import rollout
+    from cribtiles.bot.tiles.equity import rank_plays
+    from cribtiles.bot.tiles.leave import default_leave
+    from cribtiles.bot.tiles.sampling import determinize
+    from cribtiles.bot.tiles.simulate import rollout
     from cribtiles.rules.moves import Play
 
     # bench_bots puts this tree first on the path: import it after the tree under test is loaded

@@ -68,7 +68,7 @@ from dataclasses import asdict
 from pathlib import Path
 
 from cribtiles.cribbage.events import MarginKind
-from cribtiles.table.cribbage_ledger import CribbageLine, CribbageStats
+from cribtiles.table.cribbage.ledger import CribbageLine, CribbageStats
 from cribtiles.table.game_summary import Game, GameSummary, Result
 from cribtiles.table.ledger import StatLine, Stats, statistics
 from cribtiles.table.stat_columns import BY_THE_BOOK, CRIBBAGE_COLUMNS, TILE_COLUMNS, shown_lines

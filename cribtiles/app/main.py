@@ -128,7 +128,7 @@ def _prepare_game(ap: argparse.ArgumentParser, args: argparse.Namespace) -> comm
 
         return functools.partial(selftest, args.data_dir)
     if args.text:
-        from .textgame import play_text_game
+        from .tiles.textgame import play_text_game
 
         asked_new = args.level is not None or args.seed is not None or bool(args.rules)
         asked_new = asked_new or args.players is not None

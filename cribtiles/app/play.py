@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cribtiles.rules import RuleOptions
-from cribtiles.table.model import Table
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.table import Table
 from cribtiles.terminal import say
 
 from .logs import LOG_FILE, setup_logging

@@ -40,8 +40,8 @@ def _run(folder: Path) -> None:
     from cribtiles.rules import parse_move
     from cribtiles.table.saves import load_table
     from cribtiles.table.settings import Preferences
-    from cribtiles.ui.autopilot import past_the_result, play_through, post_drag, post_key
     from cribtiles.ui.geometry import centre
+    from cribtiles.ui.tiles.autopilot import past_the_result, play_through, post_drag, post_key
     from cribtiles.ui.window import App
 
     from .storage import Store
@@ -115,9 +115,9 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
 
     from cribtiles.rules import RuleOptions
     from cribtiles.table import parse_players
-    from cribtiles.table.model import Table
     from cribtiles.table.saves import load_table
-    from cribtiles.ui.autopilot import past_the_result, play_through, post_key
+    from cribtiles.table.tiles.table import Table
+    from cribtiles.ui.tiles.autopilot import past_the_result, play_through, post_key
     from cribtiles.ui.window import App
 
     from .storage import Store
@@ -152,7 +152,7 @@ def _screens_around_the_game(app: object) -> None:
     (which count it), the settings (the volume changed)."""
     import pygame
 
-    from cribtiles.ui.autopilot import post_key
+    from cribtiles.ui.tiles.autopilot import post_key
     from cribtiles.ui.window import App
 
     assert isinstance(app, App)
@@ -198,8 +198,8 @@ def _new_game_screen(app: object) -> None:
     """Draw the New game screen with three seats and in Solitaire, then go back with Escape."""
     import pygame
 
-    from cribtiles.ui.autopilot import post_key
-    from cribtiles.ui.newgame_form import Control, Part, rule
+    from cribtiles.ui.tiles.autopilot import post_key
+    from cribtiles.ui.tiles.newgame_form import Control, Part, rule
     from cribtiles.ui.window import App
 
     assert isinstance(app, App)

@@ -31,13 +31,13 @@ from cribtiles.rules.errors import RecordError
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.record import save, save_match
-from cribtiles.table.cribbage_ledger import summarize_cribbage
-from cribtiles.table.cribbage_table import CribbageSaveError, CribbageTable
+from cribtiles.table.cribbage.ledger import summarize_cribbage
+from cribtiles.table.cribbage.table import CribbageSaveError, CribbageTable
 from cribtiles.table.game_summary import Game, GameSummary
 from cribtiles.table.ledger import Stats, standing, summarize
-from cribtiles.table.model import Table
 from cribtiles.table.saves import load_cribbage, load_table, save_table
 from cribtiles.table.settings import Preferences, read_preferences
+from cribtiles.table.tiles.table import Table
 
 from .confined import NotOurs, create_new, inner_folder
 from .files import SetAside, aside_names, brief, move_to_free_name, why

@@ -1,10 +1,11 @@
 """Computer players, from Beginner to Expert. Bots see a `PlayerView` only; they import the rules and
 the standard library, never pygame."""
 
-from .base import Bot, JokerManners, choose_safely
-from .levels import DESCRIPTIONS, LEVELS, PROCESS_LEVELS, Level, level, make_bot
+from .tiles.base import Bot, JokerManners, choose_safely
+from .tiles.levels import DEFAULT_LEVEL, DESCRIPTIONS, LEVELS, PROCESS_LEVELS, Level, level, make_bot
 
 __all__ = [
+    "DEFAULT_LEVEL",
     "DESCRIPTIONS",
     "LEVELS",
     "PROCESS_LEVELS",

@@ -34,8 +34,8 @@ from cribtiles.rules.tiles import (
     remove_tiles,
 )
 
-from .base import Clock
-from .equity import (
+from .tiles.base import Clock
+from .tiles.equity import (
     OPENING_CANDIDATES,
     Candidate,
     exchange_candidate,
@@ -44,10 +44,10 @@ from .equity import (
     rank_plays,
     static_choice,
 )
-from .exchange import LeaveFn, best_keep
-from .leave import default_leave
-from .sampling import determinize
-from .simulate import rollout
+from .tiles.exchange import LeaveFn, best_keep
+from .tiles.leave import default_leave
+from .tiles.sampling import determinize
+from .tiles.simulate import rollout
 
 #: The orderings of `candidates`.
 BY_SCORE, BY_EQUITY = "score", "equity"

@@ -20,9 +20,9 @@ from cribtiles.background import Background, Done, Failed, Running, Trouble
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
 
-from .base import choose_reporting
-from .greedy import greedy_move
-from .levels import BY_NAME, PROCESS_LEVELS, make_bot
+from .tiles.base import choose_reporting
+from .tiles.greedy import greedy_move
+from .tiles.levels import BY_NAME, PROCESS_LEVELS, make_bot
 
 log = logging.getLogger("cribtiles.bot.worker")
 

@@ -42,10 +42,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from cribtiles.bot import cribbage_levels
-from cribtiles.bot.base import Bot, choose_safely
-from cribtiles.bot.levels import LEVELS, make_bot
-from cribtiles.bot.simulate import ExpertBot
+from cribtiles.bot.cribbage import levels as cribbage_levels
+from cribtiles.bot.tiles.base import Bot, choose_safely
+from cribtiles.bot.tiles.levels import LEVELS, make_bot
+from cribtiles.bot.tiles.simulate import ExpertBot
 from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.games import GAMES
 from cribtiles.quoting import quoted
@@ -55,7 +55,6 @@ from cribtiles.rules.options import Mode, RuleOptions
 from cribtiles.signals import sigint_ignored
 from cribtiles.terminal import parsed, say
 
-from . import cribbage_arena
 from .arena_core import (
     CI_METHOD,
     EXIT_INTERRUPTED,
@@ -70,11 +69,12 @@ from .arena_core import (
     wilson_interval,
 )
 from .arena_core import interrupted_line as _interrupted
-from .cribbage_arena import CribbageArena
-from .history import TurnRecord
-from .model import BotRequest, Table
+from .cribbage import arena as cribbage_arena
+from .cribbage.arena import CribbageArena
 from .runner import Interrupted, Progress, budget_problem, jobs_problem, run_units
 from .seats import Seat
+from .tiles.history import TurnRecord
+from .tiles.table import BotRequest, Table
 
 MIN_BOTS, MAX_BOTS = 2, 4
 SPREAD_DEFINITION = "own final score minus the best final score among the other players"

@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cribtiles.bot.cribbage_levels import LEVELS as CRIBBAGE_LEVELS
-from cribtiles.bot.levels import LEVELS as TILE_LEVELS
+from cribtiles.bot.cribbage.levels import LEVELS as CRIBBAGE_LEVELS
+from cribtiles.bot.tiles.levels import LEVELS as TILE_LEVELS
 from cribtiles.cribbage.events import MarginKind
 from cribtiles.quoting import quoted
 from cribtiles.rules.options import Mode, RuleOptions

@@ -12,18 +12,18 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from cribtiles.bot.levels import LEVELS
+from cribtiles.bot.tiles.levels import LEVELS
 from cribtiles.rules.game import GameState
 from cribtiles.rules.options import Mode
 
-from .cribbage_ledger import CribbageStats, cribbage_statistics
+from .cribbage.ledger import CribbageStats, cribbage_statistics
 from .game_summary import MODES, Game, TileDetails
 from .game_summary import PEOPLE as PEOPLE  # the names the ledger's readers take from it
 from .game_summary import GameSummary as GameSummary
 from .game_summary import Result as Result
-from .history import history_of
-from .model import Table
 from .saves import save_table
+from .tiles.history import history_of
+from .tiles.table import Table
 
 
 def summarize(table: Table, finished_at: str, unfinished: bool = False) -> GameSummary:

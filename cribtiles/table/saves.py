@@ -18,10 +18,10 @@ from cribtiles.rules.record import FORMAT as GAME_FORMAT
 from cribtiles.rules.record import MATCH_FORMAT, GameRecord, load_match, replay
 
 from .core import SAVE_FORMAT, read_envelope, read_marks
-from .cribbage_table import SAVE_FORMAT as CRIBBAGE_V1_FORMAT
-from .cribbage_table import CribbageTable
-from .model import Table
+from .cribbage.table import SAVE_FORMAT as CRIBBAGE_V1_FORMAT
+from .cribbage.table import CribbageTable
 from .seats import Seat, seats_from_names
+from .tiles.table import Table
 
 #: The tile table's own format before the one format (version 1), which still loads.
 TABLE_FORMAT = "cribtiles-table"

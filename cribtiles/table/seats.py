@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from cribtiles.bot import cribbage_levels
-from cribtiles.bot.levels import LEVELS
+from cribtiles.bot.cribbage import levels as cribbage_levels
+from cribtiles.bot.tiles.levels import LEVELS
 from cribtiles.names import MAX_NAME, name_problem
 from cribtiles.quoting import quoted
 from cribtiles.rules.game import MAX_PLAYERS

@@ -9,19 +9,19 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from cribtiles.bot.base import Bot, choose_safely
-from cribtiles.bot.levels import make_bot
+from cribtiles.bot.tiles.base import Bot, choose_safely
+from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState, JokerCall, PlayerView
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
 
-from .history import TurnRecord
-from .joker import Item
-from .model import BotRequest, Table
 from .seats import Seat
-from .seen import SeenScore
+from .tiles.history import TurnRecord
+from .tiles.joker import Item
+from .tiles.seen import SeenScore
+from .tiles.table import BotRequest, Table
 
 
 class Session(Protocol):

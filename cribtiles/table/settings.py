@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection
 from dataclasses import dataclass, field, fields
 from typing import Any, get_type_hints
 
-from cribtiles.bot.levels import LEVELS
+from cribtiles.bot.tiles.levels import DEFAULT_LEVEL, LEVELS
 from cribtiles.rules.game import MAX_NAME, MAX_PLAYERS
 from cribtiles.rules.options import RuleOptions
 
@@ -88,7 +88,7 @@ def _setting(
 
 @dataclass
 class Preferences:
-    level: str = _setting("medium", choices=LEVELS)  # the bot of the next new game
+    level: str = _setting(DEFAULT_LEVEL, choices=LEVELS)  # the bot of the next new game
     speed: str = _setting("normal", choices=SPEEDS)
     sound: bool = True
     fullscreen: bool = False

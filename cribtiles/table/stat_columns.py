@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from .cribbage_ledger import CribbageLine
+from .cribbage.ledger import CribbageLine
 from .ledger import PEOPLE, StatLine
 
 L = TypeVar("L")

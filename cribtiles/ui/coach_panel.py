@@ -16,7 +16,7 @@ from cribtiles.rules.tiles import Colour, Tile, format_tiles
 from . import art
 from .geometry import Rect, contains
 from .paint import CREAM, DIM, GOLD, Target, badge, button, draw_rect, face_of, fit_width, rounded_panel, wrap, write
-from .snapshot import CoachView, TableSnapshot
+from .tiles.snapshot import CoachView, TableSnapshot
 
 #: The coach's own colour: its ghosted tiles, its frames.
 COACH = (140, 220, 255)

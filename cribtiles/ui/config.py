@@ -12,13 +12,13 @@ from typing import Protocol
 from cribtiles.cribbage.game import CribbageState
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
-from cribtiles.table.cribbage_ledger import summarize_cribbage
-from cribtiles.table.cribbage_table import CribbageTable
+from cribtiles.table.cribbage.ledger import summarize_cribbage
+from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.game_summary import Game, GameSummary
 from cribtiles.table.ledger import Stats, statistics, summarize
-from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.table import Table
 
 
 class Keeper(Protocol):

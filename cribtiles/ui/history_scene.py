@@ -11,10 +11,9 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.table.cribbage_ledger import CribbageStats
+from cribtiles.table.cribbage.ledger import CribbageStats
 from cribtiles.table.game_summary import PEOPLE, Game, GameSummary, Result
 from cribtiles.table.ledger import StatLine, Stats
-from cribtiles.table.model import Table
 from cribtiles.table.stat_columns import (
     BY_THE_BOOK,
     CRIBBAGE_COLUMNS,
@@ -23,6 +22,7 @@ from cribtiles.table.stat_columns import (
     level_words,
     shown_lines,
 )
+from cribtiles.table.tiles.table import Table
 
 from .config import Keeper
 from .geometry import Rect, contains

@@ -14,7 +14,7 @@ from cribtiles.rules.tiles import Colour, Tile
 from . import art
 from .frame import Layer
 from .geometry import Layout, Rect
-from .snapshot import TableSnapshot
+from .tiles.snapshot import TableSnapshot
 
 GOLD = (255, 214, 102)
 RED = (235, 70, 60)

@@ -1,9 +1,9 @@
-"""The rules pages, stepped through in the window: each page of `cribtiles.table.rulebook` on a wooden
+"""The rules pages, stepped through in the window: each page of `cribtiles.table.tiles.rulebook` on a wooden
 card, its examples drawn with the game's own tile faces beside the engine's score and breakdown (a
 refused example framed in red with the reason). Right/Left (PageDown/PageUp, Space/Backspace) turn
 pages, Home/End go to the ends, Up/Down and Enter choose on the contents page, Escape closes.
 
-Two books share the scene: Kings Cribbage's pages and classic cribbage's (`cribtiles.table.cribbage_rulebook`,
+Two books share the scene: Kings Cribbage's pages and classic cribbage's (`cribtiles.table.cribbage.rulebook`,
 its examples drawn with cards by `rules_cards`). Tab (or the button beside Contents) opens the other book.
 """
 
@@ -21,17 +21,17 @@ import pygame
 from cribtiles.rules.board import SIZE
 from cribtiles.rules.moves import Play, parse_move
 from cribtiles.rules.tiles import Tile
-from cribtiles.table import cribbage_rulebook
-from cribtiles.table.cribbage_rulebook import CardExample, CardPage
-from cribtiles.table.rulebook import CONTENTS, PAGES, Example, ExampleKind, Page
+from cribtiles.table.cribbage import rulebook as cribbage_rulebook
+from cribtiles.table.cribbage.rulebook import CardExample, CardPage
+from cribtiles.table.tiles.rulebook import CONTENTS, PAGES, Example, ExampleKind, Page
 
 from . import art
-from .breakdown import InfoRow, place, score_rows
+from .cribbage.rules_cards import CardCell, draw_card_example, lay_card_cell
 from .example_cell import frame, result_beside, words_picture
 from .geometry import Rect, contains
 from .paint import CREAM, DIM, GOLD, RED, blit_tile, board_grid, button, rounded_panel, wrap, write
-from .rules_cards import CardCell, draw_card_example, lay_card_cell
 from .screens import backdrop, card, fit, heading, ring
+from .tiles.breakdown import InfoRow, place, score_rows
 
 
 class Book(StrEnum):

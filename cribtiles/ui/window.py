@@ -27,22 +27,22 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.options import Mode, RuleOptions
 from cribtiles.signals import handling
 from cribtiles.table import Seat
-from cribtiles.table.model import Table
 from cribtiles.table.seats import seats_from_names
 from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import SPEEDS, Preferences
+from cribtiles.table.tiles.table import Table
 
 from . import paint
 from .config import Keeper
-from .end_scene import EndScene
-from .game_scene import GameScene
-from .game_words import round_words
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, fit_window
-from .newgame import NewGameScene
-from .newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, table_pairs, with_level
 from .scene import Scene
 from .screens import Item
 from .sound import Sounds
+from .tiles.end_scene import EndScene
+from .tiles.game_scene import GameScene
+from .tiles.game_words import round_words
+from .tiles.newgame import NewGameScene
+from .tiles.newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, table_pairs, with_level
 
 TITLE = "Crib Tiles"
 #: Seconds after the last change of size before the settings are written (an edge dragged sends many).
@@ -309,12 +309,12 @@ class App:
 
     def open_cribbage(self) -> None:
         """Classic cribbage over the title: the saved game if unfinished, else a choice of bot and muggins."""
-        from .cribbage_setup import open_cribbage
+        from .cribbage.setup import open_cribbage
 
         open_cribbage(self)
 
     def open_tutorial(self) -> None:
-        from .tutorial_scene import TutorialScene
+        from .tiles.tutorial_scene import TutorialScene
 
         self.push(TutorialScene(self, self.close_tutorial))
 
@@ -330,7 +330,7 @@ class App:
                     scene.menu.focus = next(i for i, item in enumerate(scene.menu.items) if item.label == "New game")
 
     def open_puzzles(self) -> None:
-        from .puzzle_scene import PuzzleScene
+        from .tiles.puzzle_scene import PuzzleScene
 
         self.push(PuzzleScene(self, self.close_top))
 
@@ -347,7 +347,7 @@ class App:
     def open_replay(self, table: Table, quit_on_close: bool = False) -> None:
         """A game step by step on the board, over what is shown; `quit_on_close`: the window was opened
         for it (`cribtiles replay FILE`), so closing it quits."""
-        from .replay_scene import ReplayScene
+        from .tiles.replay_scene import ReplayScene
 
         self.push(ReplayScene(self, table, self.quit if quit_on_close else self.close_top, self.export_game))
 
@@ -358,7 +358,7 @@ class App:
     def open_review(self, table: Table) -> None:
         """The review of `table`'s game over what is shown: every turn against the best play found,
         analysed in a process of its own while the window goes on."""
-        from .review_scene import ReviewScene
+        from .tiles.review_scene import ReviewScene
 
         self.push(ReviewScene(self, table, self.close_top))
 
@@ -486,9 +486,9 @@ class App:
         self.game.toast("Sound on" if self.prefs.sound else "Sound off")
 
     def cycle_level(self) -> None:
-        from cribtiles.bot import LEVELS
+        from cribtiles.bot import DEFAULT_LEVEL, LEVELS
 
-        i = LEVELS.index(self.prefs.level) if self.prefs.level in LEVELS else 2
+        i = LEVELS.index(self.prefs.level if self.prefs.level in LEVELS else DEFAULT_LEVEL)
         self.prefs.level = LEVELS[(i + 1) % len(LEVELS)]
         self.keeper.save_preferences(self.prefs)
         if lone_bot(self.session.seats) is not None:

@@ -17,16 +17,16 @@ def main() -> None:
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     import pygame
 
-    from cribtiles.bot.greedy import greedy_move
+    from cribtiles.bot.tiles.greedy import greedy_move
     from cribtiles.rules import RuleOptions
     from cribtiles.rules.scoring import score_play
     from cribtiles.table import parse_players
-    from cribtiles.table.joker import items_of
-    from cribtiles.table.model import Table
     from cribtiles.table.settings import Preferences
-    from cribtiles.ui.autopilot import post_click, post_key
+    from cribtiles.table.tiles.joker import items_of
+    from cribtiles.table.tiles.table import Table
     from cribtiles.ui.config import NoKeeper
     from cribtiles.ui.geometry import centre
+    from cribtiles.ui.tiles.autopilot import post_click, post_key
     from cribtiles.ui.window import App
 
     def play_on(table: Table, turns: int) -> Table:
@@ -87,7 +87,7 @@ def main() -> None:
 
 def cribbage_played(seed: int, level: str):  # type: ignore[no-untyped-def]
     """A finished game of cribbage, seat 0 played by the Hard bot (for "you"), seat 1 by `level`."""
-    from cribtiles.bot.cribbage_levels import make_cribbage_bot
+    from cribtiles.bot.cribbage.levels import make_cribbage_bot
     from cribtiles.cribbage import new_game
 
     bots = (make_cribbage_bot("hard"), make_cribbage_bot(level))
@@ -106,10 +106,10 @@ def around_the_game(play_on, frames, shot) -> None:  # type: ignore[no-untyped-d
     import pygame
 
     from cribtiles.table import parse_players
-    from cribtiles.table.model import Table
     from cribtiles.table.settings import Preferences
-    from cribtiles.ui.autopilot import post_key
+    from cribtiles.table.tiles.table import Table
     from cribtiles.ui.config import NoKeeper
+    from cribtiles.ui.tiles.autopilot import post_key
     from cribtiles.ui.window import App
 
     prefs = Preferences(speed="instant", tutorial_offered=True)
@@ -180,9 +180,9 @@ def coach(play_on, frames, shot, keeper) -> None:  # type: ignore[no-untyped-def
     import pygame
 
     from cribtiles.table import parse_players
-    from cribtiles.table.model import Table
     from cribtiles.table.settings import Preferences
-    from cribtiles.ui.autopilot import post_key
+    from cribtiles.table.tiles.table import Table
+    from cribtiles.ui.tiles.autopilot import post_key
     from cribtiles.ui.window import App
 
     prefs = Preferences(speed="instant", tutorial_offered=True)
@@ -248,15 +248,15 @@ def cribbage(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
 
     from cribtiles.cribbage import PegKind
     from cribtiles.table import Seat
-    from cribtiles.table.cribbage_table import CribbageTable
-    from cribtiles.table.model import Table
+    from cribtiles.table.cribbage.table import CribbageTable
     from cribtiles.table.settings import Preferences
-    from cribtiles.ui.autopilot import post_click
+    from cribtiles.table.tiles.table import Table
     from cribtiles.ui.config import NoKeeper
-    from cribtiles.ui.cribbage_paint import line_rects
-    from cribtiles.ui.cribbage_pilot import CribbagePilot
-    from cribtiles.ui.cribbage_scene import CribbageScene, Mode
+    from cribtiles.ui.cribbage.paint import line_rects
+    from cribtiles.ui.cribbage.pilot import CribbagePilot
+    from cribtiles.ui.cribbage.scene import CribbageScene, Mode
     from cribtiles.ui.geometry import centre
+    from cribtiles.ui.tiles.autopilot import post_click
     from cribtiles.ui.window import App
 
     def table_app(table: CribbageTable) -> tuple[App, CribbageScene]:
@@ -346,13 +346,13 @@ def hot_seat_coach(folder: Path = HERE) -> None:
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     import pygame
 
-    from cribtiles.bot.greedy import greedy_move
+    from cribtiles.bot.tiles.greedy import greedy_move
     from cribtiles.rules.scoring import score_play
     from cribtiles.table import parse_players
-    from cribtiles.table.model import Table
     from cribtiles.table.settings import Preferences
-    from cribtiles.ui.autopilot import post_key
+    from cribtiles.table.tiles.table import Table
     from cribtiles.ui.config import NoKeeper
+    from cribtiles.ui.tiles.autopilot import post_key
     from cribtiles.ui.window import App
 
     table = Table.new(parse_players("Ann,Ben,hard"), seed=1)

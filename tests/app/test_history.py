@@ -22,8 +22,8 @@ from cribtiles.app.storage import Store
 from cribtiles.rules import RuleOptions
 from cribtiles.table.game_summary import Game, TileDetails
 from cribtiles.table.ledger import GameSummary, statistics
-from cribtiles.table.model import Table
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
 from tests.table.test_ledger import played
 

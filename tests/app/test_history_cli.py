@@ -17,14 +17,14 @@ from cribtiles.app.history import HISTORY_FILE, History
 from cribtiles.app.history_cli import NO_GAMES
 from cribtiles.app.main import main
 from cribtiles.app.storage import Store
-from cribtiles.app.textgame import play_text_game
+from cribtiles.app.tiles.textgame import play_text_game
 from cribtiles.rules import RuleOptions
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.table.game_summary import Game, TileDetails
 from cribtiles.table.ledger import GameSummary
-from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.table import Table
 from tests.app.test_history import summary
 from tests.table.test_ledger import played
 

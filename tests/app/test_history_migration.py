@@ -18,7 +18,7 @@ import pytest
 from cribtiles.app.history import HISTORY_FILE, MIGRATIONS, History
 from cribtiles.app.history_pending import Pending, keep
 from cribtiles.cribbage.record import replay
-from cribtiles.table.cribbage_ledger import summarize_cribbage
+from cribtiles.table.cribbage.ledger import summarize_cribbage
 from cribtiles.table.game_summary import Game, GameSummary
 from cribtiles.table.ledger import summarize
 from cribtiles.table.saves import load_table, save_table

@@ -199,10 +199,10 @@ def test_a_command_line_game_over_an_unfinished_one_keeps_it_in_the_history_and_
     from cribtiles.rules import RuleOptions
     from cribtiles.table import Seat
     from cribtiles.table.ledger import Result
-    from cribtiles.table.model import Table
     from cribtiles.table.settings import Preferences
+    from cribtiles.table.tiles.table import Table
     from cribtiles.ui import window
-    from cribtiles.ui.table_line import rules_words
+    from cribtiles.ui.tiles.table_line import rules_words
 
     store = Store(tmp_path)
     old = Table.new((Seat("You"), Seat("Hard", "hard")), RuleOptions(rounds=2), seed=9)
@@ -242,9 +242,9 @@ def test_a_command_line_game_over_a_finished_one_records_it_once(tmp_path: Path)
     import random
 
     from cribtiles.app.storage import Store
-    from cribtiles.bot.greedy import greedy_move
+    from cribtiles.bot.tiles.greedy import greedy_move
     from cribtiles.table import Seat
-    from cribtiles.table.model import Table
+    from cribtiles.table.tiles.table import Table
 
     store = Store(tmp_path)
     table = Table.new((Seat("You"), Seat("Easy", "easy")), seed=4)

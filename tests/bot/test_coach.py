@@ -27,12 +27,12 @@ from cribtiles.bot.coach import (
     position_view,
     tiles_out,
 )
-from cribtiles.bot.equity import OPENING_CANDIDATES, HardBot, leave_equity, rank_plays
-from cribtiles.bot.exchange import stuck_move
-from cribtiles.bot.greedy import GreedyBot
-from cribtiles.bot.leave import default_leave
-from cribtiles.bot.sampling import determinize
-from cribtiles.bot.simulate import rollout
+from cribtiles.bot.tiles.equity import OPENING_CANDIDATES, HardBot, leave_equity, rank_plays
+from cribtiles.bot.tiles.exchange import stuck_move
+from cribtiles.bot.tiles.greedy import GreedyBot
+from cribtiles.bot.tiles.leave import default_leave
+from cribtiles.bot.tiles.sampling import determinize
+from cribtiles.bot.tiles.simulate import rollout
 from cribtiles.rules import (
     Board,
     Exchange,

@@ -31,7 +31,7 @@ def test_the_spec_compiles_and_ships_the_data_the_licences_and_a_launcher() -> N
     assert "from cribtiles.app.commands import COMMANDS" in text and "*COMMAND_MODULES]" in text
     assert (ROOT / "build" / "launcher.py").exists()
     for path in (
-        ROOT / "cribtiles" / "bot" / "data" / "leaves.json",
+        ROOT / "cribtiles" / "bot" / "tiles" / "data" / "leaves.json",
         ROOT / "LICENSE",
         ROOT / "assets" / "LICENSES.md",
     ):

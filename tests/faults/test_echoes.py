@@ -171,7 +171,7 @@ def test_a_huge_name_on_the_command_line_is_refused_in_one_short_line(data: Path
 
 def cribbage_save(names: list[str]) -> str:
     from cribtiles.cribbage import new_game as new_cribbage
-    from cribtiles.table.cribbage_table import CribbageTable
+    from cribtiles.table.cribbage.table import CribbageTable
 
     data = json.loads(CribbageTable(new_cribbage(3), 0, "easy").to_json())
     data["record"]["names"] = names
@@ -195,7 +195,7 @@ def test_a_cribbage_save_with_a_bad_name_is_damage_set_aside(tmp_path: Path, nam
 
 def test_the_new_game_screen_keeps_at_most_forty_characters_of_a_paste() -> None:
     from cribtiles.names import MAX_NAME
-    from cribtiles.ui.newgame_form import Control, NewGameForm, Part
+    from cribtiles.ui.tiles.newgame_form import Control, NewGameForm, Part
 
     form = NewGameForm.offered([("You", None), ("Hard", "hard")], new_game(2).options, False)
     form.focus_on(Control(Part.WHO, 0))

@@ -22,15 +22,15 @@ import pytest
 from cribtiles.app.logs import LOG_FILE, MAX_BYTES
 from cribtiles.app.storage import Store
 from cribtiles.rules.record import save
-from cribtiles.table.cribbage_table import CribbageTable
-from cribtiles.table.model import Table
+from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.table.seats import parse_players
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper, Preferences
-from cribtiles.ui.review_chart import save_chart
-from cribtiles.ui.review_scene import chart_file, series_of
+from cribtiles.ui.tiles.review_chart import save_chart
+from cribtiles.ui.tiles.review_scene import chart_file, series_of
 from cribtiles.ui.window import App
-from tests.ui.test_review_scene import Host, StandIn, finished, frames, opened, quick_review
+from tests.ui.tiles.test_review_scene import Host, StandIn, finished, frames, opened, quick_review
 
 from .conftest import kill_tree, log_text, run, start, wait_for
 from .test_files import game_in_play, stays_up, stop, wait_while_up, window

@@ -16,9 +16,9 @@ import pytest
 
 from cribtiles.rules import format_move
 from cribtiles.rules.movegen import scored_plays
-from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.table import Table
 
 from .conftest import ROOT, alive, children, log_text, program_env, run, session_members, start, wait_for
 from .test_text_and_arena import Collected, resumes, stopped_within
@@ -137,10 +137,10 @@ def test_the_text_mode_out_of_memory_saves_and_says_so_in_one_line(
     hooks = tmp_path / "hooks"
     hooks.mkdir()
     (hooks / "sitecustomize.py").write_text(
-        "import cribtiles.bot.simulate\n"
+        "import cribtiles.bot.tiles.simulate\n"
         "def _asks_a_terabyte(self, *args, **kwargs):\n"
         "    return bytearray(2**40)\n"
-        "cribtiles.bot.simulate.ExpertBot.choose = _asks_a_terabyte\n"
+        "cribtiles.bot.tiles.simulate.ExpertBot.choose = _asks_a_terabyte\n"
     )
     seats = (Seat.person("You"), Seat.bot("expert"))
     seed = next(s for s in range(1, 100) if Table.new(seats, seed=s).state.starter == 0)
@@ -164,7 +164,7 @@ def test_the_text_mode_out_of_memory_saves_and_says_so_in_one_line(
 
 def arena_imports_peak(tmp_path: Path) -> int:
     """The bytes of address space Python takes to load the arena, measured in a process of its own."""
-    probe = "import cribtiles.app.main, cribtiles.table.arena, cribtiles.table.cribbage_arena, multiprocessing.pool\n"
+    probe = "import cribtiles.app.main, cribtiles.table.arena, cribtiles.table.cribbage.arena, multiprocessing.pool\n"
     probe += "print(open('/proc/self/status').read().split('VmPeak:')[1].split()[0])"
     done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, timeout=30)
     return int(done.stdout) * 1024

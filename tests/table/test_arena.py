@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 
 from cribtiles.bot import choose_safely, make_bot
-from cribtiles.bot.base import Bot
-from cribtiles.bot.greedy import GreedyBot, greedy_move
+from cribtiles.bot.tiles.base import Bot
+from cribtiles.bot.tiles.greedy import GreedyBot, greedy_move
 from cribtiles.rules import Move, PlayerView, RuleOptions, new_game
 from cribtiles.rules.moves import Pass, Play
 from cribtiles.table import Seat, arena, runner
-from cribtiles.table.model import Table
+from cribtiles.table.tiles.table import Table
 
 ROOT = Path(__file__).resolve().parents[2]
 BOT_KEYS = {"win_rate", "ci95", "mean_score", "mean_spread", "points_per_turn", "move_seconds", "failures"}

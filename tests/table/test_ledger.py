@@ -8,15 +8,15 @@ from dataclasses import replace
 
 import pytest
 
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules import RuleOptions, score_play
 from cribtiles.rules.board import Board
 from cribtiles.rules.moves import Play
 from cribtiles.table.game_summary import Game, TileDetails
 from cribtiles.table.ledger import GameSummary, Result, StatLine, statistics, summarize
-from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.table import Table
 
 YOU = ("You", None)
 HARD = ("Hard", "hard")

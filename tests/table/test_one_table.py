@@ -10,20 +10,20 @@ from typing import Any
 
 import pytest
 
-from cribtiles.bot.base import choose_safely
-from cribtiles.bot.levels import make_bot
+from cribtiles.bot.tiles.base import choose_safely
+from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.cribbage.game import new_game
 from cribtiles.cribbage.moves import CribbageError
 from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table import arena
-from cribtiles.table import cribbage_arena as ca
 from cribtiles.table.core import GameTable
-from cribtiles.table.cribbage_table import CribbageTable, choose
-from cribtiles.table.model import Table
+from cribtiles.table.cribbage import arena as ca
+from cribtiles.table.cribbage.table import CribbageTable, choose
 from cribtiles.table.saves import load_saved, save_table
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.table import Table
 
 
 def a_move(table: GameTable[Any, Any, Any]) -> None:

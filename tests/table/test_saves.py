@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from cribtiles.bot.base import choose_safely
-from cribtiles.bot.levels import make_bot
+from cribtiles.bot.tiles.base import choose_safely
+from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.options import RuleOptions
-from cribtiles.table.cribbage_table import CribbageSaveError, CribbageTable, choose
-from cribtiles.table.model import Table
+from cribtiles.table.cribbage.table import CribbageSaveError, CribbageTable, choose
 from cribtiles.table.saves import load_cribbage, load_saved, load_table, save_table
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.table import Table
 
 DATA = Path(__file__).parent / "data"
 

@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
-from cribtiles.table.model import Table
 from cribtiles.table.seats import Seat
 from cribtiles.table.session import InlineThinker, LocalSession
+from cribtiles.table.tiles.table import Table
 
 
 class Keeps:

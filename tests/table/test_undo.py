@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules import IllegalMove
 from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Exchange, Move, Pass, Play
@@ -17,9 +17,9 @@ from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import record_of, replay
 from cribtiles.rules.scoring import score_play
 from cribtiles.table import Seat, parse_players
-from cribtiles.table.history import history_of
-from cribtiles.table.model import Table, log_position, state_before
 from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.tiles.history import history_of
+from cribtiles.table.tiles.table import Table, log_position, state_before
 
 
 def bots_reply(table: Table) -> None:

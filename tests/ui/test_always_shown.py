@@ -11,19 +11,20 @@ import pytest
 from cribtiles.rules import new_game
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table import Seat, parse_players
-from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
-from cribtiles.ui import art, endcard
-from cribtiles.ui.autopilot import post_click, post_key
+from cribtiles.table.tiles.table import Table
+from cribtiles.ui import art
 from cribtiles.ui.config import NoKeeper
-from cribtiles.ui.end_scene import RESULT_GUARD, EndScene
 from cribtiles.ui.geometry import Layout, centre
-from cribtiles.ui.help_text import with_opening
-from cribtiles.ui.newgame import NewGameScene
 from cribtiles.ui.paint import CREAM, DISABLED_FILL, DISABLED_TEXT, _button_surface
-from cribtiles.ui.panel import info_rows, peg_number, peg_offsets
-from cribtiles.ui.table import TableView
-from cribtiles.ui.table_line import match_words, rules_line, rules_words, text_size
+from cribtiles.ui.tiles import endcard
+from cribtiles.ui.tiles.autopilot import post_click, post_key
+from cribtiles.ui.tiles.end_scene import RESULT_GUARD, EndScene
+from cribtiles.ui.tiles.help_text import with_opening
+from cribtiles.ui.tiles.newgame import NewGameScene
+from cribtiles.ui.tiles.panel import info_rows, peg_number, peg_offsets
+from cribtiles.ui.tiles.table import TableView
+from cribtiles.ui.tiles.table_line import match_words, rules_line, rules_words, text_size
 from cribtiles.ui.window import App
 from tests.ui.test_match_end import play_round
 
@@ -53,7 +54,7 @@ def test_the_rules_strip_sits_between_the_status_and_the_panel_and_its_words_fit
     sx, sy, sw, sh = lay.status
     x, y, w, h = lay.rules_line
     assert (x, w) == (sx, sw) and y >= sy + sh and y + h <= lay.info[1]  # nothing overlaps it
-    from cribtiles.ui.declare import joker_rect
+    from cribtiles.ui.tiles.declare import joker_rect
 
     assert joker_rect(lay)[1] + joker_rect(lay)[3] <= y  # nor the Joker button in the status row
     size_px = max(12, round(lay.height * 0.0185))

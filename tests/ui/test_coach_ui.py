@@ -15,21 +15,21 @@ import pytest
 
 from cribtiles.bot import make_bot
 from cribtiles.bot.coach import HINT_SEED, after_play_note, candidates, exchange_advice, tiles_out
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules.moves import Exchange, Play
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import score_play
 from cribtiles.table import parse_players
-from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
-from cribtiles.ui.autopilot import post_click, post_drag, post_key
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.coach_panel import COACH
 from cribtiles.ui.coach_state import TOP
 from cribtiles.ui.coach_worker import CoachWorker
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre, contains
-from cribtiles.ui.panel import coach_rects, info_rows, panel_buttons
 from cribtiles.ui.settings_scene import SETTINGS
+from cribtiles.ui.tiles.autopilot import post_click, post_drag, post_key
+from cribtiles.ui.tiles.panel import coach_rects, info_rows, panel_buttons
 from cribtiles.ui.window import App
 
 

@@ -8,9 +8,9 @@ import pygame
 
 from cribtiles.rules import new_game
 from cribtiles.table.settings import Preferences
-from cribtiles.ui import table
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
+from cribtiles.ui.tiles import table
 from cribtiles.ui.window import App
 
 

@@ -8,10 +8,10 @@ import pygame
 from cribtiles.rules import new_game
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table.settings import Preferences
-from cribtiles.ui.autopilot import post_click, post_key
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre, contains
-from cribtiles.ui.panel import panel_buttons
+from cribtiles.ui.tiles.autopilot import post_click, post_key
+from cribtiles.ui.tiles.panel import panel_buttons
 from cribtiles.ui.window import App
 
 

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pygame
 
 from cribtiles.table import Seat
-from cribtiles.table.cribbage_table import CribbageTable
-from cribtiles.table.model import Table
+from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
-from cribtiles.ui.cribbage_paint import CribView
-from cribtiles.ui.cribbage_pilot import CribbagePilot
-from cribtiles.ui.cribbage_scene import CribbageScene
+from cribtiles.ui.cribbage.paint import CribView
+from cribtiles.ui.cribbage.pilot import CribbagePilot
+from cribtiles.ui.cribbage.scene import CribbageScene
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.window import App
 

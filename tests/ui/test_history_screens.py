@@ -13,14 +13,14 @@ import pygame
 import pytest
 
 from cribtiles.app.storage import Store
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.table import Seat
-from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
-from cribtiles.ui.autopilot import post_click, post_key
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import HistoryScene, StatisticsScene, players, what
+from cribtiles.ui.tiles.autopilot import post_click, post_key
 from cribtiles.ui.title import TitleScene
 from cribtiles.ui.window import App
 
@@ -73,7 +73,7 @@ def test_history_lists_the_games_newest_first_and_the_keys_choose(app: App) -> N
 
 
 def test_enter_replays_the_chosen_game_from_its_record(app: App) -> None:
-    from cribtiles.ui.replay_scene import ReplayScene
+    from cribtiles.ui.tiles.replay_scene import ReplayScene
 
     app.open_history()
     frames(app)
@@ -91,7 +91,7 @@ def test_enter_replays_the_chosen_game_from_its_record(app: App) -> None:
 
 
 def test_a_double_click_replays_and_a_single_click_chooses(app: App) -> None:
-    from cribtiles.ui.replay_scene import ReplayScene
+    from cribtiles.ui.tiles.replay_scene import ReplayScene
 
     app.open_history()
     frames(app)

@@ -7,13 +7,13 @@ import time
 
 import pygame
 
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.table import parse_players
-from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
-from cribtiles.ui.autopilot import post_click, post_key
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
+from cribtiles.ui.tiles.autopilot import post_click, post_key
 from cribtiles.ui.window import App
 
 

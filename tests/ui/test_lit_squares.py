@@ -14,9 +14,9 @@ from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import score_play
 from cribtiles.table.settings import Preferences
 from cribtiles.ui.config import NoKeeper
-from cribtiles.ui.panel import info_rows
-from cribtiles.ui.snapshot import Breakdown
-from cribtiles.ui.table import LIT, TableView
+from cribtiles.ui.tiles.panel import info_rows
+from cribtiles.ui.tiles.snapshot import Breakdown
+from cribtiles.ui.tiles.table import LIT, TableView
 from cribtiles.ui.window import App
 
 

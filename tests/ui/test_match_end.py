@@ -8,18 +8,18 @@ import re
 
 import pygame
 
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table import parse_players
-from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
-from cribtiles.ui import endcard
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
-from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.paint import SERVANT
-from cribtiles.ui.panel import servants
 from cribtiles.ui.pegboard import score_point, tracks
-from cribtiles.ui.table import TableView
+from cribtiles.ui.tiles import endcard
+from cribtiles.ui.tiles.end_scene import EndScene
+from cribtiles.ui.tiles.panel import servants
+from cribtiles.ui.tiles.table import TableView
 from cribtiles.ui.window import App
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import random
 
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules import new_game
 from cribtiles.table.settings import Preferences
 from cribtiles.ui.config import NoKeeper
-from cribtiles.ui.panel import info_rows, toast_boxes
+from cribtiles.ui.tiles.panel import info_rows, toast_boxes
 from cribtiles.ui.window import App
 
 

@@ -32,7 +32,7 @@ def test_every_way_to_play_goes_to_its_end_through_the_window(
 def test_a_table_of_bots_is_watched_to_its_end_and_takes_no_move_from_the_window(tmp_path: Path) -> None:
     from cribtiles.rules import RuleOptions
     from cribtiles.table import parse_players
-    from cribtiles.table.model import Table
+    from cribtiles.table.tiles.table import Table
     from cribtiles.ui.window import App
 
     table = Table.new(parse_players("easy,beginner"), RuleOptions.parse("mode=solitaire"), seed=3)

@@ -52,7 +52,7 @@ def test_end_card_counts_every_leftover_tile_at_any_speed() -> None:
     from types import SimpleNamespace
 
     from cribtiles.rules import parse_rack
-    from cribtiles.ui.endcard import COUNT_EACH, COUNT_START, counted
+    from cribtiles.ui.tiles.endcard import COUNT_EACH, COUNT_START, counted
 
     scene = SimpleNamespace(state=SimpleNamespace(racks=(parse_rack("5D JL"), (), parse_rack("AL"))))
     assert counted(scene, 0.0) == 0  # type: ignore[arg-type]
@@ -83,7 +83,7 @@ def test_a_name_on_the_peg_board_has_room_in_both_games() -> None:
     import pygame
 
     from cribtiles.ui import art
-    from cribtiles.ui.cribbage_layout import CribLayout
+    from cribtiles.ui.cribbage.layout import CribLayout
     from cribtiles.ui.geometry import Layout
     from cribtiles.ui.pegboard import name_place, tracks
 

@@ -13,17 +13,17 @@ import pygame
 import pytest
 
 from cribtiles.bot.coach import after_play_note, tiles_out
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules.board import parse_square
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import parse_tile
 from cribtiles.table import parse_players
-from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui import art
-from cribtiles.ui.autopilot import post_key
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.tiles.autopilot import post_key
 from cribtiles.ui.window import App
 
 ANN, BEN = 0, 1

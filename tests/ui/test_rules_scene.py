@@ -10,8 +10,8 @@ from types import SimpleNamespace
 import pygame
 import pytest
 
-from cribtiles.table.rulebook import PAGES
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.rulebook import PAGES
 from cribtiles.ui.geometry import Layout, Rect, centre
 from cribtiles.ui.rules_scene import LAST, PageLayout, RulesScene, _reason_fits, page_layout
 

@@ -11,10 +11,10 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 import pygame
 
 from cribtiles.table import parse_players
-from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
-from cribtiles.ui.autopilot import post_key
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.tiles.autopilot import post_key
 from cribtiles.ui.window import App
 
 

@@ -11,18 +11,18 @@ import pygame
 import pytest
 
 from cribtiles.app.storage import Store
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules import Square, new_game, parse_move
 from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Play
 from cribtiles.table import Seat
-from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table
 from cribtiles.table.settings import Preferences
-from cribtiles.ui.autopilot import past_the_result, play_through, post_click, post_drag, post_key
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
-from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.geometry import centre
+from cribtiles.ui.tiles.autopilot import past_the_result, play_through, post_click, post_drag, post_key
+from cribtiles.ui.tiles.end_scene import EndScene
 from cribtiles.ui.window import App
 
 

@@ -15,18 +15,18 @@ from cribtiles.rules.game import GameState, JokerCall, PlayerView
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move, parse_move
 from cribtiles.rules.options import RuleOptions
-from cribtiles.table.history import TurnRecord, history_of
-from cribtiles.table.joker import Item
-from cribtiles.table.model import Table
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.table.seats import Seat
-from cribtiles.table.seen import SeenScore, seen_in
 from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import Preferences
-from cribtiles.ui.autopilot import play_through
+from cribtiles.table.tiles.history import TurnRecord, history_of
+from cribtiles.table.tiles.joker import Item
+from cribtiles.table.tiles.seen import SeenScore, seen_in
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
-from cribtiles.ui.end_scene import EndScene
-from cribtiles.ui.game_scene import GameScene
+from cribtiles.ui.tiles.autopilot import play_through
+from cribtiles.ui.tiles.end_scene import EndScene
+from cribtiles.ui.tiles.game_scene import GameScene
 from cribtiles.ui.window import App
 
 
@@ -245,5 +245,5 @@ def test_the_scene_and_its_controllers_never_import_the_table_model() -> None:
     for path in modules:
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
-        assert "cribtiles.table.model" not in imported, path.name
+        assert "cribtiles.table.tiles.table" not in imported, path.name
         assert "cribtiles.bot.worker" not in imported, path.name  # the bots think behind the session

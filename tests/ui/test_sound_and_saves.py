@@ -10,8 +10,8 @@ import pygame
 import pytest
 
 from cribtiles.table import parse_players
-from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.sound import Sounds, click_samples
 from cribtiles.ui.window import App
@@ -38,7 +38,7 @@ def test_no_sound_device_is_not_an_error(monkeypatch: pytest.MonkeyPatch) -> Non
 
 
 def test_every_turn_is_saved_as_it_happens() -> None:
-    from cribtiles.ui.autopilot import play_through
+    from cribtiles.ui.tiles.autopilot import play_through
 
     keeper = NoKeeper()
     app = App(None, Preferences(speed="instant"), keeper, size=(960, 640), seed=random.Random(5).randrange(100))

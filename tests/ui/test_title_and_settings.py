@@ -12,16 +12,16 @@ import pygame
 import pytest
 
 from cribtiles.app.storage import Store
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.table import Seat
-from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui import art
-from cribtiles.ui.autopilot import post_click, post_key
-from cribtiles.ui.game_scene import GameScene
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.newgame import NewGameScene
 from cribtiles.ui.settings_scene import SETTINGS, SettingsScene, step_value
+from cribtiles.ui.tiles.autopilot import post_click, post_key
+from cribtiles.ui.tiles.game_scene import GameScene
+from cribtiles.ui.tiles.newgame import NewGameScene
 from cribtiles.ui.title import TitleScene
 from cribtiles.ui.window import App
 

@@ -6,14 +6,14 @@ import random
 
 import pygame
 
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.table import parse_players
-from cribtiles.table.model import Table
 from cribtiles.table.settings import Preferences
-from cribtiles.ui.autopilot import post_click, post_key
+from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.panel import info_rows
+from cribtiles.ui.tiles.autopilot import post_click, post_key
+from cribtiles.ui.tiles.panel import info_rows
 from cribtiles.ui.window import App
 
 

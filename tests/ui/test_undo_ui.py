@@ -8,17 +8,17 @@ import random
 
 import pygame
 
-from cribtiles.bot.greedy import greedy_move
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import score_play
 from cribtiles.table import parse_players
-from cribtiles.table.model import Table, state_before
 from cribtiles.table.settings import Preferences
-from cribtiles.ui.autopilot import post_click, post_drag, post_key
+from cribtiles.table.tiles.table import Table, state_before
 from cribtiles.ui.config import NoKeeper
-from cribtiles.ui.end_scene import EndScene
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.panel import info_rows, panel_buttons, peg_number, undo_button
+from cribtiles.ui.tiles.autopilot import post_click, post_drag, post_key
+from cribtiles.ui.tiles.end_scene import EndScene
+from cribtiles.ui.tiles.panel import info_rows, panel_buttons, peg_number, undo_button
 from cribtiles.ui.window import App
 
 

@@ -17,11 +17,11 @@ from pathlib import Path
 
 from cribtiles.app.history import History, history_path
 from cribtiles.rules import RuleOptions
-from cribtiles.table.cribbage_ledger import summarize_cribbage
+from cribtiles.table.cribbage.ledger import summarize_cribbage
 from cribtiles.table.ledger import summarize
-from cribtiles.table.model import Table
 from cribtiles.table.seats import Seat
-from tests.table.test_cribbage_ledger import played as played_cribbage
+from cribtiles.table.tiles.table import Table
+from tests.table.cribbage.test_ledger import played as played_cribbage
 from tests.table.test_ledger import greedy_move, played
 
 

@@ -1,0 +1,1 @@
+"""Classic cribbage's own part of the application: its command line, `cribtiles cribbage ...`."""

@@ -1,0 +1,100 @@
+"""`cribtiles cribbage score|peg`: classic cribbage's show and play scorers on the command line.
+
+    cribtiles cribbage score "5H 5D 5S JC" --starter 5C     the show's breakdown, then `total 29`
+    cribtiles cribbage peg "4H 7D 4S"                       what the last card scores, then `points 2`
+
+Cards are a rank (A 2-9 T J Q K, 10 for T too) and a suit (S H D C). Bad cards: one line on standard
+error and exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+from collections.abc import Callable, Sequence
+
+from cribtiles.cribbage.cards import format_cards, parse_card, parse_cards
+from cribtiles.cribbage.peg import count_of, item_words, peg_items
+from cribtiles.cribbage.show import describe_show, score_show
+
+from ..commands import runs
+
+CARDS_HELP = "cards are a rank (A 2-9 T J Q K) and a suit (S H D C), like 5H or TD"
+
+
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """`cribtiles cribbage`'s sub-commands on `ap`: score, peg and arena (an alias of `cribtiles arena
+    --game cribbage`: the one arena's arguments, `cribtiles.table.arena`)."""
+    from cribtiles.table import arena as one_arena
+
+    ap.description = "Classic cribbage's scorers: count a hand in the show, or score a card in the play."
+    ap.epilog = CARDS_HELP
+    commands = ap.add_subparsers(dest="cribbage", required=True, metavar="score|peg|arena")
+    score = commands.add_parser(
+        "score",
+        help="count a hand (or the crib) with the starter",
+        description="Count a four-card hand with the starter, each combination on a line, then `total N`.",
+        epilog=CARDS_HELP,
+    )
+    score.add_argument("hand", help='the four cards of the hand, like "5H 5D 5S JC"')
+    score.add_argument("--starter", required=True, help="the starter card turned up, like 5C")
+    score.add_argument("--crib", action="store_true", help="count it as the crib (a flush only with the starter)")
+    runs(score, _prepare_score)
+    peg = commands.add_parser(
+        "peg",
+        help="what the last card of a play sequence scores",
+        description=(
+            "What the last card of a sequence in the play scores (the cards since the count was last reset, "
+            "in the order laid), then `points N`. The go and the last card of the play are not counted here."
+        ),
+        epilog=CARDS_HELP,
+    )
+    peg.add_argument("cards", help='the cards laid since the count was reset, in order, like "4H 7D 4S"')
+    runs(peg, _prepare_peg)
+    arena = commands.add_parser(
+        "arena", help="measure two cribbage bots over paired deals (cribtiles arena --game cribbage)"
+    )
+    one_arena.add_arguments(arena, game="cribbage")
+    runs(arena, one_arena.prepare)
+
+
+def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """Never called: `cribtiles cribbage` runs one of its sub-commands, which argparse requires."""
+    raise AssertionError("cribtiles cribbage without a sub-command")
+
+
+def _prepare_score(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles cribbage score`: the show's lines; CardError (a ValueError) for bad cards."""
+    return functools.partial(_say_lines, _score(args.hand, args.starter, args.crib))
+
+
+def _prepare_peg(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles cribbage peg`: the play's lines; CardError (a ValueError) for bad cards."""
+    return functools.partial(_say_lines, _peg(args.cards))
+
+
+def _say_lines(lines: Sequence[str]) -> int:
+    print("\n".join(lines))
+    return 0
+
+
+def _score(hand_text: str, starter_text: str, crib: bool) -> list[str]:
+    hand = parse_cards(hand_text)
+    starter = parse_card(starter_text)
+    score = score_show(hand, starter, crib)
+    what = "the crib" if crib else "the hand"
+    lines = [f"{what} {format_cards(hand)} with the starter {starter}"]
+    if not score.items:
+        lines.append("nothing scores")
+    return lines + describe_show(score)
+
+
+def _peg(cards_text: str) -> list[str]:
+    cards = parse_cards(cards_text)
+    items = peg_items(cards)
+    lines = [f"{format_cards(cards)}: the count is {count_of(cards)}"]
+    lines += [f"{item_words(item)} ({item.points}): {format_cards(item.cards)}" for item in items]
+    if not items:
+        lines.append(f"the {cards[-1]} scores nothing")
+    lines.append(f"points {sum(item.points for item in items)}")
+    return lines

@@ -1,0 +1,260 @@
+"""`cribtiles review RECORD_FILE [--json] [--budget SECONDS] [--seed N]`: every turn of a recorded game
+(every round of a match) against the best move found by Expert analysis, the biggest misses, and the
+totals of each player.
+
+RECORD_FILE is a saved table (the game file of the data folder, or one exported from the window), a game
+record or a match record. A file that is missing, cannot be read or is not a record that can be replayed
+is said in words on standard error, and the exit code is 2 (as for bad arguments). While the review runs,
+its progress is written to standard error when that is a terminal.
+
+Values are evaluations in points: the Expert's (the spread over the next turns plus the value of the
+tiles kept, averaged over guesses of the hidden tiles), or once the bag is empty between two players the
+spread to the end of the game, searched. A turn's "value lost" is the best move's value less the played
+move's (never below 0); "points lost" is the best move's score less the played move's (below 0 when the
+best move scores less now: the review calls such a move best only when its continuations beat the
+higher-scoring moves' by more than their noise). The text says what these figures mean under the
+turns. Rounds and turns are numbered from 1.
+
+`--json` prints one JSON document (UTF-8), stable from version to version (new keys may be added):
+
+    {"format": "cribtiles-review", "version": 1, "budget": 1.0, "seed": 0, "players": ["Hard", "Medium"],
+     "complete": true, "turns": [TURN, ...], "scores": [[27, 0], [27, 17], ...], "finals": [[264, 253]],
+     "biggest_misses": [15, 31, 18, ...], "totals": [TOTAL, ...]}
+    TURN = {"round": 1, "turn": 3, "player": 1, "name": "Medium",
+            "played": "e2=9L e3=8L e4=4L e5=7L", "played_score": 17, "played_value": 21.0,
+            "best": "d2=9L d3=7L d4=8L d5=4L", "best_score": 17, "best_value": 24.5,
+            "points_lost": 0, "value_lost": 3.5, "is_best": false,
+            "method": "simulated" | "endgame" | "static" | "only", "samples": 2, "exact": false}
+    TOTAL = {"player": 0, "name": "Hard", "turns": 16, "best_found": 9, "points_lost": 11, "value_lost": 59.33}
+    `scores[i]` is every player's score in its round just after turns[i] (a round starts again at 0);
+    `finals[r]` is round r's final scores (its scores so far when it was not finished); `biggest_misses`
+    are indices into `turns`, the biggest first (at most 10; turns that lost nothing are not misses);
+    `method` says how the turn's moves were weighed: "simulated" by the Expert's rollouts (`samples` of
+    them for each move), "endgame" by the endgame search (`exact` when it reached the end on every
+    line), "static" by Hard's evaluation (no rollout fitted in the budget), "only" when the move played
+    was the only one to weigh.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import json
+import math
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TextIO
+
+from cribtiles.table.tiles.review import DEFAULT_BUDGET, Review, TurnReview, review_table
+from cribtiles.table.tiles.table import Table
+from cribtiles.terminal import for_terminal, json_for_terminal, say
+
+from .replay_cli import read_table
+
+REVIEW_FORMAT, JSON_VERSION = "cribtiles-review", 1
+#: The misses listed (text and JSON).
+MISSES = 10
+#: At most this many seconds a turn: a longer budget is a typing slip (a whole game would take hours).
+MAX_BUDGET = 600.0
+
+
+def add_arguments(ap: argparse.ArgumentParser) -> None:
+    """`cribtiles review`'s arguments on `ap`."""
+    ap.description = (
+        "Review a recorded game: every turn of every player against the best move found by Expert "
+        "analysis, the biggest misses, and each player's totals."
+    )
+    ap.add_argument("file", type=Path, help="the game's file: a saved game, a game record or a match record")
+    ap.add_argument("--json", action="store_true", help="print a JSON document (see the module's notes)")
+    ap.add_argument(
+        "--budget",
+        type=_budget,
+        default=DEFAULT_BUDGET,
+        metavar="SECONDS",
+        help=f"seconds of analysis for each turn (default {DEFAULT_BUDGET:g}; longer is steadier)",
+    )
+    ap.add_argument("--seed", type=int, default=0, help="the seed of the analysis's guesses (default 0)")
+
+
+def _budget(text: str) -> float:
+    """`--budget 0.5`: seconds a turn, 0 to MAX_BUDGET.
+
+    >>> _budget("0.5"), _budget("2")
+    (0.5, 2.0)
+    """
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds, like 1 or 0.5") from None
+    if not (math.isfinite(seconds) and 0 <= seconds <= MAX_BUDGET):
+        raise argparse.ArgumentTypeError(f"the budget is 0 to {MAX_BUDGET:g} seconds a turn, not {text[:20]}")
+    return seconds
+
+
+def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles review`: its run; ValueError for a file that cannot be reviewed."""
+    return functools.partial(_review, read_table(args.file), args)
+
+
+def _review(table: Table, ns: argparse.Namespace) -> int:
+    """The review of `table` on standard output; 0, or 130 when Ctrl-C stopped it."""
+    progress = _Progress(sys.stderr) if sys.stderr.isatty() and not ns.json else None
+    try:
+        review = review_table(table, ns.budget, time.perf_counter, random.Random(ns.seed), progress)
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.clear()
+        say("cribtiles review: interrupted")
+        return 130
+    if progress is not None:
+        progress.clear()
+    if ns.json:
+        print(json_for_terminal(json.dumps(review_json(review, ns.seed), ensure_ascii=False)))
+    else:  # the file's name as typed may hold anything: no control character reaches the terminal
+        print(for_terminal(review_text(review, ns.file.name)))
+    return 0
+
+
+class _Progress:
+    """'Reviewing turn 12 of 41' on one line of a terminal, rewritten as the review goes."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self.stream = stream
+        self.width = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        text = f"Reviewing turn {min(done + 1, total)} of {total}…" if done < total else f"Reviewed {total} turns."
+        self.width = max(self.width, len(text))
+        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.flush()
+
+    def clear(self) -> None:
+        self.stream.write("\r" + " " * self.width + "\r")
+        self.stream.flush()
+
+
+# --- words ---
+
+
+def _turn_label(t: TurnReview, rounds: int) -> str:
+    return f"round {t.round + 1}, turn {t.number + 1}" if rounds > 1 else f"turn {t.number + 1}"
+
+
+def review_text(review: Review, source: str = "") -> str:
+    """The review as a terminal shows it: each turn, the biggest misses, each player's totals."""
+    rounds = len(review.finals)
+    names = review.names
+    width = max(len(n) for n in names)
+    moves = max([len(str(t.played)) for t in review.turns] + [len(str(t.best)) for t in review.turns] + [6])
+    per_turn = f"{review.budget:g} s of analysis a turn"
+    lines = [f"Review of {' v '.join(names)}{f' ({source})' if source else ''}: {len(review.turns)} turns, {per_turn}."]
+    if not review.complete:
+        lines.append("The game is not finished: its turns so far.")
+    if not review.turns:
+        lines.append("There is no turn to review yet.")
+        return "\n".join(lines)
+    head = f"{'turn':>4}  {'player':<{width}}  {'played':<{moves}}  {'pts':>3}  {'best found':<{moves}}  {'pts':>3}"
+    head += "  points lost  value lost"
+    for r in range(rounds):
+        lines.append("")
+        if rounds > 1:
+            lines.append(f"Round {r + 1}")
+        lines.append(head)
+        for t in (t for t in review.turns if t.round == r):
+            best = "(the same)" if t.is_best else str(t.best)
+            lines.append(
+                f"{t.number + 1:>4}  {names[t.player]:<{width}}  {t.played!s:<{moves}}  {t.played_score:>3}  "
+                f"{best:<{moves}}  {t.best_score:>3}  {t.points_lost:>11}  {t.value_lost:>10.1f}"
+            )
+    lines += ["", *figure_notes(review)]
+    misses = review.biggest_misses(MISSES)
+    lines += ["", "Biggest misses:" if misses else "No misses: every move played was the best found."]
+    for t in misses:
+        lines.append(
+            f"  {_turn_label(t, rounds)}, {names[t.player]}: played {t.played} for {t.played_score}; "
+            f"best {t.best} for {t.best_score} ({_lost(t)})"
+        )
+    lines += ["", "Totals:"]
+    for total in review.totals():
+        lines.append(
+            f"  {names[total.player]:<{width}}  {total.turns} turns, the best found on {total.best_found}; "
+            f"{total.points_lost} points and {total.value_lost:.1f} in value lost"
+        )
+    finals = "; ".join(" ".join(f"{n} {s}" for n, s in zip(names, f, strict=True)) for f in review.finals)
+    lines += ["", f"Final scores: {finals}." if review.complete else f"Scores so far: {finals}."]
+    return "\n".join(lines)
+
+
+def figure_notes(review: Review) -> list[str]:
+    """What the columns' figures mean, in words (and why a points lost is below 0, when one is)."""
+    notes = [
+        "Points lost: what the best found scores more than the move played, now.",
+        "Value lost: how much more the best found is worth, counting the turns after it too: the points it "
+        "wins on the other players over the next turns (the Expert's continuations, averaged over guesses "
+        "of the hidden tiles; to the end of the game once the bag is empty between two).",
+    ]
+    if any(t.points_lost < 0 for t in review.turns):
+        notes.append(
+            "A points lost below 0: the best found scores less now, but the continuations find it clearly "
+            "better later (the tiles it keeps, what it leaves open), by more than their noise."
+        )
+    return notes
+
+
+def _lost(t: TurnReview) -> str:
+    points = f"{t.points_lost} point{'s' if abs(t.points_lost) != 1 else ''}"
+    if t.points_lost < 0:
+        points = f"{-t.points_lost} point{'s' if t.points_lost != -1 else ''} fewer now"
+    return f"{points}, {t.value_lost:.1f} in value lost"
+
+
+def review_json(review: Review, seed: int) -> dict[str, Any]:
+    """The review as the JSON document of the module's notes."""
+    index = {id(t): i for i, t in enumerate(review.turns)}
+    return {
+        "format": REVIEW_FORMAT,
+        "version": JSON_VERSION,
+        "budget": review.budget,
+        "seed": seed,
+        "players": list(review.names),
+        "complete": review.complete,
+        "turns": [_turn_json(t, review.names) for t in review.turns],
+        "scores": [list(s) for s in review.scores],
+        "finals": [list(f) for f in review.finals],
+        "biggest_misses": [index[id(t)] for t in review.biggest_misses(MISSES)],
+        "totals": [
+            {
+                "player": total.player,
+                "name": review.names[total.player],
+                "turns": total.turns,
+                "best_found": total.best_found,
+                "points_lost": total.points_lost,
+                "value_lost": round(total.value_lost, 2),
+            }
+            for total in review.totals()
+        ],
+    }
+
+
+def _turn_json(t: TurnReview, names: Sequence[str]) -> dict[str, Any]:
+    return {
+        "round": t.round + 1,
+        "turn": t.number + 1,
+        "player": t.player,
+        "name": names[t.player],
+        "played": str(t.played),
+        "played_score": t.played_score,
+        "played_value": round(t.played_value, 2),
+        "best": str(t.best),
+        "best_score": t.best_score,
+        "best_value": round(t.best_value, 2),
+        "points_lost": t.points_lost,
+        "value_lost": round(t.value_lost, 2),
+        "is_best": t.is_best,
+        "method": str(t.method),
+        "samples": t.samples,
+        "exact": t.exact,
+    }

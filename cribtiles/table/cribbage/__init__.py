@@ -1,0 +1,1 @@
+"""Classic cribbage at the table, without pygame: the game and its autosave, ledger, rule book, tutorial, arena."""

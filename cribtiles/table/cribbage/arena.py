@@ -1,0 +1,293 @@
+"""The cribbage arena's games and figures: two cribbage bots play paired games through the cribbage
+table, and it reports win rates, points and skunks. The one arena (`arena`) runs it:
+`cribtiles arena --game cribbage --bots hard,medium --games 400 --seed 1 --jobs 2` (or its alias
+`cribtiles cribbage arena ...`).
+
+Games are paired deals: games 2k and 2k+1 are the same game seed (the same cut, the same cards in every
+deal) with the bots' seats swapped, so each bot holds the other's cards in the other game and the luck of
+the deal falls on both alike. Each decision's random generator comes from (seed, game, decision), so a
+run depends only on its arguments, never on `--jobs`.
+
+Figures, for each bot: the win rate with a 95% Wilson score interval over the games; the mean final
+score and spread (own minus the opponent's); skunks and double skunks inflicted (the loser under 91 or
+61); points pegged in the play and counted in the show (hand and crib) per deal; seconds per decision
+(median and 95th percentile); failures (a bot that raised or proposed an illegal move; the first legal
+move was made instead).
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from cribtiles.bot.cribbage.bots import CribbageBot, choose_reporting
+from cribtiles.bot.cribbage.levels import make_cribbage_bot
+from cribtiles.cribbage.events import MarginKind
+from cribtiles.cribbage.game import CribbageState, new_game
+from cribtiles.cribbage.moves import Move
+from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.cribbage.peg import PegKind
+from cribtiles.cribbage.show import ShowKind
+from cribtiles.cribbage.view import CribbageView
+
+from ..arena_core import (
+    CI_METHOD,
+    percentile,
+    play_out,
+    report_head,
+    report_lines,
+    rounded,
+    seatings,
+    tail_line,
+    wilson_interval,
+)
+from ..core import BotRequest
+from ..runner import Progress, run_units
+from ..seats import Seat
+from .table import CribbageTable
+
+SEATS = 2
+#: A game ends long before this many moves (about 9 deals of some 20 moves); more means a bot is stuck.
+MAX_MOVES = 2000
+
+
+@dataclass(frozen=True)
+class CribbageArena:
+    """The two bots (by level, in seats 0 and 1 of each even game), how many pairs of games, the seed."""
+
+    levels: tuple[str, str]
+    pairs: int
+    seed: int
+    options: CribbageOptions = field(default_factory=CribbageOptions)
+
+    @property
+    def games(self) -> int:
+        return SEATS * self.pairs
+
+    @property
+    def labels(self) -> tuple[str, str]:
+        a, b = self.levels
+        return (a, b) if a != b else (a, f"{b}#2")
+
+
+def game_seed(seed: int, pair: int) -> int:
+    """The game seed of the pair-th pair of games (string seeding is stable across processes)."""
+    return random.Random(f"cribtiles-cribbage-arena/{seed}/pair/{pair}").getrandbits(32)
+
+
+def decision_rng(seed: int, game: int, decision: int) -> random.Random:
+    return random.Random(f"cribtiles-cribbage-arena/{seed}/game/{game}/decision/{decision}")
+
+
+def seating(game: int) -> tuple[int, int]:
+    """Which bot sits in seat 0 and seat 1: swapped in the second game of each pair (the tile arena's
+    rotations of two).
+
+    >>> seating(0), seating(1), seating(6)
+    ((0, 1), (1, 0), (0, 1))
+    """
+    first, second = seatings(SEATS)[game % SEATS]
+    return first, second
+
+
+# --- playing ---
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    bot: int
+    final: int
+    won: bool
+    margin: MarginKind | None  # how this seat won (None when it lost)
+    peg_points: int
+    show_points: int
+    deals: int
+    decision_seconds: tuple[float, ...]
+    failures: int
+
+
+@dataclass(frozen=True)
+class GameResult:
+    game: int
+    seed: int
+    seats: tuple[SeatResult, SeatResult]
+    moves: tuple[str, ...]  # the game's record, as notation
+
+
+def play_game(arena: CribbageArena, game: int) -> GameResult:
+    """Game number `game` of the run, played to the end at the cribbage table (its turn loop and its
+    bots' requests, as in the window)."""
+    seats = seating(game)
+    bots: list[CribbageBot] = [make_cribbage_bot(arena.levels[b]) for b in seats]
+    seed = game_seed(arena.seed, game // 2)
+    names = (arena.labels[seats[0]], arena.labels[seats[1]])
+    table = CribbageTable(
+        new_game(seed, names, arena.options), seats=[Seat(names[p], arena.levels[b]) for p, b in enumerate(seats)]
+    )
+
+    def choose(request: BotRequest[CribbageView], rng: random.Random) -> tuple[Move, bool]:
+        move, failure = choose_reporting(bots[request.seat], request.view, rng)
+        return move, bool(failure)
+
+    played = play_out(
+        table, choose, lambda ply: decision_rng(arena.seed, game, ply), time.perf_counter, most_moves=MAX_MOVES
+    )
+    peg, show = [0, 0], [0, 0]
+    for happening in table.take_pending():
+        for event in happening.events:
+            if isinstance(event.kind, PegKind):
+                peg[event.player] += event.points
+            elif isinstance(event.kind, ShowKind):
+                show[event.player] += event.points
+    times = [list(t) for t in played.seconds]
+    results = _seat_results(table.state, seats, times, list(played.failures), peg, show)
+    return GameResult(game, seed, results, table.state.log)
+
+
+def _seat_results(
+    state: CribbageState,
+    seats: tuple[int, int],
+    times: list[list[float]],
+    failures: list[int],
+    peg: list[int],
+    show: list[int],
+) -> tuple[SeatResult, SeatResult]:
+    outcome = state.outcome
+    assert outcome is not None
+    results = tuple(
+        SeatResult(
+            bot=seats[p],
+            final=outcome.scores[p],
+            won=outcome.winner == p,
+            margin=outcome.margin_kind if outcome.winner == p else None,
+            peg_points=peg[p],
+            show_points=show[p],
+            deals=state.deal_number,
+            decision_seconds=tuple(times[p]),
+            failures=failures[p],
+        )
+        for p in range(SEATS)
+    )
+    return (results[0], results[1])
+
+
+def play_pair(arena: CribbageArena, pair: int) -> list[GameResult]:
+    """Both games of a pair: the unit of work of a worker process."""
+    return [play_game(arena, 2 * pair), play_game(arena, 2 * pair + 1)]
+
+
+def run(arena: CribbageArena, jobs: int = 1, progress: Progress | None = None) -> list[GameResult]:
+    """Play every game (in `jobs` processes), the results in game order whatever finished first."""
+    return run_units(arena.pairs, functools.partial(play_pair, arena), arena.games, jobs, progress)
+
+
+# --- figures ---
+
+
+@dataclass(frozen=True)
+class BotSummary:
+    label: str
+    games: int
+    wins: int
+    win_rate: float
+    ci95: tuple[float, float]
+    mean_score: float
+    mean_spread: float
+    skunks: int
+    double_skunks: int
+    peg_per_deal: float
+    show_per_deal: float
+    decision_median: float
+    decision_p95: float
+    failures: int
+
+
+def summarize(arena: CribbageArena, results: Sequence[GameResult]) -> list[BotSummary]:
+    return [_summarize_bot(arena, b, results) for b in range(SEATS)]
+
+
+def _summarize_bot(arena: CribbageArena, bot: int, results: Sequence[GameResult]) -> BotSummary:
+    mine = [(s, g.seats[1 - p]) for g in results for p, s in enumerate(g.seats) if s.bot == bot]
+    games = len(mine)
+    wins = sum(s.won for s, _ in mine)
+    deals = sum(s.deals for s, _ in mine)
+    times = [t for s, _ in mine for t in s.decision_seconds]
+    return BotSummary(
+        label=arena.labels[bot],
+        games=games,
+        wins=wins,
+        win_rate=wins / games if games else 0.0,
+        ci95=wilson_interval(wins, games),
+        mean_score=statistics.fmean(s.final for s, _ in mine) if games else 0.0,
+        mean_spread=statistics.fmean(s.final - o.final for s, o in mine) if games else 0.0,
+        skunks=sum(s.margin is not None and s.margin is not MarginKind.WIN for s, _ in mine),
+        double_skunks=sum(s.margin is MarginKind.DOUBLE_SKUNK for s, _ in mine),
+        peg_per_deal=sum(s.peg_points for s, _ in mine) / deals if deals else 0.0,
+        show_per_deal=sum(s.show_points for s, _ in mine) / deals if deals else 0.0,
+        decision_median=statistics.median(times) if times else 0.0,
+        decision_p95=percentile(times, 0.95),
+        failures=sum(s.failures for s, _ in mine),
+    )
+
+
+def report_json(
+    arena: CribbageArena, summaries: Sequence[BotSummary], seconds: float, finished: int | None = None
+) -> dict[str, Any]:
+    """The --json object (only `seconds` and each `decision_seconds` depend on the machine)."""
+
+    r = rounded
+    return {
+        "game": "classic cribbage",
+        **report_head(arena.games, finished, arena.seed),
+        "muggins": arena.options.muggins,
+        "target": arena.options.target,
+        "ci95_method": CI_METHOD,
+        "seconds": r(seconds),
+        "bots": {
+            s.label: {
+                "games": s.games,
+                "wins": s.wins,
+                "win_rate": r(s.win_rate),
+                "ci95": [r(s.ci95[0]), r(s.ci95[1])],
+                "mean_score": r(s.mean_score),
+                "mean_spread": r(s.mean_spread),
+                "skunks": s.skunks,
+                "double_skunks": s.double_skunks,
+                "peg_per_deal": r(s.peg_per_deal),
+                "show_per_deal": r(s.show_per_deal),
+                "decision_seconds": {"median": r(s.decision_median), "p95": r(s.decision_p95)},
+                "failures": s.failures,
+            }
+            for s in summaries
+        },
+    }
+
+
+def report_text(
+    arena: CribbageArena, summaries: Sequence[BotSummary], seconds: float, finished: int | None = None
+) -> str:
+    head = (
+        f"Crib Tiles cribbage arena: {' vs '.join(arena.labels)}, {arena.games} games "
+        f"({arena.pairs} paired deals, seats swapped), seed {arena.seed}"
+        + (", muggins" if arena.options.muggins else "")
+    )
+    columns = (
+        f"{'bot':<10} {'win rate':>8}  {'95% CI (Wilson)':<16} {'score':>6} {'spread':>7} {'skunks':>6} "
+        f"{'peg/deal':>8} {'show/deal':>9} {'s/decision median':>17} {'p95':>7} {'failures':>8}"
+    )
+    rows = [
+        f"{s.label:<10} {s.win_rate:>8.1%}  [{s.ci95[0]:5.1%}, {s.ci95[1]:5.1%}] {s.mean_score:>6.1f} "
+        f"{s.mean_spread:>+7.1f} {s.skunks:>6} {s.peg_per_deal:>8.2f} {s.show_per_deal:>9.2f} "
+        f"{s.decision_median:>17.5f} {s.decision_p95:>7.4f} {s.failures:>8}"
+        for s in summaries
+    ]
+    legend = (
+        "spread = own final score minus the opponent's; skunks = wins with the loser under 91 (double: 61);\n"
+        "peg/deal = points pegged in the play per deal; show/deal = hand and crib points per deal."
+    )
+    return report_lines(head, columns, rows, legend, tail_line(arena.games, finished, seconds))

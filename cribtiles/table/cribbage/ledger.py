@@ -1,0 +1,202 @@
+"""Classic cribbage's part of the ledger: a finished game summed up (the seats, the scores, the margin,
+every hand and crib counted in the show, in a `GameSummary` of `Game.CRIBBAGE`) and its statistics, by bot
+level, which `ledger.statistics` draws with the tile game's.
+
+A hand's points are what its cards make with the starter, whatever its owner counted (under muggins a
+player may count short: `declared` keeps what was said, and the person's misses are summed apart).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from cribtiles.cribbage.cards import format_cards
+from cribtiles.cribbage.events import EventKind
+from cribtiles.cribbage.game import CribbageState
+from cribtiles.cribbage.moves import Count, parse_move
+from cribtiles.cribbage.peg import PegKind
+from cribtiles.cribbage.record import replay
+from cribtiles.cribbage.show import score_show
+from cribtiles.quoting import quoted
+
+from ..game_summary import LADDERS, CribbageDetails, Game, GameSummary, Result, ShowCount, level_order
+
+ALL = "all"  # the level of the statistics' total line
+
+#: The show's three counts of a deal, by `ShowCount.step`.
+STEP_WORDS = ("the non-dealer's hand", "the dealer's hand", "the crib")
+
+
+def game_key(record: Mapping[str, object], person: int, level: str) -> str:
+    """A digest of a game as it was played (its record, the person's seat, the bot's level): nothing else,
+    not the time, so a game recorded twice is known."""
+    text = json.dumps({"record": record, "person": person, "level": level}, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def summarize_cribbage(state: CribbageState, person: int, level: str, finished_at: str) -> GameSummary:
+    """The summary of the finished game `state`, the person at seat `person` against the bot of `level`;
+    ValueError while the game is still played. The game is replayed from its record to see every count."""
+    outcome = state.outcome
+    if outcome is None:
+        raise ValueError("the game is not over yet")
+    if person not in (0, 1):
+        raise ValueError(f"the person sits at seat 0 or 1, not {quoted(person)}")
+    record = state.record()
+    shows: list[ShowCount] = []
+    pegged = [0, 0]
+    at = replay({**record, "moves": []})
+    for text in state.log:
+        move = parse_move(text)
+        if isinstance(move, Count) and at.starter is not None:
+            cards, crib = at.show_cards(at.show_step)
+            points = score_show(cards, at.starter, crib).total
+            declared = points if move.declared is None else move.declared
+            owner = at.show_owner(at.show_step)
+            shows.append(
+                ShowCount(
+                    at.deal_number, at.show_step, owner, crib, format_cards(cards), str(at.starter), points, declared
+                )
+            )
+        at = at.apply(move)
+        for event in at.events:
+            if isinstance(event.kind, PegKind) or event.kind is EventKind.CLAIM:  # a card's score said aloud too
+                pegged[event.player] += event.points
+    details = CribbageDetails(
+        muggins=state.options.muggins or state.options.play_muggins,  # the history marks either kind
+        target=state.options.target,
+        margin=outcome.margin_kind,
+        deals=state.deal_number,
+        pegged=(pegged[0], pegged[1]),
+        shows=tuple(shows),
+    )
+    return GameSummary(
+        id=0,
+        key=game_key(record, person, level),
+        game=Game.CRIBBAGE,
+        finished_at=finished_at,
+        seed=state.seed,
+        seats=tuple((name, None if seat == person else level) for seat, name in enumerate(state.names)),
+        scores=outcome.scores,
+        winners=(outcome.winner,),
+        record=json.dumps(record, separators=(",", ":")),
+        details=details,
+    )
+
+
+# --- statistics ---
+
+
+@dataclass(frozen=True)
+class CribbageLine:
+    """The figures of the games against one bot level (`ALL` in the total), from the person's side.
+
+    Skunks given are games the person won by a lurch, taken those the bot did (a double skunk counts in
+    both its own figure and the skunks'), so the games won and lost by the rule book, a skunk two games and a
+    double skunk three, are `wins + skunks_given + double_skunks_given` and the like. Hands are the person's
+    own four-card hands counted in the show, cribs the cribs the person dealt; `best_hand_cards` are the best
+    hand's cards ("" when no hand was counted). `average_pegged` is the person's points in the play per game."""
+
+    level: str
+    games: int
+    wins: int
+    losses: int
+    skunks_given: int
+    double_skunks_given: int
+    skunks_taken: int
+    double_skunks_taken: int
+    average_score: float
+    hands: int
+    average_hand: float | None
+    best_hand: int | None
+    best_hand_cards: str
+    cribs: int
+    average_crib: float | None
+    best_crib: int | None
+    average_pegged: float
+    missed: int
+    longest_streak: int
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games
+
+    @property
+    def games_won_by_the_book(self) -> int:
+        """The games won as the rule book counts them: a win one, a skunk two, a double skunk three."""
+        return self.wins + self.skunks_given + self.double_skunks_given
+
+    @property
+    def games_lost_by_the_book(self) -> int:
+        """The games lost so counted: a skunk taken two, a double skunk taken three."""
+        return self.losses + self.skunks_taken + self.double_skunks_taken
+
+
+@dataclass(frozen=True)
+class CribbageStats:
+    """One line per bot level (weakest first), the total over them, and the number of games."""
+
+    lines: tuple[CribbageLine, ...]
+    total: CribbageLine | None
+    games: int
+
+
+def cribbage_statistics(games: Sequence[GameSummary]) -> CribbageStats:
+    """The statistics of games of cribbage `games`, given in the order they were played (the history gives
+    them so), by the bot's level."""
+    groups: dict[str, list[GameSummary]] = {}
+    for g in games:
+        groups.setdefault(g.opponent, []).append(g)
+    ladder = LADDERS[Game.CRIBBAGE]
+    return CribbageStats(
+        lines=tuple(
+            cribbage_line(level, groups[level]) for level in sorted(groups, key=lambda lv: level_order(ladder, lv))
+        ),
+        total=cribbage_line(ALL, games) if games else None,
+        games=len(games),
+    )
+
+
+def _mean(values: Sequence[int]) -> float | None:
+    return sum(values) / len(values) if values else None
+
+
+def cribbage_line(level: str, games: Sequence[GameSummary]) -> CribbageLine:
+    """The figures of games of cribbage `games` (at least one), in the order they were played."""
+    hands = [h for g in games for h in g.cribbage.hands_of(g.person)]
+    cribs = [c.points for g in games for c in g.cribbage.cribs_of(g.person)]
+    best = max(hands, key=lambda h: h.points, default=None)  # the first of the best, in the order played
+    won = [g for g in games if g.result is Result.WIN]
+    lost = [g for g in games if g.result is not Result.WIN]
+    return CribbageLine(
+        level=level,
+        games=len(games),
+        wins=len(won),
+        losses=len(lost),
+        skunks_given=sum(g.cribbage.skunk for g in won),
+        double_skunks_given=sum(g.cribbage.double_skunk for g in won),
+        skunks_taken=sum(g.cribbage.skunk for g in lost),
+        double_skunks_taken=sum(g.cribbage.double_skunk for g in lost),
+        average_score=sum(g.scores[g.person] for g in games) / len(games),
+        hands=len(hands),
+        average_hand=_mean([h.points for h in hands]),
+        best_hand=None if best is None else best.points,
+        best_hand_cards="" if best is None else best.words,
+        cribs=len(cribs),
+        average_crib=_mean(cribs),
+        best_crib=max(cribs, default=None),
+        average_pegged=sum(g.cribbage.pegged[g.person] for g in games) / len(games),
+        missed=sum(g.cribbage.missed(g.person) for g in games),
+        longest_streak=_longest_streak([g.result is Result.WIN for g in games]),
+    )
+
+
+def _longest_streak(won: Sequence[bool]) -> int:
+    best = run = 0
+    for w in won:
+        run = run + 1 if w else 0
+        best = max(best, run)
+    return best

@@ -1,0 +1,467 @@
+"""A game of classic cribbage at the table: over what every game's table shares (`core.GameTable`: the
+seats of people and bots, the turn loop, the bots' requests and seeded decisions, the save's envelope),
+what each move scored (for the window to animate and explain), muggins calls and the summary of a
+finished game. Pure code: the window, the arena, the tests and any other driver play through
+`CribbageTable`.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, TypeAlias
+
+from cribtiles.bot.cribbage.bots import choose_reporting
+from cribtiles.bot.cribbage.levels import LEVELS, cribbage_level, make_cribbage_bot
+from cribtiles.cribbage.cards import Card
+from cribtiles.cribbage.events import DOUBLE_SKUNK_MARGIN, SKUNK_MARGIN, MarginKind, ScoreEvent
+from cribtiles.cribbage.game import CribbageState, new_game
+from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard, parse_move
+from cribtiles.cribbage.muggins import Claim, ClaimKind, call_points
+from cribtiles.cribbage.options import CribbageOptions, Phase
+from cribtiles.cribbage.peg import peg_points
+from cribtiles.cribbage.record import replay
+from cribtiles.cribbage.show import ShowScore, score_show
+from cribtiles.cribbage.view import CribbageView
+from cribtiles.quoting import quoted
+
+from .. import core
+from ..core import GameTable, is_envelope, read_envelope
+from ..seats import Seat
+
+log = logging.getLogger("cribtiles.table")
+
+#: The save of a cribbage table before the one format (`core.SAVE_FORMAT`), which still loads.
+SAVE_FORMAT = "cribtiles cribbage table"
+SAVE_VERSION = 1
+PERSON_NAME = "You"
+DEFAULT_LEVEL = "medium"
+#: The most moves a saved game may hold: a game to 121 takes about 150; a record far past this is damaged.
+MOST_MOVES = 5000
+
+
+class CribbageSaveError(ValueError):
+    """A saved cribbage game that cannot be used; the message says why in plain words ("it is not ...")."""
+
+
+def bot_name(level: str) -> str:
+    """The bot's name at the table: 'Medium bot'."""
+    return f"{level.capitalize()} bot"
+
+
+def decision_rng(seed: int, ply: int) -> random.Random:
+    """The generator for the decision made after `ply` moves of the game of `seed`: the same seed and the
+    same moves give the bot the same choices, whoever drives the game."""
+    return core.decision_rng("cribtiles-cribbage", seed, ply)
+
+
+#: A cribbage bot's move to be chosen (the one `core.BotRequest`, of cribbage's views); its seed is the
+#: game's, and `turn` (also `ply`) the moves made before it: the decision's generator comes of both.
+BotRequest: TypeAlias = core.BotRequest[CribbageView]
+
+
+def choose(request: BotRequest) -> Move:
+    """The bot's move for `request` (a pure function of it: safe to call in another thread). A bot that
+    fails or proposes an illegal move is logged and replaced by the first legal move."""
+    bot = make_cribbage_bot(request.level)
+    move, failure = choose_reporting(bot, request.view, decision_rng(request.seed, request.ply))
+    if failure:
+        log.error("%s", failure)
+    return move
+
+
+@dataclass(frozen=True)
+class CountedHand:
+    """A hand (or the crib) counted in the show: whose, its cards, the starter, what the cards make and
+    what its owner declared (under muggins, right or wrong), and how a call on it went (`called`: the
+    answer, None while the count is open to a call or was never open to one)."""
+
+    owner: int
+    cards: tuple[Card, ...]
+    crib: bool
+    score: ShowScore
+    declared: int
+    called: bool | None = None
+
+
+@dataclass(frozen=True)
+class Happening:
+    """One move at the table and what it scored: for the window to tell, animate and peg."""
+
+    player: int
+    move: Move
+    deal: int
+    events: tuple[ScoreEvent, ...]
+    count: int  # the count after a card or a go (0 once reset)
+    words: str  # what happened, in a line: "Medium bot played 7C: 22"
+    phase: Phase = Phase.PLAY  # the phase the move was made in (a call on a card is the play's)
+
+
+@dataclass(frozen=True)
+class CribbageSummary:
+    """A finished game: the winner, both scores, the margin (lurch / skunk), in words too."""
+
+    winner: int
+    names: tuple[str, str]
+    scores: tuple[int, int]
+    margin: MarginKind
+    deals: int
+    person_won: bool
+    words: str  # "Hard bot wins by a lurch (skunk), 121 to 84."
+    margin_words: str  # "A skunk (a lurch): you did not reach 91."
+
+    @property
+    def skunk(self) -> bool:
+        return self.margin is not MarginKind.WIN
+
+
+def cribbage_seats(names: Sequence[str], person: int | None, level: str) -> tuple[Seat, Seat]:
+    """The seats of a game of a person (at `person`) against a bot of `level` (`person` None: two bots
+    of that level), named as the game names them."""
+    if person not in (0, 1, None) or isinstance(person, bool):
+        raise ValueError(f"the person sits at seat 0 or 1, not {quoted(person)}")
+    level = cribbage_level(level).name
+    a, b = (Seat(name) if p == person else Seat(name, level) for p, name in enumerate(names))
+    return a, b
+
+
+class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
+    """The one model of a cribbage game at the table; its state changes only through its methods.
+
+    Made as before from the person's seat and the bot's level, or from `seats` (people and bots of any
+    cribbage level, two bots in the arena); `person` is then the first person's seat (None: none) and
+    `level` the first bot's."""
+
+    game = "cribbage"
+    not_bots_turn = "it is not the bot's turn"
+
+    def __init__(
+        self,
+        state: CribbageState,
+        person: int | None = 0,
+        level: str = DEFAULT_LEVEL,
+        *,
+        seats: Sequence[Seat] | None = None,
+    ) -> None:
+        seats = cribbage_seats(state.names, person, level) if seats is None else tuple(seats)
+        if len(seats) != len(state.names) or any(s.name != n for s, n in zip(seats, state.names, strict=True)):
+            raise ValueError("the seats are not the game's players")
+        for s in seats:
+            if s.level is not None:
+                cribbage_level(s.level)  # a ValueError in words for a level cribbage has not
+        super().__init__(seats)
+        self.person = next((p for p, s in enumerate(seats) if s.is_person), None)
+        self.level = next((s.level for s in seats if s.level is not None), DEFAULT_LEVEL)
+        self.state = state
+        # the public story of the deal in play (rebuilt by replaying a saved game's moves)
+        self.sequences: list[list[tuple[int, Card]]] = []  # each count's cards, in order
+        self.counted: list[CountedHand] = []  # the show's counts so far, of the deal last shown
+        self.previous: list[int] = [0, 0]  # each score before the last move that scored for its player (the back peg)
+        self.story: list[Happening] = []  # the moves of the deal in play (or of the show just ended)
+        self.pending: list[Happening] = []  # told and pegged by the window, then taken
+        self._view: tuple[CribbageState, CribbageView] | None = None
+
+    @classmethod
+    def new(
+        cls, seed: int, level: str = DEFAULT_LEVEL, options: CribbageOptions | None = None, person: int = 0
+    ) -> CribbageTable:
+        """A new game: the person at `person`, the bot of `level` at the other seat."""
+        name = bot_name(cribbage_level(level).name)
+        names = (PERSON_NAME, name) if person == 0 else (name, PERSON_NAME)
+        return cls(new_game(seed, names, options or CribbageOptions()), person, level)
+
+    # --- the questions ---
+
+    @property
+    def bot(self) -> int:
+        """The (first) bot's seat."""
+        return next(p for p, s in enumerate(self.seats) if s.is_bot)
+
+    @property
+    def options(self) -> CribbageOptions:
+        return self.state.options
+
+    @property
+    def to_move(self) -> int | None:
+        return self.state.current_player
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def ply(self) -> int:
+        return len(self.state.log)
+
+    @property
+    def turn(self) -> int:
+        return self.ply
+
+    def view(self, seat: int | None = None) -> CribbageView:
+        """What `seat` (None: the person) may see; the person's worked out once per move (the window
+        asks many times a frame)."""
+        if seat is not None and seat != self.person:
+            return self.state.view(seat)
+        if self.person is None:
+            raise CribbageError("no person sits at this table")
+        if self._view is None or self._view[0] is not self.state:
+            self._view = (self.state, self.state.view(self.person))
+        return self._view[1]
+
+    def name(self, player: int) -> str:
+        return self.state.names[player]
+
+    def _request_seed(self) -> int:
+        return self.state.seed
+
+    def _refusal(self, words: str) -> Exception:
+        return CribbageError(words)
+
+    @property
+    def call_open_to_person(self) -> Claim | None:
+        """A bot's score said aloud that the person may call muggins on now (None when there is none)."""
+        claim = self.state.claim
+        if claim is None or self.person is None or claim.counter == self.person:
+            return None
+        return claim if self.seats[claim.counter].is_bot else None
+
+    def _lets_stand(self, move: Move) -> bool:
+        """The person's move is of the play or the show while a bot's score waits for their answer: making
+        it lets the score stand (a card laid, a go, a count: as at a real table, the call is then too late)."""
+        return self.call_open_to_person is not None and not isinstance(move, Muggins)
+
+    def why_not(self, move: Move) -> str:
+        """Why the person may not make `move` now, in words ("" when they may)."""
+        if not self.person_to_move:
+            return "It is not your turn." if not self.is_over else "The game is over."
+        try:
+            state = self.state.apply(Muggins(False)) if self._lets_stand(move) else self.state
+            if self._lets_stand(move) and state.current_player != self.person:
+                return _sentence(f"wait: the {self.name(self.bot)} is to play")
+            state.apply(move)
+        except CribbageError as e:
+            return _sentence(str(e))
+        return ""
+
+    # --- the moves ---
+
+    def play(self, move: Move) -> Happening:
+        """The person's move; a CribbageError in words when the rules do not allow it. A card, a go or a
+        count made while a bot's score waits for the person's answer lets that score stand first."""
+        if not self.person_to_move:
+            raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
+        why = self.why_not(move)
+        if why:
+            raise CribbageError(why[0].lower() + why[1:].rstrip("."))
+        if self._lets_stand(move):
+            self._apply(Muggins(False))
+        return self._apply(move)
+
+    def play_bot(self, move: Move, request: BotRequest | int | None = None) -> Happening | None:
+        """The bot's move chosen for `request` (or the request made after that many moves); None
+        (nothing done) when the game has moved on since (a stale answer) or it is no bot's turn."""
+        ply = request.turn if isinstance(request, core.BotRequest) else request
+        if not self.bot_to_move or (ply is not None and ply != self.ply):
+            return None
+        return self._apply(move)
+
+    def _play_bot(self, seat: int, move: Move) -> Happening | None:
+        return self._apply(move)
+
+    def bot_move(self) -> Happening:
+        """Ask the bot here and now, and make its move (the text mode, the tests)."""
+        request = self.bot_request()
+        happening = self.play_bot(choose(request), request.ply)
+        assert happening is not None
+        return happening
+
+    def _apply(self, move: Move) -> Happening:
+        before = self.state
+        player = before.current_player
+        assert player is not None
+        after = before.apply(move)  # raises CribbageError before anything changes
+        self.state = after
+        if isinstance(move, PlayCard):
+            if not before.pile or not self.sequences:
+                self.sequences.append([])
+            self.sequences[-1].append((player, move.card))
+        if isinstance(move, Count):
+            cards, crib = before.show_cards(before.show_step)
+            assert before.starter is not None
+            if before.show_step == 0:
+                self.counted = []
+            score = score_show(cards, before.starter, crib)
+            declared = score.total if move.declared is None else move.declared
+            self.counted.append(CountedHand(player, cards, crib, score, declared))
+        if isinstance(move, Muggins) and before.claim is not None and before.claim.kind is ClaimKind.SHOW:
+            self.counted[-1] = replace(self.counted[-1], called=move.claim)
+        for p in {event.player for event in after.events if event.points}:
+            self.previous[p] = before.scores[p]  # the back peg: the score before this move, as the window pegs it
+        if after.deal_number != before.deal_number:
+            self.sequences = []
+        happening = Happening(
+            player, move, before.deal_number, after.events, after.count, self._words(player, move, before), before.phase
+        )
+        if self.story and self.story[-1].deal != happening.deal:
+            self.story = []
+        self.story.append(happening)
+        self.pending.append(happening)
+        return happening
+
+    def _words(self, player: int, move: Move, before: CribbageState) -> str:
+        who = self.name(player)
+        if isinstance(move, Discard):
+            if player == self.person:
+                whose = "your" if before.dealer == self.person else "its"
+                return f"You laid {move.cards[0]} and {move.cards[1]} in {whose} crib."
+            return f"{who} laid two cards in {'its' if before.dealer == player else 'your'} crib."
+        if isinstance(move, PlayCard):
+            total = before.count + move.card.value
+            said = f", saying {move_claim(move, before)}" if before.options.play_muggins else ""
+            return f"{who} played {move.card}: the count is {total}{said}."
+        if isinstance(move, Go):
+            return f"{who} said go at {before.count}."
+        if isinstance(move, Count):
+            counted = self.counted[-1]
+            what = "the crib" if counted.crib else "the hand"
+            if before.options.muggins:  # said aloud: what the cards make is told once the call is answered
+                return f"{who} counted {what}: {counted.declared}."
+            return f"{who} counted {what}: {counted.score.total}."
+        assert isinstance(move, Muggins) and before.claim is not None
+        return self._call_words(player, move.claim, before.claim)
+
+    def _call_words(self, caller: int, called: bool, claim: Claim) -> str:
+        """A call announced: who called, on whose count, how many points to whom; or the count let stand."""
+        who = self.name(caller)
+        whose = "your" if claim.counter == self.person else f"the {self.name(claim.counter)}'s"
+        what = f"{whose} {claim.what}"
+        if not called:
+            return f"{who} let {what} stand ({claim.declared})."
+        to_caller, to_counter = call_points(claim)
+        gainer = "you" if caller == self.person else "it"
+        if to_caller:
+            how = "missed" if claim.declared < claim.worth else "said over"
+            return (
+                f"{who} called muggins on {what}: {claim.declared} said, it makes {claim.worth}: "
+                f"{to_caller} {how}, {to_caller} to {gainer}."
+            )
+        counter = "you" if claim.counter == self.person else f"the {self.name(claim.counter)}"
+        return f"{who} called muggins on {what}, but {claim.declared} was right: {to_counter} to {counter}."
+
+    def take_pending(self) -> list[Happening]:
+        """What happened since last asked, oldest first (then forgotten here)."""
+        taken, self.pending = self.pending, []
+        return taken
+
+    # --- the end ---
+
+    def summary(self) -> CribbageSummary | None:
+        """The finished game in brief; None while it is being played."""
+        outcome = self.state.outcome
+        if outcome is None:
+            return None
+        names = self.state.names
+        loser = 1 - outcome.winner
+        who = "you" if loser == self.person else f"the {names[loser]}"
+        target = self.options.target
+        margin_words = {
+            MarginKind.WIN: f"No skunk: {who} passed {target - SKUNK_MARGIN - 1}.",
+            MarginKind.SKUNK: f"A skunk (a lurch): {who} did not reach {target - SKUNK_MARGIN}.",
+            MarginKind.DOUBLE_SKUNK: f"A double skunk: {who} did not reach {target - DOUBLE_SKUNK_MARGIN}.",
+        }[outcome.margin_kind]
+        return CribbageSummary(
+            winner=outcome.winner,
+            names=names,
+            scores=outcome.scores,
+            margin=outcome.margin_kind,
+            deals=self.state.deal_number,
+            person_won=outcome.winner == self.person,
+            words=outcome.words(names),
+            margin_words=margin_words,
+        )
+
+    # --- the autosave ---
+
+    def save_body(self) -> dict[str, Any]:
+        """The engine's record (seed, names, options, moves): the seats are the envelope's."""
+        return {"record": self.state.record()}
+
+    @classmethod
+    def from_json(cls, text: str) -> CribbageTable:
+        """The table a saved game's JSON leads to, every move replayed and checked; a CribbageSaveError
+        in words when it is not one or cannot be replayed."""
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError) as e:
+            raise CribbageSaveError(f"it is not valid JSON ({e})") from None
+        return cls.from_data(data)
+
+    @classmethod
+    def from_data(cls, data: object) -> CribbageTable:
+        """The table of a save in the one format (`core`), or in the cribbage table's own of before."""
+        if is_envelope(data):
+            assert isinstance(data, Mapping)
+            return cls._from_envelope(data)
+        if not isinstance(data, Mapping) or data.get("format") != SAVE_FORMAT:
+            raise CribbageSaveError("it is not a saved cribbage game")
+        if data.get("version") != SAVE_VERSION:
+            raise CribbageSaveError(f"it is of version {quoted(data.get('version'))}, not {SAVE_VERSION}")
+        person, level = data.get("person"), data.get("level")
+        if person not in (0, 1) or isinstance(person, bool):
+            raise CribbageSaveError("it does not say which seat is yours")
+        if not isinstance(level, str) or level not in LEVELS:
+            raise CribbageSaveError(f"it names no bot level of {', '.join(LEVELS)}")
+        return cls._replayed(data.get("record"), lambda start: cls(start, int(person), level))
+
+    @classmethod
+    def _from_envelope(cls, data: Mapping[str, Any]) -> CribbageTable:
+        try:
+            envelope = read_envelope(data)
+        except ValueError as e:
+            raise CribbageSaveError(str(e)) from None
+        if envelope.game != cls.game:
+            raise CribbageSaveError(f"it is a saved game of {quoted(envelope.game)}, not of cribbage")
+
+        def seated(start: CribbageState) -> CribbageTable:
+            try:
+                table = cls(start, seats=envelope.seats)
+            except ValueError as e:
+                raise CribbageSaveError(f"its seats are not its players ({e})") from None
+            table.undos, table.hints = envelope.marks
+            return table
+
+        return cls._replayed(data.get("record"), seated)
+
+    @classmethod
+    def _replayed(cls, record: object, seated: Callable[[CribbageState], CribbageTable]) -> CribbageTable:
+        """The table `seated` makes of the game's start, with every move of `record` replayed on it."""
+        if not isinstance(record, Mapping):
+            raise CribbageSaveError("it has no record of its moves")
+        moves = record.get("moves")
+        if not isinstance(moves, list) or len(moves) > MOST_MOVES:
+            raise CribbageSaveError("its moves are missing or far too many")
+        try:
+            start = replay({**record, "moves": []})
+        except CribbageError as e:
+            raise CribbageSaveError(f"it cannot be replayed: {e}") from None
+        table = seated(start)
+        try:
+            final = replay(record)  # every move checked by the engine, with its words for a bad one
+        except CribbageError as e:
+            raise CribbageSaveError(f"it cannot be replayed: {e}") from None
+        for text in final.log[len(start.log) :]:  # replayed already: each parses and is legal
+            table._apply(parse_move(text))
+        table.pending = []
+        return table
+
+
+def move_claim(move: PlayCard, before: CribbageState) -> int:
+    """What a card laid under muggins in the play was said to score (None said: what it scores)."""
+    return peg_points((*before.pile, move.card)) if move.claim is None else move.claim
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")

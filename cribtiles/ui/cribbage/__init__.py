@@ -1,0 +1,1 @@
+"""Classic cribbage in the window: its scene, layout, drawing and cards, the setup, the tutorial, the autopilot."""

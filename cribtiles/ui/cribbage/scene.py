@@ -1,0 +1,1013 @@
+"""Classic cribbage at the table: your hand dealt, two cards to the crib, the play to 31, the show
+counted step by step, pegs moving on the board; the bot thinks beside the frames and the scene polls it.
+
+The model (`cribtiles.table.cribbage.table`) holds the game; this scene turns clicks, drags and keys
+into moves for it, tells what each move scored, and builds a snapshot for `cribbage_paint` to draw.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Protocol
+
+import pygame
+
+from cribtiles.background import Background, Done, Failed
+from cribtiles.cribbage.cards import DECK, Card
+from cribtiles.cribbage.game import describe_cut
+from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
+from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
+from cribtiles.cribbage.options import Phase
+from cribtiles.table.cribbage.table import BotRequest, CountedHand, CribbageTable, Happening, choose
+from cribtiles.table.settings import Preferences
+
+from ..config import Keeper
+from ..geometry import Point, Rect, contains
+from ..motion import PEG, glide_share
+from ..paint import CREAM, DIM, GOLD
+from ..pegs import Pegs
+from ..scene import Scene
+from ..sound import Sounds
+from . import cards
+from .layout import ButtonKind, CribLayout
+from .paint import ButtonView, CribSnapshot, CribView, InfoLine, PegSpot, Sprite, line_rects
+
+log = logging.getLogger("cribtiles.window")
+
+#: Seconds, at normal pace: the bot's pause before its card (so each card can be seen), before its answer
+#: to a score you said aloud, the wait before the end card, how long a
+#: refusal stays (a call announced stays as long).
+BOT_PAUSE = {Phase.DISCARD: 0.5, Phase.PLAY: 0.8, Phase.SHOW: 0.2}
+ANSWER_PAUSE = 0.3
+END_PAUSE = 1.2
+ERROR_SECONDS = 5.0
+#: Pixels the mouse moves, button down, before a press on a card becomes a drag.
+DRAG_START = 6
+PERSON_COLOUR = CREAM
+
+
+class Host(Protocol):
+    """What the scene needs of the window."""
+
+    prefs: Preferences
+    keeper: Keeper
+    screen: pygame.Surface
+    sounds: Sounds
+
+    def close_top(self) -> None: ...
+
+    def push(self, scene: Scene) -> None: ...
+
+
+class Place(Enum):
+    """Where a card lies on the felt (a card may be drawn in two places: your hand and the show)."""
+
+    HAND = "hand"
+    PILE = "pile"
+    OLD = "old"  # the count just ended, shown dimmed until the next card
+    SHOW = "show"
+    BOT = "bot"
+    STARTER = "starter"
+    CRIB = "crib"
+
+
+class Hold(Enum):
+    """A moment kept on the felt until you go on: the last count of the play, or the whole show (the
+    engine has moved on already: to the show, or to the next deal)."""
+
+    NONE = "none"
+    PLAY_OVER = "play over"
+    SHOW_OVER = "show over"
+
+
+class Mode(Enum):
+    """What the felt shows: the discard, the play, or the show (a show is kept until you go on)."""
+
+    DISCARD = "discard"
+    PLAY = "play"
+    SHOW = "show"
+
+
+# --- the bot's thinking, off the frame ---
+
+
+class BotThinker:
+    """Asks the bot beside the frames, one request at a time; the scene polls `answer`.
+
+    The bots answer in milliseconds (Hard at worst about half a second, its first discard), but a frame
+    must never wait: the background job's thread is enough (no process), since the answer is a pure
+    function of the request."""
+
+    def __init__(self, chooser: Callable[[BotRequest], Move] = choose) -> None:
+        self.chooser = chooser
+        self.request: BotRequest | None = None
+        self._job: Background[Move] = Background("cribbage bot", use_process=False)
+        self._answer: tuple[int, Move] | None = None
+
+    def start(self, request: BotRequest) -> None:
+        self.request, self._answer = request, None
+        self._job.start(self.chooser, (request,), in_thread=True)
+
+    def answer(self) -> tuple[int, Move] | None:
+        request = self.request
+        if request is None:
+            return None
+        if self._answer is None:
+            state = self._job.poll()
+            if isinstance(state, Done):
+                self._answer = (request.ply, state.value)
+            elif isinstance(state, Failed):  # choose() already replaces a failing bot; this is for the unforeseen
+                log.error("the cribbage bot could not choose; it makes the first legal move: %s", state.details)
+                self._answer = (request.ply, request.view.legal[0])
+        return self._answer
+
+    def asked(self, ply: int) -> bool:
+        return self.request is not None and self.request.ply == ply
+
+    def close(self) -> None:
+        """Drop the answer on its way (its thread ends with it)."""
+        self.request = None
+        self._job.close()
+
+
+# --- cards gliding to where they rest ---
+
+
+Key = tuple[Place, Card | None, int]  # a place, the card (None: a back), the back's index
+
+
+@dataclass
+class Glides:
+    """Each card's position on the felt this frame, easing towards where it rests."""
+
+    pos: dict[Key, list[float]]
+    moving: bool = False  # a card is on its way
+
+    def step(
+        self,
+        targets: dict[Key, tuple[float, float, int]],
+        start: Callable[[Key, tuple[float, float, int]], tuple[float, float, int]],
+        k: float,
+    ) -> dict[Key, tuple[float, float, int]]:
+        """Move every card a fraction `k` of the way to its target (1: at once); a card new to a place
+        starts where it was last seen elsewhere, or at `start`."""
+        moved: dict[Key, tuple[float, float, int]] = {}
+        self.moving = False
+        seen: dict[Card, list[float]] = {key[1]: p for key, p in self.pos.items() if key[1] is not None}
+        for key, (tx, ty, tw) in targets.items():
+            p = self.pos.get(key)
+            if p is None:
+                card = key[1]
+                p = (
+                    list(seen[card])
+                    if card is not None and card in seen
+                    else [float(v) for v in start(key, (tx, ty, tw))]
+                )
+            for j, target in enumerate((tx, ty, tw)):
+                p[j] += (target - p[j]) * k
+                if abs(target - p[j]) < 0.5:
+                    p[j] = float(target)
+            moved[key] = (p[0], p[1], round(p[2]))
+            self.pos[key] = p
+            self.moving = self.moving or (p[0], p[1], p[2]) != (tx, ty, tw)
+        for key in [key for key in self.pos if key not in targets]:
+            del self.pos[key]
+        return moved
+
+
+@dataclass
+class Press:
+    """A press on a card of your hand: a click, or a drag once the mouse has moved far enough."""
+
+    card: Card
+    start: Point
+    grab: Point  # where on the card it was taken
+    pos: Point
+    dragging: bool = False
+
+
+@dataclass(frozen=True)
+class FrameParts:
+    """What `update` worked out for the frame: the panel's lines, the one pointed at, each card's mark
+    and where it is on its glide."""
+
+    lines: tuple[InfoLine, ...]
+    hover: int | None
+    sprites: tuple[Sprite, ...]
+
+
+def _hold_after(h: Happening, table: CribbageTable) -> Hold:
+    """What a move just made leaves held in sight at this table: the show, when the crib was counted
+    and the next deal dealt; the play, when its last card was laid; else nothing."""
+    state = table.state
+    if h.phase is Phase.SHOW and state.deal_number != h.deal:
+        return Hold.SHOW_OVER
+    if h.phase is Phase.PLAY and state.phase is Phase.SHOW and state.show_step == 0:
+        return Hold.PLAY_OVER
+    return Hold.NONE
+
+
+class CribbageScene:
+    """The cribbage table: input, timing, and the snapshot drawn each frame."""
+
+    def __init__(
+        self,
+        app: Host,
+        table: CribbageTable,
+        notice: str = "",
+        on_new_game: Callable[[CribbageScene], None] | None = None,
+    ) -> None:
+        """`on_new_game`: what N (and the end card's New game) opens, given this scene."""
+        self.app = app
+        self.on_new_game = on_new_game or (lambda scene: None)
+        self.table = table
+        self.now = 0.0
+        self.chosen: list[Card] = []
+        self.cursor: int | None = None
+        self.press: Press | None = None
+        self.mouse: Point = (-1, -1)
+        self.message = notice
+        self.message_error = bool(notice)
+        self.message_until = ERROR_SECONDS * 2 if notice else 0.0
+        self.thinker = BotThinker()
+        self.asked_at = 0.0
+        self.went_on = -1  # the ply at which you said to go on in the show
+        # the end of a play, or of a show, kept in sight until you go on (a game saved then resumes so)
+        self.hold = _hold_after(table.story[-1], table) if table.story else Hold.NONE
+        self.declared: int | None = None  # the count (or a card's score) you say aloud: None until typed
+        self.pegs = [Pegs(), Pegs()]
+        for p in (0, 1):
+            self.pegs[p].set(table.state.scores[p], table.previous[p])
+        self.glides = Glides({})
+        self.last_move_at = 0.0
+        self.ended = False
+        self.recorded = False
+        self._last_snap: CribSnapshot | None = None
+        self._view = CribView()  # drawing's own memory of the last frame
+        self._layout: CribLayout | None = None
+        self._parts: FrameParts | None = None
+        self._warm: list[tuple[Card, int]] = []  # card faces to draw ahead of need, one a frame
+        self._warm_for: tuple[int, int] = (0, 0)
+
+    # --- the questions ---
+
+    @property
+    def layout(self) -> CribLayout:
+        size = self.app.screen.get_size()
+        if self._layout is None or (self._layout.width, self._layout.height) != size:
+            self._layout = CribLayout.of(*size)
+        return self._layout
+
+    @property
+    def pace(self) -> float:
+        return self.app.prefs.pace
+
+    @property
+    def person(self) -> int:
+        person = self.table.person
+        assert person is not None  # the window shows only games with a person at the table
+        return person
+
+    @property
+    def holding(self) -> bool:
+        return self.hold is not Hold.NONE
+
+    @property
+    def mode(self) -> Mode:
+        state = self.table.state
+        if self.hold is Hold.PLAY_OVER:
+            return Mode.PLAY
+        if self.hold is Hold.SHOW_OVER or state.phase is Phase.SHOW:
+            return Mode.SHOW
+        if state.phase is Phase.OVER and self.table.counted and state.show_step > 0:
+            return Mode.SHOW
+        return Mode.DISCARD if state.starter is None else Mode.PLAY
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """Your cards in the hand's row: six to choose from, four in the play, the four kept in the show."""
+        view = self.table.view()
+        if self.mode is Mode.SHOW:
+            mine = [c for c in self.table.counted if c.owner == self.person and not c.crib]
+            return mine[-1].cards if self.hold is Hold.SHOW_OVER and mine else view.kept
+        return view.hand
+
+    @property
+    def dealer(self) -> int:
+        """The dealer of the deal on the felt: a show held in sight is the last deal's, whose dealer owned the crib."""
+        cribs = [c.owner for c in self.table.counted if c.crib]
+        return cribs[-1] if self.hold is Hold.SHOW_OVER and cribs else self.table.state.dealer
+
+    def _anim(self, seconds: float) -> float:
+        return seconds * self.pace
+
+    def say(self, text: str, error: bool = True) -> None:
+        self.message, self.message_error = text, error
+        self.message_until = self.now + ERROR_SECONDS
+
+    # --- input ---
+
+    def shutdown(self) -> None:
+        """A bot's answer still on its way is dropped (its thread ends with its answer)."""
+        self.thinker.close()
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            if self.press is not None:
+                self.press.pos = event.pos
+                if not self.press.dragging and _far(self.press.start, event.pos):
+                    self.press.dragging = True
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.mouse = event.pos
+            self._press(event.pos)
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.mouse = event.pos
+            self._release(event.pos)
+        elif event.type == pygame.KEYDOWN:
+            self._key(event)
+
+    def _key(self, event: pygame.event.Event) -> None:
+        k = event.key
+        if self.ended:
+            if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
+                self.new_game()
+            elif k == pygame.K_ESCAPE:
+                self.app.close_top()
+            return
+        if k == pygame.K_ESCAPE:
+            if self.press is not None:
+                self.press = None
+            elif self.chosen or self.cursor is not None:
+                self.chosen, self.cursor = [], None
+            else:
+                self.app.close_top()
+        elif k in (pygame.K_LEFT, pygame.K_RIGHT):
+            n = len(self.hand)
+            if n:
+                step = -1 if k == pygame.K_LEFT else 1
+                self.cursor = (step if step < 0 else 0) % n if self.cursor is None else (self.cursor + step) % n
+        elif k == pygame.K_SPACE:
+            if self.cursor is not None and self.cursor < len(self.hand):
+                self._take(self.hand[self.cursor])
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self._enter()
+        elif k == pygame.K_g:
+            self._go()
+        elif k == pygame.K_m and self._muggins_offered():
+            self._call()
+        elif k == pygame.K_n:
+            self.new_game()
+        elif self._declaring() or self._claiming():
+            self._declare_key(event)
+
+    def _most(self) -> int:
+        return MOST_PEGGED if self._claiming() else MOST_SHOWN
+
+    def _declare_key(self, event: pygame.event.Event) -> None:
+        k = event.key
+        digit = event.unicode if event.unicode.isdigit() else ""
+        if not digit and pygame.K_0 <= k <= pygame.K_9:
+            digit = chr(k)
+        if digit:
+            value = (self.declared or 0) * 10 + int(digit)
+            self.declared = value if value <= self._most() else int(digit)
+        elif k == pygame.K_BACKSPACE:
+            self.declared = None if self.declared is None or self.declared < 10 else self.declared // 10
+        elif k in (pygame.K_UP, pygame.K_PLUS, pygame.K_KP_PLUS, pygame.K_EQUALS):
+            self._step(1)
+        elif k in (pygame.K_DOWN, pygame.K_MINUS, pygame.K_KP_MINUS):
+            self._step(-1)
+
+    def _step(self, step: int) -> None:
+        """- and +: from nothing typed, + says 1 and - says 0."""
+        if self.declared is None:
+            self.declared = max(0, step)
+        else:
+            self.declared = max(0, min(self._most(), self.declared + step))
+
+    def _press(self, point: Point) -> None:
+        if self.ended:
+            for kind, rect in self.layout.end_buttons().items():
+                if contains(rect, point):
+                    self.new_game() if kind is ButtonKind.NEW_GAME else self.app.close_top()
+            return
+        for b in self._buttons():
+            if contains(b.rect, point):
+                if b.enabled or b.kind in (ButtonKind.DISCARD, ButtonKind.GO):
+                    self._button(b.kind)  # a greyed Discard or Go says why it cannot be done yet
+                return
+        rects = self.hand_rects()
+        i = self.layout.hand_at(point, rects)
+        if i is not None and self.mode is not Mode.SHOW:
+            card = self.hand[i]
+            r = rects[i]
+            self.press = Press(card, point, (point[0] - r[0], point[1] - r[1]), point)
+            self.cursor = None
+
+    def _release(self, point: Point) -> None:
+        press, self.press = self.press, None
+        if press is None:
+            return
+        if not press.dragging:
+            self._take(press.card)
+            return
+        lay = self.layout
+        if self.mode is Mode.DISCARD:
+            if lay.in_crib_zone(point) and press.card not in self.chosen:
+                self._choose(press.card)
+            elif not lay.in_crib_zone(point) and press.card in self.chosen:
+                self.chosen.remove(press.card)
+        elif self.mode is Mode.PLAY and lay.in_play_zone(point):
+            self._play(press.card)
+
+    def _take(self, card: Card) -> None:
+        """A card clicked (or Space): chosen for the crib or put back; played in the play."""
+        if self.mode is Mode.DISCARD:
+            if card in self.chosen:
+                self.chosen.remove(card)
+            else:
+                self._choose(card)
+        elif self.mode is Mode.PLAY:
+            self._play(card)
+
+    def _choose(self, card: Card) -> None:
+        if self.table.view().discards:
+            self.say("Your two crib cards are laid already.")
+        elif len(self.chosen) >= 2:
+            self.say("Two cards go to the crib: click a chosen card to put it back first.")
+        else:
+            self.chosen.append(card)
+            self.message = ""
+
+    def _play(self, card: Card) -> None:
+        if not self.table.person_to_move:
+            self.say(f"Wait: the {self.table.name(self.table.bot)} is to play.")
+            return
+        if self._claiming():  # a card laid with nothing typed says it scores nothing
+            self._person(PlayCard(card, self.declared or 0))
+        else:
+            self._person(PlayCard(card))
+
+    def _go(self) -> None:
+        if self.mode is Mode.PLAY and self.table.person_to_move:
+            self._person(Go())
+
+    def _enter(self) -> None:
+        mode = self.mode
+        if self.holding:
+            self._go_on()
+        elif mode is Mode.DISCARD:
+            self._discard()
+        elif mode is Mode.PLAY:
+            if self.cursor is not None and self.cursor < len(self.hand):
+                self._play(self.hand[self.cursor])
+            elif self._muggins_offered():
+                self._person(Muggins(False))
+            elif Go() in self.table.view().legal:
+                self._person(Go())
+            else:
+                self.say("Choose a card with Left and Right, then Space or Enter plays it.", error=False)
+        else:
+            self._go_on()
+
+    def _discard(self) -> None:
+        if len(self.chosen) != 2:
+            wanted = "two cards" if not self.chosen else "a second card"
+            self.say(f"Choose {wanted} for the crib first (click them, or drag them to the crib).")
+            return
+        if not self.table.person_to_move:
+            self.say(f"Wait: the {self.table.name(self.table.bot)} is choosing its crib cards.")
+            return
+        if self._person(Discard((self.chosen[0], self.chosen[1]))):
+            self.chosen = []
+            self.cursor = None
+
+    def _go_on(self) -> None:
+        """Enter or the button in the show: count your own hand, or let the next count (or deal) come."""
+        if self.holding:
+            self.hold = Hold.NONE
+            return
+        if self.table.person_to_move:
+            if self._muggins_offered():
+                self._person(Muggins(False))
+            elif self._declaring():
+                if self.declared is None:
+                    self.say("Type your count first: the points the cards make (0 if none), then Enter.")
+                else:
+                    self._person(Count(self.declared))
+            else:
+                self._person(Count())
+        elif self.table.bot_to_move:
+            self.went_on = self.table.ply
+
+    def _button(self, kind: ButtonKind) -> None:
+        if kind is ButtonKind.DISCARD:
+            self._discard()
+        elif kind is ButtonKind.GO:
+            self._go()
+        elif kind in (ButtonKind.COUNT, ButtonKind.GO_ON, ButtonKind.LET_GO):
+            self._go_on()
+        elif kind is ButtonKind.MUGGINS:
+            self._call()
+        elif kind is ButtonKind.LESS:
+            self._step(-1)
+        elif kind is ButtonKind.MORE:
+            self._step(1)
+
+    def _call(self) -> None:
+        """Muggins! on the bot's score said aloud (M or the button): the call is announced when told."""
+        self._person(Muggins(True))
+
+    def _person(self, move: Move) -> bool:
+        """Your move, or the reason it cannot be made, in words."""
+        why = self.table.why_not(move)
+        if why:
+            self.say(why)
+            return False
+        try:
+            self.table.play(move)
+        except CribbageError as e:  # why_not said yes: the model and the rules disagree, a bug
+            log.error("a move passed why_not and failed: %s (%s)", move, e)
+            self.say(str(e))
+            return False
+        self.message = ""
+        self.cursor = None if self.cursor is None else min(self.cursor, max(0, len(self.hand) - 1))
+        self._moved()
+        return True
+
+    def _moved(self) -> None:
+        self.app.keeper.save_cribbage(self.table)
+        self.last_move_at = self.now
+        self.declared = None
+        self.app.sounds.click()
+
+    def _declaring(self) -> bool:
+        """Your count to say aloud in the show (muggins)."""
+        view = self.table.view()
+        return (
+            self.table.options.muggins
+            and self.table.person_to_move
+            and view.phase is Phase.SHOW
+            and view.claim is None
+            and not self.holding
+        )
+
+    def _claiming(self) -> bool:
+        """A card of yours to lay in the play, its score said aloud (muggins in the play)."""
+        state = self.table.state
+        if not (self.table.options.play_muggins and self.table.person_to_move and state.phase is Phase.PLAY):
+            return False
+        mine = state.claim is None or state.claim.counter == self.table.bot
+        return mine and not self.holding and any(isinstance(m, PlayCard) for m in self._legal_after_answer())
+
+    def _legal_after_answer(self) -> tuple[Move, ...]:
+        """Your moves once a bot's score waiting for your answer stands (your moves now, when none waits)."""
+        state = self.table.state
+        if self.table.call_open_to_person is not None:
+            state = state.apply(Muggins(False))
+        return state.legal_actions() if state.current_player == self.person else ()
+
+    def _muggins_offered(self) -> Claim | None:
+        """The bot's score said aloud that you may call now."""
+        return None if self.holding else self.table.call_open_to_person
+
+    def new_game(self) -> None:
+        """The New cribbage game choice over the table (a game in play is only replaced on Start)."""
+        self.on_new_game(self)
+
+    # --- time ---
+
+    def update(self, dt: float) -> None:
+        self.now += dt
+        if self.message and self.now > self.message_until:
+            self.message = ""
+        self._drive_bot()
+        for happening in self.table.take_pending():  # yours (made in `handle`) and the bot's, told at once
+            self._tell(happening)
+        for peg in self.pegs:
+            peg.advance(dt, self._anim(PEG))
+        if (
+            self.table.is_over
+            and not self.ended
+            and not any(p.moving for p in self.pegs)
+            and self.now - self.last_move_at >= self._anim(END_PAUSE)
+        ):
+            self.ended = True
+            self.press = None
+            self._record()
+        self._parts = self._frame_parts(dt)
+        self._warm_up()
+
+    def _warm_up(self) -> None:
+        """Draw one card face ahead of need each frame (about 4 ms each: a deal's six at once made a
+        frame of 25 ms), at the sizes cards rest at in the hand and in the play."""
+        lay = self.layout
+        if self._warm_for != (lay.width, lay.height):
+            self._warm_for = (lay.width, lay.height)
+            self._warm = [(c, w) for w in (lay.play_w, lay.card_w) for c in DECK]
+        if self._warm and not self.glides.moving:  # never while cards glide: that frame is busy
+            card, width = self._warm.pop()
+            cards.face(card, width)
+
+    def _tell(self, h: Happening) -> None:
+        """A move made: its points pegged, a call announced, a finished show held in sight."""
+        if isinstance(h.move, Muggins) and h.move.claim:
+            self.say(h.words, error=False)
+        gained = [0, 0]
+        for event in h.events:
+            gained[event.player] += event.points
+        for p in (0, 1):
+            points = min(gained[p], self.table.state.scores[p] - self.pegs[p].front)
+            if points > 0:
+                self.pegs[p].score(points)
+        held = _hold_after(h, self.table)
+        if held is not Hold.NONE:
+            self.hold = held
+
+    def _drive_bot(self) -> None:
+        table = self.table
+        if not table.bot_to_move or self.holding or self.ended:
+            return
+        phase = table.state.phase
+        answering = table.state.claim is not None  # the bot answers a score you said aloud
+        if phase is Phase.SHOW and self.went_on != table.ply and not answering:
+            return  # each count of the show waits for you to go on
+        if not self.thinker.asked(table.ply):
+            self.thinker.start(table.bot_request())
+            self.asked_at = self.now
+            return
+        answer = self.thinker.answer()
+        pause = ANSWER_PAUSE if answering else BOT_PAUSE[phase]
+        if answer is None or self.now - self.asked_at < self._anim(pause):
+            return
+        if any(p.moving for p in self.pegs) and phase is Phase.PLAY and not answering:
+            return  # the last points are pegged before the next card
+        ply, move = answer
+        if table.play_bot(move, ply) is not None:
+            self._moved()
+
+    def _record(self) -> None:
+        """The finished game into the history, once (the history knows a game recorded again, too)."""
+        if not self.recorded:
+            self.recorded = True
+            self.app.keeper.record_cribbage(self.table.state, self.person, self.table.level)
+
+    # --- the snapshot ---
+
+    def window_caption(self) -> str:
+        """What the window's title says while this game is shown (the task bar's score): the
+        cribbage score, not the tile game's."""
+        table = self.table
+        names = ["You" if p == self.person else table.name(p) for p in (0, 1)]
+        return "Cribbage — " + " · ".join(f"{n} {s}" for n, s in zip(names, table.state.scores, strict=True))
+
+    def hand_rects(self) -> list[Rect]:
+        lay = self.layout
+        hand = self.hand
+        slots = lay.hand_slots(len(hand))
+        return [lay.lifted(r) if c in self.chosen else r for c, r in zip(hand, slots, strict=True)]
+
+    def _buttons(self) -> list[ButtonView]:
+        kinds, labels, enabled = self._button_plan()
+        rects = self.layout.buttons(kinds)
+        return [
+            ButtonView(k, rects[k], labels.get(k, k.value), k in enabled, contains(rects[k], self.mouse), k in enabled)
+            for k in kinds
+        ]
+
+    def _button_plan(self) -> tuple[tuple[ButtonKind, ...], dict[ButtonKind, str], set[ButtonKind]]:
+        table = self.table
+        mode = self.mode
+        if self.ended or table.is_over:
+            return (), {}, set()
+        if self.holding:
+            label = "The show" if self.hold is Hold.PLAY_OVER else "Next deal"
+            return (ButtonKind.GO_ON,), {ButtonKind.GO_ON: label}, {ButtonKind.GO_ON}
+        if mode is Mode.DISCARD:
+            ready = len(self.chosen) == 2 and table.person_to_move
+            return (ButtonKind.DISCARD,), {}, {ButtonKind.DISCARD} if ready else set()
+        offered = self._muggins_offered() is not None
+        if mode is Mode.PLAY:
+            can = Go() in self._legal_after_answer()
+            kinds: tuple[ButtonKind, ...] = (ButtonKind.GO,)
+            if self._claiming():
+                kinds = (ButtonKind.LESS, ButtonKind.MORE, ButtonKind.GO)
+            if offered:
+                kinds = (ButtonKind.MUGGINS, *kinds)
+                if not any(isinstance(m, (PlayCard, Go)) for m in self._legal_after_answer()):
+                    kinds = (*kinds[:-1], ButtonKind.LET_GO)  # the bot lays next: let its card stand, or call
+                    return kinds, {}, set(kinds)
+            enabled = {k for k in kinds if k is not ButtonKind.GO or can}
+            return kinds, {}, enabled
+        if offered:
+            return (ButtonKind.MUGGINS, ButtonKind.LET_GO), {}, {ButtonKind.MUGGINS, ButtonKind.LET_GO}
+        if self._declaring():
+            kinds = (ButtonKind.LESS, ButtonKind.MORE, ButtonKind.COUNT)
+            return kinds, {}, set(kinds)
+        if table.person_to_move:
+            return (ButtonKind.COUNT,), {}, {ButtonKind.COUNT}
+        waiting = self.went_on != table.ply
+        return (ButtonKind.GO_ON,), {}, {ButtonKind.GO_ON} if waiting else set()
+
+    def _prompt(self) -> tuple[str, bool]:
+        if self.message:
+            return self.message, self.message_error
+        table = self.table
+        view = table.view()
+        bot = table.name(table.bot)
+        crib = "your" if view.dealer == self.person else "its"
+        if table.is_over:
+            return "", False
+        mode = self.mode
+        if mode is Mode.DISCARD:
+            if view.discards:
+                return f"The {bot} is choosing its crib cards...", False
+            if len(self.chosen) == 2:
+                a, b = self.chosen
+                return f"Lay {a} and {b} in {crib} crib: Enter or Discard.", False
+            return f"Choose two cards for {crib} crib: click them or drag them to the crib.", False
+        if self.hold is Hold.PLAY_OVER:
+            return "The play is over: Enter or The show counts the hands.", False
+        if mode is Mode.PLAY:
+            claim = self._muggins_offered()
+            if claim is not None:
+                said = f"The {bot} said {claim.declared} for its {claim.cards[-1]}: M calls muggins"
+                if any(isinstance(m, (PlayCard, Go)) for m in self._legal_after_answer()):
+                    return f"{said}; playing on lets it stand.", False
+                return f"{said}, Enter lets it stand.", False
+            if table.person_to_move:
+                if Go() in view.legal:
+                    return f"No card of yours fits the count of {view.count}: say Go (G or the button).", False
+                if self._claiming():
+                    return "Your turn: type what your card scores (nothing typed: 0), then lay it.", False
+                return "Your turn: click a card or drag it to the play.", False
+            return f"The {bot} is to play...", False
+        return self._show_prompt()
+
+    def _show_prompt(self) -> tuple[str, bool]:
+        table = self.table
+        view = table.view()
+        if self.holding:
+            return "The show is over: Enter or Next deal deals again.", False
+        claim = self._muggins_offered()
+        if claim is not None:
+            said = f"The {table.name(table.bot)} says its {claim.what} makes {claim.declared}"
+            return f"{said}: M calls muggins, Enter lets it stand.", False
+        if table.person_to_move:
+            what = "your crib" if view.show_step == 2 else "your hand"
+            if self._declaring():
+                return f"Count {what}: type the points (or - and +), then Enter.", False
+            return f"Count {what}: Enter or Count.", False
+        what = "its crib" if view.show_step == 2 else "its hand"
+        if self.went_on != table.ply:
+            return f"Enter or Go on: the {table.name(table.bot)} counts {what}.", False
+        return f"The {table.name(table.bot)} counts {what}...", False
+
+    def _lines(self) -> tuple[InfoLine, ...]:
+        table = self.table
+        view = table.view()
+        if self.mode is Mode.SHOW:
+            return self._show_lines()
+        whose = "your" if view.dealer == self.person else f"the {table.name(table.bot)}'s"
+        lines = [InfoLine(f"Deal {view.deal_number}: {whose} crib", "", GOLD, 2)]
+        if view.deal_number == 1 and not table.story:
+            lines += [InfoLine(text, "", DIM, -2) for text in describe_cut(table.state)]
+        for h in reversed([h for h in table.story if h.deal == view.deal_number and h.move != Muggins(False)]):
+            scored = sum(e.points for e in h.events)
+            colour = CREAM if scored else DIM
+            lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
+            for e in h.events:
+                lines.append(InfoLine(e.words, f"+{e.points}", _player_colour(e.player), -1, e.cards, 1))
+        return tuple(lines)
+
+    def _show_lines(self) -> tuple[InfoLine, ...]:
+        table = self.table
+        lines = [InfoLine("The show", "", GOLD, 2)]
+        for i, counted in reversed(list(enumerate(table.counted))):
+            lines += _counted_lines(table, counted, i)
+        if not table.counted:
+            lines.append(InfoLine("Each hand is counted with the starter:", "", DIM, -2))
+            lines.append(InfoLine("the non-dealer's first, then the dealer's, then the crib.", "", DIM, -2))
+        return tuple(lines)
+
+    def _hover_line(self, lines: tuple[InfoLine, ...]) -> int | None:
+        for i, rect in enumerate(line_rects(self.layout, lines)):
+            if contains(rect, self.mouse) and lines[i].cards:
+                return i
+        return None
+
+    def _targets(
+        self, lit: frozenset[Card], show_row: tuple[Card, ...]
+    ) -> tuple[dict[Key, tuple[float, float, int]], dict[Key, Sprite]]:
+        """Where every card rests this frame, and how it is marked (position filled in after the glide)."""
+        lay = self.layout
+        table = self.table
+        view = table.view()
+        mode = self.mode
+        targets: dict[Key, tuple[float, float, int]] = {}
+        marks: dict[Key, Sprite] = {}
+
+        def put(key: Key, rect: Rect, **flags: bool) -> None:
+            targets[key] = (rect[0], rect[1], rect[2])
+            marks[key] = Sprite(key[1], rect[0], rect[1], rect[2], **flags)
+
+        held = self.press.card if self.press is not None and self.press.dragging else None
+        fits = {m.card for m in self._legal_after_answer() if isinstance(m, PlayCard)}  # a bot's score may wait
+        for i, (card, rect) in enumerate(zip(self.hand, self.hand_rects(), strict=True)):
+            if card == held:
+                continue
+            dim = mode is Mode.PLAY and table.person_to_move and card not in fits
+            put((Place.HAND, card, 0), rect, dim=dim, chosen=card in self.chosen, focus=i == self.cursor)
+        bot_cards = self._bot_cards()
+        slots = lay.bot_slots(len(bot_cards))
+        for i, (back, rect) in enumerate(zip(bot_cards, slots, strict=True)):
+            put((Place.BOT, back, i), rect)
+        if mode is Mode.SHOW:
+            crib_counted = any(c.crib for c in table.counted)
+            for i, rect in enumerate(lay.crib_stack(0 if crib_counted else 4)):
+                put((Place.CRIB, None, i), rect)
+            slots = lay.show_slots()
+            for i, card in enumerate(show_row):
+                rect = slots[-1] if i == len(show_row) - 1 else slots[i]  # the starter a little apart
+                put((Place.STARTER if i == len(show_row) - 1 else Place.SHOW, card, 0), rect, lit=card in lit)
+            return targets, marks
+        for i, rect in enumerate(lay.crib_stack(view.crib_size)):
+            put((Place.CRIB, None, i), rect)
+        if view.starter is not None:
+            put((Place.STARTER, view.starter, 0), lay.starter, lit=view.starter in lit)
+        pile = view.pile
+        old = not pile and table.sequences and mode is Mode.PLAY
+        cards_shown = tuple(c for _, c in table.sequences[-1]) if old else pile
+        for card, rect in zip(cards_shown, lay.pile_slots(len(cards_shown)), strict=True):
+            dim = bool(old) and card not in lit and self.hold is Hold.NONE  # an ended count, until the next card
+            put((Place.OLD if old else Place.PILE, card, 0), rect, dim=dim, lit=card in lit)
+        return targets, marks
+
+    def _bot_cards(self) -> tuple[Card | None, ...]:
+        """The bot's cards in its row: backs, but its hand face up once counted in the show."""
+        view = self.table.view()
+        if self.mode is Mode.SHOW:
+            counted = [c for c in self.table.counted if c.owner == self.table.bot and not c.crib]
+            return counted[-1].cards if counted else (None,) * 4
+        return (None,) * view.opponent_cards_left
+
+    def _show_row(self, lines: tuple[InfoLine, ...], hover: int | None) -> tuple[Card, ...]:
+        """The cards in the show's row, the starter last: the counted hand pointed at in the panel, else
+        the one you are to count (laid face up to be counted: the crib too), else the last counted."""
+        table = self.table
+        state = table.state
+        if self.mode is not Mode.SHOW:
+            return ()
+        pointed = lines[hover].hand if hover is not None else None
+        if pointed is not None:
+            counted = table.counted[pointed]
+            return (*counted.cards, counted.score.starter)
+        if table.person_to_move and state.claim is None and not self.holding and state.starter is not None:
+            return (*state.show_cards(state.show_step)[0], state.starter)
+        if table.counted:
+            counted = table.counted[-1]
+            return (*counted.cards, counted.score.starter)
+        return () if state.starter is None else (state.starter,)
+
+    def _start_of(self, key: Key, target: tuple[float, float, int]) -> tuple[float, float, int]:
+        """Where a card new to the felt comes from, when it was nowhere in sight before: a card the bot
+        lays from the bot's row, the crib's from the crib, a dealt one from the deck."""
+        lay = self.layout
+        place = key[0]
+        if place in (Place.PILE, Place.OLD):
+            r = lay.bot_slots(self.table.view().opponent_cards_left + 1)[-1]
+            return r[0], r[1], lay.back_w
+        if place is Place.SHOW:
+            return lay.crib[0], lay.crib[1], lay.play_w
+        if place is Place.BOT and key[1] is not None:
+            return target  # the bot's hand turned face up where it lies
+        return lay.deck[0], lay.deck[1], target[2]  # dealt at its own size: no second face drawn for the way
+
+    def _frame_parts(self, dt: float) -> FrameParts:
+        """The panel's lines, the line pointed at, and every card eased `dt` seconds along its glide."""
+        lines = self._lines()
+        hover = self._hover_line(lines)
+        lit = frozenset(lines[hover].cards) if hover is not None else frozenset()
+        targets, marks = self._targets(lit, self._show_row(lines, hover))
+        k = glide_share(dt, self.pace)
+        at = self.glides.step(targets, self._start_of, k)
+        sprites = tuple(
+            Sprite(m.card, at[key][0], at[key][1], at[key][2], m.dim, m.lit, m.chosen, m.focus)
+            for key, m in marks.items()
+        )
+        return FrameParts(lines, hover, sprites)
+
+    def snapshot(self) -> CribSnapshot:
+        """The table at this moment, for drawing (worked out by `update`; drawing it changes nothing)."""
+        lay = self.layout
+        table = self.table
+        view = table.view()
+        parts = self._parts if self._parts is not None else self._frame_parts(0.0)
+        held = None
+        if self.press is not None and self.press.dragging:
+            p = self.press
+            held = Sprite(p.card, p.pos[0] - p.grab[0], p.pos[1] - p.grab[1], lay.card_w)
+        prompt, error = self._prompt()
+        bot = table.bot
+        left = view.opponent_cards_left
+        dealer = self.dealer
+        about = ["the dealer"] if dealer == bot else []
+        if self.mode is not Mode.SHOW:
+            about.append(f"{left} card{'s' if left != 1 else ''}")
+        bot_label = " · ".join(about)
+        crib_owner = "your crib" if dealer == self.person else "its crib"
+        count = view.count if self.mode is Mode.PLAY else None
+        count_words = ""
+        if self.hold is Hold.PLAY_OVER and table.sequences:
+            count, count_words = sum(c.value for _, c in table.sequences[-1]), "the last count"
+        elif self.mode is Mode.PLAY and not view.pile and table.sequences:
+            count_words = "a new count"
+        return CribSnapshot(
+            layout=lay,
+            names=table.state.names,
+            person=self.person,
+            dealer=dealer,
+            deal=view.deal_number,
+            sprites=parts.sprites,
+            held=held,
+            bot_label=bot_label,
+            deck=self.mode is not Mode.SHOW,
+            crib_label=f"{crib_owner}: {view.crib_size}" if self.mode is not Mode.SHOW else crib_owner,
+            count=count,
+            count_words=count_words,
+            prompt=prompt,
+            prompt_error=error,
+            buttons=tuple(self._buttons()),
+            number=("" if self.declared is None else str(self.declared))
+            if self._declaring() or self._claiming()
+            else None,
+            pegs=(self._peg_spot(0), self._peg_spot(1)),
+            lines=parts.lines,
+            hover_line=parts.hover,
+            keys=KEYS + (MUGGINS_KEYS if table.options.muggins or table.options.play_muggins else ""),
+            end=table.summary() if self.ended else None,
+            end_hover=next((k for k, r in lay.end_buttons().items() if contains(r, self.mouse)), None)
+            if self.ended
+            else None,
+        )
+
+    def _peg_spot(self, p: int) -> PegSpot:
+        pegs = self.pegs[p]
+        number = round(pegs.shown_score) if pegs.moving else self.table.state.scores[p]
+        return PegSpot(pegs.back, pegs.shown_score, number)
+
+    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
+        snap = self.snapshot()
+        if not full and snap == self._last_snap:
+            return []  # nothing changed: nothing to send to the screen (nor to build)
+        self._last_snap = snap
+        return self._view.draw(surface, snap, full)
+
+
+KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · N new game · Esc the title"
+MUGGINS_KEYS = " · digits say your count · M calls muggins"
+
+
+def _far(a: Point, b: Point) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) >= DRAG_START
+
+
+def _player_colour(player: int) -> tuple[int, int, int]:
+    from .. import art
+
+    return art.shade(art.PLAYER_COLOURS[player % 4], 1.35)
+
+
+def _counted_lines(table: CribbageTable, counted: CountedHand, index: int) -> list[InfoLine]:
+    """A counted hand in the panel: whose, its total (and what was said), then each combination; while
+    the count said aloud waits for an answer, only what was said (the cards are there to be counted)."""
+    whose = "Your" if counted.owner == table.person else f"The {table.name(counted.owner)}'s"
+    what = "crib" if counted.crib else "hand"
+    total = counted.score.total
+    cards = (*counted.cards, counted.score.starter)
+    claim = table.state.claim
+    if claim is not None and claim.kind is ClaimKind.SHOW and index == len(table.counted) - 1:
+        waiting = "your answer" if claim.counter == table.bot else "the answer"
+        return [
+            InfoLine(f"{whose} {what}", str(counted.declared), CREAM, 0, cards, 0, index),
+            InfoLine(f"said {counted.declared}: waiting for {waiting}", "", GOLD, -1, (), 1, index),
+        ]
+    lines = [InfoLine(f"{whose} {what}", str(total), CREAM, 0, cards, 0, index)]
+    colour = _player_colour(counted.owner)
+    for item in counted.score.items:
+        from cribtiles.cribbage.show import item_words
+
+        lines.append(InfoLine(item_words(item), f"+{item.points}", colour, -1, item.cards, 1, index))
+    if not counted.score.items:
+        lines.append(InfoLine("nothing: nineteen, as players say", "0", DIM, -1, (), 1, index))
+    if counted.declared != total or counted.called:
+        off = total - counted.declared
+        how = f"{off} missed" if off > 0 else f"{-off} said over" if off < 0 else "right"
+        caller = "you" if counted.owner == table.bot else f"the {table.name(table.bot)}"
+        answer = {True: f", muggins called by {caller}", False: ", let stand", None: ""}[counted.called]
+        lines.append(InfoLine(f"said {counted.declared}: {how}{answer}", "", GOLD, -1, (), 1, index))
+    return lines

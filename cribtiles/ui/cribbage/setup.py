@@ -1,0 +1,158 @@
+"""Choosing a new game of classic cribbage (the bot's level, muggins in the show and in the play), and the title
+screen's way in: the saved game if it is unfinished, else the choice.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pygame
+
+from cribtiles.bot.cribbage.levels import DESCRIPTIONS, LEVELS
+from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.table.cribbage.table import DEFAULT_LEVEL, CribbageTable
+
+from ..paint import CREAM, DIM, GOLD, wrap, write
+from ..screens import Item, Menu, foot, screen_card
+from .scene import CribbageScene, Host
+
+
+class CribbageSetupScene:
+    """A small choice before a new game: the bot's level, muggins in the show and in the play; Start or Escape."""
+
+    def __init__(
+        self,
+        app: Host,
+        level: str = DEFAULT_LEVEL,
+        muggins: bool = False,
+        replace_table: bool = False,
+        notice: str = "",
+        play_muggins: bool = False,
+    ) -> None:
+        self.app = app
+        self.level = level if level in LEVELS else DEFAULT_LEVEL
+        self.muggins = muggins
+        self.play_muggins = play_muggins
+        self.replace_table = replace_table  # opened over a table: Start replaces it, Escape returns to it
+        self.notice = notice  # a damaged save set aside, say
+        self.menu = self._menu(0)
+
+    def _menu(self, focus: int) -> Menu:
+        muggins = (
+            "On: each of you counts your own hands aloud, and a wrong count may be called (muggins!)"
+            if self.muggins
+            else "Off: every hand is counted for you, exactly"
+        )
+        in_play = (
+            "On: you say what each card you lay scores, and a wrong score may be called"
+            if self.play_muggins
+            else "Off: the play is pegged for you, exactly"
+        )
+        items = [
+            Item(
+                f"Bot: {self.level.capitalize()}",
+                self._next_level,
+                note=f"The {self.level} bot {DESCRIPTIONS[self.level]}",
+            ),
+            Item(f"Muggins: {'on' if self.muggins else 'off'}", self._toggle_muggins, note=muggins),
+            Item(f"Muggins in the play: {'on' if self.play_muggins else 'off'}", self._toggle_play, note=in_play),
+            Item("Start", self.start, key=pygame.K_s, note="The cut decides who deals first; 121 up wins."),
+            Item("Tutorial", self.tutorial, key=pygame.K_t, note="One guided deal: the crib, the play, the show."),
+        ]
+        menu = Menu(items)
+        menu.focus = focus
+        return menu
+
+    def _next_level(self, step: int = 1) -> None:
+        i = LEVELS.index(self.level)
+        self.level = LEVELS[(i + step) % len(LEVELS)]
+        self.menu = self._menu(0)
+
+    def _toggle_muggins(self) -> None:
+        self.muggins = not self.muggins
+        self.menu = self._menu(1)
+
+    def _toggle_play(self) -> None:
+        self.play_muggins = not self.play_muggins
+        self.menu = self._menu(2)
+
+    def start(self) -> None:
+        """Deal a new game (a fresh seed) in place of this choice, and of the table it was opened over."""
+        options = CribbageOptions(muggins=self.muggins, play_muggins=self.play_muggins)
+        table = CribbageTable.new(random.randrange(2**31), self.level, options)
+        self.app.keeper.save_cribbage(table)
+        self.app.close_top()  # this choice
+        if self.replace_table:
+            self.app.close_top()  # the table it was opened over
+        self.app.push(table_scene(self.app, table))
+
+    def tutorial(self) -> None:
+        """The guided first deal over this choice (Escape comes back to it)."""
+        from .tutorial_scene import open_cribbage_tutorial
+
+        open_cribbage_tutorial(self.app)
+
+    def shutdown(self) -> None:
+        """Nothing of its own runs."""
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN:
+            if event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
+                self.app.close_top()
+                return
+            if event.key in (pygame.K_LEFT, pygame.K_RIGHT) and self.menu.focus in (0, 1, 2):
+                if self.menu.focus == 0:
+                    self._next_level(-1 if event.key == pygame.K_LEFT else 1)
+                elif self.menu.focus == 1:
+                    self._toggle_muggins()
+                else:
+                    self._toggle_play()
+                return
+        self.menu.handle(event)
+
+    def update(self, dt: float) -> None:
+        pass
+
+    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
+        hint = "Up/Down choose · Enter or Left/Right changes · S starts · Esc goes back"
+        rect, s, top = screen_card(surface, "New cribbage game", hint, 0.5, 0.7)
+        x, _, w, _ = rect
+        bw = min(w - 4 * s, max(280, round(w * 0.6)))
+        bh = max(34, round(s * 2.0))
+        y = self.menu.lay_out(x + (w - bw) // 2, top + s, bw, bh, max(8, s // 2)) + s // 2
+        self.menu.draw(surface, s)
+        for line in wrap(self.menu.note(), s - 2, w - 4 * s)[:3]:
+            write(surface, line, s - 2, CREAM, (x + w // 2, y), "midtop")
+            y += round(s * 1.3)
+        for line in wrap(self.notice, s - 3, w - 3 * s)[:4]:
+            write(surface, line, s - 3, GOLD, (x + w // 2, y + s // 2), "midtop")
+            y += round(s * 1.2)
+        if self.replace_table and not self.notice:
+            foot(surface, rect, s, "Start replaces the game at the table.", DIM)
+        return None
+
+
+def table_scene(app: Host, table: CribbageTable, notice: str = "") -> CribbageScene:
+    """The table for `table`, its N opening this choice over it."""
+
+    def new_game(scene: CribbageScene) -> None:
+        options = scene.table.options
+        app.push(
+            CribbageSetupScene(
+                app, scene.table.level, options.muggins, replace_table=True, play_muggins=options.play_muggins
+            )
+        )
+
+    return CribbageScene(app, table, notice, new_game)
+
+
+def open_cribbage(app: Host) -> None:
+    """The title's Cribbage: the saved game if unfinished, else the New cribbage game choice (offering
+    the last game's level and muggins, and saying why a damaged save was set aside)."""
+    table, notice = app.keeper.load_cribbage()
+    if table is not None and not table.is_over:
+        app.push(table_scene(app, table, notice))
+        return
+    level = table.level if table is not None else DEFAULT_LEVEL
+    options = table.options if table is not None else CribbageOptions()
+    app.push(CribbageSetupScene(app, level, options.muggins, notice=notice, play_muggins=options.play_muggins))

@@ -1,0 +1,119 @@
+"""Classic cribbage's tutorial in the window: the cribbage table playing the scripted first deal of
+`cribtiles.table.cribbage.tutorial`, the step's words at the top of the side panel, the bot's moves from
+the script, your moves held to the one each step asks for. Nothing is saved or recorded: your own game
+of cribbage and the history stay as they were. Escape leaves at any time.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from cribtiles.cribbage.moves import Move
+from cribtiles.table.cribbage.table import BotRequest
+from cribtiles.table.cribbage.tutorial import scripted, step_at, tutorial_table, why_not
+
+from ..paint import CREAM, DIM, GOLD, wrap
+from .layout import ButtonKind
+from .paint import InfoLine, line_rects
+from .scene import BotThinker, CribbageScene, Host
+
+
+class KeepsNoCribbage:
+    """The keeper of the tutorial's table: its moves are never saved and its game never recorded; the
+    rest (preferences, the history's reading) is the window's keeper's."""
+
+    def __init__(self, outer: Any) -> None:
+        self.outer = outer
+        self.skipped = 0  # saves and records asked for and not made
+
+    def save_cribbage(self, table: object) -> None:
+        self.skipped += 1
+
+    def record_cribbage(self, state: object, person: int, level: str) -> None:
+        self.skipped += 1
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.outer, name)
+
+
+class AsideHost:
+    """The window as the tutorial's table sees it: the same screen, preferences and sounds, a keeper that
+    keeps nothing."""
+
+    def __init__(self, outer: Host) -> None:
+        self.outer = outer
+        self.keeper = KeepsNoCribbage(outer.keeper)
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self.outer, name)
+
+
+def scripted_choice(request: BotRequest) -> Move:
+    """The bot's move: the script's, at the request's ply (its first legal move past the script's end)."""
+    move = scripted(request.ply)
+    return move if move is not None else request.view.legal[0]
+
+
+class CribbageTutorialScene(CribbageScene):
+    """The guided deal: the cribbage table with the tutorial's words and its one move at a time."""
+
+    def __init__(self, app: Host) -> None:
+        self.aside = AsideHost(app)
+        super().__init__(self.aside, tutorial_table())  # type: ignore[arg-type]
+        self.outer = app
+        self.thinker = BotThinker(scripted_choice)
+
+    @property
+    def over(self) -> bool:
+        """The scripted deal is done (the crib counted): only the last words and Escape are left."""
+        return scripted(self.table.ply) is None
+
+    # --- your moves, held to the script ---
+
+    def _person(self, move: Move) -> bool:
+        why = why_not(self.table.ply, move)
+        if why:
+            self.say(why)
+            return False
+        return super()._person(move)
+
+    def _go_on(self) -> None:
+        if self.over:
+            self.outer.close_top()  # the show seen: no next deal, the tutorial ends
+            return
+        super()._go_on()
+
+    def _button_plan(self) -> tuple[tuple[ButtonKind, ...], dict[ButtonKind, str], set[ButtonKind]]:
+        if self.over:
+            return (ButtonKind.GO_ON,), {ButtonKind.GO_ON: "Done"}, {ButtonKind.GO_ON}
+        return super()._button_plan()
+
+    def new_game(self) -> None:
+        self.say("This is the tutorial: Escape leaves it, and Cribbage on the title screen starts a game.")
+
+    # --- the words ---
+
+    def _lines(self) -> tuple[InfoLine, ...]:
+        """The step's title and words first, wrapped to the panel, then the table's own lines."""
+        step = step_at(self.table.ply)
+        lay = self.layout
+        size = max(13, lay.text - 2)
+        width = lay.info[2] - 2 * max(8, lay.margin // 2 + 2)
+        words = [InfoLine(f"Tutorial: {step.title}", "", GOLD, 2)]
+        words += [InfoLine(line, "", CREAM) for line in wrap(step.text, size, width)]
+        words.append(InfoLine("", "", DIM, -2))
+        rest = super()._lines()
+        fit = len(line_rects(lay, (*words, *rest)))
+        return (*words, *rest)[: max(fit, len(words))]
+
+    def _prompt(self) -> tuple[str, bool]:
+        if self.message:
+            return self.message, self.message_error
+        if self.over:
+            return "The tutorial's deal is over: Enter, Done or Escape leaves it.", False
+        return super()._prompt()
+
+
+def open_cribbage_tutorial(app: Host) -> None:
+    """The guided first deal over whatever the window shows; Escape comes back to it."""
+    app.push(CribbageTutorialScene(app))

@@ -1,0 +1,181 @@
+"""Games of classic cribbage on the History and Statistics screens, headless: listed among the tile game's
+games newest first and marked as cribbage, not replayed (said in words), and counted by bot level on the
+Statistics screen's second page."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+
+import pygame
+import pytest
+
+from cribtiles.table.cribbage.ledger import summarize_cribbage
+from cribtiles.table.settings import Preferences
+from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.geometry import centre
+from cribtiles.ui.history_scene import (
+    NOT_REPLAYED,
+    HistoryScene,
+    StatisticsScene,
+    cribbage_marks,
+    cribbage_players,
+    cribbage_what,
+    newest_first,
+)
+from cribtiles.ui.tiles.autopilot import post_click, post_key
+from cribtiles.ui.window import App
+from tests.table.cribbage.test_ledger import game, played
+from tests.ui.test_history_screens import finished, frames
+
+
+@pytest.fixture
+def keeper() -> NoKeeper:
+    """Two tile games and three of cribbage, each ended at a time of its own."""
+    k = NoKeeper()
+    for seed, level in ((1, "easy"), (2, "hard")):
+        k.record_game(finished(seed, level))
+    k.games = [replace(g, finished_at=f"2026-11-0{i}T10:00:00") for i, g in enumerate(k.games, 1)]
+    for n, (level, when) in enumerate((("easy", "2026-11-01T12:00:00"), ("hard", "2026-11-03T09:00:00")), 1):
+        k.games.append(replace(summarize_cribbage(played(n), 0, level, when), id=len(k.games) + 1))
+    return k
+
+
+@pytest.fixture
+def app(keeper: NoKeeper) -> Iterator[App]:
+    a = App(None, Preferences(speed="instant", tutorial_offered=True), keeper, size=(1280, 800), seed=9)
+    frames(a)
+    yield a
+    a.close()
+
+
+def test_the_two_kinds_of_game_are_listed_newest_first_and_cribbage_is_marked(app: App) -> None:
+    app.open_history()
+    frames(app)
+    scene = app.scenes[-1]
+    assert isinstance(scene, HistoryScene)
+    assert [g.finished_at for g in scene.games] == [
+        "2026-11-03T09:00:00",  # cribbage v hard
+        "2026-11-02T10:00:00",  # tiles v hard
+        "2026-11-01T12:00:00",  # cribbage v easy
+        "2026-11-01T10:00:00",  # tiles v easy
+    ]
+    crib = scene.games[0]
+    assert cribbage_what(crib) == "Cribbage · hard" and crib.id == 4
+    assert [i for i, _ in scene.rows] == [0, 1, 2, 3]
+
+
+def test_a_cribbage_game_is_not_replayed_and_says_so(app: App) -> None:
+    app.open_history()
+    frames(app)
+    scene = app.scenes[-1]
+    assert isinstance(scene, HistoryScene) and not scene.replayable
+    for key in (pygame.K_RETURN, pygame.K_v, pygame.K_e):
+        scene.message = ""
+        post_key(key)
+        frames(app)
+        assert app.scenes[-1] is scene and scene.message == NOT_REPLAYED
+    post_key(pygame.K_DOWN)  # the tile game under it replays
+    frames(app)
+    assert scene.replayable
+    post_click(centre(scene.buttons["replay"]))
+    frames(app)
+    from cribtiles.ui.tiles.replay_scene import ReplayScene
+
+    assert isinstance(app.scenes[-1], ReplayScene)
+
+
+def test_the_words_of_a_cribbage_row() -> None:
+    g = game((121, 84), level="medium")
+    assert (cribbage_what(g), cribbage_players(g), cribbage_marks(g)) == (
+        "Cribbage · medium",
+        "» You 121 · Bot 84",
+        "skunk",
+    )
+    plain = game((100, 121), person=1)
+    odd = replace(plain, details=replace(plain.cribbage, muggins=True, target=121))
+    assert (cribbage_what(odd), cribbage_players(odd), cribbage_marks(odd)) == (
+        "Cribbage · medium · muggins",
+        "Bot 100 · » You 121",
+        "",
+    )
+    assert cribbage_what(replace(g, details=replace(g.cribbage, target=61))) == "Cribbage · medium · to 61"
+    assert newest_first([]) == []
+
+
+def test_statistics_have_a_page_for_cribbage_by_level(app: App) -> None:
+    app.open_statistics()
+    frames(app)
+    scene = app.scenes[-1]
+    assert isinstance(scene, StatisticsScene) and scene.tab == 0
+    (_, lines, _), *_ = scene.sections()
+    assert [ln.opponent for ln in lines] == ["easy", "hard"]
+    post_key(pygame.K_TAB)
+    frames(app)
+    assert scene.tab == 1
+    sections, _, note = scene.page()
+    ((title, heads, rows),) = sections
+    assert title == "Your games of classic cribbage" and len(heads) == 13 and heads[4] == "By the\nbook"
+    assert [label for label, _, _ in rows] == ["v easy", "v hard", "All games"]
+    easy = scene.cribbage.lines[0]
+    assert rows[0][1][:4] == (str(easy.games), str(easy.wins), str(easy.losses), f"{100 * easy.win_rate:.0f}%")
+    total = scene.cribbage.total
+    assert total is not None and note.startswith(f"Your best hand: {total.best_hand}, {total.best_hand_cards}.")
+    assert note.endswith(
+        " By the book: won–lost, a skunk two games, a double skunk three. Skunks 2 (1): two, one double."
+    )
+    post_click(centre(scene.tabs[0]))
+    frames(app)
+    assert scene.tab == 0
+    post_key(pygame.K_ESCAPE)
+    frames(app)
+    assert app.scenes[-1] is not scene
+
+
+def test_the_statistics_count_a_skunk_as_two_games_won_and_a_double_skunk_as_three() -> None:
+    k = NoKeeper()
+    made = (game((121, 100)), game((121, 80)), game((121, 50)), game((70, 121)))  # won 1+2+3, lost 2
+    k.games = [replace(g, id=n, finished_at=f"2026-11-0{n}T10:00:00") for n, g in enumerate(made, 1)]
+    a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(1280, 800), seed=9)
+    try:
+        frames(a)
+        a.open_statistics()
+        frames(a)
+        scene = a.scenes[-1]
+        assert isinstance(scene, StatisticsScene)
+        (_, heads, rows), *_ = scene.page()[0]
+        ((label, cells, _),) = rows
+        assert label == "v medium" and dict(zip(heads, cells, strict=True))["By the\nbook"] == "6–2"
+        assert cells[:3] == ("4", "3", "1")  # the games themselves: 4 played, 3 won, 1 lost
+        assert (cells[5], cells[6]) == ("2 (1)", "1")  # skunks given, one of them double; taken
+        surface = pygame.Surface((1280, 800))
+        scene.draw(surface)  # the extra column drawn at the window's size without trouble
+    finally:
+        a.close()
+
+
+def test_only_cribbage_played_opens_on_its_page_and_nothing_played_says_so() -> None:
+    k = NoKeeper()
+    k.record_cribbage(played(3), 0, "medium")
+    a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(960, 640), seed=1)
+    try:
+        a.open_statistics()
+        frames(a)
+        scene = a.scenes[-1]
+        assert isinstance(scene, StatisticsScene) and scene.tab == 1
+        ((_, _, rows),) = scene.page()[0]
+        assert [label for label, _, _ in rows] == ["v medium"]  # one level: no total line
+    finally:
+        a.close()
+    b = App(None, Preferences(speed="instant", tutorial_offered=True), NoKeeper(), size=(960, 640), seed=1)
+    try:
+        b.open_statistics()
+        frames(b)
+        scene = b.scenes[-1]
+        assert isinstance(scene, StatisticsScene) and scene.tab == 0
+        post_key(pygame.K_RIGHT)
+        frames(b)
+        sections, empty, note = scene.page()
+        assert sections == [] and empty.startswith("No games of classic cribbage yet") and note == ""
+    finally:
+        b.close()
