@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from cribtiles.bot.tiles.base import Bot, choose_safely
 from cribtiles.bot.tiles.levels import make_bot
@@ -24,6 +24,50 @@ from .tiles.joker import Item
 from .tiles.public import PublicMatch, PublicState, public_match
 from .tiles.seen import SeenScore
 from .tiles.table import BotRequest, Table
+
+V_co = TypeVar("V_co", covariant=True)  # what a seat sees of the game
+A_contra = TypeVar("A_contra", contravariant=True)  # a seat's action
+A_co = TypeVar("A_co", covariant=True)  # another seat's action, announced
+R_co = TypeVar("R_co", covariant=True)  # what an action made of the game, as the table tells it
+
+
+class GameSession(Protocol[V_co, A_contra, A_co, R_co]):
+    """The game-neutral verbs of a game at a table, for the seats a driver controls (`mine`): both
+    games' sessions have them; each adds its own (the tile game's Joker calls and declarations,
+    cribbage's muggins)."""
+
+    @property
+    def seats(self) -> tuple[Seat, ...]: ...
+
+    @property
+    def mine(self) -> tuple[int, ...]: ...
+
+    @property
+    def to_move(self) -> int | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def thinking(self) -> bool: ...
+
+    def view(self, seat: int) -> V_co:
+        """What `seat`, one of `mine`, sees; IllegalMove (in words) for another seat."""
+        ...
+
+    def act(self, seat: int, action: A_contra) -> R_co: ...
+
+    def poll(self) -> A_co | None: ...
+
+    def land(self) -> R_co: ...
+
+    def save(self) -> None: ...
+
+    def finish(self) -> None: ...
+
+    def incidents(self) -> tuple[str, ...]: ...
+
+    def close(self) -> None: ...
 
 
 class Session(Protocol):
@@ -60,6 +104,11 @@ class Session(Protocol):
     @property
     def to_move(self) -> int | None:
         """The seat whose turn it is, None when the round is over."""
+        ...
+
+    @property
+    def is_over(self) -> bool:
+        """The round is over (the match may have more)."""
         ...
 
     @property
@@ -242,6 +291,10 @@ class LocalSession:
     @property
     def to_move(self) -> int | None:
         return self.table.to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self.table.state.is_over
 
     @property
     def hints(self) -> int:

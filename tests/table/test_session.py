@@ -13,7 +13,8 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import InlineThinker, LocalSession
+from cribtiles.table.session import GameSession, InlineThinker, LocalSession
+from cribtiles.table.tiles.history import TurnRecord
 from cribtiles.table.tiles.table import Table
 
 
@@ -137,3 +138,8 @@ def test_again_is_a_new_game_at_the_same_table_and_the_old_one_stops() -> None:
     assert not old.thinking and thinker.cancelled == 1  # the bot of the old game stops thinking
     assert fresh.thinker is thinker and fresh.keeper is keeps and fresh.table.match.seed == 99
     assert fresh.seats[1] == Seat("Hard", "hard") and fresh.match.options.rounds == 2 and fresh.state.turns == ()
+
+
+def test_the_tile_session_has_the_game_neutral_verbs() -> None:
+    session: GameSession[PlayerView, Move, Move, TurnRecord] = LocalSession(bot_first())  # mypy checks it
+    assert session.mine == (0,) and session.to_move == 1 and not session.is_over

@@ -170,6 +170,10 @@ class WireSession:
         return self._to_move
 
     @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
     def hints(self) -> int:
         return self._hints
 

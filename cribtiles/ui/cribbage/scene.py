@@ -15,13 +15,13 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.background import Background, Done, Failed
 from cribtiles.cribbage.cards import DECK, Card
 from cribtiles.cribbage.game import describe_cut
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
 from cribtiles.cribbage.options import Phase
-from cribtiles.table.cribbage.table import BotRequest, CountedHand, CribbageTable, Happening, choose
+from cribtiles.table.cribbage.session import BotThinker
+from cribtiles.table.cribbage.table import CountedHand, CribbageTable, Happening
 from cribtiles.table.settings import Preferences
 
 from ..config import Keeper
@@ -92,45 +92,6 @@ class Mode(Enum):
 
 
 # --- the bot's thinking, off the frame ---
-
-
-class BotThinker:
-    """Asks the bot beside the frames, one request at a time; the scene polls `answer`.
-
-    The bots answer in milliseconds (Hard at worst about half a second, its first discard), but a frame
-    must never wait: the background job's thread is enough (no process), since the answer is a pure
-    function of the request."""
-
-    def __init__(self, chooser: Callable[[BotRequest], Move] = choose) -> None:
-        self.chooser = chooser
-        self.request: BotRequest | None = None
-        self._job: Background[Move] = Background("cribbage bot", use_process=False)
-        self._answer: tuple[int, Move] | None = None
-
-    def start(self, request: BotRequest) -> None:
-        self.request, self._answer = request, None
-        self._job.start(self.chooser, (request,), in_thread=True)
-
-    def answer(self) -> tuple[int, Move] | None:
-        request = self.request
-        if request is None:
-            return None
-        if self._answer is None:
-            state = self._job.poll()
-            if isinstance(state, Done):
-                self._answer = (request.ply, state.value)
-            elif isinstance(state, Failed):  # choose() already replaces a failing bot; this is for the unforeseen
-                log.error("the cribbage bot could not choose; it makes the first legal move: %s", state.details)
-                self._answer = (request.ply, request.view.legal[0])
-        return self._answer
-
-    def asked(self, ply: int) -> bool:
-        return self.request is not None and self.request.ply == ply
-
-    def close(self) -> None:
-        """Drop the answer on its way (its thread ends with it)."""
-        self.request = None
-        self._job.close()
 
 
 # --- cards gliding to where they rest ---
