@@ -62,7 +62,7 @@ class CribbageTutorialScene(CribbageScene):
         self.aside = AsideHost(app)
         super().__init__(self.aside, tutorial_table())  # type: ignore[arg-type]
         self.outer = app
-        self.thinker = BotThinker(scripted_choice)
+        self.session.thinker = BotThinker(scripted_choice)
 
     @property
     def over(self) -> bool:
