@@ -84,7 +84,7 @@ def _run(folder: Path) -> None:
     _check(type(app.scenes[-1]).__name__ == "EndScene", "the end of the game was not shown")
     print(f"  a whole game played through the UI in {frames} frames: {game.state.outcome}")
     saved = load_table(store.game_path.read_text(encoding="utf-8")).state
-    _check(saved.log == game.state.log, "the saved game differs from the game played")
+    _check(saved.log == game.session.record().state.log, "the saved game differs from the game played")
     print(f"  the saved game replays ({len(saved.log)} actions)")
     post_key(pygame.K_g)  # the end card's way to the New game screen: three seats, Solitaire, Cancel
     app.frame(1 / 60)
@@ -134,7 +134,7 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
             app.frame(1 / 60)
     _check(app.session.match.is_over, f"{what}: the match did not end")
     saved = load_table(store.game_path.read_text(encoding="utf-8"))
-    _check(saved.match == app.session.match and saved.seats == app.session.seats, f"{what}: the save differs")
+    _check(saved.match == app.session.record().match and saved.seats == app.session.seats, f"{what}: the save differs")
     app.close()
     return app
 

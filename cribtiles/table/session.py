@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Protocol
+from dataclasses import replace
+from typing import Protocol, TypeVar
 
 from cribtiles.bot.tiles.base import Bot, choose_safely
 from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.rules.game import GameState, JokerCall, PlayerView
+from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
@@ -20,8 +21,53 @@ from cribtiles.rules.options import RuleOptions
 from .seats import Seat
 from .tiles.history import TurnRecord
 from .tiles.joker import Item
+from .tiles.public import PublicMatch, PublicState, public_match
 from .tiles.seen import SeenScore
 from .tiles.table import BotRequest, Table
+
+V_co = TypeVar("V_co", covariant=True)  # what a seat sees of the game
+A_contra = TypeVar("A_contra", contravariant=True)  # a seat's action
+A_co = TypeVar("A_co", covariant=True)  # another seat's action, announced
+R_co = TypeVar("R_co", covariant=True)  # what an action made of the game, as the table tells it
+
+
+class GameSession(Protocol[V_co, A_contra, A_co, R_co]):
+    """The game-neutral verbs of a game at a table, for the seats a driver controls (`mine`): both
+    games' sessions have them; each adds its own (the tile game's Joker calls and declarations,
+    cribbage's muggins)."""
+
+    @property
+    def seats(self) -> tuple[Seat, ...]: ...
+
+    @property
+    def mine(self) -> tuple[int, ...]: ...
+
+    @property
+    def to_move(self) -> int | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def thinking(self) -> bool: ...
+
+    def view(self, seat: int) -> V_co:
+        """What `seat`, one of `mine`, sees; IllegalMove (in words) for another seat."""
+        ...
+
+    def act(self, seat: int, action: A_contra) -> R_co: ...
+
+    def poll(self) -> A_co | None: ...
+
+    def land(self) -> R_co: ...
+
+    def save(self) -> None: ...
+
+    def finish(self) -> None: ...
+
+    def incidents(self) -> tuple[str, ...]: ...
+
+    def close(self) -> None: ...
 
 
 class Session(Protocol):
@@ -34,18 +80,20 @@ class Session(Protocol):
     def seats(self) -> tuple[Seat, ...]: ...
 
     @property
-    def match(self) -> Match:
-        """The match (a single game is a match of one round), its round in play last."""
+    def match(self) -> PublicMatch:
+        """The match as the table sees it (a single game is a match of one round), its round in play
+        last: no rack, no bag's order, no seed."""
         ...
 
     @property
-    def state(self) -> GameState:
-        """The round in play (or the last one, once the match is over)."""
+    def state(self) -> PublicState:
+        """The round in play (or the last one, once the match is over), as the table sees it."""
         ...
 
     @property
     def history(self) -> Sequence[TurnRecord]:
-        """The turns of the round so far, oldest first, with the Joker calls made on them."""
+        """The turns of the round so far, oldest first, with the Joker calls made on them (another
+        seat's exchange without its tiles while the round is on)."""
         ...
 
     @property
@@ -59,6 +107,11 @@ class Session(Protocol):
         ...
 
     @property
+    def is_over(self) -> bool:
+        """The round is over (the match may have more)."""
+        ...
+
+    @property
     def hints(self) -> int:
         """The hints asked for in this game (kept with it, counted apart in the history)."""
         ...
@@ -69,7 +122,8 @@ class Session(Protocol):
         ...
 
     def view(self, seat: int) -> PlayerView:
-        """The round as `seat` sees it: no other rack, no bag's order."""
+        """The round as `seat` (one of `mine`) sees it: its rack, no other, no bag's order;
+        IllegalMove for another seat (at a table of bots only, which a person watches, any seat)."""
         ...
 
     def seen(self, record: TurnRecord) -> SeenScore | None:
@@ -124,8 +178,10 @@ class Session(Protocol):
         """What went wrong with another seat's move since last asked (a bot replaced), in words."""
         ...
 
-    def as_table(self) -> Table:
-        """The game as a table of its record: for its review, its replay, the next game's seats."""
+    def record(self) -> Table:
+        """The whole game, every rack and bag, once its round is over (nothing is hidden then): for its
+        review, its replay, its export; IllegalMove while the round is on. A match not over keeps its
+        seed (the next rounds' bags) to itself."""
         ...
 
     def close(self) -> None:
@@ -190,6 +246,7 @@ class LocalSession:
         self.keeper = keeper
         self._request: BotRequest | None = None
         self._coming: Move | None = None
+        self._match: tuple[Match, PublicMatch] | None = None
 
     @classmethod
     def new(
@@ -209,16 +266,23 @@ class LocalSession:
         return self.table.seats
 
     @property
-    def match(self) -> Match:
-        return self.table.match
+    def match(self) -> PublicMatch:
+        match = self.table.match
+        if self._match is None or self._match[0] is not match:  # built once per position: drivers ask often
+            self._match = (match, public_match(match, self._shown))
+        return self._match[1]
 
     @property
-    def state(self) -> GameState:
-        return self.table.state
+    def state(self) -> PublicState:
+        return self.match.game
 
     @property
     def history(self) -> Sequence[TurnRecord]:
-        return tuple(self.table.history)
+        records = tuple(self.table.history)
+        if self.table.state.is_over:
+            return records
+        shown = self.state.turns
+        return tuple(r if r.turn == t else replace(r, turn=t) for r, t in zip(records, shown, strict=True))
 
     @property
     def mine(self) -> tuple[int, ...]:
@@ -229,6 +293,10 @@ class LocalSession:
         return self.table.to_move
 
     @property
+    def is_over(self) -> bool:
+        return self.table.state.is_over
+
+    @property
     def hints(self) -> int:
         return self.table.hints
 
@@ -237,7 +305,15 @@ class LocalSession:
         return self._request is not None
 
     def view(self, seat: int) -> PlayerView:
+        if seat not in self._shown:
+            raise IllegalMove(f"seat {seat + 1} is not played here")
         return self.table.view(seat)
+
+    @property
+    def _shown(self) -> tuple[int, ...]:
+        """The seats whose racks this driver may see: its own; every one at a table of bots only, which
+        hides nothing from the person watching it."""
+        return self.mine or tuple(range(len(self.table.seats)))
 
     def seen(self, record: TurnRecord) -> SeenScore | None:
         return self.table.seen(record)
@@ -328,8 +404,13 @@ class LocalSession:
         self.thinker.incidents.clear()
         return told
 
-    def as_table(self) -> Table:
-        return self.table
+    def record(self) -> Table:
+        if not self.table.state.is_over:
+            raise IllegalMove("the round is still being played")
+        if self.table.match.is_over:
+            return self.table
+        table = self.table
+        return Table(table.seats, replace(table.match, seed=0), table.history, undos=table.undos, hints=table.hints)
 
     def close(self) -> None:
         self._drop()

@@ -30,6 +30,7 @@ from cribtiles.table import Seat
 from cribtiles.table.seats import seats_from_names
 from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import SPEEDS, Preferences
+from cribtiles.table.tiles.public import PublicState
 from cribtiles.table.tiles.table import Table
 
 from . import paint
@@ -141,7 +142,7 @@ class App:
             self.session.save()
         self.game = GameScene(self, self.session, notice=notice)
         self.scenes.append(self.game)
-        self.caption(table.state)
+        self.caption(self.session.state)
         if title:
             self.open_title(first_start=not prefs.tutorial_offered)
         if self.game.level in PROCESS_LEVELS:  # start the bot's process while the player looks
@@ -441,7 +442,7 @@ class App:
         if self.scenes and isinstance(self.scenes[-1], NewGameScene):
             self.close_top()
 
-    def caption(self, state: GameState) -> None:
+    def caption(self, state: PublicState) -> None:
         """The window's title carries the score, for the task bar."""
         from .art import clip
 

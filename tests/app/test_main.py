@@ -69,7 +69,7 @@ def test_the_window_resumes_the_saved_game(tmp_path: Path, monkeypatch) -> None:
     seen = []
 
     def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
-        seen.append((self.game.state.log, self.game.level))
+        seen.append((self.session.table.state.log, self.game.level))
         self.close()
 
     monkeypatch.setattr(window.App, "run", fake_run)
@@ -126,7 +126,7 @@ def test_the_window_starts_with_the_players_asked_for(tmp_path: Path, monkeypatc
     seen = []
 
     def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
-        seen.append((self.session.seats, self.session.match.options, self.session.match.seed))
+        seen.append((self.session.seats, self.session.match.options, self.session.table.match.seed))
         self.close()
 
     monkeypatch.setattr(window.App, "run", fake_run)

@@ -13,7 +13,8 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import InlineThinker, LocalSession
+from cribtiles.table.session import GameSession, InlineThinker, LocalSession
+from cribtiles.table.tiles.history import TurnRecord
 from cribtiles.table.tiles.table import Table
 
 
@@ -83,7 +84,9 @@ def test_poll_announces_the_bots_move_and_land_makes_it() -> None:
 def test_the_seats_of_others_are_not_this_drivers() -> None:
     session = LocalSession(bot_first())
     with pytest.raises(IllegalMove, match="not played here"):
-        session.act(1, greedy_move(session.view(1), random.Random(0)))
+        session.act(1, greedy_move(session.table.view(1), random.Random(0)))
+    with pytest.raises(IllegalMove, match="not played here"):
+        session.view(1)  # the bot's rack is not this driver's to see
     with pytest.raises(IllegalMove, match="Easy's turn"):
         session.act(0, greedy_move(session.view(0), random.Random(0)))
 
@@ -113,7 +116,7 @@ def test_save_and_finish_go_to_the_keeper_and_a_game_is_recorded_only_once_over(
         seat = session.to_move
         session.act(seat, greedy_move(session.view(seat), random.Random(seat)))
     session.finish()
-    assert keeps.recorded == [session.as_table()] and session.as_table().match_over
+    assert keeps.recorded == [session.record()] and session.record().match_over
 
 
 def test_incidents_are_told_once() -> None:
@@ -133,5 +136,10 @@ def test_again_is_a_new_game_at_the_same_table_and_the_old_one_stops() -> None:
     assert old.thinking
     fresh = old.again((Seat("You"), Seat("Hard", "hard")), 99)
     assert not old.thinking and thinker.cancelled == 1  # the bot of the old game stops thinking
-    assert fresh.thinker is thinker and fresh.keeper is keeps and fresh.match.seed == 99
+    assert fresh.thinker is thinker and fresh.keeper is keeps and fresh.table.match.seed == 99
     assert fresh.seats[1] == Seat("Hard", "hard") and fresh.match.options.rounds == 2 and fresh.state.turns == ()
+
+
+def test_the_tile_session_has_the_game_neutral_verbs() -> None:
+    session: GameSession[PlayerView, Move, Move, TurnRecord] = LocalSession(bot_first())  # mypy checks it
+    assert session.mine == (0,) and session.to_move == 1 and not session.is_over

@@ -27,7 +27,11 @@ def test_piecemeal_frames_match_whole_frames_through_drags_flights_and_pegs() ->
         lay = app.layout
         game = app.game
         app.frame(1 / 60)
-        play = next(p for p in game.state.legal_plays() if len(p.placements) == 3 and all(t.rank != 9 for t in p.tiles))
+        play = next(
+            p
+            for p in game.session.table.state.legal_plays()
+            if len(p.placements) == 3 and all(t.rank != 9 for t in p.tiles)
+        )
         checks = 0
         for p in play.placements:
             slot = next(i for i, tid in enumerate(game.draft.order) if game.draft.tiles[tid] == p.tile.rack_form)

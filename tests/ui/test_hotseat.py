@@ -52,7 +52,7 @@ def test_the_curtain_falls_between_two_people_and_never_for_one() -> None:
                 time.sleep(0.01)
             assert game.my_turn
             seen.add(game.human)
-            game.commit(greedy_move(game.state.view(game.human), random.Random(0)))
+            game.commit(greedy_move(game.session.view(game.human), random.Random(0)))
             frames(app)
         assert seen == {0, 1}  # both people had their rack shown in turn
     finally:
@@ -64,6 +64,6 @@ def test_the_curtain_falls_between_two_people_and_never_for_one() -> None:
             frames(app)
             assert app.game.curtain is None
             if app.game.my_turn:
-                app.game.commit(greedy_move(app.game.state.view(0), random.Random(0)))
+                app.game.commit(greedy_move(app.game.session.view(0), random.Random(0)))
     finally:
         app.close()

@@ -78,7 +78,7 @@ def named_only_public(app: App, texts: list[str]) -> None:
     game = app.game
     board = game.state.board
     uncovered = game.uncovered
-    mine = set() if uncovered is None else {t.rack_form for t in game.state.racks[uncovered]}
+    mine = set() if uncovered is None else {t.rack_form for t in game.session.table.state.racks[uncovered]}
     for text in texts:
         for square, tile in PLACED.findall(text):
             named = parse_tile(tile)

@@ -63,11 +63,11 @@ def test_a_finished_game_greets_the_next_start_with_its_end_card(tmp_path: Path)
     a = App(saved, Preferences(speed="instant"), store, size=(1280, 800))
     try:
         frames(a, 5)
-        assert isinstance(a.scenes[-1], EndScene) and a.game.state == table.state
+        assert isinstance(a.scenes[-1], EndScene) and a.game.session.table.state == table.state
         past_the_result(a)  # the end card takes Enter once its result has been in view a moment
         post_key(pygame.K_RETURN)
         frames(a)
-        assert not a.game.state.is_over and a.game.state.seed != table.state.seed
+        assert not a.game.state.is_over and a.game.session.table.state.seed != table.state.seed
     finally:
         a.close()
 
@@ -80,7 +80,7 @@ def test_a_whole_game_against_the_bot_through_posted_mouse_events(app: App, tmp_
     human_plays = [t for t in game.state.turns if t.player == 0 and isinstance(t.move, Play)]
     assert len(human_plays) >= 3
     saved = load_table((tmp_path / "game.json").read_text()).state
-    assert saved.log == game.state.log
+    assert saved.log == game.session.table.state.log
     post_click(centre(app.layout.grid))  # a click outside New game leaves the end card
     frames(app)
     assert isinstance(app.scenes[-1], EndScene)
@@ -119,7 +119,11 @@ def test_an_illegal_drop_returns_its_tile(app: App) -> None:
 
 def test_a_legal_play_dragged_and_played_with_enter_is_saved(app: App, tmp_path: Path) -> None:
     game = app.game
-    play = next(p for p in game.state.legal_plays() if len(p.placements) == 2 and all(t.rank != 9 for t in p.tiles))
+    play = next(
+        p
+        for p in game.session.table.state.legal_plays()
+        if len(p.placements) == 2 and all(t.rank != 9 for t in p.tiles)
+    )
     lay = app.layout
     for p in play.placements:
         slot = next(i for i, tid in enumerate(game.draft.order) if game.draft.tiles[tid] == p.tile.rack_form)
@@ -128,7 +132,7 @@ def test_a_legal_play_dragged_and_played_with_enter_is_saved(app: App, tmp_path:
     assert game.live is not None and game.live.is_legal and game.acts.can_play()
     post_key(pygame.K_RETURN)
     frames(app, 1)
-    assert game.state.log[0] == str(play)
+    assert game.session.table.state.log[0] == str(play)
     assert load_table((tmp_path / "game.json").read_text()).state.log[0] == str(play)
     assert game.state.turns[0].points == game.state.scores[0] > 0
     if game.state.current == 0:  # the bot has not answered yet: the breakdown is the player's play
@@ -172,7 +176,11 @@ def test_right_click_wheel_and_f_turn_a_six_into_a_nine(tmp_path: Path) -> None:
 
 def test_keyboard_play(app: App) -> None:
     game = app.game
-    play = next(p for p in game.state.legal_plays() if len(p.placements) == 2 and all(t.rank != 9 for t in p.tiles))
+    play = next(
+        p
+        for p in game.session.table.state.legal_plays()
+        if len(p.placements) == 2 and all(t.rank != 9 for t in p.tiles)
+    )
     post_key(pygame.K_LEFT)  # shows the cursor at the centre
     frames(app)
     assert game.keys.keyboard
@@ -190,7 +198,7 @@ def test_keyboard_play(app: App) -> None:
     assert game.acts.can_play()
     post_key(pygame.K_RETURN)
     frames(app)
-    assert game.state.log[0] == str(play)
+    assert game.session.table.state.log[0] == str(play)
 
 
 def test_pass_and_exchange_only_when_the_rules_allow(app: App) -> None:
@@ -222,7 +230,10 @@ def test_exchange_under_the_any_time_rule(tmp_path: Path) -> None:
         assert len(game.draft.marked) == 2
         post_click(centre(lay.buttons["play"]))
         frames(a)
-        assert game.state.log[0].startswith("exchange ") and len(game.state.log[0].split()) == 3
+        assert (
+            game.session.table.state.log[0].startswith("exchange ")
+            and len(game.session.table.state.log[0].split()) == 3
+        )
     finally:
         a.close()
 
@@ -291,7 +302,7 @@ def test_the_draft_never_plays_a_move_the_rules_refuse(app: App) -> None:
     game.draft.place(game.draft.order[0], game.state.board, Square(6, 6))
     game.refresh_preview()
     assert not game.acts.can_play()
-    assert parse_move("pass") not in game.state.legal_actions()
+    assert parse_move("pass") not in game.session.table.state.legal_actions()
 
 
 @pytest.mark.parametrize("rules", ["mode=solitaire", "joker=on", "exchange=any-time,start=high"])
@@ -302,7 +313,7 @@ def test_whole_games_under_each_rule_option(rules: str, tmp_path: Path) -> None:
     try:
         play_through(a, frames_per_step=1, max_seconds=240)
         assert a.game.state.is_over and a.game.state.options == RuleOptions.parse(rules)
-        assert load_table((tmp_path / "game.json").read_text()).state.log == a.game.state.log
+        assert load_table((tmp_path / "game.json").read_text()).state.log == a.game.session.table.state.log
     finally:
         a.close()
 

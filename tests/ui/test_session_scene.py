@@ -11,16 +11,17 @@ from typing import Any
 import pytest
 
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.rules.game import GameState, JokerCall, PlayerView
-from cribtiles.rules.match import Match
-from cribtiles.rules.moves import Move, parse_move
+from cribtiles.rules.game import JokerCall, PlayerView
+from cribtiles.rules.moves import Move, parse_move, parse_rack
 from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.tiles import format_tiles
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.history import TurnRecord, history_of
 from cribtiles.table.tiles.joker import Item
+from cribtiles.table.tiles.public import PublicMatch, PublicState, match_from_json, match_json, player_view
 from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
@@ -29,21 +30,64 @@ from cribtiles.ui.tiles.end_scene import EndScene
 from cribtiles.ui.tiles.game_scene import GameScene
 from cribtiles.ui.window import App
 
+SECRET_KEYS = {"racks", "bags", "seed", "log", "table"}  # what no message may carry while the round is on
+
+
+def leaks(reply: str, local: LocalSession) -> list[str]:
+    """What `reply` tells of the game that this driver's seats may not see while the round is on: a
+    rack of another seat, a bag's order, the seed, the record."""
+    state = local.table.state
+    if state.is_over:
+        return []
+    found = [f"the key {k!r}" for k in SECRET_KEYS if f'"{k}"' in reply]
+    for seat, rack in enumerate(state.racks):
+        if seat not in local.mine and len(rack) > 1:
+            found += [
+                f"seat {seat}'s rack" for text in (format_tiles(rack), format_tiles(sorted(rack))) if text in reply
+            ]
+    found += ["a bag's order" for bag in state.bags if len(bag) > 1 and format_tiles(bag[-3:]) in reply]
+    told = json.loads(reply)
+    if "match" in told and any(told["match"]["game"]["end_racks"]):
+        found.append("the racks left")
+    return found
+
 
 class Server:
-    """The far end: a LocalSession answering JSON messages, as a table behind a socket would."""
+    """The far end: a LocalSession answering JSON messages, as a table behind a socket would. Every
+    reply is checked for what the driver's seats may not see while the round is on."""
 
     def __init__(self, local: LocalSession) -> None:
         self.local = local
         self.messages: list[str] = []
+        self.replies: list[str] = []
 
     def answer(self, text: str) -> str:
         self.messages.append(text)
-        ask = json.loads(text)
+        reply = self._answer(json.loads(text))
+        assert not leaks(reply, self.local), (text, leaks(reply, self.local))
+        self.replies.append(reply)
+        return reply
+
+    def _answer(self, ask: dict[str, Any]) -> str:
         local, what = self.local, ask["what"]
         try:
             if what == "table":
-                return json.dumps({"table": save_table(local.as_table()), "mine": list(local.mine)})
+                return json.dumps(
+                    {
+                        "seats": [[s.name, s.level] for s in local.seats],
+                        "mine": list(local.mine),
+                        "hints": local.hints,
+                        "match": match_json(local.match),
+                        "to_move": local.to_move,
+                    }
+                )
+            if what == "view":
+                return json.dumps({"rack": format_tiles(local.view(ask["seat"]).rack)})
+            if what == "record":
+                return json.dumps({"record": save_table(local.record())})
+            if what == "again":
+                self.local = local.again(tuple(Seat(n, level) for n, level in ask["seats"]), ask["seed"])
+                return json.dumps({})
             if what == "act":
                 record = local.act(ask["seat"], parse_move(ask["move"]), ask["declared"])
                 return json.dumps({"turn": record.number})
@@ -68,20 +112,21 @@ class Server:
                 return json.dumps({"incidents": list(local.incidents())})
         except IllegalMove as e:
             return json.dumps({"refused": str(e)})
-        raise AssertionError(f"a message the server does not know: {text}")
+        raise AssertionError(f"a message the server does not know: {ask}")
 
 
 class WireSession:
-    """A Session that holds no table: what it knows of the game came to it as JSON (the match's
-    record, the seats), and every act goes out as a message."""
+    """A Session that holds no table: what it knows of the game came to it as JSON (the public match,
+    the seats, its own seats' racks), and every act goes out as a message."""
 
     def __init__(self, server: Server) -> None:
         self.server = server
-        self._match: Match
+        self._match: PublicMatch
         self._history: tuple[TurnRecord, ...] = ()
         self._seats: tuple[Seat, ...] = ()
         self._mine: tuple[int, ...] = ()
         self._hints = 0
+        self._to_move: int | None = None
         self._thinking = False
         self._refresh()
 
@@ -93,10 +138,10 @@ class WireSession:
 
     def _refresh(self) -> None:
         reply = self._send("table")
-        told = load_table(reply["table"])  # the seats and the match's record, replayed here
-        self._match, self._seats, self._hints = told.match, told.seats, told.hints
+        self._match = match_from_json(reply["match"])
+        self._seats = tuple(Seat(name, level) for name, level in reply["seats"])
+        self._mine, self._hints, self._to_move = tuple(reply["mine"]), reply["hints"], reply["to_move"]
         self._history = history_of(self._match.game)
-        self._mine = tuple(reply["mine"])
 
     # --- what came over the wire ---
 
@@ -105,11 +150,11 @@ class WireSession:
         return self._seats
 
     @property
-    def match(self) -> Match:
+    def match(self) -> PublicMatch:
         return self._match
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> PublicState:
         return self._match.game
 
     @property
@@ -122,7 +167,11 @@ class WireSession:
 
     @property
     def to_move(self) -> int | None:
-        return None if self.state.is_over else self.state.current
+        return self._to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
 
     @property
     def hints(self) -> int:
@@ -133,7 +182,8 @@ class WireSession:
         return self._thinking
 
     def view(self, seat: int) -> PlayerView:
-        return self.state.view(seat)
+        rack = tuple(parse_rack(self._send("view", seat=seat)["rack"]))
+        return player_view(self.state, seat, rack)
 
     def seen(self, record: TurnRecord) -> SeenScore | None:
         return seen_in(self.state, record)
@@ -194,8 +244,12 @@ class WireSession:
     def incidents(self) -> tuple[str, ...]:
         return tuple(self._send("incidents")["incidents"])
 
-    def as_table(self) -> Table:
-        return Table(self._seats, self._match)
+    def record(self) -> Table:
+        return load_table(self._send("record")["record"])
+
+    def again(self, seats: Sequence[Seat], seed: int) -> WireSession:
+        self._send("again", seats=[[s.name, s.level] for s in seats], seed=seed)
+        return WireSession(self.server)
 
     def close(self) -> None:
         self._send("close")
@@ -211,8 +265,23 @@ def app() -> Iterator[App]:
 def test_the_wire_session_is_a_session() -> None:
     local = LocalSession(Table.new((Seat("You"), Seat("Easy", "easy")), RuleOptions(), 5))
     wire: Session = WireSession(Server(local))  # mypy holds it to the interface, too
-    assert wire.state.log == local.state.log and wire.seats == local.seats and wire.mine == (0,)
+    assert wire.state == local.state and wire.seats == local.seats and wire.mine == (0,)
+    assert wire.view(0) == local.table.view(0)  # its own rack, the rest rebuilt from the public state
+    with pytest.raises(IllegalMove, match="not played here"):
+        wire.view(1)  # the bot's rack never crosses
+    with pytest.raises(IllegalMove, match="still being played"):
+        wire.record()
     assert not hasattr(wire, "table")  # nothing to reach past the interface
+
+
+def test_the_leak_check_finds_a_rack_and_a_bag() -> None:
+    """The check every reply passes would catch the far table telling too much."""
+    local = LocalSession(Table.new((Seat("You"), Seat("Easy", "easy")), RuleOptions(), 5))
+    state = local.table.state
+    assert leaks(json.dumps({"rack": format_tiles(state.racks[1])}), local) == ["seat 1's rack"]
+    assert leaks(json.dumps({"rack": format_tiles(state.racks[0])}), local) == []  # its own
+    assert leaks(json.dumps({"table": save_table(local.table)}), local) == ["the key 'table'"]
+    assert leaks(json.dumps({"tiles": format_tiles(state.bags[0])}), local) == ["a bag's order"]
 
 
 def test_a_whole_game_through_json_messages(app: App) -> None:
@@ -224,7 +293,8 @@ def test_a_whole_game_through_json_messages(app: App) -> None:
     assert isinstance(app.game, GameScene) and isinstance(app.game.session, WireSession)
     play_through(app, frames_per_step=1, max_seconds=120)
     state = app.game.state
-    assert state.is_over and state.log == table.state.log  # the far table played every turn shown
+    assert state.is_over and state.turns == table.state.turns  # the far table played every turn shown
+    assert len(server.replies) > 100  # every one of them checked for another rack, a bag, the record
     assert len(state.turns) >= 10 and {t.player for t in state.turns} == {0, 1}  # both sides moved
     kinds = {json.loads(m)["what"] for m in server.messages}
     assert {"act", "poll", "land", "save", "table"} <= kinds  # every move went over the wire

@@ -48,7 +48,7 @@ def test_every_turn_is_saved_as_it_happens() -> None:
         assert logs[0] == ()  # the new game, before anyone moved
         for a, b in itertools.pairwise(logs):
             assert len(b) == len(a) + 1 and b[: len(a)] == a  # one save per turn, none skipped
-        assert logs[-1] == app.game.state.log
+        assert logs[-1] == app.session.table.state.log
     finally:
         app.close()
 

@@ -82,7 +82,7 @@ def test_the_undo_button_takes_back_the_play_and_the_bots_reply_and_saves() -> N
         what = f"your play {my_record.turn.move}" if my_record.is_play else "your "
         assert any(t.text.startswith(f"Took back {what}") and "Medium's reply" in t.text for t in game.anims.toasts)
         snap = game.snapshot()
-        assert snap.board == expected.board and snap.state.racks[0] == expected.racks[0]
+        assert snap.board == expected.board and snap.state.rack_sizes == tuple(len(r) for r in expected.racks)
         assert [peg_number(snap, p) for p in range(2)] == list(expected.scores)
         assert sorted(game.draft.tiles) == sorted(t.rack_form for t in expected.racks[0])
         # nothing more of yours to take back: the first turn was the bot's or yours, and is gone now

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from cribtiles.rules import IllegalMove, NotationError, format_move, parse_move
 from cribtiles.rules.game import PlayerView
-from cribtiles.rules.match import Match
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Exchange, Move
 from cribtiles.rules.options import RuleOptions
@@ -32,6 +31,7 @@ from cribtiles.table.seats import Seat
 from cribtiles.table.session import InlineThinker, LocalSession, Session
 from cribtiles.table.tiles.history import TurnRecord, why_it_ended
 from cribtiles.table.tiles.privacy import hands_over, next_person
+from cribtiles.table.tiles.public import PublicMatch
 from cribtiles.table.tiles.seen import call_words
 from cribtiles.table.tiles.table import Table
 from cribtiles.terminal import for_terminal, say
@@ -196,8 +196,10 @@ def _resume(session: _Session) -> None:
     rounds = game.match.options.rounds
     where = f", round {game.match.round} of {rounds}" if rounds > 1 else ""
     played = f"{_plural(len(game.state.turns), 'turn')} played"
-    session.write(f"Resuming your game against {_bot_levels(game.seats)} (seed {game.match.seed}{where}, {played}).")
-    log.info("text game: resumed, seed %d%s, %s", game.match.seed, where, played)
+    session.write(
+        f"Resuming your game against {_bot_levels(game.seats)} (seed {game.table.match.seed}{where}, {played})."
+    )
+    log.info("text game: resumed, seed %d%s, %s", game.table.match.seed, where, played)
 
 
 def _next_is_round(game: Session) -> bool:
@@ -421,7 +423,7 @@ def _status(session: _Session, seat: int) -> str:
     return "\n".join(lines)
 
 
-def _totals(match: Match) -> str:
+def _totals(match: PublicMatch) -> str:
     return "totals " + ", ".join(f"{n} {t}" for n, t in zip(match.names, match.totals, strict=True))
 
 

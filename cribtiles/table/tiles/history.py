@@ -12,6 +12,7 @@ from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import PlayScore, score_play
 
 from .joker import Item
+from .public import PublicState
 
 
 @dataclass(frozen=True)
@@ -77,8 +78,9 @@ def record_turn(before: GameState, turn: Turn, claimed: tuple[Item, ...] = ()) -
     return TurnRecord(len(before.turns), turn, before.board, score, claimed=claimed if score is not None else ())
 
 
-def history_of(state: GameState) -> tuple[TurnRecord, ...]:
-    """The records of every turn of `state` (a resumed game): each play scored once, on its own board."""
+def history_of(state: GameState | PublicState) -> tuple[TurnRecord, ...]:
+    """The records of every turn of `state` (a resumed game, or a round as a table shows it): each play
+    scored once, on its own board."""
     calls: dict[int, list[JokerCall]] = {}
     for turns_before, call in state.calls:
         calls.setdefault(turns_before - 1, []).append(call)

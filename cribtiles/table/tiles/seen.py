@@ -16,9 +16,10 @@ from cribtiles.rules.tiles import rank_word
 
 from .history import TurnRecord
 from .joker import Item
+from .public import PublicState
 
 
-def window_open(state: GameState, record: TurnRecord) -> bool:
+def window_open(state: GameState | PublicState, record: TurnRecord) -> bool:
     """Whether "Joker" may still be called on `record`'s play, so that its score stays hidden: under
     the Joker rule, a play that is the round's last turn, not called on yet, in a round not over.
     A call closes it (the play is settled), so does the next player's action, so does the end of the
@@ -108,7 +109,7 @@ def seen_score(record: TurnRecord, joker: bool, open_window: bool) -> SeenScore 
     )
 
 
-def seen_in(state: GameState, record: TurnRecord) -> SeenScore | None:
+def seen_in(state: GameState | PublicState, record: TurnRecord) -> SeenScore | None:
     """`seen_score` of a turn of the round `state`, its window as it stands in that round."""
     return seen_score(record, state.options.joker, window_open(state, record))
 

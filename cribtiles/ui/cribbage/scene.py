@@ -15,13 +15,13 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.background import Background, Done, Failed
 from cribtiles.cribbage.cards import DECK, Card
 from cribtiles.cribbage.game import describe_cut
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
 from cribtiles.cribbage.options import Phase
-from cribtiles.table.cribbage.table import BotRequest, CountedHand, CribbageTable, Happening, choose
+from cribtiles.table.cribbage.session import BotThinker, CribbageSession
+from cribtiles.table.cribbage.table import CountedHand, CribbageTable, Happening
 from cribtiles.table.settings import Preferences
 
 from ..config import Keeper
@@ -92,45 +92,6 @@ class Mode(Enum):
 
 
 # --- the bot's thinking, off the frame ---
-
-
-class BotThinker:
-    """Asks the bot beside the frames, one request at a time; the scene polls `answer`.
-
-    The bots answer in milliseconds (Hard at worst about half a second, its first discard), but a frame
-    must never wait: the background job's thread is enough (no process), since the answer is a pure
-    function of the request."""
-
-    def __init__(self, chooser: Callable[[BotRequest], Move] = choose) -> None:
-        self.chooser = chooser
-        self.request: BotRequest | None = None
-        self._job: Background[Move] = Background("cribbage bot", use_process=False)
-        self._answer: tuple[int, Move] | None = None
-
-    def start(self, request: BotRequest) -> None:
-        self.request, self._answer = request, None
-        self._job.start(self.chooser, (request,), in_thread=True)
-
-    def answer(self) -> tuple[int, Move] | None:
-        request = self.request
-        if request is None:
-            return None
-        if self._answer is None:
-            state = self._job.poll()
-            if isinstance(state, Done):
-                self._answer = (request.ply, state.value)
-            elif isinstance(state, Failed):  # choose() already replaces a failing bot; this is for the unforeseen
-                log.error("the cribbage bot could not choose; it makes the first legal move: %s", state.details)
-                self._answer = (request.ply, request.view.legal[0])
-        return self._answer
-
-    def asked(self, ply: int) -> bool:
-        return self.request is not None and self.request.ply == ply
-
-    def close(self) -> None:
-        """Drop the answer on its way (its thread ends with it)."""
-        self.request = None
-        self._job.close()
 
 
 # --- cards gliding to where they rest ---
@@ -232,7 +193,8 @@ class CribbageScene:
         self.message = notice
         self.message_error = bool(notice)
         self.message_until = ERROR_SECONDS * 2 if notice else 0.0
-        self.thinker = BotThinker()
+        # its moves and the bot's go through the session (the bot thinks behind it, beside the frames)
+        self.session = CribbageSession(table, BotThinker(), app.keeper)
         self.asked_at = 0.0
         self.went_on = -1  # the ply at which you said to go on in the show
         # the end of a play, or of a show, kept in sight until you go on (a game saved then resumes so)
@@ -312,7 +274,7 @@ class CribbageScene:
 
     def shutdown(self) -> None:
         """A bot's answer still on its way is dropped (its thread ends with its answer)."""
-        self.thinker.close()
+        self.session.close()
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:
@@ -524,12 +486,12 @@ class CribbageScene:
 
     def _person(self, move: Move) -> bool:
         """Your move, or the reason it cannot be made, in words."""
-        why = self.table.why_not(move)
+        why = self.session.why_not(self.person, move)
         if why:
             self.say(why)
             return False
         try:
-            self.table.play(move)
+            self.session.act(self.person, move)
         except CribbageError as e:  # why_not said yes: the model and the rules disagree, a bug
             log.error("a move passed why_not and failed: %s (%s)", move, e)
             self.say(str(e))
@@ -540,7 +502,7 @@ class CribbageScene:
         return True
 
     def _moved(self) -> None:
-        self.app.keeper.save_cribbage(self.table)
+        self.session.save()
         self.last_move_at = self.now
         self.declared = None
         self.app.sounds.click()
@@ -636,25 +598,24 @@ class CribbageScene:
         answering = table.state.claim is not None  # the bot answers a score you said aloud
         if phase is Phase.SHOW and self.went_on != table.ply and not answering:
             return  # each count of the show waits for you to go on
-        if not self.thinker.asked(table.ply):
-            self.thinker.start(table.bot_request())
+        asked = self.session.thinking
+        move = self.session.poll()  # asks the bot once, then its answer once it is ready
+        if not asked:
             self.asked_at = self.now
             return
-        answer = self.thinker.answer()
         pause = ANSWER_PAUSE if answering else BOT_PAUSE[phase]
-        if answer is None or self.now - self.asked_at < self._anim(pause):
+        if move is None or self.now - self.asked_at < self._anim(pause):
             return
         if any(p.moving for p in self.pegs) and phase is Phase.PLAY and not answering:
             return  # the last points are pegged before the next card
-        ply, move = answer
-        if table.play_bot(move, ply) is not None:
-            self._moved()
+        self.session.land()
+        self._moved()
 
     def _record(self) -> None:
         """The finished game into the history, once (the history knows a game recorded again, too)."""
         if not self.recorded:
             self.recorded = True
-            self.app.keeper.record_cribbage(self.table.state, self.person, self.table.level)
+            self.session.finish()
 
     # --- the snapshot ---
 

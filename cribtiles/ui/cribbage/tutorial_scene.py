@@ -9,13 +9,14 @@ from __future__ import annotations
 from typing import Any
 
 from cribtiles.cribbage.moves import Move
+from cribtiles.table.cribbage.session import BotThinker
 from cribtiles.table.cribbage.table import BotRequest
 from cribtiles.table.cribbage.tutorial import scripted, step_at, tutorial_table, why_not
 
 from ..paint import CREAM, DIM, GOLD, wrap
 from .layout import ButtonKind
 from .paint import InfoLine, line_rects
-from .scene import BotThinker, CribbageScene, Host
+from .scene import CribbageScene, Host
 
 
 class KeepsNoCribbage:
@@ -61,7 +62,7 @@ class CribbageTutorialScene(CribbageScene):
         self.aside = AsideHost(app)
         super().__init__(self.aside, tutorial_table())  # type: ignore[arg-type]
         self.outer = app
-        self.thinker = BotThinker(scripted_choice)
+        self.session.thinker = BotThinker(scripted_choice)
 
     @property
     def over(self) -> bool:

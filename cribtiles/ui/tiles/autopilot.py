@@ -67,7 +67,7 @@ class Autopilot:
     def turn(self) -> Iterator[None]:
         scene = self.app.game
         state = scene.state
-        move = choose_safely(self.bot, state.view(scene.human), self.rng)
+        move = choose_safely(self.bot, scene.session.view(scene.human), self.rng)
         lay = self.app.layout
         if isinstance(move, Play):
             for p in move.placements:

@@ -95,12 +95,12 @@ class EndScene:
         elif clicked and contains(button, event.pos):
             self._go_on(self.app.new_game)
         elif clicked and contains(self.review_rect(), event.pos):
-            self.app.open_review(self.game.session.as_table())
+            self.app.open_review(self.game.session.record())
         elif event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
                 self._go_on(self.app.new_game)  # the same table again (or the next round)
             elif event.key == pygame.K_v:  # every turn against the best play found
-                self.app.open_review(self.game.session.as_table())
+                self.app.open_review(self.game.session.record())
             elif event.key == pygame.K_g:  # other players or rules: the New game screen
                 self.app.open_new_game()
             elif event.key == pygame.K_ESCAPE:  # look at the final board; N starts a new game

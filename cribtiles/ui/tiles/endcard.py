@@ -127,7 +127,7 @@ def _columns(snap: TableSnapshot, card: Rect) -> tuple[tuple[float, ...], int]:
 def counted(snap: TableSnapshot, elapsed: float) -> int:
     """How many leftover tiles have been counted off `elapsed` seconds (at normal pace) into the
     end of the game."""
-    total = sum(len(r) for r in snap.state.racks)
+    total = sum(len(r) for r in snap.state.end_racks)
     if elapsed < COUNT_START:
         return 0
     if elapsed == math.inf:  # instant speed: all counted at once
@@ -137,7 +137,7 @@ def counted(snap: TableSnapshot, elapsed: float) -> int:
 
 def all_counted(snap: TableSnapshot, elapsed: float) -> bool:
     """Every rack has been counted off: the final scores stand."""
-    return elapsed >= COUNT_START and counted(snap, elapsed) >= sum(len(r) for r in snap.state.racks)
+    return elapsed >= COUNT_START and counted(snap, elapsed) >= sum(len(r) for r in snap.state.end_racks)
 
 
 def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = math.inf) -> None:
@@ -182,7 +182,7 @@ def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = ma
         else:
             write(surf, name, size, colour, (cols[0], mid), "midleft")
         write(surf, str(snap.state.scores[p]), size, colour, (cols[1], mid), "midright")
-        rack = snap.state.racks[p]
+        rack = snap.state.end_racks[p]
         mine = max(0, min(len(rack), shown - before))
         for i, t in enumerate(rack):
             face = art.tile_face(t, tile) if i < mine else art.tile_back(tile)  # face down until counted

@@ -9,10 +9,10 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Move, Pass, Play
 from cribtiles.rules.scoring import score_play
 from cribtiles.table.tiles.joker import Item
+from cribtiles.table.tiles.public import PublicState
 
 from ..geometry import Rect, contains
 from .game_coach import Coaching
@@ -57,7 +57,7 @@ class Acts:
         self.joker = joker
         self.coaching = coaching
         self.confirming: tuple[Play, int | None, tuple[Item, ...]] | None = None
-        self._may_pass: tuple[GameState, bool] | None = None  # `state.may_pass()`, asked once per position
+        self._may_pass: tuple[PublicState, bool] | None = None  # `may_pass()`, asked once per position
 
     # --- what may be pressed ---
 
@@ -66,11 +66,13 @@ class Acts:
         return self.table.my_turn and live is not None and live.is_legal and self.hand.draft.held is None
 
     def may_pass_now(self) -> bool:
-        """`state.may_pass()`, asked once per position (it searches for a legal play)."""
+        """The seat to move (one of this window's) may pass, asked once per position (it searches for a
+        legal play)."""
         state = self.table.state
         if self._may_pass is not None and self._may_pass[0] is state:
             return self._may_pass[1]
-        answer = state.may_pass()
+        session = self.table.session  # the rack to move is one of this window's seats, or nobody may pass here
+        answer = not state.is_over and state.current in session.mine and session.view(state.current).may_pass()
         self._may_pass = (state, answer)
         return answer
 

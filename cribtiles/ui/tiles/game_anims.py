@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from cribtiles.rules.game import GameState, Outcome
+from cribtiles.rules.game import Outcome
 from cribtiles.rules.moves import Move, Play
 from cribtiles.table.tiles.history import TurnRecord
 from cribtiles.table.tiles.privacy import visible
+from cribtiles.table.tiles.public import PublicState
 
 from ..geometry import Point
 from ..motion import PEG
@@ -26,7 +27,7 @@ ROW_REVEAL = 0.09  # each row of a score breakdown
 TOAST = 3.0
 
 
-def peg_marks(state: GameState) -> list[tuple[int, int]]:
+def peg_marks(state: PublicState) -> list[tuple[int, int]]:
     """Each player's pegs in `state`: (their score, their score before their last scoring)."""
     running = [0] * state.players
     previous = [0] * state.players

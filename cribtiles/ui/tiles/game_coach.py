@@ -10,10 +10,12 @@ import pygame
 
 from cribtiles.bot.coach import TilesOut, after_play_note, tiles_out
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.rules.game import GameState, PlayerView
+from cribtiles.rules.game import PlayerView
+from cribtiles.rules.movegen import has_legal_play
 from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.tiles.privacy import Private, reveal
+from cribtiles.table.tiles.public import PublicState
 
 from ..coach_state import TableCoach
 from ..geometry import Point
@@ -33,8 +35,8 @@ class Coaching:
         self.hand = hand
         self.coach = coach if coach is not None else TableCoach()
         self.notes: dict[int, Private[str]] = {}  # the coach's notes held for their seat
-        self._stuck: tuple[GameState, bool] | None = None  # the person to move has no play, once per position
-        self._tiles_out: tuple[GameState, int, tuple[TilesOut, ...]] | None = None
+        self._stuck: tuple[PublicState, bool] | None = None  # the person to move has no play, once per position
+        self._tiles_out: tuple[PublicState, int, tuple[TilesOut, ...]] | None = None
 
     @property
     def showing(self) -> bool:
@@ -48,7 +50,8 @@ class Coaching:
         """The person shown has no legal play (asked once per position)."""
         state = self.stage.state
         if self._stuck is None or self._stuck[0] is not state:
-            self._stuck = (state, not state.legal_plays())
+            mine = not state.is_over and state.current in self.stage.session.mine
+            self._stuck = (state, mine and not has_legal_play(state.board, self.stage.session.view(state.current).rack))
         return self._stuck[1]
 
     def refusal(self) -> str:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from cribtiles.rules.game import GameState
 from cribtiles.table.session import Session
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.public import PublicState
 
 from ..config import Keeper
 from ..geometry import Layout
@@ -36,7 +36,7 @@ class Stage(Protocol):
     def session(self) -> Session: ...
 
     @property
-    def state(self) -> GameState: ...
+    def state(self) -> PublicState: ...
 
     @property
     def human(self) -> int:

@@ -16,11 +16,11 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Move
 from cribtiles.table.session import Session
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.joker import Item
+from cribtiles.table.tiles.public import PublicState
 
 from ..coach_state import TableCoach
 from ..config import Keeper
@@ -56,7 +56,7 @@ class Host(Protocol):
 
     def new_game(self) -> None: ...
 
-    def caption(self, state: GameState) -> None: ...
+    def caption(self, state: PublicState) -> None: ...
 
     def show_end(self, game: GameScene) -> None: ...
 
@@ -115,7 +115,7 @@ class GameScene:
         return draw_words(self.state, self.name_of)
 
     @property
-    def state(self) -> GameState:
+    def state(self) -> PublicState:
         """The round in play, as the session holds it."""
         return self.session.state
 
@@ -383,7 +383,12 @@ class GameScene:
             help=self.help,
             toasts=anims.shown_toasts(self.uncovered),
             buttons=Buttons(
-                acts.can_play(), acts.can_pass(), acts.can_exchange(), acts.exchange_ready(), acts.may_pass_now()
+                acts.can_play(),
+                acts.can_pass(),
+                acts.can_exchange(),
+                acts.exchange_ready(),
+                acts.may_pass_now(),
+                self.coaching.stuck(),
             ),
             next_level=self.app.prefs.level,
             next_is_round=self.state.is_over and not self.session.match.is_over,

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from cribtiles.rules.game import GameState
-from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Exchange, Play
 from cribtiles.rules.options import Start
 from cribtiles.table.tiles.history import TurnRecord
+from cribtiles.table.tiles.public import PublicMatch, PublicState
 
 
 def sentence(text: str) -> str:
@@ -17,7 +16,7 @@ def sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
-def draw_words(state: GameState, name_of: Callable[[int], str]) -> str:
+def draw_words(state: PublicState, name_of: Callable[[int], str]) -> str:
     """Who starts and why: each player's tile of the draw for the start (`name_of` names a seat, "You"
     for the only person at a table of bots)."""
     high = state.options.start == Start.HIGH
@@ -55,7 +54,7 @@ def took_back_words(taken: Sequence[TurnRecord], whose: str, names: Sequence[str
     return f"Took back {what}."
 
 
-def round_words(match: Match, you: int | None) -> str:
+def round_words(match: PublicMatch, you: int | None) -> str:
     """The next round of a match begins: which, and the running totals ("You" for `you`)."""
     totals = " · ".join(
         f"{'You' if p == you else n} {t}" for p, (n, t) in enumerate(zip(match.names, match.totals, strict=True))

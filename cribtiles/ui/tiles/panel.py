@@ -328,7 +328,7 @@ def opponent_tiles(snap: TableSnapshot, player: int) -> list[Rect]:
     k = others.index(player) if player in others else 0
     size = min(round(snap.layout.cell * 0.8), band - 8)
     gap = max(3, size // 8)
-    n = len(snap.state.racks[player])
+    n = snap.state.rack_sizes[player]
     x0 = ox + ow - n * (size + gap) - gap
     y0 = oy + k * band + (band - size) // 2
     return [(x0 + i * (size + gap), y0, size, size) for i in range(n)]
@@ -614,7 +614,7 @@ def _draw_status(surf: Target, snap: TableSnapshot) -> None:
     else:
         name = seat_name(snap, state.current)
         who = "Your turn" if name == "You" else f"{name}'s turn"
-        if snap.buttons.may_pass and not state.legal_plays():
+        if snap.buttons.may_pass and snap.buttons.no_play:
             who += ": no play, pass or exchange"
     write(surf, who, size, GOLD if state.current == snap.human else CREAM, (x, y + h / 2), "midleft")
     bag = state.bag_size(snap.human)

@@ -20,6 +20,7 @@ from cribtiles.rules.moves import Pass, Play
 from cribtiles.rules.record import apply_text, record_of, replay
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.history import TurnRecord, history_of
+from cribtiles.table.tiles.public import PublicState, public_match, public_of
 from cribtiles.table.tiles.seen import seen_score
 from cribtiles.table.tiles.table import Table
 
@@ -240,7 +241,7 @@ class ReplayScene:
         seen = seen_score(record, self.state.options.joker, open_window=False)
         return PastTurn(record.number, record.player, record.board_after, squares, record.score, words, seen)
 
-    def _pegs(self, state: GameState) -> tuple[PegView, ...]:
+    def _pegs(self, state: PublicState) -> tuple[PegView, ...]:
         """The pegs at this position; at the end of a round, on the final scores (the back peg on the
         score before the racks were counted off), as the game leaves them."""
         if self.at_end and state.outcome is not None:
@@ -252,9 +253,11 @@ class ReplayScene:
 
     def snapshot(self) -> TableSnapshot:
         """The position shown, for the table's drawing (nothing on it can be played)."""
-        state = self.state
+        whole = self.state  # a finished game: nothing of it is hidden any more
         lay = self.host.layout
-        rack = Draft.deal(state.racks[self.viewer])
+        rack = Draft.deal(whole.racks[self.viewer])
+        everyone = range(whole.players)
+        state = public_of(whole, everyone)
         rest = {i: lay.slot_rect(i) for i in range(len(rack.tiles))}
         match = self.table.match
         return TableSnapshot(
@@ -291,7 +294,9 @@ class ReplayScene:
             next_level=self.host.prefs.level,
             next_is_round=False,
             past=self._past(),
-            match=Match(match.options, match.seed, match.names, self.rounds[: self.round], state),
+            match=public_match(
+                Match(match.options, match.seed, match.names, self.rounds[: self.round], whole), everyone
+            ),
             racks_counted=self.at_end and state.outcome is not None,
             replay=ReplayView(
                 self.round + 1,

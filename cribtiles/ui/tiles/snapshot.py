@@ -10,11 +10,11 @@ from types import MappingProxyType
 
 from cribtiles.bot.coach import ExchangeAdvice, Suggestion, TilesOut
 from cribtiles.rules.board import BLOCKED, Board, Square
-from cribtiles.rules.game import GameState, JokerCall, Turn
-from cribtiles.rules.match import Match
+from cribtiles.rules.game import JokerCall, Turn
 from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.public import PublicMatch, PublicState
 from cribtiles.table.tiles.seen import SeenScore
 
 from ..geometry import Layout, Point, Rect
@@ -90,6 +90,7 @@ class Buttons:
     can_exchange: bool
     exchange_ready: bool
     may_pass: bool  # the player to move is stuck (or exchanges are allowed at any time)
+    no_play: bool = False  # the player to move, one of this window's, has no legal play
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,7 @@ class TableSnapshot:
     now: float
     pace: float
     mouse: tuple[int, int]
-    state: GameState
+    state: PublicState
     seats: tuple[Seat, ...]
     human: int  # the seat whose rack is shown
     my_turn: bool
@@ -209,7 +210,7 @@ class TableSnapshot:
         """The board to draw: as it was after the turn shown again, or as it is."""
         return self.past.board if self.past is not None else self.state.board
 
-    match: Match | None = None  # the rounds so far, their running totals and the Servant
+    match: PublicMatch | None = None  # the rounds so far, their running totals and the Servant
     racks_counted: bool = False  # the end: the racks are counted off, the scores are the final ones
     undo_shown: bool = False  # the Undo button is shown (the setting is on and a bot sits at the table)
     can_undo: bool = False  # ... and the person shown may take back their last turn now

@@ -23,6 +23,7 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move, Play
 from cribtiles.table.session import LocalSession
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.public import PublicState
 from cribtiles.table.tiles.table import Table
 from cribtiles.table.tiles.tutorial import (
     READY_TEXT,
@@ -156,7 +157,7 @@ class AsideHost:
         """A new game asked for aside starts the table aside again (never the player's game)."""
         self.restart()
 
-    def caption(self, state: GameState) -> None:
+    def caption(self, state: PublicState) -> None:
         """The window's title keeps the score of the player's own game."""
 
     def show_end(self, game: GameScene) -> None:

@@ -56,7 +56,10 @@ def test_a_person_counts_their_play_and_an_expert_takes_what_was_left() -> None:
         game = app.game
         frames(app)
         board = game.state.board
-        play = max(game.state.legal_plays(), key=lambda p: (len(items_of(score_play(board, p))), len(p.placements)))
+        play = max(
+            game.session.table.state.legal_plays(),
+            key=lambda p: (len(items_of(score_play(board, p))), len(p.placements)),
+        )
         true = score_play(board, play).total
         lay(app, play)
         frames(app)
@@ -96,7 +99,7 @@ def test_a_person_over_declares_and_the_expert_calls_it_the_pegs_follow() -> Non
         game = app.game
         frames(app)
         board = game.state.board
-        play = max(game.state.legal_plays(), key=lambda p: score_play(board, p).total)
+        play = max(game.session.table.state.legal_plays(), key=lambda p: score_play(board, p).total)
         true = score_play(board, play).total
         before = game.state.scores
         lay(app, play)
@@ -133,7 +136,10 @@ def test_while_a_play_may_be_called_the_panel_shows_only_what_was_declared() -> 
         frames(app)
         mover = game.state.current
         board = game.state.board
-        play = max(game.state.legal_plays(), key=lambda p: (len(items_of(score_play(board, p))), len(p.placements)))
+        play = max(
+            game.session.table.state.legal_plays(),
+            key=lambda p: (len(items_of(score_play(board, p))), len(p.placements)),
+        )
         score = score_play(board, play)
         items = items_of(score)
         assert len(items) >= 3 and score.total >= 10
@@ -175,7 +181,7 @@ def test_a_person_calls_joker_on_an_honest_play_and_loses_five() -> None:
     try:
         game = app.game
         frames(app)
-        game.commit(greedy_move(game.state.view(0), random.Random(0)))  # Ann plays, declaring all
+        game.commit(greedy_move(game.session.view(0), random.Random(0)))  # Ann plays, declaring all
         deadline = time.monotonic() + 60  # the Expert thinks 1.5 s in its process, then plays (honestly)
         while time.monotonic() < deadline and not (game.state.current == 0 and not game.busy):
             frames(app, 1)
@@ -210,7 +216,7 @@ def test_the_confirm_question_under_the_joker_rule_says_what_will_be_declared_an
         game = app.game
         frames(app)
         board = game.state.board
-        play = max(game.state.legal_plays(), key=lambda p: score_play(board, p).total)
+        play = max(game.session.table.state.legal_plays(), key=lambda p: score_play(board, p).total)
         true = score_play(board, play).total
         lay(app, play)
         frames(app)

@@ -19,6 +19,7 @@ from cribtiles.table import parse_players
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.history import history_of
+from cribtiles.table.tiles.public import public_of
 from cribtiles.table.tiles.table import Table, log_position
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
@@ -88,7 +89,11 @@ def test_a_replay_rebuilds_a_stored_game_exactly_turn_by_turn() -> None:
         for at in range(len(final.turns) + 1):
             snap = scene.snapshot()
             expected = replay(record, log_position(final, at))
-            assert snap.state == expected and snap.replay is not None and snap.replay.at == at
+            assert (
+                snap.state == public_of(expected, range(expected.players))
+                and snap.replay is not None
+                and snap.replay.at == at
+            )
             assert snap.board == expected.board
             rows = info_rows(snap)
             if at == len(final.turns):  # the end: the pegs on the final scores, racks counted off
@@ -179,7 +184,7 @@ def test_keys_and_clicks_move_through_the_game_and_escape_closes() -> None:
         post_key(pygame.K_TAB)  # the other seat's rack
         frames(app)
         snap = scene.snapshot()
-        assert snap.human == 1 and snap.draft.tiles == tuple(t.rack_form for t in snap.state.racks[1])
+        assert snap.human == 1 and snap.draft.tiles == tuple(t.rack_form for t in scene.state.racks[1])
         post_key(pygame.K_e)
         frames(app)
         assert closed.exported == [table] and "crib-1.json" in scene.snapshot().toasts[-1]
@@ -224,8 +229,10 @@ def test_a_match_is_stepped_across_its_rounds() -> None:
         frames(app)
         snap = scene.snapshot()
         assert (scene.round, scene.at) == (1, 0)
-        assert snap.state.seed == round_seed(table.match.seed, 1) and not snap.state.turns
-        assert snap.match is not None and snap.match.finished == rounds[:1]  # the running totals so far
+        assert scene.state.seed == round_seed(table.match.seed, 1) and not snap.state.turns
+        assert snap.match is not None and snap.match.finished == tuple(
+            public_of(r) for r in rounds[:1]
+        )  # the running totals so far
         post_key(pygame.K_LEFT)  # and back to the end of round 1
         frames(app)
         assert (scene.round, scene.at) == (0, len(rounds[0].turns))
@@ -235,7 +242,7 @@ def test_a_match_is_stepped_across_its_rounds() -> None:
         frames(app)
         snap = scene.snapshot()
         assert (scene.round, scene.at) == (2, len(rounds[2].turns))
-        assert snap.state == rounds[2] and snap.match is not None and snap.match.is_over
+        assert snap.state == public_of(rounds[2]) and snap.match is not None and snap.match.is_over
         assert snap.match.totals == table.match.totals
         assert snap.replay is not None and not replay_buttons(snap)[1][3]  # Next is dimmed at the very end
         post_key(pygame.K_LEFTBRACKET)

@@ -1,0 +1,218 @@
+"""A cribbage game as a window drives it: `CribbageSession`, the game-neutral verbs of `GameSession`
+over a `CribbageTable` of this process, with its bot thinking here (`BotThinker` beside the frames,
+`InlineThinker` at once) and the muggins calls as cribbage's own (issue 30)."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Protocol
+
+from cribtiles.background import Background, Done, Failed
+from cribtiles.cribbage.game import CribbageState
+from cribtiles.cribbage.moves import CribbageError, Move
+from cribtiles.cribbage.muggins import Claim
+from cribtiles.cribbage.view import CribbageView
+from cribtiles.rules.errors import IllegalMove
+
+from ..seats import Seat
+from .table import BotRequest, CribbageTable, Happening, choose
+
+log = logging.getLogger("cribtiles.window")
+
+
+class Thinker(Protocol):
+    """Who chooses the bot's move: one request at a time, its answer polled."""
+
+    def start(self, request: BotRequest) -> None: ...
+
+    def answer(self) -> tuple[int, Move] | None: ...
+
+    def asked(self, ply: int) -> bool: ...
+
+    def close(self) -> None: ...
+
+
+class BotThinker:
+    """Asks the bot beside the frames, one request at a time; the scene polls `answer`.
+
+    The bots answer in milliseconds (Hard at worst about half a second, its first discard), but a frame
+    must never wait: the background job's thread is enough (no process), since the answer is a pure
+    function of the request."""
+
+    def __init__(self, chooser: Callable[[BotRequest], Move] = choose) -> None:
+        self.chooser = chooser
+        self.request: BotRequest | None = None
+        self._job: Background[Move] = Background("cribbage bot", use_process=False)
+        self._answer: tuple[int, Move] | None = None
+
+    def start(self, request: BotRequest) -> None:
+        self.request, self._answer = request, None
+        self._job.start(self.chooser, (request,), in_thread=True)
+
+    def answer(self) -> tuple[int, Move] | None:
+        request = self.request
+        if request is None:
+            return None
+        if self._answer is None:
+            state = self._job.poll()
+            if isinstance(state, Done):
+                self._answer = (request.ply, state.value)
+            elif isinstance(state, Failed):  # choose() already replaces a failing bot; this is for the unforeseen
+                log.error("the cribbage bot could not choose; it makes the first legal move: %s", state.details)
+                self._answer = (request.ply, request.view.legal[0])
+        return self._answer
+
+    def asked(self, ply: int) -> bool:
+        return self.request is not None and self.request.ply == ply
+
+    def close(self) -> None:
+        """Drop the answer on its way (its thread ends with it)."""
+        self.request = None
+        self._job.close()
+
+
+class InlineThinker:
+    """The bot chooses at `start`, in this thread (the tests, a script): the answer is ready at once."""
+
+    def __init__(self, chooser: Callable[[BotRequest], Move] = choose) -> None:
+        self.chooser = chooser
+        self.request: BotRequest | None = None
+        self._answer: tuple[int, Move] | None = None
+
+    def start(self, request: BotRequest) -> None:
+        self.request, self._answer = request, (request.ply, self.chooser(request))
+
+    def answer(self) -> tuple[int, Move] | None:
+        return self._answer
+
+    def asked(self, ply: int) -> bool:
+        return self.request is not None and self.request.ply == ply
+
+    def close(self) -> None:
+        self.request = self._answer = None
+
+
+class Keeps(Protocol):
+    """Where a cribbage game is kept: its save after every move, the history once it is over."""
+
+    def save_cribbage(self, table: CribbageTable) -> bool: ...
+
+    def record_cribbage(self, state: CribbageState, person: int, level: str) -> None: ...
+
+
+class CribbageSession:
+    """A `GameSession[CribbageView, Move, Move, Happening]` over a `CribbageTable` of this process: its
+    people are this driver's seats, its bot thinks in `thinker`, `keeper` (None: nowhere) keeps it."""
+
+    def __init__(self, table: CribbageTable, thinker: Thinker | None = None, keeper: Keeps | None = None) -> None:
+        self.table = table
+        self.thinker: Thinker = thinker if thinker is not None else InlineThinker()
+        self.keeper = keeper
+        self._coming: tuple[int, Move] | None = None
+        self._recorded = False
+
+    # --- the questions ---
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self.table.seats
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return self.table.state.names
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        return self.table.people
+
+    @property
+    def to_move(self) -> int | None:
+        return self.table.to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self.table.is_over
+
+    @property
+    def thinking(self) -> bool:
+        return self.table.bot_to_move and self.thinker.asked(self.table.ply)
+
+    def view(self, seat: int) -> CribbageView:
+        """What `seat` sees: its own hand, never the other's before the show nor the crib before it
+        is counted (`CribbageState.view`)."""
+        self._check_mine(seat)
+        return self.table.view(seat)
+
+    def why_not(self, seat: int, move: Move) -> str:
+        """Why `seat` may not make `move` now, in words ("" when it may)."""
+        if seat not in self.mine:
+            return f"Seat {seat + 1} is not played here."
+        return self.table.why_not(move)
+
+    def call_open(self, seat: int) -> Claim | None:
+        """Muggins: the other seat's score said aloud that `seat` may call now (None: none)."""
+        return self.table.call_open_to_person if seat in self.mine else None
+
+    # --- the acts of this driver's seats ---
+
+    def _check_mine(self, seat: int) -> None:
+        if seat not in self.mine:
+            raise IllegalMove(f"seat {seat + 1} is not played here")
+
+    def act(self, seat: int, action: Move) -> Happening:
+        """`seat` moves (a muggins call or letting a score stand too); CribbageError in words."""
+        self._check_mine(seat)
+        if self.table.to_move != seat:
+            raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
+        return self.table.play(action)
+
+    # --- what the table does by itself ---
+
+    def poll(self) -> Move | None:
+        """The bot's move once it is chosen (not yet made); it is asked once per position."""
+        table = self.table
+        if not table.bot_to_move:
+            return None
+        if self._coming is not None and self._coming[0] == table.ply:
+            return self._coming[1]
+        if not self.thinker.asked(table.ply):
+            self.thinker.start(table.bot_request())
+            return None
+        answer = self.thinker.answer()
+        if answer is None or answer[0] != table.ply:
+            return None
+        self._coming = answer
+        return answer[1]
+
+    def land(self) -> Happening:
+        """Make the move `poll` announced."""
+        coming, self._coming = self._coming, None
+        if coming is None:
+            raise IllegalMove("no move is on its way")
+        happening = self.table.play_bot(coming[1], coming[0])
+        if happening is None:
+            raise IllegalMove("the bot's move came too late: the game has moved on")
+        return happening
+
+    def take_pending(self) -> list[Happening]:
+        """Every move made since last asked, to be told and pegged."""
+        return self.table.take_pending()
+
+    def save(self) -> None:
+        if self.keeper is not None:
+            self.keeper.save_cribbage(self.table)
+
+    def finish(self) -> None:
+        """The game is over: it goes into the history, once."""
+        table = self.table
+        if self.keeper is not None and table.is_over and table.person is not None and not self._recorded:
+            self._recorded = True
+            self.keeper.record_cribbage(table.state, table.person, table.level)
+
+    def incidents(self) -> tuple[str, ...]:
+        return ()
+
+    def close(self) -> None:
+        self._coming = None
+        self.thinker.close()

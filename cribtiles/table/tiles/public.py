@@ -1,0 +1,259 @@
+"""What everyone at a tile table may see of a round and a match while it is played (`PublicState`,
+`PublicMatch`): no rack but at the end, no bag's order, no seed; a seat's own view is built from it and
+that seat's rack. Both go over a wire as JSON (`public_json`, `public_from_json`) (issue 30)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cribtiles.rules.board import Board
+from cribtiles.rules.game import EndReason, GameState, JokerCall, Outcome, PlayerView, Turn
+from cribtiles.rules.match import Match
+from cribtiles.rules.moves import Exchange, Move, Play, parse_move
+from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.tiles import Tile, format_tiles, full_set, parse_tile, rack_counter
+
+HIDDEN_EXCHANGE = "exchange ?"  # another seat's exchange on the wire: how many tiles went back is public
+
+
+@dataclass(frozen=True)
+class PublicState:
+    """A round as the whole table sees it: the board, scores, whose turn, the bags' and racks' sizes,
+    the turns (another seat's exchange without its tiles), the Joker calls, and once the round is over
+    its end and the racks left (`end_racks`, counted off then)."""
+
+    options: RuleOptions
+    names: tuple[str, ...]
+    board: Board
+    scores: tuple[int, ...]
+    current: int
+    starter: int
+    start_draws: tuple[tuple[tuple[int, Tile], ...], ...]
+    turns: tuple[Turn, ...]
+    calls: tuple[tuple[int, JokerCall], ...]
+    bag_sizes: tuple[int, ...]
+    rack_sizes: tuple[int, ...]
+    unclaimed: int = 0  # Joker: what the last play left unclaimed, while it may be called
+    overclaimed: int = 0  # Joker: what the last play claimed beyond its score, the same window
+    outcome: Outcome | None = None
+    end_racks: tuple[tuple[Tile, ...], ...] = ()  # the racks once the round is over, () before
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self.is_over else self.current
+
+    @property
+    def last_turn(self) -> Turn | None:
+        return self.turns[-1] if self.turns else None
+
+    def bag_of(self, player: int) -> int:
+        return player if self.options.solitaire else 0
+
+    def bag_size(self, player: int | None = None) -> int:
+        """Tiles left in the player's bag (Solitaire: the side's own), or in all bags."""
+        return sum(self.bag_sizes) if player is None else self.bag_sizes[self.bag_of(player)]
+
+    def final_scores(self) -> tuple[int, ...]:
+        return self.outcome.final_scores if self.outcome else self.scores
+
+
+@dataclass(frozen=True)
+class PublicMatch:
+    """A match as the whole table sees it: its rules, the rounds finished, the round in play."""
+
+    options: RuleOptions
+    names: tuple[str, ...]
+    finished: tuple[PublicState, ...]
+    game: PublicState
+
+    @property
+    def round(self) -> int:
+        return len(self.finished) + 1
+
+    def _rounds_done(self) -> tuple[PublicState, ...]:
+        return self.finished + ((self.game,) if self.game.is_over else ())
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """Running totals over the rounds finished so far (as `Match.totals`)."""
+        return tuple(sum(g.final_scores()[p] for g in self._rounds_done()) for p in range(len(self.names)))
+
+    @property
+    def servant(self) -> tuple[int, ...]:
+        if not self._rounds_done():
+            return ()
+        low = min(self.totals)
+        return tuple(p for p, t in enumerate(self.totals) if t == low)
+
+    @property
+    def is_over(self) -> bool:
+        return len(self._rounds_done()) >= self.options.rounds
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        best = max(self.totals)
+        return tuple(p for p, t in enumerate(self.totals) if t == best)
+
+
+def _shown_turn(turn: Turn, shown: Collection[int], over: bool) -> Turn:
+    if isinstance(turn.move, Exchange) and turn.player not in shown and not over:
+        return replace(turn, move=Exchange(()))
+    return turn
+
+
+def public_of(state: GameState, shown: Collection[int] = ()) -> PublicState:
+    """The public part of `state`; the exchanges of the seats `shown` (this driver's) keep their tiles,
+    and every one does once the round is over."""
+    last_play = state.last_turn is not None and state.last_turn.is_play
+    return PublicState(
+        options=state.options,
+        names=state.names,
+        board=state.board,
+        scores=state.scores,
+        current=state.current,
+        starter=state.starter,
+        start_draws=state.start_draws,
+        turns=tuple(_shown_turn(t, shown, state.is_over) for t in state.turns),
+        calls=state.calls,
+        bag_sizes=tuple(len(b) for b in state.bags),
+        rack_sizes=tuple(len(r) for r in state.racks),
+        unclaimed=state.unclaimed if last_play else 0,
+        overclaimed=state.overclaimed if last_play else 0,
+        outcome=state.outcome,
+        end_racks=state.racks if state.is_over else (),
+    )
+
+
+def public_match(match: Match, shown: Collection[int] = ()) -> PublicMatch:
+    finished = tuple(public_of(g) for g in match.finished)
+    return PublicMatch(match.options, match.names, finished, public_of(match.game, shown))
+
+
+def player_view(public: PublicState, seat: int, rack: tuple[Tile, ...]) -> PlayerView:
+    """What `seat` sees (as `GameState.view`): the public round as shown to it, and its own rack."""
+    pool = Counter(full_set()) - rack_counter(t for _, t in public.board.tiles()) - rack_counter(rack)
+    return PlayerView(
+        player=seat,
+        options=public.options,
+        names=public.names,
+        board=public.board,
+        rack=rack,
+        scores=public.scores,
+        current=-1 if public.is_over else public.current,
+        bag_sizes=public.bag_sizes,
+        rack_sizes=public.rack_sizes,
+        unseen=tuple(sorted(pool.elements())),
+        turns=tuple(_shown_turn(t, (seat,), public.is_over) for t in public.turns),
+        unclaimed=public.unclaimed,
+        overclaimed=public.overclaimed,
+        outcome=public.outcome,
+        starter=public.starter,
+    )
+
+
+# --- over a wire ---
+
+
+def _move_text(move: Move) -> str:
+    return HIDDEN_EXCHANGE if isinstance(move, Exchange) and not move.tiles else str(move)
+
+
+def _move_of(text: str) -> Move:
+    return Exchange(()) if text == HIDDEN_EXCHANGE else parse_move(text)
+
+
+def _tiles(text: str) -> tuple[Tile, ...]:
+    return tuple(parse_tile(t) for t in text.split())
+
+
+def public_json(public: PublicState) -> dict[str, Any]:
+    """`public` as JSON values (what a table sends every seat)."""
+    outcome = public.outcome
+    return {
+        "options": public.options.as_dict(),
+        "names": list(public.names),
+        "board": str(Play.of(public.board.tiles())),
+        "scores": list(public.scores),
+        "current": public.current,
+        "starter": public.starter,
+        "start_draws": [[[p, str(t)] for p, t in draws] for draws in public.start_draws],
+        "turns": [[t.player, _move_text(t.move), t.points, t.true_points, t.drawn, t.stuck] for t in public.turns],
+        "calls": [[n, c.caller, c.points, c.taken] for n, c in public.calls],
+        "bag_sizes": list(public.bag_sizes),
+        "rack_sizes": list(public.rack_sizes),
+        "unclaimed": public.unclaimed,
+        "overclaimed": public.overclaimed,
+        "outcome": None
+        if outcome is None
+        else {
+            "reason": outcome.reason.value,
+            "went_out": outcome.went_out,
+            "deductions": list(outcome.deductions),
+            "final_scores": list(outcome.final_scores),
+            "winners": list(outcome.winners),
+        },
+        "end_racks": [format_tiles(r) for r in public.end_racks],
+    }
+
+
+def public_from_json(data: Mapping[str, Any]) -> PublicState:
+    board_play = parse_move(data["board"]) if data["board"] else Play(())
+    assert isinstance(board_play, Play)
+    told = data["outcome"]
+    outcome = (
+        None
+        if told is None
+        else Outcome(
+            EndReason(told["reason"]),
+            told["went_out"],
+            tuple(told["deductions"]),
+            tuple(told["final_scores"]),
+            tuple(told["winners"]),
+        )
+    )
+    return PublicState(
+        options=RuleOptions().with_text(",".join(f"{k}={v}" for k, v in data["options"].items())),
+        names=tuple(data["names"]),
+        board=Board.empty().place(board_play.placements),
+        scores=tuple(data["scores"]),
+        current=data["current"],
+        starter=data["starter"],
+        start_draws=tuple(tuple((p, parse_tile(t)) for p, t in draws) for draws in data["start_draws"]),
+        turns=tuple(Turn(p, _move_of(m), pts, true, drawn, stuck) for p, m, pts, true, drawn, stuck in data["turns"]),
+        calls=tuple((n, JokerCall(caller, points, taken)) for n, caller, points, taken in data["calls"]),
+        bag_sizes=tuple(data["bag_sizes"]),
+        rack_sizes=tuple(data["rack_sizes"]),
+        unclaimed=data["unclaimed"],
+        overclaimed=data["overclaimed"],
+        outcome=outcome,
+        end_racks=tuple(_tiles(r) for r in data["end_racks"]),
+    )
+
+
+def match_json(match: PublicMatch) -> dict[str, Any]:
+    return {
+        "options": match.options.as_dict(),
+        "names": list(match.names),
+        "finished": [public_json(g) for g in match.finished],
+        "game": public_json(match.game),
+    }
+
+
+def match_from_json(data: Mapping[str, Any]) -> PublicMatch:
+    return PublicMatch(
+        RuleOptions().with_text(",".join(f"{k}={v}" for k, v in data["options"].items())),
+        tuple(data["names"]),
+        tuple(public_from_json(g) for g in data["finished"]),
+        public_from_json(data["game"]),
+    )
