@@ -183,7 +183,7 @@ def test_stuck_bots_exchange_or_pass() -> None:
 
 
 def test_unknown_level_is_refused_in_words() -> None:
-    with pytest.raises(ValueError, match="'grandmaster'; the levels are beginner, .*, expert$") as e:
+    with pytest.raises(ValueError, match=r"'grandmaster'; the levels are beginner, .*, expert$") as e:
         make_bot("grandmaster")
     assert str(e.value).endswith(", ".join(LEVELS))  # every level named, a new one too
 
