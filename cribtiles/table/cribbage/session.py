@@ -16,6 +16,7 @@ from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 
 from ..seats import Seat
+from .public import CribbagePublic, public_of
 from .table import BotRequest, CribbageTable, Happening, choose
 
 log = logging.getLogger("cribtiles.window")
@@ -29,6 +30,11 @@ class Thinker(Protocol):
     def answer(self) -> tuple[int, Move] | None: ...
 
     def asked(self, ply: int) -> bool: ...
+
+    @property
+    def troubles(self) -> tuple[str, ...]:
+        """What went wrong with its thinking, in words (none: ())."""
+        ...
 
     def close(self) -> None: ...
 
@@ -45,10 +51,16 @@ class BotThinker:
         self.request: BotRequest | None = None
         self._job: Background[Move] = Background("cribbage bot", use_process=False)
         self._answer: tuple[int, Move] | None = None
+        self._troubles: list[str] = []
 
     def start(self, request: BotRequest) -> None:
         self.request, self._answer = request, None
         self._job.start(self.chooser, (request,), in_thread=True)
+
+    @property
+    def troubles(self) -> tuple[str, ...]:
+        """What went wrong with the bot's thinking, in words, oldest first."""
+        return tuple(self._troubles)
 
     def answer(self) -> tuple[int, Move] | None:
         request = self.request
@@ -60,6 +72,9 @@ class BotThinker:
                 self._answer = (request.ply, state.value)
             elif isinstance(state, Failed):  # choose() already replaces a failing bot; this is for the unforeseen
                 log.error("the cribbage bot could not choose; it makes the first legal move: %s", state.details)
+                self._troubles.append(
+                    f"The cribbage bot could not choose ({state.words}): it made the first legal move."
+                )
                 self._answer = (request.ply, request.view.legal[0])
         return self._answer
 
@@ -82,6 +97,10 @@ class InlineThinker:
 
     def start(self, request: BotRequest) -> None:
         self.request, self._answer = request, (request.ply, self.chooser(request))
+
+    @property
+    def troubles(self) -> tuple[str, ...]:
+        return ()
 
     def answer(self) -> tuple[int, Move] | None:
         return self._answer
@@ -137,6 +156,10 @@ class CribbageSession:
     @property
     def thinking(self) -> bool:
         return self.table.bot_to_move and self.thinker.asked(self.table.ply)
+
+    def public(self) -> CribbagePublic:
+        """What both seats may see now: no hand before it is shown, no crib before it is counted."""
+        return public_of(self.table)
 
     def view(self, seat: int) -> CribbageView:
         """What `seat` sees: its own hand, never the other's before the show nor the crib before it
@@ -211,7 +234,8 @@ class CribbageSession:
             self.keeper.record_cribbage(table.state, table.person, table.level)
 
     def incidents(self) -> tuple[str, ...]:
-        return ()
+        """What went wrong with the bot's thinking, in words, if its thinker reported any trouble."""
+        return self.thinker.troubles
 
     def close(self) -> None:
         self._coming = None

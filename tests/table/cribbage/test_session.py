@@ -3,14 +3,18 @@ and `land`, the other seat's hand never handed out (issue 30)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from cribtiles.cribbage.game import CribbageState
 from cribtiles.cribbage.moves import CribbageError, Move
+from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.table.cribbage.session import CribbageSession, InlineThinker
-from cribtiles.table.cribbage.table import CribbageTable, Happening
+from cribtiles.table.cribbage.public import public_from_json, public_json, public_of
+from cribtiles.table.cribbage.session import BotThinker, CribbageSession, InlineThinker
+from cribtiles.table.cribbage.table import BotRequest, CribbageTable, Happening
 from cribtiles.table.session import GameSession
 
 
@@ -88,4 +92,95 @@ def test_a_whole_game_is_saved_and_recorded_once() -> None:
     session.finish()
     session.finish()
     assert len(keeps.recorded) == 1 and keeps.recorded[0][0].is_over and keeps.recorded[0][1:] == (0, "easy")
+    session.close()
+
+
+def _hidden(public_text: str, table: CribbageTable, seat: int) -> set[str]:
+    """The cards of `seat`'s hand and of the crib that `public_text` shows but may not yet."""
+    state = table.state
+    shown = {c.owner for c in table.counted if not c.crib}
+    secret = set() if seat in shown else {str(c) for c in state.hands[seat] + state.shown[seat]}
+    if not any(c.crib for c in table.counted):
+        secret |= {str(c) for c in state.crib + state.discards[0] + state.discards[1]}
+    laid = {str(c) for _, c in state.played}
+    return {c for c in secret - laid if f'"{c}"' in public_text}
+
+
+def test_the_public_value_goes_over_json_and_shows_no_hidden_card() -> None:
+    session = CribbageSession(CribbageTable.new(11, "easy", CribbageOptions(muggins=True, play_muggins=True)))
+    table = session.table
+    seen_counted = seen_claim = False
+    while not session.is_over:
+        public = session.public()
+        text = public_json(public)
+        assert public_from_json(text) == public
+        assert _hidden(text, table, 1) == set()
+        assert "seed" not in text and "stock" not in text and "deck" not in text
+        assert public.scores == table.state.scores and public.to_move == table.to_move
+        seen_counted = seen_counted or bool(public.counted)
+        seen_claim = seen_claim or public.claim is not None
+        seat = session.to_move
+        assert seat is not None
+        if seat in session.mine:
+            session.act(seat, session.view(seat).legal[0])
+        else:
+            while session.poll() is None:
+                pass
+            session.land()
+    end = public_from_json(public_json(session.public()))
+    assert end.is_over and end.summary == table.summary() and end.summary is not None
+    assert seen_counted and seen_claim
+    assert end.counted[-1].score.total == table.counted[-1].score.total
+
+
+def test_the_leak_check_sees_the_bots_hand_and_the_crib() -> None:
+    table = CribbageTable.new(11, "easy")
+    text = public_json(public_of(table))
+    assert _hidden(text, table, 1) == set()
+    assert _hidden(text + f'"{table.state.hands[1][0]}"', table, 1) == {str(table.state.hands[1][0])}
+
+
+class Failing:
+    """A thinker whose bot failed: it says so."""
+
+    def __init__(self) -> None:
+        self.inner = InlineThinker()
+
+    def start(self, request: BotRequest) -> None:
+        self.inner.start(request)
+
+    def answer(self) -> tuple[int, Move] | None:
+        return self.inner.answer()
+
+    def asked(self, ply: int) -> bool:
+        return self.inner.asked(ply)
+
+    @property
+    def troubles(self) -> tuple[str, ...]:
+        return ("The cribbage bot could not choose (ValueError: a bug): it made the first legal move.",)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_incidents_say_what_went_wrong_with_the_bots_thinking() -> None:
+    assert CribbageSession(CribbageTable.new(3, "easy")).incidents() == ()
+    session = CribbageSession(CribbageTable.new(3, "easy"), Failing())
+    assert session.incidents() == (
+        "The cribbage bot could not choose (ValueError: a bug): it made the first legal move.",
+    )
+
+
+def test_a_bot_that_fails_in_the_background_is_an_incident() -> None:
+    def broken(request: BotRequest) -> Move:
+        raise ValueError("a bug")
+
+    session = CribbageSession(CribbageTable.new(3, "easy"), BotThinker(broken))
+    session.act(0, session.view(0).legal[0])
+    deadline = time.monotonic() + 10
+    while session.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    session.land()
+    assert len(session.incidents()) == 1 and "ValueError" in session.incidents()[0]
+    assert "first legal move" in session.incidents()[0]
     session.close()

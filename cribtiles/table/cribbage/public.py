@@ -1,0 +1,353 @@
+"""What both players may see of a cribbage game while it is played (`CribbagePublic`): no hand of either
+seat before it is shown, no crib before it is counted, no deck order, no seed; a seat's own hand is its
+`view`. It goes over a wire as JSON (`public_json`, `public_from_json`) (issue 30)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from cribtiles.cribbage.cards import Card, parse_card
+from cribtiles.cribbage.events import EventKind, MarginKind, ScoreEvent
+from cribtiles.cribbage.game import describe_cut
+from cribtiles.cribbage.moves import Count, Discard, Go, Muggins, PlayCard
+from cribtiles.cribbage.muggins import Claim, ClaimKind
+from cribtiles.cribbage.options import CribbageOptions, Phase
+from cribtiles.cribbage.peg import PegKind
+from cribtiles.cribbage.show import ShowKind, ShowScore, score_show
+
+from .table import CribbageSummary, CribbageTable, Happening
+
+PUBLIC_FORMAT = "cribtiles cribbage public"
+
+
+class Act(StrEnum):
+    """What kind of move a told move was (a discard's cards are not public: only that two were laid)."""
+
+    DISCARD = "discard"
+    PLAY = "play"
+    GO = "go"
+    COUNT = "count"
+    CALL = "muggins"
+    LET_STAND = "let stand"
+
+
+@dataclass(frozen=True)
+class PublicCounted:
+    """A hand (or the crib) counted in the show, as `CountedHand` but for all to see: it is face up."""
+
+    owner: int
+    cards: tuple[Card, ...]
+    starter: Card
+    crib: bool
+    declared: int
+    called: bool | None = None
+
+    @property
+    def score(self) -> ShowScore:
+        return score_show(self.cards, self.starter, self.crib)
+
+
+@dataclass(frozen=True)
+class PublicMove:
+    """A move told at the table: who, what kind, the card laid (None for any other), its words and points."""
+
+    player: int
+    act: Act
+    card: Card | None
+    deal: int
+    phase: Phase
+    events: tuple[ScoreEvent, ...]
+    count: int
+    words: str
+
+
+@dataclass(frozen=True)
+class CribbagePublic:
+    """A cribbage game as the whole table sees it."""
+
+    names: tuple[str, str]
+    person: int | None  # the seat a person plays (the window's), None for two bots
+    level: str
+    options: CribbageOptions
+    scores: tuple[int, int]
+    previous: tuple[int, int]  # the back pegs
+    dealer: int
+    deal_number: int
+    phase: Phase
+    show_step: int
+    ply: int
+    to_move: int | None
+    starter: Card | None
+    pile: tuple[Card, ...]
+    count: int
+    sequences: tuple[tuple[tuple[int, Card], ...], ...]  # the play's counts so far, each card in order
+    hand_sizes: tuple[int, int]
+    crib_size: int
+    counted: tuple[PublicCounted, ...]
+    claim: Claim | None
+    story: tuple[PublicMove, ...]
+    cut_words: tuple[str, ...]
+    summary: CribbageSummary | None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def bot(self) -> int:
+        return 1 - (self.person or 0)
+
+    def name(self, player: int) -> str:
+        return self.names[player]
+
+
+def _act(h: Happening) -> tuple[Act, Card | None]:
+    move = h.move
+    if isinstance(move, PlayCard):
+        return Act.PLAY, move.card
+    if isinstance(move, Discard):
+        return Act.DISCARD, None
+    if isinstance(move, Go):
+        return Act.GO, None
+    if isinstance(move, Count):
+        return Act.COUNT, None
+    assert isinstance(move, Muggins)
+    return (Act.CALL if move.claim else Act.LET_STAND), None
+
+
+def public_move(h: Happening) -> PublicMove:
+    act, card = _act(h)
+    return PublicMove(h.player, act, card, h.deal, h.phase, h.events, h.count, h.words)
+
+
+def public_of(table: CribbageTable) -> CribbagePublic:
+    """What everyone sees of `table` now."""
+    state = table.state
+    view = table.view(table.person if table.person is not None else 0)
+    return CribbagePublic(
+        names=(state.names[0], state.names[1]),
+        person=table.person,
+        level=table.level,
+        options=table.options,
+        scores=(state.scores[0], state.scores[1]),
+        previous=(table.previous[0], table.previous[1]),
+        dealer=state.dealer,
+        deal_number=state.deal_number,
+        phase=state.phase,
+        show_step=state.show_step,
+        ply=table.ply,
+        to_move=table.to_move,
+        starter=state.starter,
+        pile=view.pile,
+        count=view.count,
+        sequences=tuple(tuple(s) for s in table.sequences),
+        hand_sizes=(len(state.hands[0]), len(state.hands[1])),
+        crib_size=view.crib_size,
+        counted=tuple(
+            PublicCounted(c.owner, c.cards, c.score.starter, c.crib, c.declared, c.called) for c in table.counted
+        ),
+        claim=state.claim,
+        story=tuple(public_move(h) for h in table.story),
+        cut_words=tuple(describe_cut(state)) if state.deal_number == 1 else (),
+        summary=table.summary(),
+    )
+
+
+# --- JSON ---
+
+_KINDS: dict[str, type[StrEnum]] = {"peg": PegKind, "show": ShowKind, "event": EventKind}
+
+
+def _cards(cards: Sequence[Card]) -> list[str]:
+    return [str(c) for c in cards]
+
+
+def _read_cards(data: Sequence[str]) -> tuple[Card, ...]:
+    return tuple(parse_card(t) for t in data)
+
+
+def _card(card: Card | None) -> str | None:
+    return None if card is None else str(card)
+
+
+def _read_card(text: str | None) -> Card | None:
+    return None if text is None else parse_card(text)
+
+
+def _event(e: ScoreEvent) -> dict[str, Any]:
+    family = next(name for name, kind in _KINDS.items() if isinstance(e.kind, kind))
+    return {
+        "player": e.player,
+        "points": e.points,
+        "family": family,
+        "kind": str(e.kind),
+        "cards": _cards(e.cards),
+        "words": e.words,
+    }
+
+
+def _read_event(d: Mapping[str, Any]) -> ScoreEvent:
+    kind = _KINDS[d["family"]](d["kind"])
+    return ScoreEvent(d["player"], d["points"], kind, _read_cards(d["cards"]), d["words"])  # type: ignore[arg-type]
+
+
+def _claim(c: Claim | None) -> dict[str, Any] | None:
+    if c is None:
+        return None
+    return {
+        "counter": c.counter,
+        "declared": c.declared,
+        "kind": str(c.kind),
+        "cards": _cards(c.cards),
+        "starter": _card(c.starter),
+        "crib": c.crib,
+    }
+
+
+def _read_claim(d: Mapping[str, Any] | None) -> Claim | None:
+    if d is None:
+        return None
+    kind = ClaimKind(d["kind"])
+    return Claim(d["counter"], d["declared"], kind, _read_cards(d["cards"]), _read_card(d["starter"]), d["crib"])
+
+
+def _summary(s: CribbageSummary | None) -> dict[str, Any] | None:
+    if s is None:
+        return None
+    return {
+        "winner": s.winner,
+        "names": list(s.names),
+        "scores": list(s.scores),
+        "margin": str(s.margin),
+        "deals": s.deals,
+        "person_won": s.person_won,
+        "words": s.words,
+        "margin_words": s.margin_words,
+    }
+
+
+def _read_summary(d: Mapping[str, Any] | None) -> CribbageSummary | None:
+    if d is None:
+        return None
+    n, s = d["names"], d["scores"]
+    return CribbageSummary(
+        d["winner"],
+        (n[0], n[1]),
+        (s[0], s[1]),
+        MarginKind(d["margin"]),
+        d["deals"],
+        d["person_won"],
+        d["words"],
+        d["margin_words"],
+    )
+
+
+def public_data(p: CribbagePublic) -> dict[str, Any]:
+    """`p` as plain JSON data."""
+    return {
+        "format": PUBLIC_FORMAT,
+        "names": list(p.names),
+        "person": p.person,
+        "level": p.level,
+        "options": {"muggins": p.options.muggins, "target": p.options.target, "play_muggins": p.options.play_muggins},
+        "scores": list(p.scores),
+        "previous": list(p.previous),
+        "dealer": p.dealer,
+        "deal_number": p.deal_number,
+        "phase": str(p.phase),
+        "show_step": p.show_step,
+        "ply": p.ply,
+        "to_move": p.to_move,
+        "starter": _card(p.starter),
+        "pile": _cards(p.pile),
+        "count": p.count,
+        "sequences": [[[player, str(card)] for player, card in s] for s in p.sequences],
+        "hand_sizes": list(p.hand_sizes),
+        "crib_size": p.crib_size,
+        "counted": [
+            {
+                "owner": c.owner,
+                "cards": _cards(c.cards),
+                "starter": str(c.starter),
+                "crib": c.crib,
+                "declared": c.declared,
+                "called": c.called,
+            }
+            for c in p.counted
+        ],
+        "claim": _claim(p.claim),
+        "story": [
+            {
+                "player": m.player,
+                "act": str(m.act),
+                "card": _card(m.card),
+                "deal": m.deal,
+                "phase": str(m.phase),
+                "events": [_event(e) for e in m.events],
+                "count": m.count,
+                "words": m.words,
+            }
+            for m in p.story
+        ],
+        "cut_words": list(p.cut_words),
+        "summary": _summary(p.summary),
+    }
+
+
+def public_json(p: CribbagePublic) -> str:
+    return json.dumps(public_data(p))
+
+
+def public_from_json(text: str) -> CribbagePublic:
+    """The value `public_json` wrote; ValueError (KeyError, ...) for anything else."""
+    d = json.loads(text)
+    if not isinstance(d, dict) or d.get("format") != PUBLIC_FORMAT:
+        raise ValueError("it is not a public cribbage value")
+    o = d["options"]
+    names, scores, previous, sizes = d["names"], d["scores"], d["previous"], d["hand_sizes"]
+    return CribbagePublic(
+        names=(names[0], names[1]),
+        person=d["person"],
+        level=d["level"],
+        options=CribbageOptions(muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"]),
+        scores=(scores[0], scores[1]),
+        previous=(previous[0], previous[1]),
+        dealer=d["dealer"],
+        deal_number=d["deal_number"],
+        phase=Phase(d["phase"]),
+        show_step=d["show_step"],
+        ply=d["ply"],
+        to_move=d["to_move"],
+        starter=_read_card(d["starter"]),
+        pile=_read_cards(d["pile"]),
+        count=d["count"],
+        sequences=tuple(tuple((int(player), parse_card(card)) for player, card in s) for s in d["sequences"]),
+        hand_sizes=(sizes[0], sizes[1]),
+        crib_size=d["crib_size"],
+        counted=tuple(
+            PublicCounted(
+                c["owner"], _read_cards(c["cards"]), parse_card(c["starter"]), c["crib"], c["declared"], c["called"]
+            )
+            for c in d["counted"]
+        ),
+        claim=_read_claim(d["claim"]),
+        story=tuple(
+            PublicMove(
+                m["player"],
+                Act(m["act"]),
+                _read_card(m["card"]),
+                m["deal"],
+                Phase(m["phase"]),
+                tuple(_read_event(e) for e in m["events"]),
+                m["count"],
+                m["words"],
+            )
+            for m in d["story"]
+        ),
+        cut_words=tuple(d["cut_words"]),
+        summary=_read_summary(d["summary"]),
+    )
