@@ -15,6 +15,7 @@ from cribtiles.ui.cribbage.pilot import CribbagePilot
 from cribtiles.ui.cribbage.scene import CribbageScene
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.window import App
+from tests.ui.cribbage import table_of
 
 
 def cribbage_app(seed: int) -> tuple[App, CribbageScene]:
@@ -53,7 +54,7 @@ def test_piecemeal_cribbage_frames_match_whole_frames_through_deals_plays_and_pe
             assert same_as_whole(app, scene), f"frame {i} differs"
             if scene.ended:
                 break
-        assert scene.table.state.deal_number >= 2, "the game did not get past its first deal"
+        assert table_of(scene).state.deal_number >= 2, "the game did not get past its first deal"
     finally:
         app.close()
 

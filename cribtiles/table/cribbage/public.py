@@ -19,7 +19,8 @@ from cribtiles.cribbage.options import CribbageOptions, Phase
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind, ShowScore, score_show
 
-from .table import CribbageSummary, CribbageTable, Happening
+from .table import CribbageSummary as CribbageSummary
+from .table import CribbageTable, Happening
 
 PUBLIC_FORMAT = "cribtiles cribbage public"
 

@@ -10,14 +10,14 @@ from typing import Protocol
 
 from cribtiles.background import Background, Done, Failed
 from cribtiles.cribbage.game import CribbageState
-from cribtiles.cribbage.moves import CribbageError, Move
+from cribtiles.cribbage.moves import CribbageError, Move, Muggins
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 
 from ..seats import Seat
-from .public import CribbagePublic, public_of
-from .table import BotRequest, CribbageTable, Happening, choose
+from .public import CribbagePublic, PublicMove, public_move, public_of
+from .table import BotRequest, CribbageTable, choose
 
 log = logging.getLogger("cribtiles.window")
 
@@ -120,8 +120,52 @@ class Keeps(Protocol):
     def record_cribbage(self, state: CribbageState, person: int, level: str) -> None: ...
 
 
+class CribbageDriver(Protocol):
+    """What the cribbage scene asks of its game (a `GameSession[CribbageView, Move, Move, PublicMove]`
+    and cribbage's own questions): public values and its own seats' views only, so that the game may
+    be far away (a `CribbageSession` here, or one over a wire)."""
+
+    @property
+    def mine(self) -> tuple[int, ...]: ...
+
+    @property
+    def to_move(self) -> int | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def thinking(self) -> bool: ...
+
+    def public(self) -> CribbagePublic: ...
+
+    def view(self, seat: int) -> CribbageView: ...
+
+    def why_not(self, seat: int, move: Move) -> str: ...
+
+    def call_open(self, seat: int) -> Claim | None: ...
+
+    def legal_after_answer(self, seat: int) -> tuple[Move, ...]: ...
+
+    def act(self, seat: int, action: Move) -> PublicMove: ...
+
+    def poll(self) -> Move | None: ...
+
+    def land(self) -> PublicMove: ...
+
+    def take_pending(self) -> list[PublicMove]: ...
+
+    def save(self) -> None: ...
+
+    def finish(self) -> None: ...
+
+    def incidents(self) -> tuple[str, ...]: ...
+
+    def close(self) -> None: ...
+
+
 class CribbageSession:
-    """A `GameSession[CribbageView, Move, Move, Happening]` over a `CribbageTable` of this process: its
+    """A `GameSession[CribbageView, Move, Move, PublicMove]` over a `CribbageTable` of this process: its
     people are this driver's seats, its bot thinks in `thinker`, `keeper` (None: nowhere) keeps it."""
 
     def __init__(self, table: CribbageTable, thinker: Thinker | None = None, keeper: Keeps | None = None) -> None:
@@ -183,12 +227,21 @@ class CribbageSession:
         if seat not in self.mine:
             raise IllegalMove(f"seat {seat + 1} is not played here")
 
-    def act(self, seat: int, action: Move) -> Happening:
+    def legal_after_answer(self, seat: int) -> tuple[Move, ...]:
+        """`seat`'s moves once the other's score waiting for its answer stands (its moves now, when
+        none waits): what it may lay while it still may call."""
+        self._check_mine(seat)
+        state = self.table.state
+        if self.call_open(seat) is not None:
+            state = state.apply(Muggins(False))
+        return state.legal_actions() if state.current_player == seat else ()
+
+    def act(self, seat: int, action: Move) -> PublicMove:
         """`seat` moves (a muggins call or letting a score stand too); CribbageError in words."""
         self._check_mine(seat)
         if self.table.to_move != seat:
             raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
-        return self.table.play(action)
+        return public_move(self.table.play(action))
 
     # --- what the table does by itself ---
 
@@ -208,7 +261,7 @@ class CribbageSession:
         self._coming = answer
         return answer[1]
 
-    def land(self) -> Happening:
+    def land(self) -> PublicMove:
         """Make the move `poll` announced."""
         coming, self._coming = self._coming, None
         if coming is None:
@@ -216,11 +269,11 @@ class CribbageSession:
         happening = self.table.play_bot(coming[1], coming[0])
         if happening is None:
             raise IllegalMove("the bot's move came too late: the game has moved on")
-        return happening
+        return public_move(happening)
 
-    def take_pending(self) -> list[Happening]:
-        """Every move made since last asked, to be told and pegged."""
-        return self.table.take_pending()
+    def take_pending(self) -> list[PublicMove]:
+        """Every move made since last asked, to be told and pegged (as all may see them)."""
+        return [public_move(h) for h in self.table.take_pending()]
 
     def save(self) -> None:
         if self.keeper is not None:

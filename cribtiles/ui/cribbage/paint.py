@@ -12,7 +12,7 @@ from functools import lru_cache
 import pygame
 
 from cribtiles.cribbage.cards import Card
-from cribtiles.table.cribbage.table import CribbageSummary
+from cribtiles.table.cribbage.public import CribbageSummary
 
 from .. import art, pegboard
 from ..frame import Frame, Layer

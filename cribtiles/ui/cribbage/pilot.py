@@ -35,16 +35,16 @@ class CribbagePilot:
 
     def step(self) -> bool:
         scene = self.scene
-        table = scene.table
+        public = scene.pub
         if scene.ended:
             return False
-        if scene.holding or (scene.mode is Mode.SHOW and table.bot_to_move and scene.went_on != table.ply):
+        if scene.holding or (scene.mode is Mode.SHOW and scene.bots_turn and scene.went_on != public.ply):
             post_key(pygame.K_RETURN)  # go on: the next count, or the next deal
             self.steps += 1
             return True
-        if not table.person_to_move:
+        if not scene.my_turn:
             return False
-        move = choose_safely(self.bot, table.view(), self.rng)
+        move = choose_safely(self.bot, scene.seen, self.rng)
         lay = scene.layout
         if isinstance(move, Discard):
             for card in move.cards:
@@ -66,11 +66,11 @@ class CribbagePilot:
         elif isinstance(move, Go):
             post_key(pygame.K_g)
         elif isinstance(move, Count):
-            if table.options.muggins:  # you count your own: type what you say the cards make
-                state = table.state
-                cards, crib = state.show_cards(state.show_step)
-                assert state.starter is not None
-                _type(score_show(cards, state.starter, crib).total if move.declared is None else move.declared)
+            if public.options.muggins:  # you count your own: type what you say the cards make
+                assert public.starter is not None
+                crib = public.show_step == 2
+                said = move.declared
+                _type(score_show(scene.seen.to_count, public.starter, crib).total if said is None else said)
             post_key(pygame.K_RETURN)
         elif isinstance(move, Muggins):
             post_key(pygame.K_m if move.claim else pygame.K_RETURN)

@@ -1,8 +1,9 @@
 """Classic cribbage at the table: your hand dealt, two cards to the crib, the play to 31, the show
 counted step by step, pegs moving on the board; the bot thinks beside the frames and the scene polls it.
 
-The model (`cribtiles.table.cribbage.table`) holds the game; this scene turns clicks, drags and keys
-into moves for it, tells what each move scored, and builds a snapshot for `cribbage_paint` to draw.
+The game is behind a session (`cribtiles.table.cribbage.session.CribbageDriver`): this scene sees only
+its public value and your own hand, turns clicks, drags and keys into moves for it, tells what each move
+scored, and builds a snapshot for `cribbage_paint` to draw.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from typing import Protocol
 import pygame
 
 from cribtiles.cribbage.cards import DECK, Card
-from cribtiles.cribbage.game import describe_cut
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
 from cribtiles.cribbage.options import Phase
-from cribtiles.table.cribbage.session import BotThinker, CribbageSession
-from cribtiles.table.cribbage.table import CountedHand, CribbageTable, Happening
+from cribtiles.cribbage.view import CribbageView
+from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, PublicMove
+from cribtiles.table.cribbage.session import CribbageDriver
 from cribtiles.table.settings import Preferences
 
 from ..config import Keeper
@@ -160,10 +161,9 @@ class FrameParts:
     sprites: tuple[Sprite, ...]
 
 
-def _hold_after(h: Happening, table: CribbageTable) -> Hold:
+def _hold_after(h: PublicMove, state: CribbagePublic) -> Hold:
     """What a move just made leaves held in sight at this table: the show, when the crib was counted
     and the next deal dealt; the play, when its last card was laid; else nothing."""
-    state = table.state
     if h.phase is Phase.SHOW and state.deal_number != h.deal:
         return Hold.SHOW_OVER
     if h.phase is Phase.PLAY and state.phase is Phase.SHOW and state.show_step == 0:
@@ -177,14 +177,17 @@ class CribbageScene:
     def __init__(
         self,
         app: Host,
-        table: CribbageTable,
+        session: CribbageDriver,
         notice: str = "",
         on_new_game: Callable[[CribbageScene], None] | None = None,
     ) -> None:
         """`on_new_game`: what N (and the end card's New game) opens, given this scene."""
         self.app = app
         self.on_new_game = on_new_game or (lambda scene: None)
-        self.table = table
+        # its moves and the bot's go through the session (the bot thinks behind it, beside the frames);
+        # all the scene knows of the game is what the session says all may see, and your own hand
+        self.session = session
+        self._refresh()
         self.now = 0.0
         self.chosen: list[Card] = []
         self.cursor: int | None = None
@@ -193,16 +196,15 @@ class CribbageScene:
         self.message = notice
         self.message_error = bool(notice)
         self.message_until = ERROR_SECONDS * 2 if notice else 0.0
-        # its moves and the bot's go through the session (the bot thinks behind it, beside the frames)
-        self.session = CribbageSession(table, BotThinker(), app.keeper)
         self.asked_at = 0.0
         self.went_on = -1  # the ply at which you said to go on in the show
         # the end of a play, or of a show, kept in sight until you go on (a game saved then resumes so)
-        self.hold = _hold_after(table.story[-1], table) if table.story else Hold.NONE
+        story = self.pub.story
+        self.hold = _hold_after(story[-1], self.pub) if story else Hold.NONE
         self.declared: int | None = None  # the count (or a card's score) you say aloud: None until typed
         self.pegs = [Pegs(), Pegs()]
         for p in (0, 1):
-            self.pegs[p].set(table.state.scores[p], table.previous[p])
+            self.pegs[p].set(self.pub.scores[p], self.pub.previous[p])
         self.glides = Glides({})
         self.last_move_at = 0.0
         self.ended = False
@@ -214,7 +216,25 @@ class CribbageScene:
         self._warm: list[tuple[Card, int]] = []  # card faces to draw ahead of need, one a frame
         self._warm_for: tuple[int, int] = (0, 0)
 
+    def _refresh(self) -> None:
+        """Ask the session again, once something was done: the public value, your hand, your calls."""
+        session = self.session
+        self.pub: CribbagePublic = session.public()
+        person = self.pub.person
+        assert person is not None  # the window shows only games with a person at the table
+        self.seen: CribbageView = session.view(person)
+        self.open_call: Claim | None = session.call_open(person)
+        self.after_answer: tuple[Move, ...] = session.legal_after_answer(person)
+
     # --- the questions ---
+
+    @property
+    def my_turn(self) -> bool:
+        return self.pub.to_move == self.person
+
+    @property
+    def bots_turn(self) -> bool:
+        return self.pub.to_move == self.pub.bot
 
     @property
     def layout(self) -> CribLayout:
@@ -229,7 +249,7 @@ class CribbageScene:
 
     @property
     def person(self) -> int:
-        person = self.table.person
+        person = self.pub.person
         assert person is not None  # the window shows only games with a person at the table
         return person
 
@@ -239,29 +259,29 @@ class CribbageScene:
 
     @property
     def mode(self) -> Mode:
-        state = self.table.state
+        state = self.pub
         if self.hold is Hold.PLAY_OVER:
             return Mode.PLAY
         if self.hold is Hold.SHOW_OVER or state.phase is Phase.SHOW:
             return Mode.SHOW
-        if state.phase is Phase.OVER and self.table.counted and state.show_step > 0:
+        if state.phase is Phase.OVER and self.pub.counted and state.show_step > 0:
             return Mode.SHOW
         return Mode.DISCARD if state.starter is None else Mode.PLAY
 
     @property
     def hand(self) -> tuple[Card, ...]:
         """Your cards in the hand's row: six to choose from, four in the play, the four kept in the show."""
-        view = self.table.view()
+        view = self.seen
         if self.mode is Mode.SHOW:
-            mine = [c for c in self.table.counted if c.owner == self.person and not c.crib]
+            mine = [c for c in self.pub.counted if c.owner == self.person and not c.crib]
             return mine[-1].cards if self.hold is Hold.SHOW_OVER and mine else view.kept
         return view.hand
 
     @property
     def dealer(self) -> int:
         """The dealer of the deal on the felt: a show held in sight is the last deal's, whose dealer owned the crib."""
-        cribs = [c.owner for c in self.table.counted if c.crib]
-        return cribs[-1] if self.hold is Hold.SHOW_OVER and cribs else self.table.state.dealer
+        cribs = [c.owner for c in self.pub.counted if c.crib]
+        return cribs[-1] if self.hold is Hold.SHOW_OVER and cribs else self.pub.dealer
 
     def _anim(self, seconds: float) -> float:
         return seconds * self.pace
@@ -397,7 +417,7 @@ class CribbageScene:
             self._play(card)
 
     def _choose(self, card: Card) -> None:
-        if self.table.view().discards:
+        if self.seen.discards:
             self.say("Your two crib cards are laid already.")
         elif len(self.chosen) >= 2:
             self.say("Two cards go to the crib: click a chosen card to put it back first.")
@@ -406,8 +426,8 @@ class CribbageScene:
             self.message = ""
 
     def _play(self, card: Card) -> None:
-        if not self.table.person_to_move:
-            self.say(f"Wait: the {self.table.name(self.table.bot)} is to play.")
+        if not self.my_turn:
+            self.say(f"Wait: the {self.pub.name(self.pub.bot)} is to play.")
             return
         if self._claiming():  # a card laid with nothing typed says it scores nothing
             self._person(PlayCard(card, self.declared or 0))
@@ -415,7 +435,7 @@ class CribbageScene:
             self._person(PlayCard(card))
 
     def _go(self) -> None:
-        if self.mode is Mode.PLAY and self.table.person_to_move:
+        if self.mode is Mode.PLAY and self.my_turn:
             self._person(Go())
 
     def _enter(self) -> None:
@@ -429,7 +449,7 @@ class CribbageScene:
                 self._play(self.hand[self.cursor])
             elif self._muggins_offered():
                 self._person(Muggins(False))
-            elif Go() in self.table.view().legal:
+            elif Go() in self.seen.legal:
                 self._person(Go())
             else:
                 self.say("Choose a card with Left and Right, then Space or Enter plays it.", error=False)
@@ -441,8 +461,8 @@ class CribbageScene:
             wanted = "two cards" if not self.chosen else "a second card"
             self.say(f"Choose {wanted} for the crib first (click them, or drag them to the crib).")
             return
-        if not self.table.person_to_move:
-            self.say(f"Wait: the {self.table.name(self.table.bot)} is choosing its crib cards.")
+        if not self.my_turn:
+            self.say(f"Wait: the {self.pub.name(self.pub.bot)} is choosing its crib cards.")
             return
         if self._person(Discard((self.chosen[0], self.chosen[1]))):
             self.chosen = []
@@ -453,7 +473,7 @@ class CribbageScene:
         if self.holding:
             self.hold = Hold.NONE
             return
-        if self.table.person_to_move:
+        if self.my_turn:
             if self._muggins_offered():
                 self._person(Muggins(False))
             elif self._declaring():
@@ -463,8 +483,8 @@ class CribbageScene:
                     self._person(Count(self.declared))
             else:
                 self._person(Count())
-        elif self.table.bot_to_move:
-            self.went_on = self.table.ply
+        elif self.bots_turn:
+            self.went_on = self.pub.ply
 
     def _button(self, kind: ButtonKind) -> None:
         if kind is ButtonKind.DISCARD:
@@ -492,6 +512,7 @@ class CribbageScene:
             return False
         try:
             self.session.act(self.person, move)
+            self._refresh()
         except CribbageError as e:  # why_not said yes: the model and the rules disagree, a bug
             log.error("a move passed why_not and failed: %s (%s)", move, e)
             self.say(str(e))
@@ -509,10 +530,10 @@ class CribbageScene:
 
     def _declaring(self) -> bool:
         """Your count to say aloud in the show (muggins)."""
-        view = self.table.view()
+        view = self.seen
         return (
-            self.table.options.muggins
-            and self.table.person_to_move
+            self.pub.options.muggins
+            and self.my_turn
             and view.phase is Phase.SHOW
             and view.claim is None
             and not self.holding
@@ -520,22 +541,19 @@ class CribbageScene:
 
     def _claiming(self) -> bool:
         """A card of yours to lay in the play, its score said aloud (muggins in the play)."""
-        state = self.table.state
-        if not (self.table.options.play_muggins and self.table.person_to_move and state.phase is Phase.PLAY):
+        state = self.pub
+        if not (self.pub.options.play_muggins and self.my_turn and state.phase is Phase.PLAY):
             return False
-        mine = state.claim is None or state.claim.counter == self.table.bot
+        mine = state.claim is None or state.claim.counter == self.pub.bot
         return mine and not self.holding and any(isinstance(m, PlayCard) for m in self._legal_after_answer())
 
     def _legal_after_answer(self) -> tuple[Move, ...]:
         """Your moves once a bot's score waiting for your answer stands (your moves now, when none waits)."""
-        state = self.table.state
-        if self.table.call_open_to_person is not None:
-            state = state.apply(Muggins(False))
-        return state.legal_actions() if state.current_player == self.person else ()
+        return self.after_answer
 
     def _muggins_offered(self) -> Claim | None:
         """The bot's score said aloud that you may call now."""
-        return None if self.holding else self.table.call_open_to_person
+        return None if self.holding else self.open_call
 
     def new_game(self) -> None:
         """The New cribbage game choice over the table (a game in play is only replaced on Start)."""
@@ -548,12 +566,15 @@ class CribbageScene:
         if self.message and self.now > self.message_until:
             self.message = ""
         self._drive_bot()
-        for happening in self.table.take_pending():  # yours (made in `handle`) and the bot's, told at once
+        told = self.session.take_pending()  # yours (made in `handle`) and the bot's, told at once
+        if told:
+            self._refresh()
+        for happening in told:
             self._tell(happening)
         for peg in self.pegs:
             peg.advance(dt, self._anim(PEG))
         if (
-            self.table.is_over
+            self.pub.is_over
             and not self.ended
             and not any(p.moving for p in self.pegs)
             and self.now - self.last_move_at >= self._anim(END_PAUSE)
@@ -575,27 +596,27 @@ class CribbageScene:
             card, width = self._warm.pop()
             cards.face(card, width)
 
-    def _tell(self, h: Happening) -> None:
+    def _tell(self, h: PublicMove) -> None:
         """A move made: its points pegged, a call announced, a finished show held in sight."""
-        if isinstance(h.move, Muggins) and h.move.claim:
+        if h.act is Act.CALL:
             self.say(h.words, error=False)
         gained = [0, 0]
         for event in h.events:
             gained[event.player] += event.points
         for p in (0, 1):
-            points = min(gained[p], self.table.state.scores[p] - self.pegs[p].front)
+            points = min(gained[p], self.pub.scores[p] - self.pegs[p].front)
             if points > 0:
                 self.pegs[p].score(points)
-        held = _hold_after(h, self.table)
+        held = _hold_after(h, self.pub)
         if held is not Hold.NONE:
             self.hold = held
 
     def _drive_bot(self) -> None:
-        table = self.table
-        if not table.bot_to_move or self.holding or self.ended:
+        table = self.pub
+        if not self.bots_turn or self.holding or self.ended:
             return
-        phase = table.state.phase
-        answering = table.state.claim is not None  # the bot answers a score you said aloud
+        phase = table.phase
+        answering = table.claim is not None  # the bot answers a score you said aloud
         if phase is Phase.SHOW and self.went_on != table.ply and not answering:
             return  # each count of the show waits for you to go on
         asked = self.session.thinking
@@ -609,6 +630,7 @@ class CribbageScene:
         if any(p.moving for p in self.pegs) and phase is Phase.PLAY and not answering:
             return  # the last points are pegged before the next card
         self.session.land()
+        self._refresh()
         self._moved()
 
     def _record(self) -> None:
@@ -622,9 +644,9 @@ class CribbageScene:
     def window_caption(self) -> str:
         """What the window's title says while this game is shown (the task bar's score): the
         cribbage score, not the tile game's."""
-        table = self.table
+        table = self.pub
         names = ["You" if p == self.person else table.name(p) for p in (0, 1)]
-        return "Cribbage — " + " · ".join(f"{n} {s}" for n, s in zip(names, table.state.scores, strict=True))
+        return "Cribbage — " + " · ".join(f"{n} {s}" for n, s in zip(names, table.scores, strict=True))
 
     def hand_rects(self) -> list[Rect]:
         lay = self.layout
@@ -641,7 +663,7 @@ class CribbageScene:
         ]
 
     def _button_plan(self) -> tuple[tuple[ButtonKind, ...], dict[ButtonKind, str], set[ButtonKind]]:
-        table = self.table
+        table = self.pub
         mode = self.mode
         if self.ended or table.is_over:
             return (), {}, set()
@@ -649,7 +671,7 @@ class CribbageScene:
             label = "The show" if self.hold is Hold.PLAY_OVER else "Next deal"
             return (ButtonKind.GO_ON,), {ButtonKind.GO_ON: label}, {ButtonKind.GO_ON}
         if mode is Mode.DISCARD:
-            ready = len(self.chosen) == 2 and table.person_to_move
+            ready = len(self.chosen) == 2 and self.my_turn
             return (ButtonKind.DISCARD,), {}, {ButtonKind.DISCARD} if ready else set()
         offered = self._muggins_offered() is not None
         if mode is Mode.PLAY:
@@ -669,7 +691,7 @@ class CribbageScene:
         if self._declaring():
             kinds = (ButtonKind.LESS, ButtonKind.MORE, ButtonKind.COUNT)
             return kinds, {}, set(kinds)
-        if table.person_to_move:
+        if self.my_turn:
             return (ButtonKind.COUNT,), {}, {ButtonKind.COUNT}
         waiting = self.went_on != table.ply
         return (ButtonKind.GO_ON,), {}, {ButtonKind.GO_ON} if waiting else set()
@@ -677,8 +699,8 @@ class CribbageScene:
     def _prompt(self) -> tuple[str, bool]:
         if self.message:
             return self.message, self.message_error
-        table = self.table
-        view = table.view()
+        table = self.pub
+        view = self.seen
         bot = table.name(table.bot)
         crib = "your" if view.dealer == self.person else "its"
         if table.is_over:
@@ -700,7 +722,7 @@ class CribbageScene:
                 if any(isinstance(m, (PlayCard, Go)) for m in self._legal_after_answer()):
                     return f"{said}; playing on lets it stand.", False
                 return f"{said}, Enter lets it stand.", False
-            if table.person_to_move:
+            if self.my_turn:
                 if Go() in view.legal:
                     return f"No card of yours fits the count of {view.count}: say Go (G or the button).", False
                 if self._claiming():
@@ -710,15 +732,15 @@ class CribbageScene:
         return self._show_prompt()
 
     def _show_prompt(self) -> tuple[str, bool]:
-        table = self.table
-        view = table.view()
+        table = self.pub
+        view = self.seen
         if self.holding:
             return "The show is over: Enter or Next deal deals again.", False
         claim = self._muggins_offered()
         if claim is not None:
             said = f"The {table.name(table.bot)} says its {claim.what} makes {claim.declared}"
             return f"{said}: M calls muggins, Enter lets it stand.", False
-        if table.person_to_move:
+        if self.my_turn:
             what = "your crib" if view.show_step == 2 else "your hand"
             if self._declaring():
                 return f"Count {what}: type the points (or - and +), then Enter.", False
@@ -729,15 +751,15 @@ class CribbageScene:
         return f"The {table.name(table.bot)} counts {what}...", False
 
     def _lines(self) -> tuple[InfoLine, ...]:
-        table = self.table
-        view = table.view()
+        table = self.pub
+        view = self.seen
         if self.mode is Mode.SHOW:
             return self._show_lines()
         whose = "your" if view.dealer == self.person else f"the {table.name(table.bot)}'s"
         lines = [InfoLine(f"Deal {view.deal_number}: {whose} crib", "", GOLD, 2)]
         if view.deal_number == 1 and not table.story:
-            lines += [InfoLine(text, "", DIM, -2) for text in describe_cut(table.state)]
-        for h in reversed([h for h in table.story if h.deal == view.deal_number and h.move != Muggins(False)]):
+            lines += [InfoLine(text, "", DIM, -2) for text in table.cut_words]
+        for h in reversed([h for h in table.story if h.deal == view.deal_number and h.act is not Act.LET_STAND]):
             scored = sum(e.points for e in h.events)
             colour = CREAM if scored else DIM
             lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
@@ -746,7 +768,7 @@ class CribbageScene:
         return tuple(lines)
 
     def _show_lines(self) -> tuple[InfoLine, ...]:
-        table = self.table
+        table = self.pub
         lines = [InfoLine("The show", "", GOLD, 2)]
         for i, counted in reversed(list(enumerate(table.counted))):
             lines += _counted_lines(table, counted, i)
@@ -766,8 +788,8 @@ class CribbageScene:
     ) -> tuple[dict[Key, tuple[float, float, int]], dict[Key, Sprite]]:
         """Where every card rests this frame, and how it is marked (position filled in after the glide)."""
         lay = self.layout
-        table = self.table
-        view = table.view()
+        table = self.pub
+        view = self.seen
         mode = self.mode
         targets: dict[Key, tuple[float, float, int]] = {}
         marks: dict[Key, Sprite] = {}
@@ -781,7 +803,7 @@ class CribbageScene:
         for i, (card, rect) in enumerate(zip(self.hand, self.hand_rects(), strict=True)):
             if card == held:
                 continue
-            dim = mode is Mode.PLAY and table.person_to_move and card not in fits
+            dim = mode is Mode.PLAY and self.my_turn and card not in fits
             put((Place.HAND, card, 0), rect, dim=dim, chosen=card in self.chosen, focus=i == self.cursor)
         bot_cards = self._bot_cards()
         slots = lay.bot_slots(len(bot_cards))
@@ -810,25 +832,25 @@ class CribbageScene:
 
     def _bot_cards(self) -> tuple[Card | None, ...]:
         """The bot's cards in its row: backs, but its hand face up once counted in the show."""
-        view = self.table.view()
+        view = self.seen
         if self.mode is Mode.SHOW:
-            counted = [c for c in self.table.counted if c.owner == self.table.bot and not c.crib]
+            counted = [c for c in self.pub.counted if c.owner == self.pub.bot and not c.crib]
             return counted[-1].cards if counted else (None,) * 4
         return (None,) * view.opponent_cards_left
 
     def _show_row(self, lines: tuple[InfoLine, ...], hover: int | None) -> tuple[Card, ...]:
         """The cards in the show's row, the starter last: the counted hand pointed at in the panel, else
         the one you are to count (laid face up to be counted: the crib too), else the last counted."""
-        table = self.table
-        state = table.state
+        table = self.pub
+        state = table
         if self.mode is not Mode.SHOW:
             return ()
         pointed = lines[hover].hand if hover is not None else None
         if pointed is not None:
             counted = table.counted[pointed]
             return (*counted.cards, counted.score.starter)
-        if table.person_to_move and state.claim is None and not self.holding and state.starter is not None:
-            return (*state.show_cards(state.show_step)[0], state.starter)
+        if self.my_turn and state.claim is None and not self.holding and state.starter is not None:
+            return (*self.seen.to_count, state.starter)
         if table.counted:
             counted = table.counted[-1]
             return (*counted.cards, counted.score.starter)
@@ -840,7 +862,7 @@ class CribbageScene:
         lay = self.layout
         place = key[0]
         if place in (Place.PILE, Place.OLD):
-            r = lay.bot_slots(self.table.view().opponent_cards_left + 1)[-1]
+            r = lay.bot_slots(self.seen.opponent_cards_left + 1)[-1]
             return r[0], r[1], lay.back_w
         if place is Place.SHOW:
             return lay.crib[0], lay.crib[1], lay.play_w
@@ -865,8 +887,8 @@ class CribbageScene:
     def snapshot(self) -> CribSnapshot:
         """The table at this moment, for drawing (worked out by `update`; drawing it changes nothing)."""
         lay = self.layout
-        table = self.table
-        view = table.view()
+        table = self.pub
+        view = self.seen
         parts = self._parts if self._parts is not None else self._frame_parts(0.0)
         held = None
         if self.press is not None and self.press.dragging:
@@ -889,7 +911,7 @@ class CribbageScene:
             count_words = "a new count"
         return CribSnapshot(
             layout=lay,
-            names=table.state.names,
+            names=table.names,
             person=self.person,
             dealer=dealer,
             deal=view.deal_number,
@@ -910,7 +932,7 @@ class CribbageScene:
             lines=parts.lines,
             hover_line=parts.hover,
             keys=KEYS + (MUGGINS_KEYS if table.options.muggins or table.options.play_muggins else ""),
-            end=table.summary() if self.ended else None,
+            end=table.summary if self.ended else None,
             end_hover=next((k for k, r in lay.end_buttons().items() if contains(r, self.mouse)), None)
             if self.ended
             else None,
@@ -918,7 +940,7 @@ class CribbageScene:
 
     def _peg_spot(self, p: int) -> PegSpot:
         pegs = self.pegs[p]
-        number = round(pegs.shown_score) if pegs.moving else self.table.state.scores[p]
+        number = round(pegs.shown_score) if pegs.moving else self.pub.scores[p]
         return PegSpot(pegs.back, pegs.shown_score, number)
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
@@ -943,14 +965,14 @@ def _player_colour(player: int) -> tuple[int, int, int]:
     return art.shade(art.PLAYER_COLOURS[player % 4], 1.35)
 
 
-def _counted_lines(table: CribbageTable, counted: CountedHand, index: int) -> list[InfoLine]:
+def _counted_lines(table: CribbagePublic, counted: PublicCounted, index: int) -> list[InfoLine]:
     """A counted hand in the panel: whose, its total (and what was said), then each combination; while
     the count said aloud waits for an answer, only what was said (the cards are there to be counted)."""
     whose = "Your" if counted.owner == table.person else f"The {table.name(counted.owner)}'s"
     what = "crib" if counted.crib else "hand"
     total = counted.score.total
     cards = (*counted.cards, counted.score.starter)
-    claim = table.state.claim
+    claim = table.claim
     if claim is not None and claim.kind is ClaimKind.SHOW and index == len(table.counted) - 1:
         waiting = "your answer" if claim.counter == table.bot else "the answer"
         return [

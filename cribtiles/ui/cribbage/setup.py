@@ -10,6 +10,7 @@ import pygame
 
 from cribtiles.bot.cribbage.levels import DESCRIPTIONS, LEVELS
 from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.table.cribbage.session import BotThinker, CribbageSession
 from cribtiles.table.cribbage.table import DEFAULT_LEVEL, CribbageTable
 
 from ..paint import CREAM, DIM, GOLD, wrap, write
@@ -133,17 +134,18 @@ class CribbageSetupScene:
 
 
 def table_scene(app: Host, table: CribbageTable, notice: str = "") -> CribbageScene:
-    """The table for `table`, its N opening this choice over it."""
+    """The table for `table`, its N opening this choice over it: the window's seat at it is a session
+    (the bot thinking beside the frames, every move kept by the window's keeper)."""
 
     def new_game(scene: CribbageScene) -> None:
-        options = scene.table.options
+        options = scene.pub.options
         app.push(
             CribbageSetupScene(
-                app, scene.table.level, options.muggins, replace_table=True, play_muggins=options.play_muggins
+                app, scene.pub.level, options.muggins, replace_table=True, play_muggins=options.play_muggins
             )
         )
 
-    return CribbageScene(app, table, notice, new_game)
+    return CribbageScene(app, CribbageSession(table, BotThinker(), app.keeper), notice, new_game)
 
 
 def open_cribbage(app: Host) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from cribtiles.cribbage.moves import Move
-from cribtiles.table.cribbage.session import BotThinker
+from cribtiles.table.cribbage.session import BotThinker, CribbageSession
 from cribtiles.table.cribbage.table import BotRequest
 from cribtiles.table.cribbage.tutorial import scripted, step_at, tutorial_table, why_not
 
@@ -27,8 +27,9 @@ class KeepsNoCribbage:
         self.outer = outer
         self.skipped = 0  # saves and records asked for and not made
 
-    def save_cribbage(self, table: object) -> None:
+    def save_cribbage(self, table: object) -> bool:
         self.skipped += 1
+        return False
 
     def record_cribbage(self, state: object, person: int, level: str) -> None:
         self.skipped += 1
@@ -60,19 +61,19 @@ class CribbageTutorialScene(CribbageScene):
 
     def __init__(self, app: Host) -> None:
         self.aside = AsideHost(app)
-        super().__init__(self.aside, tutorial_table())  # type: ignore[arg-type]
+        session = CribbageSession(tutorial_table(), BotThinker(scripted_choice), self.aside.keeper)
+        super().__init__(self.aside, session)  # type: ignore[arg-type]
         self.outer = app
-        self.session.thinker = BotThinker(scripted_choice)
 
     @property
     def over(self) -> bool:
         """The scripted deal is done (the crib counted): only the last words and Escape are left."""
-        return scripted(self.table.ply) is None
+        return scripted(self.pub.ply) is None
 
     # --- your moves, held to the script ---
 
     def _person(self, move: Move) -> bool:
-        why = why_not(self.table.ply, move)
+        why = why_not(self.pub.ply, move)
         if why:
             self.say(why)
             return False
@@ -96,7 +97,7 @@ class CribbageTutorialScene(CribbageScene):
 
     def _lines(self) -> tuple[InfoLine, ...]:
         """The step's title and words first, wrapped to the panel, then the table's own lines."""
-        step = step_at(self.table.ply)
+        step = step_at(self.pub.ply)
         lay = self.layout
         size = max(13, lay.text - 2)
         width = lay.info[2] - 2 * max(8, lay.margin // 2 + 2)

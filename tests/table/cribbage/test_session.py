@@ -12,9 +12,9 @@ from cribtiles.cribbage.moves import CribbageError, Move
 from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.table.cribbage.public import public_from_json, public_json, public_of
+from cribtiles.table.cribbage.public import PublicMove, public_from_json, public_json, public_of
 from cribtiles.table.cribbage.session import BotThinker, CribbageSession, InlineThinker
-from cribtiles.table.cribbage.table import BotRequest, CribbageTable, Happening
+from cribtiles.table.cribbage.table import BotRequest, CribbageTable
 from cribtiles.table.session import GameSession
 
 
@@ -48,7 +48,7 @@ def played_out(session: CribbageSession) -> int:
 
 
 def test_it_is_a_game_session() -> None:
-    session: GameSession[CribbageView, Move, Move, Happening] = CribbageSession(CribbageTable.new(3, "easy"))
+    session: GameSession[CribbageView, Move, Move, PublicMove] = CribbageSession(CribbageTable.new(3, "easy"))
     assert session.mine == (0,) and session.seats[1].level == "easy" and not session.is_over
 
 

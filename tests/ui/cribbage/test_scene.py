@@ -28,6 +28,7 @@ from cribtiles.ui.geometry import centre
 from cribtiles.ui.tiles.autopilot import post_click, post_drag, post_key
 from cribtiles.ui.title import TitleScene
 from cribtiles.ui.window import App
+from tests.ui.cribbage import table_of
 
 #: Frames a test waits, at most, for the bot (it answers in milliseconds; the cap only stops a hung test).
 PATIENCE = 3000
@@ -132,11 +133,13 @@ def test_the_title_opens_the_choice_which_deals_a_game_saved_at_once(app: App, t
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, CribbageScene)
-    assert scene.table.level == "hard" and scene.table.options == CribbageOptions(muggins=True, play_muggins=True)
+    assert table_of(scene).level == "hard" and table_of(scene).options == CribbageOptions(
+        muggins=True, play_muggins=True
+    )
     saved = json.loads((tmp_path / "cribbage.json").read_text())
     assert saved["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121}
     assert saved["seats"][1]["level"] == "hard" and saved["record"]["moves"] == list(
-        scene.table.state.log
+        table_of(scene).state.log
     )  # the bot may have discarded
     post_key(pygame.K_ESCAPE)
     frames(app)
@@ -144,7 +147,7 @@ def test_the_title_opens_the_choice_which_deals_a_game_saved_at_once(app: App, t
     post_key(pygame.K_k)  # unfinished: straight back to the table
     frames(app)
     again = app.scenes[-1]
-    assert isinstance(again, CribbageScene) and again.table.state == scene.table.state
+    assert isinstance(again, CribbageScene) and table_of(again).state == table_of(scene).state
 
 
 # --- the discard ---
@@ -160,8 +163,8 @@ def test_two_cards_clicked_then_discard_lays_them_and_the_bot_follows(app: App, 
     assert "Lay 8D and 9H in its crib" in scene.snapshot().prompt
     post_click(button_centre(scene, ButtonKind.DISCARD))
     frames(app)
-    assert scene.table.state.log[0] == "discard 8D 9H" and scene.chosen == []
-    until(app, lambda: scene.table.state.phase is Phase.PLAY)  # the bot has laid its two
+    assert table_of(scene).state.log[0] == "discard 8D 9H" and scene.chosen == []
+    until(app, lambda: table_of(scene).state.phase is Phase.PLAY)  # the bot has laid its two
     assert len(saved_moves(tmp_path)) == 2  # saved after each move
     assert [str(c) for c in scene.hand] == ["AC", "2S", "4C", "7S"]
 
@@ -173,13 +176,13 @@ def test_cards_dragged_to_the_crib_are_chosen_and_enter_lays_them(app: App) -> N
     frames(app)
     post_click(button_centre(scene, ButtonKind.DISCARD))  # one card is not enough: said in words
     frames(app)
-    assert scene.table.state.log == () and "a second card" in scene.snapshot().prompt
+    assert table_of(scene).state.log == () and "a second card" in scene.snapshot().prompt
     post_drag(card_centre(scene, "2S"), centre(lay.crib))
     frames(app)
     assert {str(c) for c in scene.chosen} == {"AC", "2S"}
     post_key(pygame.K_RETURN)
     frames(app)
-    assert scene.table.state.log[0] == "discard AC 2S"
+    assert table_of(scene).state.log[0] == "discard AC 2S"
 
 
 def test_the_keys_choose_and_lay_the_crib_cards(app: App) -> None:
@@ -192,7 +195,7 @@ def test_the_keys_choose_and_lay_the_crib_cards(app: App) -> None:
     assert [str(c) for c in scene.chosen] == ["AC", "2S"] and scene.snapshot().sprites
     post_key(pygame.K_RETURN)
     frames(app)
-    assert scene.table.state.log[0] == "discard AC 2S"
+    assert table_of(scene).state.log[0] == "discard AC 2S"
 
 
 # --- the play ---
@@ -218,20 +221,20 @@ def test_a_card_over_31_is_refused_in_words_and_a_card_dragged_to_the_play_is_la
     assert snap.prompt_error and f"would make it {count + too_big.value}, over 31" in snap.prompt
     assert snap.count == count
     assert any(s.card == too_big and s.dim for s in snap.sprites)  # drawn dimmed: it cannot be played
-    before = len(scene.table.state.log)
+    before = len(table_of(scene).state.log)
     post_drag(card_centre(scene, str(fits)), centre(scene.layout.play))
     frames(app)
-    assert scene.table.state.log[before] == f"play {fits}"
+    assert table_of(scene).state.log[before] == f"play {fits}"
 
 
 def test_go_is_said_with_its_button_when_no_card_fits(app: App) -> None:
     table = reach(2, lambda t: Go() in t.state.legal_actions())
     scene = at_table(app, table)
     assert "say Go" in scene.snapshot().prompt
-    before = len(scene.table.state.log)
+    before = len(table_of(scene).state.log)
     post_click(button_centre(scene, ButtonKind.GO))
     frames(app)
-    assert scene.table.state.log[before] == "go"
+    assert table_of(scene).state.log[before] == "go"
 
 
 def test_the_bot_is_polled_until_it_lays_its_card_and_the_score_is_explained(app: App) -> None:
@@ -239,13 +242,13 @@ def test_the_bot_is_polled_until_it_lays_its_card_and_the_score_is_explained(app
     scene = at_table(app, drive(CribbageTable.new(1), "discard 8D 9H", "discard AD AH"))
     post_click(card_centre(scene, "7S"))
     frames(app)
-    until(app, lambda: len(scene.table.state.log) >= 4)
+    until(app, lambda: len(table_of(scene).state.log) >= 4)
     snap = scene.snapshot()
-    assert snap.count == scene.table.state.count
+    assert snap.count == table_of(scene).state.count
     lines = [(line.text, line.right) for line in snap.lines]
     assert ("You played 7S: the count is 7.", "") in lines
-    assert snap.pegs[1].number == scene.table.state.scores[1]
-    if scene.table.state.log[3] == "play 8H":  # the Medium bot takes the fifteen it sees
+    assert snap.pegs[1].number == table_of(scene).state.scores[1]
+    if table_of(scene).state.log[3] == "play 8H":  # the Medium bot takes the fifteen it sees
         assert ("fifteen two", "+2") in lines and snap.pegs[1].number == 2
 
 
@@ -266,12 +269,12 @@ def test_the_show_is_counted_step_by_step_and_a_combination_is_lit_when_pointed_
     assert scene.mode is Mode.SHOW and "Count your hand" in scene.snapshot().prompt
     post_key(pygame.K_RETURN)  # your hand: AC 2S 4C 7S with QC, one fifteen
     frames(app)
-    assert len(scene.table.counted) == 1 and scene.table.state.scores[0] == 4
+    assert len(table_of(scene).counted) == 1 and table_of(scene).state.scores[0] == 4
     assert "the Medium bot counts its hand" in scene.snapshot().prompt
     frames(app, 5)
-    assert len(scene.table.counted) == 1  # the bot's count waits for you to go on
+    assert len(table_of(scene).counted) == 1  # the bot's count waits for you to go on
     post_click(button_centre(scene, ButtonKind.GO_ON))
-    until(app, lambda: len(scene.table.counted) == 2)
+    until(app, lambda: len(table_of(scene).counted) == 2)
     frames(app)
     snap = scene.snapshot()
     texts = [line.text for line in snap.lines]
@@ -287,7 +290,7 @@ def test_the_show_is_counted_step_by_step_and_a_combination_is_lit_when_pointed_
     assert lit == {"6C", "7D", "8H", "9D"}
     post_key(pygame.K_RETURN)
     until(app, lambda: scene.holding)  # the crib counted, the next deal dealt: the show stays in sight
-    assert scene.mode is Mode.SHOW and scene.table.state.deal_number == 2
+    assert scene.mode is Mode.SHOW and table_of(scene).state.deal_number == 2
     assert [str(c) for c in scene.hand] == ["AC", "2S", "4C", "7S"]
     post_key(pygame.K_RETURN)
     frames(app)
@@ -306,7 +309,7 @@ def test_under_muggins_your_count_starts_empty_and_the_bot_calls_what_you_missed
     assert scene.snapshot().number == ""  # nothing typed: Enter alone does not say 0
     post_key(pygame.K_RETURN)
     frames(app)
-    assert scene.table.state.log[-1] == "play 6C" and scene.message.startswith("Type your count first")
+    assert table_of(scene).state.log[-1] == "play 6C" and scene.message.startswith("Type your count first")
     post_key(pygame.K_1)  # the hand makes 2; you say 1
     post_click(button_centre(scene, ButtonKind.MORE))
     post_click(button_centre(scene, ButtonKind.LESS))
@@ -314,9 +317,9 @@ def test_under_muggins_your_count_starts_empty_and_the_bot_calls_what_you_missed
     assert scene.snapshot().number == "1"
     post_key(pygame.K_RETURN)
     frames(app)
-    assert scene.table.state.log[-1] in ("count 1", "muggins") and scene.table.state.scores[0] == 3
-    until(app, lambda: scene.table.state.log[-1] == "muggins")  # the bot answers without waiting for you
-    assert scene.table.state.scores[1] == 4  # 3 from the play and the 1 you missed
+    assert table_of(scene).state.log[-1] in ("count 1", "muggins") and table_of(scene).state.scores[0] == 3
+    until(app, lambda: table_of(scene).state.log[-1] == "muggins")  # the bot answers without waiting for you
+    assert table_of(scene).state.scores[1] == 4  # 3 from the play and the 1 you missed
     announced = "Hard bot called muggins on your hand: 1 said, it makes 2: 1 missed, 1 to it."
     assert scene.snapshot().prompt == announced
     assert any(line.text == "said 1: 1 missed, muggins called by the Hard bot" for line in scene.snapshot().lines)
@@ -327,7 +330,7 @@ def bot_said_six(app: App) -> CribbageScene:
     table = CribbageTable.new(1, options=CribbageOptions(muggins=True))
     drive(table, *FIRST_PLAY, "play 2S", "play 7D", "play 6C", "count 2", "no muggins", "count 6")
     scene = at_table(app, table)
-    assert not scene.holding and scene.table.call_open_to_person is not None
+    assert not scene.holding and table_of(scene).call_open_to_person is not None
     return scene
 
 
@@ -339,10 +342,10 @@ def test_you_call_muggins_on_the_bots_miscount_with_m_and_it_is_announced(app: A
     texts = [line.text for line in snap.lines]
     assert texts[1:4] == ["The Medium bot's hand", "said 6: waiting for your answer", "Your hand"]  # nothing more
     assert [line.right for line in snap.lines if line.text == "The Medium bot's hand"] == ["6"]
-    before = scene.table.state.scores
+    before = table_of(scene).state.scores
     post_key(pygame.K_m)
     frames(app)
-    assert scene.table.state.log[-1] == "muggins" and scene.table.state.scores == (before[0] + 2, before[1])
+    assert table_of(scene).state.log[-1] == "muggins" and table_of(scene).state.scores == (before[0] + 2, before[1])
     snap = scene.snapshot()
     assert snap.prompt == "You called muggins on the Medium bot's hand: 6 said, it makes 8: 2 missed, 2 to you."
     texts = [line.text for line in snap.lines]
@@ -353,14 +356,14 @@ def test_the_muggins_button_calls(app: App) -> None:
     scene = bot_said_six(app)
     post_click(button_centre(scene, ButtonKind.MUGGINS))
     frames(app)
-    assert scene.table.state.log[-1] == "muggins" and scene.snapshot().prompt.startswith("You called muggins")
+    assert table_of(scene).state.log[-1] == "muggins" and scene.snapshot().prompt.startswith("You called muggins")
 
 
 def test_enter_lets_the_bots_count_stand(app: App) -> None:
     scene = bot_said_six(app)
     post_key(pygame.K_RETURN)
     frames(app)
-    assert scene.table.state.log[-1] == "no muggins" and scene.table.state.claim is None
+    assert table_of(scene).state.log[-1] == "no muggins" and table_of(scene).state.claim is None
     assert any(line.text == "said 6: 2 missed, let stand" for line in scene.snapshot().lines)
 
 
@@ -375,7 +378,7 @@ def test_with_muggins_in_the_play_you_call_the_bots_card_and_say_what_yours_scor
     assert hand == {parse_card(c): False for c in ("AC", "2S", "4C")}  # each may be laid: it lets the 8H stand
     post_key(pygame.K_m)
     frames(app)
-    assert scene.table.state.log[-1] == "muggins" and scene.table.state.scores == (1, 1)
+    assert table_of(scene).state.log[-1] == "muggins" and table_of(scene).state.scores == (1, 1)
     assert scene.snapshot().prompt.startswith("You called muggins on the Medium bot's card: 1 said, it makes 2")
     scene.message = ""
     post_key(pygame.K_3)
@@ -384,9 +387,9 @@ def test_with_muggins_in_the_play_you_call_the_bots_card_and_say_what_yours_scor
     assert scene.snapshot().number == ""
     post_click(card_centre(scene, "4C"))  # 19: nothing
     frames(app)
-    assert "play 4C 0" in scene.table.state.log
-    until(app, lambda: scene.table.state.log[-1] != "play 4C 0")  # the bot answers: a right score stands
-    assert scene.table.state.log[-1] == "no muggins"
+    assert "play 4C 0" in table_of(scene).state.log
+    until(app, lambda: table_of(scene).state.log[-1] != "play 4C 0")  # the bot answers: a right score stands
+    assert table_of(scene).state.log[-1] == "no muggins"
 
 
 # --- a whole game, the end, the saves ---
@@ -400,8 +403,8 @@ def test_a_whole_seeded_game_is_played_through_posted_events_to_its_end(app: App
             break
         pilot.step()
         frames(app, 2)
-    assert scene.ended and scene.table.is_over and pilot.steps > 40
-    summary = scene.table.summary()
+    assert scene.ended and table_of(scene).is_over and pilot.steps > 40
+    summary = table_of(scene).summary()
     assert summary is not None and max(summary.scores) == 121
     snap = scene.snapshot()
     assert snap.end == summary
@@ -409,7 +412,7 @@ def test_a_whole_seeded_game_is_played_through_posted_events_to_its_end(app: App
     assert [(g.game, g.seed, g.opponent, g.person, g.scores) for g in history] == [
         ("cribbage", 77, "hard", 0, summary.scores)
     ]
-    assert saved_moves(tmp_path) == list(scene.table.state.log)
+    assert saved_moves(tmp_path) == list(table_of(scene).state.log)
     post_key(pygame.K_ESCAPE)
     frames(app)
     assert isinstance(app.scenes[-1], TitleScene)
@@ -428,7 +431,7 @@ def test_a_whole_game_with_muggins_both_ways_is_played_through_posted_events(app
             break
         pilot.step()
         frames(app, 2)
-    state = scene.table.state
+    state = table_of(scene).state
     assert scene.ended and state.is_over and saved_moves(tmp_path) == list(state.log)
     assert any(m.startswith("count ") for m in state.log) and any(len(m.split()) == 3 for m in state.log)
     answers = [m for m in state.log if m in ("muggins", "no muggins")]
@@ -443,10 +446,10 @@ def test_a_game_resumes_from_its_autosave_in_a_new_window(tmp_path: Path) -> Non
         post_click(card_centre(scene, "8D"))
         post_click(card_centre(scene, "9H"))
         post_key(pygame.K_RETURN)
-        until(app, lambda: scene.table.state.phase is Phase.PLAY)
+        until(app, lambda: table_of(scene).state.phase is Phase.PLAY)
         post_click(card_centre(scene, "7S"))
-        until(app, lambda: len(scene.table.state.log) >= 4)
-        state = scene.table.state
+        until(app, lambda: len(table_of(scene).state.log) >= 4)
+        state = table_of(scene).state
     finally:
         app.close()
     again = open_app(tmp_path)
@@ -454,7 +457,7 @@ def test_a_game_resumes_from_its_autosave_in_a_new_window(tmp_path: Path) -> Non
         post_key(pygame.K_k)
         frames(again)
         scene = again.scenes[-1]
-        assert isinstance(scene, CribbageScene) and scene.table.state == state
+        assert isinstance(scene, CribbageScene) and table_of(scene).state == state
         assert [p.number for p in scene.snapshot().pegs] == list(state.scores)
     finally:
         again.close()
@@ -507,7 +510,7 @@ def test_n_offers_a_new_game_over_the_table_and_escape_returns_to_it_untouched(a
     post_key(pygame.K_s)
     frames(app)
     fresh = app.scenes[-1]
-    assert isinstance(fresh, CribbageScene) and fresh is not scene and fresh.table.state.seed != 1
+    assert isinstance(fresh, CribbageScene) and fresh is not scene and table_of(fresh).state.seed != 1
     assert isinstance(app.scenes[-2], TitleScene)  # the old table is gone: Escape goes to the title
 
 
@@ -532,11 +535,11 @@ def test_a_card_clicked_while_the_bot_is_to_play_is_not_played_and_says_why(app:
     post_key(pygame.K_k)
     frames(app, 1)  # the table opens and asks the bot, which answers at the earliest in the next frame
     scene = app.scenes[-1]
-    assert isinstance(scene, CribbageScene) and scene.table.bot_to_move
+    assert isinstance(scene, CribbageScene) and table_of(scene).bot_to_move
     post_click(card_centre(scene, "4C"))
     frames(app, 1)
-    assert scene.message == "Wait: the Medium bot is to play." and "play 4C" not in scene.table.state.log
-    until(app, lambda: len(scene.table.state.log) == 4)
+    assert scene.message == "Wait: the Medium bot is to play." and "play 4C" not in table_of(scene).state.log
+    until(app, lambda: len(table_of(scene).state.log) == 4)
 
 
 def test_the_window_title_carries_the_cribbage_score_while_cribbage_is_shown(app: App) -> None:

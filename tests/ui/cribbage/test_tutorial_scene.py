@@ -21,6 +21,7 @@ from cribtiles.ui.cribbage.tutorial_scene import CribbageTutorialScene, open_cri
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.tiles.autopilot import post_click, post_key
 from cribtiles.ui.window import App
+from tests.ui.cribbage import table_of
 from tests.ui.cribbage.test_scene import frames, until
 
 
@@ -63,7 +64,7 @@ def test_the_steps_words_are_in_the_panel_and_a_wrong_move_is_refused(app: App) 
     click_card(app, scene, "2S")
     post_click(button(scene, ButtonKind.DISCARD))
     frames(app)
-    assert scene.table.ply == 0
+    assert table_of(scene).ply == 0
     assert scene.message == "The tutorial asks for: discard 9C QC. Your six cards: see the words on the right."
 
 
@@ -72,24 +73,26 @@ def test_the_scripted_deal_is_played_to_its_show_and_nothing_is_kept(app: App, t
     click_card(app, scene, "9C")
     click_card(app, scene, "QC")
     post_click(button(scene, ButtonKind.DISCARD))
-    until(app, lambda: scene.table.ply == 2)  # the bot's discard, from the script
+    until(app, lambda: table_of(scene).ply == 2)  # the bot's discard, from the script
     assert scene._lines()[0].text == "Tutorial: You lead"
     for ply, card in ((2, "2S"), (4, "4S"), (6, "AH"), (8, "3H")):
-        until(app, lambda ply=ply: scene.table.ply == ply and scene.table.person_to_move)
+        until(app, lambda ply=ply: table_of(scene).ply == ply and table_of(scene).person_to_move)
         click_card(app, scene, card)
-        assert scene.table.ply > ply and parse_card(card) not in scene.table.view().hand  # the bot may have replied
-    until(app, lambda: scene.table.ply == 11 and scene.holding)  # the bot's two tens, the play kept in sight
-    assert scene.table.state.scores == (3, 3)
+        assert (
+            table_of(scene).ply > ply and parse_card(card) not in table_of(scene).view().hand
+        )  # the bot may have replied
+    until(app, lambda: table_of(scene).ply == 11 and scene.holding)  # the bot's two tens, the play kept in sight
+    assert table_of(scene).state.scores == (3, 3)
     post_key(pygame.K_RETURN)  # to the show
     frames(app)
     post_key(pygame.K_RETURN)  # count your hand
     frames(app)
-    assert scene.table.state.scores == (11, 3)
+    assert table_of(scene).state.scores == (11, 3)
     for ply in (12, 13):
         post_key(pygame.K_RETURN)  # go on: the bot counts
-        until(app, lambda ply=ply: scene.table.ply == ply + 1)
+        until(app, lambda ply=ply: table_of(scene).ply == ply + 1)
     until(app, lambda: scene.over and scene.holding)
-    assert scene.table.ply == len(SCRIPT) and scene.table.state.scores == (11, 7)
+    assert table_of(scene).ply == len(SCRIPT) and table_of(scene).state.scores == (11, 7)
     assert scene._lines()[0].text == f"Tutorial: {DONE.title}"
     assert [b.label for b in scene._buttons()] == ["Done"]
     assert scene.aside.keeper.skipped > 0
