@@ -1,6 +1,8 @@
 """What both players may see of a cribbage game while it is played (`CribbagePublic`): no hand of either
 seat before it is shown, no crib before it is counted, no deck order, no seed; a seat's own hand is its
-`view`. It goes over a wire as JSON (`public_json`, `public_from_json`) (issue 30)."""
+`view`. Both go over a wire as JSON (`public_json`, `public_from_json`; `view_json`, `view_from_json`:
+the cards a seat has not seen are worked out at the far end, for their list names the other hand's too)
+(issue 30)."""
 
 from __future__ import annotations
 
@@ -10,19 +12,21 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from cribtiles.cribbage.cards import Card, parse_card
-from cribtiles.cribbage.events import EventKind, MarginKind, ScoreEvent
+from cribtiles.cribbage.cards import DECK, Card, parse_card
+from cribtiles.cribbage.events import EventKind, MarginKind, Outcome, ScoreEvent
 from cribtiles.cribbage.game import describe_cut
-from cribtiles.cribbage.moves import Count, Discard, Go, Muggins, PlayCard
+from cribtiles.cribbage.moves import Count, Discard, Go, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import Claim, ClaimKind
 from cribtiles.cribbage.options import CribbageOptions, Phase
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind, ShowScore, score_show
+from cribtiles.cribbage.view import CribbageView, ShownHand
 
 from .table import CribbageSummary as CribbageSummary
 from .table import CribbageTable, Happening
 
 PUBLIC_FORMAT = "cribtiles cribbage public"
+VIEW_FORMAT = "cribtiles cribbage view"
 
 
 class Act(StrEnum):
@@ -90,7 +94,7 @@ class CribbagePublic:
     crib_size: int
     counted: tuple[PublicCounted, ...]
     claim: Claim | None
-    story: tuple[PublicMove, ...]
+    story: tuple[PublicMove, ...]  # this deal's moves (the last deal's last one until this deal has one)
     cut_words: tuple[str, ...]
     summary: CribbageSummary | None
 
@@ -129,6 +133,9 @@ def public_of(table: CribbageTable) -> CribbagePublic:
     """What everyone sees of `table` now."""
     state = table.state
     view = table.view(table.person if table.person is not None else 0)
+    # the story of this deal only (the last move while it has none, for a show kept in sight): what was
+    # laid in a deal gone by says nothing of the hands now, and a long game's story need not cross a wire
+    this_deal = [h for h in table.story if h.deal == state.deal_number] or table.story[-1:]
     return CribbagePublic(
         names=(state.names[0], state.names[1]),
         person=table.person,
@@ -152,7 +159,7 @@ def public_of(table: CribbageTable) -> CribbagePublic:
             PublicCounted(c.owner, c.cards, c.score.starter, c.crib, c.declared, c.called) for c in table.counted
         ),
         claim=state.claim,
-        story=tuple(public_move(h) for h in table.story),
+        story=tuple(public_move(h) for h in this_deal),
         cut_words=tuple(describe_cut(state)) if state.deal_number == 1 else (),
         summary=table.summary(),
     )
@@ -247,6 +254,33 @@ def _read_summary(d: Mapping[str, Any] | None) -> CribbageSummary | None:
     )
 
 
+def told_data(m: PublicMove) -> dict[str, Any]:
+    """A move told, as plain JSON data."""
+    return {
+        "player": m.player,
+        "act": str(m.act),
+        "card": _card(m.card),
+        "deal": m.deal,
+        "phase": str(m.phase),
+        "events": [_event(e) for e in m.events],
+        "count": m.count,
+        "words": m.words,
+    }
+
+
+def told_from_data(m: Mapping[str, Any]) -> PublicMove:
+    return PublicMove(
+        m["player"],
+        Act(m["act"]),
+        _read_card(m["card"]),
+        m["deal"],
+        Phase(m["phase"]),
+        tuple(_read_event(e) for e in m["events"]),
+        m["count"],
+        m["words"],
+    )
+
+
 def public_data(p: CribbagePublic) -> dict[str, Any]:
     """`p` as plain JSON data."""
     return {
@@ -254,7 +288,7 @@ def public_data(p: CribbagePublic) -> dict[str, Any]:
         "names": list(p.names),
         "person": p.person,
         "level": p.level,
-        "options": {"muggins": p.options.muggins, "target": p.options.target, "play_muggins": p.options.play_muggins},
+        "options": _options(p.options),
         "scores": list(p.scores),
         "previous": list(p.previous),
         "dealer": p.dealer,
@@ -281,19 +315,7 @@ def public_data(p: CribbagePublic) -> dict[str, Any]:
             for c in p.counted
         ],
         "claim": _claim(p.claim),
-        "story": [
-            {
-                "player": m.player,
-                "act": str(m.act),
-                "card": _card(m.card),
-                "deal": m.deal,
-                "phase": str(m.phase),
-                "events": [_event(e) for e in m.events],
-                "count": m.count,
-                "words": m.words,
-            }
-            for m in p.story
-        ],
+        "story": [told_data(m) for m in p.story],
         "cut_words": list(p.cut_words),
         "summary": _summary(p.summary),
     }
@@ -308,13 +330,12 @@ def public_from_json(text: str) -> CribbagePublic:
     d = json.loads(text)
     if not isinstance(d, dict) or d.get("format") != PUBLIC_FORMAT:
         raise ValueError("it is not a public cribbage value")
-    o = d["options"]
     names, scores, previous, sizes = d["names"], d["scores"], d["previous"], d["hand_sizes"]
     return CribbagePublic(
         names=(names[0], names[1]),
         person=d["person"],
         level=d["level"],
-        options=CribbageOptions(muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"]),
+        options=_read_options(d["options"]),
         scores=(scores[0], scores[1]),
         previous=(previous[0], previous[1]),
         dealer=d["dealer"],
@@ -336,19 +357,102 @@ def public_from_json(text: str) -> CribbagePublic:
             for c in d["counted"]
         ),
         claim=_read_claim(d["claim"]),
-        story=tuple(
-            PublicMove(
-                m["player"],
-                Act(m["act"]),
-                _read_card(m["card"]),
-                m["deal"],
-                Phase(m["phase"]),
-                tuple(_read_event(e) for e in m["events"]),
-                m["count"],
-                m["words"],
-            )
-            for m in d["story"]
-        ),
+        story=tuple(told_from_data(m) for m in d["story"]),
         cut_words=tuple(d["cut_words"]),
         summary=_read_summary(d["summary"]),
+    )
+
+
+def _options(o: CribbageOptions) -> dict[str, Any]:
+    return {"muggins": o.muggins, "target": o.target, "play_muggins": o.play_muggins}
+
+
+def _read_options(o: Mapping[str, Any]) -> CribbageOptions:
+    return CribbageOptions(muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"])
+
+
+def view_json(v: CribbageView) -> str:
+    """A seat's own view as JSON, less `unseen` (which `view_from_json` works out)."""
+    outcome = v.outcome
+    return json.dumps(
+        {
+            "format": VIEW_FORMAT,
+            "player": v.player,
+            "names": list(v.names),
+            "options": _options(v.options),
+            "scores": list(v.scores),
+            "dealer": v.dealer,
+            "deal_number": v.deal_number,
+            "phase": str(v.phase),
+            "hand": _cards(v.hand),
+            "kept": _cards(v.kept),
+            "discards": _cards(v.discards),
+            "crib_size": v.crib_size,
+            "starter": _card(v.starter),
+            "pile": _cards(v.pile),
+            "count": v.count,
+            "played": [[p, str(c)] for p, c in v.played],
+            "opponent_cards_left": v.opponent_cards_left,
+            "opponent_discarded": v.opponent_discarded,
+            "shown_hands": [[h.owner, _cards(h.cards), h.crib] for h in v.shown_hands],
+            "show_step": v.show_step,
+            "claim": _claim(v.claim),
+            "to_count": _cards(v.to_count),
+            "current_player": v.current_player,
+            "legal": [str(m) for m in v.legal],
+            "events": [_event(e) for e in v.events],
+            "outcome": None if outcome is None else [outcome.winner, list(outcome.scores), str(outcome.margin_kind)],
+            "cut_for_deal": [[str(a), str(b)] for a, b in v.cut_for_deal],
+        }
+    )
+
+
+def view_from_json(text: str) -> CribbageView:
+    """The view `view_json` wrote, its unseen cards those it names nowhere (as `CribbageState.view` has them)."""
+    d = json.loads(text)
+    if not isinstance(d, dict) or d.get("format") != VIEW_FORMAT:
+        raise ValueError("it is not a cribbage view")
+    names, scores = d["names"], d["scores"]
+    outcome = d["outcome"]
+    shown = tuple(ShownHand(owner, _read_cards(cards), crib) for owner, cards, crib in d["shown_hands"])
+    played = tuple((int(p), parse_card(c)) for p, c in d["played"])
+    hand, kept, discards, starter = (
+        _read_cards(d["hand"]),
+        _read_cards(d["kept"]),
+        _read_cards(d["discards"]),
+        _read_card(d["starter"]),
+    )
+    seen = {*hand, *kept, *discards, *(c for _, c in played), *(c for h in shown for c in h.cards)}
+    if starter is not None:
+        seen.add(starter)
+    return CribbageView(
+        player=d["player"],
+        names=(names[0], names[1]),
+        options=_read_options(d["options"]),
+        scores=(scores[0], scores[1]),
+        dealer=d["dealer"],
+        deal_number=d["deal_number"],
+        phase=Phase(d["phase"]),
+        hand=hand,
+        kept=kept,
+        discards=discards,
+        crib_size=d["crib_size"],
+        starter=starter,
+        pile=_read_cards(d["pile"]),
+        count=d["count"],
+        played=played,
+        opponent_cards_left=d["opponent_cards_left"],
+        opponent_discarded=d["opponent_discarded"],
+        shown_hands=shown,
+        show_step=d["show_step"],
+        claim=_read_claim(d["claim"]),
+        to_count=_read_cards(d["to_count"]),
+        current_player=d["current_player"],
+        legal=tuple(parse_move(m) for m in d["legal"]),
+        events=tuple(_read_event(e) for e in d["events"]),
+        outcome=None
+        if outcome is None
+        else Outcome(outcome[0], (outcome[1][0], outcome[1][1]), MarginKind(outcome[2])),
+        cut_for_deal=tuple((parse_card(a), parse_card(b)) for a, b in d["cut_for_deal"]),
+        unseen=tuple(sorted(c for c in DECK if c not in seen)),
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Protocol
 
 from cribtiles.background import Background, Done, Failed
@@ -149,7 +150,10 @@ class CribbageDriver(Protocol):
 
     def act(self, seat: int, action: Move) -> PublicMove: ...
 
-    def poll(self) -> Move | None: ...
+    def ready(self) -> bool:
+        """The bot's move is chosen and may land (what it is stays behind the session: a discard's
+        cards are the crib's)."""
+        ...
 
     def land(self) -> PublicMove: ...
 
@@ -207,9 +211,13 @@ class CribbageSession:
 
     def view(self, seat: int) -> CribbageView:
         """What `seat` sees: its own hand, never the other's before the show nor the crib before it
-        is counted (`CribbageState.view`)."""
+        is counted (`CribbageState.view`, less the other's cards waiting to be counted)."""
         self._check_mine(seat)
-        return self.table.view(seat)
+        view = self.table.view(seat)
+        if view.to_count and view.current_player != seat:
+            # the other's hand (or crib) waiting to be counted: face up only once its owner counts it
+            return replace(view, to_count=())
+        return view
 
     def why_not(self, seat: int, move: Move) -> str:
         """Why `seat` may not make `move` now, in words ("" when it may)."""
@@ -260,6 +268,10 @@ class CribbageSession:
             return None
         self._coming = answer
         return answer[1]
+
+    def ready(self) -> bool:
+        """The bot's move is chosen (`poll`), not told."""
+        return self.poll() is not None
 
     def land(self) -> PublicMove:
         """Make the move `poll` announced."""

@@ -620,12 +620,12 @@ class CribbageScene:
         if phase is Phase.SHOW and self.went_on != table.ply and not answering:
             return  # each count of the show waits for you to go on
         asked = self.session.thinking
-        move = self.session.poll()  # asks the bot once, then its answer once it is ready
+        ready = self.session.ready()  # asks the bot once, then whether its answer is ready
         if not asked:
             self.asked_at = self.now
             return
         pause = ANSWER_PAUSE if answering else BOT_PAUSE[phase]
-        if move is None or self.now - self.asked_at < self._anim(pause):
+        if not ready or self.now - self.asked_at < self._anim(pause):
             return
         if any(p.moving for p in self.pegs) and phase is Phase.PLAY and not answering:
             return  # the last points are pegged before the next card
