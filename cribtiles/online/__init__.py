@@ -1,0 +1,3 @@
+"""Playing over a network, the client's side: the protocol's messages (`protocol`), a connection that
+comes back by itself (`client`), the sessions a window or a script drives over it (`remote`), and a
+headless bot that fills a seat (`botclient`). No pygame; the server is `cribtiles.server` (issue 31)."""

@@ -1,0 +1,116 @@
+"""A bot that plays a seat at an online table from wherever it runs (`cribtiles online bot`): it takes a
+seat with the table's code, sees what that seat is sent and nothing more, answers each of its turns,
+comes back by itself after a dropped connection, and is done once the game is over (issue 31)."""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from cribtiles.rules.moves import format_move
+
+from .client import Link, NotConnected, Refused
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a bot's game at an online table ended."""
+
+    seat: int
+    over: bool
+    state: dict[str, Any]
+
+
+def tile_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
+    """The move a tile bot of `level` makes from what its seat was sent."""
+    from cribtiles.bot.tiles.base import choose_safely
+    from cribtiles.bot.tiles.levels import make_bot
+    from cribtiles.rules.moves import parse_rack
+    from cribtiles.table.tiles.public import match_from_json, player_view
+
+    match = match_from_json(state["match"])
+    view = player_view(match.game, state["you"], tuple(parse_rack(state["rack"])))
+    return format_move(choose_safely(make_bot(level), view, rng))
+
+
+def cribbage_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
+    """The move a cribbage bot of `level` makes from what its seat was sent."""
+    from .cribbage_remote import bot_move
+
+    return bot_move(state, level, rng)
+
+
+MOVERS: dict[str, Callable[[dict[str, Any], str, random.Random], str]] = {
+    "tiles": tile_move,
+    "cribbage": cribbage_move,
+}
+
+
+class SeatBot:
+    """A bot at one seat of one table, over `link`."""
+
+    def __init__(self, link: Link, code: str, level: str, seed: int | None = None) -> None:
+        self.link = link
+        self.code = code
+        self.level = level
+        self.seed = seed
+        self.seat: int | None = None
+        self.state: dict[str, Any] | None = None
+        self.moves = 0
+        self.latencies: list[float] = []
+
+    def take_seat(self, name: str, seat: int | None = None) -> int:
+        answer = self.link.request("join", code=self.code, name=name, seat=seat)
+        self.code = str(answer["code"])
+        self.seat = int(answer["seat"])
+        self.link.sit(self.code, answer["token"])
+        return self.seat
+
+    def resume(self, token: str) -> int:
+        answer = self.link.request("resume", code=self.code, token=token)
+        self.seat = int(answer["seat"])
+        self.link.sit(self.code, token)
+        return self.seat
+
+    def _rng(self, ply: int) -> random.Random:
+        return random.Random(f"{self.seed}/{self.seat}/{ply}") if self.seed is not None else random.Random()
+
+    def step(self, state: dict[str, Any]) -> None:
+        """Answer `state` if it is this seat's turn (or the round is over and the next is to start)."""
+        self.state = state
+        if state.get("phase") != "playing" or state.get("you") != self.seat:
+            return
+        ply = state["ply"]
+        try:
+            if state.get("record") is not None and state.get("to_move") is None:
+                answer = self.link.request("next_round", code=self.code, ply=ply)
+            elif state.get("to_move") == self.seat:
+                move = MOVERS[state["game"]](state, self.level, self._rng(ply))
+                sent = time.perf_counter()
+                answer = self.link.request("act", code=self.code, ply=ply, move=move)
+                self.latencies.append(time.perf_counter() - sent)
+                self.moves += 1
+            else:
+                return
+        except Refused:
+            return  # the table moved on (another seat, a stand-in): its next state says what now
+        except NotConnected:
+            return  # the link comes back by itself, and the server sends the state again
+        if answer.get("type") == "state":
+            self.step(answer["state"])
+
+    def play(self, timeout: float = 3600.0) -> Outcome:
+        """Play until the game is over (or `timeout` seconds pass)."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            message = self.link.next_message(timeout=1.0)
+            if message is None:
+                continue
+            if message["type"] == "state" and message["code"] == self.code:
+                self.step(message["state"])
+                if message["state"]["phase"] == "over":
+                    return Outcome(self.seat if self.seat is not None else -1, True, message["state"])
+        return Outcome(self.seat if self.seat is not None else -1, False, self.state or {})

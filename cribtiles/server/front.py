@@ -1,0 +1,472 @@
+"""The server's front: WebSocket connections (the `websockets` library), each message judged before it
+touches a table, every change kept (`store`) before it is acknowledged, what each seat may see sent to
+it, the bots run beside the loop, and the clocks of tables with a turn timer. One asyncio loop holds
+every table, so the first of two calls is the first (issue 31).
+
+Limits: a frame's size (`websockets` closes a connection that sends a larger one), messages a second per
+connection, connections and open tables per address, and codes tried per address a minute. A bad
+message is refused in words; a connection that keeps sending them is closed with the reason."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import logging
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+
+from websockets.asyncio.server import Server as WsServer
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from cribtiles.online.protocol import MAX_CLIENT_FRAME, MAX_FRAME, VERSION, ProtocolError, read, write
+from cribtiles.rules.errors import IllegalMove
+from cribtiles.table.core import BotRequest
+
+from .rooms import Room, Settings, new_code, normal_code, read_places
+from .store import StoreError, TableStore
+
+log = logging.getLogger("cribtiles.server")
+
+SERVER_NAME = "Crib Tiles server"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much one connection, one address and the whole server may ask."""
+
+    frame: int = MAX_CLIENT_FRAME  # bytes in one message from a client
+    per_second: float = 20.0  # messages a second a connection may send, on average
+    burst: int = 40  # and at once
+    bad_messages: int = 20  # refused messages before a connection is closed
+    connections_per_address: int = 16
+    tables_per_address: int = 30  # tables created from one address and not over
+    codes_per_minute: int = 30  # unknown codes tried from one address a minute
+    tables: int = 100_000
+    outbox: int = 64  # messages waiting for a slow reader before it is dropped
+
+
+@dataclass(eq=False)
+class Client:
+    """One connection: where it comes from, the tables it sits at or watches, its message allowance."""
+
+    ws: ServerConnection
+    address: str
+    seats: dict[str, int | None] = field(default_factory=dict)  # code -> seat (None: watching)
+    allowance: float = 0.0
+    checked: float = 0.0
+    bad: int = 0
+    outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue())
+
+
+def _choose(chooser: Callable[[BotRequest[Any]], Any], request: BotRequest[Any]) -> Any:
+    return chooser(request)
+
+
+class Hall:
+    """Every table of the server and every connection to it."""
+
+    def __init__(
+        self,
+        store: TableStore,
+        limits: Limits | None = None,
+        clock: Callable[[], float] = time.time,
+        bots: concurrent.futures.Executor | None = None,
+    ) -> None:
+        self.store = store
+        self.limits = limits or Limits()
+        self.clock = clock
+        self.bots = bots or concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
+        self.rooms: dict[str, Room] = {}
+        self.clients: dict[str, set[Client]] = {}  # code -> its connections
+        self.by_address: dict[str, int] = {}
+        self.created_by: dict[str, set[str]] = {}  # address -> codes of tables it made, not over
+        self.tries: dict[str, deque[float]] = {}  # address -> when it tried an unknown code
+        self.thinking: set[str] = set()
+        self.moves = 0  # acknowledged changes, for the benchmark
+        now = clock()
+        for data in store.tables():
+            try:
+                room = Room.from_data(data, now)
+            except (KeyError, TypeError, ValueError) as e:
+                log.error("a kept table could not be read and is left out: %s", str(e)[:200])
+                continue
+            self.rooms[room.code] = room
+
+    # --- connections ---
+
+    def admit(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Before the handshake: refuse an address with too many connections already."""
+        address = _address(connection)
+        if self.by_address.get(address, 0) >= self.limits.connections_per_address:
+            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "Too many connections from your address.\n")
+        return None
+
+    async def serve_client(self, ws: ServerConnection) -> None:
+        client = Client(ws, _address(ws), allowance=float(self.limits.burst), checked=self.clock())
+        self.by_address[client.address] = self.by_address.get(client.address, 0) + 1
+        writer = asyncio.create_task(self._write(client))
+        try:
+            await self._send(client, write("welcome", server=SERVER_NAME, version=VERSION))
+            async for frame in ws:
+                reason = await self._receive(client, frame)
+                if reason:
+                    await self._send(client, write("bye", reason=reason))
+                    await client.outbox.put(None)
+                    await writer
+                    await ws.close(1008, reason[:120])
+                    return
+        except ConnectionClosed:
+            pass
+        finally:
+            self._gone(client)
+            writer.cancel()
+
+    async def _write(self, client: Client) -> None:
+        """Send what waits for `client`, in order (a slow reader holds up no one else)."""
+        with contextlib.suppress(ConnectionClosed):
+            while True:
+                text = await client.outbox.get()
+                if text is None:
+                    return
+                await client.ws.send(text)
+
+    async def _send(self, client: Client, text: str) -> None:
+        self._post(client, text)
+
+    def _post(self, client: Client, text: str) -> None:
+        if client.outbox.qsize() >= self.limits.outbox:  # not reading: let it go, it will reconnect
+            asyncio.get_running_loop().create_task(client.ws.close(1008, "you fell too far behind"))
+            return
+        client.outbox.put_nowait(text)
+
+    def _gone(self, client: Client) -> None:
+        left = self.by_address.get(client.address, 1) - 1
+        if left:
+            self.by_address[client.address] = left
+        else:
+            self.by_address.pop(client.address, None)
+        now = self.clock()
+        for code, seat in client.seats.items():
+            self.clients.get(code, set()).discard(client)
+            room = self.rooms.get(code)
+            if room is not None and seat is not None:
+                room.depart(seat, now)
+                self._tell_all(room)
+
+    # --- messages ---
+
+    def _allowed(self, client: Client) -> bool:
+        now = self.clock()
+        client.allowance = min(
+            float(self.limits.burst), client.allowance + (now - client.checked) * self.limits.per_second
+        )
+        client.checked = now
+        if client.allowance < 1:
+            return False
+        client.allowance -= 1
+        return True
+
+    async def _receive(self, client: Client, frame: str | bytes) -> str:
+        """Answer one frame; the reason to close the connection, or ""."""
+        if not self._allowed(client):
+            client.bad += 1
+            most = f"too many messages: at most {self.limits.per_second:g} a second"
+            self._post(client, write("refused", reason=most))
+            return "too many messages" if client.bad >= self.limits.bad_messages else ""
+        try:
+            message = read(frame, "client", self.limits.frame)
+        except ProtocolError as e:
+            client.bad += 1
+            self._post(client, write("refused", reason=str(e)))
+            return "too many bad messages" if client.bad >= self.limits.bad_messages else ""
+        re = message.get("id")
+        try:
+            self._answer(client, message)
+        except IllegalMove as e:
+            self._post(client, write("refused", re=re, reason=_sentence(str(e))))
+        except StoreError as e:
+            log.error("%s", e)
+            self._post(client, write("refused", re=re, reason="The server could not keep that move; try again."))
+        return ""
+
+    def _answer(self, client: Client, message: dict[str, Any]) -> None:
+        kind, re = message["type"], message.get("id")
+        if kind == "ping":
+            self._post(client, write("pong", re=re))
+        elif kind == "hello":
+            self._post(client, write("ok", re=re))
+        elif kind == "create":
+            self._create(client, message)
+        elif kind in ("join", "resume", "watch", "status", "seat_bot"):
+            room = self._room(client, message["code"])
+            getattr(self, f"_{kind}")(client, room, message)
+        else:
+            room = self._room(client, message["code"])
+            seat = client.seats.get(room.code)
+            if room.code not in client.seats:
+                raise IllegalMove("join the table (or come back to your seat) first")
+            if kind == "leave":
+                self._leave(client, room)
+            elif kind == "chat":
+                self._chat(client, room, seat, message["text"])
+            elif seat is None:
+                raise IllegalMove("a spectator watches; only the players move")
+            elif kind == "hint":
+                room.count_hint()
+                self._keep(room)
+                self._post(client, write("ok", re=re))
+            else:
+                self._act(client, room, seat, message)
+
+    def _room(self, client: Client, code: str) -> Room:
+        room = self.rooms.get(normal_code(code))
+        if room is not None:
+            return room
+        now = self.clock()
+        tried = self.tries.setdefault(client.address, deque())
+        while tried and now - tried[0] > 60:
+            tried.popleft()
+        if len(tried) >= self.limits.codes_per_minute:
+            raise IllegalMove("too many codes tried from your address: wait a minute")
+        tried.append(now)
+        raise IllegalMove("no table has that code")
+
+    def _create(self, client: Client, message: dict[str, Any]) -> None:
+        open_tables = self.created_by.setdefault(client.address, set())
+        open_tables &= {c for c in open_tables if c in self.rooms and self.rooms[c].phase != "over"}
+        if len(open_tables) >= self.limits.tables_per_address:
+            raise IllegalMove(f"your address has {len(open_tables)} tables not over: finish one first")
+        if len(self.rooms) >= self.limits.tables:
+            raise IllegalMove("the server is full: try again later")
+        game = message["game"]
+        try:
+            places = read_places(game, message["seats"])
+            settings = Settings(
+                rules=message.get("rules", "")[:400],
+                coach=message.get("coach", False),
+                turn_timer=message.get("turn_timer"),
+                on_timeout=message.get("on_timeout", "bot"),
+                absent_bot=message.get("absent_bot"),
+            )
+            seed = message.get("seed")
+            if seed is None:
+                import secrets
+
+                seed = secrets.randbits(31)
+            now = self.clock()
+            code = new_code(lambda c: c in self.rooms)
+            room, host = Room.new(code, game, places, settings, seed, now)
+        except ValueError as e:
+            raise IllegalMove(str(e)) from None
+        sit = message.get("sit")
+        seat: int | None = None
+        token: str | None = None
+        if sit is not None:
+            if not 0 <= sit < len(places) or places[sit].kind != "person" or places[sit].name is None:
+                raise IllegalMove("the creator sits at a seat named for a person")
+            seat, token = room.take(places[sit].name or "", now)
+        self.rooms[code] = room
+        self._keep(room)
+        open_tables.add(code)
+        self._post(client, write("created", re=message.get("id"), code=code, host=host, seat=seat, token=token))
+        if seat is not None:
+            self._attach(client, room, seat)
+        self._kick(room)
+
+    def _attach(self, client: Client, room: Room, seat: int | None) -> None:
+        old = client.seats.get(room.code, -1)
+        if old == seat:
+            self._post(client, self._state(room, seat))
+            return
+        if old != -1 and old is not None:
+            room.depart(old, self.clock())
+        client.seats[room.code] = seat
+        self.clients.setdefault(room.code, set()).add(client)
+        if seat is not None:
+            room.arrive(seat)
+        for line in room.chat[-20:]:
+            self._post(client, write("said", code=room.code, **line))
+        self._tell_all(room)
+
+    def _join(self, client: Client, room: Room, message: dict[str, Any]) -> None:
+        seat, token = room.take(message["name"], self.clock(), message.get("seat"))
+        self._keep(room)
+        self._post(client, write("joined", re=message.get("id"), code=room.code, seat=seat, token=token))
+        self._attach(client, room, seat)
+        self._kick(room)
+
+    def _resume(self, client: Client, room: Room, message: dict[str, Any]) -> None:
+        seat = room.seat_of(message["token"])
+        if seat is None:
+            self._room(client, "")  # a wrong token counts as a wrong code
+        assert seat is not None
+        self._post(client, write("joined", re=message.get("id"), code=room.code, seat=seat, token=message["token"]))
+        self._attach(client, room, seat)
+
+    def _watch(self, client: Client, room: Room, message: dict[str, Any]) -> None:
+        self._post(client, write("watching", re=message.get("id"), code=room.code))
+        self._attach(client, room, None)
+
+    def _status(self, client: Client, room: Room, message: dict[str, Any]) -> None:
+        self._post(client, write("table", re=message.get("id"), code=room.code, table=room.summary(self.clock())))
+
+    def _seat_bot(self, client: Client, room: Room, message: dict[str, Any]) -> None:
+        if not room.is_host(message["host"]):
+            self._room(client, "")
+        room.seat_bot(message["seat"], message["level"], self.clock())
+        self._keep(room)
+        self._post(client, write("ok", re=message.get("id")))
+        self._tell_all(room)
+        self._kick(room)
+
+    def _leave(self, client: Client, room: Room) -> None:
+        seat = client.seats.pop(room.code)
+        self.clients.get(room.code, set()).discard(client)
+        if seat is not None:
+            room.depart(seat, self.clock())
+            self._tell_all(room)
+
+    def _chat(self, client: Client, room: Room, seat: int | None, text: str) -> None:
+        name = room.places[seat].name if seat is not None else "a spectator"
+        line = room.say(seat, name or "?", text, self.clock())
+        self._keep(room)
+        for other in self.clients.get(room.code, ()):
+            self._post(other, write("said", code=room.code, **line))
+
+    def _act(self, client: Client, room: Room, seat: int, message: dict[str, Any]) -> None:
+        made = room.act(seat, message, self.clock())
+        if made:
+            self._keep(room)
+        self._post(client, self._state(room, seat, message.get("id")))
+        if made:
+            self._tell_all(room, but=client)
+            self._kick(room)
+
+    # --- changes ---
+
+    def _keep(self, room: Room) -> None:
+        """Keep `room` as it is now; StoreError (nothing acknowledged) when it cannot be."""
+        self.store.put(room.code, room.game_name, room.phase, room.last_change, room.data())
+        self.moves += 1
+
+    def _state(self, room: Room, seat: int | None, re: int | None = None) -> str:
+        return write("state", re=re, code=room.code, state=room.shown(seat, self.clock()))
+
+    def _tell_all(self, room: Room, but: Client | None = None) -> None:
+        made: dict[int | None, str] = {}
+        for client in self.clients.get(room.code, ()):
+            if client is but:
+                continue
+            seat = client.seats.get(room.code)
+            if seat not in made:
+                made[seat] = self._state(room, seat)
+            self._post(client, made[seat])
+
+    def _kick(self, room: Room) -> None:
+        """Set a bot to think when one is to move at `room`."""
+        if room.code in self.thinking:
+            return
+        request = room.bot_request()
+        if request is None or room.game is None:
+            return
+        self.thinking.add(room.code)
+        chooser = room.game.chooser
+        future = asyncio.get_running_loop().run_in_executor(self.bots, _choose, chooser, request)
+        future.add_done_callback(lambda f: self._landed(room, request, f))
+
+    def _landed(self, room: Room, request: BotRequest[Any], future: asyncio.Future[Any]) -> None:
+        self.thinking.discard(room.code)
+        if future.cancelled():
+            return
+        error = future.exception()
+        if error is not None:
+            log.error("a bot at table %s could not choose: %s", room.code, error)
+            return
+        try:
+            if room.play_bot(future.result(), request, self.clock()):
+                self._keep(room)
+                self._tell_all(room)
+        except (IllegalMove, StoreError) as e:
+            log.error("a bot's move at table %s was not made: %s", room.code, e)
+            return
+        self._kick(room)
+
+    async def tick(self) -> None:
+        """Every second: tables whose person to move is out of time or away too long; bots to set going."""
+        while True:
+            await asyncio.sleep(1.0)
+            now = self.clock()
+            for room in list(self.rooms.values()):
+                if room.phase != "playing":
+                    continue
+                due = room.due(now)
+                if due is not None:
+                    try:
+                        room.stand_in(due[0], due[1], now)
+                        self._keep(room)
+                    except (IllegalMove, StoreError) as e:
+                        log.error("a stand-in move at table %s was not made: %s", room.code, e)
+                        continue
+                    self._tell_all(room)
+                self._kick(room)
+
+
+def _address(connection: ServerConnection) -> str:
+    peer = connection.remote_address
+    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+
+
+def _sentence(text: str) -> str:
+    text = text.strip()
+    if not text:
+        return "Refused."
+    return text[0].upper() + text[1:] + ("" if text[-1] in ".!?" else ".")
+
+
+async def run_server(
+    hall: Hall,
+    host: str,
+    port: int,
+    ready: Callable[[str], None] | None = None,
+    stop: Awaitable[Any] | None = None,
+) -> None:
+    """Serve `hall` on `host`:`port` (0: a free port) until `stop` is done (None: for ever)."""
+    async with serve(
+        hall.serve_client,
+        host,
+        port,
+        process_request=hall.admit,
+        compression=None,
+        max_size=hall.limits.frame,
+        max_queue=4,
+        ping_interval=20,
+        ping_timeout=20,
+    ) as server:
+        for room in hall.rooms.values():
+            hall._kick(room)
+        ticking = asyncio.create_task(hall.tick())
+        if ready is not None:
+            ready(_url(server))
+        try:
+            if stop is None:
+                await asyncio.Future()
+            else:
+                await stop
+        finally:
+            ticking.cancel()
+
+
+def _url(server: WsServer) -> str:
+    sock = next(iter(server.sockets))
+    host, port = sock.getsockname()[:2]
+    return f"ws://{'[' + host + ']' if ':' in host else host}:{port}"
+
+
+__all__ = ["MAX_FRAME", "Hall", "Limits", "run_server"]

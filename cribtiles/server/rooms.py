@@ -1,0 +1,515 @@
+"""An online table (`Room`): its seats (people who take them with the table's code and come back with
+their seat's secret token, bots the server runs, seats still open), its game (the tile game's or
+cribbage's part, `GameAtTable`), and the one count of what has happened at it (`ply`) by which every
+act is judged: an act for an old ply is refused, unless it is the very act the seat made then (a resend
+after a dropped connection), which is answered again and changes nothing. Pure: no socket, no clock of
+its own (`now` is passed in), no randomness but the codes and tokens (issue 31)."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cribtiles.bot.tiles.levels import LEVELS as TILE_LEVELS
+from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.names import name_problem
+from cribtiles.rules.errors import IllegalMove
+from cribtiles.table.core import BotRequest
+from cribtiles.table.seats import Seat, seat_names
+
+from .tiles_room import TilesGame
+
+#: The letters of an invitation code: no I or O (read as 1 and 0), 24**6 = 191 million codes.
+CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+MAX_CHAT_KEPT = 50
+TIMEOUTS = ("bot", "pass")
+
+
+def new_code(taken: Callable[[str], bool]) -> str:
+    """A fresh invitation code not `taken`."""
+    while True:
+        code = "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+        if not taken(code):
+            return code
+
+
+def normal_code(text: str) -> str:
+    """A code as typed ("abc-def ", "abcdef") as the server keeps it ("ABCDEF")."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())[:12]
+
+
+def new_token() -> str:
+    """A seat's secret: 192 random bits, as URL-safe text."""
+    return secrets.token_urlsafe(24)
+
+
+def token_hash(token: str) -> str:
+    """What the server keeps of a token (its SHA-256): a stolen store gives no seat away."""
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class GameAtTable(Protocol):
+    """A game's part of an online table (the tile game's `TilesGame`, cribbage's `CribbageGame`)."""
+
+    name: str
+
+    def dump(self) -> str: ...
+
+    @property
+    def to_move(self) -> int | None: ...
+
+    @property
+    def round_over(self) -> bool: ...
+
+    @property
+    def over(self) -> bool: ...
+
+    def shown(self, seat: int | None) -> dict[str, Any]: ...
+
+    def act(self, seat: int, message: dict[str, Any]) -> None: ...
+
+    def call(self, seat: int) -> None: ...
+
+    def next_round(self) -> None: ...
+
+    def undo(self, seat: int) -> None: ...
+
+    def count_hint(self) -> None: ...
+
+    def bot_request(self) -> BotRequest[Any] | None: ...
+
+    def play_bot(self, move: Any, request: BotRequest[Any]) -> bool: ...
+
+    def stand_in(self, seat: int, level: str | None) -> None: ...
+
+    def summary(self) -> dict[str, Any]: ...
+
+    @property
+    def chooser(self) -> Callable[[BotRequest[Any]], Any]:
+        """The bots' choice: a function of a request alone, run beside the server's loop."""
+        ...
+
+
+@dataclass
+class Place:
+    """A seat of an online table: a person's (named when made, or open until someone takes it) or a
+    bot's the server runs. `token_hash` is set once a person has taken it."""
+
+    kind: str  # "person" or "bot"
+    name: str | None
+    level: str | None = None
+    token_hash: str | None = None
+
+    @property
+    def open(self) -> bool:
+        return self.kind == "person" and self.name is None
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "bot" or self.token_hash is not None
+
+    def seat(self) -> Seat:
+        assert self.name is not None
+        return Seat(self.name, self.level)
+
+    def data(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "level": self.level, "token_hash": self.token_hash}
+
+
+@dataclass
+class Settings:
+    """What the creator chose for the table beyond the game's rules."""
+
+    rules: str = ""
+    coach: bool = False  # hints and reviews allowed at this table
+    turn_timer: int | None = None  # seconds a person has for a move (None: no limit)
+    on_timeout: str = "bot"  # "bot": a bot moves for them; "pass": they pass
+    absent_bot: int | None = None  # seconds away before a bot moves for an absent person (None: never)
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules,
+            "coach": self.coach,
+            "turn_timer": self.turn_timer,
+            "on_timeout": self.on_timeout,
+            "absent_bot": self.absent_bot,
+        }
+
+
+def levels(game: str) -> tuple[str, ...]:
+    if game == "cribbage":
+        from cribtiles.bot.cribbage.levels import LEVELS as CRIB_LEVELS
+
+        return tuple(CRIB_LEVELS)
+    return tuple(TILE_LEVELS)
+
+
+def read_places(game: str, told: Sequence[object]) -> list[Place]:
+    """The seats a `create` message asks for: `{"kind": "person", "name": "Ann"}`, `{"kind": "open"}`,
+    `{"kind": "bot", "level": "hard"}`; ValueError in words."""
+    if not 2 <= len(told) <= 4:
+        raise ValueError(f"a table has 2 to 4 seats, not {len(told)}")
+    places = []
+    for entry in told:
+        if not isinstance(entry, dict):
+            raise ValueError("a seat is an object with its kind")
+        kind = entry.get("kind")
+        if kind == "open":
+            places.append(Place("person", None))
+        elif kind == "person":
+            name = entry.get("name")
+            if not isinstance(name, str) or not name.strip():
+                raise ValueError("a seat needs a name")
+            problem = name_problem(name)
+            if problem:
+                raise ValueError(problem)
+            places.append(Place("person", name.strip()))
+        elif kind == "bot":
+            level = entry.get("level")
+            if level not in levels(game):
+                raise ValueError(f"there is no bot level {str(level)[:20]!r}; the levels are {', '.join(levels(game))}")
+            places.append(Place("bot", None, str(level)))
+        else:
+            raise ValueError("a seat is a person's, an open one or a bot's")
+    named = [p.name.lower() for p in places if p.name]
+    if len(named) != len(set(named)):
+        raise ValueError("two seats have the same name")
+    if not any(p.kind == "person" for p in places):
+        raise ValueError("a table online has at least one person's seat")
+    return places
+
+
+def check_game(game: str, seats: int, settings: Settings) -> None:
+    """ValueError in words when the game cannot be played so."""
+    if game == "tiles":
+        TilesGame.check(seats, settings.rules)
+    elif game == "cribbage":
+        if seats != 2:
+            raise ValueError(f"cribbage is played by two, not {seats}")
+        CribbageOptions.parse(settings.rules)
+    else:
+        raise ValueError("the games are tiles and cribbage")
+    if settings.turn_timer is not None and not 10 <= settings.turn_timer <= 30 * 86_400:
+        raise ValueError("a turn timer runs from 10 seconds to 30 days")
+    if settings.absent_bot is not None and not 10 <= settings.absent_bot <= 30 * 86_400:
+        raise ValueError("a bot takes an absent seat after 10 seconds to 30 days")
+    if settings.on_timeout not in TIMEOUTS:
+        raise ValueError("when time runs out a bot moves (bot) or the player passes (pass)")
+
+
+def start_game(game: str, seats: Sequence[Seat], rules: str, seed: int) -> GameAtTable:
+    if game == "cribbage":
+        from .cribbage_room import CribbageGame
+
+        return CribbageGame.start(seats, rules, seed)
+    return TilesGame.start(seats, rules, seed)
+
+
+def load_game(game: str, text: str) -> GameAtTable:
+    if game == "cribbage":
+        from .cribbage_room import CribbageGame
+
+        return CribbageGame.load(text)
+    return TilesGame.load(text)
+
+
+@dataclass
+class Room:
+    """An online table. Every change counts one `ply`; `done` keeps each seat's last act (its ply and
+    what it asked) so that the same act sent again is answered, not made twice."""
+
+    code: str
+    game_name: str
+    places: list[Place]
+    settings: Settings
+    seed: int
+    host_hash: str
+    created: float
+    ply: int = 0
+    game: GameAtTable | None = None
+    last_change: float = 0.0
+    done: dict[int, tuple[int, str]] = field(default_factory=dict)
+    chat: list[dict[str, Any]] = field(default_factory=list)
+    # not kept: who is connected now, and since when a seat has been away
+    present: dict[int, int] = field(default_factory=dict)
+    away_since: dict[int, float] = field(default_factory=dict)
+
+    @classmethod
+    def new(
+        cls, code: str, game: str, places: list[Place], settings: Settings, seed: int, now: float
+    ) -> tuple[Room, str]:
+        """A new table and its host's token (the creator's: lets bots take absent seats)."""
+        check_game(game, len(places), settings)
+        host = new_token()
+        room = cls(code, game, places, settings, seed, token_hash(host), now, last_change=now)
+        for seat in range(len(places)):
+            room.away_since[seat] = now
+        room._start_if_full()
+        return room, host
+
+    # --- seats ---
+
+    @property
+    def phase(self) -> str:
+        if self.game is None:
+            return "waiting"
+        return "over" if self.game.over else "playing"
+
+    def _start_if_full(self) -> None:
+        if self.game is None and not any(p.open for p in self.places):
+            seats = seat_names([p.seat() if p.kind == "person" else Seat.bot(p.level or "") for p in self.places])
+            for place, seat in zip(self.places, seats, strict=True):
+                place.name = seat.name
+            self.game = start_game(self.game_name, seats, self.settings.rules, self.seed)
+
+    def take(self, name: str, now: float, seat: int | None = None) -> tuple[int, str]:
+        """`name` takes a seat: theirs if one was named for them, else the first open one (or `seat`);
+        its secret token. IllegalMove in words."""
+        name = name.strip()
+        problem = name_problem(name) if name else "a name has 1 to 40 characters"
+        if problem:
+            raise IllegalMove(problem)
+        named = [(s, p) for s, p in enumerate(self.places) if p.kind == "person" and p.name]
+        mine = [s for s, p in named if (p.name or "").lower() == name.lower()]
+        if mine:
+            chosen = mine[0]
+            if self.places[chosen].taken:
+                raise IllegalMove(f"{name}'s seat is taken: come back to it with its token")
+        else:
+            free = [s for s, p in enumerate(self.places) if p.open]
+            if seat is not None:
+                free = [s for s in free if s == seat]
+            if not free:
+                raise IllegalMove("no seat is open at this table")
+            if any(p.name and p.name.lower() == name.lower() for p in self.places):
+                raise IllegalMove(f"someone called {name} sits at this table already: choose another name")
+            chosen = free[0]
+            self.places[chosen].name = name
+        token = new_token()
+        self.places[chosen].token_hash = token_hash(token)
+        self._change(now)
+        self._start_if_full()
+        return chosen, token
+
+    def seat_of(self, token: str) -> int | None:
+        """The seat `token` opens (None: none)."""
+        wanted = token_hash(token)
+        for seat, place in enumerate(self.places):
+            if place.token_hash is not None and hmac.compare_digest(place.token_hash, wanted):
+                return seat
+        return None
+
+    def is_host(self, token: str) -> bool:
+        return hmac.compare_digest(self.host_hash, token_hash(token))
+
+    def arrive(self, seat: int) -> None:
+        self.present[seat] = self.present.get(seat, 0) + 1
+        self.away_since.pop(seat, None)
+
+    def depart(self, seat: int, now: float) -> None:
+        self.present[seat] = max(0, self.present.get(seat, 0) - 1)
+        if not self.present[seat]:
+            self.away_since[seat] = now
+
+    def _change(self, now: float) -> None:
+        self.ply += 1
+        self.last_change = now
+
+    # --- acts ---
+
+    def act(self, seat: int, message: dict[str, Any], now: float) -> bool:
+        """`seat` does what `message` (an act, a call, next_round, undo) asks, at the ply it names: True
+        when done now, False when it was done already (the same message sent again); IllegalMove in
+        words for anything else, which changes nothing."""
+        key = json.dumps({k: message.get(k) for k in ("type", "move", "declared")}, sort_keys=True)
+        if message["ply"] != self.ply:
+            if self.done.get(seat) == (message["ply"], key):
+                return False
+            raise IllegalMove(
+                f"the table has moved on: you acted on move {message['ply']:,}, the table is at move {self.ply:,}"
+            )
+        game = self._game()
+        kind = message["type"]
+        if kind == "act":
+            game.act(seat, message)
+        elif kind == "call":
+            game.call(seat)
+        elif kind == "next_round":
+            game.next_round()
+        elif kind == "undo":
+            if not self.settings.coach:
+                raise IllegalMove("moves are not taken back at this table")
+            game.undo(seat)
+        else:
+            raise IllegalMove("an unknown act")
+        self.done[seat] = (message["ply"], key)
+        self._change(now)
+        return True
+
+    def _game(self) -> GameAtTable:
+        if self.game is None:
+            raise IllegalMove("the game starts once every seat is taken")
+        return self.game
+
+    def count_hint(self) -> None:
+        if not self.settings.coach:
+            raise IllegalMove("the coach is not at this table: its creator did not allow hints")
+        self._game().count_hint()
+
+    def say(self, seat: int | None, name: str, text: str, now: float) -> dict[str, Any]:
+        """A chat line, plain and bounded: control characters become spaces."""
+        clean = "".join(ch if ch.isprintable() else " " for ch in text[:200]).strip()
+        if not clean:
+            raise IllegalMove("say something")
+        line = {"seat": seat, "name": name, "text": clean, "at": now}
+        self.chat = [*self.chat[-(MAX_CHAT_KEPT - 1) :], line]
+        return line
+
+    def seat_bot(self, seat: int, level: str, now: float) -> None:
+        """The host lets a bot of `level` take `seat` (a person's who is away, or one still open)."""
+        if not 0 <= seat < len(self.places) or self.places[seat].kind != "person":
+            raise IllegalMove("that is not a person's seat")
+        if self.present.get(seat):
+            raise IllegalMove(f"{self.places[seat].name} is here: a bot takes only an absent player's seat")
+        if level not in levels(self.game_name):
+            raise IllegalMove(f"there is no bot level {level[:20]!r}")
+        if self.game is not None:
+            raise IllegalMove("once the game has begun a bot moves for an absent player only when the table says so")
+        place = self.places[seat]
+        place.kind, place.level, place.token_hash = "bot", level, None
+        place.name = None
+        self._change(now)
+        self._start_if_full()
+
+    # --- what the server does by itself ---
+
+    def bot_request(self) -> BotRequest[Any] | None:
+        return None if self.game is None or self.game.over else self.game.bot_request()
+
+    def play_bot(self, move: Any, request: BotRequest[Any], now: float) -> bool:
+        if self.game is None or not self.game.play_bot(move, request):
+            return False
+        self._change(now)
+        return True
+
+    def due(self, now: float) -> tuple[int, str | None] | None:
+        """A person to move who is out of time, or away longer than the table allows: their seat and
+        the level of the bot that moves for them (None: they pass)."""
+        if self.game is None or self.game.over:
+            return None
+        seat = self.game.to_move
+        if seat is None or self.places[seat].kind != "person":
+            return None
+        timer = self.settings.turn_timer
+        if timer is not None and now - self.last_change >= timer:
+            return seat, ("easy" if self.settings.on_timeout == "bot" else None)
+        away = self.away_since.get(seat)
+        if self.settings.absent_bot is not None and away is not None:
+            since = max(away, self.last_change)
+            if now - since >= self.settings.absent_bot:
+                return seat, "easy"
+        return None
+
+    def stand_in(self, seat: int, level: str | None, now: float) -> None:
+        game = self._game()
+        game.stand_in(seat, level)
+        self._change(now)
+
+    def deadline(self) -> float | None:
+        if self.game is None or self.game.over or self.settings.turn_timer is None:
+            return None
+        seat = self.game.to_move
+        if seat is None or self.places[seat].kind != "person":
+            return None
+        return self.last_change + self.settings.turn_timer
+
+    # --- what is sent ---
+
+    def seats_told(self, now: float) -> list[dict[str, Any]]:
+        return [
+            {
+                "name": p.name,
+                "kind": "open" if p.open else p.kind,
+                "level": p.level,
+                "present": p.kind == "bot" or bool(self.present.get(s)),
+                "away": None if p.kind == "bot" or s not in self.away_since else round(now - self.away_since[s]),
+            }
+            for s, p in enumerate(self.places)
+        ]
+
+    def shown(self, seat: int | None, now: float) -> dict[str, Any]:
+        """The state `seat` (None: a spectator) is sent: never what its seat may not see."""
+        told: dict[str, Any] = {
+            "game": self.game_name,
+            "phase": self.phase,
+            "ply": self.ply,
+            "you": seat,
+            "seats": self.seats_told(now),
+            "settings": self.settings.data(),
+            "deadline": self.deadline(),
+            "last_change": self.last_change,
+        }
+        if self.game is not None:
+            told.update(self.game.shown(seat))
+        return told
+
+    def summary(self, now: float) -> dict[str, Any]:
+        """What `status` tells anyone with the code."""
+        told: dict[str, Any] = {
+            "game": self.game_name,
+            "phase": self.phase,
+            "ply": self.ply,
+            "seats": self.seats_told(now),
+            "settings": self.settings.data(),
+            "since_last_move": round(now - self.last_change),
+        }
+        if self.game is not None:
+            told.update(self.game.summary())
+        return told
+
+    # --- kept ---
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "code": self.code,
+            "game": self.game_name,
+            "places": [p.data() for p in self.places],
+            "settings": self.settings.data(),
+            "seed": self.seed,
+            "host_hash": self.host_hash,
+            "created": self.created,
+            "ply": self.ply,
+            "last_change": self.last_change,
+            "done": {str(s): list(v) for s, v in self.done.items()},
+            "chat": self.chat,
+            "table": None if self.game is None else self.game.dump(),
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any], now: float) -> Room:
+        """A table as kept (a restarted server's): everyone away until they come back."""
+        places = [Place(p["kind"], p["name"], p["level"], p["token_hash"]) for p in data["places"]]
+        room = cls(
+            code=data["code"],
+            game_name=data["game"],
+            places=places,
+            settings=Settings(**data["settings"]),
+            seed=data["seed"],
+            host_hash=data["host_hash"],
+            created=data["created"],
+            ply=data["ply"],
+            last_change=data["last_change"],
+            done={int(s): (int(v[0]), str(v[1])) for s, v in data["done"].items()},
+            chat=list(data["chat"]),
+        )
+        if data["table"] is not None:
+            room.game = load_game(room.game_name, data["table"])
+        for seat in range(len(places)):
+            room.away_since[seat] = now
+        return room

@@ -1,0 +1,231 @@
+"""The tile game at an online table: a `Table` judged by the server, what each seat is sent of it (its own
+rack, never another, no bag's order, no seed until the match is over), and the moves that come as text
+(issue 31)."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from cribtiles.bot.tiles.base import choose_safely
+from cribtiles.bot.tiles.levels import DEFAULT_LEVEL, make_bot
+from cribtiles.rules.board import parse_square
+from cribtiles.rules.errors import IllegalMove, NotationError
+from cribtiles.rules.moves import Move, Pass, Play, parse_move
+from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.scoring import score_play
+from cribtiles.rules.tiles import format_tiles
+from cribtiles.table.core import BotRequest
+from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.joker import Item, items_of
+from cribtiles.table.tiles.public import match_json, public_match
+from cribtiles.table.tiles.table import Table, chance
+
+
+def read_rules(text: str) -> RuleOptions:
+    """The tile game's rules from `--rules` text; ValueError in words."""
+    try:
+        return RuleOptions.parse(text)
+    except (NotationError, ValueError) as e:
+        raise ValueError(str(e)) from None
+
+
+def choose_tile_move(request: BotRequest[Any]) -> Move:
+    """A bot's move for `request` (a pure function of it: the same request, the same move)."""
+    return choose_safely(make_bot(request.level), request.view, random.Random(request.seed))
+
+
+def claimed_items(table: Table, move: Move, told: Sequence[object]) -> tuple[Item, ...]:
+    """The combinations a person pointed at to count their play under the Joker rule, as sent: kept only
+    those the play really scores (a client cannot make the table show what is not there)."""
+    if not isinstance(move, Play) or not told:
+        return ()
+    try:
+        score = score_play(table.state.board, move)
+    except (IllegalMove, NotationError, ValueError):
+        return ()
+    real = list(items_of(score))
+    kept: list[Item] = []
+    for entry in told[:40]:
+        if not isinstance(entry, dict):
+            continue
+        squares = entry.get("squares")
+        if not isinstance(squares, list) or not all(isinstance(s, str) for s in squares):
+            continue
+        try:
+            wanted = frozenset(parse_square(s) for s in squares)
+        except (NotationError, ValueError):
+            continue
+        match = next((i for i in real if i.squares == wanted and i.what == entry.get("what")), None)
+        if match is not None:
+            real.remove(match)
+            kept.append(match)
+    return tuple(kept)
+
+
+def items_json(items: Sequence[Item]) -> list[dict[str, Any]]:
+    return [{"what": i.what, "squares": sorted(str(s) for s in i.squares), "points": i.points} for i in items]
+
+
+class TilesGame:
+    """The tile game's part of an online table."""
+
+    name = "tiles"
+
+    def __init__(self, table: Table) -> None:
+        self.table = table
+
+    @classmethod
+    def start(cls, seats: Sequence[Seat], rules: str, seed: int) -> TilesGame:
+        return cls(Table.new(seats, read_rules(rules), seed))
+
+    @classmethod
+    def check(cls, seats: int, rules: str) -> None:
+        """ValueError in words when a table of `seats` with `rules` cannot be played."""
+        options = read_rules(rules)
+        if not 2 <= seats <= 4:
+            raise ValueError(f"the tile game is played by 2 to 4 players, not {seats}")
+        if options.solitaire and seats != 2:
+            raise ValueError("Solitaire is played by two players, dark against light")
+
+    @classmethod
+    def load(cls, text: str) -> TilesGame:
+        return cls(load_table(text))
+
+    def dump(self) -> str:
+        return save_table(self.table)
+
+    @property
+    def chooser(self) -> Callable[[BotRequest[Any]], Any]:
+        return choose_tile_move
+
+    # --- the questions ---
+
+    @property
+    def to_move(self) -> int | None:
+        return self.table.to_move
+
+    @property
+    def round_over(self) -> bool:
+        return self.table.round_over
+
+    @property
+    def over(self) -> bool:
+        return self.table.round_over and self.table.match_over
+
+    def scores(self) -> list[int]:
+        return list(self.table.match.totals) if self.table.options.rounds > 1 else list(self.table.state.scores)
+
+    def winners(self) -> list[int]:
+        if not self.over:
+            return []
+        if self.table.options.rounds > 1:
+            return list(self.table.match.winners)
+        outcome = self.table.state.outcome
+        return [] if outcome is None else list(outcome.winners)
+
+    def shown(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) is sent: the match as the table sees it, its rack, whether it
+        may call Joker or take back its turn, and once the round is over its whole record."""
+        table = self.table
+        seen = () if seat is None else (seat,)
+        told: dict[str, Any] = {
+            "match": match_json(public_match(table.match, seen)),
+            "to_move": table.to_move,
+            "hints": table.hints,
+        }
+        if seat is not None:
+            told["rack"] = format_tiles(table.state.racks[seat])
+            told["may_call"] = table.may_call(seat)
+            told["can_undo"] = table.can_undo(seat)
+            if table.last is not None and table.last.player == seat and table.last.claimed:
+                told["claimed"] = items_json(table.last.claimed)
+        if table.round_over:
+            told["record"] = save_table(self._record())
+        return told
+
+    def _record(self) -> Table:
+        """The round over, every rack and bag (a match not over keeps its seed: the next rounds' bags)."""
+        table = self.table
+        if table.match_over:
+            return table
+        return Table(table.seats, replace(table.match, seed=0), table.history, undos=table.undos, hints=table.hints)
+
+    # --- the acts ---
+
+    def act(self, seat: int, message: dict[str, Any]) -> None:
+        """`seat` moves as `message` says; IllegalMove in words."""
+        table = self.table
+        if table.to_move != seat:
+            raise IllegalMove("it is not your turn" if table.to_move is not None else "the round is over")
+        try:
+            move = parse_move(message["move"][:400])
+        except NotationError as e:
+            raise IllegalMove(str(e)) from None
+        declared = message.get("declared")
+        if declared is not None and not 0 <= declared <= 10_000:
+            raise IllegalMove("a declaration is a number of points from 0")
+        claimed = claimed_items(table, move, message.get("claimed") or ())
+        table.play(move, declared, claimed)
+
+    def call(self, seat: int) -> None:
+        self.table.call_joker(seat)
+
+    def next_round(self) -> None:
+        if not self.table.round_over or self.table.match_over:
+            raise IllegalMove("there is no next round now")
+        self.table.next_round()
+
+    def undo(self, seat: int) -> None:
+        self.table.undo(seat)
+
+    def count_hint(self) -> None:
+        self.table.count_hint()
+
+    # --- what the server does by itself ---
+
+    def bot_request(self) -> BotRequest[Any] | None:
+        return self.table.bot_request() if self.table.bot_to_move else None
+
+    def play_bot(self, move: Move, request: BotRequest[Any]) -> bool:
+        """The bot's move for `request`; False when the table has moved on since it was asked."""
+        if request.turn != self.table.turn or self.table.to_move != request.seat:
+            return False
+        self.table.play_bot(move, request)
+        return True
+
+    def stand_in(self, seat: int, level: str | None) -> None:
+        """Move for a person who is away or out of time: a bot of `level` chooses (None: they pass)."""
+        table = self.table
+        if table.to_move != seat:
+            return
+        if level is None:
+            table.play(Pass())
+            return
+        rng = chance(table.match.seed, len(table.match.finished), len(table.state.turns), f"stand-in/{seat}")
+        request = BotRequest(seat, level or DEFAULT_LEVEL, table.view(seat), rng.getrandbits(31), table.turn)
+        table.play(choose_tile_move(request))
+
+    def summary(self) -> dict[str, Any]:
+        """What anyone with the table's code may read: round, scores, whose turn, how it ended."""
+        table = self.table
+        state = table.state
+        outcome = state.outcome
+        return {
+            "round": table.match.round if table.options.rounds > 1 else 1,
+            "rounds": table.options.rounds,
+            "scores": self.scores(),
+            "to_move": table.to_move,
+            "turns": len(state.turns),
+            "ended": None if outcome is None or not self.over else outcome.reason.value,
+            "winners": self.winners(),
+        }
+
+
+def record_json(text: str) -> dict[str, Any]:
+    parsed: dict[str, Any] = json.loads(text)
+    return parsed

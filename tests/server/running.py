@@ -1,0 +1,50 @@
+"""A server in a thread of the test's process, on a free loopback port (for the tests of both sides)."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from cribtiles.server.front import Hall, Limits, run_server
+from cribtiles.server.store import MemoryStore, SqliteStore, TableStore
+
+
+@contextmanager
+def running_server(
+    store: TableStore | None = None, limits: Limits | None = None, path: Path | None = None
+) -> Iterator[tuple[str, Hall]]:
+    """A server on 127.0.0.1 (a free port) for the block: its address and its hall."""
+    store = store or (SqliteStore(path) if path is not None else MemoryStore())
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    address: list[str] = []
+    bots = concurrent.futures.ThreadPoolExecutor(max_workers=2)
+    hall_box: list[Hall] = []
+
+    async def main() -> None:
+        hall = Hall(store, limits, bots=bots)
+        hall_box.append(hall)
+        stop = loop.create_future()
+        loop_stop.append(stop)
+
+        def up(url: str) -> None:
+            address.append(url)
+            ready.set()
+
+        await run_server(hall, "127.0.0.1", 0, up, stop)
+
+    loop_stop: list[asyncio.Future[None]] = []
+    thread = threading.Thread(target=loop.run_until_complete, args=(main(),), daemon=True)
+    thread.start()
+    assert ready.wait(20), "the server did not start"
+    try:
+        yield address[0], hall_box[0]
+    finally:
+        loop.call_soon_threadsafe(lambda: loop_stop[0].done() or loop_stop[0].set_result(None))
+        thread.join(20)
+        bots.shutdown(cancel_futures=True)
+        store.close()
