@@ -227,8 +227,14 @@ class Hall:
 
     def _room(self, client: Client, code: str) -> Room:
         room = self.rooms.get(normal_code(code))
-        if room is not None:
-            return room
+        if room is None:
+            self._tried(client, "no table has that code")
+        assert room is not None
+        return room
+
+    def _tried(self, client: Client, words: str) -> None:
+        """Refuse a wrong code or token in `words`, counting it against the address (a guesser is slowed
+        to `codes_per_minute`)."""
         now = self.clock()
         tried = self.tries.setdefault(client.address, deque())
         while tried and now - tried[0] > 60:
@@ -236,7 +242,7 @@ class Hall:
         if len(tried) >= self.limits.codes_per_minute:
             raise IllegalMove("too many codes tried from your address: wait a minute")
         tried.append(now)
-        raise IllegalMove("no table has that code")
+        raise IllegalMove(words)
 
     def _create(self, client: Client, message: dict[str, Any]) -> None:
         open_tables = self.created_by.setdefault(client.address, set())
@@ -305,7 +311,7 @@ class Hall:
     def _resume(self, client: Client, room: Room, message: dict[str, Any]) -> None:
         seat = room.seat_of(message["token"])
         if seat is None:
-            self._room(client, "")  # a wrong token counts as a wrong code
+            self._tried(client, "that seat token opens no seat at this table")
         assert seat is not None
         self._post(client, write("joined", re=message.get("id"), code=room.code, seat=seat, token=message["token"]))
         self._attach(client, room, seat)
@@ -319,7 +325,7 @@ class Hall:
 
     def _seat_bot(self, client: Client, room: Room, message: dict[str, Any]) -> None:
         if not room.is_host(message["host"]):
-            self._room(client, "")
+            self._tried(client, "only the table's host may do that: the host token is not this table's")
         room.seat_bot(message["seat"], message["level"], self.clock())
         self._keep(room)
         self._post(client, write("ok", re=message.get("id")))
