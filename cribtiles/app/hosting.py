@@ -67,6 +67,7 @@ class HostedServer:
         self._problem = ""
         self._shared = False
         self._advert: Advert | None = None
+        self._lan: str | None = None  # this computer's address on its network, found once it listens
 
     @property
     def url(self) -> str | None:
@@ -83,8 +84,8 @@ class HostedServer:
     @property
     def lan_url(self) -> str | None:
         """The address others on the local network type, while it is shared with them."""
-        address = lan_address() if self._shared and self._url is not None else None
-        return None if address is None or self._url is None else f"ws://{address}:{port_of(self._url)}"
+        url, address = self._url, self._lan
+        return None if url is None or address is None or not self._shared else f"ws://{address}:{port_of(url)}"
 
     @property
     def running(self) -> bool:
@@ -140,6 +141,7 @@ class HostedServer:
         self._url = url
         log.info("hosting at %s%s", url, " for the local network" if self._shared else "")
         if self._shared:
+            self._lan = lan_address()
             try:
                 self._advert = self.advertise(port_of(url), f"Crib Tiles on {socket.gethostname()}")
             except (OSError, ValueError) as e:

@@ -31,7 +31,7 @@ def lan_address() -> str | None:
     """This computer's address on its local network (the one its default route leaves by), or None.
     Connecting a UDP socket sends nothing; it only picks the way out."""
     with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect(("192.0.2.255", 9))  # a documentation address: never answered, never needed
+        probe.connect(("198.51.100.1", 9))  # a documentation address (TEST-NET-2): never sent to
         address: str = probe.getsockname()[0]
         return None if address.startswith(("0.", "127.")) else address
     return None

@@ -178,8 +178,8 @@ class FormScene:
         bh = max(26, round(s * 1.6))
         row = bh + max(6, round(s * 0.5))
         rows_bottom = y + h - round(s * 4.6) - self.extra_height(s)
-        row = max(bh + 3, min(row, (rows_bottom - top) // max(1, len(self.rows))))
-        bh = min(bh, row - 3)
+        row = min(row, (rows_bottom - top) // max(1, len(self.rows)))  # many rows: thinner ones
+        bh = max(16, min(bh, row - 3))
         fw = max(180, round(w * 0.5))
         fx = x + w - fw - round(s * 1.4)
         self.fields = []

@@ -82,7 +82,7 @@ class OnlineScene(FormScene):
         )
         rows = [self.name, self.address, self.nearby, self.shared]
         if host is not None:
-            note = "Starts a server here; it stops when you quit Crib Tiles, and its tables wait for the next time"
+            note = "A server here: it stops when you quit, and its tables wait for the next time you host"
             rows.append(form.action("Host a game on this computer", self.host, note, pygame.K_h))
         rows += [
             form.action("Create a table", self.create, "Choose the seats and the rules; you get a code", pygame.K_c),
@@ -180,8 +180,8 @@ class OnlineScene(FormScene):
         if host.url is not None:
             if self.address.text != host.url and self.tone != "good":
                 self.address.text = host.url
-            others = f"; on your network: {host.lan_url}" if host.lan_url else ""
-            self.say(f"Hosting here at {host.url}{others}. Create a table next.", "good")
+            others = f" (on your network: {host.lan_url})" if host.lan_url else ""
+            self.say(f"Hosting at {host.url}{others}." + ("" if others else " Create a table next."), "good")
         elif host.problem:
             self._hosting = False
             self.say(host.problem[0].upper() + host.problem[1:] + ".", "bad")
@@ -218,7 +218,7 @@ class CreateScene(FormScene):
             "What happens when a player's time for a move is up",
         )
         self.absent = form.choice(
-            "A bot plays for an absent player after",
+            "Bot for an absent player after",
             ABSENT,
             "How long a player may be away before a bot moves for them",
         )
@@ -379,6 +379,7 @@ class JoinScene(FormScene):
         self.window, self.lobby = window, lobby
         self.address = form.text("Server address", url, "Where the table is: the address your friend gave", 120)
         self.code = form.text("Code", "", "Six letters; capitals or not, spaces or not", 12, "ABC DEF")
+        self.code.changed = self._capitals
         self.name = form.text("Your name", name, "The name the other players see", 24)
         rows = [
             self.address,
@@ -389,6 +390,9 @@ class JoinScene(FormScene):
         ]
         super().__init__(rows, window.close_top)
         self.focus = 1
+
+    def _capitals(self) -> None:
+        self.code.text = self.code.text.upper()  # read out in capitals, shown as read
 
     def join(self) -> None:
         if self.lobby.jobs.busy:
