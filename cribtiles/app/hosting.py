@@ -110,6 +110,7 @@ class HostedServer:
                     text=True,
                     encoding="utf-8",
                     errors="replace",
+                    creationflags=getattr(subprocess, "CREATE_NO_WINDOW", 0),  # Windows: no console for it
                 )
             except OSError as e:
                 self._problem = f"the server could not be started ({e.strerror or e})"

@@ -22,6 +22,7 @@ from cribtiles.app.hosting import HostedServer, local_url, serve_command
 from cribtiles.app.online_games import OnlineGames
 from cribtiles.app.storage import Store
 from cribtiles.online.client import Link
+from cribtiles.online.lan import Advertiser, Browser
 from cribtiles.table import Seat
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
@@ -33,6 +34,7 @@ from cribtiles.ui.title import TitleScene
 from cribtiles.ui.window import App
 from tests.server.running import running_server
 
+LOOPBACK = ["127.0.0.1"]
 #: Seconds any wait on the server may take before the test fails (never a timing assertion).
 PATIENCE = 30.0
 
@@ -195,8 +197,16 @@ def test_joining_with_a_code_takes_the_open_seat_and_opens_the_table(
         frames(app)
         join = app.scenes[-1]
         assert isinstance(join, JoinScene) and join.focused() is join.code
-        type_text(made["code"][:3].lower() + " " + made["code"][3:])
+        type_text("zzzzzz")  # a code no table has: refused in the server's words
         frames(app)
+        join.focus = join.rows.index(join.name)
+        post_key(pygame.K_DOWN)
+        post_key(pygame.K_RETURN)
+        assert until(app, lambda: join.tone == "bad"), join.status
+        assert join.status == "No table has that code." and not opened.calls
+        join.focus = join.rows.index(join.code)
+        clear_and_type(app, made["code"][:3].lower() + " " + made["code"][3:])
+        assert join.code.text == made["code"][:3] + " " + made["code"][3:]  # shown in capitals
         shot(app, "join")
         post_key(pygame.K_RETURN)  # to the name, then to Join
         post_key(pygame.K_RETURN)
@@ -321,3 +331,28 @@ def test_host_on_the_online_screen_fills_in_the_address_and_quitting_the_window_
     finally:
         app.close()
     assert process.poll() is not None and not host.running
+
+
+def test_servers_heard_of_on_the_network_are_listed_and_choosing_one_fills_in_its_address(
+    tmp_path: Path, opened: Opened
+) -> None:
+    table = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
+    app = App(table, Preferences(speed="instant", tutorial_offered=True), Store(tmp_path), size=(1280, 800))
+    club = Advertiser(8765, "Crib Tiles at the club", LOOPBACK)
+    try:
+        app.online = OnlineServices(OnlineGames(tmp_path), lookout=lambda: Browser(LOOPBACK), opener=opened)
+        app.open_title()
+        frames(app)
+        scene = to_online(app, "Ann", "")
+        assert scene.focused() is scene.nearby
+        assert until(app, lambda: len(scene.nearby.choices) == 2), scene.nearby.choices
+        assert scene.nearby.choices[1] == ("ws://127.0.0.1:8765", "Crib Tiles at the club · 127.0.0.1:8765")
+        post_key(pygame.K_RIGHT)
+        frames(app)
+        assert scene.address.text == "ws://127.0.0.1:8765"
+        post_key(pygame.K_ESCAPE)  # the look-out stops with the screen
+        frames(app)
+        assert not isinstance(app.scenes[-1], OnlineScene) and app.lobby._lookout is None
+    finally:
+        club.close()
+        app.close()

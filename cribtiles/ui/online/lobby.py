@@ -36,6 +36,8 @@ def words_of(error: BaseException) -> str:
     if isinstance(error, (NotConnected, Refused, ValueError)):
         text = str(error).strip() or "the server refused"
         return text[0].upper() + text[1:]
+    if isinstance(error, OSError):
+        return f"The network cannot be used here ({error.strerror or error})"
     log.error("an online job failed", exc_info=error)
     return f"Something went wrong ({type(error).__name__}); the details are in the log"
 
@@ -80,6 +82,8 @@ class Lobby:
         self._links: dict[str, Link] = {}
         self._lock = threading.Lock()
         self._lookout: Lookout | None = None
+        self._starting = False  # a look-out is being started
+        self._wanted = False  # and a screen still wants it
 
     # --- run in a job's thread ---
 
@@ -138,19 +142,31 @@ class Lobby:
             self.opener(link, held.code, held.seat)
 
     def look_out(self) -> Lookout | None:
-        """The look-out for servers on the network, started on first asking (None: not searched)."""
-        if self._lookout is None and self.services.lookout is not None:
-            try:
-                self._lookout = self.services.lookout()
-            except OSError as e:  # no network at all: the address can still be typed
-                log.info("servers on the network are not looked for: %s", e)
-                self.services.lookout = None
+        """The look-out for servers on the network: started (in a job: it opens sockets) on first
+        asking; None until it listens, or when the network is not searched."""
+        self._wanted = True
+        if self._lookout is None and not self._starting and self.services.lookout is not None:
+            self._starting = True
+            self.jobs.run(self.services.lookout, self._started)
         return self._lookout
 
+    def _started(self, outcome: Outcome[Lookout]) -> None:
+        self._starting = False
+        lookout = outcome.value
+        if lookout is None:  # no network at all: an address can still be typed
+            log.info("servers on the network are not looked for: %s", outcome.problem)
+            self.services.lookout = None
+        elif self._wanted:
+            self._lookout = lookout
+        else:
+            self.jobs.run(lookout.close, lambda _: None)
+
     def stop_looking(self) -> None:
+        """Stop looking (its sockets close in a job: a goodbye on the network can take a moment)."""
+        self._wanted = False
         lookout, self._lookout = self._lookout, None
         if lookout is not None:
-            lookout.close()
+            self.jobs.run(lookout.close, lambda _: None)
 
     def update(self) -> None:
         self.jobs.update()
@@ -158,7 +174,9 @@ class Lobby:
     def close(self) -> None:
         """The window closes: the jobs, the look-out, the links and a hosted server all stop."""
         self.jobs.close()
-        self.stop_looking()
+        lookout, self._lookout = self._lookout, None
+        if lookout is not None:
+            lookout.close()
         with self._lock:
             links, self._links = list(self._links.values()), {}
         for link in links:

@@ -117,9 +117,15 @@ class OnlineScene(FormScene):
         host = self.lobby.services.host
         if host is None:
             return
-        host.start(bool(self.shared.value))
-        self._hosting = True
+        shared = bool(self.shared.value)
+        self._hosting = False  # until it has been started afresh (a running one may stop first)
         self.say("Starting a server on this computer…", "busy")
+        self.lobby.jobs.run(lambda: host.start(shared), self._host_started)
+
+    def _host_started(self, outcome: Outcome[None]) -> None:
+        if outcome.problem:
+            self.say(outcome.problem, "bad")
+        self._hosting = True
 
     def _ready(self) -> tuple[str, str] | None:
         """The name and the server's address, or None (and why, said) when one is missing or wrong."""
@@ -163,9 +169,11 @@ class OnlineScene(FormScene):
 
     def _look(self) -> None:
         lookout = self.lobby.look_out()
-        if lookout is None:
+        if self.lobby.services.lookout is None:
             self.nearby.choices, self.nearby.index, self.nearby.enabled = [(None, "not searched")], 0, False
             return
+        if lookout is None:
+            return  # still starting: "looking…"
         found = lookout.found()
         was = self.nearby.value
         self.nearby.choices = [(None, "none heard of yet")] if not found else [(None, f"{len(found)} found: choose")]
