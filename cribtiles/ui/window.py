@@ -296,7 +296,7 @@ class App:
             from .online.lobby import Lobby
 
             assert self.online is not None
-            self._lobby = Lobby(self.online, self._open_remote)
+            self._lobby = Lobby(self.online, self._remote_session, self.take_seat)
         return self._lobby
 
     def open_online(self) -> None:
@@ -309,12 +309,14 @@ class App:
 
         self.push(GamesScene(self, self.lobby))
 
-    def _open_remote(self, link: Link, code: str, seat: int) -> None:
-        """Play the table `code` from `seat`, through `link` (which holds the seat)."""
+    def _remote_session(self, link: Link, code: str, seat: int) -> Session:
+        """The session of `seat` at the table `code`, through `link` (which holds the seat); made in a
+        job, as it waits for the table's state."""
         import importlib
 
         remote = importlib.import_module("cribtiles.online.remote")  # the remote session's own module
-        self.take_seat(remote.RemoteSession(link, code, seat))
+        session: Session = remote.RemoteSession(link, code, seat, keeper=self.keeper)
+        return session
 
     def quit(self) -> None:
         self.running = False

@@ -53,13 +53,19 @@ asyncio.run(run_server(hall, a.host, a.port, lambda url: print(f"Crib Tiles serv
 
 
 class Opened:
-    """Stands in for the window's opening of a remote table: records (link, code, seat)."""
+    """Stands in for the making of a remote table's session (the remote session's own tests play one):
+    records (link, code, seat), and the window's taking of what it made."""
 
     def __init__(self) -> None:
         self.calls: list[tuple[Any, str, int]] = []
+        self.taken: list[Any] = []
 
-    def __call__(self, link: Any, code: str, seat: int) -> None:
+    def __call__(self, link: Any, code: str, seat: int) -> tuple[str, str, int]:
         self.calls.append((link, code, seat))
+        return ("session", code, seat)
+
+    def into(self, app: App) -> None:
+        app.take_seat = self.taken.append  # type: ignore[method-assign,assignment]
 
 
 @pytest.fixture
@@ -77,7 +83,8 @@ def opened() -> Opened:
 def app(tmp_path: Path, opened: Opened) -> Iterator[App]:
     table = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
     a = App(table, Preferences(speed="instant", tutorial_offered=True), Store(tmp_path), size=(1280, 800))
-    a.online = OnlineServices(OnlineGames(tmp_path), opener=opened)
+    a.online = OnlineServices(OnlineGames(tmp_path), sessions=opened)
+    opened.into(a)
     a.open_title()
     frames(a)
     yield a
@@ -169,6 +176,12 @@ def test_creating_a_table_shows_its_code_and_a_second_link_joins_with_it(
     assert code in hall.rooms and hall.rooms[code].phase == "waiting"
     assert [(s.code, s.seat, s.name) for s in app.online.book.seats()] == [(code, 0, "Ann")]  # type: ignore[union-attr]
 
+    assert until(app, lambda: code_scene.waiting == "Waiting for 1 player")
+    post_key(pygame.K_g)  # too early: said, and nothing opened
+    frames(app)
+    assert code_scene.status == "The game starts once every seat is taken: waiting for 1 player."
+    assert not opened.calls
+
     ben = Link(url)
     try:
         assert ben.wait_connected(PATIENCE)
@@ -178,9 +191,10 @@ def test_creating_a_table_shows_its_code_and_a_second_link_joins_with_it(
         ben.close()
     assert hall.rooms[code].phase == "playing"
 
+    assert until(app, lambda: code_scene.waiting == "")  # the screen heard that every seat is taken
     post_key(pygame.K_g)  # Go to the table
-    frames(app)
-    assert len(opened.calls) == 1
+    assert until(app, lambda: bool(opened.taken)), code_scene.status
+    assert len(opened.calls) == 1 and opened.taken == [("session", code, 0)]
     link, at, seat = opened.calls[0]
     assert (at, seat) == (code, 0)
     assert isinstance(link, Link) and link.url == url and link.seats == {code: code_scene.held.token}
@@ -212,7 +226,7 @@ def test_joining_with_a_code_takes_the_open_seat_and_opens_the_table(
         post_key(pygame.K_RETURN)
         frames(app)
         post_key(pygame.K_RETURN)
-        assert until(app, lambda: bool(opened.calls)), join.status
+        assert until(app, lambda: bool(opened.taken)), join.status
         link, code, seat = opened.calls[0]
         assert (code, seat) == (made["code"], 1) and link.seats[code]
         assert hall.rooms[code].phase == "playing"
@@ -244,7 +258,7 @@ def test_your_online_games_lists_each_table_with_whose_turn_and_resumes_one(
     shot(app, "games")
     post_key(pygame.K_DOWN)
     post_key(pygame.K_RETURN)
-    assert until(app, lambda: bool(opened.calls)), games.status
+    assert until(app, lambda: bool(opened.taken)), games.status
     link, code, seat = opened.calls[0]
     assert (code, seat) == (vs_bot["code"], 0) and link.seats[code] == vs_bot["token"]
 
@@ -318,7 +332,7 @@ def test_host_on_the_online_screen_fills_in_the_address_and_quitting_the_window_
     table = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
     app = App(table, Preferences(speed="instant", tutorial_offered=True), Store(tmp_path), size=(1280, 800))
     try:
-        app.online = OnlineServices(OnlineGames(tmp_path), host, opener=opened)
+        app.online = OnlineServices(OnlineGames(tmp_path), host, sessions=opened)
         app.open_title()
         frames(app)
         scene = to_online(app, "Ann", "")
@@ -340,7 +354,7 @@ def test_servers_heard_of_on_the_network_are_listed_and_choosing_one_fills_in_it
     app = App(table, Preferences(speed="instant", tutorial_offered=True), Store(tmp_path), size=(1280, 800))
     club = Advertiser(8765, "Crib Tiles at the club", LOOPBACK)
     try:
-        app.online = OnlineServices(OnlineGames(tmp_path), lookout=lambda: Browser(LOOPBACK), opener=opened)
+        app.online = OnlineServices(OnlineGames(tmp_path), lookout=lambda: Browser(LOOPBACK), sessions=opened)
         app.open_title()
         frames(app)
         scene = to_online(app, "Ann", "")

@@ -120,15 +120,11 @@ class GamesScene:
         held = self.held[self.chosen]
         self._opening = True
         self.status, self.tone = f"Going back to your seat at {code_words(held.code)}…", "busy"
-        self.lobby.jobs.run(lambda: self.lobby.resume(held), lambda o: self._resumed(held, o))
+        self.lobby.open(held, self._not_opened)
 
-    def _resumed(self, held: HeldSeat, outcome: Outcome[Any]) -> None:
+    def _not_opened(self, problem: str) -> None:
         self._opening = False
-        if outcome.value is None:
-            self.status, self.tone = outcome.problem, "bad"
-            return
-        self.status = ""
-        self.lobby.open(held)
+        self.status, self.tone = problem, "bad"
 
     def forget(self) -> None:
         if not self.held:

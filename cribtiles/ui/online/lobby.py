@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from cribtiles.online.client import Link, NotConnected, Refused, check_url
+from cribtiles.rules.errors import IllegalMove
 
 from .services import HeldSeat, Lookout, OnlineServices
 
@@ -33,7 +34,7 @@ class Outcome(Generic[T]):
 
 def words_of(error: BaseException) -> str:
     """A job's failure in words a player reads."""
-    if isinstance(error, (NotConnected, Refused, ValueError)):
+    if isinstance(error, (NotConnected, Refused, IllegalMove, ValueError)):
         text = str(error).strip() or "the server refused"
         return text[0].upper() + text[1:]
     if isinstance(error, OSError):
@@ -75,9 +76,13 @@ class Jobs:
 class Lobby:
     """The links to servers, the jobs, the look-out for servers on the network, and the services."""
 
-    def __init__(self, services: OnlineServices, opener: Callable[[Link, str, int], None]) -> None:
+    def __init__(
+        self, services: OnlineServices, make: Callable[[Link, str, int], Any], take: Callable[[Any], None]
+    ) -> None:
+        """`make` makes a seat's session (in a job: it may wait for the table), `take` plays it (in a frame)."""
         self.services = services
-        self.opener = services.opener or opener
+        self.make = services.sessions or make
+        self.take = take
         self.jobs = Jobs()
         self._links: dict[str, Link] = {}
         self._lock = threading.Lock()
@@ -122,24 +127,28 @@ class Lobby:
         link.sit(held.code, held.token)
         return held
 
-    def resume(self, held: HeldSeat) -> Link:
-        """Back to `held`'s seat; the link that holds it."""
-        link = self.link(held.server)
-        link.request("resume", code=held.code, token=held.token)
-        link.sit(held.code, held.token)
-        return link
-
     def status(self, held: HeldSeat) -> dict[str, Any]:
         table: dict[str, Any] = self.link(held.server).request("status", code=held.code)["table"]
         return table
 
     # --- the frame's side ---
 
-    def open(self, held: HeldSeat) -> None:
-        """Play `held`'s table in the window (its link holds the seat already)."""
-        link = self._links.get(held.server)
-        if link is not None:
-            self.opener(link, held.code, held.seat)
+    def open(self, held: HeldSeat, said: Callable[[str], None]) -> None:
+        """Sit down at `held`'s table in the window: its session is made in a job (the link holds the
+        seat, and comes back to it by itself), then played; `said` hears why not, in words."""
+
+        def work() -> Any:
+            link = self.link(held.server)
+            link.sit(held.code, held.token)
+            return self.make(link, held.code, held.seat)
+
+        def done(outcome: Outcome[Any]) -> None:
+            if outcome.value is None:
+                said(outcome.problem)
+            else:
+                self.take(outcome.value)
+
+        self.jobs.run(work, done)
 
     def look_out(self) -> Lookout | None:
         """The look-out for servers on the network: started (in a job: it opens sockets) on first

@@ -17,12 +17,14 @@ from .. import art
 from ..paint import CREAM, DIM, GOLD, write
 from ..screens import Item, Menu, fit, screen_card
 from . import form
-from .form import FormScene, Row
+from .form import GREEN, TONES, FormScene, Row
 from .lobby import Lobby, Outcome
 from .services import HeldSeat
 
 #: How often the list of servers on the network is looked at again (seconds).
 LAN_EVERY = 1.0
+#: How often a new table's server is asked whether every seat is taken yet (seconds).
+STATUS_EVERY = 2.0
 MINUTE, HOUR, DAY = 60, 3600, 86_400
 TIMERS: tuple[tuple[object, str], ...] = (
     (None, "none"),
@@ -305,6 +307,9 @@ class CodeScene:
 
     def __init__(self, window: Window, lobby: Lobby, held: HeldSeat, open_seats: int) -> None:
         self.window, self.lobby, self.held, self.open_seats = window, lobby, held, open_seats
+        self.waiting = "Waiting for players" if open_seats else ""  # until the server says otherwise
+        self.status, self.tone = "", ""
+        self._wait, self._asking = 0.0, False
         self.menu = Menu(
             [
                 Item(
@@ -320,7 +325,29 @@ class CodeScene:
         )
 
     def go(self) -> None:
-        self.lobby.open(self.held)
+        if self.waiting:
+            self.say("The game starts once every seat is taken: " + self.waiting.lower() + ".", "bad")
+            return
+        self.say("Sitting down…", "busy")
+        self.lobby.open(self.held, lambda problem: self.say(problem, "bad"))
+
+    def say(self, words: str, tone: str = "") -> None:
+        self.status, self.tone = words, tone
+
+    def _ask(self) -> None:
+        self._asking = True
+        self.lobby.jobs.run(lambda: self.lobby.status(self.held), self._heard)
+
+    def _heard(self, outcome: Outcome[dict[str, Any]]) -> None:
+        self._asking = False
+        table = outcome.value
+        if table is None:
+            return  # asked again soon; the link says when the server is gone
+        seats = table.get("seats") or []
+        open_seats = sum(1 for s in seats if isinstance(s, dict) and s.get("kind") == "open")
+        self.waiting = f"Waiting for {open_seats} player{'s' if open_seats != 1 else ''}" if open_seats else ""
+        if not open_seats and self.tone == "bad":
+            self.say("")
 
     def back(self) -> None:
         self.window.close_top()
@@ -337,6 +364,10 @@ class CodeScene:
 
     def update(self, dt: float) -> None:
         self.lobby.update()
+        self._wait -= dt
+        if self._wait <= 0 and not self._asking:
+            self._wait = STATUS_EVERY
+            self._ask()
 
     def server_words(self) -> str:
         host = self.lobby.services.host
@@ -369,8 +400,13 @@ class CodeScene:
             y2 += round(s * 1.5)
         bh = max(28, round(s * 1.8))
         bw = max(200, round(w * 0.42))
-        self.menu.lay_out(cx - bw // 2, y2 + round(s * 0.8), bw, bh, max(6, round(s * 0.4)))
+        below = self.menu.lay_out(cx - bw // 2, y2 + round(s * 0.8), bw, bh, max(6, round(s * 0.4)))
         self.menu.draw(surface, s)
+        said, tone = self.status, TONES.get(self.tone, CREAM)
+        if not said:
+            begun = ("Every seat is taken: the game has begun.", GREEN)
+            said, tone = (self.waiting + "…", DIM) if self.waiting else begun
+        write(surface, fit(said, s - 1, w - 3 * s), s - 1, tone, (cx, below + round(s * 0.4)), "midtop")
         note = self.menu.note()
         if note:
             write(surface, fit(note, s - 2, w - 3 * s), s - 2, DIM, (cx, y + h - round(s * 1.0)), "midbottom")
@@ -401,6 +437,8 @@ class JoinScene(FormScene):
 
     def _capitals(self) -> None:
         self.code.text = self.code.text.upper()  # read out in capitals, shown as read
+        if self.tone == "bad":  # what was refused is being put right
+            self.say("")
 
     def join(self) -> None:
         if self.lobby.jobs.busy:
@@ -422,8 +460,8 @@ class JoinScene(FormScene):
             self.say(outcome.problem, "bad")
             return
         self.lobby.services.book.add(held)
-        self.say(f"You sit at {code_words(held.code)}.", "good")
-        self.lobby.open(held)
+        self.say(f"You sit at {code_words(held.code)}; the table is on its way…", "good")
+        self.lobby.open(held, lambda problem: self.say(problem, "bad"))
 
     def update(self, dt: float) -> None:
         self.lobby.update()

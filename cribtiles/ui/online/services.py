@@ -1,6 +1,6 @@
 """What the Online screens need from the app, as protocols (the ui never imports the app): the seats
 this player holds (`SeatBook`), a server hosted on this computer (`Host`), a look-out for servers on the
-network, and a way to open a table once its seat is held. `HeldSeat` is one seat at one table."""
+network, and the making of a table's session once its seat is held. `HeldSeat` is one seat at one table."""
 
 from __future__ import annotations
 
@@ -76,8 +76,9 @@ class Lookout(Protocol):
     def close(self) -> None: ...
 
 
-#: Opens a table's game in the window: (link, code, seat) -> None.
-Opener = Callable[[Any, str, int], None]
+#: Makes the session of a seat at a table online: (link, code, seat) -> a Session. It runs in a job, as
+#: it may wait for the table's state.
+SessionMaker = Callable[[Any, str, int], Any]
 
 
 @dataclass
@@ -87,5 +88,5 @@ class OnlineServices:
     book: SeatBook
     host: Host | None = None
     lookout: Callable[[], Lookout] | None = None  # starts a look-out (None: the network is not searched)
-    opener: Opener | None = None  # None: the window's own (a RemoteSession at the table)
+    sessions: SessionMaker | None = None  # None: the window's own (a RemoteSession)
     names: Sequence[str] = ()  # names this player used before, the first offered
