@@ -370,3 +370,31 @@ def test_servers_heard_of_on_the_network_are_listed_and_choosing_one_fills_in_it
     finally:
         club.close()
         app.close()
+
+
+def serve_is_wired() -> bool:
+    """Whether `cribtiles serve` is a command of this checkout (the command line's own branch adds it)."""
+    import subprocess
+
+    done = subprocess.run([*serve_command(), "--help"], capture_output=True, text=True, timeout=PATIENCE)
+    return done.returncode == 0
+
+
+@pytest.mark.skipif(not serve_is_wired(), reason="`cribtiles serve` is not in this checkout yet")
+def test_hosting_runs_the_real_serve_command_on_a_free_loopback_port(tmp_path: Path) -> None:
+    host = HostedServer(tmp_path / "server", port=0)
+    host.start(shared=False)
+    try:
+        end = time.monotonic() + PATIENCE
+        while host.url is None and not host.problem and time.monotonic() < end:
+            time.sleep(0.05)
+        assert host.url is not None and host.url.startswith("ws://127.0.0.1:"), host.problem
+        link = Link(host.url)
+        try:
+            assert link.wait_connected(PATIENCE)
+            assert link.request("ping")["type"] == "pong"
+        finally:
+            link.close()
+    finally:
+        host.stop()
+    assert not host.running
