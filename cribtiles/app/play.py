@@ -118,6 +118,9 @@ def _play(
             say(f"cribtiles: cannot open a window ({e}); play in the terminal with --text")
             return 1
         raise
+    from .online_games import online_services
+
+    app.online = online_services(store.folder)
     if replay is not None:
         app.open_replay(replay, quit_on_close=True)
     width, height = app.screen.get_size()

@@ -17,6 +17,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pygame
 
@@ -44,6 +45,12 @@ from .tiles.game_scene import GameScene
 from .tiles.game_words import round_words
 from .tiles.newgame import NewGameScene
 from .tiles.newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, table_pairs, with_level
+
+if TYPE_CHECKING:
+    from cribtiles.online.client import Link
+
+    from .online.lobby import Lobby
+    from .online.services import OnlineServices
 
 TITLE = "Crib Tiles"
 #: Seconds after the last change of size before the settings are written (an edge dragged sends many).
@@ -128,6 +135,8 @@ class App:
 
         art.set_letter_marks(prefs.colour_marks)
         self.worker = BotWorker()
+        self.online: OnlineServices | None = None  # set by the app: then the title offers online play
+        self._lobby: Lobby | None = None
         self.scenes: list[Scene] = []
         self._full = True  # the next frame redraws and presents the whole window
         self._last_top: Scene | None = None
@@ -255,6 +264,7 @@ class App:
             Item("Continue", self.back_to_game, key=pygame.K_c, note=f"The game at the table: {scores}"),
             Item("New game", self.open_new_game, key=pygame.K_n, note="Choose the players and the rules"),
             Item("Cribbage", self.open_cribbage, key=pygame.K_k, note="Classic cribbage against a bot, to 121"),
+            *self.online_items(),
             Item("Rules", self.open_rules, key=pygame.K_r, note="How Kings Cribbage is played, page by page"),
             Item("Tutorial", self.open_tutorial, key=pygame.K_t, note="A short guided game on a fixed board"),
             Item("Puzzles", self.open_puzzles, key=pygame.K_p, note="Find the best play: positions from Hard's games"),
@@ -264,6 +274,49 @@ class App:
             Item("Quit", self.quit, key=pygame.K_q, note=self.quit_note()),
         ]
         return items if unfinished else items[1:]
+
+    def online_items(self) -> list[Item]:
+        """Online play's items on the title, when the app gave the window its services."""
+        if self.online is None:
+            return []
+        return [
+            Item("Online", self.open_online, key=pygame.K_o, note="Play friends over the network: host, create, join"),
+            Item(
+                "Your online games",
+                self.open_online_games,
+                key=pygame.K_y,
+                note="Every table you sit at: whose turn it is, and back to your seat",
+            ),
+        ]
+
+    @property
+    def lobby(self) -> Lobby:
+        """Online play's links and jobs, made on first use (the services must have been given)."""
+        if self._lobby is None:
+            from .online.lobby import Lobby
+
+            assert self.online is not None
+            self._lobby = Lobby(self.online, self._remote_session, self.take_seat)
+        return self._lobby
+
+    def open_online(self) -> None:
+        from .online.screens import OnlineScene
+
+        self.push(OnlineScene(self, self.lobby))
+
+    def open_online_games(self) -> None:
+        from .online.games_list import GamesScene
+
+        self.push(GamesScene(self, self.lobby))
+
+    def _remote_session(self, link: Link, code: str, seat: int) -> Session:
+        """The session of `seat` at the table `code`, through `link` (which holds the seat); made in a
+        job, as it waits for the table's state."""
+        import importlib
+
+        remote = importlib.import_module("cribtiles.online.remote")  # the remote session's own module
+        session: Session = remote.RemoteSession(link, code, seat, keeper=self.keeper)
+        return session
 
     def quit(self) -> None:
         self.running = False
@@ -604,6 +657,8 @@ class App:
             self.session.save()
         self._set_scenes([])  # each scene stops what it started
         self.session.close()
+        if self._lobby is not None:  # its links, and a server hosted here, stop with the window
+            self._lobby.close()
         self.worker.close()
         pygame.display.quit()
         log.info("window closed%s", f" ({self.stopped_by})" if self.stopped_by else "")

@@ -1,0 +1,194 @@
+"""The window's side of online play, off the frame loop: one `Link` per server (each a thread of its
+own), and background jobs for whatever waits on an answer (connecting, creating, joining, a table's
+status). A job's outcome is handed to the frame that asks for it (`update`); no frame ever waits on the
+network (issue 31)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+from cribtiles.online.client import Link, NotConnected, Refused, check_url
+from cribtiles.rules.errors import IllegalMove
+
+from .services import HeldSeat, Lookout, OnlineServices
+
+T = TypeVar("T")
+#: Seconds a server has to answer a connection before the player is told it cannot be reached.
+CONNECT_WAIT = 6.0
+log = logging.getLogger("cribtiles.lobby")
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[T]):
+    """What a job came to: its value, or why it failed in words."""
+
+    value: T | None
+    problem: str = ""
+
+
+def words_of(error: BaseException) -> str:
+    """A job's failure in words a player reads."""
+    if isinstance(error, (NotConnected, Refused, IllegalMove, ValueError)):
+        text = str(error).strip() or "the server refused"
+        return text[0].upper() + text[1:]
+    if isinstance(error, OSError):
+        return f"The network cannot be used here ({error.strerror or error})"
+    log.error("an online job failed", exc_info=error)
+    return f"Something went wrong ({type(error).__name__}); the details are in the log"
+
+
+class Jobs:
+    """Work run in two threads; `update` (called by a frame) hands each finished job's outcome to its `done`."""
+
+    def __init__(self) -> None:
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="cribtiles-online")
+        self._running: list[tuple[concurrent.futures.Future[Any], Callable[[Outcome[Any]], None]]] = []
+
+    def run(self, work: Callable[[], T], done: Callable[[Outcome[T]], None]) -> None:
+        self._running.append((self._pool.submit(work), done))
+
+    @property
+    def busy(self) -> int:
+        return len(self._running)
+
+    def update(self) -> None:
+        finished = [(f, d) for f, d in self._running if f.done()]
+        if not finished:
+            return
+        self._running = [(f, d) for f, d in self._running if not f.done()]
+        for future, done in finished:
+            if future.cancelled():
+                continue
+            error = future.exception()
+            done(Outcome(None, words_of(error)) if error is not None else Outcome(future.result()))
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=False, cancel_futures=True)
+        self._running = []
+
+
+class Lobby:
+    """The links to servers, the jobs, the look-out for servers on the network, and the services."""
+
+    def __init__(
+        self, services: OnlineServices, make: Callable[[Link, str, int], Any], take: Callable[[Any], None]
+    ) -> None:
+        """`make` makes a seat's session (in a job: it may wait for the table), `take` plays it (in a frame)."""
+        self.services = services
+        self.make = services.sessions or make
+        self.take = take
+        self.jobs = Jobs()
+        self._links: dict[str, Link] = {}
+        self._lock = threading.Lock()
+        self._lookout: Lookout | None = None
+        self._starting = False  # a look-out is being started
+        self._wanted = False  # and a screen still wants it
+
+    # --- run in a job's thread ---
+
+    def link(self, url: str) -> Link:
+        """The link to `url`, connected; NotConnected in words when the server cannot be reached."""
+        url = check_url(url)
+        with self._lock:
+            link = self._links.get(url)
+            if link is None:
+                link = self._links[url] = Link(url)
+        end = time.monotonic() + CONNECT_WAIT
+        while not link.wait_connected(0.1):
+            never = link.connects == 0
+            if time.monotonic() > end or (never and link.problem):
+                problem = link.problem or "the server did not answer"
+                if never:  # a mistyped address is not tried for ever in the background
+                    with self._lock:
+                        self._links.pop(url, None)
+                    link.close()
+                raise NotConnected(f"{problem} ({url})")
+        return link
+
+    def create(self, url: str, name: str, others: list[dict[str, Any]], **settings: Any) -> HeldSeat:
+        """A new table of `name` (seat 0) and `others`; the seat held there."""
+        link = self.link(url)
+        seats = [{"kind": "person", "name": name}, *others]
+        answer = link.request("create", game="tiles", seats=seats, sit=0, **settings)
+        held = HeldSeat(link.url, answer["code"], answer["seat"], name, "tiles", answer["token"], answer["host"])
+        link.sit(held.code, held.token)
+        return held
+
+    def join(self, url: str, code: str, name: str) -> HeldSeat:
+        link = self.link(url)
+        answer = link.request("join", code=code.strip(), name=name.strip())
+        held = HeldSeat(link.url, answer["code"], answer["seat"], name.strip(), "tiles", answer["token"])
+        link.sit(held.code, held.token)
+        return held
+
+    def status(self, held: HeldSeat) -> dict[str, Any]:
+        table: dict[str, Any] = self.link(held.server).request("status", code=held.code)["table"]
+        return table
+
+    # --- the frame's side ---
+
+    def open(self, held: HeldSeat, said: Callable[[str], None]) -> None:
+        """Sit down at `held`'s table in the window: its session is made in a job (the link holds the
+        seat, and comes back to it by itself), then played; `said` hears why not, in words."""
+
+        def work() -> Any:
+            link = self.link(held.server)
+            link.sit(held.code, held.token)
+            return self.make(link, held.code, held.seat)
+
+        def done(outcome: Outcome[Any]) -> None:
+            if outcome.value is None:
+                said(outcome.problem)
+            else:
+                self.take(outcome.value)
+
+        self.jobs.run(work, done)
+
+    def look_out(self) -> Lookout | None:
+        """The look-out for servers on the network: started (in a job: it opens sockets) on first
+        asking; None until it listens, or when the network is not searched."""
+        self._wanted = True
+        if self._lookout is None and not self._starting and self.services.lookout is not None:
+            self._starting = True
+            self.jobs.run(self.services.lookout, self._started)
+        return self._lookout
+
+    def _started(self, outcome: Outcome[Lookout]) -> None:
+        self._starting = False
+        lookout = outcome.value
+        if lookout is None:  # no network at all: an address can still be typed
+            log.info("servers on the network are not looked for: %s", outcome.problem)
+            self.services.lookout = None
+        elif self._wanted:
+            self._lookout = lookout
+        else:
+            self.jobs.run(lookout.close, lambda _: None)
+
+    def stop_looking(self) -> None:
+        """Stop looking (its sockets close in a job: a goodbye on the network can take a moment)."""
+        self._wanted = False
+        lookout, self._lookout = self._lookout, None
+        if lookout is not None:
+            self.jobs.run(lookout.close, lambda _: None)
+
+    def update(self) -> None:
+        self.jobs.update()
+
+    def close(self) -> None:
+        """The window closes: the jobs, the look-out, the links and a hosted server all stop."""
+        self.jobs.close()
+        lookout, self._lookout = self._lookout, None
+        if lookout is not None:
+            lookout.close()
+        with self._lock:
+            links, self._links = list(self._links.values()), {}
+        for link in links:
+            link.close()
+        if self.services.host is not None:
+            self.services.host.stop()

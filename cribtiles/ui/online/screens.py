@@ -1,0 +1,467 @@
+"""The Online screens: where to play (host on this computer, a server's address, servers heard of on
+the network), creating a table (the seats, the rules, the table's options) and the code it is given,
+and joining a table with a code. Every answer from a server comes through the lobby's jobs."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import pygame
+
+from cribtiles.bot import DEFAULT_LEVEL, LEVELS
+from cribtiles.online.client import check_url
+from cribtiles.rules.game import MAX_PLAYERS
+from cribtiles.rules.options import OPTIONS, RuleOptions, Value
+
+from .. import art
+from ..paint import CREAM, DIM, GOLD, write
+from ..screens import Item, Menu, fit, screen_card
+from . import form
+from .form import GREEN, TONES, FormScene, Row
+from .lobby import Lobby, Outcome
+from .services import HeldSeat
+
+#: How often the list of servers on the network is looked at again (seconds).
+LAN_EVERY = 1.0
+#: How often a new table's server is asked whether every seat is taken yet (seconds).
+STATUS_EVERY = 2.0
+MINUTE, HOUR, DAY = 60, 3600, 86_400
+TIMERS: tuple[tuple[object, str], ...] = (
+    (None, "none"),
+    *((m * MINUTE, f"{m} minute{'s' if m > 1 else ''} a move") for m in (1, 2, 5, 10, 30)),
+    *((d * DAY, f"{d} day{'s' if d > 1 else ''} a move") for d in (1, 2, 3, 7)),
+)
+ABSENT: tuple[tuple[object, str], ...] = (
+    (None, "never"),
+    (2 * MINUTE, "2 minutes"),
+    (5 * MINUTE, "5 minutes"),
+    (15 * MINUTE, "15 minutes"),
+    (HOUR, "1 hour"),
+    (DAY, "1 day"),
+    (3 * DAY, "3 days"),
+)
+
+
+class Window(Protocol):
+    """What the screens ask of the window."""
+
+    def push(self, scene: Any) -> None: ...
+
+    def close_top(self) -> None: ...
+
+
+def code_words(code: str) -> str:
+    """A code as read out: two groups of three ("KPW RTX")."""
+    return f"{code[:3]} {code[3:]}" if len(code) == 6 else code
+
+
+class OnlineScene(FormScene):
+    """Where to play: a name, a server (hosted here, typed, or heard of on the network), then create or join."""
+
+    title = "Play online"
+
+    def __init__(self, window: Window, lobby: Lobby) -> None:
+        self.window = window
+        self.lobby = lobby
+        book = lobby.services.book
+        held = book.seats()
+        name = held[-1].name if held else next(iter(lobby.services.names), "")
+        host = lobby.services.host
+        self.name = form.text("Your name", name, "The name the other players see at the table", 24)
+        self.address = form.text(
+            "Server address",
+            held[-1].server if held else "",
+            "ws://host:port, or wss:// for a server behind TLS; hosting here fills it in",
+            120,
+            "ws://host:8765",
+        )
+        self.nearby = form.choice("On this network", [(None, "looking…")], "Servers others host on your local network")
+        self.nearby.changed = self._picked
+        self.shared = form.choice(
+            "Others on this network may join",
+            [(False, "no: this computer only"), (True, "yes: listed on the network")],
+            "Whether a game hosted here listens on your local network, and is listed there",
+        )
+        rows = [self.name, self.address, self.nearby, self.shared]
+        if host is not None:
+            note = "A server here: it stops when you quit, and its tables wait for the next time you host"
+            rows.append(form.action("Host a game on this computer", self.host, note, pygame.K_h))
+        rows += [
+            form.action("Create a table", self.create, "Choose the seats and the rules; you get a code", pygame.K_c),
+            form.action("Join with a code", self.join, "A friend read you a code: take your seat", pygame.K_j),
+            form.action("Back", self.close, "Back to the title screen"),
+        ]
+        super().__init__(rows, self.close)
+        self._hosting = False
+        self._lan_wait = 0.0
+        if lobby.services.lookout is None:
+            self.nearby.choices = [(None, "not searched")]
+            self.nearby.enabled = False
+        if host is not None and host.url is not None:
+            self._hosting = True
+            self.shared.choose(host.shared)
+        self.say(lobby.services.book.note, "bad")
+
+    def close(self) -> None:
+        self.window.close_top()
+
+    def shutdown(self) -> None:
+        self.lobby.stop_looking()
+
+    def _picked(self) -> None:
+        url = self.nearby.value
+        if isinstance(url, str):
+            self.address.text = url
+
+    # --- the buttons ---
+
+    def host(self) -> None:
+        host = self.lobby.services.host
+        if host is None:
+            return
+        shared = bool(self.shared.value)
+        self._hosting = False  # until it has been started afresh (a running one may stop first)
+        self.say("Starting a server on this computer…", "busy")
+        self.lobby.jobs.run(lambda: host.start(shared), self._host_started)
+
+    def _host_started(self, outcome: Outcome[None]) -> None:
+        if outcome.problem:
+            self.say(outcome.problem, "bad")
+        self._hosting = True
+
+    def _ready(self) -> tuple[str, str] | None:
+        """The name and the server's address, or None (and why, said) when one is missing or wrong."""
+        name = self.name.text.strip()
+        if not name:
+            self.focus = self.rows.index(self.name)
+            self.say("Type your name first: the other players see it at the table.", "bad")
+            return None
+        try:
+            url = check_url(self.address.text) if self.address.text.strip() else ""
+        except ValueError as e:
+            self.focus = self.rows.index(self.address)
+            self.say(str(e).capitalize() + ".", "bad")
+            return None
+        if not url:
+            self.focus = self.rows.index(self.address)
+            self.say("Host a game here, choose a server on this network, or type a server's address.", "bad")
+            return None
+        return name, url
+
+    def create(self) -> None:
+        ready = self._ready()
+        if ready is not None:
+            self.window.push(CreateScene(self.window, self.lobby, *ready))
+
+    def join(self) -> None:
+        ready = self._ready()
+        if ready is not None:
+            self.window.push(JoinScene(self.window, self.lobby, ready[1], ready[0]))
+
+    # --- what changed out there ---
+
+    def update(self, dt: float) -> None:
+        self.lobby.update()
+        self._lan_wait -= dt
+        if self._lan_wait <= 0 and self.nearby.enabled:
+            self._lan_wait = LAN_EVERY
+            self._look()
+        if self._hosting:
+            self._host_said()
+
+    def _look(self) -> None:
+        lookout = self.lobby.look_out()
+        if self.lobby.services.lookout is None:
+            self.nearby.choices, self.nearby.index, self.nearby.enabled = [(None, "not searched")], 0, False
+            return
+        if lookout is None:
+            return  # still starting: "looking…"
+        found = lookout.found()
+        was = self.nearby.value
+        self.nearby.choices = [(None, "none heard of yet")] if not found else [(None, f"{len(found)} found: choose")]
+        self.nearby.choices += [(f.url, f"{f.name} · {f.url.removeprefix('ws://')}") for f in found]
+        self.nearby.index = 0
+        self.nearby.choose(was)
+
+    def _host_said(self) -> None:
+        host = self.lobby.services.host
+        if host is None:
+            return
+        if host.url is not None:
+            if self.address.text != host.url and self.tone != "good":
+                self.address.text = host.url
+            others = f" (on your network: {host.lan_url})" if host.lan_url else ""
+            self.say(f"Hosting at {host.url}{others}." + ("" if others else " Create a table next."), "good")
+        elif host.problem:
+            self._hosting = False
+            self.say(host.problem[0].upper() + host.problem[1:] + ".", "bad")
+
+
+class CreateScene(FormScene):
+    """A new table at `url`: you at the first seat, then a friend (an open seat), bots, or nobody."""
+
+    title = "Create a table"
+    height = 0.96
+
+    def __init__(self, window: Window, lobby: Lobby, name: str, url: str) -> None:
+        self.window, self.lobby, self.name, self.url = window, lobby, name, url
+        kinds = [("friend", "a friend (an open seat)")] + [(lv, f"{lv.capitalize()} bot") for lv in LEVELS]
+        self.seats = [
+            form.choice(
+                f"Seat {n}",
+                kinds if n == 2 else [("none", "nobody"), *kinds],
+                "A friend takes an open seat with the table's code; a bot is run by the server",
+            )
+            for n in range(2, MAX_PLAYERS + 1)
+        ]
+        self.seats[0].choose(DEFAULT_LEVEL)
+        self.rules = [self._rule_row(i) for i in range(len(OPTIONS))]
+        self.coach = form.choice(
+            "Coach: hints and undo",
+            [(False, "not allowed"), (True, "allowed")],
+            "Whether players may ask the coach for a play, and take a move back when all agree",
+        )
+        self.timer = form.choice("Turn timer", TIMERS, "How long a player has for each move")
+        self.on_timeout = form.choice(
+            "When time runs out",
+            [("bot", "a bot moves for them"), ("pass", "they pass")],
+            "What happens when a player's time for a move is up",
+        )
+        self.absent = form.choice(
+            "Bot for an absent player after",
+            ABSENT,
+            "How long a player may be away before a bot moves for them",
+        )
+        rows = [*self.seats, *self.rules, self.coach, self.timer, self.on_timeout, self.absent]
+        rows += [
+            form.action("Create the table", self.create, f"At {url}, you ({name}) at the first seat", pygame.K_c),
+            form.action("Back", window.close_top, "Back to the Online screen"),
+        ]
+        super().__init__(rows, window.close_top)
+
+    @staticmethod
+    def _rule_row(i: int) -> Row:
+        option = OPTIONS[i]
+        values: list[Value] = (
+            [c.value for c in option.choices]
+            if option.count is None
+            else list(range(option.count.low, option.count.high + 1))
+        )
+        row = form.choice(option.label, [(v, option.words(v)) for v in values], option.about(values[0]))
+        row.choose(RuleOptions().value(option.name))
+
+        def told() -> None:
+            row.note = option.about(values[row.index])
+
+        row.changed = told
+        return row
+
+    def options(self) -> RuleOptions:
+        return RuleOptions(**{o.name: r.value for o, r in zip(OPTIONS, self.rules, strict=True)})  # type: ignore[arg-type]
+
+    def others(self) -> list[dict[str, Any]]:
+        told: list[dict[str, Any]] = []
+        for row in self.seats:
+            kind = row.value
+            if kind == "friend":
+                told.append({"kind": "open"})
+            elif kind != "none":
+                told.append({"kind": "bot", "level": kind})
+        return told
+
+    def create(self) -> None:
+        if self.lobby.jobs.busy:
+            return
+        try:
+            rules = self.options().to_text()
+        except ValueError as e:
+            self.say(str(e), "bad")
+            return
+        settings = {
+            "rules": rules,
+            "coach": bool(self.coach.value),
+            "turn_timer": self.timer.value,
+            "on_timeout": self.on_timeout.value,
+            "absent_bot": self.absent.value,
+        }
+        others = self.others()
+        self.say(f"Creating the table at {self.url}…", "busy")
+        self.lobby.jobs.run(lambda: self.lobby.create(self.url, self.name, others, **settings), self._created)
+
+    def _created(self, outcome: Outcome[HeldSeat]) -> None:
+        held = outcome.value
+        if held is None:
+            self.say(outcome.problem, "bad")
+            return
+        self.lobby.services.book.add(held)
+        self.say("")
+        open_seats = sum(1 for row in self.seats if row.value == "friend")
+        self.window.push(CodeScene(self.window, self.lobby, held, open_seats))
+
+    def update(self, dt: float) -> None:
+        self.lobby.update()
+
+
+class CodeScene:
+    """The new table's code, big enough to read out, and the way to the table."""
+
+    def __init__(self, window: Window, lobby: Lobby, held: HeldSeat, open_seats: int) -> None:
+        self.window, self.lobby, self.held, self.open_seats = window, lobby, held, open_seats
+        self.waiting = "Waiting for players" if open_seats else ""  # until the server says otherwise
+        self.status, self.tone = "", ""
+        self._wait, self._asking = 0.0, False
+        self.menu = Menu(
+            [
+                Item(
+                    "Go to the table",
+                    self.go,
+                    key=pygame.K_g,
+                    note="Sit down: the game starts once every seat is taken",
+                ),
+                Item(
+                    "Back", self.back, key=pygame.K_b, note="The table waits; Your online games on the title finds it"
+                ),
+            ]
+        )
+
+    def go(self) -> None:
+        if self.waiting:
+            self.say("The game starts once every seat is taken: " + self.waiting.lower() + ".", "bad")
+            return
+        self.say("Sitting down…", "busy")
+        self.lobby.open(self.held, lambda problem: self.say(problem, "bad"))
+
+    def say(self, words: str, tone: str = "") -> None:
+        self.status, self.tone = words, tone
+
+    def _ask(self) -> None:
+        self._asking = True
+        self.lobby.jobs.run(lambda: self.lobby.status(self.held), self._heard)
+
+    def _heard(self, outcome: Outcome[dict[str, Any]]) -> None:
+        self._asking = False
+        table = outcome.value
+        if table is None:
+            return  # asked again soon; the link says when the server is gone
+        seats = table.get("seats") or []
+        open_seats = sum(1 for s in seats if isinstance(s, dict) and s.get("kind") == "open")
+        self.waiting = f"Waiting for {open_seats} player{'s' if open_seats != 1 else ''}" if open_seats else ""
+        if not open_seats and self.tone == "bad":
+            self.say("")
+
+    def back(self) -> None:
+        self.window.close_top()
+        self.window.close_top()  # past the Create screen, to the Online one
+
+    def shutdown(self) -> None:
+        """Nothing of its own runs."""
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
+            self.back()
+            return
+        self.menu.handle(event)
+
+    def update(self, dt: float) -> None:
+        self.lobby.update()
+        self._wait -= dt
+        if self._wait <= 0 and not self._asking:
+            self._wait = STATUS_EVERY
+            self._ask()
+
+    def server_words(self) -> str:
+        host = self.lobby.services.host
+        if host is not None and host.url == self.held.server:
+            return host.lan_url or "this computer (only players here can join)"
+        return self.held.server
+
+    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
+        hint = "Enter takes · G goes to the table · Esc goes back"
+        rect, s, top = screen_card(surface, "Your table is ready", hint, 0.6, 0.8)
+        x, y, w, h = rect
+        cx = x + w // 2
+        if self.open_seats:
+            seats = "one friend" if self.open_seats == 1 else f"{self.open_seats} friends"
+            said = f"Read this code out to {seats}:"
+        else:
+            said = "Every seat is taken; the game can begin. Its code:"
+        write(surface, fit(said, s, w - 2 * s), s, CREAM, (cx, top + round(s * 0.4)), "midtop")
+        code = art.engraved_text(code_words(self.held.code), round(s * 3.6), GOLD, light=False)
+        code_top = top + round(s * 2.2)
+        surface.blit(code, code.get_rect(midtop=(cx, code_top)))
+        y2 = code_top + code.get_height() + round(s * 0.6)
+        lines = [
+            ("In Crib Tiles they choose Online, then Join with a code, at the server", CREAM),
+            (self.server_words(), GOLD),
+            ("Letters only; capitals or not, spaces or not, it is the same code.", DIM),
+        ]
+        for line, colour in lines:
+            write(surface, fit(line, s - 1, w - 2 * s), s - 1, colour, (cx, y2), "midtop")
+            y2 += round(s * 1.5)
+        bh = max(28, round(s * 1.8))
+        bw = max(200, round(w * 0.42))
+        below = self.menu.lay_out(cx - bw // 2, y2 + round(s * 0.8), bw, bh, max(6, round(s * 0.4)))
+        self.menu.draw(surface, s)
+        said, tone = self.status, TONES.get(self.tone, CREAM)
+        if not said:
+            begun = ("Every seat is taken: the game has begun.", GREEN)
+            said, tone = (self.waiting + "…", DIM) if self.waiting else begun
+        write(surface, fit(said, s - 1, w - 3 * s), s - 1, tone, (cx, below + round(s * 0.4)), "midtop")
+        note = self.menu.note()
+        if note:
+            write(surface, fit(note, s - 2, w - 3 * s), s - 2, DIM, (cx, y + h - round(s * 1.0)), "midbottom")
+        return None
+
+
+class JoinScene(FormScene):
+    """Taking a seat with a code a friend read out."""
+
+    title = "Join a table"
+    height = 0.7
+
+    def __init__(self, window: Window, lobby: Lobby, url: str, name: str) -> None:
+        self.window, self.lobby = window, lobby
+        self.address = form.text("Server address", url, "Where the table is: the address your friend gave", 120)
+        self.code = form.text("Code", "", "Six letters; capitals or not, spaces or not", 12, "ABC DEF")
+        self.code.changed = self._capitals
+        self.name = form.text("Your name", name, "The name the other players see", 24)
+        rows = [
+            self.address,
+            self.code,
+            self.name,
+            form.action("Join", self.join, "Take the open seat (or the one kept for your name)"),
+            form.action("Back", window.close_top, "Back to the Online screen"),
+        ]
+        super().__init__(rows, window.close_top)
+        self.focus = 1
+
+    def _capitals(self) -> None:
+        self.code.text = self.code.text.upper()  # read out in capitals, shown as read
+        if self.tone == "bad":  # what was refused is being put right
+            self.say("")
+
+    def join(self) -> None:
+        if self.lobby.jobs.busy:
+            return
+        code, name, address = self.code.text.strip(), self.name.text.strip(), self.address.text.strip()
+        missing = next(
+            (row for row, v in ((self.address, address), (self.code, code), (self.name, name)) if not v), None
+        )
+        if missing is not None:
+            self.focus = self.rows.index(missing)
+            self.say(f"Type the {missing.label.lower()} first.", "bad")
+            return
+        self.say(f"Joining {code.upper()} at {address}…", "busy")
+        self.lobby.jobs.run(lambda: self.lobby.join(address, code, name), self._joined)
+
+    def _joined(self, outcome: Outcome[HeldSeat]) -> None:
+        held = outcome.value
+        if held is None:
+            self.say(outcome.problem, "bad")
+            return
+        self.lobby.services.book.add(held)
+        self.say(f"You sit at {code_words(held.code)}; the table is on its way…", "good")
+        self.lobby.open(held, lambda problem: self.say(problem, "bad"))
+
+    def update(self, dt: float) -> None:
+        self.lobby.update()
