@@ -214,8 +214,10 @@ class Hall:
                 raise IllegalMove("join the table (or come back to your seat) first")
             if kind == "leave":
                 self._leave(client, room)
+                self._post(client, write("ok", re=re))
             elif kind == "chat":
                 self._chat(client, room, seat, message["text"])
+                self._post(client, write("ok", re=re))
             elif seat is None:
                 raise IllegalMove("a spectator watches; only the players move")
             elif kind == "hint":
