@@ -92,8 +92,11 @@ def test_a_named_seat_is_taken_by_its_name_and_an_open_one_by_anyone() -> None:
     # no seat is open now: the game begins, and Ann's seat waits for her
     assert room.phase == "playing" and room.game is not None
     assert not room.places[0].taken
-    seat, token = room.take("  ann ", T0)
+    ply = room.ply
+    seat, token = room.take("  ann ", T0 + 9)
     assert seat == 0 and room.seat_of(token) == 0
+    # her coming moves nothing: a move in flight at that ply stays good, and no turn's clock restarts
+    assert room.ply == ply and room.last_change == T0
     assert [p.name for p in room.places] == ["Ann", "Cat", "Easy"]
 
 
