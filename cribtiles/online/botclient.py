@@ -111,6 +111,8 @@ class SeatBot:
                 continue
             if message["type"] == "state" and message["code"] == self.code:
                 self.step(message["state"])
-                if message["state"]["phase"] == "over":
-                    return Outcome(self.seat if self.seat is not None else -1, True, message["state"])
+                # the state that ends the game may be the answer to this bot's own last move (`step`
+                # keeps it): the server sends the mover no other
+                if self.state is not None and self.state["phase"] == "over":
+                    return Outcome(self.seat if self.seat is not None else -1, True, self.state)
         return Outcome(self.seat if self.seat is not None else -1, False, self.state or {})
