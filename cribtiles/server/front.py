@@ -205,7 +205,7 @@ class Hall:
         elif kind == "create":
             self._create(client, message)
         elif kind in ("join", "resume", "watch", "status", "seat_bot"):
-            room = self._room(client, message["code"])
+            room = self._room(client, message["code"], message.get("token") if kind == "resume" else None)
             getattr(self, f"_{kind}")(client, room, message)
         else:
             room = self._room(client, message["code"])
@@ -227,9 +227,12 @@ class Hall:
             else:
                 self._act(client, room, seat, message)
 
-    def _room(self, client: Client, code: str) -> Room:
+    def _room(self, client: Client, code: str, token: str | None = None) -> Room:
+        """The table of `code`. An address that has tried too many wrong codes is refused even a right
+        one for a while (else a guesser would still learn each code it hits), but not at a table its
+        connection is at, nor with a seat's token there (a player coming back)."""
         room = self.rooms.get(normal_code(code))
-        if room is not None:
+        if room is not None and (room.code in client.seats or (token and room.seat_of(token) is not None)):
             return room
         now = self.clock()
         tried = self.tries.setdefault(client.address, deque())
@@ -237,6 +240,8 @@ class Hall:
             tried.popleft()
         if len(tried) >= self.limits.codes_per_minute:
             raise IllegalMove("too many codes tried from your address: wait a minute")
+        if room is not None:
+            return room
         tried.append(now)
         raise IllegalMove("no table has that code")
 
