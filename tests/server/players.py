@@ -67,7 +67,10 @@ class Player:
         end = time.monotonic() + timeout
         while not (self.state and wanted(self.state)):
             if time.monotonic() > end:
-                raise AssertionError(f"no state came that was wanted; the last: {str(self.state)[:300]}")
+                last = {k: self.state.get(k) for k in ("phase", "ply", "you", "to_move", "seats")}
+                raise AssertionError(
+                    f"no state came that was wanted; the last: {last}, record: {'record' in self.state}"
+                )
             self.pump()
         return self.state
 
