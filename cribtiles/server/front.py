@@ -89,6 +89,7 @@ class Hall:
         self.created_by: dict[str, set[str]] = {}  # address -> codes of tables it made, not over
         self.tries: dict[str, deque[float]] = {}  # address -> when it tried an unknown code
         self.thinking: set[str] = set()
+        self.unkept: set[str] = set()  # tables changed since the store last failed to keep them
         self.moves = 0  # acknowledged changes, for the benchmark
         now = clock()
         for data in store.tables():
@@ -349,10 +350,12 @@ class Hall:
 
     def _act(self, client: Client, room: Room, seat: int, message: dict[str, Any]) -> None:
         made = room.act(seat, message, self.clock())
-        if made:
+        # a resend of a move made but never kept (the store failed) keeps it now: it is acknowledged
+        fresh = made or room.code in self.unkept
+        if fresh:
             self._keep(room)
         self._post(client, self._state(room, seat, message.get("id")))
-        if made:
+        if fresh:
             self._tell_all(room, but=client)
             self._kick(room)
 
@@ -360,7 +363,12 @@ class Hall:
 
     def _keep(self, room: Room) -> None:
         """Keep `room` as it is now; StoreError (nothing acknowledged) when it cannot be."""
-        self.store.put(room.code, room.game_name, room.phase, room.last_change, room.data())
+        try:
+            self.store.put(room.code, room.game_name, room.phase, room.last_change, room.data())
+        except StoreError:
+            self.unkept.add(room.code)
+            raise
+        self.unkept.discard(room.code)
         self.moves += 1
 
     def _state(self, room: Room, seat: int | None, re: int | None = None) -> str:
