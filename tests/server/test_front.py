@@ -21,6 +21,7 @@ from cribtiles.online.protocol import read, write
 from cribtiles.rules.moves import format_move, parse_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.server.front import Hall
+from cribtiles.server.store import MemoryStore, StoreError
 from cribtiles.table.saves import save_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.tiles.table import Table
@@ -249,3 +250,47 @@ def test_only_the_host_seats_a_bot(server: tuple[str, Hall], link: Link) -> None
     assert room.places[1].kind == "bot" and room.phase == "playing"
     with pytest.raises(Refused, match=r"(?i)not a person.s seat"):
         link.request("seat_bot", code=code, host=host, seat=1, level="easy")
+
+
+class FailingStore(MemoryStore):
+    """A store that cannot keep anything while `failing` is set (a full disk, a locked file)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.failing = False
+
+    def put(self, code: str, game: str, phase: str, updated: float, data: dict[str, Any]) -> None:
+        if self.failing:
+            raise StoreError("the disk is full")
+        super().put(code, game, phase, updated, data)
+
+
+def test_a_move_the_store_failed_to_keep_is_kept_and_told_when_it_is_sent_again() -> None:
+    store = FailingStore()
+    with running_server(store=store) as (url, hall):
+        maker = connected(url)
+        code = new_table(maker, [{"kind": "open"}, {"kind": "open"}], seed=6)["code"]
+        maker.close()
+        ann, ben = Player(url, code), Player(url, code)
+        try:
+            ann.join("Ann")
+            ben.join("Ben")
+            room = hall.rooms[code]
+            mover = room.game.to_move if room.game else None
+            player, other = (ann, ben) if mover == 0 else (ben, ann)
+            state = player.wait_until(lambda s: s["phase"] == "playing" and s["to_move"] == mover)
+            view = room.game.table.view(mover)  # type: ignore[union-attr]
+            move = format_move(choose_safely(make_bot("easy"), view, random.Random(2)))
+            store.failing = True
+            with pytest.raises(Refused, match="could not keep"):
+                player.request("act", ply=state["ply"], move=move)
+            assert json.loads(store.kept[code])["ply"] == state["ply"]  # not acknowledged, not kept
+            store.failing = False
+            answer = player.request("act", ply=state["ply"], move=move)  # the same move again
+            assert answer["state"]["ply"] == state["ply"] + 1
+            assert json.loads(store.kept[code])["ply"] == state["ply"] + 1  # kept before it was acknowledged
+            told = other.wait_until(lambda s: s["ply"] == state["ply"] + 1)  # and the other seat is told
+            assert told["to_move"] == other.seat
+        finally:
+            ann.close()
+            ben.close()
