@@ -176,11 +176,7 @@ class Hall:
 
     async def _receive(self, client: Client, frame: str | bytes) -> str:
         """Answer one frame; the reason to close the connection, or ""."""
-        if not self._allowed(client):
-            client.bad += 1
-            most = f"too many messages: at most {self.limits.per_second:g} a second"
-            self._post(client, write("refused", reason=most))
-            return "too many messages" if client.bad >= self.limits.bad_messages else ""
+        allowed = self._allowed(client)
         try:
             message = read(frame, "client", self.limits.frame)
         except ProtocolError as e:
@@ -188,6 +184,11 @@ class Hall:
             self._post(client, write("refused", reason=str(e)))
             return "too many bad messages" if client.bad >= self.limits.bad_messages else ""
         re = message.get("id")
+        if not allowed:  # answered, with its `re`, so that a client waiting on it knows at once
+            client.bad += 1
+            most = f"too many messages: at most {self.limits.per_second:g} a second"
+            self._post(client, write("refused", re=re, reason=most))
+            return "too many messages" if client.bad >= self.limits.bad_messages else ""
         try:
             self._answer(client, message)
         except IllegalMove as e:
