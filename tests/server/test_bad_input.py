@@ -197,6 +197,7 @@ def test_a_flood_is_refused_then_closed_with_a_reason() -> None:
                 message = read(ws.recv(timeout=WAIT), "server")
                 kinds.append(message["type"])
                 reasons.append(message.get("reason", ""))
+                assert message["type"] == "bye" or isinstance(message.get("re"), int)  # each request answered
         except ConnectionClosed as e:
             assert e.rcvd is not None and e.rcvd.code == 1008 and e.rcvd.reason == "too many messages"
         else:
@@ -275,3 +276,18 @@ def test_too_many_tables_from_one_address_are_refused() -> None:
         # the busy table counts too while its game is on
         assert made in (limits.tables_per_address - 1, limits.tables_per_address)
         assert len(busy.hall.rooms) == made + 1
+
+
+def test_a_seat_bot_that_outruns_the_limit_slows_down_and_finishes() -> None:
+    limits = Limits(per_second=4, burst=4)
+    with running_server(limits=limits) as (url, hall):
+        maker = connected(url)
+        code = new_table(maker, [{"kind": "open"}, {"kind": "bot", "level": "beginner"}], seed=31)["code"]
+        maker.close()
+        bot = SeatBot(connected(url), code, "beginner", seed=1)
+        try:
+            bot.take_seat("Quick")
+            outcome = bot.play(timeout=90)
+        finally:
+            bot.link.close()
+        assert outcome.over and hall.rooms[code].phase == "over"
