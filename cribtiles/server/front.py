@@ -121,7 +121,11 @@ class Hall:
                     await self._send(client, write("bye", reason=reason))
                     await client.outbox.put(None)
                     await writer
+                    # the frames it sent meanwhile are read and dropped, else the close it answers
+                    # waits behind them and the connection lingers for the whole close timeout
+                    draining = asyncio.create_task(_drain(ws))
                     await ws.close(1008, reason[:120])
+                    draining.cancel()
                     return
         except ConnectionClosed:
             pass
@@ -432,6 +436,12 @@ class Hall:
                         continue
                     self._tell_all(room)
                 self._kick(room)
+
+
+async def _drain(ws: ServerConnection) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in ws:
+            pass
 
 
 def _address(connection: ServerConnection) -> str:
