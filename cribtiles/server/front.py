@@ -272,7 +272,9 @@ class Hall:
             if seed is None:
                 import secrets
 
-                seed = secrets.randbits(31)
+                # 63 bits: the start's draws and a seat's own rack single out a 31-bit seed in a
+                # few core-hours of search, and with it every rack and bag of the game
+                seed = secrets.randbits(63)
             now = self.clock()
             code = new_code(lambda c: c in self.rooms)
             room, host = Room.new(code, game, places, settings, seed, now)
