@@ -294,3 +294,20 @@ def test_a_move_the_store_failed_to_keep_is_kept_and_told_when_it_is_sent_again(
         finally:
             ann.close()
             ben.close()
+
+
+def test_the_server_chooses_seeds_too_many_to_search(server: tuple[str, Hall], link: Link) -> None:
+    """A seed is found from the start's draws and one's own rack by trying them all, if there are few:
+    the server's are drawn from 2**63."""
+    url, hall = server
+    codes = [new_table(link, [{"kind": "open"}, {"kind": "open"}])["code"] for _ in range(6)]
+    seeds = [hall.rooms[code].seed for code in codes]
+    assert max(seeds) >= 2**40 and len(set(seeds)) == 6
+    ann, ben = Player(url, codes[0]), Player(url, codes[0])
+    try:  # and a game goes with such a seed
+        ann.join("Ann")
+        ben.join("Ben")
+        assert ann.wait_until(lambda s: s["phase"] == "playing")["rack"]
+    finally:
+        ann.close()
+        ben.close()
