@@ -16,6 +16,7 @@ from websockets.sync.client import connect
 
 from cribtiles.bot.tiles.base import choose_safely
 from cribtiles.bot.tiles.levels import make_bot
+from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Link, Refused
 from cribtiles.online.protocol import read, write
 from cribtiles.rules.moves import format_move, parse_move
@@ -311,3 +312,48 @@ def test_the_server_chooses_seeds_too_many_to_search(server: tuple[str, Hall], l
     finally:
         ann.close()
         ben.close()
+
+
+def _answer_to(player: Player, number: int) -> dict[str, Any]:
+    end = time.monotonic() + WAIT
+    while time.monotonic() < end:
+        message = player.link.next_message(0.2)
+        if message is not None and message.get("re") == number:
+            return message
+        if message is not None and message["type"] == "state":
+            player.take(message["state"])
+    raise AssertionError("no answer came")
+
+
+def test_two_joker_calls_sent_at_once_the_first_wins_and_the_second_changes_nothing(
+    server: tuple[str, Hall], link: Link
+) -> None:
+    url, hall = server
+    code = new_table(link, [{"kind": "open"}] * 3, rules="joker=on", seed=12)["code"]
+    people = [Player(url, code) for _ in range(3)]
+    try:
+        for n, person in enumerate(people):
+            assert person.join(f"P{n}") == n
+        room = hall.rooms[code]
+        for _ in range(60):  # until someone plays
+            mover = people[room.game.to_move]  # type: ignore[union-attr,index]
+            state = mover.wait_until(lambda s, me=mover.seat: s["phase"] == "playing" and s["to_move"] == me)
+            mover.request("act", ply=state["ply"], move=tile_move(state, "easy", random.Random(state["ply"])))
+            last = room.game.table.last  # type: ignore[union-attr]
+            if last is not None and last.is_play:
+                break
+        else:
+            raise AssertionError("no one played")
+        ply = room.ply
+        callers = [p for p in people if p.seat != last.player]
+        numbers = [p.link.send("call", code=code, ply=ply) for p in callers]
+        answers = [_answer_to(p, n) for p, n in zip(callers, numbers, strict=True)]
+        assert sorted(a["type"] for a in answers) == ["refused", "state"]
+        winner = next(p for p, a in zip(callers, answers, strict=True) if a["type"] == "state")
+        loser = next(a for a in answers if a["type"] == "refused")
+        assert "moved on" in loser["reason"]
+        assert [c.caller for _, c in room.game.table.state.calls] == [winner.seat]  # type: ignore[union-attr]
+        assert room.ply == ply + 1
+    finally:
+        for person in people:
+            person.close()
