@@ -6,6 +6,7 @@ by two seat bots, goes on to its end and the server still answers afterwards (is
 from __future__ import annotations
 
 import json
+import random
 import threading
 from collections.abc import Iterator
 from contextlib import ExitStack, contextmanager
@@ -17,7 +18,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from cribtiles.online.botclient import Outcome, SeatBot
-from cribtiles.online.protocol import VERSION, read
+from cribtiles.online.protocol import MESSAGES, VERSION, read
 from cribtiles.server.front import Hall, Limits
 
 from .players import WAIT, connected, new_table
@@ -291,3 +292,44 @@ def test_a_seat_bot_that_outruns_the_limit_slows_down_and_finishes() -> None:
         finally:
             bot.link.close()
         assert outcome.over and hall.rooms[code].phase == "over"
+
+
+def _value(kind: Any, rng: random.Random, code: str, ply: int) -> Any:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    chosen = rng.choice(kinds)
+    if chosen is int:
+        return rng.choice([0, 1, 2, -1, ply, ply - 1, 10**12, -(10**12)])
+    if chosen is str:
+        return rng.choice(["", "x", code, code.lower(), "easy", "pass", "H8=5S", "Ann", "\x1b[2J", "é" * 50, "?"])
+    if chosen is bool:
+        return rng.choice([True, False])
+    if chosen is list:
+        return rng.choice([[], [{"kind": "open"}, {"kind": "open"}], [1, "x", None], [{"what": "run"}] * 3])
+    if chosen is dict:
+        return {}
+    return None
+
+
+def test_every_request_of_every_kind_is_answered_whatever_its_values() -> None:
+    """Messages of every type a client sends, their fields of the right kinds with values picked at random:
+    each is answered with its id (refused in words, or done), and the connection stays open."""
+    rng = random.Random(31)
+    limits = Limits(per_second=1_000, burst=1_000, tables_per_address=1_000, codes_per_minute=10_000)
+    client_kinds = sorted(k for k, spec in MESSAGES.items() if spec.sender == "client")
+    with busy_server(limits) as busy, raw(busy.url) as ws:
+        for number in range(1, 400):
+            kind = client_kinds[number % len(client_kinds)]
+            spec = MESSAGES[kind]
+            ply = busy.hall.rooms[busy.code].ply
+            fields = {name: _value(k, rng, busy.code, ply) for name, k in spec.required.items()}
+            for name, k in spec.optional.items():
+                if name != "id" and rng.random() < 0.5:
+                    fields[name] = _value(k, rng, busy.code, ply)
+            ws.send(frame(kind, id=number, **fields))
+            for _ in range(100):  # what it sends by itself (states, chat) passed over
+                message = read(ws.recv(timeout=WAIT), "server")
+                if message.get("re") == number:
+                    break
+                assert message["type"] in ("state", "said"), (kind, fields, message)
+            else:
+                raise AssertionError(f"{kind} with {fields} was not answered")
