@@ -14,7 +14,7 @@ WAIT = 20.0
 
 def new_table(link: Link, seats: list[dict[str, Any]], **options: Any) -> dict[str, Any]:
     """Create a table over `link`: the server's `created` answer (code, host and maybe seat, token)."""
-    return link.request("create", game="tiles", seats=seats, **options)
+    return link.request("create", WAIT, game="tiles", seats=seats, **options)
 
 
 def connected(url: str) -> Link:
@@ -34,19 +34,19 @@ class Player:
         self.said: list[dict[str, Any]] = []
 
     def join(self, name: str, seat: int | None = None) -> int:
-        answer = self.link.request("join", code=self.code, name=name, seat=seat)
+        answer = self.link.request("join", WAIT, code=self.code, name=name, seat=seat)
         self.link.sit(self.code, answer["token"])
         self.seat = int(answer["seat"])
         return self.seat
 
     def resume(self, token: str) -> int:
-        answer = self.link.request("resume", code=self.code, token=token)
+        answer = self.link.request("resume", WAIT, code=self.code, token=token)
         self.link.sit(self.code, token)
         self.seat = int(answer["seat"])
         return self.seat
 
     def watch(self) -> None:
-        self.link.request("watch", code=self.code)
+        self.link.request("watch", WAIT, code=self.code)
         self.link.watch(self.code)
 
     def take(self, state: dict[str, Any]) -> None:
@@ -75,7 +75,7 @@ class Player:
         return self.state
 
     def request(self, kind: str, **fields: Any) -> dict[str, Any]:
-        answer = self.link.request(kind, code=self.code, **fields)
+        answer = self.link.request(kind, WAIT, code=self.code, **fields)
         if answer["type"] == "state":
             self.take(answer["state"])
         return answer
