@@ -113,8 +113,7 @@ class SeatBot:
                 self.step(self.state)
             elif message is not None and message["type"] == "state" and message["code"] == self.code:
                 self.step(message["state"])
-            # the state that ends the game may be the answer to this bot's own last move (`step` keeps
-            # it): the server sends the mover no other
-            if self.state is not None and self.state["phase"] == "over":
+            # the last move's answer is this seat's own (no other state follows it): over is seen there too
+            if self.state is not None and self.state.get("phase") == "over":
                 return Outcome(self.seat if self.seat is not None else -1, True, self.state)
         return Outcome(self.seat if self.seat is not None else -1, False, self.state or {})
