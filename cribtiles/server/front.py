@@ -89,6 +89,7 @@ class Hall:
         self.created_by: dict[str, set[str]] = {}  # address -> codes of tables it made, not over
         self.tries: dict[str, deque[float]] = {}  # address -> when it tried an unknown code
         self.thinking: set[str] = set()
+        self.unkept: set[str] = set()  # tables changed since the store last failed to keep them
         self.moves = 0  # acknowledged changes, for the benchmark
         now = clock()
         for data in store.tables():
@@ -120,7 +121,11 @@ class Hall:
                     await self._send(client, write("bye", reason=reason))
                     await client.outbox.put(None)
                     await writer
+                    # the frames it sent meanwhile are read and dropped, else the close it answers
+                    # waits behind them and the connection lingers for the whole close timeout
+                    draining = asyncio.create_task(_drain(ws))
                     await ws.close(1008, reason[:120])
+                    draining.cancel()
                     return
         except ConnectionClosed:
             pass
@@ -175,11 +180,7 @@ class Hall:
 
     async def _receive(self, client: Client, frame: str | bytes) -> str:
         """Answer one frame; the reason to close the connection, or ""."""
-        if not self._allowed(client):
-            client.bad += 1
-            most = f"too many messages: at most {self.limits.per_second:g} a second"
-            self._post(client, write("refused", reason=most))
-            return "too many messages" if client.bad >= self.limits.bad_messages else ""
+        allowed = self._allowed(client)
         try:
             message = read(frame, "client", self.limits.frame)
         except ProtocolError as e:
@@ -187,6 +188,11 @@ class Hall:
             self._post(client, write("refused", reason=str(e)))
             return "too many bad messages" if client.bad >= self.limits.bad_messages else ""
         re = message.get("id")
+        if not allowed:  # answered, with its `re`, so that a client waiting on it knows at once
+            client.bad += 1
+            most = f"too many messages: at most {self.limits.per_second:g} a second"
+            self._post(client, write("refused", re=re, reason=most))
+            return "too many messages" if client.bad >= self.limits.bad_messages else ""
         try:
             self._answer(client, message)
         except IllegalMove as e:
@@ -205,7 +211,7 @@ class Hall:
         elif kind == "create":
             self._create(client, message)
         elif kind in ("join", "resume", "watch", "status", "seat_bot"):
-            room = self._room(client, message["code"])
+            room = self._room(client, message["code"], message.get("token") if kind == "resume" else None)
             getattr(self, f"_{kind}")(client, room, message)
         else:
             room = self._room(client, message["code"])
@@ -214,8 +220,10 @@ class Hall:
                 raise IllegalMove("join the table (or come back to your seat) first")
             if kind == "leave":
                 self._leave(client, room)
+                self._post(client, write("ok", re=re))
             elif kind == "chat":
                 self._chat(client, room, seat, message["text"])
+                self._post(client, write("ok", re=re))
             elif seat is None:
                 raise IllegalMove("a spectator watches; only the players move")
             elif kind == "hint":
@@ -225,22 +233,28 @@ class Hall:
             else:
                 self._act(client, room, seat, message)
 
-    def _room(self, client: Client, code: str) -> Room:
+    def _room(self, client: Client, code: str, token: str | None = None) -> Room:
+        """The table of `code`. An address that has tried too many wrong codes is refused even a right
+        one for a while (else a guesser would still learn each code it hits), but not at a table its
+        connection is at, nor with a seat's token there (a player coming back)."""
         room = self.rooms.get(normal_code(code))
-        if room is None:
-            self._tried(client, "no table has that code")
+        if room is not None and (room.code in client.seats or (token and room.seat_of(token) is not None)):
+            return room
+        self._tried(client, "no table has that code", right=room is not None)
         assert room is not None
         return room
 
-    def _tried(self, client: Client, words: str) -> None:
+    def _tried(self, client: Client, words: str, right: bool = False) -> None:
         """Refuse a wrong code or token in `words`, counting it against the address (a guesser is slowed
-        to `codes_per_minute`)."""
+        to `codes_per_minute`); a `right` one passes unless the address is over its count."""
         now = self.clock()
         tried = self.tries.setdefault(client.address, deque())
         while tried and now - tried[0] > 60:
             tried.popleft()
         if len(tried) >= self.limits.codes_per_minute:
             raise IllegalMove("too many codes tried from your address: wait a minute")
+        if right:
+            return
         tried.append(now)
         raise IllegalMove(words)
 
@@ -265,7 +279,9 @@ class Hall:
             if seed is None:
                 import secrets
 
-                seed = secrets.randbits(31)
+                # 63 bits: the start's draws and a seat's own rack single out a 31-bit seed in a
+                # few core-hours of search, and with it every rack and bag of the game
+                seed = secrets.randbits(63)
             now = self.clock()
             code = new_code(lambda c: c in self.rooms)
             room, host = Room.new(code, game, places, settings, seed, now)
@@ -348,10 +364,12 @@ class Hall:
 
     def _act(self, client: Client, room: Room, seat: int, message: dict[str, Any]) -> None:
         made = room.act(seat, message, self.clock())
-        if made:
+        # a resend of a move made but never kept (the store failed) keeps it now: it is acknowledged
+        fresh = made or room.code in self.unkept
+        if fresh:
             self._keep(room)
         self._post(client, self._state(room, seat, message.get("id")))
-        if made:
+        if fresh:
             self._tell_all(room, but=client)
             self._kick(room)
 
@@ -359,7 +377,12 @@ class Hall:
 
     def _keep(self, room: Room) -> None:
         """Keep `room` as it is now; StoreError (nothing acknowledged) when it cannot be."""
-        self.store.put(room.code, room.game_name, room.phase, room.last_change, room.data())
+        try:
+            self.store.put(room.code, room.game_name, room.phase, room.last_change, room.data())
+        except StoreError:
+            self.unkept.add(room.code)
+            raise
+        self.unkept.discard(room.code)
         self.moves += 1
 
     def _state(self, room: Room, seat: int | None, re: int | None = None) -> str:
@@ -422,6 +445,12 @@ class Hall:
                         continue
                     self._tell_all(room)
                 self._kick(room)
+
+
+async def _drain(ws: ServerConnection) -> None:
+    with contextlib.suppress(ConnectionClosed):
+        async for _ in ws:
+            pass
 
 
 def _address(connection: ServerConnection) -> str:

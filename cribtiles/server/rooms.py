@@ -293,7 +293,8 @@ class Room:
             self.places[chosen].name = name
         token = new_token()
         self.places[chosen].token_hash = token_hash(token)
-        self._change(now)
+        if self.game is None:  # once the game is on a seat taken moves nothing: an act in flight stays good
+            self._change(now)
         self._start_if_full()
         return chosen, token
 

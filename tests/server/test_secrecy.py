@@ -1,0 +1,277 @@
+"""Every frame the server sends, to every connection, over whole games of every tile mode (2, 3 and 4
+seats, the Joker rule, a Servant match, Solitaire), played by seat bots over their own links beside a
+server bot and a spectator: each frame is read as the table stood when it was sent, and none tells a
+seat what it may not see (issue 31)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from cribtiles.online.botclient import Outcome, SeatBot
+from cribtiles.rules.match import Match, round_seed
+from cribtiles.rules.moves import Exchange
+from cribtiles.rules.tiles import format_tiles
+from cribtiles.server.front import Client, Hall
+from cribtiles.server.tiles_room import TilesGame
+
+from .players import WAIT, Player, connected, new_table
+from .running import running_server
+
+#: Keys no frame may hold anywhere: the table's innards and what the server keeps to itself.
+SECRET_KEYS = {"racks", "bags", "bag", "seed", "log", "token_hash", "host_hash", "places", "done"}
+NOT_SEATED = -2  # a connection's seat before it has taken one
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One frame as sent: to which connection, that connection's seat at the frame's table then, and the
+    match as it stood then (None: no game yet)."""
+
+    to: int
+    seat: int | None
+    at_table: bool
+    text: str
+    match: Match | None
+
+
+def record_frames(hall: Hall) -> list[Frame]:
+    """Record every frame `hall` sends from now on (the front's one way out: `_post`)."""
+    frames: list[Frame] = []
+    post = hall._post
+
+    def recording(client: Client, text: str) -> None:
+        code = json.loads(text).get("code")
+        room = hall.rooms.get(code) if isinstance(code, str) else None
+        match = room.game.table.match if room is not None and isinstance(room.game, TilesGame) else None
+        seat = client.seats.get(code, NOT_SEATED) if isinstance(code, str) else NOT_SEATED
+        frames.append(Frame(id(client), seat, isinstance(code, str) and code in client.seats, text, match))
+        post(client, text)
+
+    hall._post = recording  # type: ignore[method-assign]
+    return frames
+
+
+def keys_of(value: Any) -> Iterator[str]:
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            yield key
+            yield from keys_of(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from keys_of(inner)
+
+
+class Leaks:
+    """What the frames told that their seats may not see, in words; and what was checked, so that a
+    check that never met its case does not pass unseen."""
+
+    def __init__(self) -> None:
+        self.found: list[str] = []
+        self.met: dict[str, int] = {}
+
+    def see(self, what: str) -> None:
+        self.met[what] = self.met.get(what, 0) + 1
+
+    def check(self, frame: Frame) -> None:
+        message = json.loads(frame.text)
+        if message["type"] == "state":
+            self._state(frame, message["state"])
+        if frame.match is not None:
+            self._text(frame, message)
+
+    def _state(self, frame: Frame, state: dict[str, Any]) -> None:
+        """The frame read as a state: its seat's own, and nothing of what is hidden from it."""
+        self.see("state")
+        if not frame.at_table or state["you"] != frame.seat:
+            self.found.append(f"a state for seat {state['you']} went to seat {frame.seat}")
+        if bad := SECRET_KEYS & set(keys_of(state)):
+            self.found.append(f"the keys {sorted(bad)}")
+        match = frame.match
+        if match is None:
+            return
+        game = match.game
+        seat = state["you"]
+        if seat is None:
+            self.see("spectator")
+            if "rack" in state or "may_call" in state or "claimed" in state:
+                self.found.append("a spectator's state with a seat's own part")
+        elif state.get("rack") != format_tiles(game.racks[seat]):
+            self.found.append(f"seat {seat} sent a rack not its own: {state.get('rack')!r}")
+        told = state["match"]["game"]
+        if not game.is_over:
+            self.see("round on")
+            if any(told["end_racks"]):
+                self.found.append("the racks left before the round is over")
+            if "record" in state:
+                self.found.append("the record before the round is over")
+            for player, move, *_ in told["turns"]:
+                if player != seat and move.startswith("exchange"):
+                    self.see("another's exchange")
+                    if move != "exchange ?":
+                        self.found.append(f"seat {player}'s exchanged tiles: {move!r}")
+        if "record" in state:
+            self.see("record")
+            record = json.loads(state["record"])
+            kept_seed = (record.get("match") or record.get("record") or {}).get("seed")
+            if not match.is_over and kept_seed == match.seed:
+                self.found.append("a record with the match's seed before the match is over")
+            if not match.is_over:
+                self.see("record between rounds")
+
+    def _text(self, frame: Frame, message: dict[str, Any]) -> None:
+        """The frame read as text (its own rack left out): no hidden rack, bag, exchange or seed in it."""
+        match = frame.match
+        assert match is not None
+        game = match.game
+        seat = frame.seat if frame.at_table else None
+        if message["type"] == "state":
+            message = {**message, "state": {**message["state"], "rack": ""}}
+        text = json.dumps(message)
+        done = len(match.finished) + (1 if game.is_over else 0)
+        secrets = {f"round {k + 1}'s seed": round_seed(match.seed, k) for k in range(done, match.options.rounds)}
+        if not match.is_over:
+            secrets["the match's seed"] = match.seed
+        for what, number in secrets.items():
+            if match.options.rounds > 1 or what == "the match's seed":
+                self.see("seed")
+                if str(number) in text:
+                    self.found.append(what)
+        if game.is_over:
+            return
+        for other, rack in enumerate(game.racks):
+            if other != seat and len(rack) >= 3:
+                self.see("another's rack")
+                if format_tiles(rack) in text or format_tiles(sorted(rack)) in text:
+                    self.found.append(f"seat {other}'s rack")
+        for bag in game.bags:
+            if len(bag) >= 4:
+                self.see("a bag")
+                if format_tiles(bag[-4:]) in text or format_tiles(bag[:4]) in text:
+                    self.found.append("a bag's order")
+        for turn in game.turns:
+            exchanged = turn.move.tiles if isinstance(turn.move, Exchange) else ()
+            if turn.player != seat and len(exchanged) >= 3 and format_tiles(exchanged) in text:
+                self.found.append(f"seat {turn.player}'s exchanged tiles")
+
+
+def play_watched(seats: list[dict[str, Any]], rules: str, seed: int) -> tuple[list[Frame], list[Outcome]]:
+    """A whole game of `seats` (each open seat a seat bot over its own link) with a spectator: every frame."""
+    with running_server() as (url, hall):
+        frames = record_frames(hall)
+        maker = connected(url)
+        code = new_table(maker, seats, rules=rules, seed=seed)["code"]
+        maker.close()
+        eye = Player(url, code)
+        eye.watch()
+        bots = []
+        for n, entry in enumerate(seats):
+            if entry["kind"] == "open":
+                bot = SeatBot(connected(url), code, "easy" if n % 2 else "beginner", seed=seed + n)
+                bot.take_seat(f"Bot {n}")
+                bots.append(bot)
+        outcomes: list[Outcome] = []
+        threads = [threading.Thread(target=lambda b=b: outcomes.append(b.play(timeout=60))) for b in bots]
+        try:
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(70)
+            eye.wait_until(lambda s: s["phase"] == "over", timeout=WAIT)
+        finally:
+            eye.close()
+            for bot in bots:
+                bot.link.close()
+        return list(frames), outcomes
+
+
+GAMES = [
+    ("two seats", [{"kind": "open"}] * 2, "", 1_234_567_891),
+    (
+        "three seats, a server bot",
+        [{"kind": "open"}, {"kind": "bot", "level": "easy"}, {"kind": "open"}],
+        "",
+        987_654_321,
+    ),
+    ("four seats", [{"kind": "open"}] * 3 + [{"kind": "bot", "level": "beginner"}], "", 1_122_334_455),
+    ("Joker", [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}], "joker=on", 1_029_384_756),
+    ("a Servant match", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], "rounds=3", 1_357_924_680),
+    ("Solitaire", [{"kind": "open"}] * 2, "mode=solitaire", 1_470_258_369),
+]
+
+
+@pytest.mark.parametrize(("seats", "rules", "seed"), [g[1:] for g in GAMES], ids=[g[0] for g in GAMES])
+def test_no_frame_tells_a_seat_what_it_may_not_see(seats: list[dict[str, Any]], rules: str, seed: int) -> None:
+    frames, outcomes = play_watched(seats, rules, seed)
+    assert len(outcomes) == sum(1 for s in seats if s["kind"] == "open") and all(o.over for o in outcomes)
+    leaks = Leaks()
+    for frame in frames:
+        leaks.check(frame)
+    assert not leaks.found, sorted(set(leaks.found))[:10]
+    for what in ("state", "spectator", "round on", "another's rack", "a bag", "record", "seed"):
+        assert leaks.met.get(what), f"no frame met the check of {what}"
+    if "rounds" in rules:
+        assert leaks.met.get("record between rounds")
+
+
+def test_a_seat_token_goes_only_to_its_own_connection() -> None:
+    with running_server() as (url, hall):
+        frames = record_frames(hall)
+        maker = connected(url)
+        created = new_table(maker, [{"kind": "person", "name": "Ann"}, {"kind": "open"}], seed=5, sit=0)
+        ben, eye = Player(url, created["code"]), Player(url, created["code"])
+        eye.watch()
+        ben.join("Ben")
+        ben.wait_until(lambda s: s["phase"] == "playing")
+        eye.wait_until(lambda s: s["phase"] == "playing")
+        for who in (ben, eye):
+            who.close()
+        maker.close()
+    tokens = {
+        json.loads(f.text).get("token"): f.to for f in frames if json.loads(f.text)["type"] in ("joined", "created")
+    }
+    host = next(json.loads(f.text)["host"] for f in frames if json.loads(f.text)["type"] == "created")
+    tokens[host] = next(f.to for f in frames if json.loads(f.text)["type"] == "created")
+    tokens.pop(None, None)
+    assert len(tokens) == 3
+    for token, owner in tokens.items():
+        assert all(f.to == owner for f in frames if token in f.text)
+
+
+def test_the_checks_find_a_planted_leak() -> None:
+    """The checks themselves: frames made to leak, one way each, are each caught."""
+    frames, _ = play_watched([{"kind": "open"}, {"kind": "bot", "level": "easy"}], "", 24_681_357)
+    seated = next(
+        f for f in frames if f.seat == 0 and f.match and not f.match.game.is_over and '"type":"state"' in f.text
+    )
+    watching = next(f for f in frames if f.seat is None and f.match and '"type":"state"' in f.text)
+    assert seated.match is not None
+    game = seated.match.game
+    message = json.loads(seated.text)
+    state = message["state"]
+
+    def planted(frame: Frame, **changes: Any) -> list[str]:
+        told = json.loads(frame.text)
+        told["state"] = {**told["state"], **changes}
+        leaks = Leaks()
+        leaks.check(Frame(frame.to, frame.seat, frame.at_table, json.dumps(told), frame.match))
+        return leaks.found
+
+    assert not planted(seated)
+    assert planted(seated, rack=format_tiles(game.racks[1]))
+    assert planted(seated, hint=format_tiles(sorted(game.racks[1])))
+    assert planted(seated, bags=[])
+    assert planted(seated, note=format_tiles(game.bags[0][-4:]))
+    assert planted(seated, note=str(seated.match.seed))
+    assert planted(seated, record="{}")
+    assert planted(seated, you=1)
+    end_racks = {**state["match"], "game": {**state["match"]["game"], "end_racks": ["5S"]}}
+    assert planted(seated, match=end_racks)
+    turns = {**state["match"], "game": {**state["match"]["game"], "turns": [[1, "exchange 5S", 0, 0, 1, False]]}}
+    assert planted(seated, match=turns)
+    assert planted(watching, rack="")
