@@ -10,7 +10,7 @@ from typing import Protocol
 
 from cribtiles.background import Background, Done, Failed
 from cribtiles.cribbage.game import CribbageState
-from cribtiles.cribbage.moves import CribbageError, Move, Muggins
+from cribtiles.cribbage.moves import CribbageError, Move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
@@ -234,10 +234,7 @@ class CribbageSession:
         """`seat`'s moves once the other's score waiting for its answer stands (its moves now, when
         none waits): what it may lay while it still may call."""
         self._check_mine(seat)
-        state = self.table.state
-        if self.call_open(seat) is not None:
-            state = state.apply(Muggins(False))
-        return state.legal_actions() if state.current_player == seat else ()
+        return self.table.legal_after_answer(seat)
 
     def act(self, seat: int, action: Move) -> PublicMove:
         """`seat` moves (a muggins call or letting a score stand too); CribbageError in words."""

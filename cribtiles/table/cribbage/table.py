@@ -249,6 +249,14 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         """A bot's score said aloud that the person may call muggins on now (None when there is none)."""
         return self.call_open_to(self.person)
 
+    def legal_after_answer(self, seat: int) -> tuple[Move, ...]:
+        """`seat`'s moves once the other's score waiting for its answer stands (its moves now, when
+        none waits): what it may lay while it still may call."""
+        state = self.state
+        if self.call_open_to(seat) is not None:
+            state = state.apply(Muggins(False))
+        return state.legal_actions() if state.current_player == seat else ()
+
     def _lets_stand(self, move: Move, seat: int | None) -> bool:
         """`seat`'s move is of the play or the show while the other's score waits for their answer: making
         it lets the score stand (a card laid, a go, a count: as at a real table, the call is then too late)."""
