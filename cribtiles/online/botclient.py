@@ -111,6 +111,7 @@ class SeatBot:
                 continue
             if message["type"] == "state" and message["code"] == self.code:
                 self.step(message["state"])
-                if message["state"]["phase"] == "over":
-                    return Outcome(self.seat if self.seat is not None else -1, True, message["state"])
+                last = self.state or message["state"]  # the answer to its own last move, if it made one
+                if last["phase"] == "over":
+                    return Outcome(self.seat if self.seat is not None else -1, True, last)
         return Outcome(self.seat if self.seat is not None else -1, False, self.state or {})
