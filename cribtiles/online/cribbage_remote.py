@@ -123,7 +123,9 @@ class RemoteCribbageSession:
             raise IllegalMove("the game has not begun: a seat is still open")
 
     def _first_state(self) -> Seen:
-        """The table's state as the server sends it on joining; asked for again (a `resume`) if it is late."""
+        """The table's state once its game has begun, as the server sends it on joining and on every
+        change; asked for again (a `resume`) if it is late."""
+        waiting = False
         for attempt in range(2):
             end = time.monotonic() + FIRST_STATE_WAIT
             while time.monotonic() < end:
@@ -131,8 +133,13 @@ class RemoteCribbageSession:
                 if message is None:
                     break
                 if message["type"] == "state" and message["code"] == self.code:
-                    return Seen(message["state"])
+                    if "public" in message["state"]:
+                        return Seen(message["state"])
+                    waiting = True  # a seat still open: the game begins once it is taken
+                    continue
                 self._other(message)
+            if waiting:
+                raise IllegalMove("the game has not begun: a seat is still open")
             token = self.link.seats.get(self.code)
             if attempt == 0 and token is not None:
                 try:

@@ -214,9 +214,10 @@ def latest(link: Link, code: str, ply: int) -> dict[str, Any]:
     end = time.monotonic() + 10
     while time.monotonic() < end:
         message = link.next_message(timeout=0.5)
-        if message is not None and message["type"] == "state" and message["code"] == code:  # noqa: SIM102
-            if message["state"]["ply"] == ply:  # an older one is passed over
-                return dict(message["state"])
+        if message is None or message["type"] != "state" or message["code"] != code:
+            continue
+        if message["state"]["ply"] == ply:  # an older one is passed over
+            return dict(message["state"])
     raise AssertionError(f"no state at move {ply} came")
 
 
