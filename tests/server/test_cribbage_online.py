@@ -308,3 +308,23 @@ def test_a_kept_table_comes_back_the_same_and_refuses_what_cribbage_has_not() ->
         room.act(1 - seat, {"type": "act", "ply": room.ply, "move": "go"}, 6.0)
     with pytest.raises(IllegalMove, match="not a move"):
         room.act(seat, {"type": "act", "ply": room.ply, "move": "shuffle"}, 6.0)
+
+
+@pytest.mark.parametrize("on_timeout", ["bot", "pass"])
+def test_a_person_out_of_time_has_a_bot_move_for_them(on_timeout: str) -> None:
+    """Cribbage has no pass: out of time, a person's move is a bot's either way, judged as theirs."""
+    places = [Place("person", "Ann"), Place("person", "Ben")]
+    settings = Settings(turn_timer=60, on_timeout=on_timeout)
+    room, _host = Room.new("ABCDEF", "cribbage", places, settings, 9, now=0.0)
+    room.take("Ann", 0.0)
+    room.take("Ben", 0.0)
+    game = room.game
+    assert isinstance(game, CribbageGame)
+    for _ in range(6):
+        seat = game.to_move
+        assert seat is not None and room.due(room.last_change + 59) is None
+        due = room.due(room.last_change + 60)
+        assert due is not None and due[0] == seat
+        moves = game.table.ply
+        room.stand_in(due[0], due[1], room.last_change + 60)
+        assert game.table.ply == moves + 1 and game.table.story[-1].player == seat
