@@ -107,11 +107,13 @@ class SeatBot:
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             message = self.link.next_message(timeout=1.0)
-            if message is None:
-                continue
-            if message["type"] == "state" and message["code"] == self.code:
+            if message is None and self.state is not None:
+                # a quiet second: its last try may have been refused (too many messages) or lost; try
+                # again, the server judges it by its ply
+                self.step(self.state)
+            elif message is not None and message["type"] == "state" and message["code"] == self.code:
                 self.step(message["state"])
-                last = self.state or message["state"]  # the answer to its own last move, if it made one
-                if last["phase"] == "over":
-                    return Outcome(self.seat if self.seat is not None else -1, True, last)
+            # the last move's answer is this seat's own (no other state follows it): over is seen there too
+            if self.state is not None and self.state.get("phase") == "over":
+                return Outcome(self.seat if self.seat is not None else -1, True, self.state)
         return Outcome(self.seat if self.seat is not None else -1, False, self.state or {})
