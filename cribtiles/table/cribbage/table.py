@@ -234,7 +234,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         return "you" if player == self.you else self.named(player)
 
     def whose(self, player: int) -> str:
-        """ "your", "the Medium bot's", "Ann's"."""
+        """Whose, as the table's words say it: "your", "the Medium bot's", "Ann's"."""
         return "your" if player == self.you else f"{self.called(player)}'s"
 
     def call_open_to(self, seat: int | None) -> Claim | None:
