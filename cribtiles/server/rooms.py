@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cribtiles.bot.tiles.levels import LEVELS as TILE_LEVELS
-from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.names import name_problem
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.core import BotRequest
@@ -190,9 +189,9 @@ def check_game(game: str, seats: int, settings: Settings) -> None:
     if game == "tiles":
         TilesGame.check(seats, settings.rules)
     elif game == "cribbage":
-        if seats != 2:
-            raise ValueError(f"cribbage is played by two, not {seats}")
-        CribbageOptions.parse(settings.rules)
+        from .cribbage_room import CribbageGame
+
+        CribbageGame.check(seats, settings.rules)
     else:
         raise ValueError("the games are tiles and cribbage")
     if settings.turn_timer is not None and not 10 <= settings.turn_timer <= 30 * 86_400:

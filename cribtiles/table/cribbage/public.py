@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -130,7 +130,27 @@ def public_move(h: Happening) -> PublicMove:
 
 
 def public_of(table: CribbageTable) -> CribbagePublic:
-    """What everyone sees of `table` now."""
+    """What everyone sees of `table` now (`person`: the table's person, the summary told to them)."""
+    return _public(table, table.person, table.summary())
+
+
+def public_for(table: CribbageTable, seat: int | None) -> CribbagePublic:
+    """What everyone sees of `table` now, as `seat` is sent it online: `person` is that seat (None: a
+    spectator's), the summary told to it."""
+    return _public(table, seat, table.summary(seat))
+
+
+def seat_view(table: CribbageTable, seat: int) -> CribbageView:
+    """What `seat` sees: its own hand, never the other's before the show nor the crib before it is
+    counted (`CribbageState.view`, less the other's cards waiting to be counted)."""
+    view = table.view(seat)
+    if view.to_count and view.current_player != seat:
+        # the other's hand (or crib) waiting to be counted: face up only once its owner counts it
+        return replace(view, to_count=())
+    return view
+
+
+def _public(table: CribbageTable, person: int | None, summary: CribbageSummary | None) -> CribbagePublic:
     state = table.state
     view = table.view(table.person if table.person is not None else 0)
     # the story of this deal only (the last move while it has none, for a show kept in sight): what was
@@ -138,7 +158,7 @@ def public_of(table: CribbageTable) -> CribbagePublic:
     this_deal = [h for h in table.story if h.deal == state.deal_number] or table.story[-1:]
     return CribbagePublic(
         names=(state.names[0], state.names[1]),
-        person=table.person,
+        person=person,
         level=table.level,
         options=table.options,
         scores=(state.scores[0], state.scores[1]),
@@ -161,7 +181,7 @@ def public_of(table: CribbageTable) -> CribbagePublic:
         claim=state.claim,
         story=tuple(public_move(h) for h in this_deal),
         cut_words=tuple(describe_cut(state)) if state.deal_number == 1 else (),
-        summary=table.summary(),
+        summary=summary,
     )
 
 
@@ -327,7 +347,11 @@ def public_json(p: CribbagePublic) -> str:
 
 def public_from_json(text: str) -> CribbagePublic:
     """The value `public_json` wrote; ValueError (KeyError, ...) for anything else."""
-    d = json.loads(text)
+    return public_from_data(json.loads(text))
+
+
+def public_from_data(d: object) -> CribbagePublic:
+    """The value `public_data` made; ValueError (KeyError, ...) for anything else."""
     if not isinstance(d, dict) or d.get("format") != PUBLIC_FORMAT:
         raise ValueError("it is not a public cribbage value")
     names, scores, previous, sizes = d["names"], d["scores"], d["previous"], d["hand_sizes"]
@@ -373,43 +397,50 @@ def _read_options(o: Mapping[str, Any]) -> CribbageOptions:
 
 def view_json(v: CribbageView) -> str:
     """A seat's own view as JSON, less `unseen` (which `view_from_json` works out)."""
+    return json.dumps(view_data(v))
+
+
+def view_data(v: CribbageView) -> dict[str, Any]:
+    """A seat's own view as plain JSON data, less `unseen`."""
     outcome = v.outcome
-    return json.dumps(
-        {
-            "format": VIEW_FORMAT,
-            "player": v.player,
-            "names": list(v.names),
-            "options": _options(v.options),
-            "scores": list(v.scores),
-            "dealer": v.dealer,
-            "deal_number": v.deal_number,
-            "phase": str(v.phase),
-            "hand": _cards(v.hand),
-            "kept": _cards(v.kept),
-            "discards": _cards(v.discards),
-            "crib_size": v.crib_size,
-            "starter": _card(v.starter),
-            "pile": _cards(v.pile),
-            "count": v.count,
-            "played": [[p, str(c)] for p, c in v.played],
-            "opponent_cards_left": v.opponent_cards_left,
-            "opponent_discarded": v.opponent_discarded,
-            "shown_hands": [[h.owner, _cards(h.cards), h.crib] for h in v.shown_hands],
-            "show_step": v.show_step,
-            "claim": _claim(v.claim),
-            "to_count": _cards(v.to_count),
-            "current_player": v.current_player,
-            "legal": [str(m) for m in v.legal],
-            "events": [_event(e) for e in v.events],
-            "outcome": None if outcome is None else [outcome.winner, list(outcome.scores), str(outcome.margin_kind)],
-            "cut_for_deal": [[str(a), str(b)] for a, b in v.cut_for_deal],
-        }
-    )
+    return {
+        "format": VIEW_FORMAT,
+        "player": v.player,
+        "names": list(v.names),
+        "options": _options(v.options),
+        "scores": list(v.scores),
+        "dealer": v.dealer,
+        "deal_number": v.deal_number,
+        "phase": str(v.phase),
+        "hand": _cards(v.hand),
+        "kept": _cards(v.kept),
+        "discards": _cards(v.discards),
+        "crib_size": v.crib_size,
+        "starter": _card(v.starter),
+        "pile": _cards(v.pile),
+        "count": v.count,
+        "played": [[p, str(c)] for p, c in v.played],
+        "opponent_cards_left": v.opponent_cards_left,
+        "opponent_discarded": v.opponent_discarded,
+        "shown_hands": [[h.owner, _cards(h.cards), h.crib] for h in v.shown_hands],
+        "show_step": v.show_step,
+        "claim": _claim(v.claim),
+        "to_count": _cards(v.to_count),
+        "current_player": v.current_player,
+        "legal": [str(m) for m in v.legal],
+        "events": [_event(e) for e in v.events],
+        "outcome": None if outcome is None else [outcome.winner, list(outcome.scores), str(outcome.margin_kind)],
+        "cut_for_deal": [[str(a), str(b)] for a, b in v.cut_for_deal],
+    }
 
 
 def view_from_json(text: str) -> CribbageView:
     """The view `view_json` wrote, its unseen cards those it names nowhere (as `CribbageState.view` has them)."""
-    d = json.loads(text)
+    return view_from_data(json.loads(text))
+
+
+def view_from_data(d: object) -> CribbageView:
+    """The view `view_data` made; ValueError (KeyError, ...) for anything else."""
     if not isinstance(d, dict) or d.get("format") != VIEW_FORMAT:
         raise ValueError("it is not a cribbage view")
     names, scores = d["names"], d["scores"]

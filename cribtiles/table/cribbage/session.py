@@ -6,18 +6,17 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from dataclasses import replace
 from typing import Protocol
 
 from cribtiles.background import Background, Done, Failed
 from cribtiles.cribbage.game import CribbageState
-from cribtiles.cribbage.moves import CribbageError, Move, Muggins
+from cribtiles.cribbage.moves import CribbageError, Move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 
 from ..seats import Seat
-from .public import CribbagePublic, PublicMove, public_move, public_of
+from .public import CribbagePublic, PublicMove, public_move, public_of, seat_view
 from .table import BotRequest, CribbageTable, choose
 
 log = logging.getLogger("cribtiles.window")
@@ -213,21 +212,17 @@ class CribbageSession:
         """What `seat` sees: its own hand, never the other's before the show nor the crib before it
         is counted (`CribbageState.view`, less the other's cards waiting to be counted)."""
         self._check_mine(seat)
-        view = self.table.view(seat)
-        if view.to_count and view.current_player != seat:
-            # the other's hand (or crib) waiting to be counted: face up only once its owner counts it
-            return replace(view, to_count=())
-        return view
+        return seat_view(self.table, seat)
 
     def why_not(self, seat: int, move: Move) -> str:
         """Why `seat` may not make `move` now, in words ("" when it may)."""
         if seat not in self.mine:
             return f"Seat {seat + 1} is not played here."
-        return self.table.why_not(move)
+        return self.table.why_not(move, seat)
 
     def call_open(self, seat: int) -> Claim | None:
         """Muggins: the other seat's score said aloud that `seat` may call now (None: none)."""
-        return self.table.call_open_to_person if seat in self.mine else None
+        return self.table.call_open_to(seat) if seat in self.mine else None
 
     # --- the acts of this driver's seats ---
 
@@ -239,17 +234,14 @@ class CribbageSession:
         """`seat`'s moves once the other's score waiting for its answer stands (its moves now, when
         none waits): what it may lay while it still may call."""
         self._check_mine(seat)
-        state = self.table.state
-        if self.call_open(seat) is not None:
-            state = state.apply(Muggins(False))
-        return state.legal_actions() if state.current_player == seat else ()
+        return self.table.legal_after_answer(seat)
 
     def act(self, seat: int, action: Move) -> PublicMove:
         """`seat` moves (a muggins call or letting a score stand too); CribbageError in words."""
         self._check_mine(seat)
         if self.table.to_move != seat:
             raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
-        return public_move(self.table.play(action))
+        return public_move(self.table.play(action, seat))
 
     # --- what the table does by itself ---
 

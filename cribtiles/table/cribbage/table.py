@@ -132,8 +132,9 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     """The one model of a cribbage game at the table; its state changes only through its methods.
 
     Made as before from the person's seat and the bot's level, or from `seats` (people and bots of any
-    cribbage level, two bots in the arena); `person` is then the first person's seat (None: none) and
-    `level` the first bot's."""
+    cribbage level: two bots in the arena, two people online); `person` is then the first person's seat
+    (None: none) and `level` the first bot's. Its words call the one person at the table "you"; a table
+    of two people (or `by_name`: one whose every word reaches every seat, as online) names everyone."""
 
     game = "cribbage"
     not_bots_turn = "it is not the bot's turn"
@@ -145,6 +146,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         level: str = DEFAULT_LEVEL,
         *,
         seats: Sequence[Seat] | None = None,
+        by_name: bool = False,
     ) -> None:
         seats = cribbage_seats(state.names, person, level) if seats is None else tuple(seats)
         if len(seats) != len(state.names) or any(s.name != n for s, n in zip(seats, state.names, strict=True)):
@@ -155,6 +157,9 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         super().__init__(seats)
         self.person = next((p for p, s in enumerate(seats) if s.is_person), None)
         self.level = next((s.level for s in seats if s.level is not None), DEFAULT_LEVEL)
+        people = [p for p, s in enumerate(seats) if s.is_person]
+        # the seat the words call "you": none when they reach more than one person (by name, then)
+        self.you: int | None = people[0] if len(people) == 1 and not by_name else None
         self.state = state
         # the public story of the deal in play (rebuilt by replaying a saved game's moves)
         self.sequences: list[list[tuple[int, Card]]] = []  # each count's cards, in order
@@ -220,27 +225,53 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     def _refusal(self, words: str) -> Exception:
         return CribbageError(words)
 
+    def named(self, player: int) -> str:
+        """A player by name, as a sentence names them: "the Medium bot", "Ann"."""
+        return f"the {self.name(player)}" if self.seats[player].is_bot else self.name(player)
+
+    def called(self, player: int) -> str:
+        """A player as the table's words name them: "you", "the Medium bot", "Ann"."""
+        return "you" if player == self.you else self.named(player)
+
+    def whose(self, player: int) -> str:
+        """Whose, as the table's words say it: "your", "the Medium bot's", "Ann's"."""
+        return "your" if player == self.you else f"{self.called(player)}'s"
+
+    def call_open_to(self, seat: int | None) -> Claim | None:
+        """The other's score said aloud that the person at `seat` may call muggins on now (None: none)."""
+        claim = self.state.claim
+        if claim is None or seat is None or claim.counter == seat or not self.seats[seat].is_person:
+            return None
+        return claim
+
     @property
     def call_open_to_person(self) -> Claim | None:
         """A bot's score said aloud that the person may call muggins on now (None when there is none)."""
-        claim = self.state.claim
-        if claim is None or self.person is None or claim.counter == self.person:
-            return None
-        return claim if self.seats[claim.counter].is_bot else None
+        return self.call_open_to(self.person)
 
-    def _lets_stand(self, move: Move) -> bool:
-        """The person's move is of the play or the show while a bot's score waits for their answer: making
+    def legal_after_answer(self, seat: int) -> tuple[Move, ...]:
+        """`seat`'s moves once the other's score waiting for its answer stands (its moves now, when
+        none waits): what it may lay while it still may call."""
+        state = self.state
+        if self.call_open_to(seat) is not None:
+            state = state.apply(Muggins(False))
+        return state.legal_actions() if state.current_player == seat else ()
+
+    def _lets_stand(self, move: Move, seat: int | None) -> bool:
+        """`seat`'s move is of the play or the show while the other's score waits for their answer: making
         it lets the score stand (a card laid, a go, a count: as at a real table, the call is then too late)."""
-        return self.call_open_to_person is not None and not isinstance(move, Muggins)
+        return self.call_open_to(seat) is not None and not isinstance(move, Muggins)
 
-    def why_not(self, move: Move) -> str:
-        """Why the person may not make `move` now, in words ("" when they may)."""
-        if not self.person_to_move:
+    def why_not(self, move: Move, seat: int | None = None) -> str:
+        """Why the person at `seat` (None: the person) may not make `move` now, in words ("" when they may)."""
+        seat = self.person if seat is None else seat
+        if seat is None or self.to_move != seat or not self.seats[seat].is_person:
             return "It is not your turn." if not self.is_over else "The game is over."
         try:
-            state = self.state.apply(Muggins(False)) if self._lets_stand(move) else self.state
-            if self._lets_stand(move) and state.current_player != self.person:
-                return _sentence(f"wait: the {self.name(self.bot)} is to play")
+            lets_stand = self._lets_stand(move, seat)
+            state = self.state.apply(Muggins(False)) if lets_stand else self.state
+            if lets_stand and state.current_player != seat:
+                return _sentence(f"wait: {self.called(1 - seat)} is to play")
             state.apply(move)
         except CribbageError as e:
             return _sentence(str(e))
@@ -248,15 +279,15 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
 
     # --- the moves ---
 
-    def play(self, move: Move) -> Happening:
-        """The person's move; a CribbageError in words when the rules do not allow it. A card, a go or a
-        count made while a bot's score waits for the person's answer lets that score stand first."""
-        if not self.person_to_move:
-            raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
-        why = self.why_not(move)
+    def play(self, move: Move, seat: int | None = None) -> Happening:
+        """The move of the person at `seat` (None: the person); a CribbageError in words when the rules do
+        not allow it. A card, a go or a count made while the other's score waits for their answer lets
+        that score stand first."""
+        seat = self.person if seat is None else seat
+        why = self.why_not(move, seat)
         if why:
             raise CribbageError(why[0].lower() + why[1:].rstrip("."))
-        if self._lets_stand(move):
+        if self._lets_stand(move, seat):
             self._apply(Muggins(False))
         return self._apply(move)
 
@@ -314,9 +345,12 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     def _words(self, player: int, move: Move, before: CribbageState) -> str:
         who = self.name(player)
         if isinstance(move, Discard):
-            if player == self.person:
-                whose = "your" if before.dealer == self.person else "its"
+            if player == self.you:
+                whose = "your" if before.dealer == self.you else "its"
                 return f"You laid {move.cards[0]} and {move.cards[1]} in {whose} crib."
+            if self.you is None:  # every seat reads it: the cards laid away stay unnamed
+                whose = "their own" if before.dealer == player else self.whose(before.dealer)
+                return f"{who} laid two cards in {whose} crib."
             return f"{who} laid two cards in {'its' if before.dealer == player else 'your'} crib."
         if isinstance(move, PlayCard):
             total = before.count + move.card.value
@@ -336,19 +370,18 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     def _call_words(self, caller: int, called: bool, claim: Claim) -> str:
         """A call announced: who called, on whose count, how many points to whom; or the count let stand."""
         who = self.name(caller)
-        whose = "your" if claim.counter == self.person else f"the {self.name(claim.counter)}'s"
-        what = f"{whose} {claim.what}"
+        what = f"{self.whose(claim.counter)} {claim.what}"
         if not called:
             return f"{who} let {what} stand ({claim.declared})."
         to_caller, to_counter = call_points(claim)
-        gainer = "you" if caller == self.person else "it"
+        gainer = "you" if caller == self.you else "it" if self.seats[caller].is_bot else who
         if to_caller:
             how = "missed" if claim.declared < claim.worth else "said over"
             return (
                 f"{who} called muggins on {what}: {claim.declared} said, it makes {claim.worth}: "
                 f"{to_caller} {how}, {to_caller} to {gainer}."
             )
-        counter = "you" if claim.counter == self.person else f"the {self.name(claim.counter)}"
+        counter = self.called(claim.counter)
         return f"{who} called muggins on {what}, but {claim.declared} was right: {to_counter} to {counter}."
 
     def take_pending(self) -> list[Happening]:
@@ -358,14 +391,16 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
 
     # --- the end ---
 
-    def summary(self) -> CribbageSummary | None:
-        """The finished game in brief; None while it is being played."""
+    def summary(self, seat: int | None = None) -> CribbageSummary | None:
+        """The finished game in brief, told to the person at `seat` (None: as the table's words tell
+        it); None while it is being played."""
         outcome = self.state.outcome
         if outcome is None:
             return None
         names = self.state.names
         loser = 1 - outcome.winner
-        who = "you" if loser == self.person else f"the {names[loser]}"
+        reader = self.you if seat is None else seat
+        who = "you" if loser == reader else self.named(loser)
         target = self.options.target
         margin_words = {
             MarginKind.WIN: f"No skunk: {who} passed {target - SKUNK_MARGIN - 1}.",
@@ -378,7 +413,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             scores=outcome.scores,
             margin=outcome.margin_kind,
             deals=self.state.deal_number,
-            person_won=outcome.winner == self.person,
+            person_won=outcome.winner == (self.person if seat is None else seat),
             words=outcome.words(names),
             margin_words=margin_words,
         )
@@ -390,21 +425,21 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         return {"record": self.state.record()}
 
     @classmethod
-    def from_json(cls, text: str) -> CribbageTable:
-        """The table a saved game's JSON leads to, every move replayed and checked; a CribbageSaveError
-        in words when it is not one or cannot be replayed."""
+    def from_json(cls, text: str, by_name: bool = False) -> CribbageTable:
+        """The table a saved game's JSON leads to, every move replayed and checked (its words `by_name`
+        when asked); a CribbageSaveError in words when it is not one or cannot be replayed."""
         try:
             data = json.loads(text)
         except (ValueError, RecursionError) as e:
             raise CribbageSaveError(f"it is not valid JSON ({e})") from None
-        return cls.from_data(data)
+        return cls.from_data(data, by_name)
 
     @classmethod
-    def from_data(cls, data: object) -> CribbageTable:
+    def from_data(cls, data: object, by_name: bool = False) -> CribbageTable:
         """The table of a save in the one format (`core`), or in the cribbage table's own of before."""
         if is_envelope(data):
             assert isinstance(data, Mapping)
-            return cls._from_envelope(data)
+            return cls._from_envelope(data, by_name)
         if not isinstance(data, Mapping) or data.get("format") != SAVE_FORMAT:
             raise CribbageSaveError("it is not a saved cribbage game")
         if data.get("version") != SAVE_VERSION:
@@ -417,7 +452,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         return cls._replayed(data.get("record"), lambda start: cls(start, int(person), level))
 
     @classmethod
-    def _from_envelope(cls, data: Mapping[str, Any]) -> CribbageTable:
+    def _from_envelope(cls, data: Mapping[str, Any], by_name: bool) -> CribbageTable:
         try:
             envelope = read_envelope(data)
         except ValueError as e:
@@ -427,7 +462,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
 
         def seated(start: CribbageState) -> CribbageTable:
             try:
-                table = cls(start, seats=envelope.seats)
+                table = cls(start, seats=envelope.seats, by_name=by_name)
             except ValueError as e:
                 raise CribbageSaveError(f"its seats are not its players ({e})") from None
             table.undos, table.hints = envelope.marks

@@ -294,3 +294,30 @@ def test_a_save_with_a_move_the_rules_refuse_is_refused_in_words() -> None:
     data["record"]["moves"] = ["play 5H"]
     with pytest.raises(CribbageSaveError, match=r"cannot be replayed: move 1 of the record \('play 5H'\)"):
         CribbageTable.from_json(json.dumps(data))
+
+
+def test_at_a_table_of_two_people_either_moves_and_calls_and_the_words_name_them() -> None:
+    """Two people (online): each is judged for their own seat, may call muggins on the other's count,
+    and every word names them (each reaches both), a card laid away never named."""
+    from cribtiles.table.seats import Seat
+
+    state = new_game(1, ("Ann", "Ben"), CribbageOptions(muggins=True))
+    table = CribbageTable(state, seats=(Seat("Ann"), Seat("Ben")))
+    assert table.you is None and table.people == (0, 1)
+    assert table.why_not(parse_move("discard 8D 9H"), 1) == "It is not your turn."
+    laid = table.play(parse_move("discard 8D 9H"), 0)
+    assert laid.words == "Ann laid two cards in Ben's crib."  # seed 1 deals the first crib to seat 1
+    table.play(parse_move("discard AD AH"), 1)
+    for text in FIRST_DEAL[2:]:
+        table.play(parse_move(text), table.to_move)
+    table.play(Count(2), 0)  # Ann's hand makes 2
+    assert table.call_open_to(1) is not None and table.call_open_to(0) is None
+    table.play(Muggins(False), 1)
+    table.play(Count(6), 1)  # Ben's hand makes 8
+    assert table.legal_after_answer(0) == ()  # were it let stand, Ben would count his crib next
+    assert table.why_not(Count(), 0) == "Wait: Ben is to play."
+    called = table.play(Muggins(True), 0)
+    assert called.words == "Ann called muggins on Ben's hand: 6 said, it makes 8: 2 missed, 2 to Ann."
+    assert not any("you" in h.words.lower() for h in table.story)
+    fresh = CribbageTable(state, seats=(Seat("Ann"), Seat("Ben")))
+    assert fresh.why_not(Go(), 0) == "It is time to lay two cards in the crib (discard), not to go."

@@ -1,0 +1,338 @@
+"""Classic cribbage at an online table, from a client's seat: `RemoteCribbageSession`, the cribbage
+scene's driver over a `Link` (the other seat's moves are said to be ready, then landed one at a time, as
+a bot's are at one window), and `bot_move`, a bot's move from what its seat is sent (issue 31)."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import replace
+from typing import Any
+
+from cribtiles.bot.cribbage.bots import choose_reporting
+from cribtiles.bot.cribbage.levels import make_cribbage_bot
+from cribtiles.cribbage.cards import Card
+from cribtiles.cribbage.game import CribbageState
+from cribtiles.cribbage.moves import CribbageError, Move, Muggins, parse_move
+from cribtiles.cribbage.muggins import Claim
+from cribtiles.cribbage.view import CribbageView
+from cribtiles.rules.errors import IllegalMove
+from cribtiles.table.cribbage.public import CribbagePublic, PublicMove, public_from_data, view_from_data
+
+from .client import Link, NotConnected, Refused
+
+#: How long a new session waits for its table's state before it asks the server again.
+FIRST_STATE_WAIT = 5.0
+
+
+def bot_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
+    """The move a cribbage bot of `level` makes from what its seat was sent (its own view only)."""
+    view = view_from_data(state["view"])
+    move, _failure = choose_reporting(make_cribbage_bot(level), view, rng)  # a failing bot makes a legal move
+    return str(move)
+
+
+def stand_in_state(view: CribbageView) -> CribbageState:
+    """A game that agrees with all `view` shows, the cards its player cannot see dealt out in their sorted
+    order: enough to judge that player's own move in the engine's words, never to play on."""
+    me = view.player
+    pool = list(view.unseen)
+
+    def take(n: int) -> tuple[Card, ...]:
+        taken = tuple(pool[:n])
+        del pool[:n]
+        return taken
+
+    held = take(view.opponent_cards_left)
+    laid = take(2) if view.opponent_discarded else ()
+    crib = (*view.discards, *laid)
+    if view.to_count and view.show_step == 2:  # your crib, face up for you to count
+        crib = view.to_count
+    hands = (view.hand, held) if me == 0 else (held, view.hand)
+    discards = (view.discards, laid) if me == 0 else (laid, view.discards)
+    shown = (view.kept, held) if me == 0 else (held, view.kept)
+    mine_laid = bool(view.discards)
+    return CribbageState(
+        seed=0,
+        names=view.names,
+        options=view.options,
+        cut_for_deal=view.cut_for_deal,
+        scores=view.scores,
+        dealer=view.dealer,
+        deal_number=view.deal_number,
+        phase=view.phase,
+        hands=hands,
+        discards=discards,
+        discarded=(mine_laid, view.opponent_discarded) if me == 0 else (view.opponent_discarded, mine_laid),
+        shown=shown,
+        crib=crib,
+        starter=view.starter,
+        turn=me if view.current_player is None else view.current_player,
+        pile=view.pile,
+        count=view.count,
+        played=view.played,
+        show_step=view.show_step,
+        claim=view.claim,
+        stock=tuple(pool),
+    )
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+class Seen:
+    """One state the server sent this seat, read once: the public game, the seat's view, its calls."""
+
+    def __init__(self, state: dict[str, Any]) -> None:
+        self.state = state
+        self.ply: int = state["ply"]  # the table's (every change), by which an act is judged
+        self.public: CribbagePublic | None = None
+        self.view: CribbageView | None = None
+        self.may_call = bool(state.get("may_call"))
+        self.after: tuple[Move, ...] = ()
+        if "public" in state:
+            self.public = public_from_data(state["public"])
+        if "view" in state:
+            self.view = view_from_data(state["view"])
+            after = state.get("after_answer")
+            self.after = self.view.legal if after is None else tuple(parse_move(m) for m in after)
+
+    @property
+    def moves(self) -> int:
+        """The game's moves so far (-1 before it has begun)."""
+        return -1 if self.public is None else self.public.ply
+
+
+class RemoteCribbageSession:
+    """A `CribbageDriver` over `link` for `seat` at the table `code`: the scene sees only what the server
+    sent this seat. The seat's moves are sent with the table's ply; the other seat's arrive as states,
+    held until the scene lands them one at a time (`ready`, `land`)."""
+
+    def __init__(self, link: Link, code: str, seat: int, state: dict[str, Any] | None = None) -> None:
+        self.link = link
+        self.code = code
+        self.seat = seat
+        self.chat: list[dict[str, Any]] = []
+        self._held: list[Seen] = []  # the other's moves, not landed yet
+        self._pending: list[PublicMove] = []
+        self._asked: int | None = None  # the move at which the other's was first asked for
+        self._troubles: list[str] = []
+        self._now = Seen(state) if state is not None else self._first_state()
+        if self._now.public is None:
+            raise IllegalMove("the game has not begun: a seat is still open")
+
+    def _first_state(self) -> Seen:
+        """The table's state once its game has begun, as the server sends it on joining and on every
+        change; asked for again (a `resume`) if it is late."""
+        waiting = False
+        for attempt in range(2):
+            end = time.monotonic() + FIRST_STATE_WAIT
+            while time.monotonic() < end:
+                message = self.link.next_message(timeout=max(0.0, end - time.monotonic()))
+                if message is None:
+                    break
+                if message["type"] == "state" and message["code"] == self.code:
+                    if "public" in message["state"]:
+                        return Seen(message["state"])
+                    waiting = True  # a seat still open: the game begins once it is taken
+                    continue
+                self._other(message)
+            if waiting:
+                raise IllegalMove("the game has not begun: a seat is still open")
+            token = self.link.seats.get(self.code)
+            if attempt == 0 and token is not None:
+                try:
+                    self.link.request("resume", code=self.code, token=token)
+                except (NotConnected, Refused) as e:
+                    raise NotConnected(str(e)) from None
+        raise NotConnected("the server sent no state of the table")
+
+    def _other(self, message: dict[str, Any]) -> None:
+        if message["type"] == "said" and message.get("code") == self.code:
+            self.chat.append(message)
+        elif message.get("code") != self.code:
+            self.link.inbox.put(message)  # another table's: left for whoever reads it
+
+    # --- what the server sent ---
+
+    def _last(self) -> Seen:
+        return self._held[-1] if self._held else self._now
+
+    def _drain(self) -> None:
+        """Take what the server sent: a state of the other's move is held for `land`; any other is the
+        table now (your move made for you, who is here, the end)."""
+        others = []
+        for message in self.link.messages():
+            if message["type"] == "state" and message["code"] == self.code:
+                self._receive(Seen(message["state"]))
+            else:
+                others.append(message)
+        for message in others:
+            self._other(message)
+
+    def _receive(self, seen: Seen) -> None:
+        last = self._last()
+        if seen.ply < last.ply or seen.public is None:
+            return  # older than what this seat holds
+        if seen.moves <= last.moves:  # no move: who is here, a chat; the same game
+            if self._held:
+                self._held[-1] = seen
+            else:
+                self._now = seen
+            return
+        assert last.public is not None
+        if last.public.to_move == 1 - self.seat:
+            self._held.append(seen)
+        else:
+            self._adopt(seen)
+
+    def _adopt(self, seen: Seen) -> list[PublicMove]:
+        """`seen` is the table now: the moves made since, as its story tells them, are to be told."""
+        before, self._now = self._now, seen
+        assert seen.public is not None
+        made = max(0, seen.moves - before.moves)
+        told = list(seen.public.story[-made:]) if made else []
+        self._pending.extend(told)
+        return told
+
+    # --- the questions ---
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        return (self.seat,)
+
+    def public(self) -> CribbagePublic:
+        """The game as both seats see it (the other's move shown once landed)."""
+        self._drain()
+        assert self._now.public is not None
+        return self._now.public
+
+    @property
+    def to_move(self) -> int | None:
+        return self.public().to_move
+
+    @property
+    def is_over(self) -> bool:
+        return self.public().is_over
+
+    @property
+    def thinking(self) -> bool:
+        return self.public().to_move == 1 - self.seat and self._asked == self._now.moves
+
+    def _check_mine(self, seat: int) -> None:
+        if seat != self.seat:
+            raise IllegalMove(f"seat {seat + 1} is not played here")
+
+    def view(self, seat: int) -> CribbageView:
+        self._check_mine(seat)
+        assert self._now.view is not None
+        return self._now.view
+
+    def call_open(self, seat: int) -> Claim | None:
+        """The other's score said aloud that `seat` may call now (the server says whether it may)."""
+        if seat != self.seat or not self._now.may_call:
+            return None
+        return self.public().claim
+
+    def legal_after_answer(self, seat: int) -> tuple[Move, ...]:
+        self._check_mine(seat)
+        return self._now.after
+
+    def why_not(self, seat: int, move: Move) -> str:
+        """Why `seat` may not make `move` now, in words ("" when it may; the server judges it again)."""
+        if seat != self.seat:
+            return f"Seat {seat + 1} is not played here."
+        public = self.public()
+        if public.is_over:
+            return "The game is over."
+        if public.to_move != seat or self._held:
+            return "It is not your turn."
+        view = self.view(seat)
+        if move in view.legal:
+            return ""
+        lets_stand = self._now.may_call and not isinstance(move, Muggins)
+        if lets_stand and not self._now.after:
+            return _sentence(f"wait: {self._named(1 - seat)} is to play")
+        if lets_stand and move in self._now.after:
+            return ""
+        state = stand_in_state(view)
+        if lets_stand:
+            state = replace(state, claim=None, turn=seat)
+        try:
+            state.apply(move)
+        except CribbageError as e:
+            return _sentence(str(e))
+        return "That move is not yours to make now."
+
+    def _named(self, player: int) -> str:
+        seats = self._now.state.get("seats") or []
+        bot = player < len(seats) and seats[player].get("kind") == "bot"
+        name = self.public().name(player)
+        return f"the {name}" if bot else name
+
+    # --- the acts ---
+
+    def act(self, seat: int, action: Move) -> PublicMove:
+        """`seat`'s move, sent and judged by the server; CribbageError in words when it is refused."""
+        self._check_mine(seat)
+        self._drain()
+        why = self.why_not(seat, action)
+        if why:
+            raise CribbageError(why[0].lower() + why[1:].rstrip("."))
+        try:
+            answer = self.link.request("act", code=self.code, ply=self._now.ply, move=str(action))
+        except Refused as e:
+            raise CribbageError(str(e)) from None
+        except NotConnected as e:
+            self._troubles.append(f"Your move was not sent: {e}.")
+            raise CribbageError(f"your move was not sent: {e}") from None
+        seen = Seen(answer["state"])
+        told = self._adopt(seen) if seen.moves > self._now.moves else []
+        if not told:
+            raise CribbageError("the server took the move but told no move made")
+        return told[-1]
+
+    def ready(self) -> bool:
+        """The other seat's move has come (what it is stays behind the session until it lands)."""
+        self._drain()
+        if self._now.public is not None and self._now.public.to_move == 1 - self.seat:
+            self._asked = self._now.moves
+        return bool(self._held)
+
+    def land(self) -> PublicMove:
+        """The other seat's move, the next that came, made here."""
+        self._drain()
+        if not self._held:
+            raise IllegalMove("no move is on its way")
+        told = self._adopt(self._held.pop(0))
+        while self._held and not told:
+            told = self._adopt(self._held.pop(0))
+        if not told:
+            raise IllegalMove("the move that came told nothing")
+        return told[-1]
+
+    def take_pending(self) -> list[PublicMove]:
+        """Every move made since last asked (yours and the other's landed), to be told and pegged."""
+        self._drain()
+        taken, self._pending = self._pending, []
+        return taken
+
+    def record(self) -> str | None:
+        """The whole game as its save (every hand, the seed), once it is over: None before."""
+        record = self._now.state.get("record")
+        return record if isinstance(record, str) else None
+
+    def save(self) -> None:
+        """Nothing to keep here: the server keeps every move before it answers."""
+
+    def finish(self) -> None:
+        """Nothing to record here: the finished game's `record` is the server's, for a history to take."""
+
+    def incidents(self) -> tuple[str, ...]:
+        return tuple(self._troubles)
+
+    def close(self) -> None:
+        """Let go of the moves not landed (the link is its owner's to close)."""
+        self._held.clear()
+        self._pending.clear()

@@ -1,0 +1,190 @@
+"""Classic cribbage at an online table: a `CribbageTable` judged by the server, what each seat is sent of
+it (the public game and its own view: never the other hand before it is shown, the crib before it is
+counted, the deck's order, or the seed before the game is over), and its rules from text (issue 31)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from cribtiles.cribbage.cards import CardError
+from cribtiles.cribbage.game import new_game
+from cribtiles.cribbage.moves import CribbageError, Move, Muggins, parse_move
+from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.quoting import quoted
+from cribtiles.rules.errors import IllegalMove
+from cribtiles.table.core import BotRequest
+from cribtiles.table.cribbage.public import public_data, public_for, seat_view, view_data
+from cribtiles.table.cribbage.table import CribbageTable, choose
+from cribtiles.table.seats import Seat
+
+#: The level of the bot that moves for a person out of time or away: cribbage has no pass, so one
+#: moves for them whichever the table chose.
+STAND_IN_LEVEL = "easy"
+SWITCHES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "false": False}
+
+
+def read_rules(text: str) -> CribbageOptions:
+    """Cribbage's house rules from `--rules` text ("muggins=on,play_muggins=on,target=61"; unnamed ones
+    keep their defaults); ValueError in words."""
+    chosen: dict[str, Any] = {}
+    for item in text.replace(" ", "").split(","):
+        if not item:
+            continue
+        name, eq, value = item.partition("=")
+        name, value = name.lower().replace("-", "_"), value.lower()
+        if not eq:
+            raise ValueError(f"{quoted(item)}: write the rules as name=value, like muggins=on")
+        if name in ("muggins", "play_muggins"):
+            if value not in SWITCHES:
+                raise ValueError(f"{name} is on or off, not {quoted(value)}")
+            chosen[name] = SWITCHES[value]
+        elif name == "target":
+            if not (value.isascii() and value.isdigit() and len(value) <= 4):
+                raise ValueError(f"target is a number of points, not {quoted(value)}")
+            chosen[name] = int(value)
+        else:
+            raise ValueError(f"cribbage has no rule {quoted(name)} (muggins, play_muggins, target)")
+    return CribbageOptions(**chosen)  # a target out of range: ValueError in words
+
+
+def _judged(words: Exception) -> IllegalMove:
+    """The engine's refusal as the server's (its words kept)."""
+    return IllegalMove(str(words))
+
+
+class CribbageGame:
+    """Cribbage's part of an online table. Its words name every player (they reach both seats and any
+    spectator), never "you"."""
+
+    name = "cribbage"
+
+    def __init__(self, table: CribbageTable) -> None:
+        self.table = table
+
+    @classmethod
+    def start(cls, seats: Sequence[Seat], rules: str, seed: int) -> CribbageGame:
+        names = (seats[0].name, seats[1].name)
+        state = new_game(seed, names, read_rules(rules))
+        return cls(CribbageTable(state, seats=seats, by_name=True))
+
+    @classmethod
+    def check(cls, seats: int, rules: str) -> None:
+        """ValueError in words when a table of `seats` with `rules` cannot be played."""
+        if seats != 2:
+            raise ValueError(f"cribbage is played by two, not {seats}")
+        read_rules(rules)
+
+    @classmethod
+    def load(cls, text: str) -> CribbageGame:
+        return cls(CribbageTable.from_json(text, by_name=True))
+
+    def dump(self) -> str:
+        return json.dumps(self.table.save_data(), separators=(",", ":"))
+
+    @property
+    def chooser(self) -> Callable[[BotRequest[Any]], Any]:
+        return choose
+
+    # --- the questions ---
+
+    @property
+    def to_move(self) -> int | None:
+        return self.table.to_move
+
+    @property
+    def round_over(self) -> bool:
+        return self.table.is_over  # one game, no rounds
+
+    @property
+    def over(self) -> bool:
+        return self.table.is_over
+
+    def shown(self, seat: int | None) -> dict[str, Any]:
+        """What `seat` (None: a spectator) is sent: the game as the whole table sees it, and its own
+        view; whether it may call muggins now and what it may do once it lets the other's score stand;
+        the whole record (its seed, every hand) only once the game is over."""
+        table = self.table
+        told: dict[str, Any] = {
+            "public": public_data(public_for(table, seat)),
+            "to_move": table.to_move,
+            "hints": table.hints,
+        }
+        if seat is not None:
+            may_call = table.call_open_to(seat) is not None
+            told["view"] = view_data(seat_view(table, seat))
+            told["may_call"] = may_call
+            told["can_undo"] = False
+            if may_call:  # else the view's legal moves are these
+                told["after_answer"] = [str(m) for m in table.legal_after_answer(seat)]
+        if table.is_over:
+            told["record"] = self.dump()
+        return told
+
+    # --- the acts ---
+
+    def act(self, seat: int, message: dict[str, Any]) -> None:
+        """`seat` moves as `message` says ("play 7C", "count 12", "muggins"); IllegalMove in words."""
+        if message.get("declared") is not None or message.get("claimed"):
+            raise IllegalMove("a count in cribbage is said in its move, like 'count 12'")
+        try:
+            move = parse_move(message["move"][:100])
+        except CardError as e:
+            raise _judged(e) from None
+        self._play(seat, move)
+
+    def _play(self, seat: int, move: Move) -> None:
+        try:
+            self.table.play(move, seat)
+        except CribbageError as e:
+            raise _judged(e) from None
+
+    def call(self, seat: int) -> None:
+        """Muggins! from `seat` on the other's score said aloud."""
+        if self.table.call_open_to(seat) is None:
+            raise IllegalMove("there is no count of the other player's to call muggins on now")
+        self._play(seat, Muggins(True))
+
+    def next_round(self) -> None:
+        raise IllegalMove("a game of cribbage has no rounds: it is played to its target")
+
+    def undo(self, seat: int) -> None:
+        raise IllegalMove("a move of cribbage is not taken back")
+
+    def count_hint(self) -> None:
+        self.table.count_hint()
+
+    # --- what the server does by itself ---
+
+    def bot_request(self) -> BotRequest[Any] | None:
+        return self.table.bot_request() if self.table.bot_to_move else None
+
+    def play_bot(self, move: Move, request: BotRequest[Any]) -> bool:
+        """The bot's move for `request`; False when the table has moved on since it was asked."""
+        if self.table.to_move != request.seat:
+            return False
+        return self.table.play_bot(move, request.turn) is not None
+
+    def stand_in(self, seat: int, level: str | None) -> None:
+        """Move for a person who is away or out of time: a bot of `level` chooses (cribbage has no pass:
+        None is the stand-in's level too)."""
+        table = self.table
+        if table.to_move != seat or not table.seats[seat].is_person:
+            return
+        request = BotRequest(seat, level or STAND_IN_LEVEL, table.view(seat), table.state.seed, table.ply)
+        self._play(seat, choose(request))
+
+    def summary(self) -> dict[str, Any]:
+        """What anyone with the table's code may read: the deal, the scores, whose turn, how it ended."""
+        state = self.table.state
+        outcome = state.outcome
+        return {
+            "deal": state.deal_number,
+            "target": state.options.target,
+            "scores": list(state.scores),
+            "to_move": self.table.to_move,
+            "turns": self.table.ply,
+            "ended": None if outcome is None else str(outcome.margin_kind),
+            "winners": [] if outcome is None else [outcome.winner],
+        }
