@@ -111,6 +111,7 @@ class SeatBot:
                 continue
             if message["type"] == "state" and message["code"] == self.code:
                 self.step(message["state"])
-                if message["state"]["phase"] == "over":
-                    return Outcome(self.seat if self.seat is not None else -1, True, message["state"])
+            # the last move's answer is this seat's own (no other state follows it): over is seen there too
+            if self.state is not None and self.state.get("phase") == "over":
+                return Outcome(self.seat if self.seat is not None else -1, True, self.state)
         return Outcome(self.seat if self.seat is not None else -1, False, self.state or {})

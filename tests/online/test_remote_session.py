@@ -1,0 +1,261 @@
+"""The tile game at an online table through `RemoteSession`, against a real server on the loopback
+address with a `SeatBot` at another seat: whole games (two seats; three with a server bot; the Joker rule
+with a call; a match of rounds), the others' moves queued and landed in order, refusals in the server's
+words, and a connection dropped mid-game that comes back while the game goes on (issue 31)."""
+
+from __future__ import annotations
+
+import random
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+
+from cribtiles.bot.tiles.base import choose_safely
+from cribtiles.bot.tiles.levels import make_bot
+from cribtiles.online.botclient import Outcome, SeatBot
+from cribtiles.online.client import Link
+from cribtiles.online.remote import RemoteSession
+from cribtiles.rules.errors import IllegalMove
+from cribtiles.rules.moves import Pass
+from cribtiles.table.seats import Seat
+from cribtiles.table.session import Session
+from cribtiles.table.tiles.table import Table
+from tests.server.running import running_server
+
+WAIT = 60.0  # seconds any game of these tests may take, at the most
+
+
+class Kept:
+    """A keeper that keeps the finished games it is given."""
+
+    def __init__(self) -> None:
+        self.games: list[Table] = []
+
+    def save_game(self, game: Table) -> bool:
+        return True
+
+    def record_game(self, table: Table) -> None:
+        self.games.append(table)
+
+
+@contextmanager
+def table_with_bot(
+    seats: list[dict[str, Any]], rules: str = "", seed: int = 7, coach: bool = False, **link_options: Any
+) -> Iterator[tuple[RemoteSession, Link, threading.Thread, list[Outcome]]]:
+    """A server, a table created by Ann (seat 0, on `link`), a SeatBot playing the open seat in a thread,
+    and Ann's RemoteSession."""
+    with running_server() as (url, _hall):
+        link = Link(url, **link_options)
+        other = Link(url)
+        try:
+            assert link.wait_connected(10) and other.wait_connected(10)
+            made = link.request("create", game="tiles", seats=seats, sit=0, seed=seed, rules=rules, coach=coach)
+            link.sit(made["code"], made["token"])
+            bot = SeatBot(other, made["code"], "easy", seed=3)
+            bot.take_seat("Bob")
+            outcomes: list[Outcome] = []
+            thread = threading.Thread(target=lambda: outcomes.append(bot.play(timeout=WAIT)), daemon=True)
+            thread.start()
+            session = RemoteSession(link, made["code"], 0, keeper=Kept())
+            yield session, link, thread, outcomes
+            thread.join(WAIT)
+        finally:
+            other.close()
+            link.close()
+
+
+def play_out(session: RemoteSession, call_when_may: bool = False, landed: list[int] | None = None) -> int:
+    """Ann plays her seat to the end of the match (easy bot's moves), landing the others' as they come;
+    the number of her moves."""
+    import time
+
+    bot, rng, moves = make_bot("easy"), random.Random(1), 0
+    end = time.monotonic() + WAIT
+    while time.monotonic() < end:
+        if session.is_over:
+            if session.match.is_over:
+                return moves
+            session.next_round()
+            continue
+        if call_when_may and session.may_call(0):
+            session.call_joker(0)
+        if session.to_move == 0:
+            record = session.act(0, choose_safely(bot, session.view(0), rng))
+            assert record.player == 0 and record.number == len(session.state.turns) - 1
+            moves += 1
+        elif session.poll() is not None:
+            record = session.land()
+            if landed is not None:
+                landed.append(record.number)
+        else:
+            time.sleep(0.005)
+    raise AssertionError("the game did not end in time")
+
+
+def test_a_remote_session_is_a_session() -> None:
+    with table_with_bot([{"kind": "person", "name": "Ann"}, {"kind": "open"}]) as (session, *_):
+        held: Session = session  # mypy holds it to the interface
+        assert held.mine == (0,) and held.seats == (Seat("Ann"), Seat("Bob"))
+        assert held.state.names == ("Ann", "Bob") and not held.is_over
+        assert len(held.view(0).rack) == held.state.rack_sizes[0] > 0 and held.view(0).player == 0
+        with pytest.raises(IllegalMove, match="not played here"):
+            held.view(1)  # Bob's rack never came here
+        with pytest.raises(IllegalMove, match="still being played"):
+            held.record()
+        assert held.coach_allowed is False and held.away(1) is None and held.time_left() is None
+        play_out(session)
+
+
+def test_two_seats_play_a_whole_game_and_it_goes_into_the_history() -> None:
+    landed: list[int] = []
+    with table_with_bot([{"kind": "person", "name": "Ann"}, {"kind": "open"}]) as (session, _, thread, outcomes):
+        moves = play_out(session, landed=landed)
+        thread.join(WAIT)
+        assert outcomes and outcomes[0].over  # Bob saw the same end
+        final = outcomes[0].state
+        assert final["match"]["game"]["scores"] == list(session.state.scores)
+        assert len(session.history) == len(session.state.turns) == moves + len(landed)
+        assert landed == sorted(landed) and all(session.history[n].player == 1 for n in landed)
+        record = session.record()  # the whole game, every rack, once it is over
+        assert record.state.turns == session.state.turns and record.state.is_over
+        session.finish()
+        session.finish()  # once, however often asked
+        assert isinstance(session.keeper, Kept) and len(session.keeper.games) == 1
+        with pytest.raises(IllegalMove, match="not played again from here"):
+            session.again(session.seats, 5)
+
+
+def test_three_seats_with_a_server_bot_land_in_order() -> None:
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}]
+    landed: list[int] = []
+    with table_with_bot(seats, seed=11) as (session, _, thread, outcomes):
+        play_out(session, landed=landed)
+        thread.join(WAIT)
+        assert outcomes and outcomes[0].over
+        players = {session.history[n].player for n in landed}
+        assert players == {1, 2}  # the seat bot's moves and the server bot's, each shown on its way
+        # every turn of the game was shown once, in order: Ann's made, the others' landed
+        mine = [r.number for r in session.history if r.player == 0]
+        assert sorted(mine + landed) == list(range(len(session.state.turns)))
+
+
+def test_the_joker_rule_with_a_call() -> None:
+    with table_with_bot([{"kind": "person", "name": "Ann"}, {"kind": "open"}], rules="joker=on", seed=5) as (
+        session,
+        _,
+        thread,
+        _outcomes,
+    ):
+        play_out(session, call_when_may=True)
+        thread.join(WAIT)
+        calls = [c for _, c in session.state.calls] + [c for g in session.match.finished for _, c in g.calls]
+        assert any(c.caller == 0 for c in calls)  # Ann called on Bob's plays, and the table kept it
+
+
+def test_a_match_of_rounds_goes_round_by_round() -> None:
+    with table_with_bot([{"kind": "person", "name": "Ann"}, {"kind": "open"}], rules="rounds=2", seed=9) as (
+        session,
+        *_,
+    ):
+        play_out(session)
+        assert session.match.is_over and len(session.match.finished) == 1
+
+
+def test_refusals_are_in_the_servers_words() -> None:
+    with table_with_bot([{"kind": "person", "name": "Ann"}, {"kind": "open"}], seed=7) as (session, *_):
+        while session.to_move != 0:
+            if session.poll() is not None:
+                session.land()
+        with pytest.raises(IllegalMove, match="not played here"):
+            session.act(1, Pass())
+        with pytest.raises(IllegalMove, match=r"legal play|may not pass"):
+            session.act(0, Pass())  # she has a play (the rules say so, through the server)
+        with pytest.raises(IllegalMove, match="not taken back at this table"):
+            session.undo(0)
+        with pytest.raises(IllegalMove, match="coach is not at this table"):
+            session.count_hint()
+        with pytest.raises(IllegalMove, match="no next round"):
+            session.next_round()
+        play_out(session)
+
+
+def test_an_old_ply_is_refused_and_changes_nothing() -> None:
+    with table_with_bot([{"kind": "person", "name": "Ann"}, {"kind": "open"}], seed=7) as (session, link, *_):
+        while session.to_move != 0:
+            if session.poll() is not None:
+                session.land()
+        turns = len(session.state.turns)
+        move = choose_safely(make_bot("easy"), session.view(0), random.Random(1))
+        from cribtiles.rules.moves import format_move
+
+        with pytest.raises(Exception, match="moved on"):
+            link.request("act", code=session.code, ply=session.data["ply"] - 1, move=format_move(move))
+        assert len(session.state.turns) == turns
+        session.act(0, move)  # the right ply is taken
+        assert len(session.state.turns) == turns + 1
+        play_out(session)
+
+
+def test_a_dropped_connection_comes_back_and_the_game_goes_on() -> None:
+    import time
+
+    with table_with_bot([{"kind": "person", "name": "Ann"}, {"kind": "open"}], seed=13, backoff=(1.0, 1.0)) as (
+        session,
+        link,
+        thread,
+        outcomes,
+    ):
+        bot, rng = make_bot("easy"), random.Random(2)
+        for _ in range(3):  # a few turns first
+            while session.to_move != 0:
+                if session.poll() is not None:
+                    session.land()
+            session.act(0, choose_safely(bot, session.view(0), rng))
+        ws = link._ws  # the socket under the link: cut as a network would
+        assert ws is not None
+        ws.socket.shutdown(2)
+        told: list[str] = []
+        end = time.monotonic() + 20
+        while link.connects < 2 and time.monotonic() < end:
+            told += session.incidents()
+            session.poll()
+            time.sleep(0.01)
+        assert link.connects >= 2, "the link did not come back"
+        end = time.monotonic() + 5
+        while not any("Back in touch" in t for t in told) and time.monotonic() < end:
+            told += session.incidents()
+            time.sleep(0.01)
+        assert any("connection to the server was lost" in t for t in told), told
+        assert any("Back in touch" in t for t in told), told
+        play_out(session)  # and the game goes on to its end
+        thread.join(WAIT)
+        assert outcomes and outcomes[0].over
+        assert len(session.state.turns) == len(outcomes[0].state["match"]["game"]["turns"])  # nothing lost
+
+
+def test_a_spectator_sees_no_rack() -> None:
+    with table_with_bot([{"kind": "person", "name": "Ann"}, {"kind": "open"}], seed=3) as (session, link, *_):
+        watcher = Link(link.url)
+        try:
+            assert watcher.wait_connected(10)
+            watcher.request("watch", code=session.code)
+            watcher.watch(session.code)
+            seen = RemoteSession(watcher, session.code, None)
+            assert seen.mine == () and seen.view(0).rack == () and seen.view(1).rack == ()
+            assert not seen.may_call(0) and not seen.can_undo(0)
+            with pytest.raises(IllegalMove):
+                seen.act(0, Pass())
+            play_out(session)
+            import time
+
+            end = time.monotonic() + 10
+            while not seen.is_over and time.monotonic() < end:
+                if seen.poll() is not None:
+                    seen.land()
+                time.sleep(0.005)
+            assert seen.is_over and seen.state.turns == session.state.turns
+        finally:
+            watcher.close()
