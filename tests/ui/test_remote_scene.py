@@ -1,0 +1,114 @@
+"""The real game scene plays a table online through `RemoteSession`: a whole game with posted events
+against a `SeatBot` at a real server on the loopback address, to its end card and into the history; and
+what differs online drawn from what the session answers: a player away on their name plate, the turn
+timer's countdown, the coach kept from a table that does not allow it (issue 31)."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pygame
+import pytest
+
+from cribtiles.online.botclient import Outcome, SeatBot
+from cribtiles.online.client import Link
+from cribtiles.online.remote import RemoteSession
+from cribtiles.rules.options import RuleOptions
+from cribtiles.table.seats import Seat
+from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.table import Table
+from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.tiles.autopilot import past_the_result, play_through, post_key
+from cribtiles.ui.tiles.end_scene import EndScene
+from cribtiles.ui.tiles.game_scene import GameScene
+from cribtiles.ui.title import TitleScene
+from cribtiles.ui.window import App
+from tests.server.running import running_server
+
+WAIT = 90.0
+
+
+@pytest.fixture
+def app() -> Iterator[App]:
+    a = App(Table.new((Seat("You"), Seat("Easy", "easy")), RuleOptions(), 5), Preferences(speed="instant"), NoKeeper())
+    yield a
+    a.close()
+
+
+@pytest.fixture
+def server() -> Iterator[str]:
+    with running_server() as (url, _hall):
+        yield url
+
+
+def new_table(url: str, **options: Any) -> tuple[Link, str]:
+    """Ann's link, holding seat 0 of a new table whose seat 1 is open."""
+    link = Link(url)
+    assert link.wait_connected(10)
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+    made = link.request("create", game="tiles", seats=seats, sit=0, **options)
+    link.sit(made["code"], made["token"])
+    return link, str(made["code"])
+
+
+def test_the_scene_plays_a_whole_game_online_to_its_end_card(app: App, server: str) -> None:
+    link, code = new_table(server, seed=21)
+    other = Link(server)
+    try:
+        assert other.wait_connected(10)
+        bot = SeatBot(other, code, "easy", seed=4)
+        bot.take_seat("Bob")
+        outcomes: list[Outcome] = []
+        thread = threading.Thread(target=lambda: outcomes.append(bot.play(timeout=WAIT)), daemon=True)
+        thread.start()
+        keeper = app.keeper
+        assert isinstance(keeper, NoKeeper)
+        app.take_seat(RemoteSession(link, code, 0, keeper=keeper))
+        assert isinstance(app.game, GameScene) and isinstance(app.game.session, RemoteSession)
+        play_through(app, frames_per_step=1, max_seconds=WAIT)
+        thread.join(WAIT)
+        state = app.game.state
+        assert state.is_over and outcomes and outcomes[0].over
+        told = outcomes[0].state["match"]["game"]  # what Bob's seat was sent at the end: the same game
+        assert len(told["turns"]) == len(state.turns) and told["scores"] == list(state.scores)
+        assert {t.player for t in state.turns} == {0, 1}  # both sides moved
+        assert isinstance(app.scenes[-1], EndScene)  # its end card
+        assert len(keeper.games) == 1  # and into Ann's history, with its record
+        assert not app.scenes[-1].reviewed  # the table did not allow the coach: no review offered
+        past_the_result(app)
+        post_key(pygame.K_RETURN)  # "again": an online table is not replayed from here
+        app.frame(1 / 60)
+        top = app.scenes[-1]
+        assert isinstance(top, TitleScene) and "online table" in top.greeting
+    finally:
+        other.close()
+        link.close()
+
+
+def test_away_the_turn_timer_and_no_coach_are_drawn(app: App, server: str) -> None:
+    link, code = new_table(server, seed=2, turn_timer=600, coach=False)
+    other = Link(server)
+    try:
+        assert other.wait_connected(10)
+        answer = other.request("join", code=code, name="Bob")
+        assert answer["seat"] == 1
+        other.close()  # Bob goes away
+        session = RemoteSession(link, code, 0)
+        app.take_seat(session)
+        end = time.monotonic() + 10
+        while session.away(1) is None and time.monotonic() < end:
+            app.frame(1 / 60)
+            time.sleep(0.01)
+        snap = app.game.snapshot()
+        assert snap.away[1].startswith("away") and snap.away[0] == ""
+        assert snap.clock.endswith("left") and 590 <= (session.time_left() or 0) <= 600
+        assert snap.coach is not None and not snap.coach.hints_on and not snap.undo_shown
+        app.frame(1 / 60)  # drawn: the name plate and the countdown
+        post_key(pygame.K_i)  # the hint key: refused in words
+        app.frame(1 / 60)
+        assert any("coach is not at this table" in t for t in app.game.snapshot().toasts)
+    finally:
+        link.close()
