@@ -115,8 +115,11 @@ class RemoteSession:
         self._closed = False
         self._extra_hints = 0
         self._record: tuple[int, Table] | None = None
+        self._chat_at = 0.0  # the time of the last chat line told (a link coming back sends the last again)
         self._shown = self._first(first_wait)
         self._history = self._records(self._shown)
+        self._seats = self._seats_of(self._shown)
+        self._told = []  # what was said before this window sat down is not news
 
     # --- the states that arrive ---
 
@@ -160,17 +163,20 @@ class RemoteSession:
         if not messages and wait > 0:
             one = self.link.next_message(wait)
             messages = [one] if one is not None else []
-        others = []
+        others: list[dict[str, Any]] = []
         now = self.clock()
         for message in messages:
             if message.get("code") != self.code:
                 others.append(message)
             elif message["type"] == "state":
                 self._arrived(message["state"], now)
-            elif message["type"] == "said":
+            elif message["type"] == "said" and message["at"] > self._chat_at:
+                self._chat_at = message["at"]
                 self._told.append(f"{message['name']}: {message['text']}")
-        for message in others:  # another table's, or the owner's: left where the link keeps them
-            self.link.inbox.put(message)
+        newest = {m["code"]: i for i, m in enumerate(others) if m["type"] == "state"}
+        for i, message in enumerate(others):  # another table's, or the owner's: left where the link keeps
+            if message["type"] != "state" or newest[message["code"]] == i:  # them (another table's newest state)
+                self.link.inbox.put(message)
 
     def _arrived(self, data: dict[str, Any], now: float) -> None:
         self._seats_changed(data)
@@ -228,6 +234,14 @@ class RemoteSession:
             self._extra_hints = 0
         self._shown = told
         self._history = self._records(told)
+        self._seats = self._seats_of(told)
+
+    @staticmethod
+    def _seats_of(told: Told) -> tuple[Seat, ...]:
+        seats = told.data["seats"]
+        return tuple(
+            Seat(s["name"] or f"Seat {i + 1}", s["level"] if s["kind"] == "bot" else None) for i, s in enumerate(seats)
+        )
 
     def _records(self, told: Told) -> tuple[TurnRecord, ...]:
         records = history_of(told.match.game)
@@ -271,10 +285,7 @@ class RemoteSession:
 
     @property
     def seats(self) -> tuple[Seat, ...]:
-        told = self.data["seats"]
-        return tuple(
-            Seat(s["name"] or f"Seat {i + 1}", s["level"] if s["kind"] == "bot" else None) for i, s in enumerate(told)
-        )
+        return self._seats
 
     @property
     def match(self) -> PublicMatch:

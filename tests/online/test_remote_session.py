@@ -259,3 +259,39 @@ def test_a_spectator_sees_no_rack() -> None:
             assert seen.is_over and seen.state.turns == session.state.turns
         finally:
             watcher.close()
+
+
+def test_chat_and_a_player_going_away_are_told_once() -> None:
+    import time
+
+    with running_server() as (url, _hall):
+        link, other = Link(url), Link(url)
+        try:
+            assert link.wait_connected(10) and other.wait_connected(10)
+            seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+            made = link.request("create", game="tiles", seats=seats, sit=0, seed=4, turn_timer=300)
+            link.sit(made["code"], made["token"])
+            other.request("join", code=made["code"], name="Bob")
+            other.send("chat", code=made["code"], text="before Ann sat down")
+            time.sleep(0.2)
+            session = RemoteSession(link, made["code"], 0)
+            assert session.incidents() == ()  # what was said before is not news
+            left = session.time_left()
+            assert left is not None and 290 <= left <= 300  # the turn timer's, on this clock
+            other.send("chat", code=made["code"], text="good luck")
+            told: list[str] = []
+            end = time.monotonic() + 10
+            while not any("good luck" in t for t in told) and time.monotonic() < end:
+                told += session.incidents()
+                time.sleep(0.01)
+            assert told == ["Bob: good luck"]
+            other.close()  # Bob goes
+            end = time.monotonic() + 10
+            while not any("gone away" in t for t in told) and time.monotonic() < end:
+                told += session.incidents()
+                session.poll()
+                time.sleep(0.01)
+            assert told[-1] == "Bob has gone away." and (session.away(1) or -1) >= 0
+        finally:
+            other.close()
+            link.close()
