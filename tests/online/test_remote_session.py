@@ -295,3 +295,88 @@ def test_chat_and_a_player_going_away_are_told_once() -> None:
         finally:
             other.close()
             link.close()
+
+
+def ann_against_a_server_bot(url: str, **options: Any) -> tuple[Link, RemoteSession, str]:
+    link = Link(url)
+    assert link.wait_connected(10)
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "bot", "level": "easy"}]
+    made = link.request("create", game="tiles", seats=seats, sit=0, **options)
+    link.sit(made["code"], made["token"])
+    return link, RemoteSession(link, made["code"], 0), str(made["code"])
+
+
+def her_turn(session: RemoteSession) -> None:
+    """Land the others' moves until Ann is to move."""
+    import time
+
+    end = time.monotonic() + 20
+    while session.to_move != 0 and time.monotonic() < end:
+        if session.poll() is not None:
+            session.land()
+        time.sleep(0.002)
+    assert session.to_move == 0
+
+
+def test_at_a_coach_table_a_turn_is_taken_back_and_a_hint_counted() -> None:
+    with running_server() as (url, _hall):
+        link, session, _ = ann_against_a_server_bot(url, seed=8, coach=True)
+        try:
+            assert session.coach_allowed
+            her_turn(session)
+            rack, turns = sorted(session.view(0).rack), len(session.state.turns)
+            session.act(0, choose_safely(make_bot("easy"), session.view(0), random.Random(3)))
+            her_turn(session)  # the server bot replied
+            assert len(session.state.turns) == turns + 2 and session.can_undo(0)
+            taken = session.undo(0)
+            assert [r.player for r in taken] == [0, 1]  # hers and the bot's reply after it
+            assert len(session.state.turns) == turns and sorted(session.view(0).rack) == rack
+            assert session.count_hint() == 1 and session.hints == 1
+        finally:
+            link.close()
+
+
+def test_a_move_made_for_her_seat_elsewhere_is_announced_by_poll() -> None:
+    """Her turn timer runs out (the table's clock is moved on): a bot moves for her at the server, and
+    the session announces that move like another seat's, then shows it."""
+    import time
+
+    with running_server() as (url, hall):
+        link, session, code = ann_against_a_server_bot(url, seed=8, turn_timer=60, on_timeout="bot")
+        try:
+            her_turn(session)
+            turns = len(session.state.turns)
+            hall.rooms[code].last_change -= 120  # as if two minutes had gone by
+            end = time.monotonic() + 20
+            move = None
+            while move is None and time.monotonic() < end:
+                move = session.poll()
+                time.sleep(0.01)
+            assert move is not None  # her seat's move, made by the table
+            record = session.land()
+            assert record.player == 0 and record.number == turns and record.turn.move == move
+        finally:
+            link.close()
+
+
+def test_joker_items_pointed_at_go_with_the_play_and_come_back_on_its_record() -> None:
+    from cribtiles.rules.moves import Play
+    from cribtiles.rules.scoring import score_play
+    from cribtiles.table.tiles.joker import items_of
+
+    with running_server() as (url, _hall):
+        link, session, _ = ann_against_a_server_bot(url, seed=8, rules="joker=on")
+        try:
+            bot, rng = make_bot("easy"), random.Random(5)
+            for _ in range(30):  # until one of her plays scores something to point at
+                her_turn(session)
+                move = choose_safely(bot, session.view(0), rng)
+                if isinstance(move, Play) and items_of(score_play(session.state.board, move)):
+                    items = items_of(score_play(session.state.board, move))
+                    record = session.act(0, move, declared=sum(i.points for i in items), claimed=items)
+                    assert record.claimed == items  # as the table kept them
+                    return
+                session.act(0, move)
+            raise AssertionError("no scoring play in 30 turns")
+        finally:
+            link.close()

@@ -44,18 +44,22 @@ def server() -> Iterator[str]:
         yield url
 
 
-def new_table(url: str, **options: Any) -> tuple[Link, str]:
-    """Ann's link, holding seat 0 of a new table whose seat 1 is open."""
+def new_table(url: str, server_bot: bool = False, **options: Any) -> tuple[Link, str]:
+    """Ann's link, holding seat 0 of a new table whose seat 1 is open (and seat 2 a server bot's)."""
     link = Link(url)
     assert link.wait_connected(10)
     seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+    seats += [{"kind": "bot", "level": "easy"}] if server_bot else []
     made = link.request("create", game="tiles", seats=seats, sit=0, **options)
     link.sit(made["code"], made["token"])
     return link, str(made["code"])
 
 
-def test_the_scene_plays_a_whole_game_online_to_its_end_card(app: App, server: str) -> None:
-    link, code = new_table(server, seed=21)
+@pytest.mark.parametrize(("server_bot", "rules"), [(False, ""), (True, "joker=on")], ids=["two", "three-joker"])
+def test_the_scene_plays_a_whole_game_online_to_its_end_card(
+    app: App, server: str, server_bot: bool, rules: str
+) -> None:
+    link, code = new_table(server, server_bot, seed=21, rules=rules)
     other = Link(server)
     try:
         assert other.wait_connected(10)
@@ -74,7 +78,7 @@ def test_the_scene_plays_a_whole_game_online_to_its_end_card(app: App, server: s
         assert state.is_over and outcomes and outcomes[0].over
         told = outcomes[0].state["match"]["game"]  # what Bob's seat was sent at the end: the same game
         assert len(told["turns"]) == len(state.turns) and told["scores"] == list(state.scores)
-        assert {t.player for t in state.turns} == {0, 1}  # both sides moved
+        assert {t.player for t in state.turns} == ({0, 1, 2} if server_bot else {0, 1})  # every seat moved
         assert isinstance(app.scenes[-1], EndScene)  # its end card
         assert len(keeper.games) == 1  # and into Ann's history, with its record
         assert not app.scenes[-1].reviewed  # the table did not allow the coach: no review offered
@@ -112,3 +116,49 @@ def test_away_the_turn_timer_and_no_coach_are_drawn(app: App, server: str) -> No
         assert any("coach is not at this table" in t for t in app.game.snapshot().toasts)
     finally:
         link.close()
+
+
+def test_a_move_made_for_this_seat_elsewhere_is_shown_and_the_game_goes_on(app: App) -> None:
+    """Ann's turn timer runs out while her tiles lie on the board: the server's bot moves for her; the
+    scene shows that move like another's, deals her the rack the table gave her, and plays on."""
+    from collections import Counter
+
+    from cribtiles.rules.board import PLAYABLE
+    from cribtiles.ui.geometry import centre
+    from cribtiles.ui.tiles.autopilot import post_drag
+
+    with running_server() as (url, hall):
+        link = Link(url)
+        try:
+            assert link.wait_connected(10)
+            seats = [{"kind": "person", "name": "Ann"}, {"kind": "bot", "level": "easy"}]
+            made = link.request("create", game="tiles", seats=seats, sit=0, seed=8, turn_timer=60)
+            link.sit(made["code"], made["token"])
+            session = RemoteSession(link, made["code"], 0)
+            app.take_seat(session)
+            scene = app.game
+            end = time.monotonic() + 20
+            while not scene.my_turn and time.monotonic() < end:
+                app.frame(1 / 60)
+                time.sleep(0.002)
+            assert scene.my_turn
+            lay = app.layout
+            free = next(s for s in PLAYABLE if scene.state.board[s] is None)
+            post_drag(centre(lay.slot_rect(0)), centre(lay.square_rect(free)))
+            app.frame(1 / 60)
+            assert scene.draft.placed  # a tile of hers lies on the board, not played
+            turns = len(scene.state.turns)
+            hall.rooms[made["code"]].last_change -= 120  # as if two minutes had gone by
+            end = time.monotonic() + 20
+            while len(scene.state.turns) == turns and time.monotonic() < end:
+                app.frame(1 / 60)
+                time.sleep(0.002)
+            assert len(scene.state.turns) > turns and scene.state.turns[turns].player == 0  # made for her
+            for _ in range(30):
+                app.frame(1 / 60)
+            rack = Counter(scene.draft.tiles[i] for i in scene.draft.order)
+            assert not scene.draft.placed and rack == Counter(t.rack_form for t in session.view(0).rack)
+            play_through(app, frames_per_step=1, max_seconds=WAIT)
+            assert scene.state.is_over
+        finally:
+            link.close()
