@@ -332,6 +332,10 @@ class RemoteSession:
             return None
         return float(seats[seat]["away"]) + max(0.0, self.clock() - self._latest_at)
 
+    @property
+    def plays_again(self) -> bool:
+        return False
+
     def time_left(self) -> float | None:
         """Seconds left on the turn timer of the seat to move (None: no timer runs)."""
         latest = self._latest or self.data

@@ -138,6 +138,12 @@ class Session(Protocol):
         """Seconds left on the turn timer of the seat to move (None: no timer runs)."""
         ...
 
+    @property
+    def plays_again(self) -> bool:
+        """`again` starts a new game here (a table of this process); online it does not: a new table is
+        made from the title screen."""
+        ...
+
     def view(self, seat: int) -> PlayerView:
         """The round as `seat` (one of `mine`) sees it: its rack, no other, no bag's order;
         IllegalMove for another seat (at a table of bots only, which a person watches, any seat)."""
@@ -330,6 +336,10 @@ class LocalSession:
 
     def time_left(self) -> float | None:
         return None
+
+    @property
+    def plays_again(self) -> bool:
+        return True
 
     def view(self, seat: int) -> PlayerView:
         if seat not in self._shown:

@@ -82,6 +82,7 @@ def test_the_scene_plays_a_whole_game_online_to_its_end_card(
         assert isinstance(app.scenes[-1], EndScene)  # its end card
         assert len(keeper.games) == 1  # and into Ann's history, with its record
         assert not app.scenes[-1].reviewed  # the table did not allow the coach: no review offered
+        assert not app.game.snapshot().plays_again  # the card's button leads to the title screen
         past_the_result(app)
         post_key(pygame.K_RETURN)  # "again": an online table is not replayed from here
         app.frame(1 / 60)

@@ -181,7 +181,7 @@ class WireSession:
     def thinking(self) -> bool:
         return self._thinking
 
-    coach_allowed = True  # as at a table of this process: nobody away, no turn timer
+    coach_allowed = plays_again = True  # as at a table of this process: nobody away, no turn timer
 
     def away(self, seat: int) -> float | None:
         return None

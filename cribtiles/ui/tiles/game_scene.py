@@ -415,6 +415,7 @@ class GameScene:
             you=self.you,
             away=tuple(away_words(self.session.away(p)) for p in range(self.state.players)),
             clock="" if self.state.is_over else clock_words(self.session.time_left()),
+            plays_again=self.session.plays_again,
         )
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
