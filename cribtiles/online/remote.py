@@ -127,6 +127,7 @@ class RemoteSession:
         """The table's state as it stands: the newest the link holds, else one asked for."""
         self._pump()
         if not self._queue:
+            self._latest = None  # the answer to come says how the table stands now
             token = self.link.seats.get(self.code)
             try:
                 if token is not None:
@@ -138,7 +139,7 @@ class RemoteSession:
             except NotConnected as e:
                 raise IllegalMove(f"the table could not be reached ({_plain(str(e))})") from None
             end = time.monotonic() + wait
-            while not self._queue and time.monotonic() < end:
+            while not self._queue and self._latest is None and time.monotonic() < end:
                 self._pump(wait=0.1)
         if not self._queue:
             if self._latest is not None and self._latest.get("phase") == "waiting":

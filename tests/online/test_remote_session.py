@@ -380,3 +380,18 @@ def test_joker_items_pointed_at_go_with_the_play_and_come_back_on_its_record() -
             raise AssertionError("no scoring play in 30 turns")
         finally:
             link.close()
+
+
+def test_a_table_still_waiting_for_a_player_is_refused_in_words() -> None:
+    """The session is made once the game is on (the lobby waits for every seat to be taken)."""
+    with running_server() as (url, _hall):
+        link = Link(url)
+        try:
+            assert link.wait_connected(10)
+            seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+            made = link.request("create", game="tiles", seats=seats, sit=0)
+            link.sit(made["code"], made["token"])
+            with pytest.raises(IllegalMove, match="starts once every seat is taken"):
+                RemoteSession(link, made["code"], 0, first_wait=1.0)
+        finally:
+            link.close()

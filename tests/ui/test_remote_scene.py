@@ -163,3 +163,33 @@ def test_a_move_made_for_this_seat_elsewhere_is_shown_and_the_game_goes_on(app: 
             assert scene.state.is_over
         finally:
             link.close()
+
+
+def test_a_spectator_watches_a_whole_game_and_sees_no_rack(app: App, server: str) -> None:
+    host = Link(server)
+    watcher = Link(server)
+    try:
+        assert host.wait_connected(10) and watcher.wait_connected(10)
+        seats = [{"kind": "open"}, {"kind": "bot", "level": "easy"}]
+        code = str(host.request("create", game="tiles", seats=seats, seed=6)["code"])
+        watcher.request("watch", code=code)
+        watcher.watch(code)
+        bot = SeatBot(host, code, "easy", seed=2)
+        bot.take_seat("Bob")  # the game begins
+        app.take_seat(RemoteSession(watcher, code, None))
+        thread = threading.Thread(target=lambda: bot.play(timeout=WAIT), daemon=True)
+        thread.start()
+        scene = app.game
+        end = time.monotonic() + WAIT
+        while not scene.state.is_over and time.monotonic() < end:
+            app.frame(1 / 60)
+            assert not scene.my_turn and not scene.draft.order  # nothing to play, no rack shown
+            time.sleep(0.002)
+        thread.join(WAIT)
+        assert scene.state.is_over and {t.player for t in scene.state.turns} == {0, 1}
+        for _ in range(20):
+            app.frame(1 / 60)
+        assert isinstance(app.scenes[-1], EndScene)
+    finally:
+        watcher.close()
+        host.close()

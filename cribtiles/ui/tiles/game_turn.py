@@ -30,6 +30,7 @@ def commit(scene: Parts, move: Move, declared: int | None = None, claimed: tuple
         return
     scene.coaching.coach.clear()  # the position is gone
     scene.joker.cancel()
+    scene.acts.confirming = None  # a play asked about is gone with it (a move made elsewhere for this seat)
     tell(scene, record)
     before = scene.shown.after_turn(mover)
     if note:  # the mover's to read, at once or when their rack is next uncovered
