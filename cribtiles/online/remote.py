@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -30,6 +31,9 @@ from .client import Link, NotConnected, Refused
 ANSWER_WAIT = 5.0
 #: Seconds the session waits for its table's first state when the link has none yet.
 FIRST_STATE_WAIT = 10.0
+#: The session that plays each table of a link now: a session replaced by a newer one at the same table
+#: (the game opened again from the list of online games) leaves it in the newer one's hands when closed.
+_PLAYING: weakref.WeakKeyDictionary[Link, dict[str, RemoteSession]] = weakref.WeakKeyDictionary()
 AGAIN_WORDS = (
     "a game at an online table is not played again from here: make a new table (or join one) from Online "
     "on the title screen"
@@ -120,6 +124,7 @@ class RemoteSession:
         self._history = self._records(self._shown)
         self._seats = self._seats_of(self._shown)
         self._told = []  # what was said before this window sat down is not news
+        _PLAYING.setdefault(link, {})[code] = self
 
     # --- the states that arrive ---
 
@@ -486,6 +491,10 @@ class RemoteSession:
         if self._closed:
             return
         self._closed = True
+        playing = _PLAYING.get(self.link, {})
+        if playing.get(self.code) is not self:  # a newer session plays this table now: it stays
+            return
+        del playing[self.code]
         self.link.seats.pop(self.code, None)
         self.link.watching.discard(self.code)
         with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away

@@ -395,3 +395,23 @@ def test_a_table_still_waiting_for_a_player_is_refused_in_words() -> None:
                 RemoteSession(link, made["code"], 0, first_wait=1.0)
         finally:
             link.close()
+
+
+def test_a_table_opened_again_is_not_left_when_the_older_session_closes() -> None:
+    """The window opens the same table again (from its list of online games) and closes the session it
+    held: the new one keeps the seat and its states."""
+    with running_server() as (url, _hall):
+        link, older, code = ann_against_a_server_bot(url, seed=8)
+        try:
+            token = link.seats[code]
+            link.sit(code, token)
+            newer = RemoteSession(link, code, 0)
+            older.close()
+            assert link.seats.get(code) == token  # still held, so the link comes back to it
+            her_turn(newer)
+            newer.act(0, choose_safely(make_bot("easy"), newer.view(0), random.Random(3)))
+            her_turn(newer)  # the server bot's reply came: the table was not left
+            newer.close()
+            assert code not in link.seats  # the last one leaves
+        finally:
+            link.close()
