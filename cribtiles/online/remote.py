@@ -145,7 +145,8 @@ class RemoteSession:
                 raise IllegalMove(f"the table could not be reached ({_plain(str(e))})") from None
             end = time.monotonic() + wait
             while not self._queue and self._latest is None and time.monotonic() < end:
-                self._pump(wait=0.1)
+                time.sleep(0.01)  # the link's thread puts the state in its inbox
+                self._pump()
         if not self._queue:
             if self._latest is not None and self._latest.get("phase") == "waiting":
                 raise IllegalMove("the game starts once every seat is taken")
@@ -154,7 +155,7 @@ class RemoteSession:
         self._queue.clear()
         return last
 
-    def _pump(self, wait: float = 0.0) -> None:
+    def _pump(self) -> None:
         """Take what the server sent for this table from the link (leaving any other table's there); the
         states queue in order, the rest are told."""
         connected = self.link.connected
@@ -166,9 +167,6 @@ class RemoteSession:
                 else "The connection to the server was lost: the game reconnects by itself."
             )
         messages = self.link.messages()
-        if not messages and wait > 0:
-            one = self.link.next_message(wait)
-            messages = [one] if one is not None else []
         others: list[dict[str, Any]] = []
         now = self.clock()
         for message in messages:
