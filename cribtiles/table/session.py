@@ -72,9 +72,9 @@ class GameSession(Protocol[V_co, A_contra, A_co, R_co]):
 
 class Session(Protocol):
     """What a driver needs of a game at a table for the seats it controls (`mine`): the questions,
-        the acts of those seats, and `poll`, which advances what the table does by itself (the others'
-        moves: bots thinking here, players elsewhere). A move of another seat is announced by `poll`
-        before it is made, so that it may be shown on its way; `land` makes it. A driver polls on its own
+    the acts of those seats, and `poll`, which advances what the table does by itself (the others'
+    moves: bots thinking here, players elsewhere). A move of another seat is announced by `poll`
+    before it is made, so that it may be shown on its way; `land` makes it. A driver polls on its own
     seats' turns too: a table elsewhere may move for one of them (its turn timer ran out), announced the
     same way."""
 
