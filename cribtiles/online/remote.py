@@ -114,7 +114,7 @@ class RemoteSession:
         self._latest: dict[str, Any] | None = None  # the newest state's fields (who is away, the timer)
         self._latest_at = 0.0
         self._offset: float | None = None  # the server's clock less this one's, once seen
-        self._connected = link.connected
+        self._connected, self._connects = link.connected, link.connects
         self._finished = False
         self._closed = False
         self._extra_hints = 0
@@ -134,11 +134,9 @@ class RemoteSession:
         if not self._queue:
             self._latest = None  # the answer to come says how the table stands now
             token = self.link.seats.get(self.code)
+            kind, fields = ("resume", {"token": token}) if token is not None else ("watch", {})
             try:
-                if token is not None:
-                    self.link.request("resume", timeout=wait, code=self.code, token=token)
-                else:
-                    self.link.request("watch", timeout=wait, code=self.code)
+                self.link.request(kind, timeout=wait, code=self.code, **fields)
             except Refused as e:
                 raise IllegalMove(_plain(str(e))) from None
             except NotConnected as e:
@@ -158,14 +156,16 @@ class RemoteSession:
     def _pump(self) -> None:
         """Take what the server sent for this table from the link (leaving any other table's there); the
         states queue in order, the rest are told."""
-        connected = self.link.connected
+        connected, connects = self.link.connected, self.link.connects
         if connected != self._connected:
-            self._connected = connected
             self._told.append(
                 "Back in touch with the server."
                 if connected
                 else "The connection to the server was lost: the game reconnects by itself."
             )
+        elif connected and connects != self._connects:  # down and up again between two looks
+            self._told.append("The connection to the server was lost for a moment; it is back.")
+        self._connected, self._connects = connected, connects
         messages = self.link.messages()
         others: list[dict[str, Any]] = []
         now = self.clock()
