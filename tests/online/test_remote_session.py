@@ -418,3 +418,27 @@ def test_a_table_opened_again_is_not_left_when_the_older_session_closes() -> Non
             assert code not in link.seats  # the last one leaves
         finally:
             link.close()
+
+
+def test_a_move_not_sent_is_said_so_and_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from cribtiles.online.client import NotConnected
+
+    with running_server() as (url, _hall):
+        link, session, _ = ann_against_a_server_bot(url, seed=8)
+        try:
+            her_turn(session)
+            turns, ply = len(session.state.turns), session.data["ply"]
+
+            def down(*_args: Any, **_fields: Any) -> dict[str, Any]:
+                raise NotConnected("the connection to the server was lost")
+
+            monkeypatch.setattr(link, "request", down)
+            move = choose_safely(make_bot("easy"), session.view(0), random.Random(3))
+            with pytest.raises(IllegalMove, match=r"not sent.*reconnects by itself"):
+                session.act(0, move)
+            assert len(session.state.turns) == turns and session.data["ply"] == ply
+            monkeypatch.undo()
+            session.act(0, move)  # sent once the link is back
+            assert len(session.state.turns) == turns + 1
+        finally:
+            link.close()

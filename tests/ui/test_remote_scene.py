@@ -193,3 +193,31 @@ def test_a_spectator_watches_a_whole_game_and_sees_no_rack(app: App, server: str
     finally:
         watcher.close()
         host.close()
+
+
+def test_a_match_goes_on_to_its_next_round_online(app: App, server: str) -> None:
+    """The end card's Next round: Bob's seat may have begun it already (the first next_round wins), and
+    the window goes on to it either way."""
+    link, code = new_table(server, seed=17, rules="rounds=2")
+    other = Link(server)
+    try:
+        assert other.wait_connected(10)
+        bot = SeatBot(other, code, "easy", seed=5)
+        bot.take_seat("Bob")
+        thread = threading.Thread(target=lambda: bot.play(timeout=WAIT), daemon=True)
+        thread.start()
+        app.take_seat(RemoteSession(link, code, 0, keeper=app.keeper))
+        play_through(app, frames_per_step=1, max_seconds=WAIT)
+        assert isinstance(app.scenes[-1], EndScene) and app.game.snapshot().next_is_round
+        past_the_result(app)
+        post_key(pygame.K_RETURN)  # Next round
+        app.frame(1 / 60)
+        assert app.game.session.match.round == 2 and not app.game.state.is_over
+        play_through(app, frames_per_step=1, max_seconds=WAIT)
+        thread.join(WAIT)
+        assert app.game.session.match.is_over and isinstance(app.scenes[-1], EndScene)
+        keeper = app.keeper
+        assert isinstance(keeper, NoKeeper) and len(keeper.games) == 1  # the match, once
+    finally:
+        other.close()
+        link.close()
