@@ -117,7 +117,7 @@ class RemoteSession:
         self._connected, self._connects = link.connected, link.connects
         self._finished = False
         self._closed = False
-        self._extra_hints = 0
+        self._hints_at_least = 0  # a hint counted by the server, before a state says so
         self._record: tuple[int, Table] | None = None
         self._chat_at = 0.0  # the time of the last chat line told (a link coming back sends the last again)
         self._shown = self._first(first_wait)
@@ -235,7 +235,7 @@ class RemoteSession:
 
     def _show(self, told: Told) -> None:
         if told.rounds_done != self._shown.rounds_done:
-            self._extra_hints = 0
+            self._hints_at_least = 0
         self._shown = told
         self._history = self._records(told)
         self._seats = self._seats_of(told)
@@ -318,7 +318,7 @@ class RemoteSession:
 
     @property
     def hints(self) -> int:
-        return int(self.data.get("hints", 0)) + self._extra_hints
+        return max(int(self.data.get("hints", 0)), self._hints_at_least)
 
     @property
     def thinking(self) -> bool:
@@ -416,7 +416,7 @@ class RemoteSession:
 
     def count_hint(self) -> int:
         self._send("hint")
-        self._extra_hints += 1
+        self._hints_at_least = self.hints + 1
         return self.hints
 
     # --- what the table does by itself ---
@@ -431,6 +431,11 @@ class RemoteSession:
             taken = self._shown.turns - head.turns
             self._show(head)
             self._told.append(f"{taken} turn{'s' if taken != 1 else ''} taken back at the table.")
+            return None
+        if kind == "round" and not self.is_over:  # states missed while away: the table is in a later round
+            self._queue.popleft()
+            self._show(head)
+            self._told.append(f"The table went on to round {self.match.round} meanwhile.")
             return None
         if kind != "turn":  # a new round waits until this window goes on to it (`next_round`)
             return None

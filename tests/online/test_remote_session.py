@@ -335,6 +335,8 @@ def test_at_a_coach_table_a_turn_is_taken_back_and_a_hint_counted() -> None:
             assert [r.player for r in taken] == [0, 1]  # hers and the bot's reply after it
             assert len(session.state.turns) == turns and sorted(session.view(0).rack) == rack
             assert session.count_hint() == 1 and session.hints == 1
+            session.act(0, choose_safely(make_bot("easy"), session.view(0), random.Random(4)))
+            assert session.hints == 1  # the table's own count now, not counted twice
         finally:
             link.close()
 

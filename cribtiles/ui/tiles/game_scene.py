@@ -340,7 +340,7 @@ class GameScene:
         if move is not None:
             fly_in(self, move)  # another seat's move: its tiles fly in, then it is made
         turns = (len(self.session.match.finished), len(self.state.turns))
-        if turns[0] == self._turns[0] and turns[1] < self._turns[1]:  # taken back, here or elsewhere
+        if turns[0] != self._turns[0] or turns[1] < self._turns[1]:  # taken back, or a round on elsewhere
             went_back(self)
         self._turns = turns
         self.joker.tell_calls(self.anims.pegs)
