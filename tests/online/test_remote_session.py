@@ -444,3 +444,44 @@ def test_a_move_not_sent_is_said_so_and_changes_nothing(monkeypatch: pytest.Monk
             assert len(session.state.turns) == turns + 1
         finally:
             link.close()
+
+
+def test_a_turn_taken_back_by_another_player_is_followed_and_told() -> None:
+    import time
+
+    from cribtiles.online.botclient import tile_move
+
+    with running_server() as (url, _hall):
+        link, other = Link(url), Link(url)
+        try:
+            assert link.wait_connected(10) and other.wait_connected(10)
+            seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+            made = link.request("create", game="tiles", seats=seats, sit=0, seed=8, coach=True)
+            link.sit(made["code"], made["token"])
+            code = made["code"]
+            other.request("join", code=code, name="Bob")
+            session = RemoteSession(link, code, 0)
+            if session.to_move == 0:  # Ann first, so that Bob has a turn to take back
+                session.act(0, choose_safely(make_bot("easy"), session.view(0), random.Random(1)))
+            state = next(
+                m["state"]
+                for m in iter(lambda: other.next_message(10), None)
+                if m["type"] == "state" and m["state"]["to_move"] == 1
+            )
+            moved = other.request("act", code=code, ply=state["ply"], move=tile_move(state, "easy", random.Random(2)))
+            other.request("undo", code=code, ply=moved["state"]["ply"])
+            turns = len(session.state.turns)
+            end = time.monotonic() + 10
+            while session.poll() is None and time.monotonic() < end:
+                time.sleep(0.01)
+            assert session.land().player == 1 and len(session.state.turns) == turns + 1  # Bob's move shown
+            told: list[str] = []
+            while len(session.state.turns) != turns and time.monotonic() < end:
+                session.poll()
+                told += session.incidents()
+                time.sleep(0.01)
+            assert len(session.state.turns) == turns and session.to_move == 1  # taken back: Bob to move again
+            assert "1 turn taken back at the table." in told
+        finally:
+            other.close()
+            link.close()
