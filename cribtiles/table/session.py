@@ -1,6 +1,6 @@
 """A game as a window or the text mode drives it: the `Session` interface, and `LocalSession` over a
-`Table` with its bots thinking here. A remote table would be one more Session: the drivers never ask
-which one they hold (issue 30).
+`Table` with its bots thinking here. A remote table is one more Session (`cribtiles.online.remote`): the
+drivers never ask which one they hold (issues 30, 31).
 """
 
 from __future__ import annotations
@@ -74,7 +74,9 @@ class Session(Protocol):
     """What a driver needs of a game at a table for the seats it controls (`mine`): the questions,
     the acts of those seats, and `poll`, which advances what the table does by itself (the others'
     moves: bots thinking here, players elsewhere). A move of another seat is announced by `poll`
-    before it is made, so that it may be shown on its way; `land` makes it."""
+    before it is made, so that it may be shown on its way; `land` makes it. A driver polls on its own
+    seats' turns too: a table elsewhere may move for one of them (its turn timer ran out), announced the
+    same way."""
 
     @property
     def seats(self) -> tuple[Seat, ...]: ...
@@ -119,6 +121,27 @@ class Session(Protocol):
     @property
     def thinking(self) -> bool:
         """Another seat's move is on its way (`poll` to advance it)."""
+        ...
+
+    @property
+    def coach_allowed(self) -> bool:
+        """The coach (hints, the review, taking back a turn) may help at this table: always at one of this
+        process; online, where its creator allowed it."""
+        ...
+
+    def away(self, seat: int) -> float | None:
+        """Seconds the person at `seat` has been away from the table (None: here, or a bot; a table of
+        this process has nobody away)."""
+        ...
+
+    def time_left(self) -> float | None:
+        """Seconds left on the turn timer of the seat to move (None: no timer runs)."""
+        ...
+
+    @property
+    def plays_again(self) -> bool:
+        """`again` starts a new game here (a table of this process); online it does not: a new table is
+        made from the title screen."""
         ...
 
     def view(self, seat: int) -> PlayerView:
@@ -303,6 +326,20 @@ class LocalSession:
     @property
     def thinking(self) -> bool:
         return self._request is not None
+
+    @property
+    def coach_allowed(self) -> bool:
+        return True
+
+    def away(self, seat: int) -> float | None:
+        return None
+
+    def time_left(self) -> float | None:
+        return None
+
+    @property
+    def plays_again(self) -> bool:
+        return True
 
     def view(self, seat: int) -> PlayerView:
         if seat not in self._shown:

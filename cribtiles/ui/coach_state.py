@@ -63,8 +63,8 @@ class TableCoach:
         """Count one hint for this position, once."""
         here = position_of(table)
         if here not in self.counted:
+            table.count_hint()  # first: a table elsewhere that cannot count it gives no hint
             self.counted.add(here)
-            table.count_hint()
         self.position = here
 
     def dismiss(self) -> None:

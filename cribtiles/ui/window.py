@@ -23,6 +23,7 @@ import pygame
 
 from cribtiles.bot import PROCESS_LEVELS
 from cribtiles.bot.worker import BotWorker
+from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.options import Mode, RuleOptions
@@ -42,7 +43,7 @@ from .screens import Item
 from .sound import Sounds
 from .tiles.end_scene import EndScene
 from .tiles.game_scene import GameScene
-from .tiles.game_words import round_words
+from .tiles.game_words import round_words, sentence
 from .tiles.newgame import NewGameScene
 from .tiles.newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, table_pairs, with_level
 
@@ -237,14 +238,14 @@ class App:
         for scene in leaving:
             scene.shutdown()
 
-    def open_title(self, first_start: bool = False) -> None:
-        """The title screen over the game; at the first start it offers the tutorial (once)."""
+    def open_title(self, first_start: bool = False, greeting: str = "") -> None:
+        """The title screen over the game; at the first start it offers the tutorial (once). `greeting`:
+        what it says at its top (why the window came to it)."""
         from .title import TitleScene
 
         if any(isinstance(s, TitleScene) for s in self.scenes):
             return
         items = self.title_items()
-        greeting = ""
         focus = 0
         if first_start:
             greeting = welcome_line(self.prefs)
@@ -462,10 +463,14 @@ class App:
         """The next round of the match, once a round is over; otherwise a new game at the same table:
         its seats (a lone bot at the level chosen) and rules, a new shuffle."""
         session = self.session
-        if not self.next_is_round:
-            self.take_seat(session.again(again(session.seats, self.prefs.level), random.randrange(2**31)))
+        try:
+            if not self.next_is_round:
+                self.take_seat(session.again(again(session.seats, self.prefs.level), random.randrange(2**31)))
+                return
+            session.next_round()
+        except IllegalMove as e:  # a table online: not played again from here, or not reachable now
+            self.open_title(greeting=sentence(str(e)))
             return
-        session.next_round()
         self.take_seat(session, round_words(session.match, self.game.human))
 
     def open_new_game(self) -> None:

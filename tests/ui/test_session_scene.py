@@ -181,6 +181,14 @@ class WireSession:
     def thinking(self) -> bool:
         return self._thinking
 
+    coach_allowed = plays_again = True  # as at a table of this process: nobody away, no turn timer
+
+    def away(self, seat: int) -> float | None:
+        return None
+
+    def time_left(self) -> float | None:
+        return None
+
     def view(self, seat: int) -> PlayerView:
         rack = tuple(parse_rack(self._send("view", seat=seat)["rack"]))
         return player_view(self.state, seat, rack)

@@ -84,6 +84,12 @@ class EndScene:
         x = button[0] + button[2] + gap
         return (x, button[1], min(round(card[2] * 0.2), card[0] + card[2] - 3 * gap - x), button[3])
 
+    @property
+    def reviewed(self) -> bool:
+        """The review is the coach's: offered where the table allows the coach (online, its creator's
+        choice)."""
+        return self.game.session.coach_allowed
+
     def shutdown(self) -> None:
         """Nothing of its own runs."""
 
@@ -94,12 +100,12 @@ class EndScene:
             self.mouse = event.pos
         elif clicked and contains(button, event.pos):
             self._go_on(self.app.new_game)
-        elif clicked and contains(self.review_rect(), event.pos):
+        elif clicked and self.reviewed and contains(self.review_rect(), event.pos):
             self.app.open_review(self.game.session.record())
         elif event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
                 self._go_on(self.app.new_game)  # the same table again (or the next round)
-            elif event.key == pygame.K_v:  # every turn against the best play found
+            elif event.key == pygame.K_v and self.reviewed:  # every turn against the best play found
                 self.app.open_review(self.game.session.record())
             elif event.key == pygame.K_g:  # other players or rules: the New game screen
                 self.app.open_new_game()
@@ -121,8 +127,9 @@ class EndScene:
         snap = self.game.snapshot()
         _, button = endcard.end_rects(snap)
         endcard.draw_end(surface, snap, contains(button, self.mouse), self.elapsed)
-        review = self.review_rect()
-        paint.button(surface, review, "Review", True, contains(review, self.mouse))
-        at = (review[0] + review[2] + review[3] // 6, review[1] + review[3] // 2)
-        paint.write(surface, "V", max(12, review[3] // 3), paint.DIM, at, "midleft")
+        if self.reviewed:
+            review = self.review_rect()
+            paint.button(surface, review, "Review", True, contains(review, self.mouse))
+            at = (review[0] + review[2] + review[3] // 6, review[1] + review[3] // 2)
+            paint.write(surface, "V", max(12, review[3] // 3), paint.DIM, at, "midleft")
         return None

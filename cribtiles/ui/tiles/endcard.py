@@ -206,6 +206,9 @@ def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = ma
     if snap.next_is_round:
         button(surf, new_game, "Next round", True, hover, strong=True)
         again = "Enter or N: the next round of the match"
+    elif not snap.plays_again:  # a table online is not played again from this window
+        button(surf, new_game, "Title screen", True, hover, strong=True)
+        again = "Enter or N: the title screen (Online there makes a new table)"
     else:
         button(surf, new_game, "Play again", True, hover, strong=True)
         bots = [s.level for s in snap.seats if s.level is not None]

@@ -21,6 +21,7 @@ from ..coach_state import TableCoach
 from ..geometry import Point
 from .game_hand import Hand
 from .game_host import Stage
+from .game_words import sentence
 from .snapshot import CoachView
 
 NOTE = 6.0  # seconds the coach's note after a play stays
@@ -59,6 +60,8 @@ class Coaching:
         stage = self.stage
         if not stage.session.mine:
             return "The coach helps the people at the table; here only bots play."
+        if not stage.session.coach_allowed:
+            return "The coach is not at this table: its creator did not allow hints."
         if not stage.my_turn:
             return "The coach helps on your turn."
         prefs = stage.app.prefs
@@ -86,15 +89,19 @@ class Coaching:
             return
         session = self.stage.session
         before = session.hints
-        if self.hand.exchanging:
-            if self.coach.ask_advice(session, self._view()) is None:
-                self.stage.toast("The coach has no exchange to advise here.")
-        else:
-            if self.hand.draft.placed or self.hand.draft.held is not None:  # the ghost needs a clear board
-                self.hand.draft.recall()
-                self.stage.refresh_preview()
-            if self.coach.ask_hint(session, self._view()) is None:
-                self.stage.toast("You have no play and the bag is empty: you can only pass.")
+        try:
+            if self.hand.exchanging:
+                if self.coach.ask_advice(session, self._view()) is None:
+                    self.stage.toast("The coach has no exchange to advise here.")
+            else:
+                if self.hand.draft.placed or self.hand.draft.held is not None:  # the ghost needs a clear board
+                    self.hand.draft.recall()
+                    self.stage.refresh_preview()
+                if self.coach.ask_hint(session, self._view()) is None:
+                    self.stage.toast("You have no play and the bag is empty: you can only pass.")
+        except IllegalMove as e:  # a table elsewhere would not count it (or could not be reached)
+            self.coach.dismiss()
+            self.stage.toast(sentence(str(e)))
         self._counted(before)
 
     def toggle_candidates(self) -> None:
@@ -110,7 +117,11 @@ class Coaching:
         session = self.stage.session
         before = session.hints
         self.coach.dismiss()
-        self.coach.open_candidates(session, self._view(), seed=len(self.stage.state.turns))
+        try:
+            self.coach.open_candidates(session, self._view(), seed=len(self.stage.state.turns))
+        except IllegalMove as e:  # a table elsewhere would not count it (or could not be reached)
+            self.coach.close_candidates()
+            self.stage.toast(sentence(str(e)))
         self._counted(before)
 
     def toggle_tiles_out(self) -> None:
@@ -223,6 +234,8 @@ class Coaching:
         state = self.stage.state
         if not self.stage.app.prefs.coach_notes or not isinstance(move, Play):
             return ""
+        if not self.stage.session.coach_allowed:  # the best play is the coach's help, kept from this table
+            return ""
         if state.options.joker:  # "(you scored 12)" would tell the score while the play may be called
             return ""
         try:
@@ -262,7 +275,7 @@ class Coaching:
         found = None if mine is None or mine.candidates is None else tuple(mine.candidates)
         return CoachView(
             may_ask=self.refusal() == "",
-            hints_on=prefs.hints,
+            hints_on=prefs.hints and self.stage.session.coach_allowed,  # a table online may not allow it
             stuck=stage.my_turn and self.stuck(),
             hint=None if mine is None else mine.hint,
             advice=None if mine is None else mine.advice,

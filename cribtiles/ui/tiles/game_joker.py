@@ -10,6 +10,7 @@ from collections.abc import Callable
 import pygame
 
 from cribtiles.rules.board import Square
+from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.scoring import PlayScore
 from cribtiles.table.tiles.joker import Declaration, Item
 from cribtiles.table.tiles.seen import call_words
@@ -17,6 +18,7 @@ from cribtiles.table.tiles.seen import call_words
 from ..pegs import Pegs
 from .game_hand import Hand
 from .game_host import Stage
+from .game_words import sentence
 from .snapshot import DeclaringView
 
 CALL_TOAST = 5.0  # seconds a Joker call's words stay
@@ -48,8 +50,13 @@ class JokerDesk:
         return ready and self.stage.session.may_call(self.stage.human)
 
     def call(self, pegs: list[Pegs]) -> None:
-        """The person shown calls "Joker" on the last play."""
-        self.stage.session.call_joker(self.stage.human)
+        """The person shown calls "Joker" on the last play (a call the table refuses is told: another
+        player elsewhere called first, or the table could not be reached)."""
+        try:
+            self.stage.session.call_joker(self.stage.human)
+        except IllegalMove as e:
+            self.stage.toast(sentence(str(e)), CALL_TOAST)
+            return
         self.tell_calls(pegs)
         self.stage.app.sounds.click()
         self.stage.session.save()

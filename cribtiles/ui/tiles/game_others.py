@@ -1,5 +1,7 @@
 """The others' turns as the window sees them: a seat it does not play is to move (a bot thinking
-here, a player elsewhere); the session is polled, and the move taken once it has seemed to think.
+here, a player elsewhere); the session is polled, and the move taken once it has seemed to think. On
+this window's own turns the session is polled too: a table elsewhere may move for its seat (its turn
+timer ran out, or a move whose answer was lost on the way), and that move is shown like another's.
 """
 
 from __future__ import annotations
@@ -17,6 +19,12 @@ class Others:
     def __init__(self, stage: Stage) -> None:
         self.stage = stage
         self.thinking_since: float | None = None
+        self.announced: Move | None = None  # the move `poll` announced, until it is landed
+
+    def take(self, move: Move) -> bool:
+        """`move` is being made: True when it is the one the session announced (to be landed, not acted)."""
+        announced, self.announced = self.announced, None
+        return announced is move
 
     @property
     def thinking(self) -> bool:
@@ -34,7 +42,10 @@ class Others:
         stage = self.stage
         if not self.to_move:
             self.thinking_since = None
-            return None
+            if stage.session.to_move is None:
+                return None
+            self.announced = stage.session.poll()  # the table moved for this window's seat, or nothing
+            return self.announced
         if self.thinking_since is None:
             self.thinking_since = stage.now
             stage.session.poll()
@@ -47,4 +58,5 @@ class Others:
                 self.thinking_since = None
             return None
         self.thinking_since = None
+        self.announced = move
         return move

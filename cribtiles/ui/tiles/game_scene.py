@@ -38,8 +38,8 @@ from .game_others import Others
 from .game_seats import SeatShown, waits
 from .game_turn import commit, fly_in
 from .game_turns import TurnList
-from .game_undo import can_undo, take_back, undo_shown
-from .game_words import draw_words, sentence
+from .game_undo import can_undo, take_back, undo_shown, went_back
+from .game_words import away_words, clock_words, draw_words, sentence
 from .preview import Preview, preview
 from .snapshot import Buttons, TableSnapshot
 from .table import TableView
@@ -83,6 +83,7 @@ class GameScene:
     anims: Animations = field(init=False)
     acts: Acts = field(init=False)
     _save_errors: int = 0
+    _turns: tuple[int, int] = (0, 0)  # the round and the turns made in it, as last seen by `update`
 
     def __post_init__(self) -> None:
         self.shown = SeatShown(self.session)
@@ -97,6 +98,7 @@ class GameScene:
         self.anims = Animations(self)
         self.anims.set_pegs()
         self.anims.explain_last()
+        self._turns = (len(self.session.match.finished), len(self.state.turns))
         if self.notice:
             self.toast(self.notice, 6.0)
 
@@ -337,6 +339,10 @@ class GameScene:
         move = self.others.drive()
         if move is not None:
             fly_in(self, move)  # another seat's move: its tiles fly in, then it is made
+        turns = (len(self.session.match.finished), len(self.state.turns))
+        if turns[0] != self._turns[0] or turns[1] < self._turns[1]:  # taken back, or a round on elsewhere
+            went_back(self)
+        self._turns = turns
         self.joker.tell_calls(self.anims.pegs)
         self.anims.see_again()
         if self.state.is_over and not self.ended and self.anims.still():
@@ -407,6 +413,9 @@ class GameScene:
             peg_totals=self.peg_totals,
             opening=self.draw_words() if len(self.state.turns) < self.state.players else "",
             you=self.you,
+            away=tuple(away_words(self.session.away(p)) for p in range(self.state.players)),
+            clock="" if self.state.is_over else clock_words(self.session.time_left()),
+            plays_again=self.session.plays_again,
         )
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:

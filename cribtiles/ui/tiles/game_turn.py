@@ -4,24 +4,33 @@ breakdown, pegs and calls, and the rack shown next (behind the curtain when peop
 
 from __future__ import annotations
 
+from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.table.tiles.history import TurnRecord
 from cribtiles.table.tiles.joker import Item
 
 from ..geometry import centre
 from .game_parts import Parts
+from .game_words import sentence
 
 
 def commit(scene: Parts, move: Move, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> None:
-    """Make a move at the table: the person's, or another seat's once its tiles have landed."""
+    """Make a move at the table: the person's, or another seat's once its tiles have landed. A move the
+    table refuses (a table elsewhere moved on, or could not be reached) is told, and nothing changes."""
     session, hand = scene.session, scene.hand
     mover = scene.state.current
     keep = [hand.draft.tiles[i] for i in hand.draft.order] if mover == scene.human else None
-    theirs = mover not in session.mine  # a bot's (or a player's elsewhere), announced by poll
+    # announced by poll: a bot's, a player's elsewhere, or one a table elsewhere made for this seat
+    theirs = scene.others.take(move)
     note = "" if theirs else scene.coaching.note(move)
+    try:
+        record = session.land() if theirs else session.act(mover, move, declared, claimed)
+    except IllegalMove as e:
+        scene.toast(sentence(str(e)), 6.0)
+        return
     scene.coaching.coach.clear()  # the position is gone
-    record = session.land() if theirs else session.act(mover, move, declared, claimed)
     scene.joker.cancel()
+    scene.acts.confirming = None  # a play asked about is gone with it (a move made elsewhere for this seat)
     tell(scene, record)
     before = scene.shown.after_turn(mover)
     if note:  # the mover's to read, at once or when their rack is next uncovered

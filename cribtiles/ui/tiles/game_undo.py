@@ -7,12 +7,13 @@ from __future__ import annotations
 from cribtiles.rules.errors import IllegalMove
 
 from .game_parts import Parts
-from .game_words import took_back_words
+from .game_words import sentence, took_back_words
 
 
 def undo_shown(scene: Parts) -> bool:
-    """The Undo button shows when the setting allows it and a bot sits at the table."""
-    return scene.app.prefs.undo and any(s.is_bot for s in scene.session.seats)
+    """The Undo button shows when the setting and the table allow it and a bot sits at the table."""
+    session = scene.session
+    return scene.app.prefs.undo and session.coach_allowed and any(s.is_bot for s in session.seats)
 
 
 def can_undo(scene: Parts) -> bool:
@@ -27,6 +28,9 @@ def take_back(scene: Parts) -> None:
     if not scene.app.prefs.undo:
         scene.toast("Undo is off in the settings.")
         return
+    if not session.coach_allowed:
+        scene.toast("Moves are not taken back at this table: its creator did not allow the coach.")
+        return
     if not any(s.is_bot for s in session.seats):
         scene.toast("Plays are taken back only in a game against bots.")
         return
@@ -36,17 +40,27 @@ def take_back(scene: Parts) -> None:
         scene.toast(f"{str(e)[:1].upper()}{str(e)[1:]}.")
         return
     on_its_way = scene.state.current if scene.anims.pending is not None else None
+    try:
+        session.undo(human)  # a bot thinking about a reply that will never be made stops
+    except IllegalMove as e:  # a table elsewhere moved on, or could not be reached
+        scene.toast(sentence(str(e)))
+        return
     scene.coaching.taken_back(human)
     scene.others.thinking_since = None
-    session.undo(human)  # a bot thinking about a reply that will never be made stops
     names = scene.state.names
     whose = "your" if scene.name_of(human) == "You" else f"{names[human]}'s"
     scene.toast(took_back_words(taken, whose, names, None if on_its_way is None else names[on_its_way]))
+    went_back(scene)
+    scene.saved()
+    scene.app.sounds.click()
+
+
+def went_back(scene: Parts) -> None:
+    """Turns were taken back (here, or by a player at a table elsewhere): every controller goes back to
+    the game as it stands again."""
     scene.turn_list.past, scene.acts.confirming, scene.ended, scene.keys.selected = None, None, False, 0
     scene.joker.cancel()
     scene.anims.taken_back()
     scene.shown.taken_back()
-    scene.hand.reset(session.view(scene.human).rack)
+    scene.hand.reset(scene.session.view(scene.human).rack)
     scene.refresh_preview()
-    scene.saved()
-    scene.app.sounds.click()

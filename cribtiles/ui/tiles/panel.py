@@ -528,13 +528,16 @@ def _draw_opponents(surf: Target, snap: TableSnapshot) -> None:
 
             level = snap.seats[p].level
             status, colour = (DESCRIPTIONS.get(level, "") if level is not None else "a person at this table"), DIM
+        gone = snap.away[p] if p < len(snap.away) else ""  # a player of a table online who is away
+        if gone:
+            status, colour = (f"{status} · {gone}", colour) if colour == GOLD else (gone, DIM)
         name_colour = GOLD if snap.state.current == p and not snap.state.is_over else CREAM
         if one_line:
             r = write(surf, label, size, name_colour, (ox + 30, mid), "midleft")
             if servant:
                 r = tag(surf, "Servant", max(11, size - 4), (r[0] + r[2] + 8, mid), SERVANT)
-            if colour == GOLD:
-                write(surf, status, size - 2, GOLD, (r[0] + r[2] + 10, mid), "midleft")
+            if colour == GOLD or gone:
+                write(surf, status, size - 2, colour, (r[0] + r[2] + 10, mid), "midleft")
         else:
             r = write(surf, label, size, name_colour, (ox + 30, mid - size * 0.55), "midleft")
             if servant:
@@ -616,6 +619,8 @@ def _draw_status(surf: Target, snap: TableSnapshot) -> None:
         who = "Your turn" if name == "You" else f"{name}'s turn"
         if snap.buttons.may_pass and snap.buttons.no_play:
             who += ": no play, pass or exchange"
+    if snap.clock and not state.is_over:  # a table online with a turn timer
+        who += f" · {snap.clock}"
     write(surf, who, size, GOLD if state.current == snap.human else CREAM, (x, y + h / 2), "midleft")
     bag = state.bag_size(snap.human)
     write(surf, f"Bag: {bag} tile{'s' if bag != 1 else ''}", size - 2, CREAM, (x + w, y + h / 2), "midright")

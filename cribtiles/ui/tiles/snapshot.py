@@ -220,6 +220,9 @@ class TableSnapshot:
     opening: str = ""  # who starts and why (the draw for the start), shown through the first round of turns
     peg_totals: bool = False  # a match: the peg board shows the running match totals, not the round's scores
     you: int | None = None  # the seat called "You": the only person at a table of bots (whoever's rack is shown)
+    away: tuple[str, ...] = ()  # a table online: each seat's time away in words ("away 3 min"; "" when here)
+    clock: str = ""  # a table online with a turn timer: what the seat to move has left ("1:20 left")
+    plays_again: bool = True  # the end card's button starts a new game here (online: the title screen)
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)

@@ -1,0 +1,504 @@
+"""`RemoteSession`: the tile game at an online table, as a `Session` for one seat (or a spectator). What it
+knows came over the `Link` as that seat's states; the others' moves wait in order until the window shows
+them (`poll` then `land`), and every act goes to the server with the ply it was made on (issue 31)."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import weakref
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from cribtiles.rules.board import parse_square
+from cribtiles.rules.errors import IllegalMove
+from cribtiles.rules.game import JokerCall, PlayerView
+from cribtiles.rules.moves import Move, Play, format_move, parse_rack
+from cribtiles.table.saves import load_table
+from cribtiles.table.seats import Seat
+from cribtiles.table.session import Keeps, Session
+from cribtiles.table.tiles.history import TurnRecord, history_of
+from cribtiles.table.tiles.joker import Item
+from cribtiles.table.tiles.public import PublicMatch, PublicState, match_from_json, player_view
+from cribtiles.table.tiles.seen import SeenScore, seen_in
+from cribtiles.table.tiles.table import Table
+
+from .client import Link, NotConnected, Refused
+
+#: Seconds an act waits for the server's answer before it is told as not sent (the frame waits too).
+ANSWER_WAIT = 5.0
+#: Seconds the session waits for its table's first state when the link has none yet.
+FIRST_STATE_WAIT = 10.0
+#: The session that plays each table of a link now: a session replaced by a newer one at the same table
+#: (the game opened again from the list of online games) leaves it in the newer one's hands when closed.
+_PLAYING: weakref.WeakKeyDictionary[Link, dict[str, RemoteSession]] = weakref.WeakKeyDictionary()
+AGAIN_WORDS = (
+    "a game at an online table is not played again from here: make a new table (or join one) from Online "
+    "on the title screen"
+)
+
+
+@dataclass(frozen=True)
+class Told:
+    """One state the server sent this seat, decoded once: the raw message's fields, the match, and the
+    local time it arrived."""
+
+    data: dict[str, Any]
+    match: PublicMatch
+    received: float
+
+    @property
+    def ply(self) -> int:
+        return int(self.data["ply"])
+
+    @property
+    def rounds_done(self) -> int:
+        return len(self.match.finished)
+
+    @property
+    def turns(self) -> int:
+        return len(self.match.game.turns)
+
+
+def _told(data: dict[str, Any], received: float) -> Told | None:
+    """A state of a game under way (None for a table still waiting for its players)."""
+    if data.get("match") is None:
+        return None
+    return Told(data, match_from_json(data["match"]), received)
+
+
+def _items(told: object) -> tuple[Item, ...]:
+    """The Joker items a state says this seat pointed at, as the table kept them."""
+    items = []
+    for entry in told if isinstance(told, list) else []:
+        try:
+            squares = frozenset(parse_square(s) for s in entry["squares"])
+            items.append(Item(str(entry["what"]), squares, int(entry["points"])))
+        except (KeyError, TypeError, ValueError):
+            continue
+    return tuple(items)
+
+
+def items_json(items: Sequence[Item]) -> list[dict[str, Any]]:
+    """Joker items as an act carries them: what, its squares ("f7"), its points."""
+    return [{"what": i.what, "squares": sorted(str(s) for s in i.squares), "points": i.points} for i in items]
+
+
+def _plain(text: str) -> str:
+    """The server's words as a refusal's (the window makes a sentence of them)."""
+    return text.strip().rstrip(".")
+
+
+class RemoteSession:
+    """A `Session` for `seat` (None: a spectator) at the online table `code`, over `link`, which already
+    holds the seat (`link.sit`). `keeper` takes the finished game into this player's history."""
+
+    def __init__(
+        self,
+        link: Link,
+        code: str,
+        seat: int | None,
+        keeper: Keeps | None = None,
+        clock: Callable[[], float] = time.time,
+        first_wait: float = FIRST_STATE_WAIT,
+    ) -> None:
+        self.link = link
+        self.code = code
+        self.seat = seat
+        self.keeper = keeper
+        self.clock = clock
+        self._queue: deque[Told] = deque()  # states arrived, not shown yet, oldest first
+        self._told: list[str] = []  # incidents not yet told
+        self._latest: dict[str, Any] | None = None  # the newest state's fields (who is away, the timer)
+        self._latest_at = 0.0
+        self._offset: float | None = None  # the server's clock less this one's, once seen
+        self._connected, self._connects = link.connected, link.connects
+        self._finished = False
+        self._closed = False
+        self._hints_at_least = 0  # a hint counted by the server, before a state says so
+        self._record: tuple[int, Table] | None = None
+        self._chat_at = 0.0  # the time of the last chat line told (a link coming back sends the last again)
+        self._shown = self._first(first_wait)
+        self._history = self._records(self._shown)
+        self._seats = self._seats_of(self._shown)
+        self._told = []  # what was said before this window sat down is not news
+        _PLAYING.setdefault(link, {})[code] = self
+
+    # --- the states that arrive ---
+
+    def _first(self, wait: float) -> Told:
+        """The table's state as it stands: the newest the link holds, else one asked for."""
+        self._pump()
+        if not self._queue:
+            self._latest = None  # the answer to come says how the table stands now
+            token = self.link.seats.get(self.code)
+            kind, fields = ("resume", {"token": token}) if token is not None else ("watch", {})
+            try:
+                self.link.request(kind, timeout=wait, code=self.code, **fields)
+            except Refused as e:
+                raise IllegalMove(_plain(str(e))) from None
+            except NotConnected as e:
+                raise IllegalMove(f"the table could not be reached ({_plain(str(e))})") from None
+            end = time.monotonic() + wait
+            while not self._queue and self._latest is None and time.monotonic() < end:
+                time.sleep(0.01)  # the link's thread puts the state in its inbox
+                self._pump()
+        if not self._queue:
+            if self._latest is not None and self._latest.get("phase") == "waiting":
+                raise IllegalMove("the game starts once every seat is taken")
+            raise IllegalMove("the server did not send the table")
+        last = self._queue[-1]
+        self._queue.clear()
+        return last
+
+    def _pump(self) -> None:
+        """Take what the server sent for this table from the link (leaving any other table's there); the
+        states queue in order, the rest are told."""
+        connected, connects = self.link.connected, self.link.connects
+        if connected != self._connected:
+            self._told.append(
+                "Back in touch with the server."
+                if connected
+                else "The connection to the server was lost: the game reconnects by itself."
+            )
+        elif connected and connects != self._connects:  # down and up again between two looks
+            self._told.append("The connection to the server was lost for a moment; it is back.")
+        self._connected, self._connects = connected, connects
+        messages = self.link.messages()
+        others: list[dict[str, Any]] = []
+        now = self.clock()
+        for message in messages:
+            if message.get("code") != self.code:
+                others.append(message)
+            elif message["type"] == "state":
+                self._arrived(message["state"], now)
+            elif message["type"] == "said" and message["at"] > self._chat_at:
+                self._chat_at = message["at"]
+                self._told.append(f"{message['name']}: {message['text']}")
+        newest = {m["code"]: i for i, m in enumerate(others) if m["type"] == "state"}
+        for i, message in enumerate(others):  # another table's, or the owner's: left where the link keeps
+            if message["type"] != "state" or newest[message["code"]] == i:  # them (another table's newest state)
+                self.link.inbox.put(message)
+
+    def _arrived(self, data: dict[str, Any], now: float) -> None:
+        self._seats_changed(data)
+        previous = self._latest
+        self._latest, self._latest_at = data, now
+        if previous is not None and data.get("ply", 0) > previous.get("ply", 0) and data.get("last_change"):
+            # a state sent as the table changed: its time less the time it arrived is the clocks' offset
+            offset = float(data["last_change"]) - now
+            self._offset = offset if self._offset is None else max(self._offset, offset)
+        told = _told(data, now)
+        if told is not None:
+            self._queue.append(told)
+
+    def _seats_changed(self, data: dict[str, Any]) -> None:
+        """Seats going away and coming back, told in words."""
+        before = self._latest.get("seats") if self._latest is not None else None
+        now = data.get("seats")
+        if not isinstance(before, list) or not isinstance(now, list) or len(before) != len(now):
+            return
+        for seat, (old, new) in enumerate(zip(before, now, strict=True)):
+            if seat == self.seat or new.get("kind") != "person" or old.get("present") == new.get("present"):
+                continue
+            name = new.get("name") or f"Seat {seat + 1}"
+            self._told.append(f"{name} is back at the table." if new.get("present") else f"{name} has gone away.")
+
+    def _kind(self, told: Told) -> str:
+        """How a state stands to the one shown: "old", "quiet" (no turn made or taken back: seats, a Joker
+        call), "turn" (moves made), "back" (turns taken back) or "round" (a new round)."""
+        shown = self._shown
+        if told.ply < shown.ply:
+            return "old"
+        if told.rounds_done != shown.rounds_done:
+            return "round" if told.rounds_done > shown.rounds_done else "old"
+        if told.turns > shown.turns:
+            return "turn"
+        return "back" if told.turns < shown.turns else "quiet"
+
+    def _settle(self) -> Told | None:
+        """Show at once every state that makes no move, up to the first that does (returned, still
+        queued), or None."""
+        self._pump()
+        while self._queue:
+            head = self._queue[0]
+            kind = self._kind(head)
+            if kind == "old":
+                self._queue.popleft()
+            elif kind == "quiet":
+                self._show(self._queue.popleft())
+            else:
+                return head
+        return None
+
+    def _show(self, told: Told) -> None:
+        if told.rounds_done != self._shown.rounds_done:
+            self._hints_at_least = 0
+        self._shown = told
+        self._history = self._records(told)
+        self._seats = self._seats_of(told)
+
+    @staticmethod
+    def _seats_of(told: Told) -> tuple[Seat, ...]:
+        seats = told.data["seats"]
+        return tuple(
+            Seat(s["name"] or f"Seat {i + 1}", s["level"] if s["kind"] == "bot" else None) for i, s in enumerate(seats)
+        )
+
+    def _records(self, told: Told) -> tuple[TurnRecord, ...]:
+        records = history_of(told.match.game)
+        claimed = _items(told.data.get("claimed"))
+        if claimed and records and records[-1].player == self.seat and records[-1].is_play:
+            records = (*records[:-1], replace(records[-1], claimed=claimed))
+        return records
+
+    def _answered(self, answer: dict[str, Any]) -> None:
+        """The state the server answered an act with: shown, and what queued before it dropped."""
+        if answer.get("type") != "state":
+            return
+        data = answer["state"]
+        now = self.clock()
+        self._seats_changed(data)
+        if self._latest is None or data.get("ply", 0) >= self._latest.get("ply", 0):
+            self._latest, self._latest_at = data, now
+        told = _told(data, now)
+        if told is None:
+            return
+        while self._queue and self._queue[0].ply <= told.ply:
+            self._queue.popleft()
+        self._show(told)
+
+    def _send(self, kind: str, **fields: Any) -> dict[str, Any]:
+        try:
+            return self.link.request(kind, timeout=ANSWER_WAIT, code=self.code, **fields)
+        except Refused as e:
+            raise IllegalMove(_plain(str(e))) from None
+        except NotConnected as e:
+            raise IllegalMove(
+                f"that was not sent: {_plain(str(e)).lower()}; the game reconnects by itself, try again then"
+            ) from None
+
+    # --- the questions ---
+
+    @property
+    def data(self) -> dict[str, Any]:
+        """The fields of the state shown (`Room.shown`, `TilesGame.shown`)."""
+        return self._shown.data
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        return self._seats
+
+    @property
+    def match(self) -> PublicMatch:
+        return self._shown.match
+
+    @property
+    def state(self) -> PublicState:
+        return self._shown.match.game
+
+    @property
+    def history(self) -> Sequence[TurnRecord]:
+        return self._history
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        return () if self.seat is None else (self.seat,)
+
+    @property
+    def to_move(self) -> int | None:
+        to_move = self.data.get("to_move")
+        return None if to_move is None else int(to_move)
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    @property
+    def hints(self) -> int:
+        return max(int(self.data.get("hints", 0)), self._hints_at_least)
+
+    @property
+    def thinking(self) -> bool:
+        return self.to_move is not None and self.to_move not in self.mine
+
+    @property
+    def coach_allowed(self) -> bool:
+        return bool(self.data.get("settings", {}).get("coach"))
+
+    def away(self, seat: int) -> float | None:
+        """Seconds the player at `seat` has been away from the table (None: here, or a bot's seat)."""
+        latest = self._latest or self.data
+        seats = latest.get("seats") or []
+        if not 0 <= seat < len(seats) or seats[seat].get("present") or seats[seat].get("away") is None:
+            return None
+        return float(seats[seat]["away"]) + max(0.0, self.clock() - self._latest_at)
+
+    @property
+    def plays_again(self) -> bool:
+        return False
+
+    def time_left(self) -> float | None:
+        """Seconds left on the turn timer of the seat to move (None: no timer runs)."""
+        latest = self._latest or self.data
+        deadline = latest.get("deadline")
+        if deadline is None or latest.get("ply") != self.data.get("ply"):
+            return None
+        return max(0.0, float(deadline) - (self._offset or 0.0) - self.clock())
+
+    def view(self, seat: int) -> PlayerView:
+        if self.seat is None:  # a spectator sees no rack: the round as any seat sees it, rack empty
+            return player_view(self.state, seat, ())
+        if seat != self.seat:
+            raise IllegalMove(f"seat {seat + 1} is not played here")
+        return player_view(self.state, seat, tuple(parse_rack(self.data.get("rack") or "")))
+
+    def seen(self, record: TurnRecord) -> SeenScore | None:
+        return seen_in(self.state, record)
+
+    def may_call(self, seat: int) -> bool:
+        return seat == self.seat and bool(self.data.get("may_call"))
+
+    def undo_turns(self, seat: int) -> tuple[TurnRecord, ...]:
+        if seat != self.seat:
+            raise IllegalMove(f"seat {seat + 1} is not played here")
+        if not self.coach_allowed:
+            raise IllegalMove("moves are not taken back at this table")
+        if self.is_over:
+            raise IllegalMove("the game is over: it is kept as it was played")
+        turns = self.state.turns
+        last = next((i for i in range(len(turns) - 1, -1, -1) if turns[i].player == seat), None)
+        if last is None:
+            raise IllegalMove("you have no turn to take back in this round")
+        if not self.data.get("can_undo"):
+            raise IllegalMove("that turn may not be taken back now")
+        return tuple(self._history[last:])
+
+    def can_undo(self, seat: int) -> bool:
+        return seat == self.seat and self.coach_allowed and bool(self.data.get("can_undo"))
+
+    # --- this seat's acts ---
+
+    def _check_mine(self, seat: int) -> None:
+        if seat != self.seat:
+            raise IllegalMove(f"seat {seat + 1} is not played here")
+
+    def act(self, seat: int, move: Move, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> TurnRecord:
+        self._check_mine(seat)
+        self._settle()
+        n = self._shown.turns
+        fields: dict[str, Any] = {"ply": self._shown.ply, "move": format_move(move)}
+        if declared is not None:
+            fields["declared"] = declared
+        if claimed and isinstance(move, Play):
+            fields["claimed"] = items_json(claimed)
+        self._answered(self._send("act", **fields))
+        if len(self._history) <= n:
+            raise IllegalMove("the server did not make the move")
+        return self._history[n]
+
+    def call_joker(self, seat: int) -> JokerCall:
+        self._check_mine(seat)
+        self._settle()
+        self._answered(self._send("call", ply=self._shown.ply))
+        calls = [c for _, c in self.state.calls if c.caller == seat]
+        if not calls:
+            raise IllegalMove("the call was not made")
+        return calls[-1]
+
+    def undo(self, seat: int) -> tuple[TurnRecord, ...]:
+        self._settle()
+        taken = self.undo_turns(seat)
+        self._answered(self._send("undo", ply=self._shown.ply))
+        return taken
+
+    def count_hint(self) -> int:
+        self._send("hint")
+        self._hints_at_least = self.hints + 1
+        return self.hints
+
+    # --- what the table does by itself ---
+
+    def poll(self) -> Move | None:
+        head = self._settle()
+        if head is None:
+            return None
+        kind = self._kind(head)
+        if kind == "back":  # another seat took back turns: shown as it stands again
+            self._queue.popleft()
+            taken = self._shown.turns - head.turns
+            self._show(head)
+            self._told.append(f"{taken} turn{'s' if taken != 1 else ''} taken back at the table.")
+            return None
+        if kind == "round" and not self.is_over:  # states missed while away: the table is in a later round
+            self._queue.popleft()
+            self._show(head)
+            self._told.append(f"The table went on to round {self.match.round} meanwhile.")
+            return None
+        if kind != "turn":  # a new round waits until this window goes on to it (`next_round`)
+            return None
+        return head.match.game.turns[self._shown.turns].move
+
+    def land(self) -> TurnRecord:
+        head = self._settle()
+        if head is None or self._kind(head) != "turn":
+            raise IllegalMove("no move is on its way")
+        n = self._shown.turns
+        self._queue.popleft()
+        self._show(head)
+        return self._history[n]
+
+    def next_round(self) -> None:
+        if not self.is_over or self.match.is_over:
+            raise IllegalMove("there is no next round now")
+        head = self._settle()
+        if head is None or self._kind(head) != "round":
+            try:
+                self._answered(self._send("next_round", ply=self._shown.ply))
+                return
+            except IllegalMove:
+                head = self._settle()  # another seat began it first: its state is here
+                if head is None or self._kind(head) != "round":
+                    raise
+        self._queue.popleft()
+        self._show(head)
+
+    def again(self, seats: Sequence[Seat], seed: int) -> Session:
+        raise IllegalMove(AGAIN_WORDS)
+
+    def save(self) -> None:
+        """Nothing to keep here: the server kept every move before it answered."""
+
+    def finish(self) -> None:
+        if self._finished or self.keeper is None or not (self.is_over and self.match.is_over):
+            return
+        self._finished = True
+        self.keeper.record_game(self.record())
+
+    def incidents(self) -> tuple[str, ...]:
+        self._pump()
+        told, self._told = tuple(self._told), []
+        return told
+
+    def record(self) -> Table:
+        if not self.is_over or not self.data.get("record"):
+            raise IllegalMove("the round is still being played")
+        if self._record is None or self._record[0] != self._shown.ply:
+            self._record = (self._shown.ply, load_table(self.data["record"]))
+        return self._record[1]
+
+    def close(self) -> None:
+        """Leave the table (the link stays with its owner, who may come back to the seat later)."""
+        if self._closed:
+            return
+        self._closed = True
+        playing = _PLAYING.get(self.link, {})
+        if playing.get(self.code) is not self:  # a newer session plays this table now: it stays
+            return
+        del playing[self.code]
+        self.link.seats.pop(self.code, None)
+        self.link.watching.discard(self.code)
+        with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
+            self.link.send("leave", code=self.code)
