@@ -61,6 +61,7 @@ class SeatBot:
         self.state: dict[str, Any] | None = None
         self.moves = 0
         self.latencies: list[float] = []
+        self.acknowledged: list[tuple[int, str]] = []  # (ply, move) of each act the server answered with its state
 
     def take_seat(self, name: str, seat: int | None = None) -> int:
         answer = self.link.request("join", code=self.code, name=name, seat=seat)
@@ -93,6 +94,8 @@ class SeatBot:
                 answer = self.link.request("act", code=self.code, ply=ply, move=move)
                 self.latencies.append(time.perf_counter() - sent)
                 self.moves += 1
+                if answer.get("type") == "state":
+                    self.acknowledged.append((ply, move))
             else:
                 return
         except Refused:
@@ -111,6 +114,7 @@ class SeatBot:
                 continue
             if message["type"] == "state" and message["code"] == self.code:
                 self.step(message["state"])
-                if message["state"]["phase"] == "over":
-                    return Outcome(self.seat if self.seat is not None else -1, True, message["state"])
+            # the last move's answer is this seat's own (no other state follows it): over is seen there too
+            if self.state is not None and self.state.get("phase") == "over":
+                return Outcome(self.seat if self.seat is not None else -1, True, self.state)
         return Outcome(self.seat if self.seat is not None else -1, False, self.state or {})
