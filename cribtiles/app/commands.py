@@ -51,6 +51,14 @@ COMMANDS = (
     Command("review", "every turn of a recorded game against the best move", "cribtiles.app.tiles.review_cli"),
     Command("arena", "measure bots of either game against each other over paired games", "cribtiles.table.arena"),
     Command("cribbage", "classic cribbage: score a hand or the play, its bots' arena", "cribtiles.app.cribbage.cli"),
+    Command(
+        "serve", "run a server for online play", "cribtiles.app.online_cli", "add_serve_arguments", "prepare_serve"
+    ),
+    Command(
+        "online",
+        "an online table: create one, seat a bot of this computer, see how one stands",
+        "cribtiles.app.online_cli",
+    ),
 )
 
 

@@ -61,6 +61,7 @@ class SeatBot:
         self.state: dict[str, Any] | None = None
         self.moves = 0
         self.latencies: list[float] = []
+        self.acknowledged: list[tuple[int, str]] = []  # (ply, move) of each act the server answered with its state
 
     def take_seat(self, name: str, seat: int | None = None) -> int:
         answer = self.link.request("join", code=self.code, name=name, seat=seat)
@@ -93,6 +94,8 @@ class SeatBot:
                 answer = self.link.request("act", code=self.code, ply=ply, move=move)
                 self.latencies.append(time.perf_counter() - sent)
                 self.moves += 1
+                if answer.get("type") == "state":
+                    self.acknowledged.append((ply, move))
             else:
                 return
         except Refused:

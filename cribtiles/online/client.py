@@ -83,7 +83,7 @@ class Link:
         while not self._closed.is_set():
             try:
                 ws = connect(self.url, compression=None, max_size=MAX_FRAME, open_timeout=10, proxy=None)
-            except (OSError, InvalidHandshake, InvalidURI, TimeoutError) as e:
+            except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed) as e:
                 self.problem = _words(e)
                 self._closed.wait(pause * (0.5 + self._rng.random()))
                 pause = min(self.backoff[1], pause * 2)
@@ -92,7 +92,7 @@ class Link:
             self._ws = ws
             try:
                 self._serve(ws)
-            except (ConnectionClosed, OSError) as e:
+            except (ConnectionClosed, OSError, ProtocolError) as e:  # a server gone mid-handshake too
                 self.problem = "the connection to the server was lost" if not self._closed.is_set() else ""
                 del e
             finally:
@@ -207,4 +207,6 @@ def _words(e: BaseException) -> str:
         return "that is not a server's address"
     if isinstance(e, InvalidHandshake):
         return f"the server would not let this game in ({str(e)[:80]})"
+    if isinstance(e, ConnectionClosed):
+        return "the server closed the connection as it was being made"
     return f"the server cannot be reached ({str(e)[:80]})"
