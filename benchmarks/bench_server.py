@@ -34,6 +34,7 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import gc
 import json
 import os
 import random
@@ -62,6 +63,35 @@ TARGETS = {"clients": 500, "tables": 250, "moves": 300.0, "p99_ms": 100.0, "idle
 # --- the server's process ---
 
 
+class Stalls:
+    """How late the server's loop ran a timer set for every 10 ms, and how long its garbage collections
+    took, since the last time they were told: a long stall with little CPU used is the machine's."""
+
+    def __init__(self) -> None:
+        self.late = 0.0
+        self.collections = 0
+        self.longest_collection = 0.0
+        self.began = 0.0
+
+    async def watch(self) -> None:
+        while True:
+            due = time.perf_counter() + 0.01
+            await asyncio.sleep(0.01)
+            self.late = max(self.late, time.perf_counter() - due)
+
+    def collected(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.began = time.perf_counter()
+        elif info["generation"] == 2:
+            self.collections += 1
+            self.longest_collection = max(self.longest_collection, time.perf_counter() - self.began)
+
+    def told(self) -> dict[str, float]:
+        told = {"late": self.late, "full_collections": self.collections, "longest_collection": self.longest_collection}
+        self.late, self.collections, self.longest_collection = 0.0, 0, 0.0
+        return told
+
+
 def serve(folder: Path, store_kind: str, profile: str | None) -> int:
     """Run a server on a free loopback port; print its address, then answer `stats` lines on stdin."""
     from cribtiles.server.front import Hall, Limits, run_server
@@ -71,11 +101,14 @@ def serve(folder: Path, store_kind: str, profile: str | None) -> int:
     # every client comes from 127.0.0.1, and one connection makes the idle phase's tables
     limits = Limits(connections_per_address=100_000, tables_per_address=100_000, per_second=1000.0, burst=1000)
     hall = Hall(store, limits)
+    stalls = Stalls()
+    gc.callbacks.append(stalls.collected)
 
     def stats() -> None:
         playing = sum(1 for code, here in hall.clients.items() if here and hall.rooms[code].phase == "playing")
         connections = sum(hall.by_address.values())
-        print(json.dumps({"moves": hall.moves, "connections": connections, "playing": playing}), flush=True)
+        told = {"moves": hall.moves, "connections": connections, "playing": playing, **stalls.told()}
+        print(json.dumps(told), flush=True)
 
     async def main() -> None:
         loop = asyncio.get_running_loop()
@@ -97,7 +130,9 @@ def serve(folder: Path, store_kind: str, profile: str | None) -> int:
                 stats()
 
         loop.add_reader(sys.stdin, command)
+        watching = loop.create_task(stalls.watch())
         await run_server(hall, "127.0.0.1", 0, lambda url: print(url, flush=True), stop)
+        watching.cancel()
 
     profiler = cProfile.Profile() if profile else None
     if profiler is not None:
@@ -110,6 +145,12 @@ def serve(folder: Path, store_kind: str, profile: str | None) -> int:
             profiler.dump_stats(profile or "")
         store.close()
     return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds (user and system) process `pid` has had so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 class Server:
@@ -132,6 +173,9 @@ class Server:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) * 1024
         raise SystemExit("bench_server: no VmRSS for the server")
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.proc.pid)
 
     def stats(self) -> dict[str, Any]:
         assert self.proc.stdin is not None and self.proc.stdout is not None
@@ -364,6 +408,74 @@ def play_process(url: str, tables: int, think: float, seconds: float, seed: int)
 # --- the phases ---
 
 
+def hall_phase(tables: int, moves: int, store_kind: str) -> tuple[float, float, int]:
+    """The server's own CPU a move, without sockets or any other process: a Hall judges `moves` moves of
+    `tables` tables played in turn, each answered with the mover's state and the other seat's, the table
+    kept first. (CPU ms a move in all, CPU ms of it in the store, moves)."""
+    from cribtiles.server.front import Client, Hall, Limits
+    from cribtiles.server.store import MemoryStore, SqliteStore, TableStore
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-hall-"))
+    store: TableStore = SqliteStore(folder / "tables.sqlite") if store_kind == "sqlite" else MemoryStore()
+    hall = Hall(store, Limits(tables_per_address=100_000, per_second=1e9, burst=10**9))
+    put, in_store = store.put, [0.0]
+
+    def timed_put(*args: Any) -> None:
+        began = time.process_time()
+        put(*args)
+        in_store[0] += time.process_time() - began
+
+    store.put = timed_put  # type: ignore[method-assign,assignment]
+
+    def client() -> Client:
+        return Client(ws=None, address="127.0.0.1", allowance=1e9, checked=hall.clock())  # type: ignore[arg-type]
+
+    def drained(conn: Client) -> list[dict[str, Any]]:
+        told = []
+        while not conn.outbox.empty():
+            told.append(json.loads(conn.outbox.get_nowait() or "{}"))
+        return told
+
+    async def new_table(pair: tuple[Client, Client]) -> str:
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+        await hall._receive(pair[0], message("create", game="tiles", seats=seats, sit=0))
+        code = str(drained(pair[0])[0]["code"])
+        await hall._receive(pair[1], message("join", code=code, name="Bob"))
+        drained(pair[0]), drained(pair[1])
+        return code
+
+    async def run() -> tuple[float, int]:
+        pairs = [(client(), client()) for _ in range(tables)]
+        codes = [await new_table(pair) for pair in pairs]
+        spent, made = 0.0, 0
+        while made < moves:
+            for i, pair in enumerate(pairs):
+                room = hall.rooms[codes[i]]
+                seat = room.game.to_move if room.game is not None else None
+                if room.phase != "playing" or seat is None:
+                    codes[i] = await new_table(pair)
+                    continue
+                state = room.shown(seat, hall.clock())  # what the seat was sent last
+                frame = message("act", code=codes[i], ply=state["ply"], move=best_move(state))
+                began = time.process_time()
+                await hall._receive(pair[seat], frame)
+                spent += time.process_time() - began
+                answer = drained(pair[seat])[-1]
+                assert answer.get("type") == "state", answer
+                drained(pair[1 - seat])
+                made += 1
+        return spent, made
+
+    try:
+        spent, made = asyncio.run(run())
+    finally:
+        store.close()
+        for path in sorted(folder.iterdir()):
+            path.unlink()
+        folder.rmdir()
+    return spent / made * 1000, in_store[0] / made * 1000, made
+
+
 def idle_phase(server: Server, count: int) -> float:
     """Bytes of server memory per idle connection that came back to a seat."""
 
@@ -404,6 +516,11 @@ class Played:
     games: int
     seconds: float
     latencies: list[float]
+    server_cpu: float  # the server's CPU seconds a second while counted (1.0: one core all the time)
+    clients_cpu: float  # the same of the client processes together
+    server_late: float  # the longest the server's loop was late for a timer (seconds)
+    longest_collection: float  # the server's longest full garbage collection (seconds)
+    load: float  # the machine's load average (one minute) as the phase ended
 
     @property
     def rate(self) -> float:
@@ -447,8 +564,17 @@ def play_phase(server: Server, tables: int, processes: int, think: float, second
         assert proc.stdin is not None
         proc.stdin.write("go\n")
         proc.stdin.flush()
-    time.sleep(min(2.0, seconds / 4) + seconds / 2)
+    time.sleep(min(2.0, seconds / 4))
+    server.stats()  # from now on
+    cpu_began, began = server.cpu(), time.perf_counter()
+    clients_began = sum(cpu_seconds(proc.pid) for proc in procs)
+    time.sleep(seconds / 2)
     seen = server.stats()
+    time.sleep(seconds / 4)
+    spent = time.perf_counter() - began
+    seen.update((k, max(seen[k], v)) for k, v in server.stats().items() if k != "full_collections")
+    server_cpu = (server.cpu() - cpu_began) / spent
+    clients_cpu = (sum(cpu_seconds(proc.pid) for proc in procs) - clients_began) / spent
     results = []
     for proc in procs:
         out, _ = proc.communicate(timeout=seconds + 120)
@@ -463,6 +589,11 @@ def play_phase(server: Server, tables: int, processes: int, think: float, second
         games=sum(r["games"] for r in results),
         seconds=statistics.mean(r["seconds"] for r in results),
         latencies=[x for r in results for x in r["latencies"]],
+        server_cpu=server_cpu,
+        clients_cpu=clients_cpu,
+        server_late=seen["late"],
+        longest_collection=seen["longest_collection"],
+        load=os.getloadavg()[0],
     )
 
 
@@ -477,7 +608,11 @@ def report(name: str, played: Played, held: bool) -> None:
         f" {played.tables} tables ({played.server_playing} with someone at them), {played.games} games finished,"
         f" {played.refused} moves refused"
     )
-    line = f"  {played.rate:7.1f} acknowledged moves a second over {played.seconds:.1f} s ({played.acked} moves)"
+    line = (
+        f"  {played.rate:7.1f} acknowledged moves a second over {played.seconds:.1f} s ({played.acked} moves);"
+        f" the server busy {played.server_cpu:.0%} of a core, {played.server_cpu / played.rate * 1000:.2f} ms a move"
+        f" (the clients {played.clients_cpu:.0%})"
+    )
     if held:
         line += f"  target >= {TARGETS['moves']:g}: {verdict(played.rate >= TARGETS['moves'])}"
     print(line)
@@ -485,15 +620,21 @@ def report(name: str, played: Played, held: bool) -> None:
     if held:
         line += f"  target p99 <= {TARGETS['p99_ms']:g} ms: {verdict(p99 <= TARGETS['p99_ms'])}"
     print(line)
+    print(
+        f"  the server's loop was at most {played.server_late * 1000:.0f} ms late (its longest full garbage collection"
+        f" {played.longest_collection * 1000:.0f} ms); the machine's load average {played.load:.1f} on"
+        f" {os.cpu_count()} cores"
+    )
 
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--tables", type=int, default=250, help="tables played at once (two connections each)")
     ap.add_argument("--think", type=float, default=0.75, help="a seat's mean seconds before each move (paced)")
-    ap.add_argument("--seconds", type=float, default=20.0, help="seconds counted in the paced phase")
+    ap.add_argument("--seconds", type=float, default=20.0, help="seconds counted paced (0: skip)")
     ap.add_argument("--flat-seconds", type=float, default=10.0, help="seconds counted flat out (0: skip)")
     ap.add_argument("--idle", type=int, default=500, help="idle connections for the memory figure (0: skip)")
+    ap.add_argument("--hall-moves", type=int, default=3000, help="moves of the in-process phase (0: skip)")
     ap.add_argument("--client-processes", type=int, default=2)
     ap.add_argument("--store", choices=("sqlite", "memory"), default="sqlite")
     ap.add_argument("--profile", metavar="FILE", help="keep the server's cProfile in FILE")
@@ -507,7 +648,7 @@ def main() -> int:
     if args.play:
         return play_process(args.play, args.tables, args.think, args.seconds, args.seed)
     if args.quick:
-        args.tables, args.seconds, args.flat_seconds, args.idle = 50, 5.0, 3.0, 100
+        args.tables, args.seconds, args.flat_seconds, args.idle, args.hall_moves = 50, 5.0, 3.0, 100, 500
     server = Server(args.store, args.profile)
     try:
         print(
@@ -515,15 +656,22 @@ def main() -> int:
             f" client processes, {os.cpu_count()} cores; seats choose the highest-scoring play (compiled"
             f" move generator)"
         )
+        if args.hall_moves:
+            each, stored, made = hall_phase(50, args.hall_moves, args.store)
+            print(
+                f"the hall alone (no sockets): {each:.3f} ms of CPU a move, {stored:.3f} ms of it storing"
+                f" ({made} moves of 50 tables: judged, kept, the mover's state and the other seat's made)"
+            )
         if args.idle:
             per = idle_phase(server, args.idle)
             print(
                 f"idle: {args.idle} connections back at a seat each: {per / 1024:6.1f} KB of server memory each"
                 f"  target <= {TARGETS['idle_kb']:g} KB: {verdict(per / 1024 <= TARGETS['idle_kb'])}"
             )
-        paced = play_phase(server, args.tables, args.client_processes, args.think, args.seconds, args.seed)
-        report(f"paced (a seat thinks {args.think:g} s on average)", paced, held=not args.quick)
-        if not args.quick:
+        if args.seconds:
+            paced = play_phase(server, args.tables, args.client_processes, args.think, args.seconds, args.seed)
+            report(f"paced (a seat thinks {args.think:g} s on average)", paced, held=not args.quick)
+        if args.seconds and not args.quick:
             enough = paced.clients >= TARGETS["clients"] and paced.tables >= TARGETS["tables"]
             print(f"  {TARGETS['clients']} clients on {TARGETS['tables']} tables: {verdict(enough)}")
         if args.flat_seconds:
