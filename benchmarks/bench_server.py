@@ -412,9 +412,10 @@ def hall_phase(tables: int, moves: int, store_kind: str) -> tuple[float, float, 
     """The server's own CPU a move, without sockets or any other process: a Hall judges `moves` moves of
     `tables` tables played in turn, each answered with the mover's state and the other seat's, the table
     kept first. (CPU ms a move in all, CPU ms of it in the store, moves)."""
-    from cribtiles.server.front import Client, Hall, Limits
+    from cribtiles.server.front import Client, Hall, Limits, collect_rarely
     from cribtiles.server.store import MemoryStore, SqliteStore, TableStore
 
+    collect_rarely()  # as run_server does
     folder = Path(tempfile.mkdtemp(prefix="bench-hall-"))
     store: TableStore = SqliteStore(folder / "tables.sqlite") if store_kind == "sqlite" else MemoryStore()
     hall = Hall(store, Limits(tables_per_address=100_000, per_second=1e9, burst=10**9))
