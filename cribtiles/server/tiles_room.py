@@ -14,7 +14,9 @@ from cribtiles.bot.tiles.base import choose_safely
 from cribtiles.bot.tiles.levels import DEFAULT_LEVEL, make_bot
 from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove, NotationError
-from cribtiles.rules.moves import Move, Pass, Play, parse_move
+from cribtiles.rules.game import GameState
+from cribtiles.rules.match import Match
+from cribtiles.rules.moves import Exchange, Move, Pass, Play, parse_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import format_tiles
@@ -67,6 +69,13 @@ def claimed_items(table: Table, move: Move, told: Sequence[object]) -> tuple[Ite
     return tuple(kept)
 
 
+def _exchanged(state: GameState, seat: int) -> bool:
+    """Whether `seat` gave tiles back this round while it is on (once over, every exchange is shown)."""
+    return not state.is_over and any(
+        t.player == seat and isinstance(t.move, Exchange) and t.move.tiles for t in state.turns
+    )
+
+
 def items_json(items: Sequence[Item]) -> list[dict[str, Any]]:
     return [{"what": i.what, "squares": sorted(str(s) for s in i.squares), "points": i.points} for i in items]
 
@@ -78,6 +87,9 @@ class TilesGame:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        # the match as every seat without an exchange of its own this round sees it, made once per change
+        # (the table's Match is a new value at every change) rather than once per seat
+        self._shared: tuple[Match, dict[str, Any]] | None = None
 
     @classmethod
     def start(cls, seats: Sequence[Seat], rules: str, seed: int) -> TilesGame:
@@ -132,9 +144,8 @@ class TilesGame:
         """What `seat` (None: a spectator) is sent: the match as the table sees it, its rack, whether it
         may call Joker or take back its turn, and once the round is over its whole record."""
         table = self.table
-        seen = () if seat is None else (seat,)
         told: dict[str, Any] = {
-            "match": match_json(public_match(table.match, seen)),
+            "match": self._match_json(seat),
             "to_move": table.to_move,
             "hints": table.hints,
         }
@@ -147,6 +158,16 @@ class TilesGame:
         if table.round_over:
             told["record"] = save_table(self._record())
         return told
+
+    def _match_json(self, seat: int | None) -> dict[str, Any]:
+        """The match as `seat` may see it: the one everyone is shown, unless `seat` exchanged tiles this
+        round (the only hidden thing it may see: which tiles it gave back)."""
+        match = self.table.match
+        if seat is not None and _exchanged(match.game, seat):
+            return match_json(public_match(match, (seat,)))
+        if self._shared is None or self._shared[0] is not match:
+            self._shared = (match, match_json(public_match(match)))
+        return self._shared[1]
 
     def _record(self) -> Table:
         """The round over, every rack and bag (a match not over keeps its seed: the next rounds' bags)."""

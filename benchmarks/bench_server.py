@@ -1,0 +1,687 @@
+"""The online server under load: `python benchmarks/bench_server.py` prints connected clients, tables,
+acknowledged moves a second, the latency from a move sent to its acknowledgement (p50, p99) and the
+server's memory per idle connection, against the targets of issue 31.
+
+The server runs in a process of its own, as `cribtiles serve` would, with a SqliteStore in a temporary
+folder: every move is acknowledged only once it is kept. Its Limits let one address open many
+connections and tables (every client here comes from 127.0.0.1).
+
+The clients are cheap so that the server gets the machine: asyncio WebSocket connections (not a thread
+each) in `--client-processes` processes. Two connections play each table, each a seat, and choose from
+what their seat is sent: the play that scores the most now, from the rules' compiled move generator (a
+Medium bot without its bot machinery: about a tenth of a millisecond mid-game), or a pass when stuck. A
+table that ends starts another on the same two connections.
+
+Three phases:
+1. idle: `--idle` tables of two named seats are made, the server's RSS is read, then `--idle`
+   connections each come back to one seat with its token (the player who waits for a friend's move),
+   and the RSS is read again: the difference over the count is the memory of an idle connection;
+2. paced: every seat thinks `--think` seconds (on average) before each move, as people do, so that
+   250 tables offer about 300 moves a second; the moves acknowledged a second and their latency are
+   the figures held to the targets;
+3. flat out (`--flat-seconds`, 0 to skip): no thinking, the most moves a second the server acknowledges
+   (its latency then is mostly waiting in line, and is printed only for scale).
+
+`--quick` is a short run (50 tables, so about 60 moves a second paced; a few seconds a phase).
+`--profile FILE` keeps the server's cProfile (read it with `python -m pstats FILE`). `--store memory`
+keeps nothing (the cost of storing, by difference). The latency is measured in the client processes,
+so it includes their own waiting.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import gc
+import json
+import os
+import random
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from cribtiles.online.protocol import VERSION
+from cribtiles.rules import Board, Pass, Play, format_move, parse_move, parse_rack, scored_plays
+
+HERE = Path(__file__).resolve()
+TARGETS = {"clients": 500, "tables": 250, "moves": 300.0, "p99_ms": 100.0, "idle_kb": 50.0}
+
+
+# --- the server's process ---
+
+
+class Stalls:
+    """How late the server's loop ran a timer set for every 10 ms, and how long its garbage collections
+    took, since the last time they were told: a long stall with little CPU used is the machine's."""
+
+    def __init__(self) -> None:
+        self.late = 0.0
+        self.collections = 0
+        self.longest_collection = 0.0
+        self.began = 0.0
+
+    async def watch(self) -> None:
+        while True:
+            due = time.perf_counter() + 0.01
+            await asyncio.sleep(0.01)
+            self.late = max(self.late, time.perf_counter() - due)
+
+    def collected(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.began = time.perf_counter()
+        elif info["generation"] == 2:
+            self.collections += 1
+            self.longest_collection = max(self.longest_collection, time.perf_counter() - self.began)
+
+    def told(self) -> dict[str, float]:
+        told = {"late": self.late, "full_collections": self.collections, "longest_collection": self.longest_collection}
+        self.late, self.collections, self.longest_collection = 0.0, 0, 0.0
+        return told
+
+
+def serve(folder: Path, store_kind: str, profile: str | None) -> int:
+    """Run a server on a free loopback port; print its address, then answer `stats` lines on stdin."""
+    from cribtiles.server.front import Hall, Limits, run_server
+    from cribtiles.server.store import MemoryStore, SqliteStore, TableStore
+
+    store: TableStore = SqliteStore(folder / "tables.sqlite") if store_kind == "sqlite" else MemoryStore()
+    # every client comes from 127.0.0.1, and one connection makes the idle phase's tables
+    limits = Limits(connections_per_address=100_000, tables_per_address=100_000, per_second=1000.0, burst=1000)
+    hall = Hall(store, limits)
+    stalls = Stalls()
+    gc.callbacks.append(stalls.collected)
+
+    def stats() -> None:
+        playing = sum(1 for code, here in hall.clients.items() if here and hall.rooms[code].phase == "playing")
+        connections = sum(hall.by_address.values())
+        told = {"moves": hall.moves, "connections": connections, "playing": playing, **stalls.told()}
+        print(json.dumps(told), flush=True)
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        stop: asyncio.Future[None] = loop.create_future()
+
+        def end() -> None:
+            if not stop.done():
+                stop.set_result(None)
+
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, end)
+
+        def command() -> None:
+            line = sys.stdin.readline()
+            if not line:  # the benchmark has gone
+                end()
+                loop.remove_reader(sys.stdin)
+            elif line.strip() == "stats":
+                stats()
+
+        loop.add_reader(sys.stdin, command)
+        watching = loop.create_task(stalls.watch())
+        await run_server(hall, "127.0.0.1", 0, lambda url: print(url, flush=True), stop)
+        watching.cancel()
+
+    profiler = cProfile.Profile() if profile else None
+    if profiler is not None:
+        profiler.enable()
+    try:
+        asyncio.run(main())
+    finally:
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(profile or "")
+        store.close()
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds (user and system) process `pid` has had so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+class Server:
+    """The server's process, seen from the benchmark."""
+
+    def __init__(self, store_kind: str, profile: str | None) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="bench-server-"))
+        command = [sys.executable, str(HERE), "--serve", str(self.folder), "--store", store_kind]
+        if profile:
+            command += ["--profile", profile]
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        self.url = self.proc.stdout.readline().strip()
+        if not self.url.startswith("ws://"):
+            raise SystemExit("bench_server: the server did not start")
+
+    def rss(self) -> int:
+        """The server's resident memory in bytes."""
+        for line in Path(f"/proc/{self.proc.pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+        raise SystemExit("bench_server: no VmRSS for the server")
+
+    def cpu(self) -> float:
+        return cpu_seconds(self.proc.pid)
+
+    def stats(self) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write("stats\n")
+        self.proc.stdin.flush()
+        told: dict[str, Any] = json.loads(self.proc.stdout.readline())
+        return told
+
+    def stop(self) -> None:
+        self.proc.send_signal(signal.SIGTERM)
+        try:
+            self.proc.wait(60)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        for path in sorted(self.folder.iterdir()):
+            path.unlink()
+        self.folder.rmdir()
+
+
+# --- a client connection ---
+
+
+def message(kind: str, **fields: Any) -> str:
+    return json.dumps({"v": VERSION, "type": kind, **fields}, separators=(",", ":"))
+
+
+class Conn:
+    """One client connection: requests answered by `re`, the rest handed to `on_push`."""
+
+    def __init__(self, ws: ClientConnection) -> None:
+        self.ws = ws
+        self.waiting: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.next_id = 0
+        self.on_push: Any = None
+        self.reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def open(cls, url: str) -> Conn:
+        ws = await connect(url, compression=None, max_size=1 << 20, open_timeout=60, ping_interval=None)
+        conn = cls(ws)
+        return conn
+
+    async def _read(self) -> None:
+        with contextlib.suppress(Exception):
+            async for frame in self.ws:
+                told = json.loads(frame)
+                future = self.waiting.pop(told.get("re", -1), None)
+                if future is not None and not future.done():
+                    future.set_result(told)
+                elif self.on_push is not None:
+                    self.on_push(told)
+
+    def send(self, kind: str, **fields: Any) -> tuple[int, asyncio.Future[dict[str, Any]]]:
+        self.next_id += 1
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self.waiting[self.next_id] = future
+        asyncio.get_running_loop().create_task(self._send(message(kind, id=self.next_id, **fields)))
+        return self.next_id, future
+
+    async def _send(self, text: str) -> None:
+        with contextlib.suppress(ConnectionClosed):  # a table's last moves as the phase ends
+            await self.ws.send(text)
+
+    async def ask(self, kind: str, timeout: float = 60.0, **fields: Any) -> dict[str, Any]:
+        _, future = self.send(kind, **fields)
+        return await asyncio.wait_for(future, timeout)
+
+    async def close(self) -> None:
+        await self.ws.close()
+        self.reader.cancel()
+
+
+async def open_many(url: str, count: int) -> list[Conn]:
+    """`count` connections, a few handshakes at a time."""
+    gate = asyncio.Semaphore(32)
+
+    async def one() -> Conn:
+        async with gate:
+            return await Conn.open(url)
+
+    return list(await asyncio.gather(*(one() for _ in range(count))))
+
+
+def best_move(state: dict[str, Any]) -> str:
+    """The play that scores the most now from what the seat was sent, or a pass when there is none."""
+    board_text = state["match"]["game"]["board"]
+    board = parse_move(board_text) if board_text else Play(())
+    assert isinstance(board, Play)  # the board goes as one play of all its tiles
+    plays = scored_plays(Board.empty().place(board.placements), tuple(parse_rack(state["rack"])))
+    if not plays:
+        return format_move(Pass())
+    return format_move(max(plays, key=lambda scored: scored[1])[0])
+
+
+# --- the players ---
+
+
+@dataclass
+class Tally:
+    """What the players of one process saw while counting."""
+
+    counting: bool = False
+    acked: int = 0
+    refused: int = 0
+    games: int = 0
+    latencies: list[float] = field(default_factory=list)
+
+
+class Pair:
+    """Two connections playing one table after another, each a seat."""
+
+    def __init__(self, conns: tuple[Conn, Conn], tally: Tally, think: float, rng: random.Random) -> None:
+        self.conns = conns
+        self.tally = tally
+        self.think = think
+        self.rng = rng
+        self.code = ""
+        self.tokens: dict[int, str] = {}
+        self.running = True
+
+    async def new_table(self) -> None:
+        first, second = self.conns
+        if self.code:
+            for conn in self.conns:
+                conn.send("leave", code=self.code)  # answered by nothing
+        made = await first.ask(
+            "create", game="tiles", seats=[{"kind": "person", "name": "Ann"}, {"kind": "open"}], sit=0
+        )
+        self.code = made["code"]
+        self.tokens[0] = made["token"]
+        joined = await second.ask("join", code=self.code, name="Bob")
+        self.tokens[1] = joined["token"]
+
+    def start(self) -> None:
+        for seat, conn in enumerate(self.conns):
+            conn.on_push = lambda told, seat=seat: self.seen(seat, told)
+        for seat, conn in enumerate(self.conns):
+            # the latest state each seat was sent: ask for it again by coming back to the seat
+            conn.send("resume", code=self.code, token=self.tokens[seat])
+
+    def seen(self, seat: int, told: dict[str, Any]) -> None:
+        if not self.running or told.get("type") != "state" or told.get("code") != self.code:
+            return
+        state = told["state"]
+        if state["phase"] == "over":
+            if seat == 0:
+                self.tally.games += self.tally.counting
+                asyncio.get_running_loop().create_task(self.again())
+            return
+        if state["phase"] != "playing":
+            return
+        if state.get("to_move") == seat:
+            delay = self.rng.uniform(0.5, 1.5) * self.think if self.think else 0.0
+            asyncio.get_running_loop().call_later(delay, self.move, seat, state, self.code)
+        elif state.get("record") is not None and state.get("to_move") is None and seat == 0:
+            self.conns[0].send("next_round", code=self.code, ply=state["ply"])
+
+    def move(self, seat: int, state: dict[str, Any], code: str) -> None:
+        if not self.running or code != self.code:  # that table is over: this move is not wanted
+            return
+        conn = self.conns[seat]
+        move = best_move(state)
+        sent = time.perf_counter()
+        _, future = conn.send("act", code=self.code, ply=state["ply"], move=move)
+        future.add_done_callback(lambda f: self.answered(seat, sent, f))
+
+    def answered(self, seat: int, sent: float, future: asyncio.Future[dict[str, Any]]) -> None:
+        if future.cancelled():
+            return
+        told = future.result()
+        counting = self.tally.counting
+        if told["type"] == "state":
+            if counting:
+                self.tally.acked += 1
+                self.tally.latencies.append(time.perf_counter() - sent)
+            self.seen(seat, told)
+        else:
+            self.tally.refused += counting
+            self.conns[seat].send("resume", code=self.code, token=self.tokens[seat])
+
+    async def again(self) -> None:
+        if self.running:
+            await self.new_table()
+
+
+async def players(url: str, tables: int, think: float, seconds: float, seed: int) -> dict[str, Any]:
+    """Play `tables` tables for `seconds` once told to go (a line on stdin); what was counted."""
+    conns = await open_many(url, 2 * tables)
+    tally = Tally()
+    rng = random.Random(seed)
+    pairs = [Pair((conns[2 * i], conns[2 * i + 1]), tally, think, random.Random(rng.random())) for i in range(tables)]
+    gate = asyncio.Semaphore(16)
+
+    async def ready(pair: Pair) -> None:
+        async with gate:
+            await pair.new_table()
+
+    await asyncio.gather(*(ready(pair) for pair in pairs))
+    print("ready", flush=True)
+    await asyncio.get_running_loop().run_in_executor(None, sys.stdin.readline)
+    for pair in pairs:
+        pair.start()
+    await asyncio.sleep(min(2.0, seconds / 4))  # the first moves of every table, not counted
+    tally.counting = True
+    began = time.perf_counter()
+    await asyncio.sleep(seconds)
+    tally.counting = False
+    spent = time.perf_counter() - began
+    open_now = sum(1 for conn in conns if conn.ws.state.name == "OPEN")
+    for pair in pairs:
+        pair.running = False
+    await asyncio.gather(*(conn.close() for conn in conns), return_exceptions=True)
+    return {
+        "acked": tally.acked,
+        "refused": tally.refused,
+        "games": tally.games,
+        "seconds": spent,
+        "open": open_now,
+        "latencies": tally.latencies,
+    }
+
+
+def play_process(url: str, tables: int, think: float, seconds: float, seed: int) -> int:
+    told = asyncio.run(players(url, tables, think, seconds, seed))
+    print(json.dumps(told), flush=True)
+    return 0
+
+
+# --- the phases ---
+
+
+def hall_phase(tables: int, moves: int, store_kind: str) -> tuple[float, float, int]:
+    """The server's own CPU a move, without sockets or any other process: a Hall judges `moves` moves of
+    `tables` tables played in turn, each answered with the mover's state and the other seat's, the table
+    kept first. (CPU ms a move in all, CPU ms of it in the store, moves)."""
+    from cribtiles.server.front import Client, Hall, Limits, collect_rarely
+    from cribtiles.server.store import MemoryStore, SqliteStore, TableStore
+
+    collect_rarely()  # as run_server does
+    folder = Path(tempfile.mkdtemp(prefix="bench-hall-"))
+    store: TableStore = SqliteStore(folder / "tables.sqlite") if store_kind == "sqlite" else MemoryStore()
+    hall = Hall(store, Limits(tables_per_address=100_000, per_second=1e9, burst=10**9))
+    put, in_store = store.put, [0.0]
+
+    def timed_put(*args: Any) -> None:
+        began = time.process_time()
+        put(*args)
+        in_store[0] += time.process_time() - began
+
+    store.put = timed_put  # type: ignore[method-assign,assignment]
+
+    def client() -> Client:
+        return Client(ws=None, address="127.0.0.1", allowance=1e9, checked=hall.clock())  # type: ignore[arg-type]
+
+    def drained(conn: Client) -> list[dict[str, Any]]:
+        told = []
+        while not conn.outbox.empty():
+            told.append(json.loads(conn.outbox.get_nowait() or "{}"))
+        return told
+
+    async def new_table(pair: tuple[Client, Client]) -> str:
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+        await hall._receive(pair[0], message("create", game="tiles", seats=seats, sit=0))
+        code = str(drained(pair[0])[0]["code"])
+        await hall._receive(pair[1], message("join", code=code, name="Bob"))
+        drained(pair[0]), drained(pair[1])
+        return code
+
+    async def run() -> tuple[float, int]:
+        pairs = [(client(), client()) for _ in range(tables)]
+        codes = [await new_table(pair) for pair in pairs]
+        spent, made = 0.0, 0
+        while made < moves:
+            for i, pair in enumerate(pairs):
+                room = hall.rooms[codes[i]]
+                seat = room.game.to_move if room.game is not None else None
+                if room.phase != "playing" or seat is None:
+                    codes[i] = await new_table(pair)
+                    continue
+                state = room.shown(seat, hall.clock())  # what the seat was sent last
+                frame = message("act", code=codes[i], ply=state["ply"], move=best_move(state))
+                began = time.process_time()
+                await hall._receive(pair[seat], frame)
+                spent += time.process_time() - began
+                answer = drained(pair[seat])[-1]
+                assert answer.get("type") == "state", answer
+                drained(pair[1 - seat])
+                made += 1
+        return spent, made
+
+    try:
+        spent, made = asyncio.run(run())
+    finally:
+        store.close()
+        for path in sorted(folder.iterdir()):
+            path.unlink()
+        folder.rmdir()
+    return spent / made * 1000, in_store[0] / made * 1000, made
+
+
+def idle_phase(server: Server, count: int) -> float:
+    """Bytes of server memory per idle connection that came back to a seat."""
+
+    async def run() -> float:
+        maker = await Conn.open(server.url)
+        seats = []
+        for _ in range(count):
+            made = await maker.ask(
+                "create", game="tiles", seats=[{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Bob"}]
+            )
+            joined = await maker.ask("join", code=made["code"], name="Ann")
+            seats.append((made["code"], joined["token"]))
+            maker.send("leave", code=made["code"])
+        await asyncio.sleep(1.0)
+        before = server.rss()
+        conns = await open_many(server.url, count)
+        answers = [conn.ask("resume", code=code, token=token) for conn, (code, token) in zip(conns, seats, strict=True)]
+        for answer in await asyncio.gather(*answers):
+            assert answer["type"] == "joined", answer
+        await asyncio.sleep(1.0)
+        after = server.rss()
+        await asyncio.gather(*(conn.close() for conn in conns), maker.close())
+        return (after - before) / count
+
+    return asyncio.run(run())
+
+
+@dataclass
+class Played:
+    """One phase of play, every client process's counts together."""
+
+    tables: int
+    clients: int
+    server_connections: int
+    server_playing: int
+    acked: int
+    refused: int
+    games: int
+    seconds: float
+    latencies: list[float]
+    server_cpu: float  # the server's CPU seconds a second while counted (1.0: one core all the time)
+    clients_cpu: float  # the same of the client processes together
+    server_late: float  # the longest the server's loop was late for a timer (seconds)
+    longest_collection: float  # the server's longest full garbage collection (seconds)
+    load: float  # the machine's load average (one minute) as the phase ended
+
+    @property
+    def rate(self) -> float:
+        return self.acked / self.seconds
+
+    def percentile(self, p: float) -> float:
+        ordered = sorted(self.latencies)
+        return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else float("nan")
+
+
+def play_phase(server: Server, tables: int, processes: int, think: float, seconds: float, seed: int) -> Played:
+    shares = [tables // processes + (i < tables % processes) for i in range(processes)]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                str(HERE),
+                "--play",
+                server.url,
+                "--tables",
+                str(share),
+                "--think",
+                str(think),
+                "--seconds",
+                str(seconds),
+                "--seed",
+                str(seed + i),
+            ],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        for i, share in enumerate(shares)
+        if share
+    ]
+    for proc in procs:
+        assert proc.stdout is not None
+        if proc.stdout.readline().strip() != "ready":
+            raise SystemExit("bench_server: a client process could not set up its tables")
+    for proc in procs:
+        assert proc.stdin is not None
+        proc.stdin.write("go\n")
+        proc.stdin.flush()
+    time.sleep(min(2.0, seconds / 4))
+    server.stats()  # from now on
+    cpu_began, began = server.cpu(), time.perf_counter()
+    clients_began = sum(cpu_seconds(proc.pid) for proc in procs)
+    time.sleep(seconds / 2)
+    seen = server.stats()
+    time.sleep(seconds / 4)
+    spent = time.perf_counter() - began
+    seen.update((k, max(seen[k], v)) for k, v in server.stats().items() if k != "full_collections")
+    server_cpu = (server.cpu() - cpu_began) / spent
+    clients_cpu = (sum(cpu_seconds(proc.pid) for proc in procs) - clients_began) / spent
+    results = []
+    for proc in procs:
+        out, _ = proc.communicate(timeout=seconds + 120)
+        results.append(json.loads(out.strip().splitlines()[-1]))
+    return Played(
+        tables=tables,
+        clients=sum(r["open"] for r in results),
+        server_connections=seen["connections"],
+        server_playing=seen["playing"],
+        acked=sum(r["acked"] for r in results),
+        refused=sum(r["refused"] for r in results),
+        games=sum(r["games"] for r in results),
+        seconds=statistics.mean(r["seconds"] for r in results),
+        latencies=[x for r in results for x in r["latencies"]],
+        server_cpu=server_cpu,
+        clients_cpu=clients_cpu,
+        server_late=seen["late"],
+        longest_collection=seen["longest_collection"],
+        load=os.getloadavg()[0],
+    )
+
+
+def verdict(ok: bool) -> str:
+    return "met" if ok else "MISSED"
+
+
+def report(name: str, played: Played, held: bool) -> None:
+    p50, p99 = played.percentile(0.5), played.percentile(0.99)
+    print(
+        f"{name}: {played.clients} connected clients (the server counted {played.server_connections}),"
+        f" {played.tables} tables ({played.server_playing} with someone at them), {played.games} games finished,"
+        f" {played.refused} moves refused"
+    )
+    line = (
+        f"  {played.rate:7.1f} acknowledged moves a second over {played.seconds:.1f} s ({played.acked} moves);"
+        f" the server busy {played.server_cpu:.0%} of a core, {played.server_cpu / played.rate * 1000:.2f} ms a move"
+        f" (the clients {played.clients_cpu:.0%})"
+    )
+    if held:
+        line += f"  target >= {TARGETS['moves']:g}: {verdict(played.rate >= TARGETS['moves'])}"
+    print(line)
+    line = f"  latency from a move sent to its acknowledgement: p50 {p50:6.1f} ms  p99 {p99:6.1f} ms"
+    if held:
+        line += f"  target p99 <= {TARGETS['p99_ms']:g} ms: {verdict(p99 <= TARGETS['p99_ms'])}"
+    print(line)
+    print(
+        f"  the server's loop was at most {played.server_late * 1000:.0f} ms late (its longest full garbage collection"
+        f" {played.longest_collection * 1000:.0f} ms); the machine's load average {played.load:.1f} on"
+        f" {os.cpu_count()} cores"
+    )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=250, help="tables played at once (two connections each)")
+    ap.add_argument("--think", type=float, default=0.75, help="a seat's mean seconds before each move (paced)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="seconds counted paced (0: skip)")
+    ap.add_argument("--flat-seconds", type=float, default=10.0, help="seconds counted flat out (0: skip)")
+    ap.add_argument("--idle", type=int, default=500, help="idle connections for the memory figure (0: skip)")
+    ap.add_argument("--hall-moves", type=int, default=3000, help="moves of the in-process phase (0: skip)")
+    ap.add_argument("--client-processes", type=int, default=2)
+    ap.add_argument("--store", choices=("sqlite", "memory"), default="sqlite")
+    ap.add_argument("--profile", metavar="FILE", help="keep the server's cProfile in FILE")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--quick", action="store_true", help="50 tables, a few seconds a phase")
+    ap.add_argument("--serve", metavar="FOLDER", help=argparse.SUPPRESS)
+    ap.add_argument("--play", metavar="URL", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.serve:
+        return serve(Path(args.serve), args.store, args.profile)
+    if args.play:
+        return play_process(args.play, args.tables, args.think, args.seconds, args.seed)
+    if args.quick:
+        args.tables, args.seconds, args.flat_seconds, args.idle, args.hall_moves = 50, 5.0, 3.0, 100, 500
+    server = Server(args.store, args.profile)
+    try:
+        print(
+            f"Crib Tiles server benchmark: {args.store} store, {args.tables} tables, {args.client_processes}"
+            f" client processes, {os.cpu_count()} cores; seats choose the highest-scoring play (compiled"
+            f" move generator)"
+        )
+        if args.hall_moves:
+            each, stored, made = hall_phase(50, args.hall_moves, args.store)
+            print(
+                f"the hall alone (no sockets): {each:.3f} ms of CPU a move, {stored:.3f} ms of it storing"
+                f" ({made} moves of 50 tables: judged, kept, the mover's state and the other seat's made)"
+            )
+        if args.idle:
+            per = idle_phase(server, args.idle)
+            print(
+                f"idle: {args.idle} connections back at a seat each: {per / 1024:6.1f} KB of server memory each"
+                f"  target <= {TARGETS['idle_kb']:g} KB: {verdict(per / 1024 <= TARGETS['idle_kb'])}"
+            )
+        if args.seconds:
+            paced = play_phase(server, args.tables, args.client_processes, args.think, args.seconds, args.seed)
+            report(f"paced (a seat thinks {args.think:g} s on average)", paced, held=not args.quick)
+        if args.seconds and not args.quick:
+            enough = paced.clients >= TARGETS["clients"] and paced.tables >= TARGETS["tables"]
+            print(f"  {TARGETS['clients']} clients on {TARGETS['tables']} tables: {verdict(enough)}")
+        if args.flat_seconds:
+            flat = play_phase(server, args.tables, args.client_processes, 0.0, args.flat_seconds, args.seed + 100)
+            report("flat out (no thinking: the server's capacity)", flat, held=False)
+    finally:
+        server.stop()
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
