@@ -14,6 +14,7 @@ import concurrent.futures
 import contextlib
 import gc
 import logging
+import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -115,11 +116,11 @@ class Hall:
         self.by_address[client.address] = self.by_address.get(client.address, 0) + 1
         writer = asyncio.create_task(self._write(client))
         try:
-            await self._send(client, write("welcome", server=SERVER_NAME, version=VERSION))
+            self._post(client, write("welcome", server=SERVER_NAME, version=VERSION))
             async for frame in ws:
                 reason = await self._receive(client, frame)
                 if reason:
-                    await self._send(client, write("bye", reason=reason))
+                    self._post(client, write("bye", reason=reason))
                     await client.outbox.put(None)
                     await writer
                     # the frames it sent meanwhile are read and dropped, else the close it answers
@@ -142,9 +143,6 @@ class Hall:
                 if text is None:
                     return
                 await client.ws.send(text)
-
-    async def _send(self, client: Client, text: str) -> None:
-        self._post(client, text)
 
     def _post(self, client: Client, text: str) -> None:
         if client.outbox.qsize() >= self.limits.outbox:  # not reading: let it go, it will reconnect
@@ -278,8 +276,6 @@ class Hall:
             )
             seed = message.get("seed")
             if seed is None:
-                import secrets
-
                 # 63 bits: the start's draws and a seat's own rack single out a 31-bit seed in a
                 # few core-hours of search, and with it every rack and bag of the game
                 seed = secrets.randbits(63)
