@@ -328,7 +328,7 @@ def status_lines(code: str, table: dict[str, Any]) -> list[str]:
     >>> seats = [{"name": "Ann", "kind": "person", "level": None, "present": True, "away": None},
     ...          {"name": None, "kind": "open", "level": None, "present": False, "away": 30}]
     >>> status_lines("KXQMWD", {"game": "tiles", "phase": "waiting", "ply": 1, "seats": seats})
-    ['table KXQMWD: tiles, waiting for 1 more player', '  1. Ann  here', '  2. (open)  away 30 s']
+    ['table KXQMWD: tiles, waiting for 1 more player', '  1. Ann     here', '  2. (open)  away 30 s']
     """
     phase, seats = table.get("phase"), _list(table.get("seats"))
     scores, to_move = _list(table.get("scores")), table.get("to_move")

@@ -122,7 +122,21 @@ def test_the_manual_page_names_every_option_of_cribtiles_help() -> None:
 
 @pytest.mark.parametrize(
     "command",
-    ["arena", "history", "stats", "replay", "analyze", "review", "cribbage score", "cribbage peg", "cribbage arena"],
+    [
+        "arena",
+        "history",
+        "stats",
+        "replay",
+        "analyze",
+        "review",
+        "cribbage score",
+        "cribbage peg",
+        "cribbage arena",
+        "serve",
+        "online new",
+        "online bot",
+        "online status",
+    ],
 )
 def test_the_manual_page_names_every_option_of_each_subcommand(command: str) -> None:
     section = PAGE.split(".SS Subcommands")[1].split(".SH FILES")[0]
