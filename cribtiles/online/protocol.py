@@ -65,6 +65,7 @@ MESSAGES: dict[str, Spec] = {
     "call": _spec("client", {"code": str, "ply": int}),
     "next_round": _spec("client", {"code": str, "ply": int}),
     "undo": _spec("client", {"code": str, "ply": int}),
+    "undo_answer": _spec("client", {"code": str, "ply": int, "yes": bool}),
     "hint": _spec("client", {"code": str}),
     "chat": _spec("client", {"code": str, "text": str}),
     "status": _spec("client", {"code": str}),

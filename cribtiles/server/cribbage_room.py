@@ -152,6 +152,9 @@ class CribbageGame:
     def undo(self, seat: int) -> None:
         raise IllegalMove("a move of cribbage is not taken back")
 
+    def undo_check(self, seat: int) -> None:
+        self.undo(seat)
+
     def count_hint(self) -> None:
         self.table.count_hint()
 

@@ -12,7 +12,7 @@ import hmac
 import json
 import secrets
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from cribtiles.bot.tiles.levels import LEVELS as TILE_LEVELS
@@ -79,6 +79,10 @@ class GameAtTable(Protocol):
 
     def undo(self, seat: int) -> None: ...
 
+    def undo_check(self, seat: int) -> None:
+        """IllegalMove, in words, when `seat` may not take back its last turn now."""
+        ...
+
     def count_hint(self) -> None: ...
 
     def bot_request(self) -> BotRequest[Any] | None: ...
@@ -139,6 +143,38 @@ class Settings:
             "on_timeout": self.on_timeout,
             "absent_bot": self.absent_bot,
         }
+
+
+@dataclass
+class UndoAsk:
+    """A person's request to take back their last turn (`seat`, asked at `ply`): the people who have
+    agreed, and once it is over how it ended ("made", "refused" by `by`, "withdrawn", or "moved": a
+    move was made meanwhile) at which ply (`until`). Only one at a time; the server's bots never need
+    asking."""
+
+    seat: int
+    ply: int
+    agreed: list[int] = field(default_factory=list)
+    ended: str | None = None
+    by: int | None = None
+    until: int | None = None
+
+    def data(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "ply": self.ply,
+            "agreed": list(self.agreed),
+            "ended": self.ended,
+            "by": self.by,
+            "until": self.until,
+        }
+
+    @classmethod
+    def from_data(cls, data: dict[str, Any] | None) -> UndoAsk | None:
+        if data is None:
+            return None
+        agreed = [int(s) for s in data["agreed"]]
+        return cls(int(data["seat"]), int(data["ply"]), agreed, data["ended"], data["by"], data["until"])
 
 
 def levels(game: str) -> tuple[str, ...]:
@@ -235,6 +271,7 @@ class Room:
     last_change: float = 0.0
     done: dict[int, tuple[int, str]] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
+    undo_ask: UndoAsk | None = None  # the last request to take back a turn (waiting, or how it ended)
     # not kept: who is connected now, and since when a seat has been away
     present: dict[int, int] = field(default_factory=dict)
     away_since: dict[int, float] = field(default_factory=dict)
@@ -327,6 +364,8 @@ class Room:
         """`seat` does what `message` (an act, a call, next_round, undo) asks, at the ply it names: True
         when done now, False when it was done already (the same message sent again); IllegalMove in
         words for anything else, which changes nothing."""
+        if message["type"] in ("undo", "undo_answer"):
+            return self._take_back(seat, message, now)
         key = json.dumps({k: message.get(k) for k in ("type", "move", "declared")}, sort_keys=True)
         if message["ply"] != self.ply:
             if self.done.get(seat) == (message["ply"], key):
@@ -342,15 +381,110 @@ class Room:
             game.call(seat)
         elif kind == "next_round":
             game.next_round()
-        elif kind == "undo":
-            if not self.settings.coach:
-                raise IllegalMove("moves are not taken back at this table")
-            game.undo(seat)
         else:
             raise IllegalMove("an unknown act")
         self.done[seat] = (message["ply"], key)
         self._change(now)
+        self._lapse()
         return True
+
+    # --- taking back a turn, by agreement ---
+
+    def _name(self, seat: int) -> str:
+        return self.places[seat].name or f"seat {seat + 1}"
+
+    def waiting_for(self, ask: UndoAsk) -> list[int]:
+        """The people who have not yet agreed to `ask` (the server's bots agree by themselves)."""
+        return [s for s, p in enumerate(self.places) if p.kind == "person" and s != ask.seat and s not in ask.agreed]
+
+    def may_ask(self, seat: int) -> bool:
+        """No request waits, and `seat`'s last one was not turned down with nothing moved since."""
+        ask = self.undo_ask
+        if ask is None or ask.ended in ("made", "moved"):
+            return True
+        return ask.ended is not None and not (ask.seat == seat and ask.until == self.ply)
+
+    def _ended_words(self, ask: UndoAsk) -> str:
+        if ask.ended == "refused" and ask.by is not None:
+            return f"{self._name(ask.by)} said no"
+        return {"withdrawn": "it was withdrawn", "made": "the move was taken back", "moved": "the table moved on"}.get(
+            ask.ended or "", "it is over"
+        )
+
+    def _take_back(self, seat: int, message: dict[str, Any], now: float) -> bool:
+        """`undo` asks to take back `seat`'s last turn (made at once when no one else need agree);
+        `undo_answer` agrees or refuses (the asker's no withdraws). True when something changed, False for
+        the same request or answer sent again; IllegalMove in words for anything else."""
+        game = self._game()
+        ask, ply = self.undo_ask, message["ply"]
+        if message["type"] == "undo":
+            if ask is not None and ask.seat == seat and ask.ply == ply and ask.ended in (None, "made"):
+                return False  # the same request again (waiting, or made already)
+            if ply != self.ply:
+                raise IllegalMove(
+                    f"the table has moved on: you asked on move {ply:,}, the table is at move {self.ply:,}"
+                )
+            if ask is not None and ask.ended is None:
+                raise IllegalMove(f"{self._name(ask.seat)} is asking to take back a move already: one at a time")
+            if ask is not None and not self.may_ask(seat):
+                raise IllegalMove(f"{self._ended_words(ask)}: a move is asked back once")
+            game.undo_check(seat)
+            return self._agreed(UndoAsk(seat, ply), None, now)
+        yes = message["yes"]
+        if ask is None or ask.ply != ply:
+            raise IllegalMove("no one is asking to take back a move now")
+        if ask.ended is not None:
+            again = (
+                (ask.ended == "made" and yes and seat in ask.agreed)
+                or (ask.ended == "refused" and not yes and ask.by == seat)
+                or (ask.ended == "withdrawn" and not yes and ask.seat == seat)
+            )
+            if again:
+                return False
+            raise IllegalMove(f"that request is over: {self._ended_words(ask)}")
+        if seat == ask.seat:
+            if yes:
+                raise IllegalMove("you asked: the others answer")
+            ask.ended, ask.until = "withdrawn", self.ply
+            return True
+        if not yes:
+            ask.ended, ask.by, ask.until = "refused", seat, self.ply
+            return True
+        if seat in ask.agreed:
+            return False
+        return self._agreed(ask, seat, now)
+
+    def _agreed(self, ask: UndoAsk, seat: int | None, now: float) -> bool:
+        """`seat` (None: nobody new) agrees to `ask`: the turn is taken back once every person has."""
+        agreed = [*ask.agreed, *([] if seat is None else [seat])]
+        if not self.waiting_for(replace(ask, agreed=agreed)):
+            self._game().undo(ask.seat)  # refused in words before anything changes
+            self._change(now)
+            ask.ended, ask.until = "made", self.ply
+        ask.agreed = agreed
+        self.undo_ask = ask
+        return True
+
+    def _lapse(self) -> None:
+        """A move made while a request waits ends it: the table has moved on."""
+        ask = self.undo_ask
+        if ask is not None and ask.ended is None:
+            ask.ended, ask.until = "moved", self.ply
+
+    def undo_told(self) -> dict[str, Any] | None:
+        """The request to take back a turn, as every seat is told it: while it waits, and in the state
+        that ended it (no tile of it: who asked, who agreed, who is still to answer)."""
+        ask = self.undo_ask
+        if ask is None or (ask.ended is not None and ask.until != self.ply):
+            return None
+        return {
+            "seat": ask.seat,
+            "ply": ask.ply,
+            "agreed": sorted(ask.agreed),
+            "waiting": [] if ask.ended is not None else self.waiting_for(ask),
+            "ended": ask.ended,
+            "by": ask.by,
+        }
 
     def _game(self) -> GameAtTable:
         if self.game is None:
@@ -396,6 +530,11 @@ class Room:
         if self.game is None or not self.game.play_bot(move, request):
             return False
         self._change(now)
+        if self.undo_ask is not None and self.undo_ask.ended is None:
+            try:  # a bot's reply is taken back with the move asked back: the request waits on
+                self.game.undo_check(self.undo_ask.seat)
+            except IllegalMove:
+                self._lapse()
         return True
 
     def due(self, now: float) -> tuple[int, str | None] | None:
@@ -420,6 +559,7 @@ class Room:
         game = self._game()
         game.stand_in(seat, level)
         self._change(now)
+        self._lapse()
 
     def deadline(self) -> float | None:
         if self.game is None or self.game.over or self.settings.turn_timer is None:
@@ -454,9 +594,12 @@ class Room:
             "settings": self.settings.data(),
             "deadline": self.deadline(),
             "last_change": self.last_change,
+            "undo": self.undo_told(),
         }
         if self.game is not None:
             told.update(self.game.shown(seat))
+            if seat is not None and told.get("can_undo") and not self.may_ask(seat):
+                told["can_undo"] = False
         return told
 
     def summary(self, now: float) -> dict[str, Any]:
@@ -488,6 +631,7 @@ class Room:
             "last_change": self.last_change,
             "done": {str(s): list(v) for s, v in self.done.items()},
             "chat": self.chat,
+            "undo": None if self.undo_ask is None else self.undo_ask.data(),
             "table": None if self.game is None else self.game.dump(),
         }
 
@@ -507,6 +651,7 @@ class Room:
             last_change=data["last_change"],
             done={int(s): (int(v[0]), str(v[1])) for s, v in data["done"].items()},
             chat=list(data["chat"]),
+            undo_ask=UndoAsk.from_data(data.get("undo")),
         )
         if data["table"] is not None:
             room.game = load_game(room.game_name, data["table"])

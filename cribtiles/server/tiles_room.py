@@ -204,6 +204,9 @@ class TilesGame:
     def undo(self, seat: int) -> None:
         self.table.undo(seat)
 
+    def undo_check(self, seat: int) -> None:
+        self.table.undo_turns(seat)
+
     def count_hint(self) -> None:
         self.table.count_hint()
 

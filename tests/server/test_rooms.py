@@ -223,7 +223,7 @@ def test_an_illegal_move_or_nonsense_changes_nothing() -> None:
     for move in ("", "Z9 zz", "exchange", "H8 " + "5S" * 500):
         refused(room, "", lambda move=move: act(room, mover, move))
     refused(room, "joker rule is not in play", lambda: act(room, mover, person_move(room, mover), declared=3))
-    refused(room, "not taken back", lambda: room.act(mover, {"type": "undo", "ply": room.ply}, T0))
+    refused(room, "no turn to take back", lambda: room.act(mover, {"type": "undo", "ply": room.ply}, T0))
     refused(room, "no next round", lambda: room.act(mover, {"type": "next_round", "ply": room.ply}, T0))
     refused(room, "joker", lambda: room.act(1 - mover, {"type": "call", "ply": room.ply}, T0))
     refused(room, "unknown", lambda: room.act(mover, {"type": "dance", "ply": room.ply}, T0))
@@ -284,7 +284,8 @@ def test_next_round_and_undo_go_by_the_ply_too() -> None:
     assert mover is not None
     act(room, mover, person_move(room, mover))
     refused(room, "moved on", lambda: room.act(mover, {"type": "undo", "ply": room.ply - 1}, T0))
-    assert room.act(mover, {"type": "undo", "ply": room.ply}, T0)
+    assert room.act(mover, {"type": "undo", "ply": room.ply}, T0)  # asked: the other person agrees
+    assert room.act(1 - mover, {"type": "undo_answer", "ply": room.ply, "yes": True}, T0)
     assert tiles(room).table.turn == 0
     room.count_hint()
     assert tiles(room).table.hints == 1
