@@ -80,13 +80,18 @@ class SeatBot:
         return random.Random(f"{self.seed}/{self.seat}/{ply}") if self.seed is not None else random.Random()
 
     def step(self, state: dict[str, Any]) -> None:
-        """Answer `state` if it is this seat's turn (or the round is over and the next is to start)."""
+        """Answer `state` if it is this seat's turn (or the round is over and the next is to start, or a
+        person asks to take back a move)."""
         self.state = state
         if state.get("phase") != "playing" or state.get("you") != self.seat:
             return
         ply = state["ply"]
+        asked = state.get("undo")
         try:
-            if state.get("record") is not None and state.get("to_move") is None:
+            if isinstance(asked, dict) and asked.get("ended") is None and self.seat in (asked.get("waiting") or ()):
+                # a person asks to take back a move: a bot, like the server's own, lets them
+                answer = self.link.request("undo_answer", code=self.code, ply=asked["ply"], yes=True)
+            elif state.get("record") is not None and state.get("to_move") is None:
                 answer = self.link.request("next_round", code=self.code, ply=ply)
             elif state.get("to_move") == self.seat:
                 move = MOVERS[state["game"]](state, self.level, self._rng(ply))

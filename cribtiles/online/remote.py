@@ -18,7 +18,7 @@ from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, Play, format_move, parse_rack
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import Keeps, Session
+from cribtiles.table.session import Keeps, Session, UndoAsked
 from cribtiles.table.tiles.history import TurnRecord, history_of
 from cribtiles.table.tiles.joker import Item
 from cribtiles.table.tiles.public import PublicMatch, PublicState, match_from_json, player_view
@@ -236,6 +236,7 @@ class RemoteSession:
     def _show(self, told: Told) -> None:
         if told.rounds_done != self._shown.rounds_done:
             self._hints_at_least = 0
+        self._undo_news(self._shown.data.get("undo"), told.data.get("undo"))
         self._shown = told
         self._history = self._records(told)
         self._seats = self._seats_of(told)
@@ -253,6 +254,25 @@ class RemoteSession:
         if claimed and records and records[-1].player == self.seat and records[-1].is_play:
             records = (*records[:-1], replace(records[-1], claimed=claimed))
         return records
+
+    def _undo_news(self, before: object, after: object) -> None:
+        """How a request to take back a move ended, told in words (once: in the state that ended it)."""
+        if not isinstance(after, dict) or after == before or after.get("ended") is None:
+            return
+        names = [s.name for s in self._seats]
+        asker, by, ended = after.get("seat"), after.get("by"), after["ended"]
+        if not isinstance(asker, int) or not 0 <= asker < len(names):
+            return
+        mine = asker == self.seat
+        whose = "your move" if mine else f"{names[asker]}'s move"
+        if ended == "made" and after.get("agreed"):  # (taken back at once, unasked: the asker's window says so)
+            self._told.append(f"Everyone agreed: {whose} is taken back.")
+        elif ended == "refused" and isinstance(by, int) and 0 <= by < len(names) and by != self.seat:
+            self._told.append(f"{names[by]} said no: {whose} stands.")
+        elif ended == "withdrawn" and not mine:
+            self._told.append(f"{names[asker]} no longer asks to take back a move.")
+        elif ended == "moved" and mine:
+            self._told.append("The table moved on: your move stands.")
 
     def _answered(self, answer: dict[str, Any]) -> None:
         """The state the server answered an act with: shown, and what queued before it dropped."""
@@ -364,8 +384,6 @@ class RemoteSession:
     def undo_turns(self, seat: int) -> tuple[TurnRecord, ...]:
         if seat != self.seat:
             raise IllegalMove(f"seat {seat + 1} is not played here")
-        if not self.coach_allowed:
-            raise IllegalMove("moves are not taken back at this table")
         if self.is_over:
             raise IllegalMove("the game is over: it is kept as it was played")
         turns = self.state.turns
@@ -373,11 +391,16 @@ class RemoteSession:
         if last is None:
             raise IllegalMove("you have no turn to take back in this round")
         if not self.data.get("can_undo"):
+            told = self.data.get("undo")
+            if isinstance(told, dict) and told.get("ended") is None:
+                raise IllegalMove("a request to take back a move waits already: one at a time")
+            if isinstance(told, dict) and told.get("seat") == seat and told.get("ended") in ("refused", "withdrawn"):
+                raise IllegalMove("that move was asked back once already: it stands")
             raise IllegalMove("that turn may not be taken back now")
         return tuple(self._history[last:])
 
     def can_undo(self, seat: int) -> bool:
-        return seat == self.seat and self.coach_allowed and bool(self.data.get("can_undo"))
+        return seat == self.seat and bool(self.data.get("can_undo"))
 
     # --- this seat's acts ---
 
@@ -409,10 +432,35 @@ class RemoteSession:
         return calls[-1]
 
     def undo(self, seat: int) -> tuple[TurnRecord, ...]:
+        return self.undo_request(seat)
+
+    @property
+    def pending_undo(self) -> UndoAsked | None:
+        """The request the newest state tells of, while it waits."""
+        told = self._undo_told()
+        if told is None:
+            return None
+        return UndoAsked(int(told["seat"]), tuple(told.get("agreed") or ()), tuple(told.get("waiting") or ()))
+
+    def _undo_told(self) -> dict[str, Any] | None:
+        told = (self._latest or self.data).get("undo")
+        return told if isinstance(told, dict) and told.get("ended") is None else None
+
+    def undo_request(self, seat: int) -> tuple[TurnRecord, ...]:
+        self._check_mine(seat)
         self._settle()
         taken = self.undo_turns(seat)
+        turns = self._shown.turns
         self._answered(self._send("undo", ply=self._shown.ply))
-        return taken
+        return taken if self._shown.turns < turns else ()
+
+    def answer_undo(self, seat: int, yes: bool) -> None:
+        self._check_mine(seat)
+        self._pump()
+        told = self._undo_told()
+        if told is None:
+            raise IllegalMove("no one is asking to take back a move now")
+        self._answered(self._send("undo_answer", ply=int(told["ply"]), yes=yes))
 
     def count_hint(self) -> int:
         self._send("hint")
@@ -430,7 +478,8 @@ class RemoteSession:
             self._queue.popleft()
             taken = self._shown.turns - head.turns
             self._show(head)
-            self._told.append(f"{taken} turn{'s' if taken != 1 else ''} taken back at the table.")
+            if (head.data.get("undo") or {}).get("ended") != "made":  # else told as the request ended
+                self._told.append(f"{taken} turn{'s' if taken != 1 else ''} taken back at the table.")
             return None
         if kind == "round" and not self.is_over:  # states missed while away: the table is in a later round
             self._queue.popleft()

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Protocol, TypeVar
 
 from cribtiles.bot.tiles.base import Bot, choose_safely
@@ -68,6 +68,17 @@ class GameSession(Protocol[V_co, A_contra, A_co, R_co]):
     def incidents(self) -> tuple[str, ...]: ...
 
     def close(self) -> None: ...
+
+
+@dataclass(frozen=True)
+class UndoAsked:
+    """A request to take back `asker`'s last turn that waits for the other people at the table: those who
+    have `agreed`, those still `waiting` to answer (a table elsewhere: every other person seated must
+    agree; its bots agree by themselves)."""
+
+    asker: int
+    agreed: tuple[int, ...] = ()
+    waiting: tuple[int, ...] = ()
 
 
 class Session(Protocol):
@@ -169,7 +180,26 @@ class Session(Protocol):
     def call_joker(self, seat: int) -> JokerCall: ...
 
     def undo(self, seat: int) -> tuple[TurnRecord, ...]:
-        """Take back `seat`'s last turn and the others' after it (a reply on its way is dropped)."""
+        """Take back `seat`'s last turn and the others' after it (a reply on its way is dropped); where
+        others must agree, as `undo_request`."""
+        ...
+
+    @property
+    def pending_undo(self) -> UndoAsked | None:
+        """The request to take back a turn that waits for answers (None: none). Never at a table of this
+        process: its people share one window, and its turns are taken back at once."""
+        ...
+
+    def undo_request(self, seat: int) -> tuple[TurnRecord, ...]:
+        """`seat` (one of `mine`) asks to take back its last turn (`undo_turns`): the turns taken back when
+        nobody else need agree; else () and `pending_undo` holds the request until every other person
+        has agreed (the turns then go back as they went: `poll`), one refuses, or a move is made.
+        IllegalMove in words."""
+        ...
+
+    def answer_undo(self, seat: int, yes: bool) -> None:
+        """`seat` (one of `mine`) answers `pending_undo`: yes agrees (the last yes takes the turns back),
+        no refuses it; the asker's no withdraws it. IllegalMove in words (no request waits)."""
         ...
 
     def count_hint(self) -> int: ...
@@ -385,6 +415,17 @@ class LocalSession:
         self._drop()  # a bot thinking about a reply that will never be made
         self.table.undo(seat)
         return taken
+
+    @property
+    def pending_undo(self) -> UndoAsked | None:
+        return None
+
+    def undo_request(self, seat: int) -> tuple[TurnRecord, ...]:
+        self._check_mine(seat)
+        return self.undo(seat)
+
+    def answer_undo(self, seat: int, yes: bool) -> None:
+        raise IllegalMove("no one is asking to take back a move at this table")
 
     def count_hint(self) -> int:
         return self.table.count_hint()

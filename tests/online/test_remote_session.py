@@ -175,7 +175,7 @@ def test_refusals_are_in_the_servers_words() -> None:
             session.act(1, Pass())
         with pytest.raises(IllegalMove, match=r"legal play|may not pass"):
             session.act(0, Pass())  # she has a play (the rules say so, through the server)
-        with pytest.raises(IllegalMove, match="not taken back at this table"):
+        with pytest.raises(IllegalMove, match="no turn to take back"):
             session.undo(0)
         with pytest.raises(IllegalMove, match="coach is not at this table"):
             session.count_hint()
@@ -469,19 +469,20 @@ def test_a_turn_taken_back_by_another_player_is_followed_and_told() -> None:
                 if m["type"] == "state" and m["state"]["to_move"] == 1
             )
             moved = other.request("act", code=code, ply=state["ply"], move=tile_move(state, "easy", random.Random(2)))
-            other.request("undo", code=code, ply=moved["state"]["ply"])
+            other.request("undo", code=code, ply=moved["state"]["ply"])  # Bob asks; Ann must agree
             turns = len(session.state.turns)
             end = time.monotonic() + 10
             while session.poll() is None and time.monotonic() < end:
                 time.sleep(0.01)
             assert session.land().player == 1 and len(session.state.turns) == turns + 1  # Bob's move shown
-            told: list[str] = []
-            while len(session.state.turns) != turns and time.monotonic() < end:
+            while session.pending_undo is None and time.monotonic() < end:
                 session.poll()
-                told += session.incidents()
                 time.sleep(0.01)
+            assert session.pending_undo is not None and session.pending_undo.asker == 1
+            session.answer_undo(0, True)
+            told = list(session.incidents())
             assert len(session.state.turns) == turns and session.to_move == 1  # taken back: Bob to move again
-            assert "1 turn taken back at the table." in told
+            assert "Everyone agreed: Bob's move is taken back." in told
         finally:
             other.close()
             link.close()

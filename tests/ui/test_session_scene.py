@@ -223,6 +223,14 @@ class WireSession:
         self._refresh()
         return taken
 
+    pending_undo = None  # as at a table of this process: its people share the window, nobody is asked
+
+    def undo_request(self, seat: int) -> tuple[TurnRecord, ...]:
+        return self.undo(seat)
+
+    def answer_undo(self, seat: int, yes: bool) -> None:
+        raise IllegalMove("no one is asking to take back a move at this table")
+
     def count_hint(self) -> int:
         self._send("count_hint")
         self._refresh()
