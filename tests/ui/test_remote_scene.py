@@ -110,7 +110,8 @@ def test_away_the_turn_timer_and_no_coach_are_drawn(app: App, server: str) -> No
         snap = app.game.snapshot()
         assert snap.away[1].startswith("away") and snap.away[0] == ""
         assert snap.clock.endswith("left") and 590 <= (session.time_left() or 0) <= 600
-        assert snap.coach is not None and not snap.coach.hints_on and not snap.undo_shown
+        assert snap.coach is not None and not snap.coach.hints_on
+        assert snap.undo_shown and not snap.can_undo  # a take-back is asked of Bob: not the coach's
         app.frame(1 / 60)  # drawn: the name plate and the countdown
         post_key(pygame.K_i)  # the hint key: refused in words
         app.frame(1 / 60)

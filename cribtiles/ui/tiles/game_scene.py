@@ -38,7 +38,7 @@ from .game_others import Others
 from .game_seats import SeatShown, waits
 from .game_turn import commit, fly_in
 from .game_turns import TurnList
-from .game_undo import can_undo, take_back, undo_shown, went_back
+from .game_undo import answer_undo, can_undo, take_back, undo_question, undo_shown, went_back
 from .game_words import away_words, clock_words, draw_words, sentence
 from .preview import Preview, preview
 from .snapshot import Buttons, TableSnapshot
@@ -273,6 +273,8 @@ class GameScene:
             if undo is not None and contains(undo[0], point):
                 self.take_back()
             return
+        if button is not None and self._answers(button):
+            return
         if self.joker.declaring is not None and button is None:
             self.joker.point_at(self.layout.square_at(point))
         elif button is not None:
@@ -290,7 +292,7 @@ class GameScene:
             self.call_joker()
         elif k == pygame.K_u or (k == pygame.K_z and mods & pygame.KMOD_CTRL):
             self.take_back()
-        elif self.keys.key(event):
+        elif self._answers(self._answer_key(k, mods)) or self.keys.key(event):
             pass
         elif k in KEY_BUTTONS:
             self.acts.press(KEY_BUTTONS[k])
@@ -300,6 +302,26 @@ class GameScene:
             self.app.new_game()
         elif k == pygame.K_ESCAPE:
             self.keys.escape()
+
+    def _answers(self, what: str | bool) -> bool:
+        """A request to take back a move waits and `what` answers it: the Play button's place (Allow),
+        the Pass button's (Refuse, or the asker's Withdraw), or Y/N (True/False). True when answered."""
+        asked = undo_question(self)
+        if asked is None or self.hand.exchanging or self.joker.declaring is not None:
+            return False
+        if what not in ("play", "pass", True, False):
+            return False
+        yes = what in ("play", True)
+        if (asked.yes if yes else asked.no) is None:
+            return False
+        return answer_undo(self, yes)
+
+    @staticmethod
+    def _answer_key(k: int, mods: int) -> str | bool:
+        """What a key would answer a request with: Y and N, or the Play and Pass buttons' keys."""
+        if k in (pygame.K_y, pygame.K_n) and not mods & pygame.KMOD_CTRL:
+            return k == pygame.K_y
+        return KEY_BUTTONS.get(k, "")
 
     # --- the person's turn ---
 
@@ -416,6 +438,7 @@ class GameScene:
             away=tuple(away_words(self.session.away(p)) for p in range(self.state.players)),
             clock="" if self.state.is_over else clock_words(self.session.time_left()),
             plays_again=self.session.plays_again,
+            undo_asked=undo_question(self),
         )
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:

@@ -55,6 +55,7 @@ def info_rows(snap: TableSnapshot) -> list[InfoRow]:
         None if snap.past is None else snap.past.number,
         snap.turn_scroll,
         snap.confirming,
+        snap.undo_asked,
         None if snap.coach is None else snap.coach.key,
         None if snap.replay is None else (snap.replay.round, snap.replay.at, len(snap.replay.turns), snap.replay.typed),
         snap.state.options,  # the help says what they allow
@@ -203,6 +204,11 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
         ask: list[RowSpec] = [(line, "", GOLD, 2, (), 0) for line in wrap(snap.confirming, base + 2, w)]
         ask.append(("Enter or Y plays it; Esc or N goes back", "", CREAM, 0, (), 0))
         spec = [*ask, ("", "", CREAM, 0, (), 0), *spec]
+    if snap.undo_asked is not None:  # a request to take back a move: the question, above all else
+        asked: list[RowSpec] = [(line, "", GOLD, 2, (), 0) for line in wrap(snap.undo_asked.text, base + 2, w)]
+        if snap.undo_asked.keys:
+            asked.append((snap.undo_asked.keys, "", CREAM, 0, (), 0))
+        spec = [*asked, ("", "", CREAM, 0, (), 0), *spec]
     plain = spec
     if not snap.help:  # who starts and why, under the first breakdown when it fits whole beside it
         spec = with_opening(spec, snap.opening, (x, y, w, _text_bottom(snap) - y), base, pad)
@@ -473,9 +479,15 @@ def panel_buttons(snap: TableSnapshot) -> list[tuple[Rect, str, bool]]:
         play_label = "Play and count"
     elif play_ok and snap.live is not None and snap.live.score is not None:
         play_label = f"Play  {snap.live.score.total}"
+    pass_label, pass_ok = "Pass", snap.buttons.can_pass
+    asked = snap.undo_asked if snap.confirming is None and snap.declaring is None else None
+    if asked is not None and asked.yes is not None:  # "Allow" and "Refuse" until it is answered
+        play_label, play_ok = asked.yes, True
+    if asked is not None and asked.no is not None:
+        pass_label, pass_ok = asked.no, True
     return [
         (_play_row(snap)[0], play_label, play_ok),
-        (lay.buttons["pass"], "Pass", snap.buttons.can_pass),
+        (lay.buttons["pass"], pass_label, pass_ok),
         (lay.buttons["exchange"], "Exchange...", snap.buttons.can_exchange),
     ]
 

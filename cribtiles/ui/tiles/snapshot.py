@@ -165,6 +165,17 @@ class CoachView:
 
 
 @dataclass(frozen=True)
+class UndoQuestion:
+    """A request to take back a move, as this window shows it: the words, the keys, and the labels of
+    the buttons that answer it in the Play and Pass buttons' places (None: that one keeps its own)."""
+
+    text: str
+    keys: str = ""
+    yes: str | None = None  # "Allow"
+    no: str | None = None  # "Refuse", or the asker's "Withdraw"
+
+
+@dataclass(frozen=True)
 class TableSnapshot:
     layout: Layout
     now: float
@@ -223,6 +234,7 @@ class TableSnapshot:
     away: tuple[str, ...] = ()  # a table online: each seat's time away in words ("away 3 min"; "" when here)
     clock: str = ""  # a table online with a turn timer: what the seat to move has left ("1:20 left")
     plays_again: bool = True  # the end card's button starts a new game here (online: the title screen)
+    undo_asked: UndoQuestion | None = None  # a request to take back a move waits for answers
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)
