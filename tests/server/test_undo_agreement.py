@@ -14,12 +14,14 @@ import pytest
 
 from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Refused
+from cribtiles.rules.match import Match
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.server.rooms import Room, Settings, UndoAsk, read_places
 
 from .players import Player, connected, new_table
 from .running import running_server
 from .test_rooms import T0, act, kept, make_room, person_move, refused, tiles, two_people
+from .test_secrecy import Frame, Leaks
 
 
 def ask(room: Room, seat: int, ply: int | None = None) -> bool:
@@ -256,3 +258,48 @@ def test_through_the_front_a_spectator_may_not_answer_and_everyone_is_told() -> 
         finally:
             for p in (*people, watcher):
                 p.close()
+
+
+def test_no_state_around_take_backs_tells_a_seat_what_it_may_not_see() -> None:
+    """A whole game (three people, a server bot, the Joker rule) in which moves are often asked back and
+    agreed to, or refused: every seat's state and the spectator's after every change pass the secrecy
+    test's checks (no other rack, no bag's order, no seed, no other's exchanged tiles)."""
+    seats = [{"kind": "person", "name": n} for n in ("Ann", "Ben", "Cat")] + [{"kind": "bot", "level": "easy"}]
+    room, _ = make_room(seats, Settings(rules="joker=on"), seed=1_928_374_655)  # a seed no other number is
+    for name in ("Ann", "Ben", "Cat"):
+        room.take(name, T0)
+    rng, leaks, made, refusals = random.Random(5), Leaks(), 0, 0
+
+    def look() -> None:
+        match: Match = tiles(room).table.match
+        for seat in (0, 1, 2, None):
+            text = json.dumps({"type": "state", "code": room.code, "state": room.shown(seat, T0)})
+            leaks.check(Frame(0 if seat is None else seat + 1, seat, True, text, match))
+
+    for step in range(3_000):
+        game = tiles(room)
+        if game.over:
+            break
+        look()
+        if bots_reply(room):
+            continue
+        seat = game.to_move
+        assert seat is not None
+        assert act(room, seat, person_move(room, seat, seed=step))
+        look()
+        if rng.random() < 0.3 and room.shown(seat, T0)["can_undo"]:
+            assert ask(room, seat)
+            look()
+            for other in (s for s in range(3) if s != seat):
+                yes = rng.random() < 0.8
+                assert answer(room, other, yes)
+                look()
+                if not yes:
+                    refusals += 1
+                    break
+            else:
+                made += 1
+    assert tiles(room).over and made >= 3 and refusals >= 1
+    assert not leaks.found, sorted(set(leaks.found))[:10]
+    for what in ("state", "spectator", "round on", "another's rack", "a bag"):
+        assert leaks.met.get(what), f"no state met the check of {what}"
