@@ -13,6 +13,7 @@ import json
 import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, Protocol
 
 from cribtiles.bot.tiles.levels import LEVELS as TILE_LEVELS
@@ -145,6 +146,15 @@ class Settings:
         }
 
 
+class UndoEnd(StrEnum):
+    """How a request to take back a turn ended (its value is the protocol's word)."""
+
+    MADE = "made"  # everyone agreed: the turn went back
+    REFUSED = "refused"
+    WITHDRAWN = "withdrawn"
+    MOVED = "moved"  # a move was made meanwhile
+
+
 @dataclass
 class UndoAsk:
     """A person's request to take back their last turn (`seat`, asked at `ply`): the people who have
@@ -155,7 +165,7 @@ class UndoAsk:
     seat: int
     ply: int
     agreed: list[int] = field(default_factory=list)
-    ended: str | None = None
+    ended: UndoEnd | None = None
     by: int | None = None
     until: int | None = None
 
@@ -174,7 +184,8 @@ class UndoAsk:
         if data is None:
             return None
         agreed = [int(s) for s in data["agreed"]]
-        return cls(int(data["seat"]), int(data["ply"]), agreed, data["ended"], data["by"], data["until"])
+        ended = None if data["ended"] is None else UndoEnd(data["ended"])
+        return cls(int(data["seat"]), int(data["ply"]), agreed, ended, data["by"], data["until"])
 
 
 def levels(game: str) -> tuple[str, ...]:
@@ -400,16 +411,15 @@ class Room:
     def may_ask(self, seat: int) -> bool:
         """No request waits, and `seat`'s last one was not turned down with nothing moved since."""
         ask = self.undo_ask
-        if ask is None or ask.ended in ("made", "moved"):
+        if ask is None or ask.ended in (UndoEnd.MADE, UndoEnd.MOVED):
             return True
         return ask.ended is not None and not (ask.seat == seat and ask.until == self.ply)
 
     def _ended_words(self, ask: UndoAsk) -> str:
-        if ask.ended == "refused" and ask.by is not None:
+        if ask.ended == UndoEnd.REFUSED and ask.by is not None:
             return f"{self._name(ask.by)} said no"
-        return {"withdrawn": "it was withdrawn", "made": "the move was taken back", "moved": "the table moved on"}.get(
-            ask.ended or "", "it is over"
-        )
+        words = {UndoEnd.WITHDRAWN: "it was withdrawn", UndoEnd.MADE: "the move was taken back"}
+        return words.get(ask.ended, "the table moved on") if ask.ended is not None else "it is waiting"
 
     def _take_back(self, seat: int, message: dict[str, Any], now: float) -> bool:
         """`undo` asks to take back `seat`'s last turn (made at once when no one else need agree);
@@ -418,7 +428,7 @@ class Room:
         game = self._game()
         ask, ply = self.undo_ask, message["ply"]
         if message["type"] == "undo":
-            if ask is not None and ask.seat == seat and ask.ply == ply and ask.ended in (None, "made"):
+            if ask is not None and ask.seat == seat and ask.ply == ply and ask.ended in (None, UndoEnd.MADE):
                 return False  # the same request again (waiting, or made already)
             if ply != self.ply:
                 raise IllegalMove(
@@ -435,9 +445,9 @@ class Room:
             raise IllegalMove("no one is asking to take back a move now")
         if ask.ended is not None:
             again = (
-                (ask.ended == "made" and yes and seat in ask.agreed)
-                or (ask.ended == "refused" and not yes and ask.by == seat)
-                or (ask.ended == "withdrawn" and not yes and ask.seat == seat)
+                (ask.ended == UndoEnd.MADE and yes and seat in ask.agreed)
+                or (ask.ended == UndoEnd.REFUSED and not yes and ask.by == seat)
+                or (ask.ended == UndoEnd.WITHDRAWN and not yes and ask.seat == seat)
             )
             if again:
                 return False
@@ -445,10 +455,10 @@ class Room:
         if seat == ask.seat:
             if yes:
                 raise IllegalMove("you asked: the others answer")
-            ask.ended, ask.until = "withdrawn", self.ply
+            ask.ended, ask.until = UndoEnd.WITHDRAWN, self.ply
             return True
         if not yes:
-            ask.ended, ask.by, ask.until = "refused", seat, self.ply
+            ask.ended, ask.by, ask.until = UndoEnd.REFUSED, seat, self.ply
             return True
         if seat in ask.agreed:
             return False
@@ -460,7 +470,7 @@ class Room:
         if not self.waiting_for(replace(ask, agreed=agreed)):
             self._game().undo(ask.seat)  # refused in words before anything changes
             self._change(now)
-            ask.ended, ask.until = "made", self.ply
+            ask.ended, ask.until = UndoEnd.MADE, self.ply
         ask.agreed = agreed
         self.undo_ask = ask
         return True
@@ -469,7 +479,7 @@ class Room:
         """A move made while a request waits ends it: the table has moved on."""
         ask = self.undo_ask
         if ask is not None and ask.ended is None:
-            ask.ended, ask.until = "moved", self.ply
+            ask.ended, ask.until = UndoEnd.MOVED, self.ply
 
     def undo_told(self) -> dict[str, Any] | None:
         """The request to take back a turn, as every seat is told it: while it waits, and in the state
