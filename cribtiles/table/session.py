@@ -136,8 +136,8 @@ class Session(Protocol):
 
     @property
     def coach_allowed(self) -> bool:
-        """The coach (hints, the review, taking back a turn) may help at this table: always at one of this
-        process; online, where its creator allowed it."""
+        """The coach (hints, the review) may help at this table: always at one of this process; online,
+        where its creator allowed it. (Taking back a turn is not the coach's: online the others agree.)"""
         ...
 
     def away(self, seat: int) -> float | None:
