@@ -142,30 +142,37 @@ class RemoteCribbageSession:
             raise IllegalMove("the game has not begun: a seat is still open")
 
     def _first_state(self) -> Seen:
-        """The table's state once its game has begun, as the server sends it on joining and on every
-        change; asked for again (a `resume`) if it is late."""
-        waiting = False
-        for attempt in range(2):
-            end = time.monotonic() + FIRST_STATE_WAIT
-            while time.monotonic() < end:
-                message = self.link.next_message(timeout=max(0.0, end - time.monotonic()))
-                if message is None:
-                    break
-                if message["type"] == "state" and message["code"] == self.code:
-                    if "public" in message["state"]:
-                        return Seen(message["state"])
-                    waiting = True  # a seat still open: the game begins once it is taken
-                    continue
-                self._other(message)
-            if waiting:
-                raise IllegalMove("the game has not begun: a seat is still open")
+        """The table's state as it stands: the newest the link holds of a game begun, else one asked for
+        (a `resume`: a table opened again, its last state read by an older session) and waited for."""
+        found = self._newest(self.link.messages())
+        if found is None or found.public is None:
             token = self.link.seats.get(self.code)
-            if attempt == 0 and token is not None:
+            if token is not None:
                 try:
                     self.link.request("resume", code=self.code, token=token)
                 except (NotConnected, Refused) as e:
                     raise NotConnected(str(e)) from None
-        raise NotConnected("the server sent no state of the table")
+            end = time.monotonic() + FIRST_STATE_WAIT
+            while (found is None or found.public is None) and time.monotonic() < end:
+                message = self.link.next_message(timeout=max(0.0, end - time.monotonic()))
+                if message is None:
+                    break
+                found = self._newest([message]) or found
+        if found is None:
+            raise NotConnected("the server sent no state of the table")
+        if found.public is None:
+            raise IllegalMove("the game has not begun: a seat is still open")
+        return found
+
+    def _newest(self, messages: list[dict[str, Any]]) -> Seen | None:
+        """The newest of the states of this table among `messages`; the others are passed on."""
+        newest = None
+        for message in messages:
+            if message["type"] == "state" and message["code"] == self.code:
+                newest = Seen(message["state"])
+            else:
+                self._other(message)
+        return newest
 
     def _other(self, message: dict[str, Any]) -> None:
         if message["type"] == "said" and message.get("code") == self.code:
