@@ -30,6 +30,7 @@ from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
 from cribtiles.ui.cribbage.pilot import CribbagePilot
 from cribtiles.ui.cribbage.scene import CribbageScene
+from cribtiles.ui.cribbage.setup import NOT_AGAIN
 from cribtiles.ui.online.games_list import GamesScene
 from cribtiles.ui.online.screens import CodeScene, CreateScene, JoinScene
 from cribtiles.ui.online.services import OnlineServices
@@ -37,7 +38,7 @@ from cribtiles.ui.tiles.autopilot import post_key
 from cribtiles.ui.title import TitleScene
 from cribtiles.ui.window import App
 from tests.server.running import running_server
-from tests.ui.test_online_screens import clear_and_type, frames, to_online, until
+from tests.ui.test_online_screens import clear_and_type, frames, shot, to_online, until
 
 #: Seat bots answer in milliseconds: the server's allowance of messages a second is raised for them.
 FAST = Limits(per_second=1000, burst=1000)
@@ -113,6 +114,7 @@ def test_a_cribbage_table_made_in_the_lobby_is_played_to_its_end_and_kept_once_i
     assert create.crib_seat in create.rows and not any(row in create.rows for row in (*create.seats, *create.rules))
     choose(app, create, create.crib_seat, "friend")
     choose(app, create, create.crib_rules[2], 61)  # a short game: to 61
+    shot(app, "create_cribbage")
     post_key(pygame.K_c)
     assert until(app, lambda: isinstance(app.scenes[-1], CodeScene)), create.status
     code_scene = app.scenes[-1]
@@ -138,6 +140,8 @@ def test_a_cribbage_table_made_in_the_lobby_is_played_to_its_end_and_kept_once_i
         assert isinstance(scene, CribbageScene) and isinstance(scene.session, RemoteCribbageSession)
         assert isinstance(app.scenes[-2], TitleScene)  # Escape leaves the table for the title, as at one window
         assert scene.pub.names == ("Ann", "Ben") and scene.pub.called(1) == "Ben" and scene.pub.options.target == 61
+        frames(app)
+        shot(app, "online_cribbage")
         prompts = play_to_the_end(app, scene)
         playing.join(PATIENCE)
     finally:
@@ -155,6 +159,9 @@ def test_a_cribbage_table_made_in_the_lobby_is_played_to_its_end_and_kept_once_i
     assert summary.scores == game.table.state.scores
     assert replay(json.loads(summary.record)).log == game.table.state.log  # its replay
 
+    post_key(pygame.K_n)  # a new game is not made at this table: said so
+    frames(app)
+    assert app.scenes[-1] is scene and scene.message == NOT_AGAIN
     post_key(pygame.K_ESCAPE)  # the end card: back to the title
     frames(app)
     assert isinstance(app.scenes[-1], TitleScene)
