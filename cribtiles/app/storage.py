@@ -528,10 +528,10 @@ class Store:
 
     # --- the history of classic cribbage ---
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str) -> None:
+    def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None:
         """Add the finished game of cribbage `state` (the person at seat `person`, the bot of `level` at the
-        other) to the history, once however often it is called; a game not over is not recorded. Failures
-        go to `errors` and the log, never raised."""
+        other; None: another person, online) to the history, once however often it is called; a game not
+        over is not recorded. Failures go to `errors` and the log, never raised."""
         if state.outcome is None:
             return
         try:

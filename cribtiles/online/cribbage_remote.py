@@ -4,10 +4,11 @@ a bot's are at one window), and `bot_move`, a bot's move from what its seat is s
 
 from __future__ import annotations
 
+import logging
 import random
 import time
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from cribtiles.bot.cribbage.bots import choose_reporting
 from cribtiles.bot.cribbage.levels import make_cribbage_bot
@@ -18,11 +19,19 @@ from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.cribbage.public import CribbagePublic, PublicMove, public_from_data, view_from_data
+from cribtiles.table.cribbage.table import CribbageTable
 
 from .client import Link, NotConnected, Refused
 
 #: How long a new session waits for its table's state before it asks the server again.
 FIRST_STATE_WAIT = 5.0
+log = logging.getLogger("cribtiles.online")
+
+
+class Records(Protocol):
+    """Where a finished game goes: this player's history (the window's keeper)."""
+
+    def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None: ...
 
 
 def bot_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
@@ -107,12 +116,22 @@ class Seen:
 class RemoteCribbageSession:
     """A `CribbageDriver` over `link` for `seat` at the table `code`: the scene sees only what the server
     sent this seat. The seat's moves are sent with the table's ply; the other seat's arrive as states,
-    held until the scene lands them one at a time (`ready`, `land`)."""
+    held until the scene lands them one at a time (`ready`, `land`). `keeper` takes the finished game
+    into this player's history, with its record to replay it from."""
 
-    def __init__(self, link: Link, code: str, seat: int, state: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self,
+        link: Link,
+        code: str,
+        seat: int,
+        state: dict[str, Any] | None = None,
+        keeper: Records | None = None,
+    ) -> None:
         self.link = link
         self.code = code
         self.seat = seat
+        self.keeper = keeper
+        self._finished = False
         self.chat: list[dict[str, Any]] = []
         self._held: list[Seen] = []  # the other's moves, not landed yet
         self._pending: list[PublicMove] = []
@@ -123,30 +142,37 @@ class RemoteCribbageSession:
             raise IllegalMove("the game has not begun: a seat is still open")
 
     def _first_state(self) -> Seen:
-        """The table's state once its game has begun, as the server sends it on joining and on every
-        change; asked for again (a `resume`) if it is late."""
-        waiting = False
-        for attempt in range(2):
-            end = time.monotonic() + FIRST_STATE_WAIT
-            while time.monotonic() < end:
-                message = self.link.next_message(timeout=max(0.0, end - time.monotonic()))
-                if message is None:
-                    break
-                if message["type"] == "state" and message["code"] == self.code:
-                    if "public" in message["state"]:
-                        return Seen(message["state"])
-                    waiting = True  # a seat still open: the game begins once it is taken
-                    continue
-                self._other(message)
-            if waiting:
-                raise IllegalMove("the game has not begun: a seat is still open")
+        """The table's state as it stands: the newest the link holds of a game begun, else one asked for
+        (a `resume`: a table opened again, its last state read by an older session) and waited for."""
+        found = self._newest(self.link.messages())
+        if found is None or found.public is None:
             token = self.link.seats.get(self.code)
-            if attempt == 0 and token is not None:
+            if token is not None:
                 try:
                     self.link.request("resume", code=self.code, token=token)
                 except (NotConnected, Refused) as e:
                     raise NotConnected(str(e)) from None
-        raise NotConnected("the server sent no state of the table")
+            end = time.monotonic() + FIRST_STATE_WAIT
+            while (found is None or found.public is None) and time.monotonic() < end:
+                message = self.link.next_message(timeout=max(0.0, end - time.monotonic()))
+                if message is None:
+                    break
+                found = self._newest([message]) or found
+        if found is None:
+            raise NotConnected("the server sent no state of the table")
+        if found.public is None:
+            raise IllegalMove("the game has not begun: a seat is still open")
+        return found
+
+    def _newest(self, messages: list[dict[str, Any]]) -> Seen | None:
+        """The newest of the states of this table among `messages`; the others are passed on."""
+        newest = None
+        for message in messages:
+            if message["type"] == "state" and message["code"] == self.code:
+                newest = Seen(message["state"])
+            else:
+                self._other(message)
+        return newest
 
     def _other(self, message: dict[str, Any]) -> None:
         if message["type"] == "said" and message.get("code") == self.code:
@@ -266,10 +292,7 @@ class RemoteCribbageSession:
         return "That move is not yours to make now."
 
     def _named(self, player: int) -> str:
-        seats = self._now.state.get("seats") or []
-        bot = player < len(seats) and seats[player].get("kind") == "bot"
-        name = self.public().name(player)
-        return f"the {name}" if bot else name
+        return self.public().called(player)
 
     # --- the acts ---
 
@@ -327,7 +350,23 @@ class RemoteCribbageSession:
         """Nothing to keep here: the server keeps every move before it answers."""
 
     def finish(self) -> None:
-        """Nothing to record here: the finished game's `record` is the server's, for a history to take."""
+        """The game is over: it goes into this player's history from the record the server sent with its
+        end, this seat as the person, the other's level when a bot sat there (None: a person did). Once
+        here; a session made again for the same table (a reconnection, the game opened again from the
+        list of online games) records the same game, which the history knows by its key."""
+        if self._finished or self.keeper is None or not self.is_over:
+            return
+        text = self.record()
+        if text is None:
+            return  # the record comes with the end's state: asked again at the next frame
+        self._finished = True
+        try:
+            table = CribbageTable.from_json(text, by_name=True)
+        except ValueError as e:  # the server's record not replayed here: a bug of one side
+            log.error("the record of the cribbage game at %s could not be read: %s", self.code, e)
+            self._troubles.append(f"This game could not be added to your history ({e}).")
+            return
+        self.keeper.record_cribbage(table.state, self.seat, table.seats[1 - self.seat].level)
 
     def incidents(self) -> tuple[str, ...]:
         return tuple(self._troubles)

@@ -196,6 +196,16 @@ def levels(game: str) -> tuple[str, ...]:
     return tuple(TILE_LEVELS)
 
 
+def bot_seat(game: str, level: str) -> Seat:
+    """A bot's seat, named as a table at one window names it: the tile game's by its level ("Medium"),
+    cribbage's as a bot ("Medium bot")."""
+    if game == "cribbage":
+        from cribtiles.table.cribbage.table import bot_name
+
+        return Seat(bot_name(level), level)
+    return Seat.bot(level)
+
+
 def read_places(game: str, told: Sequence[object]) -> list[Place]:
     """The seats a `create` message asks for: `{"kind": "person", "name": "Ann"}`, `{"kind": "open"}`,
     `{"kind": "bot", "level": "hard"}`; ValueError in words."""
@@ -310,7 +320,9 @@ class Room:
 
     def _start_if_full(self) -> None:
         if self.game is None and not any(p.open for p in self.places):
-            seats = seat_names([p.seat() if p.kind == "person" else Seat.bot(p.level or "") for p in self.places])
+            seats = seat_names(
+                [p.seat() if p.kind == "person" else bot_seat(self.game_name, p.level or "") for p in self.places]
+            )
             for place, seat in zip(self.places, seats, strict=True):
                 place.name = seat.name
             self.game = start_game(self.game_name, seats, self.settings.rules, self.seed)

@@ -274,7 +274,7 @@ class HistoryScene:
             g = self.games[i]
             if g.game is Game.CRIBBAGE:
                 person_won = g.result is Result.WIN
-                won = "won" if person_won else "lost"
+                won = "won" if person_won else "" if g.result is Result.PEOPLE_ONLY else "lost"  # two people online
                 colours = (DIM, CREAM, CREAM, WON if person_won else CREAM, GOLD)
                 return (when(g), cribbage_what(g), cribbage_players(g), won, cribbage_marks(g)), colours
             result = g.result

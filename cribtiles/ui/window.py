@@ -49,6 +49,7 @@ from .tiles.newgame_form import NewGameForm, again, lone_bot, options_of, rememb
 
 if TYPE_CHECKING:
     from cribtiles.online.client import Link
+    from cribtiles.table.cribbage.session import CribbageDriver
 
     from .online.lobby import Lobby
     from .online.services import OnlineServices
@@ -297,7 +298,7 @@ class App:
             from .online.lobby import Lobby
 
             assert self.online is not None
-            self._lobby = Lobby(self.online, self._remote_session, self.take_seat)
+            self._lobby = Lobby(self.online, self._remote_session, self.take_online_seat)
         return self._lobby
 
     def open_online(self) -> None:
@@ -310,14 +311,30 @@ class App:
 
         self.push(GamesScene(self, self.lobby))
 
-    def _remote_session(self, link: Link, code: str, seat: int) -> Session:
-        """The session of `seat` at the table `code`, through `link` (which holds the seat); made in a
-        job, as it waits for the table's state."""
+    def _remote_session(self, link: Link, code: str, seat: int, game: str = "tiles") -> Session | CribbageDriver:
+        """The session of `seat` at the table `code` of `game`, through `link` (which holds the seat);
+        made in a job, as it waits for the table's state."""
         import importlib
 
+        if game == "cribbage":
+            crib = importlib.import_module("cribtiles.online.cribbage_remote")
+            driver: CribbageDriver = crib.RemoteCribbageSession(link, code, seat, keeper=self.keeper)
+            return driver
         remote = importlib.import_module("cribtiles.online.remote")  # the remote session's own module
         session: Session = remote.RemoteSession(link, code, seat, keeper=self.keeper)
         return session
+
+    def take_online_seat(self, session: Session | CribbageDriver, game: str = "tiles") -> None:
+        """Play a seat at a table online: the tile game in place of the game in play (`take_seat`),
+        classic cribbage at its own table over the title, as the title's Cribbage opens one here."""
+        if game == "cribbage":
+            from .cribbage.setup import online_table_scene
+
+            self.back_to_game()
+            self.open_title()
+            self.push(online_table_scene(self, session))  # type: ignore[arg-type]
+            return
+        self.take_seat(session)  # type: ignore[arg-type]
 
     def quit(self) -> None:
         self.running = False

@@ -5,14 +5,18 @@ has (issue 31)."""
 from __future__ import annotations
 
 import ast
+import inspect
 import re
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 import cribtiles
 from cribtiles.online.protocol import MESSAGES, ProtocolError, read, write
+from cribtiles.server.cribbage_room import CribbageGame
 from cribtiles.server.rooms import Place, Room, Settings
+from cribtiles.server.tiles_room import TilesGame
 
 ROOT = Path(cribtiles.__file__).parent
 DOC = ROOT.parent / "docs" / "protocol.md"
@@ -88,13 +92,49 @@ def test_every_message_the_code_writes_is_one_of_the_protocol() -> None:
         assert fields <= known, (path, kind, fields - known)
 
 
-def test_the_state_sent_is_described() -> None:
-    places = [Place("person", "Ann", token_hash="a"), Place("person", "Ben", token_hash="b")]
-    room, _ = Room.new("ABCDEF", "tiles", places, Settings(rules="joker=on"), 3, 0.0)
+def state_fields() -> dict[str, set[str]]:
+    """The fields "The state" lists: those of every table ("every"), then those each game adds."""
     section = DOC.read_text(encoding="utf-8").split("## The state", 1)[1]
-    listed = set(re.findall(r"^- `(\w+)`", section, re.MULTILINE))
+    every, rest = section.split("Once the game has started, the tile game adds:", 1)
+    tiles, cribbage = rest.split("And cribbage adds:", 1)
+    parts = {"every": every, "tiles": tiles, "cribbage": cribbage}
+    return {k: set(re.findall(r"^- `(\w+)`", part, re.MULTILINE)) for k, part in parts.items()}
+
+
+def keys_in(function: Callable[..., object]) -> set[str]:
+    """The keys a `shown` writes: its dict literal's and each `told[...] =`."""
+    source = inspect.getsource(function)
+    return set(re.findall(r'^\s*"(\w+)":', source, re.MULTILINE)) | set(re.findall(r'told\["(\w+)"\] =', source))
+
+
+@pytest.mark.parametrize("game", ["tiles", "cribbage"])
+def test_the_state_sent_is_described(game: str) -> None:
+    places = [Place("person", "Ann", token_hash="a"), Place("person", "Ben", token_hash="b")]
+    room, _ = Room.new("ABCDEF", game, places, Settings(rules="joker=on" if game == "tiles" else ""), 3, 0.0)
+    fields = state_fields()
+    listed = fields["every"] | fields[game]
     for seat in (0, None):
         assert set(room.shown(seat, 1.0)) <= listed, set(room.shown(seat, 1.0)) - listed
+    # and every field the page gives the game is one its table writes (some only at times: a call, the end)
+    writes = keys_in(TilesGame.shown if game == "tiles" else CribbageGame.shown)
+    assert writes == fields[game], writes ^ fields[game]
+
+
+def test_what_the_cribbage_client_reads_of_a_state_is_described() -> None:
+    fields = state_fields()
+    source = (ROOT / "online" / "cribbage_remote.py").read_text(encoding="utf-8")
+    read_ = set(re.findall(r'state(?:\.get\(|\[)"(\w+)"', source)) | set(re.findall(r'"(\w+)" in state', source))
+    assert {"public", "view", "may_call", "after_answer", "record"} <= read_  # the reading is found
+    assert read_ <= fields["every"] | fields["cribbage"], read_ - fields["every"] - fields["cribbage"]
+
+
+@pytest.mark.parametrize("game", ["tiles", "cribbage"])
+def test_the_status_of_a_table_is_described(game: str) -> None:
+    places = [Place("person", "Ann", token_hash="a"), Place("person", "Ben", token_hash="b")]
+    room, _ = Room.new("ABCDEF", game, places, Settings(), 3, 0.0)
+    text = DOC.read_text(encoding="utf-8").split("### `table` — server", 1)[1].split("###", 1)[0]
+    listed = set(re.findall(r"`(\w+)`", text))
+    assert set(room.summary(1.0)) <= listed, set(room.summary(1.0)) - listed
 
 
 @pytest.mark.parametrize(

@@ -201,7 +201,9 @@ def test_a_person_against_the_servers_bot(server: tuple[str, Hall]) -> None:
         room = hall.rooms[code]
         assert isinstance(room.game, CribbageGame)
         table = room.game.table
-        assert table.is_over and table.seats[1].level == "medium" and table.names[1] == "Medium"
+        assert table.is_over and table.seats[1].level == "medium" and table.names[1] == "Medium bot"
+        public = public_from_data(outcome.state["public"])
+        assert public.called(1) == "the Medium bot" and public.called(0) == "Ann"  # a person takes no article
         words = [h.words for h in table.story] + [outcome.state["public"]["story"][-1]["words"]]
         assert not any("You " in w or " you" in w for w in words)  # the bot's moves named, never "you"
     finally:

@@ -58,10 +58,12 @@ class Opened:
 
     def __init__(self) -> None:
         self.calls: list[tuple[Any, str, int]] = []
+        self.games: list[str] = []  # the game of each table opened
         self.taken: list[Any] = []
 
-    def __call__(self, link: Any, code: str, seat: int) -> tuple[str, str, int]:
+    def __call__(self, link: Any, code: str, seat: int, game: str = "tiles") -> tuple[str, str, int]:
         self.calls.append((link, code, seat))
+        self.games.append(game)
         return ("session", code, seat)
 
     def into(self, app: App) -> None:

@@ -30,16 +30,18 @@ ALL = "all"  # the level of the statistics' total line
 STEP_WORDS = ("the non-dealer's hand", "the dealer's hand", "the crib")
 
 
-def game_key(record: Mapping[str, object], person: int, level: str) -> str:
-    """A digest of a game as it was played (its record, the person's seat, the bot's level): nothing else,
-    not the time, so a game recorded twice is known."""
+def game_key(record: Mapping[str, object], person: int | None, level: str | None) -> str:
+    """A digest of a game as it was played (its record, the person's seat, the bot's level; for two people,
+    neither: the same game whichever of them records it): nothing else, not the time, so a game recorded
+    twice is known."""
     text = json.dumps({"record": record, "person": person, "level": level}, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def summarize_cribbage(state: CribbageState, person: int, level: str, finished_at: str) -> GameSummary:
-    """The summary of the finished game `state`, the person at seat `person` against the bot of `level`;
-    ValueError while the game is still played. The game is replayed from its record to see every count."""
+def summarize_cribbage(state: CribbageState, person: int, level: str | None, finished_at: str) -> GameSummary:
+    """The summary of the finished game `state`, the person at seat `person` against the bot of `level`
+    (None: against another person, online); ValueError while the game is still played. The game is
+    replayed from its record to see every count."""
     outcome = state.outcome
     if outcome is None:
         raise ValueError("the game is not over yet")
@@ -75,7 +77,7 @@ def summarize_cribbage(state: CribbageState, person: int, level: str, finished_a
     )
     return GameSummary(
         id=0,
-        key=game_key(record, person, level),
+        key=game_key(record, person if level is not None else None, level),
         game=Game.CRIBBAGE,
         finished_at=finished_at,
         seed=state.seed,
@@ -146,7 +148,9 @@ class CribbageStats:
 
 def cribbage_statistics(games: Sequence[GameSummary]) -> CribbageStats:
     """The statistics of games of cribbage `games`, given in the order they were played (the history gives
-    them so), by the bot's level."""
+    them so), by the bot's level. A game of two people (online) is in the history, not in these figures,
+    which are the person's against the bots."""
+    games = [g for g in games if g.result is not Result.PEOPLE_ONLY]
     groups: dict[str, list[GameSummary]] = {}
     for g in games:
         groups.setdefault(g.opponent, []).append(g)

@@ -97,6 +97,7 @@ class CribbagePublic:
     story: tuple[PublicMove, ...]  # this deal's moves (the last deal's last one until this deal has one)
     cut_words: tuple[str, ...]
     summary: CribbageSummary | None
+    bots: tuple[bool, bool]  # which seats a bot plays (online, the other seat may be a person's)
 
     @property
     def is_over(self) -> bool:
@@ -104,10 +105,27 @@ class CribbagePublic:
 
     @property
     def bot(self) -> int:
+        """The other seat (a bot's at one window; online, a bot's or another person's)."""
         return 1 - (self.person or 0)
 
     def name(self, player: int) -> str:
         return self.names[player]
+
+    def called(self, player: int) -> str:
+        """`player` in a sentence: a bot by its level with an article ("the Medium bot"), a person by
+        name alone ("Ben").
+
+        >>> from dataclasses import replace
+        >>> from cribtiles.table.cribbage.table import CribbageTable
+        >>> p = public_of(CribbageTable.new(7, "medium"))
+        >>> p.called(1), replace(p, names=("You", "Ben"), bots=(False, False)).called(1)
+        ('the Medium bot', 'Ben')
+        """
+        return f"the {self.names[player]}" if self.bots[player] else self.names[player]
+
+    def its(self, player: int) -> str:
+        """The word for what `player` owns: "its" for a bot, "their" for a person."""
+        return "its" if self.bots[player] else "their"
 
 
 def _act(h: Happening) -> tuple[Act, Card | None]:
@@ -182,6 +200,7 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
         story=tuple(public_move(h) for h in this_deal),
         cut_words=tuple(describe_cut(state)) if state.deal_number == 1 else (),
         summary=summary,
+        bots=(table.seats[0].is_bot, table.seats[1].is_bot),
     )
 
 
@@ -338,6 +357,7 @@ def public_data(p: CribbagePublic) -> dict[str, Any]:
         "story": [told_data(m) for m in p.story],
         "cut_words": list(p.cut_words),
         "summary": _summary(p.summary),
+        "bots": list(p.bots),
     }
 
 
@@ -355,6 +375,7 @@ def public_from_data(d: object) -> CribbagePublic:
     if not isinstance(d, dict) or d.get("format") != PUBLIC_FORMAT:
         raise ValueError("it is not a public cribbage value")
     names, scores, previous, sizes = d["names"], d["scores"], d["previous"], d["hand_sizes"]
+    bots = d.get("bots") or [p != d["person"] for p in (0, 1)]  # a value from before seats were told
     return CribbagePublic(
         names=(names[0], names[1]),
         person=d["person"],
@@ -384,6 +405,7 @@ def public_from_data(d: object) -> CribbagePublic:
         story=tuple(told_from_data(m) for m in d["story"]),
         cut_words=tuple(d["cut_words"]),
         summary=_read_summary(d["summary"]),
+        bots=(bool(bots[0]), bool(bots[1])),
     )
 
 

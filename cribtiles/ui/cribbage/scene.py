@@ -427,7 +427,7 @@ class CribbageScene:
 
     def _play(self, card: Card) -> None:
         if not self.my_turn:
-            self.say(f"Wait: the {self.pub.name(self.pub.bot)} is to play.")
+            self.say(f"Wait: {self.pub.called(self.pub.bot)} is to play.")
             return
         if self._claiming():  # a card laid with nothing typed says it scores nothing
             self._person(PlayCard(card, self.declared or 0))
@@ -462,7 +462,7 @@ class CribbageScene:
             self.say(f"Choose {wanted} for the crib first (click them, or drag them to the crib).")
             return
         if not self.my_turn:
-            self.say(f"Wait: the {self.pub.name(self.pub.bot)} is choosing its crib cards.")
+            self.say(f"Wait: {self.pub.called(self.pub.bot)} is choosing {self.pub.its(self.pub.bot)} crib cards.")
             return
         if self._person(Discard((self.chosen[0], self.chosen[1]))):
             self.chosen = []
@@ -701,14 +701,14 @@ class CribbageScene:
             return self.message, self.message_error
         table = self.pub
         view = self.seen
-        bot = table.name(table.bot)
-        crib = "your" if view.dealer == self.person else "its"
+        bot, its = _capital(table.called(table.bot)), table.its(table.bot)
+        crib = "your" if view.dealer == self.person else its
         if table.is_over:
             return "", False
         mode = self.mode
         if mode is Mode.DISCARD:
             if view.discards:
-                return f"The {bot} is choosing its crib cards...", False
+                return f"{bot} is choosing {its} crib cards...", False
             if len(self.chosen) == 2:
                 a, b = self.chosen
                 return f"Lay {a} and {b} in {crib} crib: Enter or Discard.", False
@@ -718,7 +718,7 @@ class CribbageScene:
         if mode is Mode.PLAY:
             claim = self._muggins_offered()
             if claim is not None:
-                said = f"The {bot} said {claim.declared} for its {claim.cards[-1]}: M calls muggins"
+                said = f"{bot} said {claim.declared} for {its} {claim.cards[-1]}: M calls muggins"
                 if any(isinstance(m, (PlayCard, Go)) for m in self._legal_after_answer()):
                     return f"{said}; playing on lets it stand.", False
                 return f"{said}, Enter lets it stand.", False
@@ -728,7 +728,7 @@ class CribbageScene:
                 if self._claiming():
                     return "Your turn: type what your card scores (nothing typed: 0), then lay it.", False
                 return "Your turn: click a card or drag it to the play.", False
-            return f"The {bot} is to play...", False
+            return f"{bot} is to play...", False
         return self._show_prompt()
 
     def _show_prompt(self) -> tuple[str, bool]:
@@ -738,24 +738,26 @@ class CribbageScene:
             return "The show is over: Enter or Next deal deals again.", False
         claim = self._muggins_offered()
         if claim is not None:
-            said = f"The {table.name(table.bot)} says its {claim.what} makes {claim.declared}"
+            other, its = _capital(table.called(table.bot)), table.its(table.bot)
+            said = f"{other} says {its} {claim.what} makes {claim.declared}"
             return f"{said}: M calls muggins, Enter lets it stand.", False
         if self.my_turn:
             what = "your crib" if view.show_step == 2 else "your hand"
             if self._declaring():
                 return f"Count {what}: type the points (or - and +), then Enter.", False
             return f"Count {what}: Enter or Count.", False
-        what = "its crib" if view.show_step == 2 else "its hand"
+        its = table.its(table.bot)
+        what = f"{its} crib" if view.show_step == 2 else f"{its} hand"
         if self.went_on != table.ply:
-            return f"Enter or Go on: the {table.name(table.bot)} counts {what}.", False
-        return f"The {table.name(table.bot)} counts {what}...", False
+            return f"Enter or Go on: {table.called(table.bot)} counts {what}.", False
+        return f"{_capital(table.called(table.bot))} counts {what}...", False
 
     def _lines(self) -> tuple[InfoLine, ...]:
         table = self.pub
         view = self.seen
         if self.mode is Mode.SHOW:
             return self._show_lines()
-        whose = "your" if view.dealer == self.person else f"the {table.name(table.bot)}'s"
+        whose = "your" if view.dealer == self.person else f"{table.called(table.bot)}'s"
         lines = [InfoLine(f"Deal {view.deal_number}: {whose} crib", "", GOLD, 2)]
         if view.deal_number == 1 and not table.story:
             lines += [InfoLine(text, "", DIM, -2) for text in table.cut_words]
@@ -902,7 +904,7 @@ class CribbageScene:
         if self.mode is not Mode.SHOW:
             about.append(f"{left} card{'s' if left != 1 else ''}")
         bot_label = " · ".join(about)
-        crib_owner = "your crib" if dealer == self.person else "its crib"
+        crib_owner = "your crib" if dealer == self.person else f"{table.its(bot)} crib"
         count = view.count if self.mode is Mode.PLAY else None
         count_words = ""
         if self.hold is Hold.PLAY_OVER and table.sequences:
@@ -955,6 +957,11 @@ KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · N
 MUGGINS_KEYS = " · digits say your count · M calls muggins"
 
 
+def _capital(words: str) -> str:
+    """`words` opening a sentence ("the Medium bot" -> "The Medium bot"; a name stays as it is)."""
+    return words[:1].upper() + words[1:]
+
+
 def _far(a: Point, b: Point) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) >= DRAG_START
 
@@ -968,7 +975,7 @@ def _player_colour(player: int) -> tuple[int, int, int]:
 def _counted_lines(table: CribbagePublic, counted: PublicCounted, index: int) -> list[InfoLine]:
     """A counted hand in the panel: whose, its total (and what was said), then each combination; while
     the count said aloud waits for an answer, only what was said (the cards are there to be counted)."""
-    whose = "Your" if counted.owner == table.person else f"The {table.name(counted.owner)}'s"
+    whose = "Your" if counted.owner == table.person else _capital(f"{table.called(counted.owner)}'s")
     what = "crib" if counted.crib else "hand"
     total = counted.score.total
     cards = (*counted.cards, counted.score.starter)
@@ -990,7 +997,7 @@ def _counted_lines(table: CribbagePublic, counted: PublicCounted, index: int) ->
     if counted.declared != total or counted.called:
         off = total - counted.declared
         how = f"{off} missed" if off > 0 else f"{-off} said over" if off < 0 else "right"
-        caller = "you" if counted.owner == table.bot else f"the {table.name(table.bot)}"
+        caller = "you" if counted.owner == table.bot else table.called(table.bot)
         answer = {True: f", muggins called by {caller}", False: ", let stand", None: ""}[counted.called]
         lines.append(InfoLine(f"said {counted.declared}: {how}{answer}", "", GOLD, -1, (), 1, index))
     return lines

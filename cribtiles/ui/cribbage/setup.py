@@ -10,7 +10,7 @@ import pygame
 
 from cribtiles.bot.cribbage.levels import DESCRIPTIONS, LEVELS
 from cribtiles.cribbage.options import CribbageOptions
-from cribtiles.table.cribbage.session import BotThinker, CribbageSession
+from cribtiles.table.cribbage.session import BotThinker, CribbageDriver, CribbageSession
 from cribtiles.table.cribbage.table import DEFAULT_LEVEL, CribbageTable
 
 from ..paint import CREAM, DIM, GOLD, wrap, write
@@ -146,6 +146,16 @@ def table_scene(app: Host, table: CribbageTable, notice: str = "") -> CribbageSc
         )
 
     return CribbageScene(app, CribbageSession(table, BotThinker(), app.keeper), notice, new_game)
+
+
+#: What N (and the end card's New game) says at a table online.
+NOT_AGAIN = "A game at an online table is not played again from here: make a new table from Online on the title."
+
+
+def online_table_scene(app: Host, driver: CribbageDriver, notice: str = "") -> CribbageScene:
+    """The table for a seat online (`driver` speaks to the server): the same scene as at one window;
+    a new game is made from Online, not from here."""
+    return CribbageScene(app, driver, notice, lambda scene: scene.say(NOT_AGAIN))
 
 
 def open_cribbage(app: Host) -> None:

@@ -16,7 +16,7 @@ from typing import Any, Generic, TypeVar
 from cribtiles.online.client import Link, NotConnected, Refused, check_url
 from cribtiles.rules.errors import IllegalMove
 
-from .services import HeldSeat, Lookout, OnlineServices
+from .services import HeldSeat, Lookout, OnlineServices, SessionMaker
 
 T = TypeVar("T")
 #: Seconds a server has to answer a connection before the player is told it cannot be reached.
@@ -76,10 +76,9 @@ class Jobs:
 class Lobby:
     """The links to servers, the jobs, the look-out for servers on the network, and the services."""
 
-    def __init__(
-        self, services: OnlineServices, make: Callable[[Link, str, int], Any], take: Callable[[Any], None]
-    ) -> None:
-        """`make` makes a seat's session (in a job: it may wait for the table), `take` plays it (in a frame)."""
+    def __init__(self, services: OnlineServices, make: SessionMaker, take: Callable[[Any, str], None]) -> None:
+        """`make` makes a seat's session (in a job: it may wait for the table), `take` plays it (in a
+        frame); both are told which game the table is of."""
         self.services = services
         self.make = services.sessions or make
         self.take = take
@@ -111,19 +110,25 @@ class Lobby:
                 raise NotConnected(f"{problem} ({url})")
         return link
 
-    def create(self, url: str, name: str, others: list[dict[str, Any]], **settings: Any) -> HeldSeat:
-        """A new table of `name` (seat 0) and `others`; the seat held there."""
+    def create(
+        self, url: str, name: str, others: list[dict[str, Any]], game: str = "tiles", **settings: Any
+    ) -> HeldSeat:
+        """A new table of `game` for `name` (seat 0) and `others`; the seat held there."""
         link = self.link(url)
         seats = [{"kind": "person", "name": name}, *others]
-        answer = link.request("create", game="tiles", seats=seats, sit=0, **settings)
-        held = HeldSeat(link.url, answer["code"], answer["seat"], name, "tiles", answer["token"], answer["host"])
+        answer = link.request("create", game=game, seats=seats, sit=0, **settings)
+        held = HeldSeat(link.url, answer["code"], answer["seat"], name, game, answer["token"], answer["host"])
         link.sit(held.code, held.token)
         return held
 
     def join(self, url: str, code: str, name: str) -> HeldSeat:
+        """The seat taken at the table `code` (which game it is of is asked first: a seat is never taken
+        and then lost for want of an answer)."""
         link = self.link(url)
+        table = link.request("status", code=code.strip())["table"]
+        game = str(table.get("game") or "tiles")
         answer = link.request("join", code=code.strip(), name=name.strip())
-        held = HeldSeat(link.url, answer["code"], answer["seat"], name.strip(), "tiles", answer["token"])
+        held = HeldSeat(link.url, answer["code"], answer["seat"], name.strip(), game, answer["token"])
         link.sit(held.code, held.token)
         return held
 
@@ -140,13 +145,13 @@ class Lobby:
         def work() -> Any:
             link = self.link(held.server)
             link.sit(held.code, held.token)
-            return self.make(link, held.code, held.seat)
+            return self.make(link, held.code, held.seat, held.game)
 
         def done(outcome: Outcome[Any]) -> None:
             if outcome.value is None:
                 said(outcome.problem)
             else:
-                self.take(outcome.value)
+                self.take(outcome.value, held.game)
 
         self.jobs.run(work, done)
 

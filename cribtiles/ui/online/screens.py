@@ -1,6 +1,6 @@
 """The Online screens: where to play (host on this computer, a server's address, servers heard of on
-the network), creating a table (the seats, the rules, the table's options) and the code it is given,
-and joining a table with a code. Every answer from a server comes through the lobby's jobs."""
+the network), creating a table (the game, the seats, the rules, the table's options) and the code it is
+given, and joining a table with a code. Every answer from a server comes through the lobby's jobs."""
 
 from __future__ import annotations
 
@@ -9,9 +9,11 @@ from typing import Any, Protocol
 import pygame
 
 from cribtiles.bot import DEFAULT_LEVEL, LEVELS
+from cribtiles.bot.cribbage.levels import LEVELS as CRIBBAGE_LEVELS
 from cribtiles.online.client import check_url
 from cribtiles.rules.game import MAX_PLAYERS
 from cribtiles.rules.options import OPTIONS, RuleOptions, Value
+from cribtiles.table.cribbage.table import DEFAULT_LEVEL as CRIBBAGE_DEFAULT
 
 from .. import art
 from ..paint import CREAM, DIM, GOLD, write
@@ -197,15 +199,24 @@ class OnlineScene(FormScene):
             self.say(host.problem[0].upper() + host.problem[1:] + ".", "bad")
 
 
+#: The games a table online may be of: its name in the protocol, and in words.
+GAMES: tuple[tuple[object, str], ...] = (("tiles", "Kings Cribbage"), ("cribbage", "Classic cribbage"))
+FRIEND = ("friend", "a friend (an open seat)")
+OFF_ON: tuple[tuple[object, str], ...] = ((False, "off"), (True, "on"))
+
+
 class CreateScene(FormScene):
-    """A new table at `url`: you at the first seat, then a friend (an open seat), bots, or nobody."""
+    """A new table at `url`: the game, you at the first seat, then a friend (an open seat), bots, or
+    nobody; the game's rules; the table's options. Classic cribbage is two seats, its own rules."""
 
     title = "Create a table"
     height = 0.96
 
     def __init__(self, window: Window, lobby: Lobby, name: str, url: str) -> None:
         self.window, self.lobby, self.name, self.url = window, lobby, name, url
-        kinds = [("friend", "a friend (an open seat)")] + [(lv, f"{lv.capitalize()} bot") for lv in LEVELS]
+        self.game = form.choice("Game", GAMES, "Kings Cribbage with tiles, or classic cribbage with cards")
+        self.game.changed = self._game_changed
+        kinds = [FRIEND] + [(lv, f"{lv.capitalize()} bot") for lv in LEVELS]
         self.seats = [
             form.choice(
                 f"Seat {n}",
@@ -216,8 +227,19 @@ class CreateScene(FormScene):
         ]
         self.seats[0].choose(DEFAULT_LEVEL)
         self.rules = [self._rule_row(i) for i in range(len(OPTIONS))]
+        self.crib_seat = form.choice(
+            "Seat 2",
+            [FRIEND] + [(lv, f"{lv.capitalize()} bot") for lv in CRIBBAGE_LEVELS],
+            "Cribbage is two: a friend takes the open seat with the table's code, or the server's bot plays",
+        )
+        self.crib_seat.choose(CRIBBAGE_DEFAULT)
+        self.crib_rules = [
+            form.choice("Muggins", OFF_ON, "On: each counts their own hands aloud, and a wrong count may be called"),
+            form.choice("Muggins in the play", OFF_ON, "On: each says what a card laid scores, and may be called"),
+            form.choice("Game to", [(121, "121 points"), (61, "61 points")], "How far round the board the game goes"),
+        ]
         self.coach = form.choice(
-            "Coach: hints and undo",
+            "Coach: hints and reviews",
             [(False, "not allowed"), (True, "allowed")],
             "Whether players may ask the coach for a play, and take a move back when all agree",
         )
@@ -232,12 +254,32 @@ class CreateScene(FormScene):
             ABSENT,
             "How long a player may be away before a bot moves for them",
         )
-        rows = [*self.seats, *self.rules, self.coach, self.timer, self.on_timeout, self.absent]
-        rows += [
-            form.action("Create the table", self.create, f"At {url}, you ({name}) at the first seat", pygame.K_c),
-            form.action("Back", window.close_top, "Back to the Online screen"),
+        super().__init__(self._rows(), window.close_top)
+        self.focus = self.rows.index(self.seats[0])  # the game is the tile game unless changed
+
+    @property
+    def cribbage(self) -> bool:
+        return self.game.value == "cribbage"
+
+    def _rows(self) -> list[Row]:
+        """The rows of the game chosen: cribbage has one seat besides yours, its own rules, no pass (a bot
+        moves for a player out of time) and no coach at the table."""
+        if self.cribbage:
+            rows = [self.game, self.crib_seat, *self.crib_rules, self.timer, self.absent]
+        else:
+            rows = [self.game, *self.seats, *self.rules, self.coach, self.timer, self.on_timeout, self.absent]
+        return [
+            *rows,
+            form.action(
+                "Create the table", self.create, f"At {self.url}, you ({self.name}) at the first seat", pygame.K_c
+            ),
+            form.action("Back", self.window.close_top, "Back to the Online screen"),
         ]
-        super().__init__(rows, window.close_top)
+
+    def _game_changed(self) -> None:
+        self.rows = self._rows()
+        self.focus = self.rows.index(self.game)
+        self.say("")
 
     @staticmethod
     def _rule_row(i: int) -> Row:
@@ -259,9 +301,16 @@ class CreateScene(FormScene):
     def options(self) -> RuleOptions:
         return RuleOptions(**{o.name: r.value for o, r in zip(OPTIONS, self.rules, strict=True)})  # type: ignore[arg-type]
 
+    def rules_text(self) -> str:
+        """The rules as `--rules` writes them, for the game chosen (ValueError in words)."""
+        if self.cribbage:
+            muggins, in_play, target = (r.value for r in self.crib_rules)
+            return f"muggins={'on' if muggins else 'off'},play_muggins={'on' if in_play else 'off'},target={target}"
+        return self.options().to_text()
+
     def others(self) -> list[dict[str, Any]]:
         told: list[dict[str, Any]] = []
-        for row in self.seats:
+        for row in [self.crib_seat] if self.cribbage else self.seats:
             kind = row.value
             if kind == "friend":
                 told.append({"kind": "open"})
@@ -273,20 +322,17 @@ class CreateScene(FormScene):
         if self.lobby.jobs.busy:
             return
         try:
-            rules = self.options().to_text()
+            rules = self.rules_text()
         except ValueError as e:
             self.say(str(e), "bad")
             return
-        settings = {
-            "rules": rules,
-            "coach": bool(self.coach.value),
-            "turn_timer": self.timer.value,
-            "on_timeout": self.on_timeout.value,
-            "absent_bot": self.absent.value,
-        }
+        game = str(self.game.value)
+        settings: dict[str, Any] = {"rules": rules, "turn_timer": self.timer.value, "absent_bot": self.absent.value}
+        if not self.cribbage:
+            settings |= {"coach": bool(self.coach.value), "on_timeout": self.on_timeout.value}
         others = self.others()
         self.say(f"Creating the table at {self.url}…", "busy")
-        self.lobby.jobs.run(lambda: self.lobby.create(self.url, self.name, others, **settings), self._created)
+        self.lobby.jobs.run(lambda: self.lobby.create(self.url, self.name, others, game, **settings), self._created)
 
     def _created(self, outcome: Outcome[HeldSeat]) -> None:
         held = outcome.value
@@ -295,7 +341,7 @@ class CreateScene(FormScene):
             return
         self.lobby.services.book.add(held)
         self.say("")
-        open_seats = sum(1 for row in self.seats if row.value == "friend")
+        open_seats = sum(1 for seat in self.others() if seat["kind"] == "open")
         self.window.push(CodeScene(self.window, self.lobby, held, open_seats))
 
     def update(self, dt: float) -> None:

@@ -76,9 +76,9 @@ class Lookout(Protocol):
     def close(self) -> None: ...
 
 
-#: Makes the session of a seat at a table online: (link, code, seat) -> a Session. It runs in a job, as
-#: it may wait for the table's state.
-SessionMaker = Callable[[Any, str, int], Any]
+#: Makes the session of a seat at a table online: (link, code, seat, game) -> the game's session (a
+#: Session of the tile game, cribbage's driver). It runs in a job, as it may wait for the table's state.
+SessionMaker = Callable[[Any, str, int, str], Any]
 
 
 @dataclass

@@ -27,7 +27,7 @@ class Keeps:
         self.saved += 1
         return True
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str) -> None:
+    def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None:
         self.recorded.append((state, person, level))
 
 
