@@ -37,6 +37,8 @@ from .store import StoreError, TableStore
 log = logging.getLogger("cribtiles.server")
 
 SERVER_NAME = "Crib Tiles server"
+#: The name on the lines the server itself says at a table (`said` with no seat): what a stand-in did.
+TABLE_SPEAKER = "The table"
 
 
 @dataclass(frozen=True)
@@ -91,6 +93,7 @@ class Hall:
         self.created_by: dict[str, set[str]] = {}  # address -> codes of tables it made, not over
         self.tries: dict[str, deque[float]] = {}  # address -> when it tried an unknown code
         self.thinking: set[str] = set()
+        self.stand_in_failed: dict[str, int] = {}  # code -> the ply at which the rules refused a stand-in
         self.unkept: set[str] = set()  # tables changed since the store last failed to keep them
         self.moves = 0  # acknowledged changes, for the benchmark
         now = clock()
@@ -433,15 +436,31 @@ class Hall:
                 if room.phase != "playing":
                     continue
                 due = room.due(now)
-                if due is not None:
-                    try:
-                        room.stand_in(due[0], due[1], now)
-                        self._keep(room)
-                    except (IllegalMove, StoreError) as e:
-                        log.error("a stand-in move at table %s was not made: %s", room.code, e)
-                        continue
-                    self._tell_all(room)
+                if due is not None and self.stand_in_failed.get(room.code) != room.ply:
+                    self._stand_in(room, due[0], due[1], now)
                 self._kick(room)
+
+    def _stand_in(self, room: Room, seat: int, level: str | None, now: float) -> None:
+        """Move for `seat`, out of time or away, and tell the table what was done and why. A stand-in
+        the rules refuse (which should never be) is logged once and not tried again at that ply."""
+        try:
+            words = room.stand_in(seat, level, now)
+            if not words:
+                return
+            line = room.say(None, TABLE_SPEAKER, words, now)
+            self._keep(room)
+        except IllegalMove as e:
+            self.stand_in_failed[room.code] = room.ply
+            log.error("a stand-in move at table %s was not made: %s", room.code, e)
+            return
+        except StoreError as e:  # made but not kept: kept with the table's next change
+            log.error("a stand-in move at table %s was not kept: %s", room.code, e)
+            return
+        self.stand_in_failed.pop(room.code, None)
+        log.info("table %s: %s", room.code, words)
+        for client in self.clients.get(room.code, ()):
+            self._post(client, write("said", code=room.code, **line))
+        self._tell_all(room)
 
 
 async def _drain(ws: ServerConnection) -> None:
