@@ -175,11 +175,13 @@ class TilesGame:
         return self._shared[1]
 
     def _record(self) -> Table:
-        """The round over, every rack and bag (a match not over keeps its seed: the next rounds' bags)."""
+        """The round over, every rack and bag (a match not over keeps its seed back, saved as null: it
+        deals the next rounds' bags; the record still loads, every round so far in it)."""
         table = self.table
         if table.match_over:
             return table
-        return Table(table.seats, replace(table.match, seed=0), table.history, undos=table.undos, hints=table.hints)
+        withheld = replace(table.match, seed=0, seed_withheld=True)
+        return Table(table.seats, withheld, table.history, undos=table.undos, hints=table.hints)
 
     # --- the acts ---
 
