@@ -181,10 +181,11 @@ def load_match(text: str) -> Match:
         raise RecordError(
             f"this match was saved in version {quoted(data.get('version'))}; this Crib Tiles reads {VERSION}"
         )
-    seed, rounds = data.get("seed"), data.get("rounds")
-    withheld = "seed" in data and seed is None  # a match still played, its seed kept back: no check by it
-    if not (withheld or (isinstance(seed, int) and not isinstance(seed, bool))):
+    told, rounds = data.get("seed"), data.get("rounds")
+    withheld = "seed" in data and told is None  # a match still played, its seed kept back: no check by it
+    if not (withheld or (isinstance(told, int) and not isinstance(told, bool))):
         raise RecordError("the saved match is damaged: its seed is not a number")
+    seed: int = told or 0
     if not isinstance(rounds, list) or not rounds:
         raise RecordError("the saved match is damaged: its rounds are missing")
     games = [replay(GameRecord.from_dict(r)) for r in rounds]
@@ -196,7 +197,7 @@ def load_match(text: str) -> Match:
             raise RecordError(f"the saved match is damaged: round {i + 1} was never finished")
     if len(games) > games[0].options.rounds:
         raise RecordError("the saved match holds more rounds than it was set to play")
-    match = Match(games[0].options, seed or 0, games[0].names, tuple(games[:-1]), games[-1], seed_withheld=withheld)
+    match = Match(games[0].options, seed, games[0].names, tuple(games[:-1]), games[-1], seed_withheld=withheld)
     if withheld and match.is_over:
         raise RecordError("the saved match is damaged: it is over, yet its seed is missing")
     return match
