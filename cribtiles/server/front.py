@@ -82,8 +82,12 @@ class Hall:
         limits: Limits | None = None,
         clock: Callable[[], float] = time.time,
         bots: concurrent.futures.Executor | None = None,
+        any_seed: bool = False,
     ) -> None:
         self.store = store
+        # a client's seed taken at any table, not only at one with no other person (tests): its creator
+        # would know every bag of a game against other people
+        self.any_seed = any_seed
         self.limits = limits or Limits()
         self.clock = clock
         self.bots = bots or concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
@@ -278,6 +282,12 @@ class Hall:
                 absent_bot=message.get("absent_bot"),
             )
             seed = message.get("seed")
+            if seed is not None and not self.any_seed and sum(p.kind == "person" for p in places) > 1:
+                raise IllegalMove(
+                    "a seed is taken only at a table with one person's seat, the rest bots: "
+                    "with it the table's creator would know every bag of the other players' game. "
+                    "Leave the seed out and the server draws one"
+                )
             if seed is None:
                 # 63 bits: the start's draws and a seat's own rack single out a 31-bit seed in a
                 # few core-hours of search, and with it every rack and bag of the game
