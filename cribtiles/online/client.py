@@ -7,6 +7,7 @@ token) and every table it watches. `ws://` and `wss://` both work (TLS by the sy
 from __future__ import annotations
 
 import itertools
+import logging
 import queue
 import random
 import threading
@@ -20,6 +21,8 @@ from websockets.sync.client import ClientConnection, connect
 from .protocol import MAX_FRAME, ProtocolError, read, write
 
 CLIENT_NAME = "cribtiles"
+
+log = logging.getLogger("cribtiles.online")
 
 
 class NotConnected(Exception):
@@ -79,26 +82,40 @@ class Link:
     # --- the thread ---
 
     def _run(self) -> None:
+        """Connect, serve, and connect again until closed: at once after a connection that was lost,
+        after a growing pause after one that could not be made or that failed in an unforeseen way (a
+        fault of this client's, logged: the link goes on rather than die with its thread)."""
         pause = self.backoff[0]
         while not self._closed.is_set():
             try:
-                ws = connect(self.url, compression=None, max_size=MAX_FRAME, open_timeout=10, proxy=None)
-            except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed) as e:
-                self.problem = _words(e)
-                self._closed.wait(pause * (0.5 + self._rng.random()))
-                pause = min(self.backoff[1], pause * 2)
-                continue
-            pause = self.backoff[0]
+                if self._connection():
+                    pause = self.backoff[0]
+                    continue
+            except Exception as e:  # the thread is the link: whatever happens, it must not end
+                log.exception("the link to %s failed; it connects again", self.url)
+                self.problem = f"the connection to the server failed ({type(e).__name__}); trying again"
+            self._closed.wait(pause * (0.5 + self._rng.random()))
+            pause = min(self.backoff[1], pause * 2)
+
+    def _connection(self) -> bool:
+        """One connection, served until it ends: True when it was made and then lost, False when it
+        could not be made (`problem` says why)."""
+        try:
+            opened = connect(self.url, compression=None, max_size=MAX_FRAME, open_timeout=10, proxy=None)
+        except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed) as e:
+            self.problem = _words(e)
+            return False
+        with opened as ws:  # as the library wants it used: closed when served, however that ends
             self._ws = ws
             try:
                 self._serve(ws)
-            except (ConnectionClosed, OSError, ProtocolError) as e:  # a server gone mid-handshake too
+            except (ConnectionClosed, OSError, ProtocolError):  # a server gone mid-handshake too
                 self.problem = "the connection to the server was lost" if not self._closed.is_set() else ""
-                del e
             finally:
                 self._up.clear()
                 self._ws = None
                 self._fail_waiting()
+        return True
 
     def _serve(self, ws: ClientConnection) -> None:
         welcome = read(ws.recv(timeout=10), "server")

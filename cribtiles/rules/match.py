@@ -28,6 +28,9 @@ class Match:
     names: tuple[str, ...]
     finished: tuple[GameState, ...]  # the rounds played to the end
     game: GameState  # the round in progress (or the last one, once the match is over)
+    # The seed is kept back (`seed` means nothing): the record of a match still being played, sent to a
+    # player between its rounds, who may read every round so far but not deal the next rounds' bags.
+    seed_withheld: bool = False
 
     @classmethod
     def start(cls, players: int, options: RuleOptions, seed: int, names: Sequence[str] | None = None) -> Match:
@@ -79,6 +82,8 @@ class Match:
             raise IllegalMove("the round is still being played")
         if self.is_over:
             raise IllegalMove(f"the match is over: all {self.options.rounds} rounds have been played")
+        if self.seed_withheld:
+            raise IllegalMove("this record of the match keeps its seed back: its next round is dealt at its table")
         done = self._rounds_done()
         game = new_game(len(self.names), self.options, round_seed(self.seed, len(done)), self.names)
         return replace(self, finished=done, game=game)

@@ -161,8 +161,11 @@ MATCH_FORMAT = "cribtiles-match"
 
 
 def save_match(match: Match) -> str:
+    """The match as JSON; a match whose seed is withheld is saved with a null seed (each round keeps its
+    own, which deals no other round)."""
     rounds = [json.loads(record_of(g).to_json()) for g in (*match.finished, match.game)]
-    data = {"format": MATCH_FORMAT, "version": VERSION, "seed": match.seed, "rounds": rounds}
+    seed = None if match.seed_withheld else match.seed
+    data = {"format": MATCH_FORMAT, "version": VERSION, "seed": seed, "rounds": rounds}
     return json.dumps(data, indent=1)
 
 
@@ -178,15 +181,23 @@ def load_match(text: str) -> Match:
         raise RecordError(
             f"this match was saved in version {quoted(data.get('version'))}; this Crib Tiles reads {VERSION}"
         )
-    seed, rounds = data.get("seed"), data.get("rounds")
-    if not isinstance(seed, int) or not isinstance(rounds, list) or not rounds:
-        raise RecordError("the saved match is damaged: its seed or rounds are missing")
+    told, rounds = data.get("seed"), data.get("rounds")
+    withheld = "seed" in data and told is None  # a match still played, its seed kept back: no check by it
+    if not (withheld or (isinstance(told, int) and not isinstance(told, bool))):
+        raise RecordError("the saved match is damaged: its seed is not a number")
+    seed: int = told or 0
+    if not isinstance(rounds, list) or not rounds:
+        raise RecordError("the saved match is damaged: its rounds are missing")
     games = [replay(GameRecord.from_dict(r)) for r in rounds]
     for i, g in enumerate(games):
-        if g.seed != round_seed(seed, i) or g.options != games[0].options or g.names != games[0].names:
+        dealt = withheld or g.seed == round_seed(seed, i)
+        if not dealt or g.options != games[0].options or g.names != games[0].names:
             raise RecordError(f"the saved match is damaged: round {i + 1} does not belong to it")
         if i < len(games) - 1 and not g.is_over:
             raise RecordError(f"the saved match is damaged: round {i + 1} was never finished")
     if len(games) > games[0].options.rounds:
         raise RecordError("the saved match holds more rounds than it was set to play")
-    return Match(games[0].options, seed, games[0].names, tuple(games[:-1]), games[-1])
+    match = Match(games[0].options, seed, games[0].names, tuple(games[:-1]), games[-1], seed_withheld=withheld)
+    if withheld and match.is_over:
+        raise RecordError("the saved match is damaged: it is over, yet its seed is missing")
+    return match

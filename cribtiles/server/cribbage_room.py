@@ -169,14 +169,17 @@ class CribbageGame:
             return False
         return self.table.play_bot(move, request.turn) is not None
 
-    def stand_in(self, seat: int, level: str | None) -> None:
+    def stand_in(self, seat: int, level: str | None) -> str:
         """Move for a person who is away or out of time: a bot of `level` chooses (cribbage has no pass:
-        None is the stand-in's level too)."""
+        None is the stand-in's level too). What was done, as a sentence of the table's about them ("" when it
+        was not `seat`'s turn)."""
         table = self.table
         if table.to_move != seat or not table.seats[seat].is_person:
-            return
+            return ""
         request = BotRequest(seat, level or STAND_IN_LEVEL, table.view(seat), table.state.seed, table.ply)
         self._play(seat, choose(request))
+        why = "The" if level else "Cribbage has no pass, so the"
+        return f"{why} {request.level} bot moved for them"
 
     def summary(self) -> dict[str, Any]:
         """What anyone with the table's code may read: the deal, the scores, whose turn, how it ended."""

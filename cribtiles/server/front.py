@@ -37,6 +37,10 @@ from .store import StoreError, TableStore
 log = logging.getLogger("cribtiles.server")
 
 SERVER_NAME = "Crib Tiles server"
+#: The name on the lines the server itself says at a table (`said` with no seat): what a stand-in did.
+TABLE_SPEAKER = "The table"
+SWEEP_EVERY = 60.0  # seconds between two looks for what memory may let go of (`Hall.sweep`)
+TRIES_KEPT = 60.0  # seconds a wrong code counts against its address
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,9 @@ class Limits:
     codes_per_minute: int = 30  # unknown codes tried from one address a minute
     tables: int = 100_000
     outbox: int = 64  # messages waiting for a slow reader before it is dropped
+    bad_forgiven: float = 0.1  # refused messages forgiven a second: a rare one never closes a connection
+    keep_over: float = 3_600.0  # seconds a finished table no one is at stays in memory (then: the store)
+    addresses_counted: int = 10_000  # addresses whose wrong codes are counted at once (the oldest go first)
 
 
 @dataclass(eq=False)
@@ -63,7 +70,8 @@ class Client:
     seats: dict[str, int | None] = field(default_factory=dict)  # code -> seat (None: watching)
     allowance: float = 0.0
     checked: float = 0.0
-    bad: int = 0
+    bad: int = 0  # refused messages, less those forgiven since
+    last_bad: float = 0.0  # from when the next one is forgiven
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue())
 
 
@@ -80,8 +88,12 @@ class Hall:
         limits: Limits | None = None,
         clock: Callable[[], float] = time.time,
         bots: concurrent.futures.Executor | None = None,
+        any_seed: bool = False,
     ) -> None:
         self.store = store
+        # a client's seed taken at any table, not only at one with no other person (tests): its creator
+        # would know every bag of a game against other people
+        self.any_seed = any_seed
         self.limits = limits or Limits()
         self.clock = clock
         self.bots = bots or concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
@@ -91,6 +103,9 @@ class Hall:
         self.created_by: dict[str, set[str]] = {}  # address -> codes of tables it made, not over
         self.tries: dict[str, deque[float]] = {}  # address -> when it tried an unknown code
         self.thinking: set[str] = set()
+        self.stand_in_failed: dict[str, int] = {}  # code -> the ply at which the rules refused a stand-in
+        self.recalled: dict[str, float] = {}  # code -> when a finished table was read back from the store
+        self.swept = clock()
         self.unkept: set[str] = set()  # tables changed since the store last failed to keep them
         self.moves = 0  # acknowledged changes, for the benchmark
         now = clock()
@@ -100,7 +115,8 @@ class Hall:
             except (KeyError, TypeError, ValueError) as e:
                 log.error("a kept table could not be read and is left out: %s", str(e)[:200])
                 continue
-            self.rooms[room.code] = room
+            if not self._forgettable(room, now):  # a table long over waits in the store until asked for
+                self.rooms[room.code] = room
 
     # --- connections ---
 
@@ -177,9 +193,23 @@ class Hall:
         client.allowance -= 1
         return True
 
+    def _forgive(self, client: Client) -> None:
+        """Forgive `client` its refused messages one by one, one every 1 / `bad_forgiven` seconds."""
+        rate = self.limits.bad_forgiven
+        if not client.bad or rate <= 0:
+            client.last_bad = client.checked
+            return
+        forgiven = int((client.checked - client.last_bad) * rate)
+        if forgiven >= client.bad:  # all of them: no credit is saved up for the next ones
+            client.bad, client.last_bad = 0, client.checked
+        elif forgiven:
+            client.bad -= forgiven
+            client.last_bad += forgiven / rate
+
     async def _receive(self, client: Client, frame: str | bytes) -> str:
         """Answer one frame; the reason to close the connection, or ""."""
         allowed = self._allowed(client)
+        self._forgive(client)
         try:
             message = read(frame, "client", self.limits.frame)
         except ProtocolError as e:
@@ -236,7 +266,8 @@ class Hall:
         """The table of `code`. An address that has tried too many wrong codes is refused even a right
         one for a while (else a guesser would still learn each code it hits), but not at a table its
         connection is at, nor with a seat's token there (a player coming back)."""
-        room = self.rooms.get(normal_code(code))
+        code = normal_code(code)
+        room = self.rooms.get(code) or self._recall(code)
         if room is not None and (room.code in client.seats or (token and room.seat_of(token) is not None)):
             return room
         self._tried(client, "no table has that code", right=room is not None)
@@ -247,8 +278,12 @@ class Hall:
         """Refuse a wrong code or token in `words`, counting it against the address (a guesser is slowed
         to `codes_per_minute`); a `right` one passes unless the address is over its count."""
         now = self.clock()
-        tried = self.tries.setdefault(client.address, deque())
-        while tried and now - tried[0] > 60:
+        tried = self.tries.get(client.address)
+        if tried is None:
+            while len(self.tries) >= self.limits.addresses_counted:  # many addresses at once: the oldest go
+                del self.tries[next(iter(self.tries))]
+            tried = self.tries[client.address] = deque()
+        while tried and now - tried[0] > TRIES_KEPT:
             tried.popleft()
         if len(tried) >= self.limits.codes_per_minute:
             raise IllegalMove("too many codes tried from your address: wait a minute")
@@ -275,12 +310,18 @@ class Hall:
                 absent_bot=message.get("absent_bot"),
             )
             seed = message.get("seed")
+            if seed is not None and not self.any_seed and sum(p.kind == "person" for p in places) > 1:
+                raise IllegalMove(
+                    "a seed is taken only at a table with one person's seat, the rest bots: "
+                    "with it the table's creator would know every bag of the other players' game. "
+                    "Leave the seed out and the server draws one"
+                )
             if seed is None:
                 # 63 bits: the start's draws and a seat's own rack single out a 31-bit seed in a
                 # few core-hours of search, and with it every rack and bag of the game
                 seed = secrets.randbits(63)
             now = self.clock()
-            code = new_code(lambda c: c in self.rooms)
+            code = new_code(lambda c: c in self.rooms or self.store.has(c))  # a table let go of keeps its code
             room, host = Room.new(code, game, places, settings, seed, now)
         except ValueError as e:
             raise IllegalMove(str(e)) from None
@@ -429,19 +470,94 @@ class Hall:
         while True:
             await asyncio.sleep(1.0)
             now = self.clock()
+            if now - self.swept >= SWEEP_EVERY:
+                self.sweep(now)
             for room in list(self.rooms.values()):
                 if room.phase != "playing":
                     continue
                 due = room.due(now)
-                if due is not None:
-                    try:
-                        room.stand_in(due[0], due[1], now)
-                        self._keep(room)
-                    except (IllegalMove, StoreError) as e:
-                        log.error("a stand-in move at table %s was not made: %s", room.code, e)
-                        continue
-                    self._tell_all(room)
+                if due is not None and self.stand_in_failed.get(room.code) != room.ply:
+                    self._stand_in(room, due[0], due[1], now)
                 self._kick(room)
+
+    # --- memory ---
+
+    def _forgettable(self, room: Room, now: float) -> bool:
+        """Whether `room` may leave memory: over for `keep_over` seconds (since its last move, or since it
+        was last read back), no one at it, and kept as it is."""
+        code = room.code
+        since = max(room.last_change, self.recalled.get(code, room.last_change))
+        return (
+            room.phase == "over"
+            and now - since >= self.limits.keep_over
+            and not self.clients.get(code)
+            and code not in self.unkept
+            and code not in self.thinking
+        )
+
+    def sweep(self, now: float) -> None:
+        """Let go of what memory need not hold: finished tables no one is at (the store keeps them, and
+        `_recall` reads one back when it is asked for), codes tried more than a minute ago, addresses
+        whose tables are all over, and tables no connection is at any more in `clients`."""
+        self.swept = now
+        for code, room in list(self.rooms.items()):
+            if self._forgettable(room, now):
+                del self.rooms[code]
+                for kept in (self.clients, self.recalled, self.stand_in_failed):
+                    kept.pop(code, None)
+        for address, tried in list(self.tries.items()):
+            while tried and now - tried[0] > TRIES_KEPT:
+                tried.popleft()
+            if not tried:
+                del self.tries[address]
+        for address, codes in list(self.created_by.items()):
+            codes &= {c for c in codes if c in self.rooms and self.rooms[c].phase != "over"}
+            if not codes:
+                del self.created_by[address]
+        for code in [code for code, at in self.clients.items() if not at]:
+            del self.clients[code]
+
+    def _recall(self, code: str) -> Room | None:
+        """The finished table `code` read back from the store, where the sweep left it (None: the store
+        has no such table, or cannot read it: the log says which)."""
+        if not code:
+            return None
+        try:
+            data = self.store.get(code)
+            if data is None:
+                return None
+            room = Room.from_data(data, self.clock())
+        except StoreError as e:
+            log.error("table %s could not be read back: %s", code, e)
+            return None
+        except (KeyError, TypeError, ValueError) as e:
+            log.error("the kept table %s could not be read and is left out: %s", code, str(e)[:200])
+            return None
+        self.rooms[room.code] = room
+        self.recalled[room.code] = self.clock()
+        return room
+
+    def _stand_in(self, room: Room, seat: int, level: str | None, now: float) -> None:
+        """Move for `seat`, out of time or away, and tell the table what was done and why. A stand-in
+        the rules refuse (which should never be) is logged once and not tried again at that ply."""
+        try:
+            words = room.stand_in(seat, level, now)
+            if not words:
+                return
+            line = room.say(None, TABLE_SPEAKER, words, now)
+            self._keep(room)
+        except IllegalMove as e:
+            self.stand_in_failed[room.code] = room.ply
+            log.error("a stand-in move at table %s was not made: %s", room.code, e)
+            return
+        except StoreError as e:  # made but not kept: kept with the table's next change
+            log.error("a stand-in move at table %s was not kept: %s", room.code, e)
+            return
+        self.stand_in_failed.pop(room.code, None)
+        log.info("table %s: %s", room.code, words)
+        for client in self.clients.get(room.code, ()):
+            self._post(client, write("said", code=room.code, **line))
+        self._tell_all(room)
 
 
 async def _drain(ws: ServerConnection) -> None:

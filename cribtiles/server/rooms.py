@@ -90,7 +90,7 @@ class GameAtTable(Protocol):
 
     def play_bot(self, move: Any, request: BotRequest[Any]) -> bool: ...
 
-    def stand_in(self, seat: int, level: str | None) -> None: ...
+    def stand_in(self, seat: int, level: str | None) -> str: ...
 
     def summary(self) -> dict[str, Any]: ...
 
@@ -577,11 +577,21 @@ class Room:
                 return seat, "easy"
         return None
 
-    def stand_in(self, seat: int, level: str | None, now: float) -> None:
-        game = self._game()
-        game.stand_in(seat, level)
+    def stand_in(self, seat: int, level: str | None, now: float) -> str:
+        """Move for `seat`, out of time or away (`due`): what was done and why, in a sentence for the
+        table ("" when it was not `seat`'s turn, and nothing changed)."""
+        timer = self.settings.turn_timer
+        name = self.places[seat].name or "?"
+        if timer is not None and now - self.last_change >= timer:
+            why = f"{name}'s time for the move ran out"
+        else:
+            why = f"{name} was away longer than the table allows"
+        done = self._game().stand_in(seat, level)
+        if not done:
+            return ""
         self._change(now)
         self._lapse()
+        return f"{why}. {done}."
 
     def deadline(self) -> float | None:
         if self.game is None or self.game.over or self.settings.turn_timer is None:

@@ -42,6 +42,11 @@ class TableStore(Protocol):
 
     def has(self, code: str) -> bool: ...
 
+    def get(self, code: str) -> dict[str, Any] | None:
+        """The table `code` as kept (None: none is, or it is damaged, which the log says); StoreError
+        when the store cannot be read. A server reads a finished table it let go of this way."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -60,6 +65,10 @@ class MemoryStore:
 
     def has(self, code: str) -> bool:
         return code in self.kept
+
+    def get(self, code: str) -> dict[str, Any] | None:
+        text = self.kept.get(code)
+        return None if text is None else dict(json.loads(text))
 
     def close(self) -> None:
         pass
@@ -107,6 +116,22 @@ class SqliteStore:
 
     def has(self, code: str) -> bool:
         return self.db.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone() is not None
+
+    def get(self, code: str) -> dict[str, Any] | None:
+        try:
+            row = self.db.execute("SELECT data FROM tables WHERE code = ?", (code,)).fetchone()
+        except sqlite3.Error as e:
+            raise StoreError(f"the table could not be read ({e})") from None
+        if row is None:
+            return None
+        try:
+            data = json.loads(row[0])
+            if not isinstance(data, dict):
+                raise ValueError("not an object")
+        except ValueError:
+            log.error("the kept table %r is damaged and is left out", code[:12])
+            return None
+        return data
 
     def close(self) -> None:
         self.db.close()

@@ -11,7 +11,7 @@ from dataclasses import replace
 from typing import Any
 
 from cribtiles.bot.tiles.base import choose_safely
-from cribtiles.bot.tiles.levels import DEFAULT_LEVEL, make_bot
+from cribtiles.bot.tiles.levels import DEFAULT_LEVEL, LEVELS, make_bot
 from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove, NotationError
 from cribtiles.rules.game import GameState
@@ -26,6 +26,11 @@ from cribtiles.table.seats import Seat
 from cribtiles.table.tiles.joker import Item, items_of
 from cribtiles.table.tiles.public import match_json, public_match
 from cribtiles.table.tiles.table import Table, chance
+
+#: The bot that plays for a person out of time at a table whose timer passes for them, when they hold a
+#: play (and so may not pass): the weakest, so that letting the clock run out never plays better than
+#: the person would have.
+STAND_IN_FOR_PASS = LEVELS[0]
 
 
 def read_rules(text: str) -> RuleOptions:
@@ -170,11 +175,13 @@ class TilesGame:
         return self._shared[1]
 
     def _record(self) -> Table:
-        """The round over, every rack and bag (a match not over keeps its seed: the next rounds' bags)."""
+        """The round over, every rack and bag (a match not over keeps its seed back, saved as null: it
+        deals the next rounds' bags; the record still loads, every round so far in it)."""
         table = self.table
         if table.match_over:
             return table
-        return Table(table.seats, replace(table.match, seed=0), table.history, undos=table.undos, hints=table.hints)
+        withheld = replace(table.match, seed=0, seed_withheld=True)
+        return Table(table.seats, withheld, table.history, undos=table.undos, hints=table.hints)
 
     # --- the acts ---
 
@@ -222,17 +229,29 @@ class TilesGame:
         self.table.play_bot(move, request)
         return True
 
-    def stand_in(self, seat: int, level: str | None) -> None:
-        """Move for a person who is away or out of time: a bot of `level` chooses (None: they pass)."""
+    def stand_in(self, seat: int, level: str | None) -> str:
+        """Move for a person who is away or out of time: a bot of `level` chooses (None: they pass). The
+        rules allow a pass only to a player with no legal play (rules.md 4, unless exchange=any-time),
+        and an exchange only then too, so a person who could play is not passed for: the weakest bot
+        plays for them (its move is the table's own chance, declared at its true score). What was done,
+        as a sentence of the table's about them ("" when it was not `seat`'s turn)."""
         table = self.table
         if table.to_move != seat:
-            return
+            return ""
         if level is None:
-            table.play(Pass())
-            return
+            if table.state.may_pass():
+                table.play(Pass())
+                return "They passed"
+            level = STAND_IN_FOR_PASS
+            why = "They could play, and only a player who cannot play may pass, so the"
+        else:
+            why = "The"
         rng = chance(table.match.seed, len(table.match.finished), len(table.state.turns), f"stand-in/{seat}")
         request = BotRequest(seat, level or DEFAULT_LEVEL, table.view(seat), rng.getrandbits(31), table.turn)
-        table.play(choose_tile_move(request))
+        move = choose_tile_move(request)
+        table.play(move)
+        done = "passed" if isinstance(move, Pass) else "exchanged tiles" if isinstance(move, Exchange) else "played"
+        return f"{why} {request.level} bot {done} for them"
 
     def summary(self) -> dict[str, Any]:
         """What anyone with the table's code may read: round, scores, whose turn, how it ended."""

@@ -201,12 +201,33 @@ def test_an_unknown_match_version_is_refused(version: object) -> None:
 
 
 @pytest.mark.parametrize(
-    ("key", "value"), [("seed", None), ("seed", "8"), ("rounds", []), ("rounds", None), ("rounds", {})]
+    ("key", "value"), [("seed", "8"), ("seed", True), ("rounds", []), ("rounds", None), ("rounds", {})]
 )
 def test_a_match_with_missing_parts_is_refused(key: str, value: object) -> None:
     data = match_data()
     data[key] = value
     refused(data)
+    del data[key]
+    refused(data)
+
+
+def test_a_match_still_played_may_keep_its_seed_back() -> None:
+    """A record sent between rounds of a match (issue 31): its seed, which deals the next rounds, saved as
+    null; every round so far loads, and no next round can be dealt from it."""
+    played = pass_round(pass_round(Match.start(2, QUICK, seed=11)).next_round())
+    withheld = Match(played.options, 0, played.names, played.finished, played.game, seed_withheld=True)
+    text = save_match(withheld)
+    assert json.loads(text)["seed"] is None and str(played.seed) not in text
+    loaded = load_match(text)
+    assert loaded == withheld and loaded.finished == played.finished and loaded.game == played.game
+    assert loaded.totals == played.totals and loaded.round == 2
+    with pytest.raises(IllegalMove, match="keeps its seed back"):
+        loaded.next_round()
+    over = pass_round(played.next_round())
+    assert over.is_over
+    data = json.loads(save_match(over))
+    data["seed"] = None
+    assert "seed is missing" in str(refused(data))  # a match over has no seed left to keep back
 
 
 def test_rounds_in_the_wrong_order_are_refused() -> None:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -15,9 +16,15 @@ from cribtiles.server.store import MemoryStore, SqliteStore, TableStore
 
 @contextmanager
 def running_server(
-    store: TableStore | None = None, limits: Limits | None = None, path: Path | None = None
+    store: TableStore | None = None,
+    limits: Limits | None = None,
+    path: Path | None = None,
+    clock: Callable[[], float] = time.time,
+    any_seed: bool = True,
 ) -> Iterator[tuple[str, Hall]]:
-    """A server on 127.0.0.1 (a free port) for the block: its address and its hall."""
+    """A server on 127.0.0.1 (a free port) for the block: its address and its hall (whose clock, for
+    the turn timers and the limits, is `clock`). Unlike `cribtiles serve`, it takes a client's seed at
+    any table (`any_seed`), so that a test's game among several seats is the same every time."""
     store = store or (SqliteStore(path) if path is not None else MemoryStore())
     loop = asyncio.new_event_loop()
     ready = threading.Event()
@@ -26,7 +33,7 @@ def running_server(
     hall_box: list[Hall] = []
 
     async def main() -> None:
-        hall = Hall(store, limits, bots=bots)
+        hall = Hall(store, limits, clock=clock, bots=bots, any_seed=any_seed)
         hall_box.append(hall)
         stop = loop.create_future()
         loop_stop.append(stop)

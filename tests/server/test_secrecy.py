@@ -14,11 +14,13 @@ from typing import Any
 import pytest
 
 from cribtiles.online.botclient import Outcome, SeatBot
+from cribtiles.rules.errors import RecordError
 from cribtiles.rules.match import Match, round_seed
 from cribtiles.rules.moves import Exchange
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.server.front import Client, Hall
 from cribtiles.server.tiles_room import TilesGame
+from cribtiles.table.saves import load_table
 
 from .players import WAIT, Player, connected, new_table
 from .running import running_server
@@ -123,6 +125,10 @@ class Leaks:
                 self.found.append("a record with the match's seed before the match is over")
             if not match.is_over:
                 self.see("record between rounds")
+            try:  # and every record a client is sent loads there (issue 31: one between rounds did not)
+                load_table(state["record"])
+            except RecordError as e:
+                self.found.append(f"a record the client cannot load: {e}")
 
     def _text(self, frame: Frame, message: dict[str, Any]) -> None:
         """The frame read as text (its own rack left out): no hidden rack, bag, exchange or seed in it."""
