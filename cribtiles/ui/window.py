@@ -314,14 +314,13 @@ class App:
     def _remote_session(self, link: Link, code: str, seat: int, game: str = "tiles") -> Session | CribbageDriver:
         """The session of `seat` at the table `code` of `game`, through `link` (which holds the seat);
         made in a job, as it waits for the table's state."""
-        import importlib
-
         if game == "cribbage":
-            crib = importlib.import_module("cribtiles.online.cribbage_remote")
-            driver: CribbageDriver = crib.RemoteCribbageSession(link, code, seat, keeper=self.keeper)
-            return driver
-        remote = importlib.import_module("cribtiles.online.remote")  # the remote session's own module
-        session: Session = remote.RemoteSession(link, code, seat, keeper=self.keeper)
+            from cribtiles.online.cribbage_remote import RemoteCribbageSession
+
+            return RemoteCribbageSession(link, code, seat, keeper=self.keeper)
+        from cribtiles.online.remote import RemoteSession  # only when a table online is opened
+
+        session: Session = RemoteSession(link, code, seat, keeper=self.keeper)
         return session
 
     def take_online_seat(self, session: Session | CribbageDriver, game: str = "tiles") -> None:
