@@ -328,7 +328,7 @@ def status_lines(code: str, table: dict[str, Any]) -> list[str]:
     >>> seats = [{"name": "Ann", "kind": "person", "level": None, "present": True, "away": None},
     ...          {"name": None, "kind": "open", "level": None, "present": False, "away": 30}]
     >>> status_lines("KXQMWD", {"game": "tiles", "phase": "waiting", "ply": 1, "seats": seats})
-    ['table KXQMWD: tiles, waiting for 1 more player', '  1. Ann     here', '  2. (open)  away 30 s']
+    ['table KXQMWD: tiles, waiting for 1 more player', '  1. Ann     here', '  2. (open)']
     """
     phase, seats = table.get("phase"), _list(table.get("seats"))
     scores, to_move = _list(table.get("scores")), table.get("to_move")
@@ -350,10 +350,11 @@ def status_lines(code: str, table: dict[str, Any]) -> list[str]:
         parts = [f"  {number + 1}. {_seat_name(seat).ljust(width)}"]
         if number < len(scores):
             parts.append(f"{scores[number]:>4}")
-        parts.append(_presence(seat))
+        if phase != "over":  # once it is over, who is still connected says nothing
+            parts.append(_presence(seat))
         if phase == "playing" and to_move == number:
             parts.append("<- to move")
-        lines.append("  ".join(p for p in parts if p))
+        lines.append("  ".join(p for p in parts if p).rstrip())
     if phase == "over":
         lines.append(_ending(table, seats))
     return lines
@@ -371,7 +372,10 @@ def _seat_name(seat: object) -> str:
     if not isinstance(seat, dict):
         return "?"
     name = seat.get("name")
-    return str(name)[:40] if name else "(open)"
+    if name:
+        return str(name)[:40]
+    level = seat.get("level")  # the server's bot, named once the game begins
+    return str(level)[:30].capitalize() if seat.get("kind") == "bot" and level else "(open)"
 
 
 def _presence(seat: object) -> str:
@@ -379,6 +383,8 @@ def _presence(seat: object) -> str:
         return ""
     if seat.get("kind") == "bot":
         return f"the server's bot ({seat.get('level')})"
+    if seat.get("kind") == "open":
+        return ""
     if seat.get("present"):
         return "here"
     away = seat.get("away")
