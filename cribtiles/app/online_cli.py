@@ -1,11 +1,13 @@
-"""`cribtiles serve` and `cribtiles online new|bot|status`: a server for online play, and its tables from
-the command line (create one, put a bot of this computer in a seat, see how one stands). What the server
-sends reaches the terminal with no control character; failures are one line and exit status 2 (issue 31).
+"""`cribtiles serve` and `cribtiles online new|bot|status|play`: a server for online play, and its tables
+from the command line (create one, put a bot of this computer in a seat, see how one stands, or sit down
+at one in the window). What the server sends reaches the terminal with no control character; failures
+are one line and exit status 2 (issue 31).
 
     cribtiles serve --port 8765
     cribtiles online new ws://127.0.0.1:8765 --players Ann,?,hard
     cribtiles online bot ws://127.0.0.1:8765 KXQMWD --level medium
     cribtiles online status ws://127.0.0.1:8765 KXQMWD
+    cribtiles online play ws://127.0.0.1:8765 KXQMWD --name Ben
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ ANSWER_WAIT = 10.0
 GAMES = ("tiles", "cribbage")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
 _DURATION = re.compile(r"\s*([0-9]{1,7})\s*([smhd]?)\s*", re.IGNORECASE)
+_CODE = re.compile(r"[A-Za-z][A-Za-z \-]{0,19}")  # a code as typed: letters, maybe spaces or dashes
 ENDINGS = {  # the tile game's end reasons (EndReason), as `status` says them
     "out": "a player went out with the bag empty",
     "blocked": "the bag is empty and nobody can play",
@@ -65,10 +68,13 @@ def add_serve_arguments(ap: argparse.ArgumentParser) -> None:
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
-    """`cribtiles online`'s sub-commands: new, bot and status."""
-    ap.description = "Online tables from the command line: create one, put a bot in a seat, see how one stands."
+    """`cribtiles online`'s sub-commands: new, bot, status and play."""
+    ap.description = (
+        "Online tables from the command line: create one, put a bot in a seat, see how one stands, "
+        "or sit down at one in the window."
+    )
     ap.epilog = "SERVER is the server's address, like ws://192.168.1.20:8765 (wss:// behind a TLS proxy)."
-    commands = ap.add_subparsers(dest="online", required=True, metavar="new|bot|status")
+    commands = ap.add_subparsers(dest="online", required=True, metavar="new|bot|status|play")
     new = commands.add_parser(
         "new",
         help="create a table and print its code",
@@ -113,6 +119,21 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     status.add_argument("code", metavar="CODE", help="the table's code")
     status.add_argument("--json", action="store_true", help="print a JSON object")
     runs(status, _prepare_status)
+    play = commands.add_parser(
+        "play",
+        help="open the window at the table, seated",
+        description="Open the window straight at the table CODE, seated: in the open seat, in the one kept for "
+        "--name, or back in the seat you hold there already (kept in the data folder). It is the Online screen's "
+        "Join with a code, filled in; what goes wrong is said there.",
+    )
+    play.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765")
+    play.add_argument("code", metavar="CODE", help="the table's code (capitals or not, spaces or not)")
+    play.add_argument("--name", help="your name at the table (default: the one you used last online)")
+    play.add_argument(
+        "--data-dir", type=folder_named, help="keep saves and settings in this folder (default: the user data folder)"
+    )
+    play.add_argument("--size", help="window size, like 1280x800")
+    runs(play, _prepare_play)
 
 
 def _port(text: str) -> int:
@@ -217,6 +238,25 @@ def _prepare_bot(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Calla
 def _prepare_status(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
     run = functools.partial(_status, _server(args.server), args.code, args.json)
     return functools.partial(_one_off, "online status", run)
+
+
+def _prepare_play(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    from cribtiles.rules import RuleOptions
+    from cribtiles.ui.geometry import window_size  # pure arithmetic: no pygame is imported
+
+    from .play import play_window
+
+    url = _server(args.server)
+    if _CODE.fullmatch(args.code.strip()) is None:
+        raise ValueError(f"a table's code is six letters, like KXQMWD, not {quoted(args.code)}")
+    name = args.name.strip() if args.name is not None else None
+    if name is not None:
+        problem = name_problem(name) if name else "a player's name has 1 to 40 characters"
+        if problem:
+            raise ValueError(f"--name: {problem}")
+    size = window_size(args.size)
+    table = (url, args.code.strip(), name)
+    return functools.partial(play_window, args.data_dir, None, None, RuleOptions(), False, size, online_table=table)
 
 
 # --- the runs ---

@@ -310,6 +310,22 @@ class App:
 
         self.push(GamesScene(self, self.lobby))
 
+    def open_online_table(self, server: str, code: str, name: str | None = None) -> None:
+        """Straight to the table `code` at `server`, seated (`cribtiles online play`): the Online screen's
+        Join with a code, filled in and pressed, so it takes the open seat (or the one kept for `name`),
+        or goes back to a seat held there; what goes wrong is said on that screen, which stays open."""
+        from .online.screens import JoinScene, OnlineScene
+
+        online = OnlineScene(self, self.lobby)
+        online.address.text = server
+        if name:
+            online.name.text = name
+        self.push(online)
+        join = JoinScene(self, self.lobby, server, online.name.text)
+        join.code.text = code.upper()
+        self.push(join)
+        join.join()
+
     def _remote_session(self, link: Link, code: str, seat: int) -> Session:
         """The session of `seat` at the table `code`, through `link` (which holds the seat); made in a
         job, as it waits for the table's state."""

@@ -11,6 +11,7 @@ import subprocess
 import sys
 import threading
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -132,13 +133,17 @@ def test_two_bot_processes_play_a_whole_game_and_status_tells_how_it_ended(
         assert returncode == 0 and "Traceback" not in err, err
         assert f"of table {table_code} and plays until the game is over" in out
         assert f"table {table_code}: tiles, over after " in out and "\nended: " in out
-    assert said[0][1].splitlines()[0] == f"Ann sits at seat 1 of table {table_code} and plays until the game is over"
-    assert said[1][1].splitlines()[0] == f"Ben sits at seat 2 of table {table_code} and plays until the game is over"
+    firsts = sorted(out.splitlines()[0] for _, out, _ in said)  # the two start at once: either may sit first
+    assert firsts in (
+        [f"{name} sits at seat {seat} of table {table_code} and plays until the game is over" for name, seat in pairs]
+        for pairs in ((("Ann", 1), ("Ben", 2)), (("Ann", 2), ("Ben", 1)))
+    )
+    names = ["Ann", "Ben"] if firsts[0].startswith("Ann sits at seat 1") else ["Ben", "Ann"]
 
     code, out, err = run(capsys, "status", server, table_code, "--json")
     assert code == 0, err
     table = json.loads(out)
-    assert table["phase"] == "over" and [s["name"] for s in table["seats"]] == ["Ann", "Ben"]
+    assert table["phase"] == "over" and [s["name"] for s in table["seats"]] == names
     scores, winners = table["scores"], table["winners"]
     assert winners == [i for i, s in enumerate(scores) if s == max(scores)]
 
@@ -146,8 +151,8 @@ def test_two_bot_processes_play_a_whole_game_and_status_tells_how_it_ended(
     assert code == 0 and err == ""
     lines = out.splitlines()
     assert lines[0] == f"table {table_code}: tiles, over after {table['turns']} turns"
-    assert lines[1].split() == ["1.", "Ann", str(scores[0])] and lines[2].split() == ["2.", "Ben", str(scores[1])]
-    won = " and ".join(["Ann", "Ben"][w] for w in winners) + (" won" if len(winners) == 1 else " tied")
+    assert lines[1].split() == ["1.", names[0], str(scores[0])] and lines[2].split() == ["2.", names[1], str(scores[1])]
+    won = " and ".join(names[w] for w in winners) + (" won" if len(winners) == 1 else " tied")
     assert lines[3].startswith("ended: ") and lines[3].endswith(f"; {won}")
 
 
@@ -275,3 +280,79 @@ def test_no_control_character_a_server_sends_reaches_the_terminal(
     if "--json" in argv:
         told = json.loads(out)  # still the same JSON, the characters escaped inside it
         assert told["code"] == f"KXQ{EVIL}"
+
+
+# --- online play: the window, at the table ---
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["ws://127.0.0.1:9", "KX\x1b[2JQ"], "cribtiles online play: a table's code is six letters, like KXQMWD, not "),
+        (["ws://127.0.0.1:9", "ABCDEF", "--name", "Ann\x07"], "cribtiles online play: --name: a player's name may "),
+        (["ws://127.0.0.1:9", "ABCDEF", "--name", " "], "cribtiles online play: --name: a player's name has 1 to 40"),
+        (["http://127.0.0.1:9", "ABCDEF"], "cribtiles online play: a server's address starts with ws:// or wss://"),
+        (["ws://127.0.0.1:9", "ABCDEF", "--size", "big"], "cribtiles online play: --size 'big': write the width"),
+    ],
+)
+def test_play_refuses_a_bad_code_name_address_or_size_in_words(
+    capsys: pytest.CaptureFixture[str], argv: list[str], words: str
+) -> None:
+    code, out, err = run(capsys, "play", *argv)
+    assert code == 2 and out == ""
+    assert err.startswith(words) and printable(err)
+
+
+def test_play_opens_the_window_seated_and_a_second_start_goes_back_to_the_same_seat(tmp_path: Path) -> None:
+    """Two starts of `cribtiles online play` with one data folder: the first takes the seat kept for Ben
+    and keeps its token in online_games.json; the second goes back to it with that token (a join as Ben
+    would be refused: his seat is taken). Each window is stopped with SIGTERM once seated."""
+    import os
+    import signal
+    import time
+
+    with running_server() as (url, hall):
+        made = new_table_of(url, [{"kind": "person", "name": "Ben"}, {"kind": "bot", "level": "easy"}])
+        table_code = made["code"]
+        env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+        data = tmp_path / "data"
+        command = [sys.executable, "-m", "cribtiles", "online", "play", url, table_code.lower(), "--name", "Ben"]
+        command += ["--data-dir", str(data), "--size", "1024x700"]
+        tokens = []
+        for start in range(2):
+            window = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            try:
+                end = time.monotonic() + PATIENCE
+                while not seated(hall, table_code) and window.poll() is None and time.monotonic() < end:
+                    time.sleep(0.1)
+                assert seated(hall, table_code), f"start {start}: not seated"
+                assert window.poll() is None
+                window.send_signal(signal.SIGTERM)
+                out, _ = window.communicate(timeout=PATIENCE)
+            finally:
+                if window.poll() is None:
+                    window.kill()
+            assert window.returncode == 128 + signal.SIGTERM, out
+            assert "Traceback" not in out, out
+            [held] = json.loads((data / "online_games.json").read_text())["seats"]
+            assert (held["server"], held["code"], held["seat"], held["name"]) == (url, table_code, 0, "Ben")
+            tokens.append(held["token"])
+            end = time.monotonic() + PATIENCE
+            while seated(hall, table_code) and time.monotonic() < end:  # gone: away until the next start
+                time.sleep(0.1)
+        assert tokens[0] == tokens[1]
+
+
+def new_table_of(url: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
+    link = Link(url)
+    try:
+        assert link.wait_connected(PATIENCE)
+        made: dict[str, Any] = link.request("create", PATIENCE, game="tiles", seats=seats)
+        return made
+    finally:
+        link.close()
+
+
+def seated(hall: Any, code: str) -> bool:
+    """Whether the first seat (Ben's) at `code` is held by a connection now (the server's own account)."""
+    return bool(hall.rooms[code].present.get(0))
