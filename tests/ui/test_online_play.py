@@ -157,3 +157,46 @@ def test_without_a_name_it_asks_for_one(tmp_path: Path, opened: Opened) -> None:
         assert (join.status, join.tone) == ("Type your name first.", "bad")
     finally:
         app.close()
+
+
+def test_a_person_away_whose_turn_it_is_is_shown_to_play_and_away_not_thinking(
+    tmp_path: Path, server: tuple[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The real remote session this time: Ben, whose turn it is, has left; Ann's name plate for him says
+    he is to play and away (the table waits for him), never that he is thinking."""
+    from cribtiles.rules import new_game
+    from cribtiles.ui.tiles import panel
+    from cribtiles.ui.tiles.game_scene import GameScene
+
+    url, _hall = server
+    seed = next(s for s in range(100) if new_game(2, seed=s, names=("Ann", "Ben")).current == 1)
+    link = Link(url)
+    try:
+        assert link.wait_connected(PATIENCE)
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}]
+        made = link.request("create", game="tiles", seats=seats, seed=seed)
+        assert link.request("join", code=made["code"], name="Ben")["seat"] == 1
+    finally:
+        link.close()  # Ben goes away
+    table = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
+    app = App(table, Preferences(speed="instant", tutorial_offered=True), Store(tmp_path), size=(1280, 800))
+    written: list[str] = []
+    real_write = panel.write
+
+    def write(surface: Any, text: str, *args: Any, **kw: Any) -> Any:
+        written.append(text)
+        return real_write(surface, text, *args, **kw)
+
+    monkeypatch.setattr(panel, "write", write)
+    try:
+        app.online = OnlineServices(OnlineGames(tmp_path))
+        app.open_online_table(url, made["code"], "Ann")
+        assert until(app, lambda: isinstance(app.scenes[-1], GameScene) and app.session.away(1) is not None)
+        assert app.session.to_move == 1 and app.session.mine == (0,)
+        written.clear()
+        app._full = True
+        app.frame(1 / 60)
+        assert "to play · away" in written
+        assert not any(t.startswith("thinking") for t in written)
+    finally:
+        app.close()

@@ -441,7 +441,7 @@ class JoinScene(FormScene):
             self.address,
             self.code,
             self.name,
-            form.action("Join", self.join, "Take the open seat (or the one kept for your name)"),
+            form.action("Join", self.join, "Take the open seat, the one kept for your name, or yours there already"),
             form.action("Back", window.close_top, "Back to the Online screen"),
         ]
         super().__init__(rows, window.close_top)
