@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cribtiles.names import name_problem
 from cribtiles.quoting import quoted
@@ -28,6 +28,10 @@ from cribtiles.terminal import for_terminal, json_for_terminal, say
 
 from .commands import runs
 from .files import folder_named
+
+if TYPE_CHECKING:
+    from cribtiles.online.botclient import SeatBot
+    from cribtiles.online.client import Link
 
 #: seconds: how long a one-off command waits for the server to answer
 CONNECT_WAIT = 10.0
@@ -107,7 +111,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     bot.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765")
     bot.add_argument("code", metavar="CODE", help="the table's code")
     bot.add_argument("--level", required=True, help="the bot's level (the game's levels, like easy or hard)")
-    bot.add_argument("--name", help="the seat's name (default: the level's, like 'Hard bot')")
+    bot.add_argument("--name", help="the seat's name (default: the level's, like 'Hard bot', or 'Hard bot 2')")
     bot.add_argument("--seed", type=int, help="seed of the bot's choices (default: a random one)")
     runs(bot, _prepare_bot)
     status = commands.add_parser(
@@ -227,11 +231,12 @@ def _prepare_new(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Calla
 
 
 def _prepare_bot(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
-    name = args.name if args.name is not None else f"{args.level.strip().title()[:30]} bot"
-    problem = name_problem(name.strip()) if name.strip() else "a seat's name has 1 to 40 characters"
-    if problem:
-        raise ValueError(f"--name: {problem}")
-    run = functools.partial(_bot, _server(args.server), args.code, args.level.strip().lower(), name.strip(), args.seed)
+    name = args.name.strip() if args.name is not None else None
+    if name is not None:
+        problem = name_problem(name) if name else "a seat's name has 1 to 40 characters"
+        if problem:
+            raise ValueError(f"--name: {problem}")
+    run = functools.partial(_bot, _server(args.server), args.code, args.level.strip().lower(), name, args.seed)
     return functools.partial(_one_off, "online bot", run)
 
 
@@ -319,7 +324,20 @@ def _new(url: str, fields: dict[str, Any], as_json: bool) -> int:
     return 0
 
 
-def _bot(url: str, code: str, level: str, name: str, seed: int | None) -> int:
+def bot_name(level: str, taken: list[object]) -> str:
+    """A bot's name at a table where the names `taken` sit already: its level's, numbered when two
+    bots of one level share the table (a name sits only once).
+
+    >>> bot_name("easy", ["Ann", None]), bot_name("easy", ["Easy bot", None]), bot_name("hard", [])
+    ('Easy bot', 'Easy bot 2', 'Hard bot')
+    """
+    base = f"{level.title()[:30]} bot"
+    names = {str(n).casefold() for n in taken if n}
+    tried = [base] + [f"{base} {k}" for k in range(2, len(names) + 3)]
+    return next(n for n in tried if n.casefold() not in names)
+
+
+def _bot(url: str, code: str, level: str, name: str | None, seed: int | None) -> int:
     from cribtiles.online.botclient import SeatBot
     from cribtiles.online.client import NotConnected, Refused
     from cribtiles.server.rooms import levels
@@ -331,7 +349,7 @@ def _bot(url: str, code: str, level: str, name: str, seed: int | None) -> int:
         if game in GAMES and level not in levels(game):
             raise Trouble(f"there is no bot level {quoted(level)} for {game}; the levels are {', '.join(levels(game))}")
         bot = SeatBot(link, code, level, seed)
-        seat = bot.take_seat(name)
+        seat, name = _sit(link, bot, code, name, table["table"])
         print(for_terminal(f"{name} sits at seat {seat + 1} of table {bot.code} and plays until the game is over"))
         sys.stdout.flush()
         bot.play(timeout=float("inf"))
@@ -343,6 +361,26 @@ def _bot(url: str, code: str, level: str, name: str, seed: int | None) -> int:
         link.close()
     print(for_terminal("\n".join(status_lines(str(answer["code"]), answer["table"]))))
     return 0
+
+
+def _sit(link: Link, bot: SeatBot, code: str, name: str | None, table: dict[str, Any]) -> tuple[int, str]:
+    """`bot` takes a seat at `code` as `name`, or under its level's name not taken there yet: two bots
+    of one level started at once may both find the same name free, and the second tries the next."""
+    from cribtiles.online.client import Refused
+
+    for attempt in range(3):
+        chosen = name if name is not None else bot_name(bot.level, [s.get("name") for s in _dicts(table.get("seats"))])
+        try:
+            return bot.take_seat(chosen), chosen
+        except Refused:
+            if name is not None or attempt == 2:
+                raise
+        table = link.request("status", timeout=ANSWER_WAIT, code=code)["table"]
+    raise AssertionError("unreachable")
+
+
+def _dicts(value: object) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 def _status(url: str, code: str, as_json: bool) -> int:

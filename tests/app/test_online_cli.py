@@ -156,6 +156,27 @@ def test_two_bot_processes_play_a_whole_game_and_status_tells_how_it_ended(
     assert lines[3].startswith("ended: ") and lines[3].endswith(f"; {won}")
 
 
+def test_two_bots_of_one_level_started_at_once_without_names_each_take_a_seat(
+    server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Both would be "Easy bot", and a name sits once at a table: the second to sit is "Easy bot 2"."""
+    table_code = new_code(capsys, server, "?,?")
+    command = [sys.executable, "-m", "cribtiles", "online", "bot", server, table_code, "--level", "easy"]
+    bots = [subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]
+    said = []
+    try:
+        for bot in bots:
+            out, err = bot.communicate(timeout=PATIENCE)
+            said.append((bot.returncode, out, err))
+    finally:
+        for bot in bots:
+            if bot.poll() is None:
+                bot.kill()
+    assert [code for code, _, _ in said] == [0, 0], said
+    firsts = sorted(out.splitlines()[0].split(" sits at ")[0] for _, out, _ in said)
+    assert firsts == ["Easy bot", "Easy bot 2"]
+
+
 def test_status_shows_the_seats_whose_turn_it_is_and_the_scores_while_playing(
     server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
