@@ -466,6 +466,7 @@ class App:
         self.game = GameScene(self, session, notice=notice)
         self._set_scenes([self.game])
         self.caption(session.state)
+        log.info("at a table of %d (%s)", len(session.seats), type(session).__name__)
 
     def start(self, seats: Sequence[Seat], options: RuleOptions, seed: int | None = None) -> None:
         """Start a new game (or match) at a table of `seats` under `options`, in place of the one in play."""

@@ -91,6 +91,10 @@ class Window:
             self.log.flush()
         return Path(self.log.name).read_text()
 
+    def at_the_table(self) -> bool:
+        log = self.data / "cribtiles.log"
+        return log.exists() and "at a table of 2 (RemoteSession)" in log.read_text(errors="replace")
+
     def drag(self, x1: int, y1: int, x2: int, y2: int) -> None:
         """Press on (x1, y1), move there in steps, release: a real drag in this window."""
         xdo(self.env, "mousemove", "--window", self.id, str(x1), str(y1), "mousedown", "1")
@@ -154,7 +158,9 @@ def test_two_windows_at_one_online_table_each_play_a_turn_and_both_show_both_mov
                 window.find()
                 xdo(env, "windowmove", window.id, str(i * WINDOW[0]), "0")
             wait_for(lambda: room.phase == "playing" and room.present.get(0) and room.present.get(1), "both seated")
-            time.sleep(1.5)  # the table drawn in each window once its state has come
+            for window in windows:  # each window says in its log when it is at the table
+                wait_for(window.at_the_table, f"{window.name}'s window at the table")
+            time.sleep(0.5)  # and its first frames drawn
             before = [w.pixels(tmp_path / f"{w.name}-before.png") for w in windows]
             plays: list[Play] = []
             for turn in range(2):
