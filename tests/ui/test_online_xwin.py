@@ -4,7 +4,8 @@ own data folder. Each plays one turn with real mouse events from xdotool (tiles 
 the board, Return); the server then holds both moves, and both windows show both of them.
 
 Skipped (with the reason) where Xvfb, xdotool or ImageMagick's `import` is missing (Debian: apt-get
-install xvfb xdotool imagemagick). With CRIBTILES_SHOTS=<folder> set, the screen is saved there."""
+install xvfb xdotool imagemagick; .ci/run installs them). With CRIBTILES_SHOTS=<folder> set, the screen
+is saved there."""
 
 from __future__ import annotations
 
