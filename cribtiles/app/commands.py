@@ -56,7 +56,7 @@ COMMANDS = (
     ),
     Command(
         "online",
-        "an online table: create one, seat a bot of this computer, see how one stands",
+        "an online table: create one, seat a bot of this computer, see how one stands, sit at one in the window",
         "cribtiles.app.online_cli",
     ),
 )

@@ -1,11 +1,13 @@
-"""`cribtiles serve` and `cribtiles online new|bot|status`: a server for online play, and its tables from
-the command line (create one, put a bot of this computer in a seat, see how one stands). What the server
-sends reaches the terminal with no control character; failures are one line and exit status 2 (issue 31).
+"""`cribtiles serve` and `cribtiles online new|bot|status|play`: a server for online play, and its tables
+from the command line (create one, put a bot of this computer in a seat, see how one stands, or sit down
+at one in the window). What the server sends reaches the terminal with no control character; failures
+are one line and exit status 2 (issue 31).
 
     cribtiles serve --port 8765
     cribtiles online new ws://127.0.0.1:8765 --players Ann,?,hard
     cribtiles online bot ws://127.0.0.1:8765 KXQMWD --level medium
     cribtiles online status ws://127.0.0.1:8765 KXQMWD
+    cribtiles online play ws://127.0.0.1:8765 KXQMWD --name Ben
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from cribtiles.names import name_problem
 from cribtiles.quoting import quoted
@@ -27,12 +29,17 @@ from cribtiles.terminal import for_terminal, json_for_terminal, say
 from .commands import runs
 from .files import folder_named
 
+if TYPE_CHECKING:
+    from cribtiles.online.botclient import SeatBot
+    from cribtiles.online.client import Link
+
 #: seconds: how long a one-off command waits for the server to answer
 CONNECT_WAIT = 10.0
 ANSWER_WAIT = 10.0
 GAMES = ("tiles", "cribbage")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
 _DURATION = re.compile(r"\s*([0-9]{1,7})\s*([smhd]?)\s*", re.IGNORECASE)
+_CODE = re.compile(r"[A-Za-z][A-Za-z \-]{0,19}")  # a code as typed: letters, maybe spaces or dashes
 ENDINGS = {  # the tile game's end reasons (EndReason), as `status` says them
     "out": "a player went out with the bag empty",
     "blocked": "the bag is empty and nobody can play",
@@ -65,10 +72,13 @@ def add_serve_arguments(ap: argparse.ArgumentParser) -> None:
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
-    """`cribtiles online`'s sub-commands: new, bot and status."""
-    ap.description = "Online tables from the command line: create one, put a bot in a seat, see how one stands."
+    """`cribtiles online`'s sub-commands: new, bot, status and play."""
+    ap.description = (
+        "Online tables from the command line: create one, put a bot in a seat, see how one stands, "
+        "or sit down at one in the window."
+    )
     ap.epilog = "SERVER is the server's address, like ws://192.168.1.20:8765 (wss:// behind a TLS proxy)."
-    commands = ap.add_subparsers(dest="online", required=True, metavar="new|bot|status")
+    commands = ap.add_subparsers(dest="online", required=True, metavar="new|bot|status|play")
     new = commands.add_parser(
         "new",
         help="create a table and print its code",
@@ -101,7 +111,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     bot.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765")
     bot.add_argument("code", metavar="CODE", help="the table's code")
     bot.add_argument("--level", required=True, help="the bot's level (the game's levels, like easy or hard)")
-    bot.add_argument("--name", help="the seat's name (default: the level's, like 'Hard bot')")
+    bot.add_argument("--name", help="the seat's name (default: the level's, like 'Hard bot', or 'Hard bot 2')")
     bot.add_argument("--seed", type=int, help="seed of the bot's choices (default: a random one)")
     runs(bot, _prepare_bot)
     status = commands.add_parser(
@@ -113,6 +123,21 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     status.add_argument("code", metavar="CODE", help="the table's code")
     status.add_argument("--json", action="store_true", help="print a JSON object")
     runs(status, _prepare_status)
+    play = commands.add_parser(
+        "play",
+        help="open the window at the table, seated",
+        description="Open the window straight at the table CODE, seated: in the open seat, in the one kept for "
+        "--name, or back in the seat you hold there already (kept in the data folder). It is the Online screen's "
+        "Join with a code, filled in; what goes wrong is said there.",
+    )
+    play.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765")
+    play.add_argument("code", metavar="CODE", help="the table's code (capitals or not, spaces or not)")
+    play.add_argument("--name", help="your name at the table (default: the one you used last online)")
+    play.add_argument(
+        "--data-dir", type=folder_named, help="keep saves and settings in this folder (default: the user data folder)"
+    )
+    play.add_argument("--size", help="window size, like 1280x800")
+    runs(play, _prepare_play)
 
 
 def _port(text: str) -> int:
@@ -206,17 +231,37 @@ def _prepare_new(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Calla
 
 
 def _prepare_bot(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
-    name = args.name if args.name is not None else f"{args.level.strip().title()[:30]} bot"
-    problem = name_problem(name.strip()) if name.strip() else "a seat's name has 1 to 40 characters"
-    if problem:
-        raise ValueError(f"--name: {problem}")
-    run = functools.partial(_bot, _server(args.server), args.code, args.level.strip().lower(), name.strip(), args.seed)
+    name = args.name.strip() if args.name is not None else None
+    if name is not None:
+        problem = name_problem(name) if name else "a seat's name has 1 to 40 characters"
+        if problem:
+            raise ValueError(f"--name: {problem}")
+    run = functools.partial(_bot, _server(args.server), args.code, args.level.strip().lower(), name, args.seed)
     return functools.partial(_one_off, "online bot", run)
 
 
 def _prepare_status(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
     run = functools.partial(_status, _server(args.server), args.code, args.json)
     return functools.partial(_one_off, "online status", run)
+
+
+def _prepare_play(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    from cribtiles.rules import RuleOptions
+    from cribtiles.ui.geometry import window_size  # pure arithmetic: no pygame is imported
+
+    from .play import play_window
+
+    url = _server(args.server)
+    if _CODE.fullmatch(args.code.strip()) is None:
+        raise ValueError(f"a table's code is six letters, like KXQMWD, not {quoted(args.code)}")
+    name = args.name.strip() if args.name is not None else None
+    if name is not None:
+        problem = name_problem(name) if name else "a player's name has 1 to 40 characters"
+        if problem:
+            raise ValueError(f"--name: {problem}")
+    size = window_size(args.size)
+    table = (url, args.code.strip(), name)
+    return functools.partial(play_window, args.data_dir, None, None, RuleOptions(), False, size, online_table=table)
 
 
 # --- the runs ---
@@ -279,7 +324,20 @@ def _new(url: str, fields: dict[str, Any], as_json: bool) -> int:
     return 0
 
 
-def _bot(url: str, code: str, level: str, name: str, seed: int | None) -> int:
+def bot_name(level: str, taken: list[object]) -> str:
+    """A bot's name at a table where the names `taken` sit already: its level's, numbered when two
+    bots of one level share the table (a name sits only once).
+
+    >>> bot_name("easy", ["Ann", None]), bot_name("easy", ["Easy bot", None]), bot_name("hard", [])
+    ('Easy bot', 'Easy bot 2', 'Hard bot')
+    """
+    base = f"{level.title()[:30]} bot"
+    names = {str(n).casefold() for n in taken if n}
+    tried = [base] + [f"{base} {k}" for k in range(2, len(names) + 3)]
+    return next(n for n in tried if n.casefold() not in names)
+
+
+def _bot(url: str, code: str, level: str, name: str | None, seed: int | None) -> int:
     from cribtiles.online.botclient import SeatBot
     from cribtiles.online.client import NotConnected, Refused
     from cribtiles.server.rooms import levels
@@ -291,7 +349,7 @@ def _bot(url: str, code: str, level: str, name: str, seed: int | None) -> int:
         if game in GAMES and level not in levels(game):
             raise Trouble(f"there is no bot level {quoted(level)} for {game}; the levels are {', '.join(levels(game))}")
         bot = SeatBot(link, code, level, seed)
-        seat = bot.take_seat(name)
+        seat, name = _sit(link, bot, code, name, table["table"])
         print(for_terminal(f"{name} sits at seat {seat + 1} of table {bot.code} and plays until the game is over"))
         sys.stdout.flush()
         bot.play(timeout=float("inf"))
@@ -303,6 +361,26 @@ def _bot(url: str, code: str, level: str, name: str, seed: int | None) -> int:
         link.close()
     print(for_terminal("\n".join(status_lines(str(answer["code"]), answer["table"]))))
     return 0
+
+
+def _sit(link: Link, bot: SeatBot, code: str, name: str | None, table: dict[str, Any]) -> tuple[int, str]:
+    """`bot` takes a seat at `code` as `name`, or under its level's name not taken there yet: two bots
+    of one level started at once may both find the same name free, and the second tries the next."""
+    from cribtiles.online.client import Refused
+
+    for attempt in range(3):
+        chosen = name if name is not None else bot_name(bot.level, [s.get("name") for s in _dicts(table.get("seats"))])
+        try:
+            return bot.take_seat(chosen), chosen
+        except Refused:
+            if name is not None or attempt == 2:
+                raise
+        table = link.request("status", timeout=ANSWER_WAIT, code=code)["table"]
+    raise AssertionError("unreachable")
+
+
+def _dicts(value: object) -> list[dict[str, Any]]:
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 def _status(url: str, code: str, as_json: bool) -> int:
@@ -328,7 +406,7 @@ def status_lines(code: str, table: dict[str, Any]) -> list[str]:
     >>> seats = [{"name": "Ann", "kind": "person", "level": None, "present": True, "away": None},
     ...          {"name": None, "kind": "open", "level": None, "present": False, "away": 30}]
     >>> status_lines("KXQMWD", {"game": "tiles", "phase": "waiting", "ply": 1, "seats": seats})
-    ['table KXQMWD: tiles, waiting for 1 more player', '  1. Ann     here', '  2. (open)  away 30 s']
+    ['table KXQMWD: tiles, waiting for 1 more player', '  1. Ann     here', '  2. (open)']
     """
     phase, seats = table.get("phase"), _list(table.get("seats"))
     scores, to_move = _list(table.get("scores")), table.get("to_move")
@@ -350,10 +428,11 @@ def status_lines(code: str, table: dict[str, Any]) -> list[str]:
         parts = [f"  {number + 1}. {_seat_name(seat).ljust(width)}"]
         if number < len(scores):
             parts.append(f"{scores[number]:>4}")
-        parts.append(_presence(seat))
+        if phase != "over":  # once it is over, who is still connected says nothing
+            parts.append(_presence(seat))
         if phase == "playing" and to_move == number:
             parts.append("<- to move")
-        lines.append("  ".join(p for p in parts if p))
+        lines.append("  ".join(p for p in parts if p).rstrip())
     if phase == "over":
         lines.append(_ending(table, seats))
     return lines
@@ -371,7 +450,10 @@ def _seat_name(seat: object) -> str:
     if not isinstance(seat, dict):
         return "?"
     name = seat.get("name")
-    return str(name)[:40] if name else "(open)"
+    if name:
+        return str(name)[:40]
+    level = seat.get("level")  # the server's bot, named once the game begins
+    return str(level)[:30].capitalize() if seat.get("kind") == "bot" and level else "(open)"
 
 
 def _presence(seat: object) -> str:
@@ -379,6 +461,8 @@ def _presence(seat: object) -> str:
         return ""
     if seat.get("kind") == "bot":
         return f"the server's bot ({seat.get('level')})"
+    if seat.get("kind") == "open":
+        return ""
     if seat.get("present"):
         return "here"
     away = seat.get("away")

@@ -28,6 +28,7 @@ def play_window(
     seats: Sequence[Seat] | None = None,
     replay: Table | None = None,
     title: bool = True,
+    online_table: tuple[str, str, str | None] | None = None,
 ) -> int:
     """Open on the title screen over the saved game (straight onto the game when `title` is False:
     `--continue`), or start a new one: a level, players (`seats`), seed or rules given on the command
@@ -35,7 +36,8 @@ def play_window(
     game screen (the rules, the players with their lone bot at the remembered level), and the table
     shows the rules in force. An unfinished saved game that such a new game replaces is kept in the
     history, marked unfinished, and the terminal and the window say so. `replay`: open straight onto
-    that game's replay (closing it quits)."""
+    that game's replay (closing it quits). `online_table` (server, code, name): sit down at that table
+    online, as the Online screen's Join with a code does (`cribtiles online play`)."""
     try:
         import pygame  # noqa: F401
     except ImportError:
@@ -52,7 +54,7 @@ def play_window(
         return 1
     try:
         new_options = options if new_rules else None
-        return _play(store, level, seed, new_options, size, folder_note, seats, replay, title)
+        return _play(store, level, seed, new_options, size, folder_note, seats, replay, title, online_table)
     except Exception as e:  # a bug: say so, where the details are, and that the game is safe
         return _crashed(e, log_path, store.unsaved)
     finally:
@@ -90,6 +92,7 @@ def _play(
     seats: Sequence[Seat] | None,
     replay: Table | None = None,
     title: bool = True,
+    online_table: tuple[str, str, str | None] | None = None,
 ) -> int:
     prefs, notes = store.load_preferences()
     notes = " ".join(n for n in (folder_note, notes) if n)
@@ -121,6 +124,8 @@ def _play(
     from .online_games import online_services
 
     app.online = online_services(store.folder)
+    if online_table is not None:
+        app.open_online_table(*online_table)
     if replay is not None:
         app.open_replay(replay, quit_on_close=True)
     width, height = app.screen.get_size()

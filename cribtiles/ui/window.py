@@ -311,6 +311,22 @@ class App:
 
         self.push(GamesScene(self, self.lobby))
 
+    def open_online_table(self, server: str, code: str, name: str | None = None) -> None:
+        """Straight to the table `code` at `server`, seated (`cribtiles online play`): the Online screen's
+        Join with a code, filled in and pressed, so it takes the open seat (or the one kept for `name`),
+        or goes back to a seat held there; what goes wrong is said on that screen, which stays open."""
+        from .online.screens import JoinScene, OnlineScene
+
+        online = OnlineScene(self, self.lobby)
+        online.address.text = server
+        if name:
+            online.name.text = name
+        self.push(online)
+        join = JoinScene(self, self.lobby, server, online.name.text)
+        join.code.text = code.upper()
+        self.push(join)
+        join.join()
+
     def _remote_session(self, link: Link, code: str, seat: int, game: str = "tiles") -> Session | CribbageDriver:
         """The session of `seat` at the table `code` of `game`, through `link` (which holds the seat);
         made in a job, as it waits for the table's state."""
@@ -466,6 +482,7 @@ class App:
         self.game = GameScene(self, session, notice=notice)
         self._set_scenes([self.game])
         self.caption(session.state)
+        log.info("at a table of %d (%s)", len(session.seats), type(session).__name__)
 
     def start(self, seats: Sequence[Seat], options: RuleOptions, seed: int | None = None) -> None:
         """Start a new game (or match) at a table of `seats` under `options`, in place of the one in play."""

@@ -392,6 +392,10 @@ def hot_seat_coach(folder: Path = HERE) -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["hot-seat"]:  # only the hot-seat change with the coach's note: take.py hot-seat [FOLDER]
         hot_seat_coach(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
+    elif sys.argv[1:2] == ["online"]:  # only online play's (real servers on 127.0.0.1): take.py online [FOLDER]
+        from take_online import online
+
+        online(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["cribbage"]:  # only the cribbage table's: take.py cribbage [FOLDER] [WxH]
         where = Path(sys.argv[2]) if len(sys.argv) > 2 else HERE
         wh = tuple(int(v) for v in sys.argv[3].split("x")) if len(sys.argv) > 3 else (1280, 800)
@@ -400,3 +404,6 @@ if __name__ == "__main__":
         main()
         hot_seat_coach()
         cribbage()
+        from take_online import online
+
+        online()

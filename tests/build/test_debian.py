@@ -136,6 +136,7 @@ def test_the_manual_page_names_every_option_of_cribtiles_help() -> None:
         "online new",
         "online bot",
         "online status",
+        "online play",
     ],
 )
 def test_the_manual_page_names_every_option_of_each_subcommand(command: str) -> None:

@@ -49,7 +49,13 @@ def ago(seconds: float) -> str:
 
 
 def turn_words(held: HeldSeat, table: dict[str, Any]) -> tuple[str, tuple[int, int, int]]:
-    """Whose turn it is at `table`, for the player at `held`'s seat, and its colour."""
+    """Whose turn it is at `table`, for the player at `held`'s seat (and whether that player is away), and
+    its colour.
+
+    >>> ben = {"name": "Ben", "kind": "person", "present": False}
+    >>> turn_words(HeldSeat("ws://h:1", "KXQMWD", 0, "Ann"), {"phase": "playing", "to_move": 1, "seats": [{}, ben]})[0]
+    "Ben's (away)"
+    """
     seats = table.get("seats") or []
     names = [str(s.get("name") or "?") for s in seats if isinstance(s, dict)]
     phase = table.get("phase")
@@ -63,7 +69,9 @@ def turn_words(held: HeldSeat, table: dict[str, Any]) -> tuple[str, tuple[int, i
     if to_move == held.seat:
         return "yours", GOLD
     if isinstance(to_move, int) and 0 <= to_move < len(names):
-        return f"{names[to_move]}'s", CREAM
+        seat = seats[to_move] if isinstance(seats[to_move], dict) else {}
+        gone = seat.get("kind") == "person" and not seat.get("present")
+        return f"{names[to_move]}'s" + (" (away)" if gone else ""), CREAM
     return "between turns", CREAM
 
 

@@ -4,6 +4,7 @@ given, and joining a table with a code. Every answer from a server comes through
 
 from __future__ import annotations
 
+import re
 from typing import Any, Protocol
 
 import pygame
@@ -21,7 +22,7 @@ from ..screens import Item, Menu, fit, screen_card
 from . import form
 from .form import GREEN, TONES, FormScene, Row
 from .lobby import Lobby, Outcome
-from .services import HeldSeat
+from .services import HeldSeat, SeatBook
 
 #: How often the list of servers on the network is looked at again (seconds).
 LAN_EVERY = 1.0
@@ -55,6 +56,17 @@ class Window(Protocol):
 def code_words(code: str) -> str:
     """A code as read out: two groups of three ("KPW RTX")."""
     return f"{code[:3]} {code[3:]}" if len(code) == 6 else code
+
+
+def held_at(book: SeatBook, url: str, code: str) -> HeldSeat | None:
+    """The seat this player already holds at the table `code` (as typed: any case, spaces or dashes)
+    on the server `url`, if any: joining it again goes back to that seat with its token."""
+    try:
+        url = check_url(url)
+    except ValueError:
+        return None
+    wanted = re.sub(r"[\s-]", "", code).upper()
+    return next((s for s in reversed(book.seats()) if s.server == url and s.code == wanted), None)
 
 
 class OnlineScene(FormScene):
@@ -460,7 +472,7 @@ class CodeScene:
 
 
 class JoinScene(FormScene):
-    """Taking a seat with a code a friend read out."""
+    """Taking a seat with a code a friend read out (or going back to the seat held there already)."""
 
     title = "Join a table"
     height = 0.7
@@ -475,7 +487,7 @@ class JoinScene(FormScene):
             self.address,
             self.code,
             self.name,
-            form.action("Join", self.join, "Take the open seat (or the one kept for your name)"),
+            form.action("Join", self.join, "Take the open seat, the one kept for your name, or yours there already"),
             form.action("Back", window.close_top, "Back to the Online screen"),
         ]
         super().__init__(rows, window.close_top)
@@ -495,7 +507,12 @@ class JoinScene(FormScene):
         )
         if missing is not None:
             self.focus = self.rows.index(missing)
-            self.say(f"Type the {missing.label.lower()} first.", "bad")
+            self.say(f"Type {'your name' if missing is self.name else 'the ' + missing.label.lower()} first.", "bad")
+            return
+        held = held_at(self.lobby.services.book, address, code)
+        if held is not None:  # its token is kept: a second join would find the seat taken
+            self.say(f"Going back to your seat at {code_words(held.code)}…", "busy")
+            self.lobby.open(held, lambda problem: self.say(problem, "bad"))
             return
         self.say(f"Joining {code.upper()} at {address}…", "busy")
         self.lobby.jobs.run(lambda: self.lobby.join(address, code, name), self._joined)

@@ -541,8 +541,10 @@ def _draw_opponents(surf: Target, snap: TableSnapshot) -> None:
             level = snap.seats[p].level
             status, colour = (DESCRIPTIONS.get(level, "") if level is not None else "a person at this table"), DIM
         gone = snap.away[p] if p < len(snap.away) else ""  # a player of a table online who is away
-        if gone:
-            status, colour = (f"{status} · {gone}", colour) if colour == GOLD else (gone, DIM)
+        if gone and colour == GOLD:  # their turn: a person away is not thinking, the table waits for them
+            status = f"{'to play' if snap.seats[p].level is None else status} · {gone}"
+        elif gone:
+            status, colour = gone, DIM
         name_colour = GOLD if snap.state.current == p and not snap.state.is_over else CREAM
         if one_line:
             r = write(surf, label, size, name_colour, (ox + 30, mid), "midleft")

@@ -1,0 +1,283 @@
+"""Take the screenshots of online play, headless, against real servers on the loopback address:
+`python docs/screenshots/take_online.py [FOLDER]` (or `take.py online [FOLDER]`) writes
+online-hosting.png and online-host.png (a server hosted by this computer: the Online screen, then a
+new table's code), online-join.png (joining with a code), online-away.png (a table where the other
+player is away) and online-games.png (Your online games).
+
+The away and games shots use a server in this process whose clock the script moves on (as the days
+pass for a table that waits), so that "away 14 min" and "2 days ago" are the server's own words."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import socket
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[1]))
+SIZE = (1280, 800)
+PATIENCE = 30.0  # seconds any one wait may take
+
+
+class Clock:
+    """The in-process server's clock: the real one, moved on by `later`."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def later(self, seconds: float) -> None:
+        self.offset += seconds
+
+
+@contextmanager
+def server_here(clock: Clock) -> Iterator[tuple[str, Any]]:
+    """A server in a thread of this process on a free loopback port: its address and its hall."""
+    from cribtiles.server.front import Hall, run_server
+    from cribtiles.server.store import MemoryStore
+
+    loop = asyncio.new_event_loop()
+    ready = threading.Event()
+    told: list[Any] = []
+
+    async def main() -> None:
+        hall = Hall(MemoryStore(), clock=clock)
+        stop = loop.create_future()
+        told.extend([hall, stop])
+        await run_server(hall, "127.0.0.1", 0, lambda url: (told.append(url), ready.set()), stop)
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(main(),), daemon=True)
+    thread.start()
+    assert ready.wait(PATIENCE), "the server did not start"
+    hall, stop, url = told
+    try:
+        yield url, hall
+    finally:
+        loop.call_soon_threadsafe(lambda: stop.done() or stop.set_result(None))
+        thread.join(PATIENCE)
+
+
+def until(app: Any, check: Callable[[], bool], what: str) -> None:
+    end = time.monotonic() + PATIENCE
+    while not check():
+        assert time.monotonic() < end, f"{what}: not within {PATIENCE:.0f} s"
+        app.frame(1 / 60)
+        time.sleep(0.01)
+
+
+def frames(app: Any, n: int = 8) -> None:
+    for _ in range(n):
+        app.frame(1 / 60)
+
+
+def a_free_port(wanted: int = 8765) -> int:
+    """`wanted` if nothing listens there on the loopback address (the screenshot reads as the README), else 0."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: past TIME_WAIT
+        try:
+            probe.bind(("127.0.0.1", wanted))
+        except OSError:
+            return 0
+    return wanted
+
+
+class Seated:
+    """A person at a table over a link of their own: joins, keeps the newest state, plays like Medium."""
+
+    def __init__(self, url: str, code: str, name: str) -> None:
+        from cribtiles.online.client import Link
+
+        self.link = Link(url)
+        assert self.link.wait_connected(PATIENCE), self.link.problem
+        self.code, self.name = code, name
+        answer = self.link.request("join", PATIENCE, code=code, name=name)
+        self.seat, self.token = int(answer["seat"]), str(answer["token"])
+        self.link.sit(code, self.token)
+        self.state: dict[str, Any] = {}
+
+    def newest(self) -> dict[str, Any]:
+        for message in self.link.messages():
+            mine = message["type"] == "state" and message["code"] == self.code
+            if mine and (not self.state or message["state"]["ply"] >= self.state["ply"]):
+                self.state = message["state"]
+        return self.state
+
+    def wait_turn(self) -> dict[str, Any]:
+        end = time.monotonic() + PATIENCE
+        while not (self.newest() and self.state.get("to_move") == self.seat):
+            assert time.monotonic() < end, f"{self.name}'s turn never came"
+            time.sleep(0.05)
+        return self.state
+
+    def move(self, rng: random.Random) -> None:
+        from cribtiles.online.botclient import tile_move
+
+        state = self.wait_turn()
+        move = tile_move(state, "medium", rng)
+        answer = self.link.request("act", PATIENCE, code=self.code, ply=state["ply"], move=move)
+        self.state = answer["state"]
+
+    def held(self, url: str) -> Any:
+        from cribtiles.ui.online.services import HeldSeat
+
+        return HeldSeat(url, self.code, self.seat, self.name, "tiles", self.token)
+
+    def close(self) -> None:
+        self.link.close()
+
+
+def new_table(url: str, seats: list[dict[str, Any]], seed: int) -> str:
+    from cribtiles.online.client import Link
+
+    link = Link(url)
+    try:
+        assert link.wait_connected(PATIENCE), link.problem
+        code: str = link.request("create", PATIENCE, game="tiles", seats=seats, seed=seed)["code"]
+        return code
+    finally:
+        link.close()
+
+
+def an_app(folder: Path, host: Any = None) -> Any:
+    """A window (headless) with online play's services kept in `folder`, on the title screen."""
+    from cribtiles.app.online_games import OnlineGames
+    from cribtiles.app.storage import Store
+    from cribtiles.online.lan import Browser
+    from cribtiles.table import Seat
+    from cribtiles.table.settings import Preferences
+    from cribtiles.table.tiles.table import Table
+    from cribtiles.ui.online.services import OnlineServices
+    from cribtiles.ui.window import App
+
+    folder.mkdir(parents=True, exist_ok=True)
+    table = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
+    app = App(table, Preferences(speed="instant", tutorial_offered=True), Store(folder), size=SIZE, title=True)
+    app.online = OnlineServices(OnlineGames(folder), host, Browser)
+    frames(app, 2)
+    return app
+
+
+def online(folder: Path = HERE) -> None:
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    import pygame
+
+    from cribtiles.app.hosting import HostedServer
+    from cribtiles.rules import new_game
+    from cribtiles.ui.online.screens import CodeScene, CreateScene, JoinScene, OnlineScene
+    from cribtiles.ui.tiles.autopilot import post_key
+    from cribtiles.ui.tiles.game_scene import GameScene
+
+    def save(app: Any, name: str) -> None:
+        pygame.image.save(app.screen, str(folder / name))
+        print(f"wrote {folder / name}")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        here = Path(tmp)
+        # hosting: Ann's computer runs `cribtiles serve` for her network, and she creates a table there
+        host = HostedServer(here / "ann" / "server", port=a_free_port())
+        app = an_app(here / "ann", host)
+        try:
+            app.open_online()
+            scene = app.scenes[-1]
+            assert isinstance(scene, OnlineScene)
+            scene.name.text = "Ann"
+            scene.shared.choose(True)
+            scene.focus = scene.rows.index(scene.shared)
+            scene.host()
+            until(app, lambda: scene.tone == "good", f"hosting ({scene.status})")
+            frames(app)
+            save(app, "online-hosting.png")
+            scene.create()
+            create = app.scenes[-1]
+            assert isinstance(create, CreateScene)
+            create.seats[0].choose("friend")
+            create.create()
+            until(app, lambda: isinstance(app.scenes[-1], CodeScene), f"the table ({create.status})")
+            code_scene = app.scenes[-1]
+            until(app, lambda: code_scene.waiting == "Waiting for 1 player", "the table's seats")
+            frames(app)
+            save(app, "online-host.png")
+            code = code_scene.held.code
+            url = host.lan_url or code_scene.held.server  # what Ben, at another computer, types
+            # joining: Ben, at another computer, types the address and the code Ann read out
+            ben = an_app(here / "ben")
+            try:
+                ben.open_online()
+                online_scene = ben.scenes[-1]
+                online_scene.name.text = "Ben"
+                online_scene.address.text = url
+                online_scene.join()
+                join = ben.scenes[-1]
+                assert isinstance(join, JoinScene)
+                join.code.text = f"{code[:3]} {code[3:]}"
+                join.focus = len(join.rows) - 2  # Join
+                frames(ben)
+                save(ben, "online-join.png")
+                post_key(pygame.K_RETURN)
+                until(ben, lambda: isinstance(ben.scenes[-1], GameScene), f"Ben at the table ({join.status})")
+            finally:
+                ben.close()
+        finally:
+            app.close()
+
+        clock = Clock()
+        rng = random.Random(3)
+        with server_here(clock) as (url, hall):
+            # the other tables Ann sits at: against a bot (her turn, for two days now), one waiting for a friend
+            vs_bot = new_table(url, [{"kind": "person", "name": "Ann"}, {"kind": "bot", "level": "hard"}], 5)
+            bot_seat = Seated(url, vs_bot, "Ann")
+            bot_seat.wait_turn()
+            bot_seat.close()
+            clock.later(2 * 86_400)
+            waiting = new_table(url, [{"kind": "person", "name": "Ann"}, {"kind": "open"}], 6)
+            waiting_seat = Seated(url, waiting, "Ann")
+            waiting_seat.close()
+            clock.later(3 * 3600)
+            # a table where Ben is away, and it is his turn: they played four turns, then he left
+            names = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}]
+            seed = next(s for s in range(100) if new_game(2, seed=s, names=("Ann", "Ben")).current == 1)
+            code = new_table(url, names, seed)
+            ann, ben_seat = Seated(url, code, "Ann"), Seated(url, code, "Ben")
+            for _ in range(2):  # Ben starts, so it is his turn again after four
+                ben_seat.move(rng)
+                ann.move(rng)
+            ben_seat.close()
+            end = time.monotonic() + PATIENCE
+            while hall.rooms[code].present.get(ben_seat.seat) and time.monotonic() < end:
+                time.sleep(0.05)  # the server has seen him go (his time away counts from then)
+            clock.later(14 * 60)  # Ben has been gone a quarter of an hour
+            away = ann.held(url)
+            ann.close()
+
+            app = an_app(here / "ann-later")
+            try:
+                book = app.online.book
+                for held in (bot_seat.held(url), waiting_seat.held(url), away):  # the newest is listed first
+                    book.add(held)
+                app.open_online_games()
+                games = app.scenes[-1]
+                until(app, lambda: all(games.cells(i)[0][3] != "asking…" for i in range(3)), "the tables' servers")
+                frames(app)
+                save(app, "online-games.png")
+                app.open_online_table(url, away.code, "Ann")  # back to the seat held, with its token
+                until(app, lambda: isinstance(app.scenes[-1], GameScene), "Ann back at the table")
+                frames(app, 30)
+                save(app, "online-away.png")
+            finally:
+                app.close()
+
+
+if __name__ == "__main__":
+    online(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)
