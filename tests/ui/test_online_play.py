@@ -31,11 +31,11 @@ class Opened:
     """Stands in for the making of the remote session (tests/online plays one): records what it was given."""
 
     def __init__(self) -> None:
-        self.calls: list[tuple[Link, str, int]] = []
+        self.calls: list[tuple[Link, str, int, str]] = []
         self.taken: list[Any] = []
 
-    def __call__(self, link: Link, code: str, seat: int) -> tuple[str, str, int]:
-        self.calls.append((link, code, seat))
+    def __call__(self, link: Link, code: str, seat: int, game: str = "tiles") -> tuple[str, str, int]:
+        self.calls.append((link, code, seat, game))
         return ("session", code, seat)
 
 
@@ -92,8 +92,8 @@ def test_it_takes_the_open_seat_and_keeps_it_in_the_list_of_online_games(
     assert isinstance(join, JoinScene) and isinstance(app.scenes[-2], OnlineScene)
     assert (join.address.text, join.name.text) == (url, "Ben")
     assert until(app, lambda: bool(opened.taken)), join.status
-    link, at, seat = opened.calls[0]
-    assert (at, seat) == (code, 1) and link.url == url
+    link, at, seat, game = opened.calls[0]
+    assert (at, seat, game) == (code, 1, "tiles") and link.url == url
     assert opened.taken == [("session", code, 1)]
     assert hall.rooms[code].phase == "playing"
     [held] = app.online.book.seats()  # type: ignore[union-attr]
@@ -106,7 +106,7 @@ def test_it_takes_the_seat_kept_for_the_name(app: App, server: tuple[str, Any], 
     made = a_table(url, [{"kind": "person", "name": "Ann"}, {"kind": "open"}, {"kind": "person", "name": "Cy"}])
     app.open_online_table(url, made["code"], "Cy")
     assert until(app, lambda: bool(opened.taken)), app.scenes[-1]
-    assert opened.calls[0][1:] == (made["code"], 2)
+    assert opened.calls[0][1:] == (made["code"], 2, "tiles")
 
 
 def test_a_seat_held_already_is_gone_back_to_with_its_token_and_not_joined_again(
@@ -128,8 +128,8 @@ def test_a_seat_held_already_is_gone_back_to_with_its_token_and_not_joined_again
     join = app.scenes[-1]
     assert isinstance(join, JoinScene) and join.status.startswith("Going back to your seat at ")
     assert until(app, lambda: bool(opened.taken)), join.status
-    link, code, seat = opened.calls[0]
-    assert (code, seat) == (made["code"], 0) and link.seats[code] == joined["token"]
+    link, code, seat, game = opened.calls[0]
+    assert (code, seat, game) == (made["code"], 0, "tiles") and link.seats[code] == joined["token"]
     assert hall.rooms[code].phase == "waiting"  # nobody took the open seat
     assert len(book.seats()) == 1
 
