@@ -97,6 +97,7 @@ def _run(folder: Path) -> None:
     _check(not app.game.state.turns or app.game is not game, "New game did not start a game")
     app.close()
     _every_mode(store, prefs)
+    _online_parts()
 
 
 #: Every way to play at the window: (players, rules, rounds to play through).
@@ -216,3 +217,21 @@ def _new_game_screen(app: object) -> None:
     app.frame(1 / 60)
     _check(app.scenes[-1] is not scene, "Escape did not leave the New game screen")
     print("  the New game screen drawn (three seats, Solitaire) and left with Escape")
+
+
+def _online_parts() -> None:
+    """The online modules load with the libraries they stand on, compiled parts and all (a bundle that
+    missed one would fail only when a player hosts or joins): the client, the server and the network
+    finder. CI plays a table online with the installed program too (.ci/online_smoke)."""
+    import importlib
+    import importlib.metadata
+
+    for name in ("cribtiles.online.client", "cribtiles.online.lan", "cribtiles.server.front", "cribtiles.app.hosting"):
+        importlib.import_module(name)
+    versions = []
+    for package in ("websockets", "zeroconf"):
+        try:
+            versions.append(f"{package} {importlib.metadata.version(package)}")
+        except importlib.metadata.PackageNotFoundError:  # a bundle keeps the code, not always its metadata
+            versions.append(package)
+    print(f"  the online parts load ({', '.join(versions)})")
