@@ -9,8 +9,8 @@ connections and tables (every client here comes from 127.0.0.1).
 The clients are cheap so that the server gets the machine: asyncio WebSocket connections (not a thread
 each) in `--client-processes` processes. Two connections play each table, each a seat, and choose from
 what their seat is sent: the play that scores the most now, from the rules' compiled move generator (a
-Medium bot without its bot machinery: about a tenth of a millisecond mid-game), or a pass when stuck. A
-table that ends starts another on the same two connections.
+Medium bot without its bot machinery: `top_plays`, which makes no object for the plays it passes over),
+or a pass when stuck. A table that ends starts another on the same two connections.
 
 Three phases:
 1. idle: `--idle` tables of two named seats are made, the server's RSS is read, then `--idle`
@@ -49,7 +49,6 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
-from operator import itemgetter
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +58,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from cribtiles.online.protocol import VERSION
-from cribtiles.rules import Board, Pass, Placement, Play, format_move, parse_move, parse_rack, scored_plays
+from cribtiles.rules import Board, Pass, Placement, Play, format_move, parse_move, parse_rack
+from cribtiles.rules.movegen import top_plays
 
 HERE = Path(__file__).resolve()
 #: The key under which a client notes when a frame came (not a field of the protocol: it never leaves).
@@ -293,10 +293,8 @@ def _placement(word: str) -> Placement:
 def best_move(state: dict[str, Any]) -> str:
     """The play that scores the most now from what the seat was sent, or a pass when there is none."""
     board = Board.empty().place(_placement(word) for word in state["match"]["game"]["board"].split())
-    plays = scored_plays(board, tuple(parse_rack(state["rack"])))
-    if not plays:
-        return format_move(Pass())
-    return format_move(max(plays, key=itemgetter(1))[0])
+    best = top_plays(board, tuple(parse_rack(state["rack"])), 1)  # the first of the best scored_plays gives
+    return format_move(best[0][0] if best else Pass())
 
 
 # --- the players ---
