@@ -617,7 +617,7 @@ def play_phase(server: Server, tables: int, processes: int, think: float, second
     clients_began = sum(cpu_seconds(proc.pid) for proc in procs)
     time.sleep(seconds / 2)
     seen = server.stats()
-    time.sleep(seconds / 4)
+    time.sleep(seconds / 2)  # the whole of the clients' count (they began as this did, give or take)
     spent = time.perf_counter() - began
     later = server.stats()
     if later["late"] > seen["late"]:  # the longest lateness, with what the server ran meanwhile
