@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
+import threading
 from collections import OrderedDict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -45,6 +46,10 @@ CREATE TABLE IF NOT EXISTS changes (
 SNAPSHOT_EVERY = 64
 #: Texts longer than this are written as the tail that differs from their last value.
 LONG_TEXT = 256
+#: The log's pages past which the server's own thread copies it into the database (every commit checks)
+#: when the store's checkpointing thread has not kept up; that thread looks every CHECKPOINT_EVERY seconds.
+LOG_PAGES_MOST = 10_000
+CHECKPOINT_EVERY = 0.5
 #: Tables whose last write is remembered (the base of their next change); one forgotten is written whole.
 REMEMBERED = 4096
 
@@ -184,11 +189,15 @@ class SqliteStore:
             self.db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
+            self.db.execute(f"PRAGMA wal_autocheckpoint={LOG_PAGES_MOST}")
             self.db.execute(SCHEMA)
             self.db.execute(CHANGES)
             self._check()
         except sqlite3.DatabaseError as e:
             raise StoreError(f"the server's tables at {path} cannot be read ({e})") from None
+        self.stop = threading.Event()
+        self.checkpointing = threading.Thread(target=self._checkpoint, name="tables-checkpoint", daemon=True)
+        self.checkpointing.start()
 
     def _check(self) -> None:
         columns = [row[1] for row in self.db.execute("PRAGMA table_info(tables)")]
@@ -271,4 +280,26 @@ class SqliteStore:
         return self.db.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone() is not None
 
     def close(self) -> None:
+        self.stop.set()
+        self.checkpointing.join(timeout=10)
         self.db.close()
+
+    def _checkpoint(self) -> None:
+        """Copy the log into the database now and then, in a thread of its own: the copy ends with a
+        flush to the disk (milliseconds, tens on a busy disk) that would otherwise hold up the server's
+        loop, and every move waiting on it, about once a second under load. The server's own
+        connection does it only when this thread falls far behind (LOG_PAGES_MOST)."""
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None)
+        except sqlite3.Error as e:
+            log.warning("the tables' log will be copied by the server's loop itself: %s", e)
+            return
+        try:
+            db.execute("PRAGMA synchronous=NORMAL")
+            while not self.stop.wait(CHECKPOINT_EVERY):
+                try:
+                    db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+                except sqlite3.Error as e:  # the next look tries again
+                    log.warning("the tables' log could not be copied: %s", e)
+        finally:
+            db.close()

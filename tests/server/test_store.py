@@ -9,6 +9,7 @@ import json
 import logging
 import random
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -153,3 +154,21 @@ def test_a_table_played_move_by_move_comes_back_as_it_was(tmp_path: Path) -> Non
         assert again.game.shown(0) == room.game.shown(0)
     finally:
         store.close()
+
+
+def test_the_log_is_copied_into_the_database_by_a_thread_of_its_own(tmp_path: Path) -> None:
+    """So that the flush to the disk at the end of a copy holds up no move; the thread ends with the store."""
+    path = tmp_path / "tables.sqlite"
+    store = SqliteStore(path)
+    try:
+        before = path.stat().st_size
+        for ply in range(200):
+            store.put(f"T{ply % 20:05d}", "tiles", "playing", 1.0, {"code": "x", "ply": ply, "table": "t" * 3000})
+        end = time.monotonic() + 30
+        while path.stat().st_size <= before and time.monotonic() < end:
+            time.sleep(0.05)
+        assert path.stat().st_size > before  # the database itself holds the tables, not just the log
+        assert store.checkpointing.is_alive()
+    finally:
+        store.close()
+    assert not store.checkpointing.is_alive()
