@@ -267,6 +267,10 @@ OPTIONS: tuple[RuleOption, ...] = (
 BY_NAME = {row.name: row for row in OPTIONS}
 
 
+#: `RuleOptions.as_dict` of the options met so far (a value's texts never change).
+_AS_DICT: dict[RuleOptions, dict[str, str]] = {}
+
+
 @dataclass(frozen=True)
 class RuleOptions:
     start: Start = Start.LOW
@@ -295,8 +299,14 @@ class RuleOptions:
         return value
 
     def as_dict(self) -> dict[str, str]:
-        """Every option as `--rules` writes it, in the order of rules.md (the fields')."""
-        return {f.name: BY_NAME[f.name].text_of(self.value(f.name)) for f in fields(self)}
+        """Every option as `--rules` writes it, in the order of rules.md (the fields'). Written once for
+        each set of options (a server writes them into every state it sends and every table it keeps)."""
+        texts = _AS_DICT.get(self)
+        if texts is None:
+            texts = {f.name: BY_NAME[f.name].text_of(self.value(f.name)) for f in fields(self)}
+            if len(_AS_DICT) < 4096:
+                _AS_DICT[self] = texts
+        return dict(texts)
 
     def to_text(self) -> str:
         """Every option, in the order of rules.md: `start=low,exchange=when-stuck,...`."""

@@ -51,6 +51,11 @@ class GameRecord:
     lock: LockRule = LOCK_RULE
 
     def to_json(self) -> str:
+        return json.dumps(self.as_data(), indent=1)
+
+    def as_data(self) -> dict[str, Any]:
+        """The record as JSON values (what `to_json` writes): a table's save holds it as it is, rather
+        than writing it out and reading it back."""
         data: dict[str, Any] = {
             "format": FORMAT,
             "version": VERSION,
@@ -61,7 +66,7 @@ class GameRecord:
         }
         if self.lock is not LockRule.IDLE:
             data["lock"] = self.lock.value
-        return json.dumps(data, indent=1)
+        return data
 
     @classmethod
     def from_json(cls, text: str) -> GameRecord:
@@ -163,10 +168,14 @@ MATCH_FORMAT = "cribtiles-match"
 def save_match(match: Match) -> str:
     """The match as JSON; a match whose seed is withheld is saved with a null seed (each round keeps its
     own, which deals no other round)."""
-    rounds = [json.loads(record_of(g).to_json()) for g in (*match.finished, match.game)]
+    return json.dumps(match_data(match), indent=1)
+
+
+def match_data(match: Match) -> dict[str, Any]:
+    """The match as JSON values (what `save_match` writes)."""
+    rounds = [record_of(g).as_data() for g in (*match.finished, match.game)]
     seed = None if match.seed_withheld else match.seed
-    data = {"format": MATCH_FORMAT, "version": VERSION, "seed": seed, "rounds": rounds}
-    return json.dumps(data, indent=1)
+    return {"format": MATCH_FORMAT, "version": VERSION, "seed": seed, "rounds": rounds}
 
 
 def load_match(text: str) -> Match:

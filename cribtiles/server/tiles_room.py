@@ -81,6 +81,11 @@ def _exchanged(state: GameState, seat: int) -> bool:
     )
 
 
+def compact(table: Table) -> str:
+    """A table's save as the server keeps it: the one format, without the spaces of a file."""
+    return json.dumps(table.save_data(), separators=(",", ":"))
+
+
 def items_json(items: Sequence[Item]) -> list[dict[str, Any]]:
     return [{"what": i.what, "squares": sorted(str(s) for s in i.squares), "points": i.points} for i in items]
 
@@ -114,7 +119,7 @@ class TilesGame:
         return cls(load_table(text))
 
     def dump(self) -> str:
-        return save_table(self.table)
+        return compact(self.table)
 
     @property
     def chooser(self) -> Callable[[BotRequest[Any]], Any]:

@@ -24,6 +24,8 @@ from cribtiles.rules import (
     parse_rack,
     parse_square,
 )
+from cribtiles.rules.board import BLOCKED, Board
+from cribtiles.rules.moves import board_text
 
 L, D = Colour.LIGHT, Colour.DARK
 
@@ -170,6 +172,13 @@ def test_parse_move_format_move_round_trips(move: Move) -> None:
     assert again == move
     assert type(again) is type(move)
     assert format_move(again) == text
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.dictionaries(squares_st.filter(lambda s: s not in BLOCKED), tiles_st, max_size=80))
+def test_a_boards_text_is_that_of_one_play_of_its_tiles(tiles: dict[Square, Tile]) -> None:
+    board = Board.empty().place(tiles.items())
+    assert board_text(board) == format_move(Play.of(board.tiles()))
 
 
 @settings(max_examples=200, deadline=None)

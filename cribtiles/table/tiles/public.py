@@ -12,7 +12,7 @@ from typing import Any
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import EndReason, GameState, JokerCall, Outcome, PlayerView, Turn
 from cribtiles.rules.match import Match
-from cribtiles.rules.moves import Exchange, Move, Play, parse_move
+from cribtiles.rules.moves import Exchange, Move, Play, board_text, parse_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.tiles import Tile, format_tiles, full_set, parse_tile, rack_counter
 
@@ -183,7 +183,7 @@ def public_json(public: PublicState) -> dict[str, Any]:
     return {
         "options": public.options.as_dict(),
         "names": list(public.names),
-        "board": str(Play.of(public.board.tiles())),
+        "board": board_text(public.board),
         "scores": list(public.scores),
         "current": public.current,
         "starter": public.starter,

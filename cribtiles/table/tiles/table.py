@@ -11,7 +11,6 @@ a person it hands the person's move to `play`. After every play the other bots a
 
 from __future__ import annotations
 
-import json
 import logging
 import random
 from collections.abc import Sequence
@@ -26,7 +25,7 @@ from cribtiles.rules.game import GameState, JokerCall, PlayerView, new_game
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move, Play
 from cribtiles.rules.options import RuleOptions
-from cribtiles.rules.record import record_of, replay, save_match
+from cribtiles.rules.record import match_data, record_of, replay
 
 from .. import core
 from ..core import GameTable, decision_rng
@@ -320,5 +319,5 @@ class Table(GameTable[PlayerView, Move, TurnRecord]):
     def save_body(self) -> dict[str, Any]:
         """The match of several rounds, or the single game's record."""
         if self.options.rounds > 1:
-            return {"match": json.loads(save_match(self.match))}
-        return {"record": json.loads(record_of(self.match.game).to_json())}
+            return {"match": match_data(self.match)}
+        return {"record": record_of(self.match.game).as_data()}

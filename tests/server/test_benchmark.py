@@ -1,0 +1,28 @@
+"""`benchmarks/bench_server.py` at a tiny size: it runs its server and its clients to the end and prints
+each figure the issue asks for, with the machine's load (the figures themselves are the benchmark's to
+tell, not a test's to hold) (issue 31)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_server.py"
+TINY = ["--tables", "2", "--think", "0.05", "--seconds", "1", "--flat-seconds", "0", "--idle", "3"]
+TINY += ["--hall-moves", "10", "--client-processes", "1"]
+
+
+def test_the_server_benchmark_runs_and_prints_every_figure() -> None:
+    done = subprocess.run([sys.executable, str(BENCH), *TINY], capture_output=True, text=True, timeout=300)
+    out = done.stdout
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert re.search(r"the hall alone \(no sockets\): [\d.]+ ms of CPU a move", out), out
+    assert re.search(r"idle: 3 connections back at a seat each: +[\d.]+ KB of server memory each", out), out
+    assert re.search(r"paced .*: 4 connected clients \(the server counted 4\), 2 tables", out), out
+    acked = re.search(r"([\d.]+) acknowledged moves a second over [\d.]+ s \((\d+) moves of (\d+) sent", out)
+    assert acked is not None and int(acked.group(2)) > 0, out
+    assert re.search(r"latency from a move sent to its acknowledgement: p50 +[\d.]+ ms +p99 +[\d.]+ ms", out), out
+    assert re.search(r"load average [\d.]+ as the phase began, [\d.]+ as it ended", out), out
+    assert " 0 moves refused" in out, out
