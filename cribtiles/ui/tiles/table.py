@@ -11,6 +11,7 @@ import pygame
 from cribtiles.rules.moves import Play
 
 from .. import art
+from ..chat_paint import draw_field
 from ..coach_panel import draw_ghost
 from ..frame import Frame, Layer
 from ..geometry import contains
@@ -126,6 +127,16 @@ def _draw_dynamic(surf: Layer, snap: TableSnapshot) -> None:
     _draw_flights(surf, snap)
     _draw_held(surf, snap)
     draw_toasts(surf, snap)
+    if snap.chat is not None and snap.chat.typed is not None:
+        draw_field(surf, chat_field(snap), snap.chat, max(15, round(snap.layout.height * 0.024)))
+
+
+def chat_field(snap: TableSnapshot) -> tuple[int, int, int, int]:
+    """Where the line being typed to the table lies: across the foot of the board, over its last rows
+    (the rack and the side panel stay in sight)."""
+    bx, by, bw, bh = snap.layout.board
+    h = max(56, round(snap.layout.height * 0.075))
+    return (bx + bw // 12, by + bh - h - snap.layout.cell // 2, bw - bw // 6, h)
 
 
 def _draw_curtain(surf: Target, snap: TableSnapshot, name: str) -> None:
