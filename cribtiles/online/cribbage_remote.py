@@ -231,6 +231,8 @@ class RemoteCribbageSession:
                 continue
             if new.get("kind") != "person" or old.get("present") == new.get("present"):
                 continue
+            if new.get("present") and old.get("away") is None:  # taking a seat is no coming back
+                continue
             name = chat_text(str(new.get("name") or f"Seat {seat + 1}"))
             self._troubles.append(f"{name} is back at the table." if new.get("present") else f"{name} has gone away.")
 

@@ -204,6 +204,8 @@ class RemoteSession:
         for seat, (old, new) in enumerate(zip(before, now, strict=True)):
             if seat == self.seat or new.get("kind") != "person" or old.get("present") == new.get("present"):
                 continue
+            if new.get("present") and old.get("away") is None:  # taking a seat is no coming back
+                continue
             name = new.get("name") or f"Seat {seat + 1}"
             self._told.append(f"{name} is back at the table." if new.get("present") else f"{name} has gone away.")
 

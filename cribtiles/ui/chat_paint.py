@@ -10,7 +10,7 @@ from .chat import ChatView
 from .geometry import Rect
 from .paint import CREAM, DIM, GOLD, RED, Target, draw_rect, rounded_panel, wrap, write
 
-FIELD_FILL, FIELD_EDGE = (34, 22, 14, 235), (150, 110, 60)
+FIELD_FILL, FIELD_EDGE = (34, 22, 14, 255), (150, 110, 60)  # opaque: what it covers waits
 
 
 def _faded(fade: float) -> tuple[int, int, int]:

@@ -132,11 +132,12 @@ def _draw_dynamic(surf: Layer, snap: TableSnapshot) -> None:
 
 
 def chat_field(snap: TableSnapshot) -> tuple[int, int, int, int]:
-    """Where the line being typed to the table lies: across the foot of the board, over its last rows
-    (the rack and the side panel stay in sight)."""
-    bx, by, bw, bh = snap.layout.board
-    h = max(56, round(snap.layout.height * 0.075))
-    return (bx + bw // 12, by + bh - h - snap.layout.cell // 2, bw - bw // 6, h)
+    """Where the line being typed to the table lies: over the rack and its buttons, as wide as the board
+    (the board and the side panel stay in sight; the rack is back once the line is sent)."""
+    bx, _, bw, _ = snap.layout.board
+    _, ry, _, rh = snap.layout.rack
+    h = max(56, rh + rh // 4)  # its wooden edge covered too
+    return (bx, ry + (rh - h) // 2, bw, h)
 
 
 def _draw_curtain(surf: Target, snap: TableSnapshot, name: str) -> None:
