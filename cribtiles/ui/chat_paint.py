@@ -8,7 +8,7 @@ from cribtiles.table.chat import CHAT_LIMIT
 from . import art
 from .chat import ChatView
 from .geometry import Rect
-from .paint import CREAM, DIM, GOLD, RED, Target, draw_rect, rounded_panel, wrap, write
+from .paint import CREAM, DIM, GOLD, RED, Target, draw_rect, fit_width, rounded_panel, wrap, write
 
 FIELD_FILL, FIELD_EDGE = (34, 22, 14, 255), (150, 110, 60)  # opaque: what it covers waits
 
@@ -59,8 +59,7 @@ def draw_field(surf: Target, area: Rect, view: ChatView, size: int) -> None:
     r = write(surf, shown, size, CREAM, (left, y + h * 0.36), "midleft")
     if view.caret:
         cx = left + (r[2] if shown else 0) + 2
-        pygame_rect = (cx, round(y + h * 0.36 - size * 0.55), 2, round(size * 1.1))
-        draw_rect(surf, CREAM, pygame_rect)
+        draw_rect(surf, CREAM, (cx, round(y + h * 0.36 - size * 0.55), 2, round(size * 1.1)))
     small = max(11, size - 4)
     note = view.error or f"Enter sends to the table · Esc cancels · {len(view.typed)}/{CHAT_LIMIT}"
-    write(surf, note, small, RED if view.error else DIM, (x + w / 2, y + h * 0.78), "center")
+    write(surf, fit_width(note, small, w - 24), small, RED if view.error else DIM, (x + w / 2, y + h * 0.78), "center")

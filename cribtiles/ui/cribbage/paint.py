@@ -160,12 +160,12 @@ def draw_moving(surface: Target, snap: CribSnapshot) -> None:
     size = max(12, lay.text - 5)
     for i, line in enumerate(wrap(snap.keys, size, kw)[:2]):
         write(surface, line, size, (150, 140, 120), (kx + kw / 2, ky + kh * 0.3 + i * size * 1.15), "midtop")
-    if snap.chat is not None:
-        _chat(surface, lay, snap.chat)
     if snap.held is not None:
         draw_card(surface, lay, snap.held, lifted=True)
     if snap.end is not None:
         draw_end(surface, lay, snap.end, snap.end_hover)
+    if snap.chat is not None:  # over the end card too: a last word after the game
+        _chat(surface, lay, snap.chat)
 
 
 def _chat(surf: Target, lay: CribLayout, chat: ChatView) -> None:

@@ -95,8 +95,15 @@ def test_a_line_typed_in_one_cribbage_scene_is_shown_in_the_other(app: App) -> N
         frames_until(app, lambda: "Ben has gone away." in heard(ann))
         frames_until(app, lambda: ann.snapshot().bot_label.startswith("away"))
     try:
-        # the server gone: the lost connection is told in the strip
+        # the server gone: the lost connection is told in the strip, and a line typed then is not sent:
+        # the field stays open with its words, and says why
         frames_until(app, lambda: any("connection to the server was lost" in line for line in heard(ann)))
+        press(pygame.K_c, "c")
+        type_text("still there")
+        press(pygame.K_RETURN)
+        app.frame(1 / 60)
+        chat = ann.snapshot().chat
+        assert chat is not None and chat.typed == "still there" and chat.error.startswith("That was not sent")
     finally:
         for link in links:
             link.close()
