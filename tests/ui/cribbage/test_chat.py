@@ -115,4 +115,5 @@ def test_a_cribbage_game_at_this_window_has_no_chat(app: App) -> None:
     assert "chat" not in scene.snapshot().keys
     press(pygame.K_c, "c")
     app.frame(1 / 60)
-    assert not scene.typing and scene.snapshot().chat is not None and scene.snapshot().chat.typed is None
+    chat = scene.snapshot().chat
+    assert not scene.typing and chat is not None and chat.typed is None
