@@ -14,13 +14,12 @@ FIELD_FILL, FIELD_EDGE = (34, 22, 14, 255), (150, 110, 60)  # opaque: what it co
 
 
 def _faded(fade: float) -> tuple[int, int, int]:
-    """CREAM towards the felt as a line fades, in four steps (each a text drawn once)."""
-    step = min(3, int(fade * 4)) / 4
+    """CREAM towards the felt as a line fades (`fade` in quarters: each a text drawn once)."""
     felt = (40, 70, 52)
     return (
-        round(CREAM[0] + (felt[0] - CREAM[0]) * step),
-        round(CREAM[1] + (felt[1] - CREAM[1]) * step),
-        round(CREAM[2] + (felt[2] - CREAM[2]) * step),
+        round(CREAM[0] + (felt[0] - CREAM[0]) * fade),
+        round(CREAM[1] + (felt[1] - CREAM[1]) * fade),
+        round(CREAM[2] + (felt[2] - CREAM[2]) * fade),
     )
 
 
