@@ -18,6 +18,7 @@ from cribtiles.cribbage.moves import CribbageError, Move, Muggins, parse_move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
+from cribtiles.table.chat import chat_text, heard_words
 from cribtiles.table.cribbage.public import CribbagePublic, PublicMove, public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
 
@@ -132,7 +133,8 @@ class RemoteCribbageSession:
         self.seat = seat
         self.keeper = keeper
         self._finished = False
-        self.chat: list[dict[str, Any]] = []
+        self._chat_at = 0.0  # the time of the last line told (a link coming back sends the last lines again)
+        self._connected, self._connects = link.connected, link.connects
         self._held: list[Seen] = []  # the other's moves, not landed yet
         self._pending: list[PublicMove] = []
         self._asked: int | None = None  # the move at which the other's was first asked for
@@ -140,6 +142,10 @@ class RemoteCribbageSession:
         self._now = Seen(state) if state is not None else self._first_state()
         if self._now.public is None:
             raise IllegalMove("the game has not begun: a seat is still open")
+        self._seats: list[Any] = list(self._now.state.get("seats") or [])  # who is here, as last told
+        self._seats_at = time.monotonic()
+        self._drain()
+        self._troubles.clear()  # what was said before this window sat down is not news
 
     def _first_state(self) -> Seen:
         """The table's state as it stands: the newest the link holds of a game begun, else one asked for
@@ -176,7 +182,9 @@ class RemoteCribbageSession:
 
     def _other(self, message: dict[str, Any]) -> None:
         if message["type"] == "said" and message.get("code") == self.code:
-            self.chat.append(message)
+            if float(message.get("at") or 0.0) > self._chat_at:
+                self._chat_at = float(message.get("at") or 0.0)
+                self._troubles.append(heard_words(message))
         elif message.get("code") != self.code:
             self.link.inbox.put(message)  # another table's: left for whoever reads it
 
@@ -187,7 +195,9 @@ class RemoteCribbageSession:
 
     def _drain(self) -> None:
         """Take what the server sent: a state of the other's move is held for `land`; any other is the
-        table now (your move made for you, who is here, the end)."""
+        table now (your move made for you, who is here, the end). The connection lost or back, a line
+        said, the other gone or back are told (`incidents`)."""
+        self._connection_news()
         others = []
         for message in self.link.messages():
             if message["type"] == "state" and message["code"] == self.code:
@@ -197,7 +207,38 @@ class RemoteCribbageSession:
         for message in others:
             self._other(message)
 
+    def _connection_news(self) -> None:
+        connected, connects = self.link.connected, self.link.connects
+        if connected != self._connected:
+            self._troubles.append(
+                "Back in touch with the server."
+                if connected
+                else "The connection to the server was lost: the game reconnects by itself."
+            )
+        elif connected and connects != self._connects:  # down and up again between two looks
+            self._troubles.append("The connection to the server was lost for a moment; it is back.")
+        self._connected, self._connects = connected, connects
+
+    def _seats_news(self, seats: object) -> None:
+        """The other person going away or coming back, told in words; who is here, kept for `away`."""
+        if not isinstance(seats, list):
+            return
+        before, self._seats, self._seats_at = self._seats, list(seats), time.monotonic()
+        if len(before) != len(seats):
+            return
+        for seat, (old, new) in enumerate(zip(before, seats, strict=True)):
+            if seat == self.seat or not isinstance(old, dict) or not isinstance(new, dict):
+                continue
+            if new.get("kind") != "person" or old.get("present") == new.get("present"):
+                continue
+            if new.get("present") and old.get("away") is None:  # taking a seat is no coming back
+                continue
+            name = chat_text(str(new.get("name") or f"Seat {seat + 1}"))
+            self._troubles.append(f"{name} is back at the table." if new.get("present") else f"{name} has gone away.")
+
     def _receive(self, seen: Seen) -> None:
+        if seen.ply >= self._last().ply:
+            self._seats_news(seen.state.get("seats"))
         last = self._last()
         if seen.ply < last.ply or seen.public is None:
             return  # older than what this seat holds
@@ -369,7 +410,37 @@ class RemoteCribbageSession:
         self.keeper.record_cribbage(table.state, self.seat, table.seats[1 - self.seat].level)
 
     def incidents(self) -> tuple[str, ...]:
-        return tuple(self._troubles)
+        """What happened since last asked, in words: the connection lost and back, the other gone away
+        or back, a move not sent, a line said ("Name: text", the table's own among them)."""
+        self._drain()
+        told, self._troubles = tuple(self._troubles), []
+        return told
+
+    def away(self, seat: int) -> float | None:
+        """Seconds the person at `seat` has been away (None: here, or a bot's seat), from the last state."""
+        if not 0 <= seat < len(self._seats) or not isinstance(self._seats[seat], dict):
+            return None
+        told = self._seats[seat]
+        if told.get("present") or told.get("away") is None:
+            return None
+        return float(told["away"]) + max(0.0, time.monotonic() - self._seats_at)
+
+    @property
+    def chat_allowed(self) -> bool:
+        return True
+
+    def say(self, text: str) -> None:
+        """A line to the table (no control character, cut to the server's limit); it comes back among the
+        incidents, as the other's do. IllegalMove in words when it was not sent."""
+        line = chat_text(text).strip()
+        if not line:
+            raise IllegalMove("there is nothing to send: type a line first")
+        try:
+            self.link.request("chat", code=self.code, text=line)
+        except Refused as e:
+            raise IllegalMove(str(e).strip().rstrip(".")) from None
+        except NotConnected as e:
+            raise IllegalMove(f"that was not sent: {e}; the game reconnects by itself, try again then") from None
 
     def close(self) -> None:
         """Let go of the moves not landed (the link is its owner's to close)."""

@@ -10,12 +10,14 @@ import json
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from cribtiles.table.chat import CHAT_LIMIT
+
 VERSION = 1
 #: The largest frame either side accepts (a whole match's state is a few tens of KB).
 MAX_FRAME = 256 * 1024
 #: The largest frame a client may send: its messages are small.
 MAX_CLIENT_FRAME = 16 * 1024
-MAX_CHAT = 200
+MAX_CHAT = CHAT_LIMIT  # the longest chat line (the window's field holds no more)
 GAMES = ("tiles", "cribbage")
 
 Side = Literal["client", "server"]

@@ -16,6 +16,7 @@ from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, Play, format_move, parse_rack
+from cribtiles.table.chat import chat_text, heard_words
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.session import Keeps, Session, UndoAsked
@@ -176,7 +177,7 @@ class RemoteSession:
                 self._arrived(message["state"], now)
             elif message["type"] == "said" and message["at"] > self._chat_at:
                 self._chat_at = message["at"]
-                self._told.append(f"{message['name']}: {message['text']}")
+                self._told.append(heard_words(message))
         newest = {m["code"]: i for i, m in enumerate(others) if m["type"] == "state"}
         for i, message in enumerate(others):  # another table's, or the owner's: left where the link keeps
             if message["type"] != "state" or newest[message["code"]] == i:  # them (another table's newest state)
@@ -202,6 +203,8 @@ class RemoteSession:
             return
         for seat, (old, new) in enumerate(zip(before, now, strict=True)):
             if seat == self.seat or new.get("kind") != "person" or old.get("present") == new.get("present"):
+                continue
+            if new.get("present") and old.get("away") is None:  # taking a seat is no coming back
                 continue
             name = new.get("name") or f"Seat {seat + 1}"
             self._told.append(f"{name} is back at the table." if new.get("present") else f"{name} has gone away.")
@@ -355,6 +358,18 @@ class RemoteSession:
         if not 0 <= seat < len(seats) or seats[seat].get("present") or seats[seat].get("away") is None:
             return None
         return float(seats[seat]["away"]) + max(0.0, self.clock() - self._latest_at)
+
+    @property
+    def chat_allowed(self) -> bool:
+        return True
+
+    def say(self, text: str) -> None:
+        """A line to the table (its control characters left out, cut to the server's limit); it comes
+        back among the incidents, as everyone's does."""
+        line = chat_text(text).strip()
+        if not line:
+            raise IllegalMove("there is nothing to send: type a line first")
+        self._send("chat", text=line)
 
     @property
     def plays_again(self) -> bool:

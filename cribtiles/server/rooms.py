@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from cribtiles.bot.tiles.levels import LEVELS as TILE_LEVELS
 from cribtiles.names import name_problem
 from cribtiles.rules.errors import IllegalMove
+from cribtiles.table.chat import CHAT_LIMIT
 from cribtiles.table.core import BotRequest
 from cribtiles.table.seats import Seat, seat_names
 
@@ -520,7 +521,7 @@ class Room:
 
     def say(self, seat: int | None, name: str, text: str, now: float) -> dict[str, Any]:
         """A chat line, plain and bounded: control characters become spaces."""
-        clean = "".join(ch if ch.isprintable() else " " for ch in text[:200]).strip()
+        clean = "".join(ch if ch.isprintable() else " " for ch in text[:CHAT_LIMIT]).strip()
         if not clean:
             raise IllegalMove("say something")
         line = {"seat": seat, "name": name, "text": clean, "at": now}

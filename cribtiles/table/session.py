@@ -18,6 +18,7 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
 
+from .chat import NO_CHAT
 from .seats import Seat
 from .tiles.history import TurnRecord
 from .tiles.joker import Item
@@ -66,6 +67,11 @@ class GameSession(Protocol[V_co, A_contra, A_co, R_co]):
     def finish(self) -> None: ...
 
     def incidents(self) -> tuple[str, ...]: ...
+
+    @property
+    def chat_allowed(self) -> bool: ...
+
+    def say(self, text: str) -> None: ...
 
     def close(self) -> None: ...
 
@@ -143,6 +149,17 @@ class Session(Protocol):
     def away(self, seat: int) -> float | None:
         """Seconds the person at `seat` has been away from the table (None: here, or a bot; a table of
         this process has nobody away)."""
+        ...
+
+    @property
+    def chat_allowed(self) -> bool:
+        """Lines may be said to the others at this table (online: they are elsewhere); a table of this
+        process has no one to tell, and the window shows no chat there."""
+        ...
+
+    def say(self, text: str) -> None:
+        """A line to everyone at the table (`chat_text`: printable, bounded); it comes back, with the
+        others', among the `incidents` as "Name: text". IllegalMove in words (not sent, no chat here)."""
         ...
 
     def time_left(self) -> float | None:
@@ -228,7 +245,8 @@ class Session(Protocol):
         ...
 
     def incidents(self) -> tuple[str, ...]:
-        """What went wrong with another seat's move since last asked (a bot replaced), in words."""
+        """What happened at the table since last asked, in words: what went wrong with another seat's
+        move (a bot replaced); online, the connection lost and back, who went away, the lines said."""
         ...
 
     def record(self) -> Table:
@@ -363,6 +381,13 @@ class LocalSession:
 
     def away(self, seat: int) -> float | None:
         return None
+
+    @property
+    def chat_allowed(self) -> bool:
+        return False
+
+    def say(self, text: str) -> None:
+        raise IllegalMove(NO_CHAT)
 
     def time_left(self) -> float | None:
         return None

@@ -638,6 +638,9 @@ class App:
             if event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
                 self.running = False
                 return
+            if self._typing():  # a line typed to the table: its letters are no shortcuts
+                self.scenes[-1].handle(event)
+                return
             if not isinstance(self.scenes[-1], (GameScene, EndScene)):  # the screens have letters of their own
                 if event.key == pygame.K_n and event.mod & pygame.KMOD_CTRL and not self._typing():
                     self.open_new_game()
@@ -662,7 +665,9 @@ class App:
         self.scenes[-1].handle(event)
 
     def _typing(self) -> bool:
-        return isinstance(self.scenes[-1], NewGameScene)
+        """The top scene takes typed text now: a name on the New game screen, a chat line at a table."""
+        top = self.scenes[-1]
+        return isinstance(top, NewGameScene) or bool(getattr(top, "typing", False))
 
     def run(self, max_seconds: float | None = None, ready: Callable[[], None] | None = None) -> None:
         """Loop frames until the window is closed, Ctrl+Q, or a signal (Ctrl-C, SIGTERM, SIGHUP) asks

@@ -2,7 +2,7 @@
 `python docs/screenshots/take_online.py [FOLDER]` (or `take.py online [FOLDER]`) writes
 online-hosting.png and online-host.png (a server hosted by this computer: the Online screen, then a
 new table's code), online-join.png (joining with a code), online-away.png (a table where the other
-player is away) and online-games.png (Your online games).
+player is away), online-games.png (Your online games) and online-chat.png (a line heard, one typed).
 
 The away and games shots use a server in this process whose clock the script moves on (as the days
 pass for a table that waits), so that "away 14 min" and "2 days ago" are the server's own words."""
@@ -138,15 +138,33 @@ class Seated:
 
 
 def new_table(url: str, seats: list[dict[str, Any]], seed: int) -> str:
+    """A table of `seats`; `seed` deals it where the server takes one (one person's seat, the rest bots:
+    else the creator would know the others' bags, and the server draws the seed)."""
     from cribtiles.online.client import Link
 
     link = Link(url)
     try:
         assert link.wait_connected(PATIENCE), link.problem
-        code: str = link.request("create", PATIENCE, game="tiles", seats=seats, seed=seed)["code"]
+        dealt = {"seed": seed} if sum(s["kind"] != "bot" for s in seats) == 1 else {}
+        code: str = link.request("create", PATIENCE, game="tiles", seats=seats, **dealt)["code"]
         return code
     finally:
         link.close()
+
+
+def turns_until(a: Seated, b: Seated, least: int, to_move: Seated, rng: random.Random) -> None:
+    """`a` and `b` take turns, whoever's it is, until at least `least` are played and it is `to_move`'s."""
+    end = time.monotonic() + PATIENCE
+    while a.newest().get("to_move") is None:
+        assert time.monotonic() < end, "the game did not begin"
+        time.sleep(0.05)
+    state = a.state
+    for played in range(least + 2):
+        mover = a if state.get("to_move") == a.seat else b
+        if played >= least and mover is to_move:
+            return
+        mover.move(rng)
+        state = mover.state
 
 
 def an_app(folder: Path, host: Any = None) -> Any:
@@ -174,7 +192,6 @@ def online(folder: Path = HERE) -> None:
     import pygame
 
     from cribtiles.app.hosting import HostedServer
-    from cribtiles.rules import new_game
     from cribtiles.ui.online.screens import CodeScene, CreateScene, JoinScene, OnlineScene
     from cribtiles.ui.tiles.autopilot import post_key
     from cribtiles.ui.tiles.game_scene import GameScene
@@ -247,12 +264,9 @@ def online(folder: Path = HERE) -> None:
             clock.later(3 * 3600)
             # a table where Ben is away, and it is his turn: they played four turns, then he left
             names = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}]
-            seed = next(s for s in range(100) if new_game(2, seed=s, names=("Ann", "Ben")).current == 1)
-            code = new_table(url, names, seed)
+            code = new_table(url, names, 0)
             ann, ben_seat = Seated(url, code, "Ann"), Seated(url, code, "Ben")
-            for _ in range(2):  # Ben starts, so it is his turn again after four
-                ben_seat.move(rng)
-                ann.move(rng)
+            turns_until(ann, ben_seat, 4, ben_seat, rng)
             ben_seat.close()
             end = time.monotonic() + PATIENCE
             while hall.rooms[code].present.get(ben_seat.seat) and time.monotonic() < end:
@@ -277,6 +291,37 @@ def online(folder: Path = HERE) -> None:
                 save(app, "online-away.png")
             finally:
                 app.close()
+
+            # chat: Ben says a line to the table, and Ann answers with C, a line typed, Enter, then starts another
+            code = new_table(url, names, 0)
+            ann, ben_seat = Seated(url, code, "Ann"), Seated(url, code, "Ben")
+            turns_until(ann, ben_seat, 5, ann, rng)
+            chatting = ann.held(url)
+            ann.close()
+            app = an_app(here / "ann-chat")
+            try:
+                app.online.book.add(chatting)
+                app.open_online_table(url, chatting.code, "Ann")
+                until(app, lambda: isinstance(app.scenes[-1], GameScene), "Ann at the table")
+                frames(app, 30)
+                ben_seat.link.request("chat", PATIENCE, code=code, text="Good one! Your turn, Ann")
+                game = app.scenes[-1]
+                until(app, lambda: any(t.startswith("Ben: ") for t in game.snapshot().toasts), "Ben's line")
+
+                def typed(text: str) -> None:
+                    post_key(pygame.K_c)
+                    pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
+                    frames(app, 2)
+
+                typed("Thanks! Give me a minute")
+                post_key(pygame.K_RETURN)
+                until(app, lambda: any(t.startswith("Ann: ") for t in game.snapshot().toasts), "Ann's line")
+                typed("I think I have a fifteen")
+                frames(app, 31)  # the caret shown
+                save(app, "online-chat.png")
+            finally:
+                app.close()
+                ben_seat.close()
 
 
 if __name__ == "__main__":

@@ -186,6 +186,11 @@ class WireSession:
     def away(self, seat: int) -> float | None:
         return None
 
+    chat_allowed = False  # nobody elsewhere to write to
+
+    def say(self, text: str) -> None:
+        raise IllegalMove("no chat over this wire")
+
     def time_left(self) -> float | None:
         return None
 

@@ -15,6 +15,7 @@ from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 
+from ..chat import NO_CHAT
 from ..seats import Seat
 from .public import CribbagePublic, PublicMove, public_move, public_of, seat_view
 from .table import BotRequest, CribbageTable, choose
@@ -162,7 +163,23 @@ class CribbageDriver(Protocol):
 
     def finish(self) -> None: ...
 
-    def incidents(self) -> tuple[str, ...]: ...
+    def incidents(self) -> tuple[str, ...]:
+        """What happened at the table since last asked, in words (a bot's trouble; online, the
+        connection lost and back, who went away, the lines said, "Name: text")."""
+        ...
+
+    def away(self, seat: int) -> float | None:
+        """Seconds the person at `seat` has been away from the table (None: here, or a bot)."""
+        ...
+
+    @property
+    def chat_allowed(self) -> bool:
+        """Lines may be said at this table (online only: at one window there is no one elsewhere)."""
+        ...
+
+    def say(self, text: str) -> None:
+        """A line to everyone at the table; IllegalMove in words."""
+        ...
 
     def close(self) -> None: ...
 
@@ -177,6 +194,7 @@ class CribbageSession:
         self.keeper = keeper
         self._coming: tuple[int, Move] | None = None
         self._recorded = False
+        self._troubles_told = 0  # the thinker's troubles told so far (it keeps them all)
 
     # --- the questions ---
 
@@ -291,8 +309,20 @@ class CribbageSession:
             self.keeper.record_cribbage(table.state, table.person, table.level)
 
     def incidents(self) -> tuple[str, ...]:
-        """What went wrong with the bot's thinking, in words, if its thinker reported any trouble."""
-        return self.thinker.troubles
+        """What went wrong with the bot's thinking since last asked, in words."""
+        troubles = self.thinker.troubles
+        told, self._troubles_told = troubles[self._troubles_told :], len(troubles)
+        return told
+
+    def away(self, seat: int) -> float | None:
+        return None
+
+    @property
+    def chat_allowed(self) -> bool:
+        return False
+
+    def say(self, text: str) -> None:
+        raise IllegalMove(NO_CHAT)
 
     def close(self) -> None:
         self._coming = None

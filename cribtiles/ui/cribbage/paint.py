@@ -15,6 +15,8 @@ from cribtiles.cribbage.cards import Card
 from cribtiles.table.cribbage.public import CribbageSummary
 
 from .. import art, pegboard
+from ..chat import ChatView
+from ..chat_paint import draw_field, draw_heard
 from ..frame import Frame, Layer
 from ..geometry import Rect
 from ..paint import CREAM, DIM, GOLD, RED, Target, button, draw_circle, draw_rect, fit_width, rounded_panel, wrap, write
@@ -104,6 +106,7 @@ class CribSnapshot:
     keys: str
     end: CribbageSummary | None
     end_hover: ButtonKind | None
+    chat: ChatView | None = None  # online: the lines heard, the line being typed
 
 
 # --- the whole frame ---
@@ -161,6 +164,29 @@ def draw_moving(surface: Target, snap: CribSnapshot) -> None:
         draw_card(surface, lay, snap.held, lifted=True)
     if snap.end is not None:
         draw_end(surface, lay, snap.end, snap.end_hover)
+    if snap.chat is not None:  # over the end card too: a last word after the game
+        _chat(surface, lay, snap.chat)
+
+
+def _chat(surf: Target, lay: CribLayout, chat: ChatView) -> None:
+    """What the table told (lines said, the connection, who went away) at the foot of the side panel,
+    fading, as the tile game tells its messages; the line being typed across the felt over your hand."""
+    draw_heard(surf, chat_strip(lay), chat, max(13, lay.text - 3))
+    if chat.typed is not None:
+        draw_field(surf, chat_field(lay), chat, lay.text)
+
+
+def chat_strip(lay: CribLayout) -> Rect:
+    """The lower part of the side panel's text box: the lines heard sit at its foot, newest lowest."""
+    x, y, w, h = lay.info
+    return (x + 6, y + h // 2, w - 12, h // 2 - 6)
+
+
+def chat_field(lay: CribLayout) -> Rect:
+    """The field a line is typed in: across the felt just over your hand (the prompt's row)."""
+    hx, hy, hw, _ = lay.hand
+    h = max(56, round(lay.height * 0.075))
+    return (hx, hy - h, hw, h)
 
 
 class _StaticCache:

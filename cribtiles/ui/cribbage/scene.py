@@ -25,6 +25,7 @@ from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, 
 from cribtiles.table.cribbage.session import CribbageDriver
 from cribtiles.table.settings import Preferences
 
+from ..chat import CHAT_KEYS, Chat
 from ..config import Keeper
 from ..geometry import Point, Rect, contains
 from ..motion import PEG, glide_share
@@ -32,6 +33,7 @@ from ..paint import CREAM, DIM, GOLD
 from ..pegs import Pegs
 from ..scene import Scene
 from ..sound import Sounds
+from ..tiles.game_words import away_words
 from . import cards
 from .layout import ButtonKind, CribLayout
 from .paint import ButtonView, CribSnapshot, CribView, InfoLine, PegSpot, Sprite, line_rects
@@ -187,6 +189,7 @@ class CribbageScene:
         # its moves and the bot's go through the session (the bot thinks behind it, beside the frames);
         # all the scene knows of the game is what the session says all may see, and your own hand
         self.session = session
+        self.chat = Chat(session)  # online: lines to the table, and what it tells (C)
         self._refresh()
         self.now = 0.0
         self.chosen: list[Card] = []
@@ -296,7 +299,14 @@ class CribbageScene:
         """A bot's answer still on its way is dropped (its thread ends with its answer)."""
         self.session.close()
 
+    @property
+    def typing(self) -> bool:
+        """A line is being typed to the table: every key is the field's."""
+        return self.chat.typing
+
     def handle(self, event: pygame.event.Event) -> None:
+        if self.chat.handle(event):  # the field's keys while it is open, and C opening it online
+            return
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             if self.press is not None:
@@ -565,6 +575,7 @@ class CribbageScene:
         self.now += dt
         if self.message and self.now > self.message_until:
             self.message = ""
+        self.chat.hear(self.session.incidents(), self.now)  # lines said, the connection, who went away
         self._drive_bot()
         told = self.session.take_pending()  # yours (made in `handle`) and the bot's, told at once
         if told:
@@ -900,7 +911,8 @@ class CribbageScene:
         bot = table.bot
         left = view.opponent_cards_left
         dealer = self.dealer
-        about = ["the dealer"] if dealer == bot else []
+        away = away_words(self.session.away(bot))  # a person online who left the table
+        about = ([away] if away else []) + (["the dealer"] if dealer == bot else [])
         if self.mode is not Mode.SHOW:
             about.append(f"{left} card{'s' if left != 1 else ''}")
         bot_label = " · ".join(about)
@@ -933,11 +945,14 @@ class CribbageScene:
             pegs=(self._peg_spot(0), self._peg_spot(1)),
             lines=parts.lines,
             hover_line=parts.hover,
-            keys=KEYS + (MUGGINS_KEYS if table.options.muggins or table.options.play_muggins else ""),
+            keys=KEYS
+            + (MUGGINS_KEYS if table.options.muggins or table.options.play_muggins else "")
+            + (f" · {CHAT_KEYS}" if self.chat.allowed else ""),
             end=table.summary if self.ended else None,
             end_hover=next((k for k, r in lay.end_buttons().items() if contains(r, self.mouse)), None)
             if self.ended
             else None,
+            chat=self.chat.view(self.now),
         )
 
     def _peg_spot(self, p: int) -> PegSpot:

@@ -22,6 +22,7 @@ from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.joker import Item
 from cribtiles.table.tiles.public import PublicState
 
+from ..chat import Chat
 from ..coach_state import TableCoach
 from ..config import Keeper
 from ..geometry import Layout, Point, contains
@@ -82,6 +83,7 @@ class GameScene:
     turn_list: TurnList = field(init=False)
     anims: Animations = field(init=False)
     acts: Acts = field(init=False)
+    chat: Chat = field(init=False)
     _save_errors: int = 0
     _turns: tuple[int, int] = (0, 0)  # the round and the turns made in it, as last seen by `update`
 
@@ -95,6 +97,7 @@ class GameScene:
         self.acts = Acts(self, self.hand, self.joker, self.coaching)
         self.keys = Keys(self, self.hand)
         self.turn_list = TurnList(self)
+        self.chat = Chat(self.session)
         self.anims = Animations(self)
         self.anims.set_pegs()
         self.anims.explain_last()
@@ -221,7 +224,14 @@ class GameScene:
         """The coach's worker ends with the table it evaluates for."""
         self.coach.worker.close()
 
+    @property
+    def typing(self) -> bool:
+        """A line is being typed to the table: every key is the field's (the window's shortcuts too)."""
+        return self.chat.typing
+
     def handle(self, event: pygame.event.Event) -> None:
+        if self.chat.handle(event):  # the field's keys while it is open, and C opening it online
+            return
         if self.curtain is not None and self.shown.lift(event):
             self.refresh_preview()
             self.coaching.show_notes()
@@ -439,6 +449,7 @@ class GameScene:
             clock="" if self.state.is_over else clock_words(self.session.time_left()),
             plays_again=self.session.plays_again,
             undo_asked=undo_question(self),
+            chat=self.chat.view(self.now) if self.chat.allowed else None,
         )
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:

@@ -444,18 +444,22 @@ REPLAY_KEYS = "Right/Space next · Left back · Home End · PgUp PgDn 5 · [ ] r
 
 def keys_line(snap: TableSnapshot, size: int, width: int) -> str:
     """The keys written at the foot of the side panel's text box, as many as fit `width`."""
+    text: str
+    shorter: tuple[str, ...]
     if snap.replay is not None:
         text = REPLAY_KEYS
         shorter = (text.replace(" · Tab rack", ""), text.replace(" · Tab rack", "").replace(" · [ ] round", ""))
     else:
-        text = KEYS.replace(" · H help", " · U undo · H help") if snap.undo_shown else KEYS
+        keys = KEYS.replace(" · H help", " · C chat · H help") if snap.chat is not None else KEYS  # online
+        text = keys.replace(" · H help", " · U undo · H help") if snap.undo_shown else keys
         shorter = (
             text.replace(" · F11", "").replace(" · M sound", ""),
-            KEYS.replace(" · F11", "").replace(" · M sound", ""),
+            keys.replace(" · F11", "").replace(" · M sound", ""),
+            keys.replace(" · F11", "").replace(" · M sound", "").replace(" · F flip", "").replace(" · A speed", ""),
         )
     for candidate in (text, *shorter):
         if art.font(size).size(candidate)[0] <= width:
-            return candidate
+            return str(candidate)
     return shorter[-1]
 
 

@@ -17,6 +17,7 @@ from cribtiles.table.seats import Seat
 from cribtiles.table.tiles.public import PublicMatch, PublicState
 from cribtiles.table.tiles.seen import SeenScore
 
+from ..chat import ChatView
 from ..geometry import Layout, Point, Rect
 from .preview import Preview
 
@@ -235,6 +236,7 @@ class TableSnapshot:
     clock: str = ""  # a table online with a turn timer: what the seat to move has left ("1:20 left")
     plays_again: bool = True  # the end card's button starts a new game here (online: the title screen)
     undo_asked: UndoQuestion | None = None  # a request to take back a move waits for answers
+    chat: ChatView | None = None  # a table online: the line being typed, if any (None: no chat here)
 
     def tile_rect_for(self, tile_id: int) -> Rect | None:
         return self.rest.get(tile_id)

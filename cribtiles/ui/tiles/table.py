@@ -11,6 +11,7 @@ import pygame
 from cribtiles.rules.moves import Play
 
 from .. import art
+from ..chat_paint import draw_field
 from ..coach_panel import draw_ghost
 from ..frame import Frame, Layer
 from ..geometry import contains
@@ -126,6 +127,17 @@ def _draw_dynamic(surf: Layer, snap: TableSnapshot) -> None:
     _draw_flights(surf, snap)
     _draw_held(surf, snap)
     draw_toasts(surf, snap)
+    if snap.chat is not None and snap.chat.typed is not None:
+        draw_field(surf, chat_field(snap), snap.chat, max(15, round(snap.layout.height * 0.024)))
+
+
+def chat_field(snap: TableSnapshot) -> tuple[int, int, int, int]:
+    """Where the line being typed to the table lies: over the rack and its buttons, as wide as the board
+    (the board and the side panel stay in sight; the rack is back once the line is sent)."""
+    bx, _, bw, _ = snap.layout.board
+    _, ry, _, rh = snap.layout.rack
+    h = max(56, rh + rh // 4)  # its wooden edge covered too
+    return (bx, ry + (rh - h) // 2, bw, h)
 
 
 def _draw_curtain(surf: Target, snap: TableSnapshot, name: str) -> None:

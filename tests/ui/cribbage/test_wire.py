@@ -199,6 +199,16 @@ class WireSession:
     def incidents(self) -> tuple[str, ...]:
         return tuple(self._send("incidents")["incidents"])
 
+    def away(self, seat: int) -> float | None:
+        return None
+
+    @property
+    def chat_allowed(self) -> bool:
+        return False
+
+    def say(self, text: str) -> None:
+        raise IllegalMove("no chat over this wire")
+
     def close(self) -> None:
         self._send("close")
 
