@@ -147,7 +147,12 @@ def test_the_title_opens_the_choice_which_deals_a_game_saved_at_once(app: App, t
     post_key(pygame.K_k)  # unfinished: straight back to the table
     frames(app)
     again = app.scenes[-1]
-    assert isinstance(again, CribbageScene) and table_of(again).state == table_of(scene).state
+    assert isinstance(again, CribbageScene)
+    before, after = table_of(scene).state, table_of(again).state
+    # the same deal, gone on from where it was left: the bot's discard, if still being thought over when
+    # the table was left, may have landed in the save and be made again at the table opened again
+    assert after.log[: len(before.log)] == before.log and after.hands[0] == before.hands[0]
+    assert after == before or (len(after.log) > len(before.log) and after.hands[1] != before.hands[1])
 
 
 # --- the discard ---
