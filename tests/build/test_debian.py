@@ -131,6 +131,7 @@ def test_the_manual_page_names_every_option_of_cribtiles_help() -> None:
         "review",
         "cribbage score",
         "cribbage peg",
+        "cribbage discard",
         "cribbage arena",
         "serve",
         "online new",

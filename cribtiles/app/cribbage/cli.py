@@ -1,7 +1,9 @@
-"""`cribtiles cribbage score|peg`: classic cribbage's show and play scorers on the command line.
+"""`cribtiles cribbage score|peg|discard`: classic cribbage's show and play scorers, and the discard
+advisor, on the command line.
 
     cribtiles cribbage score "5H 5D 5S JC" --starter 5C     the show's breakdown, then `total 29`
     cribtiles cribbage peg "4H 7D 4S"                       what the last card scores, then `points 2`
+    cribtiles cribbage discard "5H 5D JS QC 8H 2S" --dealer every discard with its expected points, best first
 
 Cards are a rank (A 2-9 T J Q K, 10 for T too) and a suit (S H D C). Bad cards: one line on standard
 error and exit status 2.
@@ -11,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import functools
+import json
 from collections.abc import Callable, Sequence
 
+from cribtiles.bot.cribbage.advisor import DiscardAdvice, advise_discard
 from cribtiles.cribbage.cards import format_cards, parse_card, parse_cards
 from cribtiles.cribbage.peg import count_of, item_words, peg_items
 from cribtiles.cribbage.show import describe_show, score_show
@@ -29,7 +33,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
 
     ap.description = "Classic cribbage's scorers: count a hand in the show, or score a card in the play."
     ap.epilog = CARDS_HELP
-    commands = ap.add_subparsers(dest="cribbage", required=True, metavar="score|peg|arena")
+    commands = ap.add_subparsers(dest="cribbage", required=True, metavar="score|peg|discard|arena")
     score = commands.add_parser(
         "score",
         help="count a hand (or the crib) with the starter",
@@ -51,6 +55,20 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     )
     peg.add_argument("cards", help='the cards laid since the count was reset, in order, like "4H 7D 4S"')
     runs(peg, _prepare_peg)
+    discard = commands.add_parser(
+        "discard",
+        help="every discard of two of six cards dealt, with its expected points",
+        description=(
+            "Every way to lay two of the six cards dealt away to the crib, best first: the four kept, the two "
+            "thrown, the kept hand's average over the 46 starters left, the crib's expected points for the "
+            "dealer (+) or against the non-dealer (-) from the table the Hard bot uses, and their sum."
+        ),
+        epilog=CARDS_HELP,
+    )
+    discard.add_argument("cards", help='the six cards dealt, like "5H 5D JS QC 8H 2S"')
+    discard.add_argument("--dealer", action="store_true", help="the crib is yours (you deal)")
+    discard.add_argument("--json", action="store_true", help="the discards as JSON, best first")
+    runs(discard, _prepare_discard)
     arena = commands.add_parser(
         "arena", help="measure two cribbage bots over paired deals (cribtiles arena --game cribbage)"
     )
@@ -71,6 +89,40 @@ def _prepare_score(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Cal
 def _prepare_peg(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
     """`cribtiles cribbage peg`: the play's lines; CardError (a ValueError) for bad cards."""
     return functools.partial(_say_lines, _peg(args.cards))
+
+
+def _prepare_discard(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    """`cribtiles cribbage discard`: the advisor's table (or JSON); ValueError in words for bad cards."""
+    advice = advise_discard(parse_cards(args.cards), args.dealer)
+    if args.json:
+        return functools.partial(_say_lines, [json.dumps(_discard_doc(advice, args.dealer), indent=1)])
+    return functools.partial(_say_lines, _discard_lines(advice, args.dealer))
+
+
+def _discard_doc(advice: Sequence[DiscardAdvice], dealer: bool) -> dict[str, object]:
+    return {
+        "dealer": dealer,
+        "discards": [
+            {
+                "kept": [str(c) for c in a.kept],
+                "thrown": [str(c) for c in a.thrown],
+                "hand": round(a.hand, 4),
+                "crib": round(a.crib, 4),
+                "total": round(a.total, 4),
+            }
+            for a in advice
+        ],
+    }
+
+
+def _discard_lines(advice: Sequence[DiscardAdvice], dealer: bool) -> list[str]:
+    whose = "your crib (you deal)" if dealer else "their crib (they deal)"
+    lines = [f"discards best first, to {whose}", f"{'keep':<12} {'throw':<6} {'hand':>6} {'crib':>6} {'total':>6}"]
+    for a in advice:
+        lines.append(
+            f"{format_cards(a.kept):<12} {format_cards(a.thrown):<6} {a.hand:>6.2f} {a.crib:>+6.2f} {a.total:>6.2f}"
+        )
+    return lines
 
 
 def _say_lines(lines: Sequence[str]) -> int:

@@ -3,6 +3,7 @@ bad cards and impossible sequences as one line on standard error with exit statu
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 
@@ -110,3 +111,60 @@ def test_the_brief_example_through_the_cribtiles_command() -> None:
         timeout=60,
     )
     assert done.returncode == 0 and done.stdout.splitlines()[-1] == "total 29"
+
+
+# --- cribtiles cribbage discard ---
+
+
+def test_discard_prints_every_discard_best_first(capsys: pytest.CaptureFixture[str]) -> None:
+    code, lines, err = run(capsys, "discard", "5H 5D JS QC 8H 2S", "--dealer")
+    assert (code, err) == (0, "")
+    assert lines[0] == "discards best first, to your crib (you deal)"
+    assert lines[1].split() == ["keep", "throw", "hand", "crib", "total"]
+    rows = [line.split() for line in lines[2:]]
+    assert len(rows) == 15
+    assert rows[0][:6] == ["5H", "5D", "JS", "QC", "8H", "2S"]
+    totals = [float(r[-1]) for r in rows]
+    assert totals == sorted(totals, reverse=True)
+    for r in rows:  # hand + crib = total, to the rounding
+        assert abs(float(r[6]) + float(r[7]) - float(r[8])) <= 0.011
+        assert r[7].startswith("+")  # the dealer's own crib
+
+
+def test_discard_as_json_against_the_advisor(capsys: pytest.CaptureFixture[str]) -> None:
+    from cribtiles.bot.cribbage.advisor import advise_discard
+    from cribtiles.cribbage.cards import parse_cards
+
+    code, lines, err = run(capsys, "discard", "5h,5d,js,qc,8h,2s", "--json")
+    assert (code, err) == (0, "")
+    doc = json.loads("\n".join(lines))
+    assert doc["dealer"] is False and len(doc["discards"]) == 15
+    advice = advise_discard(parse_cards("5H 5D JS QC 8H 2S"), dealer=False)
+    for entry, a in zip(doc["discards"], advice, strict=True):
+        assert entry["kept"] == [str(c) for c in a.kept] and entry["thrown"] == [str(c) for c in a.thrown]
+        assert entry["hand"] == pytest.approx(a.hand, abs=1e-4) and entry["crib"] == pytest.approx(a.crib, abs=1e-4)
+        assert entry["crib"] < 0  # against the non-dealer
+        assert entry["total"] == pytest.approx(a.total, abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("cards", "message"),
+    [
+        ("5H 5D JS QC 8X 2S", "'8X' is not a card: X is not a suit (S, H, D or C)"),
+        ("5H 5D JS QC 8H", "the advisor needs the 6 cards dealt, not 5"),
+        ("5H 5D JS QC 8H 2S 3S", "the advisor needs the 6 cards dealt, not 7"),
+        ("5H 5D JS QC 8H 5H", "5H is named twice: a deck holds each card once"),
+        ("", "the advisor needs the 6 cards dealt, not 0"),
+    ],
+)
+def test_discard_bad_cards_in_words_and_exit_2(capsys: pytest.CaptureFixture[str], cards: str, message: str) -> None:
+    code, out, err = run(capsys, "discard", cards)
+    assert code == 2 and out == []
+    assert err.count("\n") == 1 and err.startswith("cribtiles cribbage discard: ") and message in err
+
+
+def test_discard_help_through_the_cribtiles_command() -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "cribtiles", "cribbage", "discard", "--help"], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and "--dealer" in done.stdout and "--json" in done.stdout
