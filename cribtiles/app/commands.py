@@ -50,7 +50,11 @@ COMMANDS = (
     Command("analyze", "the best plays for a rack on a board", "cribtiles.app.tiles.analyze_cli"),
     Command("review", "every turn of a recorded game against the best move", "cribtiles.app.tiles.review_cli"),
     Command("arena", "measure bots of either game against each other over paired games", "cribtiles.table.arena"),
-    Command("cribbage", "classic cribbage: score a hand or the play, advise a discard, its bots' arena", "cribtiles.app.cribbage.cli"),
+    Command(
+        "cribbage",
+        "classic cribbage: score a hand or the play, advise a discard, its bots' arena",
+        "cribtiles.app.cribbage.cli",
+    ),
     Command(
         "serve", "run a server for online play", "cribtiles.app.online_cli", "add_serve_arguments", "prepare_serve"
     ),

@@ -42,7 +42,7 @@ share one numbering: a game's id is its own whatever its game):
                 "level": "easy" | "medium" | "hard", "muggins": false, "target": 121,
                 "players": [{"name": "You", "level": null}, {"name": "Medium bot", "level": "medium"}],
                 "scores": [121, 84], "winner": 0, "result": "win" | "loss",
-                "margin": "win" | "skunk" | "double skunk", "deals": 9, "pegged": [31, 24],
+                "margin": "win" | "skunk" | "double skunk", "deals": 9, "pegged": [31, 24], "hints": 0,
                 "shows": [{"deal": 1, "step": 0, "owner": 1, "crib": false, "cards": "5H 5D 5S JC",
                            "starter": "5C", "points": 29, "declared": 29}, ...]}
     (step 0 is the non-dealer's hand, 1 the dealer's, 2 the crib; points are what the cards make,
@@ -188,6 +188,7 @@ def cribbage_json(g: GameSummary) -> dict[str, object]:
         "margin": d.margin.value,
         "deals": d.deals,
         "pegged": list(d.pegged),
+        "hints": d.hints,
         "shows": [asdict(s) for s in d.shows],
     }
 
@@ -303,6 +304,8 @@ def cribbage_text(g: GameSummary) -> str:
     )
     how = "" if d.margin is MarginKind.WIN else f", a {d.margin.value}"
     rules = [word for word, on in (("muggins", d.muggins), (f"to {d.target}", d.target != TARGET)) if on]
+    if d.hints:
+        rules.append(_plural(d.hints, "hint"))
     return f"{g.id:>4}  {date}  {'cribbage':<9}  {players}  -  {g.seats[g.winners[0]][0]} won{how}" + (
         f"  ({', '.join(rules)})" if rules else ""
     )

@@ -32,7 +32,7 @@ log = logging.getLogger("cribtiles.online")
 class Records(Protocol):
     """Where a finished game goes: this player's history (the window's keeper)."""
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None: ...
+    def record_cribbage(self, state: CribbageState, person: int, level: str | None, hints: int = 0) -> None: ...
 
 
 def bot_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
@@ -139,6 +139,7 @@ class RemoteCribbageSession:
         self._pending: list[PublicMove] = []
         self._asked: int | None = None  # the move at which the other's was first asked for
         self._troubles: list[str] = []
+        self._hints_at_least = 0  # a hint counted by the server, before a state says so
         self._now = Seen(state) if state is not None else self._first_state()
         if self._now.public is None:
             raise IllegalMove("the game has not begun: a seat is still open")
@@ -332,6 +333,28 @@ class RemoteCribbageSession:
             return _sentence(str(e))
         return "That move is not yours to make now."
 
+    @property
+    def hints(self) -> int:
+        """The hints counted at this table for this game (the server keeps them with it)."""
+        return max(int(self._now.state.get("hints") or 0), self._hints_at_least)
+
+    @property
+    def coach_allowed(self) -> bool:
+        """Its creator allowed the coach at this table (the server refuses a hint otherwise)."""
+        settings = self._now.state.get("settings")
+        return isinstance(settings, dict) and bool(settings.get("coach"))
+
+    def count_hint(self) -> int:
+        """The hint counted by the server (IllegalMove in words when it refuses or cannot be reached)."""
+        try:
+            self.link.request("hint", code=self.code)
+        except Refused as e:
+            raise IllegalMove(_sentence(str(e))) from None
+        except NotConnected as e:
+            raise IllegalMove(f"the hint was not counted: {e}") from None
+        self._hints_at_least = self.hints + 1
+        return self.hints
+
     def _named(self, player: int) -> str:
         return self.public().called(player)
 
@@ -407,7 +430,7 @@ class RemoteCribbageSession:
             log.error("the record of the cribbage game at %s could not be read: %s", self.code, e)
             self._troubles.append(f"This game could not be added to your history ({e}).")
             return
-        self.keeper.record_cribbage(table.state, self.seat, table.seats[1 - self.seat].level)
+        self.keeper.record_cribbage(table.state, self.seat, table.seats[1 - self.seat].level, hints=table.hints)
 
     def incidents(self) -> tuple[str, ...]:
         """What happened since last asked, in words: the connection lost and back, the other gone away

@@ -112,6 +112,7 @@ class CribbageDetails:
     deals: int
     pegged: tuple[int, ...]
     shows: tuple[ShowCount, ...]
+    hints: int = 0  # the coach asked (the discard advisor, a pegging hint): such games are marked in the history
 
     @property
     def skunk(self) -> bool:

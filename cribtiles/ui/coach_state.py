@@ -8,6 +8,7 @@ No pygame here: the scene asks, this answers from `cribtiles.bot.coach`; drawing
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from cribtiles.bot.coach import ExchangeAdvice, Suggestion, candidates, exchange_advice, hint
 from cribtiles.rules.game import PlayerView
@@ -25,7 +26,14 @@ def position_of(table: Session) -> Position:
     return table.match.round, len(table.state.turns)
 
 
-def refusal(table: Session, hints_on: bool, limit: int, counted: bool) -> str:
+class CountsHints(Protocol):
+    """A table that counts the hints asked in its game (either game's session)."""
+
+    @property
+    def hints(self) -> int: ...
+
+
+def refusal(table: CountsHints, hints_on: bool, limit: int, counted: bool) -> str:
     """Why the coach may not help now, in words ("" when it may): hints off in the settings, or the
     game's hints used up (asking again where a hint was counted costs nothing)."""
     if not hints_on:

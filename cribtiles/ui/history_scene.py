@@ -94,9 +94,12 @@ def cribbage_players(game: GameSummary) -> str:
 
 
 def cribbage_marks(game: GameSummary) -> str:
-    """'skunk' or 'double skunk' when the loser fell short of 91 or 61."""
+    """'skunk' or 'double skunk' when the loser fell short of 91 or 61, and the hints asked: 'skunk, 2 hints'."""
     d = game.cribbage
-    return "" if not d.skunk else d.margin.value
+    out = [d.margin.value] if d.skunk else []
+    if d.hints:
+        out.append(f"{d.hints} hint{'s' if d.hints != 1 else ''}")
+    return ", ".join(out)
 
 
 NOT_REPLAYED = "A game of cribbage is listed and counted; it cannot be replayed, reviewed or exported here."

@@ -111,6 +111,7 @@ def test_history_and_stats_print_what_the_version_before_printed(
     assert [g.pop("game") for g in now["cribbage_games"]] == ["cribbage"] * CRIBBAGE_GAMES
     assert [g.pop("id") for g in now["cribbage_games"]] == [6, 7, 8]
     assert [g.pop("id") for g in before["cribbage_games"]] == [1, 2, 3]
+    assert [g.pop("hints") for g in now["cribbage_games"]] == [0] * CRIBBAGE_GAMES  # counted from schema 6
     assert now == before
 
 

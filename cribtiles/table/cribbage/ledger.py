@@ -38,10 +38,12 @@ def game_key(record: Mapping[str, object], person: int | None, level: str | None
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def summarize_cribbage(state: CribbageState, person: int, level: str | None, finished_at: str) -> GameSummary:
+def summarize_cribbage(
+    state: CribbageState, person: int, level: str | None, finished_at: str, hints: int = 0
+) -> GameSummary:
     """The summary of the finished game `state`, the person at seat `person` against the bot of `level`
-    (None: against another person, online); ValueError while the game is still played. The game is
-    replayed from its record to see every count."""
+    (None: against another person, online), who asked the coach `hints` times; ValueError while the game
+    is still played. The game is replayed from its record to see every count."""
     outcome = state.outcome
     if outcome is None:
         raise ValueError("the game is not over yet")
@@ -74,6 +76,7 @@ def summarize_cribbage(state: CribbageState, person: int, level: str | None, fin
         deals=state.deal_number,
         pegged=(pegged[0], pegged[1]),
         shows=tuple(shows),
+        hints=hints,
     )
     return GameSummary(
         id=0,

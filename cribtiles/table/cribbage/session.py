@@ -118,7 +118,7 @@ class Keeps(Protocol):
 
     def save_cribbage(self, table: CribbageTable) -> bool: ...
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None: ...
+    def record_cribbage(self, state: CribbageState, person: int, level: str | None, hints: int = 0) -> None: ...
 
 
 class CribbageDriver(Protocol):
@@ -145,6 +145,21 @@ class CribbageDriver(Protocol):
     def why_not(self, seat: int, move: Move) -> str: ...
 
     def call_open(self, seat: int) -> Claim | None: ...
+
+    @property
+    def hints(self) -> int:
+        """The hints asked for in this game (kept with it and its save, counted apart in the history)."""
+        ...
+
+    @property
+    def coach_allowed(self) -> bool:
+        """The coach may help at this table: always at one of this process; online, where its creator
+        allowed it."""
+        ...
+
+    def count_hint(self) -> int:
+        """Count one hint asked for (online: the server counts it, or refuses in words, IllegalMove)."""
+        ...
 
     def legal_after_answer(self, seat: int) -> tuple[Move, ...]: ...
 
@@ -242,6 +257,18 @@ class CribbageSession:
         """Muggins: the other seat's score said aloud that `seat` may call now (None: none)."""
         return self.table.call_open_to(seat) if seat in self.mine else None
 
+    @property
+    def hints(self) -> int:
+        return self.table.hints
+
+    @property
+    def coach_allowed(self) -> bool:
+        return True
+
+    def count_hint(self) -> int:
+        """Count one hint: the game keeps the mark in its save and takes it into the history."""
+        return self.table.count_hint()
+
     # --- the acts of this driver's seats ---
 
     def _check_mine(self, seat: int) -> None:
@@ -306,7 +333,7 @@ class CribbageSession:
         table = self.table
         if self.keeper is not None and table.is_over and table.person is not None and not self._recorded:
             self._recorded = True
-            self.keeper.record_cribbage(table.state, table.person, table.level)
+            self.keeper.record_cribbage(table.state, table.person, table.level, hints=table.hints)
 
     def incidents(self) -> tuple[str, ...]:
         """What went wrong with the bot's thinking since last asked, in words."""

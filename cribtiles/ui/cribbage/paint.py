@@ -17,11 +17,13 @@ from cribtiles.table.cribbage.public import CribbageSummary
 from .. import art, pegboard
 from ..chat import ChatView
 from ..chat_paint import draw_field, draw_heard
+from ..coach_panel import COACH
 from ..frame import Frame, Layer
 from ..geometry import Rect
 from ..paint import CREAM, DIM, GOLD, RED, Target, button, draw_circle, draw_rect, fit_width, rounded_panel, wrap, write
 from ..pegs import LAP
 from . import cards
+from .coach import CoachNote
 from .layout import ButtonKind, CribLayout
 
 LIT = (255, 226, 120)
@@ -45,6 +47,7 @@ class Sprite:
     lit: bool = False  # pointed at from the panel's explanations
     chosen: bool = False  # chosen for the crib
     focus: bool = False  # the keyboard's card
+    hinted: bool = False  # the coach's: a card to lay away, or to lay
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,7 @@ class CribSnapshot:
     end: CribbageSummary | None
     end_hover: ButtonKind | None
     chat: ChatView | None = None  # online: the lines heard, the line being typed
+    coach: CoachNote | None = None  # the hint shown (I): the best discards, or the card to lay and why
 
 
 # --- the whole frame ---
@@ -156,6 +160,8 @@ def draw_moving(surface: Target, snap: CribSnapshot) -> None:
             )
     draw_pegs(surface, lay, snap)
     draw_lines(surface, lay, snap.lines, snap.hover_line)
+    if snap.coach is not None:
+        draw_coach(surface, lay, snap.coach)
     kx, ky, kw, kh = lay.keys
     size = max(12, lay.text - 5)
     for i, line in enumerate(wrap(snap.keys, size, kw)[:2]):
@@ -264,6 +270,8 @@ def draw_card(surf: Target, lay: CribLayout, s: Sprite, lifted: bool = False) ->
         draw_rect(surf, GOLD, (x - 2, y - 2, w + 4, h + 4), 2, border_radius=max(4, round(w * 0.09)))
     if s.focus:
         draw_rect(surf, RING, (x - 5, y - 5, w + 10, h + 10), 2, border_radius=max(6, round(w * 0.11)))
+    if s.hinted:  # the coach's colour, as its ghosted tiles at the tile game's table
+        draw_rect(surf, COACH, (x - 8, y - 8, w + 16, h + 16), 3, border_radius=max(8, round(w * 0.13)))
 
 
 @lru_cache(maxsize=8)
@@ -412,6 +420,46 @@ def draw_card_names(surf: Target, items: tuple[Card, ...], size: int, at: tuple[
         p = cards.pip(c.suit, pip_size)
         surf.blit(p, p.get_rect(midleft=(round(x + 4 + tw), round(cy))))
         x += chip_w + round(size * 0.3)
+
+
+# --- the coach ---
+
+
+def coach_box(lay: CribLayout, note: CoachNote) -> tuple[Rect, int, list[str]]:
+    """Where the coach's note lies (at the foot of the side panel's text, over its oldest lines), its text
+    size and its words of why wrapped to the box."""
+    x, y, w, h = lay.info
+    size = max(13, lay.text - 3)
+    pad = max(8, size // 2)
+    why = wrap(note.why, size, w - 2 * pad)
+    line = round(size * 1.35)
+    height = pad + round((size + 1) * 1.4) + line * (len(note.rows) + len(why)) + pad + pad // 2
+    height = min(height, h)
+    return (x, y + h - height, w, height), size, why
+
+
+def draw_coach(surf: Target, lay: CribLayout, note: CoachNote) -> None:
+    """The coach's note in its own colour, as the tile game's coach panel: a title, its rows, then why."""
+    (x, y, w, h), size, why = coach_box(lay, note)
+    pad = max(8, size // 2)
+    rounded_panel(surf, (x, y, w, h), (12, 22, 30, 235), 10)
+    draw_rect(surf, COACH, (x, y, w, h), 2, border_radius=10)
+    top = y + pad
+    title = fit_width(note.title, size + 1, w - 2 * pad)
+    write(surf, title, size + 1, COACH, (x + pad, top), "topleft")
+    top += round((size + 1) * 1.4)
+    line = round(size * 1.35)
+    for words, right in note.rows:
+        rw = art.font(size).size(right)[0] + 8
+        write(surf, fit_width(words, size, w - 2 * pad - rw), size, CREAM, (x + pad, top + line / 2), "midleft")
+        write(surf, right, size, GOLD, (x + w - pad, top + line / 2), "midright")
+        top += line
+    top += pad // 2
+    for text in why:
+        if top + line > y + h:
+            break
+        write(surf, text, size, DIM, (x + pad, top + line / 2), "midleft")
+        top += line
 
 
 # --- the end of the game ---

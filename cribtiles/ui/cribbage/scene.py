@@ -21,6 +21,7 @@ from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Mu
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
 from cribtiles.cribbage.options import Phase
 from cribtiles.cribbage.view import CribbageView
+from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, PublicMove
 from cribtiles.table.cribbage.session import CribbageDriver
 from cribtiles.table.settings import Preferences
@@ -33,8 +34,9 @@ from ..paint import CREAM, DIM, GOLD
 from ..pegs import Pegs
 from ..scene import Scene
 from ..sound import Sounds
-from ..tiles.game_words import away_words
+from ..tiles.game_words import away_words, sentence
 from . import cards
+from .coach import CribCoach
 from .layout import ButtonKind, CribLayout
 from .paint import ButtonView, CribSnapshot, CribView, InfoLine, PegSpot, Sprite, line_rects
 
@@ -218,6 +220,7 @@ class CribbageScene:
         self._parts: FrameParts | None = None
         self._warm: list[tuple[Card, int]] = []  # card faces to draw ahead of need, one a frame
         self._warm_for: tuple[int, int] = (0, 0)
+        self.coach = CribCoach()  # the hint key's discard advice and pegging hint
 
     def _refresh(self) -> None:
         """Ask the session again, once something was done: the public value, your hand, your calls."""
@@ -330,9 +333,13 @@ class CribbageScene:
             elif k == pygame.K_ESCAPE:
                 self.app.close_top()
             return
-        if k == pygame.K_ESCAPE:
+        if k == pygame.K_i or getattr(event, "unicode", "") == "?":
+            self._hint()
+        elif k == pygame.K_ESCAPE:
             if self.press is not None:
                 self.press = None
+            elif self.coach.note is not None:
+                self.coach.dismiss()
             elif self.chosen or self.cursor is not None:
                 self.chosen, self.cursor = [], None
             else:
@@ -510,6 +517,40 @@ class CribbageScene:
         elif kind is ButtonKind.MORE:
             self._step(1)
 
+    # --- the coach ---
+
+    def _here(self) -> tuple[int, int]:
+        """The position a hint is for: the deal and the moves made."""
+        return self.seen.deal_number, self.pub.ply
+
+    def _hint(self) -> None:
+        """The hint key (I or ?, as at the tile game's table): the best discards in the discard, the card
+        Hard would lay in the play; asked again, put away. Counted once per position, saved with the game."""
+        if self.coach.note is not None:
+            self.coach.dismiss()
+            return
+        if not self.my_turn or self.holding or self.mode is Mode.SHOW:
+            self.say("The coach helps on your turn, in the discard and in the play.")
+            return
+        prefs = self.app.prefs
+        why = self.coach.refusal(self.session, self._here(), prefs.hints, prefs.hint_limit)
+        if why:
+            self.say(why)
+            return
+        before = self.session.hints
+        try:
+            why = self.coach.ask(self.session, self.seen, self._here())
+        except IllegalMove as e:  # a table elsewhere would not count it (or could not be reached)
+            self.coach.dismiss()
+            why = sentence(str(e))
+        if why:
+            self.say(why)
+        hints = self.session.hints
+        if hints != before:
+            self.session.save()  # the mark is kept with the game at once
+            if prefs.hint_limit:
+                self.say(f"Hint {hints} of the {prefs.hint_limit} this game allows.", error=False)
+
     def _call(self) -> None:
         """Muggins! on the bot's score said aloud (M or the button): the call is announced when told."""
         self._person(Muggins(True))
@@ -580,6 +621,7 @@ class CribbageScene:
         told = self.session.take_pending()  # yours (made in `handle`) and the bot's, told at once
         if told:
             self._refresh()
+        self.coach.stale(self._here())  # a hint is for the position it was asked in
         for happening in told:
             self._tell(happening)
         for peg in self.pegs:
@@ -813,11 +855,14 @@ class CribbageScene:
 
         held = self.press.card if self.press is not None and self.press.dragging else None
         fits = {m.card for m in self._legal_after_answer() if isinstance(m, PlayCard)}  # a bot's score may wait
+        note = self.coach.note
+        hint_cards = frozenset(note.cards) if note is not None and mode is not Mode.SHOW else frozenset()
         for i, (card, rect) in enumerate(zip(self.hand, self.hand_rects(), strict=True)):
             if card == held:
                 continue
             dim = mode is Mode.PLAY and self.my_turn and card not in fits
-            put((Place.HAND, card, 0), rect, dim=dim, chosen=card in self.chosen, focus=i == self.cursor)
+            hinted = card in hint_cards
+            put((Place.HAND, card, 0), rect, dim=dim, chosen=card in self.chosen, focus=i == self.cursor, hinted=hinted)
         bot_cards = self._bot_cards()
         slots = lay.bot_slots(len(bot_cards))
         for i, (back, rect) in enumerate(zip(bot_cards, slots, strict=True)):
@@ -892,7 +937,7 @@ class CribbageScene:
         k = glide_share(dt, self.pace)
         at = self.glides.step(targets, self._start_of, k)
         sprites = tuple(
-            Sprite(m.card, at[key][0], at[key][1], at[key][2], m.dim, m.lit, m.chosen, m.focus)
+            Sprite(m.card, at[key][0], at[key][1], at[key][2], m.dim, m.lit, m.chosen, m.focus, m.hinted)
             for key, m in marks.items()
         )
         return FrameParts(lines, hover, sprites)
@@ -953,6 +998,7 @@ class CribbageScene:
             if self.ended
             else None,
             chat=self.chat.view(self.now),
+            coach=self.coach.note if self.mode is not Mode.SHOW and not self.ended else None,
         )
 
     def _peg_spot(self, p: int) -> PegSpot:
@@ -968,7 +1014,7 @@ class CribbageScene:
         return self._view.draw(surface, snap, full)
 
 
-KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · N new game · Esc the title"
+KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · I hint · N new game · Esc the title"
 MUGGINS_KEYS = " · digits say your count · M calls muggins"
 
 

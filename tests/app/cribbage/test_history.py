@@ -182,3 +182,17 @@ def test_a_game_of_cribbage_that_cannot_be_stored_just_now_is_kept_and_stored_la
     assert h.games() == [replace(summary(0), id=1), replace(cribbage(3), id=2)]
     assert h.messages == ["The history of your games can be written again: 1 game kept for it is in it now."]
     assert list(tmp_path.glob("history.pending-*")) == []
+
+
+def test_hints_are_kept_and_a_write_kept_before_schema_6_reads_without_them(tmp_path: Path) -> None:
+    from cribtiles.app.history_rows import rows_of, summary_of
+
+    game = cribbage(4)
+    game = replace(game, details=replace(game.cribbage, hints=2))
+    h = History(tmp_path / HISTORY_FILE)
+    stored = h.add(game)
+    assert h.game(stored) == replace(game, id=stored) and h.game(stored).cribbage.hints == 2  # type: ignore[union-attr]
+    row, children = rows_of(game)
+    old = {**children, "cribbage_details": tuple(r[:-1] for r in children["cribbage_details"])}  # no hints then
+    assert summary_of(row, old).cribbage.hints == 0
+    assert summary_of(row, children) == game

@@ -1,0 +1,103 @@
+"""The coach at the cribbage table: the hint key (I or ?, as at the tile game's table) asks it; in the
+discard it shows the advisor's best discards with their expected points and lights the two cards to
+lay away, in the play the card Hard would lay and why. A hint is counted once per position, as the tile
+game's coach counts it (`coach_state.refusal`: hints off, or the game's hints used up, in its words).
+
+No pygame here: the scene asks, this answers from `cribtiles.bot.cribbage.advisor`; drawing reads the
+snapshot's `CoachNote`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from cribtiles.bot.cribbage.advisor import DiscardAdvice, PegHint, advise_discard, peg_hint
+from cribtiles.cribbage.cards import Card, format_cards
+from cribtiles.cribbage.moves import Discard
+from cribtiles.cribbage.options import Phase
+from cribtiles.cribbage.view import CribbageView
+from cribtiles.table.cribbage.session import CribbageDriver
+
+from ..coach_state import refusal
+
+#: How many discards the coach lists (best first).
+TOP = 4
+
+Position = tuple[int, int]  # the deal, and the moves made in the game
+
+
+@dataclass(frozen=True)
+class CoachNote:
+    """What the coach shows at the cribbage table: a title, its rows (words and the points on the right),
+    a line of why, and the cards of your hand it lights (the two to lay away, or the card to lay)."""
+
+    title: str
+    rows: tuple[tuple[str, str], ...]
+    why: str
+    cards: tuple[Card, ...]
+
+
+def discard_note(advice: tuple[DiscardAdvice, ...], dealer: bool) -> CoachNote:
+    """The advisor's best discards as the coach lists them."""
+    whose = "your crib" if dealer else "their crib"
+    rows = tuple(
+        (f"throw {format_cards(a.thrown)}", f"{a.hand:.1f} {a.crib:+.1f} = {a.total:.1f}") for a in advice[:TOP]
+    )
+    best = advice[0]
+    why = (
+        f"Keep {format_cards(best.kept)}: the hand averages {best.hand:.2f} over the 46 starters, "
+        f"and {format_cards(best.thrown)} are worth {best.crib:+.2f} in {whose}."
+    )
+    return CoachNote("Coach: the best discards (hand, crib = total)", rows, why, best.thrown)
+
+
+def peg_note(hint: PegHint) -> CoachNote:
+    """The pegging hint as the coach shows it."""
+    rows = tuple((r.words, f"{r.points} for them") for r in hint.replies[:3])
+    return CoachNote(f"Coach: lay {hint.card}", rows, hint.why, (hint.card,))
+
+
+@dataclass
+class CribCoach:
+    """What the coach shows at one cribbage table, and the positions a hint was counted for."""
+
+    note: CoachNote | None = None
+    position: Position | None = None  # what is shown is for this position
+    counted: set[Position] = field(default_factory=set)
+
+    def refusal(self, session: CribbageDriver, here: Position, hints_on: bool, limit: int) -> str:
+        """Why the coach may not help now, in words ("" when it may)."""
+        if not session.coach_allowed:
+            return "The coach is not at this table: its creator did not allow hints."
+        return refusal(session, hints_on, limit, here in self.counted)
+
+    def stale(self, here: Position) -> None:
+        """The game moved on: what was shown is put away."""
+        if self.note is not None and self.position != here:
+            self.note, self.position = None, None
+
+    def ask(self, session: CribbageDriver, view: CribbageView, here: Position) -> str:
+        """The hint for `view` (your view, your turn to discard or to lay a card), counted once per position;
+        "" when shown, else why not in words (IllegalMove from a table elsewhere, in its words)."""
+        note = self._note(view)
+        if note is None:
+            if view.phase is Phase.PLAY:
+                return "No card of yours fits: say Go." if view.my_turn else "The coach helps on your turn."
+            return "The coach helps in the discard and in the play."
+        if here not in self.counted:
+            session.count_hint()  # first: a table elsewhere that cannot count it gives no hint
+            self.counted.add(here)
+        self.note, self.position = note, here
+        return ""
+
+    def dismiss(self) -> None:
+        self.note, self.position = None, None
+
+    @staticmethod
+    def _note(view: CribbageView) -> CoachNote | None:
+        if view.phase is Phase.DISCARD and any(isinstance(m, Discard) for m in view.legal):
+            return discard_note(advise_discard(view.hand, view.dealer == view.player), view.dealer == view.player)
+        if view.phase is Phase.PLAY:
+            hint = peg_hint(view)
+            return None if hint is None else peg_note(hint)
+        return None
