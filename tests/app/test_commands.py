@@ -46,7 +46,7 @@ def test_a_check_that_fails_is_one_line_naming_the_command_and_exit_2(
     ("args", "words"),
     [
         (["history", "--colour"], "cribtiles history: error: unrecognized arguments: --colour"),
-        (["cribbage"], "cribtiles cribbage: error: the following arguments are required: score|peg|arena"),
+        (["cribbage"], "cribtiles cribbage: error: the following arguments are required: score|peg|discard|arena"),
         (["arena", "--bots", "easy"], "cribtiles arena: error: an arena needs 2 to 4 bots, not 1"),
         (["cribbage", "arena", "--bots", "easy,nope"], "cribtiles cribbage arena: error: there is no cribbage bot"),
         (["nonsense"], "cribtiles: error: argument COMMAND: invalid choice: 'nonsense'"),
