@@ -339,6 +339,61 @@ def cribbage(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
     save(app, "cribbage-end.png")
 
 
+def cribbage_coach(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
+    """The coach at the cribbage table: the discard advisor (I in the discard: the best discards, the pair
+    to throw ringed) and a pegging hint (I in the play: Hard's card, what it scores and what it leaves)."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    import pygame
+
+    from cribtiles.cribbage.moves import PlayCard
+    from cribtiles.cribbage.options import Phase
+    from cribtiles.table import Seat
+    from cribtiles.table.cribbage.table import CribbageTable
+    from cribtiles.table.settings import Preferences
+    from cribtiles.table.tiles.table import Table
+    from cribtiles.ui.config import NoKeeper
+    from cribtiles.ui.cribbage.scene import CribbageScene
+    from cribtiles.ui.tiles.autopilot import post_key
+    from cribtiles.ui.window import App
+
+    def hint_shot(table: CribbageTable, name: str) -> None:
+        keeper = NoKeeper()
+        keeper.save_cribbage(table)
+        tiles = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
+        app = App(tiles, Preferences(speed="instant", tutorial_offered=True), keeper, size=size, title=True)
+        app.open_cribbage()
+        app.frame(1 / 60)
+        assert isinstance(app.scenes[-1], CribbageScene)
+        post_key(pygame.K_i)
+        pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(2, 2), rel=(0, 0), buttons=(0, 0, 0)))
+        for _ in range(6):
+            app.frame(1 / 60)
+        assert app.scenes[-1].snapshot().coach is not None, app.scenes[-1].snapshot().prompt
+        pygame.image.save(app.screen, str(folder / name))
+        print(f"wrote {folder / name}")
+        app.close()
+
+    hint_shot(CribbageTable.new(6, "hard"), "cribbage-advisor.png")  # you deal: 3H 4H 6C 9C TD KS
+
+    def in_the_play(table: CribbageTable) -> bool:
+        state = table.state
+        return (
+            state.phase is Phase.PLAY
+            and len(state.pile) >= 2
+            and sum(isinstance(m, PlayCard) for m in state.legal_actions()) >= 2
+        )
+
+    table = CribbageTable.new(12, "hard")
+    while not (table.person_to_move and in_the_play(table)):
+        if table.person_to_move:
+            table.play(table.state.legal_actions()[0])
+        else:
+            table.bot_move()
+    table.take_pending()
+    hint_shot(table, "cribbage-peg-hint.png")
+
+
 def hot_seat_coach(folder: Path = HERE) -> None:
     """A hot-seat change with the coach's note on (Ann, Ben and Hard, seed 1): Ann plays her worst,
     Ben and Hard move behind the curtain, and the note on Ann's play shows once her rack is uncovered."""
@@ -396,6 +451,8 @@ if __name__ == "__main__":
         from take_online import online
 
         online(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
+    elif sys.argv[1:2] == ["cribbage-coach"]:  # only the cribbage coach's: take.py cribbage-coach [FOLDER]
+        cribbage_coach(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["cribbage"]:  # only the cribbage table's: take.py cribbage [FOLDER] [WxH]
         where = Path(sys.argv[2]) if len(sys.argv) > 2 else HERE
         wh = tuple(int(v) for v in sys.argv[3].split("x")) if len(sys.argv) > 3 else (1280, 800)
@@ -404,6 +461,7 @@ if __name__ == "__main__":
         main()
         hot_seat_coach()
         cribbage()
+        cribbage_coach()
         from take_online import online
 
         online()

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from cribtiles.bot.cribbage.advisor import DiscardAdvice, PegHint, advise_discard, peg_hint
+from cribtiles.bot.cribbage.advisor import DEALT, DiscardAdvice, PegHint, advise_discard, peg_hint
 from cribtiles.cribbage.cards import Card, format_cards
-from cribtiles.cribbage.moves import Discard
 from cribtiles.cribbage.options import Phase
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.table.cribbage.session import CribbageDriver
@@ -77,7 +76,7 @@ class CribCoach:
             self.note, self.position = None, None
 
     def ask(self, session: CribbageDriver, view: CribbageView, here: Position) -> str:
-        """The hint for `view` (your view, your turn to discard or to lay a card), counted once per position;
+        """The hint for `view` (your crib cards still to lay, or your turn to lay a card), counted once per position;
         "" when shown, else why not in words (IllegalMove from a table elsewhere, in its words)."""
         note = self._note(view)
         if note is None:
@@ -95,7 +94,7 @@ class CribCoach:
 
     @staticmethod
     def _note(view: CribbageView) -> CoachNote | None:
-        if view.phase is Phase.DISCARD and any(isinstance(m, Discard) for m in view.legal):
+        if view.phase is Phase.DISCARD and not view.discards and len(view.hand) == DEALT:  # yours still to lay
             return discard_note(advise_discard(view.hand, view.dealer == view.player), view.dealer == view.player)
         if view.phase is Phase.PLAY:
             hint = peg_hint(view)

@@ -520,7 +520,10 @@ class CribbageScene:
     # --- the coach ---
 
     def _here(self) -> tuple[int, int]:
-        """The position a hint is for: the deal and the moves made."""
+        """The position a hint is for: the deal and the moves made; in the discard, the deal and whether
+        your crib cards are laid (the bot's discard beside yours does not change your advice)."""
+        if self.seen.phase is Phase.DISCARD:
+            return self.seen.deal_number, -1 - len(self.seen.discards)
         return self.seen.deal_number, self.pub.ply
 
     def _hint(self) -> None:
@@ -529,8 +532,9 @@ class CribbageScene:
         if self.coach.note is not None:
             self.coach.dismiss()
             return
-        if not self.my_turn or self.holding or self.mode is Mode.SHOW:
-            self.say("The coach helps on your turn, in the discard and in the play.")
+        discarding = self.mode is Mode.DISCARD and not self.seen.discards  # while the bot chooses too
+        if self.holding or not (discarding or (self.mode is Mode.PLAY and self.my_turn)):
+            self.say("The coach helps with your discard, and in the play on your turn.")
             return
         prefs = self.app.prefs
         why = self.coach.refusal(self.session, self._here(), prefs.hints, prefs.hint_limit)
