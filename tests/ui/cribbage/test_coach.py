@@ -130,3 +130,25 @@ def test_the_session_takes_its_hints_into_the_history(tmp_path: Path) -> None:
     assert session.count_hint() == 1 and session.count_hint() == 2 and session.hints == 2
     session.finish()
     assert kept == [2]
+
+
+def test_the_advice_stays_while_the_bot_chooses_and_goes_once_you_discard(app: App, tmp_path: Path) -> None:
+    scene = at_table(app, CribbageTable.new(6, "hard"))  # you deal: the bot lays its crib cards first
+    post_key(pygame.K_i)
+    frames(app, 6)
+    note = scene.snapshot().coach
+    assert note is not None and scene.seen.phase is Phase.DISCARD and scene.session.hints == 1
+    for card in note.cards:  # the pair ringed, chosen and laid away
+        post_key(pygame.K_RIGHT)
+        frames(app)
+        while str(scene.hand[scene.cursor or 0]) != str(card):
+            post_key(pygame.K_RIGHT)
+            frames(app)
+        post_key(pygame.K_SPACE)
+        frames(app)
+        scene.cursor = None
+    assert {str(c) for c in scene.chosen} == {str(c) for c in note.cards}
+    post_key(pygame.K_RETURN)
+    frames(app, 4)
+    assert scene.seen.discards == note.cards or set(scene.seen.discards) == set(note.cards)
+    assert scene.snapshot().coach is None and not hinted(scene)
