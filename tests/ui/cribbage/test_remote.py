@@ -150,3 +150,32 @@ def test_your_move_is_judged_here_in_the_engines_words_and_refused_by_the_server
     finally:
         mine.close()
         theirs.close()
+
+
+@pytest.mark.parametrize("coach", [False, True])
+def test_a_hint_is_counted_by_the_server_only_where_the_table_allows_the_coach(
+    server: tuple[str, Hall], coach: bool
+) -> None:
+    url, hall = server
+    mine, theirs = Link(url), Link(url)
+    assert mine.wait_connected(10) and theirs.wait_connected(10)
+    made = mine.request("create", game="cribbage", seats=[{"kind": "person", "name": "Ann"}, {"kind": "open"}],
+                        seed=9, sit=0, coach=coach)  # fmt: skip
+    mine.sit(made["code"], made["token"])
+    bot = SeatBot(theirs, made["code"], "medium", seed=2)
+    try:
+        assert bot.take_seat("Medium bot") == 1
+        session = RemoteCribbageSession(mine, made["code"], 0)
+        assert session.coach_allowed is coach and session.hints == 0
+        game = hall.rooms[made["code"]].game
+        assert isinstance(game, CribbageGame)
+        if not coach:
+            with pytest.raises(IllegalMove, match="did not allow hints"):
+                session.count_hint()
+            assert game.table.hints == 0
+        else:
+            assert session.count_hint() == 1
+            assert game.table.hints == 1  # kept with the game at the server
+    finally:
+        mine.close()
+        theirs.close()
