@@ -118,3 +118,12 @@ def test_tile_games_and_cribbage_side_by_side(tmp_path: Path, capsys: pytest.Cap
     _, text, _ = run(capsys, "stats", "--data-dir", str(tmp_path))
     assert text.splitlines()[0] == "Games without undos or hints:"
     assert "Classic cribbage (hand and crib: your average show; pegged: your points in the play, a game):" in text
+
+
+def test_a_game_played_with_hints_says_so(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    add(tmp_path, ruled(made("h", (121, 84)), hints=2), ruled(made("n", (84, 121)), hints=0))
+    _, text, _ = run(capsys, "history", "--data-dir", str(tmp_path))
+    lines = [line for line in text.splitlines() if " cribbage " in line]
+    assert len(lines) == 2 and lines[0].endswith("(2 hints)") and "hint" not in lines[1]
+    _, listing, _ = run(capsys, "history", "--json", "--data-dir", str(tmp_path))
+    assert [g["hints"] for g in json.loads(listing)["cribbage_games"]] == [2, 0]
