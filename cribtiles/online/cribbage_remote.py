@@ -357,6 +357,13 @@ class RemoteCribbageSession:
             raise CribbageError("the server took the move but told no move made")
         return told[-1]
 
+    def can_undo(self, seat: int) -> bool:
+        return False
+
+    def undo(self, seat: int) -> tuple[Move, ...]:
+        """Refused: a move of cribbage is not taken back at an online table (the server refuses it too)."""
+        raise IllegalMove("taking back a move is not available in online cribbage")
+
     def ready(self) -> bool:
         """The other seat's move has come (what it is stays behind the session until it lands)."""
         self._drain()

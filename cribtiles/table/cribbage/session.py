@@ -10,7 +10,7 @@ from typing import Protocol
 
 from cribtiles.background import Background, Done, Failed
 from cribtiles.cribbage.game import CribbageState
-from cribtiles.cribbage.moves import CribbageError, Move
+from cribtiles.cribbage.moves import CribbageError, Move, parse_move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
@@ -150,6 +150,15 @@ class CribbageDriver(Protocol):
 
     def act(self, seat: int, action: Move) -> PublicMove: ...
 
+    def can_undo(self, seat: int) -> bool:
+        """`seat` may take back its last decision now (against bots, where the game is of this process)."""
+        ...
+
+    def undo(self, seat: int) -> tuple[Move, ...]:
+        """Take back `seat`'s last decision and the bot's replies after it (the moves taken back, oldest
+        first: the first is `seat`'s own); IllegalMove or CribbageError in words when it may not."""
+        ...
+
     def ready(self) -> bool:
         """The bot's move is chosen and may land (what it is stays behind the session: a discard's
         cards are the crib's)."""
@@ -260,6 +269,20 @@ class CribbageSession:
         if self.table.to_move != seat:
             raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
         return public_move(self.table.play(action, seat))
+
+    def can_undo(self, seat: int) -> bool:
+        return seat in self.mine and self.table.can_undo(seat)
+
+    def undo(self, seat: int) -> tuple[Move, ...]:
+        """Take back `seat`'s last decision and the bot's replies (a reply on its way is dropped); the
+        game, kept after every move, is kept so."""
+        self._check_mine(seat)
+        taken = self.table.undo_moves(seat)  # refused in words before anything changes
+        self._coming = None
+        self.thinker.close()
+        self.table.undo(seat)
+        self.save()
+        return tuple(parse_move(text) for text in taken)
 
     # --- what the table does by itself ---
 

@@ -389,6 +389,72 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         taken, self.pending = self.pending, []
         return taken
 
+    # --- taking back ---
+
+    def _movers(self) -> list[tuple[int, CribbageState]]:
+        """Who made each move of the game so far, with the state they made it from (replayed from the seed)."""
+        state = new_game(self.state.seed, self.state.names, self.options)
+        made: list[tuple[int, CribbageState]] = []
+        for text in self.state.log:
+            player = state.current_player
+            assert player is not None
+            made.append((player, state))
+            state = state.apply(parse_move(text))
+        return made
+
+    def undo_moves(self, seat: int) -> tuple[str, ...]:
+        """The moves `undo(seat)` would take back, oldest first (their notation): `seat`'s last decision
+        (a move made where it had a choice: a discard, a card laid, a count said, a muggins call; a go
+        or a count it had to make goes back with it) and every move after it. A CribbageError in words
+        when none may be taken back."""
+        if not 0 <= seat < len(self.seats):
+            raise CribbageError(f"there is no seat {seat + 1} at this table")
+        if not self.seats[seat].is_person:
+            raise CribbageError("only a person takes back a move; a bot's moves stand")
+        if self.is_over:
+            raise CribbageError("the game is over: it is kept as it was played, and a finished game is not taken back")
+        made = self._movers()
+        mine = next(
+            (i for i in range(len(made) - 1, -1, -1) if made[i][0] == seat and len(made[i][1].legal_actions()) > 1),
+            None,
+        )
+        who = "you have" if seat == self.you else f"{self.name(seat)} has"
+        if mine is None:
+            raise CribbageError(f"{who} made no move to take back yet")
+        if mine and made[mine - 1][0] == seat and self.state.log[mine - 1] == str(Muggins(False)):
+            mine -= 1  # the score let stand by laying on (`play`) goes back with the card: as it was seen
+        for player, _ in made[mine + 1 :]:
+            if player != seat and self.seats[player].is_person:
+                raise CribbageError(
+                    f"{self.name(player)} has moved since: a move is taken back only before another person moves"
+                )
+        return self.state.log[mine:]
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether `seat` may take back its last decision now (see `undo`)."""
+        try:
+            self.undo_moves(seat)
+        except CribbageError:
+            return False
+        return True
+
+    def undo(self, seat: int) -> int:
+        """Take back `seat`'s last decision and every move after it (the bot's replies); the number of
+        moves taken back. The game goes back to the very state `seat` decided from, which it saw then:
+        the game is replayed from its seed to there, so the deal, the hands and the starter are as they
+        were, and the bot given the same position again makes the same move. Refused (CribbageError)
+        for a bot, for a seat with nothing to take back, once another person has moved, and once the
+        game is over (it went into the history as it was played)."""
+        taken = self.undo_moves(seat)
+        kept = self.state.log[: len(self.state.log) - len(taken)]
+        self.state = new_game(self.state.seed, self.state.names, self.options)
+        self.sequences, self.counted, self.previous, self.story = [], [], [0, 0], []
+        for text in kept:
+            self._apply(parse_move(text))
+        self.pending = []
+        self.undos += 1
+        return len(taken)
+
     # --- the end ---
 
     def summary(self, seat: int | None = None) -> CribbageSummary | None:

@@ -21,6 +21,7 @@ from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Mu
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
 from cribtiles.cribbage.options import Phase
 from cribtiles.cribbage.view import CribbageView
+from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, PublicMove
 from cribtiles.table.cribbage.session import CribbageDriver
 from cribtiles.table.settings import Preferences
@@ -228,6 +229,8 @@ class CribbageScene:
         self.seen: CribbageView = session.view(person)
         self.open_call: Claim | None = session.call_open(person)
         self.after_answer: tuple[Move, ...] = session.legal_after_answer(person)
+        # U takes back your last decision (where the settings allow it): said in the keys' line when it may
+        self.can_undo = self.app.prefs.undo and session.can_undo(person)
 
     # --- the questions ---
 
@@ -353,6 +356,8 @@ class CribbageScene:
             self._call()
         elif k == pygame.K_n:
             self.new_game()
+        elif k == pygame.K_u or (k == pygame.K_z and event.mod & pygame.KMOD_CTRL):
+            self._undo()
         elif self._declaring() or self._claiming():
             self._declare_key(event)
 
@@ -531,6 +536,27 @@ class CribbageScene:
         self.cursor = None if self.cursor is None else min(self.cursor, max(0, len(self.hand) - 1))
         self._moved()
         return True
+
+    def _undo(self) -> None:
+        """U (or Ctrl+Z): take back your last decision and the bot's replies after it (where the settings
+        allow it and the table takes moves back), back to the game as you saw it then; said in words."""
+        if not self.app.prefs.undo:
+            self.say("Undo is off in the settings.")
+            return
+        try:
+            taken = self.session.undo(self.person)
+        except (CribbageError, IllegalMove) as e:
+            self.say(_sentence(str(e)))
+            return
+        self.session.take_pending()  # nothing is told of moves taken back
+        self._refresh()
+        self.hold, self.chosen, self.cursor, self.press, self.declared = Hold.NONE, [], None, None, None
+        self.went_on = -1
+        for p in (0, 1):
+            self.pegs[p].set(self.pub.scores[p], self.pub.previous[p])
+        self.last_move_at = self.asked_at = self.now
+        self.say(took_back_words(taken, self.person, self.pub.called(self.pub.bot)), error=False)
+        self.app.sounds.click()
 
     def _moved(self) -> None:
         self.session.save()
@@ -946,6 +972,7 @@ class CribbageScene:
             lines=parts.lines,
             hover_line=parts.hover,
             keys=KEYS
+            + (UNDO_KEYS if self.can_undo else "")
             + (MUGGINS_KEYS if table.options.muggins or table.options.play_muggins else "")
             + (f" · {CHAT_KEYS}" if self.chat.allowed else ""),
             end=table.summary if self.ended else None,
@@ -969,7 +996,30 @@ class CribbageScene:
 
 
 KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · N new game · Esc the title"
+UNDO_KEYS = " · U undo"
 MUGGINS_KEYS = " · digits say your count · M calls muggins"
+
+
+def took_back_words(taken: tuple[Move, ...], person: int, bot: str) -> str:
+    """What an undo took back, in a sentence: "Took back your 7C and the Medium bot's reply."."""
+    first = taken[0]
+    if isinstance(first, Discard):
+        what = f"your discard of {first.cards[0]} and {first.cards[1]}"
+    elif isinstance(first, PlayCard):
+        what = f"your {first.card}"
+    elif isinstance(first, Count):
+        what = "your count"
+    elif isinstance(first, Muggins):
+        what = "your muggins call" if first.claim else "letting the count stand"
+    else:
+        what = "your go"
+    replies = len(taken) - 1
+    also = f" and {bot}'s repl{'ies' if replies > 1 else 'y'}" if replies else ""
+    return f"Took back {what}{also}."
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _capital(words: str) -> str:
