@@ -243,6 +243,8 @@ def stats_json(stats: Stats) -> dict[str, object]:
             "games": cribbage.games,
             "lines": [cribbage_line_json(line) for line in cribbage.lines],
             "total": cribbage_line_json(cribbage.total),
+            "marked_lines": [cribbage_line_json(line) for line in cribbage.marked],
+            "marked_total": cribbage_line_json(cribbage.marked_total),
         },
     }
 
@@ -303,6 +305,7 @@ def cribbage_text(g: GameSummary) -> str:
     )
     how = "" if d.margin is MarginKind.WIN else f", a {d.margin.value}"
     rules = [word for word, on in (("muggins", d.muggins), (f"to {d.target}", d.target != TARGET)) if on]
+    rules += [_plural(n, word) for n, word in ((d.undos, "undo"), (d.hints, "hint")) if n]
     return f"{g.id:>4}  {date}  {'cribbage':<9}  {players}  -  {g.seats[g.winners[0]][0]} won{how}" + (
         f"  ({', '.join(rules)})" if rules else ""
     )
@@ -349,10 +352,18 @@ def _tile_table(lines: Sequence[StatLine], total: StatLine | None) -> list[str]:
 
 
 def cribbage_table(stats: CribbageStats) -> list[str]:
-    """The statistics of classic cribbage as a table, a line per bot level and the total, what its
-    marks mean, then the best hand."""
-    rows = [[line.level, *(c.cell(line) for c in CRIBBAGE_COLUMNS)] for line in shown_lines(stats.lines, stats.total)]
-    out = _aligned(["opponent", *(c.one_line for c in CRIBBAGE_COLUMNS)], rows, 1)
+    """The statistics of classic cribbage as a table, a line per bot level and the total (the games with
+    undos or hints in a table of their own after it), what its marks mean, then the best hand."""
+    out: list[str] = []
+    for lines, total, title in (
+        (stats.lines, stats.total, ""),
+        (stats.marked, stats.marked_total, "Games of cribbage with undos or hints:"),
+    ):
+        if not lines:
+            continue
+        rows = [[line.level, *(c.cell(line) for c in CRIBBAGE_COLUMNS)] for line in shown_lines(lines, total)]
+        out += [title] if title else []
+        out += _aligned(["opponent", *(c.one_line for c in CRIBBAGE_COLUMNS)], rows, 1)
     out.append(BY_THE_BOOK)
     total = stats.total
     if total is not None and total.best_hand is not None:

@@ -27,7 +27,10 @@ CHILDREN: dict[str, tuple[tuple[str, ...], str]] = {
         ("game_id", "mode", "options", "rounds", "turns", "undos", "hints", "best_play", "highest_line"),
         "game_id",
     ),
-    "cribbage_details": (("game_id", "muggins", "target", "margin", "deals", "pegged_0", "pegged_1"), "game_id"),
+    "cribbage_details": (
+        ("game_id", "muggins", "target", "margin", "deals", "pegged_0", "pegged_1", "undos", "hints"),
+        "game_id",
+    ),
     "cribbage_counts": (
         ("game_id", "deal", "step", "owner", "crib", "cards", "starter", "points", "declared"),
         "deal, step",
@@ -50,7 +53,7 @@ def rows_of(s: GameSummary) -> tuple[Row, dict[str, tuple[Row, ...]]]:
     if isinstance(d, TileDetails):
         tile = (d.mode, d.options, d.rounds, d.turns, d.undos, d.hints, d.best_play, d.highest_line)
         return row, {"seats": seats, "tile_details": (tile,)}
-    details = (int(d.muggins), d.target, d.margin.value, d.deals, *d.pegged)
+    details = (int(d.muggins), d.target, d.margin.value, d.deals, *d.pegged, d.undos, d.hints)
     counts = tuple((c.deal, c.step, c.owner, int(c.crib), c.cards, c.starter, c.points, c.declared) for c in d.shows)
     return row, {"seats": seats, "cribbage_details": (details,), "cribbage_counts": counts}
 
@@ -150,7 +153,10 @@ def _tile_details(children: Rows) -> TileDetails:
 
 
 def _cribbage_details(children: Rows) -> CribbageDetails:
-    muggins, target, margin, deals, pegged_0, pegged_1 = _one(children, "cribbage_details")
+    row = _one(children, "cribbage_details")
+    if len(row) == 6:  # kept for the history by a version before schema 6: no marks
+        row = (*row, 0, 0)
+    muggins, target, margin, deals, pegged_0, pegged_1, undos, hints = row
     try:
         margin_kind = MarginKind(text(margin, "margin"))
     except ValueError:
@@ -162,6 +168,8 @@ def _cribbage_details(children: Rows) -> CribbageDetails:
         deals=whole(deals, "number of deals"),
         pegged=(whole(pegged_0, "points pegged"), whole(pegged_1, "points pegged")),
         shows=tuple(_count(c) for c in children.get("cribbage_counts", ())),
+        undos=whole(undos, "number of undos"),
+        hints=whole(hints, "number of hints"),
     )
 
 

@@ -528,14 +528,16 @@ class Store:
 
     # --- the history of classic cribbage ---
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None:
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None:
         """Add the finished game of cribbage `state` (the person at seat `person`, the bot of `level` at the
         other; None: another person, online) to the history, once however often it is called; a game not
         over is not recorded. Failures go to `errors` and the log, never raised."""
         if state.outcome is None:
             return
         try:
-            game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"))
+            game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"), marks)
         except Exception as e:  # a record the engine cannot replay: a bug
             log.error("the game of cribbage could not be summed up for the history", exc_info=e)
             self.errors.append(f"This game of cribbage could not be added to the history of your games ({why(e)}).")

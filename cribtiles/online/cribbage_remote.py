@@ -32,7 +32,9 @@ log = logging.getLogger("cribtiles.online")
 class Records(Protocol):
     """Where a finished game goes: this player's history (the window's keeper)."""
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None: ...
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None: ...
 
 
 def bot_move(state: dict[str, Any], level: str, rng: random.Random) -> str:

@@ -68,7 +68,9 @@ class Keeper(Protocol):
 
     # the games of classic cribbage, kept in the same history (none of these ever raises)
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None:
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None:
         """Add the finished game of cribbage to the history (the person at seat `person`, the bot of `level`;
         None: another person, online),
         once however often it is called; a game not over is not recorded."""
@@ -136,10 +138,12 @@ class NoKeeper:
     def export_game(self, table: Table) -> str:
         return "There is no data folder here to write the game's record in."
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None:
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None:
         if state.outcome is None:
             return
-        game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"))
+        game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"), marks)
         if all(g.key != game.key for g in self.games):
             self.games.append(replace(game, id=len(self.games) + 1))
 

@@ -94,9 +94,12 @@ def cribbage_players(game: GameSummary) -> str:
 
 
 def cribbage_marks(game: GameSummary) -> str:
-    """'skunk' or 'double skunk' when the loser fell short of 91 or 61."""
+    """'skunk' or 'double skunk' when the loser fell short of 91 or 61; the undos and hints, as a tile
+    game's: 'skunk, 2 undos'."""
     d = game.cribbage
-    return "" if not d.skunk else d.margin.value
+    out = [d.margin.value] if d.skunk else []
+    out += [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((d.undos, "undo"), (d.hints, "hint")) if n]
+    return ", ".join(out)
 
 
 NOT_REPLAYED = "A game of cribbage is listed and counted; it cannot be replayed, reviewed or exported here."
@@ -310,9 +313,11 @@ def _rows(lines: Sequence[StatLine], total: StatLine | None) -> list[Row]:
     return [(group_words(ln), tuple(c.cell(ln) for c in TILE_COLUMNS), ln is total) for ln in shown]
 
 
-def cribbage_rows(stats: CribbageStats) -> list[Row]:
-    shown = shown_lines(stats.lines, stats.total)
-    return [(level_words(ln), tuple(c.cell(ln) for c in CRIBBAGE_COLUMNS), ln is stats.total) for ln in shown]
+def cribbage_rows(stats: CribbageStats, marked: bool = False) -> list[Row]:
+    """The rows of the games without undos or hints (`marked`: of those with them)."""
+    lines, total = (stats.marked, stats.marked_total) if marked else (stats.lines, stats.total)
+    shown = shown_lines(lines, total)
+    return [(level_words(ln), tuple(c.cell(ln) for c in CRIBBAGE_COLUMNS), ln is total) for ln in shown]
 
 
 class StatisticsScene:
@@ -378,6 +383,9 @@ class StatisticsScene:
         cribbage_heads = tuple(c.heading for c in CRIBBAGE_COLUMNS)
         rows = cribbage_rows(self.cribbage)
         sections = [("Your games of classic cribbage", cribbage_heads, rows)] if rows else []
+        marked_rows = cribbage_rows(self.cribbage, marked=True)
+        if marked_rows:
+            sections.append(("Games with undos or hints, counted apart", cribbage_heads, marked_rows))
         empty = "No games of classic cribbage yet: they are counted here, by bot level, when they end."
         total = self.cribbage.total
         notes = []

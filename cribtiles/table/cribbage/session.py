@@ -118,7 +118,9 @@ class Keeps(Protocol):
 
     def save_cribbage(self, table: CribbageTable) -> bool: ...
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None: ...
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None: ...
 
 
 class CribbageDriver(Protocol):
@@ -329,7 +331,7 @@ class CribbageSession:
         table = self.table
         if self.keeper is not None and table.is_over and table.person is not None and not self._recorded:
             self._recorded = True
-            self.keeper.record_cribbage(table.state, table.person, table.level)
+            self.keeper.record_cribbage(table.state, table.person, table.level, (table.undos, table.hints))
 
     def incidents(self) -> tuple[str, ...]:
         """What went wrong with the bot's thinking since last asked, in words."""

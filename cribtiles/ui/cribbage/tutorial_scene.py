@@ -31,7 +31,7 @@ class KeepsNoCribbage:
         self.skipped += 1
         return False
 
-    def record_cribbage(self, state: object, person: int, level: str | None) -> None:
+    def record_cribbage(self, state: object, person: int, level: str | None, marks: tuple[int, int] = (0, 0)) -> None:
         self.skipped += 1
 
     def __getattr__(self, name: str) -> object:

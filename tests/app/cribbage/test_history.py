@@ -182,3 +182,24 @@ def test_a_game_of_cribbage_that_cannot_be_stored_just_now_is_kept_and_stored_la
     assert h.games() == [replace(summary(0), id=1), replace(cribbage(3), id=2)]
     assert h.messages == ["The history of your games can be written again: 1 game kept for it is in it now."]
     assert list(tmp_path.glob("history.pending-*")) == []
+
+
+def test_a_game_of_cribbage_with_undos_is_marked_and_counted_apart(tmp_path: Path) -> None:
+    """Issue 32: the moves taken back and hints asked for are kept with the game (schema 6), shown beside
+    it, and its figures are counted apart from the games without them, as the tile game's."""
+    from cribtiles.app.history_cli import cribbage_text, stats_text
+    from cribtiles.app.storage import Store
+    from cribtiles.ui.history_scene import cribbage_marks
+
+    keeper = Store(tmp_path)
+    keeper.record_cribbage(played(0), 0, "medium", (2, 1))
+    keeper.record_cribbage(played(2), 0, "medium")
+    marked, clean = sorted(keeper.past_games(), key=lambda g: g.cribbage.undos, reverse=True)
+    assert (marked.cribbage.undos, marked.cribbage.hints, marked.cribbage.marked) == (2, 1, True)
+    assert not clean.cribbage.marked
+    assert "2 undos, 1 hint" in cribbage_text(marked) and cribbage_marks(marked).endswith("2 undos, 1 hint")
+    stats = keeper.statistics().cribbage
+    assert stats.total is not None and stats.marked_total is not None
+    assert (stats.games, stats.total.games, stats.marked_total.games) == (2, 1, 1)
+    assert "Games of cribbage with undos or hints:" in stats_text(keeper.statistics())
+    assert version(tmp_path / HISTORY_FILE) == len(MIGRATIONS) == 6

@@ -113,7 +113,9 @@ def test_the_session_takes_back_and_drops_a_reply_on_its_way() -> None:
             self.saved += 1
             return True
 
-        def record_cribbage(self, state: CribbageState, person: int, level: str | None) -> None:
+        def record_cribbage(
+            self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+        ) -> None:
             raise AssertionError("the game is not over")
 
     keeper = Keeps()
