@@ -309,6 +309,11 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         assert happening is not None
         return happening
 
+    def replay_move(self, move: Move) -> Happening:
+        """`move` made by whoever is to move, as a record made it (a replay, the text of a game): the
+        rules check it, nothing else (a score open to a call is answered by the record's next move)."""
+        return self._apply(move)
+
     def _apply(self, move: Move) -> Happening:
         before = self.state
         player = before.current_player
@@ -446,14 +451,26 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         for a bot, for a seat with nothing to take back, once another person has moved, and once the
         game is over (it went into the history as it was played)."""
         taken = self.undo_moves(seat)
-        kept = self.state.log[: len(self.state.log) - len(taken)]
-        self.state = new_game(self.state.seed, self.state.names, self.options)
-        self.sequences, self.counted, self.previous, self.story = [], [], [0, 0], []
-        for text in kept:
-            self._apply(parse_move(text))
-        self.pending = []
+        self._rebuild(self.state.log[: len(self.state.log) - len(taken)])
         self.undos += 1
         return len(taken)
+
+    def _rebuild(self, moves: Sequence[str]) -> None:
+        """The game from its seed with `moves` (legal: made before) made again, and its story with them."""
+        self.state = new_game(self.state.seed, self.state.names, self.options)
+        self.sequences, self.counted, self.previous, self.story = [], [], [0, 0], []
+        for text in moves:
+            self._apply(parse_move(text))
+        self.pending = []
+
+    def at_ply(self, ply: int) -> CribbageTable:
+        """A table of the same seats with the game as it stood after its first `ply` moves (0: as dealt)."""
+        table = CribbageTable(
+            new_game(self.state.seed, self.state.names, self.options), seats=self.seats, by_name=self.you is None
+        )
+        table.undos, table.hints = self.undos, self.hints
+        table._rebuild(self.state.log[: max(0, min(ply, len(self.state.log)))])
+        return table
 
     # --- the end ---
 
@@ -518,6 +535,21 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         return cls._replayed(data.get("record"), lambda start: cls(start, int(person), level))
 
     @classmethod
+    def from_record(cls, record: object, seats: Sequence[Seat] | None = None) -> CribbageTable:
+        """The table of an engine's record (`CribbageState.record()`, as the history keeps it), every move
+        checked: its `seats` (None: a player named as a bot level's bot, "Medium bot", is that bot, anyone
+        else a person); a CribbageSaveError in words when it cannot be replayed."""
+
+        def seated(start: CribbageState) -> CribbageTable:
+            chosen = seats if seats is not None else tuple(_seat_named(name) for name in start.names)
+            try:
+                return cls(start, seats=chosen)
+            except ValueError as e:
+                raise CribbageSaveError(f"its seats are not its players ({e})") from None
+
+        return cls._replayed(record, seated)
+
+    @classmethod
     def _from_envelope(cls, data: Mapping[str, Any], by_name: bool) -> CribbageTable:
         try:
             envelope = read_envelope(data)
@@ -557,6 +589,12 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             table._apply(parse_move(text))
         table.pending = []
         return table
+
+
+def _seat_named(name: str) -> Seat:
+    """A player of a record without seats: "Medium bot" is the Medium bot, anyone else a person."""
+    level = name.lower().removesuffix(" bot")
+    return Seat(name, level) if name.endswith(" bot") and level in LEVELS else Seat(name)
 
 
 def move_claim(move: PlayCard, before: CribbageState) -> int:

@@ -219,6 +219,8 @@ class CribbageScene:
         self._parts: FrameParts | None = None
         self._warm: list[tuple[Card, int]] = []  # card faces to draw ahead of need, one a frame
         self._warm_for: tuple[int, int] = (0, 0)
+        # a replay's words and keys in the prompt and the keys' line (None: a game being played)
+        self.replaying: tuple[str, str] | None = None
 
     def _refresh(self) -> None:
         """Ask the session again, once something was done: the public value, your hand, your calls."""
@@ -548,15 +550,26 @@ class CribbageScene:
         except (CribbageError, IllegalMove) as e:
             self.say(_sentence(str(e)))
             return
-        self.session.take_pending()  # nothing is told of moves taken back
+        self.resync()
+        self.say(took_back_words(taken, self.person, self.pub.called(self.pub.bot)), error=False)
+        self.app.sounds.click()
+
+    def resync(self, session: CribbageDriver | None = None, held: bool = False) -> None:
+        """The game changed under the scene (taken back; a replay stepped to another move, `session`):
+        everything asked again, nothing told of it, the pegs put where the scores are; `held`: the end
+        of a play or a show just reached stays in sight, as a game resumed there shows it."""
+        if session is not None:
+            self.session = session
+        self.session.take_pending()
         self._refresh()
-        self.hold, self.chosen, self.cursor, self.press, self.declared = Hold.NONE, [], None, None, None
+        story = self.pub.story
+        self.hold = _hold_after(story[-1], self.pub) if held and story else Hold.NONE
+        self.chosen, self.cursor, self.press, self.declared = [], None, None, None
         self.went_on = -1
+        self.ended = False
         for p in (0, 1):
             self.pegs[p].set(self.pub.scores[p], self.pub.previous[p])
         self.last_move_at = self.asked_at = self.now
-        self.say(took_back_words(taken, self.person, self.pub.called(self.pub.bot)), error=False)
-        self.app.sounds.click()
 
     def _moved(self) -> None:
         self.session.save()
@@ -612,6 +625,7 @@ class CribbageScene:
             peg.advance(dt, self._anim(PEG))
         if (
             self.pub.is_over
+            and self.replaying is None  # a replay's last move says the result in its own words
             and not self.ended
             and not any(p.moving for p in self.pegs)
             and self.now - self.last_move_at >= self._anim(END_PAUSE)
@@ -702,7 +716,7 @@ class CribbageScene:
     def _button_plan(self) -> tuple[tuple[ButtonKind, ...], dict[ButtonKind, str], set[ButtonKind]]:
         table = self.pub
         mode = self.mode
-        if self.ended or table.is_over:
+        if self.ended or table.is_over or self.replaying is not None:
             return (), {}, set()
         if self.holding:
             label = "The show" if self.hold is Hold.PLAY_OVER else "Next deal"
@@ -734,6 +748,8 @@ class CribbageScene:
         return (ButtonKind.GO_ON,), {}, {ButtonKind.GO_ON} if waiting else set()
 
     def _prompt(self) -> tuple[str, bool]:
+        if self.replaying is not None:
+            return self.replaying[0], False
         if self.message:
             return self.message, self.message_error
         table = self.pub
@@ -971,7 +987,9 @@ class CribbageScene:
             pegs=(self._peg_spot(0), self._peg_spot(1)),
             lines=parts.lines,
             hover_line=parts.hover,
-            keys=KEYS
+            keys=self.replaying[1]
+            if self.replaying is not None
+            else KEYS
             + (UNDO_KEYS if self.can_undo else "")
             + (MUGGINS_KEYS if table.options.muggins or table.options.play_muggins else "")
             + (f" · {CHAT_KEYS}" if self.chat.allowed else ""),
