@@ -177,6 +177,9 @@ def _hold_after(h: PublicMove, state: CribbagePublic) -> Hold:
 class CribbageScene:
     """The cribbage table: input, timing, and the snapshot drawn each frame."""
 
+    #: Whether U (and the Undo button) may take back a move here (the tutorial's script: no).
+    takes_back = True
+
     def __init__(
         self,
         app: Host,
@@ -232,7 +235,7 @@ class CribbageScene:
         self.open_call: Claim | None = session.call_open(person)
         self.after_answer: tuple[Move, ...] = session.legal_after_answer(person)
         # U takes back your last decision (where the settings allow it): said in the keys' line when it may
-        self.can_undo = self.app.prefs.undo and session.can_undo(person)
+        self.can_undo = self.takes_back and self.app.prefs.undo and session.can_undo(person)
 
     # --- the questions ---
 
@@ -516,6 +519,8 @@ class CribbageScene:
             self._step(-1)
         elif kind is ButtonKind.MORE:
             self._step(1)
+        elif kind is ButtonKind.UNDO:
+            self._undo()
 
     def _call(self) -> None:
         """Muggins! on the bot's score said aloud (M or the button): the call is announced when told."""
@@ -542,6 +547,9 @@ class CribbageScene:
     def _undo(self) -> None:
         """U (or Ctrl+Z): take back your last decision and the bot's replies after it (where the settings
         allow it and the table takes moves back), back to the game as you saw it then; said in words."""
+        if not self.takes_back:
+            self.say("The tutorial's moves are not taken back: Escape leaves it.")
+            return
         if not self.app.prefs.undo:
             self.say("Undo is off in the settings.")
             return
@@ -707,9 +715,18 @@ class CribbageScene:
 
     def _buttons(self) -> list[ButtonView]:
         kinds, labels, enabled = self._button_plan()
+        if kinds and self.can_undo:  # Undo last in the row, as the tile game's beside Play
+            kinds, enabled = (*kinds, ButtonKind.UNDO), enabled | {ButtonKind.UNDO}
         rects = self.layout.buttons(kinds)
         return [
-            ButtonView(k, rects[k], labels.get(k, k.value), k in enabled, contains(rects[k], self.mouse), k in enabled)
+            ButtonView(
+                k,
+                rects[k],
+                labels.get(k, k.value),
+                k in enabled,
+                contains(rects[k], self.mouse),
+                k in enabled and k is not ButtonKind.UNDO,
+            )
             for k in kinds
         ]
 

@@ -59,6 +59,8 @@ def scripted_choice(request: BotRequest) -> Move:
 class CribbageTutorialScene(CribbageScene):
     """The guided deal: the cribbage table with the tutorial's words and its one move at a time."""
 
+    takes_back = False  # the script goes one way
+
     def __init__(self, app: Host) -> None:
         self.aside = AsideHost(app)
         session = CribbageSession(tutorial_table(), BotThinker(scripted_choice), self.aside.keeper)

@@ -66,3 +66,26 @@ def test_u_is_refused_in_words_when_the_settings_say_no(app: App) -> None:
     post_key(pygame.K_u)
     frames(app)
     assert scene.message == "Undo is off in the settings." and scene.mode is Mode.PLAY
+
+
+def test_the_undo_button_takes_back_a_card_laid(app: App, tmp_path: Path) -> None:
+    """A card you laid in the play, and the bot's reply, taken back with the Undo button (clicked)."""
+    from cribtiles.ui.cribbage.layout import ButtonKind
+    from cribtiles.ui.tiles.autopilot import post_click
+    from tests.ui.cribbage.test_scene import button_centre, card_centre, reach
+
+    table = reach(6, lambda t: t.state.phase.value == "play" and len(t.view().hand) == 4)
+    scene = at_table(app, table)
+    until(app, lambda: scene.my_turn and scene.mode is Mode.PLAY)
+    hand = scene.seen.hand
+    count = scene.seen.count
+    assert ButtonKind.UNDO in [b.kind for b in scene.snapshot().buttons]  # your discard may be taken back
+    card = str(hand[0])
+    post_click(card_centre(scene, card))
+    frames(app)
+    until(app, lambda: scene.my_turn or scene.pub.is_over or scene.holding)
+    assert card not in [str(c) for c in scene.seen.hand]
+    post_click(button_centre(scene, ButtonKind.UNDO))
+    frames(app)
+    assert scene.message.startswith(f"Took back your {card}")
+    assert scene.seen.hand == hand and scene.seen.count == count and scene.my_turn
