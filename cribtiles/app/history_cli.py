@@ -189,6 +189,8 @@ def cribbage_json(g: GameSummary) -> dict[str, object]:
         "deals": d.deals,
         "pegged": list(d.pegged),
         "shows": [asdict(s) for s in d.shows],
+        "undos": d.undos,
+        "hints": d.hints,
     }
 
 

@@ -519,7 +519,7 @@ class Store:
         there is no such game or its record cannot be replayed (then `errors` says so)."""
         summary = self.history.game(game_id)
         self._history_said()
-        if summary is None or summary.game is not Game.TILES:  # a game of cribbage is listed, not replayed
+        if summary is None or summary.game is not Game.TILES:  # a game of cribbage: `past_cribbage`
             return None
         try:
             return load_table(summary.record)

@@ -114,6 +114,7 @@ def test_history_and_stats_print_what_the_version_before_printed(
     assert [g.pop("game") for g in now["cribbage_games"]] == ["cribbage"] * CRIBBAGE_GAMES
     assert [g.pop("id") for g in now["cribbage_games"]] == [6, 7, 8]
     assert [g.pop("id") for g in before["cribbage_games"]] == [1, 2, 3]
+    assert [(g.pop("undos"), g.pop("hints")) for g in now["cribbage_games"]] == [(0, 0)] * CRIBBAGE_GAMES  # issue 32
     assert now == before
 
 

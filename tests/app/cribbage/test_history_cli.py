@@ -62,6 +62,7 @@ def test_the_json_listing_holds_every_count(tmp_path: Path, capsys: pytest.Captu
         "muggins": False,
         "target": 121, "players": [{"name": "You", "level": None}, {"name": "Medium bot", "level": "medium"}],
         "scores": [121, 93], "winner": 0, "result": "win", "margin": "win", "deals": 10, "pegged": [31, 31],
+        "undos": 0, "hints": 0,
     }  # fmt: skip
     assert len(listed["shows"]) == 30
     assert listed["shows"][2] == {
