@@ -167,6 +167,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         self.previous: list[int] = [0, 0]  # each score before the last move that scored for its player (the back peg)
         self.story: list[Happening] = []  # the moves of the deal in play (or of the show just ended)
         self.pending: list[Happening] = []  # told and pegged by the window, then taken
+        self._made: list[tuple[int, CribbageState]] = []  # who made each move, from which state (taking back)
         self._view: tuple[CribbageState, CribbageView] | None = None
 
     @classmethod
@@ -320,6 +321,8 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         assert player is not None
         after = before.apply(move)  # raises CribbageError before anything changes
         self.state = after
+        if len(self._made) == len(before.log):
+            self._made.append((player, before))
         if isinstance(move, PlayCard):
             if not before.pile or not self.sequences:
                 self.sequences.append([])
@@ -397,7 +400,10 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     # --- taking back ---
 
     def _movers(self) -> list[tuple[int, CribbageState]]:
-        """Who made each move of the game so far, with the state they made it from (replayed from the seed)."""
+        """Who made each move of the game so far, with the state they made it from (kept as the moves are
+        made; replayed from the seed for a table made of a game already under way)."""
+        if len(self._made) == len(self.state.log):
+            return self._made
         state = new_game(self.state.seed, self.state.names, self.options)
         made: list[tuple[int, CribbageState]] = []
         for text in self.state.log:
@@ -458,7 +464,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     def _rebuild(self, moves: Sequence[str]) -> None:
         """The game from its seed with `moves` (legal: made before) made again, and its story with them."""
         self.state = new_game(self.state.seed, self.state.names, self.options)
-        self.sequences, self.counted, self.previous, self.story = [], [], [0, 0], []
+        self.sequences, self.counted, self.previous, self.story, self._made = [], [], [0, 0], [], []
         for text in moves:
             self._apply(parse_move(text))
         self.pending = []
