@@ -225,9 +225,11 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE new_seats RENAME TO seats",
         "CREATE INDEX games_by_time ON games (finished_at)",
     ),
-    # 6: the hints a game of cribbage was played with (the discard advisor, the pegging hints), as the tile
-    # game's: the games stored before it had none
-    ("ALTER TABLE cribbage_details ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",),
+    # 6: a game of cribbage's marks, as the tile game's: the moves taken back and the hints asked for
+    (
+        "ALTER TABLE cribbage_details ADD COLUMN undos INTEGER NOT NULL DEFAULT 0",
+        "ALTER TABLE cribbage_details ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
+    ),
 )
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that say what kind of trouble it is

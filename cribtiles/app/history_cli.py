@@ -42,9 +42,9 @@ share one numbering: a game's id is its own whatever its game):
                 "level": "easy" | "medium" | "hard", "muggins": false, "target": 121,
                 "players": [{"name": "You", "level": null}, {"name": "Medium bot", "level": "medium"}],
                 "scores": [121, 84], "winner": 0, "result": "win" | "loss",
-                "margin": "win" | "skunk" | "double skunk", "deals": 9, "pegged": [31, 24], "hints": 0,
+                "margin": "win" | "skunk" | "double skunk", "deals": 9, "pegged": [31, 24],
                 "shows": [{"deal": 1, "step": 0, "owner": 1, "crib": false, "cards": "5H 5D 5S JC",
-                           "starter": "5C", "points": 29, "declared": 29}, ...]}
+                           "starter": "5C", "points": 29, "declared": 29}, ...], "undos": 0, "hints": 0}
     (step 0 is the non-dealer's hand, 1 the dealer's, 2 the crib; points are what the cards make,
     declared what their owner counted, less under muggins)
 
@@ -188,8 +188,9 @@ def cribbage_json(g: GameSummary) -> dict[str, object]:
         "margin": d.margin.value,
         "deals": d.deals,
         "pegged": list(d.pegged),
-        "hints": d.hints,
         "shows": [asdict(s) for s in d.shows],
+        "undos": d.undos,
+        "hints": d.hints,
     }
 
 
@@ -244,6 +245,8 @@ def stats_json(stats: Stats) -> dict[str, object]:
             "games": cribbage.games,
             "lines": [cribbage_line_json(line) for line in cribbage.lines],
             "total": cribbage_line_json(cribbage.total),
+            "marked_lines": [cribbage_line_json(line) for line in cribbage.marked],
+            "marked_total": cribbage_line_json(cribbage.marked_total),
         },
     }
 
@@ -304,8 +307,7 @@ def cribbage_text(g: GameSummary) -> str:
     )
     how = "" if d.margin is MarginKind.WIN else f", a {d.margin.value}"
     rules = [word for word, on in (("muggins", d.muggins), (f"to {d.target}", d.target != TARGET)) if on]
-    if d.hints:
-        rules.append(_plural(d.hints, "hint"))
+    rules += [_plural(n, word) for n, word in ((d.undos, "undo"), (d.hints, "hint")) if n]
     return f"{g.id:>4}  {date}  {'cribbage':<9}  {players}  -  {g.seats[g.winners[0]][0]} won{how}" + (
         f"  ({', '.join(rules)})" if rules else ""
     )
@@ -352,10 +354,18 @@ def _tile_table(lines: Sequence[StatLine], total: StatLine | None) -> list[str]:
 
 
 def cribbage_table(stats: CribbageStats) -> list[str]:
-    """The statistics of classic cribbage as a table, a line per bot level and the total, what its
-    marks mean, then the best hand."""
-    rows = [[line.level, *(c.cell(line) for c in CRIBBAGE_COLUMNS)] for line in shown_lines(stats.lines, stats.total)]
-    out = _aligned(["opponent", *(c.one_line for c in CRIBBAGE_COLUMNS)], rows, 1)
+    """The statistics of classic cribbage as a table, a line per bot level and the total (the games with
+    undos or hints in a table of their own after it), what its marks mean, then the best hand."""
+    out: list[str] = []
+    for lines, total, title in (
+        (stats.lines, stats.total, ""),
+        (stats.marked, stats.marked_total, "Games of cribbage with undos or hints:"),
+    ):
+        if not lines:
+            continue
+        rows = [[line.level, *(c.cell(line) for c in CRIBBAGE_COLUMNS)] for line in shown_lines(lines, total)]
+        out += [title] if title else []
+        out += _aligned(["opponent", *(c.one_line for c in CRIBBAGE_COLUMNS)], rows, 1)
     out.append(BY_THE_BOOK)
     total = stats.total
     if total is not None and total.best_hand is not None:

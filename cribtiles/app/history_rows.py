@@ -1,4 +1,4 @@
-"""A finished game of either game as rows of the history database (schema 6 of `cribtiles.app.history`): its
+"""A finished game of either game as rows of the history database (schema 5 of `cribtiles.app.history`): its
 row of `games`, its seats, and its game's own details in tables keyed by the game's id. How a game is
 stored (in one transaction, once by its key) and read back, every value checked by kind (a history may
 have been edited by hand). To change how a game is stored: its migration in `history`, and this module.
@@ -28,7 +28,7 @@ CHILDREN: dict[str, tuple[tuple[str, ...], str]] = {
         "game_id",
     ),
     "cribbage_details": (
-        ("game_id", "muggins", "target", "margin", "deals", "pegged_0", "pegged_1", "hints"),
+        ("game_id", "muggins", "target", "margin", "deals", "pegged_0", "pegged_1", "undos", "hints"),
         "game_id",
     ),
     "cribbage_counts": (
@@ -53,7 +53,7 @@ def rows_of(s: GameSummary) -> tuple[Row, dict[str, tuple[Row, ...]]]:
     if isinstance(d, TileDetails):
         tile = (d.mode, d.options, d.rounds, d.turns, d.undos, d.hints, d.best_play, d.highest_line)
         return row, {"seats": seats, "tile_details": (tile,)}
-    details = (int(d.muggins), d.target, d.margin.value, d.deals, *d.pegged, d.hints)
+    details = (int(d.muggins), d.target, d.margin.value, d.deals, *d.pegged, d.undos, d.hints)
     counts = tuple((c.deal, c.step, c.owner, int(c.crib), c.cards, c.starter, c.points, c.declared) for c in d.shows)
     return row, {"seats": seats, "cribbage_details": (details,), "cribbage_counts": counts}
 
@@ -154,10 +154,9 @@ def _tile_details(children: Rows) -> TileDetails:
 
 def _cribbage_details(children: Rows) -> CribbageDetails:
     row = _one(children, "cribbage_details")
-    if len(row) not in (6, 7):
-        raise ValueError("its row of cribbage_details is not one of a game of cribbage")
-    # a game kept unwritten by a Crib Tiles before schema 6 has no hints
-    muggins, target, margin, deals, pegged_0, pegged_1, hints = (*row, 0) if len(row) == 6 else row
+    if len(row) == 6:  # kept for the history by a version before schema 6: no marks
+        row = (*row, 0, 0)
+    muggins, target, margin, deals, pegged_0, pegged_1, undos, hints = row
     try:
         margin_kind = MarginKind(text(margin, "margin"))
     except ValueError:
@@ -169,6 +168,7 @@ def _cribbage_details(children: Rows) -> CribbageDetails:
         deals=whole(deals, "number of deals"),
         pegged=(whole(pegged_0, "points pegged"), whole(pegged_1, "points pegged")),
         shows=tuple(_count(c) for c in children.get("cribbage_counts", ())),
+        undos=whole(undos, "number of undos"),
         hints=whole(hints, "number of hints"),
     )
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cribtiles.rules import RuleOptions
+from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.seats import Seat
 from cribtiles.table.tiles.table import Table
 from cribtiles.terminal import say
@@ -22,11 +23,11 @@ def play_window(
     data_dir: Path | None,
     level: str | None,
     seed: int | None,
-    options: RuleOptions,
+    options: RuleOptions | None,
     new_rules: bool,
     size: tuple[int, int] | None = None,
     seats: Sequence[Seat] | None = None,
-    replay: Table | None = None,
+    replay: Table | CribbageTable | None = None,
     title: bool = True,
     online_table: tuple[str, str, str | None] | None = None,
 ) -> int:
@@ -90,7 +91,7 @@ def _play(
     size: tuple[int, int] | None,
     folder_note: str,
     seats: Sequence[Seat] | None,
-    replay: Table | None = None,
+    replay: Table | CribbageTable | None = None,
     title: bool = True,
     online_table: tuple[str, str, str | None] | None = None,
 ) -> int:
@@ -126,7 +127,9 @@ def _play(
     app.online = online_services(store.folder)
     if online_table is not None:
         app.open_online_table(*online_table)
-    if replay is not None:
+    if isinstance(replay, CribbageTable):
+        app.open_cribbage_replay(replay, quit_on_close=True)
+    elif replay is not None:
         app.open_replay(replay, quit_on_close=True)
     width, height = app.screen.get_size()
     # said once Ctrl-C and SIGTERM are the window's to handle: from then on they stop it properly

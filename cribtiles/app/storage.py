@@ -32,6 +32,7 @@ from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.record import save, save_match
 from cribtiles.table.cribbage.ledger import summarize_cribbage
+from cribtiles.table.cribbage.replay import past_cribbage_table
 from cribtiles.table.cribbage.table import CribbageSaveError, CribbageTable
 from cribtiles.table.game_summary import Game, GameSummary
 from cribtiles.table.ledger import Stats, standing, summarize
@@ -491,12 +492,13 @@ class Store:
         self._history_said()
         return stats
 
-    def export_game(self, table: Table) -> str:
+    def export_game(self, table: Table | CribbageTable) -> str:
         """Write the game at `table` (its seats, every round and action) to a record file of its own in
         the folder's `exports`, to keep or to send; where it went, or why it could not, in words."""
         folder = self.folder / EXPORTS  # a folder of its own, never a link out of the data folder
         names = "-".join(re.sub(r"[^A-Za-z0-9]+", "", s.name)[:12] or "player" for s in table.seats)
-        stem = f"crib-tiles-{time.strftime('%Y%m%d-%H%M%S')}-{names}"
+        kind = "cribbage" if isinstance(table, CribbageTable) else "crib-tiles"
+        stem = f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}-{names}"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             inner_folder(self.folder, EXPORTS)
@@ -517,7 +519,7 @@ class Store:
         there is no such game or its record cannot be replayed (then `errors` says so)."""
         summary = self.history.game(game_id)
         self._history_said()
-        if summary is None or summary.game is not Game.TILES:  # a game of cribbage is listed, not replayed
+        if summary is None or summary.game is not Game.TILES:  # a game of cribbage: `past_cribbage`
             return None
         try:
             return load_table(summary.record)
@@ -528,14 +530,30 @@ class Store:
 
     # --- the history of classic cribbage ---
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None, hints: int = 0) -> None:
+    def past_cribbage(self, game_id: int) -> CribbageTable | None:
+        """The table of a finished game of cribbage, rebuilt from its record in the history (to replay
+        it); None when there is no such game or its record cannot be replayed (then `errors` says so)."""
+        summary = self.history.game(game_id)
+        self._history_said()
+        if summary is None or summary.game is not Game.CRIBBAGE:
+            return None
+        try:
+            return past_cribbage_table(summary)
+        except Exception as e:  # CribbageSaveError in words, or a record the engine cannot replay
+            log.warning("game %d of the history could not be rebuilt: %s", game_id, why(e))
+            self.errors.append(f"Game {game_id} of the history cannot be replayed ({why(e)}).")
+            return None
+
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None:
         """Add the finished game of cribbage `state` (the person at seat `person`, the bot of `level` at the
         other; None: another person, online) to the history, once however often it is called; a game not
         over is not recorded. Failures go to `errors` and the log, never raised."""
         if state.outcome is None:
             return
         try:
-            game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"), hints)
+            game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"), marks)
         except Exception as e:  # a record the engine cannot replay: a bug
             log.error("the game of cribbage could not be summed up for the history", exc_info=e)
             self.errors.append(f"This game of cribbage could not be added to the history of your games ({why(e)}).")

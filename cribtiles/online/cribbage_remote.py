@@ -32,7 +32,9 @@ log = logging.getLogger("cribtiles.online")
 class Records(Protocol):
     """Where a finished game goes: this player's history (the window's keeper)."""
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None, hints: int = 0) -> None: ...
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None: ...
 
 
 def bot_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
@@ -380,6 +382,13 @@ class RemoteCribbageSession:
             raise CribbageError("the server took the move but told no move made")
         return told[-1]
 
+    def can_undo(self, seat: int) -> bool:
+        return False
+
+    def undo(self, seat: int) -> tuple[Move, ...]:
+        """Refused: a move of cribbage is not taken back at an online table (the server refuses it too)."""
+        raise IllegalMove("taking back a move is not available in online cribbage")
+
     def ready(self) -> bool:
         """The other seat's move has come (what it is stays behind the session until it lands)."""
         self._drain()
@@ -430,7 +439,8 @@ class RemoteCribbageSession:
             log.error("the record of the cribbage game at %s could not be read: %s", self.code, e)
             self._troubles.append(f"This game could not be added to your history ({e}).")
             return
-        self.keeper.record_cribbage(table.state, self.seat, table.seats[1 - self.seat].level, hints=table.hints)
+        level = table.seats[1 - self.seat].level
+        self.keeper.record_cribbage(table.state, self.seat, level, (table.undos, table.hints))
 
     def incidents(self) -> tuple[str, ...]:
         """What happened since last asked, in words: the connection lost and back, the other gone away

@@ -112,7 +112,13 @@ class CribbageDetails:
     deals: int
     pegged: tuple[int, ...]
     shows: tuple[ShowCount, ...]
-    hints: int = 0  # the coach asked (the discard advisor, a pegging hint): such games are marked in the history
+    undos: int = 0  # moves taken back against the bot
+    hints: int = 0  # hints asked for
+
+    @property
+    def marked(self) -> bool:
+        """Moves were taken back or hints asked for: the game is counted apart, as the tile game's."""
+        return self.undos > 0 or self.hints > 0
 
     @property
     def skunk(self) -> bool:

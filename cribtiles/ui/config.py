@@ -13,6 +13,7 @@ from cribtiles.cribbage.game import CribbageState
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.table.cribbage.ledger import summarize_cribbage
+from cribtiles.table.cribbage.replay import past_cribbage_table
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.game_summary import Game, GameSummary
 from cribtiles.table.ledger import Stats, statistics, summarize
@@ -62,13 +63,21 @@ class Keeper(Protocol):
         """The table of finished game `game_id` (a `GameSummary.id`), rebuilt to be replayed; None if there is none."""
         ...
 
-    def export_game(self, table: Table) -> str:
-        """Write the game's record to a file of its own; where it went, or why it could not, in words."""
+    def export_game(self, table: Table | CribbageTable) -> str:
+        """Write the game's record (of either game) to a file of its own; where it went, or why it could
+        not, in words."""
+        ...
+
+    def past_cribbage(self, game_id: int) -> CribbageTable | None:
+        """The table of finished game of cribbage `game_id`, rebuilt from its record to be replayed; None
+        if there is none (or it cannot be replayed)."""
         ...
 
     # the games of classic cribbage, kept in the same history (none of these ever raises)
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None, hints: int = 0) -> None:
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None:
         """Add the finished game of cribbage to the history (the person at seat `person`, the bot of `level`;
         None: another person, online),
         once however often it is called; a game not over is not recorded."""
@@ -133,13 +142,19 @@ class NoKeeper:
         found = [g for g in self.games if g.id == game_id and g.game is Game.TILES]
         return load_table(found[0].record) if found else None
 
-    def export_game(self, table: Table) -> str:
+    def export_game(self, table: Table | CribbageTable) -> str:
         return "There is no data folder here to write the game's record in."
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None, hints: int = 0) -> None:
+    def past_cribbage(self, game_id: int) -> CribbageTable | None:
+        found = [g for g in self.games if g.id == game_id and g.game is Game.CRIBBAGE]
+        return past_cribbage_table(found[0]) if found else None
+
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None:
         if state.outcome is None:
             return
-        game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"), hints)
+        game = summarize_cribbage(state, person, level, time.strftime("%Y-%m-%dT%H:%M:%S"), marks)
         if all(g.key != game.key for g in self.games):
             self.games.append(replace(game, id=len(self.games) + 1))
 

@@ -1,7 +1,8 @@
 """The History screen (every finished game, newest first, each one replayed or exported) and the
 Statistics screen (per mode and opponent: games, wins, averages, bests, streaks), from the history
 database through the window's keeper. Games of classic cribbage are listed among them, marked as such
-(listed and counted, not replayed), and counted on the Statistics screen's second page, by bot level.
+(replayed and exported as the tile games are, not reviewed), and counted on the Statistics screen's
+second page, by bot level.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Protocol
 import pygame
 
 from cribtiles.table.cribbage.ledger import CribbageStats
+from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.game_summary import PEOPLE, Game, GameSummary, Result
 from cribtiles.table.ledger import StatLine, Stats
 from cribtiles.table.stat_columns import (
@@ -39,9 +41,11 @@ class HistoryHost(Protocol):
 
     def open_replay(self, table: Table, quit_on_close: bool = False) -> None: ...
 
+    def open_cribbage_replay(self, table: CribbageTable, quit_on_close: bool = False) -> None: ...
+
     def open_review(self, table: Table) -> None: ...
 
-    def export_game(self, table: Table) -> str: ...
+    def export_game(self, table: Table | CribbageTable) -> str: ...
 
 
 def when(summary: GameSummary) -> str:
@@ -94,15 +98,15 @@ def cribbage_players(game: GameSummary) -> str:
 
 
 def cribbage_marks(game: GameSummary) -> str:
-    """'skunk' or 'double skunk' when the loser fell short of 91 or 61, and the hints asked: 'skunk, 2 hints'."""
+    """'skunk' or 'double skunk' when the loser fell short of 91 or 61; the undos and hints, as a tile
+    game's: 'skunk, 2 undos'."""
     d = game.cribbage
     out = [d.margin.value] if d.skunk else []
-    if d.hints:
-        out.append(f"{d.hints} hint{'s' if d.hints != 1 else ''}")
+    out += [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((d.undos, "undo"), (d.hints, "hint")) if n]
     return ", ".join(out)
 
 
-NOT_REPLAYED = "A game of cribbage is listed and counted; it cannot be replayed, reviewed or exported here."
+NOT_REVIEWED = "A game of cribbage is replayed and exported here; it is not reviewed."
 
 
 def newest_first(games: Sequence[GameSummary]) -> list[GameSummary]:
@@ -157,29 +161,39 @@ class HistoryScene:
 
     @property
     def replayable(self) -> bool:
-        """Whether the chosen game is one of the tile game's, which replay, review and export take."""
+        """Whether there is a game chosen, which replay and export take (of either game)."""
+        return bool(self.games)
+
+    @property
+    def reviewable(self) -> bool:
+        """Whether the chosen game is one of the tile game's, which the review takes."""
         return bool(self.games) and self.games[self.chosen].game is Game.TILES
 
-    def _table(self) -> Table | None:
+    def _table(self) -> Table | CribbageTable | None:
         if not self.games:
             return None
-        if not self.replayable:
-            self.message = NOT_REPLAYED
-            return None
-        table = self.host.keeper.past_table(self.games[self.chosen].id)
+        game = self.games[self.chosen]
+        keeper = self.host.keeper
+        table = keeper.past_table(game.id) if game.game is Game.TILES else keeper.past_cribbage(game.id)
         if table is None:
             self.message = "This game's record could not be read: it cannot be replayed."
         return table
 
     def replay(self) -> None:
         table = self._table()
-        if table is not None:
+        if isinstance(table, CribbageTable):
+            self.message = ""
+            self.host.open_cribbage_replay(table)
+        elif table is not None:
             self.message = ""
             self.host.open_replay(table)
 
     def review(self) -> None:
+        if self.games and not self.reviewable:
+            self.message = NOT_REVIEWED
+            return
         table = self._table()
-        if table is not None:
+        if isinstance(table, Table):
             self.message = ""
             self.host.open_review(table)
 
@@ -266,7 +280,7 @@ class HistoryScene:
         for k, (name, label) in enumerate(names):
             r = (left + k * (bw + gap), by, bw, bh)
             self.buttons[name] = r
-            enabled = name == "back" or self.replayable
+            enabled = name == "back" or (self.reviewable if name == "review" else self.replayable)
             button(surface, r, label, enabled, contains(r, self.mouse), strong=name == "replay")
 
     def _list(self, surface: pygame.Surface, area: Rect, s: int) -> None:
@@ -313,9 +327,11 @@ def _rows(lines: Sequence[StatLine], total: StatLine | None) -> list[Row]:
     return [(group_words(ln), tuple(c.cell(ln) for c in TILE_COLUMNS), ln is total) for ln in shown]
 
 
-def cribbage_rows(stats: CribbageStats) -> list[Row]:
-    shown = shown_lines(stats.lines, stats.total)
-    return [(level_words(ln), tuple(c.cell(ln) for c in CRIBBAGE_COLUMNS), ln is stats.total) for ln in shown]
+def cribbage_rows(stats: CribbageStats, marked: bool = False) -> list[Row]:
+    """The rows of the games without undos or hints (`marked`: of those with them)."""
+    lines, total = (stats.marked, stats.marked_total) if marked else (stats.lines, stats.total)
+    shown = shown_lines(lines, total)
+    return [(level_words(ln), tuple(c.cell(ln) for c in CRIBBAGE_COLUMNS), ln is total) for ln in shown]
 
 
 class StatisticsScene:
@@ -381,6 +397,9 @@ class StatisticsScene:
         cribbage_heads = tuple(c.heading for c in CRIBBAGE_COLUMNS)
         rows = cribbage_rows(self.cribbage)
         sections = [("Your games of classic cribbage", cribbage_heads, rows)] if rows else []
+        marked_rows = cribbage_rows(self.cribbage, marked=True)
+        if marked_rows:
+            sections.append(("Games with undos or hints, counted apart", cribbage_heads, marked_rows))
         empty = "No games of classic cribbage yet: they are counted here, by bot level, when they end."
         total = self.cribbage.total
         notes = []

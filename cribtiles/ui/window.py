@@ -50,6 +50,7 @@ from .tiles.newgame_form import NewGameForm, again, lone_bot, options_of, rememb
 if TYPE_CHECKING:
     from cribtiles.online.client import Link
     from cribtiles.table.cribbage.session import CribbageDriver
+    from cribtiles.table.cribbage.table import CribbageTable
 
     from .online.lobby import Lobby
     from .online.services import OnlineServices
@@ -438,7 +439,14 @@ class App:
 
         self.push(ReplayScene(self, table, self.quit if quit_on_close else self.close_top, self.export_game))
 
-    def export_game(self, table: Table) -> str:
+    def open_cribbage_replay(self, table: CribbageTable, quit_on_close: bool = False) -> None:
+        """A game of cribbage step by step on the felt, over what is shown; `quit_on_close`: the window
+        was opened for it (`cribtiles replay FILE`), so closing it quits."""
+        from .cribbage.replay_scene import CribbageReplayScene
+
+        self.push(CribbageReplayScene(self, table, self.quit if quit_on_close else self.close_top, self.export_game))
+
+    def export_game(self, table: Table | CribbageTable) -> str:
         """Write `table`'s record to a file of its own; where it went, or why it could not, in words."""
         return self.keeper.export_game(table)
 

@@ -444,8 +444,36 @@ def hot_seat_coach(folder: Path = HERE) -> None:
     app.close()
 
 
+def cribbage_replay(folder: Path = HERE) -> None:
+    """A game of cribbage of the History replayed: the felt at a card of the play, the prompt saying
+    which move of the record it is (issue 32)."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    import pygame
+
+    from cribtiles.table.settings import Preferences
+    from cribtiles.ui.config import NoKeeper
+    from cribtiles.ui.tiles.autopilot import post_key
+    from cribtiles.ui.window import App
+
+    keeper = NoKeeper()
+    keeper.record_cribbage(cribbage_played(32, "medium"), 0, "medium")
+    app = App(None, Preferences(speed="instant", tutorial_offered=True), keeper, size=(1280, 800), seed=9)
+    app.open_history()
+    post_key(pygame.K_RETURN)  # the replay of the game chosen
+    for _ in range(7):  # the discards, the starter cut, five cards of the play
+        post_key(pygame.K_RIGHT)
+    for _ in range(90):
+        app.frame(1 / 60)
+    pygame.image.save(app.screen, str(folder / "cribbage-replay.png"))
+    print(f"wrote {folder / 'cribbage-replay.png'}")
+    app.close()
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["hot-seat"]:  # only the hot-seat change with the coach's note: take.py hot-seat [FOLDER]
+    if sys.argv[1:2] == ["cribbage-replay"]:  # only the replay of a game of cribbage: take.py cribbage-replay [FOLDER]
+        cribbage_replay(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
+    elif sys.argv[1:2] == ["hot-seat"]:  # only the hot-seat change with the coach's note: take.py hot-seat [FOLDER]
         hot_seat_coach(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["online"]:  # only online play's (real servers on 127.0.0.1): take.py online [FOLDER]
         from take_online import online
@@ -462,6 +490,7 @@ if __name__ == "__main__":
         hot_seat_coach()
         cribbage()
         cribbage_coach()
+        cribbage_replay()
         from take_online import online
 
         online()

@@ -175,7 +175,7 @@ def test_no_games_yet(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     assert code == 0 and json.loads(text) == {
         "format": "cribtiles-stats", "version": 1, "games": 0, "watched": 0,
         "lines": [], "total": None, "marked_lines": [], "marked_total": None,
-        "cribbage": {"games": 0, "lines": [], "total": None},
+        "cribbage": {"games": 0, "lines": [], "total": None, "marked_lines": [], "marked_total": None},
     }  # fmt: skip
     assert not (tmp_path / HISTORY_FILE).exists() and not (tmp_path / "nowhere").exists()
 

@@ -142,6 +142,11 @@ def test_a_cribbage_table_made_in_the_lobby_is_played_to_its_end_and_kept_once_i
         assert scene.pub.names == ("Ann", "Ben") and scene.pub.called(1) == "Ben" and scene.pub.options.target == 61
         frames(app)
         shot(app, "online_cribbage")
+        assert "U undo" not in scene.snapshot().keys
+        post_key(pygame.K_u)  # issue 32: online, a move of cribbage is not taken back, and the table says so
+        frames(app)
+        assert scene.message == "Taking back a move is not available in online cribbage."
+        scene.message = ""
         prompts = play_to_the_end(app, scene)
         playing.join(PATIENCE)
     finally:

@@ -39,11 +39,11 @@ def game_key(record: Mapping[str, object], person: int | None, level: str | None
 
 
 def summarize_cribbage(
-    state: CribbageState, person: int, level: str | None, finished_at: str, hints: int = 0
+    state: CribbageState, person: int, level: str | None, finished_at: str, marks: tuple[int, int] = (0, 0)
 ) -> GameSummary:
     """The summary of the finished game `state`, the person at seat `person` against the bot of `level`
-    (None: against another person, online), who asked the coach `hints` times; ValueError while the game
-    is still played. The game is replayed from its record to see every count."""
+    (None: against another person, online), with its `marks` (moves taken back, hints asked for);
+    ValueError while the game is still played. The game is replayed from its record to see every count."""
     outcome = state.outcome
     if outcome is None:
         raise ValueError("the game is not over yet")
@@ -76,7 +76,8 @@ def summarize_cribbage(
         deals=state.deal_number,
         pegged=(pegged[0], pegged[1]),
         shows=tuple(shows),
-        hints=hints,
+        undos=marks[0],
+        hints=marks[1],
     )
     return GameSummary(
         id=0,
@@ -142,11 +143,15 @@ class CribbageLine:
 
 @dataclass(frozen=True)
 class CribbageStats:
-    """One line per bot level (weakest first), the total over them, and the number of games."""
+    """One line per bot level (weakest first) and the total over them, of the games without undos or
+    hints; the same of the games with them (`marked`: counted apart, as the tile game's); the number of
+    games (both kinds)."""
 
     lines: tuple[CribbageLine, ...]
     total: CribbageLine | None
     games: int
+    marked: tuple[CribbageLine, ...] = ()
+    marked_total: CribbageLine | None = None
 
 
 def cribbage_statistics(games: Sequence[GameSummary]) -> CribbageStats:
@@ -154,16 +159,25 @@ def cribbage_statistics(games: Sequence[GameSummary]) -> CribbageStats:
     them so), by the bot's level. A game of two people (online) is in the history, not in these figures,
     which are the person's against the bots."""
     games = [g for g in games if g.result is not Result.PEOPLE_ONLY]
+    clean = [g for g in games if not g.cribbage.marked]
+    marked = [g for g in games if g.cribbage.marked]
+    return CribbageStats(
+        lines=_level_lines(clean),
+        total=cribbage_line(ALL, clean) if clean else None,
+        games=len(games),
+        marked=_level_lines(marked),
+        marked_total=cribbage_line(ALL, marked) if marked else None,
+    )
+
+
+def _level_lines(games: Sequence[GameSummary]) -> tuple[CribbageLine, ...]:
+    """A line per bot level of `games`, weakest first."""
     groups: dict[str, list[GameSummary]] = {}
     for g in games:
         groups.setdefault(g.opponent, []).append(g)
     ladder = LADDERS[Game.CRIBBAGE]
-    return CribbageStats(
-        lines=tuple(
-            cribbage_line(level, groups[level]) for level in sorted(groups, key=lambda lv: level_order(ladder, lv))
-        ),
-        total=cribbage_line(ALL, games) if games else None,
-        games=len(games),
+    return tuple(
+        cribbage_line(level, groups[level]) for level in sorted(groups, key=lambda lv: level_order(ladder, lv))
     )
 
 

@@ -10,7 +10,7 @@ from typing import Protocol
 
 from cribtiles.background import Background, Done, Failed
 from cribtiles.cribbage.game import CribbageState
-from cribtiles.cribbage.moves import CribbageError, Move
+from cribtiles.cribbage.moves import CribbageError, Move, parse_move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
@@ -118,7 +118,9 @@ class Keeps(Protocol):
 
     def save_cribbage(self, table: CribbageTable) -> bool: ...
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None, hints: int = 0) -> None: ...
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None: ...
 
 
 class CribbageDriver(Protocol):
@@ -164,6 +166,15 @@ class CribbageDriver(Protocol):
     def legal_after_answer(self, seat: int) -> tuple[Move, ...]: ...
 
     def act(self, seat: int, action: Move) -> PublicMove: ...
+
+    def can_undo(self, seat: int) -> bool:
+        """`seat` may take back its last decision now (against bots, where the game is of this process)."""
+        ...
+
+    def undo(self, seat: int) -> tuple[Move, ...]:
+        """Take back `seat`'s last decision and the bot's replies after it (the moves taken back, oldest
+        first: the first is `seat`'s own); IllegalMove or CribbageError in words when it may not."""
+        ...
 
     def ready(self) -> bool:
         """The bot's move is chosen and may land (what it is stays behind the session: a discard's
@@ -288,6 +299,20 @@ class CribbageSession:
             raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
         return public_move(self.table.play(action, seat))
 
+    def can_undo(self, seat: int) -> bool:
+        return seat in self.mine and self.table.can_undo(seat)
+
+    def undo(self, seat: int) -> tuple[Move, ...]:
+        """Take back `seat`'s last decision and the bot's replies (a reply on its way is dropped); the
+        game, kept after every move, is kept so."""
+        self._check_mine(seat)
+        taken = self.table.undo_moves(seat)  # refused in words before anything changes
+        self._coming = None
+        self.thinker.close()
+        self.table.undo(seat)
+        self.save()
+        return tuple(parse_move(text) for text in taken)
+
     # --- what the table does by itself ---
 
     def poll(self) -> Move | None:
@@ -333,7 +358,7 @@ class CribbageSession:
         table = self.table
         if self.keeper is not None and table.is_over and table.person is not None and not self._recorded:
             self._recorded = True
-            self.keeper.record_cribbage(table.state, table.person, table.level, hints=table.hints)
+            self.keeper.record_cribbage(table.state, table.person, table.level, (table.undos, table.hints))
 
     def incidents(self) -> tuple[str, ...]:
         """What went wrong with the bot's thinking since last asked, in words."""

@@ -167,6 +167,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         self.previous: list[int] = [0, 0]  # each score before the last move that scored for its player (the back peg)
         self.story: list[Happening] = []  # the moves of the deal in play (or of the show just ended)
         self.pending: list[Happening] = []  # told and pegged by the window, then taken
+        self._made: list[tuple[int, CribbageState]] = []  # who made each move, from which state (taking back)
         self._view: tuple[CribbageState, CribbageView] | None = None
 
     @classmethod
@@ -309,12 +310,19 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         assert happening is not None
         return happening
 
+    def replay_move(self, move: Move) -> Happening:
+        """`move` made by whoever is to move, as a record made it (a replay, the text of a game): the
+        rules check it, nothing else (a score open to a call is answered by the record's next move)."""
+        return self._apply(move)
+
     def _apply(self, move: Move) -> Happening:
         before = self.state
         player = before.current_player
         assert player is not None
         after = before.apply(move)  # raises CribbageError before anything changes
         self.state = after
+        if len(self._made) == len(before.log):
+            self._made.append((player, before))
         if isinstance(move, PlayCard):
             if not before.pile or not self.sequences:
                 self.sequences.append([])
@@ -389,6 +397,87 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         taken, self.pending = self.pending, []
         return taken
 
+    # --- taking back ---
+
+    def _movers(self) -> list[tuple[int, CribbageState]]:
+        """Who made each move of the game so far, with the state they made it from (kept as the moves are
+        made; replayed from the seed for a table made of a game already under way)."""
+        if len(self._made) == len(self.state.log):
+            return self._made
+        state = new_game(self.state.seed, self.state.names, self.options)
+        made: list[tuple[int, CribbageState]] = []
+        for text in self.state.log:
+            player = state.current_player
+            assert player is not None
+            made.append((player, state))
+            state = state.apply(parse_move(text))
+        return made
+
+    def undo_moves(self, seat: int) -> tuple[str, ...]:
+        """The moves `undo(seat)` would take back, oldest first (their notation): `seat`'s last decision
+        (a move made where it had a choice: a discard, a card laid, a count said, a muggins call; a go
+        or a count it had to make goes back with it) and every move after it. A CribbageError in words
+        when none may be taken back."""
+        if not 0 <= seat < len(self.seats):
+            raise CribbageError(f"there is no seat {seat + 1} at this table")
+        if not self.seats[seat].is_person:
+            raise CribbageError("only a person takes back a move; a bot's moves stand")
+        if self.is_over:
+            raise CribbageError("the game is over: it is kept as it was played, and a finished game is not taken back")
+        made = self._movers()
+        mine = next(
+            (i for i in range(len(made) - 1, -1, -1) if made[i][0] == seat and len(made[i][1].legal_actions()) > 1),
+            None,
+        )
+        who = "you have" if seat == self.you else f"{self.name(seat)} has"
+        if mine is None:
+            raise CribbageError(f"{who} made no move to take back yet")
+        if mine and made[mine - 1][0] == seat and self.state.log[mine - 1] == str(Muggins(False)):
+            mine -= 1  # the score let stand by laying on (`play`) goes back with the card: as it was seen
+        for player, _ in made[mine + 1 :]:
+            if player != seat and self.seats[player].is_person:
+                raise CribbageError(
+                    f"{self.name(player)} has moved since: a move is taken back only before another person moves"
+                )
+        return self.state.log[mine:]
+
+    def can_undo(self, seat: int) -> bool:
+        """Whether `seat` may take back its last decision now (see `undo`)."""
+        try:
+            self.undo_moves(seat)
+        except CribbageError:
+            return False
+        return True
+
+    def undo(self, seat: int) -> int:
+        """Take back `seat`'s last decision and every move after it (the bot's replies); the number of
+        moves taken back. The game goes back to the very state `seat` decided from, which it saw then:
+        the game is replayed from its seed to there, so the deal, the hands and the starter are as they
+        were, and the bot given the same position again makes the same move. Refused (CribbageError)
+        for a bot, for a seat with nothing to take back, once another person has moved, and once the
+        game is over (it went into the history as it was played)."""
+        taken = self.undo_moves(seat)
+        self._rebuild(self.state.log[: len(self.state.log) - len(taken)])
+        self.undos += 1
+        return len(taken)
+
+    def _rebuild(self, moves: Sequence[str]) -> None:
+        """The game from its seed with `moves` (legal: made before) made again, and its story with them."""
+        self.state = new_game(self.state.seed, self.state.names, self.options)
+        self.sequences, self.counted, self.previous, self.story, self._made = [], [], [0, 0], [], []
+        for text in moves:
+            self._apply(parse_move(text))
+        self.pending = []
+
+    def at_ply(self, ply: int) -> CribbageTable:
+        """A table of the same seats with the game as it stood after its first `ply` moves (0: as dealt)."""
+        table = CribbageTable(
+            new_game(self.state.seed, self.state.names, self.options), seats=self.seats, by_name=self.you is None
+        )
+        table.undos, table.hints = self.undos, self.hints
+        table._rebuild(self.state.log[: max(0, min(ply, len(self.state.log)))])
+        return table
+
     # --- the end ---
 
     def summary(self, seat: int | None = None) -> CribbageSummary | None:
@@ -452,6 +541,21 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         return cls._replayed(data.get("record"), lambda start: cls(start, int(person), level))
 
     @classmethod
+    def from_record(cls, record: object, seats: Sequence[Seat] | None = None) -> CribbageTable:
+        """The table of an engine's record (`CribbageState.record()`, as the history keeps it), every move
+        checked: its `seats` (None: a player named as a bot level's bot, "Medium bot", is that bot, anyone
+        else a person); a CribbageSaveError in words when it cannot be replayed."""
+
+        def seated(start: CribbageState) -> CribbageTable:
+            chosen = seats if seats is not None else tuple(_seat_named(name) for name in start.names)
+            try:
+                return cls(start, seats=chosen)
+            except ValueError as e:
+                raise CribbageSaveError(f"its seats are not its players ({e})") from None
+
+        return cls._replayed(record, seated)
+
+    @classmethod
     def _from_envelope(cls, data: Mapping[str, Any], by_name: bool) -> CribbageTable:
         try:
             envelope = read_envelope(data)
@@ -491,6 +595,12 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             table._apply(parse_move(text))
         table.pending = []
         return table
+
+
+def _seat_named(name: str) -> Seat:
+    """A player of a record without seats: "Medium bot" is the Medium bot, anyone else a person."""
+    level = name.lower().removesuffix(" bot")
+    return Seat(name, level) if name.endswith(" bot") and level in LEVELS else Seat(name)
 
 
 def move_claim(move: PlayCard, before: CribbageState) -> int:

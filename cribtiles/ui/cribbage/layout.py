@@ -33,6 +33,7 @@ class ButtonKind(StrEnum):
     MORE = "+"
     MUGGINS = "Muggins!"
     LET_GO = "Let it stand"
+    UNDO = "Undo"  # your last decision taken back (against a bot, where the settings allow it)
     NEW_GAME = "New game"
     TITLE = "Title"
 

@@ -54,7 +54,8 @@ class CribbagePilot:
                 else:
                     post_click(centre(rect))
                     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(0, 0), rel=(0, 0), buttons=(0, 0, 0)))
-            post_click(centre(lay.buttons((ButtonKind.DISCARD,))[ButtonKind.DISCARD]))
+            shown = [b.rect for b in scene.snapshot().buttons if b.kind is ButtonKind.DISCARD]  # Undo may be beside it
+            post_click(centre(shown[0] if shown else lay.buttons((ButtonKind.DISCARD,))[ButtonKind.DISCARD]))
         elif isinstance(move, PlayCard):
             if move.claim:  # muggins in the play: type what the card is said to score, then lay it
                 _type(move.claim)

@@ -178,6 +178,9 @@ def _hold_after(h: PublicMove, state: CribbagePublic) -> Hold:
 class CribbageScene:
     """The cribbage table: input, timing, and the snapshot drawn each frame."""
 
+    #: Whether U (and the Undo button) may take back a move here (the tutorial's script: no).
+    takes_back = True
+
     def __init__(
         self,
         app: Host,
@@ -221,6 +224,8 @@ class CribbageScene:
         self._warm: list[tuple[Card, int]] = []  # card faces to draw ahead of need, one a frame
         self._warm_for: tuple[int, int] = (0, 0)
         self.coach = CribCoach()  # the hint key's discard advice and pegging hint
+        # a replay's words and keys in the prompt and the keys' line (None: a game being played)
+        self.replaying: tuple[str, str] | None = None
 
     def _refresh(self) -> None:
         """Ask the session again, once something was done: the public value, your hand, your calls."""
@@ -231,6 +236,8 @@ class CribbageScene:
         self.seen: CribbageView = session.view(person)
         self.open_call: Claim | None = session.call_open(person)
         self.after_answer: tuple[Move, ...] = session.legal_after_answer(person)
+        # U takes back your last decision (where the settings allow it): said in the keys' line when it may
+        self.can_undo = self.takes_back and self.app.prefs.undo and session.can_undo(person)
 
     # --- the questions ---
 
@@ -360,6 +367,8 @@ class CribbageScene:
             self._call()
         elif k == pygame.K_n:
             self.new_game()
+        elif k == pygame.K_u or (k == pygame.K_z and event.mod & pygame.KMOD_CTRL):
+            self._undo()
         elif self._declaring() or self._claiming():
             self._declare_key(event)
 
@@ -516,6 +525,8 @@ class CribbageScene:
             self._step(-1)
         elif kind is ButtonKind.MORE:
             self._step(1)
+        elif kind is ButtonKind.UNDO:
+            self._undo()
 
     # --- the coach ---
 
@@ -577,6 +588,41 @@ class CribbageScene:
         self._moved()
         return True
 
+    def _undo(self) -> None:
+        """U (or Ctrl+Z): take back your last decision and the bot's replies after it (where the settings
+        allow it and the table takes moves back), back to the game as you saw it then; said in words."""
+        if not self.takes_back:
+            self.say("The tutorial's moves are not taken back: Escape leaves it.")
+            return
+        if not self.app.prefs.undo:
+            self.say("Undo is off in the settings.")
+            return
+        try:
+            taken = self.session.undo(self.person)
+        except (CribbageError, IllegalMove) as e:
+            self.say(_sentence(str(e)))
+            return
+        self.resync()
+        self.say(took_back_words(taken, self.person, self.pub.called(self.pub.bot)), error=False)
+        self.app.sounds.click()
+
+    def resync(self, session: CribbageDriver | None = None, held: bool = False) -> None:
+        """The game changed under the scene (taken back; a replay stepped to another move, `session`):
+        everything asked again, nothing told of it, the pegs put where the scores are; `held`: the end
+        of a play or a show just reached stays in sight, as a game resumed there shows it."""
+        if session is not None:
+            self.session = session
+        self.session.take_pending()
+        self._refresh()
+        story = self.pub.story
+        self.hold = _hold_after(story[-1], self.pub) if held and story else Hold.NONE
+        self.chosen, self.cursor, self.press, self.declared = [], None, None, None
+        self.went_on = -1
+        self.ended = False
+        for p in (0, 1):
+            self.pegs[p].set(self.pub.scores[p], self.pub.previous[p])
+        self.last_move_at = self.asked_at = self.now
+
     def _moved(self) -> None:
         self.session.save()
         self.last_move_at = self.now
@@ -632,6 +678,7 @@ class CribbageScene:
             peg.advance(dt, self._anim(PEG))
         if (
             self.pub.is_over
+            and self.replaying is None  # a replay's last move says the result in its own words
             and not self.ended
             and not any(p.moving for p in self.pegs)
             and self.now - self.last_move_at >= self._anim(END_PAUSE)
@@ -713,16 +760,25 @@ class CribbageScene:
 
     def _buttons(self) -> list[ButtonView]:
         kinds, labels, enabled = self._button_plan()
+        if kinds and self.can_undo:  # Undo last in the row, as the tile game's beside Play
+            kinds, enabled = (*kinds, ButtonKind.UNDO), enabled | {ButtonKind.UNDO}
         rects = self.layout.buttons(kinds)
         return [
-            ButtonView(k, rects[k], labels.get(k, k.value), k in enabled, contains(rects[k], self.mouse), k in enabled)
+            ButtonView(
+                k,
+                rects[k],
+                labels.get(k, k.value),
+                k in enabled,
+                contains(rects[k], self.mouse),
+                k in enabled and k is not ButtonKind.UNDO,
+            )
             for k in kinds
         ]
 
     def _button_plan(self) -> tuple[tuple[ButtonKind, ...], dict[ButtonKind, str], set[ButtonKind]]:
         table = self.pub
         mode = self.mode
-        if self.ended or table.is_over:
+        if self.ended or table.is_over or self.replaying is not None:
             return (), {}, set()
         if self.holding:
             label = "The show" if self.hold is Hold.PLAY_OVER else "Next deal"
@@ -754,6 +810,8 @@ class CribbageScene:
         return (ButtonKind.GO_ON,), {}, {ButtonKind.GO_ON} if waiting else set()
 
     def _prompt(self) -> tuple[str, bool]:
+        if self.replaying is not None:
+            return self.replaying[0], False
         if self.message:
             return self.message, self.message_error
         table = self.pub
@@ -994,7 +1052,10 @@ class CribbageScene:
             pegs=(self._peg_spot(0), self._peg_spot(1)),
             lines=parts.lines,
             hover_line=parts.hover,
-            keys=KEYS
+            keys=self.replaying[1]
+            if self.replaying is not None
+            else KEYS
+            + (UNDO_KEYS if self.can_undo else "")
             + (MUGGINS_KEYS if table.options.muggins or table.options.play_muggins else "")
             + (f" · {CHAT_KEYS}" if self.chat.allowed else ""),
             end=table.summary if self.ended else None,
@@ -1019,7 +1080,30 @@ class CribbageScene:
 
 
 KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · I hint · N new game · Esc the title"
+UNDO_KEYS = " · U undo"
 MUGGINS_KEYS = " · digits say your count · M calls muggins"
+
+
+def took_back_words(taken: tuple[Move, ...], person: int, bot: str) -> str:
+    """What an undo took back, in a sentence: "Took back your 7C and the Medium bot's reply."."""
+    first = taken[0]
+    if isinstance(first, Discard):
+        what = f"your discard of {first.cards[0]} and {first.cards[1]}"
+    elif isinstance(first, PlayCard):
+        what = f"your {first.card}"
+    elif isinstance(first, Count):
+        what = "your count"
+    elif isinstance(first, Muggins):
+        what = "your muggins call" if first.claim else "letting the count stand"
+    else:
+        what = "your go"
+    replies = len(taken) - 1
+    also = f" and {bot}'s repl{'ies' if replies > 1 else 'y'}" if replies else ""
+    return f"Took back {what}{also}."
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
 
 def _capital(words: str) -> str:

@@ -31,7 +31,7 @@ class KeepsNoCribbage:
         self.skipped += 1
         return False
 
-    def record_cribbage(self, state: object, person: int, level: str | None, hints: int = 0) -> None:
+    def record_cribbage(self, state: object, person: int, level: str | None, marks: tuple[int, int] = (0, 0)) -> None:
         self.skipped += 1
 
     def __getattr__(self, name: str) -> object:
@@ -58,6 +58,8 @@ def scripted_choice(request: BotRequest) -> Move:
 
 class CribbageTutorialScene(CribbageScene):
     """The guided deal: the cribbage table with the tutorial's words and its one move at a time."""
+
+    takes_back = False  # the script goes one way
 
     def __init__(self, app: Host) -> None:
         self.aside = AsideHost(app)

@@ -193,6 +193,27 @@ def test_hints_are_kept_and_a_write_kept_before_schema_6_reads_without_them(tmp_
     stored = h.add(game)
     assert h.game(stored) == replace(game, id=stored) and h.game(stored).cribbage.hints == 2  # type: ignore[union-attr]
     row, children = rows_of(game)
-    old = {**children, "cribbage_details": tuple(r[:-1] for r in children["cribbage_details"])}  # no hints then
-    assert summary_of(row, old).cribbage.hints == 0
+    old = {**children, "cribbage_details": tuple(r[:-2] for r in children["cribbage_details"])}  # no marks then
+    assert (summary_of(row, old).cribbage.undos, summary_of(row, old).cribbage.hints) == (0, 0)
     assert summary_of(row, children) == game
+
+
+def test_a_game_of_cribbage_with_undos_is_marked_and_counted_apart(tmp_path: Path) -> None:
+    """Issue 32: the moves taken back and hints asked for are kept with the game (schema 6), shown beside
+    it, and its figures are counted apart from the games without them, as the tile game's."""
+    from cribtiles.app.history_cli import cribbage_text, stats_text
+    from cribtiles.app.storage import Store
+    from cribtiles.ui.history_scene import cribbage_marks
+
+    keeper = Store(tmp_path)
+    keeper.record_cribbage(played(0), 0, "medium", (2, 1))
+    keeper.record_cribbage(played(2), 0, "medium")
+    marked, clean = sorted(keeper.past_games(), key=lambda g: g.cribbage.undos, reverse=True)
+    assert (marked.cribbage.undos, marked.cribbage.hints, marked.cribbage.marked) == (2, 1, True)
+    assert not clean.cribbage.marked
+    assert "2 undos, 1 hint" in cribbage_text(marked) and cribbage_marks(marked).endswith("2 undos, 1 hint")
+    stats = keeper.statistics().cribbage
+    assert stats.total is not None and stats.marked_total is not None
+    assert (stats.games, stats.total.games, stats.marked_total.games) == (2, 1, 1)
+    assert "Games of cribbage with undos or hints:" in stats_text(keeper.statistics())
+    assert version(tmp_path / HISTORY_FILE) == len(MIGRATIONS) == 6

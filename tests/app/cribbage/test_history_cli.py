@@ -61,7 +61,8 @@ def test_the_json_listing_holds_every_count(tmp_path: Path, capsys: pytest.Captu
         "id": 1, "game": "cribbage", "key": g.key, "finished_at": g.finished_at, "seed": 0, "level": "medium",
         "muggins": False,
         "target": 121, "players": [{"name": "You", "level": None}, {"name": "Medium bot", "level": "medium"}],
-        "scores": [121, 93], "winner": 0, "result": "win", "margin": "win", "deals": 10, "pegged": [31, 31], "hints": 0,
+        "scores": [121, 93], "winner": 0, "result": "win", "margin": "win", "deals": 10, "pegged": [31, 31],
+        "undos": 0, "hints": 0,
     }  # fmt: skip
     assert len(listed["shows"]) == 30
     assert listed["shows"][2] == {

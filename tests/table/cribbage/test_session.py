@@ -27,7 +27,9 @@ class Keeps:
         self.saved += 1
         return True
 
-    def record_cribbage(self, state: CribbageState, person: int, level: str | None, hints: int = 0) -> None:
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None:
         self.recorded.append((state, person, level))
 
 

@@ -1,6 +1,6 @@
 """Games of classic cribbage on the History and Statistics screens, headless: listed among the tile game's
-games newest first and marked as cribbage, not replayed (said in words), and counted by bot level on the
-Statistics screen's second page."""
+games newest first and marked as cribbage, replayed move by move (not reviewed: said in words), and
+counted by bot level on the Statistics screen's second page."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from cribtiles.table.settings import Preferences
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import (
-    NOT_REPLAYED,
+    NOT_REVIEWED,
     HistoryScene,
     StatisticsScene,
     cribbage_marks,
@@ -65,19 +65,52 @@ def test_the_two_kinds_of_game_are_listed_newest_first_and_cribbage_is_marked(ap
     assert [i for i, _ in scene.rows] == [0, 1, 2, 3]
 
 
-def test_a_cribbage_game_is_not_replayed_and_says_so(app: App) -> None:
+def test_enter_on_a_cribbage_game_replays_it_move_by_move(app: App) -> None:
+    """Issue 32: Enter opens the replay of the game of cribbage chosen, from the first deal; Right, Left,
+    PageDown, End and Home step through it; V says a game of cribbage is not reviewed; Escape comes back."""
+    from cribtiles.ui.cribbage.replay_scene import CribbageReplayScene
+    from cribtiles.ui.cribbage.scene import Mode
+
     app.open_history()
     frames(app)
     scene = app.scenes[-1]
-    assert isinstance(scene, HistoryScene) and not scene.replayable
-    for key in (pygame.K_RETURN, pygame.K_v, pygame.K_e):
-        scene.message = ""
-        post_key(key)
-        frames(app)
-        assert app.scenes[-1] is scene and scene.message == NOT_REPLAYED
-    post_key(pygame.K_DOWN)  # the tile game under it replays
+    assert isinstance(scene, HistoryScene) and scene.replayable and not scene.reviewable
+    post_key(pygame.K_v)
     frames(app)
-    assert scene.replayable
+    assert app.scenes[-1] is scene and scene.message == NOT_REVIEWED
+    post_key(pygame.K_RETURN)
+    frames(app)
+    replay = app.scenes[-1]
+    assert isinstance(replay, CribbageReplayScene)
+    assert replay.at == 0 and replay.felt.mode is Mode.DISCARD and len(replay.felt.hand) == 6
+    assert replay.felt.snapshot().prompt.startswith("Move 0 of ")
+    post_key(pygame.K_RIGHT)
+    post_key(pygame.K_RIGHT)
+    frames(app)
+    assert replay.at == 2 and replay.felt.pub.ply == 2 and len(replay.felt.hand) == 4  # both discarded
+    assert replay.felt.snapshot().buttons == ()  # nothing to play in a replay
+    post_key(pygame.K_LEFT)
+    frames(app)
+    assert replay.at == 1
+    post_key(pygame.K_PAGEDOWN)
+    frames(app)
+    assert replay.at == replay.deal_starts[0] and replay.felt.pub.deal_number == 2
+    post_key(pygame.K_END)
+    frames(app)
+    assert replay.at == replay.moves and replay.felt.pub.is_over
+    assert replay.felt.pub.scores == scene.games[0].scores
+    assert "The end: " in replay.felt.snapshot().prompt and not replay.felt.ended
+    post_key(pygame.K_HOME)
+    frames(app)
+    assert replay.at == 0 and replay.felt.pub.scores == (0, 0)
+    post_key(pygame.K_e)
+    frames(app)
+    assert "no data folder" in replay.felt.snapshot().prompt  # this keeper keeps no files
+    post_key(pygame.K_ESCAPE)
+    frames(app)
+    assert app.scenes[-1] is scene
+    post_key(pygame.K_DOWN)  # the tile game under it replays as before
+    frames(app)
     post_click(centre(scene.buttons["replay"]))
     frames(app)
     from cribtiles.ui.tiles.replay_scene import ReplayScene

@@ -178,6 +178,12 @@ class WireSession:
     def act(self, seat: int, action: Move) -> PublicMove:
         return told_from_data(self._send("act", seat=seat, move=str(action))["told"])
 
+    def can_undo(self, seat: int) -> bool:
+        return False
+
+    def undo(self, seat: int) -> tuple[Move, ...]:
+        raise IllegalMove("no taking back over this wire")
+
     def ready(self) -> bool:
         reply = self._send("ready")
         self._thinking = reply["thinking"]
