@@ -225,6 +225,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE new_seats RENAME TO seats",
         "CREATE INDEX games_by_time ON games (finished_at)",
     ),
+    # 6: a game of cribbage's statistics beside its details: how its show was counted (auto, manual,
+    # muggins) and the points each seat took by calling muggins. A game stored before has no row: its
+    # counting is known from its muggins mark, its calls are not (the statistics say over how many games).
+    (
+        """CREATE TABLE cribbage_figures (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            counting TEXT NOT NULL,
+            muggins_0 INTEGER NOT NULL,
+            muggins_1 INTEGER NOT NULL
+        )""",
+    ),
 )
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that say what kind of trouble it is
