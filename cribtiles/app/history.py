@@ -230,6 +230,17 @@ MIGRATIONS: tuple[Migration, ...] = (
         "ALTER TABLE cribbage_details ADD COLUMN undos INTEGER NOT NULL DEFAULT 0",
         "ALTER TABLE cribbage_details ADD COLUMN hints INTEGER NOT NULL DEFAULT 0",
     ),
+    # 7: a game of cribbage's statistics beside its details: how its show was counted (auto, manual,
+    # muggins) and the points each seat took by calling muggins. A game stored before has no row: its
+    # counting is known from its muggins mark, its calls are not (the statistics say over how many games).
+    (
+        """CREATE TABLE cribbage_figures (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            counting TEXT NOT NULL,
+            muggins_0 INTEGER NOT NULL,
+            muggins_1 INTEGER NOT NULL
+        )""",
+    ),
 )
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that say what kind of trouble it is

@@ -44,18 +44,26 @@ share one numbering: a game's id is its own whatever its game):
                 "scores": [121, 84], "winner": 0, "result": "win" | "loss",
                 "margin": "win" | "skunk" | "double skunk", "deals": 9, "pegged": [31, 24],
                 "shows": [{"deal": 1, "step": 0, "owner": 1, "crib": false, "cards": "5H 5D 5S JC",
-                           "starter": "5C", "points": 29, "declared": 29}, ...], "undos": 0, "hints": 0}
+                           "starter": "5C", "points": 29, "declared": 29}, ...], "undos": 0, "hints": 0,
+                "counting": "auto" | "manual" | "muggins", "muggins_won": [4, 0] | null}
     (step 0 is the non-dealer's hand, 1 the dealer's, 2 the crib; points are what the cards make,
-    declared what their owner counted, less under muggins)
+    declared what their owner counted, less under muggins; `counting` how the show was counted (a game
+    stored before schema 7: from its muggins mark), `muggins_won` the points each seat took by calling
+    muggins, null for a game stored before schema 7)
 
     cribtiles stats --json: "cribbage": {"games": 3, "lines": [CLINE, ...], "total": CLINE | null}
     CLINE = {"level": "medium" | ... | "all", "games": 3, "wins": 2, "losses": 1, "win_rate": 0.6667,
              "skunks_given": 1, "double_skunks_given": 0, "skunks_taken": 0, "double_skunks_taken": 0,
              "average_score": 112.33, "hands": 24, "average_hand": 7.42 | null, "best_hand": 24 | null,
              "best_hand_cards": "7C 8C 8D 9S with 7D", "cribs": 12, "average_crib": 4.5 | null,
-             "best_crib": 14 | null, "average_pegged": 27.67, "missed": 0, "longest_streak": 2}
+             "best_crib": 14 | null, "average_pegged": 27.67, "missed": 0, "longest_streak": 2,
+             "deals": 27, "average_pegged_deal": 9.22 | null, "big_hands": 1, "twenty_nines": 0,
+             "muggins_games": 2, "muggins_won": 6, "muggins_lost": 2, "manual_games": 1, "corrected": 3}
     Hands are your own four-card hands counted in the show, cribs the cribs you dealt; `missed` the
-    points your own counts fell short (muggins).
+    points your own counts fell short (muggins); `big_hands` and `twenty_nines` your hands and cribs of
+    24 or more and of 29. `muggins_won` (your calls) and `muggins_lost` (the bot's on your counts) are over
+    the `muggins_games` games played with muggins whose calls were stored (from schema 7); `corrected` is
+    your wrong counts in the `manual_games` counted by hand (corrected, no points lost).
 """
 
 from __future__ import annotations
@@ -71,7 +79,14 @@ from cribtiles.cribbage.events import MarginKind
 from cribtiles.table.cribbage.ledger import CribbageLine, CribbageStats
 from cribtiles.table.game_summary import Game, GameSummary, Result
 from cribtiles.table.ledger import StatLine, Stats, statistics
-from cribtiles.table.stat_columns import BY_THE_BOOK, CRIBBAGE_COLUMNS, TILE_COLUMNS, shown_lines
+from cribtiles.table.stat_columns import (
+    BY_THE_BOOK,
+    COUNTS_NOTE,
+    CRIBBAGE_COLUMNS,
+    CRIBBAGE_COUNT_COLUMNS,
+    TILE_COLUMNS,
+    shown_lines,
+)
 from cribtiles.terminal import json_for_terminal, say
 
 from .files import brief, folder_named, for_terminal, why
@@ -191,6 +206,8 @@ def cribbage_json(g: GameSummary) -> dict[str, object]:
         "shows": [asdict(s) for s in d.shows],
         "undos": d.undos,
         "hints": d.hints,
+        "counting": d.counting_rule.value,
+        "muggins_won": None if d.muggins_won is None else list(d.muggins_won),
     }
 
 
@@ -223,7 +240,7 @@ def cribbage_line_json(line: CribbageLine | None) -> dict[str, object] | None:
     if line is None:
         return None
     data: dict[str, object] = asdict(line)
-    for name in ("average_score", "average_hand", "average_crib", "average_pegged"):
+    for name in ("average_score", "average_hand", "average_crib", "average_pegged", "average_pegged_deal"):
         value = data[name]
         data[name] = None if value is None else round(float(str(value)), 2)
     data["win_rate"] = round(line.win_rate, 4)
@@ -370,6 +387,12 @@ def cribbage_table(stats: CribbageStats) -> list[str]:
     total = stats.total
     if total is not None and total.best_hand is not None:
         out.append(f"Your best hand: {total.best_hand}, {total.best_hand_cards}.")
+    counts = [
+        [line.level, *(c.cell(line) for c in CRIBBAGE_COUNT_COLUMNS)] for line in shown_lines(stats.lines, stats.total)
+    ]
+    out += ["", "Hands, pegging and counting:"]
+    out += _aligned(["opponent", *(c.one_line for c in CRIBBAGE_COUNT_COLUMNS)], counts, 1)
+    out.append(COUNTS_NOTE)
     return out
 
 

@@ -1,4 +1,4 @@
-"""A finished game of either game as rows of the history database (schema 5 of `cribtiles.app.history`): its
+"""A finished game of either game as rows of the history database (schema 7 of `cribtiles.app.history`): its
 row of `games`, its seats, and its game's own details in tables keyed by the game's id. How a game is
 stored (in one transaction, once by its key) and read back, every value checked by kind (a history may
 have been edited by hand). To change how a game is stored: its migration in `history`, and this module.
@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping, Sequence
 
 from cribtiles.cribbage.events import MarginKind
 from cribtiles.quoting import quoted
-from cribtiles.table.game_summary import CribbageDetails, Game, GameSummary, ShowCount, TileDetails
+from cribtiles.table.game_summary import Counting, CribbageDetails, Game, GameSummary, ShowCount, TileDetails
 
 from .sqlrows import Row, each_understood, flag, rows_and_children, stored_id, text, whole, writing
 
@@ -35,6 +35,7 @@ CHILDREN: dict[str, tuple[tuple[str, ...], str]] = {
         ("game_id", "deal", "step", "owner", "crib", "cards", "starter", "points", "declared"),
         "deal, step",
     ),
+    "cribbage_figures": (("game_id", "counting", "muggins_0", "muggins_1"), "game_id"),  # schema 7: none before
 }
 _SEED = re.compile(r"-?[0-9]{1,4000}")
 _CARDS = re.compile(r"[A2-9TJQK][SHDC]( [A2-9TJQK][SHDC]){3}")
@@ -55,7 +56,10 @@ def rows_of(s: GameSummary) -> tuple[Row, dict[str, tuple[Row, ...]]]:
         return row, {"seats": seats, "tile_details": (tile,)}
     details = (int(d.muggins), d.target, d.margin.value, d.deals, *d.pegged, d.undos, d.hints)
     counts = tuple((c.deal, c.step, c.owner, int(c.crib), c.cards, c.starter, c.points, c.declared) for c in d.shows)
-    return row, {"seats": seats, "cribbage_details": (details,), "cribbage_counts": counts}
+    children: dict[str, tuple[Row, ...]] = {"seats": seats, "cribbage_details": (details,), "cribbage_counts": counts}
+    if d.counting is not None and d.muggins_won is not None:
+        children["cribbage_figures"] = ((d.counting.value, *d.muggins_won),)
+    return row, children
 
 
 def insert(conn: sqlite3.Connection, s: GameSummary) -> int:
@@ -157,6 +161,7 @@ def _cribbage_details(children: Rows) -> CribbageDetails:
     if len(row) == 6:  # kept for the history by a version before schema 6: no marks
         row = (*row, 0, 0)
     muggins, target, margin, deals, pegged_0, pegged_1, undos, hints = row
+    counting, won = _figures(children)
     try:
         margin_kind = MarginKind(text(margin, "margin"))
     except ValueError:
@@ -170,7 +175,21 @@ def _cribbage_details(children: Rows) -> CribbageDetails:
         shows=tuple(_count(c) for c in children.get("cribbage_counts", ())),
         undos=whole(undos, "number of undos"),
         hints=whole(hints, "number of hints"),
+        counting=counting,
+        muggins_won=won,
     )
+
+
+def _figures(children: Rows) -> tuple[Counting | None, tuple[int, int] | None]:
+    """Schema 6's figures of a game of cribbage (None for a game stored before): its counting, the calls."""
+    if not children.get("cribbage_figures", ()):
+        return None, None
+    counting, won_0, won_1 = _one(children, "cribbage_figures")
+    try:
+        kind = Counting(text(counting, "counting"))
+    except ValueError:
+        raise ValueError(f"its counting {quoted(counting)} is not auto, manual or muggins") from None
+    return kind, (whole(won_0, "muggins points"), whole(won_1, "muggins points"))
 
 
 def _count(row: Row) -> ShowCount:

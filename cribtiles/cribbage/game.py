@@ -133,7 +133,7 @@ class CribbageState:
             if fits and self.options.play_muggins:  # any score may be said: the list tells nothing of the cards
                 fits += tuple(PlayCard(m.card, n) for m in fits for n in range(MOST_PEGGED + 1))
             return fits or (Go(),)
-        if not self.options.muggins:
+        if not self.options.counted_by_hand:
             return (Count(),)
         return (Count(), *(Count(n) for n in range(MOST_SHOWN + 1)))
 
@@ -298,7 +298,10 @@ class CribbageState:
                 state = state._peg(event, events)
             return state if state.is_over else state._with(claim=claim)
         score = score_show(cards, self.starter, crib)
-        if declared is not None and declared != score.total:
+        if self.options.manual_count:  # counted by hand: any count may be said, the cards' worth is pegged
+            if declared is not None and not 0 <= declared <= MOST_SHOWN:
+                raise CribbageError(f"a hand or crib makes 0 to {MOST_SHOWN}: say a number in between")
+        elif declared is not None and declared != score.total:
             raise CribbageError(
                 f"the {'crib' if crib else 'hand'} makes {score.total}, not {declared}: count it exactly"
             )
@@ -379,6 +382,7 @@ class CribbageState:
                 "muggins": self.options.muggins,
                 "play_muggins": self.options.play_muggins,
                 "target": self.options.target,
+                **({"manual_count": True} if self.options.manual_count else {}),  # older records lack it
             },
             "moves": list(self.log),
         }

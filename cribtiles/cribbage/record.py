@@ -38,6 +38,7 @@ def replay(record: Mapping[str, object]) -> CribbageState:
             muggins=bool(options.get("muggins", False)),
             target=int(options.get("target", 121)),
             play_muggins=bool(options.get("play_muggins", False)),
+            manual_count=bool(options.get("manual_count", False)),
         )
     except (TypeError, ValueError) as e:
         raise CribbageError(f"this record of a cribbage game is damaged: its options are wrong ({e})") from None

@@ -100,11 +100,21 @@ class ShowCount:
         return f"{self.cards} with {self.starter}"
 
 
+class Counting(StrEnum):
+    """Who counts the hands and cribs in the show, and what a wrong count costs."""
+
+    AUTO = "auto"  # the table counts every hand and crib
+    MANUAL = "manual"  # each player counts their own; a wrong count is corrected, no points lost
+    MUGGINS = "muggins"  # each counts their own aloud; the opponent may call a wrong count (muggins!)
+
+
 @dataclass(frozen=True)
 class CribbageDetails:
     """Classic cribbage's own figures: `pegged` what each seat scored in the play (go and last card
     included, his heels not); `shows` every count made, in order (a game that ends mid-play or mid-show
-    lacks the counts never made)."""
+    lacks the counts never made). `counting` and `muggins_won` (the points each seat took by calling
+    muggins) are stored since schema 7: None for a game stored before (its counting is then known only as
+    far as the muggins mark says: `counting_rule`)."""
 
     muggins: bool
     target: int
@@ -114,11 +124,21 @@ class CribbageDetails:
     shows: tuple[ShowCount, ...]
     undos: int = 0  # moves taken back against the bot
     hints: int = 0  # hints asked for
+    counting: Counting | None = None
+    muggins_won: tuple[int, int] | None = None
 
     @property
     def marked(self) -> bool:
         """Moves were taken back or hints asked for: the game is counted apart, as the tile game's."""
         return self.undos > 0 or self.hints > 0
+
+    @property
+    def counting_rule(self) -> Counting:
+        """How the show was counted; for a game stored before schema 7, from its muggins mark (which marked
+        muggins in the play too: such a game's show may have been counted by the table)."""
+        if self.counting is not None:
+            return self.counting
+        return Counting.MUGGINS if self.muggins else Counting.AUTO
 
     @property
     def skunk(self) -> bool:
@@ -137,8 +157,17 @@ class CribbageDetails:
         return tuple(s for s in self.shows if s.owner == seat and s.crib)
 
     def missed(self, seat: int) -> int:
-        """The points `seat`'s own counts fell short of their cards (muggins; an over-count is no miss)."""
+        """The points `seat`'s own counts fell short of their cards (muggins; an over-count is no miss).
+        Counted by hand without muggins, a short count is corrected and costs nothing: no miss."""
+        if self.counting_rule is Counting.MANUAL:
+            return 0
         return sum(max(0, s.points - s.declared) for s in self.shows if s.owner == seat)
+
+    def corrected(self, seat: int) -> int:
+        """How many of `seat`'s own counts were wrong and corrected (counted by hand without muggins)."""
+        if self.counting_rule is not Counting.MANUAL:
+            return 0
+        return sum(1 for s in self.shows if s.owner == seat and s.declared != s.points)
 
 
 Details = TileDetails | CribbageDetails

@@ -83,6 +83,29 @@ CRIBBAGE_COLUMNS: tuple[Column[CribbageLine], ...] = (
 )
 
 
+#: The second table of classic cribbage: the hands, the pegging and the counting.
+CRIBBAGE_COUNT_COLUMNS: tuple[Column[CribbageLine], ...] = (
+    Column("Deals", lambda ln: str(ln.deals)),
+    Column("Pegged\na deal", lambda ln: "" if ln.average_pegged_deal is None else f"{ln.average_pegged_deal:.2f}"),
+    Column("Hands", lambda ln: str(ln.hands)),
+    Column("Cribs", lambda ln: str(ln.cribs)),
+    Column("Best\ncrib", lambda ln: "" if ln.best_crib is None else str(ln.best_crib)),
+    Column("24 and\nover", lambda ln: str(ln.big_hands)),
+    Column("29s", lambda ln: str(ln.twenty_nines)),
+    Column("Points\nmissed", lambda ln: str(ln.missed)),
+    Column("Muggins\ngames", lambda ln: str(ln.muggins_games)),
+    Column("Muggins\ntaken", lambda ln: str(ln.muggins_won) if ln.muggins_games else ""),
+    Column("Muggins\nagainst", lambda ln: str(ln.muggins_lost) if ln.muggins_games else ""),
+    Column("Counts\ncorrected", lambda ln: f"{ln.corrected} in {ln.manual_games}" if ln.manual_games else ""),
+)
+
+#: What the second table's columns mean, under it.
+COUNTS_NOTE = (
+    "Muggins taken: by your calls; against: by the bot's, over the Muggins games stored with them. "
+    "Corrected: your wrong counts, counting by hand."
+)
+
+
 def group_words(line: StatLine) -> str:
     """The tile game's group of a line: 'Standard v hard', 'Solitaire people only', 'All games'."""
     if line.opponent == "all":

@@ -12,14 +12,17 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.table.cribbage.ledger import CribbageStats
+from cribtiles.table.cribbage.ledger import CribbageLine, CribbageStats
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.game_summary import PEOPLE, Game, GameSummary, Result
 from cribtiles.table.ledger import StatLine, Stats
 from cribtiles.table.stat_columns import (
     BY_THE_BOOK,
+    COUNTS_NOTE,
     CRIBBAGE_COLUMNS,
+    CRIBBAGE_COUNT_COLUMNS,
     TILE_COLUMNS,
+    Column,
     group_words,
     level_words,
     shown_lines,
@@ -327,11 +330,13 @@ def _rows(lines: Sequence[StatLine], total: StatLine | None) -> list[Row]:
     return [(group_words(ln), tuple(c.cell(ln) for c in TILE_COLUMNS), ln is total) for ln in shown]
 
 
-def cribbage_rows(stats: CribbageStats, marked: bool = False) -> list[Row]:
-    """The rows of the games without undos or hints (`marked`: of those with them)."""
+def cribbage_rows(
+    stats: CribbageStats, columns: Sequence[Column[CribbageLine]] = CRIBBAGE_COLUMNS, marked: bool = False
+) -> list[Row]:
+    """The rows of the games without undos or hints (`marked`: of those with them), in `columns`."""
     lines, total = (stats.marked, stats.marked_total) if marked else (stats.lines, stats.total)
     shown = shown_lines(lines, total)
-    return [(level_words(ln), tuple(c.cell(ln) for c in CRIBBAGE_COLUMNS), ln is total) for ln in shown]
+    return [(level_words(ln), tuple(c.cell(ln) for c in columns), ln is total) for ln in shown]
 
 
 class StatisticsScene:
@@ -397,6 +402,10 @@ class StatisticsScene:
         cribbage_heads = tuple(c.heading for c in CRIBBAGE_COLUMNS)
         rows = cribbage_rows(self.cribbage)
         sections = [("Your games of classic cribbage", cribbage_heads, rows)] if rows else []
+        if rows:
+            count_heads = tuple(c.heading for c in CRIBBAGE_COUNT_COLUMNS)
+            count_rows = cribbage_rows(self.cribbage, CRIBBAGE_COUNT_COLUMNS)
+            sections.append(("Hands, pegging and counting", count_heads, count_rows))
         marked_rows = cribbage_rows(self.cribbage, marked=True)
         if marked_rows:
             sections.append(("Games with undos or hints, counted apart", cribbage_heads, marked_rows))
@@ -404,10 +413,10 @@ class StatisticsScene:
         total = self.cribbage.total
         notes = []
         if total is not None and total.best_hand is not None:
-            notes.append(f"Your best hand: {total.best_hand}, {total.best_hand_cards}. Hands and cribs are your own.")
+            notes.append(f"Your best hand: {total.best_hand}, {total.best_hand_cards}.")
         if total is not None:
-            notes.append(BY_THE_BOOK)
-        note = " ".join(notes)
+            notes = [" ".join([*notes, BY_THE_BOOK]), COUNTS_NOTE]
+        note = "\n".join(notes)  # each its own line or lines
         return sections, empty, note
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
@@ -421,18 +430,23 @@ class StatisticsScene:
         top = self._draw_tabs(surface, x + pad, top, s)
         sections, empty, note = self.page()
         small = max(12, s - 4)
+        noted = [part for para in note.split("\n") for part in wrap(para, small - 2, w - 4 * pad)][:5]
+        step = round((small - 2) * 1.3)
+        bottom = self.back[1] - 6 - len(noted) * step - s // 2  # the tables stop above the notes
         if not sections and self.trouble:  # never "no games" for a history that could not be read
             lines(surface, self.trouble, s, RED, (x + pad, top + 2 * s, w - 2 * pad))
         elif not sections:
             write(surface, fit(empty, s, w - 2 * pad), s, CREAM, (x + w // 2, top + 2 * s), "midtop")
         else:
-            self._draw_sections(surface, sections, (x + pad, top, w - 2 * pad), s, small)
+            self._draw_sections(surface, sections, (x + pad, top, w - 2 * pad, bottom), s, small)
         if self.trouble and sections:
             write(
                 surface, fit(self.trouble, small, w - 2 * pad), small, RED, (x + w // 2, self.back[1] - 6), "midbottom"
             )
-        elif note:
-            write(surface, fit(note, small, w - 2 * pad), small, DIM, (x + w // 2, self.back[1] - 6), "midbottom")
+        elif noted:  # under the tables, above Back: as many lines as it takes
+            for i, part in enumerate(noted):
+                at = (x + w // 2, self.back[1] - 6 - (len(noted) - 1 - i) * step)
+                write(surface, part, small - 2, DIM, at, "midbottom")
         return None
 
     def _draw_tabs(self, surface: pygame.Surface, x: int, top: int, s: int) -> int:
@@ -445,11 +459,16 @@ class StatisticsScene:
         return top + th + round(s * 0.8)
 
     def _draw_sections(
-        self, surface: pygame.Surface, sections: list[Section], area: tuple[int, int, int], s: int, small: int
+        self, surface: pygame.Surface, sections: list[Section], area: tuple[int, int, int, int], s: int, small: int
     ) -> None:
-        x, ty, w = area
+        x, ty, w, bottom = area
         first = round(w * 0.2)
-        row = round(small * 1.6)
+        # rows closer together, and then smaller, when the sections would not fit otherwise (a row per heading)
+        fixed = len(sections) * (round(s * 1.5) + round(small * 1.1) + round(s * 0.6))
+        wanted = sum(len(rows) + 1 for _, _, rows in sections)
+        room = (bottom - ty - fixed) // max(1, wanted)
+        small = max(11, min(small, round(room / 1.2)))
+        row = max(round(small * 1.2), min(round(small * 1.6), room))
         for title, heads, rows in sections:
             col = (w - first) // len(heads)
             write(surface, title, s - 1, GOLD, (x, ty), "topleft")
@@ -461,7 +480,7 @@ class StatisticsScene:
                     write(surface, fit(part, small - 2, col - 4), small - 2, DIM, at, "midtop")
             ty += row + round(small * 1.1)
             for label, cells, total in rows:
-                if ty + row > self.back[1] - s:
+                if ty + row > bottom:
                     write(surface, "…", small, DIM, (x, ty), "topleft")
                     break
                 colour = GOLD if total else CREAM
@@ -470,4 +489,4 @@ class StatisticsScene:
                     cx = x + first + k * col + col // 2
                     write(surface, fit(value, small, col - 4), small, colour, (cx, ty), "midtop")
                 ty += row
-            ty += round(s * 0.8)
+            ty += round(s * 0.6)

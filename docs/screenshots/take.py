@@ -85,18 +85,34 @@ def main() -> None:
     around_the_game(play_on, frames, shot)
 
 
-def cribbage_played(seed: int, level: str):  # type: ignore[no-untyped-def]
-    """A finished game of cribbage, seat 0 played by the Hard bot (for "you"), seat 1 by `level`."""
+def cribbage_played(seed: int, level: str, counting: str = "auto"):  # type: ignore[no-untyped-def]
+    """A finished game of cribbage, seat 0 played by the Hard bot (for "you"), seat 1 by `level`; counted
+    by the table, by hand ("manual": "you" count every third hand of yours 2 short, corrected) or with
+    muggins ("you" as the Easy bot counts, with its slips)."""
+    from cribtiles.bot.cribbage.bots import CountingManners
     from cribtiles.bot.cribbage.levels import make_cribbage_bot
-    from cribtiles.cribbage import new_game
+    from cribtiles.cribbage import Count, CribbageOptions, new_game, show_total
 
+    options = CribbageOptions(muggins=counting == "muggins", manual_count=counting == "manual")
     bots = (make_cribbage_bot("hard"), make_cribbage_bot(level))
-    state = new_game(seed)
+    slips = CountingManners(miscount=0.25, oversight=0.4)
+    state = new_game(seed, options=options)
     rng = random.Random(seed)
+    counted = 0
     while not state.is_over:
         seat = state.current_player
         assert seat is not None
-        state = state.apply(bots[seat].choose(state.view(seat), rng))
+        view = state.view(seat)
+        move = bots[seat].choose(view, rng)
+        if seat == 0 and isinstance(move, Count) and state.starter is not None:
+            cards, crib = state.show_cards(state.show_step)
+            if counting == "manual":
+                counted += 1
+                worth = show_total(cards, state.starter, crib)
+                move = Count(max(0, worth - 2) if counted % 3 == 0 else worth)
+            elif counting == "muggins":
+                move = Count(slips.count(view, rng))
+        state = state.apply(move)
     return state
 
 
@@ -152,8 +168,9 @@ def around_the_game(play_on, frames, shot) -> None:  # type: ignore[no-untyped-d
     app.open_statistics()
     frames(app)
     shot(app, "statistics.png")
-    for seed, level in ((31, "easy"), (32, "medium"), (33, "hard"), (34, "hard")):
-        keeper.record_cribbage(cribbage_played(seed, level), 0, level)
+    games = ((31, "easy", "auto"), (32, "medium", "muggins"), (33, "hard", "manual"), (34, "hard", "auto"))
+    for seed, level, counting in (*games, (35, "medium", "muggins"), (36, "easy", "manual")):
+        keeper.record_cribbage(cribbage_played(seed, level, counting), 0, level)
     app = App(unfinished, prefs, keeper, size=(1280, 800))
     app.open_statistics()
     post_key(pygame.K_TAB)

@@ -169,7 +169,7 @@ def test_a_healthy_history_of_every_version_passes_the_schema_check(tmp_path: Pa
         path.parent.mkdir()
         if version == len(MIGRATIONS):
             assert History(path).add(summary(1)) == 1
-        elif version >= 5:  # both games in one table: written by that version's History (issue 32: schema 6)
+        elif version >= 5:  # both games in one table: stored as that version's migrations left it
             old = History(path, migrations=MIGRATIONS[:version])
             assert old.add(summary(1)) == 1
             old.close()

@@ -17,12 +17,13 @@ from cribtiles.cribbage.cards import format_cards
 from cribtiles.cribbage.events import EventKind
 from cribtiles.cribbage.game import CribbageState
 from cribtiles.cribbage.moves import Count, parse_move
+from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.record import replay
 from cribtiles.cribbage.show import score_show
 from cribtiles.quoting import quoted
 
-from ..game_summary import LADDERS, CribbageDetails, Game, GameSummary, Result, ShowCount, level_order
+from ..game_summary import LADDERS, Counting, CribbageDetails, Game, GameSummary, Result, ShowCount, level_order
 
 ALL = "all"  # the level of the statistics' total line
 
@@ -52,6 +53,7 @@ def summarize_cribbage(
     record = state.record()
     shows: list[ShowCount] = []
     pegged = [0, 0]
+    called = [0, 0]  # the points each took by calling muggins
     at = replay({**record, "moves": []})
     for text in state.log:
         move = parse_move(text)
@@ -69,6 +71,8 @@ def summarize_cribbage(
         for event in at.events:
             if isinstance(event.kind, PegKind) or event.kind is EventKind.CLAIM:  # a card's score said aloud too
                 pegged[event.player] += event.points
+            elif event.kind is EventKind.MUGGINS:
+                called[event.player] += event.points
     details = CribbageDetails(
         muggins=state.options.muggins or state.options.play_muggins,  # the history marks either kind
         target=state.options.target,
@@ -78,6 +82,8 @@ def summarize_cribbage(
         shows=tuple(shows),
         undos=marks[0],
         hints=marks[1],
+        counting=counting_of(state.options),
+        muggins_won=(called[0], called[1]),
     )
     return GameSummary(
         id=0,
@@ -93,7 +99,17 @@ def summarize_cribbage(
     )
 
 
+def counting_of(options: CribbageOptions) -> Counting:
+    """How the show of a game under `options` is counted (muggins rules it when chosen)."""
+    if options.muggins:
+        return Counting.MUGGINS
+    return Counting.MANUAL if options.manual_count else Counting.AUTO
+
+
 # --- statistics ---
+
+#: The hands a player remembers: 24 and over (a 24 is four 6s with a 3, 3 3 3 9 9 ...), and the 29.
+BIG_HAND, MOST = 24, 29
 
 
 @dataclass(frozen=True)
@@ -104,7 +120,14 @@ class CribbageLine:
     both its own figure and the skunks'), so the games won and lost by the rule book, a skunk two games and a
     double skunk three, are `wins + skunks_given + double_skunks_given` and the like. Hands are the person's
     own four-card hands counted in the show, cribs the cribs the person dealt; `best_hand_cards` are the best
-    hand's cards ("" when no hand was counted). `average_pegged` is the person's points in the play per game."""
+    hand's cards ("" when no hand was counted). `average_pegged` is the person's points in the play per game,
+    `average_pegged_deal` per deal (`deals`, the deals begun). `big_hands` and `twenty_nines` count the
+    person's hands and cribs of 24 or more and of 29.
+
+    The muggins calls were stored from schema 7 on: `muggins_won` (the points the person took by calling
+    the bot's wrong counts) and `muggins_lost` (the points the bot took on the person's) are over the
+    `muggins_games` games played with muggins that have them (older games are not counted in them).
+    `corrected` is the person's counts corrected in the `manual_games` counted by hand."""
 
     level: str
     games: int
@@ -125,6 +148,15 @@ class CribbageLine:
     average_pegged: float
     missed: int
     longest_streak: int
+    deals: int = 0
+    average_pegged_deal: float | None = None
+    big_hands: int = 0
+    twenty_nines: int = 0
+    muggins_games: int = 0
+    muggins_won: int = 0
+    muggins_lost: int = 0
+    manual_games: int = 0
+    corrected: int = 0
 
     @property
     def win_rate(self) -> float:
@@ -190,6 +222,11 @@ def cribbage_line(level: str, games: Sequence[GameSummary]) -> CribbageLine:
     hands = [h for g in games for h in g.cribbage.hands_of(g.person)]
     cribs = [c.points for g in games for c in g.cribbage.cribs_of(g.person)]
     best = max(hands, key=lambda h: h.points, default=None)  # the first of the best, in the order played
+    shown = [s.points for g in games for s in g.cribbage.shows if s.owner == g.person]
+    called = [g for g in games if g.cribbage.counting_rule is Counting.MUGGINS and g.cribbage.muggins_won]
+    manual = [g for g in games if g.cribbage.counting_rule is Counting.MANUAL]
+    deals = sum(g.cribbage.deals for g in games)
+    pegged = sum(g.cribbage.pegged[g.person] for g in games)
     won = [g for g in games if g.result is Result.WIN]
     lost = [g for g in games if g.result is not Result.WIN]
     return CribbageLine(
@@ -212,7 +249,22 @@ def cribbage_line(level: str, games: Sequence[GameSummary]) -> CribbageLine:
         average_pegged=sum(g.cribbage.pegged[g.person] for g in games) / len(games),
         missed=sum(g.cribbage.missed(g.person) for g in games),
         longest_streak=_longest_streak([g.result is Result.WIN for g in games]),
+        deals=deals,
+        average_pegged_deal=pegged / deals if deals else None,
+        big_hands=sum(1 for p in shown if p >= BIG_HAND),
+        twenty_nines=shown.count(MOST),
+        muggins_games=len(called),
+        muggins_won=sum(_calls(g)[0] for g in called),
+        muggins_lost=sum(_calls(g)[1] for g in called),
+        manual_games=len(manual),
+        corrected=sum(g.cribbage.corrected(g.person) for g in manual),
     )
+
+
+def _calls(g: GameSummary) -> tuple[int, int]:
+    """(the points the person took by muggins, the points taken from the person); (0, 0) unknown."""
+    won = g.cribbage.muggins_won or (0, 0)
+    return won[g.person], won[1 - g.person]
 
 
 def _longest_streak(won: Sequence[bool]) -> int:

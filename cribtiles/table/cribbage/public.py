@@ -410,11 +410,17 @@ def public_from_data(d: object) -> CribbagePublic:
 
 
 def _options(o: CribbageOptions) -> dict[str, Any]:
-    return {"muggins": o.muggins, "target": o.target, "play_muggins": o.play_muggins}
+    out: dict[str, Any] = {"muggins": o.muggins, "target": o.target, "play_muggins": o.play_muggins}
+    if o.manual_count:  # said only when on: a view from before it reads the same
+        out["manual_count"] = True
+    return out
 
 
 def _read_options(o: Mapping[str, Any]) -> CribbageOptions:
-    return CribbageOptions(muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"])
+    manual = bool(o.get("manual_count", False))
+    return CribbageOptions(
+        muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"], manual_count=manual
+    )
 
 
 def view_json(v: CribbageView) -> str:

@@ -362,10 +362,22 @@ PAGES: tuple[CardPage, ...] = (
         ),
     ),
     CardPage(
+        "Counting by hand (optional)",
+        (
+            "Counting by hand, without muggins: you say what your own hand and crib make, as players do at a "
+            "board. The table checks every count: a wrong one is corrected and shown, the right count and what "
+            "makes it, and the cards' worth is pegged, never what was said; nothing is lost, and nothing goes to "
+            "the opponent. It is for learning to count. The bots count exactly. With muggins chosen, muggins "
+            "rules the count instead.",
+        ),
+    ),
+    CardPage(
         "Muggins (optional)",
         (
             "With muggins, each player counts their own hand and crib aloud and pegs what they said, but never "
             "more than the cards make: a count said over pegs what the cards make.",
+            "Calls go both ways: the bot calls your wrong counts (Easy and Medium overlook some), and you call "
+            "its own (Easy and Medium now and then count short; M calls). "
             "Whatever was said, the opponent answers before the game goes on: muggins!, or let it stand. A call "
             "takes the points missed, or (our choice) the points said over; a call on a right count costs the "
             f"caller {WRONG_CALL}, pegged by the counter (our choice: free calls would be made on every count). A "

@@ -371,6 +371,11 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             what = "the crib" if counted.crib else "the hand"
             if before.options.muggins:  # said aloud: what the cards make is told once the call is answered
                 return f"{who} counted {what}: {counted.declared}."
+            if counted.declared != counted.score.total:  # counted by hand, wrong: corrected, nothing lost
+                return (
+                    f"{who} counted {what}: {counted.declared}, but it makes {counted.score.total} "
+                    f"({correction_words(counted.score)}): {counted.score.total} pegged."
+                )
             return f"{who} counted {what}: {counted.score.total}."
         assert isinstance(move, Muggins) and before.claim is not None
         return self._call_words(player, move.claim, before.claim)
@@ -601,6 +606,18 @@ def _seat_named(name: str) -> Seat:
     """A player of a record without seats: "Medium bot" is the Medium bot, anyone else a person."""
     level = name.lower().removesuffix(" bot")
     return Seat(name, level) if name.endswith(" bot") and level in LEVELS else Seat(name)
+
+
+def correction_words(score: ShowScore) -> str:
+    """What a hand or crib makes, kind by kind, for a count corrected: 'fifteens 8, pairs 2, runs 6, nobs 1'.
+
+    >>> from cribtiles.cribbage.cards import parse_card, parse_cards
+    >>> correction_words(score_show(parse_cards("4H 5H 6H JD"), parse_card("5D")))
+    'fifteens 8, pairs 2, runs 6, nobs 1'
+    """
+    kinds = (("fifteens", score.fifteens), ("pairs", score.pairs), ("runs", score.runs), ("flush", score.flush))
+    parts = [f"{name} {points}" for name, points in (*kinds, ("nobs", score.nobs)) if points]
+    return ", ".join(parts) or "nothing"
 
 
 def move_claim(move: PlayCard, before: CribbageState) -> int:

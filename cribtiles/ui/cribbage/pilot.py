@@ -67,7 +67,7 @@ class CribbagePilot:
         elif isinstance(move, Go):
             post_key(pygame.K_g)
         elif isinstance(move, Count):
-            if public.options.muggins:  # you count your own: type what you say the cards make
+            if public.options.counted_by_hand:  # you count your own: type what you say the cards make
                 assert public.starter is not None
                 crib = public.show_step == 2
                 said = move.declared

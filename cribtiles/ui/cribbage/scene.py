@@ -630,10 +630,10 @@ class CribbageScene:
         self.app.sounds.click()
 
     def _declaring(self) -> bool:
-        """Your count to say aloud in the show (muggins)."""
+        """Your count to say in the show (muggins, or counting by hand: a wrong count is corrected)."""
         view = self.seen
         return (
-            self.pub.options.muggins
+            self.pub.options.counted_by_hand
             and self.my_turn
             and view.phase is Phase.SHOW
             and view.claim is None
@@ -1057,6 +1057,7 @@ class CribbageScene:
             else KEYS
             + (UNDO_KEYS if self.can_undo else "")
             + (MUGGINS_KEYS if table.options.muggins or table.options.play_muggins else "")
+            + (COUNT_KEYS if table.options.manual_count and not table.options.muggins else "")
             + (f" · {CHAT_KEYS}" if self.chat.allowed else ""),
             end=table.summary if self.ended else None,
             end_hover=next((k for k, r in lay.end_buttons().items() if contains(r, self.mouse)), None)
@@ -1082,6 +1083,7 @@ class CribbageScene:
 KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · I hint · N new game · Esc the title"
 UNDO_KEYS = " · U undo"
 MUGGINS_KEYS = " · digits say your count · M calls muggins"
+COUNT_KEYS = " · digits say your count"
 
 
 def took_back_words(taken: tuple[Move, ...], person: int, bot: str) -> str:
@@ -1143,7 +1145,10 @@ def _counted_lines(table: CribbagePublic, counted: PublicCounted, index: int) ->
         lines.append(InfoLine(item_words(item), f"+{item.points}", colour, -1, item.cards, 1, index))
     if not counted.score.items:
         lines.append(InfoLine("nothing: nineteen, as players say", "0", DIM, -1, (), 1, index))
-    if counted.declared != total or counted.called:
+    if counted.declared != total and not table.options.muggins:  # counted by hand: corrected, nothing lost
+        said = f"said {counted.declared}: corrected to {total}, no points lost"
+        lines.append(InfoLine(said, "", GOLD, -1, (), 1, index))
+    elif counted.declared != total or counted.called:
         off = total - counted.declared
         how = f"{off} missed" if off > 0 else f"{-off} said over" if off < 0 else "right"
         caller = "you" if counted.owner == table.bot else table.called(table.bot)

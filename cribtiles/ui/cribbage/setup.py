@@ -1,5 +1,5 @@
-"""Choosing a new game of classic cribbage (the bot's level, muggins in the show and in the play), and the title
-screen's way in: the saved game if it is unfinished, else the choice.
+"""Choosing a new game of classic cribbage (the bot's level, how the show is counted, muggins in the play),
+and the title screen's way in: the saved game if it is unfinished, else the choice.
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ from .scene import CribbageScene, Host
 
 
 class CribbageSetupScene:
-    """A small choice before a new game: the bot's level, muggins in the show and in the play; Start or Escape."""
+    """A small choice before a new game: the bot's level, how the show is counted (by the table, by hand with
+    wrong counts corrected, or muggins), muggins in the play; Start or Escape."""
 
     def __init__(
         self,
@@ -29,20 +30,25 @@ class CribbageSetupScene:
         replace_table: bool = False,
         notice: str = "",
         play_muggins: bool = False,
+        manual_count: bool = False,
     ) -> None:
         self.app = app
         self.level = level if level in LEVELS else DEFAULT_LEVEL
         self.muggins = muggins
+        self.manual_count = manual_count and not muggins
         self.play_muggins = play_muggins
         self.replace_table = replace_table  # opened over a table: Start replaces it, Escape returns to it
         self.notice = notice  # a damaged save set aside, say
         self.menu = self._menu(0)
 
     def _menu(self, focus: int) -> Menu:
-        muggins = (
-            "On: each of you counts your own hands aloud, and a wrong count may be called (muggins!)"
+        counting = (
+            "Muggins: each of you counts your own hands aloud, and a wrong count may be called (muggins!), "
+            "by you or by the bot"
             if self.muggins
-            else "Off: every hand is counted for you, exactly"
+            else "By hand: you count your own hand and crib; a wrong count is corrected and shown, no points lost"
+            if self.manual_count
+            else "By the table: every hand is counted for you, exactly"
         )
         in_play = (
             "On: you say what each card you lay scores, and a wrong score may be called"
@@ -55,7 +61,7 @@ class CribbageSetupScene:
                 self._next_level,
                 note=f"The {self.level} bot {DESCRIPTIONS[self.level]}",
             ),
-            Item(f"Muggins: {'on' if self.muggins else 'off'}", self._toggle_muggins, note=muggins),
+            Item(f"Counting: {self.counting_words}", self._next_counting, note=counting),
             Item(f"Muggins in the play: {'on' if self.play_muggins else 'off'}", self._toggle_play, note=in_play),
             Item("Start", self.start, key=pygame.K_s, note="The cut decides who deals first; 121 up wins."),
             Item("Tutorial", self.tutorial, key=pygame.K_t, note="One guided deal: the crib, the play, the show."),
@@ -69,8 +75,15 @@ class CribbageSetupScene:
         self.level = LEVELS[(i + step) % len(LEVELS)]
         self.menu = self._menu(0)
 
-    def _toggle_muggins(self) -> None:
-        self.muggins = not self.muggins
+    @property
+    def counting_words(self) -> str:
+        return "muggins" if self.muggins else "by hand" if self.manual_count else "by the table"
+
+    def _next_counting(self, step: int = 1) -> None:
+        """By the table, by hand, muggins, round again (`step` -1 the other way)."""
+        ways = [(False, False), (False, True), (True, False)]  # (muggins, by hand)
+        i = ways.index((self.muggins, self.manual_count))
+        self.muggins, self.manual_count = ways[(i + step) % len(ways)]
         self.menu = self._menu(1)
 
     def _toggle_play(self) -> None:
@@ -79,7 +92,7 @@ class CribbageSetupScene:
 
     def start(self) -> None:
         """Deal a new game (a fresh seed) in place of this choice, and of the table it was opened over."""
-        options = CribbageOptions(muggins=self.muggins, play_muggins=self.play_muggins)
+        options = CribbageOptions(muggins=self.muggins, play_muggins=self.play_muggins, manual_count=self.manual_count)
         table = CribbageTable.new(random.randrange(2**31), self.level, options)
         self.app.keeper.save_cribbage(table)
         self.app.close_top()  # this choice
@@ -105,7 +118,7 @@ class CribbageSetupScene:
                 if self.menu.focus == 0:
                     self._next_level(-1 if event.key == pygame.K_LEFT else 1)
                 elif self.menu.focus == 1:
-                    self._toggle_muggins()
+                    self._next_counting(-1 if event.key == pygame.K_LEFT else 1)
                 else:
                     self._toggle_play()
                 return
@@ -141,7 +154,12 @@ def table_scene(app: Host, table: CribbageTable, notice: str = "") -> CribbageSc
         options = scene.pub.options
         app.push(
             CribbageSetupScene(
-                app, scene.pub.level, options.muggins, replace_table=True, play_muggins=options.play_muggins
+                app,
+                scene.pub.level,
+                options.muggins,
+                replace_table=True,
+                play_muggins=options.play_muggins,
+                manual_count=options.manual_count,
             )
         )
 
@@ -167,4 +185,13 @@ def open_cribbage(app: Host) -> None:
         return
     level = table.level if table is not None else DEFAULT_LEVEL
     options = table.options if table is not None else CribbageOptions()
-    app.push(CribbageSetupScene(app, level, options.muggins, notice=notice, play_muggins=options.play_muggins))
+    app.push(
+        CribbageSetupScene(
+            app,
+            level,
+            options.muggins,
+            notice=notice,
+            play_muggins=options.play_muggins,
+            manual_count=options.manual_count,
+        )
+    )

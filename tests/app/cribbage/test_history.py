@@ -216,4 +216,53 @@ def test_a_game_of_cribbage_with_undos_is_marked_and_counted_apart(tmp_path: Pat
     assert stats.total is not None and stats.marked_total is not None
     assert (stats.games, stats.total.games, stats.marked_total.games) == (2, 1, 1)
     assert "Games of cribbage with undos or hints:" in stats_text(keeper.statistics())
-    assert version(tmp_path / HISTORY_FILE) == len(MIGRATIONS) == 6
+    assert version(tmp_path / HISTORY_FILE) == len(MIGRATIONS) == 7
+
+
+# --- schema 7: the counting and the muggins calls beside a game's details ---
+
+
+def test_the_counting_and_the_calls_are_stored_and_read_back(tmp_path: Path) -> None:
+    from cribtiles.cribbage import CribbageOptions, new_game
+    from cribtiles.table.game_summary import Counting
+    from tests.table.cribbage.test_ledger_figures import FIRST_DEAL, finished
+
+    muggins = finished(new_game(1, options=CribbageOptions(muggins=True)), *FIRST_DEAL, "count 1", "muggins")
+    by_hand = finished(new_game(2, options=CribbageOptions(manual_count=True)))
+    games = [summarize_cribbage(s, 0, "hard", "2026-12-03T10:00:00") for s in (muggins, by_hand)]
+    h = History(tmp_path / HISTORY_FILE)
+    assert [h.add(g) for g in games] == [1, 2]
+    back = h.games()
+    assert back == [replace(g, id=i) for i, g in enumerate(games, 1)]
+    assert [(g.cribbage.counting, g.cribbage.muggins_won) for g in back] == [
+        (Counting.MUGGINS, (0, 1)),
+        (Counting.MANUAL, (0, 0)),
+    ]
+    h.close()
+    sql(tmp_path / HISTORY_FILE, "UPDATE cribbage_figures SET counting = 'guess' WHERE game_id = 2")
+    again = History(tmp_path / HISTORY_FILE)
+    assert [g.id for g in again.games()] == [1]  # a row edited by hand: that game left out, and said
+    assert again.messages and "counting" in again.messages[0]
+
+
+def test_a_history_of_schema_6_gains_the_figures_table_and_its_games_count_where_they_can(tmp_path: Path) -> None:
+    path = tmp_path / HISTORY_FILE
+    old = History(path, migrations=MIGRATIONS[:6])  # schema 6 (the marks): the last before the figures
+    before = [
+        replace(cribbage(n), details=replace(cribbage(n).cribbage, counting=None, muggins_won=None)) for n in (1, 2)
+    ]
+    before = [replace(before[0], details=replace(before[0].cribbage, muggins=True)), before[1]]
+    assert [old.add(g) for g in before] == [1, 2]
+    old.close()
+    assert version(path) == 6
+    h = History(path)
+    new = cribbage(3)
+    assert h.add(new) == 3 and h.messages == []
+    games = h.games()
+    assert version(path) == len(MIGRATIONS) == 7 and integrity(path) == ["ok"]
+    assert games == [*(replace(g, id=i) for i, g in enumerate(before, 1)), replace(new, id=3)]
+    assert [g.cribbage.muggins_won for g in games] == [None, None, (0, 0)]
+    total = h.stats().cribbage.total
+    assert total is not None and total.games == 3 and total.muggins_games == 0  # no calls kept before schema 7
+    h.close()
+    assert History(path).games() == games  # opened again: the schema check passes

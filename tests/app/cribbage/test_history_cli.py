@@ -63,6 +63,7 @@ def test_the_json_listing_holds_every_count(tmp_path: Path, capsys: pytest.Captu
         "target": 121, "players": [{"name": "You", "level": None}, {"name": "Medium bot", "level": "medium"}],
         "scores": [121, 93], "winner": 0, "result": "win", "margin": "win", "deals": 10, "pegged": [31, 31],
         "undos": 0, "hints": 0,
+        "counting": "auto", "muggins_won": [0, 0],
     }  # fmt: skip
     assert len(listed["shows"]) == 30
     assert listed["shows"][2] == {
@@ -93,6 +94,19 @@ def test_the_statistics_of_cribbage(tmp_path: Path, capsys: pytest.CaptureFixtur
         "         24           5.0           20.7       1",
         "By the book: won–lost, a skunk two games, a double skunk three. Skunks 2 (1): two, one double.",
         "Your best hand: 24, 7C 8C 8D 9S with 7D.",
+        "",
+        "Hands, pegging and counting:",
+        "opponent  deals  pegged a deal  hands  cribs  best crib  24 and over  29s  points missed  muggins games"
+        "  muggins taken  muggins against  counts corrected",
+        # 8 deals a hand-made game; pegged 30 + 12 in 16 deals, 20 in 8, 62 in 24; the 24 of game 1
+        "medium       16           2.62      3      2          7            1    0              0              0"
+        "              -                -                 -",
+        "hard          8           2.50      0      0          -            0    0              0              0"
+        "              -                -                 -",
+        "all          24           2.58      3      2          7            1    0              0              0"
+        "              -                -                 -",
+        "Muggins taken: by your calls; against: by the bot's, over the Muggins games stored with them. Corrected:"
+        " your wrong counts, counting by hand.",
     ]
     code, text, _ = run(capsys, "stats", "--json", "--data-dir", str(tmp_path))
     data = json.loads(text)["cribbage"]
@@ -102,6 +116,8 @@ def test_the_statistics_of_cribbage(tmp_path: Path, capsys: pytest.CaptureFixtur
         "double_skunks_given": 0, "skunks_taken": 2, "double_skunks_taken": 1, "average_score": 88.0, "hands": 3,
         "average_hand": 13.33, "best_hand": 24, "best_hand_cards": "7C 8C 8D 9S with 7D", "cribs": 2,
         "average_crib": 5.0, "best_crib": 7, "average_pegged": 20.67, "missed": 0, "longest_streak": 1,
+        "deals": 24, "average_pegged_deal": 2.58, "big_hands": 1, "twenty_nines": 0, "muggins_games": 0,
+        "muggins_won": 0, "muggins_lost": 0, "manual_games": 0, "corrected": 0,
     }  # fmt: skip
     assert data["lines"][1]["average_hand"] is None and data["lines"][1]["best_hand"] is None
 

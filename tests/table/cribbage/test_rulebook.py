@@ -104,6 +104,7 @@ def test_the_pages_are_the_ones_a_player_needs_in_order() -> None:
         "The show",
         "Flush and his nobs",
         "121, the lurch and the skunk",
+        "Counting by hand (optional)",
         "Muggins (optional)",
         "Writing cards down",
     )

@@ -261,6 +261,71 @@ def test_the_bot_calls_muggins_on_your_short_count_by_its_manners() -> None:
     assert table.counted[0].called is True
 
 
+# --- counting by hand, without muggins ---
+
+
+def manual_table() -> CribbageTable:
+    """Seed 1 counted by hand, played to the show: your hand (AC 2S 4C 7S, QC turned: 2) to count first."""
+    table = CribbageTable.new(1, "medium", CribbageOptions(manual_count=True))
+    drive(table, *FIRST_DEAL)
+    table.take_pending()
+    return table
+
+
+def test_counting_by_hand_a_wrong_count_is_corrected_and_shown_and_nothing_is_lost() -> None:
+    table = manual_table()
+    assert Count(5) in table.state.legal_actions() and Count() in table.state.legal_actions()
+    before = table.state.scores
+    h = table.play(Count(5))  # over
+    assert h.words == "You counted the hand: 5, but it makes 2 (fifteens 2): 2 pegged."
+    assert table.state.scores == (before[0] + 2, before[1]) and table.state.claim is None
+    assert (table.counted[-1].declared, table.counted[-1].score.total, table.counted[-1].called) == (5, 2, None)
+    assert table.bot_to_move  # no call to answer: the bot counts its hand next, exactly
+    h = table.bot_move()
+    assert h.move == Count() and h.words == "Medium bot counted the hand: 8."
+    assert table.state.scores == (before[0] + 2, before[1] + 8)
+
+
+def test_counting_by_hand_a_short_count_pegs_the_cards_worth_and_a_right_one_is_told_plainly() -> None:
+    table = manual_table()
+    before = table.state.scores[0]
+    h = table.play(Count(0))
+    assert h.words == "You counted the hand: 0, but it makes 2 (fifteens 2): 2 pegged."
+    assert table.state.scores[0] == before + 2 and [e.points for e in h.events] == [2]
+    table = manual_table()
+    assert table.play(Count(2)).words == "You counted the hand: 2."
+
+
+def test_counting_by_hand_refuses_a_count_no_hand_makes_and_is_kept_in_the_record() -> None:
+    table = manual_table()
+    with pytest.raises(CribbageError, match="0 to 29"):
+        table.play(Count(30))
+    assert table.state.show_step == 0  # nothing changed
+    table.play(Count(7))
+    record = table.state.record()
+    assert record["options"] == {"muggins": False, "play_muggins": False, "target": 121, "manual_count": True}
+    again = CribbageTable.new(1, "medium")  # a record without the mark is a game counted by the table
+    assert "manual_count" not in again.state.record()["options"]  # type: ignore[operator]
+    from cribtiles.cribbage.record import replay
+
+    assert replay(record) == table.state and replay(record).options.manual_count
+
+
+def test_without_counting_by_hand_a_wrong_count_is_still_refused() -> None:
+    table = CribbageTable.new(1, "medium")
+    drive(table, *FIRST_DEAL)
+    with pytest.raises(CribbageError, match="count it exactly"):
+        table.play(Count(5))
+    assert table.state.legal_actions() == (Count(),)
+
+
+def test_muggins_rules_the_count_when_both_are_chosen() -> None:
+    table = CribbageTable.new(1, "hard", CribbageOptions(muggins=True, manual_count=True))
+    drive(table, *FIRST_DEAL)
+    table.play(Count(1))
+    assert table.state.claim is not None and table.bot_move().move == Muggins(True)  # called, as under muggins
+
+
 def test_a_card_laid_while_the_bots_claim_waits_lets_it_stand() -> None:
     table = CribbageTable.new(1, "medium", CribbageOptions(play_muggins=True))
     drive(table, "discard 8D 9H", "discard AD AH", "play 7S 0", "no muggins", "play 8H 1")  # 15 said as 1

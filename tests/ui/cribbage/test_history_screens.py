@@ -147,16 +147,20 @@ def test_statistics_have_a_page_for_cribbage_by_level(app: App) -> None:
     frames(app)
     assert scene.tab == 1
     sections, _, note = scene.page()
-    ((title, heads, rows),) = sections
+    (title, heads, rows), (counts_title, counts_heads, counts_rows) = sections
     assert title == "Your games of classic cribbage" and len(heads) == 13 and heads[4] == "By the\nbook"
+    assert counts_title == "Hands, pegging and counting" and counts_heads[5:7] == ("24 and\nover", "29s")
+    assert [label for label, _, _ in counts_rows] == ["v easy", "v hard", "All games"]
     assert [label for label, _, _ in rows] == ["v easy", "v hard", "All games"]
     easy = scene.cribbage.lines[0]
     assert rows[0][1][:4] == (str(easy.games), str(easy.wins), str(easy.losses), f"{100 * easy.win_rate:.0f}%")
     total = scene.cribbage.total
     assert total is not None and note.startswith(f"Your best hand: {total.best_hand}, {total.best_hand_cards}.")
-    assert note.endswith(
+    best, counting = note.split("\n")
+    assert best.endswith(
         " By the book: won–lost, a skunk two games, a double skunk three. Skunks 2 (1): two, one double."
     )
+    assert counting.startswith("Muggins taken: by your calls;")
     post_click(centre(scene.tabs[0]))
     frames(app)
     assert scene.tab == 0
@@ -196,8 +200,9 @@ def test_only_cribbage_played_opens_on_its_page_and_nothing_played_says_so() -> 
         frames(a)
         scene = a.scenes[-1]
         assert isinstance(scene, StatisticsScene) and scene.tab == 1
-        ((_, _, rows),) = scene.page()[0]
+        (_, _, rows), (_, _, counts) = scene.page()[0]
         assert [label for label, _, _ in rows] == ["v medium"]  # one level: no total line
+        assert [label for label, _, _ in counts] == ["v medium"]
     finally:
         a.close()
     b = App(None, Preferences(speed="instant", tutorial_offered=True), NoKeeper(), size=(960, 640), seed=1)

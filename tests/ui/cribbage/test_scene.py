@@ -124,11 +124,12 @@ def test_the_title_opens_the_choice_which_deals_a_game_saved_at_once(app: App, t
     assert [i.label for i in setup.menu.items][2] == "Muggins in the play: off"  # off unless chosen
     post_key(pygame.K_RIGHT)  # the bot: Hard
     post_key(pygame.K_DOWN)
-    post_key(pygame.K_RETURN)  # muggins on
+    post_key(pygame.K_RETURN)  # counting by hand
+    post_key(pygame.K_RETURN)  # muggins
     post_key(pygame.K_DOWN)
     post_key(pygame.K_RIGHT)  # muggins in the play on
     frames(app)
-    assert [i.label for i in setup.menu.items][1:3] == ["Muggins: on", "Muggins in the play: on"]
+    assert [i.label for i in setup.menu.items][1:3] == ["Counting: muggins", "Muggins in the play: on"]
     post_key(pygame.K_s)  # start
     frames(app)
     scene = app.scenes[-1]
@@ -328,6 +329,40 @@ def test_under_muggins_your_count_starts_empty_and_the_bot_calls_what_you_missed
     announced = "Hard bot called muggins on your hand: 1 said, it makes 2: 1 missed, 1 to it."
     assert scene.snapshot().prompt == announced
     assert any(line.text == "said 1: 1 missed, muggins called by the Hard bot" for line in scene.snapshot().lines)
+
+
+def test_counting_by_hand_is_chosen_on_the_setup_and_a_wrong_count_is_corrected_with_nothing_lost(
+    app: App, tmp_path: Path
+) -> None:
+    post_key(pygame.K_k)
+    frames(app)
+    setup = app.scenes[-1]
+    assert isinstance(setup, CribbageSetupScene) and setup.menu.items[1].label == "Counting: by the table"
+    post_key(pygame.K_DOWN)
+    post_key(pygame.K_RIGHT)  # by hand
+    frames(app)
+    assert setup.menu.items[1].label == "Counting: by hand" and "no points lost" in setup.menu.note()
+    post_key(pygame.K_s)
+    frames(app)
+    scene = app.scenes[-1]
+    assert isinstance(scene, CribbageScene) and table_of(scene).options == CribbageOptions(manual_count=True)
+    assert json.loads((tmp_path / "cribbage.json").read_text())["record"]["options"]["manual_count"] is True
+    app.close_top()  # the table; the same game dealt at seed 1 instead, opened from the title
+    scene = at_table(app, drive(CribbageTable.new(1, options=CribbageOptions(manual_count=True)), *FIRST_PLAY))
+    drive(table_of(scene), "play 2S", "play 7D", "play 6C")
+    frames(app)
+    post_key(pygame.K_RETURN)  # past the play's end
+    frames(app)
+    assert "type the points" in scene.snapshot().prompt and scene.snapshot().number == ""
+    post_key(pygame.K_5)  # the hand makes 2; you say 5
+    post_key(pygame.K_RETURN)
+    frames(app)
+    table = table_of(scene)
+    assert table.state.log[-1] == "count 5" and table.state.claim is None
+    assert table.state.scores[0] == 2 + 2  # the 2 pegged in the play and the hand's 2, not the 5 said
+    lines = [line.text for line in scene.snapshot().lines]
+    assert "said 5: corrected to 2, no points lost" in lines and "fifteen" in lines
+    assert any("but it makes 2 (fifteens 2): 2 pegged" in h.words for h in table.story)
 
 
 def bot_said_six(app: App) -> CribbageScene:
