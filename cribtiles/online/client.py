@@ -227,3 +227,26 @@ def _words(e: BaseException) -> str:
     if isinstance(e, ConnectionClosed):
         return "the server closed the connection as it was being made"
     return f"the server cannot be reached ({str(e)[:80]})"
+
+
+class ConnectionWatch:
+    """The link's connection between two looks, told in words when it changed: lost, back, or lost and back
+    again in between (a session of either game tells its window so)."""
+
+    def __init__(self, link: Link) -> None:
+        self.link = link
+        self._seen = (link.connected, link.connects)
+
+    def news(self) -> str | None:
+        now = connected, connects = self.link.connected, self.link.connects
+        was_connected, was_connects = self._seen
+        self._seen = now
+        if connected != was_connected:
+            return (
+                "Back in touch with the server."
+                if connected
+                else "The connection to the server was lost: the game reconnects by itself."
+            )
+        if connected and connects != was_connects:  # down and up again between two looks
+            return "The connection to the server was lost for a moment; it is back."
+        return None

@@ -22,7 +22,7 @@ from cribtiles.table.chat import chat_text, heard_words
 from cribtiles.table.cribbage.public import CribbagePublic, PublicMove, public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
 
-from .client import Link, NotConnected, Refused
+from .client import ConnectionWatch, Link, NotConnected, Refused
 
 #: How long a new session waits for its table's state before it asks the server again.
 FIRST_STATE_WAIT = 5.0
@@ -136,7 +136,7 @@ class RemoteCribbageSession:
         self.keeper = keeper
         self._finished = False
         self._chat_at = 0.0  # the time of the last line told (a link coming back sends the last lines again)
-        self._connected, self._connects = link.connected, link.connects
+        self._watch = ConnectionWatch(link)
         self._held: list[Seen] = []  # the other's moves, not landed yet
         self._pending: list[PublicMove] = []
         self._asked: int | None = None  # the move at which the other's was first asked for
@@ -211,16 +211,9 @@ class RemoteCribbageSession:
             self._other(message)
 
     def _connection_news(self) -> None:
-        connected, connects = self.link.connected, self.link.connects
-        if connected != self._connected:
-            self._troubles.append(
-                "Back in touch with the server."
-                if connected
-                else "The connection to the server was lost: the game reconnects by itself."
-            )
-        elif connected and connects != self._connects:  # down and up again between two looks
-            self._troubles.append("The connection to the server was lost for a moment; it is back.")
-        self._connected, self._connects = connected, connects
+        news = self._watch.news()
+        if news is not None:
+            self._troubles.append(news)
 
     def _seats_news(self, seats: object) -> None:
         """The other person going away or coming back, told in words; who is here, kept for `away`."""

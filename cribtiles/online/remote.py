@@ -26,7 +26,7 @@ from cribtiles.table.tiles.public import PublicMatch, PublicState, match_from_js
 from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.table import Table
 
-from .client import Link, NotConnected, Refused
+from .client import ConnectionWatch, Link, NotConnected, Refused
 
 #: Seconds an act waits for the server's answer before it is told as not sent (the frame waits too).
 ANSWER_WAIT = 5.0
@@ -115,7 +115,7 @@ class RemoteSession:
         self._latest: dict[str, Any] | None = None  # the newest state's fields (who is away, the timer)
         self._latest_at = 0.0
         self._offset: float | None = None  # the server's clock less this one's, once seen
-        self._connected, self._connects = link.connected, link.connects
+        self._watch = ConnectionWatch(link)
         self._finished = False
         self._closed = False
         self._hints_at_least = 0  # a hint counted by the server, before a state says so
@@ -157,16 +157,9 @@ class RemoteSession:
     def _pump(self) -> None:
         """Take what the server sent for this table from the link (leaving any other table's there); the
         states queue in order, the rest are told."""
-        connected, connects = self.link.connected, self.link.connects
-        if connected != self._connected:
-            self._told.append(
-                "Back in touch with the server."
-                if connected
-                else "The connection to the server was lost: the game reconnects by itself."
-            )
-        elif connected and connects != self._connects:  # down and up again between two looks
-            self._told.append("The connection to the server was lost for a moment; it is back.")
-        self._connected, self._connects = connected, connects
+        news = self._watch.news()
+        if news is not None:
+            self._told.append(news)
         messages = self.link.messages()
         others: list[dict[str, Any]] = []
         now = self.clock()

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from cribtiles.rules.errors import IllegalMove
+
 #: The most characters of a line said at a table (the server cuts a longer one there).
 CHAT_LIMIT = 200
 #: Why a line may not be said at a table of this process.
@@ -32,3 +34,18 @@ def heard_words(said: Mapping[str, object]) -> str:
     """
     name = chat_text(str(said.get("name") or "?")).strip() or "?"
     return f"{name}: {chat_text(str(said.get('text') or '')).strip()}"
+
+
+class AtOneWindow:
+    """What a session of a table at this window says of the people elsewhere: there are none (no one is
+    away, there is no one to write to), for both games' local sessions."""
+
+    def away(self, seat: int) -> float | None:
+        return None
+
+    @property
+    def chat_allowed(self) -> bool:
+        return False
+
+    def say(self, text: str) -> None:
+        raise IllegalMove(NO_CHAT)

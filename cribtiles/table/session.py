@@ -18,7 +18,7 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
 
-from .chat import NO_CHAT
+from .chat import AtOneWindow
 from .seats import Seat
 from .tiles.history import TurnRecord
 from .tiles.joker import Item
@@ -307,7 +307,7 @@ class InlineThinker:
         self._move = None
 
 
-class LocalSession:
+class LocalSession(AtOneWindow):
     """A `Session` over a `Table` of this process: its people are this driver's seats, its bots think
     in `thinker`, and `keeper` (None: nowhere) keeps it."""
 
@@ -378,16 +378,6 @@ class LocalSession:
     @property
     def coach_allowed(self) -> bool:
         return True
-
-    def away(self, seat: int) -> float | None:
-        return None
-
-    @property
-    def chat_allowed(self) -> bool:
-        return False
-
-    def say(self, text: str) -> None:
-        raise IllegalMove(NO_CHAT)
 
     def time_left(self) -> float | None:
         return None

@@ -15,7 +15,7 @@ from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 
-from ..chat import NO_CHAT
+from ..chat import AtOneWindow
 from ..seats import Seat
 from .public import CribbagePublic, PublicMove, public_move, public_of, seat_view
 from .table import BotRequest, CribbageTable, choose
@@ -210,7 +210,7 @@ class CribbageDriver(Protocol):
     def close(self) -> None: ...
 
 
-class CribbageSession:
+class CribbageSession(AtOneWindow):
     """A `GameSession[CribbageView, Move, Move, PublicMove]` over a `CribbageTable` of this process: its
     people are this driver's seats, its bot thinks in `thinker`, `keeper` (None: nowhere) keeps it."""
 
@@ -365,16 +365,6 @@ class CribbageSession:
         troubles = self.thinker.troubles
         told, self._troubles_told = troubles[self._troubles_told :], len(troubles)
         return told
-
-    def away(self, seat: int) -> float | None:
-        return None
-
-    @property
-    def chat_allowed(self) -> bool:
-        return False
-
-    def say(self, text: str) -> None:
-        raise IllegalMove(NO_CHAT)
 
     def close(self) -> None:
         self._coming = None
