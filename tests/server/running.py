@@ -51,7 +51,12 @@ def running_server(
     try:
         yield address[0], hall_box[0]
     finally:
-        loop.call_soon_threadsafe(lambda: loop_stop[0].done() or loop_stop[0].set_result(None))
+
+        def finish() -> None:
+            if not loop_stop[0].done():
+                loop_stop[0].set_result(None)
+
+        loop.call_soon_threadsafe(finish)
         thread.join(20)
         bots.shutdown(cancel_futures=True)
         store.close()
