@@ -21,6 +21,8 @@ HEARD_SECONDS = 12.0
 FADE_SECONDS = 3.0
 HEARD_LINES = 4
 ENTER_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER)
+#: Said under the field when the table is clicked while a line is open: the click is not played.
+CLICK_WAITS = "Enter sends the line, Esc closes it: then the table takes your clicks again."
 
 
 class Talker(Protocol):
@@ -72,7 +74,9 @@ class Chat:
         self.typed, self.error, self._swallow = None, "", ""
 
     def handle(self, event: pygame.event.Event) -> bool:
-        """The field's keys while it is open (every key: the table's shortcuts wait), and C to open it."""
+        """The field's keys while it is open (every key: the table's shortcuts wait; a click on the table
+        waits too, and the field says how to close it; a button let go passes, so a drag begun ends), and C
+        to open it."""
         if self.typed is None:
             plain = event.type == pygame.KEYDOWN and not event.mod & (
                 pygame.KMOD_CTRL | pygame.KMOD_ALT | pygame.KMOD_META
@@ -88,6 +92,9 @@ class Chat:
                 return True
             self._swallow = ""
             self.type(text)
+            return True
+        if event.type == pygame.MOUSEBUTTONDOWN:  # the table waits for the line, as its keys do
+            self.error = CLICK_WAITS
             return True
         if event.type != pygame.KEYDOWN:
             return False

@@ -7,7 +7,7 @@ import pygame
 
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.chat import CHAT_LIMIT
-from cribtiles.ui.chat import HEARD_LINES, HEARD_SECONDS, Chat
+from cribtiles.ui.chat import CLICK_WAITS, HEARD_LINES, HEARD_SECONDS, Chat
 
 
 class Table:
@@ -59,3 +59,16 @@ def test_the_last_lines_heard_stay_a_while_and_fade_in_quarters() -> None:
     assert {fade for _, fade in chat.view(100.0).heard} == {0.0}
     assert {fade for _, fade in chat.view(100.0 + HEARD_SECONDS - 1.5).heard} == {0.5}
     assert chat.view(100.0 + HEARD_SECONDS).heard == ()
+
+
+def test_a_click_while_a_line_is_open_is_not_played_and_the_field_says_how_to_close_it() -> None:
+    chat = Chat(Table())
+    click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(300, 300))
+    release = pygame.event.Event(pygame.MOUSEBUTTONUP, button=1, pos=(300, 300))
+    assert not chat.handle(click)  # closed: the table's
+    chat.open()
+    chat.type("gg")
+    assert chat.handle(click) and chat.error == CLICK_WAITS and chat.typed == "gg"
+    assert not chat.handle(release)  # a drag begun before the field opened still ends on the table
+    chat.handle(pygame.event.Event(pygame.TEXTINPUT, text="!"))
+    assert chat.error == "" and chat.typed == "gg!"
