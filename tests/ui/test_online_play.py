@@ -200,3 +200,43 @@ def test_a_person_away_whose_turn_it_is_is_shown_to_play_and_away_not_thinking(
         assert not any(t.startswith("thinking") for t in written)
     finally:
         app.close()
+
+
+def test_a_person_at_the_table_whose_turn_it_is_is_shown_to_play_not_thinking(
+    tmp_path: Path, server: tuple[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ben is connected and it is his turn: Ann's plate for him says he is to play. Only a bot thinks
+    (a person's own pace is his, not the machine's)."""
+    from cribtiles.rules import new_game
+    from cribtiles.ui.tiles import panel
+    from cribtiles.ui.tiles.game_scene import GameScene
+
+    url, _hall = server
+    seed = next(s for s in range(100) if new_game(2, seed=s, names=("Ann", "Ben")).current == 1)
+    link = Link(url)
+    table = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
+    app = App(table, Preferences(speed="instant", tutorial_offered=True), Store(tmp_path), size=(1280, 800))
+    written: list[str] = []
+    real_write = panel.write
+
+    def write(surface: Any, text: str, *args: Any, **kw: Any) -> Any:
+        written.append(text)
+        return real_write(surface, text, *args, **kw)
+
+    monkeypatch.setattr(panel, "write", write)
+    try:
+        assert link.wait_connected(PATIENCE)
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}]
+        made = link.request("create", game="tiles", seats=seats, seed=seed)
+        assert link.request("join", code=made["code"], name="Ben")["seat"] == 1
+        app.online = OnlineServices(OnlineGames(tmp_path))
+        app.open_online_table(url, made["code"], "Ann")
+        assert until(app, lambda: isinstance(app.scenes[-1], GameScene) and app.session.to_move == 1)
+        written.clear()
+        app._full = True
+        app.frame(1 / 60)
+        assert "to play" in written
+        assert not any(t.startswith("thinking") for t in written)
+    finally:
+        app.close()
+        link.close()

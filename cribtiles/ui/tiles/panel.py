@@ -535,7 +535,7 @@ def _draw_opponents(surf: Target, snap: TableSnapshot) -> None:
         servant = p in servants(snap)
         badge_w = art.font(max(11, size - 4)).size("Servant")[0] + 20 if servant else 0
         label = fit_width(_seat_label(snap, p), size, max(40, room_right - (ox + 30) - badge_w))
-        if snap.thinking and snap.state.current == p:
+        if snap.thinking and snap.state.current == p and snap.seats[p].level is not None:  # a bot; a person plays
             status, colour = "thinking" + "." * (1 + int(snap.now * 3) % 3), GOLD
         elif snap.state.current == p and not snap.state.is_over:
             status, colour = "to play", GOLD
