@@ -14,7 +14,6 @@ from .game import RECORD_GAME, RECORD_VERSION, CribbageState, new_game
 from .moves import CribbageError, parse_move
 from .options import CribbageOptions, Variant
 
-
 _NUMBERS = {2: "two", 3: "three", 4: "four"}
 
 
@@ -41,7 +40,9 @@ def replay(record: Mapping[str, object]) -> CribbageState:
             "this record of a cribbage game is damaged: it names no variant this version knows"
         ) from None
     if len(names) != variant.players or not all(isinstance(n, str) for n in names):
-        raise CribbageError(f"this record of a cribbage game is damaged: it must name {_NUMBERS[variant.players]} players")
+        raise CribbageError(
+            f"this record of a cribbage game is damaged: it must name {_NUMBERS[variant.players]} players"
+        )
     try:
         chosen = CribbageOptions(
             muggins=bool(options.get("muggins", False)),
