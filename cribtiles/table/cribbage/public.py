@@ -74,12 +74,12 @@ class PublicMove:
 class CribbagePublic:
     """A cribbage game as the whole table sees it."""
 
-    names: tuple[str, str]
-    person: int | None  # the seat a person plays (the window's), None for two bots
+    names: tuple[str, ...]  # one a player
+    person: int | None  # the seat a person plays (the window's), None for bots only
     level: str
     options: CribbageOptions
-    scores: tuple[int, int]
-    previous: tuple[int, int]  # the back pegs
+    scores: tuple[int, ...]  # one a side (partners share one)
+    previous: tuple[int, ...]  # the back pegs, one a side
     dealer: int
     deal_number: int
     phase: Phase
@@ -90,14 +90,14 @@ class CribbagePublic:
     pile: tuple[Card, ...]
     count: int
     sequences: tuple[tuple[tuple[int, Card], ...], ...]  # the play's counts so far, each card in order
-    hand_sizes: tuple[int, int]
+    hand_sizes: tuple[int, ...]
     crib_size: int
     counted: tuple[PublicCounted, ...]
     claim: Claim | None
     story: tuple[PublicMove, ...]  # this deal's moves (the last deal's last one until this deal has one)
     cut_words: tuple[str, ...]
     summary: CribbageSummary | None
-    bots: tuple[bool, bool]  # which seats a bot plays (online, the other seat may be a person's)
+    bots: tuple[bool, ...]  # which seats a bot plays (online, the other seat may be a person's)
 
     @property
     def is_over(self) -> bool:
@@ -175,12 +175,12 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
     # laid in a deal gone by says nothing of the hands now, and a long game's story need not cross a wire
     this_deal = [h for h in table.story if h.deal == state.deal_number] or table.story[-1:]
     return CribbagePublic(
-        names=(state.names[0], state.names[1]),
+        names=state.names,
         person=person,
         level=table.level,
         options=table.options,
-        scores=(state.scores[0], state.scores[1]),
-        previous=(table.previous[0], table.previous[1]),
+        scores=state.scores,
+        previous=tuple(table.previous),
         dealer=state.dealer,
         deal_number=state.deal_number,
         phase=state.phase,
@@ -191,7 +191,7 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
         pile=view.pile,
         count=view.count,
         sequences=tuple(tuple(s) for s in table.sequences),
-        hand_sizes=(len(state.hands[0]), len(state.hands[1])),
+        hand_sizes=tuple(len(h) for h in state.hands),
         crib_size=view.crib_size,
         counted=tuple(
             PublicCounted(c.owner, c.cards, c.score.starter, c.crib, c.declared, c.called) for c in table.counted
@@ -200,7 +200,7 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
         story=tuple(public_move(h) for h in this_deal),
         cut_words=tuple(describe_cut(state)) if state.deal_number == 1 else (),
         summary=summary,
-        bots=(table.seats[0].is_bot, table.seats[1].is_bot),
+        bots=tuple(s.is_bot for s in table.seats),
     )
 
 
@@ -283,8 +283,8 @@ def _read_summary(d: Mapping[str, Any] | None) -> CribbageSummary | None:
     n, s = d["names"], d["scores"]
     return CribbageSummary(
         d["winner"],
-        (n[0], n[1]),
-        (s[0], s[1]),
+        tuple(str(name) for name in n),
+        tuple(int(score) for score in s),
         MarginKind(d["margin"]),
         d["deals"],
         d["person_won"],
@@ -377,12 +377,12 @@ def public_from_data(d: object) -> CribbagePublic:
     names, scores, previous, sizes = d["names"], d["scores"], d["previous"], d["hand_sizes"]
     bots = d.get("bots") or [p != d["person"] for p in (0, 1)]  # a value from before seats were told
     return CribbagePublic(
-        names=(names[0], names[1]),
+        names=tuple(str(n) for n in names),
         person=d["person"],
         level=d["level"],
         options=_read_options(d["options"]),
-        scores=(scores[0], scores[1]),
-        previous=(previous[0], previous[1]),
+        scores=tuple(int(n) for n in scores),
+        previous=tuple(int(n) for n in previous),
         dealer=d["dealer"],
         deal_number=d["deal_number"],
         phase=Phase(d["phase"]),
@@ -393,7 +393,7 @@ def public_from_data(d: object) -> CribbagePublic:
         pile=_read_cards(d["pile"]),
         count=d["count"],
         sequences=tuple(tuple((int(player), parse_card(card)) for player, card in s) for s in d["sequences"]),
-        hand_sizes=(sizes[0], sizes[1]),
+        hand_sizes=tuple(int(n) for n in sizes),
         crib_size=d["crib_size"],
         counted=tuple(
             PublicCounted(
@@ -405,7 +405,7 @@ def public_from_data(d: object) -> CribbagePublic:
         story=tuple(told_from_data(m) for m in d["story"]),
         cut_words=tuple(d["cut_words"]),
         summary=_read_summary(d["summary"]),
-        bots=(bool(bots[0]), bool(bots[1])),
+        bots=tuple(bool(b) for b in bots),
     )
 
 
