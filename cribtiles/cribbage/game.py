@@ -118,7 +118,7 @@ class CribbageState:
 
     def side_of(self, player: int) -> int:
         """The scoring side of `player` (partners share one: 0 and 2, 1 and 3); else the player."""
-        return self.options.variant.side_of(player)
+        return player % len(self.scores)
 
     def after(self, player: int) -> int:
         """The next player clockwise (to the left)."""
@@ -297,6 +297,9 @@ class CribbageState:
             if self.variant.play_once:
                 return self._to_show()
             return self._with(turn=self._next_holding(last))
+        after = (last + 1) % n
+        if self.hands[after] and not self.gone[after] and self.can_lay(after):  # the usual case, at once
+            return self._with(turn=after)
         order = [(last + i) % n for i in range(1, n + 1)]  # clockwise from the next player, `last` at the end
         active = [p for p in order if self.hands[p] and not self.gone[p]]
         if any(self.can_lay(p) for p in active):
@@ -383,7 +386,7 @@ class CribbageState:
             return self
         events.append(event)
         target = self.options.target
-        side = self.options.variant.side_of(event.player)
+        side = event.player % len(self.scores)  # `side_of`, without the variant's lookups (a hot path)
         score = min(target, self.scores[side] + event.points)
         scores = (*self.scores[:side], score, *self.scores[side + 1 :])
         if score < target:
