@@ -155,3 +155,16 @@ class Keeps:
         self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
     ) -> None:
         self.recorded.append((state, person, level))
+
+
+def test_the_first_deals_words_tell_five_card_three_for_last() -> None:
+    table = CribbageTable.new(3, "easy", options(Variant.FIVE_CARD))
+    pone = table.state.pone
+    said = f"{'You' if pone == 0 else 'The Easy bot'} pegged three for last."
+    assert public_of(table).cut_words[-1] == said
+    if table.person_to_move:
+        table.play(table.state.legal_actions()[0])
+    else:
+        table.bot_move()
+    assert public_of(table).cut_words[-1] == said
+    assert not any("three for last" in w for w in public_of(CribbageTable.new(3, "easy")).cut_words)
