@@ -125,7 +125,7 @@ class CribbageDetails:
     undos: int = 0  # moves taken back against the bot
     hints: int = 0  # hints asked for
     counting: Counting | None = None
-    muggins_won: tuple[int, int] | None = None
+    muggins_won: tuple[int, ...] | None = None  # one a seat
 
     @property
     def marked(self) -> bool:

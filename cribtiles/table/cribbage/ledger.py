@@ -48,12 +48,13 @@ def summarize_cribbage(
     outcome = state.outcome
     if outcome is None:
         raise ValueError("the game is not over yet")
-    if person not in (0, 1):
-        raise ValueError(f"the person sits at seat 0 or 1, not {quoted(person)}")
+    if person not in range(state.players) or isinstance(person, bool):
+        seats = "0 or 1" if state.players == 2 else f"0 to {state.players - 1}"
+        raise ValueError(f"the person sits at seat {seats}, not {quoted(person)}")
     record = state.record()
     shows: list[ShowCount] = []
-    pegged = [0, 0]
-    called = [0, 0]  # the points each took by calling muggins
+    pegged = [0] * state.players
+    called = [0] * state.players  # the points each took by calling muggins
     at = replay({**record, "moves": []})
     for text in state.log:
         move = parse_move(text)
@@ -78,12 +79,12 @@ def summarize_cribbage(
         target=state.options.target,
         margin=outcome.margin_kind,
         deals=state.deal_number,
-        pegged=(pegged[0], pegged[1]),
+        pegged=tuple(pegged),
         shows=tuple(shows),
         undos=marks[0],
         hints=marks[1],
         counting=counting_of(state.options),
-        muggins_won=(called[0], called[1]),
+        muggins_won=tuple(called),
     )
     return GameSummary(
         id=0,
@@ -92,8 +93,8 @@ def summarize_cribbage(
         finished_at=finished_at,
         seed=state.seed,
         seats=tuple((name, None if seat == person else level) for seat, name in enumerate(state.names)),
-        scores=outcome.scores,
-        winners=(outcome.winner,),
+        scores=tuple(outcome.scores[state.side_of(p)] for p in range(state.players)),  # each seat its side's
+        winners=outcome.winners,  # the players (partners both); `scores` are the sides'
         record=json.dumps(record, separators=(",", ":")),
         details=details,
     )

@@ -14,10 +14,10 @@ from typing import Any
 
 from cribtiles.cribbage.cards import DECK, Card, parse_card
 from cribtiles.cribbage.events import EventKind, MarginKind, Outcome, ScoreEvent
-from cribtiles.cribbage.game import describe_cut
+from cribtiles.cribbage.game import describe_cut, new_game
 from cribtiles.cribbage.moves import Count, Discard, Go, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import Claim, ClaimKind
-from cribtiles.cribbage.options import CribbageOptions, Phase
+from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind, ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView, ShownHand
@@ -74,12 +74,12 @@ class PublicMove:
 class CribbagePublic:
     """A cribbage game as the whole table sees it."""
 
-    names: tuple[str, str]
-    person: int | None  # the seat a person plays (the window's), None for two bots
+    names: tuple[str, ...]  # one a player
+    person: int | None  # the seat a person plays (the window's), None for bots only
     level: str
     options: CribbageOptions
-    scores: tuple[int, int]
-    previous: tuple[int, int]  # the back pegs
+    scores: tuple[int, ...]  # one a side (partners share one)
+    previous: tuple[int, ...]  # the back pegs, one a side
     dealer: int
     deal_number: int
     phase: Phase
@@ -90,14 +90,14 @@ class CribbagePublic:
     pile: tuple[Card, ...]
     count: int
     sequences: tuple[tuple[tuple[int, Card], ...], ...]  # the play's counts so far, each card in order
-    hand_sizes: tuple[int, int]
+    hand_sizes: tuple[int, ...]
     crib_size: int
     counted: tuple[PublicCounted, ...]
     claim: Claim | None
     story: tuple[PublicMove, ...]  # this deal's moves (the last deal's last one until this deal has one)
     cut_words: tuple[str, ...]
     summary: CribbageSummary | None
-    bots: tuple[bool, bool]  # which seats a bot plays (online, the other seat may be a person's)
+    bots: tuple[bool, ...]  # which seats a bot plays (online, the other seat may be a person's)
 
     @property
     def is_over(self) -> bool:
@@ -142,6 +142,19 @@ def _act(h: Happening) -> tuple[Act, Card | None]:
     return (Act.CALL if move.claim else Act.LET_STAND), None
 
 
+def _opening(table: CribbageTable) -> list[str]:
+    """What was pegged before the first move (five-card cribbage's three for last), in words."""
+    state = table.state
+    if state.variant is not Variant.FIVE_CARD:
+        return []
+    start = new_game(state.seed, state.names, state.options) if table.ply else state
+    return [_capital(f"{table.called(e.player)} pegged {e.words}.") for e in start.events]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def public_move(h: Happening) -> PublicMove:
     act, card = _act(h)
     return PublicMove(h.player, act, card, h.deal, h.phase, h.events, h.count, h.words)
@@ -175,12 +188,12 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
     # laid in a deal gone by says nothing of the hands now, and a long game's story need not cross a wire
     this_deal = [h for h in table.story if h.deal == state.deal_number] or table.story[-1:]
     return CribbagePublic(
-        names=(state.names[0], state.names[1]),
+        names=state.names,
         person=person,
         level=table.level,
         options=table.options,
-        scores=(state.scores[0], state.scores[1]),
-        previous=(table.previous[0], table.previous[1]),
+        scores=state.scores,
+        previous=tuple(table.previous),
         dealer=state.dealer,
         deal_number=state.deal_number,
         phase=state.phase,
@@ -191,16 +204,16 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
         pile=view.pile,
         count=view.count,
         sequences=tuple(tuple(s) for s in table.sequences),
-        hand_sizes=(len(state.hands[0]), len(state.hands[1])),
+        hand_sizes=tuple(len(h) for h in state.hands),
         crib_size=view.crib_size,
         counted=tuple(
             PublicCounted(c.owner, c.cards, c.score.starter, c.crib, c.declared, c.called) for c in table.counted
         ),
         claim=state.claim,
         story=tuple(public_move(h) for h in this_deal),
-        cut_words=tuple(describe_cut(state)) if state.deal_number == 1 else (),
+        cut_words=tuple(describe_cut(state) + _opening(table)) if state.deal_number == 1 else (),
         summary=summary,
-        bots=(table.seats[0].is_bot, table.seats[1].is_bot),
+        bots=tuple(s.is_bot for s in table.seats),
     )
 
 
@@ -283,8 +296,8 @@ def _read_summary(d: Mapping[str, Any] | None) -> CribbageSummary | None:
     n, s = d["names"], d["scores"]
     return CribbageSummary(
         d["winner"],
-        (n[0], n[1]),
-        (s[0], s[1]),
+        tuple(str(name) for name in n),
+        tuple(int(score) for score in s),
         MarginKind(d["margin"]),
         d["deals"],
         d["person_won"],
@@ -377,12 +390,12 @@ def public_from_data(d: object) -> CribbagePublic:
     names, scores, previous, sizes = d["names"], d["scores"], d["previous"], d["hand_sizes"]
     bots = d.get("bots") or [p != d["person"] for p in (0, 1)]  # a value from before seats were told
     return CribbagePublic(
-        names=(names[0], names[1]),
+        names=tuple(str(n) for n in names),
         person=d["person"],
         level=d["level"],
         options=_read_options(d["options"]),
-        scores=(scores[0], scores[1]),
-        previous=(previous[0], previous[1]),
+        scores=tuple(int(n) for n in scores),
+        previous=tuple(int(n) for n in previous),
         dealer=d["dealer"],
         deal_number=d["deal_number"],
         phase=Phase(d["phase"]),
@@ -393,7 +406,7 @@ def public_from_data(d: object) -> CribbagePublic:
         pile=_read_cards(d["pile"]),
         count=d["count"],
         sequences=tuple(tuple((int(player), parse_card(card)) for player, card in s) for s in d["sequences"]),
-        hand_sizes=(sizes[0], sizes[1]),
+        hand_sizes=tuple(int(n) for n in sizes),
         crib_size=d["crib_size"],
         counted=tuple(
             PublicCounted(
@@ -405,7 +418,7 @@ def public_from_data(d: object) -> CribbagePublic:
         story=tuple(told_from_data(m) for m in d["story"]),
         cut_words=tuple(d["cut_words"]),
         summary=_read_summary(d["summary"]),
-        bots=(bool(bots[0]), bool(bots[1])),
+        bots=tuple(bool(b) for b in bots),
     )
 
 
@@ -413,13 +426,16 @@ def _options(o: CribbageOptions) -> dict[str, Any]:
     out: dict[str, Any] = {"muggins": o.muggins, "target": o.target, "play_muggins": o.play_muggins}
     if o.manual_count:  # said only when on: a view from before it reads the same
         out["manual_count"] = True
+    if o.variant is not Variant.SIX_CARD:  # said only when not the standard game, likewise
+        out["variant"] = str(o.variant)
     return out
 
 
 def _read_options(o: Mapping[str, Any]) -> CribbageOptions:
     manual = bool(o.get("manual_count", False))
+    variant = Variant(o.get("variant", Variant.SIX_CARD))
     return CribbageOptions(
-        muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"], manual_count=manual
+        muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"], manual_count=manual, variant=variant
     )
 
 
@@ -448,8 +464,10 @@ def view_data(v: CribbageView) -> dict[str, Any]:
         "pile": _cards(v.pile),
         "count": v.count,
         "played": [[p, str(c)] for p, c in v.played],
-        "opponent_cards_left": v.opponent_cards_left,
+        "opponent_cards_left": v.opponent_cards_left,  # what views before the variants had
         "opponent_discarded": v.opponent_discarded,
+        "cards_left": list(v.cards_left),
+        "discarded_by": list(v.discarded_by),
         "shown_hands": [[h.owner, _cards(h.cards), h.crib] for h in v.shown_hands],
         "show_step": v.show_step,
         "claim": _claim(v.claim),
@@ -457,8 +475,10 @@ def view_data(v: CribbageView) -> dict[str, Any]:
         "current_player": v.current_player,
         "legal": [str(m) for m in v.legal],
         "events": [_event(e) for e in v.events],
-        "outcome": None if outcome is None else [outcome.winner, list(outcome.scores), str(outcome.margin_kind)],
-        "cut_for_deal": [[str(a), str(b)] for a, b in v.cut_for_deal],
+        "outcome": None
+        if outcome is None
+        else [outcome.winner, list(outcome.scores), str(outcome.margin_kind), list(outcome.side_of_player)],
+        "cut_for_deal": [[str(c) for c in cards] for cards in v.cut_for_deal],
     }
 
 
@@ -486,9 +506,9 @@ def view_from_data(d: object) -> CribbageView:
         seen.add(starter)
     return CribbageView(
         player=d["player"],
-        names=(names[0], names[1]),
+        names=tuple(str(n) for n in names),
         options=_read_options(d["options"]),
-        scores=(scores[0], scores[1]),
+        scores=tuple(int(n) for n in scores),
         dealer=d["dealer"],
         deal_number=d["deal_number"],
         phase=Phase(d["phase"]),
@@ -500,8 +520,8 @@ def view_from_data(d: object) -> CribbageView:
         pile=_read_cards(d["pile"]),
         count=d["count"],
         played=played,
-        opponent_cards_left=d["opponent_cards_left"],
-        opponent_discarded=d["opponent_discarded"],
+        cards_left=_cards_left(d),
+        discarded_by=_discarded_by(d),
         shown_hands=shown,
         show_step=d["show_step"],
         claim=_read_claim(d["claim"]),
@@ -511,7 +531,27 @@ def view_from_data(d: object) -> CribbageView:
         events=tuple(_read_event(e) for e in d["events"]),
         outcome=None
         if outcome is None
-        else Outcome(outcome[0], (outcome[1][0], outcome[1][1]), MarginKind(outcome[2])),
-        cut_for_deal=tuple((parse_card(a), parse_card(b)) for a, b in d["cut_for_deal"]),
+        else Outcome(
+            outcome[0],
+            tuple(int(n) for n in outcome[1]),
+            MarginKind(outcome[2]),
+            tuple(int(n) for n in outcome[3]) if len(outcome) > 3 else (0, 1),
+        ),
+        cut_for_deal=tuple(tuple(parse_card(c) for c in cards) for cards in d["cut_for_deal"]),
         unseen=tuple(sorted(c for c in DECK if c not in seen)),
     )
+
+
+def _cards_left(d: Mapping[str, Any]) -> tuple[int, ...]:
+    """Each player's cards left; a view written before the variants names only the opponent's (two players)."""
+    if "cards_left" in d:
+        return tuple(int(n) for n in d["cards_left"])
+    mine, theirs = len(d["hand"]), int(d["opponent_cards_left"])
+    return (mine, theirs) if d["player"] == 0 else (theirs, mine)
+
+
+def _discarded_by(d: Mapping[str, Any]) -> tuple[bool, ...]:
+    if "discarded_by" in d:
+        return tuple(bool(b) for b in d["discarded_by"])
+    mine, theirs = bool(d["discards"]), bool(d["opponent_discarded"])
+    return (mine, theirs) if d["player"] == 0 else (theirs, mine)

@@ -88,7 +88,7 @@ class CribSnapshot:
     """The cribbage table at one moment, for drawing: frozen values only."""
 
     layout: CribLayout
-    names: tuple[str, str]
+    names: tuple[str, ...]
     person: int
     dealer: int
     deal: int
@@ -199,10 +199,10 @@ class _StaticCache:
     """The felt, the panel's ground and the peg board's holes, drawn once per window size and names."""
 
     def __init__(self) -> None:
-        self.key: tuple[int, int, tuple[str, str], int] | None = None
+        self.key: tuple[int, int, tuple[str, ...], int] | None = None
         self.surface: pygame.Surface | None = None
 
-    def get(self, lay: CribLayout, names: tuple[str, str], person: int) -> pygame.Surface:
+    def get(self, lay: CribLayout, names: tuple[str, ...], person: int) -> pygame.Surface:
         key = (lay.width, lay.height, names, person)
         if self.surface is None or self.key != key:
             self.surface = _draw_static(lay, names, person)
@@ -213,11 +213,11 @@ class _StaticCache:
 _STATIC = _StaticCache()
 
 
-def _static(lay: CribLayout, names: tuple[str, str], person: int) -> pygame.Surface:
+def _static(lay: CribLayout, names: tuple[str, ...], person: int) -> pygame.Surface:
     return _STATIC.get(lay, names, person)
 
 
-def _draw_static(lay: CribLayout, names: tuple[str, str], person: int) -> pygame.Surface:
+def _draw_static(lay: CribLayout, names: tuple[str, ...], person: int) -> pygame.Surface:
     surf = pygame.Surface((lay.width, lay.height))
     surf.blit(art.felt(lay.width, lay.height), (0, 0))
     rounded_panel(surf, lay.panel, (12, 24, 18, 120), 14)
@@ -343,7 +343,7 @@ def _prompt(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
 # --- the peg board ---
 
 
-def draw_pegboard(surf: pygame.Surface, lay: CribLayout, names: tuple[str, str], person: int) -> None:
+def draw_pegboard(surf: pygame.Surface, lay: CribLayout, names: tuple[str, ...], person: int) -> None:
     """The plank, each player's lane and holes, and the names (the still part of the peg board)."""
     shown = ["You" if p == person else names[p] for p in range(2)]
     pegboard.draw_board(surf, lay.pegboard, shown, _peg_text(lay), GAME_HOLE)

@@ -72,7 +72,7 @@ def test_peg_prints_what_the_last_card_scores(capsys: pytest.CaptureFixture[str]
     ("args", "message"),
     [
         (("score", "5H 5D 5S JX", "--starter", "5C"), "'JX' is not a card: X is not a suit (S, H, D or C)"),
-        (("score", "5H 5D 5S", "--starter", "5C"), "a hand to count holds 4 cards, not 3"),
+        (("score", "5H 5D", "--starter", "5C"), "a hand to count holds 4 cards (three in five-card cribbage"),
         (("score", "5H 5D 5S JC", "--starter", "5H"), "5H 5D 5S JC 5H: a card is named twice"),
         (("score", "5H 5D 5S 5H", "--starter", "JC"), "5H is named twice: a deck holds each card once"),
         (("peg", "KH QD JS 5C"), "KH QD JS 5C counts 35: the count in the play never passes 31"),
@@ -168,3 +168,14 @@ def test_discard_help_through_the_cribtiles_command() -> None:
         [sys.executable, "-m", "cribtiles", "cribbage", "discard", "--help"], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0 and "--dealer" in done.stdout and "--json" in done.stdout
+
+
+def test_discard_advises_five_cards_in_the_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "discard", "5H 5D JS QC 8H", "--variant", "three-player", "--dealer")
+    assert code == 0 and out[0] == "discards best first, to your crib (you deal)" and len(out) == 2 + 5
+    assert out[2].split()[:5] == ["5H", "5D", "JS", "QC", "8H"]  # keep four, throw the 8 to your own crib
+    code, out, _ = run(capsys, "discard", "5H 5D JS QC 8H", "--variant", "five-card", "--json")
+    doc = json.loads("\n".join(out))
+    assert code == 0 and len(doc["discards"]) == 10 and all(len(d["kept"]) == 3 for d in doc["discards"])
+    code, out, err = run(capsys, "discard", "5H 5D JS QC 8H 2S", "--variant", "partnership")
+    assert code == 2 and "not 1 of 6" in err
