@@ -25,6 +25,7 @@ import pygame
 from cribtiles.rules.board import SIZE, Board, Square
 from cribtiles.rules.moves import Exchange, Move, Pass, Play, format_move, format_rack
 from cribtiles.rules.scoring import PlayScore, score_play
+from cribtiles.table.misses import misses_first as misses_first_of
 from cribtiles.table.tiles.table import Table
 
 from .. import art
@@ -109,10 +110,7 @@ def move_words(move: Move) -> str:
 def misses_first(review: Review) -> list[int]:
     """The indices of the review's turns, the biggest misses first (as `Review.biggest_misses` orders
     them), each turn once."""
-    where = {id(t): i for i, t in enumerate(review.turns)}
-    order = [where[id(t)] for t in review.biggest_misses(len(review.turns)) if id(t) in where]
-    seen = set(order)
-    return order + [i for i in range(len(review.turns)) if i not in seen]
+    return misses_first_of(review.turns, review.biggest_misses(len(review.turns)))
 
 
 def region(squares: Sequence[Square], least: int = LEAST_REGION) -> tuple[int, int, int, int]:
