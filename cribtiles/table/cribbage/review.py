@@ -363,7 +363,7 @@ def _reviewed(before: CribbageState, move: Move, players: Sequence[int]) -> bool
     )
 
 
-def decision_plies(state: CribbageState, players: Sequence[int]) -> list[int]:
+def decision_plies(state: CribbageState, players: Sequence[int] = (0, 1)) -> list[int]:
     """The plies of the decisions a review of `state` weighs."""
     at = start_of(state)
     found = []
