@@ -29,7 +29,7 @@ from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import HistoryScene
 from cribtiles.ui.tiles.autopilot import post_click, post_key
 from cribtiles.ui.tiles.end_scene import EndScene
-from cribtiles.ui.tiles.review_chart import EXPORT_SIZE, Series, chart_surface, plot_of, ticks
+from cribtiles.ui.review_chart import EXPORT_SIZE, Series, chart_surface, plot_of, ticks
 from cribtiles.ui.tiles.review_scene import (
     Mode,
     ReviewScene,
@@ -143,7 +143,7 @@ def test_the_progress_is_shown_while_the_analysis_runs_and_escape_stops_it(app: 
 
 
 def test_the_cancel_button_stops_the_analysis_too(app: App, game: tuple) -> None:
-    from cribtiles.ui.tiles.review_scene import _running_button
+    from cribtiles.ui.review_frame import _running_button
 
     worker = StandIn(game[1], steps=1000)
     _, closed = opened(app, game[0], worker)
@@ -194,7 +194,7 @@ def test_a_click_on_a_turn_shows_the_two_plays_side_by_side_and_the_keys_step(ap
 def test_a_turn_shows_the_played_and_the_best_tiles_in_their_colours(app: App, game: tuple) -> None:
     """Where the two boards are drawn, the squares of each play are framed: gold for the play made,
     green for the best one; and the score on each side is the engine's."""
-    from cribtiles.ui.tiles.review_scene import BEST
+    from cribtiles.ui.review_frame import BEST
 
     table, review = game
     scene, _ = opened(app, table, StandIn(review))

@@ -17,9 +17,9 @@ from functools import lru_cache
 
 import pygame
 
-from .. import art
-from ..geometry import Rect
-from ..paint import CREAM, DIM, GOLD
+from . import art
+from .geometry import Rect
+from .paint import CREAM, DIM, GOLD
 
 FIELD = (34, 22, 14)  # the chart's ground: the dark wood of the examples' fields, opaque
 GRID = (70, 52, 36)
