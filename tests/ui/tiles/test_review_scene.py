@@ -27,9 +27,9 @@ from cribtiles.ui import art
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import HistoryScene
+from cribtiles.ui.review_chart import EXPORT_SIZE, Series, chart_surface, plot_of, ticks
 from cribtiles.ui.tiles.autopilot import post_click, post_key
 from cribtiles.ui.tiles.end_scene import EndScene
-from cribtiles.ui.review_chart import EXPORT_SIZE, Series, chart_surface, plot_of, ticks
 from cribtiles.ui.tiles.review_scene import (
     Mode,
     ReviewScene,
