@@ -519,7 +519,7 @@ class ReviewFrame(Generic[R]):
                 "midbottom",
             )
         other = f"By {self.unit}" if self.order is Order.MISSES else "By misses"
-        labels = {"open": "Open turn", "order": other, "export": "Save chart", "back": "Back"}
+        labels = {"open": f"Open {self.unit}", "order": other, "export": "Save chart", "back": "Back"}
         for name, rect in lay.buttons.items():
             enabled = name == "back" or bool(self.shown)
             button(surface, rect, labels[name], enabled, contains(rect, self.mouse), strong=name == "open")

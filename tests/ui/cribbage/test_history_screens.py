@@ -1,5 +1,5 @@
 """Games of classic cribbage on the History and Statistics screens, headless: listed among the tile game's
-games newest first and marked as cribbage, replayed move by move (not reviewed: said in words), and
+games newest first and marked as cribbage, replayed move by move and reviewed (V, as a tile game's), and
 counted by bot level on the Statistics screen's second page."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from cribtiles.table.settings import Preferences
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import (
-    NOT_REVIEWED,
     HistoryScene,
     StatisticsScene,
     cribbage_marks,
@@ -67,17 +66,14 @@ def test_the_two_kinds_of_game_are_listed_newest_first_and_cribbage_is_marked(ap
 
 def test_enter_on_a_cribbage_game_replays_it_move_by_move(app: App) -> None:
     """Issue 32: Enter opens the replay of the game of cribbage chosen, from the first deal; Right, Left,
-    PageDown, End and Home step through it; V says a game of cribbage is not reviewed; Escape comes back."""
+    PageDown, End and Home step through it; Escape comes back."""
     from cribtiles.ui.cribbage.replay_scene import CribbageReplayScene
     from cribtiles.ui.cribbage.scene import Mode
 
     app.open_history()
     frames(app)
     scene = app.scenes[-1]
-    assert isinstance(scene, HistoryScene) and scene.replayable and not scene.reviewable
-    post_key(pygame.K_v)
-    frames(app)
-    assert app.scenes[-1] is scene and scene.message == NOT_REVIEWED
+    assert isinstance(scene, HistoryScene) and scene.replayable and scene.reviewable
     post_key(pygame.K_RETURN)
     frames(app)
     replay = app.scenes[-1]
