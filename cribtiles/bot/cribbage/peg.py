@@ -185,10 +185,12 @@ def card_totals(
     opponent_said_go: bool,
     guesses: Sequence[Ranks],
     needs: Needs = None,
+    solver: Solver | None = None,
 ) -> dict[int, tuple[Card, float]]:
     """Hard's look-ahead for each rank of `hand` that fits the count (one card of it, the first by suit):
     the difference of points over the rest of the play summed over the `guesses` at the opponent's hand
-    (`needs`: near the end, the points each needs to win). A lone rank that fits is not searched (0)."""
+    (`needs`: near the end, the points each needs to win). A lone rank that fits is not searched (0).
+    `solver`: one whose positions solved are kept from other cards of the same play (None: a new one)."""
     count = sum(c.value for c in pile)
     by_rank: dict[int, Card] = {}
     for c in sorted(fitting(hand, count), key=lambda c: c.suit):
@@ -197,7 +199,7 @@ def card_totals(
     if len(by_rank) > 1:
         mine = tuple(sorted(c.rank for c in hand))
         ranks_pile = tuple(c.rank for c in pile)
-        solver = Solver()
+        solver = solver if solver is not None else Solver()
         for theirs in guesses:
             for r in by_rank:
                 totals[r] += solver.play(mine, theirs, ranks_pile, count, 0, opponent_said_go, r, needs)

@@ -20,7 +20,7 @@ from enum import StrEnum
 
 from cribtiles.bot.cribbage.advisor import DiscardAdvice, advise_discard
 from cribtiles.bot.cribbage.guess import guess_hands, opponent_gone
-from cribtiles.bot.cribbage.peg import card_totals, points_now
+from cribtiles.bot.cribbage.peg import Solver, card_totals, points_now
 from cribtiles.cribbage.cards import Card, format_cards
 from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.moves import Discard, Move, PlayCard, parse_move
@@ -261,16 +261,23 @@ def review_discard(before: CribbageState, move: Discard, number: int = 0, ply: i
 
 
 def review_card(
-    before: CribbageState, move: PlayCard, rng: random.Random, guesses: int, number: int = 0, ply: int = 0
+    before: CribbageState,
+    move: PlayCard,
+    rng: random.Random,
+    guesses: int,
+    number: int = 0,
+    ply: int = 0,
+    solver: Solver | None = None,
 ) -> PlayReview:
     """The card `move` laid by the player to act in `before`, against every card that fitted: each
     weighed by Hard's look-ahead over `guesses` guesses at the opponent's hand, drawn from the player's
-    view with `rng`."""
+    view with `rng` (`solver`: one that keeps the positions solved for the deal's other cards, from
+    that player's seat)."""
     player = before.current_player
     assert player is not None
     view = before.view(player)
     drawn = guess_hands(view, guesses, rng)
-    totals = card_totals(view.hand, view.pile, opponent_gone(view), drawn)
+    totals = card_totals(view.hand, view.pile, opponent_gone(view), drawn, solver=solver)
     many = len(totals) > 1
     weighed = [
         CardWeighed(card, points_now(view.pile, card), total / len(drawn) if many and drawn else 0.0)
@@ -330,6 +337,7 @@ def review_game(
     decisions: list[Decision] = []
     scores: list[tuple[int, int]] = []
     at = start_of(state)
+    solvers: dict[tuple[int, int], Solver] = {}  # each deal's, from each seat: the positions solved kept
     for ply, text in enumerate(state.log):
         move = parse_move(text)
         before, at = at, at.apply(move)
@@ -338,9 +346,11 @@ def review_game(
         number = len(decisions)
         if isinstance(move, Discard):
             decisions.append(review_discard(before, move, number, ply))
+            solvers = {}
         else:
-            assert isinstance(move, PlayCard)
-            decisions.append(review_card(before, move, decision_rng(base, ply), guesses, number, ply))
+            assert isinstance(move, PlayCard) and before.current_player is not None
+            solver = solvers.setdefault((before.deal_number, before.current_player), Solver())
+            decisions.append(review_card(before, move, decision_rng(base, ply), guesses, number, ply, solver))
         scores.append(at.scores)
         if progress is not None:
             progress(len(decisions), total)
