@@ -230,6 +230,8 @@ class CribbageScene:
         self.coach = CribCoach()  # the hint key's discard advice and pegging hint
         # a replay's words and keys in the prompt and the keys' line (None: a game being played)
         self.replaying: tuple[str, str] | None = None
+        # a replay of a finished game with every hand shown (Tab): the other seat's cards face up
+        self.open_hand: tuple[Card, ...] | None = None
 
     def _refresh(self) -> None:
         """Ask the session again, once something was done: the public value, your hand, your calls."""
@@ -969,8 +971,11 @@ class CribbageScene:
         return targets, marks
 
     def _bot_cards(self) -> tuple[Card | None, ...]:
-        """The bot's cards in its row: backs, but its hand face up once counted in the show."""
+        """The bot's cards in its row: backs, but its hand face up once counted in the show (and in a
+        replay showing every hand, face up all along)."""
         view = self.seen
+        if self.open_hand is not None and self.mode is not Mode.SHOW:
+            return self.open_hand
         if self.mode is Mode.SHOW:
             counted = [c for c in self.pub.counted if c.owner == self.pub.bot and not c.crib]
             return counted[-1].cards if counted else (None,) * 4

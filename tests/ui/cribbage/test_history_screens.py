@@ -213,3 +213,38 @@ def test_only_cribbage_played_opens_on_its_page_and_nothing_played_says_so() -> 
         assert sections == [] and empty.startswith("No games of classic cribbage yet") and note == ""
     finally:
         b.close()
+
+
+def test_tab_in_the_replay_of_a_finished_game_shows_every_hand(app: App) -> None:
+    """Issue 32: Tab turns the other seat's cards face up, move after move, and back; a game not over
+    keeps them hidden, said in words."""
+    from cribtiles.table.cribbage.table import CribbageTable
+    from cribtiles.ui.cribbage.replay_scene import NOT_OVER, CribbageReplayScene
+
+    app.open_history()
+    frames(app)
+    post_key(pygame.K_RETURN)
+    frames(app)
+    replay = app.scenes[-1]
+    assert isinstance(replay, CribbageReplayScene) and replay.table.is_over
+    other = replay.felt.pub.bot
+    assert all(c is None for c in replay.felt._bot_cards())  # face down, as you saw them
+    post_key(pygame.K_TAB)
+    frames(app)
+    dealt = replay.table.at_ply(0).state.hands[other]
+    assert len(dealt) == 6 and replay.felt._bot_cards() == dealt
+    for _ in range(4):  # both discards, then cards of the play
+        post_key(pygame.K_RIGHT)
+    frames(app)
+    assert replay.felt._bot_cards() == replay.table.at_ply(4).state.hands[other]
+    post_key(pygame.K_TAB)
+    frames(app)
+    assert all(c is None for c in replay.felt._bot_cards())
+    unfinished = CribbageTable.from_record({**replay.table.state.record(), "moves": list(replay.table.state.log[:5])})
+    app.open_cribbage_replay(unfinished)
+    frames(app)
+    post_key(pygame.K_TAB)
+    frames(app)
+    half = app.scenes[-1]
+    assert isinstance(half, CribbageReplayScene) and half.felt.open_hand is None
+    assert NOT_OVER in half.felt.snapshot().prompt
