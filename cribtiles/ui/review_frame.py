@@ -175,7 +175,9 @@ class ReviewFrame(Generic[R]):
     anchors: tuple[str, ...] = ("topleft", "topleft", "topright", "topright", "topright")
     #: What the analysis does, over the progress bar.
     running_words = "Each turn is played again by the Expert's analysis to find the best play."
-    hint_list = "Up/Down choose · Enter or a click opens a turn · O orders · E saves the chart · Esc goes back"
+    hint_list = (
+        "Up/Down choose · Enter or a click opens a turn · O orders · Tab one player · E saves the chart · Esc back"
+    )
     hint_turn = "Left/Right: the turn before or after in the list · Esc: back to the list"
 
     def __init__(self, host: ReviewHost, on_close: Callable[[], None], worker: Worker[R]) -> None:
@@ -188,6 +190,7 @@ class ReviewFrame(Generic[R]):
         self.done, self.total = 0, 0
         self.review: R | None = None
         self.order = Order.MISSES
+        self.player: int | None = None  # whose decisions are listed (Tab); None: every player's
         self.shown: list[int] = []  # indices of review.turns, in the list's order
         self.chosen = 0  # a position in `shown`
         self.top = 0  # the first row shown
@@ -223,6 +226,14 @@ class ReviewFrame(Generic[R]):
 
     def misses_first(self, review: R) -> list[int]:
         """The indices of the decisions, the biggest misses first, each once."""
+        raise NotImplementedError
+
+    def player_of(self, review: R, index: int) -> int:
+        """Whose decision `index` was."""
+        raise NotImplementedError
+
+    def names_of(self, review: R) -> tuple[str, ...]:
+        """The players' names, by seat."""
         raise NotImplementedError
 
     def series(self, review: R) -> Series:
@@ -283,12 +294,25 @@ class ReviewFrame(Generic[R]):
         keep = self.shown[self.chosen] if self.shown else None
         n = self.count(self.review)
         self.shown = self.misses_first(self.review) if self.order is Order.MISSES else list(range(n))
+        if self.player is not None:
+            review, player = self.review, self.player
+            self.shown = [i for i in self.shown if self.player_of(review, i) == player]
         self.chosen = self.shown.index(keep) if keep is not None and keep in self.shown else 0
         self.top = 0
         self.choose(self.chosen)
 
     def toggle_order(self) -> None:
         self.order = Order.TURNS if self.order is Order.MISSES else Order.MISSES
+        self._reorder()
+
+    def next_player(self) -> None:
+        """Tab: one player's decisions only, each player in turn, then everyone's again."""
+        if self.review is None:
+            return
+        seats = len(self.names_of(self.review))
+        self.player = 0 if self.player is None else self.player + 1
+        if self.player >= seats:
+            self.player = None
         self._reorder()
 
     def choose(self, i: int) -> None:
@@ -367,6 +391,8 @@ class ReviewFrame(Generic[R]):
             self.open()
         elif k == pygame.K_o:
             self.toggle_order()
+        elif k == pygame.K_TAB:
+            self.next_player()
         elif k == pygame.K_e:
             self.export()
 
@@ -414,7 +440,8 @@ class ReviewFrame(Generic[R]):
         """The whole card when anything on it changed (None), else nothing ([])."""
         self.size = surface.get_size()
         hover = self._hover()
-        drawn = (self.size, self.mode, self.done, self.total, self.chosen, self.top, self.order, self.message, hover)
+        drawn: tuple[object, ...] = (self.size, self.mode, self.done, self.total, self.chosen, self.top)
+        drawn += (self.order, self.player, self.message, hover)
         if not full and drawn == self._drawn:
             return []
         self._drawn = drawn
@@ -496,10 +523,12 @@ class ReviewFrame(Generic[R]):
                 rounded_panel(surface, r, (255, 255, 255, 25), 6)
             self.draw_row(surface, self.shown[i], r, lay.columns, s)
         if not self.shown:
-            write(surface, f"No {self.unit}s to review.", s, CREAM, (lay.rows[0] + 8, lay.rows[1] + s), "topleft")
+            none = f"No {self.unit}s to review" + ("." if self.player is None else " for this player: Tab for another.")
+            write(surface, none, s, CREAM, (lay.rows[0] + 8, lay.rows[1] + s), "topleft")
         else:
             last = min(len(self.shown), self.top + self.visible)
-            said = f"{self.order.value} · {self.top + 1}-{last} of {len(self.shown)}"
+            whose = "" if self.player is None else f" · {self.names_of(review)[self.player]} only"
+            said = f"{self.order.value}{whose} · {self.top + 1}-{last} of {len(self.shown)}"
             at = (lay.rows[0] + 8, lay.rows[1] + lay.rows[3] + round(s * 0.2))
             write(surface, fit(said, small - 3, lay.rows[2]), small - 3, DIM, at, "topleft")
         chosen = self.shown[self.chosen] + 1 if self.shown else None
@@ -518,7 +547,7 @@ class ReviewFrame(Generic[R]):
                 (lay.card[0] + lay.card[2] // 2, sy),
                 "midbottom",
             )
-        other = f"By {self.unit}" if self.order is Order.MISSES else "By misses"
+        other = "As played" if self.order is Order.MISSES else "By misses"
         labels = {"open": f"Open {self.unit}", "order": other, "export": "Save chart", "back": "Back"}
         for name, rect in lay.buttons.items():
             enabled = name == "back" or bool(self.shown)

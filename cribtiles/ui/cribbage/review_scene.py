@@ -128,7 +128,7 @@ class CribbageReviewScene(ReviewFrame[CribbageReview]):
     unit = "decision"
     heads = ("Decision", "Player", "Chosen / best", "", "Lost")
     running_words = "Each discard is weighed by the advisor, each card laid by Hard's look-ahead."
-    hint_list = "Up/Down choose · Enter or a click opens a decision · O orders · E saves the chart · Esc goes back"
+    hint_list = "Up/Down choose · Enter or a click opens one · O orders · Tab one player · E saves the chart · Esc back"
     hint_turn = "Left/Right: the decision before or after in the list · Esc: back to the list"
 
     def __init__(
@@ -153,6 +153,12 @@ class CribbageReviewScene(ReviewFrame[CribbageReview]):
 
     def misses_first(self, review: CribbageReview) -> list[int]:
         return misses_first(review.decisions, review.biggest_misses(len(review.decisions)))
+
+    def player_of(self, review: CribbageReview, index: int) -> int:
+        return review.decisions[index].player
+
+    def names_of(self, review: CribbageReview) -> tuple[str, ...]:
+        return review.names
 
     def series(self, review: CribbageReview) -> Series:
         return Series.of(review.names, review.scores, finals=review.finals, unit="decisions")

@@ -196,6 +196,12 @@ class ReviewScene(ReviewFrame["Review"]):
     def misses_first(self, review: Review) -> list[int]:
         return misses_first(review)
 
+    def player_of(self, review: Review, index: int) -> int:
+        return review.turns[index].player
+
+    def names_of(self, review: Review) -> tuple[str, ...]:
+        return review.names
+
     def series(self, review: Review) -> Series:
         return series_of(review)
 

@@ -235,3 +235,18 @@ def test_the_runners_own_analysis_reaches_the_list(app: App) -> None:
         time.sleep(0.01)
     assert scene.mode is Mode.LIST and scene.review is not None
     assert len(scene.review.decisions) == len(scene.shown) > 40
+
+
+def test_tab_lists_one_players_decisions_then_the_others_then_everyones(app: App, game: tuple) -> None:
+    table, review = game
+    scene, _ = opened(app, table, StandIn(review))
+    frames(app, 4)
+    every = list(scene.shown)
+    for seat in (0, 1):
+        post_key(pygame.K_TAB)
+        frames(app)
+        mine = [i for i in every if review.decisions[i].player == seat]
+        assert scene.player == seat and scene.shown == mine  # still the biggest misses first
+    post_key(pygame.K_TAB)
+    frames(app)
+    assert scene.player is None and scene.shown == every
