@@ -435,3 +435,17 @@ def test_the_review_workers_own_analysis_reaches_the_list(app: App) -> None:
     assert scene.review is not None and len(scene.review.turns) == len(table.state.turns)
     assert (scene.done, scene.total) == (len(table.state.turns),) * 2
     assert [t.played for t in scene.review.turns] == [t.move for t in table.state.turns]
+
+
+def test_tab_lists_one_players_turns_at_a_time(app: App, game: tuple) -> None:
+    table, review = game
+    scene, _ = opened(app, table, StandIn(review))
+    frames(app, 4)
+    every = list(scene.shown)
+    post_key(pygame.K_TAB)
+    frames(app)
+    assert scene.player == 0 and scene.shown == [i for i in every if review.turns[i].player == 0]
+    post_key(pygame.K_TAB)
+    post_key(pygame.K_TAB)
+    frames(app)
+    assert scene.player is None and scene.shown == every
