@@ -8,7 +8,7 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 #: characters: the most of a message (an error, a refusal) that reaches the terminal. Each value a
 #: message quotes is cut far shorter where it is quoted (`cribtiles.quoting.quoted`); this is
@@ -99,3 +99,24 @@ def parsed(
     ap = Parser(prog=prog)
     add_arguments(ap)
     return ap, ap.parse_args(list(argv))
+
+
+class ProgressLine:
+    """'Reviewing turn 12 of 41…' on one line of a terminal, rewritten as the work goes (`unit`: what is
+    counted)."""
+
+    def __init__(self, stream: TextIO, unit: str = "turn") -> None:
+        self.stream = stream
+        self.unit = unit
+        self.width = 0
+
+    def __call__(self, done: int, total: int) -> None:
+        unit = self.unit
+        text = f"Reviewing {unit} {min(done + 1, total)} of {total}…" if done < total else f"Reviewed {total} {unit}s."
+        self.width = max(self.width, len(text))
+        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.flush()
+
+    def clear(self) -> None:
+        self.stream.write("\r" + " " * self.width + "\r")
+        self.stream.flush()

@@ -415,6 +415,17 @@ class RemoteCribbageSession:
     def save(self) -> None:
         """Nothing to keep here: the server keeps every move before it answers."""
 
+    def finished_table(self) -> CribbageTable | None:
+        """The game from the record the server sent with its end (None before it came, or when it
+        cannot be replayed here: that is logged when the game is recorded)."""
+        text = self.record()
+        if text is None:
+            return None
+        try:
+            return CribbageTable.from_json(text, by_name=True)
+        except ValueError:
+            return None
+
     def finish(self) -> None:
         """The game is over: it goes into this player's history from the record the server sent with its
         end, this seat as the person, the other's level when a bot sat there (None: a person did). Once

@@ -1,8 +1,8 @@
 """The History screen (every finished game, newest first, each one replayed or exported) and the
 Statistics screen (per mode and opponent: games, wins, averages, bests, streaks), from the history
 database through the window's keeper. Games of classic cribbage are listed among them, marked as such
-(replayed and exported as the tile games are, not reviewed), and counted on the Statistics screen's
-second page, by bot level.
+(replayed, reviewed and exported as the tile games are), and counted on the Statistics screen's second
+page, by bot level.
 """
 
 from __future__ import annotations
@@ -47,6 +47,8 @@ class HistoryHost(Protocol):
     def open_cribbage_replay(self, table: CribbageTable, quit_on_close: bool = False) -> None: ...
 
     def open_review(self, table: Table) -> None: ...
+
+    def open_cribbage_review(self, table: CribbageTable) -> None: ...
 
     def export_game(self, table: Table | CribbageTable) -> str: ...
 
@@ -109,9 +111,6 @@ def cribbage_marks(game: GameSummary) -> str:
     return ", ".join(out)
 
 
-NOT_REVIEWED = "A game of cribbage is replayed and exported here; it is not reviewed."
-
-
 def newest_first(games: Sequence[GameSummary]) -> list[GameSummary]:
     """The games of both games, the newest first (by when they ended; the later stored first on a tie)."""
     return sorted(reversed(games), key=lambda g: g.finished_at, reverse=True)
@@ -169,8 +168,8 @@ class HistoryScene:
 
     @property
     def reviewable(self) -> bool:
-        """Whether the chosen game is one of the tile game's, which the review takes."""
-        return bool(self.games) and self.games[self.chosen].game is Game.TILES
+        """Whether there is a game chosen, which the review takes (of either game)."""
+        return bool(self.games)
 
     def _table(self) -> Table | CribbageTable | None:
         if not self.games:
@@ -192,11 +191,11 @@ class HistoryScene:
             self.host.open_replay(table)
 
     def review(self) -> None:
-        if self.games and not self.reviewable:
-            self.message = NOT_REVIEWED
-            return
         table = self._table()
-        if isinstance(table, Table):
+        if isinstance(table, CribbageTable):
+            self.message = ""
+            self.host.open_cribbage_review(table)
+        elif table is not None:
             self.message = ""
             self.host.open_review(table)
 

@@ -457,6 +457,21 @@ class App:
 
         self.push(ReviewScene(self, table, self.close_top))
 
+    def open_cribbage_review(self, table: CribbageTable) -> None:
+        """The review of `table`'s game of cribbage over what is shown: every discard and card laid
+        against the best found, analysed in a process of its own while the window goes on."""
+        from .cribbage.review_scene import CribbageReviewScene
+
+        self.push(CribbageReviewScene(self, table, self.close_top))
+
+    def review_cribbage(self, session: CribbageDriver) -> str:
+        """The review of `session`'s game just ended (the cribbage end card's V), or why not yet in words."""
+        table = session.finished_table()
+        if table is None:
+            return "The game's record has not come yet: ask for the review again in a moment."
+        self.open_cribbage_review(table)
+        return ""
+
     def exports_folder(self) -> Path | None:
         """Where files made for the player go (a review's chart): the data folder's exports; None when
         the keeper keeps no folder (the self-test, benchmarks)."""

@@ -487,8 +487,49 @@ def cribbage_replay(folder: Path = HERE) -> None:
     app.close()
 
 
+def cribbage_review(folder: Path = HERE) -> None:
+    """A game of cribbage of the History reviewed (V): every discard and card laid against the best
+    found, the biggest misses first, beside the chart; then the biggest miss opened (issue 32)."""
+    import time
+
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    import pygame
+
+    from cribtiles.table.settings import Preferences
+    from cribtiles.ui.config import NoKeeper
+    from cribtiles.ui.tiles.autopilot import post_key
+    from cribtiles.ui.window import App
+
+    keeper = NoKeeper()
+    keeper.record_cribbage(cribbage_played(32, "medium"), 0, "medium")
+    app = App(None, Preferences(speed="instant", tutorial_offered=True), keeper, size=(1280, 800), seed=9)
+    app.open_history()
+    post_key(pygame.K_v)  # the review of the game chosen
+    app.frame(1 / 60)
+    scene = app.scenes[-1]
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and getattr(scene, "review", None) is None:
+        app.frame(1 / 60)
+        time.sleep(0.05)
+    for _ in range(3):
+        app.frame(1 / 60)
+    pygame.image.save(app.screen, str(folder / "cribbage-review.png"))
+    print(f"wrote {folder / 'cribbage-review.png'}")
+    post_key(pygame.K_RETURN)  # the biggest miss: the chosen and the best side by side
+    for _ in range(3):
+        app.frame(1 / 60)
+    pygame.image.save(app.screen, str(folder / "cribbage-review-decision.png"))
+    print(f"wrote {folder / 'cribbage-review-decision.png'}")
+    app.close()
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["cribbage-replay"]:  # only the replay of a game of cribbage: take.py cribbage-replay [FOLDER]
+    if sys.argv[1:2] == ["cribbage-review"]:  # only the review of a game of cribbage: take.py cribbage-review [FOLDER]
+        cribbage_review(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
+    elif sys.argv[1:2] == [
+        "cribbage-replay"
+    ]:  # only the replay of a game of cribbage: take.py cribbage-replay [FOLDER]
         cribbage_replay(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["hot-seat"]:  # only the hot-seat change with the coach's note: take.py hot-seat [FOLDER]
         hot_seat_coach(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
@@ -508,6 +549,7 @@ if __name__ == "__main__":
         cribbage()
         cribbage_coach()
         cribbage_replay()
+        cribbage_review()
         from take_online import online
 
         online()

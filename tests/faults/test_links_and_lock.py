@@ -27,7 +27,7 @@ from cribtiles.table.saves import load_table, save_table
 from cribtiles.table.seats import parse_players
 from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper, Preferences
-from cribtiles.ui.tiles.review_chart import save_chart
+from cribtiles.ui.review_chart import save_chart
 from cribtiles.ui.tiles.review_scene import chart_file, series_of
 from cribtiles.ui.window import App
 from tests.ui.tiles.test_review_scene import Host, StandIn, finished, frames, opened, quick_review

@@ -1,10 +1,12 @@
-"""`cribtiles review RECORD_FILE [--json] [--budget SECONDS] [--seed N]`: every turn of a recorded game
-(every round of a match) against the best move found by Expert analysis, the biggest misses, and the
-totals of each player.
+"""`cribtiles review RECORD_FILE [--json] [--budget SECONDS] [--guesses N] [--seed N]`: every turn of a
+recorded game (every round of a match) against the best move found by Expert analysis, the biggest
+misses, and the totals of each player.
 
 RECORD_FILE is a saved table (the game file of the data folder, or one exported from the window), a game
-record or a match record. A file that is missing, cannot be read or is not a record that can be replayed
-is said in words on standard error, and the exit code is 2 (as for bad arguments). While the review runs,
+record or a match record; or a game of cribbage, saved, exported or a bare record, which is reviewed as
+`cribtiles.app.cribbage.review_cli` says (every discard and card laid; `--guesses`, not `--budget`).
+A file that is missing, cannot be read or is not a record that can be replayed is said in words on
+standard error, and the exit code is 2 (as for bad arguments). While the review runs,
 its progress is written to standard error when that is a terminal.
 
 Values are evaluations in points: the Expert's (the spread over the next turns plus the value of the
@@ -46,28 +48,37 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TextIO
+from typing import Any
 
+from cribtiles.table.cribbage.review import DEFAULT_GUESSES, refusal
+from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.tiles.review import DEFAULT_BUDGET, Review, TurnReview, review_table
 from cribtiles.table.tiles.table import Table
-from cribtiles.terminal import for_terminal, json_for_terminal, say
+from cribtiles.terminal import ProgressLine, for_terminal, json_for_terminal, say
 
-from .replay_cli import read_table
+from ..cribbage.review_cli import review_cribbage
+from ..files import shown_path
+from .replay_cli import read_game
 
 REVIEW_FORMAT, JSON_VERSION = "cribtiles-review", 1
 #: The misses listed (text and JSON).
 MISSES = 10
 #: At most this many seconds a turn: a longer budget is a typing slip (a whole game would take hours).
 MAX_BUDGET = 600.0
+#: At most this many guesses a card laid (cribbage): more is a typing slip.
+MAX_GUESSES = 10_000
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
     """`cribtiles review`'s arguments on `ap`."""
     ap.description = (
         "Review a recorded game: every turn of every player against the best move found by Expert "
-        "analysis, the biggest misses, and each player's totals."
+        "analysis (in cribbage, every discard and card laid against the best found), the biggest misses, "
+        "and each player's totals."
     )
-    ap.add_argument("file", type=Path, help="the game's file: a saved game, a game record or a match record")
+    ap.add_argument(
+        "file", type=Path, help="the game's file: a saved game, a game record or a match record, of either game"
+    )
     ap.add_argument("--json", action="store_true", help="print a JSON document (see the module's notes)")
     ap.add_argument(
         "--budget",
@@ -77,6 +88,29 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         help=f"seconds of analysis for each turn (default {DEFAULT_BUDGET:g}; longer is steadier)",
     )
     ap.add_argument("--seed", type=int, default=0, help="the seed of the analysis's guesses (default 0)")
+    ap.add_argument(
+        "--guesses",
+        type=_guesses,
+        default=DEFAULT_GUESSES,
+        metavar="N",
+        help=f"a game of cribbage: guesses at the opponent's cards each card laid is weighed over "
+        f"(default {DEFAULT_GUESSES}; more is steadier)",
+    )
+
+
+def _guesses(text: str) -> int:
+    """`--guesses 64`: 1 to MAX_GUESSES.
+
+    >>> _guesses("16")
+    16
+    """
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number of guesses, like 64") from None
+    if not 1 <= n <= MAX_GUESSES:
+        raise argparse.ArgumentTypeError(f"the guesses are 1 to {MAX_GUESSES}, not {n}")
+    return n
 
 
 def _budget(text: str) -> float:
@@ -95,13 +129,19 @@ def _budget(text: str) -> float:
 
 
 def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
-    """`cribtiles review`: its run; ValueError for a file that cannot be reviewed."""
-    return functools.partial(_review, read_table(args.file), args)
+    """`cribtiles review`: its run, of either game; ValueError for a file that cannot be reviewed."""
+    table = read_game(args.file)
+    if isinstance(table, CribbageTable):
+        why = refusal(table.state.record())
+        if why:
+            raise ValueError(f"{shown_path(args.file)}: {why}")
+        return functools.partial(review_cribbage, table, args, sys.stderr)
+    return functools.partial(_review, table, args)
 
 
 def _review(table: Table, ns: argparse.Namespace) -> int:
     """The review of `table` on standard output; 0, or 130 when Ctrl-C stopped it."""
-    progress = _Progress(sys.stderr) if sys.stderr.isatty() and not ns.json else None
+    progress = ProgressLine(sys.stderr, "turn") if sys.stderr.isatty() and not ns.json else None
     try:
         review = review_table(table, ns.budget, time.perf_counter, random.Random(ns.seed), progress)
     except KeyboardInterrupt:
@@ -116,24 +156,6 @@ def _review(table: Table, ns: argparse.Namespace) -> int:
     else:  # the file's name as typed may hold anything: no control character reaches the terminal
         print(for_terminal(review_text(review, ns.file.name)))
     return 0
-
-
-class _Progress:
-    """'Reviewing turn 12 of 41' on one line of a terminal, rewritten as the review goes."""
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.width = 0
-
-    def __call__(self, done: int, total: int) -> None:
-        text = f"Reviewing turn {min(done + 1, total)} of {total}…" if done < total else f"Reviewed {total} turns."
-        self.width = max(self.width, len(text))
-        self.stream.write("\r" + text.ljust(self.width))
-        self.stream.flush()
-
-    def clear(self) -> None:
-        self.stream.write("\r" + " " * self.width + "\r")
-        self.stream.flush()
 
 
 # --- words ---

@@ -183,6 +183,33 @@ def sample_hands(unseen: Sequence[Card], size: int, samples: int, rng: random.Ra
     return [tuple(sorted(c.rank for c in rng.sample(pool, size))) for _ in range(samples)]
 
 
+def card_totals(
+    hand: Sequence[Card],
+    pile: Sequence[Card],
+    opponent_said_go: bool,
+    guesses: Sequence[Ranks],
+    needs: Needs = None,
+    solver: Solver | None = None,
+) -> dict[int, tuple[Card, float]]:
+    """Hard's look-ahead for each rank of `hand` that fits the count (one card of it, the first by suit):
+    the difference of points over the rest of the play summed over the `guesses` at the opponent's hand
+    (`needs`: near the end, the points each needs to win). A lone rank that fits is not searched (0).
+    `solver`: one whose positions solved are kept from other cards of the same play (None: a new one)."""
+    count = sum(c.value for c in pile)
+    by_rank: dict[int, Card] = {}
+    for c in sorted(fitting(hand, count), key=lambda c: c.suit):
+        by_rank.setdefault(c.rank, c)
+    totals = dict.fromkeys(by_rank, 0.0)
+    if len(by_rank) > 1:
+        mine = tuple(sorted(c.rank for c in hand))
+        ranks_pile = tuple(c.rank for c in pile)
+        solver = solver if solver is not None else Solver()
+        for theirs in guesses:
+            for r in by_rank:
+                totals[r] += solver.play(mine, theirs, ranks_pile, count, 0, opponent_said_go, r, needs)
+    return {r: (by_rank[r], totals[r]) for r in by_rank}
+
+
 def lookahead_card(
     hand: Sequence[Card],
     pile: Sequence[Card],
@@ -194,22 +221,9 @@ def lookahead_card(
     """Hard's card: the one with the best mean difference of points over the rest of the play, the
     opponent's hand being each guess in turn (`needs`: near the end, the points each needs to win);
     among equals, the highest."""
-    count = sum(c.value for c in pile)
-    fits = fitting(hand, count)
-    by_rank: dict[int, Card] = {}
-    for c in sorted(fits, key=lambda c: c.suit):
-        by_rank.setdefault(c.rank, c)
-    if len(by_rank) == 1:
-        return next(iter(by_rank.values()))
-    mine = tuple(sorted(c.rank for c in hand))
-    ranks_pile = tuple(c.rank for c in pile)
-    solver = Solver(once)
-    totals = dict.fromkeys(by_rank, 0.0)
-    for theirs in guesses:
-        for r in by_rank:
-            totals[r] += solver.play(mine, theirs, ranks_pile, count, 0, opponent_said_go, r, needs)
-    best = max(by_rank, key=lambda r: (totals[r], value(r), r))
-    return by_rank[best]
+    totals = card_totals(hand, pile, opponent_said_go, guesses, needs, Solver(once))
+    best = max(totals, key=lambda r: (totals[r][1], value(r), r))
+    return totals[best][0]
 
 
 # --- one ply, for three or four players ---

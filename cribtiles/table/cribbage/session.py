@@ -189,6 +189,11 @@ class CribbageDriver(Protocol):
 
     def finish(self) -> None: ...
 
+    def finished_table(self) -> CribbageTable | None:
+        """The whole game, every hand, once it is over (for its review); None before (or, online, while
+        its record has not come)."""
+        ...
+
     def incidents(self) -> tuple[str, ...]:
         """What happened at the table since last asked, in words (a bot's trouble; online, the
         connection lost and back, who went away, the lines said, "Name: text")."""
@@ -359,6 +364,10 @@ class CribbageSession(AtOneWindow):
         if self.keeper is not None and table.is_over and table.person is not None and not self._recorded:
             self._recorded = True
             self.keeper.record_cribbage(table.state, table.person, table.level, (table.undos, table.hints))
+
+    def finished_table(self) -> CribbageTable | None:
+        """The table itself once its game is over (every hand is shown by then); None before."""
+        return self.table if self.table.is_over else None
 
     def incidents(self) -> tuple[str, ...]:
         """What went wrong with the bot's thinking since last asked, in words."""

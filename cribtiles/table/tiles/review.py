@@ -37,6 +37,7 @@ from cribtiles.rules.record import apply_text, record_of, start
 from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import Tile, remove_tiles
 
+from ..misses import biggest_misses
 from .table import Table
 
 #: Seconds of analysis per turn by default: a two-player game of about 35 turns in well under a minute.
@@ -134,9 +135,7 @@ class Review:
     def biggest_misses(self, n: int) -> tuple[TurnReview, ...]:
         """The `n` turns that lost the most evaluation, biggest first (ties: more points lost, then the
         earlier turn); a turn that lost nothing is not a miss."""
-        misses = [t for t in self.turns if t.value_lost > TIE]
-        misses.sort(key=lambda t: (-t.value_lost, -t.points_lost, t.round, t.number))
-        return tuple(misses[: max(0, n)])
+        return biggest_misses(self.turns, n, lambda t: (t.value_lost, t.points_lost), lambda t: (t.round, t.number))
 
     def totals(self) -> tuple[PlayerTotals, ...]:
         """For each player: turns, best moves found, points and evaluation lost."""

@@ -35,6 +35,7 @@ class ButtonKind(StrEnum):
     LET_GO = "Let it stand"
     UNDO = "Undo"  # your last decision taken back (against a bot, where the settings allow it)
     NEW_GAME = "New game"
+    REVIEW = "Review"  # the end card's: every decision of the game against the best found
     TITLE = "Title"
 
 
@@ -189,14 +190,20 @@ class CribLayout:
     def end_button_h(self) -> int:
         return max(36, round(self.height * 0.055))
 
-    def end_buttons(self) -> dict[ButtonKind, Rect]:
+    def end_buttons(self, review: bool = False) -> dict[ButtonKind, Rect]:
+        """The end card's buttons: New game and Title, and Review between them when it is offered."""
         x, y, w, h = self.end_card()
+        kinds = (
+            (ButtonKind.NEW_GAME, ButtonKind.REVIEW, ButtonKind.TITLE)
+            if review
+            else (ButtonKind.NEW_GAME, ButtonKind.TITLE)
+        )
         bh = self.end_button_h
-        bw = round(w * 0.3)
         gap = self.margin * 2
-        left = x + (w - 2 * bw - gap) // 2
+        bw = min(round(w * 0.3), (w - 2 * self.margin - (len(kinds) - 1) * gap) // len(kinds))
+        left = x + (w - len(kinds) * bw - (len(kinds) - 1) * gap) // 2
         top = y + h - bh - self.margin - round(self.text * 1.6)  # the keys' words under them
-        return {ButtonKind.NEW_GAME: (left, top, bw, bh), ButtonKind.TITLE: (left + bw + gap, top, bw, bh)}
+        return {k: (left + i * (bw + gap), top, bw, bh) for i, k in enumerate(kinds)}
 
     # --- what lies under a point ---
 

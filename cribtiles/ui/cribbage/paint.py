@@ -111,6 +111,7 @@ class CribSnapshot:
     end_hover: ButtonKind | None
     chat: ChatView | None = None  # online: the lines heard, the line being typed
     coach: CoachNote | None = None  # the hint shown (I): the best discards, or the card to lay and why
+    end_review: bool = False  # the end card offers the game's review (V)
 
 
 # --- the whole frame ---
@@ -169,7 +170,7 @@ def draw_moving(surface: Target, snap: CribSnapshot) -> None:
     if snap.held is not None:
         draw_card(surface, lay, snap.held, lifted=True)
     if snap.end is not None:
-        draw_end(surface, lay, snap.end, snap.end_hover)
+        draw_end(surface, lay, snap.end, snap.end_hover, snap.end_review)
     if snap.chat is not None:  # over the end card too: a last word after the game
         _chat(surface, lay, snap.chat)
 
@@ -465,7 +466,12 @@ def draw_coach(surf: Target, lay: CribLayout, note: CoachNote) -> None:
 # --- the end of the game ---
 
 
-def draw_end(surf: Target, lay: CribLayout, end: CribbageSummary, hover: ButtonKind | None) -> None:
+END_KEYS = "Enter or N: a new game · Escape: the title screen"
+
+
+def draw_end(
+    surf: Target, lay: CribLayout, end: CribbageSummary, hover: ButtonKind | None, review: bool = False
+) -> None:
     surf.blit(_veil(lay.width, lay.height), (0, 0))
     x, y, w, h = lay.end_card()
     surf.blit(art.soft_shadow(w, h, 16, 10, 170), (x - 20 + 4, y - 20 + 8))
@@ -490,10 +496,11 @@ def draw_end(surf: Target, lay: CribLayout, end: CribbageSummary, hover: ButtonK
     )
     ty += round(size * 1.5)
     write(surf, f"{end.deals} deals", size - 3, DIM, (x + w / 2, ty), "midtop")
-    for kind, rect in lay.end_buttons().items():
+    buttons = lay.end_buttons(review)
+    for kind, rect in buttons.items():
         button(surf, rect, kind.value, True, hover is kind, strong=kind is ButtonKind.NEW_GAME)
-    keys = "Enter or N: a new game · Escape: the title screen"
-    _, by, _, bh = lay.end_buttons()[ButtonKind.NEW_GAME]
+    keys = "Enter or N: a new game · V: the review · Escape: the title screen" if review else END_KEYS
+    _, by, _, bh = buttons[ButtonKind.NEW_GAME]
     write(surf, keys, max(12, size - 4), DIM, (x + w / 2, by + bh + size * 0.5), "midtop")
 
 

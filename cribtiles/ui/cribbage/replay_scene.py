@@ -4,7 +4,9 @@ pegs where the scores stood; the ends of the play and of each show kept in sight
 
 The felt is the cribbage table's own scene (`CribbageScene`) over a read-only session of the game at the
 move shown (`ReplaySession`), with its prompt and keys' line saying where the replay is; the controls
-are the tile game's replay's: Left/Right (Space) a move, PageUp/PageDown a deal, Home/End, E exports.
+are the tile game's replay's: Left/Right (Space) a move, PageUp/PageDown a deal, Home/End, E exports,
+and Tab shows every hand of a finished game (the other seat's cards face up, as the tile replay's Tab
+shows another rack).
 """
 
 from __future__ import annotations
@@ -20,7 +22,9 @@ from cribtiles.table.cribbage.table import CribbageTable
 from .scene import CribbageScene, Host
 
 #: The keys' line of a replay.
-REPLAY_KEYS = "Left/Right a move · PageUp/PageDown a deal · Home/End · E exports · Esc goes back"
+REPLAY_KEYS = "Left/Right a move · PageUp/PageDown a deal · Home/End · Tab every hand · E exports · Esc goes back"
+#: What Tab says in the replay of a game not finished (its hands are not all known to everyone yet).
+NOT_OVER = "Every hand is shown only in the replay of a finished game."
 STEPS = {pygame.K_RIGHT: 1, pygame.K_SPACE: 1, pygame.K_LEFT: -1}
 
 
@@ -43,6 +47,7 @@ class CribbageReplayScene:
         self.deal_starts = _deal_starts(table)
         self.at = 0
         self.note = ""
+        self.every_hand = False  # Tab: the other seat's cards face up (a finished game's replay only)
         self.felt = CribbageScene(app, ReplaySession(table, 0))
         self.go(0)
 
@@ -52,8 +57,21 @@ class CribbageReplayScene:
         """Show the game after its first `at` moves (kept within the record)."""
         self.at = max(0, min(self.moves, at))
         self.note = ""
-        self.felt.resync(ReplaySession(self.table, self.at), held=True)
+        session = ReplaySession(self.table, self.at)
+        self.felt.resync(session, held=True)
+        other = self.felt.pub.bot
+        self.felt.open_hand = session.table.state.hands[other] if self.every_hand else None
         self._words()
+
+    def toggle_hands(self) -> None:
+        """Tab: every hand face up, or the game as you saw it again; only a finished game's (a game still
+        being played keeps the other's hand to itself)."""
+        if not self.table.is_over:
+            self.note = NOT_OVER
+            self._words()
+            return
+        self.every_hand = not self.every_hand
+        self.go(self.at)
 
     def step(self, n: int) -> None:
         self.go(self.at + n)
@@ -85,6 +103,8 @@ class CribbageReplayScene:
             story = pub.story
             said = story[-1].words if story else ""
         where = f"Move {self.at} of {self.moves} · deal {pub.deal_number}"
+        if self.every_hand:
+            where += " · every hand shown"
         words = f"{where}: {said}" if said else where
         if self.at == self.moves and not self.note:
             summary = self.table.summary()
@@ -111,6 +131,8 @@ class CribbageReplayScene:
                 self.go(self.moves)
             elif k == pygame.K_e:
                 self.export()
+            elif k == pygame.K_TAB:
+                self.toggle_hands()
             elif k in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
                 self.on_close()
 

@@ -66,6 +66,10 @@ class Host(Protocol):
 
     def push(self, scene: Scene) -> None: ...
 
+    def review_cribbage(self, session: CribbageDriver) -> str:
+        """Open the review of `session`'s finished game; why it cannot be opened yet, in words ("")."""
+        ...
+
 
 class Place(Enum):
     """Where a card lies on the felt (a card may be drawn in two places: your hand and the show)."""
@@ -226,6 +230,8 @@ class CribbageScene:
         self.coach = CribCoach()  # the hint key's discard advice and pegging hint
         # a replay's words and keys in the prompt and the keys' line (None: a game being played)
         self.replaying: tuple[str, str] | None = None
+        # a replay of a finished game with every hand shown (Tab): the other seat's cards face up
+        self.open_hand: tuple[Card, ...] | None = None
 
     def _refresh(self) -> None:
         """Ask the session again, once something was done: the public value, your hand, your calls."""
@@ -337,6 +343,8 @@ class CribbageScene:
         if self.ended:
             if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
                 self.new_game()
+            elif k == pygame.K_v and self.reviewed:
+                self.review()
             elif k == pygame.K_ESCAPE:
                 self.app.close_top()
             return
@@ -399,9 +407,9 @@ class CribbageScene:
 
     def _press(self, point: Point) -> None:
         if self.ended:
-            for kind, rect in self.layout.end_buttons().items():
+            for kind, rect in self.layout.end_buttons(self.reviewed).items():
                 if contains(rect, point):
-                    self.new_game() if kind is ButtonKind.NEW_GAME else self.app.close_top()
+                    {ButtonKind.NEW_GAME: self.new_game, ButtonKind.REVIEW: self.review}.get(kind, self.app.close_top)()
             return
         for b in self._buttons():
             if contains(b.rect, point):
@@ -659,6 +667,18 @@ class CribbageScene:
     def new_game(self) -> None:
         """The New cribbage game choice over the table (a game in play is only replaced on Start)."""
         self.on_new_game(self)
+
+    @property
+    def reviewed(self) -> bool:
+        """The end card offers the game's review: the coach's, where the table allows the coach (online,
+        its creator's choice), as the tile game's end card."""
+        return self.replaying is None and self.session.coach_allowed
+
+    def review(self) -> None:
+        """Every discard and card laid of the game just ended against the best found, over the table."""
+        why = self.app.review_cribbage(self.session)
+        if why:
+            self.say(why)
 
     # --- time ---
 
@@ -951,8 +971,11 @@ class CribbageScene:
         return targets, marks
 
     def _bot_cards(self) -> tuple[Card | None, ...]:
-        """The bot's cards in its row: backs, but its hand face up once counted in the show."""
+        """The bot's cards in its row: backs, but its hand face up once counted in the show (and in a
+        replay showing every hand, face up all along)."""
         view = self.seen
+        if self.open_hand is not None and self.mode is not Mode.SHOW:
+            return self.open_hand
         if self.mode is Mode.SHOW:
             counted = [c for c in self.pub.counted if c.owner == self.pub.bot and not c.crib]
             return counted[-1].cards if counted else (None,) * 4
@@ -1060,9 +1083,10 @@ class CribbageScene:
             + (COUNT_KEYS if table.options.manual_count and not table.options.muggins else "")
             + (f" · {CHAT_KEYS}" if self.chat.allowed else ""),
             end=table.summary if self.ended else None,
-            end_hover=next((k for k, r in lay.end_buttons().items() if contains(r, self.mouse)), None)
+            end_hover=next((k for k, r in lay.end_buttons(self.reviewed).items() if contains(r, self.mouse)), None)
             if self.ended
             else None,
+            end_review=self.ended and self.reviewed,
             chat=self.chat.view(self.now),
             coach=self.coach.note if self.mode is not Mode.SHOW and not self.ended else None,
         )

@@ -18,6 +18,9 @@ from .layout import ButtonKind
 from .paint import InfoLine, line_rects
 from .scene import CribbageScene, Host
 
+#: What the hint key says in the tutorial.
+NO_COACH = "The tutorial tells you each step itself: the coach (I) helps in your own games."
+
 
 class KeepsNoCribbage:
     """The keeper of the tutorial's table: its moves are never saved and its game never recorded; the
@@ -94,6 +97,15 @@ class CribbageTutorialScene(CribbageScene):
 
     def new_game(self) -> None:
         self.say("This is the tutorial: Escape leaves it, and Cribbage on the title screen starts a game.")
+
+    def _hint(self) -> None:
+        """The coach's box would cover the tutorial's words, and the script already says what to do:
+        the hint key is refused in words."""
+        self.say(NO_COACH)
+
+    @property
+    def reviewed(self) -> bool:
+        return False  # a scripted deal, never a game to review
 
     # --- the words ---
 

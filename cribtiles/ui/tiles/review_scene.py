@@ -1,88 +1,57 @@
-"""The review of a finished game in the window: run in the background (a progress bar while the window
-stays responsive), then every turn of every player against the best play found, the biggest misses
-first, beside a chart of the scores turn by turn; a turn opened shows the board at that moment with the
-play made and the best play side by side, each with its score and breakdown.
+"""The review of a finished tile game in the window: every turn of every player against the best play
+found, in the review frame both games share (`..review_frame`: the analysis polled, the list, the
+chart, the keys); a turn opened shows the board at that moment with the play made and the best play
+side by side, each with its score and breakdown.
 
 The analysis is `cribtiles.table.tiles.review`'s, run by its `ReviewWorker` in a process of its own; this
-module only polls it and draws. Keys: Up/Down (wheel, click) choose, Enter or a click opens a turn,
-Left/Right step through the turns opened, O orders the list by misses or by turns, E saves the chart
-as a PNG in the data folder's exports, Escape goes back (and stops an analysis under way).
+module only says what a turn is and draws it.
 """
 
 from __future__ import annotations
 
-import logging
-import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from enum import Enum
-from functools import lru_cache
-from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
 import pygame
 
 from cribtiles.rules.board import SIZE, Board, Square
 from cribtiles.rules.moves import Exchange, Move, Pass, Play, format_move, format_rack
 from cribtiles.rules.scoring import PlayScore, score_play
+from cribtiles.table.misses import misses_first as misses_first_of
 from cribtiles.table.tiles.table import Table
 
 from .. import art
 from ..geometry import Layout, Rect, contains
 from ..paint import CREAM, DIM, GOLD, RED, blit_tile, board_grid, button, rounded_panel, scaled, write
-from ..screens import backdrop, card, card_rect, fit, heading, ring, text_size
+from ..review_chart import Series
+from ..review_frame import (
+    BEST,
+    CARD,
+    Mode,
+    Order,
+    ReviewFrame,
+    ReviewHost,
+    Worker,
+    chart_file,
+    list_layout,
+    turn_layout,
+)
+from ..screens import backdrop, card, fit, heading
 from .breakdown import InfoRow, place, score_rows
-from .review_chart import Series, chart_surface, plot_of, save_chart, turn_at
 
 if TYPE_CHECKING:
     from cribtiles.table.tiles.review import Review, TurnReview
 
-log = logging.getLogger("cribtiles.review")
+__all__ = ["CARD", "Mode", "Order", "ReviewScene", "chart_file", "list_layout", "turn_layout"]
 
-#: The card's share of the window (width, height): one card for every view of the review.
-CARD = (0.96, 0.94)
-
-BEST = (150, 220, 130)  # the best play's frames and words (the history's colour for a win)
 FIELD = (34, 22, 14, 170)  # the recessed field the boards sit in, as on the rules pages
 #: The fewest rows and columns of the board a turn shows (more when its tiles spread wider).
 LEAST_REGION = 7
 #: Evaluation lost from which a miss is shown in red (points: about a fifteen and a pair).
 BIG_MISS = 5.0
-#: Turns a PageUp or PageDown moves over in the list.
-PAGE = 8
 
 
-class Worker(Protocol):
-    """What the scene needs of a review runner (`cribtiles.table.tiles.review_worker.ReviewWorker`)."""
-
-    def progress(self) -> tuple[int, int]: ...
-
-    def result(self) -> Review | None: ...
-
-    def cancel(self) -> None: ...
-
-    def close(self) -> None: ...
-
-
-class ReviewHost(Protocol):
-    def exports_folder(self) -> Path | None:
-        """The folder where files made for the player go (None: there is none here)."""
-        ...
-
-
-class Mode(Enum):
-    RUNNING = "running"  # the analysis is under way: the progress bar
-    LIST = "list"  # every turn, and the chart
-    TURN = "turn"  # one turn: the play made and the best play side by side
-    FAILED = "failed"  # the analysis could not be made: why, in words
-
-
-class Order(Enum):
-    MISSES = "biggest misses first"
-    TURNS = "in the order played"
-
-
-def start_worker(table: Table) -> Worker:
+def start_worker(table: Table) -> Worker[Review]:
     """The review runner of the table layer, started on `table`."""
     from cribtiles.table.tiles.review_worker import ReviewWorker
 
@@ -109,10 +78,7 @@ def move_words(move: Move) -> str:
 def misses_first(review: Review) -> list[int]:
     """The indices of the review's turns, the biggest misses first (as `Review.biggest_misses` orders
     them), each turn once."""
-    where = {id(t): i for i, t in enumerate(review.turns)}
-    order = [where[id(t)] for t in review.biggest_misses(len(review.turns)) if id(t) in where]
-    seen = set(order)
-    return order + [i for i in range(len(review.turns)) if i not in seen]
+    return misses_first_of(review.turns, review.biggest_misses(len(review.turns)))
 
 
 def region(squares: Sequence[Square], least: int = LEAST_REGION) -> tuple[int, int, int, int]:
@@ -202,17 +168,6 @@ def _span(a: int, b: int, least: int) -> tuple[int, int]:
     return a, b
 
 
-def chart_file(folder: Path, now: float | None = None) -> Path:
-    """A new file name for a review's chart in `folder`: crib-tiles-review-20261130-151300.png (-2 ... when taken)."""
-    stem = f"crib-tiles-review-{time.strftime('%Y%m%d-%H%M%S', time.localtime(now))}"
-    path = folder / f"{stem}.png"
-    n = 2
-    while path.exists() or path.is_symlink():  # a link's name is taken, even a broken link's
-        path = folder / f"{stem}-{n}.png"
-        n += 1
-    return path
-
-
 def chart_title(review: Review) -> str:
     """A saved chart's title: the final scores (a match's totals)."""
     series = series_of(review)
@@ -221,421 +176,56 @@ def chart_title(review: Review) -> str:
     return f"Crib Tiles — scores turn by turn ({what}: {finals})"
 
 
-# --- where things sit ---
-
-
-@dataclass(frozen=True)
-class ListLayout:
-    card: Rect
-    text: int
-    top: int  # where the content starts under the heading
-    heads: int  # the y of the list's column headings
-    rows: Rect  # the list's rows
-    row: int  # a row's height
-    columns: tuple[int, ...]  # x of each column of a row's first line
-    chart: Rect
-    summary: Rect
-    buttons: dict[str, Rect]
-
-
-HINT_LIST = "Up/Down choose · Enter or a click opens a turn · O orders · E saves the chart · Esc goes back"
-HINT_TURN = "Left/Right: the turn before or after in the list · Esc: back to the list"
-
-
-def _foot_buttons(rect: Rect, s: int, names: Sequence[str]) -> dict[str, Rect]:
-    x, y, w, h = rect
-    pad = round(s * 1.0)
-    bh = max(28, round(s * 1.6))
-    bw = max(110, min(round(w * 0.2), (w - 2 * pad) // len(names) - pad))
-    gap = round(s * 0.8)
-    left = x + (w - len(names) * bw - (len(names) - 1) * gap) // 2
-    return {n: (left + k * (bw + gap), y + h - pad - bh, bw, bh) for k, n in enumerate(names)}
-
-
-@lru_cache(maxsize=8)
-def list_layout(size: tuple[int, int]) -> ListLayout:
-    rect = card_rect(size, *CARD)
-    s = text_size(size)
-    x, y, w, _h = rect
-    top = y + round(s * 0.9) + round(s * 2.4) + round((s - 3) * 1.5)
-    buttons = _foot_buttons(rect, s, ("open", "order", "export", "back"))
-    foot = min(r[1] for r in buttons.values()) - round(s * 0.6)
-    pad = round(s * 1.0)
-    left_w = round((w - 3 * pad) * 0.52)
-    lx = x + pad
-    row = round((s - 3) * 1.3 + max(14, s - 7) * 1.25) + 5
-    heads = top
-    rows = (lx, top + round(s * 1.2), left_w, foot - top - round(s * 1.2) - round(s * 1.1))
-    columns = tuple(lx + round(left_w * f) for f in (0.0, 0.25, 0.62, 0.8, 1.0))
-    columns = (columns[0] + 8, *columns[1:-1], columns[-1] - 8)
-    rx = lx + left_w + pad
-    rw = x + w - pad - rx
-    chart_h = round((foot - top) * 0.64)
-    chart = (rx, top, rw, chart_h)
-    summary = (rx, top + chart_h + round(s * 0.6), rw, foot - top - chart_h - round(s * 0.6))
-    return ListLayout(rect, s, top, heads, rows, row, columns, chart, summary, buttons)
-
-
-@dataclass(frozen=True)
-class TurnLayout:
-    card: Rect
-    text: int
-    top: int
-    headline: int  # the y of the line that says what the turn cost
-    panels: tuple[Rect, Rect]  # the play made, the best play
-    buttons: dict[str, Rect]
-
-
-@lru_cache(maxsize=8)
-def turn_layout(size: tuple[int, int]) -> TurnLayout:
-    rect = card_rect(size, *CARD)
-    s = text_size(size)
-    x, y, w, _h = rect
-    top = y + round(s * 0.9) + round(s * 2.4) + round((s - 3) * 1.5)
-    buttons = _foot_buttons(rect, s, ("previous", "list", "next"))
-    foot = min(r[1] for r in buttons.values()) - round(s * 0.6)
-    pad = round(s * 1.0)
-    ptop = top + round(s * 3.5)
-    pw = (w - 3 * pad) // 2
-    ph = foot - ptop
-    panels = ((x + pad, ptop, pw, ph), (x + 2 * pad + pw, ptop, pw, ph))
-    return TurnLayout(rect, s, top, top, panels, buttons)
-
-
-# --- the scene ---
-
-
-class ReviewScene:
-    """The review of `table`'s game; `on_close()` when the player is done. `worker` runs the analysis
-    (None: the table layer's `ReviewWorker`, started here); `host.exports_folder()` is where E saves
-    the chart."""
+class ReviewScene(ReviewFrame["Review"]):
+    """The review of `table`'s tile game; `on_close()` when the player is done. `worker` runs the
+    analysis (None: the table layer's `ReviewWorker`, started here)."""
 
     def __init__(
         self,
         host: ReviewHost,
         table: Table,
         on_close: Callable[[], None],
-        worker: Worker | None = None,
+        worker: Worker[Review] | None = None,
     ) -> None:
-        self.host = host
         self.table = table
-        self.on_close = on_close
-        self.worker: Worker | None = worker if worker is not None else start_worker(table)
-        # a scene put away without being closed (a new game started over it, the window closed) still
-        # stops its analysis: the window calls `shutdown`
-        self.mode = Mode.RUNNING
-        self.done, self.total = 0, 0
-        self.review: Review | None = None
-        self.order = Order.MISSES
-        self.shown: list[int] = []  # indices of review.turns, in the list's order
-        self.chosen = 0  # a position in `shown`
-        self.top = 0  # the first row shown
-        self.visible = 1  # rows that fit, as last drawn
-        self.message = ""
-        self.mouse: tuple[int, int] = (-1, -1)
-        self.size = (0, 0)
-        self._drawn: tuple[object, ...] | None = None
+        super().__init__(host, on_close, worker if worker is not None else start_worker(table))
 
-    # --- the analysis ---
+    def count(self, review: Review) -> int:
+        return len(review.turns)
 
-    def update(self, dt: float) -> None:
-        if self.mode is not Mode.RUNNING or self.worker is None:
-            return
-        try:
-            self.done, self.total = self.worker.progress()
-            review = self.worker.result()
-            said = getattr(self.worker, "incidents", None)
-            if said:
-                self.message = " ".join(said)
-        except Exception as e:  # the runner failed: said in words, the window goes on
-            self._failed(f"The review could not be made: {e}")
-            return
-        if review is not None:
-            self._stop_worker()
-            self.show(review)
+    def misses_first(self, review: Review) -> list[int]:
+        return misses_first(review)
 
-    def show(self, review: Review) -> None:
-        """The analysis is done: the list of turns, the biggest misses first."""
-        self.review = review
-        self.mode = Mode.LIST
-        self._reorder()
+    def player_of(self, review: Review, index: int) -> int:
+        return review.turns[index].player
 
-    def _failed(self, why: str) -> None:
-        self._stop_worker()
-        self.mode = Mode.FAILED
-        self.message = why
+    def names_of(self, review: Review) -> tuple[str, ...]:
+        return review.names
 
-    def _stop_worker(self) -> None:
-        worker, self.worker = self.worker, None
-        if worker is not None:  # at most once
-            _let_go(worker)
+    def series(self, review: Review) -> Series:
+        return series_of(review)
 
-    def close(self) -> None:
-        """Back to where the review was opened from: an analysis under way is stopped."""
-        self._stop_worker()
-        self.on_close()
-
-    # --- the list ---
-
-    def _reorder(self) -> None:
-        if self.review is None:
-            return
-        keep = self.shown[self.chosen] if self.shown else None
-        n = len(self.review.turns)
-        self.shown = misses_first(self.review) if self.order is Order.MISSES else list(range(n))
-        self.chosen = self.shown.index(keep) if keep is not None and keep in self.shown else 0
-        self.top = 0
-        self.choose(self.chosen)
-
-    def toggle_order(self) -> None:
-        self.order = Order.TURNS if self.order is Order.MISSES else Order.MISSES
-        self._reorder()
-
-    def choose(self, i: int) -> None:
-        if not self.shown:
-            return
-        self.chosen = max(0, min(len(self.shown) - 1, i))
-        if self.chosen < self.top:
-            self.top = self.chosen
-        elif self.chosen >= self.top + self.visible:
-            self.top = self.chosen - self.visible + 1
+    def chart_title(self, review: Review) -> str:
+        return chart_title(review)
 
     @property
     def turn(self) -> TurnReview | None:
         """The turn chosen in the list (and shown when one is opened)."""
-        if self.review is None or not self.shown:
-            return None
-        return self.review.turns[self.shown[self.chosen]]
+        i = self.index
+        return None if i is None or self.review is None else self.review.turns[i]
 
-    def open(self, i: int | None = None) -> None:
-        if i is not None:
-            self.choose(i)
-        if self.turn is not None:
-            self.mode = Mode.TURN
-
-    def export(self) -> None:
-        """The chart saved as a PNG in the exports folder; where it went, or why not, in `message`."""
-        if self.review is None:
-            return
-        folder = self.host.exports_folder()
-        if folder is None:
-            self.message = "There is no data folder here to save the chart in."
-            return
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            if folder.is_symlink():  # it may lead out of the data folder: nothing is written through it
-                self.message = f"The chart was not saved: {folder} is a symbolic link, not a folder of its own."
-                return
-            path = chart_file(folder)
-            save_chart(series_of(self.review), str(path), chart_title(self.review))
-        except (OSError, pygame.error) as e:
-            self.message = f"The chart could not be saved in {folder}: {getattr(e, 'strerror', None) or e}"
-            return
-        self.message = f"The chart was saved to {path}"
-
-    # --- input ---
-
-    def shutdown(self) -> None:
-        """An analysis still under way is stopped."""
-        self._stop_worker()
-
-    def handle(self, event: pygame.event.Event) -> None:
-        if event.type == pygame.MOUSEMOTION:
-            self.mouse = event.pos
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.mouse = event.pos
-            self._click(event.pos)
-        elif event.type == pygame.MOUSEWHEEL and self.mode is Mode.LIST:
-            most = max(0, len(self.shown) - self.visible)
-            self.top = max(0, min(most, self.top - event.y * 3))
-        elif event.type == pygame.KEYDOWN:
-            self._key(event.key)
-
-    def _key(self, k: int) -> None:
-        if self.mode is Mode.TURN:
-            if k in (pygame.K_ESCAPE, pygame.K_BACKSPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
-                self.mode = Mode.LIST
-            elif k in (pygame.K_LEFT, pygame.K_UP, pygame.K_RIGHT, pygame.K_DOWN):
-                self.choose(self.chosen + (-1 if k in (pygame.K_LEFT, pygame.K_UP) else 1))
-            elif k == pygame.K_e:
-                self.export()
-            return
-        if k == pygame.K_ESCAPE or (k == pygame.K_BACKSPACE and self.mode is not Mode.RUNNING):
-            self.close()
-        elif self.mode is not Mode.LIST:
-            return
-        elif k in (pygame.K_UP, pygame.K_DOWN):
-            self.choose(self.chosen + (-1 if k == pygame.K_UP else 1))
-        elif k in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
-            self.choose(self.chosen + (-1 if k == pygame.K_PAGEUP else 1) * max(1, self.visible - 1))
-        elif k in (pygame.K_HOME, pygame.K_END):
-            self.choose(0 if k == pygame.K_HOME else len(self.shown) - 1)
-        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            self.open()
-        elif k == pygame.K_o:
-            self.toggle_order()
-        elif k == pygame.K_e:
-            self.export()
-
-    def _click(self, pos: tuple[int, int]) -> None:
-        size = self.size
-        if self.mode in (Mode.RUNNING, Mode.FAILED):
-            if contains(_running_button(size), pos):
-                self.close()
-            return
-        if self.mode is Mode.TURN:
-            actions = {
-                "previous": lambda: self.choose(self.chosen - 1),
-                "list": lambda: setattr(self, "mode", Mode.LIST),
-                "next": lambda: self.choose(self.chosen + 1),
-            }
-            for name, rect in turn_layout(size).buttons.items():
-                if contains(rect, pos):
-                    actions[name]()
-            return
-        lay = list_layout(size)
-        actions = {"open": self.open, "order": self.toggle_order, "export": self.export, "back": self.close}
-        for name, rect in lay.buttons.items():
-            if contains(rect, pos):
-                actions[name]()
-                return
-        row = self._row_at(pos)
-        if row is not None:
-            self.open(row)
-            return
-        if contains(lay.chart, pos) and self.review is not None and self.review.turns:
-            plot = plot_of(series_of(self.review), _size(lay.chart), _chart_text(lay.text))
-            k = turn_at(plot, pos[0] - lay.chart[0]) - 1
-            self.open(self.shown.index(k))
-
-    def _row_at(self, pos: tuple[int, int]) -> int | None:
-        lay = list_layout(self.size)
-        if not contains(lay.rows, pos):
-            return None
-        i = self.top + (pos[1] - lay.rows[1]) // lay.row
-        return i if i < min(len(self.shown), self.top + self.visible) else None
-
-    # --- drawing ---
-
-    def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        """The whole card when anything on it changed (None), else nothing ([])."""
-        self.size = surface.get_size()
-        hover = self._hover()
-        drawn = (self.size, self.mode, self.done, self.total, self.chosen, self.top, self.order, self.message, hover)
-        if not full and drawn == self._drawn:
-            return []
-        self._drawn = drawn
-        if self.mode in (Mode.RUNNING, Mode.FAILED):
-            self._draw_running(surface)
-        elif self.mode is Mode.LIST:
-            self._draw_list(surface)
-        else:
-            self._draw_turn(surface)
-        return None
-
-    def _hover(self) -> object:
-        """What the mouse points at that the drawing shows (a button, a row)."""
-        size = self.size
-        if self.mode in (Mode.RUNNING, Mode.FAILED):
-            return contains(_running_button(size), self.mouse)
-        buttons = turn_layout(size).buttons if self.mode is Mode.TURN else list_layout(size).buttons
-        named = next((n for n, r in buttons.items() if contains(r, self.mouse)), None)
-        return named if named is not None or self.mode is Mode.TURN else self._row_at(self.mouse)
-
-    def _draw_running(self, surface: pygame.Surface) -> None:
-        """The progress of the analysis (or why it failed) on the card the review will fill, so that
-        the wood is drawn once."""
-        size = surface.get_size()
-        rect = card_rect(size, *CARD)
-        backdrop(surface)
-        card(surface, rect)
-        s = text_size(size)
-        x, y, w, h = rect
-        middle = y + h // 2 - 2 * s
-        if self.mode is Mode.FAILED:
-            heading(surface, "Game review", rect, s, "Esc goes back")
-            for k, line in enumerate(_wrapped(self.message, s - 2, w - 4 * s)):
-                write(surface, line, s - 2, RED, (x + w // 2, middle + k * round(s * 1.3)), "midtop")
-            back = _running_button(size)
-            button(surface, back, "Back", True, contains(back, self.mouse), strong=True)
-            return
-        heading(surface, "Game review", rect, s, "The analysis runs beside the game · Esc stops it")
-        words = "Each turn is played again by the Expert's analysis to find the best play."
-        write(surface, fit(words, s - 2, w - 3 * s), s - 2, CREAM, (x + w // 2, middle - round(s * 2.2)), "midtop")
-        bw = min(w - 4 * s, 40 * s)
-        bar = (x + (w - bw) // 2, middle, bw, round(s * 1.2))
-        rounded_panel(surface, bar, (20, 12, 8, 220), bar[3] // 2)
-        fraction = self.done / self.total if self.total > 0 else 0.0
-        filled = round((bar[2] - 4) * max(0.0, min(1.0, fraction)))
-        if filled > 0:
-            pygame.draw.rect(surface, GOLD, (bar[0] + 2, bar[1] + 2, filled, bar[3] - 4), border_radius=bar[3] // 2)
-        said = f"Turn {self.done} of {self.total}" if self.total else "Starting the analysis…"
-        write(surface, said, s - 2, DIM, (x + w // 2, bar[1] + bar[3] + round(s * 0.5)), "midtop")
-        if self.message:  # what the runner had to say (no process of its own here: slower frames)
-            note = fit(self.message, s - 5, w - 3 * s)
-            write(surface, note, s - 5, DIM, (x + w // 2, bar[1] + bar[3] + round(s * 2.0)), "midtop")
-        cancel = _running_button(size)
-        button(surface, cancel, "Cancel", True, contains(cancel, self.mouse))
-
-    def _draw_list(self, surface: pygame.Surface) -> None:
+    def draw_row(self, surface: pygame.Surface, index: int, rect: Rect, columns: tuple[int, ...], s: int) -> None:
         review = self.review
         assert review is not None
-        lay = list_layout(surface.get_size())
-        s = lay.text
-        backdrop(surface)
-        card(surface, lay.card)
-        heading(surface, "Game review", lay.card, s, HINT_LIST)
-        small = s - 3
-        heads = ("Turn", "Player", "Scored / best", "Pts lost", "Eval. lost")
-        anchors = ("topleft", "topleft", "topright", "topright", "topright")
-        for cx, head, anchor in zip(lay.columns, heads, anchors, strict=True):
-            write(surface, head, small - 1, DIM, (cx, lay.heads), anchor)
-        self.visible = max(1, lay.rows[3] // lay.row)
-        self.top = max(0, min(self.top, max(0, len(self.shown) - self.visible)))
-        hover = self._row_at(self.mouse)
-        several = len({t.round for t in review.turns}) > 1
-        for k in range(self.visible):
-            i = self.top + k
-            if i >= len(self.shown):
-                break
-            r = (lay.rows[0], lay.rows[1] + k * lay.row, lay.rows[2], lay.row - 4)
-            if i == self.chosen:
-                rounded_panel(surface, r, (255, 214, 102, 60), 6)
-                ring(surface, r)
-            elif i == hover:
-                rounded_panel(surface, r, (255, 255, 255, 25), 6)
-            turn = review.turns[self.shown[i]]
-            _draw_row(surface, turn, review.names[turn.player], r, lay.columns, s, several)
-        if not self.shown:
-            write(surface, "No turns to review.", s, CREAM, (lay.rows[0] + 8, lay.rows[1] + s), "topleft")
-        else:
-            last = min(len(self.shown), self.top + self.visible)
-            said = f"{self.order.value} · {self.top + 1}-{last} of {len(self.shown)}"
-            at = (lay.rows[0] + 8, lay.rows[1] + lay.rows[3] + round(s * 0.2))
-            write(surface, fit(said, small - 3, lay.rows[2]), small - 3, DIM, at, "topleft")
-        chosen = self.shown[self.chosen] + 1 if self.shown else None
-        chart = chart_surface(series_of(review), _size(lay.chart), _chart_text(s), chosen)
-        surface.blit(chart, lay.chart[:2])
-        pygame.draw.rect(surface, art.shade(art.FRAME_WOOD, 0.7), lay.chart, 1)
-        _draw_summary(surface, review, lay.summary, s)
-        if self.message:
-            colour = RED if "could not" in self.message or "no data" in self.message else CREAM
-            sy = min(r[1] for r in lay.buttons.values()) - 4
-            write(
-                surface,
-                fit(self.message, s - 5, lay.card[2] - 2 * s),
-                s - 5,
-                colour,
-                (lay.card[0] + lay.card[2] // 2, sy),
-                "midbottom",
-            )
-        other = "By turn" if self.order is Order.MISSES else "By misses"
-        labels = {"open": "Open turn", "order": other, "export": "Save chart", "back": "Back"}
-        for name, rect in lay.buttons.items():
-            enabled = name == "back" or bool(self.shown)
-            button(surface, rect, labels[name], enabled, contains(rect, self.mouse), strong=name == "open")
+        turn = review.turns[index]
+        several = len(review.finals) > 1
+        _draw_row(surface, turn, review.names[turn.player], rect, columns, s, several)
 
-    def _draw_turn(self, surface: pygame.Surface) -> None:
+    def draw_summary(self, surface: pygame.Surface, box: Rect, s: int) -> None:
+        assert self.review is not None
+        _draw_summary(surface, self.review, box, s)
+
+    def draw_turn(self, surface: pygame.Surface) -> None:
         turn = self.turn
         assert turn is not None and self.review is not None
         lay = turn_layout(surface.get_size())
@@ -645,7 +235,7 @@ class ReviewScene:
         name = self.review.names[turn.player]
         rounds = len({t.round for t in self.review.turns}) > 1
         where = f"Round {turn.round + 1}, turn {turn.number + 1}" if rounds else f"Turn {turn.number + 1}"
-        heading(surface, f"{where} · {name}", lay.card, s, HINT_TURN)
+        heading(surface, f"{where} · {name}", lay.card, s, self.hint_turn)
         x, _, w, _ = lay.card
         said, colour = cost_words(name, turn), BEST if turn.is_best else CREAM
         write(surface, fit(said, s - 2, w - 2 * s), s - 2, colour, (x + w // 2, lay.headline), "midtop")
@@ -665,37 +255,6 @@ class ReviewScene:
         for bname, rect in lay.buttons.items():
             enabled = bname == "list" or (self.chosen > 0 if bname == "previous" else self.chosen < len(self.shown) - 1)
             button(surface, rect, labels[bname], enabled, contains(rect, self.mouse), strong=bname == "list")
-
-
-def _let_go(worker: Worker) -> None:
-    """Stop the analysis and end its process (whatever went wrong with it: the window goes on)."""
-    try:
-        worker.cancel()
-        worker.close()
-    except Exception as e:
-        log.warning("the review's worker could not be stopped: %s", e)
-
-
-def _size(rect: Rect) -> tuple[int, int]:
-    return rect[2], rect[3]
-
-
-def _chart_text(s: int) -> int:
-    """The size of the chart's words beside the list's."""
-    return max(14, s - 5)
-
-
-def _running_button(size: tuple[int, int]) -> Rect:
-    x, y, w, h = card_rect(size, *CARD)
-    s = text_size(size)
-    bw, bh = max(120, round(w * 0.22)), max(28, round(s * 1.6))
-    return (x + (w - bw) // 2, y + h - round(s * 1.0) - bh, bw, bh)
-
-
-def _wrapped(text: str, size: int, width: int) -> list[str]:
-    from ..paint import wrap
-
-    return wrap(text, size, width)
 
 
 def _draw_row(

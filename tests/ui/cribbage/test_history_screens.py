@@ -1,5 +1,5 @@
 """Games of classic cribbage on the History and Statistics screens, headless: listed among the tile game's
-games newest first and marked as cribbage, replayed move by move (not reviewed: said in words), and
+games newest first and marked as cribbage, replayed move by move and reviewed (V, as a tile game's), and
 counted by bot level on the Statistics screen's second page."""
 
 from __future__ import annotations
@@ -15,7 +15,6 @@ from cribtiles.table.settings import Preferences
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import (
-    NOT_REVIEWED,
     HistoryScene,
     StatisticsScene,
     cribbage_marks,
@@ -67,17 +66,14 @@ def test_the_two_kinds_of_game_are_listed_newest_first_and_cribbage_is_marked(ap
 
 def test_enter_on_a_cribbage_game_replays_it_move_by_move(app: App) -> None:
     """Issue 32: Enter opens the replay of the game of cribbage chosen, from the first deal; Right, Left,
-    PageDown, End and Home step through it; V says a game of cribbage is not reviewed; Escape comes back."""
+    PageDown, End and Home step through it; Escape comes back."""
     from cribtiles.ui.cribbage.replay_scene import CribbageReplayScene
     from cribtiles.ui.cribbage.scene import Mode
 
     app.open_history()
     frames(app)
     scene = app.scenes[-1]
-    assert isinstance(scene, HistoryScene) and scene.replayable and not scene.reviewable
-    post_key(pygame.K_v)
-    frames(app)
-    assert app.scenes[-1] is scene and scene.message == NOT_REVIEWED
+    assert isinstance(scene, HistoryScene) and scene.replayable and scene.reviewable
     post_key(pygame.K_RETURN)
     frames(app)
     replay = app.scenes[-1]
@@ -217,3 +213,38 @@ def test_only_cribbage_played_opens_on_its_page_and_nothing_played_says_so() -> 
         assert sections == [] and empty.startswith("No games of classic cribbage yet") and note == ""
     finally:
         b.close()
+
+
+def test_tab_in_the_replay_of_a_finished_game_shows_every_hand(app: App) -> None:
+    """Issue 32: Tab turns the other seat's cards face up, move after move, and back; a game not over
+    keeps them hidden, said in words."""
+    from cribtiles.table.cribbage.table import CribbageTable
+    from cribtiles.ui.cribbage.replay_scene import NOT_OVER, CribbageReplayScene
+
+    app.open_history()
+    frames(app)
+    post_key(pygame.K_RETURN)
+    frames(app)
+    replay = app.scenes[-1]
+    assert isinstance(replay, CribbageReplayScene) and replay.table.is_over
+    other = replay.felt.pub.bot
+    assert all(c is None for c in replay.felt._bot_cards())  # face down, as you saw them
+    post_key(pygame.K_TAB)
+    frames(app)
+    dealt = replay.table.at_ply(0).state.hands[other]
+    assert len(dealt) == 6 and replay.felt._bot_cards() == dealt
+    for _ in range(4):  # both discards, then cards of the play
+        post_key(pygame.K_RIGHT)
+    frames(app)
+    assert replay.felt._bot_cards() == replay.table.at_ply(4).state.hands[other]
+    post_key(pygame.K_TAB)
+    frames(app)
+    assert all(c is None for c in replay.felt._bot_cards())
+    unfinished = CribbageTable.from_record({**replay.table.state.record(), "moves": list(replay.table.state.log[:5])})
+    app.open_cribbage_replay(unfinished)
+    frames(app)
+    post_key(pygame.K_TAB)
+    frames(app)
+    half = app.scenes[-1]
+    assert isinstance(half, CribbageReplayScene) and half.felt.open_hand is None
+    assert NOT_OVER in half.felt.snapshot().prompt

@@ -99,3 +99,14 @@ def test_the_buttons_are_centred_and_the_count_box_sits_between_minus_and_plus()
     assert lay.number_box(lay.buttons((ButtonKind.GO,))) is None
     card = lay.end_card()
     assert all(inside(r, card) for r in lay.end_buttons().values())
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (1024, 640), (800, 600)])
+def test_the_end_cards_three_buttons_fit_apart_on_the_card(size: tuple[int, int]) -> None:
+    lay = CribLayout.of(*size)
+    card = lay.end_card()
+    three = lay.end_buttons(review=True)
+    assert list(three) == [ButtonKind.NEW_GAME, ButtonKind.REVIEW, ButtonKind.TITLE]
+    rects = list(three.values())
+    assert all(inside(r, card) for r in rects)
+    assert all(a[0] + a[2] < b[0] for a, b in itertools.pairwise(rects))

@@ -100,6 +100,8 @@ def test_the_scene_plays_a_remote_game_to_its_end_card(app: App, server: tuple[s
         assert session.landed > 40 and pilot.steps > 40  # each of the bot's moves landed one at a time
         record = session.record()
         assert record is not None and CribbageTable.from_json(record).state.log == table.state.log
+        finished = session.finished_table()  # what the end card's review takes: the game from the server's record
+        assert finished is not None and finished.state == table.state
         assert session.incidents() == ()
         with pytest.raises(IllegalMove, match="not played here"):
             session.view(1)  # the other hand never crosses

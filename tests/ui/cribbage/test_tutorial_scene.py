@@ -127,3 +127,13 @@ def test_the_new_cribbage_game_choice_offers_the_tutorial(app: App) -> None:
     post_key(pygame.K_ESCAPE)
     frames(app)
     assert app.scenes[-1] is setup
+
+
+def test_the_hint_key_is_refused_in_words_so_no_coach_box_covers_the_steps_words(app: App) -> None:
+    from cribtiles.ui.cribbage.tutorial_scene import NO_COACH
+
+    scene = tutorial(app)
+    post_key(pygame.K_i)
+    frames(app)
+    assert scene.message == NO_COACH and scene.coach.note is None
+    assert scene.snapshot().coach is None and table_of(scene).hints == 0

@@ -202,6 +202,13 @@ class WireSession:
     def finish(self) -> None:
         self._send("finish")
 
+    @property
+    def coach_allowed(self) -> bool:
+        return False  # no review offered over this wire: the end card shows New game and Title
+
+    def finished_table(self) -> None:
+        return None
+
     def incidents(self) -> tuple[str, ...]:
         return tuple(self._send("incidents")["incidents"])
 

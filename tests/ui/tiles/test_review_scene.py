@@ -27,9 +27,9 @@ from cribtiles.ui import art
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.history_scene import HistoryScene
+from cribtiles.ui.review_chart import EXPORT_SIZE, Series, chart_surface, plot_of, ticks
 from cribtiles.ui.tiles.autopilot import post_click, post_key
 from cribtiles.ui.tiles.end_scene import EndScene
-from cribtiles.ui.tiles.review_chart import EXPORT_SIZE, Series, chart_surface, plot_of, ticks
 from cribtiles.ui.tiles.review_scene import (
     Mode,
     ReviewScene,
@@ -143,7 +143,7 @@ def test_the_progress_is_shown_while_the_analysis_runs_and_escape_stops_it(app: 
 
 
 def test_the_cancel_button_stops_the_analysis_too(app: App, game: tuple) -> None:
-    from cribtiles.ui.tiles.review_scene import _running_button
+    from cribtiles.ui.review_frame import _running_button
 
     worker = StandIn(game[1], steps=1000)
     _, closed = opened(app, game[0], worker)
@@ -194,7 +194,7 @@ def test_a_click_on_a_turn_shows_the_two_plays_side_by_side_and_the_keys_step(ap
 def test_a_turn_shows_the_played_and_the_best_tiles_in_their_colours(app: App, game: tuple) -> None:
     """Where the two boards are drawn, the squares of each play are framed: gold for the play made,
     green for the best one; and the score on each side is the engine's."""
-    from cribtiles.ui.tiles.review_scene import BEST
+    from cribtiles.ui.review_frame import BEST
 
     table, review = game
     scene, _ = opened(app, table, StandIn(review))
@@ -435,3 +435,17 @@ def test_the_review_workers_own_analysis_reaches_the_list(app: App) -> None:
     assert scene.review is not None and len(scene.review.turns) == len(table.state.turns)
     assert (scene.done, scene.total) == (len(table.state.turns),) * 2
     assert [t.played for t in scene.review.turns] == [t.move for t in table.state.turns]
+
+
+def test_tab_lists_one_players_turns_at_a_time(app: App, game: tuple) -> None:
+    table, review = game
+    scene, _ = opened(app, table, StandIn(review))
+    frames(app, 4)
+    every = list(scene.shown)
+    post_key(pygame.K_TAB)
+    frames(app)
+    assert scene.player == 0 and scene.shown == [i for i in every if review.turns[i].player == 0]
+    post_key(pygame.K_TAB)
+    post_key(pygame.K_TAB)
+    frames(app)
+    assert scene.player is None and scene.shown == every

@@ -17,9 +17,9 @@ from functools import lru_cache
 
 import pygame
 
-from .. import art
-from ..geometry import Rect
-from ..paint import CREAM, DIM, GOLD
+from . import art
+from .geometry import Rect
+from .paint import CREAM, DIM, GOLD
 
 FIELD = (34, 22, 14)  # the chart's ground: the dark wood of the examples' fields, opaque
 GRID = (70, 52, 36)
@@ -37,6 +37,7 @@ class Series:
     scores: tuple[tuple[int, ...], ...]
     round_starts: tuple[int, ...] = ()
     finals: tuple[int, ...] = ()  # what the legend says for each player (else the last score charted)
+    unit: str = "turns"  # what the steps along the bottom are
 
     @property
     def turns(self) -> int:
@@ -48,6 +49,7 @@ class Series:
         after_each: Sequence[Sequence[int]],
         round_starts: Sequence[int] = (),
         finals: Sequence[int] = (),
+        unit: str = "turns",
     ) -> Series:
         """From each turn's scores (`after_each[k][p]`: player p's score after turn k+1), a 0 first.
 
@@ -56,7 +58,7 @@ class Series:
         """
         n = len(names)
         scores = tuple((0, *(row[p] for row in after_each)) for p in range(n))
-        return Series(tuple(names), scores, tuple(round_starts), tuple(finals))
+        return Series(tuple(names), scores, tuple(round_starts), tuple(finals), unit)
 
     def segments(self, player: int) -> list[list[tuple[int, int]]]:
         """A player's line as (turn, score) points, one piece per round: each round starts again at 0.
@@ -177,7 +179,7 @@ def _chart(series: Series, size: tuple[int, int], text: int, selected: int | Non
         pygame.draw.line(surf, DIM, (x, fy + fh), (x, fy + fh + 4), 1)
         label = art.text(str(k), small, DIM)
         surf.blit(label, label.get_rect(midtop=(x, fy + fh + 5)))
-    turns = art.text("turns", small, DIM)
+    turns = art.text(series.unit, small, DIM)
     surf.blit(turns, turns.get_rect(bottomright=(fx + fw, h - 1)))
     for n, start in enumerate(series.round_starts):
         x = round(plot.x(start))
