@@ -138,7 +138,7 @@ def review_json(review: CribbageReview, seed: int) -> dict[str, Any]:
     }
 
 
-def _decision_json(d: Decision, names: tuple[str, str]) -> dict[str, Any]:
+def _decision_json(d: Decision, names: tuple[str, ...]) -> dict[str, Any]:
     common = {"kind": str(d.kind), "deal": d.deal, "player": d.player, "name": names[d.player]}
     if isinstance(d, DiscardReview):
         chosen, best = d.chosen, d.best

@@ -59,7 +59,7 @@ class DiscardReview:
     deal: int
     player: int
     own_crib: bool
-    scores: tuple[int, int]  # before the deal's play
+    scores: tuple[int, ...]  # before the deal's play
     dealt: tuple[Card, ...]
     advice: tuple[DiscardAdvice, ...]
     chosen_at: int
@@ -116,7 +116,7 @@ class PlayReview:
     deal: int
     player: int
     own_crib: bool
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     hand: tuple[Card, ...]  # the cards held before laying
     pile: tuple[Card, ...]  # the cards since the count was last reset
     count: int
@@ -197,9 +197,9 @@ class CribbageReview:
     of the scores over the decisions), the final (or last) scores."""
 
     decisions: tuple[Decision, ...]
-    names: tuple[str, str]
-    scores: tuple[tuple[int, int], ...]
-    finals: tuple[int, int]
+    names: tuple[str, ...]
+    scores: tuple[tuple[int, ...], ...]
+    finals: tuple[int, ...]
     guesses: int
     complete: bool
 
@@ -335,7 +335,7 @@ def review_game(
     if progress is not None:
         progress(0, total)
     decisions: list[Decision] = []
-    scores: list[tuple[int, int]] = []
+    scores: list[tuple[int, ...]] = []
     at = start_of(state)
     solvers: dict[tuple[int, int], Solver] = {}  # each deal's, from each seat: the positions solved kept
     for ply, text in enumerate(state.log):
