@@ -185,10 +185,14 @@ def test_skunks_and_seats() -> None:
     assert game((121, 91)).cribbage.margin is MarginKind.WIN
     assert game((60, 121)).cribbage.double_skunk and game((60, 121)).result is Result.LOSS
     assert game((121, 100), person=1).bots == (0,) and game((121, 100), person=1).result is Result.LOSS
-    with pytest.raises(ValueError, match="a person against a bot"):
+    with pytest.raises(ValueError, match="a person among them"):
         replace(game((121, 100)), seats=(("Bot", "easy"), ("Bot", "hard")))  # nobody's game
-    with pytest.raises(ValueError, match="one winner"):
-        replace(game((121, 100)), winners=(0, 1))
+    with pytest.raises(ValueError, match="one side wins"):
+        replace(
+            game((121, 100)), winners=(0, 1), seats=(("You", None), ("Bot", "easy"), ("Bot", "hard")), scores=(1, 2, 3)
+        )
+    with pytest.raises(ValueError, match="as many points pegged"):
+        replace(game((121, 100)), seats=(*game((121, 100)).seats, ("Hard bot", "hard")), scores=(121, 100, 90))
     with pytest.raises(ValueError, match="owned by no seat"):
         game((121, 100), shows=(show(4, owner=2),))
     with pytest.raises(ValueError, match="not the details"):
