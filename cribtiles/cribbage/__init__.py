@@ -1,4 +1,5 @@
-"""Classic two-player cribbage as a pure library: cards, the show, the play and the game state.
+"""Classic cribbage (two players, five-card, three players, four in partnerships) as a pure library: cards,
+the show, the play and the game state.
 
 Standard library only (the hand scorer is shared with the tile game's rules); nothing here draws or waits.
 """
@@ -8,7 +9,7 @@ from .events import EventKind, MarginKind, Outcome, ScoreEvent
 from .game import CribbageState, describe_cut, new_game
 from .moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard, parse_move
 from .muggins import MOST_PEGGED, MOST_SHOWN, WRONG_CALL, Claim, ClaimKind, call_points
-from .options import CribbageOptions, Phase
+from .options import CribbageOptions, Phase, Variant
 from .peg import PegItem, PegKind, peg_items, peg_points
 from .record import replay
 from .show import ShowItem, ShowKind, ShowScore, describe_show, score_show, show_total
@@ -45,6 +46,7 @@ __all__ = [
     "ShowScore",
     "ShownHand",
     "Suit",
+    "Variant",
     "call_points",
     "describe_cut",
     "describe_show",

@@ -15,6 +15,7 @@ class EventKind(StrEnum):
     """Scores that are neither the play's nor the show's combinations."""
 
     HEELS = "his heels"  # a jack turned as the starter: 2 to the dealer
+    THREE_FOR_LAST = "three for last"  # five-card cribbage: 3 to the first deal's non-dealer, at the start
     COUNT = "count"  # a hand counted at a declared number (muggins option)
     CLAIM = "claim"  # what a card laid in the play was said to score (muggins in the play)
     MUGGINS = "muggins"  # a call on a wrong count: the points missed, or said over, to the caller
@@ -52,28 +53,38 @@ _MARGIN_WORDS = {
 #: Below target minus this the loser is lurched (skunked): 91 in a game to 121; minus DOUBLE, doubly (61).
 SKUNK_MARGIN = 30
 DOUBLE_SKUNK_MARGIN = 60
+#: The shortest game with a double lurch: in a game to 61 (five-card cribbage, or "a game to 61") only the
+#: single lurch counts, under 31 (the American Cribbage Congress's rule for 61-point games).
+DOUBLE_SKUNK_FROM = 91
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: the winner, the final scores and the margin's kind."""
+    """The end of a game: the winning side, the final scores (one per side) and the margin's kind.
+
+    Sides are the players themselves, except in the partnership game, where players 0 and 2 are side 0
+    and players 1 and 3 side 1 (`side_of_player`: each player's side, in seat order).
+    [choice] With three players the margin is judged by the best of the losers: the game is a lurch only
+    when every loser is under the line."""
 
     winner: int
-    scores: tuple[int, int]
+    scores: tuple[int, ...]
     margin_kind: MarginKind
+    side_of_player: tuple[int, ...] = (0, 1)
 
     @property
     def winners(self) -> tuple[int, ...]:
-        """The winner, as the tile game names its winners (cribbage has no tie)."""
-        return (self.winner,)
+        """The players who won (partners both), as the tile game names its winners (cribbage has no tie)."""
+        return tuple(p for p, side in enumerate(self.side_of_player) if side == self.winner)
 
-    def returns(self) -> tuple[float, float]:
-        """OpenSpiel-style returns: 1 for the winner, 0 for the loser."""
-        return (1.0, 0.0) if self.winner == 0 else (0.0, 1.0)
+    def returns(self) -> tuple[float, ...]:
+        """OpenSpiel-style returns, one per player: 1 for each winner, 0 for each loser."""
+        return tuple(1.0 if side == self.winner else 0.0 for side in self.side_of_player)
 
     @property
     def loser_score(self) -> int:
-        return self.scores[1 - self.winner]
+        """The best losing score (with two sides, the loser's)."""
+        return max(score for side, score in enumerate(self.scores) if side != self.winner)
 
     @property
     def lurch(self) -> bool:
@@ -84,24 +95,34 @@ class Outcome:
     def double_lurch(self) -> bool:
         return self.margin_kind is MarginKind.DOUBLE_SKUNK
 
-    def words(self, names: tuple[str, str]) -> str:
-        """'You win by a lurch (skunk), 121 to 84.'
+    def words(self, names: tuple[str, ...]) -> str:
+        """'You win by a lurch (skunk), 121 to 84.'; partners are named together, the losers' scores follow.
 
         >>> Outcome(0, (121, 84), MarginKind.SKUNK).words(("You", "Bot"))
         'You win by a lurch (skunk), 121 to 84.'
+        >>> Outcome(0, (121, 95), MarginKind.WIN, (0, 1, 0, 1)).words(("You", "East", "North", "West"))
+        'You and North win, 121 to 95.'
+        >>> Outcome(2, (50, 40, 61), MarginKind.WIN, (0, 1, 2)).words(("You", "East", "West"))
+        'West wins, 61 to 50 and 40.'
         """
         how = "" if self.margin_kind is MarginKind.WIN else f" by {self.margin_kind.words}"
-        return f"{names[self.winner]} win{'' if names[self.winner] == 'You' else 's'}{how}, " + (
-            f"{self.scores[self.winner]} to {self.loser_score}."
-        )
+        who = [names[p] for p in self.winners]
+        verb = "win" if len(who) > 1 or who[0] == "You" else "wins"
+        if "You" in who[1:]:
+            who.remove("You")
+            who.insert(0, "You")
+        losers = " and ".join(str(score) for side, score in enumerate(self.scores) if side != self.winner)
+        return f"{' and '.join(who)} {verb}{how}, {self.scores[self.winner]} to {losers}."
 
 
-def outcome_of(scores: tuple[int, int], winner: int, target: int) -> Outcome:
-    loser = scores[1 - winner]
-    if loser < target - DOUBLE_SKUNK_MARGIN:
+def outcome_of(scores: tuple[int, ...], winner: int, target: int, side_of_player: tuple[int, ...] = (0, 1)) -> Outcome:
+    """How the game ended: a lurch when the best loser is under target − 30, a double lurch under target − 60
+    (in games to 91 or more: a game to 61 knows only the single lurch, under 31)."""
+    loser = max(score for side, score in enumerate(scores) if side != winner)
+    if target >= DOUBLE_SKUNK_FROM and loser < target - DOUBLE_SKUNK_MARGIN:
         kind = MarginKind.DOUBLE_SKUNK
     elif loser < target - SKUNK_MARGIN:
         kind = MarginKind.SKUNK
     else:
         kind = MarginKind.WIN
-    return Outcome(winner, scores, kind)
+    return Outcome(winner, scores, kind, side_of_player)

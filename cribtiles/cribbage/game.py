@@ -1,4 +1,22 @@
-"""The state of a game of classic two-player cribbage: deal, discard, the play to 31, the show, 121 up.
+"""The state of a game of classic cribbage: deal, discard, the play to 31, the show, 121 up; two players
+(six-card or five-card), three players, or four in two partnerships (`Variant`).
+
+Everything goes clockwise from the dealer's left: the deal, the discard, the lead and the show; player
+(dealer + 1) % N first, the dealer last, then the dealer's crib. The deal passes to the left.
+
+Variants' rules [our choices where the rules leave it open]:
+- three players: five cards each, one each to the crib and the top card of the deck from the dealer (dealt
+  face down with the hands), hands of four; the player on the dealer's left leads and counts first.
+- four players in partnerships: five each, one each to the crib; partners (0 and 2, 1 and 3) sit across and
+  peg together (one score a side).
+- the go with three or more: a player who cannot lay says go, and the others lay on while any can; when nobody
+  can, the last to lay pegs 1 (2 for 31) and the next player after him who still holds cards leads the new
+  count; the last card of the play pegs 1.
+- five-card (two players): five dealt, two to the crib, hands of three; at the start of the game the non-dealer
+  pegs 3 ("three for last"); the play goes once to 31 or a go and then ends (cards left are not played); a
+  flush in the hand is 3 cards (4 with the starter), in the crib all 5.
+- muggins with three or more: the next player clockwise from the counter answers a score said aloud (always an
+  opponent: with partners across, the next player is of the other side).
 
 An immutable `CribbageState` answers who acts (`current`), `legal_actions()` and `apply(move)`; chance (the
 cut for deal, each deal's shuffle) comes from the seed, so a seed and the same moves replay a game.
@@ -17,7 +35,7 @@ from .deal import Deal, cut_for_deal, first_dealer
 from .events import EventKind, Outcome, ScoreEvent, outcome_of
 from .moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from .muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind, call_points
-from .options import CribbageOptions, Phase
+from .options import CribbageOptions, Phase, Variant
 from .peg import MAX_COUNT, PegItem, PegKind, item_words, peg_items, peg_points
 from .show import item_words as show_words
 from .show import score_show, show_total
@@ -25,44 +43,46 @@ from .view import CribbageView, ShownHand
 
 RECORD_GAME = "classic cribbage"
 RECORD_VERSION = 1
-#: The show's three counts, in order: the non-dealer's hand, the dealer's hand, the dealer's crib.
+#: The show's three counts with two players, in order: the non-dealer's hand, the dealer's hand, the dealer's
+#: crib (with N players: N hands from the dealer's left, then the crib).
 SHOW_COUNTS = 3
 
-
-def _set(
-    pair: tuple[tuple[Card, ...], tuple[Card, ...]], player: int, value: tuple[Card, ...]
-) -> tuple[tuple[Card, ...], tuple[Card, ...]]:
-    return (value, pair[1]) if player == 0 else (pair[0], value)
+Hands = tuple[tuple[Card, ...], ...]
 
 
-def _flag(flags: tuple[bool, bool], player: int, value: bool) -> tuple[bool, bool]:
-    return (value, flags[1]) if player == 0 else (flags[0], value)
+def _set(hands: Hands, player: int, value: tuple[Card, ...]) -> Hands:
+    return (*hands[:player], value, *hands[player + 1 :])
+
+
+def _flag(flags: tuple[bool, ...], player: int, value: bool) -> tuple[bool, ...]:
+    return (*flags[:player], value, *flags[player + 1 :])
 
 
 @dataclass(frozen=True)
 class CribbageState:
-    """A game of cribbage at one moment. Players are 0 and 1; `apply` returns the next state."""
+    """A game of cribbage at one moment. Players are 0 to N - 1 (one a name); every per-player tuple has
+    one entry a player, `scores` one a side (`side_of`); `apply` returns the next state."""
 
     seed: int
-    names: tuple[str, str]
+    names: tuple[str, ...]
     options: CribbageOptions
-    cut_for_deal: tuple[tuple[Card, Card], ...]  # each round of the cut (ties cut again), the last decides
-    scores: tuple[int, int] = (0, 0)
+    cut_for_deal: tuple[tuple[Card, ...], ...]  # each round of the cut (the lowest tied cut again), the last decides
+    scores: tuple[int, ...] = (0, 0)  # one a side
     dealer: int = 0
     deal_number: int = 1
     phase: Phase = Phase.DISCARD
-    hands: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())  # the cards each still holds
-    discards: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())  # what each laid in the crib
-    discarded: tuple[bool, bool] = (False, False)
-    shown: tuple[tuple[Card, ...], tuple[Card, ...]] = ((), ())  # the four cards each kept for the show
+    hands: Hands = ((), ())  # the cards each still holds
+    discards: Hands = ((), ())  # what each laid in the crib
+    discarded: tuple[bool, ...] = (False, False)
+    shown: Hands = ((), ())  # the cards each kept for the show
     crib: tuple[Card, ...] = ()
     starter: Card | None = None
     turn: int = 0  # who lays next in the play
     pile: tuple[Card, ...] = ()  # the cards since the count was last reset, in order
     count: int = 0
-    gone: tuple[bool, bool] = (False, False)  # who has said go since the last reset
+    gone: tuple[bool, ...] = (False, False)  # who has said go since the last reset
     played: tuple[tuple[int, Card], ...] = ()  # every card laid this deal
-    show_step: int = 0  # how many of the show's three counts are done
+    show_step: int = 0  # how many of the show's counts (players + 1) are done
     claim: Claim | None = None  # a score said aloud (muggins), open to the opponent's call until they answer
     events: tuple[ScoreEvent, ...] = ()
     log: tuple[str, ...] = ()
@@ -79,28 +99,51 @@ class CribbageState:
     # --- who acts, and what they may do ---
 
     @property
+    def variant(self) -> Variant:
+        return self.options.variant
+
+    @property
     def pone(self) -> int:
-        """The non-dealer."""
-        return 1 - self.dealer
+        """The non-dealer (with more players, the one on the dealer's left: first to lay and to count)."""
+        return (self.dealer + 1) % len(self.names)
 
     @property
     def players(self) -> int:
         return len(self.names)
 
     @property
+    def show_counts(self) -> int:
+        """The counts of the show: every hand, then the crib."""
+        return len(self.names) + 1
+
+    def side_of(self, player: int) -> int:
+        """The scoring side of `player` (partners share one: 0 and 2, 1 and 3); else the player."""
+        return self.options.variant.side_of(player)
+
+    def after(self, player: int) -> int:
+        """The next player clockwise (to the left)."""
+        return (player + 1) % len(self.names)
+
+    def answerer(self, counter: int) -> int:
+        """Who answers a score said aloud by `counter`: the next player clockwise, always an opponent."""
+        return self.after(counter)
+
+    @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
     def returns(self) -> tuple[float, ...]:
-        """1 for the winner once the game is over, 0 for the loser and for both before."""
-        return self.outcome.returns() if self.outcome else (0.0, 0.0)
+        """1 for each winner once the game is over, 0 for each loser and for all before."""
+        return self.outcome.returns() if self.outcome else (0.0,) * len(self.names)
 
     def show_owner(self, step: int) -> int:
-        return self.pone if step == 0 else self.dealer
+        """Whose count is number `step`: the hands from the dealer's left, the dealer's last, then the crib."""
+        n = len(self.names)
+        return self.dealer if step >= n - 1 else (self.dealer + 1 + step) % n
 
     def show_cards(self, step: int) -> tuple[tuple[Card, ...], bool]:
-        """The cards of the show's count number `step` (0-2) and whether they are the crib."""
-        if step == SHOW_COUNTS - 1:
+        """The cards of the show's count number `step` (0 to players) and whether they are the crib."""
+        if step == len(self.names):
             return self.crib, True
         return self.shown[self.show_owner(step)], False
 
@@ -108,9 +151,10 @@ class CribbageState:
     def current_player(self) -> int | None:
         """Who must act: in the discard the first who has not discarded, the non-dealer first."""
         if self.claim is not None:
-            return 1 - self.claim.counter  # the opponent answers a score said aloud before anything else
+            return self.answerer(self.claim.counter)  # an opponent answers a score said aloud before anything else
         if self.phase is Phase.DISCARD:
-            return self.pone if not self.discarded[self.pone] else self.dealer
+            n = len(self.names)
+            return next(p for p in ((self.dealer + 1 + i) % n for i in range(n)) if not self.discarded[p])
         if self.phase is Phase.PLAY:
             return self.turn
         if self.phase is Phase.SHOW:
@@ -127,7 +171,7 @@ class CribbageState:
         if self.claim is not None:
             return (Muggins(True), Muggins(False))
         if self.phase is Phase.DISCARD:
-            return tuple(Discard((a, b)) for a, b in combinations(self.hands[player], 2))
+            return tuple(Discard(cards) for cards in combinations(self.hands[player], self.variant.to_crib))
         if self.phase is Phase.PLAY:
             fits = tuple(PlayCard(c) for c in self.hands[player] if self.count + c.value <= MAX_COUNT)
             if fits and self.options.play_muggins:  # any score may be said: the list tells nothing of the cards
@@ -159,12 +203,16 @@ class CribbageState:
         return CribbageError(f"it is time to {wanted}, not to {str(move).split()[0]}")
 
     def _discard(self, player: int, move: Move, events: list[ScoreEvent]) -> CribbageState:
+        to_crib = self.variant.to_crib
         if not isinstance(move, Discard):
-            raise self._wrong(move, "lay two cards in the crib (discard)")
-        a, b = move.cards
+            raise self._wrong(move, f"lay {_CARDS[to_crib]} in the crib (discard)")
+        if len(move.cards) != to_crib:
+            raise CribbageError(
+                f"lay {_CARDS[to_crib]} in the crib in {self.variant.words} cribbage, not {len(move.cards)}"
+            )
         hand = self.hands[player]
-        if a == b:
-            raise CribbageError(f"lay two different cards in the crib, not {a} twice")
+        if len(set(move.cards)) != len(move.cards):
+            raise CribbageError(f"lay two different cards in the crib, not {move.cards[0]} twice")
         for card in move.cards:
             if card not in hand:
                 raise CribbageError(f"you do not hold the {card.name} ({card})")
@@ -226,15 +274,19 @@ class CribbageState:
         if state.is_over:
             return state
         if state.count == MAX_COUNT:
-            state = state._with(pile=(), count=0, gone=(False, False))
+            state = state._with(pile=(), count=0, gone=(False,) * len(self.names))
         if claim is not None:
             return state._with(claim=claim)  # the play goes on once the opponent has answered
         return state._settle(player, events)
 
     def _settle(self, last: int, events: list[ScoreEvent]) -> CribbageState:
-        """After `last` laid a card or said go: who lays next, or the go point and a new count, or the show."""
-        other = 1 - last
-        if not self.hands[0] and not self.hands[1]:
+        """After `last` laid a card or said go: who lays next, or the go point and a new count, or the show.
+
+        The turn goes clockwise to the next player who holds cards and has not said go (`last` too, last of
+        all), while any of them can lay; when none can, the last to lay pegs the go and the next player after
+        him who holds cards leads the new count. Five-card cribbage's play ends at its first 31 or go."""
+        n = len(self.names)
+        if not any(self.hands):
             state = self
             if self.pile:  # the last card of the play scores 1, unless it made 31 (that scored 2 already)
                 layer, card = self.played[-1]
@@ -242,21 +294,32 @@ class CribbageState:
                 state = self._peg(ScoreEvent(layer, 1, item.kind, item.cards, item_words(item)), events)
                 if state.is_over:
                     return state
-            return state._with(phase=Phase.SHOW, pile=(), count=0, gone=(False, False), show_step=0)
+            return state._to_show()
         if not self.pile:  # the count was reset by a 31: the player after the one who laid it leads
-            return self._with(turn=other if self.hands[other] else last)
-        if self.hands[other] and not self.gone[other] and (self.can_lay(other) or self.can_lay(last)):
-            return self._with(turn=other)
-        if self.can_lay(last) and not self.gone[last]:
-            return self._with(turn=last)
+            if self.variant.play_once:
+                return self._to_show()
+            return self._with(turn=self._next_holding(last))
+        order = [(last + i) % n for i in range(1, n + 1)]  # clockwise from the next player, `last` at the end
+        active = [p for p in order if self.hands[p] and not self.gone[p]]
+        if any(self.can_lay(p) for p in active):
+            return self._with(turn=active[0])
         # nobody can lay: the one who laid the last card pegs the go, and the count starts again
         layer, card = self.played[-1]
         item = PegItem(PegKind.GO, (card,), 1)
         state = self._peg(ScoreEvent(layer, 1, item.kind, item.cards, item_words(item)), events)
         if state.is_over:
             return state
-        leader = 1 - layer if self.hands[1 - layer] else layer
-        return state._with(pile=(), count=0, gone=(False, False), turn=leader)
+        if self.variant.play_once:
+            return state._to_show()
+        return state._with(pile=(), count=0, gone=(False,) * n, turn=self._next_holding(layer))
+
+    def _next_holding(self, player: int) -> int:
+        """The first player after `player` clockwise who still holds cards (`player` if only he does)."""
+        n = len(self.names)
+        return next(p for p in ((player + i) % n for i in range(1, n + 1)) if self.hands[p])
+
+    def _to_show(self) -> CribbageState:
+        return self._with(phase=Phase.SHOW, pile=(), count=0, gone=(False,) * len(self.names), show_step=0)
 
     def _call(self, player: int, move: Move, claim: Claim, events: list[ScoreEvent]) -> CribbageState:
         """The answer to a score said aloud: a call (the difference to the caller, or the price of a wrong
@@ -283,7 +346,7 @@ class CribbageState:
 
     def _show(self, player: int, move: Move, events: list[ScoreEvent]) -> CribbageState:
         if not isinstance(move, Count):
-            raise self._wrong(move, "count the " + ("crib" if self.show_step == SHOW_COUNTS - 1 else "hand"))
+            raise self._wrong(move, "count the " + ("crib" if self.show_step == self.show_counts - 1 else "hand"))
         cards, crib = self.show_cards(self.show_step)
         assert self.starter is not None
         state = self._with(show_step=self.show_step + 1)
@@ -311,28 +374,32 @@ class CribbageState:
         return state._after_count()
 
     def _after_count(self) -> CribbageState:
-        if self.is_over or self.show_step < SHOW_COUNTS:
+        if self.is_over or self.show_step < self.show_counts:
             return self
-        return _deal(self, self.deal_number + 1, 1 - self.dealer)
+        return _deal(self, self.deal_number + 1, self.after(self.dealer))
 
     def _peg(self, event: ScoreEvent, events: list[ScoreEvent]) -> CribbageState:
-        """Peg one event's points; the game ends the moment a score reaches the target (kept at it)."""
+        """Peg one event's points to the player's side; the game ends the moment a score reaches the target
+        (kept at it)."""
         if self.is_over:
             return self
         events.append(event)
         target = self.options.target
-        score = min(target, self.scores[event.player] + event.points)
-        scores = (score, self.scores[1]) if event.player == 0 else (self.scores[0], score)
+        side = self.options.variant.side_of(event.player)
+        score = min(target, self.scores[side] + event.points)
+        scores = (*self.scores[:side], score, *self.scores[side + 1 :])
         if score < target:
             return self._with(scores=scores)
-        return self._with(scores=scores, phase=Phase.OVER, outcome=outcome_of(scores, event.player, target))
+        sides = tuple(self.side_of(p) for p in range(len(self.names)))
+        return self._with(scores=scores, phase=Phase.OVER, outcome=outcome_of(scores, side, target, sides))
 
     # --- views and records ---
 
     def view(self, player: int) -> CribbageView:
-        """What `player` may see: never the other hand, the crib before its count, or the deck."""
-        if player not in (0, 1):
-            raise ValueError(f"players are 0 and 1, not {quoted(player)}")
+        """What `player` may see: never another's hand, the crib before its count, or the deck."""
+        n = len(self.names)
+        if player not in range(n):
+            raise ValueError(f"players are 0 to {n - 1}, not {quoted(player)}")
         counted = self.show_step if self.phase in (Phase.SHOW, Phase.OVER) else 0
         shown_hands = tuple(ShownHand(self.show_owner(s), *self.show_cards(s)) for s in range(counted))
         seen = {*self.hands[player], *self.shown[player], *self.discards[player], *(c for _, c in self.played)}
@@ -340,7 +407,6 @@ class CribbageState:
         if self.starter is not None:
             seen.add(self.starter)
         current = self.current_player
-        opponent = 1 - player
         return CribbageView(
             player=player,
             names=self.names,
@@ -357,8 +423,8 @@ class CribbageState:
             pile=self.pile,
             count=self.count,
             played=self.played,
-            opponent_cards_left=len(self.hands[opponent]),
-            opponent_discarded=self.discarded[opponent],
+            cards_left=tuple(len(h) for h in self.hands),
+            discarded_by=self.discarded,
             shown_hands=shown_hands,
             show_step=self.show_step,
             claim=self.claim,
@@ -383,28 +449,32 @@ class CribbageState:
                 "play_muggins": self.options.play_muggins,
                 "target": self.options.target,
                 **({"manual_count": True} if self.options.manual_count else {}),  # older records lack it
+                **({"variant": str(self.variant)} if self.variant is not Variant.SIX_CARD else {}),  # and this
             },
             "moves": list(self.log),
         }
 
 
 def _deal(state: CribbageState, number: int, dealer: int) -> CribbageState:
-    """A fresh shuffle from (seed, deal number): six cards each, one at a time, the non-dealer first."""
-    cards = Deal(state.seed, number, dealer)
+    """A fresh shuffle from (seed, deal number): the variant's cards to each, one at a time from the dealer's
+    left, and in the three-player game the top card of the deck to the crib."""
+    variant = state.variant
+    n = variant.players
+    cards = Deal(state.seed, number, dealer, n, variant.dealt, variant.from_deck)
     return state._with(
         dealer=dealer,
         deal_number=number,
         phase=Phase.DISCARD,
         hands=cards.hands,
-        discards=((), ()),
-        discarded=(False, False),
-        shown=((), ()),
-        crib=(),
+        discards=((),) * n,
+        discarded=(False,) * n,
+        shown=((),) * n,
+        crib=cards.crib,
         starter=None,
-        turn=1 - dealer,
+        turn=(dealer + 1) % n,
         pile=(),
         count=0,
-        gone=(False, False),
+        gone=(False,) * n,
         played=(),
         show_step=0,
         claim=None,
@@ -413,26 +483,64 @@ def _deal(state: CribbageState, number: int, dealer: int) -> CribbageState:
 
 
 def new_game(
-    seed: int, names: tuple[str, str] = ("You", "Bot"), options: CribbageOptions | None = None
+    seed: int, names: tuple[str, ...] = ("You", "Bot"), options: CribbageOptions | None = None
 ) -> CribbageState:
-    """A new game: the cut for deal (low deals) and the first deal.
+    """A new game: the cut for deal (low deals) and the first deal; in five-card cribbage the first deal's
+    non-dealer pegs three for last.
 
     >>> state = new_game(7)
     >>> state.phase, len(state.hands[0]), len(state.hands[1]), state.current_player == 1 - state.dealer
     (<Phase.DISCARD: 'discard'>, 6, 6, True)
     """
+    options = options or CribbageOptions()
+    variant = options.variant
+    if len(names) != variant.players:
+        raise ValueError(f"{variant.words} cribbage is for {_PLAYERS[variant.players]}, not {len(names)}")
     for problem in filter(None, map(name_problem, names)):
         raise ValueError(problem)
-    cuts = cut_for_deal(seed)
-    state = CribbageState(seed=seed, names=names, options=options or CribbageOptions(), cut_for_deal=cuts)
-    return _deal(state, 1, first_dealer(cuts))
+    cuts = cut_for_deal(seed, variant.players)
+    n = variant.players
+    state = CribbageState(
+        seed=seed,
+        names=tuple(names),
+        options=options,
+        cut_for_deal=cuts,
+        scores=(0,) * variant.sides,
+        hands=((),) * n,
+        discards=((),) * n,
+        discarded=(False,) * n,
+        shown=((),) * n,
+        gone=(False,) * n,
+    )
+    state = _deal(state, 1, first_dealer(cuts))
+    if variant is not Variant.FIVE_CARD:
+        return state
+    events: list[ScoreEvent] = []
+    state = state._peg(ScoreEvent(state.pone, 3, EventKind.THREE_FOR_LAST, (), "three for last"), events)
+    return state._with(events=tuple(events))
+
+
+_PLAYERS = {2: "two players", 3: "three players", 4: "four players"}
+_CARDS = {1: "one card", 2: "two cards"}
 
 
 def describe_cut(state: CribbageState) -> list[str]:
-    """The cut for deal in words, one line a round."""
+    """The cut for deal in words, one line a round.
+
+    >>> describe_cut(new_game(3, ("You", "East", "West"), CribbageOptions(variant=Variant.THREE)))[-1]
+    'You cut KD, East cut 5C, West cut 6S: the lowest card deals, East'
+    """
     lines = []
     dealer = state.names[first_dealer(state.cut_for_deal)]
-    for a, b in state.cut_for_deal:
-        line = f"{state.names[0]} cut {a}, {state.names[1]} cut {b}"
-        lines.append(line + (": a tie, cut again" if a.rank == b.rank else f": the lower card deals, {dealer}"))
+    cutting = list(range(len(state.names)))
+    for cards in state.cut_for_deal:
+        said = ", ".join(f"{state.names[p]} cut {c}" for p, c in zip(cutting, cards, strict=True))
+        low = min(c.rank for c in cards)
+        tied = [p for p, c in zip(cutting, cards, strict=True) if c.rank == low]
+        if len(tied) > 1:
+            lines.append(said + (": a tie, cut again" if len(cutting) == 2 else ": a tie for the lowest, cut again"))
+        else:
+            lowest = "the lower" if len(state.names) == 2 else "the lowest"
+            lines.append(f"{said}: {lowest} card deals, {dealer}")
+        cutting = tied
     return lines

@@ -18,9 +18,10 @@ class CribbageError(ValueError):
 
 @dataclass(frozen=True)
 class Discard:
-    """Lay two cards from the hand of six away to the dealer's crib."""
+    """Lay cards from the hand away to the dealer's crib: two of six (or of five in five-card cribbage), one
+    of five with three or four players."""
 
-    cards: tuple[Card, Card]
+    cards: tuple[Card, ...]
 
     def __str__(self) -> str:
         return f"discard {format_cards(self.cards)}"
@@ -86,11 +87,12 @@ def parse_move(text: str) -> Move:
     verb, rest = words[0], " ".join(words[1:])
     if verb == "discard":
         cards = parse_cards(rest)
-        if len(cards) != 2:
+        if len(cards) not in (1, 2):
             raise CardError(
-                f"{quoted(text.strip())}: a discard lays exactly two cards in the crib, like 'discard 5H JD'"
+                f"{quoted(text.strip())}: a discard lays two cards in the crib, like 'discard 5H JD' "
+                "(one with three or four players, like 'discard 5H')"
             )
-        return Discard((cards[0], cards[1]))
+        return Discard(tuple(cards))
     if verb == "play":
         if len(words) == 3 and _number(words[2]):
             return PlayCard(parse_card(words[1]), int(words[2]))

@@ -1,9 +1,88 @@
-"""The settings of a game of classic cribbage (house rules, the target) and the phases of a deal."""
+"""The settings of a game of classic cribbage (the variant, house rules, the target) and the phases of a deal."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import NamedTuple
+
+
+class _Shape(NamedTuple):
+    players: int
+    dealt: int
+    to_crib: int
+    from_deck: int
+    sides: int
+    words: str
+
+
+class Variant(StrEnum):
+    """Which cribbage: the standard two-player six-card game, two-player five-card cribbage, three players,
+    or four players in two partnerships (partners sit across: players 0 and 2 against 1 and 3).
+
+    Each knows its shape: how many play (`players`), the cards dealt to each (`dealt`), the cards each lays
+    away to the crib (`to_crib`), the cards the dealer adds to the crib from the deck (`from_deck`: one in the
+    three-player game, so every crib holds four), the cards of a shown hand (`kept`), the scoring sides
+    (`sides`) and its name for menus (`words`).
+
+    >>> [(v.players, v.dealt, v.to_crib, v.from_deck, v.kept, v.sides) for v in Variant]
+    [(2, 6, 2, 0, 4, 2), (2, 5, 2, 0, 3, 2), (3, 5, 1, 1, 4, 3), (4, 5, 1, 0, 4, 2)]
+    """
+
+    SIX_CARD = "six-card"
+    FIVE_CARD = "five-card"
+    THREE = "three-player"
+    PARTNERSHIP = "partnership"
+
+    @property
+    def _shape(self) -> _Shape:
+        return _SHAPES[self]
+
+    @property
+    def players(self) -> int:
+        return self._shape.players
+
+    @property
+    def dealt(self) -> int:
+        return self._shape.dealt
+
+    @property
+    def to_crib(self) -> int:
+        return self._shape.to_crib
+
+    @property
+    def from_deck(self) -> int:
+        return self._shape.from_deck
+
+    @property
+    def kept(self) -> int:
+        """The cards of a hand in the show (the crib always holds four)."""
+        return self.dealt - self.to_crib
+
+    @property
+    def sides(self) -> int:
+        return self._shape.sides
+
+    @property
+    def words(self) -> str:
+        return self._shape.words
+
+    def side_of(self, player: int) -> int:
+        """The scoring side of `player`: partners (0 and 2, 1 and 3) share one; otherwise each is their own."""
+        return player % self.sides
+
+    @property
+    def play_once(self) -> bool:
+        """Five-card cribbage plays to 31 (or a go) once a deal: the cards left are not played."""
+        return self is Variant.FIVE_CARD
+
+
+_SHAPES = {
+    Variant.SIX_CARD: _Shape(2, 6, 2, 0, 2, "six-card"),
+    Variant.FIVE_CARD: _Shape(2, 5, 2, 0, 2, "five-card"),
+    Variant.THREE: _Shape(3, 5, 1, 1, 3, "three players"),
+    Variant.PARTNERSHIP: _Shape(4, 5, 1, 0, 2, "four: partnerships"),
+}
 
 
 class Phase(StrEnum):
@@ -17,16 +96,17 @@ class Phase(StrEnum):
 
 @dataclass(frozen=True)
 class CribbageOptions:
-    """House rules: muggins (each player counts their own hand and crib aloud, and the opponent may call a
-    wrong count), muggins in the play too (each card's score said aloud: `play_muggins`), the target score,
-    and counting by hand without muggins (`manual_count`: each player says what their own hand and crib
-    make, and a wrong count is corrected, the cards' worth pegged, no points lost; with muggins on, muggins
-    rules the count and this is ignored)."""
+    """The variant (`Variant`, two-player six-card by default), and house rules: muggins (each player
+    counts their own hand and crib aloud, and the opponent may call a wrong count), muggins in the play too
+    (each card's score said aloud: `play_muggins`), the target score, and counting by hand without muggins
+    (`manual_count`: each player says what their own hand and crib make, and a wrong count is corrected, the
+    cards' worth pegged, no points lost; with muggins on, muggins rules the count and this is ignored)."""
 
     muggins: bool = False
-    target: int = 121
+    target: int = 121  # five-card cribbage is normally played to 61: the caller says so; any variant may
     play_muggins: bool = False
     manual_count: bool = False
+    variant: Variant = Variant.SIX_CARD
 
     @property
     def counted_by_hand(self) -> bool:

@@ -12,7 +12,9 @@ from cribtiles.quoting import quoted
 from .cards import CardError
 from .game import RECORD_GAME, RECORD_VERSION, CribbageState, new_game
 from .moves import CribbageError, parse_move
-from .options import CribbageOptions
+from .options import CribbageOptions, Variant
+
+_NUMBERS = {2: "two", 3: "three", 4: "four"}
 
 
 def _field(record: Mapping[str, object], key: str, kind: type) -> object:
@@ -31,19 +33,28 @@ def replay(record: Mapping[str, object]) -> CribbageState:
     options = _field(record, "options", dict)
     moves = _field(record, "moves", list)
     assert isinstance(seed, int) and isinstance(names, list) and isinstance(options, dict) and isinstance(moves, list)
-    if len(names) != 2 or not all(isinstance(n, str) for n in names):
-        raise CribbageError("this record of a cribbage game is damaged: it must name two players")
+    try:
+        variant = Variant(options.get("variant", Variant.SIX_CARD))
+    except ValueError:
+        raise CribbageError(
+            "this record of a cribbage game is damaged: it names no variant this version knows"
+        ) from None
+    if len(names) != variant.players or not all(isinstance(n, str) for n in names):
+        raise CribbageError(
+            f"this record of a cribbage game is damaged: it must name {_NUMBERS[variant.players]} players"
+        )
     try:
         chosen = CribbageOptions(
             muggins=bool(options.get("muggins", False)),
             target=int(options.get("target", 121)),
             play_muggins=bool(options.get("play_muggins", False)),
             manual_count=bool(options.get("manual_count", False)),
+            variant=variant,
         )
     except (TypeError, ValueError) as e:
         raise CribbageError(f"this record of a cribbage game is damaged: its options are wrong ({e})") from None
     try:
-        state = new_game(seed, (names[0], names[1]), chosen)
+        state = new_game(seed, tuple(names), chosen)
     except ValueError as e:  # a name too long, or holding a control character
         raise CribbageError(f"this record of a cribbage game is damaged: {e}") from None
     for number, text in enumerate(moves, start=1):

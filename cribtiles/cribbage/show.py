@@ -1,4 +1,4 @@
-"""The show: a four-card hand (or the crib) counted with the starter.
+"""The show: a four-card hand (or the crib) counted with the starter; in five-card cribbage a hand of three.
 
 Fifteens, pairs and runs come from the counting both games share (cribtiles.counting), which
 tables every multiset of ranks; the cards add only what suits bring: the flush and his nobs.
@@ -17,6 +17,8 @@ from cribtiles.counting import HANDS, RANK_KEY, CombinationKind, combinations_of
 from .cards import JACK, Card, CardError, format_cards
 
 HAND_SIZE = 4
+#: The hand sizes the show counts: four, and five-card cribbage's three (its crib holds four).
+HAND_SIZES = (3, HAND_SIZE)
 
 
 class ShowKind(StrEnum):
@@ -86,21 +88,25 @@ class ShowScore:
 _combinations = lru_cache(maxsize=1 << 14)(combinations_of)
 
 
-def _check(hand: Sequence[Card], starter: Card) -> None:
-    if len(hand) != HAND_SIZE:
-        raise CardError(f"a hand to count holds {HAND_SIZE} cards, not {len(hand)}")
-    if len({*hand, starter}) != HAND_SIZE + 1:
+def _check(hand: Sequence[Card], starter: Card, crib: bool) -> None:
+    if len(hand) not in HAND_SIZES or (crib and len(hand) != HAND_SIZE):
+        raise CardError(
+            f"a hand to count holds {HAND_SIZE} cards (three in five-card cribbage, a crib four), not {len(hand)}"
+        )
+    if len({*hand, starter}) != len(hand) + 1:
         raise CardError(f"{format_cards([*hand, starter])}: a card is named twice (a deck holds each card once)")
 
 
 def _flush_points(hand: Sequence[Card], starter: Card, crib: bool) -> int:
-    """4 for a hand of one suit, 5 with the starter too; a crib scores a flush only with all five."""
+    """4 for a hand of one suit, 5 with the starter too; a crib scores a flush only with all five.
+
+    Five-card cribbage's hand of three: 3 of one suit, 4 with the starter (its crib of four: all five)."""
     suit = hand[0].suit
     if any(c.suit is not suit for c in hand[1:]):
         return 0
     if starter.suit is suit:
-        return HAND_SIZE + 1
-    return 0 if crib else HAND_SIZE
+        return len(hand) + 1
+    return 0 if crib else len(hand)
 
 
 def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowScore:
@@ -110,7 +116,7 @@ def score_show(hand: Sequence[Card], starter: Card, crib: bool = False) -> ShowS
     >>> score_show(parse_cards("5H 5D 5S JC"), parse_card("5C")).total
     29
     """
-    _check(hand, starter)
+    _check(hand, starter, crib)
     cards = (*hand, starter)
     items = [
         ShowItem(_FROM_HANDS[c.kind], tuple(cards[i] for i in c.positions), c.points)
@@ -129,7 +135,11 @@ def show_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
     >>> from .cards import parse_card, parse_cards
     >>> show_total(parse_cards("4H 5H 6H JD"), parse_card("5D"))
     17
+    >>> show_total(parse_cards("4H 5H 6H"), parse_card("JH"))
+    11
     """
+    if len(hand) != HAND_SIZE:  # five-card cribbage's hand of three
+        return _any_total(hand, starter, crib)
     a, b, c, d = hand
     entry = HANDS[RANK_KEY[a.rank] + RANK_KEY[b.rank] + RANK_KEY[c.rank] + RANK_KEY[d.rank] + RANK_KEY[starter.rank]]
     total = entry.fifteens + entry.pairs + entry.runs
@@ -140,6 +150,12 @@ def show_total(hand: Sequence[Card], starter: Card, crib: bool = False) -> int:
         if card.rank == JACK and card.suit is suit:
             total += 1
     return total
+
+
+def _any_total(hand: Sequence[Card], starter: Card, crib: bool) -> int:
+    entry = HANDS[sum(RANK_KEY[c.rank] for c in (*hand, starter))]
+    total = entry.fifteens + entry.pairs + entry.runs + _flush_points(hand, starter, crib)
+    return total + sum(1 for c in hand if c.rank == JACK and c.suit is starter.suit)
 
 
 _NUMBER_WORDS = ("zero", "one", "two", "three", "four", "five")

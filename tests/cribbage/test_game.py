@@ -424,7 +424,7 @@ def test_move_notation_round_trips(text: str) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("discard 5H", "a discard lays exactly two cards"),
+        ("discard 5H 6H 7H", "a discard lays two cards"),
         ("play 5X", "X is not a suit"),
         ("count lots", "write 'count' for the exact count"),
         ("jump", "is not a move"),

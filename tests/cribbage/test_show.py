@@ -101,8 +101,10 @@ def test_describe_show_prints_each_item_then_the_total() -> None:
 
 
 def test_a_hand_must_be_four_distinct_cards_and_the_starter_another() -> None:
-    with pytest.raises(CardError, match="holds 4 cards, not 3"):
-        score_show(parse_cards("5H 5D 5S"), parse_card("5C"))
+    with pytest.raises(CardError, match=r"holds 4 cards .*, not 2"):
+        score_show(parse_cards("5H 5D"), parse_card("5C"))
+    with pytest.raises(CardError, match="a crib four"):
+        score_show(parse_cards("5H 5D 5S"), parse_card("5C"), crib=True)
     with pytest.raises(CardError, match="named twice"):
         score_show(parse_cards("5H 5D 5S JC"), parse_card("5H"))
 

@@ -25,6 +25,7 @@ from .discard import splits
 from .peg import VALUE, points_now, sequence_points
 
 DEALT = 6
+FIVE = 5  # the cards dealt in five-card cribbage and with three or four players
 
 
 class AdviceError(ValueError):
@@ -37,7 +38,7 @@ class DiscardAdvice:
     every starter left, and the crib's expected points for the discarder (minus: the opponent's crib)."""
 
     kept: tuple[Card, ...]
-    thrown: tuple[Card, Card]
+    thrown: tuple[Card, ...]  # two; one with three or four players
     hand: float
     crib: float
 
@@ -54,23 +55,35 @@ class DiscardAdvice:
 
 
 def expected_hand(kept: Sequence[Card], dealt: Sequence[Card]) -> float:
-    """The exact average show of `kept` (four cards) over every starter that is not among `dealt`."""
+    """The exact average show of `kept` (four cards; three in five-card cribbage) over every starter that is
+    not among `dealt`."""
     seen = set(dealt)
     starters = [c for c in DECK if c not in seen]
     return sum(show_total(kept, s) for s in starters) / len(starters)
 
 
-def advise_discard(dealt: Sequence[Card], dealer: bool, table: CribTable | None = None) -> tuple[DiscardAdvice, ...]:
-    """Every discard of two of the six cards `dealt`, best total first (among equals, the better hand,
-    then the order of `splits`); `dealer`: the crib is the advised player's own. AdviceError in words
-    for anything but six different cards."""
-    if len(dealt) != DEALT:
-        raise AdviceError(f"the advisor needs the {DEALT} cards dealt, not {len(dealt)}")
-    if len(set(dealt)) != DEALT:
+def advise_discard(
+    dealt: Sequence[Card], dealer: bool, table: CribTable | None = None, to_crib: int | None = None
+) -> tuple[DiscardAdvice, ...]:
+    """Every discard of the cards `dealt`, best total first (among equals, the better hand, then the order
+    of `splits`): two of six; of five, `to_crib` (two in five-card cribbage, one with three or four
+    players). `dealer`: the crib is the advised player's own (or their partner's). AdviceError in words
+    for anything else."""
+    if to_crib is None:
+        if len(dealt) != DEALT:
+            raise AdviceError(
+                f"the advisor needs the {DEALT} cards dealt, not {len(dealt)} "
+                "(five with five-card cribbage, three or four players)"
+            )
+        to_crib = 2
+    elif to_crib not in (1, 2) or len(dealt) != (DEALT if to_crib == 2 and len(dealt) == DEALT else FIVE):
+        raise AdviceError(f"the advisor lays 1 or 2 of the 5 or 6 cards dealt, not {to_crib} of {len(dealt)}")
+    if len(set(dealt)) != len(dealt):
         raise AdviceError("a card is named twice: a deck holds each card once")
     worth = (table if table is not None else default_table()).worth(dealer)
     found = [
-        DiscardAdvice(s.kept, s.discarded, expected_hand(s.kept, dealt), worth(*s.discarded)) for s in splits(dealt)
+        DiscardAdvice(s.kept, s.discarded, expected_hand(s.kept, dealt), worth(*s.discarded))
+        for s in splits(dealt, to_crib)
     ]
     order = sorted(range(len(found)), key=lambda i: (-round(found[i].total, 9), -round(found[i].hand, 9), i))
     return tuple(found[i] for i in order)

@@ -23,7 +23,7 @@ from cribtiles.cribbage.view import CribbageView
 from .crib import default_table
 from .discard import Split, best_split, plain_split, plain_worth
 from .guess import guess_hands, opponent_gone
-from .peg import MAX_COUNT, greedy_card, highest_card, lookahead_card
+from .peg import MAX_COUNT, answer_card, greedy_card, highest_card, lookahead_card
 
 #: Hard's guesses at the opponent's hand for each card it lays (more: steadier, slower).
 PEG_GUESSES = 24
@@ -65,7 +65,7 @@ class CountingManners:
     def count(self, view: CribbageView, rng: random.Random) -> int:
         """Its count of the hand (or crib) laid face up to be counted, from its view."""
         assert view.starter is not None
-        crib = view.show_step == 2
+        crib = view.show_step == len(view.names)
         return self.say([item.points for item in score_show(view.to_count, view.starter, crib).items], rng)
 
     def claim(self, view: CribbageView, card: Card, rng: random.Random) -> int:
@@ -111,22 +111,23 @@ class PolicyBot:
 
 
 def own_crib(view: CribbageView) -> bool:
-    return view.dealer == view.player
+    """Whether the crib is the bot's side's: its own, or its partner's."""
+    return view.side_of(view.dealer) == view.side_of(view.player)
 
 
 # --- the policies ---
 
 
 def easy_discard(view: CribbageView, rng: random.Random) -> Split:
-    return plain_split(view.hand, rng)
+    return plain_split(view.hand, rng, view.options.variant.to_crib)
 
 
 def medium_discard(view: CribbageView, rng: random.Random) -> Split:
-    return best_split(view.hand, plain_worth(own_crib(view)))
+    return best_split(view.hand, plain_worth(own_crib(view)), view.options.variant.to_crib)
 
 
 def hard_discard(view: CribbageView, rng: random.Random) -> Split:
-    return best_split(view.hand, default_table().worth(own_crib(view)))
+    return best_split(view.hand, default_table().worth(own_crib(view)), view.options.variant.to_crib)
 
 
 def easy_play(view: CribbageView, rng: random.Random) -> Card:
@@ -138,14 +139,20 @@ def medium_play(view: CribbageView, rng: random.Random) -> Card:
 
 
 def hard_play(view: CribbageView, rng: random.Random) -> Card:
+    """Hard's card: with two players its look-ahead over guesses at the opponent's hand (five-card's play
+    ending at its first 31 or go); with three or four, one ply: the points now minus what the next player
+    may answer (`answer_card`)."""
+    if len(view.names) > 2:
+        return answer_card(view.hand, view.pile, view.unseen, view.cards_left[view.opponent])
     guesses = guess_hands(view, PEG_GUESSES, rng)
-    return lookahead_card(view.hand, view.pile, opponent_gone(view), guesses, needs_near_the_end(view))
+    once = view.options.variant.play_once
+    return lookahead_card(view.hand, view.pile, opponent_gone(view), guesses, needs_near_the_end(view), once)
 
 
 def needs_near_the_end(view: CribbageView) -> tuple[int, int] | None:
     """The points the bot and the opponent still need, when either could peg out in this play."""
     target = view.options.target
-    needs = (target - view.scores[view.player], target - view.scores[view.opponent])
+    needs = (target - view.scores[view.side_of(view.player)], target - view.scores[view.side_of(view.opponent)])
     return needs if min(needs) <= RACE_WITHIN else None
 
 

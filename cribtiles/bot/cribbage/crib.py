@@ -7,13 +7,13 @@ from __future__ import annotations
 
 import json
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 
 from cribtiles.cribbage.cards import Card
 
-from .discard import RANKS, CribWorth, rank_points
+from .discard import RANKS, CribWorth, one_card_worth, rank_points
 
 DATA_FILE = "crib_table.json"
 RANK_SYMBOLS = "A23456789TJQK"
@@ -37,12 +37,24 @@ class CribTable:
 
     own: dict[RankPair, float]
     opponent: dict[RankPair, float]
+    own_one: dict[int, float] = field(init=False, repr=False, compare=False)
+    opponent_one: dict[int, float] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # one card laid away (three or four players): its mean with any other card as the pair's partner
+        object.__setattr__(self, "own_one", one_card_worth(self.own))
+        object.__setattr__(self, "opponent_one", one_card_worth(self.opponent))
 
     def worth(self, own_crib: bool) -> CribWorth:
-        """What a discard is worth to the bot: the crib's points when it is its own, minus them when not."""
-        table, sign = (self.own, 1.0) if own_crib else (self.opponent, -1.0)
+        """What a discard is worth to the bot: the crib's points when it is its own (or its partner's),
+        minus them when not. One card laid away (three or four players) is worth its mean over the pairs
+        it makes with any other card: the table was made for two players' cribs, an estimate here."""
+        table, one, sign = (self.own, self.own_one, 1.0) if own_crib else (self.opponent, self.opponent_one, -1.0)
 
-        def worth(a: Card, b: Card) -> float:
+        def worth(*cards: Card) -> float:
+            if len(cards) == 1:
+                return sign * one[cards[0].rank]
+            a, b = cards
             lo, hi = (a.rank, b.rank) if a.rank <= b.rank else (b.rank, a.rank)
             return sign * table[(lo, hi)]
 

@@ -1,5 +1,7 @@
 """The cribbage bots' discard arithmetic: a kept hand's exact expected show over every starter it may
-meet, the two discarded cards' own worth, and the fifteen ways to split six cards into hand and crib.
+meet, the discarded cards' own worth, and the ways to split the cards dealt into hand and crib (fifteen
+of six, two to the crib; ten of five in five-card cribbage; five of five with three or four players, one
+to the crib).
 
 Fast because the show's fifteens, pairs and runs depend only on the ranks (the hand tables both
 games share, `cribtiles.counting`, which the engine's scorer uses too): the starters are grouped by rank, and the
@@ -9,9 +11,9 @@ flush and his nobs are counted from the suits left in the deck.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import combinations
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from cribtiles.counting import HANDS, RANK_KEY
 from cribtiles.cribbage.cards import DECK, Card, Suit
@@ -24,18 +26,20 @@ RANK_POINTS: dict[int, int] = {key: e.fifteens + e.pairs + e.runs for key, e in 
 
 
 class Split(NamedTuple):
-    """One way to discard: the four cards kept and the two laid away to the crib."""
+    """One way to discard: the cards kept and those laid away to the crib (two, or one with three or four
+    players)."""
 
     kept: tuple[Card, ...]
-    discarded: tuple[Card, Card]
+    discarded: tuple[Card, ...]
 
 
-def splits(six: Sequence[Card]) -> tuple[Split, ...]:
-    """The fifteen ways to keep four of six cards, in a fixed order (by the discarded positions)."""
+def splits(six: Sequence[Card], to_crib: int = 2) -> tuple[Split, ...]:
+    """The ways to lay `to_crib` of the cards dealt away (fifteen of six, two to the crib), in a fixed
+    order (by the discarded positions)."""
     out = []
-    for i, j in combinations(range(len(six)), 2):
-        kept = tuple(c for k, c in enumerate(six) if k not in (i, j))
-        out.append(Split(kept, (six[i], six[j])))
+    for laid in combinations(range(len(six)), to_crib):
+        kept = tuple(c for k, c in enumerate(six) if k not in laid)
+        out.append(Split(kept, tuple(six[i] for i in laid)))
     return tuple(out)
 
 
@@ -73,7 +77,8 @@ class Remaining(NamedTuple):
 
 
 def show_sum(cards: Sequence[Card], left: Remaining, crib: bool = False) -> int:
-    """The sum, over every starter `left`, of the show of `cards` (four) with that starter.
+    """The sum, over every starter `left`, of the show of `cards` (four; three in five-card cribbage) with
+    that starter.
 
     Divided by `left.size` it is the exact expected show. `left` must not hold any of `cards`."""
     base = sum(RANK_KEY[c.rank] for c in cards)
@@ -85,7 +90,9 @@ def show_sum(cards: Sequence[Card], left: Remaining, crib: bool = False) -> int:
     suit = cards[0].suit
     if all(c.suit == suit for c in cards):
         # four of a suit count 4 in a hand with any starter and 5 with one of the suit; a crib only 5
-        total += 5 * left.by_suit[suit] if crib else 4 * left.size + left.by_suit[suit]
+        # (five-card's hand of three: 3, and 4 with the starter)
+        n = len(cards)
+        total += (n + 1) * left.by_suit[suit] if crib else n * left.size + left.by_suit[suit]
     for c in cards:
         if c.rank == JACK:
             total += left.by_suit[c.suit]  # his nobs: a starter of the jack's suit
@@ -105,25 +112,44 @@ def unseen_after(known: Iterable[Card]) -> tuple[Card, ...]:
     return tuple(c for c in DECK if c not in seen)
 
 
-def hand_sums(six: Sequence[Card]) -> list[tuple[Split, int]]:
-    """Each split of `six` with the sum of its kept hand's show over the 46 starters left."""
+def hand_sums(six: Sequence[Card], to_crib: int = 2) -> list[tuple[Split, int]]:
+    """Each split of the cards dealt with the sum of its kept hand's show over the starters left (46 of a
+    six-card deal)."""
     left = Remaining.of(unseen_after(six))
-    return [(s, show_sum(s.kept, left)) for s in splits(six)]
+    return [(s, show_sum(s.kept, left)) for s in splits(six, to_crib)]
 
 
-#: What a discard of two cards is worth to the crib, from the bot's side (minus for the opponent's crib).
-CribWorth = Callable[[Card, Card], float]
+class CribWorth(Protocol):
+    """What the cards laid away (two, or one) are worth to the crib, from the bot's side (minus for an
+    opponent's crib)."""
+
+    def __call__(self, *cards: Card) -> float: ...
+
+
+def one_card_worth(pair_worth: dict[tuple[int, int], float]) -> dict[int, float]:
+    """What one card laid away is worth, from the worth of two ranks (lower first): the mean over the
+    other card, any of the deck's other 51 (the three or four players' crib: one card of each, and the
+    deck's)."""
+    out = {}
+    for r in RANKS:
+        total = sum((3 if x == r else 4) * pair_worth[(min(r, x), max(r, x))] for x in RANKS)
+        out[r] = total / 51
+    return out
+
+
+_PLAIN_PAIRS = {(a, b): float(rank_points((a, b))) for a in RANKS for b in RANKS if a <= b}
+_PLAIN_ONE = one_card_worth(_PLAIN_PAIRS)
 
 #: Easy keeps one of the splits whose plain points are within this much of the best, at random.
 EASY_SLACK = 2
 
 
-def best_split(six: Sequence[Card], crib_worth: CribWorth) -> Split:
-    """The split with the best expected hand (exact, over the 46 starters) plus what the discard is
-    worth to the crib; among equals, the first in `splits` order."""
+def best_split(six: Sequence[Card], crib_worth: CribWorth, to_crib: int = 2) -> Split:
+    """The split with the best expected hand (exact, over the starters left: 46 of six cards dealt) plus
+    what the discard is worth to the crib; among equals, the first in `splits` order."""
     n = len(unseen_after(six))
     best: tuple[float, Split] | None = None
-    for s, total in hand_sums(six):
+    for s, total in hand_sums(six, to_crib):
         worth = total / n + crib_worth(*s.discarded)
         if best is None or worth > best[0]:
             best = (worth, s)
@@ -134,18 +160,24 @@ def best_split(six: Sequence[Card], crib_worth: CribWorth) -> Split:
 def plain_worth(own_crib: bool) -> CribWorth:
     """Medium's crib: the points the two cards make on their own, for its own crib or against it."""
     sign = 1 if own_crib else -1
-    return lambda a, b: sign * pair_points(a, b)
+
+    def worth(*cards: Card) -> float:
+        if len(cards) == 1:  # one card of a crib of three or four players: its mean with any other
+            return sign * _PLAIN_ONE[cards[0].rank]
+        return sign * pair_points(*cards)
+
+    return worth
 
 
 def plain_points(kept: Sequence[Card]) -> int:
-    """Easy's measure of four cards: their fifteens, pairs and runs and a flush, no starter, no crib."""
-    flush = 4 if all(c.suit == kept[0].suit for c in kept) else 0
+    """Easy's measure of the cards kept: their fifteens, pairs and runs and a flush, no starter, no crib."""
+    flush = len(kept) if all(c.suit == kept[0].suit for c in kept) else 0
     return rank_points(c.rank for c in kept) + flush
 
 
-def plain_split(six: Sequence[Card], rng: random.Random) -> Split:
+def plain_split(six: Sequence[Card], rng: random.Random, to_crib: int = 2) -> Split:
     """Easy's discard: one of the splits that keep nearly the most plain points, picked at random."""
-    scored = [(plain_points(s.kept), s) for s in splits(six)]
+    scored = [(plain_points(s.kept), s) for s in splits(six, to_crib)]
     top = max(points for points, _ in scored)
     near = [s for points, s in scored if points >= top - EASY_SLACK]
     return rng.choice(near)

@@ -17,7 +17,6 @@ from .peg import VALUE, Ranks, sample_hands
 
 #: The most deals tried for the guesses of one decision (the rest are drawn from every card they may hold).
 MAX_DEALS = 200
-HAND = 6
 
 
 def opponent_gone(view: CribbageView) -> bool:
@@ -61,20 +60,22 @@ def possible_cards(view: CribbageView) -> tuple[Card, ...]:
 
 
 def guess_hands(view: CribbageView, guesses: int, rng: random.Random) -> list[Ranks]:
-    """`guesses` guesses at the ranks the opponent still holds. Each deals the opponent the cards they
-    have laid and others the bot has not seen, six in all, and keeps the guess when discarding them as
-    a sensible player does (`best_split`, the crib's plain value) keeps the cards laid, and what is left
-    agrees with their go's. Too few kept in `MAX_DEALS` deals: the rest from the cards they may hold."""
+    """`guesses` guesses at the ranks the opponent (of two players) still holds. Each deals the opponent
+    the cards they have laid and others the bot has not seen, six in all (five in five-card cribbage), and
+    keeps the guess when discarding them as a sensible player does (`best_split`, the crib's plain value)
+    keeps the cards laid, and what is left agrees with their go's. Too few kept in `MAX_DEALS` deals: the
+    rest from the cards they may hold."""
     size = view.opponent_cards_left
     if size == 0:
         return [()] * guesses
     laid = tuple(c for p, c in view.played if p == view.opponent)
     least = lowest_value_held(view.played, view.opponent, view.pile)
     worth = plain_worth(view.dealer == view.opponent)  # the opponent lays away to their own crib, or to ours
+    variant = view.options.variant
     pool = list(view.unseen)
     found: list[Ranks] = []
     for _ in range(MAX_DEALS):
-        kept = best_split((*laid, *rng.sample(pool, HAND - len(laid))), worth).kept
+        kept = best_split((*laid, *rng.sample(pool, variant.dealt - len(laid))), worth, variant.to_crib).kept
         held = tuple(sorted(c.rank for c in kept if c not in laid))
         if len(held) == size and all(VALUE[r] >= least for r in held):
             found.append(held)

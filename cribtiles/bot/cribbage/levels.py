@@ -34,7 +34,8 @@ TABLE: tuple[CribbageLevel, ...] = (
     ),
     CribbageLevel(
         "hard",
-        "weighs its crib or yours from a table of expected cribs, and plays each card looking ahead at your replies",
+        "weighs its crib or yours from a table of expected cribs, and plays each card looking ahead at your replies"
+        " (with three or four, one card ahead: its points against the next player's best answer)",
         hard_bot,
         EXACT,  # never misses a point, its own or yours
     ),

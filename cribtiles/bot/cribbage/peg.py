@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from math import comb
 
 from cribtiles.cribbage.cards import Card, Suit
 from cribtiles.cribbage.peg import peg_points
@@ -98,8 +99,9 @@ class Solver:
     move (0: the bot, 1: the opponent), whether the player not to move has said Go, and near the end of
     the game the points each still needs (reaching them is worth `WIN` more, and ends the play)."""
 
-    def __init__(self) -> None:
+    def __init__(self, once: bool = False) -> None:
         self.memo: dict[State, float] = {}
+        self.once = once  # five-card cribbage: the play ends at its first 31 or go
 
     def solve(
         self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, needs: Needs = None
@@ -133,7 +135,9 @@ class Solver:
             return 0
         if go:  # neither can play: the mover laid the last card, and a new count begins
             value_now, needs, won = _pegged(mover, LAST_CARD, needs)
-            return value_now if won else value_now + self.solve(mine, theirs, (), 0, 1 - mover, False, needs)
+            if won or self.once:
+                return value_now
+            return value_now + self.solve(mine, theirs, (), 0, 1 - mover, False, needs)
         return self.solve(mine, theirs, pile, count, 1 - mover, True, needs)
 
     def play(
@@ -151,7 +155,7 @@ class Solver:
         if over and count != MAX_COUNT:
             points += LAST_CARD
         value_now, needs, won = _pegged(mover, points, needs)
-        if won or over:
+        if won or over or (self.once and count == MAX_COUNT):
             return value_now
         if count == MAX_COUNT:
             return value_now + self.solve(mine, theirs, (), 0, 1 - mover, False, needs)
@@ -185,6 +189,7 @@ def lookahead_card(
     opponent_said_go: bool,
     guesses: Sequence[Ranks],
     needs: Needs = None,
+    once: bool = False,
 ) -> Card:
     """Hard's card: the one with the best mean difference of points over the rest of the play, the
     opponent's hand being each guess in turn (`needs`: near the end, the points each needs to win);
@@ -198,10 +203,58 @@ def lookahead_card(
         return next(iter(by_rank.values()))
     mine = tuple(sorted(c.rank for c in hand))
     ranks_pile = tuple(c.rank for c in pile)
-    solver = Solver()
+    solver = Solver(once)
     totals = dict.fromkeys(by_rank, 0.0)
     for theirs in guesses:
         for r in by_rank:
             totals[r] += solver.play(mine, theirs, ranks_pile, count, 0, opponent_said_go, r, needs)
     best = max(by_rank, key=lambda r: (totals[r], value(r), r))
     return by_rank[best]
+
+
+# --- one ply, for three or four players ---
+
+
+def answer_card(hand: Sequence[Card], pile: Sequence[Card], unseen: Sequence[Card], next_holds: int) -> Card:
+    """Hard's card with three or four players (its look-ahead is for two): the points it scores now minus
+    what the next player (always an opponent) is expected to answer with, taking them to hold `next_holds`
+    of the `unseen` cards at random and to lay the card that scores them most; among equals, the highest."""
+    count = sum(c.value for c in pile)
+    ranks = tuple(c.rank for c in pile)
+    by_rank: dict[int, int] = {}
+    for c in unseen:
+        by_rank[c.rank] = by_rank.get(c.rank, 0) + 1
+
+    def worth(card: Card) -> float:
+        after = (*ranks, card.rank)
+        total = count + card.value
+        now = sequence_points(after)
+        if total == MAX_COUNT or next_holds <= 0:
+            return now
+        answers = sorted(
+            ((sequence_points((*after, r)), n) for r, n in by_rank.items() if total + VALUE[r] <= MAX_COUNT),
+            reverse=True,
+        )
+        return now - expected_best(answers, len(unseen), next_holds)
+
+    return max(fitting(hand, count), key=lambda c: (worth(c), c.value, c.rank, c.suit))
+
+
+def expected_best(answers: Sequence[tuple[int, int]], pool: int, holds: int) -> float:
+    """The expected points of the best answer of a player holding `holds` cards drawn from `pool`, when
+    `answers` (points, how many cards of the pool score them; best first) are what the pool offers: each
+    answer counts as often as they hold one of its cards and none of a better one.
+
+    >>> round(expected_best([(2, 4)], 10, 1), 3)
+    0.8
+    """
+    expected = 0.0
+    covered, before = 0, 0.0
+    for points, n in answers:
+        if points <= 0:
+            break
+        covered += n
+        p_any = 1 - comb(pool - covered, holds) / comb(pool, holds) if pool >= holds else 1.0
+        expected += points * (p_any - before)
+        before = p_any
+    return expected

@@ -17,7 +17,7 @@ from cribtiles.cribbage.events import EventKind, MarginKind, Outcome, ScoreEvent
 from cribtiles.cribbage.game import describe_cut
 from cribtiles.cribbage.moves import Count, Discard, Go, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import Claim, ClaimKind
-from cribtiles.cribbage.options import CribbageOptions, Phase
+from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind, ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView, ShownHand
@@ -413,13 +413,16 @@ def _options(o: CribbageOptions) -> dict[str, Any]:
     out: dict[str, Any] = {"muggins": o.muggins, "target": o.target, "play_muggins": o.play_muggins}
     if o.manual_count:  # said only when on: a view from before it reads the same
         out["manual_count"] = True
+    if o.variant is not Variant.SIX_CARD:  # said only when not the standard game, likewise
+        out["variant"] = str(o.variant)
     return out
 
 
 def _read_options(o: Mapping[str, Any]) -> CribbageOptions:
     manual = bool(o.get("manual_count", False))
+    variant = Variant(o.get("variant", Variant.SIX_CARD))
     return CribbageOptions(
-        muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"], manual_count=manual
+        muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"], manual_count=manual, variant=variant
     )
 
 
@@ -448,8 +451,10 @@ def view_data(v: CribbageView) -> dict[str, Any]:
         "pile": _cards(v.pile),
         "count": v.count,
         "played": [[p, str(c)] for p, c in v.played],
-        "opponent_cards_left": v.opponent_cards_left,
+        "opponent_cards_left": v.opponent_cards_left,  # what views before the variants had
         "opponent_discarded": v.opponent_discarded,
+        "cards_left": list(v.cards_left),
+        "discarded_by": list(v.discarded_by),
         "shown_hands": [[h.owner, _cards(h.cards), h.crib] for h in v.shown_hands],
         "show_step": v.show_step,
         "claim": _claim(v.claim),
@@ -457,8 +462,10 @@ def view_data(v: CribbageView) -> dict[str, Any]:
         "current_player": v.current_player,
         "legal": [str(m) for m in v.legal],
         "events": [_event(e) for e in v.events],
-        "outcome": None if outcome is None else [outcome.winner, list(outcome.scores), str(outcome.margin_kind)],
-        "cut_for_deal": [[str(a), str(b)] for a, b in v.cut_for_deal],
+        "outcome": None
+        if outcome is None
+        else [outcome.winner, list(outcome.scores), str(outcome.margin_kind), list(outcome.side_of_player)],
+        "cut_for_deal": [[str(c) for c in cards] for cards in v.cut_for_deal],
     }
 
 
@@ -486,9 +493,9 @@ def view_from_data(d: object) -> CribbageView:
         seen.add(starter)
     return CribbageView(
         player=d["player"],
-        names=(names[0], names[1]),
+        names=tuple(str(n) for n in names),
         options=_read_options(d["options"]),
-        scores=(scores[0], scores[1]),
+        scores=tuple(int(n) for n in scores),
         dealer=d["dealer"],
         deal_number=d["deal_number"],
         phase=Phase(d["phase"]),
@@ -500,8 +507,8 @@ def view_from_data(d: object) -> CribbageView:
         pile=_read_cards(d["pile"]),
         count=d["count"],
         played=played,
-        opponent_cards_left=d["opponent_cards_left"],
-        opponent_discarded=d["opponent_discarded"],
+        cards_left=_cards_left(d),
+        discarded_by=_discarded_by(d),
         shown_hands=shown,
         show_step=d["show_step"],
         claim=_read_claim(d["claim"]),
@@ -511,7 +518,27 @@ def view_from_data(d: object) -> CribbageView:
         events=tuple(_read_event(e) for e in d["events"]),
         outcome=None
         if outcome is None
-        else Outcome(outcome[0], (outcome[1][0], outcome[1][1]), MarginKind(outcome[2])),
-        cut_for_deal=tuple((parse_card(a), parse_card(b)) for a, b in d["cut_for_deal"]),
+        else Outcome(
+            outcome[0],
+            tuple(int(n) for n in outcome[1]),
+            MarginKind(outcome[2]),
+            tuple(int(n) for n in outcome[3]) if len(outcome) > 3 else (0, 1),
+        ),
+        cut_for_deal=tuple(tuple(parse_card(c) for c in cards) for cards in d["cut_for_deal"]),
         unseen=tuple(sorted(c for c in DECK if c not in seen)),
     )
+
+
+def _cards_left(d: Mapping[str, Any]) -> tuple[int, ...]:
+    """Each player's cards left; a view written before the variants names only the opponent's (two players)."""
+    if "cards_left" in d:
+        return tuple(int(n) for n in d["cards_left"])
+    mine, theirs = len(d["hand"]), int(d["opponent_cards_left"])
+    return (mine, theirs) if d["player"] == 0 else (theirs, mine)
+
+
+def _discarded_by(d: Mapping[str, Any]) -> tuple[bool, ...]:
+    if "discarded_by" in d:
+        return tuple(bool(b) for b in d["discarded_by"])
+    mine, theirs = bool(d["discards"]), bool(d["opponent_discarded"])
+    return (mine, theirs) if d["player"] == 0 else (theirs, mine)

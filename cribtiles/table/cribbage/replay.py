@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 
 from cribtiles.cribbage.cards import format_cards
-from cribtiles.cribbage.game import describe_cut
+from cribtiles.cribbage.game import CribbageState, describe_cut
 from cribtiles.cribbage.moves import CribbageError, Move, parse_move
+from cribtiles.cribbage.options import Variant
 from cribtiles.rules.errors import IllegalMove
 
 from ..game_summary import GameSummary
@@ -74,11 +75,14 @@ def json_record(text: str) -> object:
 
 def replay_words(table: CribbageTable) -> str:
     """The whole game of `table` in words: each deal's hands as dealt, every move and what it scored, the
-    scores after each deal and the result (a record holds both hands: a replay shows everything)."""
+    scores after each deal and the result (a record holds every hand: a replay shows everything)."""
     names = table.state.names
     at = table.at_ply(0)
-    out = [f"Cribbage: {names[0]} against {names[1]}, to {table.options.target} (seed {table.state.seed})."]
+    variant = table.options.variant
+    what = "Cribbage" if variant is Variant.SIX_CARD else f"Cribbage ({variant.words})"
+    out = [f"{what}: {_sides(at.state)}, to {table.options.target} (seed {table.state.seed})."]
     out += [f"  {line}" for line in describe_cut(at.state)]
+    out += [f"      +{e.points} {names[e.player]}: {e.words}" for e in at.state.events if e.points]
     deal = 0
     for text in table.state.log:
         state = at.state
@@ -86,10 +90,12 @@ def replay_words(table: CribbageTable) -> str:
             deal = state.deal_number
             out.append("")
             deals = "deal" if names[state.dealer] == "You" else "deals"
-            out.append(f"Deal {deal}: {names[state.dealer]} {deals}; the scores are {_scores(names, state.scores)}.")
-            for p in (0, 1):
+            out.append(f"Deal {deal}: {names[state.dealer]} {deals}; the scores are {_scores(state)}.")
+            for p in range(state.players):
                 holds = "hold" if names[p] == "You" else "holds"
                 out.append(f"  {names[p]} {holds} {format_cards(state.hands[p])}.")
+            if state.crib:
+                out.append(f"  The crib takes {format_cards(state.crib)} from the deck.")
         happening = at.replay_move(parse_move(text))
         out.append(f"  {happening.words}")
         if state.starter is None and at.state.starter is not None and at.state.deal_number == deal:
@@ -98,11 +104,28 @@ def replay_words(table: CribbageTable) -> str:
     summary = at.summary()
     out.append("")
     if summary is None:
-        out.append(f"The game was left at {_scores(names, at.state.scores)}, after {len(at.state.log)} moves.")
+        out.append(f"The game was left at {_scores(at.state)}, after {len(at.state.log)} moves.")
     else:
         out += [summary.words, summary.margin_words]
     return "\n".join(out)
 
 
-def _scores(names: tuple[str, ...], scores: tuple[int, int]) -> str:
-    return f"{names[0]} {scores[0]}, {names[1]} {scores[1]}"
+def _side_names(state: CribbageState) -> list[str]:
+    """Each side's name: a player's, or partners' together ("You and North")."""
+    names = state.names
+    return [
+        " and ".join(names[p] for p in range(state.players) if state.side_of(p) == side)
+        for side in range(len(state.scores))
+    ]
+
+
+def _sides(state: CribbageState) -> str:
+    """Who plays whom: "You against Hard bot"; "You, West and East"; "You and North against West and East"."""
+    sides = _side_names(state)
+    if len(sides) == 2:
+        return f"{sides[0]} against {sides[1]}"
+    return ", ".join(sides[:-1]) + f" and {sides[-1]}"
+
+
+def _scores(state: CribbageState) -> str:
+    return ", ".join(f"{name} {score}" for name, score in zip(_side_names(state), state.scores, strict=True))

@@ -104,9 +104,9 @@ class Happening:
 class CribbageSummary:
     """A finished game: the winner, both scores, the margin (lurch / skunk), in words too."""
 
-    winner: int
-    names: tuple[str, str]
-    scores: tuple[int, int]
+    winner: int  # the winning side (partners share one)
+    names: tuple[str, ...]
+    scores: tuple[int, ...]  # one a side
     margin: MarginKind
     deals: int
     person_won: bool
@@ -118,14 +118,32 @@ class CribbageSummary:
         return self.margin is not MarginKind.WIN
 
 
-def cribbage_seats(names: Sequence[str], person: int | None, level: str) -> tuple[Seat, Seat]:
-    """The seats of a game of a person (at `person`) against a bot of `level` (`person` None: two bots
+def cribbage_seats(names: Sequence[str], person: int | None, level: str) -> tuple[Seat, ...]:
+    """The seats of a game of a person (at `person`) against bots of `level` (`person` None: bots all
     of that level), named as the game names them."""
-    if person not in (0, 1, None) or isinstance(person, bool):
-        raise ValueError(f"the person sits at seat 0 or 1, not {quoted(person)}")
+    if (person is not None and person not in range(len(names))) or isinstance(person, bool):
+        raise ValueError(f"the person sits at seat 0 to {len(names) - 1}, not {quoted(person)}")
     level = cribbage_level(level).name
-    a, b = (Seat(name) if p == person else Seat(name, level) for p, name in enumerate(names))
-    return a, b
+    return tuple(Seat(name) if p == person else Seat(name, level) for p, name in enumerate(names))
+
+
+#: The bots' names with three or four players, clockwise from the person's left (the person sits South).
+COMPASS = {3: ("West", "East"), 4: ("West", "North", "East")}
+COMPASS_NAMES = frozenset(("West", "North", "East"))
+
+
+def table_names(players: int, person: int, level: str) -> tuple[str, ...]:
+    """The players' names of a new game: "You" and "Medium bot" with two; with more, "You" and the bots
+    by where they sit, clockwise from your left (West, North, East: North is your partner with four).
+
+    >>> table_names(2, 1, "hard"), table_names(4, 0, "easy")
+    (('Hard bot', 'You'), ('You', 'West', 'North', 'East'))
+    """
+    if players == 2:
+        name = bot_name(cribbage_level(level).name)
+        return (PERSON_NAME, name) if person == 0 else (name, PERSON_NAME)
+    others = COMPASS[players]
+    return tuple(PERSON_NAME if p == person else others[(p - person - 1) % players] for p in range(players))
 
 
 class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
@@ -164,7 +182,8 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         # the public story of the deal in play (rebuilt by replaying a saved game's moves)
         self.sequences: list[list[tuple[int, Card]]] = []  # each count's cards, in order
         self.counted: list[CountedHand] = []  # the show's counts so far, of the deal last shown
-        self.previous: list[int] = [0, 0]  # each score before the last move that scored for its player (the back peg)
+        # each side's score before the last move that scored for it (the back peg)
+        self.previous: list[int] = [0] * len(state.scores)
         self.story: list[Happening] = []  # the moves of the deal in play (or of the show just ended)
         self.pending: list[Happening] = []  # told and pegged by the window, then taken
         self._made: list[tuple[int, CribbageState]] = []  # who made each move, from which state (taking back)
@@ -174,10 +193,11 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     def new(
         cls, seed: int, level: str = DEFAULT_LEVEL, options: CribbageOptions | None = None, person: int = 0
     ) -> CribbageTable:
-        """A new game: the person at `person`, the bot of `level` at the other seat."""
-        name = bot_name(cribbage_level(level).name)
-        names = (PERSON_NAME, name) if person == 0 else (name, PERSON_NAME)
-        return cls(new_game(seed, names, options or CribbageOptions()), person, level)
+        """A new game: the person at `person`, bots of `level` at the other seats (as many as the options'
+        variant seats)."""
+        options = options or CribbageOptions()
+        names = table_names(options.variant.players, person, level)
+        return cls(new_game(seed, names, options), person, level)
 
     # --- the questions ---
 
@@ -228,7 +248,8 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
 
     def named(self, player: int) -> str:
         """A player by name, as a sentence names them: "the Medium bot", "Ann"."""
-        return f"the {self.name(player)}" if self.seats[player].is_bot else self.name(player)
+        name = self.name(player)
+        return f"the {name}" if self.seats[player].is_bot and name not in COMPASS_NAMES else name
 
     def called(self, player: int) -> str:
         """A player as the table's words name them: "you", "the Medium bot", "Ann"."""
@@ -272,7 +293,8 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             lets_stand = self._lets_stand(move, seat)
             state = self.state.apply(Muggins(False)) if lets_stand else self.state
             if lets_stand and state.current_player != seat:
-                return _sentence(f"wait: {self.called(1 - seat)} is to play")
+                assert state.current_player is not None
+                return _sentence(f"wait: {self.called(state.current_player)} is to play")
             state.apply(move)
         except CribbageError as e:
             return _sentence(str(e))
@@ -337,8 +359,8 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             self.counted.append(CountedHand(player, cards, crib, score, declared))
         if isinstance(move, Muggins) and before.claim is not None and before.claim.kind is ClaimKind.SHOW:
             self.counted[-1] = replace(self.counted[-1], called=move.claim)
-        for p in {event.player for event in after.events if event.points}:
-            self.previous[p] = before.scores[p]  # the back peg: the score before this move, as the window pegs it
+        for side in {before.side_of(event.player) for event in after.events if event.points}:
+            self.previous[side] = before.scores[side]  # the back peg: the score before this move, as the window pegs it
         if after.deal_number != before.deal_number:
             self.sequences = []
         happening = Happening(
@@ -353,13 +375,17 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     def _words(self, player: int, move: Move, before: CribbageState) -> str:
         who = self.name(player)
         if isinstance(move, Discard):
+            laid = " and ".join(str(c) for c in move.cards)
+            cards = "two cards" if len(move.cards) == 2 else "a card"
             if player == self.you:
-                whose = "your" if before.dealer == self.you else "its"
-                return f"You laid {move.cards[0]} and {move.cards[1]} in {whose} crib."
-            if self.you is None:  # every seat reads it: the cards laid away stay unnamed
+                whose = "your" if before.dealer == self.you else self.whose(before.dealer)
+                if before.players == 2 and before.dealer != self.you:
+                    whose = "its"
+                return f"You laid {laid} in {whose} crib."
+            if self.you is None or before.players > 2:  # every seat reads it: the cards laid away stay unnamed
                 whose = "their own" if before.dealer == player else self.whose(before.dealer)
-                return f"{who} laid two cards in {whose} crib."
-            return f"{who} laid two cards in {'its' if before.dealer == player else 'your'} crib."
+                return f"{who} laid {cards} in {whose} crib."
+            return f"{who} laid {cards} in {'its' if before.dealer == player else 'your'} crib."
         if isinstance(move, PlayCard):
             total = before.count + move.card.value
             said = f", saying {move_claim(move, before)}" if before.options.play_muggins else ""
@@ -492,9 +518,13 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         if outcome is None:
             return None
         names = self.state.names
-        loser = 1 - outcome.winner
         reader = self.you if seat is None else seat
-        who = "you" if loser == reader else self.named(loser)
+        losers = [p for p in range(len(names)) if self.state.side_of(p) != outcome.winner]
+        if len(losers) == 1:
+            who = "you" if losers[0] == reader else self.named(losers[0])
+        else:  # the margin is the best loser's: "nobody" or "no loser" reads as all of them
+            named = ["you" if p == reader else self.named(p) for p in losers]
+            who = " and ".join(named) if len(named) == 2 else ", ".join(named[:-1]) + " and " + named[-1]
         target = self.options.target
         margin_words = {
             MarginKind.WIN: f"No skunk: {who} passed {target - SKUNK_MARGIN - 1}.",
@@ -507,10 +537,13 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             scores=outcome.scores,
             margin=outcome.margin_kind,
             deals=self.state.deal_number,
-            person_won=outcome.winner == (self.person if seat is None else seat),
+            person_won=self._side_won(outcome.winner, self.person if seat is None else seat),
             words=outcome.words(names),
             margin_words=margin_words,
         )
+
+    def _side_won(self, side: int, seat: int | None) -> bool:
+        return seat is not None and self.state.side_of(seat) == side
 
     # --- the autosave ---
 

@@ -155,7 +155,7 @@ def test_the_hint_says_what_it_gives_away() -> None:
         count=17,
         current_player=view.player,
         unseen=unseen,
-        opponent_cards_left=3,
+        cards_left=tuple(len(hand) if p == view.player else 3 for p in range(2)),
         played=((view.opponent, pile[0]), (view.player, pile[1])),
         legal=(PlayCard(hand[0]), PlayCard(hand[1])),
     )
