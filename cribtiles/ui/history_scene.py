@@ -90,7 +90,8 @@ def cribbage_what(game: GameSummary) -> str:
     players · easy+hard · to 61')."""
     d = game.cribbage
     rules = [word for word, on in (("muggins", d.muggins), (f"to {d.target}", d.target != 121)) if on]
-    return " · ".join(["Cribbage", *([d.variant_words] if d.variant_words else []), game.opponent, *rules])
+    levels = "+".join(dict.fromkeys(game.opponent.split("+")))  # three bots of one level: that level once
+    return " · ".join(["Cribbage", *([d.variant_words] if d.variant_words else []), levels, *rules])
 
 
 def cribbage_players(game: GameSummary) -> str:

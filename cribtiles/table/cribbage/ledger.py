@@ -37,9 +37,6 @@ from ..game_summary import (
 
 ALL = "all"  # the level of the statistics' total line
 
-#: The show's three counts of a deal, by `ShowCount.step`.
-STEP_WORDS = ("the non-dealer's hand", "the dealer's hand", "the crib")
-
 
 def game_key(record: Mapping[str, object], person: int | None, level: str | None) -> str:
     """A digest of a game as it was played (its record, the person's seat, the bot's level; for two people,
@@ -58,12 +55,13 @@ def summarize_cribbage(
     outcome = state.outcome
     if outcome is None:
         raise ValueError("the game is not over yet")
-    if person not in (0, 1):
-        raise ValueError(f"the person sits at seat 0 or 1, not {quoted(person)}")
+    players = state.players
+    if person not in range(players) or isinstance(person, bool):
+        raise ValueError(f"the person sits at seat 0 to {players - 1}, not {quoted(person)}")
     record = state.record()
     shows: list[ShowCount] = []
-    pegged = [0, 0]
-    called = [0, 0]  # the points each took by calling muggins
+    pegged = [0] * players  # a seat each: partners' points are their side's, but each pegs their own
+    called = [0] * players  # the points each took by calling muggins
     at = replay({**record, "moves": []})
     for text in state.log:
         move = parse_move(text)
@@ -88,12 +86,13 @@ def summarize_cribbage(
         target=state.options.target,
         margin=outcome.margin_kind,
         deals=state.deal_number,
-        pegged=(pegged[0], pegged[1]),
+        pegged=tuple(pegged),
         shows=tuple(shows),
         undos=marks[0],
         hints=marks[1],
         counting=counting_of(state.options),
-        muggins_won=(called[0], called[1]),
+        muggins_won=tuple(called),
+        variant=state.options.variant.value,
     )
     return GameSummary(
         id=0,
@@ -102,8 +101,8 @@ def summarize_cribbage(
         finished_at=finished_at,
         seed=state.seed,
         seats=tuple((name, None if seat == person else level) for seat, name in enumerate(state.names)),
-        scores=outcome.scores,
-        winners=(outcome.winner,),
+        scores=tuple(outcome.scores[state.side_of(seat)] for seat in range(players)),  # a seat its side's
+        winners=outcome.winners,
         record=json.dumps(record, separators=(",", ":")),
         details=details,
     )
