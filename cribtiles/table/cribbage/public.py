@@ -22,8 +22,8 @@ from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind, ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView, ShownHand
 
+from .table import COMPASS_NAMES, CribbageTable, Happening
 from .table import CribbageSummary as CribbageSummary
-from .table import CribbageTable, Happening
 
 PUBLIC_FORMAT = "cribtiles cribbage public"
 VIEW_FORMAT = "cribtiles cribbage view"
@@ -72,14 +72,15 @@ class PublicMove:
 
 @dataclass(frozen=True)
 class CribbagePublic:
-    """A cribbage game as the whole table sees it."""
+    """A cribbage game as the whole table sees it: a name, a hand's size and a seat's kind a player (two,
+    three or four), a score and a back peg a side (partners share one)."""
 
-    names: tuple[str, str]
-    person: int | None  # the seat a person plays (the window's), None for two bots
+    names: tuple[str, ...]
+    person: int | None  # the seat a person plays (the window's), None for bots only
     level: str
     options: CribbageOptions
-    scores: tuple[int, int]
-    previous: tuple[int, int]  # the back pegs
+    scores: tuple[int, ...]
+    previous: tuple[int, ...]  # the back pegs
     dealer: int
     deal_number: int
     phase: Phase
@@ -90,23 +91,56 @@ class CribbagePublic:
     pile: tuple[Card, ...]
     count: int
     sequences: tuple[tuple[tuple[int, Card], ...], ...]  # the play's counts so far, each card in order
-    hand_sizes: tuple[int, int]
+    hand_sizes: tuple[int, ...]
     crib_size: int
     counted: tuple[PublicCounted, ...]
     claim: Claim | None
     story: tuple[PublicMove, ...]  # this deal's moves (the last deal's last one until this deal has one)
     cut_words: tuple[str, ...]
     summary: CribbageSummary | None
-    bots: tuple[bool, bool]  # which seats a bot plays (online, the other seat may be a person's)
+    bots: tuple[bool, ...]  # which seats a bot plays (online, the other seat may be a person's)
 
     @property
     def is_over(self) -> bool:
         return self.phase is Phase.OVER
 
     @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
     def bot(self) -> int:
-        """The other seat (a bot's at one window; online, a bot's or another person's)."""
-        return 1 - (self.person or 0)
+        """The other seat with two players (a bot's at one window; online, a bot's or another person's);
+        with more, the next player round from the person's left."""
+        return ((self.person or 0) + 1) % len(self.names)
+
+    @property
+    def others(self) -> tuple[int, ...]:
+        """The other seats, clockwise from the person's left (as they sit round the felt, left to right)."""
+        me = self.person or 0
+        return tuple((me + i) % len(self.names) for i in range(1, len(self.names)))
+
+    def side_of(self, player: int) -> int:
+        """`player`'s scoring side (partners 0 and 2, 1 and 3 share one; else a player's own)."""
+        return self.options.variant.side_of(player)
+
+    def side_names(self, you: str = "You") -> tuple[str, ...]:
+        """Each side's name, the person as `you`: "You", "Medium bot"; partners "You & North".
+
+        >>> from cribtiles.table.cribbage.table import CribbageTable
+        >>> from cribtiles.cribbage.options import CribbageOptions, Variant
+        >>> public_of(CribbageTable.new(7, "easy", CribbageOptions(variant=Variant.PARTNERSHIP))).side_names()
+        ('You & North', 'West & East')
+        """
+        named = [you if p == self.person else n for p, n in enumerate(self.names)]
+        sides: list[list[str]] = [[] for _ in self.scores]
+        for p, name in enumerate(named):
+            sides[self.side_of(p)].append(name)
+        return tuple(" & ".join(sorted(side, key=lambda n: n != you)) for side in sides)
+
+    def partner(self, player: int) -> int | None:
+        """The player across the table in partnerships; else None."""
+        return (player + 2) % 4 if len(self.scores) < len(self.names) else None
 
     def name(self, player: int) -> str:
         return self.names[player]
@@ -121,7 +155,8 @@ class CribbagePublic:
         >>> p.called(1), replace(p, names=("You", "Ben"), bots=(False, False)).called(1)
         ('the Medium bot', 'Ben')
         """
-        return f"the {self.names[player]}" if self.bots[player] else self.names[player]
+        name = self.names[player]
+        return f"the {name}" if self.bots[player] and name not in COMPASS_NAMES else name
 
     def its(self, player: int) -> str:
         """The word for what `player` owns: "its" for a bot, "their" for a person."""
@@ -175,12 +210,12 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
     # laid in a deal gone by says nothing of the hands now, and a long game's story need not cross a wire
     this_deal = [h for h in table.story if h.deal == state.deal_number] or table.story[-1:]
     return CribbagePublic(
-        names=(state.names[0], state.names[1]),
+        names=state.names,
         person=person,
         level=table.level,
         options=table.options,
-        scores=(state.scores[0], state.scores[1]),
-        previous=(table.previous[0], table.previous[1]),
+        scores=state.scores,
+        previous=tuple(table.previous),
         dealer=state.dealer,
         deal_number=state.deal_number,
         phase=state.phase,
@@ -191,7 +226,7 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
         pile=view.pile,
         count=view.count,
         sequences=tuple(tuple(s) for s in table.sequences),
-        hand_sizes=(len(state.hands[0]), len(state.hands[1])),
+        hand_sizes=tuple(len(hand) for hand in state.hands),
         crib_size=view.crib_size,
         counted=tuple(
             PublicCounted(c.owner, c.cards, c.score.starter, c.crib, c.declared, c.called) for c in table.counted
@@ -200,7 +235,7 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
         story=tuple(public_move(h) for h in this_deal),
         cut_words=tuple(describe_cut(state)) if state.deal_number == 1 else (),
         summary=summary,
-        bots=(table.seats[0].is_bot, table.seats[1].is_bot),
+        bots=tuple(seat.is_bot for seat in table.seats),
     )
 
 
@@ -283,8 +318,8 @@ def _read_summary(d: Mapping[str, Any] | None) -> CribbageSummary | None:
     n, s = d["names"], d["scores"]
     return CribbageSummary(
         d["winner"],
-        (n[0], n[1]),
-        (s[0], s[1]),
+        tuple(str(name) for name in n),
+        tuple(int(score) for score in s),
         MarginKind(d["margin"]),
         d["deals"],
         d["person_won"],
@@ -375,14 +410,14 @@ def public_from_data(d: object) -> CribbagePublic:
     if not isinstance(d, dict) or d.get("format") != PUBLIC_FORMAT:
         raise ValueError("it is not a public cribbage value")
     names, scores, previous, sizes = d["names"], d["scores"], d["previous"], d["hand_sizes"]
-    bots = d.get("bots") or [p != d["person"] for p in (0, 1)]  # a value from before seats were told
+    bots = d.get("bots") or [p != d["person"] for p in range(len(names))]  # a value from before seats were told
     return CribbagePublic(
-        names=(names[0], names[1]),
+        names=tuple(str(n) for n in names),
         person=d["person"],
         level=d["level"],
         options=_read_options(d["options"]),
-        scores=(scores[0], scores[1]),
-        previous=(previous[0], previous[1]),
+        scores=tuple(int(n) for n in scores),
+        previous=tuple(int(n) for n in previous),
         dealer=d["dealer"],
         deal_number=d["deal_number"],
         phase=Phase(d["phase"]),
@@ -393,7 +428,7 @@ def public_from_data(d: object) -> CribbagePublic:
         pile=_read_cards(d["pile"]),
         count=d["count"],
         sequences=tuple(tuple((int(player), parse_card(card)) for player, card in s) for s in d["sequences"]),
-        hand_sizes=(sizes[0], sizes[1]),
+        hand_sizes=tuple(int(n) for n in sizes),
         crib_size=d["crib_size"],
         counted=tuple(
             PublicCounted(
@@ -405,7 +440,7 @@ def public_from_data(d: object) -> CribbagePublic:
         story=tuple(told_from_data(m) for m in d["story"]),
         cut_words=tuple(d["cut_words"]),
         summary=_read_summary(d["summary"]),
-        bots=(bool(bots[0]), bool(bots[1])),
+        bots=tuple(bool(b) for b in bots),
     )
 
 
