@@ -48,6 +48,7 @@ class Sprite:
     chosen: bool = False  # chosen for the crib
     focus: bool = False  # the keyboard's card
     hinted: bool = False  # the coach's: a card to lay away, or to lay
+    mark: int | None = None  # a card of the count with three or four players: who laid it (their side's colour)
 
 
 @dataclass(frozen=True)
@@ -290,6 +291,8 @@ def draw_card(surf: Target, lay: CribLayout, s: Sprite, lifted: bool = False) ->
         draw_rect(surf, GOLD, (x - 2, y - 2, w + 4, h + 4), 2, border_radius=max(4, round(w * 0.09)))
     if s.focus:
         draw_rect(surf, RING, (x - 5, y - 5, w + 10, h + 10), 2, border_radius=max(6, round(w * 0.11)))
+    if s.mark is not None:  # who laid it: their colour under the card
+        _dot(surf, (x + w / 2, y + h + 9), art.PLAYER_COLOURS[s.mark % 4])
     if s.hinted:  # the coach's colour, as its ghosted tiles at the tile game's table
         draw_rect(surf, COACH, (x - 8, y - 8, w + 16, h + 16), 3, border_radius=max(8, round(w * 0.13)))
 
@@ -317,7 +320,7 @@ def _labels(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
         )
         small = max(12, size - 3)
         # with two players the note has the row's fifth to itself; in a shared row it may take two lines
-        notes = [fit_width(seat.note, small, w - 20)] if lay.players == 2 else wrap(seat.note, small, w - 20)[:2]
+        notes = [fit_width(seat.note, small, w - 20)] if lay.players == 2 else _parts_in_lines(seat.note, small, w - 20)
         for j, note in enumerate(notes):
             write(surf, note, small, DIM, (x + 20, y + h * 0.3 + size * 1.1 + j * small * 1.15), "midleft")
     if snap.deck:
@@ -332,6 +335,19 @@ def _labels(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
     small = max(12, size - 4)
     label = fit_width(snap.crib_label, small, cw + 2 * lay.margin)
     write(surf, label, small, DIM, (cx + cw / 2, below), "midtop")
+
+
+def _parts_in_lines(note: str, size: int, width: int, most: int = 2) -> list[str]:
+    """A seat's note ("partner · the dealer · 2 cards") in at most `most` lines of `width`, broken between
+    its parts, each line fitted."""
+    lines: list[str] = []
+    for part in note.split(" · ") if note else []:
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and art.font(size).size(joined)[0] <= width:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return [fit_width(line, size, width) for line in lines[:most]]
 
 
 def _dot(surf: Target, at: tuple[float, float], colour: tuple[int, int, int], ring: bool = False) -> None:

@@ -19,7 +19,7 @@ import pygame
 from cribtiles.cribbage.cards import DECK, Card
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
-from cribtiles.cribbage.options import Phase
+from cribtiles.cribbage.options import Phase, Variant
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, PublicMove
@@ -921,6 +921,10 @@ class CribbageScene:
             lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
             for e in h.events:
                 lines.append(InfoLine(e.words, f"+{e.points}", _player_colour(table.side_of(e.player)), -1, e.cards, 1))
+        if view.deal_number == 1 and table.options.variant is Variant.FIVE_CARD:  # pegged before the first card
+            pone = (view.dealer + 1) % table.players
+            who = "You" if pone == self.person else _capital(table.called(pone))
+            lines.append(InfoLine(f"{who}, not dealing: three for last", "+3", _player_colour(pone), -1, (), 1))
         return tuple(lines)
 
     def _show_lines(self) -> tuple[InfoLine, ...]:
@@ -953,9 +957,9 @@ class CribbageScene:
         targets: dict[Key, tuple[float, float, int]] = {}
         marks: dict[Key, Sprite] = {}
 
-        def put(key: Key, rect: Rect, **flags: bool) -> None:
+        def put(key: Key, rect: Rect, mark: int | None = None, **flags: bool) -> None:
             targets[key] = (rect[0], rect[1], rect[2])
-            marks[key] = Sprite(key[1], rect[0], rect[1], rect[2], **flags)
+            marks[key] = Sprite(key[1], rect[0], rect[1], rect[2], mark=mark, **flags)
 
         held = self.press.card if self.press is not None and self.press.dragging else None
         fits = {m.card for m in self._legal_after_answer() if isinstance(m, PlayCard)}  # a bot's score may wait
@@ -988,9 +992,10 @@ class CribbageScene:
         pile = view.pile
         old = not pile and table.sequences and mode is Mode.PLAY
         cards_shown = tuple(c for _, c in table.sequences[-1]) if old else pile
+        laid_by = {c: table.side_of(p) for seq in table.sequences for p, c in seq} if table.players > 2 else {}
         for card, rect in zip(cards_shown, lay.pile_slots(len(cards_shown)), strict=True):
             dim = bool(old) and card not in lit and self.hold is Hold.NONE  # an ended count, until the next card
-            put((Place.OLD if old else Place.PILE, card, 0), rect, dim=dim, lit=card in lit)
+            put((Place.OLD if old else Place.PILE, card, 0), rect, laid_by.get(card), dim=dim, lit=card in lit)
         return targets, marks
 
     def _seat_cards(self, player: int) -> tuple[Card | None, ...]:
@@ -1046,7 +1051,7 @@ class CribbageScene:
         k = glide_share(dt, self.pace)
         at = self.glides.step(targets, self._start_of, k)
         sprites = tuple(
-            Sprite(m.card, at[key][0], at[key][1], at[key][2], m.dim, m.lit, m.chosen, m.focus, m.hinted)
+            Sprite(m.card, at[key][0], at[key][1], at[key][2], m.dim, m.lit, m.chosen, m.focus, m.hinted, m.mark)
             for key, m in marks.items()
         )
         return FrameParts(lines, hover, sprites)
