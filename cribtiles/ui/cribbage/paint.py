@@ -319,7 +319,7 @@ def _labels(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
             "midleft",
         )
         small = max(12, size - 3)
-        # with two players the note has the row's fifth to itself; in a shared row it may take two lines
+        # with two players the note has the row's fifth to itself; in a shared row it may take three lines
         notes = [fit_width(seat.note, small, w - 20)] if lay.players == 2 else _parts_in_lines(seat.note, small, w - 20)
         for j, note in enumerate(notes):
             write(surf, note, small, DIM, (x + 20, y + h * 0.3 + size * 1.1 + j * small * 1.15), "midleft")
@@ -337,7 +337,7 @@ def _labels(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
     write(surf, label, small, DIM, (cx + cw / 2, below), "midtop")
 
 
-def _parts_in_lines(note: str, size: int, width: int, most: int = 2) -> list[str]:
+def _parts_in_lines(note: str, size: int, width: int, most: int = 3) -> list[str]:
     """A seat's note ("partner · the dealer · 2 cards") in at most `most` lines of `width`, broken between
     its parts, each line fitted."""
     lines: list[str] = []
