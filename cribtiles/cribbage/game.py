@@ -207,9 +207,7 @@ class CribbageState:
         if not isinstance(move, Discard):
             raise self._wrong(move, f"lay {_CARDS[to_crib]} in the crib (discard)")
         if len(move.cards) != to_crib:
-            raise CribbageError(
-                f"lay {_CARDS[to_crib]} in the crib in {self.variant.words} cribbage, not {len(move.cards)}"
-            )
+            raise CribbageError(f"lay {_CARDS[to_crib]} in the crib ({self.variant.words}), not {len(move.cards)}")
         hand = self.hands[player]
         if len(set(move.cards)) != len(move.cards):
             raise CribbageError(f"lay two different cards in the crib, not {move.cards[0]} twice")
@@ -495,7 +493,7 @@ def new_game(
     options = options or CribbageOptions()
     variant = options.variant
     if len(names) != variant.players:
-        raise ValueError(f"{variant.words} cribbage is for {_PLAYERS[variant.players]}, not {len(names)}")
+        raise ValueError(f"{variant.value} cribbage is for {_PLAYERS[variant.players]}, not {len(names)}")
     for problem in filter(None, map(name_problem, names)):
         raise ValueError(problem)
     cuts = cut_for_deal(seed, variant.players)

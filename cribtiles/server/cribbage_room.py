@@ -11,7 +11,7 @@ from typing import Any
 from cribtiles.cribbage.cards import CardError
 from cribtiles.cribbage.game import new_game
 from cribtiles.cribbage.moves import CribbageError, Move, Muggins, parse_move
-from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.cribbage.options import CribbageOptions, Variant
 from cribtiles.quoting import quoted
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.core import BotRequest
@@ -44,8 +44,14 @@ def read_rules(text: str) -> CribbageOptions:
             if not (value.isascii() and value.isdigit() and len(value) <= 4):
                 raise ValueError(f"target is a number of points, not {quoted(value)}")
             chosen[name] = int(value)
+        elif name == "variant":
+            variant = next((v for v in Variant if value in (v.value, v.words)), None)
+            if variant is None:
+                raise ValueError(f"cribbage has no variant {quoted(value)} ({', '.join(v.value for v in Variant)})")
+            if variant is not Variant.SIX_CARD:
+                raise ValueError(f"online tables play only six-card cribbage for now, not {variant.words}")
         else:
-            raise ValueError(f"cribbage has no rule {quoted(name)} (muggins, play_muggins, target)")
+            raise ValueError(f"cribbage has no rule {quoted(name)} (muggins, play_muggins, target, variant)")
     return CribbageOptions(**chosen)  # a target out of range: ValueError in words
 
 

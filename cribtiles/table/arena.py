@@ -46,7 +46,7 @@ from cribtiles.bot.cribbage import levels as cribbage_levels
 from cribtiles.bot.tiles.base import Bot, choose_safely
 from cribtiles.bot.tiles.levels import LEVELS, make_bot
 from cribtiles.bot.tiles.simulate import ExpertBot
-from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.cribbage.options import CribbageOptions, Variant
 from cribtiles.games import GAMES
 from cribtiles.quoting import quoted
 from cribtiles.rules.game import PlayerView
@@ -390,6 +390,13 @@ def add_arguments(ap: argparse.ArgumentParser, game: str = "tiles") -> None:
     )
     cribbage = ap.add_argument_group("classic cribbage")
     cribbage.add_argument("--muggins", action="store_true", help="play with the muggins rule")
+    cribbage.add_argument(
+        "--variant",
+        choices=tuple(v.value for v in Variant),
+        default=Variant.SIX_CARD.value,
+        help="six-card (two bots, the default), five-card (two bots, to 61), three-player (three bots), "
+        "partnership (two bots, one a side)",
+    )
 
 
 def parse_arena(argv: Sequence[str], game: str = "tiles") -> tuple[Setup, int, bool]:
@@ -421,6 +428,8 @@ def _tile_arena(ap: argparse.ArgumentParser, args: argparse.Namespace, levels: t
         ap.error(f"an arena needs {MIN_BOTS} to {MAX_BOTS} bots, not {len(levels)}")
     if args.muggins:
         ap.error("--muggins is a rule of classic cribbage: give --game cribbage")
+    if args.variant != Variant.SIX_CARD.value:
+        ap.error("--variant is a variant of classic cribbage: give --game cribbage")
     problem = budget_problem(args.budget)
     if problem:
         ap.error(problem)
@@ -446,13 +455,19 @@ def _cribbage_arena(
         ap.error(
             f"there is no cribbage bot level {quoted(unknown[0])}; the levels are {', '.join(cribbage_levels.LEVELS)}"
         )
-    if len(levels) != cribbage_arena.SEATS:
-        ap.error(f"a cribbage arena needs exactly 2 bots, not {len(levels)}")
+    variant = Variant(args.variant)
+    bots = 3 if variant is Variant.THREE else cribbage_arena.SEATS
+    if len(levels) != bots:
+        ap.error(
+            f"a cribbage arena{'' if bots == 2 else ' of three players'} needs exactly {bots} bots, not {len(levels)}"
+        )
     given = [f"--{name}" for name, default in TILE_ONLY.items() if getattr(args, name) != default]
     if given:
         ap.error(f"{given[0]} is for the tile game, not for cribbage")
-    pairs = -(-games // cribbage_arena.SEATS)
-    return CribbageArena((levels[0], levels[1]), pairs, args.seed, CribbageOptions(muggins=args.muggins))
+    pairs = -(-games // bots)
+    target = 61 if variant is Variant.FIVE_CARD else 121
+    options = CribbageOptions(muggins=args.muggins, variant=variant, target=target)
+    return CribbageArena(levels, pairs, args.seed, options)
 
 
 def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:

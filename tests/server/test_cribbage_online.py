@@ -127,10 +127,14 @@ def test_the_rules_are_read_from_text_and_a_wrong_table_is_refused_in_words(serv
     assert read_rules("") == read_rules(" ")
     options = read_rules("muggins=on, play-muggins=yes,target=61")
     assert (options.muggins, options.play_muggins, options.target) == (True, True, 61)
+    assert read_rules("variant=six-card") == read_rules("")
     for text, words in (
         ("joker=on", "cribbage has no rule 'joker'"),
         ("muggins=maybe", "muggins is on or off"),
         ("target=9", "31 to 1000"),
+        ("variant=three-player", "only six-card cribbage for now, not three players"),
+        ("variant=five-card", "only six-card cribbage for now, not five-card"),
+        ("variant=bridge", "no variant 'bridge'"),
         ("muggins", "name=value"),
     ):
         with pytest.raises(ValueError, match=words):

@@ -5,7 +5,9 @@ table, and it reports win rates, points and skunks. The one arena (`arena`) runs
 
 Games are paired deals: games 2k and 2k+1 are the same game seed (the same cut, the same cards in every
 deal) with the bots' seats swapped, so each bot holds the other's cards in the other game and the luck of
-the deal falls on both alike. Each decision's random generator comes from (seed, game, decision), so a
+the deal falls on both alike. The variants (`--variant`): five-card (two bots, to 61), partnerships (two
+bots, each playing both seats of a side; paired the same way) and three players (three bots, each seed played
+three times, the seats rotated). Each decision's random generator comes from (seed, game, decision), so a
 run depends only on its arguments, never on `--jobs`.
 
 Figures, for each bot: the win rate with a 95% Wilson score interval over the games; the mean final
@@ -27,10 +29,10 @@ from typing import Any
 
 from cribtiles.bot.cribbage.bots import CribbageBot, choose_reporting
 from cribtiles.bot.cribbage.levels import make_cribbage_bot
-from cribtiles.cribbage.events import MarginKind
+from cribtiles.cribbage.events import DOUBLE_SKUNK_FROM, DOUBLE_SKUNK_MARGIN, SKUNK_MARGIN, MarginKind
 from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.moves import Move
-from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.cribbage.options import CribbageOptions, Variant
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind
 from cribtiles.cribbage.view import CribbageView
@@ -51,28 +53,40 @@ from ..runner import Progress, run_units
 from ..seats import Seat
 from .table import CribbageTable
 
-SEATS = 2
+SEATS = 2  # the bots of a two-player arena (and of partnerships: one a side)
 #: A game ends long before this many moves (about 9 deals of some 20 moves); more means a bot is stuck.
 MAX_MOVES = 2000
 
 
 @dataclass(frozen=True)
 class CribbageArena:
-    """The two bots (by level, in seats 0 and 1 of each even game), how many pairs of games, the seed."""
+    """The bots (by level, in seats 0 and 1 of each even game; three with three players), how many pairs
+    of games (rotations of three with three players), the seed."""
 
-    levels: tuple[str, str]
+    levels: tuple[str, ...]
     pairs: int
     seed: int
     options: CribbageOptions = field(default_factory=CribbageOptions)
 
     @property
-    def games(self) -> int:
-        return SEATS * self.pairs
+    def bots(self) -> int:
+        return len(self.levels)
 
     @property
-    def labels(self) -> tuple[str, str]:
-        a, b = self.levels
-        return (a, b) if a != b else (a, f"{b}#2")
+    def games(self) -> int:
+        return self.bots * self.pairs
+
+    @property
+    def labels(self) -> tuple[str, ...]:
+        out: list[str] = []
+        for level in self.levels:
+            n = sum(label.split("#")[0] == level for label in out)
+            out.append(level if n == 0 else f"{level}#{n + 1}")
+        return tuple(out)
+
+    def bot_at(self, rotation: tuple[int, ...], seat: int) -> int:
+        """The bot in `seat` of a game seated by `rotation` (partners: seats 0 and 2 are one bot's)."""
+        return rotation[seat % len(rotation)]
 
 
 def game_seed(seed: int, pair: int) -> int:
@@ -84,15 +98,14 @@ def decision_rng(seed: int, game: int, decision: int) -> random.Random:
     return random.Random(f"cribtiles-cribbage-arena/{seed}/game/{game}/decision/{decision}")
 
 
-def seating(game: int) -> tuple[int, int]:
+def seating(game: int, bots: int = SEATS) -> tuple[int, ...]:
     """Which bot sits in seat 0 and seat 1: swapped in the second game of each pair (the tile arena's
-    rotations of two).
+    rotations of two; of three with three bots).
 
-    >>> seating(0), seating(1), seating(6)
-    ((0, 1), (1, 0), (0, 1))
+    >>> seating(0), seating(1), seating(6), seating(4, 3)
+    ((0, 1), (1, 0), (0, 1), (1, 2, 0))
     """
-    first, second = seatings(SEATS)[game % SEATS]
-    return first, second
+    return seatings(bots)[game % bots]
 
 
 # --- playing ---
@@ -100,6 +113,8 @@ def seating(game: int) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class SeatResult:
+    """One seat's game (`final`: its side's score; partners' seats both tell it)."""
+
     bot: int
     final: int
     won: bool
@@ -115,17 +130,19 @@ class SeatResult:
 class GameResult:
     game: int
     seed: int
-    seats: tuple[SeatResult, SeatResult]
+    seats: tuple[SeatResult, ...]
     moves: tuple[str, ...]  # the game's record, as notation
 
 
 def play_game(arena: CribbageArena, game: int) -> GameResult:
     """Game number `game` of the run, played to the end at the cribbage table (its turn loop and its
     bots' requests, as in the window)."""
-    seats = seating(game)
+    rotation = seating(game, arena.bots)
+    players = arena.options.variant.players
+    seats = tuple(arena.bot_at(rotation, p) for p in range(players))
     bots: list[CribbageBot] = [make_cribbage_bot(arena.levels[b]) for b in seats]
-    seed = game_seed(arena.seed, game // 2)
-    names = (arena.labels[seats[0]], arena.labels[seats[1]])
+    seed = game_seed(arena.seed, game // arena.bots)
+    names = tuple(arena.labels[b] if players == arena.bots else f"{arena.labels[b]}@{p}" for p, b in enumerate(seats))
     table = CribbageTable(
         new_game(seed, names, arena.options), seats=[Seat(names[p], arena.levels[b]) for p, b in enumerate(seats)]
     )
@@ -137,7 +154,7 @@ def play_game(arena: CribbageArena, game: int) -> GameResult:
     played = play_out(
         table, choose, lambda ply: decision_rng(arena.seed, game, ply), time.perf_counter, most_moves=MAX_MOVES
     )
-    peg, show = [0, 0], [0, 0]
+    peg, show = [0] * players, [0] * players
     for happening in table.take_pending():
         for event in happening.events:
             if isinstance(event.kind, PegKind):
@@ -151,34 +168,33 @@ def play_game(arena: CribbageArena, game: int) -> GameResult:
 
 def _seat_results(
     state: CribbageState,
-    seats: tuple[int, int],
+    seats: tuple[int, ...],
     times: list[list[float]],
     failures: list[int],
     peg: list[int],
     show: list[int],
-) -> tuple[SeatResult, SeatResult]:
+) -> tuple[SeatResult, ...]:
     outcome = state.outcome
     assert outcome is not None
-    results = tuple(
+    return tuple(
         SeatResult(
             bot=seats[p],
-            final=outcome.scores[p],
-            won=outcome.winner == p,
-            margin=outcome.margin_kind if outcome.winner == p else None,
+            final=outcome.scores[state.side_of(p)],
+            won=outcome.winner == state.side_of(p),
+            margin=outcome.margin_kind if outcome.winner == state.side_of(p) else None,
             peg_points=peg[p],
             show_points=show[p],
             deals=state.deal_number,
             decision_seconds=tuple(times[p]),
             failures=failures[p],
         )
-        for p in range(SEATS)
+        for p in range(state.players)
     )
-    return (results[0], results[1])
 
 
 def play_pair(arena: CribbageArena, pair: int) -> list[GameResult]:
-    """Both games of a pair: the unit of work of a worker process."""
-    return [play_game(arena, 2 * pair), play_game(arena, 2 * pair + 1)]
+    """Both games of a pair (the three of a rotation with three bots): the unit of work of a worker process."""
+    return [play_game(arena, arena.bots * pair + k) for k in range(arena.bots)]
 
 
 def run(arena: CribbageArena, jobs: int = 1, progress: Progress | None = None) -> list[GameResult]:
@@ -208,11 +224,31 @@ class BotSummary:
 
 
 def summarize(arena: CribbageArena, results: Sequence[GameResult]) -> list[BotSummary]:
-    return [_summarize_bot(arena, b, results) for b in range(SEATS)]
+    return [_summarize_bot(arena, b, results) for b in range(arena.bots)]
+
+
+def _bot_in_game(game: GameResult, bot: int) -> tuple[SeatResult, SeatResult]:
+    """`bot`'s part of one game (both seats of a side summed, as one) and its opponents' (the best final
+    among them, for the spread: with two sides, the other side's)."""
+    mine = [s for s in game.seats if s.bot == bot]
+    others = [s for s in game.seats if s.bot != bot]
+    first = mine[0]
+    merged = SeatResult(
+        bot=bot,
+        final=first.final,
+        won=first.won,
+        margin=first.margin,
+        peg_points=sum(s.peg_points for s in mine),
+        show_points=sum(s.show_points for s in mine),
+        deals=first.deals,
+        decision_seconds=tuple(t for s in mine for t in s.decision_seconds),
+        failures=sum(s.failures for s in mine),
+    )
+    return merged, max(others, key=lambda s: s.final)
 
 
 def _summarize_bot(arena: CribbageArena, bot: int, results: Sequence[GameResult]) -> BotSummary:
-    mine = [(s, g.seats[1 - p]) for g in results for p, s in enumerate(g.seats) if s.bot == bot]
+    mine = [_bot_in_game(g, bot) for g in results]
     games = len(mine)
     wins = sum(s.won for s, _ in mine)
     deals = sum(s.deals for s, _ in mine)
@@ -244,6 +280,7 @@ def report_json(
     return {
         "game": "classic cribbage",
         **report_head(arena.games, finished, arena.seed),
+        **({"variant": str(arena.options.variant)} if arena.options.variant is not Variant.SIX_CARD else {}),
         "muggins": arena.options.muggins,
         "target": arena.options.target,
         "ci95_method": CI_METHOD,
@@ -268,12 +305,23 @@ def report_json(
     }
 
 
+DEFAULT_TARGET = 121
+
+
+def _units(arena: CribbageArena) -> str:
+    if arena.bots == SEATS:
+        return "paired deals, seats swapped"
+    return "deals played three times, seats rotated"
+
+
 def report_text(
     arena: CribbageArena, summaries: Sequence[BotSummary], seconds: float, finished: int | None = None
 ) -> str:
     head = (
         f"Crib Tiles cribbage arena: {' vs '.join(arena.labels)}, {arena.games} games "
-        f"({arena.pairs} paired deals, seats swapped), seed {arena.seed}"
+        f"({arena.pairs} {_units(arena)}), seed {arena.seed}"
+        + ("" if arena.options.variant is Variant.SIX_CARD else f", {arena.options.variant.words}")
+        + ("" if arena.options.target == DEFAULT_TARGET else f", to {arena.options.target}")
         + (", muggins" if arena.options.muggins else "")
     )
     columns = (
@@ -286,8 +334,15 @@ def report_text(
         f"{s.decision_median:>17.5f} {s.decision_p95:>7.4f} {s.failures:>8}"
         for s in summaries
     ]
+    target = arena.options.target
+    opponent = "the opponent's" if arena.bots == SEATS else "the best opponent's"
+    lurch = f"{target - SKUNK_MARGIN}" + (
+        f" (double: {target - DOUBLE_SKUNK_MARGIN})" if target >= DOUBLE_SKUNK_FROM else " (no double under 91)"
+    )
     legend = (
-        "spread = own final score minus the opponent's; skunks = wins with the loser under 91 (double: 61);\n"
+        f"spread = own final score minus {opponent}; skunks = wins with the loser under {lurch};\n"
         "peg/deal = points pegged in the play per deal; show/deal = hand and crib points per deal."
     )
+    if arena.options.variant is Variant.PARTNERSHIP:
+        legend += "\nPartnerships: each bot plays both seats of a side; its points are the side's."
     return report_lines(head, columns, rows, legend, tail_line(arena.games, finished, seconds))

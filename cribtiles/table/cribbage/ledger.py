@@ -55,13 +55,13 @@ def summarize_cribbage(
     outcome = state.outcome
     if outcome is None:
         raise ValueError("the game is not over yet")
-    players = state.players
-    if person not in range(players) or isinstance(person, bool):
-        raise ValueError(f"the person sits at seat 0 to {players - 1}, not {quoted(person)}")
+    if person not in range(state.players) or isinstance(person, bool):
+        seats = "0 or 1" if state.players == 2 else f"0 to {state.players - 1}"
+        raise ValueError(f"the person sits at seat {seats}, not {quoted(person)}")
     record = state.record()
     shows: list[ShowCount] = []
-    pegged = [0] * players  # a seat each: partners' points are their side's, but each pegs their own
-    called = [0] * players  # the points each took by calling muggins
+    pegged = [0] * state.players
+    called = [0] * state.players  # the points each took by calling muggins
     at = replay({**record, "moves": []})
     for text in state.log:
         move = parse_move(text)
@@ -101,8 +101,8 @@ def summarize_cribbage(
         finished_at=finished_at,
         seed=state.seed,
         seats=tuple((name, None if seat == person else level) for seat, name in enumerate(state.names)),
-        scores=tuple(outcome.scores[state.side_of(seat)] for seat in range(players)),  # a seat its side's
-        winners=outcome.winners,
+        scores=tuple(outcome.scores[state.side_of(p)] for p in range(state.players)),  # each seat its side's
+        winners=outcome.winners,  # the players (partners both); `scores` are the sides'
         record=json.dumps(record, separators=(",", ":")),
         details=details,
     )

@@ -75,12 +75,12 @@ class CribbagePublic:
     """A cribbage game as the whole table sees it: a name, a hand's size and a seat's kind a player (two,
     three or four), a score and a back peg a side (partners share one)."""
 
-    names: tuple[str, ...]
+    names: tuple[str, ...]  # one a player
     person: int | None  # the seat a person plays (the window's), None for bots only
     level: str
     options: CribbageOptions
-    scores: tuple[int, ...]
-    previous: tuple[int, ...]  # the back pegs
+    scores: tuple[int, ...]  # one a side (partners share one)
+    previous: tuple[int, ...]  # the back pegs, one a side
     dealer: int
     deal_number: int
     phase: Phase
@@ -226,7 +226,7 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
         pile=view.pile,
         count=view.count,
         sequences=tuple(tuple(s) for s in table.sequences),
-        hand_sizes=tuple(len(hand) for hand in state.hands),
+        hand_sizes=tuple(len(h) for h in state.hands),
         crib_size=view.crib_size,
         counted=tuple(
             PublicCounted(c.owner, c.cards, c.score.starter, c.crib, c.declared, c.called) for c in table.counted
@@ -235,7 +235,7 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
         story=tuple(public_move(h) for h in this_deal),
         cut_words=tuple(describe_cut(state)) if state.deal_number == 1 else (),
         summary=summary,
-        bots=tuple(seat.is_bot for seat in table.seats),
+        bots=tuple(s.is_bot for s in table.seats),
     )
 
 

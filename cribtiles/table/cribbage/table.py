@@ -495,7 +495,8 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     def _rebuild(self, moves: Sequence[str]) -> None:
         """The game from its seed with `moves` (legal: made before) made again, and its story with them."""
         self.state = new_game(self.state.seed, self.state.names, self.options)
-        self.sequences, self.counted, self.previous, self.story, self._made = [], [], [0, 0], [], []
+        self.sequences, self.counted, self.story, self._made = [], [], [], []
+        self.previous = [0] * len(self.state.scores)
         for text in moves:
             self._apply(parse_move(text))
         self.pending = []

@@ -72,7 +72,7 @@ def test_peg_prints_what_the_last_card_scores(capsys: pytest.CaptureFixture[str]
     ("args", "message"),
     [
         (("score", "5H 5D 5S JX", "--starter", "5C"), "'JX' is not a card: X is not a suit (S, H, D or C)"),
-        (("score", "5H 5D 5S", "--starter", "5C"), "a hand to count holds 4 cards, not 3"),
+        (("score", "5H 5D", "--starter", "5C"), "a hand to count holds 4 cards (three in five-card cribbage"),
         (("score", "5H 5D 5S JC", "--starter", "5H"), "5H 5D 5S JC 5H: a card is named twice"),
         (("score", "5H 5D 5S 5H", "--starter", "JC"), "5H is named twice: a deck holds each card once"),
         (("peg", "KH QD JS 5C"), "KH QD JS 5C counts 35: the count in the play never passes 31"),

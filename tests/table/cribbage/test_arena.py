@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from cribtiles.cribbage import new_game, parse_move
+from cribtiles.cribbage import CribbageOptions, Variant, new_game, parse_move
 from cribtiles.table import arena
 from cribtiles.table.arena import wilson_interval
 from cribtiles.table.cribbage import arena as ca
@@ -153,3 +153,64 @@ def test_the_figures_are_those_the_arena_gave_before_it_played_through_the_table
         (3, 120.75, pytest.approx(60), pytest.approx(181)),
         (1, 113.75, pytest.approx(43), pytest.approx(183)),
     ]
+
+
+# --- the variants ---
+
+
+def test_a_three_player_arena_rotates_three_bots_over_each_deal() -> None:
+    options = CribbageOptions(variant=Variant.THREE)
+    a = ca.CribbageArena(("medium", "easy", "easy"), 1, 5, options)
+    assert a.labels == ("medium", "easy", "easy#2") and a.games == 3
+    results = ca.run(a)
+    assert [tuple(s.bot for s in g.seats) for g in results] == [(0, 1, 2), (1, 2, 0), (2, 0, 1)]
+    assert len({g.seed for g in results}) == 1
+    summaries = ca.summarize(a, results)
+    assert [s.games for s in summaries] == [3, 3, 3] and sum(s.wins for s in summaries) == 3
+    assert all(s.failures == 0 for s in summaries)
+
+
+def test_a_partnership_arena_gives_each_bot_a_side() -> None:
+    options = CribbageOptions(variant=Variant.PARTNERSHIP)
+    a = ca.CribbageArena(("hard", "easy"), 1, 5, options)
+    results = ca.run(a)
+    assert [tuple(s.bot for s in g.seats) for g in results] == [(0, 1, 0, 1), (1, 0, 1, 0)]
+    for g in results:
+        assert g.seats[0].final == g.seats[2].final and g.seats[0].won == g.seats[2].won
+        state = new_game(g.seed, tuple(f"{a.labels[s.bot]}@{p}" for p, s in enumerate(g.seats)), options)
+        for move in g.moves:
+            state = state.apply(parse_move(move))
+        assert state.outcome is not None and state.outcome.scores == (g.seats[0].final, g.seats[1].final)
+    summaries = ca.summarize(a, results)
+    assert [s.games for s in summaries] == [2, 2] and sum(s.wins for s in summaries) == 2
+    assert summaries[0].mean_spread == -summaries[1].mean_spread
+
+
+def test_the_variant_is_chosen_on_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    five = arena.parse_arena(["--bots", "hard,easy", "--variant", "five-card"], game="cribbage")[0]
+    assert isinstance(five, ca.CribbageArena)
+    assert (five.options.variant, five.options.target) == (Variant.FIVE_CARD, 61)
+    three = arena.parse_arena(["--bots", "hard,easy,medium", "--variant", "three-player"], game="cribbage")[0]
+    assert isinstance(three, ca.CribbageArena) and three.bots == 3
+    data = run_json(capsys, "--bots", "easy,medium", "--games", "2", "--jobs", "1", "--variant", "partnership")
+    assert data["variant"] == "partnership" and data["games"] == 2
+    plain = run_json(capsys, "--bots", "easy,medium", "--games", "2", "--jobs", "1")
+    assert "variant" not in plain  # the two-player report as before
+    for args, words in (
+        (["--bots", "hard,easy", "--variant", "three-player"], "of three players needs exactly 3 bots, not 2"),
+        (["--bots", "hard,easy,easy", "--variant", "partnership"], "needs exactly 2 bots, not 3"),
+    ):
+        with pytest.raises(SystemExit):
+            arena.parse_arena(args, game="cribbage")
+        assert words in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        arena.parse_arena(["--bots", "hard,easy", "--variant", "five-card"])
+    assert "--variant is a variant of classic cribbage" in capsys.readouterr().err
+
+
+def test_a_variants_text_report_names_it_and_its_lurch(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["--game", "cribbage", "--bots", "medium,easy", "--games", "2", "--jobs", "1", "--variant", "five-card"]
+    assert arena.main(args) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Crib Tiles cribbage arena: medium vs easy, 2 games (1 paired deals, seats swapped), seed 1")
+    assert ", five-card, to 61" in out.splitlines()[0] and "loser under 31 (no double under 91)" in out
