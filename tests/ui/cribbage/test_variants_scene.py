@@ -19,10 +19,10 @@ from cribtiles.ui import pegboard
 from cribtiles.ui.cribbage.pilot import CribbagePilot
 from cribtiles.ui.cribbage.scene import CribbageScene, Mode
 from cribtiles.ui.cribbage.setup import CribbageSetupScene
-from cribtiles.ui.tiles.autopilot import post_key
+from cribtiles.ui.tiles.autopilot import post_click, post_key
 from cribtiles.ui.window import App
 from tests.ui.cribbage import table_of
-from tests.ui.cribbage.test_scene import PATIENCE, at_table, frames, open_app
+from tests.ui.cribbage.test_scene import PATIENCE, at_table, card_centre, frames, open_app
 
 GAME_ROW = 3  # the New game screen's line of the game: after the bots, the counting and muggins in the play
 
@@ -180,3 +180,36 @@ def test_the_table_of_three_or_four_draws_at_odd_sizes_in_each_moment(
         assert scene.pub.phase in (Phase.SHOW, Phase.DISCARD, Phase.PLAY)
     finally:
         app.close()
+
+
+@pytest.mark.parametrize("variant", [Variant.THREE, Variant.PARTNERSHIP, Variant.FIVE_CARD])
+def test_the_hint_and_undo_work_with_every_variant(app: App, tmp_path: Path, variant: Variant) -> None:
+    """I shows the advisor's discards for the five cards dealt (one card to lay, or two in five-card), the
+    card to lay in the play; U takes back your discard and the bots' replies after it."""
+    scene = at_table(app, CribbageTable.new(9, "easy", CribbageOptions(variant=variant)))
+    for _ in range(PATIENCE):
+        if scene.my_turn and scene.mode is Mode.DISCARD:
+            break
+        frames(app)
+    hand = scene.seen.hand
+    assert len(hand) == 5
+    post_key(pygame.K_i)
+    frames(app)
+    note = scene.coach.note
+    assert note is not None and len(note.cards) == variant.to_crib and set(note.cards) <= set(hand)
+    assert note.rows and note.rows[0][0] == "throw " + " ".join(str(c) for c in note.cards)
+    post_key(pygame.K_ESCAPE)  # the note put away
+    for card in note.cards:  # the coach's choice clicked, then Enter lays it away
+        post_click(card_centre(scene, str(card)))
+        frames(app)
+    post_key(pygame.K_RETURN)
+    frames(app)
+    for _ in range(PATIENCE):
+        if scene.mode is Mode.PLAY and len(scene.seen.hand) == variant.kept:
+            break
+        frames(app)
+    assert scene.seen.discards == note.cards
+    post_key(pygame.K_u)
+    frames(app)
+    assert scene.message.startswith("Took back your discard of ") and scene.seen.hand == hand
+    assert scene.mode is Mode.DISCARD and not scene.seen.discards
