@@ -366,15 +366,17 @@ PAGES: tuple[CardPage, ...] = (
         "Three players",
         (
             "Three play each for themselves. The lowest card cut deals (ties among the lowest cut again); the "
-            "deal then passes to the left. The dealer deals five cards each, one at a time from the left. Each "
-            "lays one card away to the crib, and the dealer adds the top card of the pack, so the crib has four.",
+            "deal then passes to the left. The dealer deals five cards each, one at a time from the left, and one "
+            "card face down to the crib from the pack. Each lays one card away to the crib, so it has four.",
             "The player on the dealer's left leads the play and counts first in the show; the play and the show "
             "go round to the left, the dealer last, then the crib. Every hand is four cards, as with two.",
             "Go with three: a player who cannot lay says go and the others go on while any of them can. When "
             "nobody can, the last to lay pegs 1 (2 for 31), and the next player after them who still holds "
             "cards leads the new count from 0. The last card of the play scores 1.",
-            "With muggins, a count said aloud is answered by the next player round who is not its owner "
-            "(our choice: one caller, so that the same points are not called twice).",
+            "With muggins, a count said aloud is answered by the next player round (our choice: one caller, so "
+            "that the same points are not called twice).",
+            "The first to the target wins; it is a lurch only when both losers are short of the line (our "
+            "choice: the margin is the best loser's).",
         ),
     ),
     CardPage(
@@ -400,12 +402,18 @@ PAGES: tuple[CardPage, ...] = (
             "A flush in the hand is its three cards of one suit (3), four with the starter (4); the crib scores "
             "a flush only with all five, as ever.",
         ),
+        (
+            CardExample("three hearts, a spade turned: fifteen 2 + a flush of three 3 = 5", SHOW, "2H 4H 9H", 5, "KS"),
+            CardExample("the same with a heart turned: fifteen 2 + a flush of four 4 = 6", SHOW, "2H 4H 9H", 6, "KH"),
+        ),
     ),
     CardPage(
         "A game to 61",
         (
             "Any of the games may be played to 61 instead of 121, once round a long board: five-card cribbage "
             "is, by custom. The first to 61 wins at once.",
+            "A loser under 31 is lurched (skunked), 30 short as at 121; a game to 61 has no double lurch (the "
+            "American Cribbage Congress's rule for games to 61).",
             "A loser under 31 is lurched (skunked), 30 short of the target as at 121; a double lurch would be "
             "under 1, so in a game to 61 there is none.",
         ),
