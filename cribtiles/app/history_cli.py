@@ -66,7 +66,10 @@ share one numbering: a game's id is its own whatever its game):
     points your own counts fell short (muggins); `big_hands` and `twenty_nines` your hands and cribs of
     24 or more and of 29. `muggins_won` (your calls) and `muggins_lost` (the bot's on your counts) are over
     the `muggins_games` games played with muggins whose calls were stored (from schema 7); `corrected` is
-    your wrong counts in the `manual_games` counted by hand (corrected, no points lost).
+    your wrong counts in the `manual_games` counted by hand (corrected, no points lost). The lines and
+    totals are of six-card games alone; once another variant was played, "variants": [CLINE, ...] has a
+    line for each (its "level" the variant: "five-card", "three-player", "partnership"), over all its games
+    against bots, with undos and hints or without.
 """
 
 from __future__ import annotations

@@ -217,3 +217,34 @@ def test_only_cribbage_played_opens_on_its_page_and_nothing_played_says_so() -> 
         assert sections == [] and empty.startswith("No games of classic cribbage yet") and note == ""
     finally:
         b.close()
+
+
+def test_a_variant_is_named_in_its_row_and_counted_on_its_own_line() -> None:
+    from tests.app.cribbage.test_history import variant_game
+
+    three, partners = variant_game(1, "three-player"), variant_game(2, "partnership")
+    assert cribbage_what(three) == "Cribbage · three players · easy+hard"
+    assert cribbage_what(replace(partners, seats=(*partners.seats[:3], ("East", "medium")))) == (
+        "Cribbage · partnerships · easy+medium"  # the level of several bots named once
+    )
+    assert cribbage_players(partners) == "» You 121 · Easy bot 80 · » North 121 · Hard bot 80"
+    k = NoKeeper()
+    k.games = [replace(g, id=n) for n, g in enumerate((game((121, 84)), three, partners), 1)]
+    a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(960, 640), seed=1)
+    try:
+        a.open_statistics()
+        frames(a)
+        scene = a.scenes[-1]
+        assert isinstance(scene, StatisticsScene) and scene.tab == 1
+        sections, _, _ = scene.page()
+        titles = [title for title, _, _ in sections]
+        assert titles == ["Your games of classic cribbage", "Hands, pegging and counting",
+                          "The other variants, each on its own"]  # fmt: skip
+        (_, _, six), *_ = sections
+        assert [(label, cells[0]) for label, cells, _ in six] == [("v medium", "1")]  # six-card's alone
+        variants = sections[-1][2]
+        assert [(label, cells[:2]) for label, cells, _ in variants] == [
+            ("Three players", ("1", "1")), ("Partnerships", ("1", "1"))]  # fmt: skip
+        scene.draw(pygame.Surface((960, 640)))  # the third section drawn at the smallest window
+    finally:
+        a.close()
