@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 
 from cribtiles.bot.cribbage.advisor import DiscardAdvice, advise_discard
 from cribtiles.cribbage.cards import format_cards, parse_card, parse_cards
+from cribtiles.cribbage.options import Variant
 from cribtiles.cribbage.peg import count_of, item_words, peg_items
 from cribtiles.cribbage.show import describe_show, score_show
 
@@ -65,8 +66,14 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         ),
         epilog=CARDS_HELP,
     )
-    discard.add_argument("cards", help='the six cards dealt, like "5H 5D JS QC 8H 2S"')
-    discard.add_argument("--dealer", action="store_true", help="the crib is yours (you deal)")
+    discard.add_argument("cards", help='the six cards dealt (five in the variants), like "5H 5D JS QC 8H 2S"')
+    discard.add_argument("--dealer", action="store_true", help="the crib is yours (you deal, or your partner)")
+    discard.add_argument(
+        "--variant",
+        choices=tuple(v.value for v in Variant),
+        default=Variant.SIX_CARD.value,
+        help="six-card (the default: two of six), five-card (two of five), three-player or partnership (one of five)",
+    )
     discard.add_argument("--json", action="store_true", help="the discards as JSON, best first")
     runs(discard, _prepare_discard)
     arena = commands.add_parser(
@@ -93,7 +100,10 @@ def _prepare_peg(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Calla
 
 def _prepare_discard(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
     """`cribtiles cribbage discard`: the advisor's table (or JSON); ValueError in words for bad cards."""
-    advice = advise_discard(parse_cards(args.cards), args.dealer)
+    variant = Variant(args.variant)
+    advice = advise_discard(
+        parse_cards(args.cards), args.dealer, to_crib=None if variant is Variant.SIX_CARD else variant.to_crib
+    )
     if args.json:
         return functools.partial(_say_lines, [json.dumps(_discard_doc(advice, args.dealer), indent=1)])
     return functools.partial(_say_lines, _discard_lines(advice, args.dealer))

@@ -89,6 +89,17 @@ def advise_discard(
     return tuple(found[i] for i in order)
 
 
+def advise_view(view: CribbageView) -> tuple[DiscardAdvice, ...]:
+    """The discard advice for `view`'s player in any variant: the cards they were dealt, the variant's
+    count laid away, the crib theirs when they or their partner deal. AdviceError in words when they have
+    discarded already."""
+    variant = view.options.variant
+    if view.discards or len(view.hand) != variant.dealt:
+        raise AdviceError("the cards are laid away already: the advisor helps with the cards dealt")
+    own = view.side_of(view.dealer) == view.side_of(view.player)
+    return advise_discard(view.hand, own, to_crib=None if variant.dealt == DEALT else variant.to_crib)
+
+
 # --- the pegging hint ---
 
 #: Seeds Hard's guesses at the opponent's hand, so that the same position gives the same hint.

@@ -168,3 +168,14 @@ def test_discard_help_through_the_cribtiles_command() -> None:
         [sys.executable, "-m", "cribtiles", "cribbage", "discard", "--help"], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0 and "--dealer" in done.stdout and "--json" in done.stdout
+
+
+def test_discard_advises_five_cards_in_the_variants(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "discard", "5H 5D JS QC 8H", "--variant", "three-player", "--dealer")
+    assert code == 0 and out[0] == "discards best first, to your crib (you deal)" and len(out) == 2 + 5
+    assert out[2].split()[:5] == ["5H", "5D", "JS", "QC", "8H"]  # keep four, throw the 8 to your own crib
+    code, out, _ = run(capsys, "discard", "5H 5D JS QC 8H", "--variant", "five-card", "--json")
+    doc = json.loads("\n".join(out))
+    assert code == 0 and len(doc["discards"]) == 10 and all(len(d["kept"]) == 3 for d in doc["discards"])
+    code, out, err = run(capsys, "discard", "5H 5D JS QC 8H 2S", "--variant", "partnership")
+    assert code == 2 and "not 1 of 6" in err

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from cribtiles.bot.cribbage.advisor import AdviceError, advise_discard, expected_hand
+from cribtiles.bot.cribbage.advisor import AdviceError, advise_discard, advise_view, expected_hand
 from cribtiles.bot.cribbage.bots import choose_reporting, hard_play, own_crib
 from cribtiles.bot.cribbage.crib import default_table
 from cribtiles.bot.cribbage.discard import best_split, hand_sums, plain_worth, splits
@@ -121,3 +121,14 @@ def test_the_advisor_advises_five_cards_and_refuses_a_wrong_count_in_words() -> 
         advise_discard(five, dealer=True)
     with pytest.raises(AdviceError, match="not 1 of 6"):
         advise_discard(parse_cards("5H 5D JS QC 8H 2S"), dealer=True, to_crib=1)
+
+
+def test_the_advice_for_a_view_follows_its_variant_and_its_side() -> None:
+    state = new_game(5, NAMES[4], CribbageOptions(variant=Variant.PARTNERSHIP))
+    partner = (state.dealer + 2) % 4
+    advice = advise_view(state.view(partner))
+    assert len(advice) == 5 and all(len(a.thrown) == 1 for a in advice)
+    assert advice == advise_discard(state.hands[partner], dealer=True, to_crib=1)  # a partner's crib is theirs
+    state = state.apply(state.legal_actions()[0])
+    with pytest.raises(AdviceError, match="laid away already"):
+        advise_view(state.view((state.dealer + 1) % 4))

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from cribtiles.cribbage import CribbageOptions, Discard, Variant, new_game
+from cribtiles.cribbage import CribbageOptions, CribbageState, Discard, Variant, new_game
 from cribtiles.table.cribbage.ledger import summarize_cribbage
 from cribtiles.table.cribbage.public import (
     public_data,
@@ -19,6 +19,7 @@ from cribtiles.table.cribbage.public import (
     view_from_data,
 )
 from cribtiles.table.cribbage.replay import replay_words
+from cribtiles.table.cribbage.session import CribbageSession, InlineThinker
 from cribtiles.table.cribbage.table import CribbageTable, table_names
 from cribtiles.table.seats import Seat
 
@@ -124,3 +125,33 @@ def test_seats_must_match_the_players() -> None:
     state = new_game(1, ("You", "West", "East"), options(Variant.THREE))
     with pytest.raises(ValueError, match="not the game's players"):
         CribbageTable(state, seats=[Seat("You"), Seat("West", "easy")])
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_a_session_plays_each_variant_to_the_end_and_hands_it_to_the_keeper(variant: Variant) -> None:
+    keeper = Keeps()
+    session = CribbageSession(CribbageTable.new(6, "easy", options(variant)), InlineThinker(), keeper)
+    while not session.is_over:
+        seat = session.to_move
+        assert seat is not None
+        if seat in session.mine:
+            session.act(seat, session.view(seat).legal[0])
+        else:
+            while session.poll() is None:
+                pass
+            session.land()
+    session.finish()
+    assert [(state.variant, person) for state, person, _ in keeper.recorded] == [(variant, 0)]
+
+
+class Keeps:
+    def __init__(self) -> None:
+        self.recorded: list[tuple[CribbageState, int, str | None]] = []
+
+    def save_cribbage(self, table: CribbageTable) -> bool:
+        return True
+
+    def record_cribbage(
+        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
+    ) -> None:
+        self.recorded.append((state, person, level))
