@@ -636,7 +636,7 @@ class CribbageScene:
             self.say(_sentence(str(e)))
             return
         self.resync()
-        others = self.pub.called(self.pub.bot) if self.pub.players == 2 else "the others"
+        others = f"{self.pub.called(self.pub.bot)}'s" if self.pub.players == 2 else "the others'"
         self.say(took_back_words(taken, self.person, others), error=False)
         self.app.sounds.click()
 
@@ -1147,8 +1147,9 @@ MUGGINS_KEYS = " · digits say your count · M calls muggins"
 COUNT_KEYS = " · digits say your count"
 
 
-def took_back_words(taken: tuple[Move, ...], person: int, bot: str) -> str:
-    """What an undo took back, in a sentence: "Took back your 7C and the Medium bot's reply."."""
+def took_back_words(taken: tuple[Move, ...], person: int, whose: str) -> str:
+    """What an undo took back, in a sentence, `whose` the replies were ("the Medium bot's", "the others'"):
+    "Took back your 7C and the Medium bot's reply."."""
     first = taken[0]
     if isinstance(first, Discard):
         what = f"your discard of {' and '.join(str(c) for c in first.cards)}"
@@ -1161,7 +1162,7 @@ def took_back_words(taken: tuple[Move, ...], person: int, bot: str) -> str:
     else:
         what = "your go"
     replies = len(taken) - 1
-    also = f" and {bot}'s repl{'ies' if replies > 1 else 'y'}" if replies else ""
+    also = f" and {whose} repl{'ies' if replies > 1 else 'y'}" if replies else ""
     return f"Took back {what}{also}."
 
 

@@ -212,4 +212,6 @@ def test_the_hint_and_undo_work_with_every_variant(app: App, tmp_path: Path, var
     post_key(pygame.K_u)
     frames(app)
     assert scene.message.startswith("Took back your discard of ") and scene.seen.hand == hand
+    replies = "the others' repl" if variant.players > 2 else "the Easy bot's repl"
+    assert replies in scene.message  # the bots' discards and cards after yours went back with it
     assert scene.mode is Mode.DISCARD and not scene.seen.discards
