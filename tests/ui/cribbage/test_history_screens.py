@@ -248,3 +248,43 @@ def test_a_variant_is_named_in_its_row_and_counted_on_its_own_line() -> None:
         scene.draw(pygame.Surface((960, 640)))  # the third section drawn at the smallest window
     finally:
         a.close()
+
+
+@pytest.mark.parametrize("variant", ["three-player", "partnership", "five-card"])
+def test_a_finished_game_of_a_variant_replays_from_the_history(variant: str) -> None:
+    """Issue 32: a game of three, of partners or of five-card, played to its end and recorded, is replayed
+    from the History: every seat along the top, a lane a side, the scores at its end the history's."""
+    from cribtiles.cribbage import CribbageOptions
+    from cribtiles.cribbage.options import Variant
+    from cribtiles.table.cribbage.table import CribbageTable
+    from cribtiles.ui.cribbage.replay_scene import CribbageReplayScene
+
+    kind = Variant(variant)
+    table = CribbageTable.new(5, "easy", CribbageOptions(variant=kind, target=61))
+    while not table.is_over:
+        if table.person_to_move:
+            table.play(table.state.legal_actions()[0])
+        else:
+            table.bot_move()
+    k = NoKeeper()
+    k.record_cribbage(table.state, 0, "easy")
+    a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(1024, 640), seed=1)
+    try:
+        frames(a)
+        a.open_history()
+        frames(a)
+        post_key(pygame.K_RETURN)
+        frames(a)
+        replay = a.scenes[-1]
+        assert isinstance(replay, CribbageReplayScene) and len(replay.felt.hand) == kind.dealt
+        snap = replay.felt.snapshot()
+        assert len(snap.seats) == kind.players - 1 and len(snap.pegs) == kind.sides
+        post_key(pygame.K_END)
+        frames(a)
+        (game,) = k.past_games()
+        scores = replay.felt.pub.scores
+        assert replay.felt.pub.is_over and tuple(scores[kind.side_of(p)] for p in range(kind.players)) == game.scores
+        assert [p.number for p in replay.felt.snapshot().pegs] == list(scores)
+        replay.draw(pygame.Surface((1024, 640)), full=True)
+    finally:
+        a.close()
