@@ -126,7 +126,6 @@ class CribSnapshot:
     coach: CoachNote | None = None  # the hint shown (I): the best discards, or the card to lay and why
     sides: tuple[str, ...] = ()  # each side's name on the peg board ("You", "Medium bot"; "You & North")
     game_hole: int = 121  # the target: the hole the pegs stop in
-    you_act: bool = False  # your turn: your side of the felt marked as the others' seats are
 
     @property
     def bot_label(self) -> str:

@@ -1113,7 +1113,6 @@ class CribbageScene:
             coach=self.coach.note if self.mode is not Mode.SHOW and not self.ended else None,
             sides=table.side_names(),
             game_hole=table.options.target,
-            you_act=self.my_turn and not self.ended,
         )
 
     def _seat_view(self, player: int, dealer: int) -> SeatView:

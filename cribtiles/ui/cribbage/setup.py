@@ -23,7 +23,7 @@ GAMES = {
     Variant.SIX_CARD: "six-card, two players",
     Variant.FIVE_CARD: "five-card, two players",
     Variant.THREE: "three players",
-    Variant.PARTNERSHIP: "four: partnerships",
+    Variant.PARTNERSHIP: "four in partnerships",
 }
 GAME_NOTES = {
     Variant.SIX_CARD: "The standard game: six cards each, two to the crib; you against a bot.",
@@ -189,11 +189,14 @@ class CribbageSetupScene:
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         hint = "Up/Down choose · Enter or Left/Right changes · S starts · Esc goes back"
-        rect, s, top = screen_card(surface, "New cribbage game", hint, 0.5, 0.7)
-        x, _, w, _ = rect
+        rect, s, top = screen_card(surface, "New cribbage game", hint, 0.5, 0.94)
+        x, y0, w, h = rect
         bw = min(w - 4 * s, max(280, round(w * 0.6)))
-        bh = max(34, round(s * 2.0))
-        y = self.menu.lay_out(x + (w - bw) // 2, top + s, bw, bh, max(8, s // 2)) + s // 2
+        # seven lines and the note under them (three lines, and a notice's) inside the card at any size
+        room = y0 + h - top - s - round(s * 1.3 * 4) - 2 * s
+        gap = max(6, s // 3)
+        bh = max(26, min(round(s * 2.0), room // len(self.menu.items) - gap))
+        y = self.menu.lay_out(x + (w - bw) // 2, top + s, bw, bh, gap) + s // 2
         self.menu.draw(surface, s)
         for line in wrap(self.menu.note(), s - 2, w - 4 * s)[:3]:
             write(surface, line, s - 2, CREAM, (x + w // 2, y), "midtop")

@@ -5,6 +5,7 @@ for last and its target, and the setup remembered for the next game."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -215,3 +216,37 @@ def test_the_hint_and_undo_work_with_every_variant(app: App, tmp_path: Path, var
     replies = "the others' repl" if variant.players > 2 else "the Easy bot's repl"
     assert replies in scene.message  # the bots' discards and cards after yours went back with it
     assert scene.mode is Mode.DISCARD and not scene.seen.discards
+
+
+@pytest.mark.parametrize("size", [(960, 640), (1024, 768), (1280, 800), (1920, 1080), (3840, 2160)])
+def test_the_new_game_screens_seven_lines_and_its_note_fit_its_card(size: tuple[int, int]) -> None:
+    from cribtiles.ui.screens import card_rect, text_size
+
+    pygame.init()
+    surface = pygame.Surface(size)
+    t = text_size(size)
+    for variant in Variant:
+        setup = CribbageSetupScene(_Host(), variant=variant)
+        setup.draw(surface)
+        _, y, _, h = card_rect(size, 0.5, 0.94)
+        rects = setup.menu.rects
+        assert len(rects) == 7 and all(y <= r[1] and r[1] + r[3] <= y + h for r in rects)
+        assert all(a[1] + a[3] < b[1] for a, b in itertools.pairwise(rects))  # apart
+        bottom = rects[-1][1] + rects[-1][3]
+        assert bottom + t // 2 + 3 * round(t * 1.3) <= y + h  # the note's three lines under the last
+        labels = [i.label for i in setup.menu.items]
+        assert (
+            labels[GAME_ROW]
+            == "Game: "
+            + {
+                Variant.SIX_CARD: "six-card, two players",
+                Variant.FIVE_CARD: "five-card, two players",
+                Variant.THREE: "three players",
+                Variant.PARTNERSHIP: "four in partnerships",
+            }[variant]
+            and labels[GAME_ROW + 1] == f"Game to: {61 if variant is Variant.FIVE_CARD else 121}"
+        )
+
+
+class _Host:
+    """Nothing the New game screen's drawing asks of its window."""
