@@ -921,6 +921,8 @@ class CribbageScene:
             lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
             for e in h.events:
                 lines.append(InfoLine(e.words, f"+{e.points}", _player_colour(table.side_of(e.player)), -1, e.cards, 1))
+        if table.options.variant is Variant.THREE and view.phase is Phase.DISCARD:  # why the crib holds a card
+            lines.append(InfoLine("The crib has a card from the pack; each lays one more.", "", DIM, -2))
         if view.deal_number == 1 and table.options.variant is Variant.FIVE_CARD:  # pegged before the first card
             pone = (view.dealer + 1) % table.players
             who = "You" if pone == self.person else _capital(table.called(pone))

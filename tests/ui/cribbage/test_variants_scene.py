@@ -80,6 +80,8 @@ def test_a_three_player_game_starts_from_the_new_game_screen_and_a_deal_is_playe
     assert snap.sides == ("You", "West", "East") and len(snap.pegs) == 3 and snap.game_hole == 121
     backs = [sp for sp in snap.sprites if sp.card is None and sp.y < scene.layout.deck[1]]
     assert len(backs) == sizes[1] + sizes[2]  # each seat's backs along the top
+    assert scene.pub.crib_size >= 1  # the pack's card is in the crib from the deal, and the panel says why
+    assert "The crib has a card from the pack; each lays one more." in [line.text for line in snap.lines]
     surface = pygame.Surface(app.screen.get_size())
     assert scene.draw(surface, full=True) is None
     lanes = pegboard.tracks(scene.layout.pegboard, len(snap.sides))
