@@ -4,19 +4,25 @@
 Everything goes clockwise from the dealer's left: the deal, the discard, the lead and the show; player
 (dealer + 1) % N first, the dealer last, then the dealer's crib. The deal passes to the left.
 
-Variants' rules [our choices where the rules leave it open]:
-- three players: five cards each, one each to the crib and the top card of the deck from the dealer (dealt
-  face down with the hands), hands of four; the player on the dealer's left leads and counts first.
+The variants' rules ([choice]: ours, where the rules leave it open or the books differ):
+- three players: five cards each, one each to the crib, and the top card of the deck to the crib [choice: it
+  is dealt face down with the hands, the card after the last one dealt, rather than after the discards];
+  hands of four; the player on the dealer's left discards, leads and counts first; the deal passes left.
 - four players in partnerships: five each, one each to the crib; partners (0 and 2, 1 and 3) sit across and
-  peg together (one score a side).
+  peg together, one score a side; the crib is the dealer's side's.
 - the go with three or more: a player who cannot lay says go, and the others lay on while any can; when nobody
   can, the last to lay pegs 1 (2 for 31) and the next player after him who still holds cards leads the new
-  count; the last card of the play pegs 1.
-- five-card (two players): five dealt, two to the crib, hands of three; at the start of the game the non-dealer
-  pegs 3 ("three for last"); the play goes once to 31 or a go and then ends (cards left are not played); a
-  flush in the hand is 3 cards (4 with the starter), in the crib all 5.
-- muggins with three or more: the next player clockwise from the counter answers a score said aloud (always an
-  opponent: with partners across, the next player is of the other side).
+  count (after a 31 too); the last card of the play pegs 1.
+- five-card (two players): five dealt, two to the crib, hands of three, a crib of four; at the start of the
+  game (once, not each deal) the non-dealer pegs 3 ("three for last"); the play goes once to 31 or a go and
+  then ends (cards left are not played, and still count in the show); a flush in the hand is 3 cards (4
+  with the starter), in the crib all 5. Normally played to 61: the caller sets the target.
+- muggins with three or more [choice]: the next player clockwise from the counter answers a score said aloud
+  (always an opponent: with partners across, the next player is of the other side); the others may not.
+- the cut for deal with three or four: the lowest card deals; those tied for the lowest cut again.
+- the end (`events.outcome_of`): a lurch (skunk) under target − 30, a double lurch under target − 60 in games
+  to 91 or more; a game to 61 knows only the single lurch, under 31. [choice] With three players the best
+  loser's score decides the margin.
 
 An immutable `CribbageState` answers who acts (`current`), `legal_actions()` and `apply(move)`; chance (the
 cut for deal, each deal's shuffle) comes from the seed, so a seed and the same moves replay a game.
@@ -118,7 +124,7 @@ class CribbageState:
 
     def side_of(self, player: int) -> int:
         """The scoring side of `player` (partners share one: 0 and 2, 1 and 3); else the player."""
-        return self.options.variant.side_of(player)
+        return player % len(self.scores)
 
     def after(self, player: int) -> int:
         """The next player clockwise (to the left)."""
@@ -297,6 +303,9 @@ class CribbageState:
             if self.variant.play_once:
                 return self._to_show()
             return self._with(turn=self._next_holding(last))
+        after = (last + 1) % n
+        if self.hands[after] and not self.gone[after] and self.can_lay(after):  # the usual case, at once
+            return self._with(turn=after)
         order = [(last + i) % n for i in range(1, n + 1)]  # clockwise from the next player, `last` at the end
         active = [p for p in order if self.hands[p] and not self.gone[p]]
         if any(self.can_lay(p) for p in active):
@@ -383,7 +392,7 @@ class CribbageState:
             return self
         events.append(event)
         target = self.options.target
-        side = self.options.variant.side_of(event.player)
+        side = event.player % len(self.scores)  # `side_of`, without the variant's lookups (a hot path)
         score = min(target, self.scores[side] + event.points)
         scores = (*self.scores[:side], score, *self.scores[side + 1 :])
         if score < target:

@@ -14,7 +14,7 @@ from typing import Any
 
 from cribtiles.cribbage.cards import DECK, Card, parse_card
 from cribtiles.cribbage.events import EventKind, MarginKind, Outcome, ScoreEvent
-from cribtiles.cribbage.game import describe_cut
+from cribtiles.cribbage.game import describe_cut, new_game
 from cribtiles.cribbage.moves import Count, Discard, Go, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import Claim, ClaimKind
 from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
@@ -177,6 +177,19 @@ def _act(h: Happening) -> tuple[Act, Card | None]:
     return (Act.CALL if move.claim else Act.LET_STAND), None
 
 
+def _opening(table: CribbageTable) -> list[str]:
+    """What was pegged before the first move (five-card cribbage's three for last), in words."""
+    state = table.state
+    if state.variant is not Variant.FIVE_CARD:
+        return []
+    start = new_game(state.seed, state.names, state.options) if table.ply else state
+    return [_capital(f"{table.called(e.player)} pegged {e.words}.") for e in start.events]
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
 def public_move(h: Happening) -> PublicMove:
     act, card = _act(h)
     return PublicMove(h.player, act, card, h.deal, h.phase, h.events, h.count, h.words)
@@ -233,7 +246,7 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
         ),
         claim=state.claim,
         story=tuple(public_move(h) for h in this_deal),
-        cut_words=tuple(describe_cut(state)) if state.deal_number == 1 else (),
+        cut_words=tuple(describe_cut(state) + _opening(table)) if state.deal_number == 1 else (),
         summary=summary,
         bots=tuple(s.is_bot for s in table.seats),
     )

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from cribtiles.bot.cribbage.advisor import AdviceError, advise_discard, advise_view, expected_hand
+from cribtiles.bot.cribbage.advisor import AdviceError, advise_discard, advise_view, expected_hand, peg_hint
 from cribtiles.bot.cribbage.bots import choose_reporting, hard_play, own_crib
 from cribtiles.bot.cribbage.crib import default_table
 from cribtiles.bot.cribbage.discard import best_split, hand_sums, plain_worth, splits
@@ -20,6 +20,7 @@ from cribtiles.cribbage import (
     CribbageOptions,
     Discard,
     Phase,
+    PlayCard,
     Variant,
     new_game,
     parse_card,
@@ -132,3 +133,19 @@ def test_the_advice_for_a_view_follows_its_variant_and_its_side() -> None:
     state = state.apply(state.legal_actions()[0])
     with pytest.raises(AdviceError, match="laid away already"):
         advise_view(state.view((state.dealer + 1) % 4))
+
+
+def test_the_pegging_hint_works_with_three_and_four() -> None:
+    for variant in (Variant.THREE, Variant.PARTNERSHIP):
+        state = new_game(11, NAMES[variant.players], CribbageOptions(variant=variant))
+        while state.phase is Phase.DISCARD:
+            state = state.apply(state.legal_actions()[0])
+        for _ in range(6):
+            player = state.current_player
+            assert player is not None
+            hint = peg_hint(state.view(player))
+            if hint is None:
+                state = state.apply(state.legal_actions()[0])
+                continue
+            assert hint.card in state.hands[player] and hint.why.startswith(f"Lay {hint.card}")
+            state = state.apply(PlayCard(hint.card))

@@ -9,7 +9,7 @@ import json
 
 import pytest
 
-from cribtiles.cribbage import CribbageOptions, CribbageState, Discard, Variant, new_game
+from cribtiles.cribbage import CribbageError, CribbageOptions, CribbageState, Discard, Variant, new_game
 from cribtiles.table.cribbage.ledger import summarize_cribbage
 from cribtiles.table.cribbage.public import (
     public_data,
@@ -155,3 +155,30 @@ class Keeps:
         self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
     ) -> None:
         self.recorded.append((state, person, level))
+
+
+def test_the_first_deals_words_tell_five_card_three_for_last() -> None:
+    table = CribbageTable.new(3, "easy", options(Variant.FIVE_CARD))
+    pone = table.state.pone
+    said = f"{'You' if pone == 0 else 'The Easy bot'} pegged three for last."
+    assert public_of(table).cut_words[-1] == said
+    if table.person_to_move:
+        table.play(table.state.legal_actions()[0])
+    else:
+        table.bot_move()
+    assert public_of(table).cut_words[-1] == said
+    assert not any("three for last" in w for w in public_of(CribbageTable.new(3, "easy")).cut_words)
+
+
+def test_a_person_takes_back_a_move_at_a_table_of_four() -> None:
+    table = CribbageTable.new(8, "medium", options(Variant.PARTNERSHIP))
+    while not table.person_to_move:
+        table.bot_move()
+    before = table.state
+    table.play(table.state.legal_actions()[-1])
+    while not table.person_to_move and not table.is_over:
+        table.bot_move()
+    taken = table.undo(0)
+    assert taken >= 1 and table.state == before and table.previous == [0, 0] and table.undos == 1
+    with pytest.raises(CribbageError, match="only a person takes back"):
+        table.undo(1)
