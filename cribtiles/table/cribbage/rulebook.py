@@ -367,12 +367,13 @@ PAGES: tuple[CardPage, ...] = (
         (
             "Three play each for themselves. The lowest card cut deals (ties among the lowest cut again); the "
             "deal then passes to the left. The dealer deals five cards each, one at a time from the left, and one "
-            "card face down to the crib from the pack. Each lays one card away to the crib, so it has four.",
+            "card face down to the crib from the pack (our choice: with the hands, not after the discards). Each "
+            "lays one card away to the crib, so it has four.",
             "The player on the dealer's left leads the play and counts first in the show; the play and the show "
             "go round to the left, the dealer last, then the crib. Every hand is four cards, as with two.",
             "Go with three: a player who cannot lay says go and the others go on while any of them can. When "
             "nobody can, the last to lay pegs 1 (2 for 31), and the next player after them who still holds "
-            "cards leads the new count from 0. The last card of the play scores 1.",
+            "cards leads the new count from 0 (after a 31 too). The last card of the play scores 1.",
             "With muggins, a count said aloud is answered by the next player round (our choice: one caller, so "
             "that the same points are not called twice).",
             "The first to the target wins; it is a lurch only when both losers are short of the line (our "
