@@ -252,3 +252,18 @@ def test_the_new_game_screens_seven_lines_and_its_note_fit_its_card(size: tuple[
 
 class _Host:
     """Nothing the New game screen's drawing asks of its window."""
+
+
+def test_a_partnership_game_saved_mid_deal_resumes_with_its_pegs_a_side(app: App) -> None:
+    table = CribbageTable.new(14, "medium", CribbageOptions(variant=Variant.PARTNERSHIP))
+    while table.state.deal_number < 3 or table.state.phase is not Phase.PLAY or not table.person_to_move:
+        if table.person_to_move:
+            table.play(table.state.legal_actions()[0])
+        else:
+            table.bot_move()
+    table.take_pending()
+    scene = at_table(app, CribbageTable.from_json(table.to_json()))
+    assert scene.mode is Mode.PLAY and scene.my_turn and scene.pub.deal_number == 3
+    snap = scene.snapshot()
+    assert [(p.back, p.number) for p in snap.pegs] == list(zip(table.previous, table.state.scores, strict=True))
+    assert [s.name for s in snap.seats] == ["West", "North", "East"] and len(scene.hand) == len(table.state.hands[0])
