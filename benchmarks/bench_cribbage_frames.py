@@ -24,10 +24,12 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=40, help="frames between your actions")
     parser.add_argument("--seed", type=int, default=12)
     parser.add_argument("--size", default="1280x800")
+    parser.add_argument("--variant", default="six-card", help="six-card, five-card, three-player, partnership")
     args = parser.parse_args()
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+    from cribtiles.cribbage.options import CribbageOptions, Variant
     from cribtiles.table import Seat
     from cribtiles.table.cribbage.table import CribbageTable
     from cribtiles.table.settings import Preferences
@@ -39,7 +41,8 @@ def main() -> None:
 
     w, h = (int(v) for v in args.size.split("x"))
     keeper = NoKeeper()
-    keeper.save_cribbage(CribbageTable.new(args.seed, "hard"))
+    options = CribbageOptions(variant=Variant(args.variant))
+    keeper.save_cribbage(CribbageTable.new(args.seed, "hard", options))
     tiles = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
     app = App(tiles, Preferences(speed="normal", tutorial_offered=True), keeper, size=(w, h), title=True)
     app.open_cribbage()
@@ -59,8 +62,10 @@ def main() -> None:
     first = times.pop(0)  # the felt, the peg board and the first hand drawn: told apart
     times.sort()
     p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
-    state = scene.table.state
-    print(f"cribbage table {w}x{h}, seed {args.seed}: {len(times)} frames, deal {state.deal_number}, {state.scores}")
+    state = scene.session.table.state  # type: ignore[attr-defined]
+    what = "" if options.variant is Variant.SIX_CARD else f" ({options.variant.words})"
+    where = f"{w}x{h}, seed {args.seed}"
+    print(f"cribbage table{what} {where}: {len(times)} frames, deal {state.deal_number}, {state.scores}")
     median = statistics.median(times)
     print(f"  first frame {first:.2f} ms; then median {median:.2f} ms, p95 {p95:.2f} ms, slowest {times[-1]:.2f} ms")
     print(f"  load average {os.getloadavg()[0]:.2f}")

@@ -241,6 +241,19 @@ MIGRATIONS: tuple[Migration, ...] = (
             muggins_1 INTEGER NOT NULL
         )""",
     ),
+    # 8: the variants of cribbage (issue 32): a game of another than six-card cribbage of two has a row
+    # saying which, with the points its third and fourth seats pegged and took by muggins (three players,
+    # four in partnerships; empty for two). A six-card game has none, as every game stored before.
+    (
+        """CREATE TABLE cribbage_variants (
+            game_id INTEGER PRIMARY KEY REFERENCES games (id) ON DELETE CASCADE,
+            variant TEXT NOT NULL,
+            pegged_2 INTEGER,
+            pegged_3 INTEGER,
+            muggins_2 INTEGER,
+            muggins_3 INTEGER
+        )""",
+    ),
 )
 
 # SQLite's primary result codes (https://sqlite.org/rescode.html) that say what kind of trouble it is

@@ -49,7 +49,10 @@ share one numbering: a game's id is its own whatever its game):
     (step 0 is the non-dealer's hand, 1 the dealer's, 2 the crib; points are what the cards make,
     declared what their owner counted, less under muggins; `counting` how the show was counted (a game
     stored before schema 7: from its muggins mark), `muggins_won` the points each seat took by calling
-    muggins, null for a game stored before schema 7)
+    muggins, null for a game stored before schema 7). A game of another variant than six-card says which,
+    and all its winners (partners win together): "variant": "five-card" | "three-player" | "partnership",
+    "winners": [0, 2]; its lists have an entry a seat, its `scores` each seat's side's score, and its show's
+    steps go round the table from the dealer's left, the crib last.
 
     cribtiles stats --json: "cribbage": {"games": 3, "lines": [CLINE, ...], "total": CLINE | null}
     CLINE = {"level": "medium" | ... | "all", "games": 3, "wins": 2, "losses": 1, "win_rate": 0.6667,
@@ -63,7 +66,10 @@ share one numbering: a game's id is its own whatever its game):
     points your own counts fell short (muggins); `big_hands` and `twenty_nines` your hands and cribs of
     24 or more and of 29. `muggins_won` (your calls) and `muggins_lost` (the bot's on your counts) are over
     the `muggins_games` games played with muggins whose calls were stored (from schema 7); `corrected` is
-    your wrong counts in the `manual_games` counted by hand (corrected, no points lost).
+    your wrong counts in the `manual_games` counted by hand (corrected, no points lost). The lines and
+    totals are of six-card games alone; once another variant was played, "variants": [CLINE, ...] has a
+    line for each (its "level" the variant: "five-card", "three-player", "partnership"), over all its games
+    against bots, with undos and hints or without.
 """
 
 from __future__ import annotations
@@ -77,7 +83,7 @@ from pathlib import Path
 
 from cribtiles.cribbage.events import MarginKind
 from cribtiles.table.cribbage.ledger import CribbageLine, CribbageStats
-from cribtiles.table.game_summary import Game, GameSummary, Result
+from cribtiles.table.game_summary import SIX_CARD, VARIANT_WORDS, Game, GameSummary, Result
 from cribtiles.table.ledger import StatLine, Stats, statistics
 from cribtiles.table.stat_columns import (
     BY_THE_BOOK,
@@ -187,7 +193,7 @@ def game_json(g: GameSummary) -> dict[str, object]:
 def cribbage_json(g: GameSummary) -> dict[str, object]:
     """A game of cribbage as `cribtiles history --json` lists it."""
     d = g.cribbage
-    return {
+    data: dict[str, object] = {
         "id": g.id,
         "game": g.game.value,
         "key": g.key,
@@ -209,6 +215,9 @@ def cribbage_json(g: GameSummary) -> dict[str, object]:
         "counting": d.counting_rule.value,
         "muggins_won": None if d.muggins_won is None else list(d.muggins_won),
     }
+    if d.variant != SIX_CARD:  # said only for another variant: a six-card game's listing as before
+        data |= {"variant": d.variant, "winners": list(g.winners)}
+    return data
 
 
 def of_game(games: Sequence[GameSummary], game: Game) -> list[GameSummary]:
@@ -264,6 +273,7 @@ def stats_json(stats: Stats) -> dict[str, object]:
             "total": cribbage_line_json(cribbage.total),
             "marked_lines": [cribbage_line_json(line) for line in cribbage.marked],
             "marked_total": cribbage_line_json(cribbage.marked_total),
+            **({"variants": [cribbage_line_json(line) for line in cribbage.variants]} if cribbage.variants else {}),
         },
     }
 
@@ -323,9 +333,11 @@ def cribbage_text(g: GameSummary) -> str:
         for (name, level), score in zip(g.seats, g.scores, strict=True)
     )
     how = "" if d.margin is MarginKind.WIN else f", a {d.margin.value}"
-    rules = [word for word, on in (("muggins", d.muggins), (f"to {d.target}", d.target != TARGET)) if on]
+    rules = [word for word, on in ((d.variant_words, bool(d.variant_words)), ("muggins", d.muggins)) if on]
+    rules += [f"to {d.target}"] if d.target != TARGET else []
     rules += [_plural(n, word) for n, word in ((d.undos, "undo"), (d.hints, "hint")) if n]
-    return f"{g.id:>4}  {date}  {'cribbage':<9}  {players}  -  {g.seats[g.winners[0]][0]} won{how}" + (
+    winners = " and ".join(g.seats[w][0] for w in g.winners)  # partners win together
+    return f"{g.id:>4}  {date}  {'cribbage':<9}  {players}  -  {winners} won{how}" + (
         f"  ({', '.join(rules)})" if rules else ""
     )
 
@@ -393,7 +405,16 @@ def cribbage_table(stats: CribbageStats) -> list[str]:
     out += ["", "Hands, pegging and counting:"]
     out += _aligned(["opponent", *(c.one_line for c in CRIBBAGE_COUNT_COLUMNS)], counts, 1)
     out.append(COUNTS_NOTE)
+    if stats.variants:  # said only when played: a history of six-card games reads as before
+        rows = [[VARIANT_WORDS.get(line.level, line.level), *(c.cell(line) for c in CRIBBAGE_COLUMNS)]
+                for line in stats.variants]  # fmt: skip
+        out += ["", VARIANTS_TITLE]
+        out += _aligned(["variant", *(c.one_line for c in CRIBBAGE_COLUMNS)], rows, 1)
     return out
+
+
+#: The title of the other variants' lines, apart from the six-card game's by level.
+VARIANTS_TITLE = "The other variants, each on its own (every bot level, with undos and hints or without):"
 
 
 def stats_text(stats: Stats) -> str:

@@ -1,4 +1,4 @@
-"""A finished game of either game as rows of the history database (schema 7 of `cribtiles.app.history`): its
+"""A finished game of either game as rows of the history database (schema 8 of `cribtiles.app.history`): its
 row of `games`, its seats, and its game's own details in tables keyed by the game's id. How a game is
 stored (in one transaction, once by its key) and read back, every value checked by kind (a history may
 have been edited by hand). To change how a game is stored: its migration in `history`, and this module.
@@ -12,7 +12,15 @@ from collections.abc import Callable, Mapping, Sequence
 
 from cribtiles.cribbage.events import MarginKind
 from cribtiles.quoting import quoted
-from cribtiles.table.game_summary import Counting, CribbageDetails, Game, GameSummary, ShowCount, TileDetails
+from cribtiles.table.game_summary import (
+    SIX_CARD,
+    Counting,
+    CribbageDetails,
+    Game,
+    GameSummary,
+    ShowCount,
+    TileDetails,
+)
 
 from .sqlrows import Row, each_understood, flag, rows_and_children, stored_id, text, whole, writing
 
@@ -36,9 +44,13 @@ CHILDREN: dict[str, tuple[tuple[str, ...], str]] = {
         "deal, step",
     ),
     "cribbage_figures": (("game_id", "counting", "muggins_0", "muggins_1"), "game_id"),  # schema 7: none before
+    # schema 8: a game of another variant than six-card only; its third and fourth seats' figures
+    "cribbage_variants": (("game_id", "variant", "pegged_2", "pegged_3", "muggins_2", "muggins_3"), "game_id"),
 }
 _SEED = re.compile(r"-?[0-9]{1,4000}")
-_CARDS = re.compile(r"[A2-9TJQK][SHDC]( [A2-9TJQK][SHDC]){3}")
+_CARDS = re.compile(r"[A2-9TJQK][SHDC]( [A2-9TJQK][SHDC]){2,3}")  # a five-card game's hand is three
+#: The most counts of a deal's show: four hands and the crib (four in partnerships).
+MOST_COUNTS = 5
 _CARD = re.compile(r"[A2-9TJQK][SHDC]")
 
 
@@ -54,11 +66,15 @@ def rows_of(s: GameSummary) -> tuple[Row, dict[str, tuple[Row, ...]]]:
     if isinstance(d, TileDetails):
         tile = (d.mode, d.options, d.rounds, d.turns, d.undos, d.hints, d.best_play, d.highest_line)
         return row, {"seats": seats, "tile_details": (tile,)}
-    details = (int(d.muggins), d.target, d.margin.value, d.deals, *d.pegged, d.undos, d.hints)
+    details = (int(d.muggins), d.target, d.margin.value, d.deals, *d.pegged[:2], d.undos, d.hints)
     counts = tuple((c.deal, c.step, c.owner, int(c.crib), c.cards, c.starter, c.points, c.declared) for c in d.shows)
     children: dict[str, tuple[Row, ...]] = {"seats": seats, "cribbage_details": (details,), "cribbage_counts": counts}
     if d.counting is not None and d.muggins_won is not None:
-        children["cribbage_figures"] = ((d.counting.value, *d.muggins_won),)
+        children["cribbage_figures"] = ((d.counting.value, *d.muggins_won[:2]),)
+    if d.variant != SIX_CARD:  # its seats past the second: None where there are fewer
+        more = (*d.pegged[2:], None, None)[:2]
+        won = (*(d.muggins_won or ())[2:], None, None)[:2]
+        children["cribbage_variants"] = ((d.variant, *more, *won),)
     return row, children
 
 
@@ -162,6 +178,9 @@ def _cribbage_details(children: Rows) -> CribbageDetails:
         row = (*row, 0, 0)
     muggins, target, margin, deals, pegged_0, pegged_1, undos, hints = row
     counting, won = _figures(children)
+    variant, more_pegged, more_won = _variant(children)
+    if won is not None:
+        won = (*won, *more_won)
     try:
         margin_kind = MarginKind(text(margin, "margin"))
     except ValueError:
@@ -171,16 +190,31 @@ def _cribbage_details(children: Rows) -> CribbageDetails:
         target=whole(target, "target"),
         margin=margin_kind,
         deals=whole(deals, "number of deals"),
-        pegged=(whole(pegged_0, "points pegged"), whole(pegged_1, "points pegged")),
+        pegged=(whole(pegged_0, "points pegged"), whole(pegged_1, "points pegged"), *more_pegged),
         shows=tuple(_count(c) for c in children.get("cribbage_counts", ())),
         undos=whole(undos, "number of undos"),
         hints=whole(hints, "number of hints"),
         counting=counting,
         muggins_won=won,
+        variant=variant,
     )
 
 
-def _figures(children: Rows) -> tuple[Counting | None, tuple[int, int] | None]:
+def _variant(children: Rows) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+    """Schema 8's variant of a game of cribbage (six-card, with no row), and its third and fourth seats'
+    points pegged and taken by muggins (none for two)."""
+    if not children.get("cribbage_variants", ()):
+        return SIX_CARD, (), ()
+    variant, pegged_2, pegged_3, won_2, won_3 = _one(children, "cribbage_variants")
+    name = text(variant, "variant")
+    if name == SIX_CARD or not name:
+        raise ValueError(f"its variant {quoted(name)} is not one besides six-card cribbage")
+    pegged = tuple(whole(p, "points pegged") for p in (pegged_2, pegged_3) if p is not None)
+    won = tuple(whole(w, "muggins points") for w in (won_2, won_3) if w is not None)
+    return name, pegged, won
+
+
+def _figures(children: Rows) -> tuple[Counting | None, tuple[int, ...] | None]:
     """Schema 6's figures of a game of cribbage (None for a game stored before): its counting, the calls."""
     if not children.get("cribbage_figures", ()):
         return None, None
@@ -195,9 +229,9 @@ def _figures(children: Rows) -> tuple[Counting | None, tuple[int, int] | None]:
 def _count(row: Row) -> ShowCount:
     deal, step, owner, crib, cards, starter, points, declared = row
     if not _CARDS.fullmatch(text(cards, "show's cards")) or not _CARD.fullmatch(text(starter, "starter")):
-        raise ValueError("a count of its show does not name four cards and a starter")
-    if whole(step, "show's step") not in (0, 1, 2):
-        raise ValueError("a count of its show is not one of a deal's three")
+        raise ValueError("a count of its show does not name three or four cards and a starter")
+    if not 0 <= whole(step, "show's step") < MOST_COUNTS:
+        raise ValueError(f"a count of its show is not one of a deal's {MOST_COUNTS} at most")
     return ShowCount(
         deal=whole(deal, "deal"),
         step=whole(step, "show's step"),

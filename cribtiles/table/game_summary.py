@@ -21,6 +21,11 @@ from cribtiles.quoting import quoted
 from cribtiles.rules.options import Mode, RuleOptions
 
 PEOPLE = "people"  # the opponent of a game of people only
+#: Cribbage's standard game, two players with six cards each (`cribtiles.cribbage.options.Variant`'s value):
+#: every game stored before the variants (schema 8) was one.
+SIX_CARD = "six-card"
+#: The other variants as the History names them (a variant of a newer version by its value).
+VARIANT_WORDS = {"five-card": "five-card", "three-player": "three players", "partnership": "partnerships"}
 MODES = tuple(Mode)
 
 
@@ -81,8 +86,9 @@ class TileDetails:
 
 @dataclass(frozen=True)
 class ShowCount:
-    """One count of cribbage's show: the deal, which of its three counts (0 the non-dealer's hand, 1 the
-    dealer's, 2 the crib), whose, the four cards and the starter (in notation), what they make and what was
+    """One count of cribbage's show: the deal, which of its counts (two players: 0 the non-dealer's hand, 1
+    the dealer's, 2 the crib; three or four: a hand each round from the dealer's left, then the crib), whose,
+    the cards (four, three in five-card's hand) and the starter (in notation), what they make and what was
     counted (under muggins a player may count short)."""
 
     deal: int
@@ -125,7 +131,13 @@ class CribbageDetails:
     undos: int = 0  # moves taken back against the bot
     hints: int = 0  # hints asked for
     counting: Counting | None = None
-    muggins_won: tuple[int, ...] | None = None  # one a seat
+    muggins_won: tuple[int, ...] | None = None
+    variant: str = SIX_CARD  # which cribbage (`Variant`'s value), stored since schema 8
+
+    @property
+    def variant_words(self) -> str:
+        """The variant as the lists name it ("three players"); "" for six-card cribbage, the standard."""
+        return "" if self.variant == SIX_CARD else VARIANT_WORDS.get(self.variant, self.variant)
 
     @property
     def marked(self) -> bool:
@@ -211,9 +223,14 @@ class GameSummary:
             if any(level is not None and level not in TILE_LEVELS for _, level in self.seats):
                 raise ValueError("a seat has a bot level this version does not know")
         else:
-            if len(self.seats) != 2 or len(self.winners) != 1 or not self.people:
-                raise ValueError("a game of cribbage is a person against a bot, and has one winner")
-            if any(s.owner not in (0, 1) for s in self.details.shows):
+            if not 2 <= len(self.seats) <= 4 or not self.people:
+                raise ValueError("a game of cribbage is of two to four players, a person among them")
+            side = (self.winners[0], self.winners[0] + 2) if len(self.seats) == 4 else self.winners[:1]
+            if self.winners != side:  # partners (across the table: seats 0 and 2, 1 and 3) win together
+                raise ValueError(f"one side wins a game of cribbage, not seats {self.winners}")
+            if len(self.details.pegged) != len(self.seats):
+                raise ValueError(f"{len(self.seats)} seats need as many points pegged, not {len(self.details.pegged)}")
+            if any(not 0 <= s.owner < len(self.seats) for s in self.details.shows):
                 raise ValueError("a count of the show is owned by no seat of the game")
 
     @property
@@ -264,6 +281,8 @@ class GameSummary:
         if not bots:
             return Result.PEOPLE_ONLY
         won = set(self.winners)
+        if self.game is Game.CRIBBAGE:  # no ties; partners are one side: a person's side won, or it lost
+            return Result.WIN if won & set(people) else Result.LOSS
         if won <= set(people):
             return Result.WIN
         return Result.TIE if won & set(people) else Result.LOSS

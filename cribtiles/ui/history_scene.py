@@ -14,7 +14,7 @@ import pygame
 
 from cribtiles.table.cribbage.ledger import CribbageLine, CribbageStats
 from cribtiles.table.cribbage.table import CribbageTable
-from cribtiles.table.game_summary import PEOPLE, Game, GameSummary, Result
+from cribtiles.table.game_summary import PEOPLE, VARIANT_WORDS, Game, GameSummary, Result
 from cribtiles.table.ledger import StatLine, Stats
 from cribtiles.table.stat_columns import (
     BY_THE_BOOK,
@@ -88,10 +88,12 @@ RESULT_WORDS = {
 
 
 def cribbage_what(game: GameSummary) -> str:
-    """'Cribbage · medium', with muggins or another target when played so."""
+    """'Cribbage · medium', with the variant, muggins or another target when played so ('Cribbage · three
+    players · easy+hard · to 61')."""
     d = game.cribbage
     rules = [word for word, on in (("muggins", d.muggins), (f"to {d.target}", d.target != 121)) if on]
-    return " · ".join(["Cribbage", game.opponent, *rules])
+    levels = "+".join(dict.fromkeys(game.opponent.split("+")))  # three bots of one level: that level once
+    return " · ".join(["Cribbage", *([d.variant_words] if d.variant_words else []), levels, *rules])
 
 
 def cribbage_players(game: GameSummary) -> str:
@@ -408,6 +410,12 @@ class StatisticsScene:
         marked_rows = cribbage_rows(self.cribbage, marked=True)
         if marked_rows:
             sections.append(("Games with undos or hints, counted apart", cribbage_heads, marked_rows))
+        variant_rows: list[Row] = [
+            (VARIANT_WORDS.get(ln.level, ln.level).capitalize(), tuple(c.cell(ln) for c in CRIBBAGE_COLUMNS), False)
+            for ln in self.cribbage.variants
+        ]
+        if variant_rows:  # each apart from the six-card game's figures: its hands and pegging are not the same
+            sections.append(("The other variants, each on its own", cribbage_heads, variant_rows))
         empty = "No games of classic cribbage yet: they are counted here, by bot level, when they end."
         total = self.cribbage.total
         notes = []

@@ -266,7 +266,7 @@ class App:
         items = [
             Item("Continue", self.back_to_game, key=pygame.K_c, note=f"The game at the table: {scores}"),
             Item("New game", self.open_new_game, key=pygame.K_n, note="Choose the players and the rules"),
-            Item("Cribbage", self.open_cribbage, key=pygame.K_k, note="Classic cribbage against a bot, to 121"),
+            Item("Cribbage", self.open_cribbage, key=pygame.K_k, note="Classic cribbage: two, three or four"),
             *self.online_items(),
             Item("Rules", self.open_rules, key=pygame.K_r, note="How Kings Cribbage is played, page by page"),
             Item("Tutorial", self.open_tutorial, key=pygame.K_t, note="A short guided game on a fixed board"),

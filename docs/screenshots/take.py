@@ -356,6 +356,66 @@ def cribbage(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
     save(app, "cribbage-end.png")
 
 
+def cribbage_variants(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
+    """The variants of cribbage at the table (issue 32): a three-player deal in its play (the cards of the
+    count marked with who laid them, the others' seats along the top, three lanes on the board), and a
+    four-player partnership game later on (two lanes, "You & North" against "West & East"). Your seat is
+    played by posted events (the Medium bot's choices)."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    from collections.abc import Callable
+
+    import pygame
+
+    from cribtiles.cribbage import CribbageOptions
+    from cribtiles.cribbage.options import Phase, Variant
+    from cribtiles.table import Seat
+    from cribtiles.table.cribbage.table import CribbageTable
+    from cribtiles.table.settings import Preferences
+    from cribtiles.table.tiles.table import Table
+    from cribtiles.ui.config import NoKeeper
+    from cribtiles.ui.cribbage.pilot import CribbagePilot
+    from cribtiles.ui.cribbage.scene import CribbageScene
+    from cribtiles.ui.window import App
+
+    def shot(variant: Variant, seed: int, name: str, wanted: Callable[[CribbageScene], bool]) -> None:
+        keeper = NoKeeper()
+        keeper.save_cribbage(CribbageTable.new(seed, "medium", CribbageOptions(variant=variant)))
+        tiles = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
+        app = App(tiles, Preferences(speed="instant", tutorial_offered=True), keeper, size=size, title=True)
+        app.open_cribbage()
+        app.frame(1 / 60)
+        scene = app.scenes[-1]
+        assert isinstance(scene, CribbageScene)
+        pilot = CribbagePilot(scene, "medium", seed=seed)
+        for _ in range(40000):
+            if wanted(scene) or scene.ended:
+                break
+            pilot.step()
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(2, 2), rel=(0, 0), buttons=(0, 0, 0)))
+            app.frame(1 / 60)
+            app.frame(1 / 60)
+        assert wanted(scene), "the moment wanted never came"
+        for _ in range(40):  # the cards and pegs come to rest
+            app.frame(1 / 60)
+        pygame.image.save(app.screen, str(folder / name))
+        print(f"wrote {folder / name}")
+        app.close()
+
+    def three_in_the_play(scene: CribbageScene) -> bool:
+        pub = scene.pub
+        laid = {p for p, _ in pub.sequences[-1]} if pub.sequences else set()
+        return pub.phase is Phase.PLAY and len(pub.pile) >= 4 and len(laid) == 3 and scene.my_turn
+
+    shot(Variant.THREE, 11, "cribbage-three.png", three_in_the_play)
+
+    def partners_later(scene: CribbageScene) -> bool:
+        pub = scene.pub
+        return pub.deal_number >= 4 and pub.phase is Phase.PLAY and len(pub.pile) >= 3 and scene.my_turn
+
+    shot(Variant.PARTNERSHIP, 12, "cribbage-partners.png", partners_later)
+
+
 def cribbage_coach(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
     """The coach at the cribbage table: the discard advisor (I in the discard: the best discards, the pair
     to throw ringed) and a pegging hint (I in the play: Hard's card, what it scores and what it leaves)."""
@@ -539,6 +599,8 @@ if __name__ == "__main__":
         online(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["cribbage-coach"]:  # only the cribbage coach's: take.py cribbage-coach [FOLDER]
         cribbage_coach(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
+    elif sys.argv[1:2] == ["cribbage-variants"]:  # only three players and partners: take.py cribbage-variants [FOLDER]
+        cribbage_variants(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["cribbage"]:  # only the cribbage table's: take.py cribbage [FOLDER] [WxH]
         where = Path(sys.argv[2]) if len(sys.argv) > 2 else HERE
         wh = tuple(int(v) for v in sys.argv[3].split("x")) if len(sys.argv) > 3 else (1280, 800)
@@ -548,6 +610,7 @@ if __name__ == "__main__":
         hot_seat_coach()
         cribbage()
         cribbage_coach()
+        cribbage_variants()
         cribbage_replay()
         cribbage_review()
         from take_online import online

@@ -200,7 +200,7 @@ def test_a_version_3_history_gains_the_unfinished_mark_and_keeps_its_games_finis
     assert new.add(replace(summary(2), unfinished=True)) == 2
     assert [g.unfinished for g in new.games()] == [False, True]
     new.close()
-    assert _version(path) == len(MIGRATIONS) == 7 and integrity(path) == ["ok"]
+    assert _version(path) == len(MIGRATIONS) == 8 and integrity(path) == ["ok"]
 
 
 def test_a_migration_that_fails_changes_nothing_and_moves_nothing(tmp_path: Path) -> None:

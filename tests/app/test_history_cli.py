@@ -327,3 +327,27 @@ def test_it_reads_while_a_game_holds_the_data_folder(tmp_path: Path) -> None:
 def test_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run(capsys, "history", "--colour")
     assert code == 2 and "unrecognized arguments: --colour" in err
+
+
+def test_a_variant_is_listed_and_counted_on_its_own(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.app.cribbage.test_history import variant_game
+
+    add(tmp_path, variant_game(1, "partnership"), variant_game(2, "five-card"))
+    code, text, err = run(capsys, "history", "--data-dir", str(tmp_path))
+    assert (code, err) == (0, "")
+    assert text.splitlines()[1:] == [
+        "   1  2026-12-03 10:01  cribbage   You 121, Easy bot [easy] 80, North [medium] 121, Hard bot [hard] 80  -  "
+        "You and North won  (partnerships)",
+        "   2  2026-12-03 10:02  cribbage   You 61, Easy bot [easy] 40  -  You won, a skunk  (five-card, to 61)",
+    ]
+    code, text, err = run(capsys, "history", "--json", "--data-dir", str(tmp_path))
+    first, second = json.loads(text)["cribbage_games"]
+    assert (first["variant"], first["winners"], second["variant"]) == ("partnership", [0, 2], "five-card")
+    code, text, err = run(capsys, "stats", "--data-dir", str(tmp_path))
+    lines = text.splitlines()
+    start = lines.index("The other variants, each on its own (every bot level, with undos and hints or without):")
+    assert [line.split("  ")[0] for line in lines[start + 2 :]] == ["five-card", "partnerships"]
+    code, text, err = run(capsys, "stats", "--json", "--data-dir", str(tmp_path))
+    cribbage = json.loads(text)["cribbage"]
+    assert cribbage["games"] == 2 and cribbage["lines"] == [] and cribbage["total"] is None
+    assert [(v["level"], v["games"]) for v in cribbage["variants"]] == [("five-card", 1), ("partnership", 1)]

@@ -85,6 +85,7 @@ def test_every_game_is_moved_into_the_one_table_and_reads_back_whole(folder: Pat
     ]
     assert [g for g in games if g.unfinished] == [games[4]] and games[1].tiles.rounds == 2
     assert [g.cribbage.muggins for g in games[TILE_GAMES:]] == [False, True, False]
+    assert {g.cribbage.variant for g in games[TILE_GAMES:]} == {"six-card"}  # the only one there was
     for g in games:
         assert rebuilt(g) == g, g.id
     assert h.solved_puzzles() == {"s1t5": 24}
@@ -94,6 +95,7 @@ def test_every_game_is_moved_into_the_one_table_and_reads_back_whole(folder: Pat
         "cribbage_counts",
         "cribbage_details",
         "cribbage_figures",  # schema 6: empty for the games stored before it
+        "cribbage_variants",  # schema 8: empty for six-card games, every game stored before it
         "games",
         "puzzles",
         "seats",

@@ -23,12 +23,19 @@ from cribtiles.cribbage.record import replay
 from cribtiles.cribbage.show import score_show
 from cribtiles.quoting import quoted
 
-from ..game_summary import LADDERS, Counting, CribbageDetails, Game, GameSummary, Result, ShowCount, level_order
+from ..game_summary import (
+    LADDERS,
+    SIX_CARD,
+    Counting,
+    CribbageDetails,
+    Game,
+    GameSummary,
+    Result,
+    ShowCount,
+    level_order,
+)
 
 ALL = "all"  # the level of the statistics' total line
-
-#: The show's three counts of a deal, by `ShowCount.step`.
-STEP_WORDS = ("the non-dealer's hand", "the dealer's hand", "the crib")
 
 
 def game_key(record: Mapping[str, object], person: int | None, level: str | None) -> str:
@@ -85,6 +92,7 @@ def summarize_cribbage(
         hints=marks[1],
         counting=counting_of(state.options),
         muggins_won=tuple(called),
+        variant=state.options.variant.value,
     )
     return GameSummary(
         id=0,
@@ -185,22 +193,43 @@ class CribbageStats:
     games: int
     marked: tuple[CribbageLine, ...] = ()
     marked_total: CribbageLine | None = None
+    variants: tuple[CribbageLine, ...] = ()
 
 
 def cribbage_statistics(games: Sequence[GameSummary]) -> CribbageStats:
     """The statistics of games of cribbage `games`, given in the order they were played (the history gives
     them so), by the bot's level. A game of two people (online) is in the history, not in these figures,
-    which are the person's against the bots."""
+    which are the person's against the bots.
+
+    The lines by level are of the standard game, six-card cribbage of two, alone: another game's hands,
+    pegging and margins are not its (a hand of three, a crib with a card from the pack, points pegged by
+    three). Each other variant has one line of its own (`variants`, its `level` the variant's name, in the
+    order of `VARIANT_ORDER`), over all its games against bots, with undos and hints or without; `games`
+    counts every game of every variant."""
     games = [g for g in games if g.result is not Result.PEOPLE_ONLY]
-    clean = [g for g in games if not g.cribbage.marked]
-    marked = [g for g in games if g.cribbage.marked]
+    six = [g for g in games if g.cribbage.variant == SIX_CARD]
+    clean = [g for g in six if not g.cribbage.marked]
+    marked = [g for g in six if g.cribbage.marked]
+    others: dict[str, list[GameSummary]] = {}
+    for g in games:
+        if g.cribbage.variant != SIX_CARD:
+            others.setdefault(g.cribbage.variant, []).append(g)
     return CribbageStats(
         lines=_level_lines(clean),
         total=cribbage_line(ALL, clean) if clean else None,
         games=len(games),
         marked=_level_lines(marked),
         marked_total=cribbage_line(ALL, marked) if marked else None,
+        variants=tuple(cribbage_line(v, others[v]) for v in sorted(others, key=_variant_order)),
     )
+
+
+#: The variants after the standard game, in the order the New game screen offers them.
+VARIANT_ORDER = ("five-card", "three-player", "partnership")
+
+
+def _variant_order(variant: str) -> tuple[int, str]:
+    return (VARIANT_ORDER.index(variant), "") if variant in VARIANT_ORDER else (len(VARIANT_ORDER), variant)
 
 
 def _level_lines(games: Sequence[GameSummary]) -> tuple[CribbageLine, ...]:
@@ -263,9 +292,13 @@ def cribbage_line(level: str, games: Sequence[GameSummary]) -> CribbageLine:
 
 
 def _calls(g: GameSummary) -> tuple[int, int]:
-    """(the points the person took by muggins, the points taken from the person); (0, 0) unknown."""
-    won = g.cribbage.muggins_won or (0, 0)
-    return won[g.person], won[1 - g.person]
+    """(the points the person took by muggins, the points taken from the person); (0, 0) unknown. With
+    three or four, the points taken from the person are every other side's calls (a call is answered by
+    the next opponent round: near enough, as their calls on each other are rare)."""
+    won = g.cribbage.muggins_won or (0,) * len(g.seats)
+    person = g.person
+    partner = (person + 2) % 4 if len(g.seats) == 4 else person
+    return won[person], sum(w for seat, w in enumerate(won) if seat not in (person, partner))
 
 
 def _longest_streak(won: Sequence[bool]) -> int:

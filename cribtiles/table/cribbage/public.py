@@ -22,8 +22,8 @@ from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind, ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView, ShownHand
 
+from .table import COMPASS_NAMES, CribbageTable, Happening
 from .table import CribbageSummary as CribbageSummary
-from .table import CribbageTable, Happening
 
 PUBLIC_FORMAT = "cribtiles cribbage public"
 VIEW_FORMAT = "cribtiles cribbage view"
@@ -72,7 +72,8 @@ class PublicMove:
 
 @dataclass(frozen=True)
 class CribbagePublic:
-    """A cribbage game as the whole table sees it."""
+    """A cribbage game as the whole table sees it: a name, a hand's size and a seat's kind a player (two,
+    three or four), a score and a back peg a side (partners share one)."""
 
     names: tuple[str, ...]  # one a player
     person: int | None  # the seat a person plays (the window's), None for bots only
@@ -104,9 +105,42 @@ class CribbagePublic:
         return self.phase is Phase.OVER
 
     @property
+    def players(self) -> int:
+        return len(self.names)
+
+    @property
     def bot(self) -> int:
-        """The other seat (a bot's at one window; online, a bot's or another person's)."""
-        return 1 - (self.person or 0)
+        """The other seat with two players (a bot's at one window; online, a bot's or another person's);
+        with more, the next player round from the person's left."""
+        return ((self.person or 0) + 1) % len(self.names)
+
+    @property
+    def others(self) -> tuple[int, ...]:
+        """The other seats, clockwise from the person's left (as they sit round the felt, left to right)."""
+        me = self.person or 0
+        return tuple((me + i) % len(self.names) for i in range(1, len(self.names)))
+
+    def side_of(self, player: int) -> int:
+        """`player`'s scoring side (partners 0 and 2, 1 and 3 share one; else a player's own)."""
+        return self.options.variant.side_of(player)
+
+    def side_names(self, you: str = "You") -> tuple[str, ...]:
+        """Each side's name, the person as `you`: "You", "Medium bot"; partners "You & North".
+
+        >>> from cribtiles.table.cribbage.table import CribbageTable
+        >>> from cribtiles.cribbage.options import CribbageOptions, Variant
+        >>> public_of(CribbageTable.new(7, "easy", CribbageOptions(variant=Variant.PARTNERSHIP))).side_names()
+        ('You & North', 'West & East')
+        """
+        named = [you if p == self.person else n for p, n in enumerate(self.names)]
+        sides: list[list[str]] = [[] for _ in self.scores]
+        for p, name in enumerate(named):
+            sides[self.side_of(p)].append(name)
+        return tuple(" & ".join(sorted(side, key=lambda n: n != you)) for side in sides)
+
+    def partner(self, player: int) -> int | None:
+        """The player across the table in partnerships; else None."""
+        return (player + 2) % 4 if len(self.scores) < len(self.names) else None
 
     def name(self, player: int) -> str:
         return self.names[player]
@@ -121,7 +155,8 @@ class CribbagePublic:
         >>> p.called(1), replace(p, names=("You", "Ben"), bots=(False, False)).called(1)
         ('the Medium bot', 'Ben')
         """
-        return f"the {self.names[player]}" if self.bots[player] else self.names[player]
+        name = self.names[player]
+        return f"the {name}" if self.bots[player] and name not in COMPASS_NAMES else name
 
     def its(self, player: int) -> str:
         """The word for what `player` owns: "its" for a bot, "their" for a person."""
@@ -388,7 +423,7 @@ def public_from_data(d: object) -> CribbagePublic:
     if not isinstance(d, dict) or d.get("format") != PUBLIC_FORMAT:
         raise ValueError("it is not a public cribbage value")
     names, scores, previous, sizes = d["names"], d["scores"], d["previous"], d["hand_sizes"]
-    bots = d.get("bots") or [p != d["person"] for p in (0, 1)]  # a value from before seats were told
+    bots = d.get("bots") or [p != d["person"] for p in range(len(names))]  # a value from before seats were told
     return CribbagePublic(
         names=tuple(str(n) for n in names),
         person=d["person"],

@@ -222,7 +222,8 @@ PAGES: tuple[CardPage, ...] = (
         "Contents",
         (
             "Classic cribbage is the card game Kings Cribbage grew from: two players, a deck of 52 cards, "
-            "and the first to 121 wins. Choose a page, or step through them with the arrows.",
+            "and the first to 121 wins; or three, or four in partnerships, or five-card cribbage to 61 (the "
+            "pages after the game's own). Choose a page, or step through them with the arrows.",
         ),
     ),
     CardPage(
@@ -359,6 +360,63 @@ PAGES: tuple[CardPage, ...] = (
             f"A loser who has not reached {TARGET - SKUNK_MARGIN} is lurched (skunked): a win worth two games. Below "
             f"{TARGET - DOUBLE_SKUNK_MARGIN} it is a double lurch (a double skunk), worth three. The statistics "
             "count the games won and lost so (By the book), beside the games themselves.",
+        ),
+    ),
+    CardPage(
+        "Three players",
+        (
+            "Three play each for themselves. The lowest card cut deals (ties among the lowest cut again); the "
+            "deal then passes to the left. The dealer deals five cards each, one at a time from the left, and one "
+            "card face down to the crib from the pack (our choice: with the hands, not after the discards). Each "
+            "lays one card away to the crib, so it has four.",
+            "The player on the dealer's left leads the play and counts first in the show; the play and the show "
+            "go round to the left, the dealer last, then the crib. Every hand is four cards, as with two.",
+            "Go with three: a player who cannot lay says go and the others go on while any of them can. When "
+            "nobody can, the last to lay pegs 1 (2 for 31), and the next player after them who still holds "
+            "cards leads the new count from 0 (after a 31 too). The last card of the play scores 1.",
+            "With muggins, a count said aloud is answered by the next player round (our choice: one caller, so "
+            "that the same points are not called twice).",
+            "The first to the target wins; it is a lurch only when both losers are short of the line (our "
+            "choice: the margin is the best loser's).",
+        ),
+    ),
+    CardPage(
+        "Four: partnerships",
+        (
+            "Four play as two sides of two; partners sit across from each other (you and North against West "
+            "and East) and peg together on one track. The lowest card cut deals (ties cut again).",
+            "The dealer deals five cards each, one at a time from the left; each lays one away to the crib, "
+            "which has four and is the dealer's side's. No card comes from the pack.",
+            "The play and the show go round to the left from the dealer's left, the dealer's hand last, then the "
+            "crib; the go is as with three. A side wins when its score reaches the target, whoever pegs it.",
+            "With muggins, a count is answered by the next player round of the other side (our choice).",
+        ),
+    ),
+    CardPage(
+        "Five-card cribbage",
+        (
+            "The older game, for two, usually played to 61. The dealer deals five cards each; each lays two "
+            "away to the crib, so a hand is three cards (and the starter) and the crib four.",
+            "At the start of the game the non-dealer pegs 3, for last: the dealer's crib is worth more.",
+            "The play goes once: to 31 or until neither can lay (a go), and then it ends; cards not laid stay "
+            "in the hand, and are counted in the show.",
+            "A flush in the hand is its three cards of one suit (3), four with the starter (4); the crib scores "
+            "a flush only with all five, as ever.",
+        ),
+        (
+            CardExample("three hearts, a spade turned: fifteen 2 + a flush of three 3 = 5", SHOW, "2H 4H 9H", 5, "KS"),
+            CardExample("the same with a heart turned: fifteen 2 + a flush of four 4 = 6", SHOW, "2H 4H 9H", 6, "KH"),
+        ),
+    ),
+    CardPage(
+        "A game to 61",
+        (
+            "Any of the games may be played to 61 instead of 121, once round a long board: five-card cribbage "
+            "is, by custom. The first to 61 wins at once.",
+            "A loser under 31 is lurched (skunked), 30 short as at 121; a game to 61 has no double lurch (the "
+            "American Cribbage Congress's rule for games to 61).",
+            "A loser under 31 is lurched (skunked), 30 short of the target as at 121; a double lurch would be "
+            "under 1, so in a game to 61 there is none.",
         ),
     ),
     CardPage(

@@ -260,11 +260,12 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         return "your" if player == self.you else f"{self.called(player)}'s"
 
     def call_open_to(self, seat: int | None) -> Claim | None:
-        """The other's score said aloud that the person at `seat` may call muggins on now (None: none)."""
+        """The other's score said aloud that the person at `seat` may call muggins on now (None: none):
+        only the one who answers it may (with three or four, the next player round from its owner)."""
         claim = self.state.claim
         if claim is None or seat is None or claim.counter == seat or not self.seats[seat].is_person:
             return None
-        return claim
+        return claim if self.state.answerer(claim.counter) == seat else None
 
     @property
     def call_open_to_person(self) -> Claim | None:

@@ -36,9 +36,10 @@ class CoachNote:
     cards: tuple[Card, ...]
 
 
-def discard_note(advice: tuple[DiscardAdvice, ...], dealer: bool) -> CoachNote:
-    """The advisor's best discards as the coach lists them."""
-    whose = "your crib" if dealer else "their crib"
+def discard_note(advice: tuple[DiscardAdvice, ...], dealer: bool, whose: str = "") -> CoachNote:
+    """The advisor's best discards as the coach lists them (`whose` crib it is, in words: "your partner's
+    crib"; "" says yours or theirs as `dealer` says)."""
+    whose = whose or ("your crib" if dealer else "their crib")
     rows = tuple(
         (f"throw {format_cards(a.thrown)}", f"{a.hand:.1f} {a.crib:+.1f} = {a.total:.1f}") for a in advice[:TOP]
     )
@@ -94,8 +95,12 @@ class CribCoach:
 
     @staticmethod
     def _note(view: CribbageView) -> CoachNote | None:
-        if view.phase is Phase.DISCARD and not view.discards and len(view.hand) == DEALT:  # yours still to lay
-            return discard_note(advise_discard(view.hand, view.dealer == view.player), view.dealer == view.player)
+        variant = view.options.variant
+        if view.phase is Phase.DISCARD and not view.discards and len(view.hand) == variant.dealt:  # still to lay
+            ours = view.side_of(view.dealer) == view.side_of(view.player)  # a partner's crib counts as yours
+            whose = "your crib" if view.dealer == view.player else "your partner's crib" if ours else "their crib"
+            to_crib = None if variant.dealt == DEALT else variant.to_crib
+            return discard_note(advise_discard(view.hand, ours, to_crib=to_crib), ours, whose)
         if view.phase is Phase.PLAY:
             hint = peg_hint(view)
             return None if hint is None else peg_note(hint)

@@ -1,8 +1,10 @@
 """Where everything of the cribbage table sits, for any window from 960 x 640 up: pure arithmetic.
 
-The felt on the left holds the bot's cards at the top, the deck with the starter, the play (or the
-show) and the crib in the middle, your hand at the bottom with the buttons under it; the panel on the
-right holds the peg board and the explanations. `hand_at` and friends answer what lies under a point.
+The felt on the left holds the bot's cards at the top (with three or four players, each other player's
+in a seat of that row, left to right as they sit clockwise from your left), the deck with the starter,
+the play (or the show) and the crib in the middle, your hand at the bottom with the buttons under it;
+the panel on the right holds the peg board and the explanations. `hand_at` and friends answer what lies
+under a point.
 """
 
 from __future__ import annotations
@@ -68,10 +70,12 @@ class CribLayout:
     info: Rect
     keys: Rect
     text: int  # the size of ordinary words
+    players: int = 2  # the seats at the table: the other players' seats share the top row
 
     @classmethod
-    def of(cls, width: int, height: int) -> CribLayout:
-        """The layout of a window `width` x `height` (smaller windows are laid out as 960 x 640)."""
+    def of(cls, width: int, height: int, players: int = 2) -> CribLayout:
+        """The layout of a window `width` x `height` (smaller windows are laid out as 960 x 640) for a
+        table of `players` (2 to 4)."""
         w, h = max(width, MIN_WIDTH), max(height, MIN_HEIGHT)
         margin = max(10, round(min(w, h) * 0.02))
         text = max(14, min(30, round(h * 0.024)))
@@ -121,6 +125,7 @@ class CribLayout:
         return cls(
             w, h, margin, card_w, card_h, play_w, play_h, back_w, back_h, felt, bot_row, bot_label, deck,
             starter, play, count, crib, prompt, hand, button_row, panel, pegboard, info, keys, text,
+            max(2, min(4, players)),
         )  # fmt: skip
 
     # --- cards in rows ---
@@ -135,6 +140,37 @@ class CribLayout:
 
     def bot_slots(self, n: int) -> list[Rect]:
         return _row(self.bot_row, n, self.back_w, self.back_h, round(self.margin * 0.4), self.bot_row[1])
+
+    # --- the other players' seats (one with two players: the bot's row and its label) ---
+
+    def _seat_box(self, index: int) -> Rect:
+        """The whole of the other player number `index` (0: on your left)'s seat in the top row."""
+        others = self.players - 1
+        _, y, _, h = self.bot_label
+        x, right = self.felt[0] + self.margin, self.felt[0] + self.felt[2] - self.margin
+        gap = self.margin
+        w = (right - x - gap * (others - 1)) / others
+        return round(x + index * (w + gap)), y, round(w), h
+
+    def seat_label(self, index: int) -> Rect:
+        """Where the other player `index` (clockwise from your left) is named and described."""
+        if self.players == 2:
+            return self.bot_label
+        x, y, w, h = self._seat_box(index)
+        return x, y, round(w * 0.42), h
+
+    def seat_row(self, index: int) -> Rect:
+        """Where the other player `index`'s cards lie (backs, or face up once counted in the show)."""
+        if self.players == 2:
+            return self.bot_row
+        x, y, w, h = self._seat_box(index)
+        left = round(w * 0.44)
+        return x + left, y, w - left, h
+
+    def seat_slots(self, index: int, n: int) -> list[Rect]:
+        """The other player `index`'s `n` cards in their seat's row."""
+        row = self.seat_row(index)
+        return _row(row, n, self.back_w, self.back_h, round(self.margin * 0.4), row[1])
 
     def pile_slots(self, n: int) -> list[Rect]:
         """The cards of the count from the left, overlapping as much as the play's width needs."""
@@ -179,11 +215,17 @@ class CribLayout:
             return None
         return less[0] + less[2] + self.margin // 2, less[1], 2 * less[3] - self.margin, less[3]
 
+    @property
+    def sides(self) -> int:
+        """The scoring sides: three with three players, else two (partners share one)."""
+        return 3 if self.players == 3 else 2
+
     def end_card(self) -> Rect:
-        """The card that tells the end of the game, over the middle of the felt."""
+        """The card that tells the end of the game, over the middle of the felt (a line a side's score)."""
         x, y, w, h = self.felt
         cw = min(w - 2 * self.margin, max(520, round(w * 0.7)))
-        ch = min(h - 2 * self.margin, round(self.text * 12) + self.end_button_h + 4 * self.margin)
+        rows = round(self.text * 1.8 * (self.sides - 2))
+        ch = min(h - 2 * self.margin, round(self.text * 12) + rows + self.end_button_h + 4 * self.margin)
         return x + (w - cw) // 2, y + (h - ch) // 2, cw, ch
 
     @property

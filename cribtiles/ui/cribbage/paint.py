@@ -48,6 +48,7 @@ class Sprite:
     chosen: bool = False  # chosen for the crib
     focus: bool = False  # the keyboard's card
     hinted: bool = False  # the coach's: a card to lay away, or to lay
+    mark: int | None = None  # a card of the count with three or four players: who laid it (their side's colour)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,18 @@ class ButtonView:
 
 
 @dataclass(frozen=True)
+class SeatView:
+    """Another player's seat this frame: who, what is said of them (the dealer, the cards left, away),
+    their colour (their side's), and whether they are to act now."""
+
+    player: int
+    name: str
+    note: str
+    colour: int  # the index of their side's colour
+    to_act: bool = False
+
+
+@dataclass(frozen=True)
 class PegSpot:
     """One player's pegs this frame: the back peg's hole and the front peg's score on its way."""
 
@@ -94,7 +107,7 @@ class CribSnapshot:
     deal: int
     sprites: tuple[Sprite, ...]
     held: Sprite | None  # the card being dragged, drawn over everything
-    bot_label: str
+    seats: tuple[SeatView, ...]  # the other players, clockwise from your left
     deck: bool  # the pack lies there (put away for the show)
     crib_label: str
     count: int | None  # the running count, None outside the play
@@ -103,7 +116,7 @@ class CribSnapshot:
     prompt_error: bool
     buttons: tuple[ButtonView, ...]
     number: str | None  # the count being said (muggins), written between - and +: "" while nothing is typed
-    pegs: tuple[PegSpot, PegSpot]
+    pegs: tuple[PegSpot, ...]  # a side each
     lines: tuple[InfoLine, ...]
     hover_line: int | None
     keys: str
@@ -112,6 +125,13 @@ class CribSnapshot:
     chat: ChatView | None = None  # online: the lines heard, the line being typed
     coach: CoachNote | None = None  # the hint shown (I): the best discards, or the card to lay and why
     end_review: bool = False  # the end card offers the game's review (V)
+    sides: tuple[str, ...] = ()  # each side's name on the peg board ("You", "Medium bot"; "You & North")
+    game_hole: int = 121  # the target: the hole the pegs stop in
+
+    @property
+    def bot_label(self) -> str:
+        """What is said of the player on your left (the bot, with two players)."""
+        return self.seats[0].note if self.seats else ""
 
 
 # --- the whole frame ---
@@ -134,7 +154,7 @@ class CribView:
 
 def background(snap: CribSnapshot) -> pygame.Surface:
     """What does not move: the felt, the panels' ground, the places' outlines and the peg board's holes."""
-    return _static(snap.layout, snap.names, snap.person)
+    return _static(snap.layout, snap.sides, snap.game_hole)
 
 
 def draw_moving(surface: Target, snap: CribSnapshot) -> None:
@@ -170,7 +190,7 @@ def draw_moving(surface: Target, snap: CribSnapshot) -> None:
     if snap.held is not None:
         draw_card(surface, lay, snap.held, lifted=True)
     if snap.end is not None:
-        draw_end(surface, lay, snap.end, snap.end_hover, snap.end_review)
+        draw_end(surface, lay, snap.end, snap.end_hover, snap.end_review, snap.sides)
     if snap.chat is not None:  # over the end card too: a last word after the game
         _chat(surface, lay, snap.chat)
 
@@ -197,16 +217,16 @@ def chat_field(lay: CribLayout) -> Rect:
 
 
 class _StaticCache:
-    """The felt, the panel's ground and the peg board's holes, drawn once per window size and names."""
+    """The felt, the panel's ground and the peg board's holes, drawn once per window size and sides."""
 
     def __init__(self) -> None:
         self.key: tuple[int, int, tuple[str, ...], int] | None = None
         self.surface: pygame.Surface | None = None
 
-    def get(self, lay: CribLayout, names: tuple[str, ...], person: int) -> pygame.Surface:
-        key = (lay.width, lay.height, names, person)
+    def get(self, lay: CribLayout, sides: tuple[str, ...], game_hole: int) -> pygame.Surface:
+        key = (lay.width, lay.height, sides, game_hole)
         if self.surface is None or self.key != key:
-            self.surface = _draw_static(lay, names, person)
+            self.surface = _draw_static(lay, sides, game_hole)
             self.key = key
         return self.surface
 
@@ -214,11 +234,11 @@ class _StaticCache:
 _STATIC = _StaticCache()
 
 
-def _static(lay: CribLayout, names: tuple[str, ...], person: int) -> pygame.Surface:
-    return _STATIC.get(lay, names, person)
+def _static(lay: CribLayout, sides: tuple[str, ...], game_hole: int) -> pygame.Surface:
+    return _STATIC.get(lay, sides, game_hole)
 
 
-def _draw_static(lay: CribLayout, names: tuple[str, ...], person: int) -> pygame.Surface:
+def _draw_static(lay: CribLayout, sides: tuple[str, ...], game_hole: int) -> pygame.Surface:
     surf = pygame.Surface((lay.width, lay.height))
     surf.blit(art.felt(lay.width, lay.height), (0, 0))
     rounded_panel(surf, lay.panel, (12, 24, 18, 120), 14)
@@ -226,7 +246,7 @@ def _draw_static(lay: CribLayout, names: tuple[str, ...], person: int) -> pygame
     # the places on the felt: faint outlines where the deck, the crib and the play lie
     for rect in (lay.deck, lay.crib):
         _outline(surf, rect, (255, 255, 255, 30))
-    draw_pegboard(surf, lay, names, person)
+    draw_pegboard(surf, lay, sides, game_hole)
     return surf
 
 
@@ -271,6 +291,8 @@ def draw_card(surf: Target, lay: CribLayout, s: Sprite, lifted: bool = False) ->
         draw_rect(surf, GOLD, (x - 2, y - 2, w + 4, h + 4), 2, border_radius=max(4, round(w * 0.09)))
     if s.focus:
         draw_rect(surf, RING, (x - 5, y - 5, w + 10, h + 10), 2, border_radius=max(6, round(w * 0.11)))
+    if s.mark is not None:  # who laid it: their colour under the card
+        _dot(surf, (x + w / 2, y + h + 9), art.PLAYER_COLOURS[s.mark % 4])
     if s.hinted:  # the coach's colour, as its ghosted tiles at the tile game's table
         draw_rect(surf, COACH, (x - 8, y - 8, w + 16, h + 16), 3, border_radius=max(8, round(w * 0.13)))
 
@@ -285,12 +307,22 @@ def _glow(w: int, h: int) -> pygame.Surface:
 
 def _labels(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
     size = lay.text
-    x, y, w, h = lay.bot_label
-    bot = 1 - snap.person
-    _dot(surf, (x + 7, y + h * 0.3), art.PLAYER_COLOURS[bot % 4])
-    write(surf, fit_width(snap.names[bot], size, w - 20), size, CREAM, (x + 20, y + h * 0.3), "midleft")
-    note = fit_width(snap.bot_label, max(12, size - 3), w - 20)
-    write(surf, note, max(12, size - 3), DIM, (x + 20, y + h * 0.3 + size * 1.1), "midleft")
+    for i, seat in enumerate(snap.seats):
+        x, y, w, h = lay.seat_label(i)
+        _dot(surf, (x + 7, y + h * 0.3), art.PLAYER_COLOURS[seat.colour % 4], seat.to_act)
+        write(
+            surf,
+            fit_width(seat.name, size, w - 20),
+            size,
+            GOLD if seat.to_act else CREAM,
+            (x + 20, y + h * 0.3),
+            "midleft",
+        )
+        small = max(12, size - 3)
+        # with two players the note has the row's fifth to itself; in a shared row it may take three lines
+        notes = [fit_width(seat.note, small, w - 20)] if lay.players == 2 else _parts_in_lines(seat.note, small, w - 20)
+        for j, note in enumerate(notes):
+            write(surf, note, small, DIM, (x + 20, y + h * 0.3 + size * 1.1 + j * small * 1.15), "midleft")
     if snap.deck:
         dx, dy, dw, _ = lay.deck
         for i in range(3):  # a few cards' thickness
@@ -305,7 +337,23 @@ def _labels(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
     write(surf, label, small, DIM, (cx + cw / 2, below), "midtop")
 
 
-def _dot(surf: Target, at: tuple[float, float], colour: tuple[int, int, int]) -> None:
+def _parts_in_lines(note: str, size: int, width: int, most: int = 3) -> list[str]:
+    """A seat's note ("partner · the dealer · 2 cards") in at most `most` lines of `width`, broken between
+    its parts, each line fitted."""
+    lines: list[str] = []
+    for part in note.split(" · ") if note else []:
+        joined = f"{lines[-1]} · {part}" if lines else part
+        if lines and art.font(size).size(joined)[0] <= width:
+            lines[-1] = joined
+        else:
+            lines.append(part)
+    return [fit_width(line, size, width) for line in lines[:most]]
+
+
+def _dot(surf: Target, at: tuple[float, float], colour: tuple[int, int, int], ring: bool = False) -> None:
+    """A player's colour; ringed in gold while they are to act."""
+    if ring:
+        draw_circle(surf, GOLD, at, 11, 2)
     draw_circle(surf, (0, 0, 0), (at[0] + 1, at[1] + 2), 7)
     draw_circle(surf, colour, at, 7)
 
@@ -344,10 +392,10 @@ def _prompt(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
 # --- the peg board ---
 
 
-def draw_pegboard(surf: pygame.Surface, lay: CribLayout, names: tuple[str, ...], person: int) -> None:
-    """The plank, each player's lane and holes, and the names (the still part of the peg board)."""
-    shown = ["You" if p == person else names[p] for p in range(2)]
-    pegboard.draw_board(surf, lay.pegboard, shown, _peg_text(lay), GAME_HOLE)
+def draw_pegboard(surf: pygame.Surface, lay: CribLayout, sides: tuple[str, ...], game_hole: int = GAME_HOLE) -> None:
+    """The plank, each side's lane and holes, and the names (the still part of the peg board): a lane a
+    player, or a lane a partnership ("You & North")."""
+    pegboard.draw_board(surf, lay.pegboard, list(sides), _peg_text(lay), game_hole)
 
 
 def _peg_text(lay: CribLayout) -> int:
@@ -358,7 +406,7 @@ def draw_pegs(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
     lanes = [
         pegboard.Lane(art.PLAYER_COLOURS[p % 4], spot.back, spot.shown, spot.number) for p, spot in enumerate(snap.pegs)
     ]
-    pegboard.draw_lanes(surf, lay.pegboard, lanes, _peg_text(lay), GAME_HOLE)
+    pegboard.draw_lanes(surf, lay.pegboard, lanes, _peg_text(lay), snap.game_hole)
 
 
 # --- the side panel's explanations ---
@@ -470,19 +518,41 @@ END_KEYS = "Enter or N: a new game · Escape: the title screen"
 
 
 def draw_end(
-    surf: Target, lay: CribLayout, end: CribbageSummary, hover: ButtonKind | None, review: bool = False
+    surf: Target,
+    lay: CribLayout,
+    end: CribbageSummary,
+    hover: ButtonKind | None,
+    review: bool = False,
+    sides: tuple[str, ...] = (),
 ) -> None:
+    """The end card: who won, each side's score (the winner's first), the margin, the deals, the buttons
+    (Review among them when `review`); `sides` names each side as the peg board does ("You & North"), else
+    the players' names."""
     surf.blit(_veil(lay.width, lay.height), (0, 0))
     x, y, w, h = lay.end_card()
     surf.blit(art.soft_shadow(w, h, 16, 10, 170), (x - 20 + 4, y - 20 + 8))
     surf.blit(art.plank(w, h, (92, 58, 34), 81), (x, y))
     size = lay.text
-    title = "You win!" if end.person_won else f"{end.names[end.winner]} wins"
-    write(surf, title, round(size * 2.2), GOLD, (x + w / 2, y + size), "midtop")
+    names = sides if len(sides) == len(end.scores) else end.names
+    winner = names[end.winner]
+    plural = " & " in winner
+    if end.person_won:
+        title = "You win!" if not plural else f"{winner.replace(' & ', ' and ')} win!"
+    else:
+        title = f"{winner.replace(' & ', ' and ')} win{'' if plural else 's'}"
+    write(
+        surf,
+        fit_width(title, round(size * 2.2), w - 2 * size),
+        round(size * 2.2),
+        GOLD,
+        (x + w / 2, y + size),
+        "midtop",
+    )
     ty = y + size * 4
-    for p in (end.winner, 1 - end.winner):
+    order = sorted(range(len(end.scores)), key=lambda side: (side != end.winner, -end.scores[side]))
+    for p in order:
         colour = GOLD if p == end.winner else CREAM
-        name = end.names[p]
+        name = names[p]
         write(surf, fit_width(name, size + 2, w // 2), size + 2, colour, (x + w * 0.3, ty), "midleft")
         write(surf, str(end.scores[p]), size + 8, colour, (x + w * 0.7, ty), "midright")
         ty += round(size * 1.8)

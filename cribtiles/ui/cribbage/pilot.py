@@ -69,7 +69,7 @@ class CribbagePilot:
         elif isinstance(move, Count):
             if public.options.counted_by_hand:  # you count your own: type what you say the cards make
                 assert public.starter is not None
-                crib = public.show_step == 2
+                crib = public.show_step == public.players  # the crib is counted after every hand
                 said = move.declared
                 _type(score_show(scene.seen.to_count, public.starter, crib).total if said is None else said)
             post_key(pygame.K_RETURN)

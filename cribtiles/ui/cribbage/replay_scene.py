@@ -47,7 +47,7 @@ class CribbageReplayScene:
         self.deal_starts = _deal_starts(table)
         self.at = 0
         self.note = ""
-        self.every_hand = False  # Tab: the other seat's cards face up (a finished game's replay only)
+        self.every_hand = False  # Tab: the other seats' cards face up (a finished game's replay only)
         self.felt = CribbageScene(app, ReplaySession(table, 0))
         self.go(0)
 
@@ -59,8 +59,8 @@ class CribbageReplayScene:
         self.note = ""
         session = ReplaySession(self.table, self.at)
         self.felt.resync(session, held=True)
-        other = self.felt.pub.bot
-        self.felt.open_hand = session.table.state.hands[other] if self.every_hand else None
+        state = session.table.state
+        self.felt.open_hands = {p: state.hands[p] for p in self.felt.pub.others} if self.every_hand else {}
         self._words()
 
     def toggle_hands(self) -> None:

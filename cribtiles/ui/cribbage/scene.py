@@ -19,7 +19,7 @@ import pygame
 from cribtiles.cribbage.cards import DECK, Card
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
-from cribtiles.cribbage.options import Phase
+from cribtiles.cribbage.options import Phase, Variant
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, PublicMove
@@ -37,8 +37,8 @@ from ..sound import Sounds
 from ..tiles.game_words import away_words, sentence
 from . import cards
 from .coach import CribCoach
-from .layout import ButtonKind, CribLayout
-from .paint import ButtonView, CribSnapshot, CribView, InfoLine, PegSpot, Sprite, line_rects
+from .layout import HAND_MOST, ButtonKind, CribLayout
+from .paint import ButtonView, CribSnapshot, CribView, InfoLine, PegSpot, SeatView, Sprite, line_rects
 
 log = logging.getLogger("cribtiles.window")
 
@@ -214,9 +214,9 @@ class CribbageScene:
         story = self.pub.story
         self.hold = _hold_after(story[-1], self.pub) if story else Hold.NONE
         self.declared: int | None = None  # the count (or a card's score) you say aloud: None until typed
-        self.pegs = [Pegs(), Pegs()]
-        for p in (0, 1):
-            self.pegs[p].set(self.pub.scores[p], self.pub.previous[p])
+        self.pegs = [Pegs() for _ in self.pub.scores]  # a side each: partners peg together
+        for p, peg in enumerate(self.pegs):
+            peg.set(self.pub.scores[p], self.pub.previous[p])
         self.glides = Glides({})
         self.last_move_at = 0.0
         self.ended = False
@@ -231,7 +231,7 @@ class CribbageScene:
         # a replay's words and keys in the prompt and the keys' line (None: a game being played)
         self.replaying: tuple[str, str] | None = None
         # a replay of a finished game with every hand shown (Tab): the other seat's cards face up
-        self.open_hand: tuple[Card, ...] | None = None
+        self.open_hands: dict[int, tuple[Card, ...]] = {}  # a replay's every hand face up (Tab): each seat's cards
 
     def _refresh(self) -> None:
         """Ask the session again, once something was done: the public value, your hand, your calls."""
@@ -253,13 +253,44 @@ class CribbageScene:
 
     @property
     def bots_turn(self) -> bool:
-        return self.pub.to_move == self.pub.bot
+        """Another seat is to act (a bot's at one window; online, the other seat's)."""
+        return self.pub.to_move is not None and self.pub.to_move != self.person
+
+    @property
+    def actor(self) -> int:
+        """The other player the words are about now: the one to act, or whose score you answer; else the
+        player on your left (the bot, with two)."""
+        pub = self.pub
+        if pub.claim is not None and pub.claim.counter != self.person:
+            return pub.claim.counter
+        if pub.to_move is not None and pub.to_move != self.person:
+            return pub.to_move
+        return pub.bot
+
+    @property
+    def to_crib(self) -> int:
+        """The cards you lay in the crib: two with two players, one with three or four."""
+        return self.pub.options.variant.to_crib
+
+    @property
+    def _crib_cards(self) -> str:
+        return "two cards" if self.to_crib == 2 else "a card"
+
+    def whose(self, player: int) -> str:
+        """Whose, in the prompt's words: "your"; with two players "its" (a bot) or "their"; with more the
+        player by name ("West's")."""
+        if player == self.person:
+            return "your"
+        return self.pub.its(player) if self.pub.players == 2 else f"{self.pub.called(player)}'s"
 
     @property
     def layout(self) -> CribLayout:
         size = self.app.screen.get_size()
-        if self._layout is None or (self._layout.width, self._layout.height) != size:
-            self._layout = CribLayout.of(*size)
+        players = self.pub.players
+        lay = self._layout
+        if lay is None or (lay.width, lay.height, lay.players) != (*size, players):
+            self._layout = CribLayout.of(*size, players)
+        assert self._layout is not None
         return self._layout
 
     @property
@@ -453,15 +484,16 @@ class CribbageScene:
     def _choose(self, card: Card) -> None:
         if self.seen.discards:
             self.say("Your two crib cards are laid already.")
-        elif len(self.chosen) >= 2:
-            self.say("Two cards go to the crib: click a chosen card to put it back first.")
+        elif len(self.chosen) >= self.to_crib:
+            many = "Two cards go" if self.to_crib == 2 else "One card goes"
+            self.say(f"{many} to the crib: click a chosen card to put it back first.")
         else:
             self.chosen.append(card)
             self.message = ""
 
     def _play(self, card: Card) -> None:
         if not self.my_turn:
-            self.say(f"Wait: {self.pub.called(self.pub.bot)} is to play.")
+            self.say(f"Wait: {self.pub.called(self.actor)} is to play.")
             return
         if self._claiming():  # a card laid with nothing typed says it scores nothing
             self._person(PlayCard(card, self.declared or 0))
@@ -491,14 +523,15 @@ class CribbageScene:
             self._go_on()
 
     def _discard(self) -> None:
-        if len(self.chosen) != 2:
-            wanted = "two cards" if not self.chosen else "a second card"
+        if len(self.chosen) != self.to_crib:
+            wanted = "a card" if self.to_crib == 1 else "two cards" if not self.chosen else "a second card"
             self.say(f"Choose {wanted} for the crib first (click them, or drag them to the crib).")
             return
         if not self.my_turn:
-            self.say(f"Wait: {self.pub.called(self.pub.bot)} is choosing {self.pub.its(self.pub.bot)} crib cards.")
+            actor = self.actor
+            self.say(f"Wait: {self.pub.called(actor)} is choosing {self.pub.its(actor)} crib cards.")
             return
-        if self._person(Discard((self.chosen[0], self.chosen[1]))):
+        if self._person(Discard(tuple(self.chosen))):
             self.chosen = []
             self.cursor = None
 
@@ -611,7 +644,8 @@ class CribbageScene:
             self.say(_sentence(str(e)))
             return
         self.resync()
-        self.say(took_back_words(taken, self.person, self.pub.called(self.pub.bot)), error=False)
+        others = f"{self.pub.called(self.pub.bot)}'s" if self.pub.players == 2 else "the others'"
+        self.say(took_back_words(taken, self.person, others), error=False)
         self.app.sounds.click()
 
     def resync(self, session: CribbageDriver | None = None, held: bool = False) -> None:
@@ -627,8 +661,9 @@ class CribbageScene:
         self.chosen, self.cursor, self.press, self.declared = [], None, None, None
         self.went_on = -1
         self.ended = False
-        for p in (0, 1):
-            self.pegs[p].set(self.pub.scores[p], self.pub.previous[p])
+        self.pegs = [Pegs() for _ in self.pub.scores]
+        for p, peg in enumerate(self.pegs):
+            peg.set(self.pub.scores[p], self.pub.previous[p])
         self.last_move_at = self.asked_at = self.now
 
     def _moved(self) -> None:
@@ -653,7 +688,7 @@ class CribbageScene:
         state = self.pub
         if not (self.pub.options.play_muggins and self.my_turn and state.phase is Phase.PLAY):
             return False
-        mine = state.claim is None or state.claim.counter == self.pub.bot
+        mine = state.claim is None or state.claim.counter != self.person
         return mine and not self.holding and any(isinstance(m, PlayCard) for m in self._legal_after_answer())
 
     def _legal_after_answer(self) -> tuple[Move, ...]:
@@ -724,10 +759,10 @@ class CribbageScene:
         """A move made: its points pegged, a call announced, a finished show held in sight."""
         if h.act is Act.CALL:
             self.say(h.words, error=False)
-        gained = [0, 0]
+        gained = [0] * len(self.pegs)
         for event in h.events:
-            gained[event.player] += event.points
-        for p in (0, 1):
+            gained[self.pub.side_of(event.player)] += event.points  # partners peg together
+        for p in range(len(self.pegs)):
             points = min(gained[p], self.pub.scores[p] - self.pegs[p].front)
             if points > 0:
                 self.pegs[p].score(points)
@@ -769,7 +804,7 @@ class CribbageScene:
         """What the window's title says while this game is shown (the task bar's score): the
         cribbage score, not the tile game's."""
         table = self.pub
-        names = ["You" if p == self.person else table.name(p) for p in (0, 1)]
+        names = table.side_names()
         return "Cribbage — " + " · ".join(f"{n} {s}" for n, s in zip(names, table.scores, strict=True))
 
     def hand_rects(self) -> list[Rect]:
@@ -804,7 +839,7 @@ class CribbageScene:
             label = "The show" if self.hold is Hold.PLAY_OVER else "Next deal"
             return (ButtonKind.GO_ON,), {ButtonKind.GO_ON: label}, {ButtonKind.GO_ON}
         if mode is Mode.DISCARD:
-            ready = len(self.chosen) == 2 and self.my_turn
+            ready = len(self.chosen) == self.to_crib and self.my_turn
             return (ButtonKind.DISCARD,), {}, {ButtonKind.DISCARD} if ready else set()
         offered = self._muggins_offered() is not None
         if mode is Mode.PLAY:
@@ -836,18 +871,20 @@ class CribbageScene:
             return self.message, self.message_error
         table = self.pub
         view = self.seen
-        bot, its = _capital(table.called(table.bot)), table.its(table.bot)
-        crib = "your" if view.dealer == self.person else its
+        actor = self.actor
+        bot, its = _capital(table.called(actor)), table.its(actor)
+        crib = self.whose(view.dealer)
         if table.is_over:
             return "", False
         mode = self.mode
         if mode is Mode.DISCARD:
             if view.discards:
                 return f"{bot} is choosing {its} crib cards...", False
-            if len(self.chosen) == 2:
-                a, b = self.chosen
-                return f"Lay {a} and {b} in {crib} crib: Enter or Discard.", False
-            return f"Choose two cards for {crib} crib: click them or drag them to the crib.", False
+            if len(self.chosen) == self.to_crib:
+                laid = " and ".join(str(c) for c in self.chosen)
+                return f"Lay {laid} in {crib} crib: Enter or Discard.", False
+            how = "click them or drag them" if self.to_crib == 2 else "click it or drag it"
+            return f"Choose {self._crib_cards} for {crib} crib: {how} to the crib.", False
         if self.hold is Hold.PLAY_OVER:
             return "The play is over: Enter or The show counts the hands.", False
         if mode is Mode.PLAY:
@@ -872,27 +909,29 @@ class CribbageScene:
         if self.holding:
             return "The show is over: Enter or Next deal deals again.", False
         claim = self._muggins_offered()
+        crib_step = view.show_step == table.players  # the crib is counted last, after every hand
         if claim is not None:
-            other, its = _capital(table.called(table.bot)), table.its(table.bot)
+            other, its = _capital(table.called(claim.counter)), table.its(claim.counter)
             said = f"{other} says {its} {claim.what} makes {claim.declared}"
             return f"{said}: M calls muggins, Enter lets it stand.", False
         if self.my_turn:
-            what = "your crib" if view.show_step == 2 else "your hand"
+            what = "your crib" if crib_step else "your hand"
             if self._declaring():
                 return f"Count {what}: type the points (or - and +), then Enter.", False
             return f"Count {what}: Enter or Count.", False
-        its = table.its(table.bot)
-        what = f"{its} crib" if view.show_step == 2 else f"{its} hand"
+        actor = self.actor
+        its = table.its(actor)
+        what = f"{its} crib" if crib_step else f"{its} hand"
         if self.went_on != table.ply:
-            return f"Enter or Go on: {table.called(table.bot)} counts {what}.", False
-        return f"{_capital(table.called(table.bot))} counts {what}...", False
+            return f"Enter or Go on: {table.called(actor)} counts {what}.", False
+        return f"{_capital(table.called(actor))} counts {what}...", False
 
     def _lines(self) -> tuple[InfoLine, ...]:
         table = self.pub
         view = self.seen
         if self.mode is Mode.SHOW:
             return self._show_lines()
-        whose = "your" if view.dealer == self.person else f"{table.called(table.bot)}'s"
+        whose = "your" if view.dealer == self.person else f"{table.called(view.dealer)}'s"
         lines = [InfoLine(f"Deal {view.deal_number}: {whose} crib", "", GOLD, 2)]
         if view.deal_number == 1 and not table.story:
             lines += [InfoLine(text, "", DIM, -2) for text in table.cut_words]
@@ -901,7 +940,13 @@ class CribbageScene:
             colour = CREAM if scored else DIM
             lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
             for e in h.events:
-                lines.append(InfoLine(e.words, f"+{e.points}", _player_colour(e.player), -1, e.cards, 1))
+                lines.append(InfoLine(e.words, f"+{e.points}", _player_colour(table.side_of(e.player)), -1, e.cards, 1))
+        if table.options.variant is Variant.THREE and view.phase is Phase.DISCARD:  # why the crib holds a card
+            lines.append(InfoLine("The crib has a card from the pack; each lays one more.", "", DIM, -2))
+        if view.deal_number == 1 and table.options.variant is Variant.FIVE_CARD:  # pegged before the first card
+            pone = (view.dealer + 1) % table.players
+            who = "You" if pone == self.person else _capital(table.called(pone))
+            lines.append(InfoLine(f"{who}, not dealing: three for last", "+3", _player_colour(pone), -1, (), 1))
         return tuple(lines)
 
     def _show_lines(self) -> tuple[InfoLine, ...]:
@@ -911,7 +956,10 @@ class CribbageScene:
             lines += _counted_lines(table, counted, i)
         if not table.counted:
             lines.append(InfoLine("Each hand is counted with the starter:", "", DIM, -2))
-            lines.append(InfoLine("the non-dealer's first, then the dealer's, then the crib.", "", DIM, -2))
+            if table.players == 2:
+                lines.append(InfoLine("the non-dealer's first, then the dealer's, then the crib.", "", DIM, -2))
+            else:
+                lines.append(InfoLine("round from the dealer's left, the dealer's last, then the crib.", "", DIM, -2))
         return tuple(lines)
 
     def _hover_line(self, lines: tuple[InfoLine, ...]) -> int | None:
@@ -931,9 +979,9 @@ class CribbageScene:
         targets: dict[Key, tuple[float, float, int]] = {}
         marks: dict[Key, Sprite] = {}
 
-        def put(key: Key, rect: Rect, **flags: bool) -> None:
+        def put(key: Key, rect: Rect, mark: int | None = None, **flags: bool) -> None:
             targets[key] = (rect[0], rect[1], rect[2])
-            marks[key] = Sprite(key[1], rect[0], rect[1], rect[2], **flags)
+            marks[key] = Sprite(key[1], rect[0], rect[1], rect[2], mark=mark, **flags)
 
         held = self.press.card if self.press is not None and self.press.dragging else None
         fits = {m.card for m in self._legal_after_answer() if isinstance(m, PlayCard)}  # a bot's score may wait
@@ -945,10 +993,11 @@ class CribbageScene:
             dim = mode is Mode.PLAY and self.my_turn and card not in fits
             hinted = card in hint_cards
             put((Place.HAND, card, 0), rect, dim=dim, chosen=card in self.chosen, focus=i == self.cursor, hinted=hinted)
-        bot_cards = self._bot_cards()
-        slots = lay.bot_slots(len(bot_cards))
-        for i, (back, rect) in enumerate(zip(bot_cards, slots, strict=True)):
-            put((Place.BOT, back, i), rect)
+        for seat, player in enumerate(table.others):  # each other player's row: one with two players
+            seat_cards = self._seat_cards(player)
+            slots = lay.seat_slots(seat, len(seat_cards))
+            for i, (back, rect) in enumerate(zip(seat_cards, slots, strict=True)):
+                put((Place.BOT, back, seat * HAND_MOST + i), rect)
         if mode is Mode.SHOW:
             crib_counted = any(c.crib for c in table.counted)
             for i, rect in enumerate(lay.crib_stack(0 if crib_counted else 4)):
@@ -965,21 +1014,22 @@ class CribbageScene:
         pile = view.pile
         old = not pile and table.sequences and mode is Mode.PLAY
         cards_shown = tuple(c for _, c in table.sequences[-1]) if old else pile
+        laid_by = {c: table.side_of(p) for seq in table.sequences for p, c in seq} if table.players > 2 else {}
         for card, rect in zip(cards_shown, lay.pile_slots(len(cards_shown)), strict=True):
             dim = bool(old) and card not in lit and self.hold is Hold.NONE  # an ended count, until the next card
-            put((Place.OLD if old else Place.PILE, card, 0), rect, dim=dim, lit=card in lit)
+            put((Place.OLD if old else Place.PILE, card, 0), rect, laid_by.get(card), dim=dim, lit=card in lit)
         return targets, marks
 
-    def _bot_cards(self) -> tuple[Card | None, ...]:
-        """The bot's cards in its row: backs, but its hand face up once counted in the show (and in a
-        replay showing every hand, face up all along)."""
-        view = self.seen
-        if self.open_hand is not None and self.mode is not Mode.SHOW:
-            return self.open_hand
+    def _seat_cards(self, player: int) -> tuple[Card | None, ...]:
+        """Another player's cards in their row: backs, but their hand face up once counted in the show (and
+        in a replay showing every hand, face up all along)."""
+        pub = self.pub
+        if player in self.open_hands and self.mode is not Mode.SHOW:
+            return self.open_hands[player]
         if self.mode is Mode.SHOW:
-            counted = [c for c in self.pub.counted if c.owner == self.pub.bot and not c.crib]
-            return counted[-1].cards if counted else (None,) * 4
-        return (None,) * view.opponent_cards_left
+            counted = [c for c in pub.counted if c.owner == player and not c.crib]
+            return counted[-1].cards if counted else (None,) * pub.options.variant.kept
+        return (None,) * pub.hand_sizes[player]
 
     def _show_row(self, lines: tuple[InfoLine, ...], hover: int | None) -> tuple[Card, ...]:
         """The cards in the show's row, the starter last: the counted hand pointed at in the panel, else
@@ -1004,8 +1054,12 @@ class CribbageScene:
         lays from the bot's row, the crib's from the crib, a dealt one from the deck."""
         lay = self.layout
         place = key[0]
-        if place in (Place.PILE, Place.OLD):
-            r = lay.bot_slots(self.seen.opponent_cards_left + 1)[-1]
+        if place in (Place.PILE, Place.OLD):  # from the row of whoever laid it
+            pub = self.pub
+            laid = [p for seq in pub.sequences for p, c in seq if c == key[1]]
+            player = laid[0] if laid and laid[0] != self.person else pub.bot
+            seat = pub.others.index(player)
+            r = lay.seat_slots(seat, pub.hand_sizes[player] + 1)[-1]
             return r[0], r[1], lay.back_w
         if place is Place.SHOW:
             return lay.crib[0], lay.crib[1], lay.play_w
@@ -1022,7 +1076,7 @@ class CribbageScene:
         k = glide_share(dt, self.pace)
         at = self.glides.step(targets, self._start_of, k)
         sprites = tuple(
-            Sprite(m.card, at[key][0], at[key][1], at[key][2], m.dim, m.lit, m.chosen, m.focus, m.hinted)
+            Sprite(m.card, at[key][0], at[key][1], at[key][2], m.dim, m.lit, m.chosen, m.focus, m.hinted, m.mark)
             for key, m in marks.items()
         )
         return FrameParts(lines, hover, sprites)
@@ -1038,15 +1092,9 @@ class CribbageScene:
             p = self.press
             held = Sprite(p.card, p.pos[0] - p.grab[0], p.pos[1] - p.grab[1], lay.card_w)
         prompt, error = self._prompt()
-        bot = table.bot
-        left = view.opponent_cards_left
         dealer = self.dealer
-        away = away_words(self.session.away(bot))  # a person online who left the table
-        about = ([away] if away else []) + (["the dealer"] if dealer == bot else [])
-        if self.mode is not Mode.SHOW:
-            about.append(f"{left} card{'s' if left != 1 else ''}")
-        bot_label = " · ".join(about)
-        crib_owner = "your crib" if dealer == self.person else f"{table.its(bot)} crib"
+        seats = tuple(self._seat_view(player, dealer) for player in table.others)
+        crib_owner = f"{self.whose(dealer)} crib"
         count = view.count if self.mode is Mode.PLAY else None
         count_words = ""
         if self.hold is Hold.PLAY_OVER and table.sequences:
@@ -1061,7 +1109,7 @@ class CribbageScene:
             deal=view.deal_number,
             sprites=parts.sprites,
             held=held,
-            bot_label=bot_label,
+            seats=seats,
             deck=self.mode is not Mode.SHOW,
             crib_label=f"{crib_owner}: {view.crib_size}" if self.mode is not Mode.SHOW else crib_owner,
             count=count,
@@ -1072,7 +1120,7 @@ class CribbageScene:
             number=("" if self.declared is None else str(self.declared))
             if self._declaring() or self._claiming()
             else None,
-            pegs=(self._peg_spot(0), self._peg_spot(1)),
+            pegs=tuple(self._peg_spot(side) for side in range(len(self.pegs))),
             lines=parts.lines,
             hover_line=parts.hover,
             keys=self.replaying[1]
@@ -1089,7 +1137,21 @@ class CribbageScene:
             end_review=self.ended and self.reviewed,
             chat=self.chat.view(self.now),
             coach=self.coach.note if self.mode is not Mode.SHOW and not self.ended else None,
+            sides=table.side_names(),
+            game_hole=table.options.target,
         )
+
+    def _seat_view(self, player: int, dealer: int) -> SeatView:
+        """Another player's seat: their name, whether they deal (and are your partner), their cards left."""
+        pub = self.pub
+        away = away_words(self.session.away(player))  # a person online who left the table
+        about = ([away] if away else []) + (["partner"] if pub.partner(self.person) == player else [])
+        about += ["the dealer"] if dealer == player else []
+        if self.mode is not Mode.SHOW:
+            left = pub.hand_sizes[player]
+            about.append(f"{left} card{'s' if left != 1 else ''}")
+        acting = pub.to_move == player and not pub.is_over and pub.players > 2
+        return SeatView(player, pub.names[player], " · ".join(about), pub.side_of(player), acting)
 
     def _peg_spot(self, p: int) -> PegSpot:
         pegs = self.pegs[p]
@@ -1110,11 +1172,12 @@ MUGGINS_KEYS = " · digits say your count · M calls muggins"
 COUNT_KEYS = " · digits say your count"
 
 
-def took_back_words(taken: tuple[Move, ...], person: int, bot: str) -> str:
-    """What an undo took back, in a sentence: "Took back your 7C and the Medium bot's reply."."""
+def took_back_words(taken: tuple[Move, ...], person: int, whose: str) -> str:
+    """What an undo took back, in a sentence, `whose` the replies were ("the Medium bot's", "the others'"):
+    "Took back your 7C and the Medium bot's reply."."""
     first = taken[0]
     if isinstance(first, Discard):
-        what = f"your discard of {first.cards[0]} and {first.cards[1]}"
+        what = f"your discard of {' and '.join(str(c) for c in first.cards)}"
     elif isinstance(first, PlayCard):
         what = f"your {first.card}"
     elif isinstance(first, Count):
@@ -1124,7 +1187,7 @@ def took_back_words(taken: tuple[Move, ...], person: int, bot: str) -> str:
     else:
         what = "your go"
     replies = len(taken) - 1
-    also = f" and {bot}'s repl{'ies' if replies > 1 else 'y'}" if replies else ""
+    also = f" and {whose} repl{'ies' if replies > 1 else 'y'}" if replies else ""
     return f"Took back {what}{also}."
 
 
@@ -1156,13 +1219,14 @@ def _counted_lines(table: CribbagePublic, counted: PublicCounted, index: int) ->
     cards = (*counted.cards, counted.score.starter)
     claim = table.claim
     if claim is not None and claim.kind is ClaimKind.SHOW and index == len(table.counted) - 1:
-        waiting = "your answer" if claim.counter == table.bot else "the answer"
+        answerer = (claim.counter + 1) % table.players  # the next player round answers (an opponent)
+        waiting = "your answer" if answerer == table.person else "the answer"
         return [
             InfoLine(f"{whose} {what}", str(counted.declared), CREAM, 0, cards, 0, index),
             InfoLine(f"said {counted.declared}: waiting for {waiting}", "", GOLD, -1, (), 1, index),
         ]
     lines = [InfoLine(f"{whose} {what}", str(total), CREAM, 0, cards, 0, index)]
-    colour = _player_colour(counted.owner)
+    colour = _player_colour(table.side_of(counted.owner))
     for item in counted.score.items:
         from cribtiles.cribbage.show import item_words
 
@@ -1175,7 +1239,8 @@ def _counted_lines(table: CribbagePublic, counted: PublicCounted, index: int) ->
     elif counted.declared != total or counted.called:
         off = total - counted.declared
         how = f"{off} missed" if off > 0 else f"{-off} said over" if off < 0 else "right"
-        caller = "you" if counted.owner == table.bot else table.called(table.bot)
+        answerer = (counted.owner + 1) % table.players
+        caller = "you" if answerer == table.person else table.called(answerer)
         answer = {True: f", muggins called by {caller}", False: ", let stand", None: ""}[counted.called]
         lines.append(InfoLine(f"said {counted.declared}: {how}{answer}", "", GOLD, -1, (), 1, index))
     return lines

@@ -1,5 +1,6 @@
-"""Choosing a new game of classic cribbage (the bot's level, how the show is counted, muggins in the play),
-and the title screen's way in: the saved game if it is unfinished, else the choice.
+"""Choosing a new game of classic cribbage (the bots' level, how the show is counted, muggins in the play,
+which cribbage: six-card, five-card, three players, four in partnerships, and the target, 121 or 61), and
+the title screen's way in: the saved game if it is unfinished, else the choice.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ import random
 import pygame
 
 from cribtiles.bot.cribbage.levels import DESCRIPTIONS, LEVELS
-from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.cribbage.options import CribbageOptions, Variant
 from cribtiles.table.cribbage.session import BotThinker, CribbageDriver, CribbageSession
 from cribtiles.table.cribbage.table import DEFAULT_LEVEL, CribbageTable
 
@@ -17,10 +18,34 @@ from ..paint import CREAM, DIM, GOLD, wrap, write
 from ..screens import Item, Menu, foot, screen_card
 from .scene import CribbageScene, Host
 
+#: The games the New game screen offers, in order, and what its line calls each.
+GAMES = {
+    Variant.SIX_CARD: "six-card, two players",
+    Variant.FIVE_CARD: "five-card, two players",
+    Variant.THREE: "three players",
+    Variant.PARTNERSHIP: "four in partnerships",
+}
+GAME_NOTES = {
+    Variant.SIX_CARD: "The standard game: six cards each, two to the crib; you against a bot.",
+    Variant.FIVE_CARD: "The older game, to 61 by custom: five cards, two to the crib, hands of three; "
+    "the non-dealer pegs 3 to start, and the play goes once to 31.",
+    Variant.THREE: "You and two bots, each for themselves: five cards, one each to the crib and one from the pack.",
+    Variant.PARTNERSHIP: "You and North (a bot) against West and East: five cards, one each to the crib; "
+    "partners peg together.",
+}
+#: The targets offered: the long game and the short one (five-card's by custom).
+TARGETS = (121, 61)
+
+
+def default_target(variant: Variant) -> int:
+    """The target a game starts with when chosen: 61 for five-card cribbage, else 121."""
+    return 61 if variant is Variant.FIVE_CARD else 121
+
 
 class CribbageSetupScene:
-    """A small choice before a new game: the bot's level, how the show is counted (by the table, by hand with
-    wrong counts corrected, or muggins), muggins in the play; Start or Escape."""
+    """A small choice before a new game: the bots' level (one for every bot at the table, your partner in
+    partnerships too), how the show is counted (by the table, by hand with wrong counts corrected, or
+    muggins), muggins in the play, which game and to what target; Start or Escape."""
 
     def __init__(
         self,
@@ -31,8 +56,12 @@ class CribbageSetupScene:
         notice: str = "",
         play_muggins: bool = False,
         manual_count: bool = False,
+        variant: Variant = Variant.SIX_CARD,
+        target: int | None = None,
     ) -> None:
         self.app = app
+        self.variant = variant
+        self.target = target if target in TARGETS else default_target(variant)
         self.level = level if level in LEVELS else DEFAULT_LEVEL
         self.muggins = muggins
         self.manual_count = manual_count and not muggins
@@ -55,15 +84,24 @@ class CribbageSetupScene:
             if self.play_muggins
             else "Off: the play is pegged for you, exactly"
         )
+        many = self.variant.players > 2
         items = [
             Item(
-                f"Bot: {self.level.capitalize()}",
+                f"{'Bots' if many else 'Bot'}: {self.level.capitalize()}",
                 self._next_level,
-                note=f"The {self.level} bot {DESCRIPTIONS[self.level]}",
+                note=f"The {self.level} bot {DESCRIPTIONS[self.level]}"
+                + (" Every bot at the table plays at this level." if many else ""),
             ),
             Item(f"Counting: {self.counting_words}", self._next_counting, note=counting),
             Item(f"Muggins in the play: {'on' if self.play_muggins else 'off'}", self._toggle_play, note=in_play),
-            Item("Start", self.start, key=pygame.K_s, note="The cut decides who deals first; 121 up wins."),
+            Item(f"Game: {GAMES[self.variant]}", self._next_game, note=GAME_NOTES[self.variant]),
+            Item(
+                f"Game to: {self.target}",
+                self._next_target,
+                note=f"The first to {self.target} wins"
+                + ("; 121 is twice round the board." if self.target == 121 else ", once round the board."),
+            ),
+            Item("Start", self.start, key=pygame.K_s, note=f"The cut decides who deals first; {self.target} up wins."),
             Item("Tutorial", self.tutorial, key=pygame.K_t, note="One guided deal: the crib, the play, the show."),
         ]
         menu = Menu(items)
@@ -90,9 +128,26 @@ class CribbageSetupScene:
         self.play_muggins = not self.play_muggins
         self.menu = self._menu(2)
 
+    def _next_game(self, step: int = 1) -> None:
+        """The next game (`step` -1: the one before); its usual target with it (61 for five-card)."""
+        order = list(GAMES)
+        self.variant = order[(order.index(self.variant) + step) % len(order)]
+        self.target = default_target(self.variant)
+        self.menu = self._menu(3)
+
+    def _next_target(self, step: int = 1) -> None:
+        self.target = TARGETS[(TARGETS.index(self.target) + step) % len(TARGETS)]
+        self.menu = self._menu(4)
+
     def start(self) -> None:
         """Deal a new game (a fresh seed) in place of this choice, and of the table it was opened over."""
-        options = CribbageOptions(muggins=self.muggins, play_muggins=self.play_muggins, manual_count=self.manual_count)
+        options = CribbageOptions(
+            muggins=self.muggins,
+            play_muggins=self.play_muggins,
+            manual_count=self.manual_count,
+            variant=self.variant,
+            target=self.target,
+        )
         table = CribbageTable.new(random.randrange(2**31), self.level, options)
         self.app.keeper.save_cribbage(table)
         self.app.close_top()  # this choice
@@ -114,13 +169,18 @@ class CribbageSetupScene:
             if event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
                 self.app.close_top()
                 return
-            if event.key in (pygame.K_LEFT, pygame.K_RIGHT) and self.menu.focus in (0, 1, 2):
+            if event.key in (pygame.K_LEFT, pygame.K_RIGHT) and self.menu.focus in (0, 1, 2, 3, 4):
+                step = -1 if event.key == pygame.K_LEFT else 1
                 if self.menu.focus == 0:
-                    self._next_level(-1 if event.key == pygame.K_LEFT else 1)
+                    self._next_level(step)
                 elif self.menu.focus == 1:
-                    self._next_counting(-1 if event.key == pygame.K_LEFT else 1)
-                else:
+                    self._next_counting(step)
+                elif self.menu.focus == 2:
                     self._toggle_play()
+                elif self.menu.focus == 3:
+                    self._next_game(step)
+                else:
+                    self._next_target(step)
                 return
         self.menu.handle(event)
 
@@ -129,11 +189,14 @@ class CribbageSetupScene:
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         hint = "Up/Down choose · Enter or Left/Right changes · S starts · Esc goes back"
-        rect, s, top = screen_card(surface, "New cribbage game", hint, 0.5, 0.7)
-        x, _, w, _ = rect
+        rect, s, top = screen_card(surface, "New cribbage game", hint, 0.5, 0.94)
+        x, y0, w, h = rect
         bw = min(w - 4 * s, max(280, round(w * 0.6)))
-        bh = max(34, round(s * 2.0))
-        y = self.menu.lay_out(x + (w - bw) // 2, top + s, bw, bh, max(8, s // 2)) + s // 2
+        # seven lines and the note under them (three lines, and a notice's) inside the card at any size
+        room = y0 + h - top - s - round(s * 1.3 * 4) - 2 * s
+        gap = max(6, s // 3)
+        bh = max(26, min(round(s * 2.0), room // len(self.menu.items) - gap))
+        y = self.menu.lay_out(x + (w - bw) // 2, top + s, bw, bh, gap) + s // 2
         self.menu.draw(surface, s)
         for line in wrap(self.menu.note(), s - 2, w - 4 * s)[:3]:
             write(surface, line, s - 2, CREAM, (x + w // 2, y), "midtop")
@@ -160,6 +223,8 @@ def table_scene(app: Host, table: CribbageTable, notice: str = "") -> CribbageSc
                 replace_table=True,
                 play_muggins=options.play_muggins,
                 manual_count=options.manual_count,
+                variant=options.variant,
+                target=options.target,
             )
         )
 
@@ -193,5 +258,7 @@ def open_cribbage(app: Host) -> None:
             notice=notice,
             play_muggins=options.play_muggins,
             manual_count=options.manual_count,
+            variant=options.variant,
+            target=options.target,
         )
     )

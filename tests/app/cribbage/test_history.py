@@ -10,8 +10,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from cribtiles.app.history import HISTORY_FILE, MIGRATIONS, History
+from cribtiles.cribbage.events import MarginKind
 from cribtiles.table.cribbage.ledger import cribbage_statistics, summarize_cribbage
-from cribtiles.table.game_summary import Game, GameSummary
+from cribtiles.table.game_summary import Counting, CribbageDetails, Game, GameSummary, Result, ShowCount
 from tests.app.test_history import asides, integrity, store_as_before_unfinished, summary
 from tests.table.cribbage.test_ledger import played
 
@@ -93,7 +94,7 @@ def test_a_cribbage_game_written_wrong_by_hand_is_left_out_and_said(tmp_path: Pa
         "Game 2 of the history could not be read (its margin 'trounced' is not win, skunk or double skunk); "
         "it is left out.",
         "Game 3 of the history could not be read "
-        "(a count of its show does not name four cards and a starter); it is left out.",
+        "(a count of its show does not name three or four cards and a starter); it is left out.",
         "Game 4 of the history could not be read (its score is not a whole number); it is left out.",
     ]
     sql(path, "UPDATE games SET game = 'go' WHERE id = 1", "DELETE FROM cribbage_details WHERE game_id = 5")
@@ -216,7 +217,7 @@ def test_a_game_of_cribbage_with_undos_is_marked_and_counted_apart(tmp_path: Pat
     assert stats.total is not None and stats.marked_total is not None
     assert (stats.games, stats.total.games, stats.marked_total.games) == (2, 1, 1)
     assert "Games of cribbage with undos or hints:" in stats_text(keeper.statistics())
-    assert version(tmp_path / HISTORY_FILE) == len(MIGRATIONS) == 7
+    assert version(tmp_path / HISTORY_FILE) == len(MIGRATIONS) == 8
 
 
 # --- schema 7: the counting and the muggins calls beside a game's details ---
@@ -259,10 +260,83 @@ def test_a_history_of_schema_6_gains_the_figures_table_and_its_games_count_where
     new = cribbage(3)
     assert h.add(new) == 3 and h.messages == []
     games = h.games()
-    assert version(path) == len(MIGRATIONS) == 7 and integrity(path) == ["ok"]
+    assert version(path) == len(MIGRATIONS) == 8 and integrity(path) == ["ok"]
     assert games == [*(replace(g, id=i) for i, g in enumerate(before, 1)), replace(new, id=3)]
     assert [g.cribbage.muggins_won for g in games] == [None, None, (0, 0)]
     total = h.stats().cribbage.total
     assert total is not None and total.games == 3 and total.muggins_games == 0  # no calls kept before schema 7
     h.close()
     assert History(path).games() == games  # opened again: the schema check passes
+
+
+# --- schema 8: the variants ---
+
+
+def variant_game(n: int, variant: str) -> GameSummary:
+    """A hand-made finished game of `variant` (its figures made up, each seat's its own), the person at 0."""
+    seats: tuple[tuple[str, str | None], ...] = (("You", None), ("Easy bot", "easy"))
+    scores: tuple[int, ...] = (61, 40)
+    winners: tuple[int, ...] = (0,)
+    cards = "5H 5D JC" if variant == "five-card" else "5H 5D 5S JC"
+    if variant == "three-player":
+        seats, scores = (*seats, ("Hard bot", "hard")), (121, 90, 100)
+    elif variant == "partnership":
+        seats = (*seats, ("North", "medium"), ("Hard bot", "hard"))
+        scores, winners = (121, 80, 121, 80), (0, 2)
+    players = len(seats)
+    shows = tuple(
+        ShowCount(1, step, (1 + step) % players, step == players, cards if step < players else "5H 5D 5S JC",
+                  "5C", 12 + step, 12 + step)
+        for step in range(players + 1)
+    )  # fmt: skip
+    details = CribbageDetails(
+        False,
+        61 if variant == "five-card" else 121,
+        MarginKind.SKUNK if variant == "five-card" else MarginKind.WIN,
+        5 + n,
+        tuple(10 + seat for seat in range(players)),
+        shows,
+        counting=Counting.MUGGINS,
+        muggins_won=tuple(seat for seat in range(players)),
+        variant=variant,
+    )
+    return GameSummary(0, f"v{n}", Game.CRIBBAGE, f"2026-12-03T10:{n:02d}:00", n, seats, scores, winners, "{}", details)
+
+
+def test_a_history_of_schema_7_gains_the_variants_and_its_games_stay_six_card(tmp_path: Path) -> None:
+    path = tmp_path / HISTORY_FILE
+    old = History(path, migrations=MIGRATIONS[:7])  # schema 7 (the figures): the last before the variants
+    assert [old.add(cribbage(n)) for n in (1, 2)] == [1, 2]
+    old.close()
+    assert version(path) == 7
+    h = History(path)
+    variants = [variant_game(n, v) for n, v in enumerate(("three-player", "partnership", "five-card"), 3)]
+    assert [h.add(g) for g in variants] == [3, 4, 5] and h.messages == []
+    assert version(path) == len(MIGRATIONS) == 8 and integrity(path) == ["ok"]
+    games = h.games()
+    assert games == [replace(cribbage(1), id=1), replace(cribbage(2), id=2), *(
+        replace(g, id=i) for i, g in enumerate(variants, 3))]  # fmt: skip
+    assert [g.cribbage.variant for g in games] == ["six-card", "six-card", "three-player", "partnership", "five-card"]
+    assert games[3].cribbage.pegged == (10, 11, 12, 13) and games[3].cribbage.muggins_won == (0, 1, 2, 3)
+    assert [g.result for g in games[2:]] == [Result.WIN] * 3  # partners win together: the person's side won
+    conn = sqlite3.connect(path)
+    assert conn.execute("SELECT game_id, variant FROM cribbage_variants ORDER BY game_id").fetchall() == [
+        (3, "three-player"), (4, "partnership"), (5, "five-card")]  # fmt: skip
+    conn.close()
+    stats = h.stats().cribbage
+    assert stats.games == 5 and stats.total is not None and stats.total.games == 2  # six-card figures alone
+    assert stats == replace(cribbage_statistics(games[:2]), games=5, variants=stats.variants)
+    assert [(line.level, line.games, line.wins) for line in stats.variants] == [
+        ("five-card", 1, 1), ("three-player", 1, 1), ("partnership", 1, 1)]  # fmt: skip
+    assert stats.variants[1].average_pegged == 10 and stats.variants[2].muggins_won == 0
+    assert stats.variants[2].muggins_lost == 1 + 3  # the other side's calls, not the partner's
+    h.close()
+    assert History(path).games() == games  # opened again: the schema check passes
+
+
+def test_a_variant_row_written_wrong_by_hand_is_left_out_and_said(tmp_path: Path) -> None:
+    path = tmp_path / HISTORY_FILE
+    h = History(path)
+    h.add(variant_game(1, "three-player"))
+    sql(path, "UPDATE cribbage_variants SET variant = 'six-card'")
+    assert h.games() == [] and "is not one besides six-card" in h.messages[0]

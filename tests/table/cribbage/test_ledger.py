@@ -23,6 +23,7 @@ from cribtiles.cribbage import (
     show_total,
 )
 from cribtiles.cribbage.cards import parse_card
+from cribtiles.cribbage.options import Variant
 from cribtiles.cribbage.record import replay
 from cribtiles.table.cribbage.ledger import ALL, cribbage_line, cribbage_statistics, game_key, summarize_cribbage
 from cribtiles.table.game_summary import CribbageDetails, Game, GameSummary, Result, ShowCount
@@ -185,10 +186,14 @@ def test_skunks_and_seats() -> None:
     assert game((121, 91)).cribbage.margin is MarginKind.WIN
     assert game((60, 121)).cribbage.double_skunk and game((60, 121)).result is Result.LOSS
     assert game((121, 100), person=1).bots == (0,) and game((121, 100), person=1).result is Result.LOSS
-    with pytest.raises(ValueError, match="a person against a bot"):
+    with pytest.raises(ValueError, match="a person among them"):
         replace(game((121, 100)), seats=(("Bot", "easy"), ("Bot", "hard")))  # nobody's game
-    with pytest.raises(ValueError, match="one winner"):
-        replace(game((121, 100)), winners=(0, 1))
+    with pytest.raises(ValueError, match="one side wins"):
+        replace(
+            game((121, 100)), winners=(0, 1), seats=(("You", None), ("Bot", "easy"), ("Bot", "hard")), scores=(1, 2, 3)
+        )
+    with pytest.raises(ValueError, match="as many points pegged"):
+        replace(game((121, 100)), seats=(*game((121, 100)).seats, ("Hard bot", "hard")), scores=(121, 100, 90))
     with pytest.raises(ValueError, match="owned by no seat"):
         game((121, 100), shows=(show(4, owner=2),))
     with pytest.raises(ValueError, match="not the details"):
@@ -275,3 +280,48 @@ def test_the_one_statistics_draws_both_games_each_from_its_own() -> None:
     tiles = statistics([G1, G3])
     assert (both.lines, both.total, both.games, both.watched) == (tiles.lines, tiles.total, 2, 0)
     assert statistics(crib).lines == () and statistics(crib).games == 0
+
+
+# --- the variants ---
+
+
+def played_variant(seed: int, variant: Variant, target: int = 121) -> CribbageState:
+    """A whole game of `variant` in which every player makes the first legal move."""
+    names = ("You", "West", "North", "East")[: variant.players]
+    state = new_game(seed, names, CribbageOptions(variant=variant, target=target))
+    while not state.is_over:
+        state = state.apply(state.legal_actions()[0])
+    return state
+
+
+@pytest.mark.parametrize("variant", list(Variant))
+def test_a_game_of_every_variant_is_summed_up_a_seat_each(variant: Variant) -> None:
+    state = played_variant(5, variant, 61 if variant is Variant.FIVE_CARD else 121)
+    g = summarize_cribbage(state, 0, "easy", "t")
+    assert state.outcome is not None
+    assert len(g.seats) == len(g.scores) == len(g.cribbage.pegged) == variant.players
+    assert g.scores == tuple(state.scores[state.side_of(p)] for p in range(variant.players))
+    assert g.winners == state.outcome.winners and (len(g.winners) == 2) == (variant is Variant.PARTNERSHIP)
+    assert g.cribbage.variant == variant.value and (g.cribbage.variant_words == "") == (variant is Variant.SIX_CARD)
+    assert g.result is (Result.WIN if 0 in g.winners else Result.LOSS)
+    kept = variant.kept
+    assert {len(s.cards.split()) for s in g.cribbage.shows if not s.crib} == {kept}
+    assert {len(s.cards.split()) for s in g.cribbage.shows if s.crib} <= {4}
+    # a losing side's points are its counts, its pegging, his heels and three for last (no muggins here)
+    heels = {side: 0 for side in range(variant.sides)}
+    for ply in range(len(state.log) + 1):
+        at = replay({**state.record(), "moves": state.record()["moves"][:ply]})
+        for e in at.events if ply else ():
+            if e.kind in (EventKind.HEELS, EventKind.THREE_FOR_LAST):
+                heels[at.side_of(e.player)] += e.points
+    first = replay({**state.record(), "moves": []})
+    for e in first.events:
+        heels[first.side_of(e.player)] += e.points
+    for side, score in enumerate(state.scores):
+        seats = [p for p in range(variant.players) if state.side_of(p) == side]
+        shown = sum(s.points for s in g.cribbage.shows if s.owner in seats)
+        pegged = sum(g.cribbage.pegged[p] for p in seats)
+        if side != state.outcome.winner:
+            assert shown + pegged + heels[side] == score
+        else:  # the peg stops at the target
+            assert shown + pegged + heels[side] >= score == state.options.target

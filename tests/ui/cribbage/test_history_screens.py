@@ -228,23 +228,94 @@ def test_tab_in_the_replay_of_a_finished_game_shows_every_hand(app: App) -> None
     replay = app.scenes[-1]
     assert isinstance(replay, CribbageReplayScene) and replay.table.is_over
     other = replay.felt.pub.bot
-    assert all(c is None for c in replay.felt._bot_cards())  # face down, as you saw them
+    assert all(c is None for c in replay.felt._seat_cards(other))  # face down, as you saw them
     post_key(pygame.K_TAB)
     frames(app)
     dealt = replay.table.at_ply(0).state.hands[other]
-    assert len(dealt) == 6 and replay.felt._bot_cards() == dealt
+    assert len(dealt) == 6 and replay.felt._seat_cards(other) == dealt
     for _ in range(4):  # both discards, then cards of the play
         post_key(pygame.K_RIGHT)
     frames(app)
-    assert replay.felt._bot_cards() == replay.table.at_ply(4).state.hands[other]
+    assert replay.felt._seat_cards(other) == replay.table.at_ply(4).state.hands[other]
     post_key(pygame.K_TAB)
     frames(app)
-    assert all(c is None for c in replay.felt._bot_cards())
+    assert all(c is None for c in replay.felt._seat_cards(other))
     unfinished = CribbageTable.from_record({**replay.table.state.record(), "moves": list(replay.table.state.log[:5])})
     app.open_cribbage_replay(unfinished)
     frames(app)
     post_key(pygame.K_TAB)
     frames(app)
     half = app.scenes[-1]
-    assert isinstance(half, CribbageReplayScene) and half.felt.open_hand is None
+    assert isinstance(half, CribbageReplayScene) and half.felt.open_hands == {}
     assert NOT_OVER in half.felt.snapshot().prompt
+
+
+def test_a_variant_is_named_in_its_row_and_counted_on_its_own_line() -> None:
+    from tests.app.cribbage.test_history import variant_game
+
+    three, partners = variant_game(1, "three-player"), variant_game(2, "partnership")
+    assert cribbage_what(three) == "Cribbage · three players · easy+hard"
+    assert cribbage_what(replace(partners, seats=(*partners.seats[:3], ("East", "medium")))) == (
+        "Cribbage · partnerships · easy+medium"  # the level of several bots named once
+    )
+    assert cribbage_players(partners) == "» You 121 · Easy bot 80 · » North 121 · Hard bot 80"
+    k = NoKeeper()
+    k.games = [replace(g, id=n) for n, g in enumerate((game((121, 84)), three, partners), 1)]
+    a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(960, 640), seed=1)
+    try:
+        a.open_statistics()
+        frames(a)
+        scene = a.scenes[-1]
+        assert isinstance(scene, StatisticsScene) and scene.tab == 1
+        sections, _, _ = scene.page()
+        titles = [title for title, _, _ in sections]
+        assert titles == ["Your games of classic cribbage", "Hands, pegging and counting",
+                          "The other variants, each on its own"]  # fmt: skip
+        (_, _, six), *_ = sections
+        assert [(label, cells[0]) for label, cells, _ in six] == [("v medium", "1")]  # six-card's alone
+        variants = sections[-1][2]
+        assert [(label, cells[:2]) for label, cells, _ in variants] == [
+            ("Three players", ("1", "1")), ("Partnerships", ("1", "1"))]  # fmt: skip
+        scene.draw(pygame.Surface((960, 640)))  # the third section drawn at the smallest window
+    finally:
+        a.close()
+
+
+@pytest.mark.parametrize("variant", ["three-player", "partnership", "five-card"])
+def test_a_finished_game_of_a_variant_replays_from_the_history(variant: str) -> None:
+    """Issue 32: a game of three, of partners or of five-card, played to its end and recorded, is replayed
+    from the History: every seat along the top, a lane a side, the scores at its end the history's."""
+    from cribtiles.cribbage import CribbageOptions
+    from cribtiles.cribbage.options import Variant
+    from cribtiles.table.cribbage.table import CribbageTable
+    from cribtiles.ui.cribbage.replay_scene import CribbageReplayScene
+
+    kind = Variant(variant)
+    table = CribbageTable.new(5, "easy", CribbageOptions(variant=kind, target=61))
+    while not table.is_over:
+        if table.person_to_move:
+            table.play(table.state.legal_actions()[0])
+        else:
+            table.bot_move()
+    k = NoKeeper()
+    k.record_cribbage(table.state, 0, "easy")
+    a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(1024, 640), seed=1)
+    try:
+        frames(a)
+        a.open_history()
+        frames(a)
+        post_key(pygame.K_RETURN)
+        frames(a)
+        replay = a.scenes[-1]
+        assert isinstance(replay, CribbageReplayScene) and len(replay.felt.hand) == kind.dealt
+        snap = replay.felt.snapshot()
+        assert len(snap.seats) == kind.players - 1 and len(snap.pegs) == kind.sides
+        post_key(pygame.K_END)
+        frames(a)
+        (game,) = k.past_games()
+        scores = replay.felt.pub.scores
+        assert replay.felt.pub.is_over and tuple(scores[kind.side_of(p)] for p in range(kind.players)) == game.scores
+        assert [p.number for p in replay.felt.snapshot().pegs] == list(scores)
+        replay.draw(pygame.Surface((1024, 640)), full=True)
+    finally:
+        a.close()

@@ -110,3 +110,37 @@ def test_the_end_cards_three_buttons_fit_apart_on_the_card(size: tuple[int, int]
     rects = list(three.values())
     assert all(inside(r, card) for r in rects)
     assert all(a[0] + a[2] < b[0] for a, b in itertools.pairwise(rects))
+
+
+ODD_SIZES = [(960, 640), (961, 641), (1000, 999), (1366, 768), (1599, 601), (2560, 1080), (3840, 2160), (640, 480)]
+
+
+@pytest.mark.parametrize("players", [3, 4])
+@pytest.mark.parametrize("size", ODD_SIZES)
+def test_the_other_players_seats_share_the_top_row_in_order_at_any_size(size: tuple[int, int], players: int) -> None:
+    """With three or four players each other player has a seat in the top row, left to right as they sit
+    clockwise from your left: its label and its row of cards inside the felt, apart from each other and
+    from the middle of the table; a hand of five backs (or four face up in the show) fits its row."""
+    lay = CribLayout.of(*size, players)
+    others = players - 1
+    labels = [lay.seat_label(i) for i in range(others)]
+    rows = [lay.seat_row(i) for i in range(others)]
+    blocks = labels + rows
+    for block in blocks:
+        assert inside(block, lay.felt) and block[2] > 0
+        for place in (lay.deck, lay.crib, lay.play, lay.count, lay.prompt, lay.hand, lay.button_row):
+            assert apart(block, place)
+    assert all(apart(a, b) for a, b in itertools.combinations(blocks, 2))
+    assert [r[0] for r in labels] == sorted(r[0] for r in labels)  # left to right: your left first
+    for i in range(others):
+        five = lay.seat_slots(i, 5)
+        assert all(inside(r, rows[i]) for r in five) and five[0][2] == lay.back_w
+    card = lay.end_card()
+    assert inside(card, lay.felt) and all(inside(r, card) for r in lay.end_buttons().values())
+
+
+@pytest.mark.parametrize("size", ODD_SIZES)
+def test_two_players_lay_out_as_before(size: tuple[int, int]) -> None:
+    lay = CribLayout.of(*size)
+    assert lay == CribLayout.of(*size, 2) and lay.players == 2 and lay.sides == 2
+    assert (lay.seat_label(0), lay.seat_row(0), lay.seat_slots(0, 6)) == (lay.bot_label, lay.bot_row, lay.bot_slots(6))
