@@ -344,9 +344,13 @@ def test_play_opens_the_window_seated_and_a_second_start_goes_back_to_the_same_s
             window = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             try:
                 end = time.monotonic() + PATIENCE
-                while not seated(hall, table_code) and window.poll() is None and time.monotonic() < end:
+                # seated at the server, and the window has kept the seat's token (it writes it once told)
+                while (
+                    not (seated(hall, table_code) and kept(data)) and window.poll() is None and time.monotonic() < end
+                ):
                     time.sleep(0.1)
                 assert seated(hall, table_code), f"start {start}: not seated"
+                assert kept(data), f"start {start}: the seat was not kept in online_games.json"
                 assert window.poll() is None
                 window.send_signal(signal.SIGTERM)
                 out, _ = window.communicate(timeout=PATIENCE)
@@ -362,6 +366,14 @@ def test_play_opens_the_window_seated_and_a_second_start_goes_back_to_the_same_s
             while seated(hall, table_code) and time.monotonic() < end:  # gone: away until the next start
                 time.sleep(0.1)
         assert tokens[0] == tokens[1]
+
+
+def kept(data: Path) -> bool:
+    """Whether the window has written the seat it took into the data folder's online games."""
+    try:
+        return bool(json.loads((data / "online_games.json").read_text())["seats"])
+    except (OSError, ValueError, KeyError):
+        return False
 
 
 def new_table_of(url: str, seats: list[dict[str, Any]]) -> dict[str, Any]:
