@@ -8,7 +8,8 @@ points lost" is the best card's mean difference of points less the chosen card's
 Pure: the guesses a card is weighed over (the budget) and the random generator are passed in, and a seed
 reproduces a review. Nothing hidden is used: each decision is weighed from `CribbageState.view` of the
 player who made it, its guesses drawn from a generator seeded by the review's seed and the move's place
-in the game only. The two-player six-card game only: other variants are refused in words.
+in the game only. Two-player games only (six-card or five-card, whose play goes once to 31): three or
+four players are refused in words.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from cribtiles.bot.cribbage.advisor import DiscardAdvice, advise_discard
+from cribtiles.bot.cribbage.advisor import AdviceError, DiscardAdvice, advise_view
 from cribtiles.bot.cribbage.guess import guess_hands, opponent_gone
 from cribtiles.bot.cribbage.peg import Solver, card_totals, points_now
 from cribtiles.cribbage.cards import Card, format_cards
 from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.moves import Discard, Move, PlayCard, parse_move
-from cribtiles.cribbage.options import Phase
+from cribtiles.cribbage.options import Phase, Variant
+from cribtiles.quoting import quoted
 
 from ..misses import biggest_misses
 
@@ -33,10 +35,11 @@ from ..misses import biggest_misses
 DEFAULT_GUESSES = 64
 #: Values closer than this are equal (a tie goes to the decision made: nothing was lost).
 TIE = 1e-9
-#: The options of a record this review knows: a record naming another (a variant) is refused.
-KNOWN_OPTIONS = frozenset({"muggins", "play_muggins", "target", "manual_count"})
+#: The options of a record this review knows: a record naming another is refused.
+KNOWN_OPTIONS = frozenset({"muggins", "play_muggins", "target", "manual_count", "variant"})
+#: The variants reviewed: the two-player ones (a record without a variant is six-card).
+REVIEWED = (Variant.SIX_CARD.value, Variant.FIVE_CARD.value)
 PLAYERS = 2
-DEALT = 6
 
 Progress = Callable[[int, int], None]
 
@@ -230,8 +233,8 @@ class CribbageReview:
 
 
 def refusal(record: Mapping[str, object]) -> str:
-    """Why a cribbage record cannot be reviewed here, in words ("" when it can): two players, six cards
-    dealt each, the options this version knows."""
+    """Why a cribbage record cannot be reviewed here, in words ("" when it can): two players (six-card or
+    five-card), the options this version knows."""
     names = record.get("names")
     if isinstance(names, list) and len(names) != PLAYERS:
         return f"The review takes two-player cribbage only; this game had {len(names)} players."
@@ -239,7 +242,10 @@ def refusal(record: Mapping[str, object]) -> str:
     if isinstance(options, dict):
         other = sorted(str(k) for k in options if k not in KNOWN_OPTIONS)
         if other:
-            return f"The review takes classic two-player six-card cribbage only, not a game with {', '.join(other)}."
+            return f"The review takes classic two-player cribbage only, not a game with {', '.join(other)}."
+        variant = options.get("variant", Variant.SIX_CARD.value)
+        if variant not in REVIEWED:
+            return f"The review takes two-player cribbage (six-card or five-card) only, not {quoted(variant)}."
     return ""
 
 
@@ -251,10 +257,11 @@ def review_discard(before: CribbageState, move: Discard, number: int = 0, ply: i
     player = before.current_player
     assert player is not None
     view = before.view(player)
-    if len(view.hand) != DEALT:
-        raise ReviewRefused(f"The review takes six-card cribbage only; {len(view.hand)} cards were dealt.")
-    own = view.dealer == player
-    advice = advise_discard(view.hand, own)
+    try:
+        advice = advise_view(view)
+    except AdviceError as e:
+        raise ReviewRefused(f"That discard cannot be weighed: {e}.") from e
+    own = view.side_of(view.dealer) == view.side_of(player)
     thrown = set(move.cards)
     chosen_at = next(i for i, a in enumerate(advice) if set(a.thrown) == thrown)
     return DiscardReview(number, ply, view.deal_number, player, own, view.scores, view.hand, advice, chosen_at)
@@ -277,7 +284,8 @@ def review_card(
     assert player is not None
     view = before.view(player)
     drawn = guess_hands(view, guesses, rng)
-    totals = card_totals(view.hand, view.pile, opponent_gone(view), drawn, solver=solver)
+    once = view.options.variant.play_once  # five-card: the play ends at its first 31 or go
+    totals = card_totals(view.hand, view.pile, opponent_gone(view), drawn, solver=solver or Solver(once))
     many = len(totals) > 1
     weighed = [
         CardWeighed(card, points_now(view.pile, card), total / len(drawn) if many and drawn else 0.0)
@@ -349,7 +357,8 @@ def review_game(
             solvers = {}
         else:
             assert isinstance(move, PlayCard) and before.current_player is not None
-            solver = solvers.setdefault((before.deal_number, before.current_player), Solver())
+            once = before.options.variant.play_once
+            solver = solvers.setdefault((before.deal_number, before.current_player), Solver(once))
             decisions.append(review_card(before, move, decision_rng(base, ply), guesses, number, ply, solver))
         scores.append(at.scores)
         if progress is not None:

@@ -706,8 +706,8 @@ class CribbageScene:
     @property
     def reviewed(self) -> bool:
         """The end card offers the game's review: the coach's, where the table allows the coach (online,
-        its creator's choice), as the tile game's end card."""
-        return self.replaying is None and self.session.coach_allowed
+        its creator's choice), as the tile game's end card; a game of two (three or four are not reviewed)."""
+        return self.replaying is None and self.session.coach_allowed and self.pub.players == 2
 
     def review(self) -> None:
         """Every discard and card laid of the game just ended against the best found, over the table."""

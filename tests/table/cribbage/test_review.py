@@ -14,7 +14,7 @@ from cribtiles.bot.cribbage.bots import hard_bot, medium_bot
 from cribtiles.cribbage.cards import DECK, Card, parse_cards
 from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.moves import Discard, PlayCard, parse_move
-from cribtiles.cribbage.options import Phase
+from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
 from cribtiles.table.cribbage.review import (
     DiscardReview,
     PlayReview,
@@ -191,5 +191,28 @@ def test_other_variants_are_refused_in_words() -> None:
     assert "two-player" in refusal({**record, "names": ["A", "B", "C"]})
     assert "five_card" in refusal({**record, "options": {"target": 61, "five_card": True}})
     five = parse_cards("5H 5D JS QC 8H")
-    with pytest.raises(ReviewRefused, match="six-card"):
+    with pytest.raises(ReviewRefused, match="cannot be weighed"):  # five cards in a six-card deal
         review_discard(replace(new_game(2), hands=(five, five)), Discard((five[0], five[1])))
+    three = {**record, "names": ["A", "B", "C"], "options": {"target": 121, "variant": "three-player"}}
+    assert "two-player" in refusal(three)
+    assert "not 'partnership'" in refusal({**record, "options": {"target": 121, "variant": "partnership"}})
+
+
+def test_a_five_card_game_is_reviewed_with_its_discards_of_two_from_five_and_its_single_play() -> None:
+    """Five-card cribbage is two-player: each discard is weighed against the ten ways to lay two of five
+    (hands of three), and the play's look-ahead ends at the first 31 or go, as Hard's does there."""
+    options = CribbageOptions(variant=Variant.FIVE_CARD, target=61)
+    state, bots, rng = new_game(4, options=options), (hard_bot(), medium_bot()), random.Random(4)
+    while not state.is_over:
+        p = state.current_player
+        assert p is not None
+        state = state.apply(bots[p].choose(state.view(p), rng))
+    assert refusal(state.record()) == ""
+    review = review_game(state, random.Random(9), 8)
+    discards = [d for d in review.decisions if isinstance(d, DiscardReview)]
+    plays = [d for d in review.decisions if isinstance(d, PlayReview)]
+    assert discards and plays
+    assert all(len(d.advice) == 10 and all(len(a.kept) == 3 for a in d.advice) for d in discards)
+    assert all(d.value_lost >= 0 for d in review.decisions)
+    hard_discards = [d for d in discards if d.player == 0]
+    assert sum(d.is_best for d in hard_discards) >= len(hard_discards) * 0.8  # Hard discards by the same list

@@ -133,6 +133,7 @@ def test_a_whole_partnership_game_ends_with_both_sides_on_the_end_card_and_in_th
     table = table_of(scene)
     summary = table.summary()
     assert summary is not None and max(summary.scores) == 61 and scene.snapshot().end == summary
+    assert not scene.reviewed and not scene.snapshot().end_review  # the review weighs games of two only
     (game,) = app.keeper.past_games()
     assert game.cribbage.variant == "partnership" and len(game.seats) == 4
     assert set(game.winners) in ({0, 2}, {1, 3}) and game.scores[0] == game.scores[2] == summary.scores[0]
