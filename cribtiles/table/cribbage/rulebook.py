@@ -413,10 +413,8 @@ PAGES: tuple[CardPage, ...] = (
         (
             "Any of the games may be played to 61 instead of 121, once round a long board: five-card cribbage "
             "is, by custom. The first to 61 wins at once.",
-            "A loser under 31 is lurched (skunked), 30 short as at 121; a game to 61 has no double lurch (the "
-            "American Cribbage Congress's rule for games to 61).",
             "A loser under 31 is lurched (skunked), 30 short of the target as at 121; a double lurch would be "
-            "under 1, so in a game to 61 there is none.",
+            "under 1, so a game to 61 has none.",
         ),
     ),
     CardPage(
