@@ -934,7 +934,8 @@ class CribbageScene:
         whose = "your" if view.dealer == self.person else f"{table.called(view.dealer)}'s"
         lines = [InfoLine(f"Deal {view.deal_number}: {whose} crib", "", GOLD, 2)]
         if view.deal_number == 1 and not table.story:
-            lines += [InfoLine(text, "", DIM, -2) for text in table.cut_words]
+            cuts = table.cut_words[: len(view.cut_for_deal)]  # a line a round; three for last has its own, below
+            lines += [InfoLine(text, "", DIM, -2) for text in cuts]
         for h in reversed([h for h in table.story if h.deal == view.deal_number and h.act is not Act.LET_STAND]):
             scored = sum(e.points for e in h.events)
             colour = CREAM if scored else DIM

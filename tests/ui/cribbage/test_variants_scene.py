@@ -140,6 +140,18 @@ def test_a_whole_partnership_game_ends_with_both_sides_on_the_end_card_and_in_th
     assert scene.draw(pygame.Surface(app.screen.get_size()), full=True) is None
 
 
+def test_three_for_last_is_said_once_before_the_first_move(app: App) -> None:
+    """Before anyone has discarded, the panel tells the cut, then three for last once (with its +3), not
+    again among the cut's words."""
+    options = CribbageOptions(variant=Variant.FIVE_CARD, target=61)
+    seed = next(s for s in range(50) if CribbageTable.new(s, "easy", options).state.dealer == 1)  # you discard first
+    scene = at_table(app, CribbageTable.new(seed, "easy", options))
+    assert not table_of(scene).state.log
+    texts = [line.text for line in scene.snapshot().lines]
+    assert sum("three for last" in text for text in texts) == 1, texts
+    assert any(" cut " in text for text in texts)
+
+
 def test_five_card_defaults_to_61_says_three_for_last_and_is_remembered(app: App) -> None:
     scene = start(app, 1)
     table = table_of(scene)
