@@ -8,7 +8,7 @@ import argparse
 import re
 import sys
 from collections.abc import Callable, Sequence
-from typing import NoReturn, TextIO
+from typing import NoReturn, TextIO, TypeVar
 
 #: characters: the most of a message (an error, a refusal) that reaches the terminal. Each value a
 #: message quotes is cut far shorter where it is quoted (`cribtiles.quoting.quoted`); this is
@@ -120,3 +120,36 @@ class ProgressLine:
     def clear(self) -> None:
         self.stream.write("\r" + " " * self.width + "\r")
         self.stream.flush()
+
+
+Reviewed = TypeVar("Reviewed")
+
+
+def print_review(
+    review: Callable[[ProgressLine | None], Reviewed],
+    as_json: Callable[[Reviewed], object],
+    as_text: Callable[[Reviewed], str],
+    json_wanted: bool,
+    stderr: TextIO,
+    unit: str,
+) -> int:
+    """`cribtiles review` of either game: `review(progress)` made, its progress a line on `stderr` when that
+    is a terminal (not with JSON), then printed as JSON or as text with no control character from the data;
+    0, or 130 when Ctrl-C stopped it (said in words)."""
+    import json
+
+    progress = ProgressLine(stderr, unit) if stderr.isatty() and not json_wanted else None
+    try:
+        made = review(progress)
+    except KeyboardInterrupt:
+        if progress is not None:
+            progress.clear()
+        say("cribtiles review: interrupted")
+        return 130
+    if progress is not None:
+        progress.clear()
+    if json_wanted:
+        print(json_for_terminal(json.dumps(as_json(made), ensure_ascii=False)))
+    else:
+        print(for_terminal(as_text(made)))
+    return 0

@@ -31,14 +31,13 @@ the chosen one's, never below 0.
 from __future__ import annotations
 
 import argparse
-import json
 import random
 from typing import Any, TextIO
 
 from cribtiles.cribbage.cards import format_cards
 from cribtiles.table.cribbage.review import CribbageReview, Decision, DiscardReview, review_game
 from cribtiles.table.cribbage.table import CribbageTable
-from cribtiles.terminal import ProgressLine, for_terminal, json_for_terminal, say
+from cribtiles.terminal import print_review
 
 REVIEW_FORMAT, JSON_VERSION = "cribtiles-cribbage-review", 1
 #: The misses listed (text and JSON).
@@ -48,21 +47,14 @@ MISSES = 10
 def review_cribbage(table: CribbageTable, ns: argparse.Namespace, stderr: TextIO) -> int:
     """The review of `table`'s game on standard output; 0, or 130 when Ctrl-C stopped it (ReviewRefused,
     a ValueError in words, for a variant the review does not take)."""
-    progress = ProgressLine(stderr, "decision") if stderr.isatty() and not ns.json else None
-    try:
-        review = review_game(table.state, random.Random(ns.seed), ns.guesses, progress)
-    except KeyboardInterrupt:
-        if progress is not None:
-            progress.clear()
-        say("cribtiles review: interrupted")
-        return 130
-    if progress is not None:
-        progress.clear()
-    if ns.json:
-        print(json_for_terminal(json.dumps(review_json(review, ns.seed), ensure_ascii=False)))
-    else:  # the file's name as typed may hold anything: no control character reaches the terminal
-        print(for_terminal(review_text(review, ns.file.name)))
-    return 0
+    return print_review(
+        lambda progress: review_game(table.state, random.Random(ns.seed), ns.guesses, progress),
+        lambda review: review_json(review, ns.seed),
+        lambda review: review_text(review, ns.file.name),  # the file's name as typed may hold anything
+        ns.json,
+        stderr,
+        "decision",
+    )
 
 
 def review_text(review: CribbageReview, source: str = "") -> str:

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import math
 import random
 import sys
@@ -54,7 +53,7 @@ from cribtiles.table.cribbage.review import DEFAULT_GUESSES, refusal
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.tiles.review import DEFAULT_BUDGET, Review, TurnReview, review_table
 from cribtiles.table.tiles.table import Table
-from cribtiles.terminal import ProgressLine, for_terminal, json_for_terminal, say
+from cribtiles.terminal import print_review
 
 from ..cribbage.review_cli import review_cribbage
 from ..files import shown_path
@@ -141,21 +140,14 @@ def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[
 
 def _review(table: Table, ns: argparse.Namespace) -> int:
     """The review of `table` on standard output; 0, or 130 when Ctrl-C stopped it."""
-    progress = ProgressLine(sys.stderr, "turn") if sys.stderr.isatty() and not ns.json else None
-    try:
-        review = review_table(table, ns.budget, time.perf_counter, random.Random(ns.seed), progress)
-    except KeyboardInterrupt:
-        if progress is not None:
-            progress.clear()
-        say("cribtiles review: interrupted")
-        return 130
-    if progress is not None:
-        progress.clear()
-    if ns.json:
-        print(json_for_terminal(json.dumps(review_json(review, ns.seed), ensure_ascii=False)))
-    else:  # the file's name as typed may hold anything: no control character reaches the terminal
-        print(for_terminal(review_text(review, ns.file.name)))
-    return 0
+    return print_review(
+        lambda progress: review_table(table, ns.budget, time.perf_counter, random.Random(ns.seed), progress),
+        lambda review: review_json(review, ns.seed),
+        lambda review: review_text(review, ns.file.name),  # the file's name as typed may hold anything
+        ns.json,
+        sys.stderr,
+        "turn",
+    )
 
 
 # --- words ---
