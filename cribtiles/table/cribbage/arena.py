@@ -336,9 +336,8 @@ def report_text(
     ]
     target = arena.options.target
     opponent = "the opponent's" if arena.bots == SEATS else "the best opponent's"
-    lurch = f"{target - SKUNK_MARGIN}" + (
-        f" (double: {target - DOUBLE_SKUNK_MARGIN})" if target >= DOUBLE_SKUNK_FROM else " (no double under 91)"
-    )
+    double = f"double: {target - DOUBLE_SKUNK_MARGIN}" if target >= DOUBLE_SKUNK_FROM else f"no double in a game to {target}"
+    lurch = f"{target - SKUNK_MARGIN} ({double})"
     legend = (
         f"spread = own final score minus {opponent}; skunks = wins with the loser under {lurch};\n"
         "peg/deal = points pegged in the play per deal; show/deal = hand and crib points per deal."

@@ -213,4 +213,4 @@ def test_a_variants_text_report_names_it_and_its_lurch(capsys: pytest.CaptureFix
     assert arena.main(args) == 0
     out = capsys.readouterr().out
     assert out.startswith("Crib Tiles cribbage arena: medium vs easy, 2 games (1 paired deals, seats swapped), seed 1")
-    assert ", five-card, to 61" in out.splitlines()[0] and "loser under 31 (no double under 91)" in out
+    assert ", five-card, to 61" in out.splitlines()[0] and "loser under 31 (no double in a game to 61)" in out
