@@ -336,7 +336,9 @@ def report_text(
     ]
     target = arena.options.target
     opponent = "the opponent's" if arena.bots == SEATS else "the best opponent's"
-    double = f"double: {target - DOUBLE_SKUNK_MARGIN}" if target >= DOUBLE_SKUNK_FROM else f"no double in a game to {target}"
+    double = f"no double in a game to {target}"
+    if target >= DOUBLE_SKUNK_FROM:
+        double = f"double: {target - DOUBLE_SKUNK_MARGIN}"
     lurch = f"{target - SKUNK_MARGIN} ({double})"
     legend = (
         f"spread = own final score minus {opponent}; skunks = wins with the loser under {lurch};\n"
