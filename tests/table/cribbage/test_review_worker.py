@@ -59,7 +59,7 @@ def test_the_worker_gives_the_review_of_the_game(use_process: bool) -> None:
 def test_a_variant_is_refused_in_words() -> None:
     record = finished_table(4).state.record()
     record["options"] = {"target": 121, "variant": "partnership"}
-    with pytest.raises(ReviewRefused, match="two-player cribbage .* only"):
+    with pytest.raises(ReviewRefused, match=r"two-player cribbage .* only"):
         review_saved(json.dumps(record), 8, 0, lambda done, total: None)
 
 
