@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from cribtiles.quoting import quoted
 
 from .bots import EXACT, CountingManners, CribbageBot, easy_bot, hard_bot, medium_bot
+from .expert import expert_bot
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,13 @@ TABLE: tuple[CribbageLevel, ...] = (
         "weighs its crib or yours from a table of expected cribs, and plays each card looking ahead at your replies",
         hard_bot,
         EXACT,  # never misses a point, its own or yours
+    ),
+    CribbageLevel(
+        "expert",
+        "discards and plays as Hard while the end is far, and near it plays to win the game, not to score:"
+        " it weighs every discard and card by its chance to win, knowing who counts first",
+        expert_bot,
+        EXACT,
     ),
 )
 BY_NAME = {level.name: level for level in TABLE}
