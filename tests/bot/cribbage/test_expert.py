@@ -217,3 +217,18 @@ def test_seeded_end_games_are_legal_and_reproducible(seed: int) -> None:
 def test_the_play_budget_must_be_a_guess_or_more() -> None:
     with pytest.raises(ValueError, match="at least one guess"):
         expert_bot(guesses=0)
+
+
+def test_far_from_the_end_expert_chooses_as_hard() -> None:
+    expert_level, hard_level = make_cribbage_bot("expert"), make_cribbage_bot("hard")
+    for seed in range(4):
+        state = new_game(seed)._with(scores=(40, 60))
+        step = 0
+        while state.phase is not Phase.SHOW:
+            player = state.current_player
+            assert player is not None
+            view = state.view(player)
+            move = expert_level.choose(view, random.Random(f"{seed}/{step}"))
+            assert move == hard_level.choose(view, random.Random(f"{seed}/{step}"))
+            state = state.apply(move)
+            step += 1
