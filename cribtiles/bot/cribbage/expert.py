@@ -38,7 +38,7 @@ from .crib import default_table
 from .discard import JACK, Split, rank_points, splits, unseen_after
 from .guess import guess_hands, opponent_gone
 from .odds import Dist, WinOdds, convolve, default_odds, default_win_odds, shifted
-from .peg import LAST_CARD, MAX_COUNT, OPPONENT_SEES, VALUE, Ranks, _without, fitting, sequence_points, value
+from .peg import LAST_CARD, MAX_COUNT, OPPONENT_SEES, VALUE, Ranks, fitting, sequence_points, value, without
 
 #: Within this many points of the target (either player), Expert plays to win rather than to score.
 WITHIN = 45
@@ -209,9 +209,9 @@ class WinSolver:
         count += VALUE[rank]
         points = sequence_points(seq)
         if mover == 0:
-            mine = _without(mine, rank)
+            mine = without(mine, rank)
         else:
-            theirs = _without(theirs, rank)
+            theirs = without(theirs, rank)
         over = not mine and not theirs
         if over and count != MAX_COUNT:
             points += LAST_CARD
