@@ -41,8 +41,7 @@ TABLE: tuple[CribbageLevel, ...] = (
     ),
     CribbageLevel(
         "expert",
-        "discards and plays as Hard while the end is far, and near it plays to win the game, not to score:"
-        " it weighs every discard and card by its chance to win, knowing who counts first",
+        "plays as Hard until the end is near, then weighs each discard and card by its chance to win the game",
         expert_bot,
         EXACT,
     ),
