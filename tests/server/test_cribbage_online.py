@@ -334,3 +334,12 @@ def test_a_person_out_of_time_has_a_bot_move_for_them(on_timeout: str) -> None:
         moves = game.table.ply
         room.stand_in(due[0], due[1], room.last_change + 60)
         assert game.table.ply == moves + 1 and game.table.story[-1].player == seat
+
+
+def test_the_server_offers_cribbage_s_expert_bot() -> None:
+    from cribtiles.server.rooms import bot_seat, levels, read_places
+
+    assert levels("cribbage")[-2:] == ("hard", "expert")
+    assert bot_seat("cribbage", "expert").level == "expert"
+    places = read_places("cribbage", [{"kind": "person", "name": "Ann"}, {"kind": "bot", "level": "expert"}])
+    assert places[1].kind == "bot" and places[1].level == "expert"

@@ -152,5 +152,5 @@ def test_a_seat_takes_a_level_of_either_game_and_each_table_its_own() -> None:
     with pytest.raises(ValueError, match="no bot level 'god'; the levels are beginner, easy, medium, hard, expert"):
         Seat("Bot", "god")
     state = CribbageTable.new(1).state
-    with pytest.raises(ValueError, match="no cribbage bot level 'expert'"):
-        CribbageTable(state, seats=(Seat("You"), Seat("Medium bot", "expert")))
+    with pytest.raises(ValueError, match="no cribbage bot level 'beginner'"):
+        CribbageTable(state, seats=(Seat("You"), Seat("Medium bot", "beginner")))

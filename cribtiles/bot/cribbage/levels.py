@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from cribtiles.quoting import quoted
 
 from .bots import EXACT, CountingManners, CribbageBot, easy_bot, hard_bot, medium_bot
+from .expert import expert_bot
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,13 @@ TABLE: tuple[CribbageLevel, ...] = (
         " (with three or four, one card ahead: its points against the next player's best answer)",
         hard_bot,
         EXACT,  # never misses a point, its own or yours
+    ),
+    CribbageLevel(
+        "expert",
+        "plays as Hard until the end is near, then weighs each discard and card by its chance to win the game"
+        " (in the variants, as Hard)",
+        expert_bot,
+        EXACT,
     ),
 )
 BY_NAME = {level.name: level for level in TABLE}

@@ -69,7 +69,8 @@ def greedy_card(hand: Sequence[Card], pile: Sequence[Card], count: int) -> Card:
 # --- Hard's look-ahead ---
 
 
-def _without(hand: Ranks, rank: int) -> Ranks:
+def without(hand: Ranks, rank: int) -> Ranks:
+    """`hand` (sorted ranks) less one `rank`."""
     i = hand.index(rank)
     return hand[:i] + hand[i + 1 :]
 
@@ -148,9 +149,9 @@ class Solver:
         count += VALUE[rank]
         points = sequence_points(seq)
         if mover == 0:
-            mine = _without(mine, rank)
+            mine = without(mine, rank)
         else:
-            theirs = _without(theirs, rank)
+            theirs = without(theirs, rank)
         over = not mine and not theirs
         if over and count != MAX_COUNT:
             points += LAST_CARD

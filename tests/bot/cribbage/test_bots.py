@@ -461,15 +461,16 @@ def test_an_illegal_proposal_is_replaced() -> None:
 
 
 def test_levels_table() -> None:
-    assert LEVELS == ("easy", "medium", "hard")
+    assert LEVELS == ("easy", "medium", "hard", "expert")
     manners = [cribbage_level(level).manners for level in LEVELS]
     assert manners[-1] == EXACT == CountingManners(0.0, 0.0)  # the top level never miscounts
     assert manners[0].miscount > manners[1].miscount > 0 and manners[0].oversight > manners[1].oversight > 0
     assert make_cribbage_bot("easy").manners == manners[0]  # type: ignore[attr-defined]
     assert set(DESCRIPTIONS) == set(LEVELS)
     assert make_cribbage_bot(" Hard ").name == "hard"
-    with pytest.raises(ValueError, match="the levels are easy, medium, hard"):
-        cribbage_level("expert")
+    assert cribbage_level("hard").manners == EXACT
+    with pytest.raises(ValueError, match="the levels are easy, medium, hard, expert"):
+        cribbage_level("master")
 
 
 def test_the_cribbage_bots_import_neither_pygame_nor_the_table() -> None:

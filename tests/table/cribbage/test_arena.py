@@ -102,7 +102,7 @@ def test_text_report(capsys: pytest.CaptureFixture[str]) -> None:
     ("bots", "words"),
     [
         ("hard", "exactly 2 bots"),
-        ("hard,expert", "no cribbage bot level 'expert'"),
+        ("hard,beginner", "no cribbage bot level 'beginner'"),
         ("a,b,c", "no cribbage bot"),
         ("hard,easy --rules joker=on", "--rules is for the tile game, not for cribbage"),
         ("hard,easy --clock wall", "--clock is for the tile game"),
@@ -141,6 +141,11 @@ def test_the_one_arena_s_command_and_its_cribbage_alias_give_the_same_games() ->
     alias = arena.parse_arena(args, game="cribbage")
     assert one == alias
     assert one[0] == ca.CribbageArena(("hard", "medium"), 20, 1, ca.CribbageOptions(muggins=True))
+
+
+def test_the_expert_level_is_offered_to_the_cribbage_arena() -> None:
+    parsed = arena.parse_arena(["--bots", "expert,hard", "--games", "2000", "--seed", "1"], game="cribbage")
+    assert parsed[0] == ca.CribbageArena(("expert", "hard"), 1000, 1)
 
 
 def test_the_figures_are_those_the_arena_gave_before_it_played_through_the_table() -> None:

@@ -53,8 +53,9 @@ def test_a_new_table_seats_you_and_the_bot_of_the_level() -> None:
     assert (table.person, table.bot, table.level) == (0, 1, "hard")
     assert table.state.dealer == 1 and table.person_to_move  # the bot cut low: you discard first
     assert CribbageTable.new(1, "easy", person=1).state.names == ("Easy bot", "You")
-    with pytest.raises(ValueError, match="no cribbage bot level 'expert'"):
-        CribbageTable.new(1, "expert")
+    assert CribbageTable.new(1, "expert").state.names == ("You", "Expert bot")
+    with pytest.raises(ValueError, match="no cribbage bot level 'beginner'"):
+        CribbageTable.new(1, "beginner")
 
 
 def test_each_move_is_told_in_words_with_what_it_scored() -> None:

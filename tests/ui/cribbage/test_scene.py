@@ -114,6 +114,20 @@ def reach(seed: int, wanted: Callable[[CribbageTable], bool]) -> CribbageTable:
 # --- the way in ---
 
 
+def test_the_choice_offers_the_expert_bot_after_hard(app: App) -> None:
+    post_key(pygame.K_k)
+    frames(app)
+    setup = app.scenes[-1]
+    assert isinstance(setup, CribbageSetupScene) and setup.level == "medium"
+    post_key(pygame.K_RIGHT)
+    post_key(pygame.K_RIGHT)
+    frames(app)
+    assert setup.level == "expert" and setup.menu.items[0].label == "Bot: Expert"
+    post_key(pygame.K_RIGHT)  # round again to the first level
+    frames(app)
+    assert setup.level == "easy"
+
+
 def test_the_title_opens_the_choice_which_deals_a_game_saved_at_once(app: App, tmp_path: Path) -> None:
     title = app.scenes[-1]
     assert isinstance(title, TitleScene) and "Cribbage" in [i.label for i in title.menu.items]

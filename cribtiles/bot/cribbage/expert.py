@@ -1,0 +1,316 @@
+"""The Expert cribbage bot: Hard's discard and play while the end is far, and near the end a player who
+plays to win the game rather than to score points.
+
+Near the end (either player within `WITHIN` points of the target) the points of a deal count only for the
+chance of winning they bring (`odds.WinOdds`, solved from measured deals), and the order of the deal
+decides: the play first, where reaching the target wins at once, then the pone's hand, then the dealer's
+hand and crib.
+
+- The discard: for each of the fifteen splits, the chance to win over every starter (the kept hand's
+  exact show with each of the 46), the play's points as measured, the opponent's hand as measured, and the
+  crib as measured, moved up or down to the expected crib of the two cards laid away (Hard's crib table).
+- The play: Hard's look-ahead over guesses at the opponent's hand, each line of the play solved to its
+  end, where the value is the chance to win: the bot's show is known once the starter is cut, the
+  opponent's is the guessed hand's, the crib as measured; then the next deal's chances.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+from cribtiles.cribbage.cards import Card
+from cribtiles.cribbage.options import Variant
+from cribtiles.cribbage.show import score_show
+from cribtiles.cribbage.view import CribbageView
+
+from .bots import (
+    EXACT,
+    PEG_GUESSES,
+    CountingManners,
+    CribbageBot,
+    DiscardPolicy,
+    PlayPolicy,
+    PolicyBot,
+    hard_discard,
+    hard_play,
+)
+from .crib import default_table
+from .discard import JACK, Split, rank_points, splits, unseen_after
+from .guess import guess_hands, opponent_gone
+from .odds import Dist, WinOdds, convolve, default_odds, default_win_odds, shifted
+from .peg import LAST_CARD, MAX_COUNT, OPPONENT_SEES, VALUE, Ranks, fitting, sequence_points, value, without
+
+#: Within this many points of the target (either player), Expert plays to win rather than to score.
+WITHIN = 45
+
+Needs = tuple[int, int]  # the points the bot and the opponent still need
+Leaf = Callable[[int, int], float]  # the chance to win once the play is over, from the needs then
+
+
+def needs_of(view: CribbageView) -> Needs:
+    target = view.options.target
+    return target - view.scores[view.player], target - view.scores[view.opponent]
+
+
+def near_the_end(view: CribbageView, within: int = WITHIN) -> bool:
+    """Whether Expert plays to win now: either player within `within` of the target, in the two-player
+    six-card game its chances were measured in (other variants: Hard's choices all the way)."""
+    return view.options.variant is Variant.SIX_CARD and min(needs_of(view)) <= within
+
+
+def mean(dist: Dist) -> float:
+    return sum(k * p for k, p in dist)
+
+
+def crib_dist(laid: tuple[Card, Card], own_crib: bool) -> Dist:
+    """The crib's points as measured, moved to the crib table's expectation for the two cards laid away."""
+    table = default_table()
+    expected = abs(table.worth(own_crib)(*laid))
+    crib = default_odds().crib
+    return shifted(crib, round(expected - mean(crib), 1))
+
+
+# --- the discard ---
+
+
+def hand_shows(kept: Sequence[Card], six: Sequence[Card]) -> Dist:
+    """The kept four's show with each starter it may meet (the 46 unseen), as a distribution."""
+    counts: dict[int, int] = {}
+    ranks = [c.rank for c in kept]
+    flush = all(c.suit == kept[0].suit for c in kept)
+    starters = unseen_after(six)
+    for s in starters:
+        points = rank_points((*ranks, s.rank))
+        if flush:
+            points += 5 if s.suit == kept[0].suit else 4
+        points += sum(1 for c in kept if c.rank == JACK and c.suit == s.suit)
+        counts[points] = counts.get(points, 0) + 1
+    return tuple((k, n / len(starters)) for k, n in sorted(counts.items()))
+
+
+def split_win_chance(hand: Dist, crib: Dist, needs: Needs, dealer: bool, odds: WinOdds) -> float:
+    """The chance to win the game with this hand's show and this crib, the play and the opponent's hand
+    as measured, the bot dealing (`dealer`) or not."""
+    a, b = needs
+    deal = odds.odds
+    total = 0.0
+    if dealer:
+        pone_hand = deal.pone_hand
+        mine_show = convolve(hand, crib)
+        last: dict[tuple[int, int], float] = {}
+        after: dict[tuple[int, int], float] = {}
+
+        def counted(x: int, y: int) -> float:  # the pone has counted: the bot needs x from hand and crib, the pone y
+            known = last.get((x, y))
+            if known is None:
+                known = last[(x, y)] = sum(
+                    p * (1.0 if m >= x else 1.0 - odds.dealer_wins(y, x - m)) for m, p in mine_show
+                )
+            return known
+
+        def after_play(x: int, y: int) -> float:
+            known = after.get((x, y))
+            if known is None:
+                known = after[(x, y)] = sum(p * counted(x, y - h) for h, p in pone_hand if h < y)
+            return known
+
+        for (pone, mine), p in deal.play:
+            if mine >= a:
+                total += p * (0.5 if pone >= b else 1.0)
+            elif pone < b:
+                total += p * after_play(a - mine, b - pone)
+        return total
+    theirs_show = convolve(deal.dealer_hand, crib)
+    rest: dict[tuple[int, int], float] = {}
+
+    def counted_pone(x: int, y: int) -> float:  # the bot (the pone) has counted, needing x still; the dealer y
+        known = rest.get((x, y))
+        if known is None:
+            known = rest[(x, y)] = sum(p * odds.dealer_wins(x, y - t) for t, p in theirs_show if t < y)
+        return known
+
+    for (mine, theirs), p in deal.play:
+        if mine >= a:
+            total += p * (0.5 if theirs >= b else 1.0)
+        elif theirs < b:
+            x, y = a - mine, b - theirs
+            total += p * sum(pk * (1.0 if k >= x else counted_pone(x - k, y)) for k, pk in hand)
+    return total
+
+
+def win_split(six: Sequence[Card], needs: Needs, dealer: bool, odds: WinOdds) -> Split:
+    """The split with the best chance to win; among equals, the first in `splits` order."""
+    best: tuple[float, Split] | None = None
+    for s in splits(six):
+        chance = split_win_chance(hand_shows(s.kept, six), crib_dist(s.discarded, dealer), needs, dealer, odds)
+        if best is None or chance > best[0] + 1e-12:
+            best = (chance, s)
+    assert best is not None
+    return best[1]
+
+
+def expert_discard(view: CribbageView, rng: random.Random) -> Split:
+    if not near_the_end(view):
+        return hard_discard(view, rng)
+    return win_split(view.hand, needs_of(view), view.dealer == view.player, default_win_odds())
+
+
+# --- the play ---
+
+
+class WinSolver:
+    """The chance to win over the rest of a play where both hands are known (the bot's best; the
+    opponent's as Hard's look-ahead takes it, `peg.OPPONENT_SEES`), then `leaf` once the play is over.
+
+    A position: the ranks each holds (sorted), the ranks since the last reset, their count, who moves
+    (0: the bot), whether the player not to move has said Go, and the points each still needs."""
+
+    def __init__(self, leaf: Leaf) -> None:
+        self.leaf = leaf
+        self.memo: dict[tuple[Ranks, Ranks, Ranks, int, int, bool, Needs], float] = {}
+
+    def solve(self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, needs: Needs) -> float:
+        key = (mine, theirs, pile, count, mover, go, needs)
+        known = self.memo.get(key)
+        if known is None:
+            known = self.memo[key] = self._solve(mine, theirs, pile, count, mover, go, needs)
+        return known
+
+    def _solve(self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, needs: Needs) -> float:
+        hand = mine if mover == 0 else theirs
+        room = MAX_COUNT - count
+        best: float | None = None
+        greedy = (-1, 0, 0.0)
+        last = -1
+        for r in hand:
+            if r == last or VALUE[r] > room:
+                continue
+            last = r
+            v = self.play(mine, theirs, pile, count, mover, go, r, needs)
+            if best is None or (v > best if mover == 0 else v < best):
+                best = v
+            if mover == 1:
+                now = sequence_points((*pile, r))
+                if (now, VALUE[r]) >= greedy[:2]:
+                    greedy = (now, VALUE[r], v)
+        if best is not None:
+            return best if mover == 0 else OPPONENT_SEES * best + (1 - OPPONENT_SEES) * greedy[2]
+        if not mine and not theirs:
+            return self.leaf(*needs)
+        if go:  # neither can lay: the mover laid the last card and pegs the go
+            pegged = _peg(mover, LAST_CARD, needs)
+            if isinstance(pegged, float):
+                return pegged
+            return self.solve(mine, theirs, (), 0, 1 - mover, False, pegged)
+        return self.solve(mine, theirs, pile, count, 1 - mover, True, needs)
+
+    def play(
+        self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, rank: int, needs: Needs
+    ) -> float:
+        seq = (*pile, rank)
+        count += VALUE[rank]
+        points = sequence_points(seq)
+        if mover == 0:
+            mine = without(mine, rank)
+        else:
+            theirs = without(theirs, rank)
+        over = not mine and not theirs
+        if over and count != MAX_COUNT:
+            points += LAST_CARD
+        pegged = _peg(mover, points, needs)
+        if isinstance(pegged, float):
+            return pegged
+        if over:
+            return self.leaf(*pegged)
+        if count == MAX_COUNT:
+            return self.solve(mine, theirs, (), 0, 1 - mover, False, pegged)
+        return self.solve(mine, theirs, seq, count, mover if go else 1 - mover, go, pegged)
+
+
+def _peg(mover: int, points: int, needs: Needs) -> Needs | float:
+    """The needs after `mover` pegs `points`, or the game's result (1.0 the bot won, 0.0 it lost)."""
+    if not points:
+        return needs
+    left = needs[mover] - points
+    if left <= 0:
+        return 1.0 if mover == 0 else 0.0
+    return (left, needs[1]) if mover == 0 else (needs[0], left)
+
+
+def show_leaf(view: CribbageView, theirs_four: Ranks, odds: WinOdds) -> Leaf:
+    """The chance to win once the play is over: the pone counts first, then the dealer's hand and crib,
+    then the next deal. The bot's show is exact; the opponent's is the guessed four's (ranks only)."""
+    assert view.starter is not None
+    mine = score_show(view.kept, view.starter, False).total
+    theirs = rank_points((*theirs_four, view.starter.rank))
+    dealer = view.dealer == view.player
+    crib = crib_dist((view.discards[0], view.discards[1]), dealer)
+    memo: dict[Needs, float] = {}
+
+    def leaf(a: int, b: int) -> float:
+        known = memo.get((a, b))
+        if known is not None:
+            return known
+        if dealer:
+            if theirs >= b:
+                known = 0.0
+            else:
+                known = sum(
+                    p * (1.0 if mine + c >= a else 1.0 - odds.dealer_wins(b - theirs, a - mine - c)) for c, p in crib
+                )
+        elif mine >= a:
+            known = 1.0
+        else:
+            known = sum(p * odds.dealer_wins(a - mine, b - theirs - c) for c, p in crib if theirs + c < b)
+        memo[(a, b)] = known
+        return known
+
+    return leaf
+
+
+def win_card(view: CribbageView, guesses: Sequence[Ranks], odds: WinOdds) -> Card:
+    """The card with the best mean chance to win over the guesses at the opponent's hand; among equals
+    the highest."""
+    count = view.count
+    fits = fitting(view.hand, count)
+    by_rank: dict[int, Card] = {}
+    for c in sorted(fits, key=lambda c: c.suit):
+        by_rank.setdefault(c.rank, c)
+    if len(by_rank) == 1:
+        return next(iter(by_rank.values()))
+    mine = tuple(sorted(c.rank for c in view.hand))
+    pile = tuple(c.rank for c in view.pile)
+    laid = tuple(c.rank for p, c in view.played if p == view.opponent)
+    go = opponent_gone(view)
+    needs = needs_of(view)
+    totals = dict.fromkeys(by_rank, 0.0)
+    solvers: dict[Ranks, WinSolver] = {}
+    for theirs in guesses:
+        four = tuple(sorted((*laid, *theirs)))
+        solver = solvers.get(four)
+        if solver is None:
+            solver = solvers[four] = WinSolver(show_leaf(view, four, odds))
+        for r in by_rank:
+            totals[r] += solver.play(mine, theirs, pile, count, 0, go, r, needs)
+    best = max(by_rank, key=lambda r: (totals[r], value(r), r))
+    return by_rank[best]
+
+
+def expert_play(guesses: int = PEG_GUESSES) -> PlayPolicy:
+    """The play policy: Hard's far from the end; near it, `guesses` guesses at the opponent's hand per card."""
+    if guesses < 1:
+        raise ValueError(f"the Expert bot needs at least one guess at the opponent's hand, not {guesses}")
+
+    def play(view: CribbageView, rng: random.Random) -> Card:
+        if not near_the_end(view) or view.starter is None:
+            return hard_play(view, rng)
+        return win_card(view, guess_hands(view, guesses, rng), default_win_odds())
+
+    return play
+
+
+def expert_bot(manners: CountingManners = EXACT, guesses: int = PEG_GUESSES) -> CribbageBot:
+    """The Expert bot; its budget: `guesses` guesses at the opponent's hand per card it lays near the end."""
+    policy: DiscardPolicy = expert_discard
+    return PolicyBot("expert", policy, expert_play(guesses), manners)
