@@ -63,7 +63,7 @@ def mean(dist: Dist) -> float:
     return sum(k * p for k, p in dist)
 
 
-def crib_dist(laid: tuple[Card, Card], own_crib: bool) -> Dist:
+def crib_dist(laid: tuple[Card, ...], own_crib: bool) -> Dist:
     """The crib's points as measured, moved to the crib table's expectation for the two cards laid away."""
     table = default_table()
     expected = abs(table.worth(own_crib)(*laid))
