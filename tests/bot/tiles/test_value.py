@@ -1,0 +1,91 @@
+"""The learned value: training from a seed gives the same weights twice, the fit finds a relation it is
+given, the weights read back from their file predict exactly what the training code predicts, and the
+value of a view is the spread now plus what the model says is still to come."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from cribtiles.bot import train_value
+from cribtiles.bot.tiles.value import ValueModel, default_value, load_model, spread
+from cribtiles.bot.tiles.value_features import BOARD_FEATURES, FEATURE_NAMES, position_features
+from cribtiles.bot.train_value import Sample, fit, play_game, predict, self_play, split
+from cribtiles.rules import new_game
+
+
+def test_the_samples_of_a_game_end_on_its_final_spread() -> None:
+    samples = play_game(4)
+    assert len(samples) >= 20
+    finals = {round(s.now + s.rest, 6) for s in samples}
+    assert len(finals) == 2  # one final spread per player, each the other's negative
+    a, b = finals
+    assert a == pytest.approx(-b)
+    assert samples[0].now == 0.0 and samples[0].bag == 94
+
+
+def test_a_tiny_training_run_gives_the_same_weights_twice(tmp_path: Path) -> None:
+    for name in ("one.json", "two.json"):
+        assert train_value.main(["--games", "6", "--seed", "11", "--out", str(tmp_path / name)]) == 0
+    one = (tmp_path / "one.json").read_text(encoding="utf-8")
+    assert one == (tmp_path / "two.json").read_text(encoding="utf-8")
+    data = json.loads(one)
+    assert data["seed"] == 11 and data["games"] == 6
+    assert data["features"] == list(FEATURE_NAMES)
+    assert data["training_positions"] > 0 and data["heldout_positions"] > 0
+
+
+def test_games_are_held_out_whole() -> None:
+    samples = self_play(20, 10)
+    train, held = split(samples, 20)
+    assert {s.game for s in train}.isdisjoint({s.game for s in held})
+    assert {s.game for s in held} == {24, 29}
+
+
+def test_the_fit_finds_a_relation_it_is_given() -> None:
+    """Targets made from two features by a known rule are predicted by that rule."""
+    leave, count = FEATURE_NAMES.index("leave"), FEATURE_NAMES.index("rack_count")
+    real = [s for s in self_play(30, 4)]
+    made = [replace(s, rest=3.0 * s.features[leave] - 0.5 * s.features[count] + 2.0) for s in real]
+    model = fit(made, ridge=1e-6)
+    for s in made[::7]:
+        assert model.remaining(s.features) == pytest.approx(s.rest, abs=1e-3)
+
+
+def test_the_stored_weights_predict_what_training_predicts(tmp_path: Path) -> None:
+    samples = self_play(40, 5)
+    model = fit(samples, [f for f in FEATURE_NAMES if f not in BOARD_FEATURES])
+    path = tmp_path / "value.json"
+    path.write_text(model.to_json(seed=40), encoding="utf-8")
+    stored = load_model(path.read_text(encoding="utf-8"))
+    assert stored == model
+    assert predict(stored, samples) == predict(model, samples)
+
+
+def test_the_value_of_a_view_is_the_spread_now_plus_the_rest() -> None:
+    state = new_game(2, seed=8)
+    for _ in range(6):
+        state = state.apply(state.legal_plays()[0])
+    state = replace(state, scores=(40, 25))
+    model = ValueModel(FEATURE_NAMES, tuple(0.01 * i for i in range(2 + 2 * len(FEATURE_NAMES))), 1.5)
+    view = state.view(1)
+    assert spread(view.scores, 1) == -15
+    assert model(view) == -15 + model.remaining(position_features(view))
+
+
+def test_a_model_naming_an_unknown_feature_is_refused_in_words() -> None:
+    with pytest.raises(ValueError, match="does not compute: crystal_ball"):
+        load_model(json.dumps({"features": ["crystal_ball"], "weights": [0.0] * 4, "bias": 0.0}))
+    with pytest.raises(ValueError, match="need 4 weights"):
+        ValueModel(("leave",), (0.0,), 0.0)
+
+
+def test_the_shipped_value_reads_and_names_todays_features() -> None:
+    model = default_value()
+    assert model is not None
+    assert model.features == FEATURE_NAMES
+    sample: Sample = play_game(2)[10]
+    assert -200 < model.remaining(sample.features) < 200
