@@ -15,6 +15,7 @@ and the held-out figures into `cribtiles/bot/tiles/data/value.json`. The same se
 from __future__ import annotations
 
 import argparse
+import importlib
 import math
 import sys
 import time
@@ -22,14 +23,14 @@ from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from cribtiles.rules.game import new_game
 
 from .tiles.equity import KEPT_DEBT, LEAVE_WEIGHT, bag_weight
 from .tiles.leave import LeaveTable, default_leave
 from .tiles.simulate import policy_turn
-from .tiles.value import ValueModel, expand, spread
+from .tiles.value import NetModel, Value, ValueModel, expand, spread
 from .tiles.value_features import BOARD_FEATURES, FEATURE_NAMES, position_features
 
 #: Every `HOLDOUT`-th game (by its number from the first seed) is held out for measuring the fit.
@@ -135,6 +136,63 @@ def fit(samples: Sequence[Sample], features: Sequence[str] = FEATURE_NAMES, ridg
     return ValueModel(tuple(features), tuple(weights), bias)
 
 
+#: The network's hidden units, passes over the training positions, positions a step and step size.
+HIDDEN, EPOCHS, BATCH, STEP = 32, 12, 512, 1e-3
+
+
+def fit_net(
+    samples: Sequence[Sample], features: Sequence[str] = FEATURE_NAMES, seed: int = 1, epochs: int = EPOCHS
+) -> NetModel:
+    """A network of one hidden layer fitted to the spread still to come by Adam on the mean square
+    error, with numpy (the optional `train` extra): seeded, so the same samples give the same weights."""
+    try:
+        np: Any = importlib.import_module("numpy")
+    except ImportError:
+        raise SystemExit("training the network needs numpy: pip install -e '.[train]'") from None
+    chosen = [FEATURE_NAMES.index(f) for f in features]
+    x = np.array([[s.features[i] for i in chosen] for s in samples], dtype=np.float64)
+    y = np.array([s.rest for s in samples], dtype=np.float64)
+    mean = x.mean(axis=0)
+    scale = x.std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = (x - mean) / scale
+    y_mean, y_scale = float(y.mean()), float(y.std()) or 1.0
+    t = (y - y_mean) / y_scale
+    rng = np.random.default_rng(seed)
+    n, d = z.shape
+    params = [
+        rng.normal(0.0, 1.0 / math.sqrt(d), (d, HIDDEN)),
+        np.zeros(HIDDEN),
+        rng.normal(0.0, 1.0 / math.sqrt(HIDDEN), HIDDEN),
+        np.zeros(1),
+    ]
+    first = [np.zeros_like(p) for p in params]
+    second = [np.zeros_like(p) for p in params]
+    beta1, beta2, decay, step = 0.9, 0.999, 1e-4, 0
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        for start in range(0, n, BATCH):
+            idx = order[start : start + BATCH]
+            zb, tb = z[idx], t[idx]
+            w1, b1, w2, b2 = params
+            h = np.tanh(zb @ w1 + b1)
+            err = h @ w2 + b2[0] - tb
+            g_out = 2.0 * err / len(idx)
+            g_h = np.outer(g_out, w2) * (1.0 - h * h)
+            grads = [zb.T @ g_h + decay * w1, g_h.sum(axis=0), h.T @ g_out + decay * w2, np.array([g_out.sum()])]
+            step += 1
+            for k, g in enumerate(grads):
+                first[k] = beta1 * first[k] + (1 - beta1) * g
+                second[k] = beta2 * second[k] + (1 - beta2) * g * g
+                m_hat = first[k] / (1 - beta1**step)
+                v_hat = second[k] / (1 - beta2**step)
+                params[k] = params[k] - STEP * m_hat / (np.sqrt(v_hat) + 1e-8)
+    w1, b1, w2, b2 = params
+    hidden = tuple((float(b1[j]), *(float(v) for v in w1[:, j])) for j in range(HIDDEN))
+    out = (y_mean + y_scale * float(b2[0]), *(y_scale * float(v) for v in w2))
+    return NetModel(tuple(features), tuple(float(v) for v in mean), tuple(float(v) for v in scale), hidden, out)
+
+
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     """Gaussian elimination with partial pivoting (ridge keeps the system well conditioned)."""
     n = len(b)
@@ -180,7 +238,7 @@ def measure(samples: Sequence[Sample], predicted_final: Sequence[float]) -> Fit:
     return Fit(len(samples), rmse, _corr(predicted_final, final), _corr(pred_rest, rest))
 
 
-def predict(model: ValueModel, samples: Sequence[Sample]) -> list[float]:
+def predict(model: Value, samples: Sequence[Sample]) -> list[float]:
     return [s.now + model.remaining(s.features) for s in samples]
 
 
@@ -188,7 +246,7 @@ def predict(model: ValueModel, samples: Sequence[Sample]) -> list[float]:
 PHASES = ((">40", 41, 999), ("21-40", 21, 40), ("9-20", 9, 20), ("1-8", 1, 8), ("0", 0, 0))
 
 
-def report(held: Sequence[Sample], models: dict[str, ValueModel]) -> dict[str, dict[str, list[float]]]:
+def report(held: Sequence[Sample], models: dict[str, Value]) -> dict[str, dict[str, list[float]]]:
     """Per phase and overall, each judge's [positions, RMSE, correlation, correlation of the rest]."""
     out: dict[str, dict[str, list[float]]] = {}
     for phase, low, high in (("all", 0, 999), *PHASES):
@@ -224,6 +282,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--ridge", type=float, default=RIDGE)
+    ap.add_argument("--model", choices=("linear", "net"), default="linear", help="net: one hidden layer (numpy)")
+    ap.add_argument("--epochs", type=int, default=EPOCHS, help="the network's passes over the data")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "tiles" / "data" / "value.json")
     args = ap.parse_args(argv)
     if args.games < HOLDOUT:
@@ -238,9 +298,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     model = fit(train, FEATURE_NAMES, args.ridge)
     plain = fit(train, [f for f in FEATURE_NAMES if f not in BOARD_FEATURES], args.ridge)
+    judges: dict[str, Value] = {"learned, no board": plain, "learned value": model}
+    shipped: Value = model
+    if args.model == "net":
+        shipped = judges["network"] = fit_net(train, FEATURE_NAMES, args.seed, args.epochs)
     t2 = time.perf_counter()
     print(f"fitted in {t2 - t1:.0f} s", file=sys.stderr)
-    table = report(held, {"learned, no board": plain, "learned value": model})
+    table = report(held, judges)
     print_report(table)
     about = {
         "about": "Crib Tiles: the learned value of a tile-game position, by python -m cribtiles.bot.train_value",
@@ -252,11 +316,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "training_positions": len(train),
         "heldout_positions": len(held),
         "ridge": args.ridge,
+        **({"hidden": HIDDEN, "epochs": args.epochs, "batch": BATCH, "step": STEP} if args.model == "net" else {}),
         "target": "the mover's spread from this position to the end of the game",
         "heldout_fit": table,
     }
-    args.out.write_text(model.to_json(**about), encoding="utf-8")
-    print(f"wrote the value ({len(model.weights)} weights) to {args.out}", file=sys.stderr)
+    args.out.write_text(shipped.to_json(**about), encoding="utf-8")
+    print(f"wrote the {args.model} value to {args.out}", file=sys.stderr)
     return 0
 
 

@@ -11,6 +11,7 @@ only: this is the reference that a compiled inference will be held to.
 from __future__ import annotations
 
 import json
+import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -69,20 +70,92 @@ class ValueModel:
         return spread(view.scores, view.player) + self.remaining(position_features(view, leave))
 
     def to_json(self, **about: object) -> str:
-        data = {**about, "features": list(self.features), "bias": self.bias, "weights": list(self.weights)}
+        data = {
+            **about,
+            "kind": "linear",
+            "features": list(self.features),
+            "bias": self.bias,
+            "weights": list(self.weights),
+        }
         return json.dumps(data, indent=1) + "\n"
 
 
-def load_model(text: str) -> ValueModel:
+@dataclass(frozen=True)
+class NetModel:
+    """A network of one hidden layer: the `features` standardized by `mean` and `scale`, `hidden` units
+    of tanh (each a bias, then a weight per feature), and `out` (a bias, then a weight per unit).
+    Trained with numpy (`train_value --model net`); run here in plain Python, the reference."""
+
+    features: tuple[str, ...]
+    mean: tuple[float, ...]
+    scale: tuple[float, ...]
+    hidden: tuple[tuple[float, ...], ...]
+    out: tuple[float, ...]
+
+    def __post_init__(self) -> None:
+        unknown = [f for f in self.features if f not in FEATURE_NAMES]
+        if unknown:
+            raise ValueError(f"the value names features this version does not compute: {', '.join(unknown)}")
+        n = len(self.features)
+        if len(self.mean) != n or len(self.scale) != n or any(len(h) != n + 1 for h in self.hidden):
+            raise ValueError(f"{n} features need as many means and scales, and {n + 1} weights a hidden unit")
+        if len(self.out) != len(self.hidden) + 1:
+            raise ValueError(f"{len(self.hidden)} hidden units need {len(self.hidden) + 1} output weights")
+
+    @property
+    def chosen(self) -> tuple[int, ...]:
+        return tuple(FEATURE_NAMES.index(f) for f in self.features)
+
+    def remaining(self, x: Sequence[float]) -> float:
+        z = [(x[i] - m) / s for i, m, s in zip(self.chosen, self.mean, self.scale, strict=True)]
+        total = self.out[0]
+        for unit, w in zip(self.hidden, self.out[1:], strict=True):
+            total += w * math.tanh(unit[0] + sum(a * b for a, b in zip(unit[1:], z, strict=True)))
+        return total
+
+    def __call__(self, view: PlayerView, leave: LeaveTable | None = None) -> float:
+        return spread(view.scores, view.player) + self.remaining(position_features(view, leave))
+
+    def to_json(self, **about: object) -> str:
+        data = {
+            **about,
+            "kind": "net",
+            "features": list(self.features),
+            "mean": list(self.mean),
+            "scale": list(self.scale),
+            "hidden": [list(h) for h in self.hidden],
+            "out": list(self.out),
+        }
+        return json.dumps(data, indent=1) + "\n"
+
+
+Value = ValueModel | NetModel
+
+
+def _floats(values: object) -> tuple[float, ...]:
+    if not isinstance(values, list):
+        raise ValueError("weights must be lists of numbers")
+    return tuple(float(v) for v in values)
+
+
+def load_model(text: str) -> Value:
+    """A value from its JSON: linear (`ValueModel`) or, with `"kind": "net"`, a network (`NetModel`)."""
     data = json.loads(text)
-    features, weights = data["features"], data["weights"]
-    if not isinstance(features, list) or not isinstance(weights, list):
-        raise ValueError("features and weights must be lists")
-    return ValueModel(tuple(str(f) for f in features), tuple(float(w) for w in weights), float(data["bias"]))
+    features = data["features"]
+    if not isinstance(features, list):
+        raise ValueError("features must be a list of names")
+    names = tuple(str(f) for f in features)
+    if data.get("kind", "linear") == "net":
+        hidden = data["hidden"]
+        if not isinstance(hidden, list):
+            raise ValueError("hidden must be a list of units")
+        units = tuple(_floats(h) for h in hidden)
+        return NetModel(names, _floats(data["mean"]), _floats(data["scale"]), units, _floats(data["out"]))
+    return ValueModel(names, _floats(data["weights"]), float(data["bias"]))
 
 
 @lru_cache(maxsize=1)
-def default_value() -> ValueModel | None:
+def default_value() -> Value | None:
     """The shipped value, or None (with a warning) if it cannot be read: a bot then judges as before."""
     try:
         text = resources.files("cribtiles.bot.tiles").joinpath("data", DATA_FILE).read_text(encoding="utf-8")

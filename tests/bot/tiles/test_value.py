@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from cribtiles.bot import train_value
-from cribtiles.bot.tiles.value import ValueModel, default_value, load_model, spread
+from cribtiles.bot.tiles.value import NetModel, ValueModel, default_value, load_model, spread
 from cribtiles.bot.tiles.value_features import BOARD_FEATURES, FEATURE_NAMES, position_features
-from cribtiles.bot.train_value import Sample, fit, play_game, predict, self_play, split
+from cribtiles.bot.train_value import Sample, fit, fit_net, play_game, predict, self_play, split
 from cribtiles.rules import new_game
 
 
@@ -89,3 +89,35 @@ def test_the_shipped_value_reads_and_names_todays_features() -> None:
     assert model.features == FEATURE_NAMES
     sample: Sample = play_game(2)[10]
     assert -200 < model.remaining(sample.features) < 200
+
+
+def test_the_network_runs_in_plain_python_as_worked_by_hand() -> None:
+    """Two features, two tanh units: the value worked out by hand."""
+    import math
+
+    net = NetModel(
+        ("leave", "rack_count"), (1.0, 20.0), (2.0, 10.0), ((0.5, 1.0, -1.0), (0.0, 0.25, 0.5)), (3.0, 4.0, -2.0)
+    )
+    x = [0.0] * len(FEATURE_NAMES)
+    x[FEATURE_NAMES.index("leave")], x[FEATURE_NAMES.index("rack_count")] = 5.0, 30.0
+    z1, z2 = (5.0 - 1.0) / 2.0, (30.0 - 20.0) / 10.0
+    expected = 3.0 + 4.0 * math.tanh(0.5 + z1 - z2) - 2.0 * math.tanh(0.25 * z1 + 0.5 * z2)
+    assert net.remaining(x) == pytest.approx(expected, rel=1e-12)
+    assert load_model(net.to_json()) == net
+
+
+def test_the_network_trains_the_same_twice_and_its_file_predicts_what_numpy_does(tmp_path: Path) -> None:
+    np = pytest.importorskip("numpy")  # the optional `train` extra; playing never needs it
+    samples = self_play(50, 5)
+    one, two = fit_net(samples, seed=3, epochs=2), fit_net(samples, seed=3, epochs=2)
+    assert one == two
+    stored = load_model(one.to_json())
+    assert isinstance(stored, NetModel)
+    chosen = list(stored.chosen)
+    x = np.array([[s.features[i] for i in chosen] for s in samples])
+    w1 = np.array([h[1:] for h in stored.hidden]).T
+    b1 = np.array([h[0] for h in stored.hidden])
+    by_numpy = np.tanh((x - np.array(stored.mean)) / np.array(stored.scale) @ w1 + b1) @ np.array(stored.out[1:])
+    by_numpy += stored.out[0]
+    for s, v in zip(samples, by_numpy, strict=True):
+        assert stored.remaining(s.features) == pytest.approx(float(v), rel=1e-9, abs=1e-9)
