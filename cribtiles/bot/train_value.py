@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import math
+import pickle
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -275,6 +276,17 @@ def print_report(table: dict[str, dict[str, list[float]]], file: TextIO | None =
             )
 
 
+def _cached(path: Path | None, key: tuple[int, int, int]) -> list[Sample] | None:
+    """The samples kept in `path` by a run of the same seed, games and players, if there are any."""
+    if path is None or not path.exists():
+        return None
+    with path.open("rb") as f:
+        found, samples = pickle.load(f)  # a file this command wrote, on this machine
+    if tuple(found) != key:
+        raise SystemExit(f"{path} holds the positions of seed, games, players {found}, not {key}")
+    return list(samples)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--games", type=int, default=6000, help="self-play games (every fifth held out)")
@@ -284,12 +296,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--ridge", type=float, default=RIDGE)
     ap.add_argument("--model", choices=("linear", "net"), default="linear", help="net: one hidden layer (numpy)")
     ap.add_argument("--epochs", type=int, default=EPOCHS, help="the network's passes over the data")
+    ap.add_argument("--samples", type=Path, help="keep the self-play positions in this file, and reuse them if there")
     ap.add_argument("--out", type=Path, default=Path(__file__).parent / "tiles" / "data" / "value.json")
     args = ap.parse_args(argv)
     if args.games < HOLDOUT:
         ap.error(f"--games must be at least {HOLDOUT}, so that a game is held out")
     t0 = time.perf_counter()
-    samples = self_play(args.seed, args.games, args.players, args.jobs)
+    samples = _cached(args.samples, (args.seed, args.games, args.players))
+    if samples is None:
+        samples = self_play(args.seed, args.games, args.players, args.jobs)
+        if args.samples:
+            with args.samples.open("wb") as f:
+                pickle.dump(((args.seed, args.games, args.players), samples), f)
     train, held = split(samples, args.seed)
     t1 = time.perf_counter()
     print(
