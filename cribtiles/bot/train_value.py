@@ -281,10 +281,10 @@ def _cached(path: Path | None, key: tuple[int, int, int]) -> list[Sample] | None
     if path is None or not path.exists():
         return None
     with path.open("rb") as f:
-        found, samples = pickle.load(f)  # a file this command wrote, on this machine
+        found, rows = pickle.load(f)  # a file this command wrote, on this machine
     if tuple(found) != key:
         raise SystemExit(f"{path} holds the positions of seed, games, players {found}, not {key}")
-    return list(samples)
+    return [Sample(*row) for row in rows]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -307,7 +307,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         samples = self_play(args.seed, args.games, args.players, args.jobs)
         if args.samples:
             with args.samples.open("wb") as f:
-                pickle.dump(((args.seed, args.games, args.players), samples), f)
+                rows = [
+                    (s.game, s.features, s.now, s.rest, s.bag) for s in samples
+                ]  # plain: any entry point reads them
+                pickle.dump(((args.seed, args.games, args.players), rows), f)
     train, held = split(samples, args.seed)
     t1 = time.perf_counter()
     print(
