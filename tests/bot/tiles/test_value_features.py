@@ -115,3 +115,31 @@ def test_the_lines_on_a_board_worked_by_hand() -> None:
     f = named(state)
     assert f["my_single_best"] == 17
     assert f["my_best_play"] >= 17
+
+
+def test_the_value_too_is_unchanged_by_the_colour_swap() -> None:
+    from cribtiles.bot.tiles.value import default_value
+
+    model = default_value()
+    assert model is not None
+    for state in states(9)[::6]:
+        me = state.current
+        assert model(colour_swapped(state).view(me)) == model(state.view(me))
+
+
+@pytest.mark.parametrize(("players", "solitaire"), [(3, False), (4, False), (2, True)])
+def test_every_table_gives_features(players: int, solitaire: bool) -> None:
+    """The value is learned from two-player games, but a view of any table has features (no crash)."""
+    from cribtiles.rules.options import Mode, RuleOptions
+
+    options = RuleOptions(mode=Mode.SOLITAIRE) if solitaire else RuleOptions()
+    state = new_game(players, options=options, seed=4)
+    leave = default_leave()
+    seen = 0
+    while not state.is_over:
+        f = dict(zip(FEATURE_NAMES, position_features(state.view(state.current)), strict=True))
+        assert f["players"] == players
+        assert f["bag_share"] >= 0.0
+        state = policy_turn(state, leave)
+        seen += 1
+    assert seen >= 10
