@@ -66,7 +66,9 @@ class ValueModel:
         return self.bias + sum(w * v for w, v in zip(self.weights, expand(x, self.chosen), strict=True))
 
     def __call__(self, view: PlayerView, leave: LeaveTable | None = None) -> float:
-        """The final spread `view.player` can expect: the spread now plus what is still to come."""
+        """The final spread `view.player` can expect: the spread now plus what is still to come. It is
+        learned from the views of players about to move (`view.current == view.player`), in two-player
+        games of the standard rules; other views have a value, which is an extrapolation."""
         return spread(view.scores, view.player) + self.remaining(position_features(view, leave))
 
     def to_json(self, **about: object) -> str:
