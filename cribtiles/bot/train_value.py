@@ -22,7 +22,7 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -135,6 +135,24 @@ def fit(samples: Sequence[Sample], features: Sequence[str] = FEATURE_NAMES, ridg
         weights[i] = beta[k] / scale[i]
     bias = mean_y - sum(w * mu for w, mu in zip(weights, mean, strict=True))
     return ValueModel(tuple(features), tuple(weights), bias)
+
+
+def td_targets(samples: Sequence[Sample], model: Value, lam: float, players: int = 2) -> list[Sample]:
+    """The samples with TD(lambda) returns as targets in place of the Monte-Carlo ones: for each
+    player's positions in a game, the spread made until their next turn, plus `1 - lam` of the
+    model's value of that next position and `lam` of its own return (at the player's last position,
+    the spread made to the end). `lam` = 1 gives back the Monte-Carlo returns. The samples of a
+    game follow one another turn by turn (`play_game`), so a player's next position is `players` on."""
+    out = list(samples)
+    for end in range(len(samples) - 1, -1, -1):
+        s = samples[end]
+        nxt = end + players
+        if nxt < len(samples) and samples[nxt].game == s.game:
+            after = samples[nxt]
+            made = after.now - s.now
+            target = made + (1.0 - lam) * model.remaining(after.features) + lam * out[nxt].rest
+            out[end] = replace(s, rest=target)
+    return out
 
 
 #: The network's hidden units, passes over the training positions, positions a step and step size.
@@ -294,6 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=2)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--ridge", type=float, default=RIDGE)
+    ap.add_argument("--td", type=float, metavar="LAMBDA", help="also fit to TD(lambda) returns (rounds of --td-rounds)")
+    ap.add_argument("--td-rounds", type=int, default=2)
     ap.add_argument("--model", choices=("linear", "net"), default="linear", help="net: one hidden layer (numpy)")
     ap.add_argument("--epochs", type=int, default=EPOCHS, help="the network's passes over the data")
     ap.add_argument("--samples", type=Path, help="keep the self-play positions in this file, and reuse them if there")
@@ -321,6 +341,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     plain = fit(train, [f for f in FEATURE_NAMES if f not in BOARD_FEATURES], args.ridge)
     judges: dict[str, Value] = {"learned, no board": plain, "learned value": model}
     shipped: Value = model
+    if args.td is not None:
+        td = model
+        for _ in range(args.td_rounds):
+            td = fit(td_targets(train, td, args.td, args.players), FEATURE_NAMES, args.ridge)
+        judges[f"TD({args.td:g})"] = td
     if args.model == "net":
         shipped = judges["network"] = fit_net(train, FEATURE_NAMES, args.seed, args.epochs)
     t2 = time.perf_counter()

@@ -13,7 +13,7 @@ import pytest
 from cribtiles.bot import train_value
 from cribtiles.bot.tiles.value import NetModel, ValueModel, default_value, load_model, spread
 from cribtiles.bot.tiles.value_features import BOARD_FEATURES, FEATURE_NAMES, position_features
-from cribtiles.bot.train_value import Sample, fit, fit_net, play_game, predict, self_play, split
+from cribtiles.bot.train_value import Sample, fit, fit_net, play_game, predict, self_play, split, td_targets
 from cribtiles.rules import new_game
 
 
@@ -121,3 +121,16 @@ def test_the_network_trains_the_same_twice_and_its_file_predicts_what_numpy_does
     by_numpy += stored.out[0]
     for s, v in zip(samples, by_numpy, strict=True):
         assert stored.remaining(s.features) == pytest.approx(float(v), rel=1e-9, abs=1e-9)
+
+
+def test_td_returns_are_the_monte_carlo_ones_at_lambda_one_and_one_step_at_zero() -> None:
+    samples = self_play(60, 2)
+    constant = ValueModel(FEATURE_NAMES, (0.0,) * (2 + 2 * len(FEATURE_NAMES)), 4.0)  # 4 points still to come
+    mc = td_targets(samples, constant, 1.0)
+    assert [s.rest for s in mc] == pytest.approx([s.rest for s in samples])
+    one_step = td_targets(samples, constant, 0.0)
+    for i, s in enumerate(one_step):
+        after = samples[i + 2] if i + 2 < len(samples) and samples[i + 2].game == s.game else None
+        expected = samples[i].rest if after is None else after.now - s.now + 4.0
+        assert s.rest == pytest.approx(expected)
+    assert sum(s.rest != t.rest for s, t in zip(one_step, samples, strict=True)) > len(samples) // 2
