@@ -16,14 +16,14 @@ import statistics
 import time
 
 from cribtiles.bot.tiles.leave import default_leave
-from cribtiles.bot.tiles.value import ValueModel, default_value
+from cribtiles.bot.tiles.value import Value, default_value
 from cribtiles.bot.tiles.value_features import BOARD_FEATURES, FEATURE_NAMES, position_features
 from cribtiles.bot.train_value import fit, print_report, report, self_play, split
 from cribtiles.rules import new_game
 from cribtiles.rules.movegen import CORE_DESCRIPTION
 
 
-def cost(games: int, seed: int, model: ValueModel) -> tuple[float, float, int]:
+def cost(games: int, seed: int, model: Value) -> tuple[float, float, int]:
     """Median milliseconds a position for its features and for the whole value (features and sum),
     over the positions of `games` games, each board fresh (no tables cached on it)."""
     from cribtiles.bot.tiles.simulate import policy_turn
@@ -63,7 +63,7 @@ def main() -> int:
         return 1
     t0 = time.perf_counter()
     held = self_play(args.seed, args.games, jobs=args.jobs)
-    models = {"learned value": model}
+    models: dict[str, Value] = {"learned value": model}
     if args.train_games:
         train, _ = split(self_play(args.train_seed, args.train_games, jobs=args.jobs), args.train_seed)
         plain = [f for f in FEATURE_NAMES if f not in BOARD_FEATURES]
