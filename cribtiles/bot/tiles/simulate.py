@@ -70,7 +70,7 @@ def _debts() -> dict[int, float]:
     }
 
 
-def _policy_turn(state: GameState, leave: LeaveTable) -> GameState:
+def policy_turn(state: GameState, leave: LeaveTable) -> GameState:
     """One turn of the policy: score plus leave, or, with the bag empty, score less half the count kept."""
     rack = state.racks[state.current]
     if state.bag_size(state.current) == 0:
@@ -103,11 +103,11 @@ def rollout(
     for _ in range(turns):
         if state.is_over:
             break
-        state = _policy_turn(state, leave)
+        state = policy_turn(state, leave)
     for _ in range(PLAYOUT_TURNS):  # the bag empty: to the end, where the rules deduct what is left
         if state.is_over or state.bag_size() > 0:
             break
-        state = _policy_turn(state, leave)
+        state = policy_turn(state, leave)
     scores = state.final_scores()
     others = [p for p in range(len(scores)) if p != me]
     value = scores[me] - start[me] - sum(scores[p] - start[p] for p in others) / len(others)

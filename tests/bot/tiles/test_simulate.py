@@ -15,7 +15,7 @@ import pytest
 from cribtiles.bot.tiles.equity import rank_plays
 from cribtiles.bot.tiles.leave import LeaveTable, default_leave
 from cribtiles.bot.tiles.sampling import determinize
-from cribtiles.bot.tiles.simulate import FOLLOW_TURNS, PLAYOUT_TURNS, POLICY_WIDTH, _policy_turn, policy_play, rollout
+from cribtiles.bot.tiles.simulate import FOLLOW_TURNS, PLAYOUT_TURNS, POLICY_WIDTH, policy_play, policy_turn, rollout
 from cribtiles.rules import Board, GameState, Play, Tile, new_game
 from cribtiles.rules.movegen import top_plays
 
@@ -102,7 +102,7 @@ def test_with_the_bag_empty_a_rollout_plays_to_the_end_and_counts_the_rules_dedu
             for _ in range(FOLLOW_TURNS + PLAYOUT_TURNS):
                 if end.is_over:
                     break
-                end = _policy_turn(end, leave)
+                end = policy_turn(end, leave)
             assert end.is_over  # a game with the bag empty ends within the turns given
             me, other = view.player, 1 - view.player
             spread = (end.final_scores()[me] - state.scores[me]) - (end.final_scores()[other] - state.scores[other])
@@ -124,5 +124,5 @@ def test_with_the_bag_empty_the_policy_weighs_kept_tiles_as_half_their_count_in_
             return ps[1] - 0.5 * sum(t.value for t in kept)
 
         best = max(plays, key=value)
-        after = _policy_turn(state, leave)
+        after = policy_turn(state, leave)
         assert after.turns[-1].move == best[0]
