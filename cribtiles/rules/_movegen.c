@@ -6,6 +6,10 @@
  * test_fast_movegen.py holds the two to it. It knows nothing of the rules' tables by itself: movegen.py
  * hands it the valid-line table, the placement objects, the Play class and the colours once, through
  * init(). Standard C99 and the Python C API only, so that any compiler setuptools finds can build it.
+ *
+ * It also computes what the learned value reads of a position (features(), at the end): the bots'
+ * cribtiles/bot/tiles/value_features.py is its reference, and tests/bot/tiles/test_value_compiled.py
+ * holds the two equal to the last bit.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -171,6 +175,7 @@ static int board_codes(PyObject *cells, int *codes) {
 typedef struct {
     int has[SQUARES];
     int16_t score[SQUARES][NFACES];
+    int16_t top[SQUARES]; /* the best of a square's scores (-1: no face may go there) */
 } Cross;
 
 static void cross_table(const int *codes, int step, Cross *out) {
@@ -192,6 +197,7 @@ static void cross_table(const int *codes, int step, Cross *out) {
         }
         if (!count) continue;
         out->has[i] = 1;
+        out->top[i] = -1;
         for (int f = 0; f < NFACES; f++) {
             int v = count + 1 <= MAX_LINE ? valid_line(key0 + face_key[f]) : -1;
             if (v >= 0 && count + 1 == MAX_LINE) {
@@ -199,6 +205,7 @@ static void cross_table(const int *codes, int step, Cross *out) {
                 if (c == 1 || c == 2) v += bonus_points;
             }
             out->score[i][f] = (int16_t)v;
+            if (v > out->top[i]) out->top[i] = (int16_t)v;
         }
     }
 }
@@ -544,9 +551,13 @@ static PyObject *kept_choice(const Sink *sink, const int *rack_codes, int n, PyO
 static int emit(Sink *sink, const Rack *rack, int k, const int *empties, const Cross *cross, uint64_t key0,
                 int colours, int length, int first_bonus) {
     int fixed = first_bonus + (k == MAX_LINE ? bonus_points : 0);
-    int free_window = 1;
+    int free_window = 1, reach = 0; /* reach: the most the cross lines can add */
     for (int i = 0; i < k; i++)
-        if (cross->has[empties[i]]) free_window = 0;
+        if (cross->has[empties[i]]) {
+            free_window = 0;
+            if (cross->top[empties[i]] < 0) return 0; /* no tile may go on that square */
+            reach += cross->top[empties[i]];
+        }
     const Group *groups = rack->groups[k];
     const Variant *variants = rack->variants[k];
     const unsigned char *orderings = rack->orderings[k];
@@ -560,6 +571,7 @@ static int emit(Sink *sink, const Rack *rack, int k, const int *empties, const C
             int base = main_line + fixed;
             int c = colours | variants[v].mask;
             if (length == MAX_LINE && (c == 1 || c == 2)) base += bonus_points;
+            if (sink->mode == BEST && base + reach <= sink->best) continue; /* cannot beat the best */
             const unsigned char *o = orderings + (size_t)variants[v].first * k;
             for (int n = 0; n < variants[v].count; n++, o += k) {
                 int score = base, ok = 1;
@@ -733,6 +745,282 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
     return sink.out;
 }
 
+/* --- what the learned value reads of a position (cribtiles/bot/tiles/value_features.py) --- */
+
+#define NKINDS 24 /* kinds of tile as a rack holds them: every face but the two 9s */
+
+/* The chance that `drawn` tiles taken from `pool` include none of its `good` ones, step for step as
+ * value_features._hypergeometric_none computes it (the same doubles in the same order). */
+static double hypergeometric_none(long pool, long good, long drawn) {
+    double p = 1.0;
+    for (long i = 0; i < drawn; i++) {
+        if (pool - i <= 0) return 0.0;
+        long left = pool - good - i;
+        p *= (double)(left > 0 ? left : 0) / (double)(pool - i);
+        if (p == 0.0) break;
+    }
+    return p;
+}
+
+/* A product rounded on its own before it is added: no fused multiply-add, which some compilers make of
+ * `a += b * c` and which rounds once where Python rounds twice. */
+static double rounded_product(double a, double b) {
+    volatile double p = a * b;
+    return p;
+}
+
+/* value_features.expected_best over the kinds' values (`value[i]` each, `count[i]` tiles of it):
+ * the expected best of `drawn` tiles and the chances it reaches `hot` and `very_hot`. */
+static void expected_best(const int *value, const long *count, long drawn, int hot, int very_hot, double *out) {
+    out[0] = out[1] = out[2] = 0.0;
+    long pool = 0;
+    for (int i = 0; i < NKINDS; i++) pool += count[i];
+    if (pool == 0 || drawn <= 0) return;
+    int levels[NKINDS];
+    long at_level[NKINDS];
+    int nlevels = 0;
+    for (int i = 0; i < NKINDS; i++) {
+        if (count[i] == 0 || value[i] <= 0) continue;
+        int j = 0;
+        while (j < nlevels && levels[j] != value[i]) j++;
+        if (j == nlevels) {
+            levels[nlevels] = value[i];
+            at_level[nlevels++] = 0;
+        }
+        at_level[j] += count[i];
+    }
+    for (int i = 1; i < nlevels; i++) /* highest first */
+        for (int j = i; j > 0 && levels[j - 1] < levels[j]; j--) {
+            int v = levels[j];
+            long c = at_level[j];
+            levels[j] = levels[j - 1];
+            at_level[j] = at_level[j - 1];
+            levels[j - 1] = v;
+            at_level[j - 1] = c;
+        }
+    double total = 0.0;
+    long above = 0;
+    for (int j = 0; j < nlevels; j++) {
+        int lower = j + 1 < nlevels ? levels[j + 1] : 0;
+        above += at_level[j];
+        double reach = 1.0 - hypergeometric_none(pool, above, drawn);
+        total += rounded_product((double)(levels[j] - lower), reach);
+        if (levels[j] >= hot) out[1] = reach;
+        if (levels[j] >= very_hot) out[2] = reach;
+    }
+    out[0] = total;
+}
+
+/* Free squares from `p` on in direction `step` along one line (`line` holds its 13 codes), at most
+ * MAX_LINE (value_features._room). */
+static int room(const int *line, int p, int step) {
+    int n = 0;
+    while (p >= 0 && p < SIZE && line[p] == EMPTY && n < MAX_LINE) {
+        n++;
+        p += step;
+    }
+    return n;
+}
+
+/* value_features._board_lines: open lines of 2-4, open fours, open fours of one colour, lanes. */
+static void board_lines(const int *codes, int *out) {
+    out[0] = out[1] = out[2] = out[3] = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        for (int line = 0; line < SIZE; line++) {
+            int row[SIZE];
+            for (int p = 0; p < SIZE; p++) row[p] = codes[pass == 0 ? line * SIZE + p : p * SIZE + line];
+            int p = 0;
+            while (p < SIZE) {
+                if (row[p] < 0) {
+                    p++;
+                    continue;
+                }
+                int start = p, colours = 0;
+                while (p < SIZE && row[p] >= 0) colours |= colour_bit[row[p++]];
+                int length = p - start;
+                int grow = room(row, start - 1, -1) + room(row, p, 1);
+                if (grow > MAX_LINE - length) grow = MAX_LINE - length;
+                if (grow >= 2) out[3]++;
+                if (length >= 2 && length < MAX_LINE && grow >= 1) {
+                    out[0]++;
+                    if (length == MAX_LINE - 1) {
+                        out[1]++;
+                        if (colours == 1 || colours == 2) out[2]++;
+                    }
+                }
+            }
+        }
+    }
+}
+
+static int kind_of_code(int code) { return code % 13 == 8 ? code - 3 : code; } /* a 9 is its 6/9 tile */
+static int kind_index(int kind) { return kind - (kind > 8) - (kind > 21); }  /* kind code -> 0..23 */
+
+/* features(cells, rack, unseen, drawn, hot, very_hot): what value_features reads of a position, as
+ * ((the 16 BOARD_FEATURES as floats), (rack count value, rack 5s, rack 10s-Ks, rack A-4s, rack pairs,
+ * rack's most of one colour, unseen tiles, unseen 5s, unseen 10s-Ks, unseen A-4s, unseen light)).
+ * `drawn` is the size of the rack the opponent's reply is drawn as; a square is hot where a tile makes
+ * `hot` points or more (very hot: `very_hot`). value_features._board_counts is the reference. */
+static PyObject *features(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 6) {
+        PyErr_SetString(PyExc_TypeError, "features(cells, rack, unseen, drawn, hot, very_hot) takes 6 arguments");
+        return NULL;
+    }
+    if (!ready) {
+        PyErr_SetString(PyExc_RuntimeError, "the compiled move generator was not given its tables (init)");
+        return NULL;
+    }
+    PyObject *cells = args[0], *rack_tiles = args[1], *unseen = args[2];
+    long drawn = PyLong_AsLong(args[3]);
+    if (drawn == -1 && PyErr_Occurred()) return NULL;
+    long hot_l = PyLong_AsLong(args[4]);
+    if (hot_l == -1 && PyErr_Occurred()) return NULL;
+    long very_hot_l = PyLong_AsLong(args[5]);
+    if (very_hot_l == -1 && PyErr_Occurred()) return NULL;
+    if (hot_l < 1 || hot_l > 30000 || very_hot_l < 1 || very_hot_l > 30000) {
+        PyErr_SetString(PyExc_ValueError, "features: the hot thresholds are points from 1 to 30000");
+        return NULL;
+    }
+    int hot = (int)hot_l, very_hot = (int)very_hot_l;
+    if (!PyTuple_Check(rack_tiles) || PyTuple_GET_SIZE(rack_tiles) > MAX_RACK) {
+        PyErr_Format(PyExc_ValueError, "features: the rack must be a tuple of at most %d tiles", MAX_RACK);
+        return NULL;
+    }
+    if (!PyTuple_Check(unseen)) {
+        PyErr_SetString(PyExc_TypeError, "features: the tiles unseen must be a tuple of tiles");
+        return NULL;
+    }
+    int n = (int)PyTuple_GET_SIZE(rack_tiles), rack_codes[MAX_RACK], rack_has[NKINDS] = {0};
+    long counts[11] = {0};
+    int ranks[MAX_RACK], light = 0;
+    for (int i = 0; i < n; i++) {
+        int code = face_code(PyTuple_GET_ITEM(rack_tiles, i));
+        if (code < 0) return NULL;
+        int rank = code % 13 + 1;
+        counts[0] += rank < 10 ? rank : 10;
+        rack_codes[i] = kind_of_code(code);
+        rack_has[kind_index(rack_codes[i])] = 1;
+        ranks[i] = rack_codes[i] % 13 + 1;
+        light += code < 13;
+        counts[1] += ranks[i] == 5;
+        counts[2] += ranks[i] >= 10;
+        counts[3] += ranks[i] <= 4;
+        for (int j = 0; j < i; j++) counts[4] += ranks[j] == ranks[i];
+    }
+    counts[5] = light > n - light ? light : n - light;
+    long unseen_kinds[NKINDS] = {0};
+    Py_ssize_t nunseen = PyTuple_GET_SIZE(unseen);
+    for (Py_ssize_t i = 0; i < nunseen; i++) {
+        int code = face_code(PyTuple_GET_ITEM(unseen, i));
+        if (code < 0) return NULL;
+        int rank = code % 13 + 1;
+        unseen_kinds[kind_index(kind_of_code(code))]++;
+        counts[7] += rank == 5;
+        counts[8] += rank >= 10;
+        counts[9] += rank <= 4;
+        counts[10] += code < 13;
+    }
+    counts[6] = (long)nunseen;
+    int codes[SQUARES];
+    int tiles = board_codes(cells, codes);
+    if (tiles < 0) return NULL;
+
+    Cross *down = PyMem_Malloc(sizeof(Cross)), *across = PyMem_Malloc(sizeof(Cross));
+    if (down == NULL || across == NULL) {
+        PyMem_Free(down);
+        PyMem_Free(across);
+        return PyErr_NoMemory();
+    }
+    cross_table(codes, SIZE, down);
+    cross_table(codes, 1, across);
+    /* per square touching a tile, per kind: the best single-tile score there (-1: the kind cannot go) */
+    int kind_best[NKINDS], anchors = 0, dead = 0, hot10 = 0, hot20 = 0, my_hot10 = 0, my_single = 0;
+    for (int i = 0; i < NKINDS; i++) kind_best[i] = -1;
+    for (int s = 0; s < SQUARES; s++) {
+        if (codes[s] != EMPTY || (!down->has[s] && !across->has[s])) continue;
+        anchors++;
+        int by_face[NFACES];
+        for (int f = 0; f < NFACES; f++) {
+            int d = down->has[s] ? down->score[s][f] : 0, a = across->has[s] ? across->score[s][f] : 0;
+            by_face[f] = d < 0 || a < 0 ? -1 : d + a;
+        }
+        int by_kind[NKINDS], any = -1;
+        for (int f = 0; f < NFACES; f++) {
+            if (f % 13 == 8) continue;
+            int v = by_face[f];
+            if (f % 13 == 5 && by_face[f + 3] > v) v = by_face[f + 3];
+            by_kind[kind_index(f)] = v;
+            if (v > any) any = v;
+        }
+        if (any < 0) {
+            dead++;
+            continue;
+        }
+        int best_out = -1, mine = -1;
+        for (int i = 0; i < NKINDS; i++) {
+            if (by_kind[i] > kind_best[i]) kind_best[i] = by_kind[i];
+            if (unseen_kinds[i] && by_kind[i] > best_out) best_out = by_kind[i];
+            if (rack_has[i] && by_kind[i] > mine) mine = by_kind[i];
+        }
+        hot10 += best_out >= hot;
+        hot20 += best_out >= very_hot;
+        my_hot10 += mine >= hot;
+        if (mine > my_single) my_single = mine;
+    }
+    int values[NKINDS];
+    long hot_tiles = 0;
+    for (int i = 0; i < NKINDS; i++) {
+        values[i] = kind_best[i] > 0 ? kind_best[i] : 0;
+        if (values[i] >= hot) hot_tiles += unseen_kinds[i];
+    }
+    double opp[3];
+    expected_best(values, unseen_kinds, drawn, hot, very_hot, opp);
+    int best = -1, err = 0;
+    if (n > 0) {
+        Rack rack;
+        Sink sink = {BEST, NULL, 0, -1, 0, 0, 0, NULL};
+        if (rack_build(&rack, rack_codes, n) < 0) {
+            PyErr_NoMemory();
+            err = -1;
+        } else {
+            err = walk(&sink, codes, tiles == 0, &rack, n < MAX_LINE ? n : MAX_LINE, down, across) < 0 ? -1 : 0;
+        }
+        rack_free(&rack);
+        best = sink.best;
+    }
+    PyMem_Free(down);
+    PyMem_Free(across);
+    if (err < 0) return NULL;
+    int lines[4];
+    board_lines(codes, lines);
+    double board[16] = {
+        opp[0], opp[1], opp[2], (double)hot10, (double)hot20,
+        nunseen ? (double)hot_tiles / (double)nunseen : 0.0,
+        (double)my_single, (double)my_hot10, (double)(best > 0 ? best : 0), (double)(best < 0),
+        (double)anchors, (double)dead, (double)lines[0], (double)lines[1], (double)lines[2], (double)lines[3],
+    };
+    PyObject *floats = PyTuple_New(16), *ints = PyTuple_New(11);
+    if (floats == NULL || ints == NULL) goto fail;
+    for (int i = 0; i < 16; i++) {
+        PyObject *v = PyFloat_FromDouble(board[i]);
+        if (v == NULL) goto fail;
+        PyTuple_SET_ITEM(floats, i, v);
+    }
+    for (int i = 0; i < 11; i++) {
+        PyObject *v = PyLong_FromLong(counts[i]);
+        if (v == NULL) goto fail;
+        PyTuple_SET_ITEM(ints, i, v);
+    }
+    PyObject *pair = PyTuple_Pack(2, floats, ints);
+    Py_DECREF(floats);
+    Py_DECREF(ints);
+    return pair;
+fail:
+    Py_XDECREF(floats);
+    Py_XDECREF(ints);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"init", init, METH_VARARGS,
      "init(valid_lines, placements, play_type, light, dark, bonus, blocked): the rules' tables, once."},
@@ -740,6 +1028,9 @@ static PyMethodDef methods[] = {
      "generate(cells, rack, mode[, want[, values]]): mode 0 [(Play, score)], 1 [Play], 2 whether any play "
      "exists, 3 the best score (-1: none), 4 the `want` best [(Play, score)], 5 of those the (Play, score) "
      "best by score + values[rank key kept] (None: no play)."},
+    {"features", (PyCFunction)(void (*)(void))features, METH_FASTCALL,
+     "features(cells, rack, unseen, drawn, hot, very_hot): what the learned value reads of a position, as "
+     "(the 16 board features, the rack's and the tiles unseen's 11 counts); see value_features.py."},
     {NULL, NULL, 0, NULL},
 };
 

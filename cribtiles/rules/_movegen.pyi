@@ -21,3 +21,11 @@ def generate(
     want: int = ...,
     values: dict[int, float] = ...,
 ) -> list[tuple[Play, int]] | list[Play] | bool | int | tuple[Play, int] | None: ...
+def features(
+    cells: tuple[Tile | None, ...],
+    rack: tuple[Tile, ...],
+    unseen: tuple[Tile, ...],
+    drawn: int,
+    hot: int,
+    very_hot: int,
+) -> tuple[tuple[float, ...], tuple[int, ...]]: ...

@@ -260,7 +260,7 @@ def reference_has_legal_play(board: Board, rack: Iterable[Tile]) -> bool:
 # --- the core in use ---
 
 #: The longest rack the compiled core takes (a game's racks hold 5); longer ones go to the reference.
-_COMPILED_RACK_LIMIT = 8
+COMPILED_RACK_LIMIT = 8
 _SCORED, _LEGAL, _ANY, _BEST, _TOP, _KEEPING = 0, 1, 2, 3, 4, 5
 #: The most plays `top_plays` returns from the compiled core at once.
 TOP_LIMIT = 64
@@ -304,10 +304,16 @@ CORE: Literal["compiled", "python"] = "python" if _compiled is None else "compil
 CORE_DESCRIPTION = "compiled move generator" if _compiled is not None else "pure-Python move generator"
 
 
+def compiled_core() -> ModuleType | None:
+    """The compiled core when it is the one in use, else None: for the compiled parts of the bots
+    (`bot/tiles/value_features`' counts), which follow the same switch."""
+    return _compiled
+
+
 def scored_plays(board: Board, rack: Iterable[Tile]) -> list[tuple[Play, int]]:
     """Every distinct legal play of the rack's tiles on the board, each with its total score."""
     tiles = tuple(rack)
-    if _compiled is not None and len(tiles) <= _COMPILED_RACK_LIMIT:
+    if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
         return cast(list[tuple[Play, int]], _compiled.generate(board.cells, tiles, _SCORED))
     return _generate(board, tiles, first_only=False)
 
@@ -315,7 +321,7 @@ def scored_plays(board: Board, rack: Iterable[Tile]) -> list[tuple[Play, int]]:
 def legal_plays(board: Board, rack: Iterable[Tile]) -> list[Play]:
     """Every distinct legal play of the rack's tiles on the board (each 6/9 laid both ways)."""
     tiles = tuple(rack)
-    if _compiled is not None and len(tiles) <= _COMPILED_RACK_LIMIT:
+    if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
         return cast(list[Play], _compiled.generate(board.cells, tiles, _LEGAL))
     return [play for play, _ in _generate(board, tiles, first_only=False)]
 
@@ -323,7 +329,7 @@ def legal_plays(board: Board, rack: Iterable[Tile]) -> list[Play]:
 def has_legal_play(board: Board, rack: Iterable[Tile]) -> bool:
     """Whether any legal play exists; stops at the first one found."""
     tiles = tuple(rack)
-    if _compiled is not None and len(tiles) <= _COMPILED_RACK_LIMIT:
+    if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
         return bool(_compiled.generate(board.cells, tiles, _ANY))
     return bool(_generate(board, tiles, first_only=True))
 
@@ -331,7 +337,7 @@ def has_legal_play(board: Board, rack: Iterable[Tile]) -> bool:
 def best_score(board: Board, rack: Iterable[Tile]) -> int | None:
     """The score of the best legal play, or None when there is none (no play objects are made)."""
     tiles = tuple(rack)
-    if _compiled is not None and len(tiles) <= _COMPILED_RACK_LIMIT:
+    if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
         best = cast(int, _compiled.generate(board.cells, tiles, _BEST))
         return None if best < 0 else best
     plays = _generate(board, tiles, first_only=False)
@@ -345,7 +351,7 @@ def top_plays(board: Board, rack: Iterable[Tile], count: int) -> list[tuple[Play
     if not 1 <= count <= TOP_LIMIT:
         raise ValueError(f"top_plays returns 1 to {TOP_LIMIT} plays, not {count}")
     tiles = tuple(rack)
-    if _compiled is not None and len(tiles) <= _COMPILED_RACK_LIMIT:
+    if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
         return cast(list[tuple[Play, int]], _compiled.generate(board.cells, tiles, _TOP, count))
     plays = _generate(board, tiles, first_only=False)
     plays.sort(key=lambda ps: ps[1], reverse=True)
@@ -371,7 +377,7 @@ def best_keeping(board: Board, rack: Iterable[Tile], count: int, values: dict[in
     if not 1 <= count <= TOP_LIMIT:
         raise ValueError(f"best_keeping looks at 1 to {TOP_LIMIT} plays, not {count}")
     tiles = tuple(rack)
-    if _compiled is not None and len(tiles) <= _COMPILED_RACK_LIMIT:
+    if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
         return cast("tuple[Play, int] | None", _compiled.generate(board.cells, tiles, _KEEPING, count, values))
     whole = rank_key(tiles)
     best: tuple[Play, int] | None = None

@@ -7,24 +7,38 @@ same for the mover's own rack and the mover's best play of any length (the move 
 `single_tile_scores` and `best_score`); the lines that can still grow. The rest read the racks and the
 clock of the game: the leave, the tiles unseen and on the rack by kind, the bag, the players.
 
-Every feature is unchanged when the colours of every tile are swapped, as the game's scores are.
+Every feature is unchanged when the colours of every tile are swapped, as the game's scores are, and
+when the board is mirrored or turned where the blocked name patch is out of reach of every tile.
+
+What reads the board, the rack and the tiles unseen runs in the compiled core (`_movegen.c`'s
+`features`) when it is in use; `_counts_python` is the reference and the fallback (`CRIBTILES_CORE=python`,
+or no compiler at install), and `reference_position_features` gives the features by it alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import combinations
 from operator import itemgetter
+from typing import cast
 
 from cribtiles.rules.board import BLOCKED, SIZE, Board
 from cribtiles.rules.game import RACK_SIZE, PlayerView
 from cribtiles.rules.hands import MAX_LINE
-from cribtiles.rules.movegen import best_score, single_tile_scores
+from cribtiles.rules.movegen import (
+    COMPILED_RACK_LIMIT,
+    compiled_core,
+    ranks_key,
+    reference_scored_plays,
+    single_tile_scores,
+)
 from cribtiles.rules.tiles import FACES, Colour, Tile, full_set
 
 from .leave import MAX_LEAVE, LeaveTable, default_leave
 
 TILES = len(full_set())
+#: A rank's key in `movegen.ranks_key`, by rank (index 0 unused).
+_RANK_KEY = (0, *(ranks_key([r]) for r in range(1, 14)))
 #: The tiles a bag holds once every player of a two-player game has drawn a rack.
 FULL_BAG = TILES - 2 * RACK_SIZE
 #: A reply of at least these many points is a threat worth counting ("hot spot").
@@ -79,6 +93,9 @@ FEATURE_NAMES: tuple[str, ...] = (
     "unseen_low",
     "unseen_colour_gap",  # |light - dark| / unseen
 )
+
+
+_Counts = Callable[[Board, tuple[Tile, ...], tuple[Tile, ...], int], tuple[tuple[float, ...], tuple[int, ...]]]
 
 
 def _hypergeometric_none(pool: int, good: int, drawn: int) -> float:
@@ -176,17 +193,22 @@ def _rack_leave(rack: Sequence[Tile], leave: LeaveTable) -> float:
     `MAX_LEAVE` tiles, what it keeps after a one-tile play."""
     if len(rack) <= MAX_LEAVE:
         return leave(rack)
-    return max(leave(keep) for keep in combinations(rack, MAX_LEAVE))
+    if len(rack) != MAX_LEAVE + 1:
+        return max(leave(keep) for keep in combinations(rack, MAX_LEAVE))
+    # each best 4 is the rack less one tile: by rank keys, what `leave` of each would look up
+    keys = [_RANK_KEY[t.rack_form.rank] for t in rack]
+    whole, values = sum(keys), leave.by_rank_key
+    return max(values.get(whole - k, 0.0) for k in keys)
 
 
-def position_features(view: PlayerView, leave: LeaveTable | None = None) -> tuple[float, ...]:
-    """The features of the position as `view.player` sees it, in `FEATURE_NAMES` order: their own
-    rack, the board, the tiles unseen and the public counts, never a hidden tile."""
-    leave = leave or default_leave()
-    board, rack, unseen = view.board, view.rack, view.unseen
-    bag = view.bag_size
-    opponents_rack = max((n for i, n in enumerate(view.rack_sizes) if i != view.player), default=0)
-
+def _counts_python(
+    board: Board, rack: tuple[Tile, ...], unseen: tuple[Tile, ...], drawn: int
+) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """What the features read of the board, the rack and the tiles unseen, in plain Python: the
+    reference, and the fallback where the compiled core is not built. The `BOARD_FEATURES` as floats,
+    with `drawn` the size of the opponent's rack; and the counts `_assemble` turns into the rest:
+    the rack's count value, 5s, 10s-Ks, A-4s, pairs and most tiles of one colour, then the tiles
+    unseen, their 5s, 10s-Ks, A-4s and light ones."""
     # Per square, per kind of tile: the best single-tile score there (-1 where the kind cannot go).
     singles = single_tile_scores(board)
     kind_best = [-1] * len(_KINDS)
@@ -215,21 +237,11 @@ def position_features(view: PlayerView, leave: LeaveTable | None = None) -> tupl
         my_hot10 += mine >= HOT
         my_single = max(my_single, mine)
     values = [max(0, kind_best[i]) for i, n in enumerate(unseen_kinds) for _ in range(n)]
-    opp_expected, opp_p10, opp_p20 = expected_best(values, opponents_rack)
+    opp_expected, opp_p10, opp_p20 = expected_best(values, drawn)
     hot_tiles = sum(v >= HOT for v in values) / len(values) if values else 0.0
-    best = best_score(board, rack) if rack else None
+    best = max((score for _, score in reference_scored_plays(board, rack)), default=None) if rack else None
     open_lines, open_fours, one_colour, lanes = _board_lines(board)
-
-    n_unseen = len(unseen) or 1
-    ranks = [t.rack_form.rank for t in rack]
-    light = sum(t.colour is Colour.LIGHT for t in rack)
-    unseen_light = sum(t.colour is Colour.LIGHT for t in unseen)
-    return (
-        bag / FULL_BAG,
-        float(bag == 0),
-        float(bag % 2 == 0),
-        float(view.players),
-        len(board) / 100,
+    board_features = (
         opp_expected,
         opp_p10,
         opp_p20,
@@ -246,17 +258,80 @@ def position_features(view: PlayerView, leave: LeaveTable | None = None) -> tupl
         float(open_fours),
         float(one_colour),
         float(lanes),
-        _rack_leave(rack, leave),
-        float(sum(t.value for t in rack)),
-        float(len(rack)),
-        float(ranks.count(5)),
-        float(sum(r >= 10 for r in ranks)),
-        float(sum(r <= 4 for r in ranks)),
-        float(sum(a == b for a, b in combinations(ranks, 2))),
-        float(max(light, len(rack) - light)),
-        len(unseen) / TILES,
-        sum(t.rank == 5 for t in unseen) / n_unseen,
-        sum(t.rank >= 10 for t in unseen) / n_unseen,
-        sum(t.rank <= 4 for t in unseen) / n_unseen,
-        abs(2 * unseen_light - len(unseen)) / n_unseen,
     )
+    ranks = [t.rack_form.rank for t in rack]
+    light = sum(t.colour is Colour.LIGHT for t in rack)
+    counts = (
+        sum(t.value for t in rack),
+        ranks.count(5),
+        sum(r >= 10 for r in ranks),
+        sum(r <= 4 for r in ranks),
+        sum(a == b for a, b in combinations(ranks, 2)),
+        max(light, len(rack) - light),
+        len(unseen),
+        sum(t.rank == 5 for t in unseen),
+        sum(t.rank >= 10 for t in unseen),
+        sum(t.rank <= 4 for t in unseen),
+        sum(t.colour is Colour.LIGHT for t in unseen),
+    )
+    return board_features, counts
+
+
+_CORE = compiled_core()
+
+
+def _counts(
+    board: Board, rack: tuple[Tile, ...], unseen: tuple[Tile, ...], drawn: int
+) -> tuple[tuple[float, ...], tuple[int, ...]]:
+    """`_counts_python`, by the compiled core when it is in use (`_movegen.features`: about 0.05 ms a
+    position where the plain Python takes 2-5 ms), held equal to it to the last bit by
+    tests/bot/tiles/test_value_compiled.py."""
+    if _CORE is None or len(rack) > COMPILED_RACK_LIMIT:
+        return _counts_python(board, rack, unseen, drawn)
+    return cast(
+        "tuple[tuple[float, ...], tuple[int, ...]]", _CORE.features(board.cells, rack, unseen, drawn, HOT, VERY_HOT)
+    )
+
+
+def _assemble(view: PlayerView, leave: LeaveTable | None, counts: _Counts) -> tuple[float, ...]:
+    leave = leave or default_leave()
+    rack, unseen = tuple(view.rack), tuple(view.unseen)
+    bag = view.bag_size
+    opponents_rack = max((n for i, n in enumerate(view.rack_sizes) if i != view.player), default=0)
+    board_features, (count, fives, tens, low, pairs, one_colour, n, u_fives, u_tens, u_low, u_light) = counts(
+        view.board, rack, unseen, opponents_rack
+    )
+    per = n or 1
+    return (
+        bag / FULL_BAG,
+        float(bag == 0),
+        float(bag % 2 == 0),
+        float(view.players),
+        len(view.board) / 100,
+        *board_features,
+        _rack_leave(rack, leave),
+        float(count),
+        float(len(rack)),
+        float(fives),
+        float(tens),
+        float(low),
+        float(pairs),
+        float(one_colour),
+        n / TILES,
+        u_fives / per,
+        u_tens / per,
+        u_low / per,
+        abs(2 * u_light - n) / per,
+    )
+
+
+def position_features(view: PlayerView, leave: LeaveTable | None = None) -> tuple[float, ...]:
+    """The features of the position as `view.player` sees it, in `FEATURE_NAMES` order: their own
+    rack, the board, the tiles unseen and the public counts, never a hidden tile. The compiled core
+    computes what reads the board when it is in use; `reference_position_features` is the reference."""
+    return _assemble(view, leave, _counts)
+
+
+def reference_position_features(view: PlayerView, leave: LeaveTable | None = None) -> tuple[float, ...]:
+    """`position_features` in plain Python, whichever core is in use: the reference."""
+    return _assemble(view, leave, _counts_python)
