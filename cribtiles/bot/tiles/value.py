@@ -4,8 +4,9 @@ from self-play by `python -m cribtiles.bot.train_value` and shipped as `data/val
 The model is linear in the features of `value_features`, in two phases: each feature has one weight
 for a full bag and one for an empty one, mixed by how full the bag is, since what a hot spot is worth
 early (many turns to come, anyone may take it) is not what it is worth with the last tiles. It predicts
-the spread still to come; the value adds the spread already scored. Plain Python, standard library
-only: this is the reference that a compiled inference will be held to.
+the spread still to come; the value adds the spread already scored. The weighted sum is plain Python,
+standard library only, on every core: what the compiled core computes is the features' part that reads
+the board (value_features), held equal to its Python reference to the last bit, so the value is too.
 """
 
 from __future__ import annotations
@@ -15,8 +16,9 @@ import math
 import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from importlib import resources
+from operator import mul
 
 from cribtiles.rules.game import PlayerView
 
@@ -57,13 +59,14 @@ class ValueModel:
         if len(self.weights) != 2 + 2 * len(self.features):
             raise ValueError(f"{len(self.features)} features need {2 + 2 * len(self.features)} weights")
 
-    @property
+    @cached_property
     def chosen(self) -> tuple[int, ...]:
         return tuple(FEATURE_NAMES.index(f) for f in self.features)
 
     def remaining(self, x: Sequence[float]) -> float:
         """The spread still to come, from all the features `x` of a position (`position_features`)."""
-        return self.bias + sum(w * v for w, v in zip(self.weights, expand(x, self.chosen), strict=True))
+        rest: float = sum(map(mul, self.weights, expand(x, self.chosen)))  # as many: __post_init__
+        return self.bias + rest
 
     def __call__(self, view: PlayerView, leave: LeaveTable | None = None) -> float:
         """The final spread `view.player` can expect: the spread now plus what is still to come. It is
@@ -104,7 +107,7 @@ class NetModel:
         if len(self.out) != len(self.hidden) + 1:
             raise ValueError(f"{len(self.hidden)} hidden units need {len(self.hidden) + 1} output weights")
 
-    @property
+    @cached_property
     def chosen(self) -> tuple[int, ...]:
         return tuple(FEATURE_NAMES.index(f) for f in self.features)
 
