@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from importlib import resources
+from itertools import repeat
 from operator import mul
 
 from cribtiles.rules.game import PlayerView
@@ -41,7 +42,7 @@ def expand(x: Sequence[float], chosen: Sequence[int]) -> list[float]:
     full = min(1.0, max(0.0, x[_BAG_SHARE]))
     empty = 1.0 - full
     picked = [x[i] for i in chosen]
-    return [full, empty, *(v * full for v in picked), *(v * empty for v in picked)]
+    return [full, empty, *map(mul, picked, repeat(full)), *map(mul, picked, repeat(empty))]
 
 
 @dataclass(frozen=True)
