@@ -342,3 +342,9 @@ def test_colour_swap_holds_for_every_view(thorough: bool) -> None:
         swapped = colour_swapped(state)
         for p in range(2):
             assert position_features(swapped.view(p)) == position_features(state.view(p))
+
+
+def test_a_rack_longer_than_the_compiled_core_takes_goes_to_the_reference() -> None:
+    view = views_of(*TABLES[0])[50]
+    long_rack = replace(view, rack=parse_rack("AL 2L 3L 4L 5D 6D 7D 8D TL JL"))
+    assert position_features(long_rack) == reference_position_features(long_rack)
