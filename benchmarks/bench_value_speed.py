@@ -3,15 +3,23 @@ position for the features and for the whole value, on the compiled core and on t
 reference (`reference_position_features`, which is what `CRIBTILES_CORE=python` runs), over the positions
 of fresh self-play games, each on a board object with nothing cached on it (as a continuation's last
 position is). It checks on the way that both paths give the same features to the bit.
+
+`--rev REV` also times commit REV's value beside this tree's (its compiled core built in a scratch
+folder), each in a fresh interpreter that imports only that tree (`python -S`), in turns, twice.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 
 from cribtiles.bot.tiles.leave import default_leave
 from cribtiles.bot.tiles.simulate import policy_turn
@@ -20,6 +28,59 @@ from cribtiles.bot.tiles.value_features import position_features, reference_posi
 from cribtiles.rules import Board, new_game
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.movegen import CORE, CORE_DESCRIPTION
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What `--rev` runs in each tree: its features and its value on the same positions, in words.
+WORKER = """
+import sys, time, statistics
+from dataclasses import replace
+from pathlib import Path
+from cribtiles.bot.tiles.leave import default_leave
+from cribtiles.bot.tiles.simulate import policy_turn
+from cribtiles.bot.tiles.value import default_value
+from cribtiles.bot.tiles.value_features import position_features
+from cribtiles.rules import Board, new_game
+from cribtiles.rules.movegen import CORE
+seed, games, repeat = map(int, sys.argv[1:4])
+leave, model = default_leave(), default_value()
+views = []
+for s in range(seed, seed + games):
+    state = new_game(2, seed=s)
+    while not state.is_over:
+        views.append(state.view(state.current))
+        state = policy_turn(state, leave)
+def timed(fn):
+    best = [float("inf")] * len(views)
+    for _ in range(repeat):
+        for i, v in enumerate(views):
+            fresh = replace(v, board=Board(v.board.cells))
+            t = time.perf_counter()
+            fn(fresh)
+            best[i] = min(best[i], (time.perf_counter() - t) * 1000)
+    return statistics.median(best), statistics.fmean(best)
+f = timed(lambda v: position_features(v, leave))
+w = timed(lambda v: model(v, leave))
+print(f"{CORE} core, {len(views)} positions: features median {f[0]:.3f} ms mean {f[1]:.3f} ms;"
+      f" value median {w[0]:.3f} ms mean {w[1]:.3f} ms")
+"""
+
+
+def side_by_side(rev: str, seed: int, games: int, repeat: int) -> None:
+    """REV's value and this tree's, each in its own interpreter (which finds only that tree: `-c` puts
+    its folder first on the path, `-S` keeps out the editable install), in turns."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from trees import old_tree
+
+    with tempfile.TemporaryDirectory() as scratch:
+        print(f"{rev}: {old_tree(rev, Path(scratch), 'bench_value_speed')}")
+        for _ in range(2):
+            for name, tree in ((rev, scratch), ("this tree", str(ROOT))):
+                env = {**os.environ, "PYTHONPATH": tree}
+                env.pop("CRIBTILES_CORE", None)
+                run = [sys.executable, "-S", "-c", WORKER, str(seed), str(games), str(repeat)]
+                done = subprocess.run(run, cwd=tree, env=env, capture_output=True, text=True, check=False)
+                said = done.stdout.strip() or done.stderr.strip().splitlines()[-1]
+                print(f"{name:<10} {said}")
 
 
 def positions(seed: int, games: int) -> list[PlayerView]:
@@ -61,7 +122,10 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=20, help="self-play games whose positions are timed")
     ap.add_argument("--seed", type=int, default=1_000_000, help="their first seed")
     ap.add_argument("--repeat", type=int, default=3, help="rounds; each position's best round counts")
+    ap.add_argument("--rev", help="also time this commit's value beside this tree's (git rev)")
     args = ap.parse_args()
+    if args.rev:
+        side_by_side(args.rev, args.seed, args.games, args.repeat)
     model = default_value()
     if model is None:
         print("no learned value is shipped (cribtiles/bot/tiles/data/value.json)")
