@@ -125,21 +125,33 @@ class Opening:
         """'Opens row 7 at k7, where 6 tiles still out make 20 or more: a reply that big is now 52%
         likely (was 8%).'; for a line closed 'Closes ...' (or 'Takes the spot k7 in row 7' when the
         play lies on it), the tiles that 'made' it."""
+        tiles = f"{self.tiles} tile{'s' if self.tiles != 1 else ''} still out"
+        make = ("make" if self.tiles != 1 else "makes") if self.opens else "made"
+        return (
+            f"{self.what}, where {tiles} {make} {self.level} or more: "
+            f"a reply that big is now {percent(self.after)} likely (was {percent(self.before)})."
+        )
+
+    @property
+    def short(self) -> str:
+        """`words` in fewer, for a line of a list: 'Opens row 7 at k7: a reply of 20 or more is now 52%
+        likely (was 8%).'"""
+        return (
+            f"{self.what}: a reply of {self.level} or more is now {percent(self.after)} likely "
+            f"(was {percent(self.before)})."
+        )
+
+    @property
+    def what(self) -> str:
+        """'Opens row 7 at k7', 'Closes column g at g3 and g8', 'Takes the spot k7 in row 7'."""
         at = " and ".join(str(s) for s in self.squares)
         if self.more:
             at = f"{', '.join(str(s) for s in self.squares)} and {self.more} more"
-        tiles = f"{self.tiles} tile{'s' if self.tiles != 1 else ''} still out"
-        make = ("make" if self.tiles != 1 else "makes") if self.opens else "made"
         if self.opens:
-            what = f"Opens {self.line} at {at}"
-        elif self.taken:
-            what = f"Takes the spot{'s' if len(self.squares) > 1 else ''} {at} in {self.line}"
-        else:
-            what = f"Closes {self.line} at {at}"
-        return (
-            f"{what}, where {tiles} {make} {self.level} or more: "
-            f"a reply that big is now {percent(self.after)} likely (was {percent(self.before)})."
-        )
+            return f"Opens {self.line} at {at}"
+        if self.taken:
+            return f"Takes the spot{'s' if len(self.squares) > 1 else ''} {at} in {self.line}"
+        return f"Closes {self.line} at {at}"
 
 
 def percent(p: float) -> str:
@@ -234,16 +246,21 @@ def reading(view: PlayerView) -> Reading | None:
     return read_board(view.board, pool, min(view.rack_sizes[who], len(pool)))
 
 
+def opening_of(view: PlayerView, move: Move, before: Reading | None = None) -> Opening | None:
+    """`opening` for any move: None for a move that is no play, or a play that does not fit the board."""
+    if not isinstance(move, Play):
+        return None
+    try:
+        return opening(view, move, before)
+    except ValueError:
+        return None
+
+
 def opens_note(view: PlayerView, move: Move, before: Reading | None = None) -> str | None:
     """The coach's sentence on what `move` opens or closes for the reply ('Opens row 7 at k7, where 6
     tiles still out make 20 or more: a reply that big is now 52% likely (was 8%).'), or None when
     there is nothing worth saying (or the move is no play, or not one that fits the board)."""
-    if not isinstance(move, Play):
-        return None
-    try:
-        found = opening(view, move, before)
-    except ValueError:
-        return None
+    found = opening_of(view, move, before)
     return None if found is None else found.words
 
 

@@ -19,6 +19,7 @@ from cribtiles.bot.opens import (
     opening,
     opens_note,
     outlook_words,
+    percent,
     reading,
     replier,
     value_after,
@@ -206,4 +207,17 @@ def test_the_outlook_in_words() -> None:
     )
     assert outlook_words("Ben", -2.0, -2.0, same=True) == (
         "The learned value: after this play Ben can expect to finish 2.0 behind."
+    )
+
+
+def test_the_coachs_candidates_carry_what_each_opens() -> None:
+    from cribtiles.bot.coach import candidates
+
+    view = position_view(ROW7, parse_rack("3D 7L KD KL QD"))
+    found = candidates(view, 8)
+    assert [s.opens for s in found] == [opens_note(view, s.move) or "" for s in found]
+    both_ends = next(s for s in found if s.label == "e7=K i7=K, either colour order")  # a row of 5: K 4 5 6 K
+    assert both_ends.opening is not None and both_ends.opening.short == (
+        "Takes the spots e7 and i7 in row 7: a reply of 10 or more is now 0% likely "
+        f"(was {percent(_chance(96, 29, 5))})."
     )
