@@ -58,10 +58,6 @@ class Reading:
     best: dict[int, tuple[int, ...]]
     singles: dict[int, tuple[int, ...]]  # `movegen.single_tile_scores(board)`: by square, by face
 
-    @property
-    def pool(self) -> int:
-        return sum(self.counts)
-
     def kinds_at(self, pos: int, level: int) -> frozenset[int]:
         """The kinds (indices into `kinds`) that make `level` or more on square `pos`."""
         return frozenset(k for k, s in enumerate(self.best.get(pos, ())) if s >= level)
