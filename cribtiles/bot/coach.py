@@ -34,6 +34,7 @@ from cribtiles.rules.tiles import (
     remove_tiles,
 )
 
+from .opens import Opening, opening_of, reading
 from .tiles.base import Clock
 from .tiles.equity import (
     OPENING_CANDIDATES,
@@ -79,6 +80,12 @@ class Suggestion:
     expert: float | None = None  # Expert's simulated evaluation, once it has run
     breakdown: PlayScore | None = None  # the engine's score_play result, for a play
     alike: tuple[Move, ...] = ()  # the same play with equal ranks' colours in another order (`distinct`)
+    opening: Opening | None = None  # what the play opens or closes for the reply (`opens.opening`)
+
+    @property
+    def opens(self) -> str:
+        """What the play opens or closes for the reply, in a sentence ("" when nothing worth saying)."""
+        return "" if self.opening is None else self.opening.words
 
     @property
     def notation(self) -> str:
@@ -219,13 +226,14 @@ def all_candidates(
 
 def candidates(view: PlayerView, top: int = 10, by: str = BY_EQUITY) -> list[Suggestion]:
     """The `top` legal plays for the viewer's rack, each once (`distinct`: colour orders of equal
-    ranks are one play), each with its breakdown. By "equity" they are `plays_to_weigh` (Hard's best,
-    the plays scoring most among them) in Hard's order; by "score" the top by points now. Ties go
-    by the play's notation."""
+    ranks are one play), each with its breakdown and what it opens or closes for the reply
+    (`opens.opening`). By "equity" they are `plays_to_weigh` (Hard's best, the plays scoring most
+    among them) in Hard's order; by "score" the top by points now. Ties go by the play's notation."""
     if top < 1:
         raise ValueError(f"show at least one candidate, not {top}")
     found = plays_to_weigh(view, top) if by == BY_EQUITY else distinct(all_candidates(view, by), view.rack)[:top]
-    return [_with_breakdown(view, s) for s in found]
+    before = reading(view)  # the board read for the reply once, for every play's sentence
+    return [replace(_with_breakdown(view, s), opening=opening_of(view, s.move, before)) for s in found]
 
 
 def hint(view: PlayerView, rng: random.Random | None = None) -> Suggestion | None:

@@ -110,7 +110,8 @@ class Preferences:
     tutorial_offered: bool = False
     tutorial_done: bool = False
     # the coach at the table: hints per game (0: no limit), a quiet note after
-    # each of your plays when a better one scored more, and the tiles still out shown in the panel
+    # each of your plays when a better one scored more (or it opens or closes a big reply), and the
+    # tiles still out shown in the panel
     hint_limit: int = _setting(0, span=(0, MOST_HINTS))
     coach_notes: bool = False
     tiles_out: bool = False

@@ -5,6 +5,7 @@ asks it what a click is on); drawing reads the snapshot and changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import pygame
@@ -109,7 +110,7 @@ def coach_layout(snap: TableSnapshot, bottom: int, bar: bool = True) -> CoachLay
         panel = (x, y, w, max(0, bottom - y))
         top = y + _head_height(base, pad)
         row_h = _row_height(base)
-        room = bottom - _foot_height(base)  # the foot: the detail of the play pointed at, or how many more
+        room = bottom - _foot_height(base, foot_lines(coach.candidates))  # the foot: the play pointed at
         for i in range(len(coach.candidates)):
             if top + row_h > room:
                 break
@@ -128,9 +129,15 @@ def _head_height(base: int, pad: int) -> int:
     return round(base * 1.4) + round(max(12, base - 5) * 1.3) + pad // 4
 
 
-def _foot_height(base: int) -> int:
-    """Two lines under the list: the figures in words, or the play pointed at."""
-    return round(max(12, base - 4) * 1.2) + round(max(12, base - 4) * 1.3) + 4
+def foot_lines(found: Sequence[Suggestion]) -> int:
+    """The lines under the list: two for the figures in words, or the play pointed at; one more for
+    what a play opens, when one of them opens or closes something worth saying."""
+    return 3 if any(s.opening is not None for s in found) else 2
+
+
+def _foot_height(base: int, lines: int = 2) -> int:
+    """`lines` lines under the list: the figures in words, or the play pointed at."""
+    return round(max(12, base - 4) * 1.2) * (lines - 1) + round(max(12, base - 4) * 1.3) + 4
 
 
 def hit(layout: CoachLayout | None, point: tuple[float, float]) -> tuple[str, int] | None:
@@ -282,15 +289,23 @@ def _draw_candidates(surf: Target, snap: TableSnapshot, coach: CoachView, layout
         )
         what = fit_width(f"{index + 1}. {_row_words(s)}", size, rw - pad - kw - ew - pw)
         write(surf, what, size, colour, (rx + pad // 2, mid), "midleft")
-    foot = bottom - _foot_height(base) + 4
+    lines = foot_lines(coach.candidates)
+    foot = bottom - _foot_height(base, lines) + 4
     more = len(coach.candidates) - len(layout.rows)
     if pointed is not None and 0 <= pointed < len(coach.candidates):
-        detail = point_words(coach.candidates[pointed], pointed)
-        for k, line in enumerate(wrap(detail, small, w)[:2]):
-            write(surf, line, small, CREAM, (x, foot + k * round(small * 1.2)), "topleft")
+        s = coach.candidates[pointed]
+        opens = wrap(s.opening.short, small, w)[: lines - 1] if s.opening is not None else []
+        detail = wrap(point_words(s, pointed), small, w)
+        room = lines - len(opens)
+        if len(detail) > room:  # the figures give way to what the play opens: cut short, said so
+            detail = [*detail[: room - 1], fit_width(" ".join(detail[room - 1 :]), small, w)]
+        said = [(line, CREAM) for line in detail] + [(line, COACH) for line in opens]
+        for k, (line, colour) in enumerate(said):
+            write(surf, line, small, colour, (x, foot + k * round(small * 1.2)), "topleft")
     elif layout.rows:
-        lines = [FIGURES, f"{more} more in a taller window" if more > 0 else "Point at a play: what it keeps, and why"]
-        for k, line in enumerate(lines):
+        point = "Point at a play: what it keeps, what it opens, and why"
+        told = [FIGURES, f"{more} more in a taller window" if more > 0 else point]
+        for k, line in enumerate(told):
             write(surf, fit_width(line, small, w), small, DIM, (x, foot + k * round(small * 1.2)), "topleft")
 
 

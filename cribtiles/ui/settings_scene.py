@@ -74,7 +74,8 @@ SETTINGS = (
         "coach_notes",
         "Coach's note after a play",
         ON_OFF,
-        "After each of your plays, a quiet note when another play would have scored more.",
+        "After each of your plays, a quiet note when another play would have scored more, or when yours "
+        "opens or closes a big reply.",
     ),
     Setting(
         "tiles_out",

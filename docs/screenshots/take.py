@@ -584,6 +584,42 @@ def cribbage_review(folder: Path = HERE) -> None:
     app.close()
 
 
+def coach_opens(folder: Path = HERE) -> None:
+    """The Best plays with a play laid: under its figures, what it opens for the reply (issue 33). The
+    README's copy was taken in a real X window (`/work/shared/tools/xwin.sh`), the same position."""
+    import time
+
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    import pygame
+
+    from cribtiles.bot.tiles.greedy import greedy_move
+    from cribtiles.table import parse_players
+    from cribtiles.table.settings import Preferences
+    from cribtiles.table.tiles.table import Table
+    from cribtiles.ui.config import NoKeeper
+    from cribtiles.ui.window import App
+
+    table = Table.new(parse_players("You,medium"), None, seed=7)
+    i = 0
+    while not table.round_over and (i < 4 or not table.person_to_move):
+        i += 1
+        move = greedy_move(table.view(table.state.current), random.Random(i))
+        (table.play if table.person_to_move else table.play_bot)(move)
+    app = App(table, Preferences(speed="instant", tutorial_offered=True), NoKeeper(), size=(1280, 800))
+    app.game.coaching.toggle_candidates()
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not app.game.coaching.coach.expert_ran:
+        app.frame(1 / 60)
+        time.sleep(0.05)
+    app.game.coaching.choose_candidate(0)  # as a click on the first row: laid, and its figures shown
+    for _ in range(8):
+        app.frame(1 / 60)
+    pygame.image.save(app.screen, str(folder / "coach-opens.png"))
+    print(f"wrote {folder / 'coach-opens.png'}")
+    app.close()
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["cribbage-review"]:  # only the review of a game of cribbage: take.py cribbage-review [FOLDER]
         cribbage_review(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
@@ -601,12 +637,15 @@ if __name__ == "__main__":
         cribbage_coach(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["cribbage-variants"]:  # only three players and partners: take.py cribbage-variants [FOLDER]
         cribbage_variants(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
+    elif sys.argv[1:2] == ["coach-opens"]:  # only the Best plays saying what a play opens: take.py coach-opens [FOLDER]
+        coach_opens(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["cribbage"]:  # only the cribbage table's: take.py cribbage [FOLDER] [WxH]
         where = Path(sys.argv[2]) if len(sys.argv) > 2 else HERE
         wh = tuple(int(v) for v in sys.argv[3].split("x")) if len(sys.argv) > 3 else (1280, 800)
         cribbage(where, (wh[0], wh[1]))
     else:
         main()
+        coach_opens()
         hot_seat_coach()
         cribbage()
         cribbage_coach()

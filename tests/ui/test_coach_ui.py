@@ -15,6 +15,7 @@ import pytest
 
 from cribtiles.bot import make_bot
 from cribtiles.bot.coach import HINT_SEED, after_play_note, candidates, exchange_advice, tiles_out
+from cribtiles.bot.opens import opens_note
 from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules.moves import Exchange, Play
 from cribtiles.rules.options import RuleOptions
@@ -303,6 +304,9 @@ def test_the_note_after_a_play_says_what_the_best_play_scored(keeper: Keeper) ->
         worst = min(state.legal_plays(), key=lambda p: (score_play(state.board, p).total, str(p)))
         expected = after_play_note(state.board, state.racks[0], worst)
         assert expected.startswith("best was ")
+        opens = opens_note(table.view(0), worst)  # and what it opens or closes, when worth saying
+        if opens:
+            expected += ". " + opens.removesuffix(".")
         app = open_app(table, keeper, coach_notes=notes)
         try:
             app.game.coaching.lay(worst)  # as the hint's Enter lays a play; then played with Enter
@@ -313,6 +317,26 @@ def test_the_note_after_a_play_says_what_the_best_play_scored(keeper: Keeper) ->
             assert said == ([f"Coach: {expected}."] if notes else [])
         finally:
             app.close()
+
+
+def test_the_note_after_a_play_says_what_it_opens_for_the_reply(keeper: Keeper) -> None:
+    from cribtiles.ui.tiles.game_coach import READING
+
+    table = table_after("You,medium", 9, 8)
+    view = table.view(0)
+    play = next(p for p in sorted(table.state.legal_plays(), key=str) if opens_note(view, p))
+    opens = opens_note(view, play)
+    assert opens is not None
+    app = open_app(table, keeper, coach_notes=True)
+    try:
+        app.game.coaching.lay(play)
+        post_key(pygame.K_RETURN)
+        frames(app)
+        said = [t for t in app.game.anims.toasts if t.text.startswith("Coach:")]
+        assert len(said) == 1 and said[0].text.endswith(opens)  # after the best play's note, if any
+        assert said[0].until - app.game.now >= len(said[0].text) / READING - 0.1  # long enough to read
+    finally:
+        app.close()
 
 
 # --- the tiles still out ---
@@ -472,3 +496,50 @@ def test_the_best_plays_show_a_play_and_its_colour_orders_as_one_row(keeper: Kee
         for p in grouped.move.placements  # type: ignore[union-attr]
     }
     app.close()
+
+
+def test_pointing_at_a_best_play_says_what_it_opens_for_the_reply(
+    keeper: Keeper, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The Best plays list: each play carries what it opens or closes (the coach's sentence from the
+    learned value's ingredients); pointing at one shows it, in few words, under the play's figures in
+    the coach's colour, and the list leaves a line for it above the foot."""
+    from cribtiles.ui import coach_panel
+    from cribtiles.ui.coach_panel import COACH, foot_lines
+
+    app = open_app(table_after("You,medium", 1, 8), keeper)  # every best play takes a spot of 20
+    try:
+        game = app.game
+        game.coach.budget = 0.2
+        post_key(pygame.K_b)
+        until(app, lambda: game.coach.expert_ran)  # the list in its final order
+        found = game.coach.candidates
+        assert found is not None and game.coach.expert_ran
+        view = app.session.table.view(0)
+        assert [s.opens for s in found] == [opens_note(view, s.move) or "" for s in found]
+        assert foot_lines(found) == 3
+        laid = coach_rects(game.snapshot())
+        assert laid is not None and laid.panel is not None
+        rows = dict(laid.rows)
+        index = next(i for i in sorted(rows)[1:] if found[i].opens)  # a row below the first one shown
+        written: list[tuple[str, tuple[int, int, int], tuple[float, float]]] = []
+        real = coach_panel.write
+
+        def spy(surf, text, size, colour, pos, *rest):  # type: ignore[no-untyped-def]
+            written.append((text, colour, pos))
+            return real(surf, text, size, colour, pos, *rest)
+
+        monkeypatch.setattr(coach_panel, "write", spy)
+        pygame.event.post(
+            pygame.event.Event(pygame.MOUSEMOTION, pos=centre(rows[index]), rel=(0, 0), buttons=(0, 0, 0))
+        )
+        frames(app)
+        written.clear()
+        game.draw(app.screen, full=True)
+        said = [(text, pos) for text, colour, pos in written if colour == COACH and pos[1] > rows[index][1]]
+        opening = found[index].opening
+        assert opening is not None and " ".join(text for text, _ in said) == opening.short
+        last_row = max(r[1] + r[3] for r in rows.values())
+        assert all(pos[1] >= last_row for _, pos in said)  # under the list, not over a row
+    finally:
+        app.close()

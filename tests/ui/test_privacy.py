@@ -13,6 +13,7 @@ import pygame
 import pytest
 
 from cribtiles.bot.coach import after_play_note, tiles_out
+from cribtiles.bot.opens import opens_note
 from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules.board import parse_square
 from cribtiles.rules.moves import Play
@@ -193,6 +194,9 @@ def test_two_people_alone_the_note_waits_for_its_player(drawn: list[str]) -> Non
     worst = worst_play(table)
     note = after_play_note(state.board, state.racks[ANN], worst)
     assert note.startswith("best was ")
+    opens = opens_note(table.view(ANN), worst)  # what it opens, from Ann's view: hers to read too
+    if opens:
+        note += ". " + opens.removesuffix(".")
     app = App(table, Preferences(speed="instant", coach_notes=True), NoKeeper(), size=(1280, 800))
     try:
         game = app.game

@@ -28,12 +28,14 @@ and gives the exchange advice (exit code 0).
             "breakdown": "row 7 (4 5 6) 5: fifteen 2, run 3; first play +10",
             "lines": [{"name": "row 7", "squares": ["f7", "g7", "h7"], "tiles": ["4L", "5D", "6L"],
                        "placed": [true, true, true], "score": 5, "fifteens": 2, "pairs": 0, "runs": 3}],
-            "bonuses": [{"kind": "first play", "points": 10, "line": null}]}
+            "bonuses": [{"kind": "first play", "points": 10, "line": null}],
+            "opens": "Opens row 7 at e7 and i7, where 29 tiles still out make 10 or more: ..."}
     EXCHANGE (only when there is no legal play; null when the bag is empty) =
               {"move": "exchange 8L QD", "throw": ["8L", "QD"], "keep": [...], "value": 1.25, "why": "..."}
     `plays` are best first in the order asked for, one for each play and its colour orders (`alike`
     lists the others, [] for a play alone); `legal_plays` counts every legal play, `distinct_plays`
-    the rows they make.
+    the rows they make; `opens` says what the play opens or closes for the reply, as the coach does
+    ("" when nothing worth saying).
 """
 
 from __future__ import annotations
@@ -251,6 +253,7 @@ def play_json(s: Suggestion) -> dict[str, Any]:
         "kept": [str(t) for t in s.kept],
         "breakdown": breakdown_words(s.breakdown),
         **_breakdown_json(s.breakdown),
+        "opens": s.opens,
     }
 
 

@@ -26,7 +26,9 @@ turns. Rounds and turns are numbered from 1.
             "played": "e2=9L e3=8L e4=4L e5=7L", "played_score": 17, "played_value": 21.0,
             "best": "d2=9L d3=7L d4=8L d5=4L", "best_score": 17, "best_value": 24.5,
             "points_lost": 0, "value_lost": 3.5, "is_best": false,
-            "method": "simulated" | "endgame" | "static" | "only", "samples": 2, "exact": false}
+            "method": "simulated" | "endgame" | "static" | "only", "samples": 2, "exact": false,
+            "played_opens": "Opens row 7 at k7, where 6 tiles still out make 20 or more: ...", "best_opens": "",
+            "played_value_after": 3.1, "best_value_after": 5.8}
     TOTAL = {"player": 0, "name": "Hard", "turns": 16, "best_found": 9, "points_lost": 11, "value_lost": 59.33}
     `scores[i]` is every player's score in its round just after turns[i] (a round starts again at 0);
     `finals[r]` is round r's final scores (its scores so far when it was not finished); `biggest_misses`
@@ -35,6 +37,10 @@ turns. Rounds and turns are numbered from 1.
     them for each move), "endgame" by the endgame search (`exact` when it reached the end on every
     line), "static" by Hard's evaluation (no rollout fitted in the budget), "only" when the move played
     was the only one to weigh.
+    `played_opens` and `best_opens` say what each play opens or closes for the reply ("" when nothing
+    worth saying); `played_value_after` and `best_value_after` are the learned value of the position
+    each move leaves, the final spread the player could expect (null where the value does not speak:
+    a game of three or more, Solitaire).
 """
 
 from __future__ import annotations
@@ -49,6 +55,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from cribtiles.bot.opens import outlook_words
 from cribtiles.table.cribbage.review import DEFAULT_GUESSES, refusal
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.tiles.review import DEFAULT_BUDGET, Review, TurnReview, review_table
@@ -191,6 +198,7 @@ def review_text(review: Review, source: str = "") -> str:
             f"  {_turn_label(t, rounds)}, {names[t.player]}: played {t.played} for {t.played_score}; "
             f"best {t.best} for {t.best_score} ({_lost(t)})"
         )
+        lines += [f"    {said}" for said in miss_notes(t, names[t.player])]
     lines += ["", "Totals:"]
     for total in review.totals():
         lines.append(
@@ -202,6 +210,21 @@ def review_text(review: Review, source: str = "") -> str:
     return "\n".join(lines)
 
 
+def miss_notes(t: TurnReview, name: str) -> list[str]:
+    """What the learned value reads in a miss, each a sentence: what the play made and the best one
+    open or close for the reply, and where the player can expect to finish after each."""
+    said = []
+    if t.played_opens and (t.is_best or t.best_opens == t.played_opens):
+        said.append(f"{'Both plays' if not t.is_best else 'The play'}: {t.played_opens}")
+    else:
+        if t.played_opens:
+            said.append(f"The play made: {t.played_opens}")
+        if t.best_opens:
+            said.append(f"The best found: {t.best_opens}")
+    outlook = outlook_words(name, t.played_after, t.best_after, t.is_best)
+    return [*said, outlook] if outlook else said
+
+
 def figure_notes(review: Review) -> list[str]:
     """What the columns' figures mean, in words (and why a points lost is below 0, when one is)."""
     notes = [
@@ -210,6 +233,12 @@ def figure_notes(review: Review) -> list[str]:
         "wins on the other players over the next turns (the Expert's continuations, averaged over guesses "
         "of the hidden tiles; to the end of the game once the bag is empty between two).",
     ]
+    if any(t.played_opens or t.best_opens or t.played_after is not None for t in review.turns):
+        notes.append(
+            "Under a miss, the learned value's reading (a value of the position learned from self-play): what "
+            "each play opens or closes for the reply (the chance that the next player, whose tiles come from "
+            "those still out, holds one that scores 10 or 20 there), and where the player can expect to finish."
+        )
     if any(t.points_lost < 0 for t in review.turns):
         notes.append(
             "A points lost below 0: the best found scores less now, but the continuations find it clearly "
@@ -271,4 +300,8 @@ def _turn_json(t: TurnReview, names: Sequence[str]) -> dict[str, Any]:
         "method": str(t.method),
         "samples": t.samples,
         "exact": t.exact,
+        "played_opens": t.played_opens,
+        "best_opens": t.best_opens,
+        "played_value_after": None if t.played_after is None else round(t.played_after, 2),
+        "best_value_after": None if t.best_after is None else round(t.best_after, 2),
     }

@@ -13,6 +13,10 @@ among them), the same the Best plays list shows. A play that scores less now is 
 when the continuations say clearly (by more than their noise) that it gains it back later: otherwise
 the play scoring most among those as good is the best, so that a busy machine, which fits fewer
 continuations in the budget, gives the same best as an idle one.
+
+Each turn also says in words what the play made and the best play open or close for the reply, and
+gives the learned value of the position each leaves (`cribtiles.bot.opens`, from the player's view
+at the time): the value's reading of the turn beside the continuations' verdict.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from cribtiles.bot.coach import Suggestion, expert_rounds, play_key, plays_to_weigh
+from cribtiles.bot.opens import opens_note, reading, value_after
 from cribtiles.bot.tiles.base import Clock
 from cribtiles.bot.tiles.endgame import rack_value, solve
 from cribtiles.bot.tiles.equity import Candidate, exchange_candidate, kept_tiles, leave_equity, rank_plays
@@ -102,6 +107,13 @@ class TurnReview:
     samples: int = 0  # rounds of continuations behind the values (simulated)
     exact: bool = False  # the endgame search reached the end of the game on every line
     weighed: tuple[tuple[Move, int, float], ...] = ()  # every move weighed: (move, points now, value)
+    # What each play opens or closes for the reply, in a sentence ("" when nothing worth saying), and
+    # the learned value of the position each leaves (the final spread the player can expect; None where
+    # the value does not speak): `cribtiles.bot.opens`, from the player's view at the time.
+    played_opens: str = ""
+    best_opens: str = ""
+    played_after: float | None = None
+    best_after: float | None = None
 
     @property
     def is_best(self) -> bool:
@@ -381,6 +393,12 @@ def review_turn(
     best_i = best_index(weighed, scores)
     best = moves[best_i]
     best_score = _score(view.board, best)  # a play declared short (Joker) still had its true score
+    before = reading(view)
+    played_opens = opens_note(view, played, before) or ""
+    best_opens = played_opens if best == played else opens_note(view, best, before) or ""
+    seed = rng.getrandbits(64)  # the moves' values over the same guesses (drawn after the weighing)
+    played_after = value_after(view, played, random.Random(seed))
+    best_after = played_after if best == played else value_after(view, best, random.Random(seed))
     return TurnReview(
         round=position.round,
         number=position.number,
@@ -399,6 +417,10 @@ def review_turn(
         samples=weighed.samples,
         exact=weighed.exact,
         weighed=tuple(zip(moves, scores, values, strict=True)),
+        played_opens=played_opens,
+        best_opens=best_opens,
+        played_after=played_after,
+        best_after=best_after,
     )
 
 

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import pygame
 
 from cribtiles.bot.coach import TilesOut, after_play_note, tiles_out
+from cribtiles.bot.opens import opens_note
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.movegen import has_legal_play
@@ -24,7 +25,8 @@ from .game_host import Stage
 from .game_words import sentence
 from .snapshot import CoachView
 
-NOTE = 6.0  # seconds the coach's note after a play stays
+NOTE = 6.0  # seconds the coach's note after a play stays, at least
+READING = 18.0  # characters a second: a longer note stays as long as it takes to read
 
 
 class Coaching:
@@ -230,7 +232,9 @@ class Coaching:
     # --- its notes after a play ---
 
     def note(self, move: Move) -> str:
-        """The coach's note on the person's play (the setting on): the best play, when it scored more."""
+        """The coach's note on the person's play (the setting on): the best play, when it scored more,
+        and what the play opens or closes for the reply (`opens.opens_note`), when worth saying; from
+        the mover's own view."""
         state = self.stage.state
         if not self.stage.app.prefs.coach_notes or not isinstance(move, Play):
             return ""
@@ -238,10 +242,13 @@ class Coaching:
             return ""
         if state.options.joker:  # "(you scored 12)" would tell the score while the play may be called
             return ""
+        view = self.stage.session.view(state.current)
         try:
-            return after_play_note(state.board, self.stage.session.view(state.current).rack, move)
+            said = [after_play_note(state.board, view.rack, move)]
         except IllegalMove:  # the table refuses it a moment later, in its own words
             return ""
+        said.append((opens_note(view, move) or "").removesuffix("."))
+        return ". ".join(s for s in said if s)
 
     def hold(self, mover: int, note: str, later: bool) -> None:
         """`note` is the mover's to read, at once or (`later`) when their rack is next uncovered."""
@@ -254,7 +261,7 @@ class Coaching:
             return
         note = reveal(self.notes.pop(seat), seat)
         if note is not None:
-            self.stage.toast(note, NOTE, seat)
+            self.stage.toast(note, max(NOTE, len(note) / READING), seat)
 
     # --- the snapshot's part ---
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 import pygame
 
+from cribtiles.bot.opens import ahead
 from cribtiles.rules.board import SIZE, Board, Square
 from cribtiles.rules.moves import Exchange, Move, Pass, Play, format_move, format_rack
 from cribtiles.rules.scoring import PlayScore, score_play
@@ -22,7 +23,7 @@ from cribtiles.table.tiles.table import Table
 
 from .. import art
 from ..geometry import Layout, Rect, contains
-from ..paint import CREAM, DIM, GOLD, RED, blit_tile, board_grid, button, rounded_panel, scaled, write
+from ..paint import CREAM, DIM, GOLD, RED, blit_tile, board_grid, button, rounded_panel, scaled, wrap, write
 from ..review_chart import Series
 from ..review_frame import (
     BEST,
@@ -144,6 +145,16 @@ def lost_reason(turn: TurnReview) -> str:
     return f": {-turn.points_lost} fewer now, more later" if turn.points_lost < 0 else ""
 
 
+def side_notes(name: str, opens: str, after: float | None) -> tuple[tuple[str, tuple[int, int, int]], ...]:
+    """What the learned value reads in one side of a turn, each a sentence (with its colour) under its
+    breakdown: what the play opens or closes for the reply, and where the player can expect to finish
+    after it."""
+    notes = [(opens, CREAM)] if opens else []
+    if after is not None:
+        notes.append((f"Learned value: {name} can expect to finish {ahead(after)} after this play.", DIM))
+    return tuple(notes)
+
+
 def method_words(turn: TurnReview) -> str:
     """How the turn's moves were weighed."""
     method = str(turn.method)
@@ -249,8 +260,14 @@ class ReviewScene(ReviewFrame["Review"]):
             ("Played", turn.played, turn.played_score, turn.played_value, GOLD, GOLD),
             ("Best found", turn.best, turn.best_score, turn.best_value, BEST, BEST),
         )
-        for rect, (title, move, points, value, colour, frame) in zip(lay.panels, sides, strict=True):
-            _draw_side(surface, rect, s, turn.board_before, area, cell_from, title, move, points, value, colour, frame)
+        notes = (
+            side_notes(name, turn.played_opens, turn.played_after),
+            side_notes(name, turn.best_opens, turn.best_after),
+        )
+        for rect, (title, move, points, value, colour, frame), read in zip(lay.panels, sides, notes, strict=True):
+            _draw_side(
+                surface, rect, s, turn.board_before, area, cell_from, title, move, points, value, colour, frame, read
+            )
         labels = {"previous": "Previous", "list": "Back to list", "next": "Next"}
         for bname, rect in lay.buttons.items():
             enabled = bname == "list" or (self.chosen > 0 if bname == "previous" else self.chosen < len(self.shown) - 1)
@@ -340,8 +357,10 @@ def _draw_side(
     value: float,
     colour: tuple[int, int, int],
     frame: tuple[int, int, int],
+    notes: Sequence[tuple[str, tuple[int, int, int]]] = (),
 ) -> None:
-    """One side of a turn: its title and score, the board with the move on it, its breakdown."""
+    """One side of a turn: its title and score, the board with the move on it, its breakdown, and under
+    it the learned value's `notes` (what the play opens, where it leaves the player)."""
     x, y, w, h = rect
     rounded_panel(surface, rect, FIELD, 8)
     pad = max(6, s // 2)
@@ -352,6 +371,7 @@ def _draw_side(
     write(surface, f"evaluation {value:.1f}", s - 6, DIM, (x + w - pad, y + pad + round(s * 1.3)), "topright")
     top = y + pad + round(s * 2.7)
     body = (x + pad, top, w - 2 * pad, y + h - pad - top)
+    body = _draw_notes(surface, body, notes, max(13, s - 6))
     r0, r1, c0, c1 = area
     rows, cols = r1 - r0 + 1, c1 - c0 + 1
     beside = int(min(body[2] * 0.6 / (cols + 0.7), body[3] / (rows + 0.7)))  # the breakdown right of it
@@ -377,6 +397,29 @@ def _draw_side(
         write(surface, fit(f"Exchanged {len(move.tiles)} tiles: no points.", s - 5, box[2]), s - 5, DIM, box[:2])
     else:
         write(surface, "A pass: no points.", s - 5, DIM, box[:2], "topleft")
+
+
+def _draw_notes(
+    surface: pygame.Surface, box: Rect, notes: Sequence[tuple[str, tuple[int, int, int]]], size: int
+) -> Rect:
+    """`notes` wrapped at the foot of `box`, each in its colour; the box left above them. Notes that
+    would take more than a third of the box from the board and its breakdown are left out, the last
+    first."""
+    x, y, w, h = box
+    lh = round(size * 1.25)
+    blocks = [(wrap(text, size, w), colour) for text, colour in notes]
+    while blocks and sum(len(b) for b, _ in blocks) * lh + size > h // 3:
+        blocks.pop()
+    if not blocks:
+        return box
+    used = sum(len(b) for b, _ in blocks) * lh + size // 2 * (len(blocks) - 1)
+    ty = y + h - used
+    for lines, colour in blocks:
+        for line in lines:
+            write(surface, line, size, colour, (x, ty), "topleft")
+            ty += lh
+        ty += size // 2
+    return (x, y, w, max(0, h - used - size))
 
 
 def _draw_rows(surface: pygame.Surface, rows: list[InfoRow]) -> None:

@@ -17,6 +17,7 @@ import pytest
 from cribtiles.app.main import main as cribtiles_main
 from cribtiles.app.tiles.analyze_cli import ANALYSIS_FORMAT
 from cribtiles.bot.coach import BY_EQUITY, candidates, position_view
+from cribtiles.bot.opens import opens_note
 from cribtiles.bot.tiles.greedy import GreedyBot
 from cribtiles.rules import Board, Play, format_rack, legal_plays, new_game, parse_move, parse_rack, score_play
 
@@ -291,6 +292,9 @@ def test_the_json_document(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
             assert len(line["squares"]) == len(line["tiles"]) == len(line["placed"])
         placed = [str(p.tile.rack_form) for p in move.placements]
         assert sorted(play["kept"] + placed) == sorted(doc["rack"])
+        view = position_view(board, parse_rack("4L 5D 6L KD 9D"))
+        assert play["opens"] == (opens_note(view, move) or "")  # what it opens, as the coach says it
+    assert any(play["opens"] for play in doc["plays"])
     empty = json.loads(analyze(capsys, tmp_path, EMPTY, "--rack", "4L 5D", "--json", "--by", "equity")[1])
     assert empty["first_play"] is True and empty["by"] == "equity"
     assert all(b["kind"] == "first play" for p in empty["plays"] for b in p["bonuses"])

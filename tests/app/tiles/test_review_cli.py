@@ -62,9 +62,13 @@ def test_the_text_lists_every_turn_the_biggest_misses_and_the_totals(
         number, name, *_ = row.split()
         assert int(number) == record.number + 1 and name == game.state.names[record.player]
         assert f"  {record.turn.move}  " in row
-    misses = lines[lines.index("Biggest misses:") + 1 : lines.index("Totals:") - 1]
+    listed = lines[lines.index("Biggest misses:") + 1 : lines.index("Totals:") - 1]
+    misses = [m for m in listed if not m.startswith("    ")]  # under each, the learned value's reading
     assert 1 <= len(misses) <= review_cli.MISSES
     assert all(re.match(r"  turn \d+, (Hard|Medium): played .+ for \d+; best .+ for \d+ \(", m) for m in misses)
+    notes = [m.strip() for m in listed if m.startswith("    ")]
+    assert all(re.match(r"(The play made|The best found|Both plays|The learned value): ", n) for n in notes)
+    assert sum(n.startswith("The learned value: ") for n in notes) == len(misses)
     totals = lines[lines.index("Totals:") + 1 : lines.index("Totals:") + 3]
     assert [t.split()[0] for t in totals] == ["Hard", "Medium"]
     hard, medium = game.state.final_scores()
@@ -90,6 +94,10 @@ def test_the_json_document_says_each_turn_as_the_record_and_the_engine_have_it(
         assert turn["best_score"] == score
         assert turn["value_lost"] >= 0 and turn["points_lost"] == turn["best_score"] - turn["played_score"]
         assert turn["is_best"] == (turn["best"] == turn["played"])
+        assert isinstance(turn["played_opens"], str) and isinstance(turn["played_value_after"], float)
+        if turn["is_best"]:
+            assert (turn["best_opens"], turn["best_value_after"]) == (turn["played_opens"], turn["played_value_after"])
+    assert any(t["played_opens"] for t in data["turns"])  # what some play opened or closed, in words
     assert data["scores"][-1] == list(game.state.scores)
     assert data["finals"] == [list(game.state.final_scores())]
     losses = [data["turns"][i]["value_lost"] for i in data["biggest_misses"]]

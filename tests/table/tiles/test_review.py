@@ -347,3 +347,27 @@ def test_the_best_found_never_scores_less_than_a_play_it_weighed_unless_that_pla
                 if score > t.best_score:  # it scores more now: the evaluation must find it worse
                     assert value < t.best_value, (t.number, move, score, value, t.best, t.best_score, t.best_value)
         assert any(not t.is_best for t in review.turns)  # Easy missed plays the review found
+
+
+def test_each_turn_says_what_its_plays_open_and_the_learned_value_of_what_they_leave(
+    hard_medium: tuple[Table, Review],
+) -> None:
+    from cribtiles.bot.opens import opens_note, value_after
+
+    table, review = hard_medium
+    found, _ = positions(table.state)
+    for t, position in zip(review.turns, found, strict=True):
+        view = position.before.view(t.player)  # the player's own view at the time, nobody else's
+        assert t.played_opens == (opens_note(view, t.played) or "")
+        assert t.best_opens == (opens_note(view, t.best) or "")
+        assert t.played_after is not None and t.best_after is not None  # two players: the value speaks
+        if t.is_best:
+            assert t.best_after == t.played_after
+    assert any(t.played_opens for t in review.turns)
+    # the moves' values are over the same guesses: a turn reviewed again gives the same figures
+    t, position = review.turns[3], found[3]
+    again = review_turn(position, 0.0, FakeClock(), random.Random(9))
+    rng = random.Random(9)
+    seed = rng.getrandbits(64)
+    view = position.before.view(t.player)
+    assert again.played_after == value_after(view, again.played, random.Random(seed))

@@ -449,3 +449,55 @@ def test_tab_lists_one_players_turns_at_a_time(app: App, game: tuple) -> None:
     post_key(pygame.K_TAB)
     frames(app)
     assert scene.player is None and scene.shown == every
+
+
+def test_a_turn_says_under_each_board_what_the_play_opens_and_the_learned_value(
+    app: App, game: tuple, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Under each side's board: the coach's sentence on what the play opens or closes for the reply,
+    and where the learned value expects the player to finish after it, inside that side's panel."""
+    from cribtiles.bot.opens import ahead
+    from cribtiles.ui.tiles import review_scene
+
+    written: list[tuple[str, tuple[float, float]]] = []
+    real = review_scene.write
+
+    def spy(surface: pygame.Surface, text: str, size: int, colour: tuple[int, int, int], pos, *rest):  # type: ignore[no-untyped-def]
+        written.append((text, pos))
+        return real(surface, text, size, colour, pos, *rest)
+
+    monkeypatch.setattr(review_scene, "write", spy)
+    table, review = game
+    scene, _ = opened(app, table, StandIn(review))
+    frames(app, 4)
+    post_key(pygame.K_RETURN)
+    frames(app)
+    for _ in range(len(review.turns)):
+        if scene.turn is not None and scene.turn.played_opens and not scene.turn.is_best:
+            break
+        post_key(pygame.K_RIGHT)
+        frames(app)
+    turn = scene.turn
+    assert turn is not None and turn.played_opens and turn.played_after is not None
+    written.clear()
+    scene.draw(app.screen, full=True)  # the turn shown, drawn again whole
+    lay = turn_layout(app.screen.get_size())
+    said = " ".join(text for text, _ in written)
+    name = review.names[turn.player]
+    assert turn.played_opens in said
+    assert f"Learned value: {name} can expect to finish {ahead(turn.played_after)} after this play." in said
+    if turn.best_after is not None:
+        assert f"{name} can expect to finish {ahead(turn.best_after)} after this play." in said
+    first = turn.played_opens.split()[0]  # "Opens", "Closes", "Takes"
+    x, y, w, h = lay.panels[0]
+    at = next(pos for text, pos in written if text.startswith(first))
+    assert x <= at[0] < x + w and y <= at[1] < y + h
+
+
+def test_side_notes_in_words() -> None:
+    from cribtiles.ui.tiles.review_scene import side_notes
+
+    assert side_notes("Ann", "", None) == ()
+    (opens, _), (value, _) = side_notes("Ann", "Opens row 7 at k7, ...", -2.04)
+    assert opens == "Opens row 7 at k7, ..."
+    assert value == "Learned value: Ann can expect to finish 2.0 behind after this play."
