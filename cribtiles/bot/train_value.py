@@ -29,6 +29,7 @@ from typing import Any, TextIO
 from cribtiles.rules.game import new_game
 
 from .tiles.equity import KEPT_DEBT, LEAVE_WEIGHT, bag_weight
+from .tiles.learn_leaves import solve_linear
 from .tiles.leave import LeaveTable, default_leave
 from .tiles.simulate import policy_turn
 from .tiles.value import NetModel, Value, ValueModel, expand, spread
@@ -129,7 +130,7 @@ def fit(samples: Sequence[Sample], features: Sequence[str] = FEATURE_NAMES, ridg
     live = [i for i in range(n) if scale[i] > 1e-9]
     a = [[cov[i][j] / (scale[i] * scale[j]) + (ridge if i == j else 0.0) for j in live] for i in live]
     b = [(sum_xy[i] - m * mean[i] * mean_y) / scale[i] for i in live]
-    beta = _solve(a, b)
+    beta = solve_linear(a, b)
     weights = [0.0] * n
     for k, i in enumerate(live):
         weights[i] = beta[k] / scale[i]
@@ -210,22 +211,6 @@ def fit_net(
     hidden = tuple((float(b1[j]), *(float(v) for v in w1[:, j])) for j in range(HIDDEN))
     out = (y_mean + y_scale * float(b2[0]), *(y_scale * float(v) for v in w2))
     return NetModel(tuple(features), tuple(float(v) for v in mean), tuple(float(v) for v in scale), hidden, out)
-
-
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """Gaussian elimination with partial pivoting (ridge keeps the system well conditioned)."""
-    n = len(b)
-    m = [[*row, b[i]] for i, row in enumerate(a)]
-    for col in range(n):
-        piv = max(range(col, n), key=lambda r: abs(m[r][col]))
-        m[col], m[piv] = m[piv], m[col]
-        for r in range(n):
-            if r != col and m[r][col]:
-                factor = m[r][col] / m[col][col]
-                mr, mc = m[r], m[col]
-                for c in range(col, n + 1):
-                    mr[c] -= factor * mc[c]
-    return [m[i][n] / m[i][i] for i in range(n)]
 
 
 @dataclass(frozen=True)

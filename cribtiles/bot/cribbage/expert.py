@@ -39,7 +39,17 @@ from .crib import default_table
 from .discard import JACK, Split, rank_points, splits, unseen_after
 from .guess import guess_hands, opponent_gone
 from .odds import Dist, WinOdds, convolve, default_odds, default_win_odds, shifted
-from .peg import LAST_CARD, MAX_COUNT, OPPONENT_SEES, VALUE, Ranks, fitting, sequence_points, value, without
+from .peg import (
+    LAST_CARD,
+    MAX_COUNT,
+    VALUE,
+    Ranks,
+    fitting,
+    mover_value,
+    sequence_points,
+    value,
+    without,
+)
 
 #: Within this many points of the target (either player), Expert plays to win rather than to score.
 WITHIN = 45
@@ -178,24 +188,9 @@ class WinSolver:
         return known
 
     def _solve(self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, needs: Needs) -> float:
-        hand = mine if mover == 0 else theirs
-        room = MAX_COUNT - count
-        best: float | None = None
-        greedy = (-1, 0, 0.0)
-        last = -1
-        for r in hand:
-            if r == last or VALUE[r] > room:
-                continue
-            last = r
-            v = self.play(mine, theirs, pile, count, mover, go, r, needs)
-            if best is None or (v > best if mover == 0 else v < best):
-                best = v
-            if mover == 1:
-                now = sequence_points((*pile, r))
-                if (now, VALUE[r]) >= greedy[:2]:
-                    greedy = (now, VALUE[r], v)
+        best = mover_value(self.play, mine, theirs, pile, count, mover, go, needs)  # Hard's choice of card
         if best is not None:
-            return best if mover == 0 else OPPONENT_SEES * best + (1 - OPPONENT_SEES) * greedy[2]
+            return best
         if not mine and not theirs:
             return self.leaf(*needs)
         if go:  # neither can lay: the mover laid the last card and pegs the go

@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from math import comb
+from typing import Any, Protocol
 
 from cribtiles.cribbage.cards import Card, Suit
 from cribtiles.cribbage.peg import peg_points
@@ -92,6 +93,39 @@ OPPONENT_SEES = 0.5
 WIN = 100
 
 
+class _Plays(Protocol):
+    def __call__(
+        self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, rank: int, needs: Any, /
+    ) -> float: ...
+
+
+def mover_value(
+    play: _Plays, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, needs: Any
+) -> float | None:
+    """The value of a position of the play to the mover's choice, each rank that fits weighed by `play`
+    (a solver's, Hard's or Expert's): the bot (mover 0) takes its best; the opponent is taken to play its
+    best `OPPONENT_SEES` of the time and otherwise the card that scores most now. None: nothing fits."""
+    hand = mine if mover == 0 else theirs
+    room = MAX_COUNT - count
+    best: float | None = None
+    greedy = (-1, 0, 0.0)  # the opponent's card that scores most now: (points, value), and what follows
+    last = -1
+    for r in hand:  # sorted, so a rank held twice is tried once, and among equal scores the highest last
+        if r == last or VALUE[r] > room:
+            continue
+        last = r
+        v = play(mine, theirs, pile, count, mover, go, r, needs)
+        if best is None or (v > best if mover == 0 else v < best):
+            best = v
+        if mover == 1:
+            now = sequence_points((*pile, r))
+            if (now, VALUE[r]) >= greedy[:2]:
+                greedy = (now, VALUE[r], v)
+    if best is None:
+        return None
+    return best if mover == 0 else OPPONENT_SEES * best + (1 - OPPONENT_SEES) * greedy[2]
+
+
 class Solver:
     """The difference of points (the bot's minus the opponent's) over the rest of a play where both hands
     are known: the bot plays its best, the opponent as `OPPONENT_SEES` says; positions solved are remembered.
@@ -114,24 +148,9 @@ class Solver:
         return known
 
     def _solve(self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, needs: Needs) -> float:
-        hand = mine if mover == 0 else theirs
-        room = MAX_COUNT - count
-        best: float | None = None
-        greedy = (-1, 0, 0.0)  # the opponent's card that scores most now: (points, value), and what follows
-        last = -1
-        for r in hand:  # sorted, so a rank held twice is tried once, and among equal scores the highest last
-            if r == last or VALUE[r] > room:
-                continue
-            last = r
-            v = self.play(mine, theirs, pile, count, mover, go, r, needs)
-            if best is None or (v > best if mover == 0 else v < best):
-                best = v
-            if mover == 1:
-                now = sequence_points((*pile, r))
-                if (now, VALUE[r]) >= greedy[:2]:
-                    greedy = (now, VALUE[r], v)
+        best = mover_value(self.play, mine, theirs, pile, count, mover, go, needs)
         if best is not None:
-            return best if mover == 0 else OPPONENT_SEES * best + (1 - OPPONENT_SEES) * greedy[2]
+            return best
         if not mine and not theirs:
             return 0
         if go:  # neither can play: the mover laid the last card, and a new count begins

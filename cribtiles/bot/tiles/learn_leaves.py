@@ -93,7 +93,7 @@ def fit(samples: Sequence[Sample], ridge: float = 30.0) -> dict[str, float]:
                 row[j] += 1.0
     for i in range(n):
         xtx[i][i] += ridge
-    w = _solve(xtx, xty)
+    w = solve_linear(xtx, xty)
     values = {}
     for size in range(MAX_LEAVE + 1):
         for kept in combinations_with_replacement(KINDS, size):
@@ -101,10 +101,11 @@ def fit(samples: Sequence[Sample], ridge: float = 30.0) -> dict[str, float]:
     return values
 
 
-def _solve(a: list[list[float]], b: list[float]) -> list[float]:
-    """Gaussian elimination with partial pivoting (the system is small and well conditioned)."""
+def solve_linear(a: list[list[float]], b: list[float]) -> list[float]:
+    """Gaussian elimination with partial pivoting (the systems of the leave table and of the learned value
+    are small, and ridge keeps them well conditioned)."""
     n = len(b)
-    m = [[*row[:], b[i]] for i, row in enumerate(a)]
+    m = [[*row, b[i]] for i, row in enumerate(a)]
     for col in range(n):
         piv = max(range(col, n), key=lambda r: abs(m[r][col]))
         m[col], m[piv] = m[piv], m[col]
