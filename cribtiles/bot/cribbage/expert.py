@@ -160,10 +160,19 @@ def win_split(six: Sequence[Card], needs: Needs, dealer: bool, odds: WinOdds) ->
     return best[1]
 
 
-def expert_discard(view: CribbageView, rng: random.Random) -> Split:
-    if not near_the_end(view):
+def expert_discard(view: CribbageView, rng: random.Random, within: int = WITHIN) -> Split:
+    if not near_the_end(view, within):
         return hard_discard(view, rng)
     return win_split(view.hand, needs_of(view), view.dealer == view.player, default_win_odds())
+
+
+def win_discard(within: int = WITHIN) -> DiscardPolicy:
+    """The discard policy: Hard's, and the chance to win once either player is within `within` points."""
+
+    def discard(view: CribbageView, rng: random.Random) -> Split:
+        return expert_discard(view, rng, within)
+
+    return discard
 
 
 # --- the play ---
@@ -292,20 +301,26 @@ def win_card(view: CribbageView, guesses: Sequence[Ranks], odds: WinOdds) -> Car
     return by_rank[best]
 
 
-def expert_play(guesses: int = PEG_GUESSES) -> PlayPolicy:
-    """The play policy: Hard's far from the end; near it, `guesses` guesses at the opponent's hand per card."""
+Guesser = Callable[[CribbageView, int, random.Random], list[Ranks]]
+
+
+def expert_play(guesses: int = PEG_GUESSES, within: int = WITHIN, guesser: Guesser = guess_hands) -> PlayPolicy:
+    """The play policy: Hard's far from the end; near it (within `within`), `guesses` guesses at the
+    opponent's hand per card, made by `guesser`."""
     if guesses < 1:
         raise ValueError(f"the Expert bot needs at least one guess at the opponent's hand, not {guesses}")
 
     def play(view: CribbageView, rng: random.Random) -> Card:
-        if not near_the_end(view) or view.starter is None:
+        if not near_the_end(view, within) or view.starter is None:
             return hard_play(view, rng)
-        return win_card(view, guess_hands(view, guesses, rng), default_win_odds())
+        return win_card(view, guesser(view, guesses, rng), default_win_odds())
 
     return play
 
 
-def expert_bot(manners: CountingManners = EXACT, guesses: int = PEG_GUESSES) -> CribbageBot:
-    """The Expert bot; its budget: `guesses` guesses at the opponent's hand per card it lays near the end."""
-    policy: DiscardPolicy = expert_discard
-    return PolicyBot("expert", policy, expert_play(guesses), manners)
+def expert_bot(
+    manners: CountingManners = EXACT, guesses: int = PEG_GUESSES, within: int = WITHIN, guesser: Guesser = guess_hands
+) -> CribbageBot:
+    """The Expert bot; its budget: `guesses` guesses at the opponent's hand per card it lays near the end
+    (within `within` points), made by `guesser`."""
+    return PolicyBot("expert", win_discard(within), expert_play(guesses, within, guesser), manners)

@@ -37,6 +37,7 @@ from cribtiles.bot.cribbage.odds import (
 )
 from cribtiles.bot.cribbage.peg import Solver
 from cribtiles.cribbage import DECK, CribbageState, Phase, new_game, parse_cards
+from cribtiles.cribbage.moves import Discard
 from cribtiles.cribbage.options import CribbageOptions, Variant
 
 SMALL = DealOdds(
@@ -249,3 +250,24 @@ def test_in_the_variants_expert_plays_every_choice_as_hard_to_the_end(variant: V
         move = expert.choose(view, random.Random(state.deal_number * 100 + len(state.log)))
         assert move == hard.choose(view, random.Random(state.deal_number * 100 + len(state.log)))
         state = state.apply(move)
+
+
+def test_the_span_it_plays_to_win_in_is_a_parameter() -> None:
+    """Within 0 points the Expert never plays to win, so near the end it chooses as Hard does; within 121 it
+    plays to win from the first discard (the split with the best chance to win)."""
+    never, always, hard = expert_bot(within=0), expert_bot(within=121), hard_bot()
+    for seed in range(3):
+        state = new_game(seed)._with(scores=(100, 110))
+        step = 0
+        while state.phase is not Phase.SHOW and not state.is_over:
+            player = state.current_player
+            assert player is not None
+            view = state.view(player)
+            move = never.choose(view, random.Random(f"{seed}/{step}"))
+            assert move == hard.choose(view, random.Random(f"{seed}/{step}"))
+            state = state.apply(move)
+            step += 1
+        start = new_game(seed)
+        view = start.view(start.dealer)
+        split = win_split(view.hand, (121, 121), True, default_win_odds())
+        assert always.choose(view, random.Random(0)) == Discard(split.discarded)
