@@ -14,8 +14,8 @@ Candidates and bases (a name, or a name with options after colons):
   hard                  Hard
   expert                the Expert as shipped
   expert:W              the Expert playing to win within W points (45 shipped; 121: all the game)
-  expert:W:hardlike:N   ... with N guesses in the play kept as Hard's crib-table discard would keep them
-  expert:W:guesses:N    ... with N guesses in the play (plain guesses), near the end only
+  expert:W:hardlike:N   ... with N guesses in the whole play, kept as Hard's crib-table discard would keep them
+  expert:W:guesses:N    ... with N plain guesses (as Hard's) in the whole play
 """
 
 from __future__ import annotations

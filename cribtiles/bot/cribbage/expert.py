@@ -34,6 +34,7 @@ from .bots import (
     PolicyBot,
     hard_discard,
     hard_play,
+    needs_near_the_end,
 )
 from .crib import default_table
 from .discard import JACK, Split, rank_points, splits, unseen_after
@@ -45,6 +46,7 @@ from .peg import (
     VALUE,
     Ranks,
     fitting,
+    lookahead_card,
     mover_value,
     sequence_points,
     value,
@@ -305,15 +307,19 @@ Guesser = Callable[[CribbageView, int, random.Random], list[Ranks]]
 
 
 def expert_play(guesses: int = PEG_GUESSES, within: int = WITHIN, guesser: Guesser = guess_hands) -> PlayPolicy:
-    """The play policy: Hard's far from the end; near it (within `within`), `guesses` guesses at the
-    opponent's hand per card, made by `guesser`."""
+    """The play policy: `guesses` guesses at the opponent's hand per card, made by `guesser`, weighed by
+    Hard's look-ahead far from the end and by the chance to win near it (within `within`); in the variants,
+    Hard's. With Hard's guesser and budget it chooses as Hard far from the end."""
     if guesses < 1:
         raise ValueError(f"the Expert bot needs at least one guess at the opponent's hand, not {guesses}")
 
     def play(view: CribbageView, rng: random.Random) -> Card:
-        if not near_the_end(view, within) or view.starter is None:
+        if view.options.variant is not Variant.SIX_CARD or view.starter is None:
             return hard_play(view, rng)
-        return win_card(view, guesser(view, guesses, rng), default_win_odds())
+        hands = guesser(view, guesses, rng)
+        if not near_the_end(view, within):  # Hard's look-ahead, over these guesses
+            return lookahead_card(view.hand, view.pile, opponent_gone(view), hands, needs_near_the_end(view))
+        return win_card(view, hands, default_win_odds())
 
     return play
 
