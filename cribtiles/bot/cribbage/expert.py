@@ -1,5 +1,5 @@
-"""The Expert cribbage bot: Hard's discard and play while the end is far, and near the end a player who
-plays to win the game rather than to score points.
+"""The Expert cribbage bot: Hard's discard and play while the end is far (its play over more guesses at
+the opponent's hand), and near the end a player who plays to win the game rather than to score points.
 
 Near the end (either player within `WITHIN` points of the target) the points of a deal count only for the
 chance of winning they bring (`odds.WinOdds`, solved from measured deals), and the order of the deal
@@ -9,7 +9,8 @@ hand and crib.
 - The discard: for each of the fifteen splits, the chance to win over every starter (the kept hand's
   exact show with each of the 46), the play's points as measured, the opponent's hand as measured, and the
   crib as measured, moved up or down to the expected crib of the two cards laid away (Hard's crib table).
-- The play: Hard's look-ahead over guesses at the opponent's hand, each line of the play solved to its
+- The play, all the game: twice Hard's guesses at the opponent's hand (`EXPERT_GUESSES`); far from the
+  end weighed by Hard's look-ahead, near it by the chance to win: each line of the play solved to its
   end, where the value is the chance to win: the bot's show is known once the starter is cut, the
   opponent's is the guessed hand's, the crib as measured; then the next deal's chances.
 """
@@ -55,6 +56,9 @@ from .peg import (
 
 #: Within this many points of the target (either player), Expert plays to win rather than to score.
 WITHIN = 45
+#: The Expert's guesses at the opponent's hand for each card it lays: twice Hard's, measured to peg
+#: +0.06 +- 0.02 points a deal more than Hard's 24 (`benchmarks/bench_cribbage_mid.py guesses:48`).
+EXPERT_GUESSES = 2 * PEG_GUESSES
 
 Needs = tuple[int, int]  # the points the bot and the opponent still need
 Leaf = Callable[[int, int], float]  # the chance to win once the play is over, from the needs then
@@ -306,7 +310,7 @@ def win_card(view: CribbageView, guesses: Sequence[Ranks], odds: WinOdds) -> Car
 Guesser = Callable[[CribbageView, int, random.Random], list[Ranks]]
 
 
-def expert_play(guesses: int = PEG_GUESSES, within: int = WITHIN, guesser: Guesser = guess_hands) -> PlayPolicy:
+def expert_play(guesses: int = EXPERT_GUESSES, within: int = WITHIN, guesser: Guesser = guess_hands) -> PlayPolicy:
     """The play policy: `guesses` guesses at the opponent's hand per card, made by `guesser`, weighed by
     Hard's look-ahead far from the end and by the chance to win near it (within `within`); in the variants,
     Hard's. With Hard's guesser and budget it chooses as Hard far from the end."""
@@ -325,8 +329,11 @@ def expert_play(guesses: int = PEG_GUESSES, within: int = WITHIN, guesser: Guess
 
 
 def expert_bot(
-    manners: CountingManners = EXACT, guesses: int = PEG_GUESSES, within: int = WITHIN, guesser: Guesser = guess_hands
+    manners: CountingManners = EXACT,
+    guesses: int = EXPERT_GUESSES,
+    within: int = WITHIN,
+    guesser: Guesser = guess_hands,
 ) -> CribbageBot:
-    """The Expert bot; its budget: `guesses` guesses at the opponent's hand per card it lays near the end
-    (within `within` points), made by `guesser`."""
+    """The Expert bot; its budget: `guesses` guesses at the opponent's hand, made by `guesser`, per card it
+    lays; it plays to win within `within` points of the target."""
     return PolicyBot("expert", win_discard(within), expert_play(guesses, within, guesser), manners)
