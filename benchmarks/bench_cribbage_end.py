@@ -30,8 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from cribtiles.bot.cribbage.bots import PEG_GUESSES, CribbageBot, hard_bot
-from cribtiles.bot.cribbage.expert import WITHIN, expert_bot
+from cribtiles.bot.cribbage.bots import CribbageBot, hard_bot
+from cribtiles.bot.cribbage.expert import EXPERT_GUESSES, WITHIN, expert_bot
 from cribtiles.bot.cribbage.guess import guess_hands, table_guess_hands
 from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.options import Phase
@@ -46,7 +46,7 @@ def make_bot(name: str) -> CribbageBot:
     if parts[0] != "expert":
         raise ValueError(f"no candidate {name!r}")
     within = int(parts[1]) if len(parts) > 1 else WITHIN
-    guesses, guesser = PEG_GUESSES, guess_hands
+    guesses, guesser = EXPERT_GUESSES, guess_hands
     if len(parts) > 2:
         kind, n = parts[2], int(parts[3])
         guesses = n
