@@ -16,6 +16,11 @@ Candidates and bases (a name, or a name with options after colons):
   expert:W              the Expert playing to win within W points (45 shipped; 121: all the game)
   expert:W:hardlike:N   ... with N guesses in the whole play, kept as Hard's crib-table discard would keep them
   expert:W:guesses:N    ... with N plain guesses (as Hard's) in the whole play
+
+Measured (one core, load 5-7):
+  expert:80 --base expert --within 80 --positions 150 --seed 1 (both with 24 guesses): 13 of 300 pairs
+    differ; games won +0.33 +- 1.20 points, spread +0.14 +- 0.23 (2,293 s): playing to win from 80 points
+    rather than 45 changes too little to show, so WITHIN stays 45
 """
 
 from __future__ import annotations
