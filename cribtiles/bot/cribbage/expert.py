@@ -9,7 +9,8 @@ hand and crib.
 - The discard: for each of the fifteen splits, the chance to win over every starter (the kept hand's
   exact show with each of the 46), the play's points as measured, the opponent's hand as measured, and the
   crib as measured, moved up or down to the expected crib of the two cards laid away (Hard's crib table).
-- The play, all the game: twice Hard's guesses at the opponent's hand (`EXPERT_GUESSES`); far from the
+- The play, all the game: twice Hard's guesses at the opponent's hand (`EXPERT_GUESSES`), the opponent
+  taken to discard by the crib table as Hard does, not by the cards' plain worth; far from the
   end weighed by Hard's look-ahead, near it by the chance to win: each line of the play solved to its
   end, where the value is the chance to win: the bot's show is known once the starter is cut, the
   opponent's is the guessed hand's, the crib as measured; then the next deal's chances.
@@ -39,7 +40,7 @@ from .bots import (
 )
 from .crib import default_table
 from .discard import JACK, Split, rank_points, splits, unseen_after
-from .guess import guess_hands, opponent_gone
+from .guess import opponent_gone, table_guess_hands
 from .odds import Dist, WinOdds, convolve, default_odds, default_win_odds, shifted
 from .peg import (
     LAST_CARD,
@@ -56,8 +57,9 @@ from .peg import (
 
 #: Within this many points of the target (either player), Expert plays to win rather than to score.
 WITHIN = 45
-#: The Expert's guesses at the opponent's hand for each card it lays: twice Hard's, measured to peg
-#: +0.06 +- 0.02 points a deal more than Hard's 24 (`benchmarks/bench_cribbage_mid.py guesses:48`).
+#: The Expert's guesses at the opponent's hand for each card it lays: twice Hard's, each a deal the
+#: opponent keeps as Hard's crib table would (`guess.table_guess_hands`), measured to peg +0.07 +- 0.02
+#: points a deal more than Hard (`benchmarks/bench_cribbage_mid.py hardlike:48`, 3,000 deals).
 EXPERT_GUESSES = 2 * PEG_GUESSES
 
 Needs = tuple[int, int]  # the points the bot and the opponent still need
@@ -310,7 +312,9 @@ def win_card(view: CribbageView, guesses: Sequence[Ranks], odds: WinOdds) -> Car
 Guesser = Callable[[CribbageView, int, random.Random], list[Ranks]]
 
 
-def expert_play(guesses: int = EXPERT_GUESSES, within: int = WITHIN, guesser: Guesser = guess_hands) -> PlayPolicy:
+def expert_play(
+    guesses: int = EXPERT_GUESSES, within: int = WITHIN, guesser: Guesser = table_guess_hands
+) -> PlayPolicy:
     """The play policy: `guesses` guesses at the opponent's hand per card, made by `guesser`, weighed by
     Hard's look-ahead far from the end and by the chance to win near it (within `within`); in the variants,
     Hard's. With Hard's guesser and budget it chooses as Hard far from the end."""
@@ -332,7 +336,7 @@ def expert_bot(
     manners: CountingManners = EXACT,
     guesses: int = EXPERT_GUESSES,
     within: int = WITHIN,
-    guesser: Guesser = guess_hands,
+    guesser: Guesser = table_guess_hands,
 ) -> CribbageBot:
     """The Expert bot; its budget: `guesses` guesses at the opponent's hand, made by `guesser`, per card it
     lays; it plays to win within `within` points of the target."""

@@ -24,7 +24,7 @@ from cribtiles.bot.cribbage.expert import (
     split_win_chance,
     win_split,
 )
-from cribtiles.bot.cribbage.guess import guess_hands, opponent_gone
+from cribtiles.bot.cribbage.guess import guess_hands, opponent_gone, table_guess_hands
 from cribtiles.bot.cribbage.levels import make_cribbage_bot
 from cribtiles.bot.cribbage.odds import (
     DATA_FILE,
@@ -223,7 +223,8 @@ def test_the_play_budget_must_be_a_guess_or_more() -> None:
 
 
 def test_far_from_the_end_expert_with_hards_budget_chooses_as_hard() -> None:
-    expert_level, hard_level = expert_bot(guesses=PEG_GUESSES), make_cribbage_bot("hard")
+    expert_level = expert_bot(guesses=PEG_GUESSES, guesser=guess_hands)
+    hard_level = make_cribbage_bot("hard")
     for seed in range(4):
         state = new_game(seed)._with(scores=(40, 60))
         step = 0
@@ -256,7 +257,11 @@ def test_in_the_variants_expert_plays_every_choice_as_hard_to_the_end(variant: V
 def test_the_span_it_plays_to_win_in_is_a_parameter() -> None:
     """Within 0 points (and with Hard's budget) the Expert never plays to win, so near the end it chooses as
     Hard does; within 121 it plays to win from the first discard (the split with the best chance to win)."""
-    never, always, hard = expert_bot(within=0, guesses=PEG_GUESSES), expert_bot(within=121), hard_bot()
+    never, always, hard = (
+        expert_bot(within=0, guesses=PEG_GUESSES, guesser=guess_hands),
+        expert_bot(within=121),
+        hard_bot(),
+    )
     for seed in range(3):
         state = new_game(seed)._with(scores=(100, 110))
         step = 0
@@ -274,7 +279,7 @@ def test_the_span_it_plays_to_win_in_is_a_parameter() -> None:
         assert always.choose(view, random.Random(0)) == Discard(split.discarded)
 
 
-def test_far_from_the_end_expert_discards_as_hard_and_lays_hards_card_over_twice_the_guesses() -> None:
+def test_far_from_the_end_expert_discards_as_hard_and_lays_hards_card_over_twice_the_table_guesses() -> None:
     expert_level, hard_level = make_cribbage_bot("expert"), make_cribbage_bot("hard")
     assert expert.EXPERT_GUESSES == 2 * PEG_GUESSES
     differs = 0
@@ -289,7 +294,7 @@ def test_far_from_the_end_expert_discards_as_hard_and_lays_hards_card_over_twice
             if view.phase is Phase.DISCARD:
                 assert move == hard_level.choose(view, random.Random(f"{seed}/{step}"))
             elif len(view.legal) > 1:
-                hands = guess_hands(view, 2 * PEG_GUESSES, random.Random(f"{seed}/{step}"))
+                hands = table_guess_hands(view, 2 * PEG_GUESSES, random.Random(f"{seed}/{step}"))
                 card = lookahead_card(view.hand, view.pile, opponent_gone(view), hands)
                 assert move == PlayCard(card)
                 differs += move != hard_level.choose(view, random.Random(f"{seed}/{step}"))
