@@ -20,6 +20,8 @@ Candidates and bases (a name, or a name with options after colons):
 Measured (one core, load 3-7):
   expert --base hard --within 70 --positions 120 --seed 1001 (the Expert of 48 plain guesses): 13 of 240
     pairs differ; games won +2.08 +- 1.50 points, spread +0.15 +- 0.44 (805 s)
+  expert --base hard --within 70 --positions 120 --seed 2001 (the Expert as shipped: 48 crib-table
+    guesses): 30 of 240 pairs differ; games won +2.50 +- 2.28 points, spread +0.07 +- 0.54 (603 s)
   expert:80 --base expert --within 80 --positions 150 --seed 1 (both with 24 guesses): 13 of 300 pairs
     differ; games won +0.33 +- 1.20 points, spread +0.14 +- 0.23 (2,293 s): playing to win from 80 points
     rather than 45 changes too little to show, so WITHIN stays 45
