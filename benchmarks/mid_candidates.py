@@ -20,8 +20,8 @@ from cribtiles.bot.cribbage.bots import (
 )
 from cribtiles.bot.cribbage.crib import default_table
 from cribtiles.bot.cribbage.discard import JACK, Split, best_split, hand_sums, rank_points, unseen_after
-from cribtiles.bot.cribbage.guess import MAX_DEALS, guess_hands, lowest_value_held, opponent_gone, possible_cards
-from cribtiles.bot.cribbage.peg import VALUE, Solver, lookahead_card, sample_hands
+from cribtiles.bot.cribbage.guess import guess_hands, opponent_gone, table_guess_hands
+from cribtiles.bot.cribbage.peg import Solver, lookahead_card
 from cribtiles.cribbage.cards import DECK, Card
 from cribtiles.cribbage.view import CribbageView
 
@@ -124,30 +124,9 @@ def guesses_play(guesses: int):  # type: ignore[no-untyped-def]
     return play
 
 
-def hard_like_guesses(view: CribbageView, guesses: int, rng: random.Random) -> list[Ranks]:
-    """`guess.guess_hands` with the opponent taken to discard as Hard does (the crib table), not by the
-    plain worth of the two cards."""
-    size = view.opponent_cards_left
-    if size == 0:
-        return [()] * guesses
-    laid = tuple(c for p, c in view.played if p == view.opponent)
-    least = lowest_value_held(view.played, view.opponent, view.pile)
-    worth = default_table().worth(view.dealer == view.opponent)
-    pool = list(view.unseen)
-    found: list[Ranks] = []
-    for _ in range(MAX_DEALS):
-        kept = best_split((*laid, *rng.sample(pool, 6 - len(laid))), worth).kept
-        held = tuple(sorted(c.rank for c in kept if c not in laid))
-        if len(held) == size and all(VALUE[r] >= least for r in held):
-            found.append(held)
-            if len(found) == guesses:
-                return found
-    return found + sample_hands(possible_cards(view), size, guesses - len(found), rng)
-
-
 def hard_like_play(guesses: int):  # type: ignore[no-untyped-def]
     def play(view: CribbageView, rng: random.Random) -> Card:
-        hands = hard_like_guesses(view, guesses, rng)
+        hands = table_guess_hands(view, guesses, rng)
         return lookahead_card(view.hand, view.pile, opponent_gone(view), hands, needs_near_the_end(view))
 
     return play
