@@ -1,5 +1,5 @@
-"""The Expert cribbage bot: Hard's discard and play while the end is far, and near the end a player who
-plays to win the game rather than to score points.
+"""The Expert cribbage bot: Hard's discard and play while the end is far (its play over more guesses at
+the opponent's hand), and near the end a player who plays to win the game rather than to score points.
 
 Near the end (either player within `WITHIN` points of the target) the points of a deal count only for the
 chance of winning they bring (`odds.WinOdds`, solved from measured deals), and the order of the deal
@@ -9,7 +9,9 @@ hand and crib.
 - The discard: for each of the fifteen splits, the chance to win over every starter (the kept hand's
   exact show with each of the 46), the play's points as measured, the opponent's hand as measured, and the
   crib as measured, moved up or down to the expected crib of the two cards laid away (Hard's crib table).
-- The play: Hard's look-ahead over guesses at the opponent's hand, each line of the play solved to its
+- The play, all the game: twice Hard's guesses at the opponent's hand (`EXPERT_GUESSES`), the opponent
+  taken to discard by the crib table as Hard does, not by the cards' plain worth; far from the
+  end weighed by Hard's look-ahead, near it by the chance to win: each line of the play solved to its
   end, where the value is the chance to win: the bot's show is known once the starter is cut, the
   opponent's is the guessed hand's, the crib as measured; then the next deal's chances.
 """
@@ -34,10 +36,11 @@ from .bots import (
     PolicyBot,
     hard_discard,
     hard_play,
+    needs_near_the_end,
 )
 from .crib import default_table
 from .discard import JACK, Split, rank_points, splits, unseen_after
-from .guess import guess_hands, opponent_gone
+from .guess import opponent_gone, table_guess_hands
 from .odds import Dist, WinOdds, convolve, default_odds, default_win_odds, shifted
 from .peg import (
     LAST_CARD,
@@ -45,6 +48,7 @@ from .peg import (
     VALUE,
     Ranks,
     fitting,
+    lookahead_card,
     mover_value,
     sequence_points,
     value,
@@ -53,6 +57,10 @@ from .peg import (
 
 #: Within this many points of the target (either player), Expert plays to win rather than to score.
 WITHIN = 45
+#: The Expert's guesses at the opponent's hand for each card it lays: twice Hard's, each a deal the
+#: opponent keeps as Hard's crib table would (`guess.table_guess_hands`), measured to peg +0.07 +- 0.02
+#: points a deal more than Hard (`benchmarks/bench_cribbage_mid.py hardlike:48`, 3,000 deals).
+EXPERT_GUESSES = 2 * PEG_GUESSES
 
 Needs = tuple[int, int]  # the points the bot and the opponent still need
 Leaf = Callable[[int, int], float]  # the chance to win once the play is over, from the needs then
@@ -160,10 +168,19 @@ def win_split(six: Sequence[Card], needs: Needs, dealer: bool, odds: WinOdds) ->
     return best[1]
 
 
-def expert_discard(view: CribbageView, rng: random.Random) -> Split:
-    if not near_the_end(view):
+def expert_discard(view: CribbageView, rng: random.Random, within: int = WITHIN) -> Split:
+    if not near_the_end(view, within):
         return hard_discard(view, rng)
     return win_split(view.hand, needs_of(view), view.dealer == view.player, default_win_odds())
+
+
+def win_discard(within: int = WITHIN) -> DiscardPolicy:
+    """The discard policy: Hard's, and the chance to win once either player is within `within` points."""
+
+    def discard(view: CribbageView, rng: random.Random) -> Split:
+        return expert_discard(view, rng, within)
+
+    return discard
 
 
 # --- the play ---
@@ -292,20 +309,35 @@ def win_card(view: CribbageView, guesses: Sequence[Ranks], odds: WinOdds) -> Car
     return by_rank[best]
 
 
-def expert_play(guesses: int = PEG_GUESSES) -> PlayPolicy:
-    """The play policy: Hard's far from the end; near it, `guesses` guesses at the opponent's hand per card."""
+Guesser = Callable[[CribbageView, int, random.Random], list[Ranks]]
+
+
+def expert_play(
+    guesses: int = EXPERT_GUESSES, within: int = WITHIN, guesser: Guesser = table_guess_hands
+) -> PlayPolicy:
+    """The play policy: `guesses` guesses at the opponent's hand per card, made by `guesser`, weighed by
+    Hard's look-ahead far from the end and by the chance to win near it (within `within`); in the variants,
+    Hard's. With Hard's guesser and budget it chooses as Hard far from the end."""
     if guesses < 1:
         raise ValueError(f"the Expert bot needs at least one guess at the opponent's hand, not {guesses}")
 
     def play(view: CribbageView, rng: random.Random) -> Card:
-        if not near_the_end(view) or view.starter is None:
+        if view.options.variant is not Variant.SIX_CARD or view.starter is None:
             return hard_play(view, rng)
-        return win_card(view, guess_hands(view, guesses, rng), default_win_odds())
+        hands = guesser(view, guesses, rng)
+        if not near_the_end(view, within):  # Hard's look-ahead, over these guesses
+            return lookahead_card(view.hand, view.pile, opponent_gone(view), hands, needs_near_the_end(view))
+        return win_card(view, hands, default_win_odds())
 
     return play
 
 
-def expert_bot(manners: CountingManners = EXACT, guesses: int = PEG_GUESSES) -> CribbageBot:
-    """The Expert bot; its budget: `guesses` guesses at the opponent's hand per card it lays near the end."""
-    policy: DiscardPolicy = expert_discard
-    return PolicyBot("expert", policy, expert_play(guesses), manners)
+def expert_bot(
+    manners: CountingManners = EXACT,
+    guesses: int = EXPERT_GUESSES,
+    within: int = WITHIN,
+    guesser: Guesser = table_guess_hands,
+) -> CribbageBot:
+    """The Expert bot; its budget: `guesses` guesses at the opponent's hand, made by `guesser`, per card it
+    lays; it plays to win within `within` points of the target."""
+    return PolicyBot("expert", win_discard(within), expert_play(guesses, within, guesser), manners)

@@ -12,7 +12,8 @@ from cribtiles.cribbage.cards import Card
 from cribtiles.cribbage.peg import MAX_COUNT
 from cribtiles.cribbage.view import CribbageView
 
-from .discard import best_split, plain_worth
+from .crib import default_table
+from .discard import CribWorth, best_split, plain_worth
 from .peg import VALUE, Ranks, sample_hands
 
 #: The most deals tried for the guesses of one decision (the rest are drawn from every card they may hold).
@@ -65,12 +66,23 @@ def guess_hands(view: CribbageView, guesses: int, rng: random.Random) -> list[Ra
     keeps the guess when discarding them as a sensible player does (`best_split`, the crib's plain value)
     keeps the cards laid, and what is left agrees with their go's. Too few kept in `MAX_DEALS` deals: the
     rest from the cards they may hold."""
+    return guesses_by(view, guesses, rng, plain_worth(view.dealer == view.opponent))
+
+
+def table_guess_hands(view: CribbageView, guesses: int, rng: random.Random) -> list[Ranks]:
+    """`guess_hands`, the opponent taken to discard as Hard does (the crib table), not by the cards' plain
+    worth: the Expert's guesses in the play."""
+    return guesses_by(view, guesses, rng, default_table().worth(view.dealer == view.opponent))
+
+
+def guesses_by(view: CribbageView, guesses: int, rng: random.Random, worth: CribWorth) -> list[Ranks]:
+    """`guesses` guesses at the opponent's hand, their discard choosing by `worth` (the crib's value to
+    them: their own crib, or ours)."""
     size = view.opponent_cards_left
     if size == 0:
         return [()] * guesses
     laid = tuple(c for p, c in view.played if p == view.opponent)
     least = lowest_value_held(view.played, view.opponent, view.pile)
-    worth = plain_worth(view.dealer == view.opponent)  # the opponent lays away to their own crib, or to ours
     variant = view.options.variant
     pool = list(view.unseen)
     found: list[Ranks] = []

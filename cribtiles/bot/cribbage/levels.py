@@ -42,8 +42,8 @@ TABLE: tuple[CribbageLevel, ...] = (
     ),
     CribbageLevel(
         "expert",
-        "plays as Hard until the end is near, then weighs each discard and card by its chance to win the game"
-        " (in the variants, as Hard)",
+        "plays as Hard, over twice as many guesses at your cards, until the end is near, then weighs each"
+        " discard and card by its chance to win the game (in the variants, as Hard)",
         expert_bot,
         EXACT,
     ),

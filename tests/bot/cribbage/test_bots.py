@@ -9,6 +9,7 @@ import random
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import replace
 from importlib import resources
 from itertools import product
@@ -31,7 +32,13 @@ from cribtiles.bot.cribbage.discard import (
     splits,
     unseen_after,
 )
-from cribtiles.bot.cribbage.guess import guess_hands, lowest_value_held, opponent_gone, possible_cards
+from cribtiles.bot.cribbage.guess import (
+    guess_hands,
+    lowest_value_held,
+    opponent_gone,
+    possible_cards,
+    table_guess_hands,
+)
 from cribtiles.bot.cribbage.levels import DESCRIPTIONS, LEVELS, cribbage_level, make_cribbage_bot
 from cribtiles.bot.cribbage.make_crib_table import crib_entry
 from cribtiles.bot.cribbage.peg import WIN, Solver, greedy_card, highest_card, lookahead_card, sample_hands
@@ -258,7 +265,8 @@ def test_the_opponent_is_guessed_to_keep_good_hands() -> None:
     assert sum(map(rank_points, guesses)) > 2 * sum(map(rank_points, at_random))
 
 
-def test_guesses_agree_with_the_cards_laid_and_the_goes() -> None:
+@pytest.mark.parametrize("guesser", [guess_hands, table_guess_hands])
+def test_guesses_agree_with_the_cards_laid_and_the_goes(guesser: Callable[..., list[tuple[int, ...]]]) -> None:
     for moves_into in range(1, 8):
         state = play_to(seed=11, phase=Phase.PLAY, moves_into=moves_into)
         p = state.current_player
@@ -266,10 +274,25 @@ def test_guesses_agree_with_the_cards_laid_and_the_goes() -> None:
             continue
         view = state.view(p)
         least = lowest_value_held(view.played, view.opponent, view.pile)
-        for g in guess_hands(view, 24, random.Random(1)):
+        for g in guesser(view, 24, random.Random(1)):
             assert len(g) == view.opponent_cards_left
             assert all(min(r, 10) >= least for r in g)
             assert Counter(g) <= Counter(c.rank for c in view.unseen)
+
+
+def test_the_table_guesser_takes_the_opponent_to_discard_by_the_crib_table() -> None:
+    """The Expert's guesses: deals the opponent keeps as Hard would (the crib table), so as many good
+    hands as the plain guesser's, yet not the same hands."""
+    state = play_to(seed=11, phase=Phase.PLAY)
+    p = state.current_player
+    assert p is not None
+    view = state.view(p)
+    table = table_guess_hands(view, 200, random.Random(1))
+    plain = guess_hands(view, 200, random.Random(1))
+    assert table == table_guess_hands(view, 200, random.Random(1))
+    assert len(table) == 200 and all(len(g) == 4 for g in table)
+    assert table != plain
+    assert sum(map(rank_points, table)) > 0.8 * sum(map(rank_points, plain))
 
 
 def test_possible_cards_fall_back_to_every_unseen_card_when_the_goes_leave_too_few() -> None:

@@ -13,7 +13,7 @@ from importlib import resources
 import pytest
 
 from cribtiles.bot.cribbage import expert
-from cribtiles.bot.cribbage.bots import choose_reporting, hard_bot
+from cribtiles.bot.cribbage.bots import PEG_GUESSES, choose_reporting, hard_bot
 from cribtiles.bot.cribbage.crib import default_table
 from cribtiles.bot.cribbage.discard import best_split, expected_show, splits, unseen_after
 from cribtiles.bot.cribbage.expert import (
@@ -24,6 +24,7 @@ from cribtiles.bot.cribbage.expert import (
     split_win_chance,
     win_split,
 )
+from cribtiles.bot.cribbage.guess import guess_hands, opponent_gone, table_guess_hands
 from cribtiles.bot.cribbage.levels import make_cribbage_bot
 from cribtiles.bot.cribbage.odds import (
     DATA_FILE,
@@ -35,8 +36,9 @@ from cribtiles.bot.cribbage.odds import (
     load_odds,
     shifted,
 )
-from cribtiles.bot.cribbage.peg import Solver
+from cribtiles.bot.cribbage.peg import Solver, lookahead_card
 from cribtiles.cribbage import DECK, CribbageState, Phase, new_game, parse_cards
+from cribtiles.cribbage.moves import Discard, PlayCard
 from cribtiles.cribbage.options import CribbageOptions, Variant
 
 SMALL = DealOdds(
@@ -220,8 +222,9 @@ def test_the_play_budget_must_be_a_guess_or_more() -> None:
         expert_bot(guesses=0)
 
 
-def test_far_from_the_end_expert_chooses_as_hard() -> None:
-    expert_level, hard_level = make_cribbage_bot("expert"), make_cribbage_bot("hard")
+def test_far_from_the_end_expert_with_hards_budget_chooses_as_hard() -> None:
+    expert_level = expert_bot(guesses=PEG_GUESSES, guesser=guess_hands)
+    hard_level = make_cribbage_bot("hard")
     for seed in range(4):
         state = new_game(seed)._with(scores=(40, 60))
         step = 0
@@ -249,3 +252,52 @@ def test_in_the_variants_expert_plays_every_choice_as_hard_to_the_end(variant: V
         move = expert.choose(view, random.Random(state.deal_number * 100 + len(state.log)))
         assert move == hard.choose(view, random.Random(state.deal_number * 100 + len(state.log)))
         state = state.apply(move)
+
+
+def test_the_span_it_plays_to_win_in_is_a_parameter() -> None:
+    """Within 0 points (and with Hard's budget) the Expert never plays to win, so near the end it chooses as
+    Hard does; within 121 it plays to win from the first discard (the split with the best chance to win)."""
+    never, always, hard = (
+        expert_bot(within=0, guesses=PEG_GUESSES, guesser=guess_hands),
+        expert_bot(within=121),
+        hard_bot(),
+    )
+    for seed in range(3):
+        state = new_game(seed)._with(scores=(100, 110))
+        step = 0
+        while state.phase is not Phase.SHOW and not state.is_over:
+            player = state.current_player
+            assert player is not None
+            view = state.view(player)
+            move = never.choose(view, random.Random(f"{seed}/{step}"))
+            assert move == hard.choose(view, random.Random(f"{seed}/{step}"))
+            state = state.apply(move)
+            step += 1
+        start = new_game(seed)
+        view = start.view(start.dealer)
+        split = win_split(view.hand, (121, 121), True, default_win_odds())
+        assert always.choose(view, random.Random(0)) == Discard(split.discarded)
+
+
+def test_far_from_the_end_expert_discards_as_hard_and_lays_hards_card_over_twice_the_table_guesses() -> None:
+    expert_level, hard_level = make_cribbage_bot("expert"), make_cribbage_bot("hard")
+    assert expert.EXPERT_GUESSES == 2 * PEG_GUESSES
+    differs = 0
+    for seed in range(6):
+        state = new_game(seed)._with(scores=(40, 60))
+        step = 0
+        while state.phase is not Phase.SHOW:
+            player = state.current_player
+            assert player is not None
+            view = state.view(player)
+            move = expert_level.choose(view, random.Random(f"{seed}/{step}"))
+            if view.phase is Phase.DISCARD:
+                assert move == hard_level.choose(view, random.Random(f"{seed}/{step}"))
+            elif len(view.legal) > 1:
+                hands = table_guess_hands(view, 2 * PEG_GUESSES, random.Random(f"{seed}/{step}"))
+                card = lookahead_card(view.hand, view.pile, opponent_gone(view), hands)
+                assert move == PlayCard(card)
+                differs += move != hard_level.choose(view, random.Random(f"{seed}/{step}"))
+            state = state.apply(move)
+            step += 1
+    assert differs > 0

@@ -1,0 +1,150 @@
+"""Candidate mid-game changes to Hard for `bench_cribbage_mid.py`: measurement only, not a level."""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import random
+from functools import lru_cache
+from itertools import combinations_with_replacement
+from pathlib import Path
+
+from cribtiles.bot.cribbage.bots import (
+    PEG_GUESSES,
+    CribbageBot,
+    PolicyBot,
+    hard_discard,
+    hard_play,
+    needs_near_the_end,
+    own_crib,
+)
+from cribtiles.bot.cribbage.crib import default_table
+from cribtiles.bot.cribbage.discard import JACK, Split, best_split, hand_sums, rank_points, unseen_after
+from cribtiles.bot.cribbage.guess import guess_hands, opponent_gone, table_guess_hands
+from cribtiles.bot.cribbage.peg import Solver, lookahead_card
+from cribtiles.cribbage.cards import DECK, Card
+from cribtiles.cribbage.view import CribbageView
+
+Ranks = tuple[int, ...]
+PEG_SAMPLES = 48
+
+
+PEG_TABLE = Path("/tmp/expertmid_peg_table.json")
+
+
+@lru_cache(maxsize=1)
+def peg_table() -> dict[tuple[Ranks, bool], float]:
+    """Every kept four's `peg_value`, made once (both cores) and kept in `PEG_TABLE`."""
+    if not PEG_TABLE.exists():
+        keys = [
+            (k, pone)
+            for k in combinations_with_replacement(range(1, 14), 4)
+            if max(k.count(r) for r in k) <= 4
+            for pone in (False, True)
+        ]
+        with multiprocessing.Pool(2) as pool:
+            values = pool.starmap(peg_value, keys, chunksize=16)
+        PEG_TABLE.write_text(json.dumps([[list(k), pone, v] for (k, pone), v in zip(keys, values, strict=True)]))
+    return {(tuple(k), pone): v for k, pone, v in json.loads(PEG_TABLE.read_text())}
+
+
+def peg_value(kept: Ranks, pone: bool) -> float:
+    """The kept four's mean net pegging (own minus opponent's) over `PEG_SAMPLES` opponent fours drawn at
+    random from the deck less the kept ranks (fixed by the pattern), both playing as Hard's solver does."""
+    rng = random.Random(f"peg/{kept}/{pone}")
+    pool = list(DECK)
+    for r in kept:
+        pool.remove(next(c for c in pool if c.rank == r))
+    solver = Solver()
+    total = 0.0
+    for _ in range(PEG_SAMPLES):
+        theirs = tuple(sorted(c.rank for c in rng.sample(pool, 4)))
+        total += solver.solve(kept, theirs, (), 0, 0 if pone else 1, False)
+    return total / PEG_SAMPLES
+
+
+def peg_discard(w: float):  # type: ignore[no-untyped-def]
+    def discard(view: CribbageView, rng: random.Random) -> Split:
+        six = view.hand
+        n = len(unseen_after(six))
+        worth = default_table().worth(own_crib(view))
+        pone = view.dealer != view.player
+        table = peg_table()
+        best: tuple[float, Split] | None = None
+        for s, total in hand_sums(six):
+            v = total / n + worth(*s.discarded) + w * table[(tuple(sorted(c.rank for c in s.kept)), pone)]
+            if best is None or v > best[0]:
+                best = (v, s)
+        assert best is not None
+        return best[1]
+
+    return discard
+
+
+CRIB_SAMPLES = 300
+
+
+def crib_points(cards: tuple[Card, ...], starter: Card) -> int:
+    points = rank_points((*(c.rank for c in cards), starter.rank))
+    suit = cards[0].suit
+    if all(c.suit == suit for c in cards) and starter.suit == suit:
+        points += 5
+    points += sum(1 for c in cards if c.rank == JACK and c.suit == starter.suit)
+    return points
+
+
+def crib_discard(view: CribbageView, rng: random.Random) -> Split:
+    """Hard's discard with the crib sampled: the opponent's two (at random from the unseen) and the starter,
+    the same samples for every split."""
+    six = view.hand
+    unseen = list(unseen_after(six))
+    n = len(unseen)
+    sign = 1.0 if own_crib(view) else -1.0
+    local = random.Random(f"crib/{sorted(six)}")
+    samples = [tuple(local.sample(unseen, 3)) for _ in range(CRIB_SAMPLES)]
+    best: tuple[float, Split] | None = None
+    for s, total in hand_sums(six):
+        a, b = s.discarded
+        crib = sum(crib_points((a, b, x, y), st) for x, y, st in samples) / CRIB_SAMPLES
+        v = total / n + sign * crib
+        if best is None or v > best[0]:
+            best = (v, s)
+    assert best is not None
+    return best[1]
+
+
+def guesses_play(guesses: int):  # type: ignore[no-untyped-def]
+    def play(view: CribbageView, rng: random.Random) -> Card:
+        if len(view.names) > 2:
+            return hard_play(view, rng)
+        hands = guess_hands(view, guesses, rng)
+        once = view.options.variant.play_once
+        return lookahead_card(view.hand, view.pile, opponent_gone(view), hands, needs_near_the_end(view), once)
+
+    return play
+
+
+def hard_like_play(guesses: int):  # type: ignore[no-untyped-def]
+    def play(view: CribbageView, rng: random.Random) -> Card:
+        hands = table_guess_hands(view, guesses, rng)
+        return lookahead_card(view.hand, view.pile, opponent_gone(view), hands, needs_near_the_end(view))
+
+    return play
+
+
+def make_candidate(name: str) -> CribbageBot:
+    kind, _, arg = name.partition(":")
+    if kind == "hard":
+        return PolicyBot("hard", hard_discard, hard_play)
+    if kind == "peg":
+        return PolicyBot(name, peg_discard(float(arg)), hard_play)
+    if kind == "crib":
+        return PolicyBot(name, crib_discard, hard_play)
+    if kind == "guesses":
+        return PolicyBot(name, hard_discard, guesses_play(int(arg or PEG_GUESSES)))
+    if kind == "hardlike":
+        return PolicyBot(name, hard_discard, hard_like_play(int(arg or PEG_GUESSES)))
+    raise ValueError(f"no candidate {name!r}")
+
+
+_ = best_split
