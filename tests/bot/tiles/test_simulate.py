@@ -149,10 +149,12 @@ def test_with_the_bag_empty_the_policy_weighs_kept_tiles_as_half_their_count_in_
 
 def mid_game_positions(seed: int) -> list[GameState]:
     """States of a policy game with tiles still in the bag, a few turns apart."""
-    return [s for s in positions(seed, 30) if s.bag_size() > 25][4::5]
+    states = [s for s in positions(seed, 30) if s.bag_size() > 25][4::8]
+    assert len(states) >= 2
+    return states
 
 
-@pytest.mark.parametrize("seed", [9, 10])
+@pytest.mark.parametrize("seed", [9])
 def test_a_continuation_that_stops_before_the_end_is_judged_by_the_learned_value(seed: int) -> None:
     """The value replaces the racks' worth: the spread gained, plus the spread still to come by the
     value from the view of the player to move at the end (against me when it is not me)."""
@@ -201,22 +203,21 @@ def test_a_continuation_that_reaches_the_end_ignores_the_value(seed: int) -> Non
             assert rollout(state, candidate.move, view.player, leave, score=candidate.score, value=value) == plain
 
 
-@pytest.mark.parametrize("use_value", [True, False])
-def test_the_expert_with_or_without_the_value_plays_a_legal_move(use_value: bool) -> None:
+def test_the_expert_with_the_value_plays_a_legal_move() -> None:
     state = mid_game_positions(12)[0]
     view = state.view(state.current)
-    bot = ExpertBot(budget=0.2, clock=fake_clock(0.001), use_value=use_value)
+    bot = ExpertBot(budget=0.1, clock=fake_clock(0.001), candidates=4, use_value=True)
     move = bot.choose(view, random.Random(3))
     state.apply(move)  # legal, or the rules raise
-    assert sum(bot.last_samples.values()) > 40  # the candidates were weighed, not just ranked
+    assert sum(bot.last_samples.values()) > 8  # the candidates were weighed, not just ranked
 
 
 def test_without_a_readable_value_the_expert_judges_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
     state = mid_game_positions(12)[1]
     view = state.view(state.current)
-    plain = ExpertBot(budget=0.2, clock=fake_clock(0.001), use_value=False)
+    plain = ExpertBot(budget=0.1, clock=fake_clock(0.001), candidates=4, use_value=False)
     expected = plain.choose(view, random.Random(4))
     monkeypatch.setattr(simulate, "default_value", lambda: None)
-    unread = ExpertBot(budget=0.2, clock=fake_clock(0.001), use_value=True)
+    unread = ExpertBot(budget=0.1, clock=fake_clock(0.001), candidates=4, use_value=True)
     assert unread.choose(view, random.Random(4)) == expected
     assert unread.last_samples == plain.last_samples
