@@ -204,7 +204,7 @@ def test_a_continuation_that_reaches_the_end_ignores_the_value(seed: int) -> Non
 
 
 def test_the_expert_with_the_value_plays_a_legal_move() -> None:
-    state = mid_game_positions(12)[0]
+    state = mid_game_positions(13)[0]
     view = state.view(state.current)
     bot = ExpertBot(budget=0.1, clock=fake_clock(0.001), candidates=4, use_value=True)
     move = bot.choose(view, random.Random(3))
@@ -213,11 +213,16 @@ def test_the_expert_with_the_value_plays_a_legal_move() -> None:
 
 
 def test_without_a_readable_value_the_expert_judges_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
-    state = mid_game_positions(12)[1]
+    state = mid_game_positions(13)[0]
     view = state.view(state.current)
     plain = ExpertBot(budget=0.1, clock=fake_clock(0.001), candidates=4, use_value=False)
     expected = plain.choose(view, random.Random(4))
     monkeypatch.setattr(simulate, "default_value", lambda: None)
+
+    def unreachable(*args: object) -> float:
+        raise AssertionError("the value was read, though there is none")
+
+    monkeypatch.setattr(simulate, "end_value", unreachable)
     unread = ExpertBot(budget=0.1, clock=fake_clock(0.001), candidates=4, use_value=True)
     assert unread.choose(view, random.Random(4)) == expected
     assert unread.last_samples == plain.last_samples
