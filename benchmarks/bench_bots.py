@@ -12,6 +12,7 @@ searches were exact. `--levels beginner,medium --positions 6` shortens the run.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import random
 import statistics
@@ -72,12 +73,20 @@ CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
 def latencies(
-    level: str, views: list[tuple[str, PlayerView]], budget: float | None, repeat: int, thinking: Thinking, clock: str
+    level: str,
+    views: list[tuple[str, PlayerView]],
+    budget: float | None,
+    repeat: int,
+    thinking: Thinking,
+    clock: str,
+    fields: dict[str, object] | None = None,
 ) -> list[float]:
     bot = make_bot(level, budget)
     tick = CLOCKS[clock]
     if isinstance(bot, ExpertBot):
         bot.clock = tick
+        for name, value in (fields or {}).items():
+            setattr(bot, name, value)
     times = []
     for i, (_, view) in enumerate(views):
         for r in range(repeat):
@@ -108,7 +117,19 @@ def main() -> int:
         help="time moves, and Expert's budget, in wall seconds (wall, as in the window) or in this process's "
         "CPU seconds (cpu: what the figures would be on an idle machine, whatever else runs)",
     )
+    ap.add_argument(
+        "--set", action="append", default=[], metavar="FIELD=VALUE", help="set a field of the Expert (use_value=true)"
+    )
     args = ap.parse_args()
+    fields: dict[str, object] = {}
+    for item in args.set:
+        name, sep, text = item.partition("=")
+        try:
+            fields[name] = json.loads(text)
+        except ValueError:
+            sep = ""
+        if not sep or not hasattr(ExpertBot(), name):
+            ap.error(f"--set takes FIELD=VALUE with a field of the Expert and a value (true, 0.5, 2), not {item!r}")
     levels = [lv.strip().lower() for lv in args.levels.split(",") if lv.strip()]
     bad = [lv for lv in levels if lv not in LEVELS]
     if bad or args.positions < 1 or args.repeat < 1:
@@ -117,7 +138,8 @@ def main() -> int:
     phases = {p: sum(1 for q, _ in views if q == p) for p, _ in PHASES}
     bag_empty = sum(1 for _, v in views if sum(v.bag_sizes) == 0)
     print(
-        f"Crib Tiles bot latency: {len(views)} positions ("
+        f"Crib Tiles bot latency{' (the Expert with ' + ', '.join(args.set) + ')' if args.set else ''}: "
+        f"{len(views)} positions ("
         + ", ".join(f"{n} {p}" for p, n in phases.items())
         + f"; {bag_empty} with the bag empty), {args.repeat} move(s) each, seed {args.seed}, {args.clock} seconds"
     )
@@ -125,7 +147,7 @@ def main() -> int:
     thinking = Thinking()
     for level in levels:
         budget = args.budget if level == "expert" else None
-        times = latencies(level, views, budget, args.repeat, thinking, args.clock)
+        times = latencies(level, views, budget, args.repeat, thinking, args.clock, fields)
         shown = f"{budget if budget is not None else DEFAULT_BUDGET:g}" if level == "expert" else "-"
         print(
             f"{level:<10} {shown:>7} {statistics.median(times):>9.4f} {p95(times):>9.4f} {max(times):>9.4f}"

@@ -51,8 +51,9 @@ def late_position(seed: int, bag: int) -> Any:
     return None
 
 
-def duel(seed: int, bag: int, budget: float) -> tuple[int, str, list[int]] | None:
-    """(seed, digest of the position, the Expert's spread in each seating), or None without a position."""
+def duel(seed: int, bag: int, budget: float, fields: dict[str, Any] | None = None) -> tuple[int, str, list[int]] | None:
+    """(seed, digest of the position, the Expert's spread in each seating), or None without a position.
+    `fields` are set on the Expert (`--set`)."""
     from cribtiles.bot import make_bot
     from cribtiles.bot.tiles.simulate import ExpertBot
 
@@ -62,7 +63,10 @@ def duel(seed: int, bag: int, budget: float) -> tuple[int, str, list[int]] | Non
     digest = hashlib.sha256(f"{start.board}|{start.racks}|{start.bags}|{start.scores}".encode()).hexdigest()[:12]
     spreads = []
     for expert in (0, 1):
-        bots = {expert: ExpertBot(budget=budget, clock=time.process_time), 1 - expert: make_bot("hard")}
+        bots = {
+            expert: ExpertBot(budget=budget, clock=time.process_time, **(fields or {})),
+            1 - expert: make_bot("hard"),
+        }
         state = start
         while not state.is_over:
             p = state.current
@@ -78,7 +82,7 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     from multiprocessing import Pool
 
     seeds = range(args.seed, args.seed + args.positions)
-    work = functools.partial(duel, bag=args.bag, budget=args.budget)
+    work = functools.partial(duel, bag=args.bag, budget=args.budget, fields=expert_fields(args.set))
     if args.jobs > 1:
         with Pool(args.jobs) as pool:
             rows = pool.map(work, seeds, chunksize=1)
@@ -87,11 +91,26 @@ def measure(args: argparse.Namespace) -> dict[str, Any]:
     return {str(seed): [digest, spreads] for seed, digest, spreads in filter(None, rows)}
 
 
-def run_tree(tree: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """`measure` in a fresh interpreter with `tree` first on the path."""
+def expert_fields(settings: list[str]) -> dict[str, Any]:
+    """`--set` FIELD=VALUE pairs as the Expert's fields, each VALUE read as JSON (true, 0.5, 2)."""
+    fields = {}
+    for item in settings:
+        name, sep, text = item.partition("=")
+        if not sep or not name.isidentifier():
+            raise SystemExit(f"bench_late_game: --set takes FIELD=VALUE, not {item!r}")
+        try:
+            fields[name] = json.loads(text)
+        except ValueError:
+            raise SystemExit(f"bench_late_game: {text!r} is not a value (true, 0.5, 2 ...)") from None
+    return fields
+
+
+def run_tree(tree: Path, args: argparse.Namespace, settings: list[str] | None = None) -> dict[str, Any]:
+    """`measure` in a fresh interpreter with `tree` first on the path, its Expert given `settings`."""
     env = dict(os.environ, PYTHONPATH=str(tree))
     options = ["--positions", str(args.positions), "--seed", str(args.seed), "--bag", str(args.bag)]
     options += ["--budget", str(args.budget), "--jobs", str(args.jobs)]
+    options += [f"--set={item}" for item in settings or []]
     out = subprocess.run([sys.executable, __file__, "--worker", *options], env=env, capture_output=True, text=True)
     if out.returncode != 0:
         raise SystemExit(f"bench_late_game: the run in {tree} failed:\n{out.stderr.strip()}")
@@ -150,6 +169,13 @@ def main() -> int:
     ap.add_argument("--budget", type=float, default=1.5, help="the Expert's CPU seconds a move (1.5)")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes (one per core)")
     ap.add_argument("--against", metavar="REV", help="pair this tree's duels with that commit's")
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="set a field of this tree's Expert (not --against's), e.g. use_value=true; repeatable",
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -161,14 +187,16 @@ def main() -> int:
     what = f"{args.positions} games from seed {args.seed}, each at its first turn with at most {args.bag} in the bag"
     print(f"Crib Tiles late game, Expert ({args.budget:g} s) v Hard, both seatings: {what}")
     started = time.perf_counter()
+    if args.set:
+        print(f"  this tree's Expert with {', '.join(args.set)}")
     if not args.against:
-        duels = run_tree(ROOT, args)
+        duels = run_tree(ROOT, args, args.set)
         print(f"  {len(duels)} positions: {summary(duels)}")
     else:
         with tempfile.TemporaryDirectory(prefix="bench_late_game_") as tmp:
             core = old_tree(args.against, Path(tmp), "bench_late_game")
             old = run_tree(Path(tmp), args)
-            duels = run_tree(ROOT, args)
+            duels = run_tree(ROOT, args, args.set)
         print(f"  {args.against} ({core}): {len(old)} positions, {summary(old)}")
         print(f"  this tree: {len(duels)} positions, {summary(duels)}")
         if any(old[k][0] != duels[k][0] for k in old if k in duels) or old.keys() != duels.keys():

@@ -6,7 +6,10 @@ the same `--guesses` guesses of the hidden tiles (the same for every candidate, 
 luck): the mean final spread is the candidate's worth under that policy, the thing the value was
 trained to predict. Each judge picks a candidate without playing out: Hard's equity (score, leave and
 what the play opens), score plus leave alone, and the learned value of the position after the play
-(the opponent about to move, over the same guesses). Printed: each judge's regret (the best
+(the opponent about to move, over the same guesses); with `--continuations`, also the Expert's
+continuations (`simulate.rollout`, three turns after the play) from as many other guesses, ended on
+the racks' worth as today, on the learned value, on both half and half, and one turn long ended on the
+value. Printed: each judge's regret (the best
 candidate's worth less its pick's) and its correlation with the worths within a position, and the
 regret's paired difference from Hard's, with standard errors.
 """
@@ -21,8 +24,8 @@ import time
 from cribtiles.bot.tiles.equity import kept_tiles, leave_equity, rank_plays
 from cribtiles.bot.tiles.leave import default_leave
 from cribtiles.bot.tiles.sampling import determinize
-from cribtiles.bot.tiles.simulate import policy_turn
-from cribtiles.bot.tiles.value import default_value
+from cribtiles.bot.tiles.simulate import policy_turn, rollout
+from cribtiles.bot.tiles.value import Value, default_value
 from cribtiles.rules import GameState, Play, new_game
 
 
@@ -43,12 +46,22 @@ def main() -> int:
     ap.add_argument("--low", type=int, default=9)
     ap.add_argument("--high", type=int, default=20)
     ap.add_argument("--seed", type=int, default=2_000_000)
+    ap.add_argument("--continuations", action="store_true", help="judge by the Expert's continuations too")
     args = ap.parse_args()
     leave, model = default_leave(), default_value()
     if model is None:
         print("no learned value is shipped (cribtiles/bot/tiles/data/value.json)")
         return 1
-    judges = ("hard", "score + leave", "learned value")
+    judges: tuple[str, ...] = ("hard", "score + leave", "learned value")
+    #: The Expert's continuations: (turns after the play, the learned value's share of their end).
+    endings = {
+        "rollout, racks": (3, 0.0),
+        "rollout, value": (3, 1.0),
+        "rollout, half": (3, 0.5),
+        "rollout 1, value": (1, 1.0),
+    }
+    if args.continuations:
+        judges += tuple(endings)
     regret: dict[str, list[float]] = {j: [] for j in judges}
     corr: dict[str, list[float]] = {j: [] for j in judges}
     t0 = time.perf_counter()
@@ -87,6 +100,14 @@ def main() -> int:
             ],
             "learned value": valued,
         }
+        if args.continuations:
+            others = [determinize(view, rng) for _ in range(args.guesses)]
+            for name, (turns, weight) in endings.items():
+                use: Value | None = model if weight > 0 else None
+                picks[name] = [
+                    statistics.fmean(rollout(g, p, me, leave, turns, c.score, use, weight) for g in others)
+                    for c, p in zip(cands, plays, strict=True)
+                ]
         best = max(worth)
         for name, judged in picks.items():
             pick = max(range(len(judged)), key=judged.__getitem__)

@@ -8,16 +8,35 @@ lookup. A rollout told a candidate's score skips the rules' check of it and must
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from itertools import count
 
 import pytest
 
+from cribtiles.bot.tiles import simulate
 from cribtiles.bot.tiles.equity import rank_plays
 from cribtiles.bot.tiles.leave import LeaveTable, default_leave
 from cribtiles.bot.tiles.sampling import determinize
-from cribtiles.bot.tiles.simulate import FOLLOW_TURNS, PLAYOUT_TURNS, POLICY_WIDTH, policy_play, policy_turn, rollout
+from cribtiles.bot.tiles.simulate import (
+    FOLLOW_TURNS,
+    PLAYOUT_TURNS,
+    POLICY_WIDTH,
+    ExpertBot,
+    end_value,
+    policy_play,
+    policy_turn,
+    rollout,
+)
+from cribtiles.bot.tiles.value import default_value
+from cribtiles.bot.tiles.value_features import position_features
 from cribtiles.rules import Board, GameState, Play, Tile, new_game
 from cribtiles.rules.movegen import top_plays
+
+
+def fake_clock(step: float) -> Callable[[], float]:
+    """A clock that moves on by `step` seconds each time it is read: time without the machine's noise."""
+    ticks = count()
+    return lambda: next(ticks) * step
 
 
 def positions(seed: int, turns: int = 40) -> list[GameState]:
@@ -126,3 +145,84 @@ def test_with_the_bag_empty_the_policy_weighs_kept_tiles_as_half_their_count_in_
         best = max(plays, key=value)
         after = policy_turn(state, leave)
         assert after.turns[-1].move == best[0]
+
+
+def mid_game_positions(seed: int) -> list[GameState]:
+    """States of a policy game with tiles still in the bag, a few turns apart."""
+    states = [s for s in positions(seed, 30) if s.bag_size() > 25][4::8]
+    assert len(states) >= 2
+    return states
+
+
+@pytest.mark.parametrize("seed", [9])
+def test_a_continuation_that_stops_before_the_end_is_judged_by_the_learned_value(seed: int) -> None:
+    """The value replaces the racks' worth: the spread gained, plus the spread still to come by the
+    value from the view of the player to move at the end (against me when it is not me)."""
+    leave, value = default_leave(), default_value()
+    assert value is not None
+    for state in mid_game_positions(seed):
+        view = state.view(state.current)
+        me, other = view.player, 1 - view.player
+        for candidate in rank_plays(view, leave, top=2):
+            for turns in (FOLLOW_TURNS, 2):
+                end = state.apply(candidate.move)
+                for _ in range(turns):
+                    end = policy_turn(end, leave)
+                assert not end.is_over
+                gain = (end.scores[me] - state.scores[me]) - (end.scores[other] - state.scores[other])
+                to_come = value.remaining(position_features(end.view(end.current), leave))
+                expected = gain + (to_come if end.current == me else -to_come)
+                got = rollout(state, candidate.move, me, leave, turns, candidate.score, value)
+                assert got == pytest.approx(expected, abs=1e-9)
+                assert end_value(end, me, value, leave) == pytest.approx(expected - gain, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", [11])
+def test_the_value_weight_mixes_the_value_with_the_racks_worth(seed: int) -> None:
+    leave, value = default_leave(), default_value()
+    assert value is not None
+    for state in mid_game_positions(seed):
+        view = state.view(state.current)
+        candidate = rank_plays(view, leave, top=1)[0]
+        racks = rollout(state, candidate.move, view.player, leave, score=candidate.score)
+        learned = rollout(state, candidate.move, view.player, leave, score=candidate.score, value=value)
+        assert racks != learned  # the two judgements differ, so the mix below means something
+        half = rollout(state, candidate.move, view.player, leave, score=candidate.score, value=value, value_weight=0.5)
+        assert half == pytest.approx((racks + learned) / 2, abs=1e-9)
+        none = rollout(state, candidate.move, view.player, leave, score=candidate.score, value=value, value_weight=0.0)
+        assert none == pytest.approx(racks, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", [6])
+def test_a_continuation_that_reaches_the_end_ignores_the_value(seed: int) -> None:
+    leave, value = default_leave(), default_value()
+    for state in bag_empty_positions(seed)[:2]:
+        view = state.view(state.current)
+        for candidate in rank_plays(view, leave, top=2):
+            plain = rollout(state, candidate.move, view.player, leave, score=candidate.score)
+            assert rollout(state, candidate.move, view.player, leave, score=candidate.score, value=value) == plain
+
+
+def test_the_expert_with_the_value_plays_a_legal_move() -> None:
+    state = mid_game_positions(13)[0]
+    view = state.view(state.current)
+    bot = ExpertBot(budget=0.1, clock=fake_clock(0.001), candidates=4, use_value=True)
+    move = bot.choose(view, random.Random(3))
+    state.apply(move)  # legal, or the rules raise
+    assert sum(bot.last_samples.values()) > 8  # the candidates were weighed, not just ranked
+
+
+def test_without_a_readable_value_the_expert_judges_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = mid_game_positions(13)[0]
+    view = state.view(state.current)
+    plain = ExpertBot(budget=0.1, clock=fake_clock(0.001), candidates=4, use_value=False)
+    expected = plain.choose(view, random.Random(4))
+    monkeypatch.setattr(simulate, "default_value", lambda: None)
+
+    def unreachable(*args: object) -> float:
+        raise AssertionError("the value was read, though there is none")
+
+    monkeypatch.setattr(simulate, "end_value", unreachable)
+    unread = ExpertBot(budget=0.1, clock=fake_clock(0.001), candidates=4, use_value=True)
+    assert unread.choose(view, random.Random(4)) == expected
+    assert unread.last_samples == plain.last_samples
