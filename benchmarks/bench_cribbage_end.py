@@ -30,7 +30,6 @@ Measured (one core, load 3-7):
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import random
 import sys
@@ -38,6 +37,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from mid_candidates import stats
 
 from cribtiles.bot.cribbage.bots import CribbageBot, hard_bot
 from cribtiles.bot.cribbage.expert import EXPERT_GUESSES, WITHIN, expert_bot
@@ -108,13 +110,6 @@ def one(args: tuple[int, str, str, int]) -> list[tuple[float, float]] | None:
             rows.append((float(end.scores[seat] >= TARGET), float(end.scores[seat] - end.scores[o])))
         out.append((rows[1][0] - rows[0][0], rows[1][1] - rows[0][1]))
     return out
-
-
-def stats(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-    return m, math.sqrt(var / n)
 
 
 def main() -> int:

@@ -18,7 +18,6 @@ Candidates (each changes one thing of Hard's; the rest is Hard's):
 from __future__ import annotations
 
 import argparse
-import math
 import multiprocessing
 import random
 import sys
@@ -28,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from mid_candidates import make_candidate, peg_table
+from mid_candidates import make_candidate, peg_table, stats
 
 from cribtiles.bot.cribbage.bots import CribbageBot, PolicyBot, hard_bot, hard_discard, hard_play
 from cribtiles.cribbage.game import CribbageState, new_game
@@ -79,13 +78,6 @@ def one(args: tuple[int, str]) -> list[tuple[float, float, int]]:
         d_show = (show[seat] - show[o]) - (base_show[seat] - base_show[o])
         out.append((float(d_peg), float(d_show), int(dealer == seat)))
     return out
-
-
-def stats(xs: list[float]) -> tuple[float, float]:
-    n = len(xs)
-    m = sum(xs) / n
-    var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
-    return m, math.sqrt(var / n)
 
 
 def main() -> int:

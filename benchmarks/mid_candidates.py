@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import random
 from functools import lru_cache
@@ -148,3 +149,11 @@ def make_candidate(name: str) -> CribbageBot:
 
 
 _ = best_split
+
+
+def stats(xs: list[float]) -> tuple[float, float]:
+    """The mean of `xs` and its standard error (the benches' paired differences)."""
+    n = len(xs)
+    m = sum(xs) / n
+    var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
+    return m, math.sqrt(var / n)
