@@ -27,6 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+import mid_candidates
 from mid_candidates import make_candidate, peg_table, stats
 
 from cribtiles.bot.cribbage.bots import CribbageBot, PolicyBot, hard_bot, hard_discard, hard_play
@@ -49,6 +50,7 @@ def play_deal(seed: int, bots: tuple[CribbageBot, CribbageBot]) -> tuple[tuple[i
         assert player is not None
         view = state.view(player)
         rng = random.Random(f"{seed}/{player}/{len(state.log)}")
+        mid_candidates.TRUE_HANDS[:] = state.hands
         state = state.apply(bots[player].choose(view, rng))
     assert after_play is not None
     end = state.scores

@@ -133,6 +133,18 @@ def hard_like_play(guesses: int):  # type: ignore[no-untyped-def]
     return play
 
 
+#: The hands each player holds in the deal being played: set by the bench before every choice, read only
+#: by the `seer`, a yardstick and not a bot (it sees the opponent's cards).
+TRUE_HANDS: list[tuple[Card, ...]] = []
+
+
+def seer_play(view: CribbageView, rng: random.Random) -> Card:
+    """Hard's look-ahead given the opponent's true hand as its one guess: how much the play could gain
+    from knowing the opponent's cards, a bound on what better guessing can buy."""
+    theirs = tuple(sorted(c.rank for c in TRUE_HANDS[view.opponent]))
+    return lookahead_card(view.hand, view.pile, opponent_gone(view), [theirs], needs_near_the_end(view))
+
+
 def make_candidate(name: str) -> CribbageBot:
     kind, _, arg = name.partition(":")
     if kind == "hard":
@@ -143,6 +155,8 @@ def make_candidate(name: str) -> CribbageBot:
         return PolicyBot(name, crib_discard, hard_play)
     if kind == "guesses":
         return PolicyBot(name, hard_discard, guesses_play(int(arg or PEG_GUESSES)))
+    if kind == "seer":
+        return PolicyBot(name, hard_discard, seer_play)
     if kind == "hardlike":
         return PolicyBot(name, hard_discard, hard_like_play(int(arg or PEG_GUESSES)))
     raise ValueError(f"no candidate {name!r}")
