@@ -69,7 +69,7 @@ def main() -> None:
     frames(app)
     game = app.game
     board = game.state.board
-    play = max(game.state.legal_plays(), key=lambda p: (len(items_of(score_play(board, p))), len(p.placements)))
+    play = max(table.state.legal_plays(), key=lambda p: (len(items_of(score_play(board, p))), len(p.placements)))
     for p in play.placements:
         tid = next(i for i in game.draft.order if game.draft.tiles[i] == p.tile.rack_form)
         if game.draft.face(tid) != p.tile:
@@ -208,12 +208,12 @@ def coach(play_on, frames, shot, keeper) -> None:  # type: ignore[no-untyped-def
         play_on(table, 1)
     app = App(table, prefs, keeper, size=(1280, 800))
     frames(app)
-    app.game.ask_hint()
+    app.game.coaching.ask_hint()
     frames(app)
     shot(app, "coach-hint.png")
     app = App(table, prefs, keeper, size=(1280, 800))
     frames(app)
-    app.game.toggle_candidates()
+    app.game.coaching.toggle_candidates()
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not app.game.snapshot().coach.expert_ran:
         frames(app, 2)
@@ -222,7 +222,7 @@ def coach(play_on, frames, shot, keeper) -> None:  # type: ignore[no-untyped-def
     shot(app, "coach-best-plays.png")
     app = App(table, prefs, keeper, size=(1280, 800))
     frames(app)
-    app.game.toggle_tiles_out()
+    app.game.coaching.toggle_tiles_out()
     frames(app)
     shot(app, "coach-tiles-out.png")
     app = App(table, prefs, keeper, size=(1280, 800))
@@ -504,7 +504,7 @@ def hot_seat_coach(folder: Path = HERE) -> None:
         """The person to move lays their best-scoring play (or their worst) and plays it with Enter."""
         board = table.state.board
         plays = sorted(table.state.legal_plays(), key=lambda p: (score_play(board, p).total, str(p)))
-        app.game.lay(plays[-1] if best else plays[0])
+        app.game.coaching.lay(plays[-1] if best else plays[0])
         post_key(pygame.K_RETURN)
         frames()
 
