@@ -294,7 +294,7 @@ def cribbage(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
             app.frame(1 / 60)
 
     def until(app: App, scene: CribbageScene, wanted: Callable[[], bool]) -> None:
-        pilot = CribbagePilot(scene, "medium", seed=scene.table.state.seed)
+        pilot = CribbagePilot(scene, "medium", seed=scene.session.table.state.seed)
         for _ in range(20000):
             if wanted() or scene.ended:
                 break
@@ -321,12 +321,12 @@ def cribbage(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
 
     # the play: the count and a run (or a pair) just scored, its cards lit from the panel
     def scored_in_the_play() -> bool:
-        story = scene.table.story
+        story = scene.session.table.story
         kinds = {e.kind for e in story[-1].events} if story else set()
         return (
             scene.mode is Mode.PLAY
-            and scene.table.person_to_move
-            and len(scene.table.state.pile) >= 3
+            and scene.session.table.person_to_move
+            and len(scene.session.table.state.pile) >= 3
             and bool(kinds & {PegKind.RUN, PegKind.PAIR, PegKind.PAIR_ROYAL})
         )
 
@@ -338,7 +338,7 @@ def cribbage(folder: Path = HERE, size: tuple[int, int] = (1280, 800)) -> None:
 
     # the show: a hand of several combinations counted, a run pointed at and lit
     def rich_show() -> bool:
-        counted = scene.table.counted
+        counted = scene.session.table.counted
         return scene.mode is Mode.SHOW and len(counted) >= 2 and len(counted[-1].score.items) >= 4
 
     app, scene = table_app(CribbageTable.new(4, "hard"))
