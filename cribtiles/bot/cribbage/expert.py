@@ -45,14 +45,12 @@ from .odds import Dist, WinOdds, convolve, default_odds, default_win_odds, shift
 from .peg import (
     LAST_CARD,
     MAX_COUNT,
-    VALUE,
     Ranks,
     fitting,
+    lay,
     lookahead_card,
     mover_value,
-    sequence_points,
     value,
-    without,
 )
 
 #: Within this many points of the target (either player), Expert plays to win rather than to score.
@@ -220,16 +218,7 @@ class WinSolver:
     def play(
         self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, rank: int, needs: Needs
     ) -> float:
-        seq = (*pile, rank)
-        count += VALUE[rank]
-        points = sequence_points(seq)
-        if mover == 0:
-            mine = without(mine, rank)
-        else:
-            theirs = without(theirs, rank)
-        over = not mine and not theirs
-        if over and count != MAX_COUNT:
-            points += LAST_CARD
+        seq, count, points, mine, theirs, over = lay(mine, theirs, pile, count, mover, rank)
         pegged = _peg(mover, points, needs)
         if isinstance(pegged, float):
             return pegged

@@ -79,6 +79,27 @@ def without(hand: Ranks, rank: int) -> Ranks:
 #: VALUE[rank] is the rank's count value (index 0 unused).
 VALUE = (0, *(value(r) for r in range(1, 14)))
 
+#: A line of the play after the mover lays a rank: the count's ranks and count, what the mover pegs for it
+#: (the last card's point included when it ends the play below 31), both hands, and whether the play is over.
+Laid = tuple[Ranks, int, int, Ranks, Ranks, bool]
+
+
+def lay(mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, rank: int) -> Laid:
+    """The searches' one step (Hard's `Solver` and the Expert's `WinSolver`): the mover (0: the bot) lays
+    `rank` on `pile` at `count`."""
+    seq = (*pile, rank)
+    count += VALUE[rank]
+    points = sequence_points(seq)
+    if mover == 0:
+        mine = without(mine, rank)
+    else:
+        theirs = without(theirs, rank)
+    over = not mine and not theirs
+    if over and count != MAX_COUNT:
+        points += LAST_CARD
+    return seq, count, points, mine, theirs, over
+
+
 #: The points each player still needs to win (the bot's, the opponent's), when the end is near enough for
 #: the play to decide the game; None otherwise.
 Needs = tuple[int, int] | None
@@ -164,16 +185,7 @@ class Solver:
         self, mine: Ranks, theirs: Ranks, pile: Ranks, count: int, mover: int, go: bool, rank: int, needs: Needs = None
     ) -> float:
         """The difference once the mover lays `rank` (and both play on as the solver takes them to)."""
-        seq = (*pile, rank)
-        count += VALUE[rank]
-        points = sequence_points(seq)
-        if mover == 0:
-            mine = without(mine, rank)
-        else:
-            theirs = without(theirs, rank)
-        over = not mine and not theirs
-        if over and count != MAX_COUNT:
-            points += LAST_CARD
+        seq, count, points, mine, theirs, over = lay(mine, theirs, pile, count, mover, rank)
         value_now, needs, won = _pegged(mover, points, needs)
         if won or over or (self.once and count == MAX_COUNT):
             return value_now
