@@ -13,28 +13,25 @@ from __future__ import annotations
 
 import argparse
 import statistics
+import sys
 import time
+from pathlib import Path
 
 from cribtiles.bot.tiles.leave import default_leave
 from cribtiles.bot.tiles.value import Value, default_value
 from cribtiles.bot.tiles.value_features import BOARD_FEATURES, FEATURE_NAMES, position_features
 from cribtiles.bot.train_value import fit, print_report, report, self_play, split
-from cribtiles.rules import new_game
 from cribtiles.rules.movegen import CORE_DESCRIPTION
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_value_speed import positions
 
 
 def cost(games: int, seed: int, model: Value) -> tuple[float, float, int]:
     """Median milliseconds a position for its features and for the whole value (features and sum),
     over the positions of `games` games, each board fresh (no tables cached on it)."""
-    from cribtiles.bot.tiles.simulate import policy_turn
-
     leave = default_leave()
-    views = []
-    for s in range(seed, seed + games):
-        state = new_game(2, seed=s)
-        while not state.is_over:
-            views.append(state.view(state.current))
-            state = policy_turn(state, leave)
+    views = positions(seed, games)
     feats, whole = [], []
     for view in views:
         view.board.derived.clear()
