@@ -13,6 +13,12 @@ Candidates (each changes one thing of Hard's; the rest is Hard's):
   peg:W           the discard adds W times the kept four's mean net pegging (`bench_mid.peg_value`)
   crib            the discard's crib: sampled with the kept four known, not the rank table
   guesses:N       the play with N guesses at the opponent's hand (Hard: 24)
+  hardlike:N      the play with N guesses, the opponent discarding by the crib table (the Expert: 48)
+  seer            Hard's look-ahead told the opponent's true hand (a yardstick, not a bot)
+  sees:W          hardlike:48 taking the opponent to play its best a share W of the time (Hard: 0.5)
+  filter:N:M:B:K  N guesses resampled from M crib-table guesses by how likely each was to lay what the
+                  opponent laid (`mid_candidates.filter_play`: Hard's solver over K random hands of the
+                  bot's, 0 its true hand; softmax of temperature 1/B, or B < 0 an argmax right -B of the time)
 """
 
 from __future__ import annotations

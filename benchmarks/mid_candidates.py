@@ -8,6 +8,7 @@ import multiprocessing
 import random
 from functools import lru_cache
 from itertools import combinations_with_replacement
+from math import exp
 from pathlib import Path
 
 from cribtiles.bot.cribbage.bots import (
@@ -157,6 +158,12 @@ def make_candidate(name: str) -> CribbageBot:
         return PolicyBot(name, hard_discard, guesses_play(int(arg or PEG_GUESSES)))
     if kind == "seer":
         return PolicyBot(name, hard_discard, seer_play)
+    if kind == "filter":
+        parts = arg.split(":")
+        g, d, b, k = (*parts, *["48", "96", "1", "0"][len(parts) :])
+        return PolicyBot(name, hard_discard, filter_play(int(g), int(d), float(b), int(k)))
+    if kind == "sees":
+        return PolicyBot(name, hard_discard, sees_play(48, float(arg)))
     if kind == "hardlike":
         return PolicyBot(name, hard_discard, hard_like_play(int(arg or PEG_GUESSES)))
     raise ValueError(f"no candidate {name!r}")
@@ -171,3 +178,121 @@ def stats(xs: list[float]) -> tuple[float, float]:
     m = sum(xs) / n
     var = sum((x - m) ** 2 for x in xs) / (n - 1) if n > 1 else 0.0
     return m, math.sqrt(var / n)
+
+
+# --- the play's guesses weighed by what the opponent laid (a particle filter) ---
+
+_LIKELY = Solver()
+
+
+def past_choices(view: CribbageView) -> list[tuple[Ranks, int, bool, Ranks, Ranks, int]]:
+    """Each card the opponent laid this deal, as (pile ranks before it, count, whether the bot had said go,
+    opponent's cards laid from then on, bot's cards laid from then on, the rank laid)."""
+    out = []
+    pile: list[int] = []
+    count = 0
+    previous: int | None = None
+    played = view.played
+    for i, (player, card) in enumerate(played):
+        if count + card.value > 31:
+            pile, count, previous = [], 0, None
+        if player == view.opponent:
+            theirs_after = tuple(c.rank for p, c in played[i:] if p == view.opponent)
+            mine_after = tuple(c.rank for p, c in played[i:] if p == view.player)
+            out.append((tuple(pile), count, previous == view.opponent, theirs_after, mine_after, card.rank))
+        pile.append(card.rank)
+        count += card.value
+        previous = player
+        if count == 31:
+            pile, count, previous = [], 0, None
+    return out
+
+
+def likelihood(held: Ranks, mine_now: Ranks, choices, beta: float, floor: float, views=None) -> float:  # type: ignore[no-untyped-def]
+    """How likely an opponent holding `held` now, playing as Hard's solver over the guesses `views` of the
+    bot's hand at each of their choices (None: the bot's true hand), was to lay what they laid. beta < 0:
+    the argmax right a share -beta of the time."""
+    global _LIKELY
+    if len(_LIKELY.memo) > 400_000:
+        _LIKELY = Solver()
+    p = 1.0
+    for k, (pile, count, go, theirs_after, mine_after, rank) in enumerate(choices):
+        theirs = tuple(sorted((*held, *theirs_after)))
+        options = sorted({r for r in theirs if count + min(r, 10) <= 31})
+        if len(options) < 2:
+            continue
+        hands = [tuple(sorted((*mine_now, *mine_after)))] if views is None else views[k]
+        hands = [m for m in hands if all((*pile, *theirs, *m).count(r) <= 4 for r in set(m))]
+        if not hands:
+            continue
+        vals = {r: sum(_LIKELY.play(theirs, m, pile, count, 0, go, r) for m in hands) / len(hands) for r in options}
+        if beta < 0:
+            best = max(options, key=lambda r: (vals[r], min(r, 10), r))
+            p *= -beta if best == rank else (1 + beta) / (len(options) - 1)
+            continue
+        top = max(vals.values())
+        z = sum(exp(beta * (v - top)) for v in vals.values())
+        p *= (1 - floor) * exp(beta * (vals[rank] - top)) / z + floor / len(options)
+    return p
+
+
+def their_views(view: CribbageView, k: int, rng: random.Random) -> list[list[Ranks]]:
+    """For each card the opponent laid this deal, `k` guesses at the bot's hand then, drawn from the bot's
+    unseen cards, its hand and every card it has laid this deal (as measured: a little looser than what
+    the opponent could not see, which leaves out the bot's cards laid before that moment)."""
+    out = []
+    pool = [*view.unseen, *view.hand, *(c for p, c in view.played if p == view.player)]
+    for i, (player, _) in enumerate(view.played):
+        if player != view.opponent:
+            continue
+        size = len(view.hand) + sum(1 for p, _ in view.played[i:] if p == view.player)
+        out.append([tuple(sorted(c.rank for c in rng.sample(pool, size))) for _ in range(k)])
+    return out
+
+
+def filter_play(guesses: int, drawn: int, beta: float, k: int = 0, floor: float = 0.02):  # type: ignore[no-untyped-def]
+    """The Expert's play over `guesses` hands resampled from `drawn` crib-table guesses, each weighed by how
+    likely an opponent holding it was to lay what they laid (`likelihood`: Hard's solver over `k` guesses at
+    the bot's hand, or its true hand when `k` is 0; softmax of temperature 1/`beta`, or beta < 0 an argmax
+    right a share -beta of the time): a particle filter on the play."""
+
+    def play(view: CribbageView, rng: random.Random) -> Card:
+        choices = past_choices(view)
+        if not choices:
+            hands = table_guess_hands(view, guesses, rng)
+            return lookahead_card(view.hand, view.pile, opponent_gone(view), hands, needs_near_the_end(view))
+        pool = table_guess_hands(view, drawn, rng)
+        mine_now = tuple(c.rank for c in view.hand)
+        views = their_views(view, k, random.Random(rng.random())) if k else None
+        weights = [likelihood(h, mine_now, choices, beta, floor, views) for h in pool]
+        total = sum(weights)
+        # systematic resampling: `guesses` hands, each as often as its weight's share
+        step = total / guesses
+        u = rng.random() * step
+        hands, acc, i = [], weights[0], 0
+        for j in range(guesses):
+            t = u + j * step
+            while acc < t and i < len(pool) - 1:
+                i += 1
+                acc += weights[i]
+            hands.append(pool[i])
+        return lookahead_card(view.hand, view.pile, opponent_gone(view), hands, needs_near_the_end(view))
+
+    return play
+
+
+def sees_play(guesses: int, sees: float):  # type: ignore[no-untyped-def]
+    """The Expert's play (crib-table guesses) with its look-ahead taking the opponent to play its best a
+    share `sees` of the time (Hard: `peg.OPPONENT_SEES`), Hard's own look-ahead unchanged."""
+    from cribtiles.bot.cribbage import peg as peg_module
+
+    def play(view: CribbageView, rng: random.Random) -> Card:
+        hands = table_guess_hands(view, guesses, rng)
+        kept = peg_module.OPPONENT_SEES
+        peg_module.OPPONENT_SEES = sees
+        try:
+            return lookahead_card(view.hand, view.pile, opponent_gone(view), hands, needs_near_the_end(view))
+        finally:
+            peg_module.OPPONENT_SEES = kept
+
+    return play
