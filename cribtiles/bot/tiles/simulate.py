@@ -54,11 +54,11 @@ FOLLOW_TURNS = 3
 #: so that the racks left are deducted by the rules, not guessed at (`_rack_equity`).
 PLAYOUT_TURNS = 12
 #: Whether a continuation that stops before the game ends is judged by the learned value (issue 33).
-#: Off: reading a position costs more than a continuation, so the Expert plays about a quarter as many
-#: (a median of 1,320 a move against 5,110), and from 100 Hard-v-Hard positions with at most 20 tiles
-#: in the bag (`benchmarks/bench_late_game.py --bag 20 --positions 100 --set use_value=true`, paired
-#: with the Expert without it) its spread over Hard moved by -1.17 ± 1.67 and its games won by -0.2 ± 2.4
-#: points; with at most 8, -0.29 ± 0.36 and +0.5 ± 0.5: no better.
+#: Off: it does not play better. From 100 Hard-v-Hard positions with at most 20 tiles in the bag
+#: (`benchmarks/bench_late_game.py --against HEAD --bag 20 --positions 100 --set use_value=true`,
+#: paired with the Expert without it), the Expert's spread over Hard moved by -0.19 ± 1.16 and its
+#: games won by -1.0 ± 2.1 points with the compiled reading (four continuations in seven as many);
+#: -1.17 ± 1.67 and -0.2 ± 2.4 with the plain Python one; with at most 8, -0.29 ± 0.36 and +0.5 ± 0.5.
 END_VALUE = False
 #: The learned value's share of that judgement, the racks' worth the rest.
 VALUE_WEIGHT = 1.0
