@@ -18,6 +18,7 @@ from cribtiles.rules import new_game
 from cribtiles.rules.record import save
 from cribtiles.table.saves import load_table
 
+from ..xvfb import start_xvfb
 from .conftest import alive, children, log_text, program_env, run, session_members, start, wait_for, wait_for_log
 
 WINDOW_OPEN = "window open at"
@@ -262,14 +263,10 @@ def test_a_second_window_on_one_folder_is_refused_and_the_first_game_kept(
 def test_when_the_x_server_goes_away_the_game_and_its_worker_end(
     data: Path, reaper: list[subprocess.Popen[str]]
 ) -> None:
-    n = next(n for n in range(250, 350) if not Path(f"/tmp/.X11-unix/X{n}").exists())
-    xvfb = subprocess.Popen(
-        ["Xvfb", f":{n}", "-screen", "0", "1280x800x24", "-nolisten", "tcp"], stderr=subprocess.DEVNULL
-    )
+    xvfb, display = start_xvfb(1280, 800)
     try:
-        wait_for(lambda: Path(f"/tmp/.X11-unix/X{n}").exists(), 10, "Xvfb")
         proc = start(
-            ["--level", "expert", "--seed", str(bot_starts_seed())], data, SDL_VIDEODRIVER="x11", DISPLAY=f":{n}"
+            ["--level", "expert", "--seed", str(bot_starts_seed())], data, SDL_VIDEODRIVER="x11", DISPLAY=display
         )
         reaper.append(proc)
         wait_for_log(data, WINDOW_OPEN)

@@ -28,7 +28,7 @@ from cribtiles.rules.moves import Play
 from cribtiles.ui.geometry import Layout, centre
 from tests.server.running import running_server
 
-from .test_xwindow import free_display, wait_for_display, xdo, xdotool
+from .test_xwindow import virtual_screen, xdo, xdotool
 
 pytestmark = pytest.mark.skipif(
     not (shutil.which("Xvfb") and shutil.which("xdotool") and shutil.which("import")),
@@ -43,18 +43,8 @@ PATIENCE = 30.0
 
 @pytest.fixture
 def display() -> Iterator[str]:
-    n = free_display()
-    xvfb = subprocess.Popen(
-        ["Xvfb", f":{n}", "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_display(f":{n}", xvfb)
-        yield f":{n}"
-    finally:
-        xvfb.terminate()
-        xvfb.wait(10)
+    with virtual_screen(*SCREEN) as name:
+        yield name
 
 
 def wait_for(check: Callable[[], bool], what: str, seconds: float = PATIENCE) -> None:

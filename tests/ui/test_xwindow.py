@@ -21,6 +21,8 @@ from cribtiles.rules import new_game
 from cribtiles.table.saves import load_table
 from cribtiles.ui.geometry import Layout, centre
 
+from ..xvfb import XvfbFailed, start_xvfb
+
 pytestmark = pytest.mark.skipif(
     not (shutil.which("Xvfb") and shutil.which("xdotool")),
     reason="needs Xvfb and xdotool (Debian: apt-get install xvfb xdotool) to drive a real window",
@@ -29,27 +31,25 @@ pytestmark = pytest.mark.skipif(
 SIZE = (1280, 800)
 
 
-def free_display() -> int:
-    for n in range(150, 250):
-        if not os.path.exists(f"/tmp/.X11-unix/X{n}") and not os.path.exists(f"/tmp/.X{n}-lock"):
-            return n
-    raise RuntimeError("no free X display number")
+@contextlib.contextmanager
+def virtual_screen(width: int, height: int) -> Iterator[str]:
+    """A virtual screen of that size taking connections, by its display's name; ended on leaving."""
+    try:
+        xvfb, name = start_xvfb(width, height)
+    except XvfbFailed as failed:
+        pytest.fail(str(failed))
+    try:
+        wait_for_display(name, xvfb)
+        yield name
+    finally:
+        xvfb.terminate()
+        xvfb.wait(10)
 
 
 @pytest.fixture
 def display() -> Iterator[str]:
-    n = free_display()
-    xvfb = subprocess.Popen(
-        ["Xvfb", f":{n}", "-screen", "0", f"{SIZE[0]}x{SIZE[1]}x24", "-nolisten", "tcp"],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_for_display(f":{n}", xvfb)
-        yield f":{n}"
-    finally:
-        xvfb.terminate()
-        xvfb.wait(10)
+    with virtual_screen(*SIZE) as name:
+        yield name
 
 
 def wait_for_display(name: str, xvfb: subprocess.Popen[bytes], seconds: float = 30.0) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from cribtiles.app.files import shown_path
 from cribtiles.app.main import main as cribtiles_main
 from cribtiles.app.tiles.analyze_cli import ANALYSIS_FORMAT
 from cribtiles.bot.coach import BY_EQUITY, candidates, position_view
@@ -208,7 +209,7 @@ def test_a_malformed_board_names_the_line_and_the_token(
 ) -> None:
     code, out, err = analyze(capsys, tmp_path, text, "--rack", "4L 5D")
     assert code == 2 and out == ""
-    assert err.startswith(f"cribtiles analyze: {tmp_path / 'board.txt'}") and said in err, err
+    assert err.startswith(f"cribtiles analyze: {shown_path(tmp_path / 'board.txt')}") and said in err, err
     assert err.count("\n") == 1
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from cribtiles.app.files import shown_path
 from cribtiles.app.main import main as cribtiles_main
 from cribtiles.app.tiles import replay_cli
 from cribtiles.rules.options import RuleOptions
@@ -142,5 +143,5 @@ def test_the_command_says_it_without_a_traceback(tmp_path: Path) -> None:
         timeout=120,
     )
     assert r.returncode == 2 and r.stdout == ""
-    assert r.stderr.startswith(f"cribtiles replay: {broken}: the saved game is damaged (not valid JSON")
+    assert r.stderr.startswith(f"cribtiles replay: {shown_path(broken)}: the saved game is damaged (not valid JSON")
     assert "Traceback" not in r.stderr and not (tmp_path / "data").exists()  # nothing was written
