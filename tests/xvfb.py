@@ -10,12 +10,10 @@ import os
 import select
 import subprocess
 
+import pytest
+
 #: Seconds Xvfb may take to name its display on a loaded machine.
 PATIENCE = 30.0
-
-
-class XvfbFailed(RuntimeError):
-    """Xvfb exited or stayed silent before it named a display."""
 
 
 def start_xvfb(width: int, height: int) -> tuple[subprocess.Popen[bytes], str]:
@@ -37,5 +35,5 @@ def start_xvfb(width: int, height: int) -> tuple[subprocess.Popen[bytes], str]:
         xvfb.kill()
         xvfb.wait(10)
         said = "stayed silent" if not ready else f"exited with code {xvfb.returncode}"
-        raise XvfbFailed(f"Xvfb {said} before it named a display")
+        pytest.fail(f"Xvfb {said} before it named a display")
     return xvfb, f":{number.decode()}"
