@@ -113,18 +113,20 @@ def _play(
         log.warning("%s", notes)
     from cribtiles.ui.window import App
 
+    from .online_games import online_services
+
     try:
         title = title and not asked_new and replay is None
-        app = App(saved, prefs, store, options, notice=notes, size=size, seed=seed, seats=seats, title=title)
+        online = online_services(store.folder)
+        app = App(
+            saved, prefs, store, options, notice=notes, size=size, seed=seed, seats=seats, title=title, online=online
+        )
     except Exception as e:  # no display: say so plainly
         if e.__class__.__name__ == "error":
             log.error("cannot open a window: %s", e)
             say(f"cribtiles: cannot open a window ({e}); play in the terminal with --text")
             return 1
         raise
-    from .online_games import online_services
-
-    app.online = online_services(store.folder)
     if online_table is not None:
         app.open_online_table(*online_table)
     if isinstance(replay, CribbageTable):

@@ -94,10 +94,12 @@ class App:
         seed: int | None = None,
         seats: Sequence[Seat] | None = None,
         title: bool = False,
+        online: OnlineServices | None = None,
     ) -> None:
         """`options` and `seats` are those of the first game when there is no `saved` one to resume
         (None: the choices last made on the New game screen, kept in `prefs`). `title`: open on the
-        title screen (over the game, which Continue or Escape returns to)."""
+        title screen (over the game, which Continue or Escape returns to). `online`: what online play
+        needs (None: the title offers none); given here, so that the first title already offers it."""
         self.prefs = prefs
         self.keeper = keeper
         self.options = options if options is not None else options_of(prefs.rules)
@@ -138,7 +140,7 @@ class App:
 
         art.set_letter_marks(prefs.colour_marks)
         self.worker = BotWorker()
-        self.online: OnlineServices | None = None  # set by the app: then the title offers online play
+        self.online = online
         self._lobby: Lobby | None = None
         self.scenes: list[Scene] = []
         self._full = True  # the next frame redraws and presents the whole window
@@ -616,9 +618,16 @@ class App:
     def frame(self, dt: float) -> None:
         events = pygame.event.get()
         resizes = [e for e in events if e.type == pygame.VIDEORESIZE]
+        opened_by_key = False
         for event in events:  # dragging a window's edge sends many sizes: lay out only the last
+            if event.type == pygame.TEXTINPUT and opened_by_key:
+                # the text of the key that just opened another screen (O for Online): not the new one's to type
+                opened_by_key = False
+                continue
             if event.type != pygame.VIDEORESIZE or event is resizes[-1]:
+                top = self.scenes[-1] if self.scenes else None
                 self.handle(event)
+                opened_by_key = event.type == pygame.KEYDOWN and bool(self.scenes) and self.scenes[-1] is not top
         top = self.scenes[-1]
         top.update(dt)
         self._show_caption()

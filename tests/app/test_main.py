@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -255,3 +256,101 @@ def test_a_command_line_game_over_a_finished_one_records_it_once(tmp_path: Path)
     assert store.keep_unfinished() == "" and store.keep_unfinished() == ""
     (kept,) = store.past_games()
     assert not kept.unfinished and kept.scores == table.state.final_scores()
+
+
+def test_the_first_title_offers_online_play_and_o_opens_it(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 44, defect 1: the title built at start-up had no Online (the window was given its online
+    services only after it was built), so a newcomer following the README could not find online play."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from cribtiles.ui import window
+    from cribtiles.ui.online.screens import OnlineScene
+    from cribtiles.ui.title import TitleScene
+
+    seen: dict[str, object] = {}
+
+    def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
+        title = self.scenes[-1]
+        assert isinstance(title, TitleScene)
+        seen["labels"] = [item.label for item in title.menu.items]
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_o, mod=0, unicode="o", scancode=0))
+        pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text="o"))
+        for _ in range(4):
+            self.frame(0.05)
+        seen["top"] = self.scenes[-1]
+        self.close()
+
+    monkeypatch.setattr(window.App, "run", fake_run)
+    assert main(["--data-dir", str(tmp_path)]) == 0
+    labels = seen["labels"]
+    assert isinstance(labels, list) and "Online" in labels and "Your online games" in labels
+    online = seen["top"]
+    assert isinstance(online, OnlineScene)
+    # defect 4: the O that opened it typed nothing into its first field
+    assert online.name.text == "", online.name.text
+
+
+def test_online_fields_take_a_click_and_enter_in_the_code_joins(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 44, defects 3 and 13: a click on a text field focused the next row (typing was lost, or on a
+    button row a letter fired it), and Enter in the Join screen's Code field went to Name, not to Join."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from cribtiles.ui import window
+    from cribtiles.ui.online.screens import JoinScene, OnlineScene
+
+    seen: dict[str, object] = {}
+
+    def key(k: int, text: str = "") -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=0, unicode=text, scancode=0))
+        if text:
+            pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=text))
+
+    def click(rect: tuple[int, int, int, int]) -> None:
+        x, y, w, h = rect
+        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+            pygame.event.post(pygame.event.Event(kind, pos=(x + w // 2, y + h // 2), button=1))
+
+    def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
+        key(pygame.K_o, "o")
+        self.frame(0.05)
+        online = self.scenes[-1]
+        assert isinstance(online, OnlineScene)
+        click(online.fields[online.rows.index(online.name)])
+        for letter in "Ben":
+            key(pygame.key.key_code(letter.lower()), letter)
+        self.frame(0.05)
+        seen["name"] = online.name.text
+        key(pygame.K_j, "j")  # typed in the field: it fires no Join
+        self.frame(0.05)
+        seen["after j"] = online.name.text
+        click(online.fields[online.rows.index(online.address)])
+        for letter in "ws://127.0.0.1:8765":
+            key(pygame.K_UNKNOWN, letter)
+        self.frame(0.05)
+        online.focus = online.rows.index(next(r for r in online.rows if r.label == "Join with a code"))
+        key(pygame.K_RETURN)
+        self.frame(0.05)
+        join = self.scenes[-1]
+        assert isinstance(join, JoinScene)
+        seen["join focus"] = join.focused().label
+        join.lobby.join = lambda address, code, name: seen.setdefault("joined", (address, code, name))  # type: ignore[method-assign]
+        for letter in "KXRMTB":
+            key(pygame.key.key_code(letter.lower()), letter)
+        key(pygame.K_RETURN)
+        self.frame(0.05)
+        for _ in range(1000):  # the join runs beside the loop: a bounded wait for it
+            if "joined" in seen:
+                break
+            time.sleep(0.01)
+        self.close()
+
+    monkeypatch.setattr(window.App, "run", fake_run)
+    assert main(["--data-dir", str(tmp_path)]) == 0
+    assert seen["name"] == "Ben"
+    assert seen["after j"] == "Benj"
+    assert seen["join focus"] == "Code"
+    assert seen["joined"] == ("ws://127.0.0.1:8765", "KXRMTB", "Benj")

@@ -96,6 +96,7 @@ class FormScene:
         self.tone = ""
         self.mouse = (-1, -1)
         self.fields: list[Rect] = []
+        self.submit: Callable[[], None] | None = None  # what Enter in the last field to fill does
 
     # --- input ---
 
@@ -123,7 +124,24 @@ class FormScene:
         elif row.kind == "choice":
             row.step(delta)
         elif row.kind == "text":
+            self._entered()
+
+    def _entered(self) -> None:
+        """Enter in a text field: on to the next field still empty; with none, the form's `submit` (Join
+        with the code typed and the name already there), or else the next row."""
+        n = len(self.rows)
+        after = [(self.focus + k) % n for k in range(1, n)]
+        empty = next((j for j in after if self._unfilled(self.rows[j])), None)
+        if empty is not None:
+            self.focus = empty
+        elif self.submit is not None:
+            self.submit()
+        else:
             self.move(1)
+
+    @staticmethod
+    def _unfilled(row: Row) -> bool:
+        return row.kind == "text" and row.enabled and not row.text.strip()
 
     def handle(self, event: pygame.event.Event) -> None:
         row = self.focused()
@@ -160,6 +178,9 @@ class FormScene:
     def _click(self, pos: tuple[int, int]) -> None:
         for i, rect in enumerate(self.fields):
             if contains(rect, pos) and self.rows[i].enabled:
+                if self.rows[i].kind == "text":  # a click puts the cursor in the field, and no further
+                    self.focus = i
+                    return
                 x, _, w, _ = rect
                 self.take(i, -1 if pos[0] < x + w // 4 else 1)
                 return

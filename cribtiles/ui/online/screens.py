@@ -331,7 +331,7 @@ class CreateScene(FormScene):
         return told
 
     def create(self) -> None:
-        if self.lobby.jobs.busy:
+        if self.tone == "busy":  # "Creating the table…": once is enough (the look-out's jobs are no reason to wait)
             return
         try:
             rules = self.rules_text()
@@ -492,6 +492,7 @@ class JoinScene(FormScene):
         ]
         super().__init__(rows, window.close_top)
         self.focus = 1
+        self.submit = self.join
 
     def _capitals(self) -> None:
         self.code.text = self.code.text.upper()  # read out in capitals, shown as read
@@ -499,7 +500,7 @@ class JoinScene(FormScene):
             self.say("")
 
     def join(self) -> None:
-        if self.lobby.jobs.busy:
+        if self.tone == "busy":  # "Joining…": once is enough (the look-out's jobs are no reason to wait)
             return
         code, name, address = self.code.text.strip(), self.name.text.strip(), self.address.text.strip()
         missing = next(
