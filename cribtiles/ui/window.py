@@ -529,7 +529,7 @@ class App:
         except IllegalMove as e:  # a table online: not played again from here, or not reachable now
             self.open_title(greeting=sentence(str(e)))
             return
-        self.take_seat(session, round_words(session.match, self.game.human))
+        self.take_seat(session, round_words(session.match, self.game.you))
 
     def open_new_game(self) -> None:
         """The New game screen over the table (it says so when a game in progress would be lost)."""

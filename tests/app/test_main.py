@@ -354,3 +354,42 @@ def test_online_fields_take_a_click_and_enter_in_the_code_joins(tmp_path: Path, 
     assert seen["after j"] == "Benj"
     assert seen["join focus"] == "Code"
     assert seen["joined"] == ("ws://127.0.0.1:8765", "KXRMTB", "Benj")
+
+
+def test_a_bots_only_match_names_its_players_in_the_round_banner(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 44, defect 23: for `--players beginner,easy` the next round's banner read "Running totals: You
+    222 · Easy 207" (the seat shown was called You though no person sits at the table)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    import random
+
+    import pygame
+
+    from cribtiles.app.storage import Store
+    from cribtiles.bot.tiles.greedy import greedy_move
+    from cribtiles.rules.options import RuleOptions
+    from cribtiles.table import parse_players
+    from cribtiles.table.tiles.table import Table
+    from cribtiles.ui import window
+    from cribtiles.ui.tiles.end_scene import EndScene
+
+    table = Table.new(parse_players("beginner,easy"), RuleOptions.parse("rounds=3"), seed=4)
+    while not table.round_over:
+        table.play_bot(greedy_move(table.view(table.state.current), random.Random(len(table.state.turns))))
+    Store(tmp_path).save_game(table)
+    seen: dict[str, object] = {}
+
+    def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
+        for _ in range(600):  # the end card waits a moment before it takes a key
+            self.frame(1 / 60)
+            if isinstance(self.scenes[-1], EndScene) and self.scenes[-1].ready:
+                break
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_RETURN, mod=0, unicode="\r", scancode=0))
+        self.frame(1 / 60)
+        seen["banner"] = self.game.notice
+        self.close()
+
+    monkeypatch.setattr(window.App, "run", fake_run)
+    assert main(["--data-dir", str(tmp_path), "--continue"]) == 0
+    totals = table.match.totals
+    assert seen["banner"] == f"Round 2 of 3. Running totals: Beginner {totals[0]} · Easy {totals[1]}."
