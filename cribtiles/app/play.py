@@ -9,7 +9,7 @@ from pathlib import Path
 
 from cribtiles.rules import RuleOptions
 from cribtiles.table.cribbage.table import CribbageTable
-from cribtiles.table.seats import Seat
+from cribtiles.table.seats import Seat, lone_bot
 from cribtiles.table.tiles.table import Table
 from cribtiles.terminal import say
 
@@ -97,8 +97,9 @@ def _play(
 ) -> int:
     prefs, notes = store.load_preferences()
     notes = " ".join(n for n in (folder_note, notes) if n)
-    if level is not None:
-        prefs.level = level
+    chosen = level if level is not None else lone_bot(seats or ())
+    if chosen is not None:  # `--players You,easy` chooses the bot as `--level easy` does (and L, and New game)
+        prefs.level = chosen
     saved = None
     asked_new = not (level is None and seed is None and options is None and seats is None)
     if not asked_new:

@@ -95,6 +95,12 @@ def parse_players(text: str) -> tuple[Seat, ...]:
     return seat_names(seats)
 
 
+def lone_bot(seats: Sequence[Seat]) -> str | None:
+    """The level of the only bot at a table of `seats`, None when there are none or several."""
+    levels = [s.level for s in seats if s.level is not None]
+    return levels[0] if len(levels) == 1 else None
+
+
 def seats_from_names(names: Sequence[str]) -> tuple[Seat, ...]:
     """Seats for a save written before seats were saved: a level's name was a bot, anything else a
     person (the only way such saves were made: you against one bot, or the arena's bots)."""

@@ -29,7 +29,7 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.options import Mode, RuleOptions
 from cribtiles.signals import handling
 from cribtiles.table import Seat
-from cribtiles.table.seats import seats_from_names
+from cribtiles.table.seats import lone_bot, seats_from_names
 from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import SPEEDS, Preferences
 from cribtiles.table.tiles.public import PublicState
@@ -45,7 +45,7 @@ from .tiles.end_scene import EndScene
 from .tiles.game_scene import GameScene
 from .tiles.game_words import round_words, sentence
 from .tiles.newgame import NewGameScene
-from .tiles.newgame_form import NewGameForm, again, lone_bot, options_of, remembered_seats, table_pairs, with_level
+from .tiles.newgame_form import NewGameForm, again, options_of, remembered_seats, table_pairs, with_level
 
 if TYPE_CHECKING:
     from cribtiles.online.client import Link

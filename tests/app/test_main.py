@@ -134,7 +134,7 @@ def test_the_window_starts_with_the_players_asked_for(tmp_path: Path, monkeypatc
     store = Store(tmp_path)
     chosen = Preferences(level="easy", seats=(("Ann", None), ("Bo", "easy"), ("Cy", None)), rules="joker=on")
     store.save_preferences(chosen)
-    ann_bo_cy = (Seat("Ann"), Seat("Easy", "easy"), Seat("Cy"))
+    ann_hard_cy = (Seat("Ann"), Seat("Hard", "hard"), Seat("Cy"))
     assert main(["--data-dir", str(tmp_path), "--players", "Ann,Ben,hard"]) == 0
     assert seen[-1] == ((Seat("Ann"), Seat("Ben"), Seat("Hard", "hard")), RuleOptions(joker=True), seen[-1][2])
     assert main(["--data-dir", str(tmp_path), "--players", "Ann,Ben,hard", "--rules", "rounds=2", "--seed", "8"]) == 0
@@ -142,7 +142,8 @@ def test_the_window_starts_with_the_players_asked_for(tmp_path: Path, monkeypatc
     assert main(["--data-dir", str(tmp_path)]) == 0  # resumed: the game just started
     assert seen[-1][0][1] == Seat("Ben")
     assert main(["--data-dir", str(tmp_path), "--seed", "9"]) == 0  # a new game at the table chosen last
-    assert seen[-1] == (ann_bo_cy, RuleOptions(joker=True), 9)
+    # its lone bot at the level chosen last: `--players Ann,Ben,hard` chose Hard, as `--level hard` would
+    assert seen[-1] == (ann_hard_cy, RuleOptions(joker=True), 9)
     assert main(["--data-dir", str(tmp_path), "--level", "expert"]) == 0  # You against Expert
     assert seen[-1][0] == (Seat("You"), Seat("Expert", "expert"))
     store.save_preferences(Preferences(rules="mode=solitaire"))
@@ -393,3 +394,40 @@ def test_a_bots_only_match_names_its_players_in_the_round_banner(tmp_path: Path,
     assert main(["--data-dir", str(tmp_path), "--continue"]) == 0
     totals = table.match.totals
     assert seen["banner"] == f"Round 2 of 3. Running totals: Beginner {totals[0]} · Easy {totals[1]}."
+
+
+def test_new_game_offers_the_bot_at_the_table_when_the_players_came_from_the_command_line(
+    tmp_path: Path,
+    monkeypatch,  # type: ignore[no-untyped-def]
+) -> None:
+    """Issue 44, defect 22: after `--players You,easy`, Ctrl+N offered Medium (the level remembered from
+    before) where Easy sat; L still chooses the next game's bot."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from cribtiles.ui import window
+    from cribtiles.ui.tiles.newgame import NewGameScene
+
+    offered: list[tuple[str | None, ...]] = []
+
+    def ctrl(k: int) -> None:
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=k, mod=pygame.KMOD_LCTRL, unicode="", scancode=0))
+
+    def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
+        for press_l in (False, True):
+            if press_l:
+                pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_l, mod=0, unicode="l", scancode=0))
+                self.frame(1 / 60)
+            ctrl(pygame.K_n)
+            self.frame(1 / 60)
+            scene = self.scenes[-1]
+            assert isinstance(scene, NewGameScene)
+            offered.append(tuple(s.level for s in scene.form.table_seats()))
+            pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_ESCAPE, mod=0, unicode="", scancode=0))
+            self.frame(1 / 60)
+        self.close()
+
+    monkeypatch.setattr(window.App, "run", fake_run)
+    assert main(["--data-dir", str(tmp_path), "--players", "You,easy"]) == 0
+    assert offered == [(None, "easy"), (None, "medium")]  # L goes on from the bot chosen

@@ -13,7 +13,7 @@ from enum import Enum
 from cribtiles.bot.tiles.levels import DEFAULT_LEVEL, DESCRIPTIONS, LEVELS
 from cribtiles.rules.game import MAX_NAME, MAX_PLAYERS
 from cribtiles.rules.options import BY_NAME, OPTIONS, RuleOptions
-from cribtiles.table.seats import Seat, seat_names
+from cribtiles.table.seats import Seat, lone_bot, seat_names
 from cribtiles.table.settings import DEFAULT_SEATS, MIN_SEATS, SeatPair, good_seats
 
 from ..geometry import Rect
@@ -116,12 +116,6 @@ def table_pairs(seats: Sequence[Seat], remembered: Sequence[SeatPair], solitaire
             name = remembered[i][0] if i < len(remembered) else f"Player {i + 1}"
         pairs.append((name, s.level))
     return tuple(pairs) + tuple(remembered[len(seats) :])
-
-
-def lone_bot(seats: Sequence[Seat]) -> str | None:
-    """The level of the only bot at a table of `seats`, None when there are none or several."""
-    levels = [s.level for s in seats if s.level is not None]
-    return levels[0] if len(levels) == 1 else None
 
 
 def options_of(text: str) -> RuleOptions:
