@@ -13,7 +13,7 @@ from enum import Enum
 from cribtiles.bot.tiles.levels import DEFAULT_LEVEL, DESCRIPTIONS, LEVELS
 from cribtiles.rules.game import MAX_NAME, MAX_PLAYERS
 from cribtiles.rules.options import BY_NAME, OPTIONS, RuleOptions
-from cribtiles.table.seats import Seat, lone_bot, seat_names
+from cribtiles.table.seats import Seat, seat_names
 from cribtiles.table.settings import DEFAULT_SEATS, MIN_SEATS, SeatPair, good_seats
 
 from ..geometry import Rect
