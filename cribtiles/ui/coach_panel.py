@@ -88,7 +88,8 @@ def coach_layout(snap: TableSnapshot, bottom: int, bar: bool = True) -> CoachLay
         size = max(16, round(bh * 0.52))
         for i, (name, long, short) in enumerate(_labels(coach, snap.exchanging)):
             label = long if art.font(size).size(long)[0] <= bw - 10 else short
-            enabled = coach.may_ask if name != "tiles" else True
+            # the tiles out are the uncovered rack's: under the hot seat's curtain there is none to show
+            enabled = coach.may_ask if name != "tiles" else snap.curtain is None
             buttons.append((name, (x + i * (bw + gap), y, bw, bh), label, enabled))
         y += bh + pad
     tiles = None

@@ -431,3 +431,40 @@ def test_new_game_offers_the_bot_at_the_table_when_the_players_came_from_the_com
     monkeypatch.setattr(window.App, "run", fake_run)
     assert main(["--data-dir", str(tmp_path), "--players", "You,easy"]) == 0
     assert offered == [(None, "easy"), (None, "medium")]  # L goes on from the bot chosen
+
+
+def test_under_the_hot_seat_curtain_tiles_out_is_flat_like_hint_and_best_plays(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 44, defect 25: between two people's turns the racks are hidden; Hint and Best plays went
+    flat, but Tiles out (T) stayed raised, and T changed a setting with nothing to show."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+    import pygame
+
+    from cribtiles.ui import window
+    from cribtiles.ui.tiles.panel import coach_rects
+
+    seen: dict[str, object] = {}
+
+    def buttons(app: window.App) -> dict[str, bool]:
+        layout = coach_rects(app.game.snapshot())
+        assert layout is not None
+        return {name: enabled for name, _, _, enabled in layout.buttons}
+
+    def fake_run(self: window.App, max_seconds: float | None = None, ready: object = None) -> None:
+        self.back_to_game()
+        self.frame(1 / 60)
+        seen["curtain"] = (self.game.curtain, buttons(self), self.prefs.tiles_out)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_t, mod=0, unicode="t", scancode=0))
+        self.frame(1 / 60)
+        seen["t"] = self.prefs.tiles_out
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, mod=0, unicode=" ", scancode=0))
+        self.frame(1 / 60)  # the person to move is ready: the curtain rises
+        seen["ready"] = (self.game.curtain, buttons(self))
+        self.close()
+
+    monkeypatch.setattr(window.App, "run", fake_run)
+    assert main(["--data-dir", str(tmp_path), "--players", "Ann,Ben"]) == 0
+    curtain, flat, tiles_out = seen["curtain"]  # type: ignore[misc]
+    assert curtain is not None and flat == {"hint": False, "plays": False, "tiles": False}
+    assert seen["t"] == tiles_out  # T behind the curtain changed nothing
+    assert seen["ready"] == (None, {"hint": True, "plays": True, "tiles": True})

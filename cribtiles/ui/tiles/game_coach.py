@@ -127,7 +127,10 @@ class Coaching:
         self._counted(before)
 
     def toggle_tiles_out(self) -> None:
-        """The tiles still out (T, the Tiles button): shown or hidden, and the setting kept."""
+        """The tiles still out (T, the Tiles button): shown or hidden, and the setting kept; nothing under
+        the hot seat's curtain, where no rack is uncovered to count them from."""
+        if self.stage.uncovered is None:
+            return
         prefs = self.stage.app.prefs
         prefs.tiles_out = not prefs.tiles_out
         self.stage.app.keeper.save_preferences(prefs)
