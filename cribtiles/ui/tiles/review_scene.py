@@ -99,8 +99,9 @@ def region(squares: Sequence[Square], least: int = LEAST_REGION) -> tuple[int, i
 
 
 def turn_region(turn: TurnReview) -> tuple[int, int, int, int]:
-    """The part of the board a turn is shown on: both plays and every line either of them scores, whole."""
-    squares: list[Square] = []
+    """The part of the board a turn is shown on: every tile on it (none is hidden: the plays are read
+    against the whole board), both plays and every line either of them scores, whole."""
+    squares: list[Square] = [square for square, _ in turn.board_before.tiles()]
     for move in (turn.played, turn.best):
         if isinstance(move, Play):
             squares.extend(move.squares)

@@ -333,6 +333,8 @@ def test_a_turn_is_shown_on_the_part_of_the_board_its_lines_lie_in(game: tuple) 
             if isinstance(move, Play):
                 for line in score_play(turn.board_before, move).lines:
                     assert all(r0 <= s.row <= r1 and c0 <= s.col <= c1 for s in line.line.squares)
+        # issue 44, defect 24: no tile of the board is cut off (the view showed only columns c-m, rows 1-11)
+        assert all(r0 <= s.row <= r1 and c0 <= s.col <= c1 for s, _ in turn.board_before.tiles())
     assert region([Square(12, 0)]) == (6, 12, 0, 6)
     assert ticks(0, 57) == (0, 10, 20, 30, 40, 50, 60)
 
