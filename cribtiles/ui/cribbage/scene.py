@@ -732,6 +732,8 @@ class CribbageScene:
         self.coach.stale(self._here())  # a hint is for the position it was asked in
         for happening in told:
             self._tell(happening)
+        if self.owed and self.pub.claim is None:
+            self._settle_untold()
         for peg in self.pegs:
             peg.advance(dt, self._anim(PEG))
         if (
@@ -778,6 +780,15 @@ class CribbageScene:
         held = _hold_after(h, self.pub)
         if held is not Hold.NONE:
             self.hold = held
+
+    def _settle_untold(self) -> None:
+        """A score said aloud was answered by a move not told here (online, an answer that came with the
+        next deal's first move: the story keeps that deal's moves only): its points are pegged as the
+        scores now say."""
+        self.owed = False
+        for p, peg in enumerate(self.pegs):
+            if self.pub.scores[p] > peg.front:
+                peg.score(self.pub.scores[p] - peg.front)
 
     def _drive_bot(self) -> None:
         table = self.pub

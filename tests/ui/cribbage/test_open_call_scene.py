@@ -11,6 +11,8 @@ import pygame
 import pytest
 
 from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.table.cribbage.public import Act, PublicMove
+from cribtiles.table.cribbage.session import CribbageSession
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.ui.cribbage.scene import CribbageScene
 from cribtiles.ui.tiles.autopilot import post_click, post_key
@@ -85,3 +87,23 @@ def test_in_the_play_the_bots_card_is_said_and_pegged_once_you_lay_on(app: App) 
     assert log[log.index("play 4C 0") - 1 :][:2] == ("no muggins", "play 4C 0")
     settled(app, scene)
     assert pegs(scene)[1] == (0, 1, 1) and ("says 1", "+1") in lines(scene)
+
+
+class AnswersUntold(CribbageSession):
+    """A session that tells no answer to a score said aloud, as an online one does when the answer came
+    with the next deal's first move (the story it reads holds that deal's moves only)."""
+
+    def take_pending(self) -> list[PublicMove]:
+        return [m for m in super().take_pending() if m.act not in (Act.CALL, Act.LET_STAND)]
+
+
+def test_an_answer_not_told_still_moves_the_pegs_to_the_scores(app: App) -> None:
+    table = CribbageTable.new(1, options=CribbageOptions(muggins=True))
+    drive(table, *FIRST_PLAY, "play 2S", "play 7D", "play 6C", "count 2", "no muggins", "count 6")
+    scene = CribbageScene(app, AnswersUntold(table))
+    app.push(scene)
+    settled(app, scene)
+    assert pegs(scene) == [(2, 4, 4), (2, 3, 3)]
+    post_key(pygame.K_RETURN)  # let stand: the bot's 6, told by the scores alone
+    settled(app, scene)
+    assert pegs(scene) == [(2, 4, 4), (3, 9, 9)]
