@@ -264,8 +264,7 @@ class CribbageState:
                 raise CribbageError(f"a card scores 0 to {MOST_PEGGED} in the play: say a number in between")
             claim = Claim(player, said, ClaimKind.PLAY, state.pile)
             if claim.pegged:
-                event = ScoreEvent(player, claim.pegged, EventKind.CLAIM, state.pile[-1:], f"says {said}")
-                state = state._peg(event, events)
+                state = state._peg(claim.event, events)
         else:
             items = peg_items(state.pile)
             worth = sum(item.points for item in items)
@@ -364,8 +363,7 @@ class CribbageState:
             said = show_total(cards, self.starter, crib) if declared is None else declared
             claim = Claim(player, said, ClaimKind.SHOW, cards, self.starter, crib)
             if claim.pegged:
-                event = ScoreEvent(player, claim.pegged, EventKind.COUNT, cards, f"counts {said}")
-                state = state._peg(event, events)
+                state = state._peg(claim.event, events)
             return state if state.is_over else state._with(claim=claim)
         score = score_show(cards, self.starter, crib)
         if self.options.manual_count:  # counted by hand: any count may be said, the cards' worth is pegged

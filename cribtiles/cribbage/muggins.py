@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .cards import Card
+from .events import EventKind, ScoreEvent
 from .peg import peg_points
 from .show import show_total
 
@@ -54,6 +55,14 @@ class Claim:
     def pegged(self) -> int:
         """What the counter pegged for it: what was said, never more than the cards make."""
         return min(self.declared, self.worth)
+
+    @property
+    def event(self) -> ScoreEvent:
+        """What saying it pegs at once: the counter's `pegged` points, in the words said ("counts 24" for a
+        hand or crib, with its cards; "says 2" for a card laid, with that card)."""
+        if self.kind is ClaimKind.PLAY:
+            return ScoreEvent(self.counter, self.pegged, EventKind.CLAIM, self.cards[-1:], f"says {self.declared}")
+        return ScoreEvent(self.counter, self.pegged, EventKind.COUNT, self.cards, f"counts {self.declared}")
 
     @property
     def what(self) -> str:

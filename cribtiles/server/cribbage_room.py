@@ -15,6 +15,7 @@ from cribtiles.cribbage.options import CribbageOptions, Variant
 from cribtiles.quoting import quoted
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.core import BotRequest
+from cribtiles.table.cribbage.open_call import told_scores
 from cribtiles.table.cribbage.public import public_data, public_for, seat_view, view_data
 from cribtiles.table.cribbage.table import CribbageTable, choose
 from cribtiles.table.seats import Seat
@@ -194,7 +195,7 @@ class CribbageGame:
         return {
             "deal": state.deal_number,
             "target": state.options.target,
-            "scores": list(state.scores),
+            "scores": list(told_scores(state.scores, state.claim, state.side_of)),  # a count open to a call: before it
             "to_move": self.table.to_move,
             "turns": self.table.ply,
             "ended": None if outcome is None else str(outcome.margin_kind),

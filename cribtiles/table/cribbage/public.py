@@ -2,7 +2,8 @@
 seat before it is shown, no crib before it is counted, no deck order, no seed; a seat's own hand is its
 `view`. Both go over a wire as JSON (`public_json`, `public_from_json`; `view_json`, `view_from_json`:
 the cards a seat has not seen are worked out at the far end, for their list names the other hand's too)
-(issue 30)."""
+(issue 30). While a score said aloud waits for its answer, neither tells what it makes (`open_call`):
+its event's points are None, the scores as before it (issue 43)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from cribtiles.cribbage.cards import DECK, Card, parse_card
 from cribtiles.cribbage.events import EventKind, MarginKind, Outcome, ScoreEvent
@@ -22,6 +23,7 @@ from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind, ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView, ShownHand
 
+from .open_call import SAID, told_scores
 from .table import COMPASS_NAMES, CribbageTable, Happening
 from .table import CribbageSummary as CribbageSummary
 
@@ -56,16 +58,29 @@ class PublicCounted:
         return score_show(self.cards, self.starter, self.crib)
 
 
+class PublicEvent(NamedTuple):
+    """One scoring as the table is told it (a `ScoreEvent`'s fields): `points` is None for the event of a
+    score said aloud while it waits for its answer, for what it pegged would tell what the cards make."""
+
+    player: int
+    points: int | None
+    kind: PegKind | ShowKind | EventKind
+    cards: tuple[Card, ...]
+    words: str
+
+
 @dataclass(frozen=True)
 class PublicMove:
-    """A move told at the table: who, what kind, the card laid (None for any other), its words and points."""
+    """A move told at the table: who, what kind, the card laid (None for any other), its words and points.
+    A move that said a score aloud (muggins) holds that score's event always ("counts 24"), its points
+    None until the answer, then what it pegged (0 too)."""
 
     player: int
     act: Act
     card: Card | None
     deal: int
     phase: Phase
-    events: tuple[ScoreEvent, ...]
+    events: tuple[PublicEvent, ...]
     count: int
     words: str
 
@@ -162,6 +177,14 @@ class CribbagePublic:
         """The word for what `player` owns: "its" for a bot, "their" for a person."""
         return "its" if self.bots[player] else "their"
 
+    def answered(self, move: PublicMove) -> tuple[PublicEvent, ...]:
+        """The events of the score said aloud that `move` answered (a call, or letting it stand), with the
+        points the story tells now that it is answered; () when `move` answered none or is not in the story."""
+        if move.act not in (Act.CALL, Act.LET_STAND):
+            return ()
+        at = next((i for i in range(len(self.story) - 1, 0, -1) if self.story[i] == move), None)
+        return () if at is None else tuple(e for e in self.story[at - 1].events if e.kind in SAID)
+
 
 def _act(h: Happening) -> tuple[Act, Card | None]:
     move = h.move
@@ -190,9 +213,40 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def public_move(h: Happening) -> PublicMove:
+def public_move(h: Happening, open_claim: Claim | None) -> PublicMove:
+    """`h` as the table is told it while `open_claim` (the state's; None: none) waits for its answer: the
+    score `h` said aloud, while it is that one, without its points."""
     act, card = _act(h)
-    return PublicMove(h.player, act, card, h.deal, h.phase, h.events, h.count, h.words)
+    return PublicMove(h.player, act, card, h.deal, h.phase, _told_events(h, open_claim), h.count, h.words)
+
+
+def _told_events(h: Happening, open_claim: Claim | None) -> tuple[PublicEvent, ...]:
+    events = tuple(PublicEvent(*e) for e in h.events)
+    said = h.said
+    if said is None:
+        return events
+    if said == open_claim:  # still open to a call: its event told without points (it pegs nothing else)
+        return (PublicEvent(*said.event)._replace(points=None), *(e for e in events if e.kind not in SAID))
+    if any(e.kind in SAID for e in events):
+        return events
+    return (PublicEvent(*said.event), *events)  # answered, it pegged nothing: told so, as it was told untold
+
+
+def told_move(table: CribbageTable, h: Happening) -> PublicMove:
+    """`h`, a move of `table`, as the table is told it now."""
+    return public_move(h, table.state.claim)
+
+
+def _told_story(table: CribbageTable) -> list[Happening]:
+    """The story of this deal only (the last move while it has none, for a show kept in sight, with the count
+    it answered: a score said aloud is told its points then): what was laid in a deal gone by says nothing
+    of the hands now, and a long game's story need not cross a wire."""
+    deal = table.state.deal_number
+    this_deal = [h for h in table.story if h.deal == deal]
+    if this_deal or not table.story:
+        return this_deal
+    last = table.story[-1]
+    return table.story[-2:] if isinstance(last.move, Muggins) else [last]
 
 
 def public_of(table: CribbageTable) -> CribbagePublic:
@@ -208,7 +262,8 @@ def public_for(table: CribbageTable, seat: int | None) -> CribbagePublic:
 
 def seat_view(table: CribbageTable, seat: int) -> CribbageView:
     """What `seat` sees: its own hand, never the other's before the show nor the crib before it is
-    counted (`CribbageState.view`, less the other's cards waiting to be counted)."""
+    counted (`CribbageState.view`, less the other's cards waiting to be counted), nor what a score said
+    aloud makes while it waits for its answer (`CribbageTable.view`)."""
     view = table.view(seat)
     if view.to_count and view.current_player != seat:
         # the other's hand (or crib) waiting to be counted: face up only once its owner counts it
@@ -219,15 +274,12 @@ def seat_view(table: CribbageTable, seat: int) -> CribbageView:
 def _public(table: CribbageTable, person: int | None, summary: CribbageSummary | None) -> CribbagePublic:
     state = table.state
     view = table.view(table.person if table.person is not None else 0)
-    # the story of this deal only (the last move while it has none, for a show kept in sight): what was
-    # laid in a deal gone by says nothing of the hands now, and a long game's story need not cross a wire
-    this_deal = [h for h in table.story if h.deal == state.deal_number] or table.story[-1:]
     return CribbagePublic(
         names=state.names,
         person=person,
         level=table.level,
         options=table.options,
-        scores=state.scores,
+        scores=told_scores(state.scores, state.claim, state.side_of),
         previous=tuple(table.previous),
         dealer=state.dealer,
         deal_number=state.deal_number,
@@ -245,7 +297,7 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
             PublicCounted(c.owner, c.cards, c.score.starter, c.crib, c.declared, c.called) for c in table.counted
         ),
         claim=state.claim,
-        story=tuple(public_move(h) for h in this_deal),
+        story=tuple(public_move(h, state.claim) for h in _told_story(table)),
         cut_words=tuple(describe_cut(state) + _opening(table)) if state.deal_number == 1 else (),
         summary=summary,
         bots=tuple(s.is_bot for s in table.seats),
@@ -273,7 +325,7 @@ def _read_card(text: str | None) -> Card | None:
     return None if text is None else parse_card(text)
 
 
-def _event(e: ScoreEvent) -> dict[str, Any]:
+def _event(e: PublicEvent | ScoreEvent) -> dict[str, Any]:
     family = next(name for name, kind in _KINDS.items() if isinstance(e.kind, kind))
     return {
         "player": e.player,
@@ -285,9 +337,17 @@ def _event(e: ScoreEvent) -> dict[str, Any]:
     }
 
 
-def _read_event(d: Mapping[str, Any]) -> ScoreEvent:
+def _read_event(d: Mapping[str, Any]) -> PublicEvent:
     kind = _KINDS[d["family"]](d["kind"])
-    return ScoreEvent(d["player"], d["points"], kind, _read_cards(d["cards"]), d["words"])  # type: ignore[arg-type]
+    return PublicEvent(d["player"], d["points"], kind, _read_cards(d["cards"]), d["words"])  # type: ignore[arg-type]
+
+
+def _read_score_event(d: Mapping[str, Any]) -> ScoreEvent:
+    """An event of a seat's view: its points always told (a view holds no event of a score still open)."""
+    e = _read_event(d)
+    if not isinstance(e.points, int):
+        raise ValueError("an event of a view without its points")
+    return ScoreEvent(e.player, e.points, e.kind, e.cards, e.words)
 
 
 def _claim(c: Claim | None) -> dict[str, Any] | None:
@@ -563,7 +623,7 @@ def view_from_data(d: object) -> CribbageView:
         to_count=_read_cards(d["to_count"]),
         current_player=d["current_player"],
         legal=tuple(parse_move(m) for m in d["legal"]),
-        events=tuple(_read_event(e) for e in d["events"]),
+        events=tuple(_read_score_event(e) for e in d["events"]),
         outcome=None
         if outcome is None
         else Outcome(

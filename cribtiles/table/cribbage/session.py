@@ -17,7 +17,7 @@ from cribtiles.rules.errors import IllegalMove
 
 from ..chat import AtOneWindow
 from ..seats import Seat
-from .public import CribbagePublic, PublicMove, public_move, public_of, seat_view
+from .public import CribbagePublic, PublicMove, public_of, seat_view, told_move
 from .table import BotRequest, CribbageTable, choose
 
 log = logging.getLogger("cribtiles.window")
@@ -302,7 +302,7 @@ class CribbageSession(AtOneWindow):
         self._check_mine(seat)
         if self.table.to_move != seat:
             raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
-        return public_move(self.table.play(action, seat))
+        return told_move(self.table, self.table.play(action, seat))
 
     def can_undo(self, seat: int) -> bool:
         return seat in self.mine and self.table.can_undo(seat)
@@ -348,11 +348,12 @@ class CribbageSession(AtOneWindow):
         happening = self.table.play_bot(coming[1], coming[0])
         if happening is None:
             raise IllegalMove("the bot's move came too late: the game has moved on")
-        return public_move(happening)
+        return told_move(self.table, happening)
 
     def take_pending(self) -> list[PublicMove]:
-        """Every move made since last asked, to be told and pegged (as all may see them)."""
-        return [public_move(h) for h in self.table.take_pending()]
+        """Every move made since last asked, to be told and pegged (as all may see them: a score said aloud
+        and still open to a call without its points)."""
+        return [told_move(self.table, h) for h in self.table.take_pending()]
 
     def save(self) -> None:
         if self.keeper is not None:

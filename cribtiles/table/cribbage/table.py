@@ -31,6 +31,7 @@ from cribtiles.quoting import quoted
 from .. import core
 from ..core import GameTable, is_envelope, read_envelope
 from ..seats import Seat
+from .open_call import told_scores, told_view
 
 log = logging.getLogger("cribtiles.table")
 
@@ -98,6 +99,7 @@ class Happening:
     count: int  # the count after a card or a go (0 once reset)
     words: str  # what happened, in a line: "Medium bot played 7C: 22"
     phase: Phase = Phase.PLAY  # the phase the move was made in (a call on a card is the play's)
+    said: Claim | None = None  # the score this move said aloud (muggins), open to a call after it
 
 
 @dataclass(frozen=True)
@@ -227,14 +229,15 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         return self.ply
 
     def view(self, seat: int | None = None) -> CribbageView:
-        """What `seat` (None: the person) may see; the person's worked out once per move (the window
-        asks many times a frame)."""
+        """What `seat` (None: the person) may see, a score said aloud told as `told_view` tells it (the
+        bots decide from this too); the person's worked out once per move (the window asks many times a
+        frame)."""
         if seat is not None and seat != self.person:
-            return self.state.view(seat)
+            return told_view(self.state.view(seat))
         if self.person is None:
             raise CribbageError("no person sits at this table")
         if self._view is None or self._view[0] is not self.state:
-            self._view = (self.state, self.state.view(self.person))
+            self._view = (self.state, told_view(self.state.view(self.person)))
         return self._view[1]
 
     def name(self, player: int) -> str:
@@ -360,18 +363,30 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             self.counted.append(CountedHand(player, cards, crib, score, declared))
         if isinstance(move, Muggins) and before.claim is not None and before.claim.kind is ClaimKind.SHOW:
             self.counted[-1] = replace(self.counted[-1], called=move.claim)
-        for side in {before.side_of(event.player) for event in after.events if event.points}:
-            self.previous[side] = before.scores[side]  # the back peg: the score before this move, as the window pegs it
+        self._move_back_pegs(before, after)
         if after.deal_number != before.deal_number:
             self.sequences = []
-        happening = Happening(
-            player, move, before.deal_number, after.events, after.count, self._words(player, move, before), before.phase
-        )
+        words = self._words(player, move, before)
+        deal, phase = before.deal_number, before.phase
+        happening = Happening(player, move, deal, after.events, after.count, words, phase, after.claim)
         if self.story and self.story[-1].deal != happening.deal:
             self.story = []
         self.story.append(happening)
         self.pending.append(happening)
         return happening
+
+    def _move_back_pegs(self, before: CribbageState, after: CribbageState) -> None:
+        """The back peg of each side that scored by a move: its score before the move, as the window pegs it.
+        A score said aloud is pegged in sight only once answered (its points are not told before): its
+        side's back peg moves at the answer, from the score before the count."""
+        if after.claim is not None:
+            return  # said aloud: all the move pegged is the claim's, told with the answer
+        shown = told_scores(before.scores, before.claim, before.side_of)
+        sides = {before.side_of(event.player) for event in after.events if event.points}
+        if before.claim is not None and before.claim.pegged:
+            sides.add(before.side_of(before.claim.counter))
+        for side in sides:
+            self.previous[side] = shown[side]
 
     def _words(self, player: int, move: Move, before: CribbageState) -> str:
         who = self.name(player)

@@ -217,6 +217,8 @@ class CribbageScene:
         self.pegs = [Pegs() for _ in self.pub.scores]  # a side each: partners peg together
         for p, peg in enumerate(self.pegs):
             peg.set(self.pub.scores[p], self.pub.previous[p])
+        # a score said aloud whose points are not told yet (the scores are as before it): its answer pegs them
+        self.owed = self.pub.claim is not None
         self.glides = Glides({})
         self.last_move_at = 0.0
         self.ended = False
@@ -664,6 +666,7 @@ class CribbageScene:
         self.pegs = [Pegs() for _ in self.pub.scores]
         for p, peg in enumerate(self.pegs):
             peg.set(self.pub.scores[p], self.pub.previous[p])
+        self.owed = self.pub.claim is not None
         self.last_move_at = self.asked_at = self.now
 
     def _moved(self) -> None:
@@ -729,6 +732,8 @@ class CribbageScene:
         self.coach.stale(self._here())  # a hint is for the position it was asked in
         for happening in told:
             self._tell(happening)
+        if self.owed and self.pub.claim is None:
+            self._settle_untold()
         for peg in self.pegs:
             peg.advance(dt, self._anim(PEG))
         if (
@@ -756,12 +761,18 @@ class CribbageScene:
             cards.face(card, width)
 
     def _tell(self, h: PublicMove) -> None:
-        """A move made: its points pegged, a call announced, a finished show held in sight."""
+        """A move made: its points pegged, a call announced, a finished show held in sight. A score said
+        aloud is told without its points until it is answered: the answer pegs them."""
         if h.act is Act.CALL:
             self.say(h.words, error=False)
+        events = h.events
+        if h.act in (Act.CALL, Act.LET_STAND):
+            events = (*(self.pub.answered(h) if self.owed else ()), *events)
+            self.owed = False
+        self.owed = self.owed or any(e.points is None for e in h.events)
         gained = [0] * len(self.pegs)
-        for event in h.events:
-            gained[self.pub.side_of(event.player)] += event.points  # partners peg together
+        for event in events:
+            gained[self.pub.side_of(event.player)] += event.points or 0  # partners peg together
         for p in range(len(self.pegs)):
             points = min(gained[p], self.pub.scores[p] - self.pegs[p].front)
             if points > 0:
@@ -769,6 +780,15 @@ class CribbageScene:
         held = _hold_after(h, self.pub)
         if held is not Hold.NONE:
             self.hold = held
+
+    def _settle_untold(self) -> None:
+        """A score said aloud was answered by a move not told here (online, an answer that came with the
+        next deal's first move: the story keeps that deal's moves only): its points are pegged as the
+        scores now say."""
+        self.owed = False
+        for p, peg in enumerate(self.pegs):
+            if self.pub.scores[p] > peg.front:
+                peg.score(self.pub.scores[p] - peg.front)
 
     def _drive_bot(self) -> None:
         table = self.pub
@@ -937,11 +957,12 @@ class CribbageScene:
             cuts = table.cut_words[: len(view.cut_for_deal)]  # a line a round; three for last has its own, below
             lines += [InfoLine(text, "", DIM, -2) for text in cuts]
         for h in reversed([h for h in table.story if h.deal == view.deal_number and h.act is not Act.LET_STAND]):
-            scored = sum(e.points for e in h.events)
+            scored = sum(e.points or 0 for e in h.events)
             colour = CREAM if scored else DIM
             lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
-            for e in h.events:
-                lines.append(InfoLine(e.words, f"+{e.points}", _player_colour(table.side_of(e.player)), -1, e.cards, 1))
+            for e in (e for e in h.events if e.points != 0):  # a score said aloud that pegged nothing: no line
+                points = "" if e.points is None else f"+{e.points}"  # said aloud, not yet answered: points to come
+                lines.append(InfoLine(e.words, points, _player_colour(table.side_of(e.player)), -1, e.cards, 1))
         if table.options.variant is Variant.THREE and view.phase is Phase.DISCARD:  # why the crib holds a card
             lines.append(InfoLine("The crib has a card from the pack; each lays one more.", "", DIM, -2))
         if view.deal_number == 1 and table.options.variant is Variant.FIVE_CARD:  # pegged before the first card

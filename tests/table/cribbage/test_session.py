@@ -118,7 +118,10 @@ def test_the_public_value_goes_over_json_and_shows_no_hidden_card() -> None:
         assert public_from_json(text) == public
         assert _hidden(text, table, 1) == set()
         assert "seed" not in text and "stock" not in text and "deck" not in text
-        assert public.scores == table.state.scores and public.to_move == table.to_move
+        claim = table.state.claim  # a score said aloud, open to a call: the scores as before it (issue 43)
+        pegged = [0, 0] if claim is None else [claim.pegged * (p == claim.counter) for p in (0, 1)]
+        assert public.scores == tuple(s - n for s, n in zip(table.state.scores, pegged, strict=True))
+        assert public.to_move == table.to_move
         seen_counted = seen_counted or bool(public.counted)
         seen_claim = seen_claim or public.claim is not None
         seat = session.to_move
