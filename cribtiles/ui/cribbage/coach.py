@@ -9,7 +9,7 @@ snapshot's `CoachNote`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from cribtiles.bot.cribbage.advisor import DEALT, DiscardAdvice, PegHint, advise_discard, peg_hint
 from cribtiles.cribbage.cards import Card, format_cards
@@ -79,7 +79,7 @@ class CribCoach:
     def ask(self, session: CribbageDriver, view: CribbageView, here: Position) -> str:
         """The hint for `view` (your crib cards still to lay, or your turn to lay a card), counted once per position;
         "" when shown, else why not in words (IllegalMove from a table elsewhere, in its words)."""
-        note = self._note(view)
+        note = self._note(_laying_on(session, view))
         if note is None:
             if view.phase is Phase.PLAY:
                 return "No card of yours fits: say Go." if view.my_turn else "The coach helps on your turn."
@@ -105,3 +105,13 @@ class CribCoach:
             hint = peg_hint(view)
             return None if hint is None else peg_note(hint)
         return None
+
+
+def _laying_on(session: CribbageDriver, view: CribbageView) -> CribbageView:
+    """`view` with the moves its player may make once the other's score said aloud stands, while it waits
+    for their answer (laying a card lets it stand): the pegging hint is for the card to lay on, not for the
+    answer (muggins in the play)."""
+    if view.claim is None or view.claim.counter == view.player:
+        return view
+    after = session.legal_after_answer(view.player)
+    return replace(view, legal=after) if after else view

@@ -154,3 +154,26 @@ def test_the_advice_stays_while_the_bot_chooses_and_goes_once_you_discard(app: A
     frames(app, 4)
     assert scene.seen.discards == note.cards or set(scene.seen.discards) == set(note.cards)
     assert scene.snapshot().coach is None and not hinted(scene)
+
+
+def test_the_pegging_hint_under_muggins_in_the_play_while_you_may_call(tmp_path: Path) -> None:
+    """Issue 44, defect 17: under muggins in the play, with the bot's card said aloud and yours to answer,
+    the hint said "No card of yours fits: say Go" though cards fit (it read the moves of the answer, not
+    the cards you may lay once you let it stand). It names a card of yours that fits."""
+    from cribtiles.cribbage.options import CribbageOptions
+    from cribtiles.table.cribbage.table import CribbageTable
+    from tests.ui.cribbage.test_scene import at_table, drive, frames, open_app
+
+    app = open_app(tmp_path)
+    try:
+        table = CribbageTable.new(1, options=CribbageOptions(play_muggins=True))
+        scene = at_table(app, drive(table, "discard 8D 9H", "discard AD AH", "play 7S 0", "no muggins", "play 8H 1"))
+        assert table.state.claim is not None and table.person_to_move  # the bot's 8H said aloud, count 15
+        post_key(pygame.K_i)
+        frames(app)
+        note = scene.coach.note
+        assert not scene.message.startswith("No card"), scene.message
+        assert note is not None and len(note.cards) == 1
+        assert note.cards[0] in {m.card for m in table.legal_after_answer(table.person) if hasattr(m, "card")}
+    finally:
+        app.close()
