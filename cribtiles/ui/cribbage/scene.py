@@ -20,6 +20,7 @@ from cribtiles.cribbage.cards import DECK, Card
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind
 from cribtiles.cribbage.options import Phase, Variant
+from cribtiles.cribbage.peg import MAX_COUNT
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, PublicMove
@@ -497,6 +498,11 @@ class CribbageScene:
         if not self.my_turn:
             self.say(f"Wait: {self.pub.called(self.actor)} is to play.")
             return
+        claim = self._muggins_offered()
+        if claim is not None and not self._lays_on():
+            bot = _capital(self.pub.called(claim.counter))
+            self.say(f"{bot} lays again before you: Enter lets its {claim.cards[-1]} stand, M calls muggins.")
+            return
         if self._claiming():  # a card laid with nothing typed says it scores nothing
             self._person(PlayCard(card, self.declared or 0))
         else:
@@ -513,7 +519,9 @@ class CribbageScene:
         elif mode is Mode.DISCARD:
             self._discard()
         elif mode is Mode.PLAY:
-            if self.cursor is not None and self.cursor < len(self.hand):
+            if self._muggins_offered() and not self._lays_on():  # the other lays again first: Enter answers
+                self._person(Muggins(False))
+            elif self.cursor is not None and self.cursor < len(self.hand):
                 self._play(self.hand[self.cursor])
             elif self._muggins_offered():
                 self._person(Muggins(False))
@@ -698,6 +706,17 @@ class CribbageScene:
         """Your moves once a bot's score waiting for your answer stands (your moves now, when none waits)."""
         return self.after_answer
 
+    def _lays_on(self) -> bool:
+        """You lay a card (or say go) next once the score waiting for your answer stands: doing so lets it
+        stand. Else the other lays again first, and only Enter (or Let it stand) answers."""
+        return any(isinstance(m, (PlayCard, Go)) for m in self._legal_after_answer())
+
+    def _count_starts_again(self) -> bool:
+        """Once the score waiting for your answer stands, a new count begins (the other has no card to lay
+        on the one shown): a card of yours that would pass 31 on the count shown may be laid."""
+        count = self.seen.count
+        return any(isinstance(m, PlayCard) and count + m.card.value > MAX_COUNT for m in self._legal_after_answer())
+
     def _muggins_offered(self) -> Claim | None:
         """The bot's score said aloud that you may call now."""
         return None if self.holding else self.open_call
@@ -869,7 +888,7 @@ class CribbageScene:
                 kinds = (ButtonKind.LESS, ButtonKind.MORE, ButtonKind.GO)
             if offered:
                 kinds = (ButtonKind.MUGGINS, *kinds)
-                if not any(isinstance(m, (PlayCard, Go)) for m in self._legal_after_answer()):
+                if not self._lays_on():
                     kinds = (*kinds[:-1], ButtonKind.LET_GO)  # the bot lays next: let its card stand, or call
                     return kinds, {}, set(kinds)
             enabled = {k for k in kinds if k is not ButtonKind.GO or can}
@@ -911,7 +930,9 @@ class CribbageScene:
             claim = self._muggins_offered()
             if claim is not None:
                 said = f"{bot} said {claim.declared} for {its} {claim.cards[-1]}: M calls muggins"
-                if any(isinstance(m, (PlayCard, Go)) for m in self._legal_after_answer()):
+                if self._count_starts_again():
+                    return f"{said}; then the count starts again at 0: laying your card lets it stand.", False
+                if self._lays_on():
                     return f"{said}; playing on lets it stand.", False
                 return f"{said}, Enter lets it stand.", False
             if self.my_turn:
