@@ -977,10 +977,11 @@ class CribbageScene:
         if view.deal_number == 1 and not table.story:
             cuts = table.cut_words[: len(view.cut_for_deal)]  # a line a round; three for last has its own, below
             lines += [InfoLine(text, "", DIM, -2) for text in cuts]
-        for h in reversed([h for h in table.story if h.deal == view.deal_number and h.act is not Act.LET_STAND]):
+        for h in reversed([h for h in table.story if h.deal == view.deal_number]):
             scored = sum(e.points or 0 for e in h.events)
-            colour = CREAM if scored else DIM
-            lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
+            if h.act is not Act.LET_STAND:  # a card let stand needs no line; what pegged on after it does
+                colour = CREAM if scored else DIM
+                lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
             for e in (e for e in h.events if e.points != 0):  # a score said aloud that pegged nothing: no line
                 points = "" if e.points is None else f"+{e.points}"  # said aloud, not yet answered: points to come
                 lines.append(InfoLine(e.words, points, _player_colour(table.side_of(e.player)), -1, e.cards, 1))

@@ -75,3 +75,14 @@ def test_when_the_count_starts_again_once_the_card_stands_the_prompt_says_so(app
         "The Medium bot said 0 for its 3H: M calls muggins; then the count starts again at 0: "
         "laying your card lets it stand."
     )
+
+
+def test_the_go_pegged_once_the_card_stands_has_its_line(app: App) -> None:
+    """Defect 19: the go (and the last card) pegged as the bot's card was let stand had no line in the panel."""
+    scene = after_your_go(app)
+    for _ in range(2):  # the 4S, then the 3H at 30, let stand: the bot has no card to lay, its go for one
+        post_key(pygame.K_RETURN)
+        frames(app)
+    assert table_of(scene).state.log[-2:] == ("play 3H 0", "no muggins")
+    texts = [(line.text, line.right) for line in scene.snapshot().lines]
+    assert ("go for one", "+1") in texts
