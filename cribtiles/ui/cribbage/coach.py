@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from cribtiles.bot.cribbage.advisor import DEALT, DiscardAdvice, PegHint, advise_discard, peg_hint
-from cribtiles.cribbage.cards import Card, format_cards
+from cribtiles.cribbage.cards import DECK, Card, format_cards
 from cribtiles.cribbage.options import Phase
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.table.cribbage.session import CribbageDriver
@@ -45,10 +45,16 @@ def discard_note(advice: tuple[DiscardAdvice, ...], dealer: bool, whose: str = "
     )
     best = advice[0]
     why = (
-        f"Keep {format_cards(best.kept)}: the hand averages {best.hand:.2f} over the 46 starters, "
+        f"Keep {format_cards(best.kept)}: the hand averages {best.hand:.2f} over the {starters(best)} starters, "
         f"and {format_cards(best.thrown)} are worth {best.crib:+.2f} in {whose}."
     )
     return CoachNote("Coach: the best discards (hand, crib = total)", rows, why, best.thrown)
+
+
+def starters(advice: DiscardAdvice) -> int:
+    """The cards the starter may be, to the player who was dealt the advice's cards: 46 of six dealt, 47 of
+    five (five-card cribbage, three players, partners)."""
+    return len(DECK) - len(advice.kept) - len(advice.thrown)
 
 
 def peg_note(hint: PegHint) -> CoachNote:

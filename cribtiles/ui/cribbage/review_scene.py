@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 
 import pygame
 
-from cribtiles.cribbage.cards import Card, format_cards
+from cribtiles.cribbage.cards import DECK, Card, format_cards
 from cribtiles.table.cribbage.review import CribbageReview, Decision, DiscardReview, PlayReview, ReviewRefused
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.misses import misses_first
@@ -108,9 +108,10 @@ def possessive(name: str) -> str:
 def method_words(d: Decision) -> str:
     """How the decision was weighed, in words."""
     if isinstance(d, DiscardReview):
+        thrown = "the card laid away is" if len(d.advice[0].thrown) == 1 else "the two cards are"
         return (
-            f"Weighed by the discard advisor: each hand's exact average show over the 46 starters, and what "
-            f"the two cards are worth in {crib_words(d)} (Hard's crib table)."
+            f"Weighed by the discard advisor: each hand's exact average show over the {len(DECK) - len(d.dealt)} "
+            f"starters, and what {thrown} worth in {crib_words(d)} (Hard's crib table)."
         )
     if d.samples == 0:
         return "Only one card could be laid here: there was nothing to weigh."

@@ -214,6 +214,7 @@ def test_the_hint_and_undo_work_with_every_variant(app: App, tmp_path: Path, var
     note = scene.coach.note
     assert note is not None and len(note.cards) == variant.to_crib and set(note.cards) <= set(hand)
     assert note.rows and note.rows[0][0] == "throw " + " ".join(str(c) for c in note.cards)
+    assert " over the 47 starters, " in note.why  # five dealt: 47 cards the starter may be (issue 44, defect 19)
     post_key(pygame.K_ESCAPE)  # the note put away
     for card in note.cards:  # the coach's choice clicked, then Enter lays it away
         post_click(card_centre(scene, str(card)))
