@@ -974,9 +974,6 @@ class CribbageScene:
             return self._show_lines()
         whose = "your" if view.dealer == self.person else f"{table.called(view.dealer)}'s"
         lines = [InfoLine(f"Deal {view.deal_number}: {whose} crib", "", GOLD, 2)]
-        if view.deal_number == 1 and not table.story:
-            cuts = table.cut_words[: len(view.cut_for_deal)]  # a line a round; three for last has its own, below
-            lines += [InfoLine(text, "", DIM, -2) for text in cuts]
         for h in reversed([h for h in table.story if h.deal == view.deal_number]):
             scored = sum(e.points or 0 for e in h.events)
             if h.act is not Act.LET_STAND:  # a card let stand needs no line; what pegged on after it does
@@ -991,6 +988,9 @@ class CribbageScene:
             pone = (view.dealer + 1) % table.players
             who = "You" if pone == self.person else _capital(table.called(pone))
             lines.append(InfoLine(f"{who}, not dealing: three for last", "+3", _player_colour(pone), -1, (), 1))
+        if view.deal_number == 1:  # who deals and why, the first deal through, under what came after it
+            cuts = table.cut_words[: len(view.cut_for_deal)]  # a line a round; three for last has its own, above
+            lines += [InfoLine(text, "", DIM, -2) for text in cuts]
         return tuple(lines)
 
     def _show_lines(self) -> tuple[InfoLine, ...]:
