@@ -424,7 +424,8 @@ class ReviewFrame(Generic[R]):
             return
         if contains(lay.chart, pos) and self.review is not None and self.count(self.review):
             plot = plot_of(self.series(self.review), _size(lay.chart), _chart_text(lay.text))
-            k = turn_at(plot, pos[0] - lay.chart[0]) - 1
+            # the chart may end on the final scores, a point past the last decision: that opens the last one
+            k = min(turn_at(plot, pos[0] - lay.chart[0]), self.count(self.review)) - 1
             self.open(self.shown.index(k))
 
     def _row_at(self, pos: tuple[int, int]) -> int | None:

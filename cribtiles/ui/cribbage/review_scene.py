@@ -162,7 +162,12 @@ class CribbageReviewScene(ReviewFrame[CribbageReview]):
         return review.names
 
     def series(self, review: CribbageReview) -> Series:
-        return Series.of(review.names, review.scores, finals=review.finals, unit="decisions")
+        """The scores after each decision, and the final scores last: what was pegged after the last card
+        laid (the go, the show) ends the lines where the legend ends."""
+        after = review.scores
+        if not after or tuple(after[-1]) != tuple(review.finals):
+            after = (*after, review.finals)
+        return Series.of(review.names, after, finals=review.finals, unit="decisions")
 
     def chart_title(self, review: CribbageReview) -> str:
         finals = " · ".join(f"{n} {s}" for n, s in zip(review.names, review.finals, strict=True))

@@ -250,3 +250,12 @@ def test_tab_lists_one_players_decisions_then_the_others_then_everyones(app: App
     post_key(pygame.K_TAB)
     frames(app)
     assert scene.player is None and scene.shown == every
+
+
+def test_the_chart_ends_at_the_final_scores(game: tuple) -> None:
+    """Issue 44, defect 19: the lines stopped at the last decision (22 and 54) while the legend said the
+    final scores (26 and 61): what was pegged after the last card laid is on the chart."""
+    table, review = game
+    series = CribbageReviewScene.series(None, review)  # type: ignore[arg-type]
+    assert tuple(s[-1] for s in series.scores) == review.finals == table.state.scores
+    assert tuple(s[-2] for s in series.scores) == review.scores[-1] != review.finals
