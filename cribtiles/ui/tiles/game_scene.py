@@ -431,7 +431,7 @@ class GameScene:
             next_level=self.app.prefs.level,
             next_is_round=self.state.is_over and not self.session.match.is_over,
             curtain=None if self.curtain is None else self.state.names[self.curtain],
-            declaring=self.joker.view(),
+            declaring=None if acts.confirming is not None else self.joker.view(),  # the question comes first
             may_call=self.may_call(),
             hide_scores=self.state.options.joker and self.shown.mine_to_move,
             match=self.session.match,

@@ -229,6 +229,7 @@ def test_the_confirm_question_under_the_joker_rule_says_what_will_be_declared_an
         frames(app)
         snap = game.snapshot()
         assert snap.confirming == f"Play {play} and declare 10?" and true != 10
+        assert snap.declaring is None  # the count's box, drawn over the panel, gives way to the question (issue 44)
         texts = [(r.left, r.right) for r in info_rows(snap)]
         assert texts[0] == (snap.confirming, "") and not any(str(true) in (left, right) for left, right in texts[:3])
         post_key(pygame.K_y)
