@@ -253,7 +253,7 @@ class CreateScene(FormScene):
         self.coach = form.choice(
             "Coach: hints and reviews",
             [(False, "not allowed"), (True, "allowed")],
-            "Whether players may ask the coach for a play, and take a move back when all agree",
+            "Whether players may ask the coach for a hint and review their game (taking a move back asks the others)",
         )
         self.timer = form.choice("Turn timer", TIMERS, "How long a player has for each move")
         self.on_timeout = form.choice(
