@@ -521,7 +521,6 @@ def position_view(
         rack_sizes=tuple(sizes),
         unseen=unseen,
         turns=(),
-        unclaimed=0,
         outcome=None,
         starter=0,
     )

@@ -36,6 +36,19 @@ def tile_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
     return format_move(choose_safely(make_bot(level), view, rng))
 
 
+def tile_call(state: dict[str, Any], level: str, rng: random.Random) -> bool:
+    """Whether a tile bot of `level` calls "Joker" on the last play, from what its seat was sent: the
+    state withholds the play's worth while it may be called, so the bot counts it on the board, and
+    misses a wrong declaration as often as its level's manners say (as at a table of this computer)."""
+    from cribtiles.bot.tiles.levels import level as level_named
+    from cribtiles.rules.moves import parse_rack
+    from cribtiles.table.tiles.public import match_from_json, player_view
+
+    match = match_from_json(state["match"])
+    view = player_view(match.game, state["you"], tuple(parse_rack(state["rack"])))
+    return level_named(level).manners.should_call(view, rng)
+
+
 def cribbage_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
     """The move a cribbage bot of `level` makes from what its seat was sent."""
     from .cribbage_remote import bot_move
@@ -62,6 +75,8 @@ class SeatBot:
         self.moves = 0
         self.latencies: list[float] = []
         self.acknowledged: list[tuple[int, str]] = []  # (ply, move) of each act the server answered with its state
+        self.calls = 0  # Joker calls the server took
+        self._call_weighed: tuple[int, bool] | None = None  # (ply, whether to call) once weighed
 
     def take_seat(self, name: str, seat: int | None = None) -> int:
         answer = self.link.request("join", code=self.code, name=name, seat=seat)
@@ -76,12 +91,23 @@ class SeatBot:
         self.link.sit(self.code, token)
         return self.seat
 
-    def _rng(self, ply: int) -> random.Random:
-        return random.Random(f"{self.seed}/{self.seat}/{ply}") if self.seed is not None else random.Random()
+    def _rng(self, ply: int, what: str = "") -> random.Random:
+        key = f"{self.seed}/{self.seat}/{ply}" + (f"/{what}" if what else "")
+        return random.Random(key) if self.seed is not None else random.Random()
+
+    def _calls(self, state: dict[str, Any]) -> bool:
+        """Whether to call "Joker" now (the tile game, when this seat may): by its own count, weighed
+        once a ply, so that a state answered again (a quiet second) is not a second chance to call."""
+        if state.get("game") != "tiles" or not state.get("may_call"):
+            return False
+        ply = state["ply"]
+        if self._call_weighed is None or self._call_weighed[0] != ply:
+            self._call_weighed = (ply, tile_call(state, self.level, self._rng(ply, "call")))
+        return self._call_weighed[1]
 
     def step(self, state: dict[str, Any]) -> None:
         """Answer `state` if it is this seat's turn (or the round is over and the next is to start, or a
-        person asks to take back a move)."""
+        person asks to take back a move, or it calls "Joker" on the last play)."""
         self.state = state
         if state.get("phase") != "playing" or state.get("you") != self.seat:
             return
@@ -93,6 +119,9 @@ class SeatBot:
                 answer = self.link.request("undo_answer", code=self.code, ply=asked["ply"], yes=True)
             elif state.get("record") is not None and state.get("to_move") is None:
                 answer = self.link.request("next_round", code=self.code, ply=ply)
+            elif self._calls(state):  # before moving: its own move would close the call's window
+                answer = self.link.request("call", code=self.code, ply=ply)
+                self.calls += 1
             elif state.get("to_move") == self.seat:
                 move = MOVERS[state["game"]](state, self.level, self._rng(ply))
                 sent = time.perf_counter()

@@ -140,6 +140,13 @@ class Board:
         board.derived = {}
         return board
 
+    def without(self, squares: Iterable[Square]) -> Board:
+        """A new board with these squares emptied (the board as it stood before the tiles on them)."""
+        cells = list(self._cells)
+        for square in squares:
+            cells[square.pos] = None
+        return Board(tuple(cells))
+
     def touches_tile(self, square: Square) -> bool:
         return any(self._cells[n.pos] is not None for n in square.neighbours())
 

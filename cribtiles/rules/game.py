@@ -24,7 +24,7 @@ from .errors import IllegalMove, NotationError
 from .movegen import has_legal_play, legal_plays
 from .moves import Exchange, Move, Pass, Play, parse_move
 from .options import ExchangeRule, RuleOptions, Start
-from .scoring import PlayScore, score_play
+from .scoring import PlayScore, score_laid, score_play
 from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter, rank_word, remove_tiles
 
 _T = TypeVar("_T")
@@ -71,12 +71,14 @@ class Turn:
     under the Joker rule, which a call may correct later: see `JokerCall.taken`). In another
     player's view an exchange shows as `Exchange(())`: how many tiles went back is public
     (`drawn`), which ones is not. `stuck`: a pass or exchange by a player
-    who had no legal play (public: it is what counts towards a locked board)."""
+    who had no legal play (public: it is what counts towards a locked board). `true_points`, the
+    play's worth, is None in what the players are shown while "Joker" may still be called on it
+    (`call_window_open`): its worth is what a call decides, so each player counts it themselves."""
 
     player: int
     move: Move
     points: int = 0
-    true_points: int = 0
+    true_points: int | None = 0
     drawn: int = 0
     stuck: bool = False
 
@@ -316,6 +318,7 @@ class GameState:
             Turn(p, play, declared, total, drawn),
             text,
             played=True,
+            miscount=total - declared,
             board=self.board.place(play.placements),
             racks=_set(self.racks, p, tuple(rack)),
             bags=tuple(bags),
@@ -351,18 +354,17 @@ class GameState:
             shuffles=self.shuffles + 1,
         )
 
-    def _next(self, turn: Turn, text: str, played: bool = False, **changes: Any) -> GameState:
+    def _next(self, turn: Turn, text: str, played: bool = False, miscount: int = 0, **changes: Any) -> GameState:
         """Record the turn with the `changes` it made (one new state: simulations play many turns),
-        then end the game or hand the turn on."""
-        error = turn.true_points - turn.points if played else 0
+        then end the game or hand the turn on. `miscount`: a play's worth less what was declared."""
         state = replace(
             self,
             turns=(*self.turns, turn),
             log=(*self.log, text),
             idle=0 if played else self.idle + 1,
             stuck=self.stuck + 1 if turn.stuck else 0,
-            unclaimed=max(0, error),
-            overclaimed=max(0, -error),
+            unclaimed=max(0, miscount),
+            overclaimed=max(0, -miscount),
             current=(self.current + 1) % self.players,
             **changes,
         )
@@ -456,7 +458,9 @@ class GameState:
 
     def view(self, player: int) -> PlayerView:
         """What `player` may know: their own rack, the board, scores, counts; never another rack or
-        the order of a bag."""
+        the order of a bag, nor, while "Joker" may still be called on the last play, its worth (nor
+        what it left unclaimed or claimed beyond it: the referee's `unclaimed` and `overclaimed`)."""
+        turns = tuple(_public_turn(t, player) for t in self.turns)
         return PlayerView(
             player=player,
             options=self.options,
@@ -468,11 +472,10 @@ class GameState:
             bag_sizes=tuple(len(b) for b in self.bags),
             rack_sizes=tuple(len(r) for r in self.racks),
             unseen=self.unseen_by(player),
-            turns=tuple(_public_turn(t, player) for t in self.turns),
-            unclaimed=self.unclaimed if self.last_turn is not None and self.last_turn.is_play else 0,
-            overclaimed=self.overclaimed if self.last_turn is not None and self.last_turn.is_play else 0,
+            turns=shown_worths(turns, call_window_open(self.options, turns, self.calls, self.is_over)),
             outcome=self.outcome,
             starter=self.starter,
+            calls=self.calls,
         )
 
     def unseen_by(self, player: int) -> tuple[Tile, ...]:
@@ -509,9 +512,32 @@ class GameState:
         return "\n".join([*head, str(self.board), *racks, *tail])
 
 
+def call_window_open(
+    options: RuleOptions, turns: Sequence[Turn], calls: Sequence[tuple[int, JokerCall]], over: bool
+) -> bool:
+    """Whether "Joker" may still be called on the last turn, so that its worth stays hidden from the
+    players: under the Joker rule, a play that is the last turn, not called on yet, in a round not
+    over. A call settles the play (the points it left or over-claimed are gone, so any later call
+    costs 5); the next player's action closes it; so does the end of the round (the table's choice:
+    nobody calls once the game is over)."""
+    last = turns[-1] if turns else None
+    called = any(before == len(turns) for before, _ in calls)
+    return options.joker and last is not None and last.is_play and not called and not over
+
+
+def shown_worths(turns: tuple[Turn, ...], window_open: bool) -> tuple[Turn, ...]:
+    """`turns` as the players are shown them: the last one's worth withheld (None) while "Joker" may
+    still be called on it (`call_window_open`)."""
+    if not window_open:
+        return turns
+    return (*turns[:-1], replace(turns[-1], true_points=None))
+
+
 @dataclass(frozen=True)
 class PlayerView:
-    """A game as one player sees it. Bots are given only this."""
+    """A game as one player sees it. Bots are given only this. Under the Joker rule it does not say
+    whether the last play was declared right while that may still be called: the last turn's worth
+    is withheld (None), and a player counts the play on the board (`last_play_worth`)."""
 
     player: int
     options: RuleOptions
@@ -524,10 +550,9 @@ class PlayerView:
     rack_sizes: tuple[int, ...]
     unseen: tuple[Tile, ...]
     turns: tuple[Turn, ...]
-    unclaimed: int  # Joker: points the last play left unclaimed and nobody has called yet
     outcome: Outcome | None
     starter: int
-    overclaimed: int = 0  # Joker: points the last play claimed beyond its score, not called yet
+    calls: tuple[tuple[int, JokerCall], ...] = ()  # the Joker calls: (number of turns before it, call)
 
     @property
     def players(self) -> int:
@@ -544,6 +569,19 @@ class PlayerView:
 
     def may_pass(self) -> bool:
         return self.options.exchange == ExchangeRule.ANY_TIME or not has_legal_play(self.board, self.rack)
+
+    @property
+    def last_called(self) -> bool:
+        """Whether "Joker" has been called on the last turn already (it is settled then)."""
+        return any(before == len(self.turns) for before, _ in self.calls)
+
+    def last_play_worth(self) -> int | None:
+        """The last turn's worth as this player counts it for themselves, from the board (the play scored
+        on the board as it stood before it); None when the last turn was no play."""
+        last = self.turns[-1] if self.turns else None
+        if last is None or not isinstance(last.move, Play):
+            return None
+        return score_laid(self.board, last.move).total
 
 
 def _public_turn(turn: Turn, viewer: int) -> Turn:

@@ -153,6 +153,19 @@ def score_play(board: Board, play: Play) -> PlayScore:
     return PlayScore(play, tuple(scored), tuple(bonuses))
 
 
+def score_laid(board: Board, play: Play) -> PlayScore:
+    """The score of `play`, whose tiles lie on `board` already: the play scored on the board as it
+    stood before it (its squares emptied). How a player counts a play that is down, as under the Joker
+    rule, where its worth is not told while a call can still be made.
+
+    >>> from .moves import parse_move
+    >>> play = parse_move("f7=4L g7=5D h7=6L")
+    >>> score_laid(Board.empty().place(play.placements), play).total
+    15
+    """
+    return score_play(board.without(play.squares), play)
+
+
 def is_legal_play(board: Board, play: Play) -> bool:
     try:
         score_play(board, play)

@@ -32,7 +32,7 @@ from cribtiles.rules import (
     parse_square,
     score_play,
 )
-from cribtiles.rules.game import END_BLOCKED, END_LOCKED, END_OUT, JokerCall
+from cribtiles.rules.game import END_BLOCKED, END_LOCKED, END_OUT, JokerCall, call_window_open
 from cribtiles.rules.record import record_of, replay
 
 DEFAULT = RuleOptions()
@@ -835,9 +835,12 @@ def test_a_declaration_above_the_true_score_is_accepted_and_stands_unless_called
     assert after.scores[p] == total + 4
     assert (after.unclaimed, after.overclaimed) == (0, 4)
     assert after.log[-1] == f"{play} declare {total + 4}"
-    assert after.view(1 - p).overclaimed == 4 and after.view(1 - p).unclaimed == 0
+    seen = after.view(1 - p)  # the view does not say it is wrong: the other player counts it
+    assert not hasattr(seen, "overclaimed") and seen.turns[-1].true_points is None
+    assert seen.turns[-1].points == total + 4 and seen.last_play_worth() == total
     moved = after.apply(after.legal_actions()[0])  # the next player acts: it stands
     assert moved.scores[p] == total + 4 and moved.overclaimed == 0
+    assert moved.view(1 - p).turns[-2].true_points == total  # and its worth shows
     with pytest.raises(IllegalMove, match="below 0"):
         s.apply(play, declared=-1)
 
@@ -973,6 +976,37 @@ def test_the_tiles_another_player_exchanged_are_hidden() -> None:
     assert seen.player == p and seen.move == Exchange(()) and seen.drawn == 2
     assert one.view(p).turns[-1].move == Exchange.of(rack[:2])  # but not from the exchanger
     assert one.view(p) != two.view(p)
+
+
+def test_a_view_withholds_the_worth_of_a_play_that_may_be_called() -> None:
+    """Issue 43: while "Joker" may still be called on the last play, no view tells its worth, nor so
+    whether it was declared right; a call, the next action or the end of the round shows it."""
+    s, play, total = joker_start(3)
+    p = s.current
+    a, b = (p + 1) % 3, (p + 2) % 3
+    short, exact = s.apply(play, declared=total - 3), s.apply(play, declared=total)
+    assert call_window_open(short.options, short.turns, short.calls, short.is_over)
+    for viewer in range(3):
+        seen = short.view(viewer)
+        assert seen.turns[-1].true_points is None and seen.turns[-1].points == total - 3
+        assert seen.last_play_worth() == total and not seen.last_called  # counted from the board
+        # the two views differ only in what was declared (public), never in what it was worth
+        assert replace(exact.view(viewer), scores=seen.scores, turns=seen.turns) == seen
+    called = short.call_joker(b)
+    assert called.view(a).turns[-1].true_points == total and called.view(a).last_called
+    moved = short.apply(Pass())
+    assert [v.turns[-2].true_points for v in map(moved.view, range(3))] == [total] * 3
+    plain = new_game(2, DEFAULT, 3)
+    plain = plain.apply(first_play(plain, 3))
+    assert not call_window_open(plain.options, plain.turns, plain.calls, plain.is_over)
+    assert plain.view(0).turns[-1].true_points == plain.turns[-1].true_points  # without the rule, no secret
+
+
+def test_the_end_of_the_round_shows_the_last_plays_worth() -> None:
+    _, after = ended_by("out", JOKER)
+    last = after.turns[-1]
+    assert last.is_play and not call_window_open(after.options, after.turns, after.calls, after.is_over)
+    assert after.view(0).turns[-1].true_points == last.true_points is not None
 
 
 @settings(max_examples=8, deadline=None)

@@ -32,6 +32,7 @@ from cribtiles.rules import (
     score_hand,
     score_play,
 )
+from cribtiles.rules.game import call_window_open
 from cribtiles.rules.hands import why_invalid
 from cribtiles.rules.tiles import remove_tiles
 
@@ -107,6 +108,7 @@ def check_state(state: GameState) -> None:
         assert t.points >= 0  # and above its true score too, muggins style (until called)
     for n, c in state.calls:
         assert c.taken in (0, c.points) and (not c.taken or state.turns[n - 1].points > state.turns[n - 1].true_points)
+    check_worth_shown(state)
     if state.options.solitaire:
         for side, bag in enumerate(state.bags):
             colours = {t.colour for t in bag} | {t.colour for t in state.racks[side]}
@@ -116,6 +118,19 @@ def check_state(state: GameState) -> None:
         assert state.outcome is None
     else:
         assert state.outcome is not None and state.outcome.reason == reason
+
+
+def check_worth_shown(state: GameState) -> None:
+    """No player's view tells the last play's worth while "Joker" may still be called on it (issue 43),
+    though each may count it from the board; every other worth it tells as it is."""
+    window = call_window_open(state.options, state.turns, state.calls, state.is_over)
+    for p in range(state.players):
+        view = state.view(p)
+        shown = view.turns[:-1] if window else view.turns
+        assert [t.true_points for t in shown] == [t.true_points for t in state.turns[: len(shown)]]
+        if window:
+            assert view.turns[-1].true_points is None
+            assert view.last_play_worth() == state.turns[-1].true_points
 
 
 def check_actions(state: GameState, rng: random.Random) -> None:

@@ -28,7 +28,7 @@ from cribtiles.rules import (
     parse_tile,
     score_play,
 )
-from cribtiles.rules.scoring import FIRST_PLAY, FIVE_TILES, ONE_COLOUR, BonusKind
+from cribtiles.rules.scoring import FIRST_PLAY, FIVE_TILES, ONE_COLOUR, BonusKind, score_laid
 from tests.rules.rules_reference import random_position, ref_play_total
 
 L, D = Colour.LIGHT, Colour.DARK
@@ -466,3 +466,18 @@ def test_bonus_kinds_are_an_enum_that_reads_as_the_old_strings() -> None:
         == "row 7 (AL 2L 3L 4L 5L) = 7; first play +10; five tiles +10; one colour (row 7) +10; total 37"
     )
     assert json.dumps([b.kind for b in result.bonuses]) == '["first play", "five tiles", "one colour"]'
+
+
+def test_a_play_on_the_board_is_scored_as_the_board_stood_before_it() -> None:
+    """`score_laid`: how a player counts a play already down (issue 43: under the Joker rule its worth
+    is not told while it may be called)."""
+    board = Board.empty()
+    for text in ("f7=4L g7=5D h7=6L", "i7=5D"):
+        board = board.place(parse_move(text).placements)
+    play = parse_move("i8=TL i9=5L")
+    after = board.place(play.placements)
+    assert score_laid(after, play) == score_play(board, play)
+    assert score_laid(after, play).total == 6  # 5 10 5 down column i: two fifteens and a pair
+    assert after.without(play.squares) == board and len(after.without(play.squares)) == len(board)
+    with pytest.raises(IllegalMove):  # scored on the board with the play still on it, it would not fit
+        score_play(after, play)

@@ -1,7 +1,8 @@
 """Every frame the server sends, to every connection, over whole games of every tile mode (2, 3 and 4
 seats, the Joker rule, a Servant match, Solitaire), played by seat bots over their own links beside a
 server bot and a spectator: each frame is read as the table stood when it was sent, and none tells a
-seat what it may not see (issue 31)."""
+seat what it may not see (issue 31), nor, while "Joker" may still be called on a play, what it was
+worth (issue 43)."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 
 from cribtiles.online.botclient import Outcome, SeatBot
 from cribtiles.rules.errors import RecordError
+from cribtiles.rules.game import GameState, call_window_open
 from cribtiles.rules.match import Match, round_seed
 from cribtiles.rules.moves import Exchange
 from cribtiles.rules.tiles import format_tiles
@@ -27,6 +29,8 @@ from .running import running_server
 
 #: Keys no frame may hold anywhere: the table's innards and what the server keeps to itself.
 SECRET_KEYS = {"racks", "bags", "bag", "seed", "log", "token_hash", "host_hash", "places", "done"}
+#: Keys that would say how a play's declaration stands against its worth (what a Joker call decides).
+MISCOUNT_KEYS = {"unclaimed", "overclaimed"}
 NOT_SEATED = -2  # a connection's seat before it has taken one
 
 
@@ -94,6 +98,8 @@ class Leaks:
             self.found.append(f"a state for seat {state['you']} went to seat {frame.seat}")
         if bad := SECRET_KEYS & set(keys_of(state)):
             self.found.append(f"the keys {sorted(bad)}")
+        if bad := MISCOUNT_KEYS & set(keys_of(state)):
+            self.found.append(f"how a declaration stands: the keys {sorted(bad)}")
         match = frame.match
         if match is None:
             return
@@ -106,13 +112,17 @@ class Leaks:
         elif state.get("rack") != format_tiles(game.racks[seat]):
             self.found.append(f"seat {seat} sent a rack not its own: {state.get('rack')!r}")
         told = state["match"]["game"]
+        self._worths(told, game)
+        for sent, finished in zip(state["match"]["finished"], match.finished, strict=True):
+            self._worths(sent, finished)
         if not game.is_over:
             self.see("round on")
             if any(told["end_racks"]):
                 self.found.append("the racks left before the round is over")
             if "record" in state:
                 self.found.append("the record before the round is over")
-            for player, move, *_ in told["turns"]:
+            for turn in told["turns"]:
+                player, move = turn["player"], turn["move"]
                 if player != seat and move.startswith("exchange"):
                     self.see("another's exchange")
                     if move != "exchange ?":
@@ -129,6 +139,30 @@ class Leaks:
                 load_table(state["record"])
             except RecordError as e:
                 self.found.append(f"a record the client cannot load: {e}")
+
+    def _worths(self, told: dict[str, Any], game: GameState) -> None:
+        """A round as sent beside the round at the table: while "Joker" may still be called on its last
+        play, no worth of that play; every other worth as it is, and the last play's too once the call
+        window has closed (a call, the next action, the end of the round)."""
+        turns = told["turns"]
+        if len(turns) != len(game.turns):
+            self.found.append(f"{len(turns)} turns sent of a round of {len(game.turns)}")
+            return
+        window = call_window_open(game.options, game.turns, game.calls, game.is_over)
+        if window:
+            self.see("call window open")
+            if game.unclaimed or game.overclaimed:
+                self.see("call window open on a wrong declaration")
+            if turns[-1].get("worth") is not None:
+                self.found.append(f"the worth of a play that may still be called: {turns[-1]['worth']}")
+        elif game.options.joker and game.turns and game.turns[-1].is_play:
+            self.see("call window closed on a play")
+            if any(n == len(game.turns) for n, _ in game.calls):
+                self.see("call window closed by a call")
+        shown = turns[:-1] if window else turns
+        for n, (sent, turn) in enumerate(zip(shown, game.turns, strict=False)):
+            if sent.get("worth") != turn.true_points:
+                self.found.append(f"turn {n + 1}'s worth sent as {sent.get('worth')!r}, not {turn.true_points}")
 
     def _text(self, frame: Frame, message: dict[str, Any]) -> None:
         """The frame read as text (its own rack left out): no hidden rack, bag, exchange or seed in it."""
@@ -205,7 +239,10 @@ GAMES = [
         987_654_321,
     ),
     ("four seats", [{"kind": "open"}] * 3 + [{"kind": "bot", "level": "beginner"}], "", 1_122_334_455),
-    ("Joker", [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}], "joker=on", 1_029_384_756),
+    ("Joker", [{"kind": "open"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}], "joker=on", 1_029_384_758),
+    ("Joker, two seats", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], "joker=on", 1_928_374_650),
+    ("Joker, four seats", [{"kind": "open"}] * 3 + [{"kind": "bot", "level": "easy"}], "joker=on", 1_212_343_456),
+    ("a Joker match", [{"kind": "bot", "level": "easy"}, {"kind": "open"}], "joker=on,rounds=2", 1_098_765_432),
     ("a Servant match", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], "rounds=3", 1_357_924_680),
     ("Solitaire", [{"kind": "open"}] * 2, "mode=solitaire", 1_470_258_369),
 ]
@@ -223,6 +260,16 @@ def test_no_frame_tells_a_seat_what_it_may_not_see(seats: list[dict[str, Any]], 
         assert leaks.met.get(what), f"no frame met the check of {what}"
     if "rounds" in rules:
         assert leaks.met.get("record between rounds")
+    if "joker" in rules:
+        for what in ("call window open", "call window open on a wrong declaration", "call window closed on a play"):
+            assert leaks.met.get(what), f"no frame met the check of {what}"
+        match = frames[-1].match
+        assert match is not None and match.is_over
+        callers = {c.caller for g in (*match.finished, match.game) for _, c in g.calls}
+        # the seat bots call too, from their own count: the states never told them a worth to call on.
+        # In every game here the seat after the server bot's (the only one to declare wrong) is a seat
+        # bot that calls before it moves, so whichever seat bot's call comes first, one is made.
+        assert callers & {n for n, s in enumerate(seats) if s["kind"] == "open"}, callers
 
 
 def test_a_seat_token_goes_only_to_its_own_connection() -> None:
@@ -253,7 +300,9 @@ def test_the_checks_find_a_planted_leak() -> None:
     """The checks themselves: frames made to leak, one way each, are each caught."""
     frames, _ = play_watched([{"kind": "open"}, {"kind": "bot", "level": "easy"}], "", 24_681_357)
     seated = next(
-        f for f in frames if f.seat == 0 and f.match and not f.match.game.is_over and '"type":"state"' in f.text
+        f
+        for f in frames
+        if f.seat == 0 and f.match and f.match.game.turns and not f.match.game.is_over and '"type":"state"' in f.text
     )
     watching = next(f for f in frames if f.seat is None and f.match and '"type":"state"' in f.text)
     assert seated.match is not None
@@ -278,6 +327,46 @@ def test_the_checks_find_a_planted_leak() -> None:
     assert planted(seated, you=1)
     end_racks = {**state["match"], "game": {**state["match"]["game"], "end_racks": ["5S"]}}
     assert planted(seated, match=end_racks)
-    turns = {**state["match"], "game": {**state["match"]["game"], "turns": [[1, "exchange 5S", 0, 0, 1, False]]}}
-    assert planted(seated, match=turns)
+    sent = state["match"]["game"]["turns"]
+    exchange = {**sent[0], "player": 1, "move": "exchange 5S"}
+    turns = {**state["match"], "game": {**state["match"]["game"], "turns": [exchange, *sent[1:]]}}
+    assert planted(seated, match=turns) == ["seat 1's exchanged tiles: 'exchange 5S'"]
     assert planted(watching, rack="")
+
+
+def test_the_worth_check_finds_a_planted_leak() -> None:
+    """The check of issue 43 itself: a worth sent while the play may still be called, a key saying how a
+    declaration stands, and a worth kept back once the window has closed are each caught."""
+    frames, _ = play_watched([{"kind": "open"}, {"kind": "bot", "level": "easy"}], "joker=on", 24_681_357)
+
+    def window(frame: Frame) -> bool | None:
+        """Whether the call window of the frame's table was open (None: no play to call on, no state)."""
+        game = frame.match.game if frame.match is not None else None
+        if game is None or '"type":"state"' not in frame.text or not game.turns or not game.turns[-1].is_play:
+            return None
+        return call_window_open(game.options, game.turns, game.calls, game.is_over)
+
+    during = next(f for f in frames if f.seat == 0 and window(f) is True)
+    watched = next(f for f in frames if f.seat is None and window(f) is True)
+    after = next(f for f in frames if f.seat == 0 and window(f) is False)
+
+    def planted(frame: Frame, last: dict[str, Any] | None = None, **keys: Any) -> list[str]:
+        told = json.loads(frame.text)
+        game = told["state"]["match"]["game"]
+        if last is not None:
+            game["turns"][-1] = {**game["turns"][-1], **last}
+        game.update(keys)
+        leaks = Leaks()
+        leaks.check(Frame(frame.to, frame.seat, frame.at_table, json.dumps(told), frame.match))
+        return leaks.found
+
+    assert not planted(during) and not planted(watched) and not planted(after)
+    for frame in (during, watched):
+        assert frame.match is not None
+        worth = frame.match.game.turns[-1].true_points
+        assert planted(frame, {"worth": worth}) == [f"the worth of a play that may still be called: {worth}"]
+        assert planted(frame, unclaimed=0) == ["how a declaration stands: the keys ['unclaimed']"]
+    assert planted(after, overclaimed=0) == ["how a declaration stands: the keys ['overclaimed']"]
+    assert after.match is not None
+    n, worth = len(after.match.game.turns), after.match.game.turns[-1].true_points
+    assert planted(after, {"worth": None}) == [f"turn {n}'s worth sent as None, not {worth}"]

@@ -109,7 +109,8 @@ def test_through_the_server_the_turn_ends_and_the_table_is_told_why(caplog: pyte
             turns = len(state["match"]["game"]["turns"])
             clock.now += 61
             state = ann.wait_until(lambda s: len(s["match"]["game"]["turns"]) > turns)
-            player, move = state["match"]["game"]["turns"][turns][:2]
+            made = state["match"]["game"]["turns"][turns]
+            player, move = made["player"], made["move"]
             assert player == 0 and move != "pass", (player, move)
             ann.wait_until(lambda s: bool(ann.said))
             said = ann.said[-1]

@@ -56,8 +56,8 @@ def test_a_seats_exchange_is_shown_to_it_alone() -> None:
     assert seat is not None
     tiles = table.state.racks[seat][:2]
     table.play(Exchange(tuple(tiles)))
-    mine = game.shown(seat)["match"]["game"]["turns"][-1][1]
-    theirs = game.shown(1 - seat)["match"]["game"]["turns"][-1][1]
-    watched = game.shown(None)["match"]["game"]["turns"][-1][1]
+    mine = game.shown(seat)["match"]["game"]["turns"][-1]["move"]
+    theirs = game.shown(1 - seat)["match"]["game"]["turns"][-1]["move"]
+    watched = game.shown(None)["match"]["game"]["turns"][-1]["move"]
     assert mine == str(Exchange(tuple(tiles)))
     assert theirs == watched == "exchange ?"

@@ -51,13 +51,15 @@ class JokerManners:
         return result.total - rng.choice(items) if items else result.total
 
     def should_call(self, view: PlayerView, rng: random.Random | None = None) -> bool:
-        """Call "Joker" when the last play, by someone else, was declared wrong: points left unclaimed
-        or points claimed beyond its score (and the bot sees it)."""
+        """Call "Joker" when the last play, by someone else and not called on yet, was declared wrong:
+        points left unclaimed or points claimed beyond its score (and the bot sees it). The bot counts
+        the play itself, on the board: the view withholds its worth while it may be called."""
         if not view.options.joker or not view.turns:
             return False
         last = view.turns[-1]
-        wrong = view.unclaimed > 0 or view.overclaimed > 0
-        missed = last.is_play and last.player != view.player and wrong
+        if not last.is_play or last.player == view.player or view.last_called:
+            return False
+        missed = view.last_play_worth() != last.points
         return missed and (rng is None or rng.random() >= self.oversight)
 
 

@@ -14,9 +14,10 @@ from collections import Counter
 from collections.abc import Sequence
 
 from cribtiles.rules.board import Board
-from cribtiles.rules.game import PlayerView, Turn
+from cribtiles.rules.game import PlayerView
 from cribtiles.rules.movegen import top_plays
 from cribtiles.rules.moves import Play
+from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import Tile
 
 from .leave import LeaveTable
@@ -37,12 +38,9 @@ Kept = tuple[Tile, ...]
 
 def _board_before(view: PlayerView, index: int) -> Board:
     """The board as it was before turn `index` (its tiles and every later play's taken away)."""
-    cells = list(view.board.cells)
-    for turn in view.turns[index:]:
-        if isinstance(turn.move, Play):
-            for square, _ in turn.move.placements:
-                cells[square.pos] = None
-    return Board(tuple(cells))
+    return view.board.without(
+        s for turn in view.turns[index:] if isinstance(turn.move, Play) for s in turn.move.squares
+    )
 
 
 def _last_plays(view: PlayerView) -> dict[int, int]:
@@ -64,12 +62,12 @@ def _ranks_left(rack: Sequence[Tile], play: Play) -> tuple[int, ...]:
     return tuple(sorted(left))
 
 
-def _looks_chosen(board: Board, rack: Sequence[Tile], turn: Turn, kept: Kept, leave: LeaveTable) -> bool:
+def _looks_chosen(board: Board, rack: Sequence[Tile], worth: int, kept: Kept, leave: LeaveTable) -> bool:
     plays = top_plays(board, rack, WIDTH)
     if not plays:
         return False
     best = max(score + leave.of_ranks(_ranks_left(rack, play)) for play, score in plays)
-    chosen = turn.true_points + leave.of_ranks(tuple(sorted(t.rack_form.rank for t in kept)))
+    chosen = worth + leave.of_ranks(tuple(sorted(t.rack_form.rank for t in kept)))
     return chosen >= best - SLACK
 
 
@@ -88,11 +86,13 @@ def kept_sets(view: PlayerView, rng: random.Random, leave: LeaveTable) -> dict[i
         if size <= 0 or size > len(pool):
             continue
         board = _board_before(view, index)
+        # counted here, not read from the turn: the last play's worth is withheld while it may be called
+        worth = score_play(board, turn.move).total
         played = tuple(t.rack_form for t in turn.move.tiles)
         agreeing: list[Kept] = []
         for _ in range(TRIES):
             kept = tuple(rng.sample(pool, size))
-            if _looks_chosen(board, played + kept, turn, kept, leave):
+            if _looks_chosen(board, played + kept, worth, kept, leave):
                 agreeing.append(kept)
                 if len(agreeing) >= ENOUGH:
                     break

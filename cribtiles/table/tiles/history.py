@@ -40,15 +40,21 @@ class TurnRecord:
         return self.turn.points
 
     @property
+    def worth(self) -> int:
+        """What the play scores, from its breakdown (0 for a pass or an exchange). Not the turn's
+        `true_points`, which what a table shows withholds while the play may be called on."""
+        return self.score.total if self.score is not None else 0
+
+    @property
     def unclaimed(self) -> int:
         """Points the player left and nobody has taken yet."""
         taken = sum(c.points for c in self.calls if c.points > 0 and not c.taken)
-        return max(0, self.turn.true_points - self.turn.points - taken)
+        return max(0, self.worth - self.turn.points - taken)
 
     @property
     def overclaimed(self) -> int:
         """Points the player claimed beyond the play's score and nobody has called yet."""
-        return max(0, self.turn.points - self.turn.true_points - self.taken)
+        return max(0, self.turn.points - self.worth - self.taken)
 
     @property
     def taken(self) -> int:

@@ -1,6 +1,7 @@
 """What everyone at a tile table may see of a round and a match while it is played (`PublicState`,
-`PublicMatch`): no rack but at the end, no bag's order, no seed; a seat's own view is built from it and
-that seat's rack. Both go over a wire as JSON (`public_json`, `public_from_json`) (issue 30)."""
+`PublicMatch`): no rack but at the end, no bag's order, no seed, no worth of a play that may still be
+called Joker on (issue 43); a seat's own view is built from it and that seat's rack. Both go over a wire
+as JSON (`public_json`, `public_from_json`) (issue 30)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,16 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from cribtiles.rules.board import Board
-from cribtiles.rules.game import EndReason, GameState, JokerCall, Outcome, PlayerView, Turn
+from cribtiles.rules.game import (
+    EndReason,
+    GameState,
+    JokerCall,
+    Outcome,
+    PlayerView,
+    Turn,
+    call_window_open,
+    shown_worths,
+)
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Exchange, Move, Play, board_text, parse_move
 from cribtiles.rules.options import RuleOptions
@@ -22,8 +32,9 @@ HIDDEN_EXCHANGE = "exchange ?"  # another seat's exchange on the wire: how many 
 @dataclass(frozen=True)
 class PublicState:
     """A round as the whole table sees it: the board, scores, whose turn, the bags' and racks' sizes,
-    the turns (another seat's exchange without its tiles), the Joker calls, and once the round is over
-    its end and the racks left (`end_racks`, counted off then)."""
+    the turns (another seat's exchange without its tiles; the last play's worth withheld, None, while
+    "Joker" may still be called on it), the Joker calls, and once the round is over its end and the
+    racks left (`end_racks`, counted off then)."""
 
     options: RuleOptions
     names: tuple[str, ...]
@@ -36,8 +47,6 @@ class PublicState:
     calls: tuple[tuple[int, JokerCall], ...]
     bag_sizes: tuple[int, ...]
     rack_sizes: tuple[int, ...]
-    unclaimed: int = 0  # Joker: what the last play left unclaimed, while it may be called
-    overclaimed: int = 0  # Joker: what the last play claimed beyond its score, the same window
     outcome: Outcome | None = None
     end_racks: tuple[tuple[Tile, ...], ...] = ()  # the racks once the round is over, () before
 
@@ -56,6 +65,13 @@ class PublicState:
     @property
     def last_turn(self) -> Turn | None:
         return self.turns[-1] if self.turns else None
+
+    @property
+    def worth_withheld(self) -> bool:
+        """Whether the last play's worth is kept back: "Joker" may still be called on it. It comes with
+        the state that closes the window (a call, the next action, the end of the round)."""
+        last = self.last_turn
+        return last is not None and last.true_points is None
 
     def bag_of(self, player: int) -> int:
         return player if self.options.solitaire else 0
@@ -114,8 +130,9 @@ def _shown_turn(turn: Turn, shown: Collection[int], over: bool) -> Turn:
 
 def public_of(state: GameState, shown: Collection[int] = ()) -> PublicState:
     """The public part of `state`; the exchanges of the seats `shown` (this driver's) keep their tiles,
-    and every one does once the round is over."""
-    last_play = state.last_turn is not None and state.last_turn.is_play
+    and every one does once the round is over. While "Joker" may still be called on the last play its
+    worth is withheld, from `shown` too: a seat that may call must count it itself."""
+    turns = tuple(_shown_turn(t, shown, state.is_over) for t in state.turns)
     return PublicState(
         options=state.options,
         names=state.names,
@@ -124,12 +141,10 @@ def public_of(state: GameState, shown: Collection[int] = ()) -> PublicState:
         current=state.current,
         starter=state.starter,
         start_draws=state.start_draws,
-        turns=tuple(_shown_turn(t, shown, state.is_over) for t in state.turns),
+        turns=shown_worths(turns, call_window_open(state.options, state.turns, state.calls, state.is_over)),
         calls=state.calls,
         bag_sizes=tuple(len(b) for b in state.bags),
         rack_sizes=tuple(len(r) for r in state.racks),
-        unclaimed=state.unclaimed if last_play else 0,
-        overclaimed=state.overclaimed if last_play else 0,
         outcome=state.outcome,
         end_racks=state.racks if state.is_over else (),
     )
@@ -143,6 +158,8 @@ def public_match(match: Match, shown: Collection[int] = ()) -> PublicMatch:
 def player_view(public: PublicState, seat: int, rack: tuple[Tile, ...]) -> PlayerView:
     """What `seat` sees (as `GameState.view`): the public round as shown to it, and its own rack."""
     pool = Counter(full_set()) - rack_counter(t for _, t in public.board.tiles()) - rack_counter(rack)
+    turns = tuple(_shown_turn(t, (seat,), public.is_over) for t in public.turns)
+    window = call_window_open(public.options, turns, public.calls, public.is_over)
     return PlayerView(
         player=seat,
         options=public.options,
@@ -154,11 +171,10 @@ def player_view(public: PublicState, seat: int, rack: tuple[Tile, ...]) -> Playe
         bag_sizes=public.bag_sizes,
         rack_sizes=public.rack_sizes,
         unseen=tuple(sorted(pool.elements())),
-        turns=tuple(_shown_turn(t, (seat,), public.is_over) for t in public.turns),
-        unclaimed=public.unclaimed,
-        overclaimed=public.overclaimed,
+        turns=shown_worths(turns, window),  # already so from `public_of`; kept so whatever built it
         outcome=public.outcome,
         starter=public.starter,
+        calls=public.calls,
     )
 
 
@@ -177,6 +193,33 @@ def _tiles(text: str) -> tuple[Tile, ...]:
     return tuple(parse_tile(t) for t in text.split())
 
 
+def _turn_json(turn: Turn) -> dict[str, Any]:
+    """A turn with its fields named; `worth` is null while "Joker" may still be called on the play."""
+    return {
+        "player": turn.player,
+        "move": _move_text(turn.move),
+        "declared": turn.points,
+        "worth": turn.true_points,
+        "drawn": turn.drawn,
+        "stuck": turn.stuck,
+    }
+
+
+def _turn_of(data: Mapping[str, Any]) -> Turn:
+    move = _move_of(data["move"])
+    return Turn(data["player"], move, data["declared"], data["worth"], data["drawn"], data["stuck"])
+
+
+def _call_json(at_turn: int, call: JokerCall) -> dict[str, Any]:
+    """A Joker call: `at_turn`, the number of turns made when it was called (the play called on is the
+    last of them); `points`, what it gave its caller; `taken`, what it took back from the play's player."""
+    return {"at_turn": at_turn, "caller": call.caller, "points": call.points, "taken": call.taken}
+
+
+def _call_of(data: Mapping[str, Any]) -> tuple[int, JokerCall]:
+    return data["at_turn"], JokerCall(data["caller"], data["points"], data["taken"])
+
+
 def public_json(public: PublicState) -> dict[str, Any]:
     """`public` as JSON values (what a table sends every seat)."""
     outcome = public.outcome
@@ -188,12 +231,10 @@ def public_json(public: PublicState) -> dict[str, Any]:
         "current": public.current,
         "starter": public.starter,
         "start_draws": [[[p, str(t)] for p, t in draws] for draws in public.start_draws],
-        "turns": [[t.player, _move_text(t.move), t.points, t.true_points, t.drawn, t.stuck] for t in public.turns],
-        "calls": [[n, c.caller, c.points, c.taken] for n, c in public.calls],
+        "turns": [_turn_json(t) for t in public.turns],
+        "calls": [_call_json(n, c) for n, c in public.calls],
         "bag_sizes": list(public.bag_sizes),
         "rack_sizes": list(public.rack_sizes),
-        "unclaimed": public.unclaimed,
-        "overclaimed": public.overclaimed,
         "outcome": None
         if outcome is None
         else {
@@ -230,12 +271,10 @@ def public_from_json(data: Mapping[str, Any]) -> PublicState:
         current=data["current"],
         starter=data["starter"],
         start_draws=tuple(tuple((p, parse_tile(t)) for p, t in draws) for draws in data["start_draws"]),
-        turns=tuple(Turn(p, _move_of(m), pts, true, drawn, stuck) for p, m, pts, true, drawn, stuck in data["turns"]),
-        calls=tuple((n, JokerCall(caller, points, taken)) for n, caller, points, taken in data["calls"]),
+        turns=tuple(_turn_of(t) for t in data["turns"]),
+        calls=tuple(_call_of(c) for c in data["calls"]),
         bag_sizes=tuple(data["bag_sizes"]),
         rack_sizes=tuple(data["rack_sizes"]),
-        unclaimed=data["unclaimed"],
-        overclaimed=data["overclaimed"],
         outcome=outcome,
         end_racks=tuple(_tiles(r) for r in data["end_racks"]),
     )

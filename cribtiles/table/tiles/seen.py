@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from cribtiles.rules.board import Board, Square
-from cribtiles.rules.game import GameState, JokerCall
+from cribtiles.rules.game import GameState, JokerCall, call_window_open
 from cribtiles.rules.moves import Play
 from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import rank_word
@@ -21,15 +21,14 @@ from .public import PublicState
 
 def window_open(state: GameState | PublicState, record: TurnRecord) -> bool:
     """Whether "Joker" may still be called on `record`'s play, so that its score stays hidden: under
-    the Joker rule, a play that is the round's last turn, not called on yet, in a round not over.
-    A call closes it (the play is settled), so does the next player's action, so does the end of the
-    round (our choice: nobody calls once the game is over)."""
+    the Joker rule, a play that is the round's last turn, not called on yet, in a round not over
+    (`call_window_open`, the rule the public value and the players' views keep too)."""
+    last = record.number == len(state.turns) - 1
     return (
-        state.options.joker
+        last
         and record.is_play
-        and record.number == len(state.turns) - 1
         and not record.calls
-        and not state.is_over
+        and call_window_open(state.options, state.turns, state.calls, state.is_over)
     )
 
 

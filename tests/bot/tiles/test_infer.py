@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from dataclasses import replace
 from itertools import pairwise
 
 import pytest
@@ -16,6 +17,7 @@ from cribtiles.bot.tiles.leave import default_leave
 from cribtiles.bot.tiles.sampling import determinize
 from cribtiles.rules import GameState, RuleOptions, new_game
 from cribtiles.rules.moves import Play
+from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import remove_tiles
 
 
@@ -46,9 +48,10 @@ def test_the_tiles_really_kept_agree_more_often_than_random_ones() -> None:
             view = after.view(after.current)
             played = tuple(t.rack_form for t in turn.move.tiles)
             tried += 1
-            truth += _looks_chosen(before.board, played + kept, turn, kept, leave)
+            worth = score_play(before.board, turn.move).total
+            truth += _looks_chosen(before.board, played + kept, worth, kept, leave)
             other = tuple(rng.sample(list(view.unseen), len(kept)))
-            chance += _looks_chosen(before.board, played + other, turn, other, leave)
+            chance += _looks_chosen(before.board, played + other, worth, other, leave)
     assert tried >= 60
     assert truth / tried >= 0.8
     assert chance / tried <= truth / tried - 0.25
@@ -99,6 +102,25 @@ def test_a_guess_deals_the_known_tiles_to_their_opponent(seed: int) -> None:
     assert len(guess.racks[opponent]) == view.rack_sizes[opponent]
     hidden = Counter(guess.racks[opponent]) + Counter(t for b in guess.bags for t in b)
     assert hidden == Counter(view.unseen)
+
+
+def test_the_inference_counts_a_play_whose_worth_is_withheld() -> None:
+    """Under the Joker rule the view withholds the last play's worth while it may be called (issue 43):
+    the inference counts it from the board, and reads the same as from a view that told it."""
+    medium = make_bot("medium")
+    state = new_game(2, RuleOptions.parse("joker=on"), seed=4)
+    compared = 0
+    while not state.is_over and compared < 6:
+        state = state.apply(medium.choose(state.view(state.current), random.Random(4)))
+        view = state.view(state.current)
+        if view.turns[-1].true_points is not None:
+            continue
+        told = replace(view, turns=(*view.turns[:-1], state.turns[-1]))  # the worth told, as before issue 43
+        assert told != view
+        sets = kept_sets(view, random.Random(compared), default_leave())
+        assert sets == kept_sets(told, random.Random(compared), default_leave())
+        compared += bool(sets)
+    assert compared == 6
 
 
 def test_no_inference_in_solitaire() -> None:
