@@ -16,6 +16,7 @@ from cribtiles.app.storage import Store
 from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.rules.options import OPTIONS, RuleOptions
 from cribtiles.table import Seat
+from cribtiles.table.seats import lone_bot
 from cribtiles.table.settings import DEFAULT_SEATS, Preferences, good_seats
 from cribtiles.table.tiles.table import Table
 from cribtiles.ui.geometry import centre
@@ -32,7 +33,6 @@ from cribtiles.ui.tiles.newgame_form import (
     arrow_step,
     control_at,
     form_layout,
-    lone_bot,
     options_of,
     remembered_seats,
     rule,
