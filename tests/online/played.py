@@ -1,8 +1,6 @@
-"""Whole games played on a real server on the loopback address by a test's own seats (and a spectator), every
-message each connection was sent kept: tile tables of 2 to 4 seats with the Joker rule (slips, calls, a
-wrong call, combinations pointed at), a take-back, a match, Solitaire; cribbage with muggins in the show
-and in the play (counts said wrong and right, muggins called, let stand, a wrong call). The protocol's
-page is held to what these messages hold (`test_protocol_doc.py`) (issue 43)."""
+"""Whole games played on a real loopback server by a test's own seats and a spectator, every message each
+connection was sent kept: the Joker rule's slips and calls, a take-back, a match, Solitaire, cribbage's
+muggins in the show and the play. `test_protocol_doc.py` holds the protocol's page to them (issue 43)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,6 @@
-"""docs/protocol.md and the code name the same messages: every message either side sends or accepts
-is described there with its fields, and every message the code writes is one of them, with fields it
-has (issue 31). And every field of every state and status sent over whole games (both games, seats and
-a spectator, before, during and after the game) is described there with its kind, and the page
-describes no field that is never sent (issue 43)."""
+"""docs/protocol.md and the code name the same messages and fields (issue 31), and the page describes,
+with its kind, every field of every state and status sent over whole games of both games, to seats and
+a spectator, before, during and after the game, and no field that is never sent (issue 43)."""
 
 from __future__ import annotations
 
