@@ -1,4 +1,5 @@
-"""The moves of classic cribbage and their notation: "discard 5H JD", "play 7C", "go", "count 12", "muggins".
+"""The moves of classic cribbage and their notation: "discard 5H JD", "play 7C", "go", "count 12", "muggins",
+"no muggins" (or "let stand").
 
 `parse_move(str(move)) == move` for every move; bad notation is a CardError, an illegal move a CribbageError.
 """
@@ -111,9 +112,9 @@ def parse_move(text: str) -> Move:
         raise CardError(f"{quoted(text.strip())}: write 'count' for the exact count, or 'count N' with N a number")
     if words == ["muggins"]:
         return Muggins(True)
-    if [w.lower() for w in words] == ["no", "muggins"]:
+    if [w.lower() for w in words] in (["no", "muggins"], ["let", "stand"]):  # the story tells it "let stand"
         return Muggins(False)
-    raise CardError(f"{quoted(text.strip())} is not a move: write discard, play, go, count or muggins")
+    raise CardError(f"{quoted(text.strip())} is not a move: write discard, play, go, count, muggins or no muggins")
 
 
 def _number(word: str) -> bool:

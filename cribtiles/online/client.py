@@ -18,7 +18,7 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
-from .protocol import MAX_FRAME, ProtocolError, read, write
+from .protocol import MAX_FRAME, OtherVersion, ProtocolError, read, read_welcome, write
 
 CLIENT_NAME = "cribtiles"
 
@@ -109,6 +109,9 @@ class Link:
             self._ws = ws
             try:
                 self._serve(ws)
+            except OtherVersion as e:  # told as it is, and tried again only after a pause (an update)
+                self.problem = str(e)
+                return False
             except (ConnectionClosed, OSError, ProtocolError):  # a server gone mid-handshake too
                 self.problem = "the connection to the server was lost" if not self._closed.is_set() else ""
             finally:
@@ -118,9 +121,7 @@ class Link:
         return True
 
     def _serve(self, ws: ClientConnection) -> None:
-        welcome = read(ws.recv(timeout=10), "server")
-        if welcome["type"] != "welcome":
-            raise ConnectionClosed(None, None)
+        read_welcome(ws.recv(timeout=10))  # a server of another version is told in words (OtherVersion)
         for code, token in list(self.seats.items()):
             ws.send(write("resume", code=code, token=token))
         for code in list(self.watching):

@@ -1,6 +1,6 @@
 """Finding a server on the local network by mDNS (the `zeroconf` package): a hosted server is advertised
-as `_cribtiles._tcp.local.` (`Advertiser`), and a `Browser` lists the servers it hears of, in a thread of
-zeroconf's own so that no frame waits on the network (issue 31)."""
+as `_cribtiles._tcp.local.` with the protocol's version (`Advertiser`), and a `Browser` lists the servers
+it hears of, in a thread of zeroconf's own so that no frame waits on the network (issue 31)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from zeroconf import ServiceBrowser, ServiceInfo, ServiceStateChange, Zeroconf
+
+from .protocol import VERSION
 
 SERVICE = "_cribtiles._tcp.local."
 #: Milliseconds a browser waits for a server's address once it has heard its name.
@@ -68,7 +70,7 @@ class Advertiser:
             name,
             addresses=[socket.inet_pton(socket.AF_INET6 if ":" in a else socket.AF_INET, a) for a in chosen],
             port=port,
-            properties={"v": "1"},
+            properties={"v": str(VERSION)},  # the protocol's version, for a browser to tell before it connects
             server=host,
         )
         self._zc = Zeroconf(interfaces=chosen)

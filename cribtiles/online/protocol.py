@@ -12,7 +12,9 @@ from typing import Any, Literal
 
 from cribtiles.table.chat import CHAT_LIMIT
 
-VERSION = 1
+#: The protocol's version. 2 (issue 43): a tile round's turns and Joker calls are objects with named
+#: fields, a play's worth is held back while it may be called, and a tile seat is told its legal verbs.
+VERSION = 2
 #: The largest frame either side accepts (a whole match's state is a few tens of KB).
 MAX_FRAME = 256 * 1024
 #: The largest frame a client may send: its messages are small.
@@ -41,7 +43,7 @@ def _spec(sender: Side, required: dict[str, Kind] | None = None, optional: dict[
     return Spec(sender, required or {}, {"id": int, **(optional or {})} if sender == "client" else optional or {})
 
 
-#: Every message of version 1. A client's request may carry an `id`; the server's answer to it carries
+#: Every message of the protocol. A client's request may carry an `id`; the server's answer to it carries
 #: the same number as `re`.
 MESSAGES: dict[str, Spec] = {
     # the client's
@@ -92,6 +94,10 @@ class ProtocolError(ValueError):
     """A frame that is not a message of this protocol; its words say why, quoting nothing of it."""
 
 
+class OtherVersion(ProtocolError):
+    """A server that speaks another version of the protocol: its words say which, and what to update."""
+
+
 def _kind_name(kind: Kind) -> str:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     words = {int: "a whole number", str: "text", bool: "true or false", list: "a list", dict: "an object"}
@@ -102,16 +108,46 @@ def _fits(value: object, kind: Kind) -> bool:
     kinds = kind if isinstance(kind, tuple) else (kind,)
     if isinstance(value, bool) and bool not in kinds:  # JSON's true is not a number here
         return False
+    # and 3.0 is not a whole number: JSON reads it as a float, which `int` does not take
     if isinstance(value, int) and float in kinds:
         return True
     return isinstance(value, kinds)
 
 
+def is_whole(value: object) -> bool:
+    """Whether `value` is a JSON whole number: not true or false, not 2.0 (Python's `True == 1 == 1.0`)."""
+    return type(value) is int
+
+
+def other_version(theirs: object, sender: Side) -> str:
+    """The words that refuse a message of version `theirs` from `sender`: which version this side speaks,
+    and what to do (a client told by its server, a person told by their Crib Tiles)."""
+    if not is_whole(theirs):
+        told = "no version" if theirs is None else f"the version {json.dumps(theirs)[:20]}"
+        return f'a message carries "v": {VERSION}, the protocol\'s version as a whole number, not {told}'
+    assert isinstance(theirs, int)
+    if sender == "server":
+        return mismatch(theirs)
+    return (
+        f"this server speaks version {VERSION} of the Crib Tiles protocol, not {theirs}: "
+        f"update Crib Tiles (or your client) to one that speaks version {VERSION}"
+    )
+
+
+def mismatch(theirs: int) -> str:
+    """What the project's client says of a server that speaks version `theirs` (not this one's)."""
+    older = "the server's" if theirs < VERSION else "this one"
+    return (
+        f"this server speaks version {theirs} of the online protocol; this Crib Tiles speaks version "
+        f"{VERSION}: update the older one ({older}) to the newest Crib Tiles"
+    )
+
+
 def check(message: dict[str, Any], sender: Side) -> str | None:
     """Why `message` is not one `sender` may send (None: it is)."""
     version = message.get("v")
-    if version != VERSION:
-        return f"this speaks version {VERSION} of the protocol, not {json.dumps(version)[:20]}"
+    if not is_whole(version) or version != VERSION:
+        return other_version(version, sender)
     kind = message.get("type")
     spec = MESSAGES.get(kind) if isinstance(kind, str) else None
     if spec is None or spec.sender != sender:
@@ -147,6 +183,34 @@ def read(frame: str | bytes, sender: Side, limit: int = MAX_FRAME) -> dict[str, 
     if problem is not None:
         raise ProtocolError(problem)
     return message
+
+
+def read_welcome(frame: str | bytes) -> dict[str, Any]:
+    """The server's first message, a `welcome` of this version; OtherVersion in words when the server
+    speaks another (read from its `version`, else its `v`), ProtocolError when it is no welcome at all."""
+    try:
+        message = read(frame, "server")
+    except ProtocolError:
+        told = _json_object(frame)
+        theirs = told.get("version", told.get("v")) if told.get("type") == "welcome" else None
+        if is_whole(theirs) and theirs != VERSION:
+            assert isinstance(theirs, int)
+            raise OtherVersion(mismatch(theirs)) from None
+        raise
+    if message["type"] != "welcome":
+        raise ProtocolError("the server's first message is not its welcome")
+    if message["version"] != VERSION:
+        raise OtherVersion(mismatch(message["version"]))
+    return message
+
+
+def _json_object(frame: str | bytes) -> dict[str, Any]:
+    """`frame` read as a JSON object ({} when it is none)."""
+    try:
+        told = json.loads(frame)
+    except (ValueError, RecursionError):
+        return {}
+    return told if isinstance(told, dict) else {}
 
 
 def write(kind: str, **fields: Any) -> str:

@@ -16,6 +16,7 @@ from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove, NotationError
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
+from cribtiles.rules.movegen import has_legal_play
 from cribtiles.rules.moves import Exchange, Move, Pass, Play, parse_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import score_play
@@ -79,6 +80,20 @@ def _exchanged(state: GameState, seat: int) -> bool:
     return not state.is_over and any(
         t.player == seat and isinstance(t.move, Exchange) and t.move.tiles for t in state.turns
     )
+
+
+def legal_verbs(state: GameState, seat: int) -> list[str]:
+    """What `seat` may do now, as its state tells it (`legal`): "play" when its rack holds a legal play,
+    "pass" and "exchange" when the rules allow them (rules.md 4: only to a player who cannot play, unless
+    exchange=any-time; no exchange from an empty bag); none when it is not its turn. The plays themselves
+    are not sent: a rack may have thousands, and the board and the rack a seat is sent are all a client's
+    own engine needs to list them."""
+    if state.is_over or state.current != seat:
+        return []
+    verbs = ["play"] if has_legal_play(state.board, state.racks[seat]) else []
+    if state.may_pass(seat):
+        verbs += ["pass", "exchange"] if state.bag_size(seat) else ["pass"]
+    return verbs
 
 
 def compact(table: Table) -> str:
@@ -151,8 +166,9 @@ class TilesGame:
         return [] if outcome is None else list(outcome.winners)
 
     def shown(self, seat: int | None) -> dict[str, Any]:
-        """What `seat` (None: a spectator) is sent: the match as the table sees it, its rack, whether it
-        may call Joker or take back its turn, and once the round is over its whole record."""
+        """What `seat` (None: a spectator) is sent: the match as the table sees it, its rack, what it may do
+        on its turn, whether it may call Joker or take back its turn, and once the round is over its whole
+        record."""
         table = self.table
         told: dict[str, Any] = {
             "match": self._match_json(seat),
@@ -161,6 +177,7 @@ class TilesGame:
         }
         if seat is not None:
             told["rack"] = format_tiles(table.state.racks[seat])
+            told["legal"] = legal_verbs(table.state, seat)
             told["may_call"] = table.may_call(seat)
             told["can_undo"] = table.can_undo(seat)
             if table.last is not None and table.last.player == seat and table.last.claimed:

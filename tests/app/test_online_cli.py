@@ -19,7 +19,7 @@ from websockets.sync.server import ServerConnection, serve
 
 from cribtiles.app.main import main
 from cribtiles.online.client import Link
-from cribtiles.online.protocol import read, write
+from cribtiles.online.protocol import VERSION, read, write
 from tests.server.running import running_server
 
 #: Seconds any wait on a server or a child process may take before the test fails (never a timing assertion).
@@ -248,7 +248,7 @@ SEATS: list[dict[str, Any]] = [
 def answer(ws: ServerConnection) -> None:
     """The welcome, then every request answered with a table full of control characters (a code that
     begins with REFUSE is refused, in words full of them)."""
-    ws.send(write("welcome", server=f"evil{EVIL}", version=1))
+    ws.send(write("welcome", server=f"evil{EVIL}", version=VERSION))
     for frame in ws:
         message = read(frame, "client")
         number = message.get("id")

@@ -421,6 +421,13 @@ def test_move_notation_round_trips(text: str) -> None:
     assert str(parse_move(text.upper())) == text
 
 
+@pytest.mark.parametrize("text", ["let stand", "Let Stand", " no  MUGGINS "])
+def test_letting_a_count_stand_is_said_either_way(text: str) -> None:
+    """The story tells the answer "let stand", and the protocol's page has always named it: both are read."""
+    assert parse_move(text) == Muggins(False)
+    assert str(parse_move(text)) == "no muggins"
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [

@@ -1,22 +1,25 @@
-"""docs/protocol.md and the code name the same messages: every message either side sends or accepts
-is described there with its fields, and every message the code writes is one of them, with fields it
-has (issue 31)."""
+"""docs/protocol.md and the code name the same messages and fields (issue 31), and the page describes,
+with its kind, every field of every state and status sent over whole games of both games, to seats and
+a spectator, before, during and after the game, and no field that is never sent (issue 43)."""
 
 from __future__ import annotations
 
 import ast
 import inspect
+import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import cribtiles
-from cribtiles.online.protocol import MESSAGES, ProtocolError, read, write
+from cribtiles.online.protocol import MESSAGES, VERSION, OtherVersion, ProtocolError, read, read_welcome, write
 from cribtiles.server.cribbage_room import CribbageGame
-from cribtiles.server.rooms import Place, Room, Settings
+from cribtiles.server.rooms import Room
 from cribtiles.server.tiles_room import TilesGame
+from tests.online.played import played
 
 ROOT = Path(cribtiles.__file__).parent
 DOC = ROOT.parent / "docs" / "protocol.md"
@@ -32,7 +35,7 @@ def described() -> dict[tuple[str, str], dict[str, bool]]:
         heading = HEADING.match(line)
         if heading:
             current = out.setdefault((heading[1], heading[2]), {})
-        elif line.startswith("## "):
+        elif line.startswith("#"):
             current = None
         elif current is not None:
             field = FIELD.match(line)
@@ -92,13 +95,147 @@ def test_every_message_the_code_writes_is_one_of_the_protocol() -> None:
         assert fields <= known, (path, kind, fields - known)
 
 
-def state_fields() -> dict[str, set[str]]:
-    """The fields "The state" lists: those of every table ("every"), then those each game adds."""
-    section = DOC.read_text(encoding="utf-8").split("## The state", 1)[1]
-    every, rest = section.split("Once the game has started, the tile game adds:", 1)
-    tiles, cribbage = rest.split("And cribbage adds:", 1)
-    parts = {"every": every, "tiles": tiles, "cribbage": cribbage}
-    return {k: set(re.findall(r"^- `(\w+)`", part, re.MULTILINE)) for k, part in parts.items()}
+# --- the fields of states and statuses ---
+
+#: An object's heading: its title, then where it occurs in brackets (`state.match.game`, ...).
+OBJECT = re.compile(r"^#{2,4} [^(]*\(((?:`[^`]+`(?:, )?)+)\)$")
+BULLET = re.compile(r"^( *)- `(\w+)` \(([^)]*)\)")
+#: The JSON kinds of a field's words ("whole number or null": an int or None).
+KINDS: dict[str, set[type]] = {
+    "whole number": {int},
+    "number": {int, float},
+    "text": {str},
+    "true or false": {bool},
+    "list": {list},
+    "object": {dict},
+    "null": {type(None)},
+}
+
+
+def kinds_of(words: str) -> set[type]:
+    """The JSON kinds a field's kind in words allows: "list of objects or null" is a list or None."""
+    allowed: set[type] = set()
+    for alternative in words.replace("true or false", "true-or-false").split(" or "):
+        said = alternative.replace("true-or-false", "true or false")
+        kind = "list" if said.startswith("list") else said
+        assert kind in KINDS, f"a kind the page's reading does not know: {words!r}"
+        allowed |= KINDS[kind]
+    return allowed
+
+
+def documented() -> dict[str, set[type]]:
+    """Every field the page lists for an object of a state or a status, as a path from the message's own
+    field (`state.match.game.turns[].worth`), with the JSON kinds its words allow."""
+    paths: dict[str, set[type]] = {}
+    roots: list[str] = []
+    above: list[tuple[int, str]] = []  # (indentation, path) of the bullets above the line
+    for line in DOC.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            heading = OBJECT.match(line)
+            roots = re.findall(r"`([^`]+)`", heading[1]) if heading else []
+            above = []
+            continue
+        bullet = BULLET.match(line)
+        if not roots or not bullet:
+            continue
+        indent, name, kind = len(bullet[1]), bullet[2], bullet[3]
+        while above and above[-1][0] >= indent:
+            above.pop()
+        path = f"{above[-1][1] if above else ''}.{name}"
+        above.append((indent, path + ("[]" if kind.startswith("list") else "")))
+        for root in roots:
+            paths.setdefault(root + path, set()).update(kinds_of(kind))
+    return paths
+
+
+def walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
+    """Every field in `value` as (path, value): `[]` for a list's entries; a state's `record` (a save's
+    JSON as text) read as the object it holds."""
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            field = f"{path}.{key}"
+            yield field, inner
+            if key == "record" and isinstance(inner, str):
+                inner = json.loads(inner)
+            yield from walk(inner, field)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from walk(inner, path + "[]")
+
+
+#: The games whose messages are recorded: the tile game of 2 to 4 seats with the Joker rule (slips,
+#: calls, a wrong call), a take-back, a match, Solitaire, bots of the server's; cribbage with muggins in
+#: the show and in the play, between two people and against a bot. Each is seeded: the same every run.
+GAMES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
+    ("tiles", [{"kind": "open"}] * 2, {"seed": 11}),
+    ("tiles", [{"kind": "open"}] * 3, {"rules": "joker=on", "seed": 12}),
+    ("tiles", [{"kind": "open"}] * 3 + [{"kind": "bot", "level": "easy"}], {"rules": "joker=on", "seed": 13}),
+    ("tiles", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], {"rules": "joker=on,rounds=2", "seed": 14}),
+    ("tiles", [{"kind": "open"}] * 2, {"rules": "mode=solitaire", "seed": 15}),
+    ("cribbage", [{"kind": "open"}] * 2, {"rules": "muggins=on,play_muggins=on,target=61", "seed": 16}),
+    ("cribbage", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], {"rules": "muggins=on,target=61", "seed": 17}),
+]
+
+
+@pytest.fixture(scope="module")
+def heard() -> list[dict[str, Any]]:
+    """Every message the connections at the recorded games were sent."""
+    return [message for game, seats, settings in GAMES for message in played(game, seats, **settings)]
+
+
+def sent(heard: list[dict[str, Any]]) -> dict[str, set[type]]:
+    """Every field of the states and statuses in `heard`, with the JSON kinds of its values."""
+    fields: dict[str, set[type]] = {}
+    for message in heard:
+        if message["type"] in ("state", "table"):
+            root = message["type"]
+            for path, value in walk(message[root], root):
+                fields.setdefault(path, set()).add(type(value))
+    return fields
+
+
+def test_the_recorded_games_meet_every_kind_of_state(heard: list[dict[str, Any]]) -> None:
+    """So that a field sent only at times (a call, a take-back, the end, a spectator's) is met."""
+    states = [m["state"] for m in heard if m["type"] == "state"]
+    assert {s["phase"] for s in states} == {"waiting", "playing", "over"}
+    assert {s["game"] for s in states} == {"tiles", "cribbage"}
+    assert any(s["you"] is None and s["phase"] != "waiting" for s in states)  # a spectator's
+    assert any((s.get("undo") or {}).get("ended") == "made" for s in states)
+    assert any(s.get("claimed") for s in states) and any(s.get("after_answer") for s in states)
+    assert any(s.get("may_call") for s in states if s["game"] == "tiles")
+    assert any(s["public"]["claim"] for s in states if "public" in s)
+    assert any(s["match"]["finished"] for s in states if "match" in s)
+    assert {m["table"]["phase"] for m in heard if m["type"] == "table"} == {"waiting", "over"}
+
+
+def test_every_field_sent_is_described_with_its_kind(heard: list[dict[str, Any]]) -> None:
+    page = documented()
+    fields = sent(heard)
+    missing = sorted(set(fields) - set(page))
+    assert not missing, f"sent but not described in docs/protocol.md: {missing}"
+    wrong = {p: sorted(t.__name__ for t in kinds - page[p]) for p, kinds in fields.items() if kinds - page[p]}
+    assert not wrong, f"sent with a kind the page does not give it: {wrong}"
+
+
+def test_every_field_described_is_sent(heard: list[dict[str, Any]]) -> None:
+    never = sorted(set(documented()) - set(sent(heard)))
+    assert not never, f"described in docs/protocol.md but never sent: {never}"
+
+
+def test_the_page_is_read_as_it_is_written() -> None:
+    """The reading of the page itself, on fields whose paths and kinds are known."""
+    page = documented()
+    assert page["state.seats[].away"] == {int, type(None)}
+    assert page["table.seats[].away"] == {int, type(None)}
+    assert page["state.match.finished[].turns[].worth"] == {int, type(None)}
+    assert page["state.match.game.outcome.went_out"] == {int, type(None)}
+    assert page["state.public.story[].events[].points"] == {int}
+    assert page["state.record.match.rounds[].actions"] == {list}
+    assert page["state.record.record.options.joker"] == {str}
+    assert page["state.record.record.options.muggins"] == {bool}
+    assert page["state.public.counted[].called"] == {bool, type(None)}
+    assert page["state.deadline"] == {int, float, type(None)}
+    assert "state.match.game.unclaimed" not in page and "state.match.game.start_draws[]" not in page
 
 
 def keys_in(function: Callable[..., object]) -> set[str]:
@@ -107,46 +244,42 @@ def keys_in(function: Callable[..., object]) -> set[str]:
     return set(re.findall(r'^\s*"(\w+)":', source, re.MULTILINE)) | set(re.findall(r'told\["(\w+)"\] =', source))
 
 
-@pytest.mark.parametrize("game", ["tiles", "cribbage"])
-def test_the_state_sent_is_described(game: str) -> None:
-    places = [Place("person", "Ann", token_hash="a"), Place("person", "Ben", token_hash="b")]
-    room, _ = Room.new("ABCDEF", game, places, Settings(rules="joker=on" if game == "tiles" else ""), 3, 0.0)
-    fields = state_fields()
-    listed = fields["every"] | fields[game]
-    for seat in (0, None):
-        assert set(room.shown(seat, 1.0)) <= listed, set(room.shown(seat, 1.0)) - listed
-    # and every field the page gives the game is one its table writes (some only at times: a call, the end)
-    writes = keys_in(TilesGame.shown if game == "tiles" else CribbageGame.shown)
-    assert writes == fields[game], writes ^ fields[game]
+def test_every_field_a_table_writes_in_a_state_is_described() -> None:
+    """Those written only at rare times too (the recorded games may not meet them all)."""
+    listed = {p.split(".")[1] for p in documented() if p.startswith("state.") and p.count(".") == 1}
+    writes = keys_in(Room.shown) | keys_in(TilesGame.shown) | keys_in(CribbageGame.shown)
+    assert writes == listed, writes ^ listed
 
 
 def test_what_the_cribbage_client_reads_of_a_state_is_described() -> None:
-    fields = state_fields()
+    listed = {p.split(".")[1] for p in documented() if p.startswith("state.") and p.count(".") == 1}
     source = (ROOT / "online" / "cribbage_remote.py").read_text(encoding="utf-8")
     read_ = set(re.findall(r'state(?:\.get\(|\[)"(\w+)"', source)) | set(re.findall(r'"(\w+)" in state', source))
     assert {"public", "view", "may_call", "after_answer", "record"} <= read_  # the reading is found
-    assert read_ <= fields["every"] | fields["cribbage"], read_ - fields["every"] - fields["cribbage"]
+    assert read_ <= listed, read_ - listed
 
 
-@pytest.mark.parametrize("game", ["tiles", "cribbage"])
-def test_the_status_of_a_table_is_described(game: str) -> None:
-    places = [Place("person", "Ann", token_hash="a"), Place("person", "Ben", token_hash="b")]
-    room, _ = Room.new("ABCDEF", game, places, Settings(), 3, 0.0)
-    text = DOC.read_text(encoding="utf-8").split("### `table` — server", 1)[1].split("###", 1)[0]
-    listed = set(re.findall(r"`(\w+)`", text))
-    assert set(room.summary(1.0)) <= listed, set(room.summary(1.0)) - listed
+# --- frames ---
 
 
 @pytest.mark.parametrize(
     ("frame", "words"),
     [
-        ('{"v": 2, "type": "ping"}', "version 1"),
-        ('{"v": 1, "type": "launch"}', "unknown message type"),
-        ('{"v": 1, "type": "join", "code": "ABCDEF"}', "needs 'name'"),
-        ('{"v": 1, "type": "act", "code": "A", "ply": "3", "move": "pass"}', "whole number"),
-        ('{"v": 1, "type": "act", "code": "A", "ply": true, "move": "pass"}', "whole number"),
-        ('{"v": 1, "type": "ping", "extra": 1}', "no field"),
-        ('{"v": 1, "type": "welcome", "server": "x", "version": 1}', "unknown message type"),
+        ('{"v": 1, "type": "ping"}', "this server speaks version 2 of the Crib Tiles protocol, not 1: update"),
+        ('{"v": 3, "type": "ping"}', "speaks version 2 of the Crib Tiles protocol, not 3"),
+        ('{"v": true, "type": "ping"}', 'carries "v": 2, .* not the version true'),
+        ('{"v": 2.0, "type": "ping"}', "not the version 2.0"),
+        ('{"v": "2", "type": "ping"}', 'not the version "2"'),
+        ('{"type": "ping"}', "not no version"),
+        ('{"v": 2, "type": "launch"}', "unknown message type"),
+        ('{"v": 2, "type": "join", "code": "ABCDEF"}', "needs 'name'"),
+        ('{"v": 2, "type": "act", "code": "A", "ply": "3", "move": "pass"}', "whole number"),
+        ('{"v": 2, "type": "act", "code": "A", "ply": true, "move": "pass"}', "whole number"),
+        ('{"v": 2, "type": "act", "code": "A", "ply": 3.0, "move": "pass"}', "whole number"),
+        ('{"v": 2, "type": "create", "game": "tiles", "seats": [], "seed": 5.0}', "'seed' must be a whole number"),
+        ('{"v": 2, "type": "undo_answer", "code": "A", "ply": 3, "yes": 1}', "true or false"),
+        ('{"v": 2, "type": "ping", "extra": 1}', "no field"),
+        ('{"v": 2, "type": "welcome", "server": "x", "version": 2}', "unknown message type"),
         ("[1, 2]", "JSON object"),
         ("{", "not JSON"),
         ("[" * 100_000 + "]" * 100_000, "characters"),
@@ -159,5 +292,19 @@ def test_a_frame_that_is_not_a_message_is_refused_in_words(frame: str, words: st
 
 def test_a_message_written_is_read_back() -> None:
     frame = write("act", id=4, code="ABCDEF", ply=12, move="h8=4L", declared=None)
-    assert read(frame, "client") == {"v": 1, "type": "act", "id": 4, "code": "ABCDEF", "ply": 12, "move": "h8=4L"}
+    assert read(frame, "client") == {"v": 2, "type": "act", "id": 4, "code": "ABCDEF", "ply": 12, "move": "h8=4L"}
     assert read(write("created", code="X", host="h", seat=None), "server")["seat"] is None
+
+
+def test_a_welcome_of_another_version_is_told_as_such() -> None:
+    assert VERSION == 2
+    ours = write("welcome", server="Crib Tiles", version=VERSION)
+    assert read_welcome(ours)["version"] == 2
+    older = '{"v": 1, "type": "welcome", "server": "Crib Tiles", "version": 1}'
+    with pytest.raises(OtherVersion, match=r"^this server speaks version 1 of the online protocol; this Crib Tiles"):
+        read_welcome(older)
+    with pytest.raises(OtherVersion, match=r"version 3 .* update the older one \(this one\)"):
+        read_welcome('{"v": 3, "type": "welcome", "version": 3}')
+    with pytest.raises(ProtocolError, match="not its welcome") as caught:
+        read_welcome(write("pong"))
+    assert not isinstance(caught.value, OtherVersion)

@@ -119,9 +119,11 @@ def test_frames_that_are_not_messages_are_refused_in_words() -> None:
         refused(ws, "42", "json object")
         refused(ws, '"hello"', "json object")
         refused(ws, "null", "json object")
-        refused(ws, json.dumps({"type": "ping"}), "version 1")
-        refused(ws, json.dumps({"v": 2, "type": "ping"}), "version 1")
-        refused(ws, json.dumps({"v": "1", "type": "ping"}), "version 1")
+        refused(ws, json.dumps({"type": "ping"}), f'carries "v": {VERSION}')
+        refused(ws, json.dumps({"v": VERSION - 1, "type": "ping"}), f"this server speaks version {VERSION}")
+        refused(ws, json.dumps({"v": str(VERSION), "type": "ping"}), "as a whole number")
+        refused(ws, json.dumps({"v": float(VERSION), "type": "ping"}), "as a whole number")  # 2.0 == 2 in Python
+        refused(ws, json.dumps({"v": True, "type": "ping"}), "as a whole number")  # and True == 1
         refused(ws, frame("dance"), "unknown message type")
         refused(ws, frame("welcome", server="me", version=1), "unknown message type")  # the server's own
         refused(ws, frame(["ping"]), "unknown message type")
@@ -139,6 +141,7 @@ def test_fields_of_the_wrong_kind_or_too_many_are_refused() -> None:
         refused(ws, frame("join", code=code, name="Eve", seat="1"), "'seat' must be a whole number")
         refused(ws, frame("join", code=code, name="Eve", seat=True), "'seat' must be a whole number")
         refused(ws, frame("act", code=code, ply=1.5, move="pass"), "'ply' must be a whole number")
+        refused(ws, frame("act", code=code, ply=3.0, move="pass"), "'ply' must be a whole number")  # 3.0 == 3
         refused(ws, frame("act", code=code, ply=None, move="pass"), "'ply' must be a whole number")
         refused(ws, frame("ping", id="1"), "'id' must be a whole number")
         refused(ws, frame("create", game="tiles", seats={"kind": "open"}), "'seats' must be a list")

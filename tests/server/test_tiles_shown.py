@@ -1,12 +1,13 @@
 """What a tile table sends each seat: the match made once for every seat that exchanged nothing this
 round is the very one made for that seat alone, and a seat that exchanged sees its own tiles, never
-another's (issue 31)."""
+another's (issue 31); the verbs a seat may use now (`legal`) are the rules engine's, for that seat's rack
+alone (issue 43)."""
 
 from __future__ import annotations
 
 import random
 
-from cribtiles.rules.moves import Exchange, Play
+from cribtiles.rules.moves import Exchange, Pass, Play
 from cribtiles.server.tiles_room import TilesGame
 from cribtiles.table.seats import Seat
 from cribtiles.table.tiles.public import match_json, public_match
@@ -14,6 +15,20 @@ from cribtiles.table.tiles.public import match_json, public_match
 
 def _alone(game: TilesGame, seat: int | None) -> dict[str, object]:
     return match_json(public_match(game.table.match, () if seat is None else (seat,)))
+
+
+def _verbs(game: TilesGame, seat: int) -> list[str]:
+    """The verbs `seat` may use now, read off every legal move the engine lists for the seat to move."""
+    table = game.table
+    if table.to_move != seat:
+        return []
+    actions = table.state.legal_actions()
+    kinds = [
+        ("play", any(isinstance(a, Play) for a in actions)),
+        ("pass", Pass() in actions),
+        ("exchange", any(isinstance(a, Exchange) and a.tiles for a in actions)),
+    ]
+    return [verb for verb, allowed in kinds if allowed]
 
 
 def _play(seed: int, rules: str, seats: int) -> tuple[int, int]:
@@ -25,6 +40,9 @@ def _play(seed: int, rules: str, seats: int) -> tuple[int, int]:
         table = game.table
         for seat in [None, *range(seats)]:
             assert game.shown(seat)["match"] == _alone(game, seat), (seed, moves, seat)
+        for seat in range(seats):
+            assert game.shown(seat)["legal"] == _verbs(game, seat), (seed, moves, seat)
+        assert "legal" not in game.shown(None)
         if table.round_over:
             game.next_round()
             continue
@@ -61,3 +79,13 @@ def test_a_seats_exchange_is_shown_to_it_alone() -> None:
     watched = game.shown(None)["match"]["game"]["turns"][-1]["move"]
     assert mine == str(Exchange(tuple(tiles)))
     assert theirs == watched == "exchange ?"
+
+
+def test_a_seat_is_told_what_it_may_do_on_its_turn_and_nothing_on_anothers() -> None:
+    game = TilesGame.start([Seat("Ann"), Seat("Bob")], "exchange=any-time", 5)
+    seat = game.table.to_move
+    assert seat is not None
+    assert game.shown(seat)["legal"] == ["play", "pass", "exchange"]
+    assert game.shown(1 - seat)["legal"] == []
+    when_stuck = TilesGame.start([Seat("Ann"), Seat("Bob")], "", 5)
+    assert when_stuck.shown(seat)["legal"] == ["play"]  # a player who can play may not pass (rules.md 4)
