@@ -398,17 +398,26 @@ class RemoteSession:
         last = next((i for i in range(len(turns) - 1, -1, -1) if turns[i].player == seat), None)
         if last is None:
             raise IllegalMove("you have no turn to take back in this round")
-        if not self.data.get("can_undo"):
-            told = self.data.get("undo")
+        newest = self._newest()
+        if not newest.get("can_undo"):
+            told = newest.get("undo")
             if isinstance(told, dict) and told.get("ended") is None:
                 raise IllegalMove("a request to take back a move waits already: one at a time")
             if isinstance(told, dict) and told.get("seat") == seat and told.get("ended") in ("refused", "withdrawn"):
                 raise IllegalMove("that move was asked back once already: it stands")
             raise IllegalMove("that turn may not be taken back now")
+        coming = self._queue[-1] if self._queue else None  # the bots' replies on their way go back too
+        if coming is not None and coming.rounds_done == self._shown.rounds_done and coming.turns > self._shown.turns:
+            return tuple(self._records(coming)[last:])
         return tuple(self._history[last:])
 
     def can_undo(self, seat: int) -> bool:
-        return seat == self.seat and bool(self.data.get("can_undo"))
+        return seat == self.seat and bool(self._newest().get("can_undo"))
+
+    def _newest(self) -> dict[str, Any]:
+        """The newest state heard (a bot's reply may still be on its way to the screen): a take-back is
+        asked of the table as it stands, the reply with the move, never of a ply gone by."""
+        return self._latest if self._latest is not None and self._latest.get("ply", 0) >= self._shown.ply else self.data
 
     # --- this seat's acts ---
 
@@ -459,7 +468,7 @@ class RemoteSession:
         self._settle()
         taken = self.undo_turns(seat)
         turns = self._shown.turns
-        self._answered(self._send("undo", ply=self._shown.ply))
+        self._answered(self._send("undo", ply=int(self._newest().get("ply", self._shown.ply))))
         return taken if self._shown.turns < turns else ()
 
     def answer_undo(self, seat: int, yes: bool) -> None:

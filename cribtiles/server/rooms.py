@@ -394,9 +394,8 @@ class Room:
         if message["ply"] != self.ply:
             if self.done.get(seat) == (message["ply"], key):
                 return False
-            raise IllegalMove(
-                f"the table has moved on: you acted on move {message['ply']:,}, the table is at move {self.ply:,}"
-            )
+            # the plys stay the client's business: a player reads that something happened meanwhile
+            raise IllegalMove("the table has moved on since: another move was made first, so nothing was done")
         game = self._game()
         kind = message["type"]
         if kind == "act":
@@ -444,9 +443,7 @@ class Room:
             if ask is not None and ask.seat == seat and ask.ply == ply and ask.ended in (None, UndoEnd.MADE):
                 return False  # the same request again (waiting, or made already)
             if ply != self.ply:
-                raise IllegalMove(
-                    f"the table has moved on: you asked on move {ply:,}, the table is at move {self.ply:,}"
-                )
+                raise IllegalMove("the table has moved on since you asked: another move was made first")
             if ask is not None and ask.ended is None:
                 raise IllegalMove(f"{self._name(ask.seat)} is asking to take back a move already: one at a time")
             if ask is not None and not self.may_ask(seat):

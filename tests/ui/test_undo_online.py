@@ -21,7 +21,7 @@ from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.tiles.autopilot import play_through, post_click, post_key
+from cribtiles.ui.tiles.autopilot import Autopilot, play_through, post_click, post_key
 from cribtiles.ui.tiles.game_scene import GameScene
 from cribtiles.ui.tiles.panel import panel_buttons, undo_button
 from cribtiles.ui.window import App
@@ -144,3 +144,40 @@ def test_asked_allowed_then_asked_and_refused_with_posted_events(app: App) -> No
         finally:
             for link in links:
                 link.close()
+
+
+def test_a_take_back_while_the_bots_reply_is_still_on_its_way_takes_both() -> None:
+    """Issue 44, defect 9: against the server's bot, U pressed while its reply was still on its way to the
+    screen was always refused ("the table has moved on: you asked on move 6, the table is at move 7"): the
+    request named the ply shown, not the table as it stood. It takes back the move and the reply."""
+    table = Table.new((Seat("You"), Seat("Easy", "easy")), RuleOptions(), 5)
+    app = App(table, Preferences(speed="instant"), NoKeeper())
+    try:
+        with running_server() as (url, _hall):
+            link = Link(url)
+            assert link.wait_connected(10)
+            seats = [{"kind": "person", "name": "Ann"}, {"kind": "bot", "level": "easy"}]
+            made = link.request("create", game="tiles", seats=seats, sit=0, seed=12)
+            link.sit(made["code"], made["token"])
+            session = RemoteSession(link, made["code"], 0)
+            app.take_seat(session)
+            scene = app.game
+            frames_until(app, lambda: scene.my_turn)
+            turns = len(scene.state.turns)
+            pilot = Autopilot(app)
+            for _ in pilot.turn():  # the tiles dragged at once, then Enter plays them ...
+                if pilot.turns:
+                    app.prefs.speed = "normal"  # ... and the bot's reply takes its time to fly in
+                app.frame(1 / 60)
+            # the bot's reply has come from the server but is not on the screen yet
+            frames_until(app, lambda: (session._latest or {}).get("ply", 0) > session._shown.ply)
+            assert len(scene.state.turns) == turns + 1 and scene.snapshot().can_undo
+            post_key(pygame.K_u)
+            app.frame(1 / 60)
+            said = toasts(scene)
+            assert not any("moved on" in t for t in said), said
+            assert any(t.startswith("Took back your play") and "Easy's reply" in t for t in said), said
+            frames_until(app, lambda: scene.my_turn and not scene.busy)
+            assert len(scene.state.turns) == turns
+    finally:
+        app.close()
