@@ -28,6 +28,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.typing import Origin
 
 from cribtiles.online.protocol import MAX_CLIENT_FRAME, MAX_FRAME, VERSION, ProtocolError, read, write
+from cribtiles.quoting import quoted
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.core import BotRequest
 
@@ -47,6 +48,10 @@ TRIES_KEPT = 60.0  # seconds a wrong code counts against its address
 #: client on a slow phone line sends its few hundred bytes of request in well under this; a socket that
 #: sends nothing holds one of its address's connections this long at most.
 HANDSHAKE_TIMEOUT = 10.0
+#: a client's seed, when a table takes one: the range of the seeds the server draws itself (63 bits)
+SEEDS = 2**63
+#: characters of `hello`'s client name the log keeps
+CLIENT_NAME = 80
 
 
 @dataclass(frozen=True)
@@ -233,6 +238,8 @@ class Hall:
         if kind == "ping":
             self._post(client, write("pong", re=re))
         elif kind == "hello":
+            if self.doors.told.due(client.address, "hello"):  # once a minute an address: no flood of lines
+                log.info("a client at %s says it is %s", client.address, quoted(message["client"], CLIENT_NAME))
             self._post(client, write("ok", re=re))
         elif kind == "create":
             self._create(client, message)
@@ -310,6 +317,10 @@ class Hall:
                 absent_bot=message.get("absent_bot"),
             )
             seed = message.get("seed")
+            if seed is not None and not 0 <= seed < SEEDS:
+                raise IllegalMove(
+                    f"the seed {quoted(seed, 24)} is out of range: a seed is a whole number from 0 to 2^63 - 1"
+                )
             if seed is not None and not self.any_seed and sum(p.kind == "person" for p in places) > 1:
                 raise IllegalMove(
                     "a seed is taken only at a table with one person's seat, the rest bots: "

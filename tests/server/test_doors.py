@@ -1,7 +1,8 @@
 """The server's doors on loopback addresses (issue 43): bare sockets count toward their address's limit
 from their accept, a socket over it is closed at once while another address gets in, a handshake never
 finished is closed after the handshake timeout; a web page of another origin is refused with HTTP 403
-and a line in the log; forwarded headers are believed from a trusted proxy only.
+and a line in the log; forwarded headers are believed from a trusted proxy only; `hello`'s name reaches
+the log with no control character; a seed out of range is refused in words.
 
 Linux routes all of 127.0.0.0/8 to the loopback interface, so each test's clients come from addresses of
 their own (`source_address`) and share nothing with the others'."""
@@ -26,6 +27,8 @@ from cribtiles.server.front import Hall, Limits
 
 from .players import WAIT
 from .running import running_server
+
+SEED_WORDS = " is out of range: a seed is a whole number from 0 to 2^63 - 1."
 
 
 def port_of(url: str) -> int:
@@ -220,3 +223,27 @@ def test_a_trusted_proxys_connections_count_against_the_client_it_names() -> Non
         stack.enter_context(welcomed(url, "127.0.0.1", Forwarded='for="[2001:db8::7]:4711"'))
         stack.enter_context(welcomed(url, "127.0.0.1"))
         assert [held(hall, a) for a in ("203.0.113.10", "2001:db8::7", "127.0.0.1")] == [1, 1, 1]
+
+
+# --- hello, seeds ---
+
+
+def test_hellos_client_name_goes_to_the_log_with_no_control_character_and_bounded() -> None:
+    with running_server() as (url, _hall), welcomed(url, "127.0.0.13") as ws, logged() as lines:
+        assert asked(ws, "hello", client="Evil\x1b]0;PWNED\x07" + "x" * 500)["type"] == "ok"
+        said = [line for line in lines if "says it is" in line]
+        assert len(said) == 1
+        assert said[0].startswith("a client at 127.0.0.13 says it is 'Evil\\x1b]0;PWNED\\x07xxx")
+        assert said[0].endswith("x…'") and len(said[0]) < 140 and "\x1b" not in said[0]
+
+
+@pytest.mark.parametrize("seed", [-1, 2**63, 10**40])
+def test_a_seed_out_of_range_is_refused_in_words(seed: int) -> None:
+    seats = [{"kind": "person", "name": "Ann"}, {"kind": "bot", "level": "easy"}]
+    with running_server(any_seed=False) as (url, hall), welcomed(url, "127.0.0.14") as ws:
+        answer = asked(ws, "create", game="tiles", seats=seats, seed=seed)
+        assert answer["type"] == "refused" and answer["reason"].startswith("The seed "), answer
+        assert answer["reason"].endswith(SEED_WORDS), answer
+        assert len(answer["reason"]) < 200 and not hall.rooms
+        assert asked(ws, "create", game="tiles", seats=seats, seed=2**63 - 1)["type"] == "created"
+        assert asked(ws, "create", game="cribbage", seats=seats, seed=0)["type"] == "created"
