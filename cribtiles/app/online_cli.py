@@ -32,6 +32,7 @@ from .files import folder_named
 if TYPE_CHECKING:
     from cribtiles.online.botclient import SeatBot
     from cribtiles.online.client import Link
+    from cribtiles.server.forwarded import Proxies
 
 #: seconds: how long a one-off command waits for the server to answer
 CONNECT_WAIT = 10.0
@@ -68,6 +69,22 @@ def add_serve_arguments(ap: argparse.ArgumentParser) -> None:
         "--data-dir",
         type=folder_named,
         help="the server's folder: its tables and its log (default: 'server' in the user data folder)",
+    )
+    ap.add_argument(
+        "--forwarded-allow-ips",
+        type=_proxies,
+        metavar="ADDR[,ADDR...]",
+        help="reverse proxies (addresses or networks, like 127.0.0.1 or 10.0.0.0/8) whose X-Forwarded-For or "
+        "Forwarded header gives the client's address, which the limits per address then count (default: none; "
+        "from any other peer the headers are ignored)",
+    )
+    ap.add_argument(
+        "--allowed-origins",
+        type=_origins,
+        default=(),
+        metavar="ORIGIN[,ORIGIN...]",
+        help="web pages that may connect, like https://play.example.org (default: none; a handshake from "
+        "any other page is refused with HTTP 403; the game's own clients send no origin)",
     )
 
 
@@ -150,6 +167,24 @@ def _port(text: str) -> int:
     return port
 
 
+def _proxies(text: str) -> Proxies:
+    from cribtiles.server.forwarded import Proxies, networks
+
+    try:
+        return Proxies(networks(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    from cribtiles.server.doors import web_origins
+
+    try:
+        return web_origins(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _duration(text: str) -> int:
     """Seconds of a time written like 90s, 5m, 2h or 2d (a bare number: seconds).
 
@@ -213,7 +248,8 @@ def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[
 
 
 def prepare_serve(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
-    return functools.partial(_serve, args.data_dir, args.host, args.port)
+    doors = (args.forwarded_allow_ips, args.allowed_origins)
+    return functools.partial(_serve, args.data_dir, args.host, args.port, *doors)
 
 
 def _prepare_new(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
@@ -267,14 +303,14 @@ def _prepare_play(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Call
 # --- the runs ---
 
 
-def _serve(folder: Path | None, host: str, port: int) -> int:
+def _serve(folder: Path | None, host: str, port: int, proxies: Proxies | None, origins: tuple[str, ...]) -> int:
     from .serve import CannotServe, default_server_folder, serve
 
     def ready(line: str) -> None:
         print(line, flush=True)
 
     try:
-        serve(folder if folder is not None else default_server_folder(), host, port, ready)
+        serve(folder if folder is not None else default_server_folder(), host, port, ready, proxies, origins)
     except CannotServe as e:
         say(f"cribtiles serve: {e}")
         return 2
