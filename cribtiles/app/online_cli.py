@@ -37,6 +37,9 @@ if TYPE_CHECKING:
 #: seconds: how long a one-off command waits for the server to answer
 CONNECT_WAIT = 10.0
 ANSWER_WAIT = 10.0
+#: seconds `online bot` waits for a server that is not there when it starts: one being started or
+#: restarted beside it (its bots' processes may take a minute to start on a loaded machine)
+BOT_START_WAIT = 180.0
 GAMES = ("tiles", "cribbage")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
 _DURATION = re.compile(r"\s*([0-9]{1,7})\s*([smhd]?)\s*", re.IGNORECASE)
@@ -123,7 +126,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         "bot",
         help="play a seat with a bot of this computer until the game is over",
         description="Take a seat at the table CODE (the open one, or the one kept for --name) and play it with a "
-        "bot running here until the game is over; a dropped connection is made again by itself.",
+        "bot running here until the game is over; a dropped connection is made again by itself, and a server "
+        f"not answering yet when it starts (one starting beside it) is waited for, {BOT_START_WAIT / 60:g} minutes "
+        "at most.",
     )
     bot.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765")
     bot.add_argument("code", metavar="CODE", help="the table's code")
@@ -330,17 +335,27 @@ def _one_off(command: str, run: Callable[[], int]) -> int:
     return 2
 
 
-def _connect(url: str) -> Any:
-    """A `Link` to `url` once it is up; Trouble in words when the server cannot be reached at once."""
+def _connect(url: str, patience: float = 0.0, command: str = "") -> Any:
+    """A `Link` to `url` once it is up; Trouble in words when the server cannot be reached at once, or,
+    with `patience`, in that many seconds, trying again meanwhile (said once on standard error, with
+    `command`'s name)."""
     from cribtiles.online.client import Link
 
     link = Link(url, backoff=(0.25, 5.0))
-    deadline = time.monotonic() + CONNECT_WAIT
+    where = for_terminal(url)[:80]
+    deadline = time.monotonic() + (patience or CONNECT_WAIT)
+    told = False
     while not link.wait_connected(0.05):
-        if (link.problem and not link.connects) or time.monotonic() > deadline:
+        failed = bool(link.problem) and not link.connects
+        if failed and patience and not told:
+            waiting = f"waiting for the server to start (at most {patience:g} s)"
+            say(f"cribtiles {command}: {where}: {link.problem}; {waiting}")
+            told = True
+        if (failed and not patience) or time.monotonic() > deadline:
             problem = link.problem or "the server did not answer in time"
             link.close()
-            raise Trouble(f"{for_terminal(url)[:80]}: {problem}")
+            waited = f" (waited {patience:g} s)" if patience else ""
+            raise Trouble(f"{where}: {problem}{waited}")
     return link
 
 
@@ -378,7 +393,8 @@ def _bot(url: str, code: str, level: str, name: str | None, seed: int | None) ->
     from cribtiles.online.client import NotConnected, Refused
     from cribtiles.server.rooms import levels
 
-    link = _connect(url)
+    # a bot is often started beside its server, which may be starting or restarting: it waits for it
+    link = _connect(url, BOT_START_WAIT, "online bot")
     try:
         table = link.request("status", timeout=ANSWER_WAIT, code=code)
         game = str(table["table"].get("game"))

@@ -1,11 +1,14 @@
 """`cribtiles serve` and `cribtiles online bot` as real processes (issue 43): SIGTERM while a bot is thinking
 ends the server soon after it says "stopped" (its bots' processes with it), and it says at start whom it
-trusts for forwarded addresses and which web pages may connect.
+trusts for forwarded addresses and which web pages may connect; a wrong proxy or origin is refused in
+words; a bot started before its server waits for it, says what it waits for, then takes its seat and
+plays the game to its end.
 
 No timing is asserted: the waits are hang guards, and the times are printed."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import signal
@@ -186,3 +189,33 @@ def test_a_wrong_proxy_or_origin_is_refused_in_words_before_the_server_starts(
     assert code == 2 and out == ""
     assert f"cribtiles serve: error: argument {argv[0]}: {words}" in err and "Traceback" not in err
     assert not (tmp_path / "server").exists()  # nothing was made: the server never started
+
+
+def test_a_bot_started_before_its_server_waits_for_it_then_plays_the_game_to_its_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from cribtiles.app.main import main
+
+    data, port = tmp_path / "server", free_port()
+    with server(data, port) as (url, _proc, _err):  # the table is made, and the server stops
+        assert main(["online", "new", url, "--players", "?,beginner", "--json"]) == 0
+        code = json.loads(capsys.readouterr().out)["code"]
+    bot = started("online", "bot", url, code, "--level", "beginner", "--name", "Ann")
+    out, err = Lines(bot.stdout), Lines(bot.stderr)
+    try:
+        said = err.wait_for(lambda line: "waiting for the server to start" in line, "the bot's waiting line", bot)
+        assert said == (
+            f"cribtiles online bot: {url}: no server answers at that address; "
+            "waiting for the server to start (at most 180 s)"
+        )
+        with server(data, port) as (again, _proc, _err):
+            assert again == url
+            bot.wait(PATIENCE)
+    finally:
+        if bot.poll() is None:
+            bot.kill()
+            bot.wait(PATIENCE)
+    printed = out.text()
+    assert bot.returncode == 0, (printed, err.text())
+    assert printed.startswith(f"Ann sits at seat 1 of table {code} and plays until the game is over\n")
+    assert f"table {code}: tiles, over after " in printed and "\nended: " in printed
