@@ -121,7 +121,7 @@ def serve(folder: Path, store_kind: str, profile: str | None) -> int:
 
     def stats() -> None:
         playing = sum(1 for code, here in hall.clients.items() if here and hall.rooms[code].phase == "playing")
-        connections = sum(hall.by_address.values())
+        connections = sum(hall.doors.by_address.values())
         told = {"moves": hall.moves, "connections": connections, "playing": playing, **stalls.told()}
         print(json.dumps(told), flush=True)
 

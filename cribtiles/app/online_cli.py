@@ -32,10 +32,14 @@ from .files import folder_named
 if TYPE_CHECKING:
     from cribtiles.online.botclient import SeatBot
     from cribtiles.online.client import Link
+    from cribtiles.server.forwarded import Proxies
 
 #: seconds: how long a one-off command waits for the server to answer
 CONNECT_WAIT = 10.0
 ANSWER_WAIT = 10.0
+#: seconds `online bot` waits for a server that is not there when it starts: one being started or
+#: restarted beside it (its bots' processes may take a minute to start on a loaded machine)
+BOT_START_WAIT = 180.0
 GAMES = ("tiles", "cribbage")
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86_400}
 _DURATION = re.compile(r"\s*([0-9]{1,7})\s*([smhd]?)\s*", re.IGNORECASE)
@@ -68,6 +72,22 @@ def add_serve_arguments(ap: argparse.ArgumentParser) -> None:
         "--data-dir",
         type=folder_named,
         help="the server's folder: its tables and its log (default: 'server' in the user data folder)",
+    )
+    ap.add_argument(
+        "--forwarded-allow-ips",
+        type=_proxies,
+        metavar="ADDR[,ADDR...]",
+        help="reverse proxies (addresses or networks, like 127.0.0.1 or 10.0.0.0/8) whose X-Forwarded-For or "
+        "Forwarded header gives the client's address, which the limits per address then count (default: none; "
+        "from any other peer the headers are ignored)",
+    )
+    ap.add_argument(
+        "--allowed-origins",
+        type=_origins,
+        default=(),
+        metavar="ORIGIN[,ORIGIN...]",
+        help="web pages that may connect, like https://play.example.org (default: none; a handshake from "
+        "any other page is refused with HTTP 403; the game's own clients send no origin)",
     )
 
 
@@ -106,7 +126,9 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         "bot",
         help="play a seat with a bot of this computer until the game is over",
         description="Take a seat at the table CODE (the open one, or the one kept for --name) and play it with a "
-        "bot running here until the game is over; a dropped connection is made again by itself.",
+        "bot running here until the game is over; a dropped connection is made again by itself, and a server "
+        f"not answering yet when it starts (one starting beside it) is waited for, {BOT_START_WAIT / 60:g} minutes "
+        "at most.",
     )
     bot.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765")
     bot.add_argument("code", metavar="CODE", help="the table's code")
@@ -148,6 +170,24 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {port:,}")
     return port
+
+
+def _proxies(text: str) -> Proxies:
+    from cribtiles.server.forwarded import Proxies, networks
+
+    try:
+        return Proxies(networks(text))
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
+def _origins(text: str) -> tuple[str, ...]:
+    from cribtiles.server.doors import web_origins
+
+    try:
+        return web_origins(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
 
 
 def _duration(text: str) -> int:
@@ -213,7 +253,8 @@ def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[
 
 
 def prepare_serve(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
-    return functools.partial(_serve, args.data_dir, args.host, args.port)
+    doors = (args.forwarded_allow_ips, args.allowed_origins)
+    return functools.partial(_serve, args.data_dir, args.host, args.port, *doors)
 
 
 def _prepare_new(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
@@ -267,14 +308,14 @@ def _prepare_play(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Call
 # --- the runs ---
 
 
-def _serve(folder: Path | None, host: str, port: int) -> int:
+def _serve(folder: Path | None, host: str, port: int, proxies: Proxies | None, origins: tuple[str, ...]) -> int:
     from .serve import CannotServe, default_server_folder, serve
 
     def ready(line: str) -> None:
         print(line, flush=True)
 
     try:
-        serve(folder if folder is not None else default_server_folder(), host, port, ready)
+        serve(folder if folder is not None else default_server_folder(), host, port, ready, proxies, origins)
     except CannotServe as e:
         say(f"cribtiles serve: {e}")
         return 2
@@ -294,17 +335,27 @@ def _one_off(command: str, run: Callable[[], int]) -> int:
     return 2
 
 
-def _connect(url: str) -> Any:
-    """A `Link` to `url` once it is up; Trouble in words when the server cannot be reached at once."""
+def _connect(url: str, patience: float = 0.0, command: str = "") -> Any:
+    """A `Link` to `url` once it is up; Trouble in words when the server cannot be reached at once, or,
+    with `patience`, in that many seconds, trying again meanwhile (said once on standard error, with
+    `command`'s name)."""
     from cribtiles.online.client import Link
 
     link = Link(url, backoff=(0.25, 5.0))
-    deadline = time.monotonic() + CONNECT_WAIT
+    where = for_terminal(url)[:80]
+    deadline = time.monotonic() + (patience or CONNECT_WAIT)
+    told = False
     while not link.wait_connected(0.05):
-        if (link.problem and not link.connects) or time.monotonic() > deadline:
+        failed = bool(link.problem) and not link.connects
+        if failed and patience and not told:
+            waiting = f"waiting for the server to start (at most {patience:g} s)"
+            say(f"cribtiles {command}: {where}: {link.problem}; {waiting}")
+            told = True
+        if (failed and not patience) or time.monotonic() > deadline:
             problem = link.problem or "the server did not answer in time"
             link.close()
-            raise Trouble(f"{for_terminal(url)[:80]}: {problem}")
+            waited = f" (waited {patience:g} s)" if patience else ""
+            raise Trouble(f"{where}: {problem}{waited}")
     return link
 
 
@@ -342,7 +393,8 @@ def _bot(url: str, code: str, level: str, name: str | None, seed: int | None) ->
     from cribtiles.online.client import NotConnected, Refused
     from cribtiles.server.rooms import levels
 
-    link = _connect(url)
+    # a bot is often started beside its server, which may be starting or restarting: it waits for it
+    link = _connect(url, BOT_START_WAIT, "online bot")
     try:
         table = link.request("status", timeout=ANSWER_WAIT, code=code)
         game = str(table["table"].get("game"))

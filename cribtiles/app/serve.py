@@ -19,6 +19,7 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import ParamSpec, TypeVar
 
+from cribtiles.server.forwarded import Proxies
 from cribtiles.server.front import Hall, run_server
 from cribtiles.server.store import SqliteStore, StoreError
 from cribtiles.terminal import say
@@ -58,9 +59,12 @@ def bot_workers() -> int:
 # --- the bots' processes ---
 
 
-def _worker_starts() -> None:
+def _worker_starts(stop: multiprocessing.connection.Connection) -> None:
     """In each bot process: Ctrl-C is the server's to handle, and a server killed outright (`kill -9`)
-    takes its bot processes with it rather than leave them waiting for work that never comes."""
+    takes its bot processes with it rather than leave them waiting for work that never comes. A server
+    that stops closes the other end of `stop`: the process ends at once, in the middle of a bot's
+    thinking too (the server's loop is gone, so no one waits for the move), rather than keep the
+    stopped server from exiting until the move is found."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     parent = multiprocessing.parent_process()
     if parent is None:
@@ -68,7 +72,7 @@ def _worker_starts() -> None:
     sentinel = parent.sentinel
 
     def watch() -> None:
-        multiprocessing.connection.wait([sentinel])
+        multiprocessing.connection.wait([sentinel, stop])
         os._exit(0)
 
     threading.Thread(target=watch, name="parent-watch", daemon=True).start()
@@ -82,11 +86,16 @@ class BotPool(concurrent.futures.Executor):
     def __init__(self, workers: int) -> None:
         self.workers = workers
         self._lock = threading.Lock()
+        # each process watches the reading end; closing the writing end (`stop`) ends them all at once
+        self._stop_read, self._stop_write = multiprocessing.get_context("spawn").Pipe(duplex=False)
         self._pool = self._new()
 
     def _new(self) -> concurrent.futures.ProcessPoolExecutor:
         return concurrent.futures.ProcessPoolExecutor(
-            self.workers, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_starts
+            self.workers,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_worker_starts,
+            initargs=(self._stop_read,),
         )
 
     def submit(self, fn: Callable[P, T], /, *args: P.args, **kwargs: P.kwargs) -> concurrent.futures.Future[T]:
@@ -102,6 +111,14 @@ class BotPool(concurrent.futures.Executor):
     def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
         with self._lock:
             self._pool.shutdown(wait=wait, cancel_futures=cancel_futures)
+
+    def stop(self) -> None:
+        """End every bot process now, a move being found too (its answer would go nowhere), and wait for
+        them to be gone."""
+        with self._lock:
+            self._stop_write.close()
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._stop_read.close()
 
     def warm_up(self, timeout: float) -> None:
         """Start every process now, before the server listens: the first bot's move waits for none, and
@@ -180,9 +197,17 @@ def _listen_words(e: OSError, host: str, port: int) -> str:
 # --- running ---
 
 
-def serve(folder: Path, host: str, port: int, say_ready: Callable[[str], None]) -> None:
+def serve(
+    folder: Path,
+    host: str,
+    port: int,
+    say_ready: Callable[[str], None],
+    proxies: Proxies | None = None,
+    origins: tuple[str, ...] = (),
+) -> None:
     """Run a server on `host`:`port` for the tables kept in `folder` until SIGINT or SIGTERM; tell
-    `say_ready` its line once it listens. CannotServe in words when it cannot start."""
+    `say_ready` its line once it listens. The client's address is read from the forwarded headers of
+    `proxies` only; web pages of `origins` only may connect. CannotServe in words when it cannot start."""
     from .logs import setup_logging
 
     lock = claim_folder(folder)
@@ -192,27 +217,38 @@ def serve(folder: Path, host: str, port: int, say_ready: Callable[[str], None]) 
         store = open_tables(folder)
         pool = start_bots(bot_workers())
         try:
-            hall = Hall(store, bots=pool)
+            hall = Hall(store, bots=pool, proxies=proxies)
 
             def ready(url: str) -> None:
                 tables = len(hall.rooms)
                 log.info("serving %d tables on %s", tables, url)
+                trusted = ", ".join(str(n) for n in hall.doors.proxies.networks) or "none"
+                log.info("forwarded client addresses are read from these proxies only: %s", trusted)
+                log.info("web pages that may connect: %s", ", ".join(origins) or "none")
                 say_ready(f"Crib Tiles server on {url} ({tables} {'table' if tables == 1 else 'tables'})")
 
             try:
-                asyncio.run(_run(hall, host, port, ready))
+                asyncio.run(_run(hall, host, port, ready, origins))
             except OSError as e:
                 log.error("could not listen on %s port %d: %s", host, port, why(e))
                 raise CannotServe(_listen_words(e, host, port)) from None
             log.info("stopped")
         finally:
-            pool.shutdown(wait=True, cancel_futures=True)
+            _stop_bots(pool)
             store.close()
     finally:
         lock.release()
 
 
-async def _run(hall: Hall, host: str, port: int, ready: Callable[[str], None]) -> None:
+def _stop_bots(pool: concurrent.futures.Executor) -> None:
+    """The bots' processes ended at once (threads cannot be: their moves are waited for)."""
+    if isinstance(pool, BotPool):
+        pool.stop()
+    else:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+async def _run(hall: Hall, host: str, port: int, ready: Callable[[str], None], origins: tuple[str, ...]) -> None:
     loop = asyncio.get_running_loop()
     stop: asyncio.Future[int] = loop.create_future()
 
@@ -224,7 +260,7 @@ async def _run(hall: Hall, host: str, port: int, ready: Callable[[str], None]) -
     for sig in (signal.SIGINT, signal.SIGTERM):
         with contextlib.suppress(NotImplementedError, RuntimeError):  # Windows: Ctrl-C is KeyboardInterrupt
             loop.add_signal_handler(sig, stop_by, sig)
-    await run_server(hall, host, port, ready, stop)
+    await run_server(hall, host, port, ready, stop, origins)
 
 
 def _quiet_library_logs() -> None:

@@ -4,8 +4,9 @@ it, the bots run beside the loop, and the clocks of tables with a turn timer. On
 every table, so the first of two calls is the first (issue 31).
 
 Limits: a frame's size (`websockets` closes a connection that sends a larger one), messages a second per
-connection, connections and open tables per address, and codes tried per address a minute. A bad
-message is refused in words; a connection that keeps sending them is closed with the reason."""
+connection, connections (`doors`) and open tables per address, and codes tried per address a minute; an
+address is the client's, which a trusted reverse proxy forwards (`forwarded`). A bad message is refused
+in words; a connection that keeps sending them is closed with the reason."""
 
 from __future__ import annotations
 
@@ -19,18 +20,20 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from http import HTTPStatus
 from typing import Any
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
-from websockets.http11 import Request, Response
+from websockets.typing import Origin
 
 from cribtiles.online.protocol import MAX_CLIENT_FRAME, MAX_FRAME, VERSION, ProtocolError, read, write
+from cribtiles.quoting import quoted
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.core import BotRequest
 
+from .doors import Counted, Doors
+from .forwarded import Proxies, canonical
 from .rooms import Room, Settings, new_code, normal_code, read_places
 from .store import StoreError, TableStore
 
@@ -41,6 +44,14 @@ SERVER_NAME = "Crib Tiles server"
 TABLE_SPEAKER = "The table"
 SWEEP_EVERY = 60.0  # seconds between two looks for what memory may let go of (`Hall.sweep`)
 TRIES_KEPT = 60.0  # seconds a wrong code counts against its address
+#: seconds from a socket's accept to its handshake done, else it is closed (websockets' `open_timeout`). A
+#: client on a slow phone line sends its few hundred bytes of request in well under this; a socket that
+#: sends nothing holds one of its address's connections this long at most.
+HANDSHAKE_TIMEOUT = 10.0
+#: a client's seed, when a table takes one: the range of the seeds the server draws itself (63 bits)
+SEEDS = 2**63
+#: characters of `hello`'s client name the log keeps
+CLIENT_NAME = 80
 
 
 @dataclass(frozen=True)
@@ -59,6 +70,7 @@ class Limits:
     bad_forgiven: float = 0.1  # refused messages forgiven a second: a rare one never closes a connection
     keep_over: float = 3_600.0  # seconds a finished table no one is at stays in memory (then: the store)
     addresses_counted: int = 10_000  # addresses whose wrong codes are counted at once (the oldest go first)
+    handshake: float = HANDSHAKE_TIMEOUT  # seconds a socket may take to finish its handshake
 
 
 @dataclass(eq=False)
@@ -89,6 +101,7 @@ class Hall:
         clock: Callable[[], float] = time.time,
         bots: concurrent.futures.Executor | None = None,
         any_seed: bool = False,
+        proxies: Proxies | None = None,
     ) -> None:
         self.store = store
         # a client's seed taken at any table, not only at one with no other person (tests): its creator
@@ -96,10 +109,11 @@ class Hall:
         self.any_seed = any_seed
         self.limits = limits or Limits()
         self.clock = clock
+        # connections per address, counted from each socket's accept to its close
+        self.doors = Doors(self.limits.connections_per_address, proxies or Proxies())
         self.bots = bots or concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="bots")
         self.rooms: dict[str, Room] = {}
         self.clients: dict[str, set[Client]] = {}  # code -> its connections
-        self.by_address: dict[str, int] = {}
         self.created_by: dict[str, set[str]] = {}  # address -> codes of tables it made, not over
         self.tries: dict[str, deque[float]] = {}  # address -> when it tried an unknown code
         self.thinking: set[str] = set()
@@ -120,16 +134,9 @@ class Hall:
 
     # --- connections ---
 
-    def admit(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Before the handshake: refuse an address with too many connections already."""
-        address = _address(connection)
-        if self.by_address.get(address, 0) >= self.limits.connections_per_address:
-            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "Too many connections from your address.\n")
-        return None
-
     async def serve_client(self, ws: ServerConnection) -> None:
-        client = Client(ws, _address(ws), allowance=float(self.limits.burst), checked=self.clock())
-        self.by_address[client.address] = self.by_address.get(client.address, 0) + 1
+        address = ws.client if isinstance(ws, Counted) else _address(ws)
+        client = Client(ws, address, allowance=float(self.limits.burst), checked=self.clock())
         writer = asyncio.create_task(self._write(client))
         try:
             self._post(client, write("welcome", server=SERVER_NAME, version=VERSION))
@@ -167,11 +174,6 @@ class Hall:
         client.outbox.put_nowait(text)
 
     def _gone(self, client: Client) -> None:
-        left = self.by_address.get(client.address, 1) - 1
-        if left:
-            self.by_address[client.address] = left
-        else:
-            self.by_address.pop(client.address, None)
         now = self.clock()
         for code, seat in client.seats.items():
             self.clients.get(code, set()).discard(client)
@@ -236,6 +238,8 @@ class Hall:
         if kind == "ping":
             self._post(client, write("pong", re=re))
         elif kind == "hello":
+            if self.doors.told.due(client.address, "hello"):  # once a minute an address: no flood of lines
+                log.info("a client at %s says it is %s", client.address, quoted(message["client"], CLIENT_NAME))
             self._post(client, write("ok", re=re))
         elif kind == "create":
             self._create(client, message)
@@ -290,12 +294,15 @@ class Hall:
         if right:
             return
         tried.append(now)
+        if len(tried) == self.limits.codes_per_minute:
+            self.doors.warn(client.address, "codes", "%s tried %d wrong codes or tokens in a minute", len(tried))
         raise IllegalMove(words)
 
     def _create(self, client: Client, message: dict[str, Any]) -> None:
         open_tables = self.created_by.setdefault(client.address, set())
         open_tables &= {c for c in open_tables if c in self.rooms and self.rooms[c].phase != "over"}
         if len(open_tables) >= self.limits.tables_per_address:
+            self.doors.warn(client.address, "tables", "%s made %d tables not over yet", len(open_tables))
             raise IllegalMove(f"your address has {len(open_tables)} tables not over: finish one first")
         if len(self.rooms) >= self.limits.tables:
             raise IllegalMove("the server is full: try again later")
@@ -310,6 +317,10 @@ class Hall:
                 absent_bot=message.get("absent_bot"),
             )
             seed = message.get("seed")
+            if seed is not None and not 0 <= seed < SEEDS:
+                raise IllegalMove(
+                    f"the seed {quoted(seed, 24)} is out of range: a seed is a whole number from 0 to 2^63 - 1"
+                )
             if seed is not None and not self.any_seed and sum(p.kind == "person" for p in places) > 1:
                 raise IllegalMove(
                     "a seed is taken only at a table with one person's seat, the rest bots: "
@@ -568,7 +579,7 @@ async def _drain(ws: ServerConnection) -> None:
 
 def _address(connection: ServerConnection) -> str:
     peer = connection.remote_address
-    return str(peer[0]) if isinstance(peer, tuple) and peer else "?"
+    return canonical(str(peer[0])) if isinstance(peer, tuple) and peer else "?"
 
 
 def _sentence(text: str) -> str:
@@ -584,14 +595,22 @@ async def run_server(
     port: int,
     ready: Callable[[str], None] | None = None,
     stop: Awaitable[Any] | None = None,
+    origins: tuple[str, ...] = (),
 ) -> None:
-    """Serve `hall` on `host`:`port` (0: a free port) until `stop` is done (None: for ever)."""
+    """Serve `hall` on `host`:`port` (0: a free port) until `stop` is done (None: for ever). A handshake
+    that carries an `Origin` (a web page's) is refused with HTTP 403 unless it is one of `origins`; the
+    native clients send none."""
     collect_rarely()
+    doors = hall.doors
     async with serve(
         hall.serve_client,
         host,
         port,
-        process_request=hall.admit,
+        create_connection=doors.connection_class(),
+        process_request=doors.admit,
+        process_response=doors.answered,
+        origins=[None, *(Origin(o) for o in origins)],
+        open_timeout=hall.limits.handshake,
         compression=None,
         max_size=hall.limits.frame,
         max_queue=4,

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from websockets.sync.server import ServerConnection, serve
 
+from cribtiles.app import online_cli
 from cribtiles.app.main import main
 from cribtiles.online.client import Link
 from cribtiles.online.protocol import VERSION, read, write
@@ -222,16 +223,26 @@ def test_a_bot_for_a_level_the_game_has_not_and_an_unknown_code_are_said_in_word
     assert err.startswith("cribtiles online status: the server refused: ") and "Traceback" not in err
 
 
-def test_an_unreachable_server_or_a_wrong_address_is_said_in_words(capsys: pytest.CaptureFixture[str]) -> None:
+def test_an_unreachable_server_or_a_wrong_address_is_said_in_words(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     port = a_free_port()
     for argv in (
         ["new", f"ws://127.0.0.1:{port}", "--players", "Ann,?"],
         ["status", f"127.0.0.1:{port}", "ABCDEF"],
-        ["bot", f"ws://127.0.0.1:{port}", "ABCDEF", "--level", "easy"],
     ):
         code, out, err = run(capsys, *argv)
         assert code == 2 and out == "", argv
         assert err == f"cribtiles online {argv[0]}: ws://127.0.0.1:{port}: no server answers at that address\n"
+    # a bot waits for a server to start beside it, and says so; then gives up with the same status
+    monkeypatch.setattr(online_cli, "BOT_START_WAIT", 1.5)
+    code, out, err = run(capsys, "bot", f"ws://127.0.0.1:{port}", "ABCDEF", "--level", "easy")
+    assert code == 2 and out == ""
+    assert err.splitlines() == [
+        f"cribtiles online bot: ws://127.0.0.1:{port}: no server answers at that address; "
+        "waiting for the server to start (at most 1.5 s)",
+        f"cribtiles online bot: ws://127.0.0.1:{port}: no server answers at that address (waited 1.5 s)",
+    ]
     code, out, err = run(capsys, "status", "http://127.0.0.1:80", "ABCDEF")
     assert code == 2 and out == "" and "starts with ws:// or wss://" in err and "Traceback" not in err
 

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from cribtiles.server.forwarded import Proxies
 from cribtiles.server.front import Hall, Limits, run_server
 from cribtiles.server.store import MemoryStore, SqliteStore, TableStore
 
@@ -21,10 +22,13 @@ def running_server(
     path: Path | None = None,
     clock: Callable[[], float] = time.time,
     any_seed: bool = True,
+    proxies: Proxies | None = None,
+    origins: tuple[str, ...] = (),
 ) -> Iterator[tuple[str, Hall]]:
     """A server on 127.0.0.1 (a free port) for the block: its address and its hall (whose clock, for
     the turn timers and the limits, is `clock`). Unlike `cribtiles serve`, it takes a client's seed at
-    any table (`any_seed`), so that a test's game among several seats is the same every time."""
+    any table (`any_seed`), so that a test's game among several seats is the same every time. It reads
+    forwarded addresses from `proxies` and lets web pages of `origins` in, as `cribtiles serve` does."""
     store = store or (SqliteStore(path) if path is not None else MemoryStore())
     loop = asyncio.new_event_loop()
     ready = threading.Event()
@@ -33,7 +37,7 @@ def running_server(
     hall_box: list[Hall] = []
 
     async def main() -> None:
-        hall = Hall(store, limits, clock=clock, bots=bots, any_seed=any_seed)
+        hall = Hall(store, limits, clock=clock, bots=bots, any_seed=any_seed, proxies=proxies)
         hall_box.append(hall)
         stop = loop.create_future()
         loop_stop.append(stop)
@@ -42,7 +46,7 @@ def running_server(
             address.append(url)
             ready.set()
 
-        await run_server(hall, "127.0.0.1", 0, up, stop)
+        await run_server(hall, "127.0.0.1", 0, up, stop, origins)
 
     loop_stop: list[asyncio.Future[None]] = []
     thread = threading.Thread(target=loop.run_until_complete, args=(main(),), daemon=True)
