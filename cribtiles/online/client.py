@@ -1,11 +1,13 @@
 """A connection to a Crib Tiles server that comes back by itself (`Link`): a thread reads the server's
-messages into an inbox; `request` sends one and waits for its answer; a dropped connection is tried
-again with growing pauses, and once back it returns to every seat it holds (`resume` with the seat's
-token) and every table it watches. `ws://` and `wss://` both work (TLS by the system's certificates)
-(issue 31)."""
+messages into an inbox, or into the mailbox of each session that listens to a table; `request` sends
+one and waits for its answer; a dropped connection is tried again with growing pauses, and once back it
+returns to every seat it holds (`resume` with the seat's token) and every table it watches, one at a
+time. The lines said at each table are kept with it (`chat_lines`). `ws://` and `wss://` both work (TLS
+by the system's certificates) (issues 31, 44)."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import logging
 import queue
@@ -18,9 +20,19 @@ from typing import Any
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 from websockets.sync.client import ClientConnection, connect
 
+from cribtiles.table.chat import ChatLine, chat_line
+
 from .protocol import MAX_FRAME, OtherVersion, ProtocolError, read, read_welcome, write
 
 CLIENT_NAME = "cribtiles"
+#: Seconds a link coming back waits for the server to answer each seat it returns to before the next.
+REJOIN_WAIT = 10.0
+#: The most lines of one table's chat a link keeps (the server keeps fewer).
+CHAT_KEPT = 200
+Mailbox = queue.Queue[dict[str, Any]]
+#: The field a link adds to each message it reads: its place in the order the server sent them (a state
+#: answered to a request and one pushed before it reach a session by two ways; this says which is newer).
+ARRIVAL = "_arrival"
 
 log = logging.getLogger("cribtiles.online")
 
@@ -45,7 +57,9 @@ def check_url(url: str) -> str:
 
 class Link:
     """A connection kept open to `url` in a thread of its own. Messages the server sends by itself
-    (states, chat) wait in `inbox`; answers to `request` go to their caller."""
+    (states, chat) wait in the mailboxes of the sessions that `listen` to their table, else in `inbox`;
+    answers to `request` go to their caller. `seats` and `watching` are the tables it returns to when it
+    comes back: the window keeps there only the table on screen (a person is "here" only there)."""
 
     def __init__(
         self,
@@ -56,15 +70,19 @@ class Link:
     ) -> None:
         self.url = check_url(url)
         self.backoff = backoff
-        self.inbox: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.inbox: Mailbox = queue.Queue()  # what no session listens for
         self.seats: dict[str, str] = {}  # code -> this link's seat token there
         self.watching: set[str] = set()
+        self.holders: dict[str, object] = {}  # code -> the session that plays that table now
+        self._boxes: dict[str, list[Mailbox]] = {}  # code -> the mailboxes of the sessions listening
+        self._chats: dict[str, list[ChatLine]] = {}  # code -> the lines heard there, oldest first
         self.problem = ""  # why the link is down, in words ("" while it is up)
         self.connects = 0  # how many times it has connected
         self._sleep = sleep
         self._rng = rng or random.Random()
         self._ws: ClientConnection | None = None
         self._ids = itertools.count(1)
+        self._arrivals = itertools.count(1)
         self._waiting: dict[int, queue.Queue[dict[str, Any]]] = {}
         self._lock = threading.Lock()
         self._up = threading.Event()
@@ -123,24 +141,67 @@ class Link:
     def _serve(self, ws: ClientConnection) -> None:
         read_welcome(ws.recv(timeout=10))  # a server of another version is told in words (OtherVersion)
         for code, token in list(self.seats.items()):
-            ws.send(write("resume", code=code, token=token))
+            self._rejoin(ws, "resume", code=code, token=token)
         for code in list(self.watching):
-            ws.send(write("watch", code=code))
+            self._rejoin(ws, "watch", code=code)
         self.problem = ""
         self.connects += 1
         self._up.set()
         while True:
-            frame = ws.recv()
+            self._dispatch(ws.recv())
+
+    def _rejoin(self, ws: ClientConnection, kind: str, **fields: Any) -> None:
+        """Return to one table and read until the server has answered (what it sends meanwhile is
+        dispatched): the server sends each table's state and recent lines in a burst, and a burst for
+        every table at once was more than it lets wait for a connection, which it then closed (issue
+        44, defect 2)."""
+        number = next(self._ids)
+        ws.send(write(kind, id=number, **fields))
+        end = time.monotonic() + REJOIN_WAIT
+        while time.monotonic() < end:
             try:
-                message = read(frame, "server")
-            except ProtocolError:
-                continue  # a newer server's message this client does not know: passed over
-            re = message.get("re")
-            waiter = self._waiting.pop(re, None) if isinstance(re, int) else None
-            if waiter is not None:
-                waiter.put(message)
-            elif message["type"] not in ("pong", "ok", "joined", "watching") or re is None:
-                self.inbox.put(message)
+                frame = ws.recv(timeout=max(0.0, end - time.monotonic()))
+            except TimeoutError:
+                return  # no answer yet: the next table is not held up for ever
+            if self._dispatch(frame) == number:
+                return
+
+    def _dispatch(self, frame: str | bytes) -> int | None:
+        """One frame from the server, to whoever waits for it; the `re` it answers, if any."""
+        try:
+            message = read(frame, "server")
+        except ProtocolError:
+            return None  # a newer server's message this client does not know: passed over
+        message[ARRIVAL] = next(self._arrivals)
+        re = message.get("re")
+        waiter = self._waiting.pop(re, None) if isinstance(re, int) else None
+        if waiter is not None:
+            waiter.put(message)
+        elif message["type"] not in ("pong", "ok", "joined", "watching") or re is None:
+            self._deliver(message)
+        return re if isinstance(re, int) else None
+
+    def _deliver(self, message: dict[str, Any]) -> None:
+        code = message.get("code")
+        if not isinstance(code, str):
+            self.inbox.put(message)
+            return
+        if message["type"] == "said":
+            self._heard(code, chat_line(message))
+        with self._lock:
+            boxes = list(self._boxes.get(code, ()))
+        for box in boxes or [self.inbox]:
+            box.put(message)
+
+    def _heard(self, code: str, line: ChatLine) -> None:
+        """A line said at `code`, kept once (a link coming back to a table hears its last lines again)."""
+        with self._lock:
+            lines = self._chats.setdefault(code, [])
+            if line in lines:
+                return
+            lines.append(line)
+            lines.sort(key=lambda told: told.at)
+            del lines[:-CHAT_KEPT]
 
     def _fail_waiting(self) -> None:
         with self._lock:
@@ -193,14 +254,55 @@ class Link:
     def watch(self, code: str) -> None:
         self.watching.add(code)
 
-    def messages(self) -> list[dict[str, Any]]:
-        """What the server sent by itself since last asked, oldest first."""
-        out = []
-        while True:
-            try:
-                out.append(self.inbox.get_nowait())
-            except queue.Empty:
-                return out
+    def holds(self, code: str) -> bool:
+        """Whether the link is at the table `code` now (seated or watching): it returns there when it
+        comes back."""
+        return code in self.seats or code in self.watching
+
+    def come_back(self, code: str, token: str | None) -> None:
+        """Be at the table `code` again: the seat `token` opens (None: watching); the server sends its
+        state. Sent at once if the link is up, else when it comes back."""
+        if token is not None:
+            self.sit(code, token)
+            fields: dict[str, Any] = {"token": token}
+        else:
+            self.watch(code)
+            fields = {}
+        with contextlib.suppress(NotConnected):
+            self.send("resume" if token is not None else "watch", code=code, **fields)
+
+    def step_away(self, code: str) -> None:
+        """Leave the table `code` (the seat stays this player's; the others see them away) and do not
+        return to it when the link comes back."""
+        self.seats.pop(code, None)
+        self.watching.discard(code)
+        with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
+            self.send("leave", code=code)
+
+    def listen(self, code: str) -> Mailbox:
+        """A mailbox of its own for what the server sends of the table `code` (each listener gets every
+        message: a session opened again at a table is made before the older one lets go)."""
+        box: Mailbox = queue.Queue()
+        with self._lock:
+            self._boxes.setdefault(code, []).append(box)
+        return box
+
+    def unlisten(self, code: str, box: Mailbox) -> None:
+        with self._lock:
+            boxes = [b for b in self._boxes.get(code, ()) if b is not box]
+            if boxes:
+                self._boxes[code] = boxes
+            else:
+                self._boxes.pop(code, None)
+
+    def chat_lines(self, code: str) -> tuple[ChatLine, ...]:
+        """The lines heard at the table `code` while this link ran, oldest first."""
+        with self._lock:
+            return tuple(self._chats.get(code, ()))
+
+    def messages(self, box: Mailbox | None = None) -> list[dict[str, Any]]:
+        """What the server sent by itself since last asked (to `box`, else to the inbox), oldest first."""
+        return drain(self.inbox if box is None else box)
 
     def next_message(self, timeout: float) -> dict[str, Any] | None:
         try:
@@ -214,6 +316,16 @@ class Link:
         if ws is not None:
             ws.close()
         self._thread.join(timeout=5)
+
+
+def drain(box: Mailbox) -> list[dict[str, Any]]:
+    """Every message waiting in `box`, oldest first."""
+    out = []
+    while True:
+        try:
+            out.append(box.get_nowait())
+        except queue.Empty:
+            return out
 
 
 def _words(e: BaseException) -> str:

@@ -5,6 +5,7 @@ a bot's are at one window), and `bot_move`, a bot's move from what its seat is s
 from __future__ import annotations
 
 import logging
+import queue
 import random
 import time
 from dataclasses import replace
@@ -18,14 +19,14 @@ from cribtiles.cribbage.moves import CribbageError, Move, Muggins, parse_move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.table.chat import chat_text, heard_words
+from cribtiles.table.chat import ChatLine, chat_text
 from cribtiles.table.cribbage.public import CribbagePublic, PublicMove, public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
 
-from .client import ConnectionWatch, Link, NotConnected, Refused
+from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
 
-#: How long a new session waits for its table's state before it asks the server again.
-FIRST_STATE_WAIT = 5.0
+#: How long a new session waits for its table's state, asked for when it is made.
+FIRST_STATE_WAIT = 10.0
 log = logging.getLogger("cribtiles.online")
 
 
@@ -96,9 +97,10 @@ def _sentence(text: str) -> str:
 class Seen:
     """One state the server sent this seat, read once: the public game, the seat's view, its calls."""
 
-    def __init__(self, state: dict[str, Any]) -> None:
+    def __init__(self, state: dict[str, Any], order: int = 0) -> None:
         self.state = state
         self.ply: int = state["ply"]  # the table's (every change), by which an act is judged
+        self.order = order  # its place among the messages the link read (`ARRIVAL`)
         self.public: CribbagePublic | None = None
         self.view: CribbageView | None = None
         self.may_call = bool(state.get("may_call"))
@@ -135,61 +137,50 @@ class RemoteCribbageSession:
         self.seat = seat
         self.keeper = keeper
         self._finished = False
-        self._chat_at = 0.0  # the time of the last line told (a link coming back sends the last lines again)
+        self._closed = False
+        self._token = link.seats.get(code)  # to come back to the seat
+        self._box = link.listen(code)
         self._watch = ConnectionWatch(link)
         self._held: list[Seen] = []  # the other's moves, not landed yet
         self._pending: list[PublicMove] = []
         self._asked: int | None = None  # the move at which the other's was first asked for
         self._troubles: list[str] = []
         self._hints_at_least = 0  # a hint counted by the server, before a state says so
-        self._now = Seen(state) if state is not None else self._first_state()
-        if self._now.public is None:
-            raise IllegalMove("the game has not begun: a seat is still open")
+        try:
+            self._now = Seen(state) if state is not None else self._first_state()
+            if self._now.public is None:
+                raise IllegalMove("the game has not begun: a seat is still open")
+        except (IllegalMove, NotConnected):
+            link.unlisten(code, self._box)
+            raise
         self._seats: list[Any] = list(self._now.state.get("seats") or [])  # who is here, as last told
         self._seats_at = time.monotonic()
         self._drain()
         self._troubles.clear()  # what was said before this window sat down is not news
+        link.holders[code] = self  # the session that plays the table now (a newer one takes it over)
 
     def _first_state(self) -> Seen:
-        """The table's state as it stands: the newest the link holds of a game begun, else one asked for
-        (a `resume`: a table opened again, its last state read by an older session) and waited for."""
-        found = self._newest(self.link.messages())
-        if found is None or found.public is None:
-            token = self.link.seats.get(self.code)
-            if token is not None:
-                try:
-                    self.link.request("resume", code=self.code, token=token)
-                except (NotConnected, Refused) as e:
-                    raise NotConnected(str(e)) from None
-            end = time.monotonic() + FIRST_STATE_WAIT
-            while (found is None or found.public is None) and time.monotonic() < end:
-                message = self.link.next_message(timeout=max(0.0, end - time.monotonic()))
-                if message is None:
-                    break
-                found = self._newest([message]) or found
+        """The table's state as it stands, asked for (a `resume`, or a `watch`) and waited for: never a
+        state an earlier look at the table left behind."""
+        fields: dict[str, Any] = {"token": self._token} if self._token is not None else {}
+        try:
+            self.link.request("resume" if self._token is not None else "watch", code=self.code, **fields)
+        except (NotConnected, Refused) as e:
+            raise NotConnected(str(e)) from None
+        found: Seen | None = None
+        end = time.monotonic() + FIRST_STATE_WAIT
+        while (found is None or found.public is None) and time.monotonic() < end:
+            try:
+                message = self._box.get(timeout=max(0.0, end - time.monotonic()))
+            except queue.Empty:
+                break
+            if message["type"] == "state":
+                found = Seen(message["state"], int(message.get(ARRIVAL, 0)))
         if found is None:
             raise NotConnected("the server sent no state of the table")
         if found.public is None:
             raise IllegalMove("the game has not begun: a seat is still open")
         return found
-
-    def _newest(self, messages: list[dict[str, Any]]) -> Seen | None:
-        """The newest of the states of this table among `messages`; the others are passed on."""
-        newest = None
-        for message in messages:
-            if message["type"] == "state" and message["code"] == self.code:
-                newest = Seen(message["state"])
-            else:
-                self._other(message)
-        return newest
-
-    def _other(self, message: dict[str, Any]) -> None:
-        if message["type"] == "said" and message.get("code") == self.code:
-            if float(message.get("at") or 0.0) > self._chat_at:
-                self._chat_at = float(message.get("at") or 0.0)
-                self._troubles.append(heard_words(message))
-        elif message.get("code") != self.code:
-            self.link.inbox.put(message)  # another table's: left for whoever reads it
 
     # --- what the server sent ---
 
@@ -201,14 +192,9 @@ class RemoteCribbageSession:
         table now (your move made for you, who is here, the end). The connection lost or back, a line
         said, the other gone or back are told (`incidents`)."""
         self._connection_news()
-        others = []
-        for message in self.link.messages():
-            if message["type"] == "state" and message["code"] == self.code:
-                self._receive(Seen(message["state"]))
-            else:
-                others.append(message)
-        for message in others:
-            self._other(message)
+        for message in self.link.messages(self._box):
+            if message["type"] == "state":
+                self._receive(Seen(message["state"], int(message.get(ARRIVAL, 0))))
 
     def _connection_news(self) -> None:
         news = self._watch.news()
@@ -236,8 +222,8 @@ class RemoteCribbageSession:
         if seen.ply >= self._last().ply:
             self._seats_news(seen.state.get("seats"))
         last = self._last()
-        if seen.ply < last.ply or seen.public is None:
-            return  # older than what this seat holds
+        if seen.ply < last.ply or seen.order < last.order or seen.public is None:
+            return  # older than what this seat holds (pushed before an answer already taken)
         if seen.moves <= last.moves:  # no move: who is here, a chat; the same game
             if self._held:
                 self._held[-1] = seen
@@ -369,7 +355,7 @@ class RemoteCribbageSession:
         except NotConnected as e:
             self._troubles.append(f"Your move was not sent: {e}.")
             raise CribbageError(f"your move was not sent: {e}") from None
-        seen = Seen(answer["state"])
+        seen = Seen(answer["state"], int(answer.get(ARRIVAL, 0)))
         told = self._adopt(seen) if seen.moves > self._now.moves else []
         if not told:
             raise CribbageError("the server took the move but told no move made")
@@ -466,6 +452,26 @@ class RemoteCribbageSession:
     def chat_allowed(self) -> bool:
         return True
 
+    @property
+    def chat_lines(self) -> tuple[ChatLine, ...]:
+        """The lines said at the table, as this window heard them (the server sends the last again when
+        the table is opened)."""
+        return self.link.chat_lines(self.code)
+
+    @property
+    def where(self) -> tuple[str, str] | None:
+        return self.link.url, self.code
+
+    def here(self, present: bool) -> None:
+        """The player looks at this table (`present`), or at something else: only the table on screen
+        is "here" for the others (issue 44, defect 5)."""
+        if self._closed or self.link.holders.get(self.code) is not self:
+            return  # a newer session plays this table now
+        if present and not self.link.holds(self.code):
+            self.link.come_back(self.code, self._token)
+        elif not present and self.link.holds(self.code):
+            self.link.step_away(self.code)
+
     def say(self, text: str) -> None:
         """A line to the table (no control character, cut to the server's limit); it comes back among the
         incidents, as the other's do. IllegalMove in words when it was not sent."""
@@ -480,6 +486,14 @@ class RemoteCribbageSession:
             raise IllegalMove(f"that was not sent: {e}; the game reconnects by itself, try again then") from None
 
     def close(self) -> None:
-        """Let go of the moves not landed (the link is its owner's to close)."""
+        """Leave the table (the seat stays this player's) and let go of the moves not landed (the link is
+        its owner's to close)."""
         self._held.clear()
         self._pending.clear()
+        if self._closed:
+            return
+        self._closed = True
+        self.link.unlisten(self.code, self._box)
+        if self.link.holders.get(self.code) is self:
+            del self.link.holders[self.code]
+            self.link.step_away(self.code)

@@ -4,9 +4,8 @@ them (`poll` then `land`), and every act goes to the server with the ply it was 
 
 from __future__ import annotations
 
-import contextlib
+import queue
 import time
-import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -16,7 +15,7 @@ from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, Play, format_move, parse_rack
-from cribtiles.table.chat import chat_text, heard_words
+from cribtiles.table.chat import ChatLine, chat_text
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.session import Keeps, Session, UndoAsked
@@ -26,15 +25,12 @@ from cribtiles.table.tiles.public import PublicMatch, PublicState, match_from_js
 from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.table import Table
 
-from .client import ConnectionWatch, Link, NotConnected, Refused
+from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
 
 #: Seconds an act waits for the server's answer before it is told as not sent (the frame waits too).
 ANSWER_WAIT = 5.0
-#: Seconds the session waits for its table's first state when the link has none yet.
+#: Seconds the session waits for its table's state, asked for when it is made.
 FIRST_STATE_WAIT = 10.0
-#: The session that plays each table of a link now: a session replaced by a newer one at the same table
-#: (the game opened again from the list of online games) leaves it in the newer one's hands when closed.
-_PLAYING: weakref.WeakKeyDictionary[Link, dict[str, RemoteSession]] = weakref.WeakKeyDictionary()
 AGAIN_WORDS = (
     "a game at an online table is not played again from here: make a new table (or join one) from Online "
     "on the title screen"
@@ -49,6 +45,7 @@ class Told:
     data: dict[str, Any]
     match: PublicMatch
     received: float
+    order: int = 0  # its place among the messages the link read (`ARRIVAL`)
 
     @property
     def ply(self) -> int:
@@ -63,11 +60,11 @@ class Told:
         return len(self.match.game.turns)
 
 
-def _told(data: dict[str, Any], received: float) -> Told | None:
+def _told(data: dict[str, Any], received: float, order: int = 0) -> Told | None:
     """A state of a game under way (None for a table still waiting for its players)."""
     if data.get("match") is None:
         return None
-    return Told(data, match_from_json(data["match"]), received)
+    return Told(data, match_from_json(data["match"]), received, order)
 
 
 def _items(told: object) -> tuple[Item, ...]:
@@ -110,42 +107,50 @@ class RemoteSession:
         self.seat = seat
         self.keeper = keeper
         self.clock = clock
+        self._token = link.seats.get(code) if seat is not None else None  # to come back to the seat
+        self._box = link.listen(code)
         self._queue: deque[Told] = deque()  # states arrived, not shown yet, oldest first
         self._told: list[str] = []  # incidents not yet told
         self._latest: dict[str, Any] | None = None  # the newest state's fields (who is away, the timer)
         self._latest_at = 0.0
+        self._latest_order = 0  # the place of `_latest` among the messages the link read
         self._offset: float | None = None  # the server's clock less this one's, once seen
         self._watch = ConnectionWatch(link)
         self._finished = False
         self._closed = False
         self._hints_at_least = 0  # a hint counted by the server, before a state says so
         self._record: tuple[int, Table] | None = None
-        self._chat_at = 0.0  # the time of the last chat line told (a link coming back sends the last again)
-        self._shown = self._first(first_wait)
+        try:
+            self._shown = self._first(first_wait)
+        except IllegalMove:
+            link.unlisten(code, self._box)
+            raise
         self._history = self._records(self._shown)
         self._seats = self._seats_of(self._shown)
         self._told = []  # what was said before this window sat down is not news
-        _PLAYING.setdefault(link, {})[code] = self
+        # the session that plays the table now: one replaced by a newer one at the same table (opened
+        # again from Your online games) leaves it in the newer one's hands
+        link.holders[code] = self
 
     # --- the states that arrive ---
 
     def _first(self, wait: float) -> Told:
-        """The table's state as it stands: the newest the link holds, else one asked for."""
+        """The table's state as it stands, asked for (the server answers the seat, or a spectator, with
+        it): never a state some earlier look at the table left behind."""
+        kind, fields = ("resume", {"token": self._token}) if self._token is not None else ("watch", {})
+        try:
+            self.link.request(kind, timeout=wait, code=self.code, **fields)
+        except Refused as e:
+            raise IllegalMove(_plain(str(e))) from None
+        except NotConnected as e:
+            raise IllegalMove(f"the table could not be reached ({_plain(str(e))})") from None
+        end = time.monotonic() + wait
+        while not self._queue and self._latest is None and time.monotonic() < end:
+            try:  # the link's thread puts the state in this session's mailbox
+                self._take(self._box.get(timeout=max(0.0, end - time.monotonic())))
+            except queue.Empty:
+                break
         self._pump()
-        if not self._queue:
-            self._latest = None  # the answer to come says how the table stands now
-            token = self.link.seats.get(self.code)
-            kind, fields = ("resume", {"token": token}) if token is not None else ("watch", {})
-            try:
-                self.link.request(kind, timeout=wait, code=self.code, **fields)
-            except Refused as e:
-                raise IllegalMove(_plain(str(e))) from None
-            except NotConnected as e:
-                raise IllegalMove(f"the table could not be reached ({_plain(str(e))})") from None
-            end = time.monotonic() + wait
-            while not self._queue and self._latest is None and time.monotonic() < end:
-                time.sleep(0.01)  # the link's thread puts the state in its inbox
-                self._pump()
         if not self._queue:
             if self._latest is not None and self._latest.get("phase") == "waiting":
                 raise IllegalMove("the game starts once every seat is taken")
@@ -155,36 +160,29 @@ class RemoteSession:
         return last
 
     def _pump(self) -> None:
-        """Take what the server sent for this table from the link (leaving any other table's there); the
-        states queue in order, the rest are told."""
+        """Take what the server sent of this table (its mailbox: never another table's); the states
+        queue in order (the lines said are the link's to keep, `chat_lines`)."""
         news = self._watch.news()
         if news is not None:
             self._told.append(news)
-        messages = self.link.messages()
-        others: list[dict[str, Any]] = []
-        now = self.clock()
-        for message in messages:
-            if message.get("code") != self.code:
-                others.append(message)
-            elif message["type"] == "state":
-                self._arrived(message["state"], now)
-            elif message["type"] == "said" and message["at"] > self._chat_at:
-                self._chat_at = message["at"]
-                self._told.append(heard_words(message))
-        newest = {m["code"]: i for i, m in enumerate(others) if m["type"] == "state"}
-        for i, message in enumerate(others):  # another table's, or the owner's: left where the link keeps
-            if message["type"] != "state" or newest[message["code"]] == i:  # them (another table's newest state)
-                self.link.inbox.put(message)
+        for message in self.link.messages(self._box):
+            self._take(message)
 
-    def _arrived(self, data: dict[str, Any], now: float) -> None:
+    def _take(self, message: dict[str, Any]) -> None:
+        if message["type"] == "state":
+            self._arrived(message["state"], self.clock(), int(message.get(ARRIVAL, 0)))
+
+    def _arrived(self, data: dict[str, Any], now: float, order: int) -> None:
+        if order < self._latest_order:  # pushed before the answer already shown: nothing new
+            return
         self._seats_changed(data)
         previous = self._latest
-        self._latest, self._latest_at = data, now
+        self._latest, self._latest_at, self._latest_order = data, now, order
         if previous is not None and data.get("ply", 0) > previous.get("ply", 0) and data.get("last_change"):
             # a state sent as the table changed: its time less the time it arrived is the clocks' offset
             offset = float(data["last_change"]) - now
             self._offset = offset if self._offset is None else max(self._offset, offset)
-        told = _told(data, now)
+        told = _told(data, now, order)
         if told is not None:
             self._queue.append(told)
 
@@ -206,7 +204,7 @@ class RemoteSession:
         """How a state stands to the one shown: "old", "quiet" (no turn made or taken back: seats, a Joker
         call), "turn" (moves made), "back" (turns taken back) or "round" (a new round)."""
         shown = self._shown
-        if told.ply < shown.ply:
+        if told.ply < shown.ply or told.order < shown.order:
             return "old"
         if told.rounds_done != shown.rounds_done:
             return "round" if told.rounds_done > shown.rounds_done else "old"
@@ -275,14 +273,14 @@ class RemoteSession:
         if answer.get("type") != "state":
             return
         data = answer["state"]
-        now = self.clock()
+        now, order = self.clock(), int(answer.get(ARRIVAL, 0))
         self._seats_changed(data)
-        if self._latest is None or data.get("ply", 0) >= self._latest.get("ply", 0):
-            self._latest, self._latest_at = data, now
-        told = _told(data, now)
+        if order >= self._latest_order:
+            self._latest, self._latest_at, self._latest_order = data, now, order
+        told = _told(data, now, order)
         if told is None:
             return
-        while self._queue and self._queue[0].ply <= told.ply:
+        while self._queue and self._queue[0].order <= told.order:
             self._queue.popleft()
         self._show(told)
 
@@ -355,6 +353,27 @@ class RemoteSession:
     @property
     def chat_allowed(self) -> bool:
         return True
+
+    @property
+    def chat_lines(self) -> tuple[ChatLine, ...]:
+        """The lines said at the table, as this window heard them (the server sends the last again when
+        the table is opened)."""
+        return self.link.chat_lines(self.code)
+
+    @property
+    def where(self) -> tuple[str, str] | None:
+        return self.link.url, self.code
+
+    def here(self, present: bool) -> None:
+        """The player looks at this table (`present`), or at something else: only the table on screen
+        is "here" for the others (issue 44, defect 5). Coming back, the server sends the table as it
+        stands, which this session shows as it shows any state."""
+        if self._closed or self.link.holders.get(self.code) is not self:
+            return  # a newer session plays this table now: its presence is that one's
+        if present and not self.link.holds(self.code):
+            self.link.come_back(self.code, self._token)
+        elif not present and self.link.holds(self.code):
+            self.link.step_away(self.code)
 
     def say(self, text: str) -> None:
         """A line to the table (its control characters left out, cut to the server's limit); it comes
@@ -560,11 +579,8 @@ class RemoteSession:
         if self._closed:
             return
         self._closed = True
-        playing = _PLAYING.get(self.link, {})
-        if playing.get(self.code) is not self:  # a newer session plays this table now: it stays
+        self.link.unlisten(self.code, self._box)
+        if self.link.holders.get(self.code) is not self:  # a newer session plays this table now: it stays
             return
-        del playing[self.code]
-        self.link.seats.pop(self.code, None)
-        self.link.watching.discard(self.code)
-        with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
-            self.link.send("leave", code=self.code)
+        del self.link.holders[self.code]
+        self.link.step_away(self.code)

@@ -1,14 +1,18 @@
 """Chat at a table online, as both games' sessions and the window share it: the longest line the server
-takes (`CHAT_LIMIT`), and the rule its names and lines follow: printable characters only (issue 31)."""
+takes (`CHAT_LIMIT`), the rule its names and lines follow (printable characters only), and a line heard
+(`ChatLine`), kept with its table for as long as the window runs (issues 31, 44)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 
 from cribtiles.rules.errors import IllegalMove
 
 #: The most characters of a line said at a table (the server cuts a longer one there).
 CHAT_LIMIT = 200
+#: The name the server gives the lines it says itself (what a stand-in did for a player out of time).
+TABLE_NAME = "The table"
 #: Why a line may not be said at a table of this process.
 NO_CHAT = "everyone at this table is at this window: there is no one elsewhere to write to"
 
@@ -36,6 +40,37 @@ def heard_words(said: Mapping[str, object]) -> str:
     return f"{name}: {chat_text(str(said.get('text') or '')).strip()}"
 
 
+@dataclass(frozen=True)
+class ChatLine:
+    """A line said at a table: the seat it came from (None: a spectator, or the table's own words), the
+    name, the text, and when (the server's clock, seconds since 1970)."""
+
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+    @property
+    def words(self) -> str:
+        return f"{self.name}: {self.text}"
+
+
+def chat_line(said: Mapping[str, object]) -> ChatLine:
+    """A `said` message's fields as a line, cleaned as `heard_words` cleans them.
+
+    >>> chat_line({"seat": 1, "name": "Ben\x07", "text": " hi ", "at": 5}).words
+    'Ben: hi'
+    """
+    seat = said.get("seat")
+    at = said.get("at")
+    return ChatLine(
+        seat if isinstance(seat, int) and not isinstance(seat, bool) else None,
+        chat_text(str(said.get("name") or "?")).strip() or "?",
+        chat_text(str(said.get("text") or "")).strip(),
+        float(at) if isinstance(at, int | float) and not isinstance(at, bool) else 0.0,
+    )
+
+
 class AtOneWindow:
     """What a session of a table at this window says of the people elsewhere: there are none (no one is
     away, there is no one to write to), for both games' local sessions."""
@@ -49,3 +84,15 @@ class AtOneWindow:
 
     def say(self, text: str) -> None:
         raise IllegalMove(NO_CHAT)
+
+    @property
+    def chat_lines(self) -> tuple[ChatLine, ...]:
+        return ()
+
+    @property
+    def where(self) -> tuple[str, str] | None:
+        """The online table's server and code: None, this table is of this window."""
+        return None
+
+    def here(self, present: bool) -> None:
+        """Whether the player looks at this table now: nothing to tell anyone at a table of this window."""

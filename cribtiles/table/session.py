@@ -18,7 +18,7 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
 
-from .chat import AtOneWindow
+from .chat import AtOneWindow, ChatLine
 from .seats import Seat
 from .tiles.history import TurnRecord
 from .tiles.joker import Item
@@ -72,6 +72,14 @@ class GameSession(Protocol[V_co, A_contra, A_co, R_co]):
     def chat_allowed(self) -> bool: ...
 
     def say(self, text: str) -> None: ...
+
+    @property
+    def chat_lines(self) -> tuple[ChatLine, ...]: ...
+
+    @property
+    def where(self) -> tuple[str, str] | None: ...
+
+    def here(self, present: bool) -> None: ...
 
     def close(self) -> None: ...
 
@@ -159,7 +167,22 @@ class Session(Protocol):
 
     def say(self, text: str) -> None:
         """A line to everyone at the table (`chat_text`: printable, bounded); it comes back, with the
-        others', among the `incidents` as "Name: text". IllegalMove in words (not sent, no chat here)."""
+        others', among the `chat_lines`. IllegalMove in words (not sent, no chat here)."""
+        ...
+
+    @property
+    def chat_lines(self) -> tuple[ChatLine, ...]:
+        """The lines said at the table so far as this window heard them, oldest first (none here)."""
+        ...
+
+    @property
+    def where(self) -> tuple[str, str] | None:
+        """The online table's server and code (None: a table of this window)."""
+        ...
+
+    def here(self, present: bool) -> None:
+        """Whether the player looks at this table now: online, only the table on screen is "here" for the
+        others (a table of this window has no one elsewhere to tell)."""
         ...
 
     def time_left(self) -> float | None:

@@ -1,5 +1,6 @@
-"""Drawing the chat of a table online (`chat.Chat`'s view): the field typed over the table, and the strip
-of the lines heard, fading (issue 31)."""
+"""Drawing the chat of a table online (`chat.Chat`'s view): the field typed over the table, the table's chat
+over it while the field is open (its lines, newest lowest, and the players who may be muted), and the
+strip of the lines heard, fading (issues 31, 44)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from .geometry import Rect
 from .paint import CREAM, DIM, GOLD, RED, Target, draw_rect, fit_width, rounded_panel, wrap, write
 
 FIELD_FILL, FIELD_EDGE = (34, 22, 14, 255), (150, 110, 60)  # opaque: what it covers waits
+HISTORY_FILL = (18, 14, 10, 235)  # the table's chat over the board: dark, the board a shade behind
+MUTED = (150, 90, 80)
 
 
 def _faded(fade: float) -> tuple[int, int, int]:
@@ -62,3 +65,63 @@ def draw_field(surf: Target, area: Rect, view: ChatView, size: int) -> None:
     small = max(11, size - 4)
     note = view.error or f"Enter sends to the table · Esc cancels · {len(view.typed)}/{CHAT_LIMIT}"
     write(surf, fit_width(note, small, w - 24), small, RED if view.error else DIM, (x + w / 2, y + h * 0.78), "center")
+
+
+def chip_label(name: str, muted: bool) -> str:
+    return f"{name} (muted)" if muted else name
+
+
+def history_chips(area: Rect, speakers: tuple[tuple[str, bool], ...], size: int) -> tuple[tuple[str, Rect], ...]:
+    """Where each player who may be muted is drawn, along the top of the table's chat, left to right (as
+    many as fit): the scene reads clicks on them, drawing draws them."""
+    x, y, w, _ = area
+    small = max(11, size - 2)
+    font = art.font(small)
+    left = x + 14 + font.size("Mute:")[0] + 10
+    chips: list[tuple[str, Rect]] = []
+    for name, muted in speakers:
+        width = font.size(chip_label(name, muted))[0] + 18
+        if left + width > x + w - 12:
+            break
+        chips.append((name, (left, y + 8, width, round(small * 1.6))))
+        left += width + 8
+    return tuple(chips)
+
+
+def draw_history(surf: Target, area: Rect, view: ChatView, size: int) -> None:
+    """The table's chat, while a line is typed: a title row with the players to mute, then the lines
+    that fit, newest lowest (the muted players' are not in `view.history`), and what a command did."""
+    if view.typed is None:
+        return
+    x, y, w, h = area
+    rounded_panel(surf, area, HISTORY_FILL, 10)
+    draw_rect(surf, FIELD_EDGE, area, 1, border_radius=10)
+    small = max(11, size - 2)
+    chips = history_chips(area, view.speakers, size)
+    head = y + 8 + round(small * 0.8)
+    write(surf, "Mute:" if chips else "The table's chat", small, DIM, (x + 14, head), "midleft")
+    for (name, rect), (_, muted) in zip(chips, view.speakers, strict=False):
+        draw_rect(surf, MUTED if muted else FIELD_EDGE, rect, 1, border_radius=rect[3] // 2)
+        write(surf, chip_label(name, muted), small, MUTED if muted else CREAM, (rect[0] + rect[2] / 2, head), "center")
+    step = round(size * 1.3)
+    top = y + 8 + round(small * 1.6) + 10
+    bottom = y + h - 10 - (step if view.note else 0)
+    fit = max(0, (bottom - top) // step)
+    rows: list[str] = []
+    used = 0  # the lines of `view.history` shown, from the newest
+    for line in reversed(view.history):
+        parts = wrap(line, size, w - 28)[:4]
+        if len(rows) + len(parts) > fit:
+            break
+        rows[:0] = parts
+        used += 1
+    older = used < len(view.history)
+    if not view.history:
+        write(surf, "Nothing has been said at this table yet.", size, DIM, (x + 14, top), "topleft")
+    for i, row in enumerate(rows):
+        write(surf, row, size, CREAM, (x + 14, bottom - (len(rows) - i) * step), "topleft")
+    if view.scroll or older:
+        where = "PageUp: older lines" + (" · PageDown: newer" if view.scroll else "")
+        write(surf, where, small, DIM, (x + w - 14, head), "midright")
+    if view.note:
+        write(surf, fit_width(view.note, small, w - 28), small, GOLD, (x + 14, y + h - 8), "bottomleft")

@@ -264,7 +264,9 @@ def test_a_spectator_sees_no_rack() -> None:
             watcher.close()
 
 
-def test_chat_and_a_player_going_away_are_told_once() -> None:
+def test_chat_is_kept_with_the_table_and_a_player_going_away_is_told_once() -> None:
+    """The lines said at the table are the session's `chat_lines` (those said before it was opened among
+    them: the server sends the last again), never its incidents; Bob going away is an incident, once."""
     import time
 
     with running_server() as (url, _hall):
@@ -275,26 +277,29 @@ def test_chat_and_a_player_going_away_are_told_once() -> None:
             made = link.request("create", game="tiles", seats=seats, sit=0, seed=4, turn_timer=300)
             link.sit(made["code"], made["token"])
             other.request("join", code=made["code"], name="Bob")
-            other.send("chat", code=made["code"], text="before Ann sat down")
-            time.sleep(0.2)
+            other.request("chat", code=made["code"], text="before Ann sat down")
             session = RemoteSession(link, made["code"], 0)
-            assert session.incidents() == ()  # what was said before is not news
+            assert session.incidents() == ()
+            assert [line.words for line in session.chat_lines] == ["Bob: before Ann sat down"]
             left = session.time_left()
             assert left is not None and 290 <= left <= 300  # the turn timer's, on this clock
-            other.send("chat", code=made["code"], text="good luck")
-            told: list[str] = []
+            other.request("chat", code=made["code"], text="good luck")
             end = time.monotonic() + 10
-            while not any("good luck" in t for t in told) and time.monotonic() < end:
-                told += session.incidents()
+            while len(session.chat_lines) < 2 and time.monotonic() < end:
                 time.sleep(0.01)
-            assert told == ["Bob: good luck"]
+            assert [(line.seat, line.words) for line in session.chat_lines] == [
+                (1, "Bob: before Ann sat down"),
+                (1, "Bob: good luck"),
+            ]
+            told: list[str] = []
             other.close()  # Bob goes
             end = time.monotonic() + 10
             while not any("gone away" in t for t in told) and time.monotonic() < end:
                 told += session.incidents()
                 session.poll()
                 time.sleep(0.01)
-            assert told[-1] == "Bob has gone away." and (session.away(1) or -1) >= 0
+            assert told == ["Bob has gone away."] and (session.away(1) or -1) >= 0
+            assert len(session.chat_lines) == 2
         finally:
             other.close()
             link.close()

@@ -1,22 +1,26 @@
-"""The chat field and strip of a table online (`cribtiles.ui.chat`), without a server: what is kept of a
-line typed, how many lines heard stay and how they fade, a line refused kept with why (issue 31)."""
+"""The chat field, panel and strip of a table online (`cribtiles.ui.chat`), without a server: what is kept
+of a line typed, how many lines heard stay and how they fade, a line refused kept with why, the table's
+chat shown and scrolled, a player muted and heard again (issues 31, 44)."""
 
 from __future__ import annotations
 
 import pygame
 
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.table.chat import CHAT_LIMIT
-from cribtiles.ui.chat import CLICK_WAITS, HEARD_LINES, HEARD_SECONDS, Chat
+from cribtiles.table.chat import CHAT_LIMIT, TABLE_NAME, ChatLine
+from cribtiles.ui.chat import CLICK_WAITS, HEARD_LINES, HEARD_SECONDS, PAGE_LINES, Chat, MemoryMutes
 
 
 class Table:
-    """A session that takes lines (or refuses them, saying why)."""
+    """A session that takes lines (or refuses them, saying why), at seat 0 of a table online."""
 
-    def __init__(self, allowed: bool = True, refuse: str = "") -> None:
+    def __init__(self, allowed: bool = True, refuse: str = "", lines: tuple[ChatLine, ...] = ()) -> None:
         self.chat_allowed = allowed
         self.refuse = refuse
         self.said: list[str] = []
+        self.chat_lines = lines
+        self.where = ("ws://h:1", "KXRMTB")
+        self.mine = (0,)
 
     def say(self, text: str) -> None:
         if self.refuse:
@@ -72,3 +76,48 @@ def test_a_click_while_a_line_is_open_is_not_played_and_the_field_says_how_to_cl
     assert not chat.handle(release)  # a drag begun before the field opened still ends on the table
     chat.handle(pygame.event.Event(pygame.TEXTINPUT, text="!"))
     assert chat.error == "" and chat.typed == "gg!"
+
+
+def test_the_panel_shows_the_history_the_news_leaves_it_out_and_a_muted_player_is_hidden() -> None:
+    before = (ChatLine(1, "Ben", "hello", 10.0), ChatLine(None, TABLE_NAME, "Ben's time ran out.", 11.0))
+    table = Table(lines=before)
+    mutes = MemoryMutes()
+    chat = Chat(table, mutes)
+    assert chat.news() == ()  # said before the table was opened: history, not news
+    chat.open()
+    view = chat.view(0.0)
+    assert view.history == ("Ben: hello", "The table: Ben's time ran out.")
+    assert view.speakers == (("Ben", False),)  # neither the table's own words nor this player's own
+    table.chat_lines = (*before, ChatLine(0, "Ann", "hi Ben", 12.0), ChatLine(1, "Ben", "rude words", 13.0))
+    assert [line.words for line in chat.news()] == ["Ann: hi Ben", "Ben: rude words"]
+    assert chat.news() == ()
+
+    chat.type("/mute ben")
+    chat.send()  # a command: nothing goes to the table, and the field stays open
+    assert table.said == [] and chat.typing and chat.typed == ""
+    assert mutes.muted(table.where) == frozenset({"Ben"})
+    view = chat.view(0.0)
+    assert view.history == ("The table: Ben's time ran out.", "Ann: hi Ben")
+    assert view.speakers == (("Ben", True),) and view.note.startswith("Ben's lines are hidden")
+    table.chat_lines = (*table.chat_lines, ChatLine(1, "Ben", "more", 14.0), ChatLine(0, "Ann", "ok", 15.0))
+    assert [line.words for line in chat.news()] == ["Ann: ok"]
+
+    chat.chips = (("Ben", (100, 100, 60, 20)),)  # where the panel drew his name
+    click = pygame.event.Event(pygame.MOUSEBUTTONDOWN, button=1, pos=(120, 110))
+    assert chat.handle(click) and mutes.muted(table.where) == frozenset()
+    assert "Ben: more" in chat.view(0.0).history and chat.error == ""
+    chat.type("/mute Cy")
+    chat.send()
+    assert chat.error == "No one called Cy has said anything at this table."
+
+
+def test_pageup_scrolls_back_through_the_table_s_chat_and_pagedown_comes_back() -> None:
+    lines = tuple(ChatLine(1, "Ben", f"line {n}", float(n)) for n in range(20))
+    chat = Chat(Table(lines=lines))
+    chat.open()
+    assert chat.view(0.0).history[-1] == "Ben: line 19"
+    chat.handle(key(pygame.K_PAGEUP))
+    assert chat.view(0.0).history[-1] == f"Ben: line {19 - PAGE_LINES}" and chat.view(0.0).scroll == PAGE_LINES
+    chat.handle(pygame.event.Event(pygame.MOUSEWHEEL, x=0, y=-1, flipped=False))
+    chat.handle(key(pygame.K_PAGEDOWN))
+    assert chat.view(0.0).history[-1] == "Ben: line 19" and chat.view(0.0).scroll == 0

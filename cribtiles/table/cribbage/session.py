@@ -15,7 +15,7 @@ from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 
-from ..chat import AtOneWindow
+from ..chat import AtOneWindow, ChatLine
 from ..seats import Seat
 from .public import CribbagePublic, PublicMove, public_of, seat_view, told_move
 from .table import BotRequest, CribbageTable, choose
@@ -210,6 +210,20 @@ class CribbageDriver(Protocol):
 
     def say(self, text: str) -> None:
         """A line to everyone at the table; IllegalMove in words."""
+        ...
+
+    @property
+    def chat_lines(self) -> tuple[ChatLine, ...]:
+        """The lines said at the table as this window heard them, oldest first (none at one window)."""
+        ...
+
+    @property
+    def where(self) -> tuple[str, str] | None:
+        """The online table's server and code (None: a table of this window)."""
+        ...
+
+    def here(self, present: bool) -> None:
+        """Whether the player looks at this table now (online, only the table on screen is "here")."""
         ...
 
     def close(self) -> None: ...

@@ -16,7 +16,7 @@ from cribtiles.table.cribbage.public import CribbageSummary
 
 from .. import art, pegboard
 from ..chat import ChatView
-from ..chat_paint import draw_field, draw_heard
+from ..chat_paint import draw_field, draw_heard, draw_history
 from ..coach_panel import COACH
 from ..frame import Frame, Layer
 from ..geometry import Rect
@@ -198,8 +198,10 @@ def draw_moving(surface: Target, snap: CribSnapshot) -> None:
 def _chat(surf: Target, lay: CribLayout, chat: ChatView) -> None:
     """What the table told (lines said, the connection, who went away) at the foot of the side panel,
     fading, as the tile game tells its messages; the line being typed across the felt over your hand."""
-    draw_heard(surf, chat_strip(lay), chat, max(13, lay.text - 3))
-    if chat.typed is not None:
+    if chat.typed is None:
+        draw_heard(surf, chat_strip(lay), chat, max(13, lay.text - 3))
+    else:
+        draw_history(surf, chat_history(lay), chat, max(13, lay.text - 3))
         draw_field(surf, chat_field(lay), chat, lay.text)
 
 
@@ -207,6 +209,12 @@ def chat_strip(lay: CribLayout) -> Rect:
     """The lower part of the side panel's text box: the lines heard sit at its foot, newest lowest."""
     x, y, w, h = lay.info
     return (x + 6, y + h // 2, w - 12, h // 2 - 6)
+
+
+def chat_history(lay: CribLayout) -> Rect:
+    """The table's chat while a line is typed: the whole of the side panel's text box."""
+    x, y, w, h = lay.info
+    return (x + 4, y + 4, w - 8, h - 8)
 
 
 def chat_field(lay: CribLayout) -> Rect:

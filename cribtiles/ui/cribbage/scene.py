@@ -28,6 +28,7 @@ from cribtiles.table.cribbage.session import CribbageDriver
 from cribtiles.table.settings import Preferences
 
 from ..chat import CHAT_KEYS, Chat
+from ..chat_paint import history_chips
 from ..config import Keeper
 from ..geometry import Point, Rect, contains
 from ..motion import PEG, glide_share
@@ -39,7 +40,17 @@ from ..tiles.game_words import away_words, sentence
 from . import cards
 from .coach import CribCoach
 from .layout import HAND_MOST, ButtonKind, CribLayout
-from .paint import ButtonView, CribSnapshot, CribView, InfoLine, PegSpot, SeatView, Sprite, line_rects
+from .paint import (
+    ButtonView,
+    CribSnapshot,
+    CribView,
+    InfoLine,
+    PegSpot,
+    SeatView,
+    Sprite,
+    chat_history,
+    line_rects,
+)
 
 log = logging.getLogger("cribtiles.window")
 
@@ -199,7 +210,8 @@ class CribbageScene:
         # its moves and the bot's go through the session (the bot thinks behind it, beside the frames);
         # all the scene knows of the game is what the session says all may see, and your own hand
         self.session = session
-        self.chat = Chat(session)  # online: lines to the table, and what it tells (C)
+        # online: lines to the table, and what it tells (C); the window's mutes (a test's host keeps none)
+        self.chat = Chat(session, getattr(app, "chat_mutes", None))
         self._refresh()
         self.now = 0.0
         self.chosen: list[Card] = []
@@ -342,6 +354,10 @@ class CribbageScene:
     def say(self, text: str, error: bool = True) -> None:
         self.message, self.message_error = text, error
         self.message_until = self.now + ERROR_SECONDS
+
+    def tell(self, text: str) -> None:
+        """A word from the window (a turn that came at another table online), said as the scene says its own."""
+        self.say(text, error=False)
 
     # --- input ---
 
@@ -743,7 +759,11 @@ class CribbageScene:
         self.now += dt
         if self.message and self.now > self.message_until:
             self.message = ""
-        self.chat.hear(self.session.incidents(), self.now)  # lines said, the connection, who went away
+        said = tuple(line.words for line in self.chat.news())  # a muted player's lines are not told
+        self.chat.hear(self.session.incidents() + said, self.now)  # and the connection, who went away
+        if self.chat.typing:
+            size = max(13, self.layout.text - 3)
+            self.chat.chips = history_chips(chat_history(self.layout), self.chat.view(self.now).speakers, size)
         self._drive_bot()
         told = self.session.take_pending()  # yours (made in `handle`) and the bot's, told at once
         if told:

@@ -23,6 +23,7 @@ from cribtiles.table.tiles.joker import Item
 from cribtiles.table.tiles.public import PublicState
 
 from ..chat import Chat
+from ..chat_paint import history_chips
 from ..coach_state import TableCoach
 from ..config import Keeper
 from ..geometry import Layout, Point, contains
@@ -43,7 +44,10 @@ from .game_undo import answer_undo, can_undo, take_back, undo_question, undo_sho
 from .game_words import away_words, clock_words, draw_words, sentence
 from .preview import Preview, preview
 from .snapshot import Buttons, TableSnapshot
-from .table import TableView
+from .table import TableView, chat_history, chat_text_size
+
+#: Seconds a line said at the table stays among the messages (the chat's panel, C, keeps every line).
+CHAT_TOAST = 8.0
 
 
 class Host(Protocol):
@@ -97,7 +101,8 @@ class GameScene:
         self.acts = Acts(self, self.hand, self.joker, self.coaching)
         self.keys = Keys(self, self.hand)
         self.turn_list = TurnList(self)
-        self.chat = Chat(self.session)
+        # the window's mutes (a host without them, a test's: kept for the scene's life only)
+        self.chat = Chat(self.session, getattr(self.app, "chat_mutes", None))
         self.anims = Animations(self)
         self.anims.set_pegs()
         self.anims.explain_last()
@@ -182,6 +187,10 @@ class GameScene:
     def toast(self, text: str, seconds: float = TOAST, seat: int | None = None) -> None:
         """A message for everyone, or for `seat`'s eyes only."""
         self.anims.toast(text, seconds, seat)
+
+    def tell(self, text: str) -> None:
+        """A word from the window (a turn that came at another table online): a message for a while."""
+        self.toast(text, CHAT_TOAST)
 
     def nothing_to_cancel(self) -> bool:
         """Escape cancels what is under way first (a held tile, an exchange, a count, a past turn
@@ -360,6 +369,7 @@ class GameScene:
 
     def update(self, dt: float) -> None:
         self.now += dt
+        self._hear()
         self.coach.poll()
         self.hand.glide(dt, self.pace)
         self.anims.advance(dt)
@@ -380,6 +390,15 @@ class GameScene:
         if self.state.is_over and not self.ended and self.anims.still():
             self.ended = True
             self.app.show_end(self)
+
+    def _hear(self) -> None:
+        """The lines said at the table since the last frame, told as messages (a muted player's not); the
+        names to mute in the chat's panel where drawing puts them, while it is open."""
+        for line in self.chat.news():
+            self.toast(line.words, CHAT_TOAST)
+        if self.chat.typing:
+            speakers = self.chat.view(self.now).speakers
+            self.chat.chips = history_chips(chat_history(self.layout), speakers, chat_text_size(self.layout))
 
     def count_racks(self) -> None:
         """The end of the round: each front peg goes back by what was left on its rack."""

@@ -11,10 +11,10 @@ import pygame
 from cribtiles.rules.moves import Play
 
 from .. import art
-from ..chat_paint import draw_field
+from ..chat_paint import draw_field, draw_history
 from ..coach_panel import draw_ghost
 from ..frame import Frame, Layer
-from ..geometry import contains
+from ..geometry import Layout, contains
 from ..motion import ease_out
 from ..paint import (
     CREAM,
@@ -128,16 +128,31 @@ def _draw_dynamic(surf: Layer, snap: TableSnapshot) -> None:
     _draw_held(surf, snap)
     draw_toasts(surf, snap)
     if snap.chat is not None and snap.chat.typed is not None:
-        draw_field(surf, chat_field(snap), snap.chat, max(15, round(snap.layout.height * 0.024)))
+        size = chat_text_size(snap.layout)
+        draw_history(surf, chat_history(snap.layout), snap.chat, size)
+        draw_field(surf, chat_field(snap.layout), snap.chat, size)
 
 
-def chat_field(snap: TableSnapshot) -> tuple[int, int, int, int]:
+def chat_text_size(layout: Layout) -> int:
+    return max(15, round(layout.height * 0.024))
+
+
+def chat_field(layout: Layout) -> tuple[int, int, int, int]:
     """Where the line being typed to the table lies: over the rack and its buttons, as wide as the board
     (the board and the side panel stay in sight; the rack is back once the line is sent)."""
-    bx, _, bw, _ = snap.layout.board
-    _, ry, _, rh = snap.layout.rack
+    bx, _, bw, _ = layout.board
+    _, ry, _, rh = layout.rack
     h = max(56, rh + rh // 4)  # its wooden edge covered too
     return (bx, ry + (rh - h) // 2, bw, h)
+
+
+def chat_history(layout: Layout) -> tuple[int, int, int, int]:
+    """Where the table's chat shows while a line is typed: over the lower part of the board, just above
+    the field (the board's upper rows stay in sight)."""
+    bx, by, bw, bh = layout.board
+    field_top = chat_field(layout)[1]
+    top = by + round(bh * 0.38)
+    return (bx, top, bw, max(80, field_top - 8 - top))
 
 
 def _draw_curtain(surf: Target, snap: TableSnapshot, name: str) -> None:

@@ -222,6 +222,17 @@ class WireSession:
     def say(self, text: str) -> None:
         raise IllegalMove("no chat over this wire")
 
+    @property
+    def chat_lines(self) -> tuple[()]:
+        return ()
+
+    @property
+    def where(self) -> None:
+        return None  # not a table of a server: nobody elsewhere is told who is here
+
+    def here(self, present: bool) -> None:
+        pass
+
     def close(self) -> None:
         self._send("close")
 
