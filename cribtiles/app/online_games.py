@@ -107,9 +107,10 @@ class OnlineGames:
 
 def online_services(folder: Path) -> OnlineServices:
     """What the window's Online screens use: the seats kept in `folder`, a server hosted from its
-    `server` folder, and a look-out for servers on the local network."""
+    `server` folder, a look-out for servers on the local network, and whose chat is muted."""
     from cribtiles.online.lan import Browser
 
+    from .chat_mutes import ChatMutes
     from .hosting import HostedServer
 
-    return OnlineServices(OnlineGames(folder), HostedServer(folder / SERVER_FOLDER), Browser)
+    return OnlineServices(OnlineGames(folder), HostedServer(folder / SERVER_FOLDER), Browser, mutes=ChatMutes(folder))
