@@ -358,7 +358,8 @@ class ConnectionWatch:
             return (
                 "Back in touch with the server."
                 if connected
-                else "The connection to the server was lost: the game reconnects by itself."
+                else "The connection to the server was lost: the game comes back by itself as soon as the server "
+                "answers again."
             )
         if connected and connects != was_connects:  # down and up again between two looks
             return "The connection to the server was lost for a moment; it is back."

@@ -43,6 +43,10 @@ class TitleScene:
     def shutdown(self) -> None:
         """Nothing of its own runs."""
 
+    def tell(self, text: str) -> None:
+        """A word from the window (a turn that came at a table online), said at the top."""
+        self.greeting = text
+
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
             if self.on_back is not None:

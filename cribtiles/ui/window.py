@@ -17,7 +17,7 @@ import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import pygame
 
@@ -36,6 +36,7 @@ from cribtiles.table.tiles.public import PublicState
 from cribtiles.table.tiles.table import Table
 
 from . import paint
+from .chat import MemoryMutes, Mutes
 from .config import Keeper
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, fit_window
 from .scene import Scene
@@ -53,7 +54,8 @@ if TYPE_CHECKING:
     from cribtiles.table.cribbage.table import CribbageTable
 
     from .online.lobby import Lobby
-    from .online.services import OnlineServices
+    from .online.services import HeldSeat, OnlineServices
+    from .online.standings import News
 
 TITLE = "Crib Tiles"
 #: Seconds after the last change of size before the settings are written (an edge dragged sends many).
@@ -65,6 +67,14 @@ HEADLESS_DRIVERS = ("offscreen", "dummy")
 #: The title's welcome at the first start: the tutorial offered, or once it is done, what comes next.
 WELCOME = "Welcome! New to Kings Cribbage? The tutorial teaches it in a short game."
 WELCOME_BACK = "Tutorial done. New game sets up a game of your own: the players and the rules."
+
+
+def flash_window() -> None:
+    """Ask the task bar to show the window wants attention, until it has the focus (nothing where the
+    window manager cannot, or there is no window)."""
+    with contextlib.suppress(AttributeError, pygame.error), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # the only way to reach the window in 2.5
+        pygame.Window.from_display_module().flash(pygame.FLASH_UNTIL_FOCUSED)
 
 
 def welcome_line(prefs: Preferences) -> str:
@@ -142,6 +152,10 @@ class App:
         self.worker = BotWorker()
         self.online = online
         self._lobby: Lobby | None = None
+        self._memory_mutes = MemoryMutes()
+        self._here: Any = None  # the session of the online table on screen (a person is "here" only there)
+        self._lobby_started = False  # the lobby made at the first frame when seats are held online
+        self.flasher: Callable[[], None] = flash_window  # the task bar's call for attention
         self.scenes: list[Scene] = []
         self._full = True  # the next frame redraws and presents the whole window
         self._last_top: Scene | None = None
@@ -304,6 +318,13 @@ class App:
             self._lobby = Lobby(self.online, self._remote_session, self.take_online_seat)
         return self._lobby
 
+    @property
+    def chat_mutes(self) -> Mutes:
+        """Whose lines this window hides at each online table: kept in the data folder when the app gave
+        a place for them, else for as long as the window runs."""
+        mutes = self.online.mutes if self.online is not None else None
+        return mutes if mutes is not None else self._memory_mutes
+
     def open_online(self) -> None:
         from .online.screens import OnlineScene
 
@@ -355,6 +376,18 @@ class App:
         self.take_seat(session)  # type: ignore[arg-type]
 
     def quit(self) -> None:
+        """Quit (the title's Quit, Ctrl+Q, the window's close button); while this computer hosts a
+        server, the window asks first whether it stops or keeps running (issue 44, defect 6)."""
+        host = self.online.host if self.online is not None else None
+        if host is None or not host.running:
+            self.running = False
+            return
+        from .online.quit_hosting import QuitHostingScene
+
+        if not isinstance(self.scenes[-1], QuitHostingScene):
+            self.push(QuitHostingScene(host, self._quit_now, self.close_top))
+
+    def _quit_now(self) -> None:
         self.running = False
 
     @property
@@ -569,13 +602,19 @@ class App:
 
     def _show_caption(self) -> None:
         """The title the window shows: that of the topmost screen with its own (a game of cribbage:
-        its score), else the tile game's score. Set only when it changes."""
+        its score), else the tile game's score (online, as fresh as the window knows it), after how many
+        tables wait for this player's move: "(1) Your turn — Crib Tiles — …". Set only when it changes."""
         text = self._game_caption
+        if self._lobby is not None and self.session.where is not None and self._here is not self.session:
+            text = f"{TITLE} — {self._table_scores()}"
         for scene in reversed(self.scenes):
             own = getattr(scene, "window_caption", None)
             if own is not None:
                 text = f"{TITLE} — {own()}"
                 break
+        waiting = self.your_turns()
+        if waiting:
+            text = f"({waiting}) Your turn — {text}"
         if text != self._caption_shown:
             self._caption_shown = text
             pygame.display.set_caption(text)
@@ -628,6 +667,7 @@ class App:
                 top = self.scenes[-1] if self.scenes else None
                 self.handle(event)
                 opened_by_key = event.type == pygame.KEYDOWN and bool(self.scenes) and self.scenes[-1] is not top
+        self._online_frame()
         top = self.scenes[-1]
         top.update(dt)
         self._show_caption()
@@ -649,14 +689,130 @@ class App:
 
             art.tile_face(tile, size)
 
+    # --- online play, whichever screen is shown ---
+
+    def _on_screen(self) -> Any:
+        """The session of the table the top screen shows (its end card's too), or None."""
+        top = self.scenes[-1] if self.scenes else None
+        shown = top.game if isinstance(top, EndScene) else top
+        session = getattr(shown, "session", None)
+        return session if callable(getattr(session, "here", None)) else None
+
+    def _presence(self, session: Any) -> None:
+        """Only the table on screen is "here": the one the window showed before is left as the screen
+        changes, and come back to when it is shown again (issue 44, defect 5)."""
+        if session is self._here:
+            return
+        if self._here is not None:
+            self._here.here(False)
+        if session is not None:
+            session.here(True)
+        self._here = session
+
+    def _online_frame(self) -> None:
+        """A frame of online play beside the screen shown: presence, the jobs, the tables' standings,
+        and what is news of them (a turn that came, a move's time nearly out)."""
+        if not self._lobby_started and self.online is not None:
+            self._lobby_started = True
+            if self.online.book.seats():  # the tables sat at are watched from the start
+                _ = self.lobby
+        if self._lobby is not None:
+            self._lobby.update()  # a table opened in a job is taken now: it is on screen below
+        session = self._on_screen()
+        self._presence(session)
+        if self._lobby is None:
+            return
+        held = self._held_at(session.where if session is not None else None)
+        yours = held is not None and session is not None and session.to_move in session.mine
+        self._lobby.standings.live(held, yours)
+        for news in self._lobby.standings.news():
+            self._alert(news)
+        self._refresh_title()
+
+    def _held_at(self, where: tuple[str, str] | None) -> HeldSeat | None:
+        """The seat this player holds at the online table `where` (None: none, or a table of this window)."""
+        if where is None or self.online is None:
+            return None
+        return next((h for h in self.online.book.seats() if h.key == where), None)
+
+    def _alert(self, news: News) -> None:
+        """A turn that came, or a move's time nearly out, at any table: the task bar flashes, a chime (the
+        sound setting allowing), and the screen shown says where."""
+        from .online.screens import code_words
+        from .online.standings import Kind
+        from .tiles.game_words import clock_words
+
+        self.flasher()
+        self.sounds.chime()
+        here = self._held_at(self._here.where if self._here is not None else None)
+        at = "" if here is not None and here.key == news.held.key else f" at {code_words(news.held.code)}"
+        if news.kind is Kind.TURN:
+            if at:
+                self._tell(f"Your turn{at}: Your online games takes you there.")
+        else:
+            left = clock_words(news.left).removesuffix(" left")
+            self._tell(f"Your move{at}: {left} left before it is made for you.")
+
+    def _tell(self, text: str) -> None:
+        """A word to the player on the screen shown, whichever it is (one without a place for it: the
+        caption and the chime said it)."""
+        tell = getattr(self.scenes[-1], "tell", None)
+        if callable(tell):
+            tell(text)
+
+    def your_turns(self) -> int:
+        """How many online tables wait for this player's move."""
+        return self._lobby.standings.yours() if self._lobby is not None else 0
+
+    def _table_scores(self) -> str:
+        """The scores at the table the window holds: as its server last told them when the table is not
+        on screen (its session hears nothing then), else as the table shows them."""
+        where = self.session.where
+        if where is not None and self._here is not self.session and self._lobby is not None:
+            held = self._held_at(where)
+            heard = self._lobby.standings.heard.get(where)
+            if held is not None and heard is not None and heard.table is not None:
+                from cribtiles.online.standing import table_scores
+
+                told = table_scores(held.seat, heard.table)
+                if told:
+                    return told
+        state = self.session.state
+        names = ["You" if p == self.game.you else n for p, n in enumerate(state.names)]
+        return " · ".join(f"{n} {sc}" for n, sc in zip(names, state.final_scores(), strict=True))
+
+    def _refresh_title(self) -> None:
+        """The title's words that go stale: the scores of the game at the table, and the tables that wait
+        for this player (issue 44, defect 8)."""
+        from .title import TitleScene
+
+        title = next((s for s in self.scenes if isinstance(s, TitleScene)), None)
+        if title is None:
+            return
+        waiting = self.your_turns()
+        for i, item in enumerate(title.menu.items):
+            if item.label == "Continue":
+                note = f"The game at the table: {self._table_scores()}"
+            elif item.label.startswith("Your online games"):
+                note = item.note
+                label = "Your online games" + (f" ({waiting} your turn)" if waiting else "")
+                if label != item.label:
+                    title.menu.items[i] = replace(item, label=label)
+                continue
+            else:
+                continue
+            if note != item.note:
+                title.menu.items[i] = replace(item, note=note)
+
     def _tell_incidents(self) -> None:
-        """What went wrong with a bot (replaced after it hung or died) is told at the table."""
+        """What went wrong with a bot (replaced after it hung or died) is told at the table; online, the
+        connection lost and back, who went away (the lines said are the scene's chat to tell)."""
         for text in self.session.incidents():
             self.game.toast(text, 8.0)
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
-            self.running = False
+            self.quit()
             return
         if event.type == pygame.VIDEORESIZE:
             self._resized(event.w, event.h)
@@ -668,7 +824,7 @@ class App:
                 self.toggle_fullscreen()
                 return
             if event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
-                self.running = False
+                self.quit()
                 return
             if self._typing():  # a line typed to the table: its letters are no shortcuts
                 self.scenes[-1].handle(event)
@@ -734,6 +890,8 @@ class App:
         self.session.close()
         if self._lobby is not None:  # its links, and a server hosted here, stop with the window
             self._lobby.close()
+        elif self.online is not None and self.online.host is not None:  # one an earlier window left running
+            self.online.host.stop()  # (unless the player chose to keep it running)
         self.worker.close()
         pygame.display.quit()
         log.info("window closed%s", f" ({self.stopped_by})" if self.stopped_by else "")

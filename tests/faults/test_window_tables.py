@@ -18,19 +18,19 @@ import pytest
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-from cribtiles.app.online_games import OnlineGames  # noqa: E402
-from cribtiles.app.storage import Store  # noqa: E402
-from cribtiles.online.client import Link  # noqa: E402
-from cribtiles.table import Seat  # noqa: E402
-from cribtiles.table.settings import Preferences  # noqa: E402
-from cribtiles.table.tiles.table import Table  # noqa: E402
-from cribtiles.ui.online.games_list import GamesScene  # noqa: E402
-from cribtiles.ui.online.screens import CodeScene, CreateScene, OnlineScene  # noqa: E402
-from cribtiles.ui.online.services import OnlineServices  # noqa: E402
-from cribtiles.ui.tiles.game_scene import GameScene  # noqa: E402
-from cribtiles.ui.window import App  # noqa: E402
+from cribtiles.app.online_games import OnlineGames
+from cribtiles.app.storage import Store
+from cribtiles.online.client import Link
+from cribtiles.table import Seat
+from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.table import Table
+from cribtiles.ui.online.games_list import GamesScene
+from cribtiles.ui.online.screens import CodeScene, CreateScene, OnlineScene
+from cribtiles.ui.online.services import OnlineServices
+from cribtiles.ui.tiles.game_scene import GameScene
+from cribtiles.ui.window import App
 
-from .test_server_kill import Server, free_port  # noqa: E402
+from .test_server_kill import Server, free_port
 
 PATIENCE = 30.0  # seconds any one wait may take before the test fails (never a timing assertion)
 LINES = 25  # lines said at each table: more than the server sends again to a seat that comes back

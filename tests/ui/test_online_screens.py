@@ -179,10 +179,12 @@ def test_creating_a_table_shows_its_code_and_a_second_link_joins_with_it(
     assert [(s.code, s.seat, s.name) for s in app.online.book.seats()] == [(code, 0, "Ann")]  # type: ignore[union-attr]
 
     assert until(app, lambda: code_scene.waiting == "Waiting for 1 player")
-    post_key(pygame.K_g)  # too early: said, and nothing opened
+    post_key(pygame.K_g)  # before the friend: Ann sits here already, and the table opens by itself later
     frames(app)
-    assert code_scene.status == "The game starts once every seat is taken: waiting for 1 player."
+    said = "You are at the table: it opens here as soon as it has its players (waiting for 1 player)."
+    assert code_scene.status == said
     assert not opened.calls
+    assert hall.rooms[code].present.get(0)  # she is at the table while its code is shown
 
     ben = Link(url)
     try:
@@ -193,8 +195,8 @@ def test_creating_a_table_shows_its_code_and_a_second_link_joins_with_it(
         ben.close()
     assert hall.rooms[code].phase == "playing"
 
-    assert until(app, lambda: code_scene.waiting == "")  # the screen heard that every seat is taken
-    post_key(pygame.K_g)  # Go to the table
+    # the screen hears that every seat is taken and takes Ann to the table (issue 44, defect 12: she had to
+    # press Go, while Ben's turn timer was running)
     assert until(app, lambda: bool(opened.taken)), code_scene.status
     assert len(opened.calls) == 1 and opened.taken == [("session", code, 0)]
     link, at, seat = opened.calls[0]
@@ -255,8 +257,10 @@ def test_your_online_games_lists_each_table_with_whose_turn_and_resumes_one(
     turns = lambda: [games.cells(i)[0][3] for i in range(len(games.held))]  # noqa: E731
     # the newest first; the bot moves at once when it starts, then it is Ann's turn
     assert until(app, lambda: turns() == ["waiting for 1 player", "yours"]), turns()
-    assert [games.cells(i)[0][0].replace(" ", "") for i in range(2)] == [waiting["code"], vs_bot["code"]]
-    assert all(games.cells(i)[0][4] == "just now" for i in range(2))
+    # the table that waits for Ann's move is marked; the game, the others, and when the last move was made
+    assert [games.cells(i)[0][0].replace(" ", "") for i in range(2)] == [waiting["code"], "●" + vs_bot["code"]]
+    assert [games.cells(i)[0][1:3] for i in range(2)] == [("Kings Cribbage", "(open)"), ("Kings Cribbage", "Easy")]
+    assert [games.cells(i)[0][4] for i in range(2)] == ["", "moved just now"]
     shot(app, "games")
     post_key(pygame.K_DOWN)
     post_key(pygame.K_RETURN)

@@ -1,35 +1,33 @@
-"""Your online games: every table this player sits at, with whose turn it is and the time since the last
-move, asked of each table's server in the background (again every half minute while the list is open);
-choosing one goes back to its seat (issue 31)."""
+"""Your online games: every table this player sits at, with the game, the other players, whose turn it is
+(the tables that wait for this player marked) and the time left before a move is made for the player
+to move, as the lobby's standings heard them (asked again every few seconds, whichever screen is shown);
+choosing one goes back to its seat. A table at a server this computer hosted, stopped now, offers to
+host it again (issues 31, 44)."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import pygame
 
+from cribtiles.games import GAMES
+from cribtiles.online.standing import game_title, opponents, warn_at
+
 from ..geometry import contains
 from ..paint import CREAM, DIM, GOLD, RED, button
 from ..screens import Cells, chosen_in_sight, draw_rows, foot, list_key, ring, screen_card
+from ..tiles.game_words import clock_words
 from .form import GREEN
 from .lobby import Lobby, Outcome
 from .screens import Window, code_words
 from .services import HeldSeat
+from .standings import Heard
 
-#: Seconds between two questions to a table's server while the list is open.
-REFRESH = 30.0
-COLUMNS = ((0.0, "Table"), (0.14, "Server"), (0.38, "You"), (0.52, "Turn"), (0.78, "Last move"))
-
-
-@dataclass(frozen=True)
-class Heard:
-    """What a table's server last said of it (`table`, when it was asked), or why it could not be asked."""
-
-    table: dict[str, Any] | None
-    at: float
-    problem: str = ""
+COLUMNS = ((0.0, "Table"), (0.15, "Game"), (0.36, "Playing with"), (0.6, "Turn"), (0.8, "Time left"))
+#: The mark before a table that waits for this player's move.
+YOURS = "● "
+STOPPED = "your server is stopped: H hosts it again"
 
 
 def ago(seconds: float) -> str:
@@ -76,49 +74,69 @@ def turn_words(held: HeldSeat, table: dict[str, Any]) -> tuple[str, tuple[int, i
 
 
 class GamesScene:
-    """The list, Resume (Enter), Forget (Delete), Back (Escape)."""
+    """The list, Resume (Enter), Host again (H, for a table of this computer's stopped server), Forget
+    (Delete), Back (Escape)."""
 
     def __init__(self, window: Window, lobby: Lobby, clock: Any = time.monotonic) -> None:
         self.window, self.lobby, self.clock = window, lobby, clock
         self.held = lobby.services.book.seats()[::-1]  # the newest first
-        self.heard: dict[tuple[str, str], Heard] = {}
-        self.asking: set[tuple[str, str]] = set()
         self.chosen, self.top, self.visible = 0, 0, 8
         self.rows: list[tuple[int, Any]] = []
         self.buttons: list[tuple[str, Any, tuple[int, int, int, int]]] = []
         self.mouse = (-1, -1)
         self.status, self.tone = lobby.services.book.note, "bad"
-        self._next_ask = 0.0
         self._opening = False
+        self._hosting = False
+        lobby.standings.ask_now()  # what the list shows is asked afresh as it opens
+
+    @property
+    def heard(self) -> dict[tuple[str, str], Heard]:
+        return self.lobby.standings.heard
 
     def shutdown(self) -> None:
-        """Nothing of its own runs (the lobby's jobs outlive the list)."""
+        """Nothing of its own runs (the lobby's standings go on asking)."""
 
-    # --- asking the servers ---
+    def tell(self, text: str) -> None:
+        """A word from the window (a turn that came at a table): said at the foot."""
+        self.status, self.tone = text, "good"
 
     def ask_all(self) -> None:
-        for held in self.held:
-            if held.key not in self.asking:
-                self.asking.add(held.key)
-                self._ask(held)
-
-    def _ask(self, held: HeldSeat) -> None:
-        self.lobby.jobs.run(lambda: self.lobby.status(held), lambda outcome: self._heard(held, outcome))
-
-    def _heard(self, held: HeldSeat, outcome: Outcome[dict[str, Any]]) -> None:
-        self.asking.discard(held.key)
-        if outcome.value is not None:
-            self.heard[held.key] = Heard(outcome.value, self.clock())
-        else:
-            old = self.heard.get(held.key)
-            self.heard[held.key] = Heard(old.table if old else None, old.at if old else self.clock(), outcome.problem)
+        self.lobby.standings.ask_now()
 
     def update(self, dt: float) -> None:
         self.lobby.update()
-        now = self.clock()
-        if now >= self._next_ask:
-            self._next_ask = now + REFRESH
+        if self._hosting and self._host_up():
+            self._hosting = False
+            self.status, self.tone = "Your server is running again: its tables come back.", "good"
             self.ask_all()
+
+    # --- this computer's server ---
+
+    def _stopped_here(self, held: HeldSeat) -> bool:
+        """`held`'s table is at a server this computer hosts, which is not running now."""
+        host = self.lobby.services.host
+        return host is not None and host.is_ours(held.server) and not host.running
+
+    def _host_up(self) -> bool:
+        host = self.lobby.services.host
+        return host is not None and host.running and host.url is not None
+
+    def host_again(self) -> None:
+        """H: start this computer's server again (shared as it was), so that its tables come back."""
+        host = self.lobby.services.host
+        if host is None or not self.held or not self._stopped_here(self.held[self.chosen]) or self._hosting:
+            return
+        shared = host.shared
+        self._hosting = True
+        self.status, self.tone = "Starting your server again…", "busy"
+        self.lobby.jobs.run(lambda: host.start(shared), self._host_started)
+
+    def _host_started(self, outcome: Outcome[None]) -> None:
+        host = self.lobby.services.host
+        problem = outcome.problem or (host.problem if host is not None else "")
+        if problem:
+            self._hosting = False
+            self.status, self.tone = problem[0].upper() + problem[1:], "bad"
 
     # --- choosing ---
 
@@ -126,6 +144,9 @@ class GamesScene:
         if not self.held or self._opening:
             return
         held = self.held[self.chosen]
+        if self._stopped_here(held):
+            self.status, self.tone = f"{code_words(held.code)} is at your server, which is stopped: H hosts it.", "bad"
+            return
         self._opening = True
         self.status, self.tone = f"Going back to your seat at {code_words(held.code)}…", "busy"
         self.lobby.open(held, self._not_opened)
@@ -157,6 +178,8 @@ class GamesScene:
                 self.forget()
             elif k == pygame.K_r:
                 self.ask_all()
+            elif k == pygame.K_h:
+                self.host_again()
             else:
                 row = list_key(k, self.chosen, len(self.held), self.visible)
                 if row is not None and self.held:
@@ -177,21 +200,45 @@ class GamesScene:
     # --- drawing ---
 
     def cells(self, i: int) -> Cells:
+        """The row of the `i`th table: its code (marked when it waits for this player), the game, the
+        others at it, whose turn, and the time left (or when the last move was made)."""
         held = self.held[i]
         heard = self.heard.get(held.key)
-        server = held.server.removeprefix("ws://")
+        kind = GAMES.get(held.game)
+        game = kind.title if kind is not None else held.game
         if heard is None or heard.table is None:
             said = heard.problem if heard is not None else "asking…"
-            return (code_words(held.code), server, held.name, said, ""), (GOLD, DIM, CREAM, RED if heard else DIM, DIM)
-        turn, colour = turn_words(held, heard.table)
-        if heard.problem:
+            if self._stopped_here(held):
+                said = STOPPED
+            return (code_words(held.code), game, "", said, ""), (GOLD, DIM, CREAM, RED if heard else DIM, DIM)
+        table = heard.table
+        turn, colour = turn_words(held, table)
+        mine = self.lobby.standings.is_yours(held) and turn == "yours"
+        code = (YOURS if mine else "") + code_words(held.code)
+        if self._stopped_here(held):
+            turn, colour = STOPPED, RED
+        elif heard.problem:
             turn, colour = "cannot be reached now", RED
+        left, left_colour = self._left(held, heard)
+        others = ", ".join(opponents(held.seat, table))
+        return (code, game_title(table), others, turn, left), (GOLD, DIM, CREAM, colour, left_colour)
+
+    def _left(self, held: HeldSeat, heard: Heard) -> tuple[str, tuple[int, int, int]]:
+        """The time left before a move is made for the player to move (red once it is short), or when the
+        last move was made at a table without a limit."""
+        assert heard.table is not None
+        left = self.lobby.standings.left(held)
+        if left is not None:
+            warn = warn_at(heard.table)
+            return clock_words(left), RED if warn is not None and left <= warn else CREAM
+        if heard.table.get("phase") != "playing":
+            return "", DIM
         since = float(heard.table.get("since_last_move", 0)) + self.clock() - heard.at
-        return (code_words(held.code), server, held.name, turn, ago(since)), (GOLD, DIM, CREAM, colour, DIM)
+        return f"moved {ago(since)}", DIM
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         hint = "Up/Down choose · Enter goes back to the table · Delete forgets it · R asks again · Esc goes back"
-        rect, s, top = screen_card(surface, "Your online games", hint, 0.8, 0.86)
+        rect, s, top = screen_card(surface, "Your online games", hint, 0.86, 0.86)
         x, y, w, h = rect
         pad = round(s * 1.2)
         bh = max(28, round(s * 1.7))
@@ -212,7 +259,10 @@ class GamesScene:
         return None
 
     def _buttons(self, surface: pygame.Surface, cx: int, by: int, bh: int, s: int) -> None:
-        shown = [("Resume", self.resume, bool(self.held)), ("Forget", self.forget, bool(self.held))]
+        chosen = self.held[self.chosen] if self.held else None
+        again = chosen is not None and self._stopped_here(chosen)
+        shown = [("Host again", self.host_again, not self._hosting)] if again else []
+        shown += [("Resume", self.resume, bool(self.held) and not again), ("Forget", self.forget, bool(self.held))]
         shown.append(("Back", self.window.close_top, True))
         bw, gap = max(140, s * 7), round(s * 0.8)
         left = cx - (len(shown) * bw + (len(shown) - 1) * gap) // 2

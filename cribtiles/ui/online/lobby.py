@@ -1,7 +1,9 @@
 """The window's side of online play, off the frame loop: one `Link` per server (each a thread of its
-own), and background jobs for whatever waits on an answer (connecting, creating, joining, a table's
-status). A job's outcome is handed to the frame that asks for it (`update`); no frame ever waits on the
-network (issue 31)."""
+own), background jobs for whatever waits on an answer (connecting, creating, joining, a table's
+status), and the standings of every table this player sits at, kept fresh in the background. A job's
+outcome is handed to the frame that asks for it (`update`); no frame ever waits on the network. A table
+sat at with no session to show it (a new table's code screen gone, a seat taken at a table still
+waiting) is left: a person is "here" only at the table on screen (issues 31, 44)."""
 
 from __future__ import annotations
 
@@ -17,10 +19,13 @@ from cribtiles.online.client import Link, NotConnected, Refused, check_url
 from cribtiles.rules.errors import IllegalMove
 
 from .services import HeldSeat, Lookout, OnlineServices, SessionMaker
+from .standings import Standings
 
 T = TypeVar("T")
 #: Seconds a server has to answer a connection before the player is told it cannot be reached.
 CONNECT_WAIT = 6.0
+#: Seconds a question asked in the background (a table's status) waits for a connection.
+POLL_WAIT = 2.0
 log = logging.getLogger("cribtiles.lobby")
 
 
@@ -88,17 +93,19 @@ class Lobby:
         self._lookout: Lookout | None = None
         self._starting = False  # a look-out is being started
         self._wanted = False  # and a screen still wants it
+        self.standings = Standings(self)
 
     # --- run in a job's thread ---
 
-    def link(self, url: str) -> Link:
-        """The link to `url`, connected; NotConnected in words when the server cannot be reached."""
+    def link(self, url: str, wait: float = CONNECT_WAIT) -> Link:
+        """The link to `url`, connected (within `wait` seconds); NotConnected in words when the server
+        cannot be reached."""
         url = check_url(url)
         with self._lock:
             link = self._links.get(url)
             if link is None:
                 link = self._links[url] = Link(url)
-        end = time.monotonic() + CONNECT_WAIT
+        end = time.monotonic() + wait
         while not link.wait_connected(0.1):
             never = link.connects == 0
             if time.monotonic() > end or (never and link.problem):
@@ -132,9 +139,26 @@ class Lobby:
         link.sit(held.code, held.token)
         return held
 
-    def status(self, held: HeldSeat) -> dict[str, Any]:
-        table: dict[str, Any] = self.link(held.server).request("status", code=held.code)["table"]
+    def status(self, held: HeldSeat, wait: float = CONNECT_WAIT) -> dict[str, Any]:
+        table: dict[str, Any] = self.link(held.server, wait).request("status", code=held.code)["table"]
         return table
+
+    # --- the standings' questions ---
+
+    def held_seats(self) -> list[HeldSeat]:
+        return self.services.book.seats()
+
+    def ask_status(self, held: HeldSeat, done: Callable[[dict[str, Any] | None, str], None]) -> None:
+        """`held`'s table's status, asked in a job; `done` hears it (or None and why not) in a frame."""
+        self.jobs.run(lambda: self.status(held, POLL_WAIT), lambda outcome: done(outcome.value, outcome.problem))
+
+    def let_go(self, held: HeldSeat) -> None:
+        """Leave `held`'s table unless a session shows it now (its seat stays this player's): sat at by a
+        code screen gone, or by a join whose table could not be opened (issue 44, defect 5)."""
+        with self._lock:
+            link = self._links.get(held.server)
+        if link is not None and held.code not in link.holders and link.holds(held.code):
+            link.step_away(held.code)
 
     # --- the frame's side ---
 
@@ -149,6 +173,7 @@ class Lobby:
 
         def done(outcome: Outcome[Any]) -> None:
             if outcome.value is None:
+                self.let_go(held)
                 said(outcome.problem)
             else:
                 self.take(outcome.value, held.game)
@@ -183,7 +208,9 @@ class Lobby:
             self.jobs.run(lookout.close, lambda _: None)
 
     def update(self) -> None:
+        """A frame: the jobs done are handed on, the tables due are asked about."""
         self.jobs.update()
+        self.standings.update()
 
     def close(self) -> None:
         """The window closes: the jobs, the look-out, the links and a hosted server all stop."""

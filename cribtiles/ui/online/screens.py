@@ -26,8 +26,9 @@ from .services import HeldSeat, SeatBook
 
 #: How often the list of servers on the network is looked at again (seconds).
 LAN_EVERY = 1.0
-#: How often a new table's server is asked whether every seat is taken yet (seconds).
-STATUS_EVERY = 2.0
+#: How often a new table's server is asked whether every seat is taken yet (seconds): the table opens
+#: by itself once they are, and the friend's turn timer runs from then.
+STATUS_EVERY = 1.0
 MINUTE, HOUR, DAY = 60, 3600, 86_400
 TIMERS: tuple[tuple[object, str], ...] = (
     (None, "none"),
@@ -361,20 +362,24 @@ class CreateScene(FormScene):
 
 
 class CodeScene:
-    """The new table's code, big enough to read out, and the way to the table."""
+    """The new table's code, big enough to read out, the address to type, and the way to the table: the
+    host sits at it here (the others see them at the table), and it opens by itself once every seat is
+    taken (issue 44, defect 12)."""
 
     def __init__(self, window: Window, lobby: Lobby, held: HeldSeat, open_seats: int) -> None:
         self.window, self.lobby, self.held, self.open_seats = window, lobby, held, open_seats
         self.waiting = "Waiting for players" if open_seats else ""  # until the server says otherwise
         self.status, self.tone = "", ""
         self._wait, self._asking = 0.0, False
+        self._sitting = False  # the table is being opened
+        self._begun = False  # every seat is taken: the table opens by itself (from this screen, shown)
         self.menu = Menu(
             [
                 Item(
                     "Go to the table",
                     self.go,
                     key=pygame.K_g,
-                    note="Sit down: the game starts once every seat is taken",
+                    note="You sit here already: the table opens by itself once every seat is taken",
                 ),
                 Item(
                     "Back", self.back, key=pygame.K_b, note="The table waits; Your online games on the title finds it"
@@ -383,11 +388,20 @@ class CodeScene:
         )
 
     def go(self) -> None:
+        """To the table: at once when every seat is taken, else as soon as they are (the host is seated
+        already; this screen keeps the code in sight meanwhile)."""
         if self.waiting:
-            self.say("The game starts once every seat is taken: " + self.waiting.lower() + ".", "bad")
+            self.say(f"You are at the table: it opens here as soon as it has its players ({self.waiting.lower()}).")
             return
+        if self._sitting:
+            return
+        self._sitting = True
         self.say("Sitting down…", "busy")
-        self.lobby.open(self.held, lambda problem: self.say(problem, "bad"))
+        self.lobby.open(self.held, self._not_opened)
+
+    def _not_opened(self, problem: str) -> None:
+        self._sitting = self._begun = False  # tried again when the server next says the game is on
+        self.say(problem, "bad")
 
     def say(self, words: str, tone: str = "") -> None:
         self.status, self.tone = words, tone
@@ -404,15 +418,16 @@ class CodeScene:
         seats = table.get("seats") or []
         open_seats = sum(1 for s in seats if isinstance(s, dict) and s.get("kind") == "open")
         self.waiting = f"Waiting for {open_seats} player{'s' if open_seats != 1 else ''}" if open_seats else ""
-        if not open_seats and self.tone == "bad":
-            self.say("")
+        self._begun = not open_seats and table.get("phase") == "playing"
 
     def back(self) -> None:
         self.window.close_top()
         self.window.close_top()  # past the Create screen, to the Online one
 
     def shutdown(self) -> None:
-        """Nothing of its own runs."""
+        """The table is left unless its session shows it now: the code screen was its place (the seat
+        stays this player's, in Your online games)."""
+        self.lobby.let_go(self.held)
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.KEYDOWN and event.key in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
@@ -422,15 +437,21 @@ class CodeScene:
 
     def update(self, dt: float) -> None:
         self.lobby.update()
+        if self._begun and not self._sitting:
+            self.go()  # every seat is taken: to the table, where the friend's turn timer may be running
         self._wait -= dt
         if self._wait <= 0 and not self._asking:
             self._wait = STATUS_EVERY
             self._ask()
 
     def server_words(self) -> str:
+        """The address the others type: for a server hosted here, its address on the local network when
+        it is shared, else the address on this computer (which only another window here can use)."""
         host = self.lobby.services.host
         if host is not None and host.url == self.held.server:
-            return host.lan_url or "this computer (only players here can join)"
+            if host.lan_url:
+                return host.lan_url
+            return f"{host.url} (this computer only: host for your network to let friends in)"
         return self.held.server
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:

@@ -10,6 +10,8 @@ from typing import Any, Protocol
 
 from cribtiles.online.lan import Found
 
+from ..chat import Mutes
+
 
 @dataclass(frozen=True)
 class HeldSeat:
@@ -63,9 +65,22 @@ class Host(Protocol):
         """Whether others on the local network may join (it listens there and is advertised)."""
         ...
 
+    @property
+    def running(self) -> bool:
+        """Whether its process runs (started by this window, or left running by an earlier one)."""
+        ...
+
+    def is_ours(self, url: str) -> bool:
+        """Whether `url` is this computer's server's address (running or not)."""
+        ...
+
     def start(self, shared: bool) -> None: ...
 
     def stop(self) -> None: ...
+
+    def keep_running(self) -> None:
+        """The window quits and the server goes on in the background; the next window takes it back."""
+        ...
 
 
 class Lookout(Protocol):
@@ -90,3 +105,4 @@ class OnlineServices:
     lookout: Callable[[], Lookout] | None = None  # starts a look-out (None: the network is not searched)
     sessions: SessionMaker | None = None  # None: the window's own (a RemoteSession)
     names: Sequence[str] = ()  # names this player used before, the first offered
+    mutes: Mutes | None = None  # whose chat this window hides, kept in the data folder (None: not kept)

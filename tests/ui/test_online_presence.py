@@ -1,0 +1,119 @@
+"""A person is "here" only at the online table on screen (issue 44, defect 5): the window, headless with
+its real remote sessions and posted keys against a real server on a loopback port, leaves each table as
+the screen changes (a new table's code screen gone, a cribbage table closed, the title opened over a
+table) and comes back when the table is shown again; `status` (what `cribtiles online status` prints)
+says so. Before, every table the window had sat at stayed "here", and its timers ran out unseen."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pygame
+import pytest
+
+from cribtiles.app.online_games import OnlineGames
+from cribtiles.app.storage import Store
+from cribtiles.online.client import Link
+from cribtiles.server.front import Limits
+from cribtiles.table import Seat
+from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.table import Table
+from cribtiles.ui.cribbage.scene import CribbageScene
+from cribtiles.ui.online.screens import CodeScene, CreateScene
+from cribtiles.ui.online.services import OnlineServices
+from cribtiles.ui.tiles.autopilot import post_key
+from cribtiles.ui.tiles.game_scene import GameScene
+from cribtiles.ui.title import TitleScene
+from cribtiles.ui.window import App
+from tests.server.running import running_server
+
+PATIENCE = 30.0
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, Any]]:
+    with running_server(limits=Limits(per_second=1000, burst=1000)) as running:  # Ann asks at every frame
+        yield running
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> Iterator[App]:
+    table = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
+    a = App(table, Preferences(speed="instant", tutorial_offered=True), Store(tmp_path), size=(1280, 800))
+    a.online = OnlineServices(OnlineGames(tmp_path))
+    yield a
+    a.close()
+
+
+def until(app: App, check: Callable[[], bool]) -> bool:
+    end = time.monotonic() + PATIENCE
+    while time.monotonic() < end:
+        app.frame(1 / 60)
+        if check():
+            return True
+        time.sleep(0.01)
+    return check()
+
+
+class Ann:
+    """The friend at every table: a link of her own, which makes tables and asks their status."""
+
+    def __init__(self, url: str) -> None:
+        self.link = Link(url)
+        assert self.link.wait_connected(PATIENCE)
+
+    def table(self, game: str) -> str:
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+        return str(self.link.request("create", game=game, seats=seats, sit=0)["code"])
+
+    def here(self, code: str, seat: int) -> bool:
+        """Whether the player at `seat` is here, as `status` tells anyone with the code."""
+        return bool(self.link.request("status", code=code)["table"]["seats"][seat]["present"])
+
+
+def test_only_the_table_on_screen_is_here(app: App, server: tuple[str, Any]) -> None:
+    url, _hall = server
+    ann = Ann(url)
+    try:
+        # a table made on the Online screen, its code screen left before the friend came
+        app.open_title()
+        app.open_online()
+        online = app.scenes[-1]
+        online.name.text, online.address.text = "Ben", url  # type: ignore[attr-defined]
+        online.create()  # type: ignore[attr-defined]
+        create = app.scenes[-1]
+        assert isinstance(create, CreateScene)
+        create.seats[0].choose("friend")
+        create.create()
+        assert until(app, lambda: isinstance(app.scenes[-1], CodeScene)), create.status
+        made = app.scenes[-1].held.code  # type: ignore[attr-defined]
+        assert ann.here(made, 0)  # the code screen is the table's: Ben is here while it is shown
+        post_key(pygame.K_ESCAPE)
+        assert until(app, lambda: not ann.here(made, 0))
+        ann.link.request("join", code=made, name="Ann")
+
+        # a cribbage table, opened and closed
+        crib = ann.table("cribbage")
+        app.open_online_table(url, crib, "Ben")
+        assert until(app, lambda: isinstance(app.scenes[-1], CribbageScene))
+        assert ann.here(crib, 1)
+        post_key(pygame.K_ESCAPE)
+        assert until(app, lambda: isinstance(app.scenes[-1], TitleScene))
+        assert until(app, lambda: not ann.here(crib, 1))
+
+        # a tile table: here while shown, away while the title is over it, here again on Continue
+        tiles = ann.table("tiles")
+        app.open_online_table(url, tiles, "Ben")
+        assert until(app, lambda: isinstance(app.scenes[-1], GameScene) and ann.here(tiles, 1))
+        post_key(pygame.K_ESCAPE)
+        assert until(app, lambda: isinstance(app.scenes[-1], TitleScene))
+        assert until(app, lambda: not ann.here(tiles, 1))
+        post_key(pygame.K_ESCAPE)  # back to the game
+        assert until(app, lambda: isinstance(app.scenes[-1], GameScene) and ann.here(tiles, 1))
+        assert not ann.here(made, 0) and not ann.here(crib, 1)
+        assert sorted(app.lobby.link(url).seats) == [tiles]  # the one table it comes back to
+    finally:
+        ann.link.close()
