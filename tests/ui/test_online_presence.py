@@ -6,6 +6,7 @@ says so. Before, every table the window had sat at stayed "here", and its timers
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -115,5 +116,40 @@ def test_only_the_table_on_screen_is_here(app: App, server: tuple[str, Any]) -> 
         assert until(app, lambda: isinstance(app.scenes[-1], GameScene) and ann.here(tiles, 1))
         assert not ann.here(made, 0) and not ann.here(crib, 1)
         assert sorted(app.lobby.link(url).seats) == [tiles]  # the one table it comes back to
+    finally:
+        ann.link.close()
+
+
+def test_the_caption_and_the_title_keep_up_with_a_table_not_on_screen(app: App, server: tuple[str, Any]) -> None:
+    """Issue 44, defect 8: with the title over an online table, the caption and the title's Continue kept
+    the scores last seen at the table; they now follow what its server tells of it."""
+    from cribtiles.online.botclient import tile_move
+    from cribtiles.rules import new_game
+
+    url, _hall = server
+    ann = Ann(url)
+    try:
+        seed = next(s for s in range(100) if new_game(2, seed=s, names=("Ann", "Ben")).current == 0)
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+        code = str(ann.link.request("create", game="tiles", seats=seats, sit=0, seed=seed)["code"])
+        app.open_online_table(url, code, "Ben")
+        assert until(app, lambda: isinstance(app.scenes[-1], GameScene))
+        assert until(app, lambda: app._caption_shown == "Crib Tiles — Ann 0 · You 0"), app._caption_shown
+        post_key(pygame.K_ESCAPE)  # the title over the table: it is left
+        assert until(app, lambda: isinstance(app.scenes[-1], TitleScene) and not ann.here(code, 1))
+
+        states = [m["state"] for m in ann.link.messages() if m["type"] == "state" and m["state"].get("match")]
+        told = states[-1]  # Ann's seat as it stands: her turn
+        move = tile_move(told, "easy", random.Random(3))
+        answer = ann.link.request("act", code=code, ply=told["ply"], move=move)
+        scores = answer["state"]["match"]["game"]["scores"]
+        assert scores[0] > 0
+        words = f"Ann {scores[0]} · You 0"
+        # and it is Ben's turn there now, which the caption says first
+        assert until(app, lambda: app._caption_shown == f"(1) Your turn — Crib Tiles — {words}"), app._caption_shown
+        title = app.scenes[-1]
+        assert isinstance(title, TitleScene)
+        continued = next(item for item in title.menu.items if item.label == "Continue")
+        assert continued.note == f"The game at the table: {words}"
     finally:
         ann.link.close()
