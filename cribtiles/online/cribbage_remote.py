@@ -1,6 +1,7 @@
-"""Classic cribbage at an online table, from a client's seat: `RemoteCribbageSession`, the cribbage
-scene's driver over a `Link` (the other seat's moves are said to be ready, then landed one at a time, as
-a bot's are at one window), and `bot_move`, a bot's move from what its seat is sent (issue 31)."""
+"""Classic cribbage at an online table, from a client's seat or a spectator's: `RemoteCribbageSession`, the
+cribbage scene's driver over a `Link` (the other seat's moves are said to be ready, then landed one at a
+time, as a bot's are at one window; a spectator sees each move as it comes), and `bot_move`, a bot's move
+from what its seat is sent (issues 31, 44)."""
 
 from __future__ import annotations
 
@@ -90,6 +91,45 @@ def stand_in_state(view: CribbageView) -> CribbageState:
     )
 
 
+def watcher_view(public: CribbagePublic) -> CribbageView:
+    """What a spectator sees from the first seat's side of the felt: the public game and no card of
+    anyone's hand (the scene draws the felt from a seat's view)."""
+    played = tuple(card for sequence in public.sequences for card in sequence)
+    return CribbageView(
+        player=0,
+        names=public.names,
+        options=public.options,
+        scores=public.scores,
+        dealer=public.dealer,
+        deal_number=public.deal_number,
+        phase=public.phase,
+        hand=(),
+        kept=(),
+        discards=(),
+        crib_size=public.crib_size,
+        starter=public.starter,
+        pile=public.pile,
+        count=public.count,
+        played=played,
+        cards_left=public.hand_sizes,
+        discarded_by=tuple(False for _ in public.names),
+        shown_hands=(),
+        show_step=public.show_step,
+        claim=public.claim,
+        to_count=(),
+        current_player=public.to_move,
+        legal=(),
+        events=(),
+        outcome=None,
+        cut_for_deal=(),
+        unseen=(),
+    )
+
+
+#: Why a spectator's window makes no move.
+WATCHING_WORDS = "you are watching this table: the players move"
+
+
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
 
@@ -119,16 +159,17 @@ class Seen:
 
 
 class RemoteCribbageSession:
-    """A `CribbageDriver` over `link` for `seat` at the table `code`: the scene sees only what the server
-    sent this seat. The seat's moves are sent with the table's ply; the other seat's arrive as states,
-    held until the scene lands them one at a time (`ready`, `land`). `keeper` takes the finished game
-    into this player's history, with its record to replay it from."""
+    """A `CribbageDriver` over `link` for `seat` at the table `code` (None: a spectator, who sees every
+    move as it comes and makes none): the scene sees only what the server sent this seat. The seat's
+    moves are sent with the table's ply; the other seat's arrive as states, held until the scene lands
+    them one at a time (`ready`, `land`). `keeper` takes the finished game into this player's history,
+    with its record to replay it from."""
 
     def __init__(
         self,
         link: Link,
         code: str,
-        seat: int,
+        seat: int | None,
         state: dict[str, Any] | None = None,
         keeper: Records | None = None,
     ) -> None:
@@ -138,7 +179,7 @@ class RemoteCribbageSession:
         self.keeper = keeper
         self._finished = False
         self._closed = False
-        self._token = link.seats.get(code)  # to come back to the seat
+        self._token = link.seats.get(code) if seat is not None else None  # to come back to the seat
         self._box = link.listen(code)
         self._watch = ConnectionWatch(link)
         self._held: list[Seen] = []  # the other's moves, not landed yet
@@ -231,7 +272,7 @@ class RemoteCribbageSession:
                 self._now = seen
             return
         assert last.public is not None
-        if last.public.to_move == 1 - self.seat:
+        if self.seat is not None and last.public.to_move == 1 - self.seat:
             self._held.append(seen)
         else:
             self._adopt(seen)
@@ -249,7 +290,7 @@ class RemoteCribbageSession:
 
     @property
     def mine(self) -> tuple[int, ...]:
-        return (self.seat,)
+        return () if self.seat is None else (self.seat,)
 
     def public(self) -> CribbagePublic:
         """The game as both seats see it (the other's move shown once landed)."""
@@ -267,13 +308,19 @@ class RemoteCribbageSession:
 
     @property
     def thinking(self) -> bool:
+        if self.seat is None:
+            return False
         return self.public().to_move == 1 - self.seat and self._asked == self._now.moves
 
     def _check_mine(self, seat: int) -> None:
+        if self.seat is None:
+            raise IllegalMove(WATCHING_WORDS)
         if seat != self.seat:
             raise IllegalMove(f"seat {seat + 1} is not played here")
 
     def view(self, seat: int) -> CribbageView:
+        if self.seat is None:  # a spectator: the felt from the first seat's side, no hand
+            return watcher_view(self.public())
         self._check_mine(seat)
         assert self._now.view is not None
         return self._now.view
@@ -285,11 +332,15 @@ class RemoteCribbageSession:
         return self.public().claim
 
     def legal_after_answer(self, seat: int) -> tuple[Move, ...]:
+        if self.seat is None:
+            return ()
         self._check_mine(seat)
         return self._now.after
 
     def why_not(self, seat: int, move: Move) -> str:
         """Why `seat` may not make `move` now, in words ("" when it may; the server judges it again)."""
+        if self.seat is None:
+            return _sentence(WATCHING_WORDS)
         if seat != self.seat:
             return f"Seat {seat + 1} is not played here."
         public = self.public()
@@ -371,7 +422,7 @@ class RemoteCribbageSession:
     def ready(self) -> bool:
         """The other seat's move has come (what it is stays behind the session until it lands)."""
         self._drain()
-        if self._now.public is not None and self._now.public.to_move == 1 - self.seat:
+        if self.seat is not None and self._now.public is not None and self._now.public.to_move == 1 - self.seat:
             self._asked = self._now.moves
         return bool(self._held)
 
@@ -417,8 +468,8 @@ class RemoteCribbageSession:
         end, this seat as the person, the other's level when a bot sat there (None: a person did). Once
         here; a session made again for the same table (a reconnection, the game opened again from the
         list of online games) records the same game, which the history knows by its key."""
-        if self._finished or self.keeper is None or not self.is_over:
-            return
+        if self._finished or self.keeper is None or not self.is_over or self.seat is None:
+            return  # (a game watched is not this player's)
         text = self.record()
         if text is None:
             return  # the record comes with the end's state: asked again at the next frame

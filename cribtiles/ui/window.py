@@ -351,9 +351,9 @@ class App:
         self.push(join)
         join.join()
 
-    def _remote_session(self, link: Link, code: str, seat: int, game: str = "tiles") -> Session | CribbageDriver:
-        """The session of `seat` at the table `code` of `game`, through `link` (which holds the seat);
-        made in a job, as it waits for the table's state."""
+    def _remote_session(self, link: Link, code: str, seat: int | None, game: str = "tiles") -> Session | CribbageDriver:
+        """The session of `seat` (None: a spectator's) at the table `code` of `game`, through `link`
+        (which holds the seat); made in a job, as it waits for the table's state."""
         if game == "cribbage":
             from cribtiles.online.cribbage_remote import RemoteCribbageSession
 

@@ -210,6 +210,9 @@ class CribbageScene:
         # its moves and the bot's go through the session (the bot thinks behind it, beside the frames);
         # all the scene knows of the game is what the session says all may see, and your own hand
         self.session = session
+        # a table online watched, not sat at: the felt from the first seat's side, every move told as it
+        # comes, nothing to play (issue 44)
+        self.watching = not session.mine
         # online: lines to the table, and what it tells (C); the window's mutes (a test's host keeps none)
         self.chat = Chat(session, getattr(app, "chat_mutes", None))
         self._refresh()
@@ -247,13 +250,15 @@ class CribbageScene:
         self.replaying: tuple[str, str] | None = None
         # a replay of a finished game with every hand shown (Tab): the other seat's cards face up
         self.open_hands: dict[int, tuple[Card, ...]] = {}  # a replay's every hand face up (Tab): each seat's cards
+        if self.watching:
+            self.hold = Hold.NONE
+            self._watch_words()
 
     def _refresh(self) -> None:
         """Ask the session again, once something was done: the public value, your hand, your calls."""
         session = self.session
         self.pub: CribbagePublic = session.public()
-        person = self.pub.person
-        assert person is not None  # the window shows only games with a person at the table
+        person = self.person
         self.seen: CribbageView = session.view(person)
         self.open_call: Claim | None = session.call_open(person)
         self.after_answer: tuple[Move, ...] = session.legal_after_answer(person)
@@ -294,8 +299,10 @@ class CribbageScene:
     def whose(self, player: int) -> str:
         """Whose, in the prompt's words: "your"; with two players "its" (a bot) or "their"; with more the
         player by name ("West's")."""
-        if player == self.person:
+        if player == self.person and not self.watching:
             return "your"
+        if self.watching:
+            return f"{self.pub.called(player)}'s"
         return self.pub.its(player) if self.pub.players == 2 else f"{self.pub.called(player)}'s"
 
     @property
@@ -314,8 +321,11 @@ class CribbageScene:
 
     @property
     def person(self) -> int:
+        """The seat the felt is seen from: the person's (a spectator's: the first seat's)."""
         person = self.pub.person
-        assert person is not None  # the window shows only games with a person at the table
+        if person is None:
+            assert self.watching  # the window shows only games with a person at the table, or watched
+            return 0
         return person
 
     @property
@@ -390,6 +400,10 @@ class CribbageScene:
 
     def _key(self, event: pygame.event.Event) -> None:
         k = event.key
+        if self.watching:  # nothing to play: Escape goes back
+            if k in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
+                self.app.close_top()
+            return
         if self.ended:
             if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
                 self.new_game()
@@ -456,6 +470,8 @@ class CribbageScene:
             self.declared = max(0, min(self._most(), self.declared + step))
 
     def _press(self, point: Point) -> None:
+        if self.watching:
+            return
         if self.ended:
             for kind, rect in self.layout.end_buttons(self.reviewed).items():
                 if contains(rect, point):
@@ -771,6 +787,8 @@ class CribbageScene:
         self.coach.stale(self._here())  # a hint is for the position it was asked in
         for happening in told:
             self._tell(happening)
+        if self.watching:
+            self._watch_words()
         if self.owed and self.pub.claim is None:
             self._settle_untold()
         for peg in self.pegs:
@@ -817,8 +835,18 @@ class CribbageScene:
             if points > 0:
                 self.pegs[p].score(points)
         held = _hold_after(h, self.pub)
-        if held is not Hold.NONE:
+        if held is not Hold.NONE and not self.watching:  # a spectator has no Enter to go on with
             self.hold = held
+
+    def _watch_words(self) -> None:
+        """A spectator's prompt and keys (as a replay's are the replay's): who is watched, and the last
+        move made, or how the game ended."""
+        pub = self.pub
+        said = pub.story[-1].words if pub.story else ""
+        if pub.is_over and pub.summary is not None:
+            said = f"The end: {pub.summary.words}"
+        where = "Watching " + " and ".join(pub.names)
+        self.replaying = (f"{where}: {said}" if said else where, WATCH_KEYS)
 
     def _settle_untold(self) -> None:
         """A score said aloud was answered by a move not told here (online, an answer that came with the
@@ -1232,6 +1260,8 @@ class CribbageScene:
 
 KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · I hint · N new game · Esc the title"
 UNDO_KEYS = " · U undo"
+#: The keys' line of a table watched.
+WATCH_KEYS = f"You are watching: nothing to play · {CHAT_KEYS} · Esc goes back"
 MUGGINS_KEYS = " · digits say your count · M calls muggins"
 COUNT_KEYS = " · digits say your count"
 

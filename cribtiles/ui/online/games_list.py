@@ -21,7 +21,7 @@ from ..tiles.game_words import clock_words
 from .form import GREEN
 from .lobby import Lobby, Outcome
 from .screens import Window, code_words
-from .services import HeldSeat
+from .services import WATCHING, HeldSeat
 from .standings import Heard
 
 COLUMNS = ((0.0, "Table"), (0.15, "Game"), (0.36, "Playing with"), (0.6, "Turn"), (0.8, "Time left"))
@@ -79,7 +79,8 @@ class GamesScene:
 
     def __init__(self, window: Window, lobby: Lobby, clock: Any = time.monotonic) -> None:
         self.window, self.lobby, self.clock = window, lobby, clock
-        self.held = lobby.services.book.seats()[::-1]  # the newest first
+        # the seats held, the newest first, then the tables watched in this window
+        self.held = lobby.services.book.seats()[::-1] + lobby.watched[::-1]
         self.chosen, self.top, self.visible = 0, 0, 8
         self.rows: list[tuple[int, Any]] = []
         self.buttons: list[tuple[str, Any, tuple[int, int, int, int]]] = []
@@ -148,6 +149,10 @@ class GamesScene:
             self.status, self.tone = f"{code_words(held.code)} is at your server, which is stopped: H hosts it.", "bad"
             return
         self._opening = True
+        if held.seat == WATCHING:
+            self.status, self.tone = f"Going to watch {code_words(held.code)}…", "busy"
+            self.lobby.watch(held.server, held.code, self._not_opened)
+            return
         self.status, self.tone = f"Going back to your seat at {code_words(held.code)}…", "busy"
         self.lobby.open(held, self._not_opened)
 
@@ -159,7 +164,10 @@ class GamesScene:
         if not self.held:
             return
         held = self.held.pop(self.chosen)
-        self.lobby.services.book.remove(held.server, held.code)
+        if held.seat == WATCHING:
+            self.lobby.watched = [w for w in self.lobby.watched if w.key != held.key]
+        else:
+            self.lobby.services.book.remove(held.server, held.code)
         self.chosen = max(0, min(self.chosen, len(self.held) - 1))
         self.status, self.tone = f"{code_words(held.code)} is off your list (the table itself goes on).", ""
 
@@ -219,6 +227,8 @@ class GamesScene:
             turn, colour = STOPPED, RED
         elif heard.problem:
             turn, colour = "cannot be reached now", RED
+        if held.seat == WATCHING:
+            turn = f"watching · {turn}"
         left, left_colour = self._left(held, heard)
         others = ", ".join(opponents(held.seat, table))
         return (code, game_title(table), others, turn, left), (GOLD, DIM, CREAM, colour, left_colour)
@@ -262,7 +272,8 @@ class GamesScene:
         chosen = self.held[self.chosen] if self.held else None
         again = chosen is not None and self._stopped_here(chosen)
         shown = [("Host again", self.host_again, not self._hosting)] if again else []
-        shown += [("Resume", self.resume, bool(self.held) and not again), ("Forget", self.forget, bool(self.held))]
+        go = "Watch" if chosen is not None and chosen.seat == WATCHING else "Resume"
+        shown += [(go, self.resume, bool(self.held) and not again), ("Forget", self.forget, bool(self.held))]
         shown.append(("Back", self.window.close_top, True))
         bw, gap = max(140, s * 7), round(s * 0.8)
         left = cx - (len(shown) * bw + (len(shown) - 1) * gap) // 2

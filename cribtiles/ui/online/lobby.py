@@ -18,8 +18,19 @@ from typing import Any, Generic, TypeVar
 from cribtiles.online.client import Link, NotConnected, Refused, check_url
 from cribtiles.rules.errors import IllegalMove
 
-from .services import HeldSeat, Lookout, OnlineServices, SessionMaker
+from .services import WATCHING, HeldSeat, Lookout, OnlineServices, SessionMaker
 from .standings import Standings
+
+
+def code_words(code: str) -> str:
+    """A code as read out: two groups of three ("KPW RTX")."""
+    return f"{code[:3]} {code[3:]}" if len(code) == 6 else code
+
+
+def normal_code(text: str) -> str:
+    """A code as typed ("kxr-mtb ") as the server gives it ("KXRMTB")."""
+    return "".join(ch for ch in text.upper() if ch.isalnum())
+
 
 T = TypeVar("T")
 #: Seconds a server has to answer a connection before the player is told it cannot be reached.
@@ -93,6 +104,7 @@ class Lobby:
         self._lookout: Lookout | None = None
         self._starting = False  # a look-out is being started
         self._wanted = False  # and a screen still wants it
+        self.watched: list[HeldSeat] = []  # the tables watched in this window, the newest last (seat WATCHING)
         self.standings = Standings(self)
 
     # --- run in a job's thread ---
@@ -146,7 +158,8 @@ class Lobby:
     # --- the standings' questions ---
 
     def held_seats(self) -> list[HeldSeat]:
-        return self.services.book.seats()
+        """The seats held (kept in the data folder), and the tables watched in this window."""
+        return [*self.services.book.seats(), *self.watched]
 
     def ask_status(self, held: HeldSeat, done: Callable[[dict[str, Any] | None, str], None]) -> None:
         """`held`'s table's status, asked in a job; `done` hears it (or None and why not) in a frame."""
@@ -177,6 +190,26 @@ class Lobby:
                 said(outcome.problem)
             else:
                 self.take(outcome.value, held.game)
+
+        self.jobs.run(work, done)
+
+    def watch(self, url: str, code: str, said: Callable[[str], None]) -> None:
+        """Watch the table `code` at `url` in the window, as a spectator (its game asked first); it is
+        listed in Your online games, to watch again; `said` hears why not, in words."""
+
+        def work() -> tuple[Any, HeldSeat]:
+            link = self.link(url)
+            table = link.request("status", code=code.strip())["table"]
+            watched = HeldSeat(link.url, normal_code(code), WATCHING, "", str(table.get("game") or "tiles"))
+            return self.make(link, watched.code, None, watched.game), watched
+
+        def done(outcome: Outcome[tuple[Any, HeldSeat]]) -> None:
+            if outcome.value is None:
+                said(outcome.problem)
+                return
+            session, watched = outcome.value
+            self.watched = [w for w in self.watched if w.key != watched.key] + [watched]
+            self.take(session, watched.game)
 
         self.jobs.run(work, done)
 

@@ -22,6 +22,7 @@ from ..screens import Item, Menu, fit, screen_card
 from . import form
 from .form import GREEN, TONES, FormScene, Row
 from .lobby import Lobby, Outcome
+from .lobby import code_words as code_words  # where the screens have always found it
 from .services import HeldSeat, SeatBook
 
 #: How often the list of servers on the network is looked at again (seconds).
@@ -52,11 +53,6 @@ class Window(Protocol):
     def push(self, scene: Any) -> None: ...
 
     def close_top(self) -> None: ...
-
-
-def code_words(code: str) -> str:
-    """A code as read out: two groups of three ("KPW RTX")."""
-    return f"{code[:3]} {code[3:]}" if len(code) == 6 else code
 
 
 def held_at(book: SeatBook, url: str, code: str) -> HeldSeat | None:
@@ -99,11 +95,14 @@ class OnlineScene(FormScene):
         )
         rows = [self.name, self.address, self.nearby, self.shared]
         if host is not None:
-            note = "A server here: it stops when you quit, and its tables wait for the next time you host"
+            note = "A server here: when you quit, you choose whether it keeps running; its tables wait for you"
             rows.append(form.action("Host a game on this computer", self.host, note, pygame.K_h))
         rows += [
             form.action("Create a table", self.create, "Choose the seats and the rules; you get a code", pygame.K_c),
             form.action("Join with a code", self.join, "A friend read you a code: take your seat", pygame.K_j),
+            form.action(
+                "Watch with a code", self.watch, "See a table as everyone sees it, no rack or hand", pygame.K_w
+            ),
             form.action("Back", self.close, "Back to the title screen"),
         ]
         super().__init__(rows, self.close)
@@ -172,6 +171,16 @@ class OnlineScene(FormScene):
         ready = self._ready()
         if ready is not None:
             self.window.push(JoinScene(self.window, self.lobby, ready[1], ready[0]))
+
+    def watch(self) -> None:
+        """Watch with a code: a spectator needs no name, only the server's address (ready, or typed next)."""
+        from .watch import WatchScene
+
+        try:
+            url = check_url(self.address.text) if self.address.text.strip() else ""
+        except ValueError:
+            url = ""
+        self.window.push(WatchScene(self.window, self.lobby, url))
 
     # --- what changed out there ---
 

@@ -12,6 +12,9 @@ from cribtiles.online.lan import Found
 
 from ..chat import Mutes
 
+#: The seat of a table this window watches rather than sits at (a spectator's: no token, no seat).
+WATCHING = -1
+
 
 @dataclass(frozen=True)
 class HeldSeat:
@@ -92,8 +95,9 @@ class Lookout(Protocol):
 
 
 #: Makes the session of a seat at a table online: (link, code, seat, game) -> the game's session (a
-#: Session of the tile game, cribbage's driver). It runs in a job, as it may wait for the table's state.
-SessionMaker = Callable[[Any, str, int, str], Any]
+#: Session of the tile game, cribbage's driver); seat None: a spectator's. It runs in a job, as it may
+#: wait for the table's state.
+SessionMaker = Callable[[Any, str, int | None, str], Any]
 
 
 @dataclass
