@@ -513,6 +513,10 @@ class RemoteCribbageSession:
     def where(self) -> tuple[str, str] | None:
         return self.link.url, self.code
 
+    @property
+    def spectator(self) -> bool:
+        return self.seat is None
+
     def here(self, present: bool) -> None:
         """The player looks at this table (`present`), or at something else: only the table on screen
         is "here" for the others (issue 44, defect 5)."""

@@ -96,3 +96,8 @@ class AtOneWindow:
 
     def here(self, present: bool) -> None:
         """Whether the player looks at this table now: nothing to tell anyone at a table of this window."""
+
+    @property
+    def spectator(self) -> bool:
+        """Whether the window watches this table from no seat: never at a table of this window."""
+        return False

@@ -185,6 +185,11 @@ class Session(Protocol):
         others (a table of this window has no one elsewhere to tell)."""
         ...
 
+    @property
+    def spectator(self) -> bool:
+        """The window watches this table from no seat (a table online watched): no rack, nothing to play."""
+        ...
+
     def time_left(self) -> float | None:
         """Seconds left on the turn timer of the seat to move (None: no timer runs)."""
         ...

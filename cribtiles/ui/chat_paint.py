@@ -12,8 +12,9 @@ from .geometry import Rect
 from .paint import CREAM, DIM, GOLD, RED, Target, draw_rect, fit_width, rounded_panel, wrap, write
 
 FIELD_FILL, FIELD_EDGE = (34, 22, 14, 255), (150, 110, 60)  # opaque: what it covers waits
-HISTORY_FILL = (18, 14, 10, 235)  # the table's chat over the board: dark, the board a shade behind
+HISTORY_FILL = (22, 16, 11, 255)  # the table's chat over the board: opaque enough that no tile shows through
 MUTED = (150, 90, 80)
+MUTE_LABEL = "Mute (click a name):"
 
 
 def _faded(fade: float) -> tuple[int, int, int]:
@@ -77,7 +78,7 @@ def history_chips(area: Rect, speakers: tuple[tuple[str, bool], ...], size: int)
     x, y, w, _ = area
     small = max(11, size - 2)
     font = art.font(small)
-    left = x + 14 + font.size("Mute:")[0] + 10
+    left = x + 14 + font.size(MUTE_LABEL)[0] + 10
     chips: list[tuple[str, Rect]] = []
     for name, muted in speakers:
         width = font.size(chip_label(name, muted))[0] + 18
@@ -99,7 +100,7 @@ def draw_history(surf: Target, area: Rect, view: ChatView, size: int) -> None:
     small = max(11, size - 2)
     chips = history_chips(area, view.speakers, size)
     head = y + 8 + round(small * 0.8)
-    write(surf, "Mute:" if chips else "The table's chat", small, DIM, (x + 14, head), "midleft")
+    write(surf, MUTE_LABEL if chips else "The table's chat", small, DIM, (x + 14, head), "midleft")
     for (name, rect), (_, muted) in zip(chips, view.speakers, strict=False):
         draw_rect(surf, MUTED if muted else FIELD_EDGE, rect, 1, border_radius=rect[3] // 2)
         write(surf, chip_label(name, muted), small, MUTED if muted else CREAM, (rect[0] + rect[2] / 2, head), "center")

@@ -747,8 +747,9 @@ class App:
         here = self._held_at(self._here.where if self._here is not None else None)
         at = "" if here is not None and here.key == news.held.key else f" at {code_words(news.held.code)}"
         if news.kind is Kind.TURN:
+            listed = getattr(self.scenes[-1], "lists_tables", False)  # Your online games shows it already
             if at:
-                self._tell(f"Your turn{at}: Your online games takes you there.")
+                self._tell(f"Your turn{at}." if listed else f"Your turn{at}: Your online games takes you there.")
         else:
             left = clock_words(news.left).removesuffix(" left")
             self._tell(f"Your move{at}: {left} left before it is made for you.")

@@ -2,7 +2,10 @@
 `python docs/screenshots/take_online.py [FOLDER]` (or `take.py online [FOLDER]`) writes
 online-hosting.png and online-host.png (a server hosted by this computer: the Online screen, then a
 new table's code), online-join.png (joining with a code), online-away.png (a table where the other
-player is away), online-games.png (Your online games) and online-chat.png (a line heard, one typed).
+player is away), online-games.png (Your online games), online-chat.png (a line heard, one typed),
+online-chat-history.png (a table opened again: its chat kept, a player muted), online-watch.png (a
+table watched: no rack) and online-your-turn.png (a turn at a table not on screen: the window's
+caption in a real X window's title bar, from Xvfb and twm when they are installed).
 
 The away and games shots use a server in this process whose clock the script moves on (as the days
 pass for a table that waits), so that "away 14 min" and "2 days ago" are the server's own words."""
@@ -324,5 +327,156 @@ def online(folder: Path = HERE) -> None:
                 ben_seat.close()
 
 
+def chat_and_watch(folder: Path = HERE) -> None:
+    """online-chat-history.png: Ann opens a table again, days after; its chat is kept with it, C shows it,
+    and she has muted a spectator. online-watch.png: Cy watches Ann's and Ben's table, with no rack."""
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    import pygame
+
+    from cribtiles.online.client import Link
+    from cribtiles.ui.tiles.autopilot import post_key
+    from cribtiles.ui.tiles.game_scene import GameScene
+
+    def save(app: Any, name: str) -> None:
+        pygame.image.save(app.screen, str(folder / name))
+        print(f"wrote {folder / name}")
+
+    clock = Clock()
+    rng = random.Random(5)
+    with tempfile.TemporaryDirectory() as tmp, server_here(clock) as (url, _hall):
+        here = Path(tmp)
+        names = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}]
+        code = new_table(url, names, 0)
+        ann, ben = Seated(url, code, "Ann"), Seated(url, code, "Ben")
+        watcher = Link(url)
+        try:
+            assert watcher.wait_connected(PATIENCE)
+            watcher.request("watch", PATIENCE, code=code)
+            turns_until(ann, ben, 3, ben, rng)
+            said = [
+                (ben, "Evening! Ready for a rematch after last week?"),
+                (ann, "Always. Go easy on the fifteens this time"),
+                (watcher, "Watching from the office: nice opening, Ann"),
+                (ben, "No promises. That run of four was lucky"),
+                (watcher, "Are you going to play that seven or not"),
+            ]
+            for who, text in said:
+                link = who if isinstance(who, Link) else who.link
+                link.request("chat", PATIENCE, code=code, text=text)
+                clock.later(40)
+            turns_until(ann, ben, 5, ann, rng)
+            held = ann.held(url)
+            ann.close()
+            clock.later(2 * 86_400)
+
+            app = an_app(here / "ann")
+            try:
+                app.online.book.add(held)
+                app.chat_mutes.set_muted((url, code), "a spectator", True)
+                app.open_online_table(url, code, "Ann")
+                until(app, lambda: isinstance(app.scenes[-1], GameScene), "Ann back at the table")
+                frames(app, 30)
+                post_key(pygame.K_c)
+                frames(app, 31)
+                save(app, "online-chat-history.png")
+            finally:
+                app.close()
+
+            cy = an_app(here / "cy")
+            try:
+                cy.lobby.watch(url, code, lambda problem: print(problem))
+                until(cy, lambda: isinstance(cy.scenes[-1], GameScene), "Cy watching")
+                frames(cy, 60)
+                save(cy, "online-watch.png")
+            finally:
+                cy.close()
+        finally:
+            watcher.close()
+            ben.close()
+
+
+def your_turn(folder: Path = HERE) -> None:
+    """online-your-turn.png: a real X window (Xvfb, with twm for a title bar) started as `cribtiles` starts
+    it, on its title screen, its seat at a table online where it has just become the player's turn: the
+    caption, the title's mark and its words. Skipped, said so, without Xvfb, twm or ImageMagick."""
+    import shutil
+    import subprocess
+
+    tools = ("Xvfb", "twm", "import")
+    if not all(shutil.which(t) for t in tools):
+        print(f"online-your-turn.png not taken: it needs {', '.join(tools)}")
+        return
+    display = next(f":{n}" for n in range(150, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1300x860x24", "-nolisten", "tcp"])
+    env = dict(os.environ, DISPLAY=display, SDL_AUDIODRIVER="dummy")
+    env.pop("SDL_VIDEODRIVER", None)
+    try:
+        end = time.monotonic() + PATIENCE
+        while not Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
+            assert time.monotonic() < end, "Xvfb did not start"
+            time.sleep(0.1)
+        twm = subprocess.Popen(["twm"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            done = subprocess.run(
+                [sys.executable, __file__, "--your-turn-window", str(folder / "online-your-turn.png")],
+                env=env,
+                timeout=120,
+            )
+            assert done.returncode == 0, "the window for online-your-turn.png failed"
+        finally:
+            twm.terminate()
+    finally:
+        xvfb.terminate()
+
+
+def your_turn_window(out: Path) -> None:
+    """In the X display the caller started: a server here, Ann's seat kept in a data folder, the window
+    started as `cribtiles` starts it, and Ben's move making it Ann's turn; the screen shot once told."""
+    import shutil
+    import subprocess
+
+    from cribtiles.app.main import main
+    from cribtiles.app.online_games import OnlineGames
+    from cribtiles.ui import window
+
+    clock = Clock()
+    rng = random.Random(8)
+    with tempfile.TemporaryDirectory() as tmp, server_here(clock) as (url, _hall):
+        folder = Path(tmp)
+        names = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}]
+        code = new_table(url, names, 0)
+        ann, ben = Seated(url, code, "Ann"), Seated(url, code, "Ben")
+        turns_until(ann, ben, 2, ben, rng)
+        OnlineGames(folder).add(ann.held(url))
+        ann.close()
+
+        def run(self: Any, max_seconds: float | None = None, ready: Any = None) -> None:
+            frames(self, 30)
+            ben.move(rng)  # Ben moves while Ann looks at the title: it is her turn there
+            until(self, lambda: self._caption_shown.startswith("(1) Your turn"), "the turn told")
+            if shutil.which("xdotool"):  # the pointer out of the way: no button lit under it
+                subprocess.run(["xdotool", "mousemove", "1290", "850"], check=False)
+            end = time.monotonic() + 1.0
+            while time.monotonic() < end:  # a second of frames, for the window manager to draw the title
+                self.frame(1 / 60)
+                time.sleep(0.02)
+            subprocess.run(["import", "-window", "root", "-crop", "1296x856+0+0", str(out)], check=True)
+            print(f"wrote {out}")
+            self.close()
+
+        window.App.run = run  # type: ignore[method-assign]
+        try:
+            assert main(["--data-dir", str(folder), "--size", "1280x800"]) == 0
+        finally:
+            ben.close()
+
+
 if __name__ == "__main__":
-    online(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)
+    if sys.argv[1:2] == ["--your-turn-window"]:
+        your_turn_window(Path(sys.argv[2]))
+    else:
+        where = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE
+        online(where)
+        chat_and_watch(where)
+        your_turn(where)

@@ -110,5 +110,5 @@ def test_a_turn_at_a_table_not_on_screen_is_told_and_its_time_nearly_out_warned(
     assert seen["warned"].startswith(f"Your move at {made['code'][:3]} {made['code'][3:]}: 0:")
     assert seen["alerts late"] == (2, 2)
     table, game, others, turn, left = seen["row"]
-    assert (table, game, others, turn) == (f"● {made['code'][:3]} {made['code'][3:]}", "Kings Cribbage", "Ann", "yours")
+    assert (table, game, others, turn) == (f"» {made['code'][:3]} {made['code'][3:]}", "Kings Cribbage", "Ann", "yours")
     assert left.startswith("0:") and left.endswith(" left"), left

@@ -154,6 +154,7 @@ def test_your_online_games_hosts_again_a_table_of_this_computer_s_stopped_server
         games = app.scenes[-1]
         assert isinstance(games, GamesScene)
         assert until(app, lambda: games.cells(0)[0][3] == STOPPED), games.cells(0)
+        assert games.status == ""  # the foot says what H does (drawn from STOPPED_WORDS)
         assert [label for label, _, _ in games.buttons] == ["Host again", "Forget", "Back"]
         post_key(pygame.K_h)
         assert until(app, lambda: games.cells(0)[0][3] == "waiting for 1 player"), (games.cells(0), games.status)

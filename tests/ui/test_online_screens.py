@@ -258,7 +258,7 @@ def test_your_online_games_lists_each_table_with_whose_turn_and_resumes_one(
     # the newest first; the bot moves at once when it starts, then it is Ann's turn
     assert until(app, lambda: turns() == ["waiting for 1 player", "yours"]), turns()
     # the table that waits for Ann's move is marked; the game, the others, and when the last move was made
-    assert [games.cells(i)[0][0].replace(" ", "") for i in range(2)] == [waiting["code"], "●" + vs_bot["code"]]
+    assert [games.cells(i)[0][0].replace(" ", "") for i in range(2)] == [waiting["code"], "»" + vs_bot["code"]]
     assert [games.cells(i)[0][1:3] for i in range(2)] == [("Kings Cribbage", "(open)"), ("Kings Cribbage", "Easy")]
     assert [games.cells(i)[0][4] for i in range(2)] == ["", "moved just now"]
     shot(app, "games")

@@ -187,9 +187,15 @@ class WireSession:
         return None
 
     chat_allowed = False  # nobody elsewhere to write to
+    chat_lines = ()
+    where = None  # not a table of a server: nobody elsewhere is told who is here
+    spectator = False
 
     def say(self, text: str) -> None:
         raise IllegalMove("no chat over this wire")
+
+    def here(self, present: bool) -> None:
+        pass
 
     def time_left(self) -> float | None:
         return None

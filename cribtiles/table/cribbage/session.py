@@ -226,6 +226,11 @@ class CribbageDriver(Protocol):
         """Whether the player looks at this table now (online, only the table on screen is "here")."""
         ...
 
+    @property
+    def spectator(self) -> bool:
+        """The window watches this table from no seat (a table online watched): no hand, nothing to play."""
+        ...
+
     def close(self) -> None: ...
 
 

@@ -212,7 +212,7 @@ class CribbageScene:
         self.session = session
         # a table online watched, not sat at: the felt from the first seat's side, every move told as it
         # comes, nothing to play (issue 44)
-        self.watching = not session.mine
+        self.watching = session.spectator
         # online: lines to the table, and what it tells (C); the window's mutes (a test's host keeps none)
         self.chat = Chat(session, getattr(app, "chat_mutes", None))
         self._refresh()

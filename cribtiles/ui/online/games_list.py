@@ -26,8 +26,10 @@ from .standings import Heard
 
 COLUMNS = ((0.0, "Table"), (0.15, "Game"), (0.36, "Playing with"), (0.6, "Turn"), (0.8, "Time left"))
 #: The mark before a table that waits for this player's move.
-YOURS = "● "
-STOPPED = "your server is stopped: H hosts it again"
+YOURS = "» "
+STOPPED = "your server is off"
+#: Said at the foot while a table of this computer's stopped server is chosen.
+STOPPED_WORDS = "{code} is at your server, on this computer, which is stopped: Host again (H) starts it."
 
 
 def ago(seconds: float) -> str:
@@ -76,6 +78,8 @@ def turn_words(held: HeldSeat, table: dict[str, Any]) -> tuple[str, tuple[int, i
 class GamesScene:
     """The list, Resume (Enter), Host again (H, for a table of this computer's stopped server), Forget
     (Delete), Back (Escape)."""
+
+    lists_tables = True  # a turn that comes is told here without saying where to find it
 
     def __init__(self, window: Window, lobby: Lobby, clock: Any = time.monotonic) -> None:
         self.window, self.lobby, self.clock = window, lobby, clock
@@ -247,7 +251,10 @@ class GamesScene:
         return f"moved {ago(since)}", DIM
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        hint = "Up/Down choose · Enter goes back to the table · Delete forgets it · R asks again · Esc goes back"
+        chosen = self.held[self.chosen] if self.held else None
+        stopped = chosen is not None and self._stopped_here(chosen)
+        hint = "Up/Down choose · " + ("H hosts again" if stopped else "Enter goes back to the table")
+        hint += " · Delete forgets it · R asks again · Esc goes back"
         rect, s, top = screen_card(surface, "Your online games", hint, 0.86, 0.86)
         x, y, w, h = rect
         pad = round(s * 1.2)
@@ -263,9 +270,11 @@ class GamesScene:
             words = "No online games yet: choose Online on the title screen to create a table or join one."
             foot(surface, (x, top, w, round(s * 3)), s, words, DIM)
         self._buttons(surface, x + w // 2, bottom + round(s * 0.6), bh, s)
-        if self.status:
-            tone = {"bad": RED, "busy": DIM, "good": GREEN}.get(self.tone, CREAM)
-            foot(surface, rect, s, self.status, tone)
+        said, tone = self.status, {"bad": RED, "busy": DIM, "good": GREEN}.get(self.tone, CREAM)
+        if stopped and chosen is not None and not self._hosting and not self.status:
+            said, tone = STOPPED_WORDS.format(code=code_words(chosen.code)), CREAM
+        if said:
+            foot(surface, rect, s, said, tone)
         return None
 
     def _buttons(self, surface: pygame.Surface, cx: int, by: int, bh: int, s: int) -> None:

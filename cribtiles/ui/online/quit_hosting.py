@@ -58,8 +58,8 @@ class QuitHostingScene:
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         hint = "Up/Down choose · Enter takes · K keeps it · S stops it · Esc cancels"
-        rect, s, top = screen_card(surface, "You host a game here", hint, 0.62, 0.62)
-        x, _, w, h = rect
+        rect, s, top = screen_card(surface, "You host a game here", hint, 0.62, 0.74)
+        x, _, w, _ = rect
         cx = x + w // 2
         where = self.host.lan_url or self.host.url or "this computer"
         lines: list[tuple[str, Any]] = [
@@ -78,5 +78,5 @@ class QuitHostingScene:
         self.menu.draw(surface, s)
         note = self.menu.note()
         if note:
-            write(surface, fit(note, s - 2, w - 3 * s), s - 2, DIM, (cx, min(below + s, rect[1] + h - s)), "midtop")
+            write(surface, fit(note, s - 2, w - 3 * s), s - 2, DIM, (cx, below + round(s * 0.4)), "midtop")
         return None

@@ -467,6 +467,7 @@ class GameScene:
             away=tuple(away_words(self.session.away(p)) for p in range(self.state.players)),
             clock="" if self.state.is_over else clock_words(self.session.time_left()),
             plays_again=self.session.plays_again,
+            watching=self.session.spectator,
             undo_asked=undo_question(self),
             chat=self.chat.view(self.now) if self.chat.allowed else None,
         )

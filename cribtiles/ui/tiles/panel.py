@@ -329,7 +329,7 @@ def _outcome_words(snap: TableSnapshot) -> str:
 def opponent_tiles(snap: TableSnapshot, player: int) -> list[Rect]:
     """Where the tile backs of `player` lie in the opponents' area."""
     ox, oy, ow, oh = snap.layout.opponents
-    others = [p for p in range(snap.state.players) if p != snap.human]
+    others = [p for p in range(snap.state.players) if p != snap.human or snap.watching]
     band = oh // max(1, len(others))
     k = others.index(player) if player in others else 0
     size = min(round(snap.layout.cell * 0.8), band - 8)
@@ -433,12 +433,16 @@ def rack_buttons(snap: TableSnapshot) -> list[tuple[str, Rect, str, bool]]:
             ("start", lay.buttons["shuffle"], "Start", r.at > 0),
             ("end", lay.buttons["recall"], "End", r.at < len(r.turns)),
         ]
+    if snap.watching:
+        return []
     return [
         ("shuffle", lay.buttons["shuffle"], "Shuffle", len(snap.draft.order) > 1),
         ("recall", lay.buttons["recall"], "Recall", bool(snap.draft.placed)),
     ]
 
 
+#: The keys' line at a table online watched from no seat.
+WATCH_KEYS = "You are watching: nothing to play · C chat · A speed · H help · Esc menu"
 REPLAY_KEYS = "Right/Space next · Left back · Home End · PgUp PgDn 5 · [ ] round · Tab rack · E export · Esc close"
 
 
@@ -449,6 +453,9 @@ def keys_line(snap: TableSnapshot, size: int, width: int) -> str:
     if snap.replay is not None:
         text = REPLAY_KEYS
         shorter = (text.replace(" · Tab rack", ""), text.replace(" · Tab rack", "").replace(" · [ ] round", ""))
+    elif snap.watching:
+        text = WATCH_KEYS
+        shorter = (text.replace(" · A speed", ""),)
     else:
         keys = KEYS.replace(" · H help", " · C chat · H help") if snap.chat is not None else KEYS  # online
         text = keys.replace(" · H help", " · U undo · H help") if snap.undo_shown else keys
@@ -468,6 +475,8 @@ def panel_buttons(snap: TableSnapshot) -> list[tuple[Rect, str, bool]]:
     are chosen for an exchange there are two, one state: "Exchange 2 tiles" and one wide Cancel (a
     click on either half of it cancels), and no second, dimmed "Exchange..." beside them."""
     lay = snap.layout
+    if snap.watching:  # nothing to play from no seat
+        return []
     if snap.exchanging:
         n = len(snap.draft.marked)
         label = f"Exchange {n} tile{'s' if n != 1 else ''}" if n else "Choose tiles to exchange"
@@ -521,7 +530,7 @@ def _draw_opponents(surf: Target, snap: TableSnapshot) -> None:
     Two lines a seat when there is room; one when three share the space."""
     lay = snap.layout
     ox, oy, ow, oh = lay.opponents
-    others = [p for p in range(snap.state.players) if p != snap.human]
+    others = [p for p in range(snap.state.players) if p != snap.human or snap.watching]
     band = oh // max(1, len(others))
     size = max(15, round(lay.height * 0.026))
     one_line = band < size * 2.4

@@ -235,6 +235,7 @@ class TableSnapshot:
     away: tuple[str, ...] = ()  # a table online: each seat's time away in words ("away 3 min"; "" when here)
     clock: str = ""  # a table online with a turn timer: what the seat to move has left ("1:20 left")
     plays_again: bool = True  # the end card's button starts a new game here (online: the title screen)
+    watching: bool = False  # a table online watched from no seat: every seat's plate, no rack, nothing to play
     undo_asked: UndoQuestion | None = None  # a request to take back a move waits for answers
     chat: ChatView | None = None  # a table online: the line being typed, if any (None: no chat here)
 

@@ -148,10 +148,10 @@ def chat_field(layout: Layout) -> tuple[int, int, int, int]:
 
 def chat_history(layout: Layout) -> tuple[int, int, int, int]:
     """Where the table's chat shows while a line is typed: over the lower part of the board, just above
-    the field (the board's upper rows stay in sight)."""
+    the field (the board's upper half stays in sight)."""
     bx, by, bw, bh = layout.board
     field_top = chat_field(layout)[1]
-    top = by + round(bh * 0.38)
+    top = by + round(bh * 0.5)
     return (bx, top, bw, max(80, field_top - 8 - top))
 
 
@@ -256,6 +256,11 @@ def _lit(side: int, radius: int) -> pygame.Surface:
 
 
 def _draw_rack(surf: Target, snap: TableSnapshot) -> None:
+    if snap.watching:  # no rack from no seat: who is watched, on the rack's plank
+        rx, ry, rw, rh = snap.layout.rack
+        names = " and ".join(snap.state.names)
+        write(surf, f"Watching {names}", max(15, round(rh * 0.28)), CREAM, (rx + rw / 2, ry + rh / 2), "center")
+        return
     mx, my = snap.mouse
     for _, r, label, enabled in rack_buttons(snap):
         button(surf, r, label, enabled, contains(r, (mx, my)))

@@ -233,6 +233,10 @@ class WireSession:
     def here(self, present: bool) -> None:
         pass
 
+    @property
+    def spectator(self) -> bool:
+        return False
+
     def close(self) -> None:
         self._send("close")
 
