@@ -302,6 +302,7 @@ def test_online_fields_take_a_click_and_enter_in_the_code_joins(tmp_path: Path, 
 
     from cribtiles.ui import window
     from cribtiles.ui.online.screens import JoinScene, OnlineScene
+    from cribtiles.ui.online.services import HeldSeat
 
     seen: dict[str, object] = {}
 
@@ -338,7 +339,12 @@ def test_online_fields_take_a_click_and_enter_in_the_code_joins(tmp_path: Path, 
         join = self.scenes[-1]
         assert isinstance(join, JoinScene)
         seen["join focus"] = join.focused().label
-        join.lobby.join = lambda address, code, name: seen.setdefault("joined", (address, code, name))  # type: ignore[method-assign]
+
+        def joined(address: str, code: str, name: str) -> HeldSeat:
+            seen["joined"] = (address, code, name)
+            return HeldSeat(address, code, 1, name, "tiles", "token")  # a seat, should a frame take it
+
+        join.lobby.join = joined  # type: ignore[method-assign]
         for letter in "KXRMTB":
             key(pygame.key.key_code(letter.lower()), letter)
         key(pygame.K_RETURN)
