@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from cribtiles.cribbage import CribbageOptions, EventKind, parse_card, parse_cards
+from cribtiles.cribbage import CribbageOptions, EventKind, Phase, parse_card, parse_cards
 from cribtiles.cribbage.moves import Count, Muggins, PlayCard
 from cribtiles.table.cribbage.public import (
     Act,
@@ -39,6 +39,19 @@ def at_the_bots_count(level: str = "medium") -> CribbageTable:
     drive(table, *FIRST_DEAL, "count 2", "no muggins")
     table.take_pending()
     assert table.state.scores == (4, 3) and table.previous == [2, 2]
+    return table
+
+
+def bots_winning_count() -> CribbageTable:
+    """Seed 1 to 61 under muggins against the Hard bot (which counts exactly), your first legal moves: at
+    59 moves, the show of the last deal, the bot at 56 to count its hand first (it makes 6: enough)."""
+    table = CribbageTable.new(1, "hard", CribbageOptions(muggins=True, target=61))
+    while table.ply < 59:
+        if table.person_to_move:
+            table.play(table.state.legal_actions()[0])
+        else:
+            table.bot_move()
+    assert table.state.scores == (29, 56) and table.to_move == 1 and table.state.phase is Phase.SHOW
     return table
 
 

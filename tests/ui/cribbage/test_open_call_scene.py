@@ -12,13 +12,14 @@ import pygame
 import pytest
 
 from cribtiles.cribbage.moves import Muggins
-from cribtiles.cribbage.options import CribbageOptions, Phase
+from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.table.cribbage.public import Act, PublicMove
 from cribtiles.table.cribbage.session import CribbageSession
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.ui.cribbage.scene import CribbageScene
 from cribtiles.ui.tiles.autopilot import post_click, post_key
 from cribtiles.ui.window import App
+from tests.table.cribbage.test_open_call import bots_winning_count
 from tests.ui.cribbage import table_of
 from tests.ui.cribbage.test_scene import FIRST_PLAY, at_table, card_centre, drive, frames, open_app, until
 
@@ -109,19 +110,6 @@ def test_an_answer_not_told_still_moves_the_pegs_to_the_scores(app: App) -> None
     post_key(pygame.K_RETURN)  # let stand: the bot's 6, told by the scores alone
     settled(app, scene)
     assert pegs(scene) == [(2, 4, 4), (3, 9, 9)]
-
-
-def bots_winning_count() -> CribbageTable:
-    """Seed 1 to 61 under muggins against the Hard bot (which counts exactly), your first legal moves: at
-    59 moves, the show of the last deal, the bot at 56 to count its hand first (it makes 6: enough)."""
-    table = CribbageTable.new(1, "hard", CribbageOptions(muggins=True, target=61))
-    while table.ply < 59:
-        if table.person_to_move:
-            table.play(table.state.legal_actions()[0])
-        else:
-            table.bot_move()
-    assert table.state.scores == (29, 56) and table.to_move == 1 and table.state.phase is Phase.SHOW
-    return table
 
 
 @pytest.mark.parametrize(
