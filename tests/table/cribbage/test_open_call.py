@@ -164,7 +164,7 @@ def test_a_view_with_an_event_of_unknown_points_is_refused() -> None:
 
 def near_the_end(table: CribbageTable, scores: tuple[int, int]) -> CribbageTable:
     """A table of `table`'s game as it stands, the scores set to `scores` (you first), nothing told yet."""
-    return CribbageTable(replace(table.state, scores=scores), 0, "medium")
+    return CribbageTable(replace(table.state, scores=scores), 0, table.level)
 
 
 def test_a_count_that_reaches_the_target_is_told_as_any_other_until_its_answer_ends_the_game() -> None:
@@ -206,3 +206,20 @@ def test_a_card_laid_on_a_claim_is_offered_alike_whether_letting_it_stand_ends_t
     stood = enough.play(four)
     assert stood.move == Muggins(False) and enough.state.log[-2:] == ("play 8H 2", "no muggins")
     assert enough.is_over and enough.state.scores == (0, 121) and enough.state.hands[0] == parse_cards("AC 2S 4C")
+
+
+@pytest.mark.parametrize(("said", "answer", "scores"), [(2, "no muggins", (121, 3)), (5, "muggins", (121, 6))])
+def test_the_bot_answers_your_count_that_wins_and_the_game_ends_at_its_answer(
+    said: int, answer: str, scores: tuple[int, int]
+) -> None:
+    """Your hand makes 2 and takes you from 119 to the target: the Hard bot lets the right count stand and
+    calls the one said over (taking the 3), from the told view; either way you win at its answer."""
+    hard = CribbageTable.new(1, "hard", MUGGINS)
+    drive(hard, *FIRST_DEAL)
+    table = near_the_end(hard, (119, 3))
+    table.play(Count(said))
+    assert not table.is_over and table.bot_to_move and table.bot_request().view.scores == (119, 3)
+    table.bot_move()
+    assert table.state.log[-1] == answer and table.is_over and table.state.scores == scores
+    summary = table.summary()
+    assert summary is not None and summary.person_won
