@@ -23,6 +23,12 @@ The variants' rules ([choice]: ours, where the rules leave it open or the books 
 - the end (`events.outcome_of`): a lurch (skunk) under target − 30, a double lurch under target − 60 in games
   to 91 or more; a game to 61 knows only the single lurch, under 31. [choice] With three players the best
   loser's score decides the margin.
+- the end under muggins (`CribbageOptions.end_on_answer`, every new game) [choice]: a score said aloud that
+  reaches the target is open to a call like any other, its points pegged at once but neither kept at the
+  target nor ending the game before the answer; then the game ends for the side that reached the target,
+  which may be the caller's by the points a call takes; the counter's if both did (its count was pegged
+  before the call's points: the caller stops one short). Whether the game ends at a count, or a window
+  opens, never tells what the cards make before the answer.
 
 An immutable `CribbageState` answers who acts (`current`), `legal_actions()` and `apply(move)`; chance (the
 cut for deal, each deal's shuffle) comes from the seed, so a seed and the same moves replay a game.
@@ -41,7 +47,7 @@ from .deal import Deal, cut_for_deal, first_dealer
 from .events import EventKind, Outcome, ScoreEvent, outcome_of
 from .moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from .muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind, call_points
-from .options import CribbageOptions, Phase, Variant
+from .options import CribbageOptions, Phase, Variant, named_end_on_answer
 from .peg import MAX_COUNT, PegItem, PegKind, item_words, peg_items, peg_points
 from .show import item_words as show_words
 from .show import score_show, show_total
@@ -264,7 +270,7 @@ class CribbageState:
                 raise CribbageError(f"a card scores 0 to {MOST_PEGGED} in the play: say a number in between")
             claim = Claim(player, said, ClaimKind.PLAY, state.pile)
             if claim.pegged:
-                state = state._peg(claim.event, events)
+                state = state._peg_said(claim.event, events)
         else:
             items = peg_items(state.pile)
             worth = sum(item.points for item in items)
@@ -329,21 +335,18 @@ class CribbageState:
 
     def _call(self, player: int, move: Move, claim: Claim, events: list[ScoreEvent]) -> CribbageState:
         """The answer to a score said aloud: a call (the difference to the caller, or the price of a wrong
-        call to the counter) or letting it stand; then the play or the show goes on."""
+        call to the counter) or letting it stand; then, under `end_on_answer`, the end for a side that has
+        reached the target (the counter's first: its count was pegged before the call's points); else the
+        play or the show goes on."""
         if not isinstance(move, Muggins):
             raise self._wrong(move, f"call muggins on the {claim.what} just counted, or let it stand")
         state = self._with(claim=None)
+        ends_now = self.options.end_on_answer
         if move.claim:
-            to_caller, to_counter = call_points(claim)
-            if to_caller:
-                how = "missed" if claim.declared < claim.worth else "said over"
-                words = f"muggins: {to_caller} {how}"
-                state = state._peg(ScoreEvent(player, to_caller, EventKind.MUGGINS, claim.cards, words), events)
-            else:
-                words = f"a wrong call: {to_counter} to the counter"
-                state = state._peg(
-                    ScoreEvent(claim.counter, to_counter, EventKind.WRONG_CALL, claim.cards, words), events
-                )
+            event = _call_event(player, claim)
+            state = state._peg_past_target(event, events) if ends_now else state._peg(event, events)
+        if ends_now:
+            state = state._end_at_target(self.side_of(claim.counter))
         if state.is_over:
             return state
         if claim.kind is ClaimKind.PLAY:
@@ -363,7 +366,7 @@ class CribbageState:
             said = show_total(cards, self.starter, crib) if declared is None else declared
             claim = Claim(player, said, ClaimKind.SHOW, cards, self.starter, crib)
             if claim.pegged:
-                state = state._peg(claim.event, events)
+                state = state._peg_said(claim.event, events)
             return state if state.is_over else state._with(claim=claim)
         score = score_show(cards, self.starter, crib)
         if self.options.manual_count:  # counted by hand: any count may be said, the cards' worth is pegged
@@ -385,7 +388,7 @@ class CribbageState:
 
     def _peg(self, event: ScoreEvent, events: list[ScoreEvent]) -> CribbageState:
         """Peg one event's points to the player's side; the game ends the moment a score reaches the target
-        (kept at it)."""
+        (kept at it). A score said aloud under `end_on_answer` is pegged by `_peg_said`."""
         if self.is_over:
             return self
         events.append(event)
@@ -395,8 +398,40 @@ class CribbageState:
         scores = (*self.scores[:side], score, *self.scores[side + 1 :])
         if score < target:
             return self._with(scores=scores)
+        return self._over(scores, side)
+
+    def _peg_said(self, event: ScoreEvent, events: list[ScoreEvent]) -> CribbageState:
+        """Peg what a score said aloud pegs at once. Under `end_on_answer` it ends nothing until it is
+        answered, and a score past the target is not kept at it till then: the table tells the scores as
+        before the count (`told_scores`) by taking off exactly what it pegged, and a game that ended at
+        once would tell that the count was not over."""
+        if self.options.end_on_answer:
+            return self._peg_past_target(event, events)
+        return self._peg(event, events)
+
+    def _peg_past_target(self, event: ScoreEvent, events: list[ScoreEvent]) -> CribbageState:
+        """Peg one event's points, the game going on whatever the score: `_end_at_target` ends it."""
+        events.append(event)
+        side = self.side_of(event.player)
+        return self._with(scores=(*self.scores[:side], self.scores[side] + event.points, *self.scores[side + 1 :]))
+
+    def _end_at_target(self, first: int) -> CribbageState:
+        """The game over for the side that has reached the target (side `first` if it has, before any
+        other), its score kept at the target; else the game as it is. Another side that reached it too
+        stops one short, as the loser of a game that ends the moment a score reaches the target does."""
+        target = self.options.target
+        reached = [side for side in (first, *range(len(self.scores))) if self.scores[side] >= target]
+        if not reached:
+            return self
+        winner = reached[0]
+        scores = tuple(min(target if side == winner else target - 1, s) for side, s in enumerate(self.scores))
+        return self._over(scores, winner)
+
+    def _over(self, scores: tuple[int, ...], winner: int) -> CribbageState:
         sides = tuple(self.side_of(p) for p in range(len(self.names)))
-        return self._with(scores=scores, phase=Phase.OVER, outcome=outcome_of(scores, side, target, sides))
+        return self._with(
+            scores=scores, phase=Phase.OVER, outcome=outcome_of(scores, winner, self.options.target, sides)
+        )
 
     # --- views and records ---
 
@@ -455,9 +490,21 @@ class CribbageState:
                 "target": self.options.target,
                 **({"manual_count": True} if self.options.manual_count else {}),  # older records lack it
                 **({"variant": str(self.variant)} if self.variant is not Variant.SIX_CARD else {}),  # and this
+                **named_end_on_answer(self.options),  # and this, under muggins (`unnamed_end_on_answer`)
             },
             "moves": list(self.log),
         }
+
+
+def _call_event(caller: int, claim: Claim) -> ScoreEvent:
+    """What a call on `claim` pegs: the points missed or said over to the caller, or the price of a wrong
+    call to the counter."""
+    to_caller, to_counter = call_points(claim)
+    if to_caller:
+        how = "missed" if claim.declared < claim.worth else "said over"
+        return ScoreEvent(caller, to_caller, EventKind.MUGGINS, claim.cards, f"muggins: {to_caller} {how}")
+    words = f"a wrong call: {to_counter} to the counter"
+    return ScoreEvent(claim.counter, to_counter, EventKind.WRONG_CALL, claim.cards, words)
 
 
 def _deal(state: CribbageState, number: int, dealer: int) -> CribbageState:

@@ -1,8 +1,9 @@
 """Every frame the server sends over whole games of cribbage under muggins (in the show, and in the play
 too), played by seat bots that miscount both ways over their own links (each asking the table's status
 as it answers a count) before a spectator: while a score said aloud may still be called, no frame tells
-what it makes (its event's points, the counter's score or back peg, the status's scores); once it is
-answered, its points are there (issue 43)."""
+what it makes (its event's points, the counter's score or back peg, the status's scores, the moves
+offered once it stands); once it is answered, its points are there. Nor does a window's existence: every
+score said aloud opens one, one that reaches the target too, and the game ends at its answer (issue 43)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,7 @@ import json
 import random
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -57,8 +58,9 @@ def record_frames(hall: Hall, codes: list[str]) -> list[Frame]:
 
 def miscounting(state: dict[str, Any], level: str, rng: random.Random) -> str:
     """A seat bot's move, then now and then miscounted on purpose (the bots never count over, and the
-    exact levels never under): a count or a card's score said over or short, a right count called, or a
-    card laid (a count made) while the other's score waits, which lets it stand."""
+    exact levels never under): a count or a card's score said over or short (near the end, over to just
+    reach the target), a right count called, or a card laid (a count made) while the other's score waits,
+    which lets it stand."""
     move = parse_move(botclient.cribbage_move(state, level, rng))
     roll = rng.random()
     if state.get("may_call") and roll < 0.5:
@@ -67,15 +69,29 @@ def miscounting(state: dict[str, Any], level: str, rng: random.Random) -> str:
             return str(rng.choice(plain))  # laid on: the other's score stands
     if isinstance(move, Muggins) and not move.claim and roll < 0.25:
         return "muggins"  # a call on a count that may well be right: it costs the caller
+    short = _short_of_target(state)
     if isinstance(move, Count) and move.declared is not None:
-        return str(Count(_miscount(move.declared, MOST_SHOWN, roll, rng)))
+        return str(Count(_miscount(move.declared, MOST_SHOWN, roll, rng, short)))
     if isinstance(move, PlayCard) and move.claim is not None:
-        return str(PlayCard(move.card, _miscount(move.claim, MOST_PEGGED, roll, rng)))
+        return str(PlayCard(move.card, _miscount(move.claim, MOST_PEGGED, roll, rng, short)))
     return str(move)
 
 
-def _miscount(said: int, most: int, roll: float, rng: random.Random) -> int:
-    """`said` now and then over or short; a score of nothing more often over (the engine pegs nothing then)."""
+def _short_of_target(state: dict[str, Any]) -> int:
+    """The points the seat still needs to reach the target, as its view tells its score."""
+    view = state["view"]
+    return int(view["options"]["target"]) - int(view["scores"][view["player"]])
+
+
+#: How near the target a count is said over to reach it: the window that opens must not say it is over.
+NEAR = 6
+
+
+def _miscount(said: int, most: int, roll: float, rng: random.Random, short: int) -> int:
+    """`said` now and then over or short; a score of nothing more often over (the engine pegs nothing then);
+    a score that leaves its counter at most NEAR short of the target, half the time said to reach it."""
+    if 0 < short - said <= NEAR and short <= most and roll < 0.5:
+        return short
     if roll < (0.6 if said == 0 else 0.3):
         return min(most, said + rng.randint(1, 4))
     if roll < 0.45:
@@ -101,6 +117,33 @@ class OpenCallLeaks:
         self.found: list[str] = []
         self.met: dict[str, int] = {}
         self.back_pegs: dict[int, list[int]] = {}  # the back pegs each move's frames told
+
+    def check_windows(self) -> None:
+        """Every score said aloud (a count in the show under muggins, a card laid under muggins in the play)
+        opened a window, whatever it makes: one that reaches the target too, or a window that opened would
+        say the count was over, and a game that ended at once that it was not; and whether the game ended at
+        an answer (as one must, whose last points a count said aloud pegged)."""
+        for ply in range(1, len(self.states)):
+            before, after = self.states[ply - 1], self.states[ply]
+            move = parse_move(after.log[-1])
+            said = (isinstance(move, Count) and before.options.muggins) or (
+                isinstance(move, PlayCard) and before.options.play_muggins
+            )
+            if not said:
+                continue
+            claim = after.claim
+            if claim is None:
+                self.found.append(f"move {ply}: a score said aloud ({after.log[-1]}) opened no window")
+                continue
+            self.see("said aloud, open")
+            short = before.options.target - before.scores[before.side_of(claim.counter)]
+            if claim.pegged >= short:
+                self.see("made enough to reach the target, open")
+            elif claim.declared >= short:
+                self.see("said enough to reach the target, the cards short, open")
+        final = self.states[-1]
+        if final.log[-1] in ("muggins", "no muggins") and final.scores != self.states[-2].scores:
+            self.see("the game ended at an answer")
 
     def see(self, what: str) -> None:
         self.met[what] = self.met.get(what, 0) + 1
@@ -132,9 +175,7 @@ class OpenCallLeaks:
         if claim.declared and not claim.pegged:
             self.see("said, pegging nothing")
         if state.scores[claim.counter] - claim.pegged + claim.declared >= state.options.target:
-            # not a leak of the frame's: that the window opened at all says the count was over (the engine
-            # ends the game at once when what it pegs reaches the target); counted, not asserted (issue 43)
-            self.see("said enough to reach the target")
+            self.see("said enough to reach the target, told")  # the window's existence: `check_windows`
         self._scores("the public scores", public["scores"], state, ply)
         before = self.back_pegs.get(ply - 1)  # none when the move before came with this one (a card laid on)
         if before is not None:
@@ -146,6 +187,20 @@ class OpenCallLeaks:
             self._scores("a view's scores", view["scores"], state, ply)
             if any(e["kind"] in SAID for e in view["events"]):
                 self.found.append(f"move {ply}: a view told the event of a count open to a call")
+        if told.get("may_call"):
+            self._after_answer(told.get("after_answer"), state, frame.seat, ply)
+
+    def _after_answer(self, told: list[str] | None, state: CribbageState, seat: int | None, ply: int) -> None:
+        """The moves the answerer is offered once the score stands are those of the game going on: none
+        missing because letting it stand would end the game (that says what the cards make)."""
+        self.see("moves after the answer, told")
+        endless = replace(state, options=replace(state.options, target=1000)).apply(Muggins(False))
+        assert not endless.is_over  # a game to 1000 goes on: its moves are those of the game going on
+        going_on = [str(m) for m in endless.legal_actions()] if endless.current_player == seat else []
+        if told != going_on:
+            self.found.append(f"move {ply}: the moves offered once the count stands ({told}) tell what it makes")
+        if going_on and state.apply(Muggins(False)).is_over:
+            self.see("moves after the answer, told where letting it stand ends the game")
 
     def _scores(self, what: str, scores: list[int], state: CribbageState, ply: int) -> None:
         """The scores told: while a score said aloud waits, the counter's as before it; else the game's."""
@@ -245,7 +300,11 @@ def play_out(bots: list[SeatBot]) -> list[Outcome]:
     return outcomes
 
 
-GAMES = [("muggins both ways", "muggins=on,play_muggins=on", 4_321), ("muggins in the show", "muggins=on", 8_767)]
+GAMES = [
+    ("muggins both ways", "muggins=on,play_muggins=on", 4_321),
+    ("muggins in the show", "muggins=on", 8_767),
+    ("muggins both ways to 61", "muggins=on,play_muggins=on,target=61", 61),
+]
 
 
 @pytest.fixture(scope="module", params=[g[1:] for g in GAMES], ids=[g[0] for g in GAMES])
@@ -261,12 +320,20 @@ def test_no_frame_tells_what_a_count_open_to_a_call_makes(game: tuple[str, list[
     leaks = OpenCallLeaks(states)
     for frame in frames:
         leaks.check(frame)
+    leaks.check_windows()
     assert not leaks.found, sorted(set(leaks.found))[:10]
     wanted = ["open, to a spectator", "open, to the counter", "open, to the answerer", "over", "short", "right"]
     wanted += ["open in the show", "said, pegging nothing", "story, open", "story, answered", "status, open"]
     wanted += ["answered by 'muggins'", "answered by 'no muggins'", "back pegs, open"]
+    wanted += ["said aloud, open", "moves after the answer, told", "the game ended at an answer"]
     if "play_muggins" in rules:
         wanted.append("open in the play")
+    if "target=61" in rules:  # the game the miscounting bots are made to end near the target
+        wanted += ["made enough to reach the target, open", "said enough to reach the target, the cards short, open"]
+        wanted += [
+            "said enough to reach the target, told",
+            "moves after the answer, told where letting it stand ends the game",
+        ]
     missing = [what for what in wanted if not leaks.met.get(what)]
     assert not missing, f"no frame met the check of {missing} ({leaks.met})"
     assert leaks.met["open"] > 60, leaks.met
@@ -332,11 +399,43 @@ def test_the_check_finds_a_planted_leak(game: tuple[str, list[Frame], list[Cribb
     def status_scores(message: dict[str, Any]) -> None:
         message["table"]["scores"] = list(states[message["table"]["turns"]].scores)
 
+    def nothing_after(message: dict[str, Any]) -> None:
+        message["state"]["after_answer"] = []  # as if letting the count stand ended the game
+
     assert caught(seated, lambda m: None) == [] and caught(closed, lambda m: None) == []
     for change in (told_scores, told_view_scores, told_points, told_view_event, moved_back_peg):
         assert caught(seated, change), change.__name__
     assert caught(closed, left_out)
     assert caught(status, lambda m: None) == [] and caught(status, status_scores)
+    answering = next(f for f in frames if _is_state(f) and json.loads(f.text)["state"].get("after_answer"))
+    assert caught(answering, lambda m: None) == [] and caught(answering, nothing_after)
+
+
+def test_the_check_finds_a_game_ended_before_the_answer(game: tuple[str, list[Frame], list[CribbageState]]) -> None:
+    """The same moves under the end of the records of before (a count that reached the target ended the
+    game at once): the check of the windows finds that count's missing window, in the game that met one."""
+    _, _, states = game
+    leaks = OpenCallLeaks(before_the_answer(states))
+    leaks.check_windows()
+    reached = [s for s in states if s.claim is not None and s.scores[s.claim.counter] >= s.options.target]
+    if reached:
+        assert [f for f in leaks.found if "opened no window" in f] == leaks.found != []
+    else:  # no count reached the target: the game was played alike
+        assert leaks.found == [] and (leaks.states[-1].log, leaks.states[-1].outcome) == (
+            states[-1].log,
+            states[-1].outcome,
+        )
+
+
+def before_the_answer(states: list[CribbageState]) -> list[CribbageState]:
+    """The states of the moves of `states` under `end_on_answer` off, up to the end that rule comes to."""
+    first = states[0]
+    replayed_before = [new_game(first.seed, first.names, replace(first.options, end_on_answer=False))]
+    for text in states[-1].log:
+        if replayed_before[-1].is_over:
+            break
+        replayed_before.append(replayed_before[-1].apply(parse_move(text)))
+    return replayed_before
 
 
 def _open(frame: Frame, states: list[CribbageState]) -> bool:

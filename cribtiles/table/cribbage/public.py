@@ -18,7 +18,7 @@ from cribtiles.cribbage.events import EventKind, MarginKind, Outcome, ScoreEvent
 from cribtiles.cribbage.game import describe_cut, new_game
 from cribtiles.cribbage.moves import Count, Discard, Go, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import Claim, ClaimKind
-from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
+from cribtiles.cribbage.options import CribbageOptions, Phase, Variant, named_end_on_answer, unnamed_end_on_answer
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind, ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView, ShownHand
@@ -523,14 +523,21 @@ def _options(o: CribbageOptions) -> dict[str, Any]:
         out["manual_count"] = True
     if o.variant is not Variant.SIX_CARD:  # said only when not the standard game, likewise
         out["variant"] = str(o.variant)
+    out.update(named_end_on_answer(o))  # said as a record says it: a view from before it reads the same
     return out
 
 
 def _read_options(o: Mapping[str, Any]) -> CribbageOptions:
     manual = bool(o.get("manual_count", False))
     variant = Variant(o.get("variant", Variant.SIX_CARD))
+    ends = bool(o.get("end_on_answer", unnamed_end_on_answer(bool(o["muggins"]), bool(o["play_muggins"]))))
     return CribbageOptions(
-        muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"], manual_count=manual, variant=variant
+        muggins=o["muggins"],
+        target=o["target"],
+        play_muggins=o["play_muggins"],
+        manual_count=manual,
+        variant=variant,
+        end_on_answer=ends,
     )
 
 

@@ -31,7 +31,7 @@ from cribtiles.quoting import quoted
 from .. import core
 from ..core import GameTable, is_envelope, read_envelope
 from ..seats import Seat
-from .open_call import told_scores, told_view
+from .open_call import foreseen, told_scores, told_view
 
 log = logging.getLogger("cribtiles.table")
 
@@ -277,10 +277,12 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
 
     def legal_after_answer(self, seat: int) -> tuple[Move, ...]:
         """`seat`'s moves once the other's score waiting for its answer stands (its moves now, when
-        none waits): what it may lay while it still may call."""
+        none waits): what it may lay while it still may call. They are the game's `foreseen`, as if letting
+        it stand ended nothing: whether it ends the game says what the cards make (then the move made on
+        it is not: the game ended with the answer, `play`)."""
         state = self.state
         if self.call_open_to(seat) is not None:
-            state = state.apply(Muggins(False))
+            state = foreseen(state)
         return state.legal_actions() if state.current_player == seat else ()
 
     def _lets_stand(self, move: Move, seat: int | None) -> bool:
@@ -295,7 +297,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             return "It is not your turn." if not self.is_over else "The game is over."
         try:
             lets_stand = self._lets_stand(move, seat)
-            state = self.state.apply(Muggins(False)) if lets_stand else self.state
+            state = foreseen(self.state) if lets_stand else self.state  # judged as the seat may foresee it
             if lets_stand and state.current_player != seat:
                 assert state.current_player is not None
                 return _sentence(f"wait: {self.called(state.current_player)} is to play")
@@ -309,13 +311,16 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     def play(self, move: Move, seat: int | None = None) -> Happening:
         """The move of the person at `seat` (None: the person); a CribbageError in words when the rules do
         not allow it. A card, a go or a count made while the other's score waits for their answer lets
-        that score stand first."""
+        that score stand first; when that ends the game (it reached the target), the move is not made:
+        the answer was the last move of the game."""
         seat = self.person if seat is None else seat
         why = self.why_not(move, seat)
         if why:
             raise CribbageError(why[0].lower() + why[1:].rstrip("."))
         if self._lets_stand(move, seat):
-            self._apply(Muggins(False))
+            stood = self._apply(Muggins(False))
+            if self.is_over:
+                return stood
         return self._apply(move)
 
     def play_bot(self, move: Move, request: BotRequest | int | None = None) -> Happening | None:

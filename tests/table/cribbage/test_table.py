@@ -187,7 +187,7 @@ def test_the_autosave_round_trips_the_game_and_what_the_window_keeps() -> None:
         [{"name": "You", "level": None}, {"name": "Hard bot", "level": "hard"}],
     )
     assert data["record"]["moves"][-1] == "count 1"
-    assert data["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121}
+    assert data["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121, "end_on_answer": True}
     again = CribbageTable.from_json(table.to_json())
     assert again.state == table.state and again.level == "hard" and again.person == 0
     assert again.sequences == table.sequences and again.counted == table.counted

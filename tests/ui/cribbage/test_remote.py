@@ -1,6 +1,7 @@
 """The real cribbage scene drives a game at a real server through `RemoteCribbageSession`: your seat is
 played with posted events, the other is a seat bot at another connection; the other's moves are said
-to be ready, then landed one at a time; several deals to the end card (issue 31)."""
+to be ready, then landed one at a time; several deals to the end card (issue 31), which comes at the
+answer to the winning count (issue 43)."""
 
 from __future__ import annotations
 
@@ -95,6 +96,7 @@ def test_the_scene_plays_a_remote_game_to_its_end_card(app: App, server: tuple[s
         assert isinstance(room.game, CribbageGame)
         table = room.game.table
         assert scene.ended and table.is_over and table.state.deal_number >= 4, table.state.scores
+        assert table.state.log[-2:] == ("count 13", "no muggins")  # won by a count, at its answer (issue 43)
         assert scene.pub.scores == table.state.scores and scene.pub.summary == table.summary(0)
         assert scene.snapshot().end == table.summary(0)
         assert session.landed > 40 and pilot.steps > 40  # each of the bot's moves landed one at a time

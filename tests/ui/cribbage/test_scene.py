@@ -152,7 +152,7 @@ def test_the_title_opens_the_choice_which_deals_a_game_saved_at_once(app: App, t
         muggins=True, play_muggins=True
     )
     saved = json.loads((tmp_path / "cribbage.json").read_text())
-    assert saved["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121}
+    assert saved["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121, "end_on_answer": True}
     assert saved["seats"][1]["level"] == "hard" and saved["record"]["moves"] == list(
         table_of(scene).state.log
     )  # the bot may have discarded
