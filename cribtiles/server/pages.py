@@ -144,7 +144,7 @@ def seat_line(seat: dict[str, Any], phase: str) -> str:
     level = str(seat.get("level") or "")
     name = str(seat.get("name") or f"{level.capitalize()} bot")
     if kind == "bot":
-        said = f"the server's {level} bot"
+        said = "the server's bot"
     elif phase == "over":
         said = ""
     else:

@@ -78,7 +78,7 @@ def test_a_tables_page_shows_its_game_seats_and_the_address_that_opens_the_game(
     assert items == [
         'Ann &lt;b&gt;&amp; <span class="dim">· away</span>',
         "An open seat: waiting for a player",
-        'Hard bot <span class="dim">· the server&#x27;s hard bot</span>',
+        'Hard bot <span class="dim">· the server&#x27;s bot</span>',
     ]
     assert f'id="open" href="cribtiles://127.0.0.1:{port}/t/{code}">Open in Crib Tiles</a>' in body
     assert f"cribtiles online play http://127.0.0.1:{port}/t/{code}" in body
