@@ -754,6 +754,11 @@ def _seat_name(seat: object) -> str:
 
 
 def _presence(seat: object) -> str:
+    """Whether a seat's person is here, and what plays for them while away.
+
+    >>> _presence({"kind": "person", "present": False, "away": 200, "host_bot": "medium"})
+    "away 3 min, the host's medium bot plays for them"
+    """
     if not isinstance(seat, dict):
         return ""
     if seat.get("kind") == "bot":
@@ -763,8 +768,8 @@ def _presence(seat: object) -> str:
     if seat.get("present"):
         return "here"
     away = seat.get("away")
-    stand_in = seat.get("stand_in")
-    bot = f", the host's {str(stand_in)[:20]} bot plays for them" if isinstance(stand_in, str) else ""
+    host_bot = seat.get("host_bot")
+    bot = f", the host's {str(host_bot)[:20]} bot plays for them" if isinstance(host_bot, str) else ""
     return (f"away {_span(away)}" if isinstance(away, int) else "away") + bot
 
 

@@ -123,7 +123,7 @@ class Place:
     token_hash: str | None = None
     # during the game, the level of the bot the host put in this person's seat while they are away (their
     # seat stays theirs: it moves for them until they come back)
-    stand_in: str | None = None
+    host_bot: str | None = None
 
     @property
     def open(self) -> bool:
@@ -139,7 +139,7 @@ class Place:
 
     def data(self) -> dict[str, Any]:
         kept = {"kind": self.kind, "name": self.name, "level": self.level, "token_hash": self.token_hash}
-        return kept | ({"stand_in": self.stand_in} if self.stand_in else {})  # as kept before, without one
+        return kept | ({"host_bot": self.host_bot} if self.host_bot else {})  # as kept before, without one
 
 
 @dataclass
@@ -392,7 +392,7 @@ class Room:
         self.present[seat] = self.present.get(seat, 0) + 1
         self.away_since.pop(seat, None)
         place = self.places[seat]
-        back, place.stand_in = place.stand_in is not None, None
+        back, place.host_bot = place.host_bot is not None, None
         return back
 
     def depart(self, seat: int, now: float) -> None:
@@ -576,7 +576,7 @@ class Room:
                 f"{who} has been away {away} s; a bot may take a player's seat once they have been away "
                 f"{HOST_BOT_AWAY // 60} minutes (a dropped connection comes back by itself before that)"
             )
-        place.stand_in = level
+        place.host_bot = level
         return f"{who} is away, so the host has given their seat to the {level} bot until they come back."
 
     # --- what the server does by itself ---
@@ -596,7 +596,7 @@ class Room:
         """The level of the bot the host put in `seat` while its person is away (None: none moves there)."""
         if seat is None or self.places[seat].kind != "person" or self.present.get(seat):
             return None
-        return self.places[seat].stand_in
+        return self.places[seat].host_bot
 
     def play_bot(self, move: Any, request: BotRequest[Any], now: float) -> bool:
         """The move chosen for `request` made: False when the table has moved on since it was asked (or
@@ -676,7 +676,7 @@ class Room:
                 "level": p.level,
                 "present": p.kind == "bot" or bool(self.present.get(s)),
                 "away": self._away(s, now),
-                "stand_in": p.stand_in,
+                "host_bot": p.host_bot,
             }
             for s, p in enumerate(self.places)
         ]
@@ -748,7 +748,7 @@ class Room:
     @classmethod
     def from_data(cls, data: dict[str, Any], now: float) -> Room:
         """A table as kept (a restarted server's): everyone away until they come back."""
-        places = [Place(p["kind"], p["name"], p["level"], p["token_hash"], p.get("stand_in")) for p in data["places"]]
+        places = [Place(p["kind"], p["name"], p["level"], p["token_hash"], p.get("host_bot")) for p in data["places"]]
         room = cls(
             code=data["code"],
             game_name=data["game"],

@@ -103,7 +103,7 @@ def test_the_host_gives_the_seat_of_a_player_away_two_minutes_to_a_bot_until_the
     for _ in range(MOST_MESSAGES):
         message = until(ann, lambda m: m["type"] == "state")
         state = message["state"]
-        assert state["seats"][1]["stand_in"] == "medium" and state["seats"][1]["kind"] == "person"
+        assert state["seats"][1]["host_bot"] == "medium" and state["seats"][1]["kind"] == "person"
         if state["to_move"] == 1:
             bens_turns.add(state["ply"])
         if len(bens_turns) >= 3 or state["phase"] == "over":
@@ -122,9 +122,9 @@ def test_the_host_gives_the_seat_of_a_player_away_two_minutes_to_a_bot_until_the
     back = connected(url)
     back.request("resume", WAIT, code=code, token=joined["token"])
     table = status(ann, code)
-    assert table["seats"][1]["stand_in"] is None and table["seats"][1]["present"] is True
-    assert hall.rooms[code].places[1].stand_in is None
-    assert hall.store.get(code)["places"][1].get("stand_in") is None  # kept so: a restart does not bring it back
+    assert table["seats"][1]["host_bot"] is None and table["seats"][1]["present"] is True
+    assert hall.rooms[code].places[1].host_bot is None
+    assert hall.store.get(code)["places"][1].get("host_bot") is None  # kept so: a restart does not bring it back
     room = hall.rooms[code]
     if room.game is not None and room.game.to_move == 1:
         assert room.bot_request() is None

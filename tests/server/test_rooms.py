@@ -397,9 +397,9 @@ def test_during_the_game_the_host_gives_the_seat_of_a_person_away_two_minutes_to
     )
     words = room.seat_bot(1, "medium", T0 + 120)
     assert words == "Ben is away, so the host has given their seat to the medium bot until they come back."
-    assert room.places[1].kind == "person" and room.places[1].stand_in == "medium"
-    assert [s["stand_in"] for s in room.seats_told(T0 + 120)] == [None, "medium"]
-    assert Room.from_data(json.loads(kept(room)), T0).places[1].stand_in == "medium"  # kept with the table
+    assert room.places[1].kind == "person" and room.places[1].host_bot == "medium"
+    assert [s["host_bot"] for s in room.seats_told(T0 + 120)] == [None, "medium"]
+    assert Room.from_data(json.loads(kept(room)), T0).places[1].host_bot == "medium"  # kept with the table
     # whenever Ben is to move, the medium bot moves for him; Ann moves for herself
     for _ in range(6):
         seat = tiles(room).to_move
@@ -415,7 +415,7 @@ def test_during_the_game_the_host_gives_the_seat_of_a_person_away_two_minutes_to
             assert act(room, 0, person_move(room, 0))
     # Ben comes back: the seat is his again, and no bot moves for him
     assert room.arrive(1) is True
-    assert room.places[1].stand_in is None
+    assert room.places[1].host_bot is None
     assert not room.arrive(1)  # a second connection changes nothing
     if tiles(room).to_move == 0:
         assert act(room, 0, person_move(room, 0))

@@ -219,5 +219,5 @@ def test_your_online_games_offers_the_host_to_give_the_seat_of_a_player_away_two
     click(app, next(rect for label, _, rect in games.buttons if label == "Give Ben's seat to a bot"))
     assert until(app, lambda: games.tone == "good"), games.status
     assert games.status == f"The server's bot has the seat at {code[:3]} {code[3:]}."
-    assert hall.rooms[code].places[1].stand_in == "medium"
+    assert hall.rooms[code].places[1].host_bot == "medium"
     assert until(app, lambda: games.offer() is None)  # the seat has its bot: nothing more to give

@@ -36,7 +36,7 @@ def giveable(table: dict[str, Any], held: HeldSeat) -> Giveable | None:
     is not the host (holds no host token), and when no seat may be given.
 
     >>> host = HeldSeat("ws://h:1", "KXQMWD", 0, "Ann", host_token="secret")
-    >>> ben = {"name": "Ben", "kind": "person", "present": False, "away": 130, "stand_in": None}
+    >>> ben = {"name": "Ben", "kind": "person", "present": False, "away": 130, "host_bot": None}
     >>> giveable({"phase": "playing", "seats": [{}, ben]}, host)
     Giveable(seat=1, words="Give Ben's seat to a bot")
     >>> giveable({"phase": "playing", "seats": [{}, ben | {"away": 30}]}, host) is None
@@ -52,7 +52,7 @@ def giveable(table: dict[str, Any], held: HeldSeat) -> Giveable | None:
             continue
         if table["phase"] == "waiting" and seat.get("kind") == "open":
             return Giveable(number, "Give the open seat to a bot")
-        if seat.get("kind") != "person" or seat.get("present") or seat.get("stand_in"):
+        if seat.get("kind") != "person" or seat.get("present") or seat.get("host_bot"):
             continue
         away = seat.get("away")
         if table["phase"] == "waiting" or (isinstance(away, int) and away >= HOST_BOT_AWAY):

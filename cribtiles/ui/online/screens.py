@@ -448,7 +448,7 @@ class CodeScene:
     # --- the host's tools (issue 44): the invitation link, a seat given to a bot ---
 
     def _invite_items(self) -> list[Item]:
-        note = "Puts the table's link on the clipboard: a browser shows the table and opens Crib Tiles at it"
+        note = "Copies the table's link: in a browser it shows the table and opens Crib Tiles there"
         return [Item("Copy invitation", self.copy_invitation, key=pygame.K_i, note=note)]
 
     def copy_invitation(self) -> None:
