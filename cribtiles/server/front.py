@@ -305,14 +305,17 @@ class Hall:
         room = self.rooms.get(code) or self._recall(code)
         if room is not None and (room.code in client.seats or (token and room.seat_of(token) is not None)):
             return room
-        self._tried(client.address, "no table has that code", right=room is not None)
+        self._tried(client, "no table has that code", right=room is not None)
         assert room is not None
         return room
 
-    def _tried(self, address: str, words: str, right: bool = False) -> None:
-        """Refuse a wrong code or token in `words`, counting it against `address` (a guesser is slowed
-        to `codes_per_minute`, on a socket or a web page alike); a `right` one passes unless the address is
-        over its count (TooManyTries)."""
+    def _tried(self, client: Client, words: str, right: bool = False) -> None:
+        """Refuse a wrong code or token in `words`, counting it against the address (a guesser is slowed
+        to `codes_per_minute`); a `right` one passes unless the address is over its count."""
+        self._tried_from(client.address, words, right)
+
+    def _tried_from(self, address: str, words: str, right: bool = False) -> None:
+        """`_tried` for `address`, on a socket or a web page alike (TooManyTries: over its count)."""
         now = self.clock()
         tried = self.tries.get(address)
         if tried is None:
@@ -350,7 +353,7 @@ class Hall:
         normal = normal_code(code)
         room = self.rooms.get(normal) or self._recall(normal)
         try:
-            self._tried(address, "no table has that code", right=room is not None)
+            self._tried_from(address, "no table has that code", right=room is not None)
         except TooManyTries:
             return respond(connection, Page(HTTPStatus.TOO_MANY_REQUESTS, too_many_page()))
         except IllegalMove:
@@ -470,7 +473,7 @@ class Hall:
     def _resume(self, client: Client, room: Room, message: dict[str, Any]) -> None:
         seat = room.seat_of(message["token"])
         if seat is None:
-            self._tried(client.address, "that seat token opens no seat at this table")
+            self._tried(client, "that seat token opens no seat at this table")
         assert seat is not None
         self._post(client, write("joined", re=message.get("id"), code=room.code, seat=seat, token=message["token"]))
         self._attach(client, room, seat)
@@ -484,7 +487,7 @@ class Hall:
 
     def _seat_bot(self, client: Client, room: Room, message: dict[str, Any]) -> None:
         if not room.is_host(message["host"]):
-            self._tried(client.address, "only the table's host may do that: the host token is not this table's")
+            self._tried(client, "only the table's host may do that: the host token is not this table's")
         now = self.clock()
         words = room.seat_bot(message["seat"], message["level"], now)
         line = room.say(None, TABLE_SPEAKER, words, now)
