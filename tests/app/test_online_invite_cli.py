@@ -129,16 +129,29 @@ def new_table(url: str, seats: list[dict[str, Any]]) -> str:
         link.close()
 
 
-def start_seated(command: list[str], hall: Hall, code: str, seat: int) -> str:
-    """Start the window with `command` until the server holds `seat` at `code` for a connection; stop it
-    (SIGTERM) and return what it said."""
+def kept_at(data: Path, code: str) -> list[dict[str, Any]]:
+    """The seats the window has kept at the table `code` in the data folder's online games."""
+    try:
+        seats = json.loads((data / "online_games.json").read_text())["seats"]
+    except (OSError, ValueError, KeyError):
+        return []
+    return [s for s in seats if isinstance(s, dict) and s.get("code") == code]
+
+
+def start_seated(command: list[str], hall: Hall, code: str, seat: int, data: Path) -> str:
+    """Start the window with `command` until the server holds `seat` at `code` for a connection and the
+    window has kept the seat in `data` (it writes it once told); stop it (SIGTERM) and return what it said."""
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
     window = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+    def seated() -> bool:
+        return bool(hall.rooms[code].present.get(seat)) and bool(kept_at(data, code))
+
     try:
         end = time.monotonic() + PATIENCE
-        while not hall.rooms[code].present.get(seat) and window.poll() is None and time.monotonic() < end:
+        while not seated() and window.poll() is None and time.monotonic() < end:
             time.sleep(0.1)
-        assert hall.rooms[code].present.get(seat), f"not seated at {seat}"
+        assert seated(), f"not seated at {seat}, or the seat not kept"
         assert window.poll() is None
         window.send_signal(signal.SIGTERM)
         out, _ = window.communicate(timeout=PATIENCE)
@@ -169,10 +182,9 @@ def test_the_url_handlers_command_opens_the_window_seated_under_the_name_used_la
         command = [sys.executable, "-m", "cribtiles", address, "--data-dir", str(data), "--size", "1024x700"]
         tokens = []
         for _ in range(2):
-            start_seated(command, hall, code, 1)
+            start_seated(command, hall, code, 1, data)
             assert hall.rooms[code].places[1].name == "Ben"
-            seats = json.loads((data / "online_games.json").read_text())["seats"]
-            [held] = [s for s in seats if s["code"] == code]
+            [held] = kept_at(data, code)
             assert (held["server"], held["seat"], held["name"]) == (url, 1, "Ben")
             tokens.append(held["token"])
         assert tokens[0] == tokens[1]
