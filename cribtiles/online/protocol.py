@@ -59,6 +59,7 @@ MESSAGES: dict[str, Spec] = {
             "turn_timer": _OPT_INT,
             "on_timeout": str,
             "absent_bot": _OPT_INT,
+            "public": bool,
         },
     ),
     "join": _spec("client", {"code": str, "name": str}, {"seat": int}),
@@ -74,6 +75,7 @@ MESSAGES: dict[str, Spec] = {
     "chat": _spec("client", {"code": str, "text": str}),
     "status": _spec("client", {"code": str}),
     "seat_bot": _spec("client", {"code": str, "host": str, "seat": int, "level": str}),
+    "open_tables": _spec("client", {}, {"game": str}),
     "ping": _spec("client"),
     # the server's
     "welcome": _spec("server", {"server": str, "version": int}),
@@ -82,6 +84,7 @@ MESSAGES: dict[str, Spec] = {
     "watching": _spec("server", {"code": str}, {"re": int}),
     "state": _spec("server", {"code": str, "state": dict}, {"re": int}),
     "table": _spec("server", {"code": str, "table": dict}, {"re": int}),
+    "tables": _spec("server", {"tables": list}, {"re": int}),
     "ok": _spec("server", {}, {"re": int}),
     "refused": _spec("server", {"reason": str}, {"re": int}),
     "said": _spec("server", {"code": str, "seat": _OPT_INT, "name": str, "text": str, "at": float}),

@@ -183,10 +183,25 @@ class CribbageGame:
         table = self.table
         if table.to_move != seat or not table.seats[seat].is_person:
             return ""
-        request = BotRequest(seat, level or STAND_IN_LEVEL, table.view(seat), table.state.seed, table.ply)
+        request = self.stand_in_request(seat, level or STAND_IN_LEVEL)
+        assert request is not None  # `seat` is a person's, to move
         self._play(seat, choose(request))
         why = "The" if level else "Cribbage has no pass, so the"
         return f"{why} {request.level} bot moved for them"
+
+    def stand_in_request(self, seat: int, level: str) -> BotRequest[Any] | None:
+        """What a bot of `level` moving for the person at `seat` must decide (None: not their turn)."""
+        table = self.table
+        if table.to_move != seat or not table.seats[seat].is_person:
+            return None
+        return BotRequest(seat, level, table.view(seat), table.state.seed, table.ply)
+
+    def play_stand_in(self, move: Move, request: BotRequest[Any]) -> bool:
+        """The move chosen for `request` made for its person; False when the game has moved on since."""
+        if self.table.to_move != request.seat or self.table.ply != request.turn:
+            return False
+        self._play(request.seat, move)
+        return True
 
     def summary(self) -> dict[str, Any]:
         """What anyone with the table's code may read: the deal, the scores, whose turn, how it ended."""

@@ -30,6 +30,9 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 MAX_CHAT_KEPT = 50
 TIMEOUTS = ("bot", "pass")
+#: Seconds a person must have been away before the host may put a bot in their seat during the game: long
+#: enough that a dropped connection has come back by itself, short enough that the others do not wait long.
+HOST_BOT_AWAY = 120
 
 
 def new_code(taken: Callable[[str], bool]) -> str:
@@ -93,6 +96,14 @@ class GameAtTable(Protocol):
 
     def stand_in(self, seat: int, level: str | None) -> str: ...
 
+    def stand_in_request(self, seat: int, level: str) -> BotRequest[Any] | None:
+        """What a bot of `level` moving for the person at `seat` must decide (None: not their turn)."""
+        ...
+
+    def play_stand_in(self, move: Any, request: BotRequest[Any]) -> bool:
+        """The move chosen for `request` made for its person; False when the game has moved on since."""
+        ...
+
     def summary(self) -> dict[str, Any]: ...
 
     @property
@@ -110,6 +121,9 @@ class Place:
     name: str | None
     level: str | None = None
     token_hash: str | None = None
+    # during the game, the level of the bot the host put in this person's seat while they are away (their
+    # seat stays theirs: it moves for them until they come back)
+    host_bot: str | None = None
 
     @property
     def open(self) -> bool:
@@ -124,7 +138,8 @@ class Place:
         return Seat(self.name, self.level)
 
     def data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "level": self.level, "token_hash": self.token_hash}
+        kept = {"kind": self.kind, "name": self.name, "level": self.level, "token_hash": self.token_hash}
+        return kept | ({"host_bot": self.host_bot} if self.host_bot else {})  # as kept before, without one
 
 
 @dataclass
@@ -136,6 +151,7 @@ class Settings:
     turn_timer: int | None = None  # seconds a person has for a move (None: no limit)
     on_timeout: str = "bot"  # "bot": a bot moves for them; "pass": they pass
     absent_bot: int | None = None  # seconds away before a bot moves for an absent person (None: never)
+    public: bool = False  # listed among the server's open tables while a seat is open: anyone may join
 
     def data(self) -> dict[str, Any]:
         return {
@@ -144,6 +160,7 @@ class Settings:
             "turn_timer": self.turn_timer,
             "on_timeout": self.on_timeout,
             "absent_bot": self.absent_bot,
+            "public": self.public,
         }
 
 
@@ -369,9 +386,14 @@ class Room:
     def is_host(self, token: str) -> bool:
         return hmac.compare_digest(self.host_hash, token_hash(token))
 
-    def arrive(self, seat: int) -> None:
+    def arrive(self, seat: int) -> bool:
+        """`seat`'s person is here (on one more connection); True when a bot the host put in their seat
+        has left it to them (a change to keep)."""
         self.present[seat] = self.present.get(seat, 0) + 1
         self.away_since.pop(seat, None)
+        place = self.places[seat]
+        back, place.host_bot = place.host_bot is not None, None
+        return back
 
     def depart(self, seat: int, now: float) -> None:
         self.present[seat] = max(0, self.present.get(seat, 0) - 1)
@@ -525,29 +547,66 @@ class Room:
         self.chat = [*self.chat[-(MAX_CHAT_KEPT - 1) :], line]
         return line
 
-    def seat_bot(self, seat: int, level: str, now: float) -> None:
-        """The host lets a bot of `level` take `seat` (a person's who is away, or one still open)."""
+    def seat_bot(self, seat: int, level: str, now: float) -> str:
+        """The host lets a bot of `level` take `seat`: before the game, a person's seat no one is in (open,
+        or its person away), for good; during the game, the seat of a person away `HOST_BOT_AWAY` seconds
+        or more, until they come back. What was done, in a sentence for the table. IllegalMove in words."""
         if not 0 <= seat < len(self.places) or self.places[seat].kind != "person":
             raise IllegalMove("that is not a person's seat")
-        if self.present.get(seat):
-            raise IllegalMove(f"{self.places[seat].name} is here: a bot takes only an absent player's seat")
-        if level not in levels(self.game_name):
-            raise IllegalMove(f"there is no bot level {level[:20]!r}")
-        if self.game is not None:
-            raise IllegalMove("once the game has begun a bot moves for an absent player only when the table says so")
         place = self.places[seat]
-        place.kind, place.level, place.token_hash = "bot", level, None
-        place.name = None
-        self._change(now)
-        self._start_if_full()
+        who = place.name or "the open seat"
+        if self.present.get(seat):
+            raise IllegalMove(f"{who} is here: a bot takes only an absent player's seat")
+        if level not in levels(self.game_name):
+            raise IllegalMove(
+                f"there is no bot level {level[:20]!r}; the levels are {', '.join(levels(self.game_name))}"
+            )
+        if self.game is None:
+            given = f"{place.name}'s seat" if place.name else "an open seat"
+            place.kind, place.level, place.token_hash = "bot", level, None
+            place.name = None
+            self._change(now)
+            self._start_if_full()
+            return f"The host gave {given} to the {level} bot."
+        if self.game.over:
+            raise IllegalMove("the game is over: no seat needs a bot")
+        away = round(now - self.away_since.get(seat, now))
+        if away < HOST_BOT_AWAY:
+            raise IllegalMove(
+                f"{who} has been away {away} s; a bot may take a player's seat once they have been away "
+                f"{HOST_BOT_AWAY // 60} minutes (a dropped connection comes back by itself before that)"
+            )
+        place.host_bot = level
+        return f"{who} is away, so the host has given their seat to the {level} bot until they come back."
 
     # --- what the server does by itself ---
 
     def bot_request(self) -> BotRequest[Any] | None:
-        return None if self.game is None or self.game.over else self.game.bot_request()
+        """What the bot to move must decide: the server's own bot's, or the one the host put in an
+        absent person's seat (None: no bot is to move)."""
+        if self.game is None or self.game.over:
+            return None
+        seat = self.game.to_move
+        level = self._stand_in_for(seat)
+        if seat is not None and level is not None:
+            return self.game.stand_in_request(seat, level)
+        return self.game.bot_request()
+
+    def _stand_in_for(self, seat: int | None) -> str | None:
+        """The level of the bot the host put in `seat` while its person is away (None: none moves there)."""
+        if seat is None or self.places[seat].kind != "person" or self.present.get(seat):
+            return None
+        return self.places[seat].host_bot
 
     def play_bot(self, move: Any, request: BotRequest[Any], now: float) -> bool:
-        if self.game is None or not self.game.play_bot(move, request):
+        """The move chosen for `request` made: False when the table has moved on since it was asked (or
+        the person a host's bot moved for has come back meanwhile)."""
+        if self.game is None:
+            return False
+        if self.places[request.seat].kind == "person":
+            if self._stand_in_for(request.seat) != request.level or not self.game.play_stand_in(move, request):
+                return False
+        elif not self.game.play_bot(move, request):
             return False
         self._change(now)
         if self.undo_ask is not None and self.undo_ask.ended is None:
@@ -563,8 +622,8 @@ class Room:
         if self.game is None or self.game.over:
             return None
         seat = self.game.to_move
-        if seat is None or self.places[seat].kind != "person":
-            return None
+        if seat is None or self.places[seat].kind != "person" or self._stand_in_for(seat) is not None:
+            return None  # a bot's turn, or the host's bot's in the seat: it needs no timer
         timer = self.settings.turn_timer
         if timer is not None and now - self.last_change >= timer:
             return seat, ("easy" if self.settings.on_timeout == "bot" else None)
@@ -595,11 +654,19 @@ class Room:
         if self.game is None or self.game.over or self.settings.turn_timer is None:
             return None
         seat = self.game.to_move
-        if seat is None or self.places[seat].kind != "person":
+        if seat is None or self.places[seat].kind != "person" or self._stand_in_for(seat) is not None:
             return None
         return self.last_change + self.settings.turn_timer
 
     # --- what is sent ---
+
+    def _away(self, seat: int, now: float) -> int | None:
+        """Seconds since `seat`'s person was last here; None while here, for a bot (never away) and for an
+        open seat (no one to be away)."""
+        place = self.places[seat]
+        if place.kind == "bot" or place.open or seat not in self.away_since:
+            return None
+        return round(now - self.away_since[seat])
 
     def seats_told(self, now: float) -> list[dict[str, Any]]:
         return [
@@ -608,7 +675,8 @@ class Room:
                 "kind": "open" if p.open else p.kind,
                 "level": p.level,
                 "present": p.kind == "bot" or bool(self.present.get(s)),
-                "away": None if p.kind == "bot" or s not in self.away_since else round(now - self.away_since[s]),
+                "away": self._away(s, now),
+                "host_bot": p.host_bot,
             }
             for s, p in enumerate(self.places)
         ]
@@ -631,6 +699,18 @@ class Room:
             if seat is not None and told.get("can_undo") and not self.may_ask(seat):
                 told["can_undo"] = False
         return told
+
+    def listing(self, now: float) -> dict[str, Any]:
+        """The table among the server's open tables: what `status` tells of a table not begun, its code,
+        when it was made, and its seats still open."""
+        return {
+            "code": self.code,
+            "game": self.game_name,
+            "seats": self.seats_told(now),
+            "settings": self.settings.data(),
+            "created": self.created,
+            "open": sum(1 for p in self.places if p.open),
+        }
 
     def summary(self, now: float) -> dict[str, Any]:
         """What `status` tells anyone with the code."""
@@ -668,7 +748,7 @@ class Room:
     @classmethod
     def from_data(cls, data: dict[str, Any], now: float) -> Room:
         """A table as kept (a restarted server's): everyone away until they come back."""
-        places = [Place(p["kind"], p["name"], p["level"], p["token_hash"]) for p in data["places"]]
+        places = [Place(p["kind"], p["name"], p["level"], p["token_hash"], p.get("host_bot")) for p in data["places"]]
         room = cls(
             code=data["code"],
             game_name=data["game"],

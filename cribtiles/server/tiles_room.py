@@ -268,12 +268,29 @@ class TilesGame:
             why = "They could play, and only a player who cannot play may pass, so the"
         else:
             why = "The"
-        rng = chance(table.match.seed, len(table.match.finished), len(table.state.turns), f"stand-in/{seat}")
-        request = BotRequest(seat, level or DEFAULT_LEVEL, table.view(seat), rng.getrandbits(31), table.turn)
+        request = self.stand_in_request(seat, level or DEFAULT_LEVEL)
+        assert request is not None  # `seat` is to move
         move = choose_tile_move(request)
         table.play(move)
         done = "passed" if isinstance(move, Pass) else "exchanged tiles" if isinstance(move, Exchange) else "played"
         return f"{why} {request.level} bot {done} for them"
+
+    def stand_in_request(self, seat: int, level: str) -> BotRequest[Any] | None:
+        """What a bot of `level` moving for the person at `seat` must decide (None: not their turn). Its
+        seed is the table's own chance for that turn: the same table, the same move."""
+        table = self.table
+        if table.to_move != seat:
+            return None
+        rng = chance(table.match.seed, len(table.match.finished), len(table.state.turns), f"stand-in/{seat}")
+        return BotRequest(seat, level, table.view(seat), rng.getrandbits(31), table.turn)
+
+    def play_stand_in(self, move: Move, request: BotRequest[Any]) -> bool:
+        """The move chosen for `request` made for its person, as they would make it (a play at its true
+        score); False when the table has moved on since it was asked."""
+        if request.turn != self.table.turn or self.table.to_move != request.seat:
+            return False
+        self.table.play(move)
+        return True
 
     def summary(self) -> dict[str, Any]:
         """What anyone with the table's code may read: round, scores, whose turn, how it ended."""

@@ -27,6 +27,14 @@ from tests.server.running import running_server
 PATIENCE = 120.0
 
 
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user data folder, where `online new` keeps its host tokens: the test's own."""
+    folder = tmp_path / "user-data"
+    monkeypatch.setattr("cribtiles.app.storage.default_data_dir", lambda: folder)
+    return folder
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with running_server() as (url, _hall):
@@ -59,11 +67,13 @@ def test_new_prints_the_tables_code_and_host_token_and_the_table_is_there(
     code, out, err = run(capsys, "new", server, "--players", "Ann,?,hard")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
     assert lines[0].startswith("code ") and lines[0].endswith(": players take their seats at the table with it")
     table_code = lines[0].split()[1].rstrip(":")
     assert len(table_code) == 6 and table_code.isalpha() and table_code.isupper()
     assert lines[1].startswith("host token ") and "keep it to yourself" in lines[1]
+    web = server.replace("ws://", "http://")
+    assert lines[2] == f"invitation {web}/t/{table_code}: a browser shows the table and opens Crib Tiles at it"
 
     code, out, err = run(capsys, "status", server, table_code, "--json")
     assert code == 0, err
@@ -79,8 +89,9 @@ def test_new_as_json_gives_the_code_the_host_token_and_the_seats(
     code, out, err = run(capsys, "new", server, "--players", "?,Easy", "--rules", "joker=on", "--json")
     assert code == 0, err
     told = json.loads(out)
-    assert set(told) == {"server", "code", "host_token", "game", "seats"}
+    assert set(told) == {"server", "code", "host_token", "game", "seats", "invitation"}
     assert told["server"] == server and told["game"] == "tiles"
+    assert told["invitation"] == f"{server.replace('ws://', 'http://')}/t/{told['code']}"
     assert told["seats"] == [{"kind": "open"}, {"kind": "bot", "level": "easy"}]
     assert len(told["host_token"]) >= 22  # 128 bits or more, as URL-safe text
 

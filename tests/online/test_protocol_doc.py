@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 import cribtiles
+from cribtiles.online.client import Link
 from cribtiles.online.protocol import MESSAGES, VERSION, OtherVersion, ProtocolError, read, read_welcome, write
 from cribtiles.server.cribbage_room import CribbageGame
 from cribtiles.server.rooms import Room
 from cribtiles.server.tiles_room import TilesGame
-from tests.online.played import played
+from tests.online.played import WAIT, played
+from tests.server.running import running_server
 
 ROOT = Path(cribtiles.__file__).parent
 DOC = ROOT.parent / "docs" / "protocol.md"
@@ -179,15 +181,34 @@ GAMES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
 
 @pytest.fixture(scope="module")
 def heard() -> list[dict[str, Any]]:
-    """Every message the connections at the recorded games were sent."""
-    return [message for game, seats, settings in GAMES for message in played(game, seats, **settings)]
+    """Every message the connections at the recorded games were sent, and a list of open tables."""
+    return [message for game, seats, settings in GAMES for message in played(game, seats, **settings)] + listed()
+
+
+def listed() -> list[dict[str, Any]]:
+    """The `tables` a server answers `open_tables` with, while a public table of each game waits (one of
+    them with its creator seated, one with a seat the host gave to a bot)."""
+    with running_server() as (url, _hall):
+        link = Link(url)
+        try:
+            assert link.wait_connected(WAIT)
+            ann = [{"kind": "person", "name": "Ann"}, {"kind": "open"}, {"kind": "open"}]
+            made = link.request("create", WAIT, game="tiles", seats=ann, sit=0, public=True, rules="joker=on")
+            link.request("seat_bot", WAIT, code=made["code"], host=made["host"], seat=2, level="easy")
+            link.request("create", WAIT, game="cribbage", seats=[{"kind": "open"}] * 2, public=True)
+            link.request("create", WAIT, game="tiles", seats=[{"kind": "open"}] * 2)  # not public: not listed
+            answer = link.request("open_tables", WAIT)
+        finally:
+            link.close()
+    assert [(t["game"], t["open"]) for t in answer["tables"]] == [("cribbage", 2), ("tiles", 1)]
+    return [answer]
 
 
 def sent(heard: list[dict[str, Any]]) -> dict[str, set[type]]:
     """Every field of the states and statuses in `heard`, with the JSON kinds of its values."""
     fields: dict[str, set[type]] = {}
     for message in heard:
-        if message["type"] in ("state", "table"):
+        if message["type"] in ("state", "table", "tables"):
             root = message["type"]
             for path, value in walk(message[root], root):
                 fields.setdefault(path, set()).add(type(value))

@@ -10,10 +10,12 @@ from typing import Any
 
 import pygame
 
+from .. import art
 from ..geometry import contains
 from ..paint import CREAM, DIM, GOLD, RED, button
 from ..screens import Cells, chosen_in_sight, draw_rows, foot, list_key, ring, screen_card
 from .form import GREEN
+from .host_tools import HOST_BOT_LEVEL, Giveable, giveable
 from .lobby import Lobby, Outcome
 from .screens import Window, code_words
 from .services import HeldSeat
@@ -174,6 +176,41 @@ class GamesScene:
                 self.chosen = i
                 return
 
+    # --- the host's tool (issue 44): a seat given to a bot ---
+
+    def offer(self) -> Giveable | None:
+        """The seat of the chosen table that its host (this player, holding its host token) may give to a
+        bot now, by what its server last said (None: none, or not the host)."""
+        if not self.held:
+            return None
+        held = self.held[self.chosen]
+        heard = self.heard.get(held.key)
+        return giveable(heard.table, held) if heard is not None and heard.table is not None else None
+
+    def _host_buttons(self) -> list[tuple[str, Any, bool]]:
+        offer = self.offer()
+        return [] if offer is None else [(offer.words, self.give_seat, True)]
+
+    def give_seat(self) -> None:
+        offer = self.offer()
+        if offer is None or self.tone == "busy":
+            return
+        held = self.held[self.chosen]
+        self.status, self.tone = f"{offer.words}…", "busy"
+
+        def work() -> None:
+            self.lobby.seat_bot(held, offer.seat, HOST_BOT_LEVEL)
+
+        self.lobby.jobs.run(work, lambda outcome: self._seat_given(held, outcome))
+
+    def _seat_given(self, held: HeldSeat, outcome: Outcome[None]) -> None:
+        if outcome.problem:
+            self.status, self.tone = outcome.problem, "bad"
+        else:
+            self.status, self.tone = f"The server's bot has the seat at {code_words(held.code)}.", "good"
+        self.asking.add(held.key)
+        self._ask(held)  # its seats as they are now
+
     # --- drawing ---
 
     def cells(self, i: int) -> Cells:
@@ -213,12 +250,15 @@ class GamesScene:
 
     def _buttons(self, surface: pygame.Surface, cx: int, by: int, bh: int, s: int) -> None:
         shown = [("Resume", self.resume, bool(self.held)), ("Forget", self.forget, bool(self.held))]
+        shown += self._host_buttons()
         shown.append(("Back", self.window.close_top, True))
-        bw, gap = max(140, s * 7), round(s * 0.8)
-        left = cx - (len(shown) * bw + (len(shown) - 1) * gap) // 2
+        gap = round(s * 0.8)
+        widths = [max(140, s * 7, art.font(max(16, round(bh * 0.52))).size(label)[0] + 2 * s) for label, _, _ in shown]
+        left = cx - (sum(widths) + (len(shown) - 1) * gap) // 2
         self.buttons = []
         for i, (label, act, enabled) in enumerate(shown):
-            r = (left + i * (bw + gap), by, bw, bh)
+            bw = widths[i]
+            r = (left + sum(widths[:i]) + i * gap, by, bw, bh)
             button(surface, r, label, enabled, contains(r, self.mouse), strong=i == 0 and enabled)
             if i == 0 and enabled:
                 ring(surface, r)

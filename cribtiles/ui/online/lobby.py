@@ -136,6 +136,15 @@ class Lobby:
         table: dict[str, Any] = self.link(held.server).request("status", code=held.code)["table"]
         return table
 
+    def open_tables(self, url: str) -> list[dict[str, Any]]:
+        """The tables anyone may join at `url` that have a seat open, the newest first."""
+        tables = self.link(url).request("open_tables")["tables"]
+        return [t for t in tables if isinstance(t, dict)]
+
+    def seat_bot(self, held: HeldSeat, seat: int, level: str) -> None:
+        """As the host of `held`'s table, give `seat` to the server's bot of `level` (refused in words)."""
+        self.link(held.server).request("seat_bot", code=held.code, host=held.host_token, seat=seat, level=level)
+
     # --- the frame's side ---
 
     def open(self, held: HeldSeat, said: Callable[[str], None]) -> None:

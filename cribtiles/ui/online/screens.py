@@ -21,7 +21,9 @@ from ..paint import CREAM, DIM, GOLD, write
 from ..screens import Item, Menu, fit, screen_card
 from . import form
 from .form import GREEN, TONES, FormScene, Row
+from .host_tools import HOST_BOT_LEVEL, Giveable, giveable, invitation_link, put_on_clipboard
 from .lobby import Lobby, Outcome
+from .open_tables import OpenTables
 from .services import HeldSeat, SeatBook
 
 #: How often the list of servers on the network is looked at again (seconds).
@@ -115,6 +117,7 @@ class OnlineScene(FormScene):
             self._hosting = True
             self.shared.choose(host.shared)
         self.say(lobby.services.book.note, "bad")
+        self.open_tables = OpenTables(lobby, self.join_open)
 
     def close(self) -> None:
         self.window.close_top()
@@ -182,6 +185,30 @@ class OnlineScene(FormScene):
             self._look()
         if self._hosting:
             self._host_said()
+        self.open_tables.update(dt, self.address.text)
+
+    # --- the open tables of the server named (issue 44) ---
+
+    def extra_height(self, s: int) -> int:
+        return self.open_tables.height(s)
+
+    def draw_extra(self, surface: pygame.Surface, rect: tuple[int, int, int, int], s: int) -> None:
+        self.open_tables.draw(surface, rect, s, self.mouse)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.open_tables.click(event.pos):
+            return
+        super().handle(event)
+
+    def join_open(self, code: str) -> None:
+        """Join the open table `code` of the server named, as Join with a code would (one click)."""
+        ready = self._ready()
+        if ready is None:
+            return
+        join = JoinScene(self.window, self.lobby, ready[1], ready[0])
+        join.code.text = code
+        self.window.push(join)
+        join.join()
 
     def _look(self) -> None:
         lookout = self.lobby.look_out()
@@ -266,6 +293,11 @@ class CreateScene(FormScene):
             ABSENT,
             "How long a player may be away before a bot moves for them",
         )
+        self.public = form.choice(
+            "Anyone may join",
+            [(False, "no: those you give the code"), (True, "yes: listed on the server")],
+            "Yes: the server lists it among its open tables, for anyone to join while a seat is open",
+        )
         super().__init__(self._rows(), window.close_top)
         self.focus = self.rows.index(self.seats[0])  # the game is the tile game unless changed
 
@@ -282,6 +314,7 @@ class CreateScene(FormScene):
             rows = [self.game, *self.seats, *self.rules, self.coach, self.timer, self.on_timeout, self.absent]
         return [
             *rows,
+            self.public,
             form.action(
                 "Create the table", self.create, f"At {self.url}, you ({self.name}) at the first seat", pygame.K_c
             ),
@@ -340,6 +373,8 @@ class CreateScene(FormScene):
             return
         game = str(self.game.value)
         settings: dict[str, Any] = {"rules": rules, "turn_timer": self.timer.value, "absent_bot": self.absent.value}
+        if self.public.value:
+            settings["public"] = True
         if not self.cribbage:
             settings |= {"coach": bool(self.coach.value), "on_timeout": self.on_timeout.value}
         others = self.others()
@@ -368,6 +403,7 @@ class CodeScene:
         self.waiting = "Waiting for players" if open_seats else ""  # until the server says otherwise
         self.status, self.tone = "", ""
         self._wait, self._asking = 0.0, False
+        self._offered: Giveable | None = None  # a seat the host may give to a bot now
         self.menu = Menu(
             [
                 Item(
@@ -376,6 +412,7 @@ class CodeScene:
                     key=pygame.K_g,
                     note="Sit down: the game starts once every seat is taken",
                 ),
+                *self._invite_items(),
                 Item(
                     "Back", self.back, key=pygame.K_b, note="The table waits; Your online games on the title finds it"
                 ),
@@ -406,6 +443,50 @@ class CodeScene:
         self.waiting = f"Waiting for {open_seats} player{'s' if open_seats != 1 else ''}" if open_seats else ""
         if not open_seats and self.tone == "bad":
             self.say("")
+        self._offer_seat(table)
+
+    # --- the host's tools (issue 44): the invitation link, a seat given to a bot ---
+
+    def _invite_items(self) -> list[Item]:
+        note = "Copies the table's link: in a browser it shows the table and opens Crib Tiles there"
+        return [Item("Copy invitation", self.copy_invitation, key=pygame.K_i, note=note)]
+
+    def copy_invitation(self) -> None:
+        host = self.lobby.services.host
+        shared = host.lan_url if host is not None and host.url == self.held.server else None
+        link = invitation_link(self.held, shared)
+        problem = put_on_clipboard(link)
+        self.say(problem or f"Copied: {link}", "bad" if problem else "good")
+
+    def _offer_seat(self, table: dict[str, Any]) -> None:
+        """Offer the host "Give Ben's seat to a bot" while the server would allow it (else take it away)."""
+        offer = giveable(table, self.held)
+        items = [i for i in self.menu.items if i.action != self.give_seat]
+        if offer is not None:
+            note = f"The server's {HOST_BOT_LEVEL} bot sits there (during the game: until they come back)"
+            items.insert(-1, Item(offer.words, self.give_seat, key=pygame.K_t, note=note))
+        self._offered = offer
+        if [i.label for i in items] != [i.label for i in self.menu.items]:
+            self.menu.items = items
+            self.menu.focus = min(self.menu.focus, len(items) - 1)
+
+    def give_seat(self) -> None:
+        offer = self._offered
+        if offer is None or self.tone == "busy":
+            return
+        self.say(f"{offer.words}…", "busy")
+
+        def work() -> None:
+            self.lobby.seat_bot(self.held, offer.seat, HOST_BOT_LEVEL)
+
+        self.lobby.jobs.run(work, self._seat_given)
+
+    def _seat_given(self, outcome: Outcome[None]) -> None:
+        if outcome.problem:
+            self.say(outcome.problem, "bad")
+        else:
+            self.say("The server's bot has the seat.", "good")
+        self._wait = 0.0  # the seats as they are now, at once
 
     def back(self) -> None:
         self.window.close_top()
@@ -435,7 +516,7 @@ class CodeScene:
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         hint = "Enter takes · G goes to the table · Esc goes back"
-        rect, s, top = screen_card(surface, "Your table is ready", hint, 0.6, 0.8)
+        rect, s, top = screen_card(surface, "Your table is ready", hint, 0.6, 0.94)  # tall: four buttons
         x, y, w, h = rect
         cx = x + w // 2
         if self.open_seats:
@@ -456,9 +537,9 @@ class CodeScene:
         for line, colour in lines:
             write(surface, fit(line, s - 1, w - 2 * s), s - 1, colour, (cx, y2), "midtop")
             y2 += round(s * 1.5)
-        bh = max(28, round(s * 1.8))
+        bh = max(28, round(s * 1.6))
         bw = max(200, round(w * 0.42))
-        below = self.menu.lay_out(cx - bw // 2, y2 + round(s * 0.8), bw, bh, max(6, round(s * 0.4)))
+        below = self.menu.lay_out(cx - bw // 2, y2 + round(s * 0.6), bw, bh, max(6, round(s * 0.4)))
         self.menu.draw(surface, s)
         said, tone = self.status, TONES.get(self.tone, CREAM)
         if not said:
