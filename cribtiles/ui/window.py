@@ -677,6 +677,8 @@ class App:
                 opened_by_key = event.type == pygame.KEYDOWN and bool(self.scenes) and self.scenes[-1] is not top
         top = self.scenes[-1]
         top.update(dt)
+        if self._lobby is not None:  # a table online opened from a table (played again): its job's end
+            self._lobby.update()
         self._show_caption()
         full = self._full or top is not self._last_top
         self._full, self._last_top = False, top

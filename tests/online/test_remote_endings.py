@@ -84,9 +84,8 @@ def until(sessions: Sessions, done: Callable[[], bool], told: list[list[str]]) -
     while not done():
         assert time.monotonic() < end, f"what was waited for did not happen; told: {told}"
         for i, session in enumerate(sessions):
-            if isinstance(session, RemoteSession) and session.poll() is not None:
-                session.land()
-            elif isinstance(session, RemoteCribbageSession) and session.ready():
+            tiles_move = isinstance(session, RemoteSession) and session.poll() is not None
+            if tiles_move or (isinstance(session, RemoteCribbageSession) and session.ready()):
                 session.land()
             told[i].extend(session.incidents())
         time.sleep(0.005)
