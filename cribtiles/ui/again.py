@@ -49,7 +49,7 @@ def again_question(asked: AgainAsked | None, names: Sequence[str], mine: Sequenc
     leave = "L leaves the table"
     if asked is None:
         text = "Play again: a new table with the same seats and rules, once everyone here agrees."
-        return AgainQuestion(text, f"Enter or N asks the others · {leave} · Esc: the board", "Play again")
+        return AgainQuestion(text, f"Enter or N asks the others · {leave}", "Play again")
     if asked.asker in mine:
         return AgainQuestion(
             f"Waiting for {_named(names, asked.waiting)} to agree to play again.",

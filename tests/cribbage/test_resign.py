@@ -20,6 +20,7 @@ from cribtiles.cribbage import (
     replay,
 )
 from cribtiles.cribbage.options import Variant
+from cribtiles.table.cribbage.replay import replay_words
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.seats import Seat
 
@@ -68,5 +69,8 @@ def test_the_record_keeps_the_resignation_and_a_save_replays_to_the_same_end() -
     summary = again.summary(1)
     assert summary is not None and summary.person_won
     assert summary.margin_words == "Ann resigned: no skunk is counted."
+    ben, ann = again.state.scores[1], again.state.scores[0]
+    told = f"Ann resigned: Ben wins, {ben} to {ann}.\nAnn resigned: no skunk is counted."
+    assert replay_words(again).endswith(told)  # the record, told move by move, ends as it ended
     with pytest.raises(CribbageError, match="cannot have been given up"):
         replay({**json.loads(json.dumps(record)), "resigned": 2})

@@ -580,7 +580,7 @@ def draw_end(
     small = max(12, size - 4)
     if again is not None:
         write(surf, fit_width(again.text, small, w - 2 * size), small, CREAM, (x + w / 2, by - size * 0.4), "midbottom")
-        keys = again.keys + (" · V: the review" if review else "")
+        keys = again.keys + (" · V: the review" if review else "") + " · Escape: the title screen"
     write(surf, fit_width(keys, small, w - 2 * size), small, DIM, (x + w / 2, by + bh + size * 0.5), "midtop")
 
 

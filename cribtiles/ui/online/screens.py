@@ -468,7 +468,7 @@ class CodeScene:
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         hint = "Enter takes · G goes to the table · Esc goes back"
-        rect, s, top = screen_card(surface, "Your table is ready", hint, 0.6, 0.8)
+        rect, s, top = screen_card(surface, "Your table is ready", hint, 0.6, 0.9)
         x, y, w, h = rect
         cx = x + w // 2
         if self.open_seats:

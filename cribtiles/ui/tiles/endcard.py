@@ -220,7 +220,7 @@ def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = ma
         label = asked.button if asked is not None and asked.button else "Play again"
         button(surf, new_game, label, asked is None or asked.button is not None, hover, strong=True)
         again = asked.text if asked is not None else ""
-        keys = asked.keys if asked is not None else "L leaves the table"
+        keys = (asked.keys if asked is not None else "L leaves the table") + " · Esc: look at the board"
         write(
             surf,
             fit_width(again, small, w - 2 * size),

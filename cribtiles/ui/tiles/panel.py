@@ -268,6 +268,8 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
                 y += lh
                 continue
             who = seat_name(snap, t.player)
+            if snap.state.stand_in(number) is not None:  # made by the table's stand-in, online
+                who = f"{who} (a bot)"
             if isinstance(t.move, Play):
                 text, right, squares = (
                     f"{who}:  " + " ".join(str(p) for p in t.move.placements),
