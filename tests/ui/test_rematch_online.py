@@ -290,3 +290,25 @@ def test_cribbage_resigned_with_ctrl_r_and_played_again_from_its_end_card(app: A
         new = again.session.code
         assert new != held.code and hall.rooms[new].game_name == "cribbage" and not again.pub.is_over
         assert again.session.seat == 0
+
+
+def test_a_move_of_cribbage_the_stand_in_made_is_told_as_the_bots(app: App) -> None:
+    clock = Clock()
+    with running_server(clock=clock) as (url, _hall):
+        lobby = app.lobby
+        held = lobby.create(url, "Ann", [{"kind": "open"}], game="cribbage", seed=4, turn_timer=60)
+        other = lobby.link(url.replace("127.0.0.1", "localhost"))
+        other.sit(held.code, other.request("join", code=held.code, name="Ben")["token"])
+        app.take_online_seat(app._remote_session(lobby.link(url), held.code, 0, "cribbage"), "cribbage")
+        scene = app.scenes[-1]
+        assert isinstance(scene, CribbageScene)
+        app.frame(1 / 60)
+        clock.now += 61  # the first to discard is out of time: the server's bot lays their cards away
+        until(app, lambda: any(line.text.startswith("A bot made") for line in scene.snapshot().lines))
+        texts = [line.text for line in scene.snapshot().lines]
+        at = next(i for i, text in enumerate(texts) if text.startswith("A bot made"))
+        assert (texts[at - 1], texts[at]) in (
+            ("Ann laid two cards in Ben's crib.", "A bot made that move for you (your time ran out)."),
+            ("Ben laid two cards in their own crib.", "A bot made that move for Ben (Ben's time ran out)."),
+        ), texts
+        shot(app, "cribbage-stand-in")

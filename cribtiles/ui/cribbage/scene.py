@@ -1058,11 +1058,10 @@ class CribbageScene:
             scored = sum(e.points or 0 for e in h.events)
             if h.act is not Act.LET_STAND:  # a card let stand needs no line; what pegged on after it does
                 colour = CREAM if scored else DIM
-                words = h.words
+                lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
                 if h.stand_in is not None:  # the table's stand-in moved for them (online): not their own move
                     who = "You" if h.player == self.person else table.names[h.player]
-                    words = f"{stand_in_words(h.stand_in, who, 'moved')}: {h.words}"
-                lines.append(InfoLine(words, "", colour, -1 if not scored else 0))
+                    lines.append(InfoLine(stand_in_words(h.stand_in, who, "made that move") + ".", "", DIM, -2))
             for e in (e for e in h.events if e.points != 0):  # a score said aloud that pegged nothing: no line
                 points = "" if e.points is None else f"+{e.points}"  # said aloud, not yet answered: points to come
                 lines.append(InfoLine(e.words, points, _player_colour(table.side_of(e.player)), -1, e.cards, 1))
