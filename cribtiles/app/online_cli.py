@@ -55,6 +55,7 @@ ENDINGS = {  # the tile game's end reasons (EndReason), as `status` says them
     "blocked": "the bag is empty and nobody can play",
     "locked": "the board locked: nobody could play for two rounds",
     "idle": "nobody played for three rounds",
+    "resigned": "resigned",
 }
 
 
@@ -715,6 +716,8 @@ def status_lines(code: str, table: dict[str, Any], yours: int | None = None) -> 
             head += f" of round {table.get('round')} of {table.get('rounds')}"
         if isinstance(table.get("since_last_move"), int):
             head += f", the last move {_ago(table['since_last_move'])}"
+    elif table.get("aborted"):
+        head += ", aborted before its first move: no result"
     else:
         head += f", over after {_int(table.get('turns'))} turns"
     lines = [head]
@@ -730,7 +733,7 @@ def status_lines(code: str, table: dict[str, Any], yours: int | None = None) -> 
         if yours == number:
             parts.append("(you)")
         lines.append("  ".join(p for p in parts if p).rstrip())
-    if phase == "over":
+    if phase == "over" and not table.get("aborted"):
         lines.append(_ending(table, seats))
     return lines
 
@@ -795,8 +798,12 @@ def _ago(seconds: int) -> str:
 def _ending(table: dict[str, Any], seats: list[Any]) -> str:
     ended = table.get("ended")
     how = ENDINGS.get(ended, str(ended)[:60]) if isinstance(ended, str) else "the game ended"
+    resigned = table.get("resigned")
+    if isinstance(resigned, int) and 0 <= resigned < len(seats):  # the others won, tied or not
+        how = f"{_seat_name(seats[resigned])} resigned"
     winners = [_seat_name(seats[w]) for w in _list(table.get("winners")) if isinstance(w, int) and 0 <= w < len(seats)]
     if not winners:
         return f"ended: {how}"
-    won = " and ".join(winners) + (" won" if len(winners) == 1 else " tied")
+    alone = len(winners) == 1 or isinstance(resigned, int)
+    won = " and ".join(winners) + (" won" if alone else " tied")
     return f"ended: {how}; {won}"

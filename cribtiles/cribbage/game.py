@@ -44,7 +44,7 @@ from cribtiles.quoting import quoted
 
 from .cards import DECK, JACK, Card
 from .deal import Deal, cut_for_deal, first_dealer
-from .events import EventKind, Outcome, ScoreEvent, outcome_of
+from .events import EventKind, MarginKind, Outcome, ScoreEvent, outcome_of
 from .moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from .muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind, call_points
 from .options import CribbageOptions, Phase, Variant, named_end_on_answer
@@ -210,6 +210,22 @@ class CribbageState:
         else:
             state = self._show(player, move, events)
         return state._with(events=tuple(events), log=(*self.log, str(move)))
+
+    def resign(self, player: int) -> CribbageState:
+        """`player` gives the game up: it ends at once, the other side wins (with three players, the best
+        of the others: the first after `player` of those tied), the scores stand as they are (a score said
+        aloud stays as pegged) and no margin but a plain win is counted. The rules do not know it: a record
+        keeps it apart from the moves (`record`'s "resigned")."""
+        if player not in range(len(self.names)):
+            raise CribbageError(f"players are 0 to {len(self.names) - 1}, not {quoted(player)}")
+        if self.is_over:
+            raise CribbageError("the game is over")
+        mine = self.side_of(player)
+        others = [self.side_of(self.after(player + k)) for k in range(len(self.names) - 1)]
+        winner = max((s for s in others if s != mine), key=lambda s: self.scores[s])
+        sides = tuple(self.side_of(p) for p in range(len(self.names)))
+        outcome = Outcome(winner, self.scores, MarginKind.WIN, sides, resigned=player)
+        return self._with(phase=Phase.OVER, claim=None, events=(), outcome=outcome)
 
     def _wrong(self, move: Move, wanted: str) -> CribbageError:
         return CribbageError(f"it is time to {wanted}, not to {str(move).split()[0]}")
@@ -493,6 +509,8 @@ class CribbageState:
                 **named_end_on_answer(self.options),  # and this, under muggins (`unnamed_end_on_answer`)
             },
             "moves": list(self.log),
+            # who gave the game up after its moves: absent otherwise, as in every record written before it
+            **({"resigned": self.outcome.resigned} if self.outcome and self.outcome.resigned is not None else {}),
         }
 
 

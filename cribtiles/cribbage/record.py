@@ -68,4 +68,12 @@ def replay(record: Mapping[str, object]) -> CribbageState:
             state = state.apply(parse_move(text))
         except (CardError, CribbageError) as e:
             raise CribbageError(f"move {number} of the record ({quoted(text)}) cannot be played: {e}") from None
+    resigned = record.get("resigned")
+    if resigned is not None:
+        if type(resigned) is not int:
+            raise CribbageError("this record of a cribbage game is damaged: who gave it up is not a player")
+        try:
+            state = state.resign(resigned)
+        except CribbageError as e:
+            raise CribbageError(f"this record of a cribbage game cannot have been given up: {e}") from None
     return state

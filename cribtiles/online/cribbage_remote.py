@@ -4,9 +4,11 @@ a bot's are at one window), and `bot_move`, a bot's move from what its seat is s
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -18,11 +20,13 @@ from cribtiles.cribbage.moves import CribbageError, Move, Muggins, parse_move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
+from cribtiles.table.again import AgainAsked, NextTable
 from cribtiles.table.chat import chat_text, heard_words
 from cribtiles.table.cribbage.public import CribbagePublic, PublicMove, public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
 
 from .client import ConnectionWatch, Link, NotConnected, Refused
+from .ending import TableEnding
 
 #: How long a new session waits for its table's state before it asks the server again.
 FIRST_STATE_WAIT = 5.0
@@ -129,11 +133,14 @@ class RemoteCribbageSession:
         seat: int,
         state: dict[str, Any] | None = None,
         keeper: Records | None = None,
+        forget: Callable[[], None] | None = None,
     ) -> None:
+        """`forget` drops the table from this player's list when it is left (`leave`)."""
         self.link = link
         self.code = code
         self.seat = seat
         self.keeper = keeper
+        self._end = TableEnding(link, code, seat, forget)
         self._finished = False
         self._chat_at = 0.0  # the time of the last line told (a link coming back sends the last lines again)
         self._watch = ConnectionWatch(link)
@@ -143,8 +150,9 @@ class RemoteCribbageSession:
         self._troubles: list[str] = []
         self._hints_at_least = 0  # a hint counted by the server, before a state says so
         self._now = Seen(state) if state is not None else self._first_state()
+        self._end.heard(self._now.state)  # how the table stands: none of it is news
         if self._now.public is None:
-            raise IllegalMove("the game has not begun: a seat is still open")
+            raise IllegalMove(_not_begun(self._now.state))
         self._seats: list[Any] = list(self._now.state.get("seats") or [])  # who is here, as last told
         self._seats_at = time.monotonic()
         self._drain()
@@ -170,7 +178,7 @@ class RemoteCribbageSession:
         if found is None:
             raise NotConnected("the server sent no state of the table")
         if found.public is None:
-            raise IllegalMove("the game has not begun: a seat is still open")
+            raise IllegalMove(_not_begun(found.state))
         return found
 
     def _newest(self, messages: list[dict[str, Any]]) -> Seen | None:
@@ -184,6 +192,8 @@ class RemoteCribbageSession:
         return newest
 
     def _other(self, message: dict[str, Any]) -> None:
+        if self._end.heard_message(message):
+            return
         if message["type"] == "said" and message.get("code") == self.code:
             if float(message.get("at") or 0.0) > self._chat_at:
                 self._chat_at = float(message.get("at") or 0.0)
@@ -235,6 +245,8 @@ class RemoteCribbageSession:
     def _receive(self, seen: Seen) -> None:
         if seen.ply >= self._last().ply:
             self._seats_news(seen.state.get("seats"))
+            self._end.heard(seen.state)
+            self._troubles.extend(self._end.take_words())
         last = self._last()
         if seen.ply < last.ply or seen.public is None:
             return  # older than what this seat holds
@@ -483,3 +495,50 @@ class RemoteCribbageSession:
         """Let go of the moves not landed (the link is its owner's to close)."""
         self._held.clear()
         self._pending.clear()
+
+    # --- the table's end besides the rules ---
+
+    def _took(self, answer: dict[str, Any]) -> None:
+        if answer.get("type") == "state":
+            self._receive(Seen(answer["state"]))
+
+    def resign(self, seat: int) -> None:
+        self._drain()
+        self._took(self._end.resign(seat))
+
+    @property
+    def pending_again(self) -> AgainAsked | None:
+        self._drain()
+        return self._end.pending
+
+    def ask_again(self, seat: int) -> None:
+        self._took(self._end.ask(seat))
+
+    def answer_again(self, seat: int, yes: bool) -> None:
+        self._drain()
+        self._took(self._end.answer(seat, yes))
+
+    @property
+    def next_table(self) -> NextTable | None:
+        self._drain()
+        return self._end.next_table
+
+    @property
+    def aborted(self) -> bool:
+        self._drain()
+        return self._end.aborted
+
+    def leave(self) -> None:
+        """Let the table go: off this player's list of online games (and no more of its states here)."""
+        self.close()
+        self.link.seats.pop(self.code, None)
+        with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
+            self.link.send("leave", code=self.code)
+        self._end.leave()
+
+
+def _not_begun(state: dict[str, Any]) -> str:
+    """Why a table's state holds no game, in words."""
+    if state.get("aborted"):
+        return "the table was aborted before its first move: there is no game to play at it"
+    return "the game has not begun: a seat is still open"

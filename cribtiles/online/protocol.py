@@ -76,6 +76,10 @@ MESSAGES: dict[str, Spec] = {
     "status": _spec("client", {"code": str}),
     "seat_bot": _spec("client", {"code": str, "host": str, "seat": int, "level": str}),
     "open_tables": _spec("client", {}, {"game": str}),
+    "resign": _spec("client", {"code": str}),
+    "abort": _spec("client", {"code": str}, {"host": str}),
+    "rematch": _spec("client", {"code": str}),
+    "rematch_answer": _spec("client", {"code": str, "yes": bool}),
     "ping": _spec("client"),
     # the server's
     "welcome": _spec("server", {"server": str, "version": int}),
@@ -88,6 +92,7 @@ MESSAGES: dict[str, Spec] = {
     "ok": _spec("server", {}, {"re": int}),
     "refused": _spec("server", {"reason": str}, {"re": int}),
     "said": _spec("server", {"code": str, "seat": _OPT_INT, "name": str, "text": str, "at": float}),
+    "rematched": _spec("server", {"code": str, "table": str, "seat": int, "token": str}),
     "pong": _spec("server", {}, {"re": int}),
     "bye": _spec("server", {"reason": str}),
 }

@@ -16,6 +16,7 @@ from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, Play, format_move, parse_rack
+from cribtiles.table.again import AgainAsked, NextTable
 from cribtiles.table.chat import chat_text, heard_words
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
@@ -27,6 +28,7 @@ from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.table import Table
 
 from .client import ConnectionWatch, Link, NotConnected, Refused
+from .ending import TableEnding
 
 #: Seconds an act waits for the server's answer before it is told as not sent (the frame waits too).
 ANSWER_WAIT = 5.0
@@ -104,12 +106,15 @@ class RemoteSession:
         keeper: Keeps | None = None,
         clock: Callable[[], float] = time.time,
         first_wait: float = FIRST_STATE_WAIT,
+        forget: Callable[[], None] | None = None,
     ) -> None:
+        """`forget` drops the table from this player's list when it is left (`leave`)."""
         self.link = link
         self.code = code
         self.seat = seat
         self.keeper = keeper
         self.clock = clock
+        self._end = TableEnding(link, code, seat, forget)
         self._queue: deque[Told] = deque()  # states arrived, not shown yet, oldest first
         self._told: list[str] = []  # incidents not yet told
         self._latest: dict[str, Any] | None = None  # the newest state's fields (who is away, the timer)
@@ -147,6 +152,8 @@ class RemoteSession:
                 time.sleep(0.01)  # the link's thread puts the state in its inbox
                 self._pump()
         if not self._queue:
+            if self._latest is not None and self._latest.get("aborted"):
+                raise IllegalMove("the table was aborted before its first move: there is no game to play at it")
             if self._latest is not None and self._latest.get("phase") == "waiting":
                 raise IllegalMove("the game starts once every seat is taken")
             raise IllegalMove("the server did not send the table")
@@ -171,6 +178,8 @@ class RemoteSession:
             elif message["type"] == "said" and message["at"] > self._chat_at:
                 self._chat_at = message["at"]
                 self._told.append(heard_words(message))
+            else:
+                self._end.heard_message(message)
         newest = {m["code"]: i for i, m in enumerate(others) if m["type"] == "state"}
         for i, message in enumerate(others):  # another table's, or the owner's: left where the link keeps
             if message["type"] != "state" or newest[message["code"]] == i:  # them (another table's newest state)
@@ -178,6 +187,7 @@ class RemoteSession:
 
     def _arrived(self, data: dict[str, Any], now: float) -> None:
         self._seats_changed(data)
+        self._heard_end(data)
         previous = self._latest
         self._latest, self._latest_at = data, now
         if previous is not None and data.get("ply", 0) > previous.get("ply", 0) and data.get("last_change"):
@@ -201,6 +211,13 @@ class RemoteSession:
                 continue
             name = new.get("name") or f"Seat {seat + 1}"
             self._told.append(f"{name} is back at the table." if new.get("present") else f"{name} has gone away.")
+
+    def _heard_end(self, data: dict[str, Any]) -> None:
+        """A state no older than the newest heard: what it says of the table's end (a request to play
+        again, the table aborted), told in words."""
+        if self._latest is None or data.get("ply", 0) >= self._latest.get("ply", 0):
+            self._end.heard(data)
+            self._told.extend(self._end.take_words())
 
     def _kind(self, told: Told) -> str:
         """How a state stands to the one shown: "old", "quiet" (no turn made or taken back: seats, a Joker
@@ -278,6 +295,7 @@ class RemoteSession:
         now = self.clock()
         self._seats_changed(data)
         if self._latest is None or data.get("ply", 0) >= self._latest.get("ply", 0):
+            self._heard_end(data)
             self._latest, self._latest_at = data, now
         told = _told(data, now)
         if told is None:
@@ -533,6 +551,39 @@ class RemoteSession:
 
     def again(self, seats: Sequence[Seat], seed: int) -> Session:
         raise IllegalMove(AGAIN_WORDS)
+
+    # --- the table's end besides the rules ---
+
+    def resign(self, seat: int) -> None:
+        self._settle()
+        self._answered(self._end.resign(seat))
+
+    @property
+    def pending_again(self) -> AgainAsked | None:
+        self._pump()
+        return self._end.pending
+
+    def ask_again(self, seat: int) -> None:
+        self._answered(self._end.ask(seat))
+
+    def answer_again(self, seat: int, yes: bool) -> None:
+        self._pump()
+        self._answered(self._end.answer(seat, yes))
+
+    @property
+    def next_table(self) -> NextTable | None:
+        self._pump()
+        return self._end.next_table
+
+    @property
+    def aborted(self) -> bool:
+        self._pump()
+        return self._end.aborted
+
+    def leave(self) -> None:
+        """Let the table go: closed here, and off this player's list of online games."""
+        self.close()
+        self._end.leave()
 
     def save(self) -> None:
         """Nothing to keep here: the server kept every move before it answered."""

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cribtiles.cribbage.cards import CardError
+from cribtiles.cribbage.events import Outcome
 from cribtiles.cribbage.game import new_game
 from cribtiles.cribbage.moves import CribbageError, Move, Muggins, parse_move
 from cribtiles.cribbage.options import CribbageOptions, Variant
@@ -69,6 +70,7 @@ class CribbageGame:
 
     def __init__(self, table: CribbageTable) -> None:
         self.table = table
+        self.stand_ins: dict[tuple[int, int], str] = {}  # (0, the game's move number) -> why a stand-in made it
 
     @classmethod
     def start(cls, seats: Sequence[Seat], rules: str, seed: int) -> CribbageGame:
@@ -108,13 +110,23 @@ class CribbageGame:
     def over(self) -> bool:
         return self.table.is_over
 
+    @property
+    def begun(self) -> bool:
+        return self.table.ply > 0
+
+    @property
+    def resigned(self) -> int | None:
+        outcome = self.table.state.outcome
+        return None if outcome is None else outcome.resigned
+
     def shown(self, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) is sent: the game as the whole table sees it, and its own
         view; whether it may call muggins now and what it may do once it lets the other's score stand;
         the whole record (its seed, every hand) only once the game is over."""
         table = self.table
+        made = {t: why for (_, t), why in self.stand_ins.items()}
         told: dict[str, Any] = {
-            "public": public_data(public_for(table, seat)),
+            "public": public_data(public_for(table, seat, made)),
             "to_move": table.to_move,
             "hints": table.hints,
         }
@@ -165,6 +177,12 @@ class CribbageGame:
     def count_hint(self) -> None:
         self.table.count_hint()
 
+    def resign(self, seat: int) -> None:
+        try:
+            self.table.resign(seat)
+        except CribbageError as e:
+            raise _judged(e) from None
+
     # --- what the server does by itself ---
 
     def bot_request(self) -> BotRequest[Any] | None:
@@ -176,7 +194,7 @@ class CribbageGame:
             return False
         return self.table.play_bot(move, request.turn) is not None
 
-    def stand_in(self, seat: int, level: str | None) -> str:
+    def stand_in(self, seat: int, level: str | None, why: str = "timer") -> str:
         """Move for a person who is away or out of time: a bot of `level` chooses (cribbage has no pass:
         None is the stand-in's level too). What was done, as a sentence of the table's about them ("" when it
         was not `seat`'s turn)."""
@@ -185,7 +203,10 @@ class CribbageGame:
             return ""
         request = self.stand_in_request(seat, level or STAND_IN_LEVEL)
         assert request is not None  # `seat` is a person's, to move
+        before = table.ply
         self._play(seat, choose(request))
+        for ply in range(before, table.ply):  # a score let stand by laying on is the stand-in's too
+            self.stand_ins[0, ply] = why
         why = "The" if level else "Cribbage has no pass, so the"
         return f"{why} {request.level} bot moved for them"
 
@@ -213,6 +234,11 @@ class CribbageGame:
             "scores": list(told_scores(state.scores, state.claim, state.side_of)),  # a count open to a call: before it
             "to_move": self.table.to_move,
             "turns": self.table.ply,
-            "ended": None if outcome is None else str(outcome.margin_kind),
+            "ended": None if outcome is None else _ended(outcome),
             "winners": [] if outcome is None else [outcome.winner],
         }
+
+
+def _ended(outcome: Outcome) -> str:
+    """How a game of cribbage ended, as a status tells it: given up, or its margin."""
+    return "resigned" if outcome.resigned is not None else str(outcome.margin_kind)

@@ -274,7 +274,7 @@ class Hall:
             self._create(client, message)
         elif kind == "open_tables":
             self._open_tables(client, message)
-        elif kind in ("join", "resume", "watch", "status", "seat_bot"):
+        elif kind in ("join", "resume", "watch", "status", "seat_bot", "abort"):
             room = self._room(client, message["code"], message.get("token") if kind == "resume" else None)
             getattr(self, f"_{kind}")(client, room, message)
         else:
@@ -294,6 +294,10 @@ class Hall:
                 room.count_hint()
                 self._keep(room)
                 self._post(client, write("ok", re=re))
+            elif kind == "resign":
+                self._resign(client, room, seat, re)
+            elif kind in ("rematch", "rematch_answer"):
+                self._rematch(client, room, seat, message)
             else:
                 self._act(client, room, seat, message)
 
@@ -498,6 +502,73 @@ class Hall:
             self._post(other, write("said", code=room.code, **line))
         self._tell_all(room)
         self._kick(room)
+
+    # --- the end of a table: resigning, aborting, playing again ---
+
+    def _resign(self, client: Client, room: Room, seat: int, re: int | None) -> None:
+        """`seat` gives the game up: the table is told so in a line of its own, and every seat its state."""
+        if room.places[seat].kind != "person":
+            raise IllegalMove("only a person at the table resigns")
+        now = self.clock()
+        words = room.resign(seat, now)
+        line = room.say(None, TABLE_SPEAKER, words, now) if words else None
+        self._keep(room)
+        self._post(client, self._state(room, seat, re))
+        if line is not None:
+            log.info("table %s: %s", room.code, words)
+            for other in self.clients.get(room.code, ()):
+                self._post(other, write("said", code=room.code, **line))
+            self._tell_all(room, but=client)
+
+    def _abort(self, client: Client, room: Room, message: dict[str, Any]) -> None:
+        """The host (its token) or a person seated here ends the table before its first move."""
+        host = message.get("host")
+        if host is not None and not room.is_host(host):
+            self._tried(client, "only the table's host may do that: the host token is not this table's")
+        seated = client.seats.get(room.code) is not None
+        if host is None and not seated:
+            raise IllegalMove("only a player seated at the table, or its host, may abort it")
+        if room.abort(self.clock()):
+            self._keep(room)
+            log.info("table %s was aborted before its first move", room.code)
+            self._tell_all(room, but=client)
+        self._post(client, write("ok", re=message.get("id")))
+        if seated:
+            self._post(client, self._state(room, client.seats[room.code]))
+
+    def _rematch(self, client: Client, room: Room, seat: int, message: dict[str, Any]) -> None:
+        """`seat` asks to play the finished table again, or answers the request; once every person has
+        agreed, the new table is made and each person's new token sent to their own connections."""
+        asking = message["type"] == "rematch"
+        changed = room.ask_rematch(seat) if asking else room.answer_rematch(seat, message["yes"])
+        made = self._play_again(room) if changed and room.rematch_ready else None
+        if changed:
+            self._keep(room)
+        self._post(client, self._state(room, seat, message.get("id")))
+        if changed:
+            self._tell_all(room, but=client)
+        if made is not None:
+            self._seated_again(room, *made)
+
+    def _play_again(self, room: Room) -> tuple[Room, dict[int, str]]:
+        """The new table of `room`'s rematch, kept before anyone is told of it."""
+        if len(self.rooms) >= self.limits.tables:
+            raise IllegalMove("the server is full: try again later")
+        code = new_code(lambda c: c in self.rooms or self.store.has(c))
+        again, tokens = room.play_again(code, secrets.randbits(63), self.clock())
+        self.rooms[code] = again
+        self._keep(again)
+        log.info("table %s is played again at %s", room.code, code)
+        return again, tokens
+
+    def _seated_again(self, room: Room, again: Room, tokens: dict[int, str]) -> None:
+        """Each person of `room` is sent their seat at the new table `again`: to their own connections
+        only (a spectator, or another seat, is told the new code by the state, never a token)."""
+        for client in list(self.clients.get(room.code, ())):
+            seat = client.seats.get(room.code)
+            if seat in tokens:
+                self._post(client, write("rematched", code=room.code, table=again.code, seat=seat, token=tokens[seat]))
+        self._kick(again)
 
     def _leave(self, client: Client, room: Room) -> None:
         seat = client.seats.pop(room.code)

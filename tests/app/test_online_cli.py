@@ -222,6 +222,26 @@ def test_status_of_a_waiting_table_counts_its_open_seats(server: str, capsys: py
     assert lines[1:] == ["  1. (open)", "  2. (open)", "  3. Hard    the server's bot (hard)"]
 
 
+def test_status_tells_a_table_resigned_and_one_aborted(server: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44: who resigned and who won; an aborted table, with no result."""
+    link = Link(server)
+    try:
+        assert link.wait_connected(PATIENCE)
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "bot", "level": "easy"}]
+        resigned = link.request("create", game="tiles", seats=seats, sit=0)["code"]
+        link.request("resign", code=resigned)
+        waiting = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+        aborted = link.request("create", game="tiles", seats=waiting, sit=0)["code"]
+        link.request("abort", code=aborted)
+    finally:
+        link.close()
+    code, out, _ = run(capsys, "status", server, resigned)
+    assert code == 0 and out.splitlines()[-1] == "ended: Ann resigned; Easy won"
+    code, out, _ = run(capsys, "status", server, aborted)
+    assert code == 0 and out.splitlines()[0] == f"table {aborted}: tiles, aborted before its first move: no result"
+    assert len(out.splitlines()) == 3  # the seats, and no ending
+
+
 def test_a_bot_for_a_level_the_game_has_not_and_an_unknown_code_are_said_in_words(
     server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -167,7 +167,8 @@ def walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
 
 #: The games whose messages are recorded: the tile game of 2 to 4 seats with the Joker rule (slips,
 #: calls, a wrong call), a take-back, a match, Solitaire, bots of the server's; cribbage with muggins in
-#: the show and in the play, between two people and against a bot. Each is seeded: the same every run.
+#: the show and in the play, between two people and against a bot; a tile match and a game of cribbage
+#: resigned, the match played again. Each is seeded: the same every run.
 GAMES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
     ("tiles", [{"kind": "open"}] * 2, {"seed": 11}),
     ("tiles", [{"kind": "open"}] * 3, {"rules": "joker=on", "seed": 12}),
@@ -176,6 +177,8 @@ GAMES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
     ("tiles", [{"kind": "open"}] * 2, {"rules": "mode=solitaire", "seed": 15}),
     ("cribbage", [{"kind": "open"}] * 2, {"rules": "muggins=on,play_muggins=on,target=61", "seed": 16}),
     ("cribbage", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], {"rules": "muggins=on,target=61", "seed": 17}),
+    ("tiles", [{"kind": "open"}] * 2, {"rules": "rounds=2", "seed": 18, "resign_after": 5, "again": True}),
+    ("cribbage", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], {"seed": 19, "resign_after": 9}),
 ]
 
 
@@ -227,6 +230,10 @@ def test_the_recorded_games_meet_every_kind_of_state(heard: list[dict[str, Any]]
     assert any(s["public"]["claim"] for s in states if "public" in s)
     assert any(s["match"]["finished"] for s in states if "match" in s)
     assert {m["table"]["phase"] for m in heard if m["type"] == "table"} == {"waiting", "over"}
+    assert {s["game"] for s in states if s["resigned"] is not None} == {"tiles", "cribbage"}
+    assert any((s["rematch"] or {}).get("ended") == "made" for s in states)
+    assert any((s["rematch"] or {}).get("waiting") for s in states)
+    assert any(m["type"] == "rematched" for m in heard)
 
 
 def test_every_field_sent_is_described_with_its_kind(heard: list[dict[str, Any]]) -> None:

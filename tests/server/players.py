@@ -32,6 +32,7 @@ class Player:
         self.seat: int | None = None
         self.state: dict[str, Any] = {}
         self.said: list[dict[str, Any]] = []
+        self.other: list[dict[str, Any]] = []  # any other message the server sent by itself (`rematched`)
 
     def join(self, name: str, seat: int | None = None) -> int:
         answer = self.link.request("join", WAIT, code=self.code, name=name, seat=seat)
@@ -61,6 +62,8 @@ class Player:
                 self.take(message["state"])
             elif message["type"] == "said":
                 self.said.append(message)
+            else:
+                self.other.append(message)
             message = self.link.next_message(0)
 
     def wait_until(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = WAIT) -> dict[str, Any]:

@@ -30,7 +30,6 @@ from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
 from cribtiles.ui.cribbage.pilot import CribbagePilot
 from cribtiles.ui.cribbage.scene import CribbageScene
-from cribtiles.ui.cribbage.setup import NOT_AGAIN
 from cribtiles.ui.online.games_list import GamesScene
 from cribtiles.ui.online.screens import CodeScene, CreateScene, JoinScene
 from cribtiles.ui.online.services import OnlineServices
@@ -164,9 +163,9 @@ def test_a_cribbage_table_made_in_the_lobby_is_played_to_its_end_and_kept_once_i
     assert summary.scores == game.table.state.scores
     assert replay(json.loads(summary.record)).log == game.table.state.log  # its replay
 
-    post_key(pygame.K_n)  # a new game is not made at this table: said so
+    post_key(pygame.K_n)  # a new game at this table is asked of the other person there, who has gone
     frames(app)
-    assert app.scenes[-1] is scene and scene.message == NOT_AGAIN
+    assert app.scenes[-1] is scene and scene.message == "Ben is not at the table: a new table needs everyone here."
     post_key(pygame.K_ESCAPE)  # the end card: back to the title
     frames(app)
     assert isinstance(app.scenes[-1], TitleScene)

@@ -101,6 +101,9 @@ def replay_words(table: CribbageTable) -> str:
         if state.starter is None and at.state.starter is not None and at.state.deal_number == deal:
             out.append(f"  The starter is {at.state.starter}.")
         out += [f"      +{e.points} {names[e.player]}: {e.words}" for e in happening.events if e.points]
+    outcome = table.state.outcome
+    if outcome is not None and outcome.resigned is not None and not at.is_over:
+        at.state = at.state.resign(outcome.resigned)  # given up after its last move
     summary = at.summary()
     out.append("")
     if summary is None:

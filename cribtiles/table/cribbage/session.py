@@ -15,6 +15,7 @@ from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 
+from ..again import EndsAtOneWindow, TableEnds
 from ..chat import AtOneWindow
 from ..seats import Seat
 from .public import CribbagePublic, PublicMove, public_of, seat_view, told_move
@@ -123,7 +124,7 @@ class Keeps(Protocol):
     ) -> None: ...
 
 
-class CribbageDriver(Protocol):
+class CribbageDriver(TableEnds, Protocol):
     """What the cribbage scene asks of its game (a `GameSession[CribbageView, Move, Move, PublicMove]`
     and cribbage's own questions): public values and its own seats' views only, so that the game may
     be far away (a `CribbageSession` here, or one over a wire)."""
@@ -215,7 +216,7 @@ class CribbageDriver(Protocol):
     def close(self) -> None: ...
 
 
-class CribbageSession(AtOneWindow):
+class CribbageSession(AtOneWindow, EndsAtOneWindow):
     """A `GameSession[CribbageView, Move, Move, PublicMove]` over a `CribbageTable` of this process: its
     people are this driver's seats, its bot thinks in `thinker`, `keeper` (None: nowhere) keeps it."""
 
@@ -317,6 +318,17 @@ class CribbageSession(AtOneWindow):
         self.table.undo(seat)
         self.save()
         return tuple(parse_move(text) for text in taken)
+
+    def resign(self, seat: int) -> None:
+        """`seat` (the person here) gives the game up: the bot wins; its thinking stops, the game is kept."""
+        self._check_mine(seat)
+        try:
+            self.table.resign(seat)
+        except CribbageError as e:
+            raise IllegalMove(str(e)) from None
+        self._coming = None
+        self.thinker.close()
+        self.save()
 
     # --- what the table does by itself ---
 

@@ -100,6 +100,7 @@ class Happening:
     words: str  # what happened, in a line: "Medium bot played 7C: 22"
     phase: Phase = Phase.PLAY  # the phase the move was made in (a call on a card is the play's)
     said: Claim | None = None  # the score this move said aloud (muggins), open to a call after it
+    ply: int = 0  # the moves of the game made before it
 
 
 @dataclass(frozen=True)
@@ -373,7 +374,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             self.sequences = []
         words = self._words(player, move, before)
         deal, phase = before.deal_number, before.phase
-        happening = Happening(player, move, deal, after.events, after.count, words, phase, after.claim)
+        happening = Happening(player, move, deal, after.events, after.count, words, phase, after.claim, len(before.log))
         if self.story and self.story[-1].deal != happening.deal:
             self.story = []
         self.story.append(happening)
@@ -443,6 +444,13 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             )
         counter = self.called(claim.counter)
         return f"{who} called muggins on {what}, but {claim.declared} was right: {to_counter} to {counter}."
+
+    def resign(self, seat: int) -> None:
+        """The person at `seat` gives the game up: it ends, the other side wins (`CribbageState.resign`);
+        a CribbageError in words when it is over already or `seat` is no person's."""
+        if not 0 <= seat < len(self.seats) or not self.seats[seat].is_person:
+            raise CribbageError("only a person at the table resigns")
+        self.state = self.state.resign(seat)
 
     def take_pending(self) -> list[Happening]:
         """What happened since last asked, oldest first (then forgotten here)."""
@@ -553,6 +561,9 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             MarginKind.SKUNK: f"A skunk (a lurch): {who} did not reach {target - SKUNK_MARGIN}.",
             MarginKind.DOUBLE_SKUNK: f"A double skunk: {who} did not reach {target - DOUBLE_SKUNK_MARGIN}.",
         }[outcome.margin_kind]
+        if outcome.resigned is not None:
+            gave_up = "you" if outcome.resigned == reader else self.named(outcome.resigned)
+            margin_words = f"{_capital(gave_up)} resigned: no skunk is counted."
         return CribbageSummary(
             winner=outcome.winner,
             names=names,
@@ -643,7 +654,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         if not isinstance(moves, list) or len(moves) > MOST_MOVES:
             raise CribbageSaveError("its moves are missing or far too many")
         try:
-            start = replay({**record, "moves": []})
+            start = replay({**record, "moves": [], "resigned": None})
         except CribbageError as e:
             raise CribbageSaveError(f"it cannot be replayed: {e}") from None
         table = seated(start)
@@ -653,6 +664,8 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             raise CribbageSaveError(f"it cannot be replayed: {e}") from None
         for text in final.log[len(start.log) :]:  # replayed already: each parses and is legal
             table._apply(parse_move(text))
+        if final.outcome is not None and final.outcome.resigned is not None:
+            table.resign(final.outcome.resigned)
         table.pending = []
         return table
 
@@ -682,3 +695,7 @@ def move_claim(move: PlayCard, before: CribbageState) -> int:
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -23,10 +23,12 @@ from cribtiles.cribbage.options import Phase, Variant
 from cribtiles.cribbage.peg import MAX_COUNT
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
+from cribtiles.table.again import NextTable
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, PublicMove
 from cribtiles.table.cribbage.session import CribbageDriver
 from cribtiles.table.settings import Preferences
 
+from ..again import again_question, press_again, resign_question
 from ..chat import CHAT_KEYS, Chat
 from ..config import Keeper
 from ..geometry import Point, Rect, contains
@@ -35,7 +37,7 @@ from ..paint import CREAM, DIM, GOLD
 from ..pegs import Pegs
 from ..scene import Scene
 from ..sound import Sounds
-from ..tiles.game_words import away_words, sentence
+from ..tiles.game_words import away_words, sentence, stand_in_words
 from . import cards
 from .coach import CribCoach
 from .layout import HAND_MOST, ButtonKind, CribLayout
@@ -69,6 +71,14 @@ class Host(Protocol):
 
     def review_cribbage(self, session: CribbageDriver) -> str:
         """Open the review of `session`'s finished game; why it cannot be opened yet, in words ("")."""
+        ...
+
+    def open_next_table(self, table: NextTable) -> None:
+        """Everyone agreed to play the table online again: on to the new one."""
+        ...
+
+    def leave_table(self, session: CribbageDriver, words: str) -> None:
+        """Let a table online go (aborted, or left once over) and go to the title, saying `words`."""
         ...
 
 
@@ -192,9 +202,13 @@ class CribbageScene:
         session: CribbageDriver,
         notice: str = "",
         on_new_game: Callable[[CribbageScene], None] | None = None,
+        asks_again: bool = False,
     ) -> None:
-        """`on_new_game`: what N (and the end card's New game) opens, given this scene."""
+        """`on_new_game`: what N (and the end card's New game) opens, given this scene. `asks_again`: a
+        table online, whose next game is asked of the others there (Play again, Y and N; L leaves it)."""
         self.app = app
+        self.asks_again = asks_again
+        self.resigning = False  # Ctrl+R asked whether you give the game up: Y or Enter does
         self.on_new_game = on_new_game or (lambda scene: None)
         # its moves and the bot's go through the session (the bot thinks behind it, beside the frames);
         # all the scene knows of the game is what the session says all may see, and your own hand
@@ -374,6 +388,14 @@ class CribbageScene:
 
     def _key(self, event: pygame.event.Event) -> None:
         k = event.key
+        if self.ended and self.asks_again and self._again_key(k):
+            return
+        if self.resigning:
+            self._resign_key(k)
+            return
+        if k == pygame.K_r and event.mod & pygame.KMOD_CTRL and not self.ended and self.replaying is None:
+            self._ask_resign()
+            return
         if self.ended:
             if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
                 self.new_game()
@@ -413,6 +435,60 @@ class CribbageScene:
             self._undo()
         elif self._declaring() or self._claiming():
             self._declare_key(event)
+
+    # --- resigning, and playing a table online again ---
+
+    def _ask_resign(self) -> None:
+        if self.pub.is_over:
+            self.say("The game is over: there is nothing to resign.")
+            return
+        self.resigning = True
+
+    def _resign_key(self, k: int) -> None:
+        """The question before resigning: Y or Enter gives the game up, N or Escape goes back to it."""
+        if k not in (pygame.K_y, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n, pygame.K_ESCAPE):
+            return
+        self.resigning = False
+        if k in (pygame.K_n, pygame.K_ESCAPE):
+            self.say("", error=False)
+            return
+        try:
+            self.session.resign(self.person)
+        except IllegalMove as e:
+            self.say(sentence(str(e)))
+            return
+        self._refresh()
+        self.say("You resigned.", error=False)
+
+    def _again_key(self, k: int) -> bool:
+        """At the end of a table online: Enter, N (asks) and Y play again, N answers no, L leaves."""
+        if k == pygame.K_l:
+            self.app.leave_table(self.session, "You left the table: it is off Your online games.")
+            return True
+        if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y) or (
+            k == pygame.K_n and self.session.pending_again is None
+        ):
+            self.again(True)
+            return True
+        if k == pygame.K_n:
+            self.again(False)
+            return True
+        return False
+
+    def again(self, yes: bool) -> None:
+        """Play again (the end card's button, Enter, Y), or N: asked of the others, withdrawn or answered."""
+        words = press_again(self.session, self.pub.names, self.person, yes)
+        if words:
+            self.say(words, error=words.endswith("not played again.") and not yes)
+
+    def _table_gone(self) -> None:
+        """A table online aborted (back to the title, told why), or played again (on to the new one)."""
+        if self.session.aborted:
+            self.app.leave_table(self.session, "The table was aborted before its first move: it ends with no result.")
+            return
+        moving = self.session.next_table
+        if moving is not None:
+            self.app.open_next_table(moving)
 
     def _most(self) -> int:
         return MOST_PEGGED if self._claiming() else MOST_SHOWN
@@ -743,6 +819,7 @@ class CribbageScene:
         self.now += dt
         if self.message and self.now > self.message_until:
             self.message = ""
+        self._table_gone()
         self.chat.hear(self.session.incidents(), self.now)  # lines said, the connection, who went away
         self._drive_bot()
         told = self.session.take_pending()  # yours (made in `handle`) and the bot's, told at once
@@ -906,6 +983,9 @@ class CribbageScene:
     def _prompt(self) -> tuple[str, bool]:
         if self.replaying is not None:
             return self.replaying[0], False
+        if self.resigning:
+            question = resign_question(self.pub.names, self.person, False)
+            return f"{question} Y or Enter resigns, N or Escape goes back.", True
         if self.message:
             return self.message, self.message_error
         table = self.pub
@@ -979,6 +1059,9 @@ class CribbageScene:
             if h.act is not Act.LET_STAND:  # a card let stand needs no line; what pegged on after it does
                 colour = CREAM if scored else DIM
                 lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
+                if h.stand_in is not None:  # the table's stand-in moved for them (online): not their own move
+                    who = "You" if h.player == self.person else table.names[h.player]
+                    lines.append(InfoLine(stand_in_words(h.stand_in, who, "made that move") + ".", "", DIM, -2))
             for e in (e for e in h.events if e.points != 0):  # a score said aloud that pegged nothing: no line
                 points = "" if e.points is None else f"+{e.points}"  # said aloud, not yet answered: points to come
                 lines.append(InfoLine(e.words, points, _player_colour(table.side_of(e.player)), -1, e.cards, 1))
@@ -1175,6 +1258,9 @@ class CribbageScene:
             + (COUNT_KEYS if table.options.manual_count and not table.options.muggins else "")
             + (f" · {CHAT_KEYS}" if self.chat.allowed else ""),
             end=table.summary if self.ended else None,
+            end_again=again_question(self.session.pending_again, table.names, (self.person,))
+            if self.ended and self.asks_again
+            else None,
             end_hover=next((k for k, r in lay.end_buttons(self.reviewed).items() if contains(r, self.mouse)), None)
             if self.ended
             else None,
@@ -1210,7 +1296,10 @@ class CribbageScene:
         return self._view.draw(surface, snap, full)
 
 
-KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · I hint · N new game · Esc the title"
+KEYS = (
+    "Left/Right choose · Space picks or plays · Enter confirms · G go · I hint · N new game · Ctrl+R resign"
+    " · Esc the title"
+)
 UNDO_KEYS = " · U undo"
 MUGGINS_KEYS = " · digits say your count · M calls muggins"
 COUNT_KEYS = " · digits say your count"

@@ -65,8 +65,12 @@ def turn_words(held: HeldSeat, table: dict[str, Any]) -> tuple[str, tuple[int, i
         open_seats = sum(1 for s in seats if isinstance(s, dict) and s.get("kind") == "open")
         return f"waiting for {open_seats} player{'s' if open_seats != 1 else ''}", DIM
     if phase == "over":
+        if table.get("aborted"):
+            return "aborted before its first move", DIM
         winners = [names[w] for w in table.get("winners") or [] if isinstance(w, int) and 0 <= w < len(names)]
-        return ("over: " + " and ".join(winners) + " won" if winners else "over"), DIM
+        resigned = table.get("resigned")
+        gave_up = f"{names[resigned]} resigned, " if isinstance(resigned, int) and 0 <= resigned < len(names) else ""
+        return ("over: " + gave_up + " and ".join(winners) + " won" if winners else "over"), DIM
     to_move = table.get("to_move")
     if to_move == held.seat:
         return "yours", GOLD
@@ -136,13 +140,24 @@ class GamesScene:
         self._opening = False
         self.status, self.tone = problem, "bad"
 
+    def finished(self, held: HeldSeat) -> bool:
+        """The server last said `held`'s table is over (its game played, resigned, or aborted)."""
+        heard = self.heard.get(held.key)
+        return heard is not None and heard.table is not None and heard.table.get("phase") == "over"
+
     def forget(self) -> None:
+        """Delete: a finished table is left (off the list, its states no more), another only forgotten here
+        (the table itself goes on, and its code and seat may be typed again)."""
         if not self.held:
             return
         held = self.held.pop(self.chosen)
-        self.lobby.services.book.remove(held.server, held.code)
+        over = self.finished(held)
+        self.lobby.leave(held)
         self.chosen = max(0, min(self.chosen, len(self.held) - 1))
-        self.status, self.tone = f"{code_words(held.code)} is off your list (the table itself goes on).", ""
+        if over:
+            self.status, self.tone = f"You left {code_words(held.code)}: its game is over, and it is off your list.", ""
+        else:
+            self.status, self.tone = f"{code_words(held.code)} is off your list (the table itself goes on).", ""
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:
@@ -227,7 +242,7 @@ class GamesScene:
         return (code_words(held.code), server, held.name, turn, ago(since)), (GOLD, DIM, CREAM, colour, DIM)
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
-        hint = "Up/Down choose · Enter goes back to the table · Delete forgets it · R asks again · Esc goes back"
+        hint = "Up/Down choose · Enter goes back to the table · Delete leaves (or forgets) it · R asks again · Esc back"
         rect, s, top = screen_card(surface, "Your online games", hint, 0.8, 0.86)
         x, y, w, h = rect
         pad = round(s * 1.2)
@@ -249,7 +264,9 @@ class GamesScene:
         return None
 
     def _buttons(self, surface: pygame.Surface, cx: int, by: int, bh: int, s: int) -> None:
-        shown = [("Resume", self.resume, bool(self.held)), ("Forget", self.forget, bool(self.held))]
+        chosen = self.held[self.chosen] if self.held else None
+        drop = "Leave" if chosen is not None and self.finished(chosen) else "Forget"
+        shown = [("Resume", self.resume, bool(self.held)), (drop, self.forget, bool(self.held))]
         shown += self._host_buttons()
         shown.append(("Back", self.window.close_top, True))
         gap = round(s * 0.8)

@@ -6,6 +6,7 @@ network (issue 31)."""
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import logging
 import threading
 import time
@@ -131,6 +132,26 @@ class Lobby:
         held = HeldSeat(link.url, answer["code"], answer["seat"], name.strip(), game, answer["token"])
         link.sit(held.code, held.token)
         return held
+
+    def abort(self, held: HeldSeat) -> None:
+        """End `held`'s table before its first move (with the host token, or from the seat); refused in
+        the server's words once a move is made."""
+        link = self.link(held.server)
+        if held.host_token:
+            link.request("abort", code=held.code, host=held.host_token)
+            return
+        link.request("resume", code=held.code, token=held.token)
+        link.request("abort", code=held.code)
+
+    def leave(self, held: HeldSeat) -> None:
+        """This player lets `held`'s table go: off their list, and no more of its states on the link that
+        holds the seat (if one does; nothing waits on the network)."""
+        self.services.book.remove(held.server, held.code)
+        with self._lock:
+            link = self._links.get(held.server)
+        if link is not None and link.seats.pop(held.code, None) is not None:
+            with contextlib.suppress(NotConnected):
+                link.send("leave", code=held.code)
 
     def status(self, held: HeldSeat) -> dict[str, Any]:
         table: dict[str, Any] = self.link(held.server).request("status", code=held.code)["table"]

@@ -414,12 +414,38 @@ class CodeScene:
                 ),
                 *self._invite_items(),
                 Item(
+                    "Abort the table",
+                    self.abort,
+                    key=pygame.K_a,
+                    note="Before its first move: it ends with no result, and leaves Your online games",
+                ),
+                Item(
                     "Back", self.back, key=pygame.K_b, note="The table waits; Your online games on the title finds it"
                 ),
             ]
         )
+        self.aborted = False
+
+    def abort(self) -> None:
+        """End the new table before its first move (the host token's power); refused in the server's words
+        once a move is made."""
+        if self.aborted or self.tone == "busy":
+            return
+        self.say("Aborting the table…", "busy")
+        self.lobby.jobs.run(lambda: self.lobby.abort(self.held), self._aborted)
+
+    def _aborted(self, outcome: Outcome[None]) -> None:
+        if outcome.problem:
+            self.say(outcome.problem, "bad")
+            return
+        self.aborted = True
+        self.lobby.leave(self.held)
+        self.say(f"{code_words(self.held.code)} is aborted: it ends with no result, and is off your list.", "good")
 
     def go(self) -> None:
+        if self.aborted:
+            self.say("This table was aborted: create another, or go back.", "bad")
+            return
         if self.waiting:
             self.say("The game starts once every seat is taken: " + self.waiting.lower() + ".", "bad")
             return
@@ -430,6 +456,8 @@ class CodeScene:
         self.status, self.tone = words, tone
 
     def _ask(self) -> None:
+        if self.aborted:
+            return
         self._asking = True
         self.lobby.jobs.run(lambda: self.lobby.status(self.held), self._heard)
 
@@ -438,6 +466,11 @@ class CodeScene:
         table = outcome.value
         if table is None:
             return  # asked again soon; the link says when the server is gone
+        if table.get("aborted") and not self.aborted:  # by a friend seated there
+            self.aborted = True
+            self.lobby.leave(self.held)
+            self.say(f"{code_words(self.held.code)} was aborted before its first move: it is off your list.", "bad")
+            return
         seats = table.get("seats") or []
         open_seats = sum(1 for s in seats if isinstance(s, dict) and s.get("kind") == "open")
         self.waiting = f"Waiting for {open_seats} player{'s' if open_seats != 1 else ''}" if open_seats else ""
@@ -516,7 +549,7 @@ class CodeScene:
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         hint = "Enter takes · G goes to the table · Esc goes back"
-        rect, s, top = screen_card(surface, "Your table is ready", hint, 0.6, 0.94)  # tall: four buttons
+        rect, s, top = screen_card(surface, "Your table is ready", hint, 0.6, 0.94)  # tall: five buttons
         x, y, w, h = rect
         cx = x + w // 2
         if self.open_seats:
