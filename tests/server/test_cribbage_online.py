@@ -17,7 +17,7 @@ import pytest
 from cribtiles.cribbage.cards import Card
 from cribtiles.cribbage.events import EventKind
 from cribtiles.cribbage.muggins import Claim, ClaimKind
-from cribtiles.cribbage.options import Phase
+from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
 from cribtiles.online.botclient import SeatBot
 from cribtiles.online.client import Link, Refused
 from cribtiles.rules.errors import IllegalMove
@@ -128,12 +128,16 @@ def test_the_rules_are_read_from_text_and_a_wrong_table_is_refused_in_words(serv
     options = read_rules("muggins=on, play-muggins=yes,target=61")
     assert (options.muggins, options.play_muggins, options.target) == (True, True, 61)
     assert read_rules("variant=six-card") == read_rules("")
+    assert [read_rules(f"variant={v}").variant for v in ("five-card", "three-player", "partnership")] == [
+        Variant.FIVE_CARD,
+        Variant.THREE,
+        Variant.PARTNERSHIP,
+    ]
+    assert read_rules("variant=five-card,target=61") == CribbageOptions(variant=Variant.FIVE_CARD, target=61)
     for text, words in (
         ("joker=on", "cribbage has no rule 'joker'"),
         ("muggins=maybe", "muggins is on or off"),
         ("target=9", "31 to 1000"),
-        ("variant=three-player", "only six-card cribbage for now, not three players"),
-        ("variant=five-card", "only six-card cribbage for now, not five-card"),
         ("variant=bridge", "no variant 'bridge'"),
         ("muggins", "name=value"),
     ):
@@ -143,8 +147,14 @@ def test_the_rules_are_read_from_text_and_a_wrong_table_is_refused_in_words(serv
     try:
         with pytest.raises(Refused, match="no rule 'joker'"):
             link.request("create", game="cribbage", seats=[{"kind": "open"}, {"kind": "open"}], rules="joker=on")
-        with pytest.raises(Refused, match="played by two"):
+        with pytest.raises(Refused, match="Six-card cribbage is played by two, not 3"):
             link.request("create", game="cribbage", seats=[{"kind": "open"}] * 3)
+        with pytest.raises(Refused, match="Three-player cribbage is played by three, not 4"):
+            link.request("create", game="cribbage", seats=[{"kind": "open"}] * 4, rules="variant=three-player")
+        with pytest.raises(Refused, match="Partnership cribbage is played by four, not 2"):
+            link.request("create", game="cribbage", seats=[{"kind": "open"}] * 2, rules="variant=partnership")
+        made = link.request("create", game="cribbage", seats=[{"kind": "open"}] * 4, rules="variant=partnership")
+        assert server[1].rooms[made["code"]].phase == "waiting"
     finally:
         link.close()
 
