@@ -19,14 +19,15 @@ from cribtiles.cribbage.cards import Card
 from cribtiles.cribbage.events import EventKind
 from cribtiles.cribbage.muggins import Claim, ClaimKind
 from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
-from cribtiles.online.botclient import SeatBot, cribbage_move
-from cribtiles.online.client import Link, NotConnected, Refused
+from cribtiles.online.botclient import SeatBot
+from cribtiles.online.client import Link, Refused
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.server.cribbage_room import CribbageGame, read_rules
 from cribtiles.server.front import Hall, Limits
 from cribtiles.server.rooms import Place, Room, Settings
 from cribtiles.table.cribbage.public import public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
+from tests.server.players import Eager
 from tests.server.running import running_server
 
 #: Bots answer in milliseconds: the server's allowance of messages a second is raised for them.
@@ -195,27 +196,6 @@ def test_two_people_play_a_whole_game_and_no_frame_tells_a_secret(server: tuple[
     assert frames.found == []
     # every seat and the spectator were sent the game all through it, and every frame was searched
     assert frames.checked.get(0, 0) > 100 and frames.checked.get(1, 0) > 100 and frames.checked.get(None, 0) > 100
-
-
-class Eager(SeatBot):
-    """A seat bot that lays its crib cards the moment they are dealt, as a person may, whoever the game
-    waits for (issue 44): `early` counts those laid before the game came to its seat."""
-
-    early = 0
-
-    def step(self, state: dict[str, Any]) -> None:
-        view = state.get("view") or {}
-        mine = state.get("phase") == "playing" and state.get("you") == self.seat
-        if mine and state.get("to_move") != self.seat and any(m.startswith("discard") for m in view["legal"]):
-            move = cribbage_move(state, self.level, self._rng(state["ply"], "early"))
-            try:
-                answer = self.link.request("act", code=self.code, ply=state["ply"], move=move)
-            except (Refused, NotConnected):
-                return  # another's move came first: the next state says what now
-            self.early += 1
-            self.step(answer["state"])
-            return
-        super().step(state)
 
 
 @pytest.mark.parametrize(
