@@ -546,5 +546,8 @@ def _ending(table: dict[str, Any], seats: list[Any]) -> str:
     winners = [_seat_name(seats[w]) for w in _list(table.get("winners")) if isinstance(w, int) and 0 <= w < len(seats)]
     if not winners:
         return f"ended: {how}"
-    won = " and ".join(winners) + (" won" if len(winners) == 1 else " tied")
-    return f"ended: {how}; {won}"
+    # a game that ends by a margin (cribbage's) is won by one side: several winners are partners, not a tie
+    from cribtiles.cribbage.events import MarginKind
+
+    tied = len(winners) > 1 and ended not in tuple(MarginKind)
+    return f"ended: {how}; {' and '.join(winners)} {'tied' if tied else 'won'}"
