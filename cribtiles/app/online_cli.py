@@ -804,6 +804,7 @@ def _ending(table: dict[str, Any], seats: list[Any]) -> str:
     winners = [_seat_name(seats[w]) for w in _list(table.get("winners")) if isinstance(w, int) and 0 <= w < len(seats)]
     if not winners:
         return f"ended: {how}"
-    alone = len(winners) == 1 or isinstance(resigned, int)
-    won = " and ".join(winners) + (" won" if alone else " tied")
-    return f"ended: {how}; {won}"
+    # several winners share a tile game's end (a tie), unless the others won by a resignation; a game that
+    # ends by a margin (cribbage's: not among ENDINGS) is won by one side, so several winners are partners
+    tied = len(winners) > 1 and not isinstance(resigned, int) and ended in ENDINGS
+    return f"ended: {how}; {' and '.join(winners)} {'tied' if tied else 'won'}"

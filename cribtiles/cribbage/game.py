@@ -183,7 +183,7 @@ class CribbageState:
         if self.claim is not None:
             return (Muggins(True), Muggins(False))
         if self.phase is Phase.DISCARD:
-            return tuple(Discard(cards) for cards in combinations(self.hands[player], self.variant.to_crib))
+            return legal_discards(self.hands[player], self.variant)
         if self.phase is Phase.PLAY:
             fits = tuple(PlayCard(c) for c in self.hands[player] if self.count + c.value <= MAX_COUNT)
             if fits and self.options.play_muggins:  # any score may be said: the list tells nothing of the cards
@@ -231,17 +231,10 @@ class CribbageState:
         return CribbageError(f"it is time to {wanted}, not to {str(move).split()[0]}")
 
     def _discard(self, player: int, move: Move, events: list[ScoreEvent]) -> CribbageState:
-        to_crib = self.variant.to_crib
         if not isinstance(move, Discard):
-            raise self._wrong(move, f"lay {_CARDS[to_crib]} in the crib (discard)")
-        if len(move.cards) != to_crib:
-            raise CribbageError(f"lay {_CARDS[to_crib]} in the crib ({self.variant.words}), not {len(move.cards)}")
+            raise self._wrong(move, f"lay {_CARDS[self.variant.to_crib]} in the crib (discard)")
         hand = self.hands[player]
-        if len(set(move.cards)) != len(move.cards):
-            raise CribbageError(f"lay two different cards in the crib, not {move.cards[0]} twice")
-        for card in move.cards:
-            if card not in hand:
-                raise CribbageError(f"you do not hold the {card.name} ({card})")
+        check_discard(move, hand, self.variant)
         kept = tuple(c for c in hand if c not in move.cards)
         state = self._with(
             hands=_set(self.hands, player, kept),
@@ -512,6 +505,31 @@ class CribbageState:
             # who gave the game up after its moves: absent otherwise, as in every record written before it
             **({"resigned": self.outcome.resigned} if self.outcome and self.outcome.resigned is not None else {}),
         }
+
+
+def legal_discards(hand: tuple[Card, ...], variant: Variant) -> tuple[Discard, ...]:
+    """Every way to lay away the variant's cards of `hand` to the crib, in the hand's order."""
+    return tuple(Discard(cards) for cards in combinations(hand, variant.to_crib))
+
+
+def check_discard(move: Discard, hand: tuple[Card, ...], variant: Variant) -> None:
+    """A CribbageError in words unless `move` lays away the variant's number of different cards of `hand`
+    (whose turn it is is the caller's question: a person may lay away before the others, see
+    `CribbageTable.play`).
+
+    >>> from cribtiles.cribbage.cards import parse_cards
+    >>> check_discard(Discard(parse_cards("5H KS")), parse_cards("5H 6C 7D 8S 9H TC"), Variant.SIX_CARD)
+    Traceback (most recent call last):
+    cribtiles.cribbage.moves.CribbageError: you do not hold the king of spades (KS)
+    """
+    to_crib = variant.to_crib
+    if len(move.cards) != to_crib:
+        raise CribbageError(f"lay {_CARDS[to_crib]} in the crib ({variant.words}), not {len(move.cards)}")
+    if len(set(move.cards)) != len(move.cards):
+        raise CribbageError(f"lay two different cards in the crib, not {move.cards[0]} twice")
+    for card in move.cards:
+        if card not in hand:
+            raise CribbageError(f"you do not hold the {card.name} ({card})")
 
 
 def _call_event(caller: int, claim: Claim) -> ScoreEvent:

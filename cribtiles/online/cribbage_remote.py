@@ -1,6 +1,7 @@
 """Classic cribbage at an online table, from a client's seat: `RemoteCribbageSession`, the cribbage
-scene's driver over a `Link` (the other seat's moves are said to be ready, then landed one at a time, as
-a bot's are at one window), and `bot_move`, a bot's move from what its seat is sent (issue 31)."""
+scene's driver over a `Link` (the other seats' moves are said to be ready, then landed one at a time, as
+bots' are at one window), and `bot_move`, a bot's move from what its seat is sent (issue 31). Two, three
+or four seats, and crib cards laid before the others' (issue 44)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,8 @@ from typing import Any, Protocol
 from cribtiles.bot.cribbage.bots import choose_reporting
 from cribtiles.bot.cribbage.levels import make_cribbage_bot
 from cribtiles.cribbage.cards import Card
-from cribtiles.cribbage.game import CribbageState
-from cribtiles.cribbage.moves import CribbageError, Move, Muggins, parse_move
+from cribtiles.cribbage.game import CribbageState, check_discard
+from cribtiles.cribbage.moves import CribbageError, Discard, Move, Muggins, parse_move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
@@ -30,6 +31,9 @@ from .ending import TableEnding
 
 #: How long a new session waits for its table's state before it asks the server again.
 FIRST_STATE_WAIT = 5.0
+#: How often crib cards are sent again when another seat's move came first: they are this seat's own, so
+#: nothing another did changes them (each try is answered: the server is never waited for in vain).
+DISCARD_TRIES = 8
 log = logging.getLogger("cribtiles.online")
 
 
@@ -50,8 +54,9 @@ def bot_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
 
 def stand_in_state(view: CribbageView) -> CribbageState:
     """A game that agrees with all `view` shows, the cards its player cannot see dealt out in their sorted
-    order: enough to judge that player's own move in the engine's words, never to play on."""
-    me = view.player
+    order (each other player's hand, then what they laid away, then the three-player crib's card from the
+    deck): enough to judge that player's own move in the engine's words, never to play on."""
+    me, variant = view.player, view.options.variant
     pool = list(view.unseen)
 
     def take(n: int) -> tuple[Card, ...]:
@@ -59,15 +64,13 @@ def stand_in_state(view: CribbageView) -> CribbageState:
         del pool[:n]
         return taken
 
-    held = take(view.opponent_cards_left)
-    laid = take(2) if view.opponent_discarded else ()
-    crib = (*view.discards, *laid)
-    if view.to_count and view.show_step == 2:  # your crib, face up for you to count
+    held = [view.hand if p == me else take(view.cards_left[p]) for p in range(view.players)]
+    laid = [
+        view.discards if p == me else take(variant.to_crib) if view.discarded_by[p] else () for p in range(view.players)
+    ]
+    crib = (*(c for cards in laid for c in cards), *take(variant.from_deck))
+    if view.to_count and view.show_step == view.players:  # your crib, face up for you to count
         crib = view.to_count
-    hands = (view.hand, held) if me == 0 else (held, view.hand)
-    discards = (view.discards, laid) if me == 0 else (laid, view.discards)
-    shown = (view.kept, held) if me == 0 else (held, view.kept)
-    mine_laid = bool(view.discards)
     return CribbageState(
         seed=0,
         names=view.names,
@@ -77,15 +80,16 @@ def stand_in_state(view: CribbageView) -> CribbageState:
         dealer=view.dealer,
         deal_number=view.deal_number,
         phase=view.phase,
-        hands=hands,
-        discards=discards,
-        discarded=(mine_laid, view.opponent_discarded) if me == 0 else (view.opponent_discarded, mine_laid),
-        shown=shown,
+        hands=tuple(held),
+        discards=tuple(laid),
+        discarded=view.discarded_by,
+        shown=tuple(view.kept if p == me else held[p] for p in range(view.players)),
         crib=crib,
         starter=view.starter,
         turn=me if view.current_player is None else view.current_player,
         pile=view.pile,
         count=view.count,
+        gone=(False,) * view.players,
         played=view.played,
         show_step=view.show_step,
         claim=view.claim,
@@ -122,9 +126,10 @@ class Seen:
 
 class RemoteCribbageSession:
     """A `CribbageDriver` over `link` for `seat` at the table `code`: the scene sees only what the server
-    sent this seat. The seat's moves are sent with the table's ply; the other seat's arrive as states,
-    held until the scene lands them one at a time (`ready`, `land`). `keeper` takes the finished game
-    into this player's history, with its record to replay it from."""
+    sent this seat. The seat's moves are sent with the table's ply; the other seats' arrive as states,
+    held until the scene lands them one at a time (`ready`, `land`). Its crib cards may be laid before
+    the others' (the server keeps them until the game comes to this seat). `keeper` takes the finished
+    game into this player's history, with its record to replay it from."""
 
     def __init__(
         self,
@@ -257,14 +262,20 @@ class RemoteCribbageSession:
                 self._now = seen
             return
         assert last.public is not None
-        if last.public.to_move == 1 - self.seat:
+        if self._others(last.public.to_move):
             self._held.append(seen)
         else:
             self._adopt(seen)
 
+    def _others(self, seat: int | None) -> bool:
+        """`seat` is another's (not this one's, and the game not over)."""
+        return seat is not None and seat != self.seat
+
     def _adopt(self, seen: Seen) -> list[PublicMove]:
-        """`seen` is the table now: the moves made since, as its story tells them, are to be told."""
+        """`seen` is the table now: the moves made since, as its story tells them, are to be told (the
+        others' held before it among them: this seat's crib cards laid early came after them)."""
         before, self._now = self._now, seen
+        self._held = [h for h in self._held if h.ply > seen.ply]
         assert seen.public is not None
         made = max(0, seen.moves - before.moves)
         told = list(seen.public.story[-made:]) if made else []
@@ -293,7 +304,7 @@ class RemoteCribbageSession:
 
     @property
     def thinking(self) -> bool:
-        return self.public().to_move == 1 - self.seat and self._asked == self._now.moves
+        return self._others(self.public().to_move) and self._asked == self._now.moves
 
     def _check_mine(self, seat: int) -> None:
         if seat != self.seat:
@@ -321,6 +332,9 @@ class RemoteCribbageSession:
         public = self.public()
         if public.is_over:
             return "The game is over."
+        early = self._early(move)
+        if early is not None:
+            return early
         if public.to_move != seat or self._held:
             return "It is not your turn."
         view = self.view(seat)
@@ -328,7 +342,8 @@ class RemoteCribbageSession:
             return ""
         lets_stand = self._now.may_call and not isinstance(move, Muggins)
         if lets_stand and not self._now.after:
-            return _sentence(f"wait: {self._named(1 - seat)} is to play")
+            assert public.claim is not None
+            return _sentence(f"wait: {self._named(public.claim.counter)} is to play")
         if lets_stand and move in self._now.after:
             return ""
         state = stand_in_state(view)
@@ -365,27 +380,58 @@ class RemoteCribbageSession:
     def _named(self, player: int) -> str:
         return self.public().called(player)
 
+    def _early(self, move: Move) -> str | None:
+        """Crib cards this seat may lay now, whoever the game waits for (the newest state sent says, the
+        others' moves not landed yet among them): "" when they may go, else why not, in the engine's
+        words; None for any other move, or once this seat has laid away."""
+        view = self._last().view
+        may_lay = view is not None and any(isinstance(m, Discard) for m in view.legal)
+        if not isinstance(move, Discard) or view is None or not may_lay:
+            return None
+        try:
+            check_discard(move, view.hand, view.options.variant)
+        except CribbageError as e:
+            return _sentence(str(e))
+        return ""
+
     # --- the acts ---
 
-    def act(self, seat: int, action: Move) -> PublicMove:
-        """`seat`'s move, sent and judged by the server; CribbageError in words when it is refused."""
+    def act(self, seat: int, action: Move) -> PublicMove | None:
+        """`seat`'s move, sent and judged by the server, told; None for crib cards laid before the game
+        comes to this seat (kept by the server until it does). CribbageError in words when it is refused."""
         self._check_mine(seat)
         self._drain()
         why = self.why_not(seat, action)
         if why:
             raise CribbageError(why[0].lower() + why[1:].rstrip("."))
-        try:
-            answer = self.link.request("act", code=self.code, ply=self._now.ply, move=str(action))
-        except Refused as e:
-            raise CribbageError(str(e)) from None
-        except NotConnected as e:
-            self._troubles.append(f"Your move was not sent: {e}.")
-            raise CribbageError(f"your move was not sent: {e}") from None
-        seen = Seen(answer["state"])
+        if self._early(action) is not None:
+            # the crib cards, sent on the newest state: the others' discards not landed yet are told with them
+            told = self._adopt(Seen(self._sent(action, early=True)))
+            return next((m for m in reversed(told) if m.player == seat), None)
+        seen = Seen(self._sent(action, early=False))
         told = self._adopt(seen) if seen.moves > self._now.moves else []
         if not told:
             raise CribbageError("the server took the move but told no move made")
         return told[-1]
+
+    def _sent(self, action: Move, early: bool) -> dict[str, Any]:
+        """`action` sent with the ply of the table as this seat knows it; the state the server answers.
+        Crib cards laid `early` are sent again on the newest ply when another's move came first: they are
+        this seat's own, so nothing another did changes them."""
+        for _ in range(DISCARD_TRIES if early else 1):
+            ply = (self._last() if early else self._now).ply
+            try:
+                answer: dict[str, Any] = self.link.request("act", code=self.code, ply=ply, move=str(action))
+                return dict(answer["state"])
+            except Refused as e:
+                self._drain()  # the move that came first is here by now: it was sent before the refusal
+                refusal = str(e)
+                if not early or self._early(action) != "" or self._last().ply == ply:
+                    raise CribbageError(refusal) from None
+            except NotConnected as e:
+                self._troubles.append(f"Your move was not sent: {e}.")
+                raise CribbageError(f"your move was not sent: {e}") from None
+        raise CribbageError(refusal)
 
     def can_undo(self, seat: int) -> bool:
         return False
@@ -395,14 +441,14 @@ class RemoteCribbageSession:
         raise IllegalMove("taking back a move is not available in online cribbage")
 
     def ready(self) -> bool:
-        """The other seat's move has come (what it is stays behind the session until it lands)."""
+        """Another seat's move has come (what it is stays behind the session until it lands)."""
         self._drain()
-        if self._now.public is not None and self._now.public.to_move == 1 - self.seat:
+        if self._now.public is not None and self._others(self._now.public.to_move):
             self._asked = self._now.moves
         return bool(self._held)
 
     def land(self) -> PublicMove:
-        """The other seat's move, the next that came, made here."""
+        """Another seat's move, the next that came, made here."""
         self._drain()
         if not self._held:
             raise IllegalMove("no move is on its way")
@@ -440,9 +486,10 @@ class RemoteCribbageSession:
 
     def finish(self) -> None:
         """The game is over: it goes into this player's history from the record the server sent with its
-        end, this seat as the person, the other's level when a bot sat there (None: a person did). Once
-        here; a session made again for the same table (a reconnection, the game opened again from the
-        list of online games) records the same game, which the history knows by its key."""
+        end, this seat as the person, the others' level when bots of one level sat at every other seat
+        (None: a person sat at one). Once here; a session made again for the same table (a reconnection,
+        the game opened again from the list of online games) records the same game, which the history
+        knows by its key."""
         if self._finished or self.keeper is None or not self.is_over:
             return
         text = self.record()
@@ -455,12 +502,13 @@ class RemoteCribbageSession:
             log.error("the record of the cribbage game at %s could not be read: %s", self.code, e)
             self._troubles.append(f"This game could not be added to your history ({e}).")
             return
-        level = table.seats[1 - self.seat].level
+        levels = {seat.level for p, seat in enumerate(table.seats) if p != self.seat}
+        level = next(iter(levels)) if len(levels) == 1 else None
         self.keeper.record_cribbage(table.state, self.seat, level, (table.undos, table.hints))
 
     def incidents(self) -> tuple[str, ...]:
-        """What happened since last asked, in words: the connection lost and back, the other gone away
-        or back, a move not sent, a line said ("Name: text", the table's own among them)."""
+        """What happened since last asked, in words: the connection lost and back, another gone away or
+        back, a move not sent, a line said ("Name: text", the table's own among them)."""
         self._drain()
         told, self._troubles = tuple(self._troubles), []
         return told

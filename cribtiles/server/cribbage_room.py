@@ -1,6 +1,7 @@
 """Classic cribbage at an online table: a `CribbageTable` judged by the server, what each seat is sent of
-it (the public game and its own view: never the other hand before it is shown, the crib before it is
-counted, the deck's order, or the seed before the game is over), and its rules from text (issue 31)."""
+it (the public game and its own view: never another hand before it is shown, the crib before it is
+counted, the deck's order, or the seed before the game is over), and its rules from text (issue 31): every
+variant, of two, three or four seats (issue 44)."""
 
 from __future__ import annotations
 
@@ -28,8 +29,8 @@ SWITCHES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "f
 
 
 def read_rules(text: str) -> CribbageOptions:
-    """Cribbage's house rules from `--rules` text ("muggins=on,play_muggins=on,target=61"; unnamed ones
-    keep their defaults); ValueError in words."""
+    """Cribbage's house rules from `--rules` text ("muggins=on,play_muggins=on,target=61,variant=three-player";
+    unnamed ones keep their defaults); ValueError in words."""
     chosen: dict[str, Any] = {}
     for item in text.replace(" ", "").split(","):
         if not item:
@@ -50,8 +51,7 @@ def read_rules(text: str) -> CribbageOptions:
             variant = next((v for v in Variant if value in (v.value, v.words)), None)
             if variant is None:
                 raise ValueError(f"cribbage has no variant {quoted(value)} ({', '.join(v.value for v in Variant)})")
-            if variant is not Variant.SIX_CARD:
-                raise ValueError(f"online tables play only six-card cribbage for now, not {variant.words}")
+            chosen[name] = variant
         else:
             raise ValueError(f"cribbage has no rule {quoted(name)} (muggins, play_muggins, target, variant)")
     return CribbageOptions(**chosen)  # a target out of range: ValueError in words
@@ -63,7 +63,7 @@ def _judged(words: Exception) -> IllegalMove:
 
 
 class CribbageGame:
-    """Cribbage's part of an online table. Its words name every player (they reach both seats and any
+    """Cribbage's part of an online table. Its words name every player (they reach every seat and any
     spectator), never "you"."""
 
     name = "cribbage"
@@ -74,16 +74,18 @@ class CribbageGame:
 
     @classmethod
     def start(cls, seats: Sequence[Seat], rules: str, seed: int) -> CribbageGame:
-        names = (seats[0].name, seats[1].name)
+        names = tuple(seat.name for seat in seats)
         state = new_game(seed, names, read_rules(rules))
         return cls(CribbageTable(state, seats=seats, by_name=True))
 
     @classmethod
     def check(cls, seats: int, rules: str) -> None:
-        """ValueError in words when a table of `seats` with `rules` cannot be played."""
-        if seats != 2:
-            raise ValueError(f"cribbage is played by two, not {seats}")
-        read_rules(rules)
+        """ValueError in words when a table of `seats` with `rules` cannot be played: each variant has its
+        seats (two; three for three players; four for partners, who sit across: seats 1 and 3 against 2 and 4)."""
+        variant = read_rules(rules).variant
+        if seats != variant.players:
+            players = {2: "two", 3: "three", 4: "four"}[variant.players]
+            raise ValueError(f"{variant.value} cribbage is played by {players}, not {seats}")
 
     @classmethod
     def load(cls, text: str) -> CribbageGame:
@@ -225,17 +227,19 @@ class CribbageGame:
         return True
 
     def summary(self) -> dict[str, Any]:
-        """What anyone with the table's code may read: the deal, the scores, whose turn, how it ended."""
+        """What anyone with the table's code may read: the deal, each seat's score (partners' their side's),
+        whose turn, how it ended and the seats that won (partners both)."""
         state = self.table.state
         outcome = state.outcome
+        sides = told_scores(state.scores, state.claim, state.side_of)  # a count open to a call: before it
         return {
             "deal": state.deal_number,
             "target": state.options.target,
-            "scores": list(told_scores(state.scores, state.claim, state.side_of)),  # a count open to a call: before it
+            "scores": [sides[state.side_of(seat)] for seat in range(state.players)],
             "to_move": self.table.to_move,
             "turns": self.table.ply,
             "ended": None if outcome is None else _ended(outcome),
-            "winners": [] if outcome is None else [outcome.winner],
+            "winners": [] if outcome is None else list(outcome.winners),
         }
 
 

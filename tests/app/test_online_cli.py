@@ -107,6 +107,10 @@ def test_new_as_json_gives_the_code_the_host_token_and_the_seats(
         (["--players", "Ann,?", "--turn-timer", "1s"], "cribtiles online new: the server refused: "),
         (["--players", "Ann,?", "--rules", "joker=maybe"], "cribtiles online new: the server refused: "),
         (["--players", "Ann,?", "--game", "chess"], "invalid choice: 'chess'"),
+        (
+            ["--players", "Ann,?", "--game", "cribbage", "--rules", "variant=three-player"],
+            "Three-player cribbage is played by three, not 2",
+        ),
     ],
 )
 def test_bad_players_rules_and_turn_timers_are_refused_in_words_with_exit_status_2(
@@ -166,6 +170,46 @@ def test_two_bot_processes_play_a_whole_game_and_status_tells_how_it_ended(
     assert lines[1].split() == ["1.", names[0], str(scores[0])] and lines[2].split() == ["2.", names[1], str(scores[1])]
     won = " and ".join(names[w] for w in winners) + (" won" if len(winners) == 1 else " tied")
     assert lines[3].startswith("ended: ") and lines[3].endswith(f"; {won}")
+
+
+def test_partners_online_two_bot_processes_and_the_servers_two_play_and_status_tells_each_seat(
+    server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 44: `online new --game cribbage --rules variant=partnership` makes a table of four; two `online
+    bot` processes take its open seats (partners across: seats 1 and 3) and the game is played to its end;
+    status gives each seat its side's score, and both partners won."""
+    rules = "variant=partnership,target=61"
+    table_code = new_code(capsys, server, "?,easy,?,medium", "--game", "cribbage", "--rules", rules)
+    command = [sys.executable, "-m", "cribtiles", "online", "bot", server, table_code, "--seed", "2"]
+    names = ("Ann", "Cy")
+    bots = [
+        subprocess.Popen(
+            [*command, "--level", "easy", "--name", name], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for name in names
+    ]
+    said = []
+    try:
+        for bot in bots:
+            out, err = bot.communicate(timeout=PATIENCE)
+            said.append((bot.returncode, out, err))
+    finally:
+        for bot in bots:
+            if bot.poll() is None:
+                bot.kill()
+    assert [code for code, _, _ in said] == [0, 0], said
+    code, out, err = run(capsys, "status", server, table_code, "--json")
+    assert code == 0, err
+    table = json.loads(out)
+    assert table["phase"] == "over" and table["game"] == "cribbage" and len(table["seats"]) == 4
+    scores, winners = table["scores"], table["winners"]
+    assert scores[0] == scores[2] and scores[1] == scores[3] and 61 in scores
+    assert winners in ([0, 2], [1, 3]) and scores[winners[0]] == 61
+    code, out, err = run(capsys, "status", server, table_code)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    won = " and ".join(table["seats"][w]["name"] for w in winners)  # partners won, not tied
+    assert len(lines) == 6 and lines[5].endswith(f"; {won} won"), lines
 
 
 def test_two_bots_of_one_level_started_at_once_without_names_each_take_a_seat(

@@ -1,7 +1,8 @@
 """Whole games played on a real loopback server by a test's own seats and a spectator, every message each
 connection was sent kept: the Joker rule's slips and calls, a take-back, a match, Solitaire, cribbage's
-muggins in the show and the play, a game resigned and a table played again. `test_protocol_doc.py` holds
-the protocol's page to them (issues 43, 44)."""
+muggins in the show and the play, its three players and partners with crib cards laid before the game
+comes to their seats, a game resigned and a table played again. `test_protocol_doc.py` holds the
+protocol's page to them (issues 43, 44)."""
 
 from __future__ import annotations
 
@@ -249,13 +250,18 @@ def cribbage_play(table: Table, resign_after: int | None = None) -> None:
     fourth count is said as 0, and under muggins in the play every sixth card laid is said to score 9;
     the other calls muggins on those (by `call` and by `act`, in turn), lets the others stand (`no
     muggins`, once `let stand`), and calls its fourth answer wrongly if it was a fair one. The first
-    person asks the coach for a hint once."""
+    person asks the coach for a hint once. In the discard, the people lay away from the last seat the
+    game comes to back to the first, each before its turn (as people at one table do, all at once)."""
     counts = cards = answers = 0
     slipped = hinted = False
     for _ in range(MOST_STEPS):
         state = table.settle()
         if state["phase"] == "over":
             return
+        early = _laying_away(table, state)
+        if early is not None:
+            act(early, move=table.rng.choice(early.state["view"]["legal"]))
+            continue
         person = table.mover()
         if person is None:
             table.wait()
@@ -286,6 +292,22 @@ def cribbage_play(table: Table, resign_after: int | None = None) -> None:
             cards += 1
             move = f"{move} 9" if cards % 6 == 0 and mine["public"]["options"]["play_muggins"] else move
         slipped = act(person, move=move) and move.endswith((" 0", " 9"))
+
+
+def _laying_away(table: Table, newest: dict[str, Any]) -> Conn | None:
+    """The person who lays away next before the game comes to them: the last to be asked of those who
+    may, sent the newest state (None: none, or only the one the game waits for)."""
+    ready = [
+        c
+        for c in table.people.values()
+        if c.state.get("ply") == newest["ply"] and c.seat != newest.get("to_move") and _may_discard(c.state)
+    ]
+    seats = len(newest["seats"])
+    return max(ready, key=lambda c: (int(c.seat or 0) - int(newest.get("to_move") or 0)) % seats, default=None)
+
+
+def _may_discard(state: dict[str, Any]) -> bool:
+    return any(move.startswith("discard") for move in (state.get("view") or {}).get("legal", ()))
 
 
 @contextmanager

@@ -167,8 +167,9 @@ def walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
 
 #: The games whose messages are recorded: the tile game of 2 to 4 seats with the Joker rule (slips,
 #: calls, a wrong call), a take-back, a match, Solitaire, bots of the server's; cribbage with muggins in
-#: the show and in the play, between two people and against a bot; a tile match and a game of cribbage
-#: resigned, the match played again. Each is seeded: the same every run.
+#: the show and in the play, between two people and against a bot, of three people, and of partners (a
+#: bot among them), crib cards laid before their turn; a tile match and a game of cribbage resigned, the
+#: match played again. Each is seeded: the same every run.
 GAMES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
     ("tiles", [{"kind": "open"}] * 2, {"seed": 11}),
     ("tiles", [{"kind": "open"}] * 3, {"rules": "joker=on", "seed": 12}),
@@ -179,6 +180,12 @@ GAMES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
     ("cribbage", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], {"rules": "muggins=on,target=61", "seed": 17}),
     ("tiles", [{"kind": "open"}] * 2, {"rules": "rounds=2", "seed": 18, "resign_after": 5, "again": True}),
     ("cribbage", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], {"seed": 19, "resign_after": 9}),
+    ("cribbage", [{"kind": "open"}] * 3, {"rules": "variant=three-player,muggins=on,target=61", "seed": 18}),
+    (
+        "cribbage",
+        [{"kind": "open"}, {"kind": "bot", "level": "easy"}, {"kind": "open"}, {"kind": "open"}],
+        {"rules": "variant=partnership,play_muggins=on,target=61", "seed": 19},
+    ),
 ]
 
 
@@ -234,6 +241,19 @@ def test_the_recorded_games_meet_every_kind_of_state(heard: list[dict[str, Any]]
     assert any((s["rematch"] or {}).get("ended") == "made" for s in states)
     assert any((s["rematch"] or {}).get("waiting") for s in states)
     assert any(m["type"] == "rematched" for m in heard)
+    assert {len(s["seats"]) for s in states if s["game"] == "cribbage"} == {2, 3, 4}
+    assert any(laid_early(s) for s in states), "no person laid their crib cards before the game came to them"
+
+
+def laid_early(state: dict[str, Any]) -> bool:
+    """A cribbage seat's state in the discard whose own crib cards are laid while a seat the game asks
+    before it has not laid its own (issue 44)."""
+    view = state.get("view")
+    if view is None or view["phase"] != "discard" or not view["discards"]:
+        return False
+    seats, dealer = len(view["names"]), view["dealer"]
+    asked_before = [(dealer + k) % seats for k in range(1, 1 + (view["player"] - dealer - 1) % seats)]
+    return any(not view["discarded_by"][p] for p in asked_before)
 
 
 def test_every_field_sent_is_described_with_its_kind(heard: list[dict[str, Any]]) -> None:

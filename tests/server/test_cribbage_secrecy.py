@@ -3,7 +3,8 @@ too), played by seat bots that miscount both ways over their own links (each ask
 as it answers a count) before a spectator: while a score said aloud may still be called, no frame tells
 what it makes (its event's points, the counter's score or back peg, the status's scores, the moves
 offered once it stands); once it is answered, its points are there. Nor does a window's existence: every
-score said aloud opens one, one that reaches the target too, and the game ends at its answer (issue 43)."""
+score said aloud opens one, one that reaches the target too, and the game ends at its answer (issue 43).
+Three players, and partners, who peg to one score a side, too (issue 44)."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN
 from cribtiles.online import botclient
 from cribtiles.online.botclient import Outcome, SeatBot
 from cribtiles.online.client import Link
-from cribtiles.server.cribbage_room import CribbageGame
+from cribtiles.server.cribbage_room import CribbageGame, read_rules
 from cribtiles.server.front import Client, Hall, Limits
 
 from .running import running_server
@@ -80,7 +81,8 @@ def miscounting(state: dict[str, Any], level: str, rng: random.Random) -> str:
 def _short_of_target(state: dict[str, Any]) -> int:
     """The points the seat still needs to reach the target, as its view tells its score."""
     view = state["view"]
-    return int(view["options"]["target"]) - int(view["scores"][view["player"]])
+    side = view["player"] % len(view["scores"])  # partners peg to one score
+    return int(view["options"]["target"]) - int(view["scores"][side])
 
 
 #: How near the target a count is said over to reach it: the window that opens must not say it is over.
@@ -174,13 +176,13 @@ class OpenCallLeaks:
         self.see(f"open in the {claim.kind}")
         if claim.declared and not claim.pegged:
             self.see("said, pegging nothing")
-        if state.scores[claim.counter] - claim.pegged + claim.declared >= state.options.target:
+        if state.scores[state.side_of(claim.counter)] - claim.pegged + claim.declared >= state.options.target:
             self.see("said enough to reach the target, told")  # the window's existence: `check_windows`
         self._scores("the public scores", public["scores"], state, ply)
         before = self.back_pegs.get(ply - 1)  # none when the move before came with this one (a card laid on)
         if before is not None:
             self.see("back pegs, open")
-            if public["previous"] != before:
+            if public["previous"] != before:  # one a side
                 self.found.append(f"move {ply}: the back pegs moved by a count open to a call ({public['previous']})")
         if "view" in told:
             view = told["view"]
@@ -210,7 +212,8 @@ class OpenCallLeaks:
                 self.found.append(f"move {ply}: {what} {scores} are not the game's {list(state.scores)}")
             return
         true = list(state.scores)
-        expected = [s - (claim.pegged if side == claim.counter else 0) for side, s in enumerate(true)]
+        counter = state.side_of(claim.counter)
+        expected = [s - (claim.pegged if side == counter else 0) for side, s in enumerate(true)]
         if scores != expected:
             self.found.append(f"move {ply}: {what} {scores} tell what a count open to a call pegged ({true})")
 
@@ -243,7 +246,10 @@ class OpenCallLeaks:
         self.see("status")
         if state.claim is not None:
             self.see("status, open")
-        self._scores("the status's scores", table["scores"], state, table["turns"])
+        by_side = {state.side_of(seat): score for seat, score in enumerate(table["scores"])}  # one a seat
+        if len(table["scores"]) != state.players or len(by_side) != len(state.scores):
+            self.found.append(f"move {table['turns']}: the status's scores {table['scores']} are not one a seat")
+        self._scores("the status's scores", [by_side[side] for side in sorted(by_side)], state, table["turns"])
 
 
 Mover = Callable[[dict[str, Any], str, random.Random], str]
@@ -262,23 +268,27 @@ def asking(links: list[Link], code: str) -> Mover:
 
 
 def play_watched(rules: str, seed: int) -> tuple[list[Frame], list[CribbageState], list[Outcome]]:
-    """A whole game of two miscounting seat bots (over their own links, each asking the table's status as
-    it answers a count) watched by a spectator: every frame sent about the table, every state of the game."""
+    """A whole game of miscounting seat bots (two; three or four in those variants: over their own links,
+    each asking the table's status as it answers a count) watched by a spectator: every frame sent about
+    the table, every state of the game."""
+    players = read_rules(rules).variant.players
     with running_server(limits=FAST) as (url, hall), pytest.MonkeyPatch.context() as patch:
         codes: list[str] = []
         frames = record_frames(hall, codes)
-        links = [Link(url) for _ in range(3)]
+        links = [Link(url) for _ in range(players + 1)]
         try:
             for link in links:
                 assert link.wait_connected(10), link.problem
-            seats = [{"kind": "open"}, {"kind": "open"}]
+            seats = [{"kind": "open"}] * players
             code = links[0].request("create", game="cribbage", seats=seats, rules=rules, seed=seed)["code"]
             codes.append(code)
-            links[2].request("watch", code=code)
-            links[2].watch(code)
+            links[-1].request("watch", code=code)
+            links[-1].watch(code)
             patch.setitem(botclient.MOVERS, "cribbage", asking(links, code))  # the seat bots' moves
-            bots = [SeatBot(links[0], code, "easy", seed=seed), SeatBot(links[1], code, "hard", seed=seed + 1)]
-            assert [bot.take_seat(name) for bot, name in zip(bots, ("Ann", "Ben"), strict=True)] == [0, 1]
+            levels = ("easy", "hard", "easy", "hard")
+            bots = [SeatBot(links[p], code, levels[p], seed=seed + p) for p in range(players)]
+            names = ("Ann", "Ben", "Cy", "Di")
+            assert [bot.take_seat(name) for bot, name in zip(bots, names, strict=False)] == list(range(players))
             outcomes = play_out(bots)
             room = hall.rooms[code]
             assert isinstance(room.game, CribbageGame)
@@ -304,6 +314,8 @@ GAMES = [
     ("muggins both ways", "muggins=on,play_muggins=on", 4_321),
     ("muggins in the show", "muggins=on", 8_767),
     ("muggins both ways to 61", "muggins=on,play_muggins=on,target=61", 61),
+    ("three players, muggins both ways", "muggins=on,play_muggins=on,variant=three-player", 3_003),
+    ("partners, muggins both ways", "muggins=on,play_muggins=on,variant=partnership", 4_004),
 ]
 
 
@@ -311,7 +323,7 @@ GAMES = [
 def game(request: pytest.FixtureRequest) -> Iterator[tuple[str, list[Frame], list[CribbageState]]]:
     rules, seed = request.param
     frames, states, outcomes = play_watched(rules, seed)
-    assert len(outcomes) == 2 and all(o.over for o in outcomes) and states[-1].is_over
+    assert len(outcomes) == states[-1].players and all(o.over for o in outcomes) and states[-1].is_over
     yield rules, frames, states
 
 
@@ -386,9 +398,9 @@ def test_the_check_finds_a_planted_leak(game: tuple[str, list[Frame], list[Cribb
         message["state"]["view"]["events"] = [{**told, "cards": [str(c) for c in event.cards], "words": event.words}]
 
     def moved_back_peg(message: dict[str, Any]) -> None:
-        claim = state_of(message).claim
-        assert claim is not None
-        message["state"]["public"]["previous"][claim.counter] += 1
+        state = state_of(message)
+        assert state.claim is not None
+        message["state"]["public"]["previous"][state.side_of(state.claim.counter)] += 1
 
     def left_out(message: dict[str, Any]) -> None:
         for entry in message["state"]["public"]["story"]:
@@ -397,7 +409,8 @@ def test_the_check_finds_a_planted_leak(game: tuple[str, list[Frame], list[Cribb
                     event["points"] = None
 
     def status_scores(message: dict[str, Any]) -> None:
-        message["table"]["scores"] = list(states[message["table"]["turns"]].scores)
+        state = states[message["table"]["turns"]]
+        message["table"]["scores"] = [state.scores[state.side_of(seat)] for seat in range(state.players)]
 
     def nothing_after(message: dict[str, Any]) -> None:
         message["state"]["after_answer"] = []  # as if letting the count stand ended the game
@@ -417,7 +430,7 @@ def test_the_check_finds_a_game_ended_before_the_answer(game: tuple[str, list[Fr
     _, _, states = game
     leaks = OpenCallLeaks(before_the_answer(states))
     leaks.check_windows()
-    reached = [s for s in states if s.claim is not None and s.scores[s.claim.counter] >= s.options.target]
+    reached = [s for s in states if s.claim is not None and s.scores[s.side_of(s.claim.counter)] >= s.options.target]
     if reached:
         assert [f for f in leaks.found if "opened no window" in f] == leaks.found != []
     else:  # no count reached the target: the game was played alike

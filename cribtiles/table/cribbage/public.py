@@ -301,7 +301,7 @@ def _public(
         pile=view.pile,
         count=view.count,
         sequences=tuple(tuple(s) for s in table.sequences),
-        hand_sizes=tuple(len(h) for h in state.hands),
+        hand_sizes=view.cards_left,  # less the crib cards laid ahead (`laid_ahead`)
         crib_size=view.crib_size,
         counted=tuple(
             PublicCounted(c.owner, c.cards, c.score.starter, c.crib, c.declared, c.called) for c in table.counted

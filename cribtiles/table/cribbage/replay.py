@@ -34,7 +34,7 @@ class ReplaySession(CribbageSession):
     def thinking(self) -> bool:
         return False
 
-    def act(self, seat: int, action: Move) -> PublicMove:
+    def act(self, seat: int, action: Move) -> PublicMove | None:
         raise CribbageError(READ_ONLY)
 
     def can_undo(self, seat: int) -> bool:

@@ -125,7 +125,7 @@ class Keeps(Protocol):
 
 
 class CribbageDriver(TableEnds, Protocol):
-    """What the cribbage scene asks of its game (a `GameSession[CribbageView, Move, Move, PublicMove]`
+    """What the cribbage scene asks of its game (a `GameSession[CribbageView, Move, Move, PublicMove | None]`
     and cribbage's own questions): public values and its own seats' views only, so that the game may
     be far away (a `CribbageSession` here, or one over a wire)."""
 
@@ -166,7 +166,10 @@ class CribbageDriver(TableEnds, Protocol):
 
     def legal_after_answer(self, seat: int) -> tuple[Move, ...]: ...
 
-    def act(self, seat: int, action: Move) -> PublicMove: ...
+    def act(self, seat: int, action: Move) -> PublicMove | None:
+        """`seat`'s move, told (None: crib cards laid before the others', made when their turn comes);
+        CribbageError in words."""
+        ...
 
     def can_undo(self, seat: int) -> bool:
         """`seat` may take back its last decision now (against bots, where the game is of this process)."""
@@ -217,7 +220,7 @@ class CribbageDriver(TableEnds, Protocol):
 
 
 class CribbageSession(AtOneWindow, EndsAtOneWindow):
-    """A `GameSession[CribbageView, Move, Move, PublicMove]` over a `CribbageTable` of this process: its
+    """A `GameSession[CribbageView, Move, Move, PublicMove | None]` over a `CribbageTable` of this process: its
     people are this driver's seats, its bot thinks in `thinker`, `keeper` (None: nowhere) keeps it."""
 
     def __init__(self, table: CribbageTable, thinker: Thinker | None = None, keeper: Keeps | None = None) -> None:
@@ -298,12 +301,12 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
         self._check_mine(seat)
         return self.table.legal_after_answer(seat)
 
-    def act(self, seat: int, action: Move) -> PublicMove:
-        """`seat` moves (a muggins call or letting a score stand too); CribbageError in words."""
+    def act(self, seat: int, action: Move) -> PublicMove | None:
+        """`seat` moves (a muggins call or letting a score stand too; crib cards laid before the bots',
+        made once they have laid theirs: None); CribbageError in words."""
         self._check_mine(seat)
-        if self.table.to_move != seat:
-            raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
-        return told_move(self.table, self.table.play(action, seat))
+        happening = self.table.play(action, seat)
+        return None if happening is None else told_move(self.table, happening)
 
     def can_undo(self, seat: int) -> bool:
         return seat in self.mine and self.table.can_undo(seat)

@@ -294,11 +294,29 @@ class CribbageScene:
         return "two cards" if self.to_crib == 2 else "a card"
 
     def whose(self, player: int) -> str:
-        """Whose, in the prompt's words: "your"; with two players "its" (a bot) or "their"; with more the
-        player by name ("West's")."""
+        """Whose, in the prompt's words: "your"; the one bot's of two players "its"; else the player's by
+        name ("West's", "Ann's": a person online, or one of several)."""
         if player == self.person:
             return "your"
-        return self.pub.its(player) if self.pub.players == 2 else f"{self.pub.called(player)}'s"
+        return "its" if self.pub.players == 2 and self.pub.bots[player] else f"{self.pub.called(player)}'s"
+
+    @property
+    def may_lay_away(self) -> bool:
+        """Your crib cards may be laid now: in the discard, before the others' as well as after (issue 44)."""
+        return any(isinstance(m, Discard) for m in self.seen.legal)
+
+    def _still_choosing(self) -> str:
+        """Whom the discard waits for, once your crib cards are laid: "Ann is choosing their crib cards...",
+        "West and East are choosing their crib cards..."."""
+        pub = self.pub
+        waiting = [p for p, laid in enumerate(self.seen.discarded_by) if not laid and p != self.person]
+        cards = "crib cards" if self.to_crib == 2 else "crib card"
+        if len(waiting) == 1:
+            return f"{_capital(pub.called(waiting[0]))} is choosing {pub.its(waiting[0])} {cards}..."
+        names = [pub.called(p) for p in waiting]
+        if not names:
+            return "The starter is cut..."
+        return _capital(f"{', '.join(names[:-1])} and {names[-1]} are choosing their crib cards...")
 
     @property
     def layout(self) -> CribLayout:
@@ -562,7 +580,7 @@ class CribbageScene:
 
     def _choose(self, card: Card) -> None:
         if self.seen.discards:
-            self.say("Your two crib cards are laid already.")
+            self.say("Your crib cards are laid already." if self.to_crib == 2 else "Your crib card is laid already.")
         elif len(self.chosen) >= self.to_crib:
             many = "Two cards go" if self.to_crib == 2 else "One card goes"
             self.say(f"{many} to the crib: click a chosen card to put it back first.")
@@ -613,11 +631,7 @@ class CribbageScene:
             wanted = "a card" if self.to_crib == 1 else "two cards" if not self.chosen else "a second card"
             self.say(f"Choose {wanted} for the crib first (click them, or drag them to the crib).")
             return
-        if not self.my_turn:
-            actor = self.actor
-            self.say(f"Wait: {self.pub.called(actor)} is choosing {self.pub.its(actor)} crib cards.")
-            return
-        if self._person(Discard(tuple(self.chosen))):
+        if self._person(Discard(tuple(self.chosen))):  # before the others' too: everyone lays away at once
             self.chosen = []
             self.cursor = None
 
@@ -955,7 +969,7 @@ class CribbageScene:
             label = "The show" if self.hold is Hold.PLAY_OVER else "Next deal"
             return (ButtonKind.GO_ON,), {ButtonKind.GO_ON: label}, {ButtonKind.GO_ON}
         if mode is Mode.DISCARD:
-            ready = len(self.chosen) == self.to_crib and self.my_turn
+            ready = len(self.chosen) == self.to_crib and self.may_lay_away
             return (ButtonKind.DISCARD,), {}, {ButtonKind.DISCARD} if ready else set()
         offered = self._muggins_offered() is not None
         if mode is Mode.PLAY:
@@ -998,7 +1012,7 @@ class CribbageScene:
         mode = self.mode
         if mode is Mode.DISCARD:
             if view.discards:
-                return f"{bot} is choosing {its} crib cards...", False
+                return self._still_choosing(), False
             if len(self.chosen) == self.to_crib:
                 laid = " and ".join(str(c) for c in self.chosen)
                 return f"Lay {laid} in {crib} crib: Enter or Discard.", False
@@ -1280,7 +1294,10 @@ class CribbageScene:
         if self.mode is not Mode.SHOW:
             left = pub.hand_sizes[player]
             about.append(f"{left} card{'s' if left != 1 else ''}")
-        acting = pub.to_move == player and not pub.is_over and pub.players > 2
+        acting = pub.to_move == player  # in the discard everyone chooses at once: those still choosing
+        if pub.phase is Phase.DISCARD:
+            acting = not self.seen.discarded_by[player]
+        acting = acting and not pub.is_over and pub.players > 2
         return SeatView(player, pub.names[player], " · ".join(about), pub.side_of(player), acting)
 
     def _peg_spot(self, p: int) -> PegSpot:

@@ -11,12 +11,15 @@ import pygame
 
 from cribtiles.bot import DEFAULT_LEVEL, LEVELS
 from cribtiles.bot.cribbage.levels import LEVELS as CRIBBAGE_LEVELS
+from cribtiles.cribbage.options import Variant
 from cribtiles.online.client import check_url
 from cribtiles.rules.game import MAX_PLAYERS
 from cribtiles.rules.options import OPTIONS, RuleOptions, Value
 from cribtiles.table.cribbage.table import DEFAULT_LEVEL as CRIBBAGE_DEFAULT
 
 from .. import art
+from ..cribbage.setup import GAMES as CRIBBAGE_GAMES
+from ..cribbage.setup import default_target
 from ..paint import CREAM, DIM, GOLD, write
 from ..screens import Item, Menu, fit, screen_card
 from . import form
@@ -244,9 +247,23 @@ FRIEND = ("friend", "a friend (an open seat)")
 OFF_ON: tuple[tuple[object, str], ...] = ((False, "off"), (True, "on"))
 
 
+#: Cribbage's other seats as each variant has them (partners sit across: seats 1 and 3 against 2 and 4).
+CRIB_SEATS: dict[Variant, tuple[tuple[str, str], ...]] = {
+    Variant.SIX_CARD: (("Seat 2", "Your opponent"),),
+    Variant.FIVE_CARD: (("Seat 2", "Your opponent"),),
+    Variant.THREE: (("Seat 2", "On your left, for themselves"), ("Seat 3", "On your right, for themselves")),
+    Variant.PARTNERSHIP: (
+        ("Seat 2", "On your left: against you and your partner"),
+        ("Seat 3: your partner", "Across the table: you peg together"),
+        ("Seat 4", "On your right: against you and your partner"),
+    ),
+}
+
+
 class CreateScene(FormScene):
     """A new table at `url`: the game, you at the first seat, then a friend (an open seat), bots, or
-    nobody; the game's rules; the table's options. Classic cribbage is two seats, its own rules."""
+    nobody; the game's rules; the table's options. Classic cribbage has its variants, each with its seats
+    (two; three for three players; four in partnerships), and its own rules."""
 
     title = "Create a table"
     height = 0.96
@@ -266,12 +283,17 @@ class CreateScene(FormScene):
         ]
         self.seats[0].choose(DEFAULT_LEVEL)
         self.rules = [self._rule_row(i) for i in range(len(OPTIONS))]
-        self.crib_seat = form.choice(
-            "Seat 2",
-            [FRIEND] + [(lv, f"{lv.capitalize()} bot") for lv in CRIBBAGE_LEVELS],
-            "Cribbage is two: a friend takes the open seat with the table's code, or the server's bot plays",
+        self.crib_variant = form.choice(
+            "Cribbage", list(CRIBBAGE_GAMES.items()), "Which cribbage, and so how many seats"
         )
-        self.crib_seat.choose(CRIBBAGE_DEFAULT)
+        self.crib_variant.changed = self._variant_changed
+        self.crib_seats = [
+            form.choice(f"Seat {n}", [FRIEND] + [(lv, f"{lv.capitalize()} bot") for lv in CRIBBAGE_LEVELS])
+            for n in range(2, 5)
+        ]
+        for row in self.crib_seats:
+            row.choose(CRIBBAGE_DEFAULT)
+        self.crib_seat = self.crib_seats[0]
         self.crib_rules = [
             form.choice("Muggins", OFF_ON, "On: each counts their own hands aloud, and a wrong count may be called"),
             form.choice("Muggins in the play", OFF_ON, "On: each says what a card laid scores, and may be called"),
@@ -309,7 +331,7 @@ class CreateScene(FormScene):
         """The rows of the game chosen: cribbage has one seat besides yours, its own rules, no pass (a bot
         moves for a player out of time) and no coach at the table."""
         if self.cribbage:
-            rows = [self.game, self.crib_seat, *self.crib_rules, self.timer, self.absent]
+            rows = [self.game, self.crib_variant, *self._crib_seats(), *self.crib_rules, self.timer, self.absent]
         else:
             rows = [self.game, *self.seats, *self.rules, self.coach, self.timer, self.on_timeout, self.absent]
         return [
@@ -325,6 +347,26 @@ class CreateScene(FormScene):
         self.rows = self._rows()
         self.focus = self.rows.index(self.game)
         self.say("")
+
+    def _crib_seats(self) -> list[Row]:
+        """The other seats of the cribbage chosen, labelled by where they sit."""
+        told = CRIB_SEATS[self._variant]
+        for row, (label, where) in zip(self.crib_seats, told, strict=False):
+            row.label = label
+            row.note = f"{where}: a friend takes an open seat with the table's code, or the server's bot plays"
+        return self.crib_seats[: len(told)]
+
+    @property
+    def _variant(self) -> Variant:
+        variant = self.crib_variant.value
+        assert isinstance(variant, Variant)
+        return variant
+
+    def _variant_changed(self) -> None:
+        """Its seats, and its target by custom (five-card is played to 61)."""
+        self.crib_rules[2].choose(default_target(self._variant))
+        self.rows = self._rows()
+        self.focus = self.rows.index(self.crib_variant)
 
     @staticmethod
     def _rule_row(i: int) -> Row:
@@ -350,12 +392,14 @@ class CreateScene(FormScene):
         """The rules as `--rules` writes them, for the game chosen (ValueError in words)."""
         if self.cribbage:
             muggins, in_play, target = (r.value for r in self.crib_rules)
-            return f"muggins={'on' if muggins else 'off'},play_muggins={'on' if in_play else 'off'},target={target}"
+            variant = "" if self._variant is Variant.SIX_CARD else f",variant={self._variant.value}"
+            onoff = f"muggins={'on' if muggins else 'off'},play_muggins={'on' if in_play else 'off'}"
+            return f"{onoff},target={target}{variant}"
         return self.options().to_text()
 
     def others(self) -> list[dict[str, Any]]:
         told: list[dict[str, Any]] = []
-        for row in [self.crib_seat] if self.cribbage else self.seats:
+        for row in self._crib_seats() if self.cribbage else self.seats:
             kind = row.value
             if kind == "friend":
                 told.append({"kind": "open"})
