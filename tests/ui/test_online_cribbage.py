@@ -35,7 +35,7 @@ from cribtiles.table.tiles.table import Table
 from cribtiles.ui.cribbage.layout import ButtonKind
 from cribtiles.ui.cribbage.pilot import CribbagePilot
 from cribtiles.ui.cribbage.scene import CribbageScene
-from cribtiles.ui.cribbage.setup import NOT_AGAIN, online_table_scene
+from cribtiles.ui.cribbage.setup import online_table_scene
 from cribtiles.ui.geometry import centre
 from cribtiles.ui.online.games_list import GamesScene
 from cribtiles.ui.online.screens import CodeScene, CreateScene, JoinScene
