@@ -102,6 +102,11 @@ def build_bundle() -> Path:
 PROGRAM = "/usr/games/cribtiles"  # a game: Debian's place for it (policy 11.11), and lintian's
 
 
+#: The URL scheme of an invitation's "Open in Crib Tiles" (`cribtiles://HOST:PORT/t/CODE`), which the
+#: installers register: the desktop entry's MimeType, Inno Setup's registry keys, the app's CFBundleURLTypes.
+URL_SCHEME = "cribtiles"
+
+
 def desktop_entry() -> str:
     return (
         "[Desktop Entry]\n"
@@ -109,11 +114,14 @@ def desktop_entry() -> str:
         f"Name={APP_NAME}\n"
         "GenericName=Tile game\n"
         f"Comment={SUMMARY}\n"
-        f"Exec={PROGRAM}\n"  # the whole path: root's PATH and some sessions' have no /usr/games
+        # the whole path: root's PATH and some sessions' have no /usr/games; %u: the cribtiles:// address
+        # an invitation opens, which seats the window at its table (none from the menu)
+        f"Exec={PROGRAM} %u\n"
         "Icon=cribtiles\n"
         "Terminal=false\n"
         "Categories=Game;BoardGame;\n"
         "Keywords=cribbage;kings;tiles;crossword;\n"
+        f"MimeType=x-scheme-handler/{URL_SCHEME};\n"
         "StartupWMClass=cribtiles\n"  # the window's class (cribtiles/ui/window.py), so docks match it
     )
 

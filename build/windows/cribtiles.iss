@@ -52,5 +52,13 @@ Source: "{#BundleDir}\*"; DestDir: "{app}"; Flags: ignoreversion recursesubdirs 
 Name: "{autoprograms}\Crib Tiles"; Filename: "{app}\cribtiles.exe"
 Name: "{autodesktop}\Crib Tiles"; Filename: "{app}\cribtiles.exe"; Tasks: desktopicon
 
+[Registry]
+; the cribtiles:// URL protocol of an invitation's "Open in Crib Tiles", for this user (HKA is HKCU in a
+; per-user install): Windows runs `cribtiles.exe "cribtiles://HOST:PORT/t/CODE"`, which seats the window there
+Root: HKA; Subkey: "Software\Classes\cribtiles"; ValueType: string; ValueName: ""; ValueData: "URL:Crib Tiles invitation"; Flags: uninsdeletekey
+Root: HKA; Subkey: "Software\Classes\cribtiles"; ValueType: string; ValueName: "URL Protocol"; ValueData: ""
+Root: HKA; Subkey: "Software\Classes\cribtiles\DefaultIcon"; ValueType: string; ValueName: ""; ValueData: "{app}\cribtiles.exe,0"
+Root: HKA; Subkey: "Software\Classes\cribtiles\shell\open\command"; ValueType: string; ValueName: ""; ValueData: """{app}\cribtiles.exe"" ""%1"""
+
 [Run]
 Filename: "{app}\cribtiles.exe"; Description: "{cm:LaunchProgram,Crib Tiles}"; Flags: nowait postinstall skipifsilent

@@ -60,7 +60,7 @@ COMMANDS = (
     ),
     Command(
         "online",
-        "an online table: create one, seat a bot of this computer, see how one stands, sit at one in the window",
+        "online tables: create one, list the open ones, seat a bot, see how one stands, sit at one in the window",
         "cribtiles.app.online_cli",
     ),
 )

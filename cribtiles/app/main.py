@@ -1,5 +1,6 @@
-"""The `cribtiles` command: the game window (the default), `--text` for the terminal, and the other
-commands (`cribtiles --help` lists them; `commands` parses and runs them all)."""
+"""The `cribtiles` command: the game window (the default), `--text` for the terminal, the other commands
+(`cribtiles --help` lists them; `commands` parses and runs them all), and a table's `cribtiles://` address,
+which opens the window seated there (a desktop's URL handler runs `cribtiles %u`)."""
 
 from __future__ import annotations
 
@@ -33,6 +34,8 @@ def _parser(argv: Sequence[str]) -> argparse.ArgumentParser:
     ap = Parser(
         prog="cribtiles",
         description="Crib Tiles: Kings Cribbage, the crossword tile game scored like cribbage.",
+        epilog="cribtiles cribtiles://HOST:PORT/t/CODE opens the window seated at that online table, as "
+        "cribtiles online play does (it is what a desktop runs for an invitation's Open in Crib Tiles).",
     )
     ap.add_argument("--version", action="version", version=f"Crib Tiles {__version__} ({CORE_DESCRIPTION})")
     ap.add_argument("--text", action="store_true", help="play in the terminal")
@@ -114,8 +117,24 @@ def _main(argv: Sequence[str] | None) -> int:
     sys.unraisablehook = _quiet_when_out_of_memory
 
     multiprocessing.freeze_support()  # a frozen bundle's bot worker process starts here
-    args_list = list(sys.argv[1:] if argv is None else argv)
+    args_list = opened_by_link(list(sys.argv[1:] if argv is None else argv))
     return commands.run(_parser(args_list), args_list)
+
+
+def opened_by_link(argv: list[str]) -> list[str]:
+    """`cribtiles cribtiles://HOST:PORT/t/CODE` (what a desktop runs for a link of the game's scheme: the
+    installers register `cribtiles %u`) is `cribtiles online play cribtiles://…`: the window, seated at that
+    table. The options with it stay with it (`--data-dir`); a command's own arguments are left alone.
+
+    >>> opened_by_link(["--data-dir", "d", "cribtiles://h:1/t/KXQMWD"])
+    ['online', 'play', 'cribtiles://h:1/t/KXQMWD', '--data-dir', 'd']
+    >>> opened_by_link(["online", "play", "cribtiles://h:1/t/KXQMWD"]), opened_by_link(["--level", "hard"])
+    (['online', 'play', 'cribtiles://h:1/t/KXQMWD'], ['--level', 'hard'])
+    """
+    at = [i for i, word in enumerate(argv) if word.lower().startswith("cribtiles://")]
+    if len(at) != 1 or any(word in {c.name for c in commands.COMMANDS} for word in argv[: at[0]]):
+        return argv
+    return ["online", "play", argv[at[0]], *argv[: at[0]], *argv[at[0] + 1 :]]
 
 
 def _prepare_game(ap: argparse.ArgumentParser, args: argparse.Namespace) -> commands.Run:

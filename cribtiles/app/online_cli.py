@@ -1,13 +1,18 @@
-"""`cribtiles serve` and `cribtiles online new|bot|status|play`: a server for online play, and its tables
-from the command line (create one, put a bot of this computer in a seat, see how one stands, or sit down
-at one in the window). What the server sends reaches the terminal with no control character; failures
-are one line and exit status 2 (issue 31).
+"""`cribtiles serve` and `cribtiles online new|bot|status|play|open|seat-bot`: a server for online play,
+and its tables from the command line (create one, put a bot of this computer in a seat, see how one
+stands, sit down at one in the window, list the tables anyone may join, or, as a table's host, give an
+absent player's seat to a bot). What the server sends reaches the terminal with no control character;
+failures are one line and exit status 2 (issue 31). A table is named by its server and code, or by its
+invitation link whole (`http://…/t/CODE`, `cribtiles://…`: `cribtiles.online.invitation`, issue 44).
 
     cribtiles serve --port 8765
     cribtiles online new ws://127.0.0.1:8765 --players Ann,?,hard
     cribtiles online bot ws://127.0.0.1:8765 KXQMWD --level medium
     cribtiles online status ws://127.0.0.1:8765 KXQMWD
     cribtiles online play ws://127.0.0.1:8765 KXQMWD --name Ben
+    cribtiles online play http://127.0.0.1:8765/t/KXQMWD
+    cribtiles online open ws://127.0.0.1:8765
+    cribtiles online seat-bot ws://127.0.0.1:8765 KXQMWD Ben medium
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
 from cribtiles.names import name_problem
 from cribtiles.quoting import quoted
@@ -49,6 +55,7 @@ ENDINGS = {  # the tile game's end reasons (EndReason), as `status` says them
     "blocked": "the bag is empty and nobody can play",
     "locked": "the board locked: nobody could play for two rounds",
     "idle": "nobody played for three rounds",
+    "resigned": "resigned",
 }
 
 
@@ -89,16 +96,27 @@ def add_serve_arguments(ap: argparse.ArgumentParser) -> None:
         help="web pages that may connect, like https://play.example.org (default: none; a handshake from "
         "any other page is refused with HTTP 403; the game's own clients send no origin)",
     )
+    ap.add_argument(
+        "--download-url",
+        type=_download,
+        metavar="URL",
+        help="where a table's invitation page (http://HOST:PORT/t/CODE) says to get Crib Tiles, like "
+        "https://example.org/cribtiles (default: none; the page says to ask whoever sent the link)",
+    )
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
-    """`cribtiles online`'s sub-commands: new, bot, status and play."""
+    """`cribtiles online`'s sub-commands: new, bot, status, play, open and seat-bot."""
     ap.description = (
-        "Online tables from the command line: create one, put a bot in a seat, see how one stands, "
-        "or sit down at one in the window."
+        "Online tables from the command line: create one, put a bot in a seat, see how one stands, sit down "
+        "at one in the window, list the tables anyone may join, or give an absent player's seat to a bot."
     )
-    ap.epilog = "SERVER is the server's address, like ws://192.168.1.20:8765 (wss:// behind a TLS proxy)."
-    commands = ap.add_subparsers(dest="online", required=True, metavar="new|bot|status|play")
+    ap.epilog = (
+        "SERVER is the server's address, like ws://192.168.1.20:8765 (wss:// behind a TLS proxy). SERVER CODE may "
+        "be given as a table's invitation link whole: http://192.168.1.20:8765/t/KXQMWD or "
+        "cribtiles://192.168.1.20:8765/t/KXQMWD. Each command takes --data-dir after its name."
+    )
+    commands = ap.add_subparsers(dest="online", required=True, metavar="new|bot|status|play|open|seat-bot")
     new = commands.add_parser(
         "new",
         help="create a table and print its code",
@@ -120,7 +138,11 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         "--on-timeout", choices=("bot", "pass"), default="bot", help="when the time runs out (default: a bot moves)"
     )
     new.add_argument("--absent-bot", type=_duration, help="a bot moves for a player away this long, like 10m")
+    new.add_argument(
+        "--public", action="store_true", help="anyone may join: the server lists the table among its open tables"
+    )
     new.add_argument("--json", action="store_true", help="print a JSON object")
+    _data_dir(new, "the data folder, where the table's host token is kept for online seat-bot")
     runs(new, _prepare_new)
     bot = commands.add_parser(
         "bot",
@@ -135,6 +157,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     bot.add_argument("--level", required=True, help="the bot's level (the game's levels, like easy or hard)")
     bot.add_argument("--name", help="the seat's name (default: the level's, like 'Hard bot', or 'Hard bot 2')")
     bot.add_argument("--seed", type=int, help="seed of the bot's choices (default: a random one)")
+    _data_dir(bot, "a folder for the bot's log, cribtiles.log (default: none; trouble is said on standard error)")
     runs(bot, _prepare_bot)
     status = commands.add_parser(
         "status",
@@ -142,24 +165,58 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         description="How the table CODE stands: its seats, whose turn it is, the scores, and how it ended.",
     )
     status.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765")
-    status.add_argument("code", metavar="CODE", help="the table's code")
+    status.add_argument("code", metavar="CODE", nargs="?", help="the table's code (none: SERVER is its link)")
     status.add_argument("--json", action="store_true", help="print a JSON object")
+    _data_dir(status, "the data folder: the seat you hold at the table there is marked as yours")
     runs(status, _prepare_status)
     play = commands.add_parser(
         "play",
         help="open the window at the table, seated",
         description="Open the window straight at the table CODE, seated: in the open seat, in the one kept for "
         "--name, or back in the seat you hold there already (kept in the data folder). It is the Online screen's "
-        "Join with a code, filled in; what goes wrong is said there.",
+        "Join with a code, filled in; what goes wrong is said there. SERVER CODE may be the table's invitation "
+        "link whole (http://HOST:PORT/t/CODE or cribtiles://HOST:PORT/t/CODE); `cribtiles cribtiles://…`, what a "
+        "desktop runs for such a link, is this command.",
     )
-    play.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765")
-    play.add_argument("code", metavar="CODE", help="the table's code (capitals or not, spaces or not)")
-    play.add_argument("--name", help="your name at the table (default: the one you used last online)")
+    play.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765, or the link")
     play.add_argument(
-        "--data-dir", type=folder_named, help="keep saves and settings in this folder (default: the user data folder)"
+        "code", metavar="CODE", nargs="?", help="the table's code (capitals or not, spaces or not; none: a link)"
     )
+    play.add_argument("--name", help="your name at the table (default: the one you used last online)")
+    _data_dir(play, "keep saves and settings in this folder (default: the user data folder)")
     play.add_argument("--size", help="window size, like 1280x800")
     runs(play, _prepare_play)
+    listed = commands.add_parser(
+        "open",
+        help="the tables anyone may join, with a seat open",
+        description="List the public tables of SERVER that have a seat open, the newest first: each one's code, "
+        "game, seats and rules. Join one with online play SERVER CODE (or the Online screen's list).",
+    )
+    listed.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765")
+    listed.add_argument("--game", choices=GAMES, help="only the tables of this game")
+    listed.add_argument("--json", action="store_true", help="print a JSON object")
+    _data_dir(listed, "the data folder: the tables where you hold a seat are marked as yours")
+    runs(listed, _prepare_open)
+    seat_bot = commands.add_parser(
+        "seat-bot",
+        help="as the table's host, give an absent player's seat to the server's bot",
+        description="As the host of the table CODE (its creator), give SEAT to the server's bot of LEVEL: before "
+        "the game, an open seat or the seat of a person who is not there, for good; during the game, the seat of a "
+        "person away two minutes or more, until they come back. The host token is the one kept in the data folder "
+        "(by online new, or by the window when you created the table there), or --host-token.",
+    )
+    seat_bot.add_argument("server", metavar="SERVER", help="the server's address, like ws://127.0.0.1:8765")
+    seat_bot.add_argument("code", metavar="CODE", help="the table's code")
+    seat_bot.add_argument("seat", metavar="SEAT", help="the seat: its number as status lists it (1, 2, …) or its name")
+    seat_bot.add_argument("level", metavar="LEVEL", help="the bot's level (the game's levels, like easy or hard)")
+    seat_bot.add_argument("--host-token", help="the table's host token, as online new printed it")
+    _data_dir(seat_bot, "the data folder where the host token is kept (default: the user data folder)")
+    runs(seat_bot, _prepare_seat_bot)
+
+
+def _data_dir(ap: argparse.ArgumentParser, words: str) -> None:
+    """`--data-dir` after a command's name, as every command takes its options (issue 44, defect 14)."""
+    ap.add_argument("--data-dir", type=folder_named, help=words)
 
 
 def _port(text: str) -> int:
@@ -170,6 +227,19 @@ def _port(text: str) -> int:
     if not 0 <= port <= 65535:
         raise argparse.ArgumentTypeError(f"a port is a number from 0 to 65535, not {port:,}")
     return port
+
+
+def _download(text: str) -> str:
+    """`--download-url`: an http(s) address a web page may link to.
+
+    >>> _download("https://example.org/cribtiles")
+    'https://example.org/cribtiles'
+    """
+    split = urlsplit(text.strip())
+    printable = all(ch.isprintable() and not ch.isspace() for ch in text.strip())
+    if split.scheme not in ("http", "https") or not split.netloc or not printable:
+        raise argparse.ArgumentTypeError(f"a web address like https://example.org/cribtiles, not {quoted(text)}")
+    return text.strip()
 
 
 def _proxies(text: str) -> Proxies:
@@ -254,7 +324,7 @@ def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[
 
 def prepare_serve(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
     doors = (args.forwarded_allow_ips, args.allowed_origins)
-    return functools.partial(_serve, args.data_dir, args.host, args.port, *doors)
+    return functools.partial(_serve, args.data_dir, args.host, args.port, *doors, args.download_url)
 
 
 def _prepare_new(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
@@ -268,7 +338,10 @@ def _prepare_new(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Calla
         fields["on_timeout"] = args.on_timeout
     if args.absent_bot is not None:
         fields["absent_bot"] = args.absent_bot
-    return functools.partial(_one_off, "online new", functools.partial(_new, _server(args.server), fields, args.json))
+    if args.public:
+        fields["public"] = True
+    run = functools.partial(_new, _server(args.server), fields, args.json, args.data_dir)
+    return functools.partial(_one_off, "online new", run)
 
 
 def _prepare_bot(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
@@ -278,12 +351,77 @@ def _prepare_bot(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Calla
         if problem:
             raise ValueError(f"--name: {problem}")
     run = functools.partial(_bot, _server(args.server), args.code, args.level.strip().lower(), name, args.seed)
-    return functools.partial(_one_off, "online bot", run)
+    return functools.partial(_one_off, "online bot", functools.partial(_logged, args.data_dir, run))
+
+
+def _logged(folder: Path | None, run: Callable[[], int]) -> int:
+    """`run`, with the log written in `folder` when one is given."""
+    if folder is not None:
+        from .logs import setup_logging
+
+        setup_logging(folder)
+    return run()
 
 
 def _prepare_status(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
-    run = functools.partial(_status, _server(args.server), args.code, args.json)
+    url, code = table_named(args.server, args.code)
+    run = functools.partial(_status, url, code, args.json, args.data_dir)
     return functools.partial(_one_off, "online status", run)
+
+
+def _prepare_open(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    run = functools.partial(_open, _server(args.server), args.game, args.json, args.data_dir)
+    return functools.partial(_one_off, "online open", run)
+
+
+def _prepare_seat_bot(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
+    url, code = _server(args.server), _code(args.code)
+    seat = args.seat.strip()
+    if not seat:
+        raise ValueError("SEAT: a seat's number (1, 2, …) or its name")
+    token = args.host_token.strip() if args.host_token is not None else None
+    if token is None:
+        from .online_games import host_token
+        from .storage import default_data_dir
+
+        token = host_token(args.data_dir or default_data_dir(), url, code)
+        if token is None:
+            raise ValueError(
+                f"no host token of table {code} at {for_terminal(url)[:80]} is kept in the data folder: give it "
+                "with --host-token (online new printed it), or --data-dir for the folder where it is kept"
+            )
+    run = functools.partial(_seat_bot, url, code, seat, args.level.strip().lower(), token)
+    return functools.partial(_one_off, "online seat-bot", run)
+
+
+def table_named(server: str, code: str | None) -> tuple[str, str]:
+    """The server and the code a command names: SERVER CODE, or an invitation link whole (then no CODE,
+    or the link's own); ValueError in words.
+
+    >>> table_named("ws://127.0.0.1:8765", "kxq mwd"), table_named("cribtiles://h:1/t/KXQMWD?tls=1", None)
+    (('ws://127.0.0.1:8765', 'kxq mwd'), ('wss://h:1', 'KXQMWD'))
+    """
+    from cribtiles.online.invitation import is_invitation, read_invitation
+
+    if is_invitation(server) and (code is None or not server.lower().startswith("http")):
+        invitation = read_invitation(server)
+        if code is not None and _letters(code) != invitation.code:
+            raise ValueError(f"the link names table {invitation.code}, not {quoted(code)}: give the link alone")
+        return _server(invitation.server), invitation.code
+    if code is None:
+        raise ValueError("give the table's code after SERVER, or its invitation link alone")
+    return _server(server), _code(code)
+
+
+def _code(text: str) -> str:
+    """A code as typed; ValueError in words when it cannot be one."""
+    if _CODE.fullmatch(text.strip()) is None:
+        raise ValueError(f"a table's code is six letters, like KXQMWD, not {quoted(text)}")
+    return text.strip()
+
+
+def _letters(code: str) -> str:
+    return "".join(ch for ch in code.upper() if ch.isalpha())
 
 
 def _prepare_play(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
@@ -292,30 +430,36 @@ def _prepare_play(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Call
 
     from .play import play_window
 
-    url = _server(args.server)
-    if _CODE.fullmatch(args.code.strip()) is None:
-        raise ValueError(f"a table's code is six letters, like KXQMWD, not {quoted(args.code)}")
+    url, code = table_named(args.server, args.code)
     name = args.name.strip() if args.name is not None else None
     if name is not None:
         problem = name_problem(name) if name else "a player's name has 1 to 40 characters"
         if problem:
             raise ValueError(f"--name: {problem}")
     size = window_size(args.size)
-    table = (url, args.code.strip(), name)
+    table = (url, code, name)
     return functools.partial(play_window, args.data_dir, None, None, RuleOptions(), False, size, online_table=table)
 
 
 # --- the runs ---
 
 
-def _serve(folder: Path | None, host: str, port: int, proxies: Proxies | None, origins: tuple[str, ...]) -> int:
+def _serve(
+    folder: Path | None,
+    host: str,
+    port: int,
+    proxies: Proxies | None,
+    origins: tuple[str, ...],
+    download: str | None = None,
+) -> int:
     from .serve import CannotServe, default_server_folder, serve
 
     def ready(line: str) -> None:
         print(line, flush=True)
 
     try:
-        serve(folder if folder is not None else default_server_folder(), host, port, ready, proxies, origins)
+        where = folder if folder is not None else default_server_folder()
+        serve(where, host, port, ready, proxies, origins, download)
     except CannotServe as e:
         say(f"cribtiles serve: {e}")
         return 2
@@ -359,19 +503,32 @@ def _connect(url: str, patience: float = 0.0, command: str = "") -> Any:
     return link
 
 
-def _new(url: str, fields: dict[str, Any], as_json: bool) -> int:
+def _new(url: str, fields: dict[str, Any], as_json: bool, folder: Path | None = None) -> int:
+    from cribtiles.online.invitation import invitation_to
+
+    from .online_games import HostTokens
+    from .storage import default_data_dir
+
     link = _connect(url)
     try:
         answer = link.request("create", timeout=ANSWER_WAIT, **fields)
     finally:
         link.close()
     code, host = str(answer["code"]), str(answer["host"])
+    kept = folder or default_data_dir()
+    try:  # for online seat-bot; the table is made whether or not it can be kept
+        HostTokens(kept).add(url, code, host)
+    except OSError as e:
+        say(f"cribtiles online new: the host token could not be kept in {for_terminal(str(kept))[:80]} ({e.strerror})")
+    link_text = invitation_to(url, code).web
     if as_json:
         told = {"server": url, "code": code, "host_token": host, "game": fields["game"], "seats": fields["seats"]}
+        told["invitation"] = link_text
         print(json_for_terminal(json.dumps(told, indent=1, ensure_ascii=False)))
         return 0
     print(for_terminal(f"code {code}: players take their seats at the table with it"))
     print(for_terminal(f"host token {host}: keep it to yourself; it lets you give an absent player's seat to a bot"))
+    print(for_terminal(f"invitation {link_text}: a browser shows the table and opens Crib Tiles at it"))
     return 0
 
 
@@ -435,24 +592,111 @@ def _dicts(value: object) -> list[dict[str, Any]]:
     return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
-def _status(url: str, code: str, as_json: bool) -> int:
+def _status(url: str, code: str, as_json: bool, folder: Path | None = None) -> int:
     link = _connect(url)
     try:
         answer = link.request("status", timeout=ANSWER_WAIT, code=code)
     finally:
         link.close()
     table = answer["table"]
+    yours = _held_seats(folder, url).get(str(answer["code"]))
     if as_json:
-        print(json_for_terminal(json.dumps({"code": answer["code"], **table}, indent=1, ensure_ascii=False)))
+        told = {"code": answer["code"], **table} | ({"yours": yours} if folder is not None else {})
+        print(json_for_terminal(json.dumps(told, indent=1, ensure_ascii=False)))
     else:
-        print(for_terminal("\n".join(status_lines(str(answer["code"]), table))))
+        print(for_terminal("\n".join(status_lines(str(answer["code"]), table, yours))))
     return 0
+
+
+def _held_seats(folder: Path | None, url: str) -> dict[str, int]:
+    """The seats held at the tables of `url` that `folder` keeps (none without a folder): code -> seat."""
+    if folder is None:
+        return {}
+    from .online_games import OnlineGames
+
+    return {held.code: held.seat for held in OnlineGames(folder).seats() if held.server == url}
+
+
+def _open(url: str, game: str | None, as_json: bool, folder: Path | None) -> int:
+    link = _connect(url)
+    try:
+        answer = link.request("open_tables", timeout=ANSWER_WAIT, **({"game": game} if game else {}))
+    finally:
+        link.close()
+    tables = _dicts(answer.get("tables"))
+    held = _held_seats(folder, url)
+    if as_json:
+        told = {
+            "server": url,
+            "tables": [t | ({"yours": held.get(str(t.get("code")))} if folder else {}) for t in tables],
+        }
+        print(json_for_terminal(json.dumps(told, indent=1, ensure_ascii=False)))
+        return 0
+    print(for_terminal("\n".join(open_lines(url, tables, held))))
+    return 0
+
+
+def _seat_bot(url: str, code: str, seat: str, level: str, host: str) -> int:
+    link = _connect(url)
+    try:
+        table = link.request("status", timeout=ANSWER_WAIT, code=code)
+        seats = _dicts(table["table"].get("seats"))
+        number = _seat_number(seat, seats)
+        link.request("seat_bot", timeout=ANSWER_WAIT, code=code, host=host, seat=number, level=level)
+        after = link.request("status", timeout=ANSWER_WAIT, code=code)
+    finally:
+        link.close()
+    print(for_terminal(f"the {level} bot takes seat {number + 1} of table {table['code']}"))
+    print(for_terminal("\n".join(status_lines(str(after["code"]), after["table"]))))
+    return 0
+
+
+def _seat_number(seat: str, seats: list[dict[str, Any]]) -> int:
+    """The seat (0 first) that SEAT names: its number as status lists it (1 first), or its name.
+
+    >>> _seat_number("2", [{"name": "Ann"}, {"name": None}]), _seat_number("ben", [{"name": "Ann"}, {"name": "Ben"}])
+    (1, 1)
+    """
+    if seat.isdigit():
+        if not 1 <= int(seat) <= len(seats):
+            raise Trouble(f"the table has seats 1 to {len(seats)}, not {seat}")
+        return int(seat) - 1
+    found = [n for n, s in enumerate(seats) if str(s.get("name") or "").casefold() == seat.casefold()]
+    if not found:
+        raise Trouble(f"no seat at the table is {quoted(seat, 40)}: give its number, as status lists it")
+    return found[0]
 
 
 # --- what is said ---
 
 
-def status_lines(code: str, table: dict[str, Any]) -> list[str]:
+def open_lines(url: str, tables: list[dict[str, Any]], held: dict[str, int] | None = None) -> list[str]:
+    """`open`'s lines for the open tables a server listed (the caller makes them safe to print).
+
+    >>> seats = [{"name": "Ann", "kind": "person"}, {"name": None, "kind": "open"}, {"level": "hard", "kind": "bot"}]
+    >>> table = {"code": "KXQMWD", "game": "tiles", "seats": seats, "settings": {"rules": "joker=on"}, "open": 1}
+    >>> for line in open_lines("ws://h:1", [table]):
+    ...     print(line)
+    1 open table at ws://h:1 (join one: cribtiles online play ws://h:1 CODE)
+      KXQMWD  tiles  1 seat open  Ann, (open), Hard  joker=on
+    """
+    count = len(tables)
+    lines = [
+        f"{count} open table{'s' if count != 1 else ''} at {url}"
+        + (f" (join one: cribtiles online play {url} CODE)" if count else ": none has a seat open now")
+    ]
+    for table in tables:
+        free = _int(table.get("open"))
+        names = ", ".join(_seat_name(s) for s in _list(table.get("seats")))
+        rules = table.get("settings", {}).get("rules") if isinstance(table.get("settings"), dict) else ""
+        code = str(table.get("code"))[:12]
+        mine = "  (your seat is there)" if held and code in held else ""
+        parts = [f"  {code}", str(table.get("game"))[:12], f"{free} seat{'s' if free != 1 else ''} open", names]
+        lines.append("  ".join([*parts, str(rules or "")[:80]]).rstrip() + mine)
+    return lines
+
+
+def status_lines(code: str, table: dict[str, Any], yours: int | None = None) -> list[str]:
     """`status`'s lines for a table as the server summed it up (the caller makes them safe to print).
 
     >>> seats = [{"name": "Ann", "kind": "person", "level": None, "present": True, "away": None},
@@ -472,6 +716,8 @@ def status_lines(code: str, table: dict[str, Any]) -> list[str]:
             head += f" of round {table.get('round')} of {table.get('rounds')}"
         if isinstance(table.get("since_last_move"), int):
             head += f", the last move {_ago(table['since_last_move'])}"
+    elif table.get("aborted"):
+        head += ", aborted before its first move: no result"
     else:
         head += f", over after {_int(table.get('turns'))} turns"
     lines = [head]
@@ -484,8 +730,10 @@ def status_lines(code: str, table: dict[str, Any]) -> list[str]:
             parts.append(_presence(seat))
         if phase == "playing" and to_move == number:
             parts.append("<- to move")
+        if yours == number:
+            parts.append("(you)")
         lines.append("  ".join(p for p in parts if p).rstrip())
-    if phase == "over":
+    if phase == "over" and not table.get("aborted"):
         lines.append(_ending(table, seats))
     return lines
 
@@ -509,6 +757,11 @@ def _seat_name(seat: object) -> str:
 
 
 def _presence(seat: object) -> str:
+    """Whether a seat's person is here, and what plays for them while away.
+
+    >>> _presence({"kind": "person", "present": False, "away": 200, "host_bot": "medium"})
+    "away 3 min, the host's medium bot plays for them"
+    """
     if not isinstance(seat, dict):
         return ""
     if seat.get("kind") == "bot":
@@ -518,7 +771,9 @@ def _presence(seat: object) -> str:
     if seat.get("present"):
         return "here"
     away = seat.get("away")
-    return f"away {_span(away)}" if isinstance(away, int) else "away"
+    host_bot = seat.get("host_bot")
+    bot = f", the host's {str(host_bot)[:20]} bot plays for them" if isinstance(host_bot, str) else ""
+    return (f"away {_span(away)}" if isinstance(away, int) else "away") + bot
 
 
 def _span(seconds: int) -> str:
@@ -543,8 +798,13 @@ def _ago(seconds: int) -> str:
 def _ending(table: dict[str, Any], seats: list[Any]) -> str:
     ended = table.get("ended")
     how = ENDINGS.get(ended, str(ended)[:60]) if isinstance(ended, str) else "the game ended"
+    resigned = table.get("resigned")
+    if isinstance(resigned, int) and 0 <= resigned < len(seats):  # the others won, tied or not
+        how = f"{_seat_name(seats[resigned])} resigned"
     winners = [_seat_name(seats[w]) for w in _list(table.get("winners")) if isinstance(w, int) and 0 <= w < len(seats)]
     if not winners:
         return f"ended: {how}"
-    won = " and ".join(winners) + (" won" if len(winners) == 1 else " tied")
-    return f"ended: {how}; {won}"
+    # several winners share a tile game's end (a tie), unless the others won by a resignation; a game that
+    # ends by a margin (cribbage's: not among ENDINGS) is won by one side, so several winners are partners
+    tied = len(winners) > 1 and not isinstance(resigned, int) and ended in ENDINGS
+    return f"ended: {how}; {' and '.join(winners)} {'tied' if tied else 'won'}"

@@ -114,3 +114,54 @@ def online_services(folder: Path) -> OnlineServices:
     from .hosting import HostedServer
 
     return OnlineServices(OnlineGames(folder), HostedServer(folder / SERVER_FOLDER), Browser, mutes=ChatMutes(folder))
+
+
+HOSTED_FILE = "hosted_tables.json"  # the host tokens of the tables made with `cribtiles online new`
+HOSTED_MOST = 200  # tables kept: the oldest go first
+
+
+class HostTokens:
+    """The host tokens of tables made from the command line (`cribtiles online new`), kept in the data folder
+    as `hosted_tables.json` so that `online seat-bot` finds them (the window keeps those of the tables it
+    makes with their seats, in `online_games.json`). Secrets: written only there, never printed again."""
+
+    def __init__(self, folder: Path) -> None:
+        self.path = folder / HOSTED_FILE
+        self.note = ""  # what went wrong with the file, in words
+
+    def tables(self) -> list[tuple[str, str, str]]:
+        """(server, code, host token) of each table kept, the oldest first."""
+        try:
+            text = read_capped(self.path, CAP)
+            data = parse_json(text) if text is not None else {"tables": []}
+            rows = data.get("tables") if isinstance(data, dict) else None
+            if not isinstance(rows, list):
+                raise Unreadable("it is not a list of tables")
+            return [_hosted(row) for row in rows]
+        except (Unreadable, ValueError) as e:
+            aside = _set_aside(self.path)
+            self.note = f"The host tokens of your tables could not be read ({e}); {aside.words()}."
+            log.warning("%s", self.note)
+            return []
+
+    def add(self, server: str, code: str, token: str) -> None:
+        kept = [t for t in self.tables() if t[:2] != (server, code)][-(HOSTED_MOST - 1) :]
+        rows = [{"server": s, "code": c, "host_token": h} for s, c, h in [*kept, (server, code, token)]]
+        atomic_write(self.path, json.dumps({"version": 1, "tables": rows}, indent=1))
+        with contextlib.suppress(OSError):  # the tokens are this player's alone (where modes exist)
+            os.chmod(self.path, 0o600)
+
+
+def _hosted(row: object) -> tuple[str, str, str]:
+    if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("server", "code", "host_token")):
+        raise ValueError("a table has a server, a code and a host token")
+    return str(row["server"]), str(row["code"]), str(row["host_token"])
+
+
+def host_token(folder: Path, server: str, code: str) -> str | None:
+    """The host token kept in `folder` for the table `code` at `server`: one the window made (with your
+    seat there), or one `online new` made; None when neither is kept."""
+    held = next((s for s in OnlineGames(folder).seats() if s.key == (server, code) and s.host_token), None)
+    if held is not None:
+        return held.host_token
+    return next((h for s, c, h in reversed(HostTokens(folder).tables()) if (s, c) == (server, code)), None)

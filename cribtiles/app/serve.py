@@ -204,10 +204,12 @@ def serve(
     say_ready: Callable[[str], None],
     proxies: Proxies | None = None,
     origins: tuple[str, ...] = (),
+    download: str | None = None,
 ) -> None:
     """Run a server on `host`:`port` for the tables kept in `folder` until SIGINT or SIGTERM; tell
     `say_ready` its line once it listens. The client's address is read from the forwarded headers of
-    `proxies` only; web pages of `origins` only may connect. CannotServe in words when it cannot start."""
+    `proxies` only; web pages of `origins` only may connect; a table's invitation page says to get the
+    game at `download` (None: from whoever sent the link). CannotServe in words when it cannot start."""
     from .logs import setup_logging
 
     lock = claim_folder(folder)
@@ -217,7 +219,7 @@ def serve(
         store = open_tables(folder)
         pool = start_bots(bot_workers())
         try:
-            hall = Hall(store, bots=pool, proxies=proxies)
+            hall = Hall(store, bots=pool, proxies=proxies, download=download)
 
             def ready(url: str) -> None:
                 tables = len(hall.rooms)

@@ -71,6 +71,7 @@ class Outcome:
     scores: tuple[int, ...]
     margin_kind: MarginKind
     side_of_player: tuple[int, ...] = (0, 1)
+    resigned: int | None = None  # the player who gave the game up (online), None when it was played out
 
     @property
     def winners(self) -> tuple[int, ...]:
@@ -104,15 +105,18 @@ class Outcome:
         'You and North win, 121 to 95.'
         >>> Outcome(2, (50, 40, 61), MarginKind.WIN, (0, 1, 2)).words(("You", "East", "West"))
         'West wins, 61 to 50 and 40.'
+        >>> Outcome(1, (40, 30), MarginKind.WIN, resigned=0).words(("Ann", "Ben"))
+        'Ann resigned: Ben wins, 30 to 40.'
         """
         how = "" if self.margin_kind is MarginKind.WIN else f" by {self.margin_kind.words}"
+        gave_up = "" if self.resigned is None else f"{names[self.resigned]} resigned: "
         who = [names[p] for p in self.winners]
         verb = "win" if len(who) > 1 or who[0] == "You" else "wins"
         if "You" in who[1:]:
             who.remove("You")
             who.insert(0, "You")
         losers = " and ".join(str(score) for side, score in enumerate(self.scores) if side != self.winner)
-        return f"{' and '.join(who)} {verb}{how}, {self.scores[self.winner]} to {losers}."
+        return f"{gave_up}{' and '.join(who)} {verb}{how}, {self.scores[self.winner]} to {losers}."
 
 
 def outcome_of(scores: tuple[int, ...], winner: int, target: int, side_of_player: tuple[int, ...] = (0, 1)) -> Outcome:

@@ -23,6 +23,12 @@ The variants' rules ([choice]: ours, where the rules leave it open or the books 
 - the end (`events.outcome_of`): a lurch (skunk) under target − 30, a double lurch under target − 60 in games
   to 91 or more; a game to 61 knows only the single lurch, under 31. [choice] With three players the best
   loser's score decides the margin.
+- the end under muggins (`CribbageOptions.end_on_answer`, every new game) [choice]: a score said aloud that
+  reaches the target is open to a call like any other, its points pegged at once but neither kept at the
+  target nor ending the game before the answer; then the game ends for the side that reached the target,
+  which may be the caller's by the points a call takes; the counter's if both did (its count was pegged
+  before the call's points: the caller stops one short). Whether the game ends at a count, or a window
+  opens, never tells what the cards make before the answer.
 
 An immutable `CribbageState` answers who acts (`current`), `legal_actions()` and `apply(move)`; chance (the
 cut for deal, each deal's shuffle) comes from the seed, so a seed and the same moves replay a game.
@@ -38,10 +44,10 @@ from cribtiles.quoting import quoted
 
 from .cards import DECK, JACK, Card
 from .deal import Deal, cut_for_deal, first_dealer
-from .events import EventKind, Outcome, ScoreEvent, outcome_of
+from .events import EventKind, MarginKind, Outcome, ScoreEvent, outcome_of
 from .moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard
 from .muggins import MOST_PEGGED, MOST_SHOWN, Claim, ClaimKind, call_points
-from .options import CribbageOptions, Phase, Variant
+from .options import CribbageOptions, Phase, Variant, named_end_on_answer
 from .peg import MAX_COUNT, PegItem, PegKind, item_words, peg_items, peg_points
 from .show import item_words as show_words
 from .show import score_show, show_total
@@ -177,7 +183,7 @@ class CribbageState:
         if self.claim is not None:
             return (Muggins(True), Muggins(False))
         if self.phase is Phase.DISCARD:
-            return tuple(Discard(cards) for cards in combinations(self.hands[player], self.variant.to_crib))
+            return legal_discards(self.hands[player], self.variant)
         if self.phase is Phase.PLAY:
             fits = tuple(PlayCard(c) for c in self.hands[player] if self.count + c.value <= MAX_COUNT)
             if fits and self.options.play_muggins:  # any score may be said: the list tells nothing of the cards
@@ -205,21 +211,30 @@ class CribbageState:
             state = self._show(player, move, events)
         return state._with(events=tuple(events), log=(*self.log, str(move)))
 
+    def resign(self, player: int) -> CribbageState:
+        """`player` gives the game up: it ends at once, the other side wins (with three players, the best
+        of the others: the first after `player` of those tied), the scores stand as they are (a score said
+        aloud stays as pegged) and no margin but a plain win is counted. The rules do not know it: a record
+        keeps it apart from the moves (`record`'s "resigned")."""
+        if player not in range(len(self.names)):
+            raise CribbageError(f"players are 0 to {len(self.names) - 1}, not {quoted(player)}")
+        if self.is_over:
+            raise CribbageError("the game is over")
+        mine = self.side_of(player)
+        others = [self.side_of(self.after(player + k)) for k in range(len(self.names) - 1)]
+        winner = max((s for s in others if s != mine), key=lambda s: self.scores[s])
+        sides = tuple(self.side_of(p) for p in range(len(self.names)))
+        outcome = Outcome(winner, self.scores, MarginKind.WIN, sides, resigned=player)
+        return self._with(phase=Phase.OVER, claim=None, events=(), outcome=outcome)
+
     def _wrong(self, move: Move, wanted: str) -> CribbageError:
         return CribbageError(f"it is time to {wanted}, not to {str(move).split()[0]}")
 
     def _discard(self, player: int, move: Move, events: list[ScoreEvent]) -> CribbageState:
-        to_crib = self.variant.to_crib
         if not isinstance(move, Discard):
-            raise self._wrong(move, f"lay {_CARDS[to_crib]} in the crib (discard)")
-        if len(move.cards) != to_crib:
-            raise CribbageError(f"lay {_CARDS[to_crib]} in the crib ({self.variant.words}), not {len(move.cards)}")
+            raise self._wrong(move, f"lay {_CARDS[self.variant.to_crib]} in the crib (discard)")
         hand = self.hands[player]
-        if len(set(move.cards)) != len(move.cards):
-            raise CribbageError(f"lay two different cards in the crib, not {move.cards[0]} twice")
-        for card in move.cards:
-            if card not in hand:
-                raise CribbageError(f"you do not hold the {card.name} ({card})")
+        check_discard(move, hand, self.variant)
         kept = tuple(c for c in hand if c not in move.cards)
         state = self._with(
             hands=_set(self.hands, player, kept),
@@ -264,7 +279,7 @@ class CribbageState:
                 raise CribbageError(f"a card scores 0 to {MOST_PEGGED} in the play: say a number in between")
             claim = Claim(player, said, ClaimKind.PLAY, state.pile)
             if claim.pegged:
-                state = state._peg(claim.event, events)
+                state = state._peg_said(claim.event, events)
         else:
             items = peg_items(state.pile)
             worth = sum(item.points for item in items)
@@ -329,21 +344,18 @@ class CribbageState:
 
     def _call(self, player: int, move: Move, claim: Claim, events: list[ScoreEvent]) -> CribbageState:
         """The answer to a score said aloud: a call (the difference to the caller, or the price of a wrong
-        call to the counter) or letting it stand; then the play or the show goes on."""
+        call to the counter) or letting it stand; then, under `end_on_answer`, the end for a side that has
+        reached the target (the counter's first: its count was pegged before the call's points); else the
+        play or the show goes on."""
         if not isinstance(move, Muggins):
             raise self._wrong(move, f"call muggins on the {claim.what} just counted, or let it stand")
         state = self._with(claim=None)
+        ends_now = self.options.end_on_answer
         if move.claim:
-            to_caller, to_counter = call_points(claim)
-            if to_caller:
-                how = "missed" if claim.declared < claim.worth else "said over"
-                words = f"muggins: {to_caller} {how}"
-                state = state._peg(ScoreEvent(player, to_caller, EventKind.MUGGINS, claim.cards, words), events)
-            else:
-                words = f"a wrong call: {to_counter} to the counter"
-                state = state._peg(
-                    ScoreEvent(claim.counter, to_counter, EventKind.WRONG_CALL, claim.cards, words), events
-                )
+            event = _call_event(player, claim)
+            state = state._peg_past_target(event, events) if ends_now else state._peg(event, events)
+        if ends_now:
+            state = state._end_at_target(self.side_of(claim.counter))
         if state.is_over:
             return state
         if claim.kind is ClaimKind.PLAY:
@@ -363,7 +375,7 @@ class CribbageState:
             said = show_total(cards, self.starter, crib) if declared is None else declared
             claim = Claim(player, said, ClaimKind.SHOW, cards, self.starter, crib)
             if claim.pegged:
-                state = state._peg(claim.event, events)
+                state = state._peg_said(claim.event, events)
             return state if state.is_over else state._with(claim=claim)
         score = score_show(cards, self.starter, crib)
         if self.options.manual_count:  # counted by hand: any count may be said, the cards' worth is pegged
@@ -385,7 +397,7 @@ class CribbageState:
 
     def _peg(self, event: ScoreEvent, events: list[ScoreEvent]) -> CribbageState:
         """Peg one event's points to the player's side; the game ends the moment a score reaches the target
-        (kept at it)."""
+        (kept at it). A score said aloud under `end_on_answer` is pegged by `_peg_said`."""
         if self.is_over:
             return self
         events.append(event)
@@ -395,8 +407,40 @@ class CribbageState:
         scores = (*self.scores[:side], score, *self.scores[side + 1 :])
         if score < target:
             return self._with(scores=scores)
+        return self._over(scores, side)
+
+    def _peg_said(self, event: ScoreEvent, events: list[ScoreEvent]) -> CribbageState:
+        """Peg what a score said aloud pegs at once. Under `end_on_answer` it ends nothing until it is
+        answered, and a score past the target is not kept at it till then: the table tells the scores as
+        before the count (`told_scores`) by taking off exactly what it pegged, and a game that ended at
+        once would tell that the count was not over."""
+        if self.options.end_on_answer:
+            return self._peg_past_target(event, events)
+        return self._peg(event, events)
+
+    def _peg_past_target(self, event: ScoreEvent, events: list[ScoreEvent]) -> CribbageState:
+        """Peg one event's points, the game going on whatever the score: `_end_at_target` ends it."""
+        events.append(event)
+        side = self.side_of(event.player)
+        return self._with(scores=(*self.scores[:side], self.scores[side] + event.points, *self.scores[side + 1 :]))
+
+    def _end_at_target(self, first: int) -> CribbageState:
+        """The game over for the side that has reached the target (side `first` if it has, before any
+        other), its score kept at the target; else the game as it is. Another side that reached it too
+        stops one short, as the loser of a game that ends the moment a score reaches the target does."""
+        target = self.options.target
+        reached = [side for side in (first, *range(len(self.scores))) if self.scores[side] >= target]
+        if not reached:
+            return self
+        winner = reached[0]
+        scores = tuple(min(target if side == winner else target - 1, s) for side, s in enumerate(self.scores))
+        return self._over(scores, winner)
+
+    def _over(self, scores: tuple[int, ...], winner: int) -> CribbageState:
         sides = tuple(self.side_of(p) for p in range(len(self.names)))
-        return self._with(scores=scores, phase=Phase.OVER, outcome=outcome_of(scores, side, target, sides))
+        return self._with(
+            scores=scores, phase=Phase.OVER, outcome=outcome_of(scores, winner, self.options.target, sides)
+        )
 
     # --- views and records ---
 
@@ -455,9 +499,48 @@ class CribbageState:
                 "target": self.options.target,
                 **({"manual_count": True} if self.options.manual_count else {}),  # older records lack it
                 **({"variant": str(self.variant)} if self.variant is not Variant.SIX_CARD else {}),  # and this
+                **named_end_on_answer(self.options),  # and this, under muggins (`unnamed_end_on_answer`)
             },
             "moves": list(self.log),
+            # who gave the game up after its moves: absent otherwise, as in every record written before it
+            **({"resigned": self.outcome.resigned} if self.outcome and self.outcome.resigned is not None else {}),
         }
+
+
+def legal_discards(hand: tuple[Card, ...], variant: Variant) -> tuple[Discard, ...]:
+    """Every way to lay away the variant's cards of `hand` to the crib, in the hand's order."""
+    return tuple(Discard(cards) for cards in combinations(hand, variant.to_crib))
+
+
+def check_discard(move: Discard, hand: tuple[Card, ...], variant: Variant) -> None:
+    """A CribbageError in words unless `move` lays away the variant's number of different cards of `hand`
+    (whose turn it is is the caller's question: a person may lay away before the others, see
+    `CribbageTable.play`).
+
+    >>> from cribtiles.cribbage.cards import parse_cards
+    >>> check_discard(Discard(parse_cards("5H KS")), parse_cards("5H 6C 7D 8S 9H TC"), Variant.SIX_CARD)
+    Traceback (most recent call last):
+    cribtiles.cribbage.moves.CribbageError: you do not hold the king of spades (KS)
+    """
+    to_crib = variant.to_crib
+    if len(move.cards) != to_crib:
+        raise CribbageError(f"lay {_CARDS[to_crib]} in the crib ({variant.words}), not {len(move.cards)}")
+    if len(set(move.cards)) != len(move.cards):
+        raise CribbageError(f"lay two different cards in the crib, not {move.cards[0]} twice")
+    for card in move.cards:
+        if card not in hand:
+            raise CribbageError(f"you do not hold the {card.name} ({card})")
+
+
+def _call_event(caller: int, claim: Claim) -> ScoreEvent:
+    """What a call on `claim` pegs: the points missed or said over to the caller, or the price of a wrong
+    call to the counter."""
+    to_caller, to_counter = call_points(claim)
+    if to_caller:
+        how = "missed" if claim.declared < claim.worth else "said over"
+        return ScoreEvent(caller, to_caller, EventKind.MUGGINS, claim.cards, f"muggins: {to_caller} {how}")
+    words = f"a wrong call: {to_counter} to the counter"
+    return ScoreEvent(claim.counter, to_counter, EventKind.WRONG_CALL, claim.cards, words)
 
 
 def _deal(state: CribbageState, number: int, dealer: int) -> CribbageState:

@@ -100,13 +100,19 @@ class CribbageOptions:
     counts their own hand and crib aloud, and the opponent may call a wrong count), muggins in the play too
     (each card's score said aloud: `play_muggins`), the target score, and counting by hand without muggins
     (`manual_count`: each player says what their own hand and crib make, and a wrong count is corrected, the
-    cards' worth pegged, no points lost; with muggins on, muggins rules the count and this is ignored)."""
+    cards' worth pegged, no points lost; with muggins on, muggins rules the count and this is ignored).
+
+    `end_on_answer` is when a game under muggins ends: a score said aloud that reaches the target waits for
+    its answer like any other, and the game ends once it is answered (every new game). Off, as in the
+    records made before it, what such a count pegged ended the game at once, so one said to reach the target
+    and left open to a call was known to be over: a sure call (issue 43). Without muggins it changes nothing."""
 
     muggins: bool = False
     target: int = 121  # five-card cribbage is normally played to 61: the caller says so; any variant may
     play_muggins: bool = False
     manual_count: bool = False
     variant: Variant = Variant.SIX_CARD
+    end_on_answer: bool = True
 
     @property
     def counted_by_hand(self) -> bool:
@@ -116,3 +122,26 @@ class CribbageOptions:
     def __post_init__(self) -> None:
         if not 31 <= self.target <= 1000:
             raise ValueError(f"a game is played to 31 to 1000 points, not {self.target}")
+
+
+def unnamed_end_on_answer(muggins: bool, play_muggins: bool) -> bool:
+    """What `end_on_answer` is for a record (or a value sent) that does not name it: under muggins, False,
+    the rule of the records made before it; without muggins, where it changes nothing, True, as a new
+    game's. A record names it only when it is not this, so the records of before read as they were played.
+
+    >>> unnamed_end_on_answer(True, False), unnamed_end_on_answer(False, False)
+    (False, True)
+    """
+    return not (muggins or play_muggins)
+
+
+def named_end_on_answer(options: CribbageOptions) -> dict[str, bool]:
+    """`end_on_answer` as a record writes it: {} when a record without it means the same
+    (`unnamed_end_on_answer`), else {"end_on_answer": its value}.
+
+    >>> named_end_on_answer(CribbageOptions(muggins=True)), named_end_on_answer(CribbageOptions())
+    ({'end_on_answer': True}, {})
+    """
+    if options.end_on_answer == unnamed_end_on_answer(options.muggins, options.play_muggins):
+        return {}
+    return {"end_on_answer": options.end_on_answer}

@@ -1,6 +1,7 @@
 """The replay of a game of cribbage from its record (`CribbageState.record()`: seed, names, options, moves).
 
-The deals come from the seed, so the moves alone replay the game exactly.
+The deals come from the seed, so the moves alone replay the game exactly; a rule added since a record was
+made is read as it was then (`unnamed_end_on_answer`), so that the old records replay as they were played.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from cribtiles.quoting import quoted
 from .cards import CardError
 from .game import RECORD_GAME, RECORD_VERSION, CribbageState, new_game
 from .moves import CribbageError, parse_move
-from .options import CribbageOptions, Variant
+from .options import CribbageOptions, Variant, unnamed_end_on_answer
 
 _NUMBERS = {2: "two", 3: "three", 4: "four"}
 
@@ -43,13 +44,16 @@ def replay(record: Mapping[str, object]) -> CribbageState:
         raise CribbageError(
             f"this record of a cribbage game is damaged: it must name {_NUMBERS[variant.players]} players"
         )
+    muggins, play_muggins = bool(options.get("muggins", False)), bool(options.get("play_muggins", False))
     try:
         chosen = CribbageOptions(
-            muggins=bool(options.get("muggins", False)),
+            muggins=muggins,
             target=int(options.get("target", 121)),
-            play_muggins=bool(options.get("play_muggins", False)),
+            play_muggins=play_muggins,
             manual_count=bool(options.get("manual_count", False)),
             variant=variant,
+            # a record from before it: a count that reached the target ended the game at once, as it was played
+            end_on_answer=bool(options.get("end_on_answer", unnamed_end_on_answer(muggins, play_muggins))),
         )
     except (TypeError, ValueError) as e:
         raise CribbageError(f"this record of a cribbage game is damaged: its options are wrong ({e})") from None
@@ -64,4 +68,12 @@ def replay(record: Mapping[str, object]) -> CribbageState:
             state = state.apply(parse_move(text))
         except (CardError, CribbageError) as e:
             raise CribbageError(f"move {number} of the record ({quoted(text)}) cannot be played: {e}") from None
+    resigned = record.get("resigned")
+    if resigned is not None:
+        if type(resigned) is not int:
+            raise CribbageError("this record of a cribbage game is damaged: who gave it up is not a player")
+        try:
+            state = state.resign(resigned)
+        except CribbageError as e:
+            raise CribbageError(f"this record of a cribbage game cannot have been given up: {e}") from None
     return state

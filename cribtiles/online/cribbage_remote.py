@@ -1,33 +1,41 @@
 """Classic cribbage at an online table, from a client's seat or a spectator's: `RemoteCribbageSession`, the
-cribbage scene's driver over a `Link` (the other seat's moves are said to be ready, then landed one at a
-time, as a bot's are at one window; a spectator sees each move as it comes), and `bot_move`, a bot's move
-from what its seat is sent (issues 31, 44)."""
+cribbage scene's driver over a `Link` (the other seats' moves are said to be ready, then landed one at a
+time, as bots' are at one window; a spectator sees each move as it comes), and `bot_move`, a bot's move
+from what its seat is sent (issue 31). Two, three or four seats, and crib cards laid before the others'
+(issue 44)."""
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 import random
 import time
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
 
 from cribtiles.bot.cribbage.bots import choose_reporting
 from cribtiles.bot.cribbage.levels import make_cribbage_bot
 from cribtiles.cribbage.cards import Card
-from cribtiles.cribbage.game import CribbageState
-from cribtiles.cribbage.moves import CribbageError, Move, Muggins, parse_move
+from cribtiles.cribbage.game import CribbageState, check_discard
+from cribtiles.cribbage.moves import CribbageError, Discard, Move, Muggins, parse_move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
+from cribtiles.table.again import AgainAsked, NextTable
 from cribtiles.table.chat import ChatLine, chat_text
 from cribtiles.table.cribbage.public import CribbagePublic, PublicMove, public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
 
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
+from .ending import TableEnding
 
 #: How long a new session waits for its table's state, asked for when it is made.
 FIRST_STATE_WAIT = 10.0
+#: How often crib cards are sent again when another seat's move came first: they are this seat's own, so
+#: nothing another did changes them (each try is answered: the server is never waited for in vain).
+DISCARD_TRIES = 8
 log = logging.getLogger("cribtiles.online")
 
 
@@ -48,8 +56,9 @@ def bot_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
 
 def stand_in_state(view: CribbageView) -> CribbageState:
     """A game that agrees with all `view` shows, the cards its player cannot see dealt out in their sorted
-    order: enough to judge that player's own move in the engine's words, never to play on."""
-    me = view.player
+    order (each other player's hand, then what they laid away, then the three-player crib's card from the
+    deck): enough to judge that player's own move in the engine's words, never to play on."""
+    me, variant = view.player, view.options.variant
     pool = list(view.unseen)
 
     def take(n: int) -> tuple[Card, ...]:
@@ -57,15 +66,13 @@ def stand_in_state(view: CribbageView) -> CribbageState:
         del pool[:n]
         return taken
 
-    held = take(view.opponent_cards_left)
-    laid = take(2) if view.opponent_discarded else ()
-    crib = (*view.discards, *laid)
-    if view.to_count and view.show_step == 2:  # your crib, face up for you to count
+    held = [view.hand if p == me else take(view.cards_left[p]) for p in range(view.players)]
+    laid = [
+        view.discards if p == me else take(variant.to_crib) if view.discarded_by[p] else () for p in range(view.players)
+    ]
+    crib = (*(c for cards in laid for c in cards), *take(variant.from_deck))
+    if view.to_count and view.show_step == view.players:  # your crib, face up for you to count
         crib = view.to_count
-    hands = (view.hand, held) if me == 0 else (held, view.hand)
-    discards = (view.discards, laid) if me == 0 else (laid, view.discards)
-    shown = (view.kept, held) if me == 0 else (held, view.kept)
-    mine_laid = bool(view.discards)
     return CribbageState(
         seed=0,
         names=view.names,
@@ -75,15 +82,16 @@ def stand_in_state(view: CribbageView) -> CribbageState:
         dealer=view.dealer,
         deal_number=view.deal_number,
         phase=view.phase,
-        hands=hands,
-        discards=discards,
-        discarded=(mine_laid, view.opponent_discarded) if me == 0 else (view.opponent_discarded, mine_laid),
-        shown=shown,
+        hands=tuple(held),
+        discards=tuple(laid),
+        discarded=view.discarded_by,
+        shown=tuple(view.kept if p == me else held[p] for p in range(view.players)),
         crib=crib,
         starter=view.starter,
         turn=me if view.current_player is None else view.current_player,
         pile=view.pile,
         count=view.count,
+        gone=(False,) * view.players,
         played=view.played,
         show_step=view.show_step,
         claim=view.claim,
@@ -161,9 +169,10 @@ class Seen:
 class RemoteCribbageSession:
     """A `CribbageDriver` over `link` for `seat` at the table `code` (None: a spectator, who sees every
     move as it comes and makes none): the scene sees only what the server sent this seat. The seat's
-    moves are sent with the table's ply; the other seat's arrive as states, held until the scene lands
-    them one at a time (`ready`, `land`). `keeper` takes the finished game into this player's history,
-    with its record to replay it from."""
+    moves are sent with the table's ply; the other seats' arrive as states, held until the scene lands
+    them one at a time (`ready`, `land`). Its crib cards may be laid before the others' (the server
+    keeps them until the game comes to this seat). `keeper` takes the finished game into this player's
+    history, with its record to replay it from."""
 
     def __init__(
         self,
@@ -172,11 +181,14 @@ class RemoteCribbageSession:
         seat: int | None,
         state: dict[str, Any] | None = None,
         keeper: Records | None = None,
+        forget: Callable[[], None] | None = None,
     ) -> None:
+        """`forget` drops the table from this player's list when it is left (`leave`)."""
         self.link = link
         self.code = code
         self.seat = seat
         self.keeper = keeper
+        self._end = TableEnding(link, code, seat, forget)
         self._finished = False
         self._closed = False
         self._token = link.seats.get(code) if seat is not None else None  # to come back to the seat
@@ -189,8 +201,9 @@ class RemoteCribbageSession:
         self._hints_at_least = 0  # a hint counted by the server, before a state says so
         try:
             self._now = Seen(state) if state is not None else self._first_state()
+            self._end.heard(self._now.state)  # how the table stands: none of it is news
             if self._now.public is None:
-                raise IllegalMove("the game has not begun: a seat is still open")
+                raise IllegalMove(_not_begun(self._now.state))
         except (IllegalMove, NotConnected):
             link.unlisten(code, self._box)
             raise
@@ -220,7 +233,7 @@ class RemoteCribbageSession:
         if found is None:
             raise NotConnected("the server sent no state of the table")
         if found.public is None:
-            raise IllegalMove("the game has not begun: a seat is still open")
+            raise IllegalMove(_not_begun(found.state))
         return found
 
     # --- what the server sent ---
@@ -236,6 +249,8 @@ class RemoteCribbageSession:
         for message in self.link.messages(self._box):
             if message["type"] == "state":
                 self._receive(Seen(message["state"], int(message.get(ARRIVAL, 0))))
+            else:  # a place at the table played again (`rematched`), this seat's alone
+                self._end.heard_message(message)
 
     def _connection_news(self) -> None:
         news = self._watch.news()
@@ -262,6 +277,8 @@ class RemoteCribbageSession:
     def _receive(self, seen: Seen) -> None:
         if seen.ply >= self._last().ply:
             self._seats_news(seen.state.get("seats"))
+            self._end.heard(seen.state)
+            self._troubles.extend(self._end.take_words())
         last = self._last()
         if seen.ply < last.ply or seen.order < last.order or seen.public is None:
             return  # older than what this seat holds (pushed before an answer already taken)
@@ -272,14 +289,21 @@ class RemoteCribbageSession:
                 self._now = seen
             return
         assert last.public is not None
-        if self.seat is not None and last.public.to_move == 1 - self.seat:
+        if self._others(last.public.to_move):
             self._held.append(seen)
         else:
             self._adopt(seen)
 
+    def _others(self, seat: int | None) -> bool:
+        """`seat` is another's (not this one's, and the game not over), at a table played from a seat (a
+        spectator's moves are none: each is shown as it comes)."""
+        return self.seat is not None and seat is not None and seat != self.seat
+
     def _adopt(self, seen: Seen) -> list[PublicMove]:
-        """`seen` is the table now: the moves made since, as its story tells them, are to be told."""
+        """`seen` is the table now: the moves made since, as its story tells them, are to be told (the
+        others' held before it among them: this seat's crib cards laid early came after them)."""
         before, self._now = self._now, seen
+        self._held = [h for h in self._held if h.ply > seen.ply]
         assert seen.public is not None
         made = max(0, seen.moves - before.moves)
         told = list(seen.public.story[-made:]) if made else []
@@ -308,9 +332,7 @@ class RemoteCribbageSession:
 
     @property
     def thinking(self) -> bool:
-        if self.seat is None:
-            return False
-        return self.public().to_move == 1 - self.seat and self._asked == self._now.moves
+        return self._others(self.public().to_move) and self._asked == self._now.moves
 
     def _check_mine(self, seat: int) -> None:
         if self.seat is None:
@@ -346,6 +368,9 @@ class RemoteCribbageSession:
         public = self.public()
         if public.is_over:
             return "The game is over."
+        early = self._early(move)
+        if early is not None:
+            return early
         if public.to_move != seat or self._held:
             return "It is not your turn."
         view = self.view(seat)
@@ -353,7 +378,8 @@ class RemoteCribbageSession:
             return ""
         lets_stand = self._now.may_call and not isinstance(move, Muggins)
         if lets_stand and not self._now.after:
-            return _sentence(f"wait: {self._named(1 - seat)} is to play")
+            assert public.claim is not None
+            return _sentence(f"wait: {self._named(public.claim.counter)} is to play")
         if lets_stand and move in self._now.after:
             return ""
         state = stand_in_state(view)
@@ -390,27 +416,58 @@ class RemoteCribbageSession:
     def _named(self, player: int) -> str:
         return self.public().called(player)
 
+    def _early(self, move: Move) -> str | None:
+        """Crib cards this seat may lay now, whoever the game waits for (the newest state sent says, the
+        others' moves not landed yet among them): "" when they may go, else why not, in the engine's
+        words; None for any other move, or once this seat has laid away."""
+        view = self._last().view
+        may_lay = view is not None and any(isinstance(m, Discard) for m in view.legal)
+        if not isinstance(move, Discard) or view is None or not may_lay:
+            return None
+        try:
+            check_discard(move, view.hand, view.options.variant)
+        except CribbageError as e:
+            return _sentence(str(e))
+        return ""
+
     # --- the acts ---
 
-    def act(self, seat: int, action: Move) -> PublicMove:
-        """`seat`'s move, sent and judged by the server; CribbageError in words when it is refused."""
+    def act(self, seat: int, action: Move) -> PublicMove | None:
+        """`seat`'s move, sent and judged by the server, told; None for crib cards laid before the game
+        comes to this seat (kept by the server until it does). CribbageError in words when it is refused."""
         self._check_mine(seat)
         self._drain()
         why = self.why_not(seat, action)
         if why:
             raise CribbageError(why[0].lower() + why[1:].rstrip("."))
-        try:
-            answer = self.link.request("act", code=self.code, ply=self._now.ply, move=str(action))
-        except Refused as e:
-            raise CribbageError(str(e)) from None
-        except NotConnected as e:
-            self._troubles.append(f"Your move was not sent: {e}.")
-            raise CribbageError(f"your move was not sent: {e}") from None
-        seen = Seen(answer["state"], int(answer.get(ARRIVAL, 0)))
+        if self._early(action) is not None:
+            # the crib cards, sent on the newest state: the others' discards not landed yet are told with them
+            told = self._adopt(self._sent(action, early=True))
+            return next((m for m in reversed(told) if m.player == seat), None)
+        seen = self._sent(action, early=False)
         told = self._adopt(seen) if seen.moves > self._now.moves else []
         if not told:
             raise CribbageError("the server took the move but told no move made")
         return told[-1]
+
+    def _sent(self, action: Move, early: bool) -> Seen:
+        """`action` sent with the ply of the table as this seat knows it; the state the server answers.
+        Crib cards laid `early` are sent again on the newest ply when another's move came first: they are
+        this seat's own, so nothing another did changes them."""
+        for _ in range(DISCARD_TRIES if early else 1):
+            ply = (self._last() if early else self._now).ply
+            try:
+                answer: dict[str, Any] = self.link.request("act", code=self.code, ply=ply, move=str(action))
+                return Seen(dict(answer["state"]), int(answer.get(ARRIVAL, 0)))
+            except Refused as e:
+                self._drain()  # the move that came first is here by now: it was sent before the refusal
+                refusal = str(e)
+                if not early or self._early(action) != "" or self._last().ply == ply:
+                    raise CribbageError(refusal) from None
+            except NotConnected as e:
+                self._troubles.append(f"Your move was not sent: {e}.")
+                raise CribbageError(f"your move was not sent: {e}") from None
+        raise CribbageError(refusal)
 
     def can_undo(self, seat: int) -> bool:
         return False
@@ -420,14 +477,14 @@ class RemoteCribbageSession:
         raise IllegalMove("taking back a move is not available in online cribbage")
 
     def ready(self) -> bool:
-        """The other seat's move has come (what it is stays behind the session until it lands)."""
+        """Another seat's move has come (what it is stays behind the session until it lands)."""
         self._drain()
-        if self.seat is not None and self._now.public is not None and self._now.public.to_move == 1 - self.seat:
+        if self._now.public is not None and self._others(self._now.public.to_move):
             self._asked = self._now.moves
         return bool(self._held)
 
     def land(self) -> PublicMove:
-        """The other seat's move, the next that came, made here."""
+        """Another seat's move, the next that came, made here."""
         self._drain()
         if not self._held:
             raise IllegalMove("no move is on its way")
@@ -465,9 +522,10 @@ class RemoteCribbageSession:
 
     def finish(self) -> None:
         """The game is over: it goes into this player's history from the record the server sent with its
-        end, this seat as the person, the other's level when a bot sat there (None: a person did). Once
-        here; a session made again for the same table (a reconnection, the game opened again from the
-        list of online games) records the same game, which the history knows by its key."""
+        end, this seat as the person, the others' level when bots of one level sat at every other seat
+        (None: a person sat at one). Once here; a session made again for the same table (a reconnection,
+        the game opened again from the list of online games) records the same game, which the history
+        knows by its key."""
         if self._finished or self.keeper is None or not self.is_over or self.seat is None:
             return  # (a game watched is not this player's)
         text = self.record()
@@ -480,12 +538,13 @@ class RemoteCribbageSession:
             log.error("the record of the cribbage game at %s could not be read: %s", self.code, e)
             self._troubles.append(f"This game could not be added to your history ({e}).")
             return
-        level = table.seats[1 - self.seat].level
+        levels = {seat.level for p, seat in enumerate(table.seats) if p != self.seat}
+        level = next(iter(levels)) if len(levels) == 1 else None
         self.keeper.record_cribbage(table.state, self.seat, level, (table.undos, table.hints))
 
     def incidents(self) -> tuple[str, ...]:
-        """What happened since last asked, in words: the connection lost and back, the other gone away
-        or back, a move not sent, a line said ("Name: text", the table's own among them)."""
+        """What happened since last asked, in words: the connection lost and back, another gone away or
+        back, a move not sent, a line said ("Name: text", the table's own among them)."""
         self._drain()
         told, self._troubles = tuple(self._troubles), []
         return told
@@ -552,3 +611,50 @@ class RemoteCribbageSession:
         if self.link.holders.get(self.code) is self:
             del self.link.holders[self.code]
             self.link.step_away(self.code)
+
+    # --- the table's end besides the rules ---
+
+    def _took(self, answer: dict[str, Any]) -> None:
+        if answer.get("type") == "state":
+            self._receive(Seen(answer["state"], int(answer.get(ARRIVAL, 0))))
+
+    def resign(self, seat: int) -> None:
+        self._drain()
+        self._took(self._end.resign(seat))
+
+    @property
+    def pending_again(self) -> AgainAsked | None:
+        self._drain()
+        return self._end.pending
+
+    def ask_again(self, seat: int) -> None:
+        self._took(self._end.ask(seat))
+
+    def answer_again(self, seat: int, yes: bool) -> None:
+        self._drain()
+        self._took(self._end.answer(seat, yes))
+
+    @property
+    def next_table(self) -> NextTable | None:
+        self._drain()
+        return self._end.next_table
+
+    @property
+    def aborted(self) -> bool:
+        self._drain()
+        return self._end.aborted
+
+    def leave(self) -> None:
+        """Let the table go: off this player's list of online games (and no more of its states here)."""
+        self.close()
+        self.link.seats.pop(self.code, None)
+        with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
+            self.link.send("leave", code=self.code)
+        self._end.leave()
+
+
+def _not_begun(state: dict[str, Any]) -> str:
+    """Why a table's state holds no game, in words."""
+    if state.get("aborted"):
+        return "the table was aborted before its first move: there is no game to play at it"
+    return "the game has not begun: a seat is still open"

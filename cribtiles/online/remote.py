@@ -15,6 +15,7 @@ from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, Play, format_move, parse_rack
+from cribtiles.table.again import AgainAsked, NextTable
 from cribtiles.table.chat import ChatLine, chat_text
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
@@ -26,6 +27,7 @@ from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.table import Table
 
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
+from .ending import TableEnding
 
 #: Seconds an act waits for the server's answer before it is told as not sent (the frame waits too).
 ANSWER_WAIT = 5.0
@@ -101,7 +103,9 @@ class RemoteSession:
         keeper: Keeps | None = None,
         clock: Callable[[], float] = time.time,
         first_wait: float = FIRST_STATE_WAIT,
+        forget: Callable[[], None] | None = None,
     ) -> None:
+        """`forget` drops the table from this player's list when it is left (`leave`)."""
         self.link = link
         self.code = code
         self.seat = seat
@@ -109,6 +113,7 @@ class RemoteSession:
         self.clock = clock
         self._token = link.seats.get(code) if seat is not None else None  # to come back to the seat
         self._box = link.listen(code)
+        self._end = TableEnding(link, code, seat, forget)
         self._queue: deque[Told] = deque()  # states arrived, not shown yet, oldest first
         self._told: list[str] = []  # incidents not yet told
         self._latest: dict[str, Any] | None = None  # the newest state's fields (who is away, the timer)
@@ -152,6 +157,8 @@ class RemoteSession:
                 break
         self._pump()
         if not self._queue:
+            if self._latest is not None and self._latest.get("aborted"):
+                raise IllegalMove("the table was aborted before its first move: there is no game to play at it")
             if self._latest is not None and self._latest.get("phase") == "waiting":
                 raise IllegalMove("the game starts once every seat is taken")
             raise IllegalMove("the server did not send the table")
@@ -171,11 +178,14 @@ class RemoteSession:
     def _take(self, message: dict[str, Any]) -> None:
         if message["type"] == "state":
             self._arrived(message["state"], self.clock(), int(message.get(ARRIVAL, 0)))
+        else:  # a place at the table played again (`rematched`), this seat's alone
+            self._end.heard_message(message)
 
     def _arrived(self, data: dict[str, Any], now: float, order: int) -> None:
         if order < self._latest_order:  # pushed before the answer already shown: nothing new
             return
         self._seats_changed(data)
+        self._heard_end(data)
         previous = self._latest
         self._latest, self._latest_at, self._latest_order = data, now, order
         if previous is not None and data.get("ply", 0) > previous.get("ply", 0) and data.get("last_change"):
@@ -199,6 +209,12 @@ class RemoteSession:
                 continue
             name = new.get("name") or f"Seat {seat + 1}"
             self._told.append(f"{name} is back at the table." if new.get("present") else f"{name} has gone away.")
+
+    def _heard_end(self, data: dict[str, Any]) -> None:
+        """A state newer than any heard (its callers see to that, by the order the link read them): what it
+        says of the table's end (a request to play again, the table aborted), told in words."""
+        self._end.heard(data)
+        self._told.extend(self._end.take_words())
 
     def _kind(self, told: Told) -> str:
         """How a state stands to the one shown: "old", "quiet" (no turn made or taken back: seats, a Joker
@@ -276,6 +292,7 @@ class RemoteSession:
         now, order = self.clock(), int(answer.get(ARRIVAL, 0))
         self._seats_changed(data)
         if order >= self._latest_order:
+            self._heard_end(data)
             self._latest, self._latest_at, self._latest_order = data, now, order
         told = _told(data, now, order)
         if told is None:
@@ -556,6 +573,39 @@ class RemoteSession:
 
     def again(self, seats: Sequence[Seat], seed: int) -> Session:
         raise IllegalMove(AGAIN_WORDS)
+
+    # --- the table's end besides the rules ---
+
+    def resign(self, seat: int) -> None:
+        self._settle()
+        self._answered(self._end.resign(seat))
+
+    @property
+    def pending_again(self) -> AgainAsked | None:
+        self._pump()
+        return self._end.pending
+
+    def ask_again(self, seat: int) -> None:
+        self._answered(self._end.ask(seat))
+
+    def answer_again(self, seat: int, yes: bool) -> None:
+        self._pump()
+        self._answered(self._end.answer(seat, yes))
+
+    @property
+    def next_table(self) -> NextTable | None:
+        self._pump()
+        return self._end.next_table
+
+    @property
+    def aborted(self) -> bool:
+        self._pump()
+        return self._end.aborted
+
+    def leave(self) -> None:
+        """Let the table go: closed here, and off this player's list of online games."""
+        self.close()
+        self._end.leave()
 
     def save(self) -> None:
         """Nothing to keep here: the server kept every move before it answered."""

@@ -47,6 +47,7 @@ class EndReason(StrEnum):
     BLOCKED = "blocked"  # the bag is empty and no player has a legal play
     LOCKED = "locked"  # for two rounds in a row no player could play, and none can now (the bag not yet empty)
     IDLE = "idle"  # for three rounds in a row nobody played (exchange=any-time: passing by choice)
+    RESIGNED = "resigned"  # a player gave the game up (online): the others win, no rack is counted
 
 
 END_OUT, END_BLOCKED, END_LOCKED, END_IDLE = EndReason.OUT, EndReason.BLOCKED, EndReason.LOCKED, EndReason.IDLE
@@ -111,6 +112,13 @@ class Outcome:
         """OpenSpiel-style returns: 1 for a sole winner, split on a tie, 0 for the others."""
         share = 1.0 / len(self.winners)
         return tuple(share if p in self.winners else 0.0 for p in range(len(self.final_scores)))
+
+    @property
+    def resigned(self) -> int | None:
+        """The player who gave the game up (every other player won), or None."""
+        if self.reason is not EndReason.RESIGNED:
+            return None
+        return next(p for p in range(len(self.final_scores)) if p not in self.winners)
 
 
 def _shuffled(tiles: Sequence[Tile], rng: random.Random) -> tuple[Tile, ...]:
@@ -421,6 +429,18 @@ class GameState:
         winners = tuple(p for p, s in enumerate(final) if s == best)
         return replace(self, outcome=Outcome(reason, went_out, deductions, final, winners))
 
+    def resign(self, player: int) -> GameState:
+        """`player` gives the game up: it ends at once, every other player wins (sharing the win), the
+        scores stand as they are (no rack is counted), and "Joker" may no longer be called. The rules do
+        not know it (rules.md 5): it is the table's, and a record keeps it apart from the actions."""
+        if not 0 <= player < self.players:
+            raise IllegalMove(f"there is no player {player + 1}")
+        if self.is_over:
+            raise IllegalMove("the game is over")
+        others = tuple(p for p in range(self.players) if p != player)
+        outcome = Outcome(EndReason.RESIGNED, None, (0,) * self.players, self.scores, others)
+        return replace(self, outcome=outcome, unclaimed=0, overclaimed=0)
+
     def call_joker(self, caller: int) -> GameState:
         """`caller` calls "Joker" on the last play (muggins style): takes the points it left
         unclaimed; or, on an over-declared play, the points claimed beyond its score, which its player
@@ -429,6 +449,8 @@ class GameState:
             raise IllegalMove("the Joker rule is not in play in this game")
         if not 0 <= caller < self.players:
             raise IllegalMove(f"there is no player {caller + 1}")
+        if self.outcome is not None and self.outcome.resigned is not None:
+            raise IllegalMove("the game was given up: nothing is called on it")
         last = self.last_turn
         window_open = last is not None and last.is_play  # open until the next player acts
         if last is not None and last.player == caller and window_open:

@@ -64,11 +64,21 @@ class Match:
         return tuple(p for p, t in enumerate(totals) if t == low)
 
     @property
+    def resigned(self) -> int | None:
+        """The player who gave the match up (in its last round), or None."""
+        outcome = self.game.outcome
+        return None if outcome is None else outcome.resigned
+
+    @property
     def is_over(self) -> bool:
-        return len(self._rounds_done()) >= self.options.rounds
+        """Every round played, or one given up (a resignation ends the whole match)."""
+        return self.resigned is not None or len(self._rounds_done()) >= self.options.rounds
 
     @property
     def winners(self) -> tuple[int, ...]:
+        """The highest totals; every player but the one who gave the match up."""
+        if self.game.outcome is not None and self.resigned is not None:
+            return self.game.outcome.winners
         totals = self.totals
         best = max(totals)
         return tuple(p for p, t in enumerate(totals) if t == best)
@@ -76,10 +86,16 @@ class Match:
     def apply(self, move: Move | str, declared: int | None = None) -> Match:
         return replace(self, game=self.game.apply(move, declared))
 
+    def resign(self, player: int) -> Match:
+        """`player` gives the whole match up, in the round in play: the others win it."""
+        return replace(self, game=self.game.resign(player))
+
     def next_round(self) -> Match:
         """Start the next round once the current one is over."""
         if not self.game.is_over:
             raise IllegalMove("the round is still being played")
+        if self.resigned is not None:
+            raise IllegalMove(f"the match is over: {self.names[self.resigned]} gave it up")
         if self.is_over:
             raise IllegalMove(f"the match is over: all {self.options.rounds} rounds have been played")
         if self.seed_withheld:

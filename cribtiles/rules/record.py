@@ -49,6 +49,7 @@ class GameRecord:
     names: tuple[str, ...]
     actions: tuple[str, ...]
     lock: LockRule = LOCK_RULE
+    resigned: int | None = None  # the player who gave the game up after the actions (None: nobody)
 
     def to_json(self) -> str:
         return json.dumps(self.as_data(), indent=1)
@@ -66,6 +67,8 @@ class GameRecord:
         }
         if self.lock is not LockRule.IDLE:
             data["lock"] = self.lock.value
+        if self.resigned is not None:  # absent otherwise, as in every record written before it
+            data["resigned"] = self.resigned
         return data
 
     @classmethod
@@ -106,11 +109,15 @@ class GameRecord:
         if lock is not None and (not isinstance(lock, str) or lock not in LOCK_RULES):
             raise RecordError(f"the saved game ends by a rule this version does not know ({_quote(str(lock))})")
         rule = LockRule.IDLE if lock is None else LOCK_RULES[lock]
-        return cls(opts, seed, tuple(names), tuple(actions), lock=rule)
+        resigned = data.get("resigned")
+        if resigned is not None and (type(resigned) is not int or not 0 <= resigned < len(names)):
+            raise RecordError("the saved game is damaged: the player who gave it up is no player of it")
+        return cls(opts, seed, tuple(names), tuple(actions), lock=rule, resigned=resigned)
 
 
 def record_of(state: GameState) -> GameRecord:
-    return GameRecord(state.options, state.seed, state.names, state.log, state.lock)
+    resigned = None if state.outcome is None else state.outcome.resigned
+    return GameRecord(state.options, state.seed, state.names, state.log, state.lock, resigned)
 
 
 def apply_text(state: GameState, action: str) -> GameState:
@@ -151,6 +158,11 @@ def replay(record: GameRecord, upto: int | None = None) -> GameState:
             raise RecordError(f"the saved game breaks off at action {i + 1} ({_quote(action)}): {why}") from None
     if upto is None and not state.is_over and state.lock is not LOCK_RULE:
         state = replace(state, lock=LOCK_RULE)
+    if upto is None and record.resigned is not None:
+        try:
+            state = state.resign(record.resigned)
+        except IllegalMove as e:
+            raise RecordError(f"the saved game cannot have been given up: {e}") from None
     return state
 
 
@@ -204,6 +216,8 @@ def load_match(text: str) -> Match:
             raise RecordError(f"the saved match is damaged: round {i + 1} does not belong to it")
         if i < len(games) - 1 and not g.is_over:
             raise RecordError(f"the saved match is damaged: round {i + 1} was never finished")
+        if i < len(games) - 1 and g.outcome is not None and g.outcome.resigned is not None:
+            raise RecordError(f"the saved match is damaged: round {i + 1} was given up, yet rounds follow it")
     if len(games) > games[0].options.rounds:
         raise RecordError("the saved match holds more rounds than it was set to play")
     match = Match(games[0].options, seed, games[0].names, tuple(games[:-1]), games[-1], seed_withheld=withheld)

@@ -1,6 +1,7 @@
 """Classic cribbage at an online table: a `CribbageTable` judged by the server, what each seat is sent of
-it (the public game and its own view: never the other hand before it is shown, the crib before it is
-counted, the deck's order, or the seed before the game is over), and its rules from text (issue 31)."""
+it (the public game and its own view: never another hand before it is shown, the crib before it is
+counted, the deck's order, or the seed before the game is over), and its rules from text (issue 31): every
+variant, of two, three or four seats (issue 44)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from cribtiles.cribbage.cards import CardError
+from cribtiles.cribbage.events import Outcome
 from cribtiles.cribbage.game import new_game
 from cribtiles.cribbage.moves import CribbageError, Move, Muggins, parse_move
 from cribtiles.cribbage.options import CribbageOptions, Variant
@@ -27,8 +29,8 @@ SWITCHES = {"on": True, "yes": True, "true": True, "off": False, "no": False, "f
 
 
 def read_rules(text: str) -> CribbageOptions:
-    """Cribbage's house rules from `--rules` text ("muggins=on,play_muggins=on,target=61"; unnamed ones
-    keep their defaults); ValueError in words."""
+    """Cribbage's house rules from `--rules` text ("muggins=on,play_muggins=on,target=61,variant=three-player";
+    unnamed ones keep their defaults); ValueError in words."""
     chosen: dict[str, Any] = {}
     for item in text.replace(" ", "").split(","):
         if not item:
@@ -49,8 +51,7 @@ def read_rules(text: str) -> CribbageOptions:
             variant = next((v for v in Variant if value in (v.value, v.words)), None)
             if variant is None:
                 raise ValueError(f"cribbage has no variant {quoted(value)} ({', '.join(v.value for v in Variant)})")
-            if variant is not Variant.SIX_CARD:
-                raise ValueError(f"online tables play only six-card cribbage for now, not {variant.words}")
+            chosen[name] = variant
         else:
             raise ValueError(f"cribbage has no rule {quoted(name)} (muggins, play_muggins, target, variant)")
     return CribbageOptions(**chosen)  # a target out of range: ValueError in words
@@ -62,26 +63,29 @@ def _judged(words: Exception) -> IllegalMove:
 
 
 class CribbageGame:
-    """Cribbage's part of an online table. Its words name every player (they reach both seats and any
+    """Cribbage's part of an online table. Its words name every player (they reach every seat and any
     spectator), never "you"."""
 
     name = "cribbage"
 
     def __init__(self, table: CribbageTable) -> None:
         self.table = table
+        self.stand_ins: dict[tuple[int, int], str] = {}  # (0, the game's move number) -> why a stand-in made it
 
     @classmethod
     def start(cls, seats: Sequence[Seat], rules: str, seed: int) -> CribbageGame:
-        names = (seats[0].name, seats[1].name)
+        names = tuple(seat.name for seat in seats)
         state = new_game(seed, names, read_rules(rules))
         return cls(CribbageTable(state, seats=seats, by_name=True))
 
     @classmethod
     def check(cls, seats: int, rules: str) -> None:
-        """ValueError in words when a table of `seats` with `rules` cannot be played."""
-        if seats != 2:
-            raise ValueError(f"cribbage is played by two, not {seats}")
-        read_rules(rules)
+        """ValueError in words when a table of `seats` with `rules` cannot be played: each variant has its
+        seats (two; three for three players; four for partners, who sit across: seats 1 and 3 against 2 and 4)."""
+        variant = read_rules(rules).variant
+        if seats != variant.players:
+            players = {2: "two", 3: "three", 4: "four"}[variant.players]
+            raise ValueError(f"{variant.value} cribbage is played by {players}, not {seats}")
 
     @classmethod
     def load(cls, text: str) -> CribbageGame:
@@ -108,13 +112,23 @@ class CribbageGame:
     def over(self) -> bool:
         return self.table.is_over
 
+    @property
+    def begun(self) -> bool:
+        return self.table.ply > 0
+
+    @property
+    def resigned(self) -> int | None:
+        outcome = self.table.state.outcome
+        return None if outcome is None else outcome.resigned
+
     def shown(self, seat: int | None) -> dict[str, Any]:
         """What `seat` (None: a spectator) is sent: the game as the whole table sees it, and its own
         view; whether it may call muggins now and what it may do once it lets the other's score stand;
         the whole record (its seed, every hand) only once the game is over."""
         table = self.table
+        made = {t: why for (_, t), why in self.stand_ins.items()}
         told: dict[str, Any] = {
-            "public": public_data(public_for(table, seat)),
+            "public": public_data(public_for(table, seat, made)),
             "to_move": table.to_move,
             "hints": table.hints,
         }
@@ -165,6 +179,12 @@ class CribbageGame:
     def count_hint(self) -> None:
         self.table.count_hint()
 
+    def resign(self, seat: int) -> None:
+        try:
+            self.table.resign(seat)
+        except CribbageError as e:
+            raise _judged(e) from None
+
     # --- what the server does by itself ---
 
     def bot_request(self) -> BotRequest[Any] | None:
@@ -176,28 +196,53 @@ class CribbageGame:
             return False
         return self.table.play_bot(move, request.turn) is not None
 
-    def stand_in(self, seat: int, level: str | None) -> str:
+    def stand_in(self, seat: int, level: str | None, why: str = "timer") -> str:
         """Move for a person who is away or out of time: a bot of `level` chooses (cribbage has no pass:
         None is the stand-in's level too). What was done, as a sentence of the table's about them ("" when it
         was not `seat`'s turn)."""
         table = self.table
         if table.to_move != seat or not table.seats[seat].is_person:
             return ""
-        request = BotRequest(seat, level or STAND_IN_LEVEL, table.view(seat), table.state.seed, table.ply)
+        request = self.stand_in_request(seat, level or STAND_IN_LEVEL)
+        assert request is not None  # `seat` is a person's, to move
+        before = table.ply
         self._play(seat, choose(request))
+        for ply in range(before, table.ply):  # a score let stand by laying on is the stand-in's too
+            self.stand_ins[0, ply] = why
         why = "The" if level else "Cribbage has no pass, so the"
         return f"{why} {request.level} bot moved for them"
 
+    def stand_in_request(self, seat: int, level: str) -> BotRequest[Any] | None:
+        """What a bot of `level` moving for the person at `seat` must decide (None: not their turn)."""
+        table = self.table
+        if table.to_move != seat or not table.seats[seat].is_person:
+            return None
+        return BotRequest(seat, level, table.view(seat), table.state.seed, table.ply)
+
+    def play_stand_in(self, move: Move, request: BotRequest[Any]) -> bool:
+        """The move chosen for `request` made for its person; False when the game has moved on since."""
+        if self.table.to_move != request.seat or self.table.ply != request.turn:
+            return False
+        self._play(request.seat, move)
+        return True
+
     def summary(self) -> dict[str, Any]:
-        """What anyone with the table's code may read: the deal, the scores, whose turn, how it ended."""
+        """What anyone with the table's code may read: the deal, each seat's score (partners' their side's),
+        whose turn, how it ended and the seats that won (partners both)."""
         state = self.table.state
         outcome = state.outcome
+        sides = told_scores(state.scores, state.claim, state.side_of)  # a count open to a call: before it
         return {
             "deal": state.deal_number,
             "target": state.options.target,
-            "scores": list(told_scores(state.scores, state.claim, state.side_of)),  # a count open to a call: before it
+            "scores": [sides[state.side_of(seat)] for seat in range(state.players)],
             "to_move": self.table.to_move,
             "turns": self.table.ply,
-            "ended": None if outcome is None else str(outcome.margin_kind),
-            "winners": [] if outcome is None else [outcome.winner],
+            "ended": None if outcome is None else _ended(outcome),
+            "winners": [] if outcome is None else list(outcome.winners),
         }
+
+
+def _ended(outcome: Outcome) -> str:
+    """How a game of cribbage ended, as a status tells it: given up, or its margin."""
+    return "resigned" if outcome.resigned is not None else str(outcome.margin_kind)

@@ -95,13 +95,23 @@ def forwarded_for(values: list[str]) -> list[str | None]:
     >>> forwarded_for(['for=192.0.2.60;proto=http;by=203.0.113.43, For="[2001:db8:cafe::17]:4711"', 'proto=https'])
     ['192.0.2.60', '[2001:db8:cafe::17]:4711', None]
     """
+    return forwarded_param(values, "for")
+
+
+def forwarded_param(values: list[str], name: str) -> list[str | None]:
+    """The parameter `name` (`for`, `host`, `proto`) of each hop of RFC 7239 `Forwarded` headers, first
+    hop first (None: a hop without it).
+
+    >>> forwarded_param(['for=1.2.3.4;host="play.example.org";Proto=https', 'for=5.6.7.8'], "proto")
+    ['https', None]
+    """
     hops: list[str | None] = []
     for value in values:
         for element in _split(value, ","):
             found = None
             for pair in _split(element, ";"):
-                name, equals, given = pair.partition("=")
-                if equals and name.strip().lower() == "for":
+                key, equals, given = pair.partition("=")
+                if equals and key.strip().lower() == name:
                     found = _unquote(given.strip())
             hops.append(found)
     return hops

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import functools
 import gc
 import logging
 import secrets
@@ -20,13 +21,16 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 from typing import Any
 
 from websockets.asyncio.server import Server as WsServer
 from websockets.asyncio.server import ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 from websockets.typing import Origin
 
+from cribtiles.online.invitation import invitation_to
 from cribtiles.online.protocol import MAX_CLIENT_FRAME, MAX_FRAME, VERSION, ProtocolError, read, write
 from cribtiles.quoting import quoted
 from cribtiles.rules.errors import IllegalMove
@@ -34,6 +38,18 @@ from cribtiles.table.core import BotRequest
 
 from .doors import Counted, Doors
 from .forwarded import Proxies, canonical
+from .pages import (
+    Page,
+    invitation_page,
+    is_upgrade,
+    no_host_page,
+    not_found_page,
+    public_server,
+    respond,
+    server_page,
+    table_code,
+    too_many_page,
+)
 from .rooms import Room, Settings, new_code, normal_code, read_places
 from .store import StoreError, TableStore
 
@@ -71,6 +87,8 @@ class Limits:
     keep_over: float = 3_600.0  # seconds a finished table no one is at stays in memory (then: the store)
     addresses_counted: int = 10_000  # addresses whose wrong codes are counted at once (the oldest go first)
     handshake: float = HANDSHAKE_TIMEOUT  # seconds a socket may take to finish its handshake
+    lists_per_minute: int = 30  # lists of the open tables asked from one address a minute
+    tables_listed: int = 50  # open tables in one list at most (the newest)
 
 
 @dataclass(eq=False)
@@ -85,6 +103,10 @@ class Client:
     bad: int = 0  # refused messages, less those forgiven since
     last_bad: float = 0.0  # from when the next one is forgiven
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue())
+
+
+class TooManyTries(IllegalMove):
+    """An address past its count of wrong codes and tokens a minute: refused even a right one."""
 
 
 def _choose(chooser: Callable[[BotRequest[Any]], Any], request: BotRequest[Any]) -> Any:
@@ -102,8 +124,10 @@ class Hall:
         bots: concurrent.futures.Executor | None = None,
         any_seed: bool = False,
         proxies: Proxies | None = None,
+        download: str | None = None,
     ) -> None:
         self.store = store
+        self.download = download  # where a table's invitation page says to get the game (None: ask the sender)
         # a client's seed taken at any table, not only at one with no other person (tests): its creator
         # would know every bag of a game against other people
         self.any_seed = any_seed
@@ -116,6 +140,8 @@ class Hall:
         self.clients: dict[str, set[Client]] = {}  # code -> its connections
         self.created_by: dict[str, set[str]] = {}  # address -> codes of tables it made, not over
         self.tries: dict[str, deque[float]] = {}  # address -> when it tried an unknown code
+        self.lists: dict[str, deque[float]] = {}  # address -> when it asked for the open tables
+        self.listed: dict[str, None] = {}  # codes of the tables anyone may join, oldest first (some over since)
         self.thinking: set[str] = set()
         self.stand_in_failed: dict[str, int] = {}  # code -> the ply at which the rules refused a stand-in
         self.recalled: dict[str, float] = {}  # code -> when a finished table was read back from the store
@@ -131,6 +157,9 @@ class Hall:
                 continue
             if not self._forgettable(room, now):  # a table long over waits in the store until asked for
                 self.rooms[room.code] = room
+        for room in sorted(self.rooms.values(), key=lambda r: r.created):
+            if room.settings.public and room.phase == "waiting":
+                self.listed[room.code] = None
 
     # --- connections ---
 
@@ -243,7 +272,9 @@ class Hall:
             self._post(client, write("ok", re=re))
         elif kind == "create":
             self._create(client, message)
-        elif kind in ("join", "resume", "watch", "status", "seat_bot"):
+        elif kind == "open_tables":
+            self._open_tables(client, message)
+        elif kind in ("join", "resume", "watch", "status", "seat_bot", "abort"):
             room = self._room(client, message["code"], message.get("token") if kind == "resume" else None)
             getattr(self, f"_{kind}")(client, room, message)
         else:
@@ -263,6 +294,10 @@ class Hall:
                 room.count_hint()
                 self._keep(room)
                 self._post(client, write("ok", re=re))
+            elif kind == "resign":
+                self._resign(client, room, seat, re)
+            elif kind in ("rematch", "rematch_answer"):
+                self._rematch(client, room, seat, message)
             else:
                 self._act(client, room, seat, message)
 
@@ -281,22 +316,57 @@ class Hall:
     def _tried(self, client: Client, words: str, right: bool = False) -> None:
         """Refuse a wrong code or token in `words`, counting it against the address (a guesser is slowed
         to `codes_per_minute`); a `right` one passes unless the address is over its count."""
+        self._tried_from(client.address, words, right)
+
+    def _tried_from(self, address: str, words: str, right: bool = False) -> None:
+        """`_tried` for `address`, on a socket or a web page alike (TooManyTries: over its count)."""
         now = self.clock()
-        tried = self.tries.get(client.address)
+        tried = self.tries.get(address)
         if tried is None:
             while len(self.tries) >= self.limits.addresses_counted:  # many addresses at once: the oldest go
                 del self.tries[next(iter(self.tries))]
-            tried = self.tries[client.address] = deque()
+            tried = self.tries[address] = deque()
         while tried and now - tried[0] > TRIES_KEPT:
             tried.popleft()
         if len(tried) >= self.limits.codes_per_minute:
-            raise IllegalMove("too many codes tried from your address: wait a minute")
+            raise TooManyTries("too many codes tried from your address: wait a minute")
         if right:
             return
         tried.append(now)
         if len(tried) == self.limits.codes_per_minute:
-            self.doors.warn(client.address, "codes", "%s tried %d wrong codes or tokens in a minute", len(tried))
+            self.doors.warn(address, "codes", "%s tried %d wrong codes or tokens in a minute", len(tried))
         raise IllegalMove(words)
+
+    # --- web pages ---
+
+    def web_page(self, connection: ServerConnection, request: Request) -> Response | None:
+        """A browser's plain GET (no WebSocket upgrade) answered with a page: a table's invitation at
+        `/t/CODE` (an unknown code counts as a wrong code of the address, and past their limit even a
+        right one is refused, as on a socket), a word about the server at `/`, 404 for anything else.
+        None for a WebSocket's handshake, which goes on."""
+        if is_upgrade(request):
+            return None
+        peer = _address(connection)
+        address = connection.client if isinstance(connection, Counted) else peer
+        server = public_server(request.headers, self.doors.proxies.trusts(peer))
+        code = table_code(request.path)
+        if code is None:
+            root = request.path.partition("?")[0] == "/"
+            page = Page(HTTPStatus.OK, server_page(server)) if root else Page(HTTPStatus.NOT_FOUND, not_found_page())
+            return respond(connection, page)
+        normal = normal_code(code)
+        room = self.rooms.get(normal) or self._recall(normal)
+        try:
+            self._tried_from(address, "no table has that code", right=room is not None)
+        except TooManyTries:
+            return respond(connection, Page(HTTPStatus.TOO_MANY_REQUESTS, too_many_page()))
+        except IllegalMove:
+            return respond(connection, Page(HTTPStatus.NOT_FOUND, not_found_page()))
+        assert room is not None
+        if server is None:
+            return respond(connection, Page(HTTPStatus.BAD_REQUEST, no_host_page()))
+        shown = invitation_page(room.summary(self.clock()), invitation_to(server, room.code), self.download)
+        return respond(connection, Page(HTTPStatus.OK, shown))
 
     def _create(self, client: Client, message: dict[str, Any]) -> None:
         open_tables = self.created_by.setdefault(client.address, set())
@@ -315,8 +385,14 @@ class Hall:
                 turn_timer=message.get("turn_timer"),
                 on_timeout=message.get("on_timeout", "bot"),
                 absent_bot=message.get("absent_bot"),
+                public=message.get("public", False),
             )
             seed = message.get("seed")
+            if seed is not None and settings.public:
+                raise IllegalMove(
+                    "a table anyone may join takes no seed: its creator would know every bag of the game of "
+                    "whoever joins. Leave the seed out and the server draws one"
+                )
             if seed is not None and not 0 <= seed < SEEDS:
                 raise IllegalMove(
                     f"the seed {quoted(seed, 24)} is out of range: a seed is a whole number from 0 to 2^63 - 1"
@@ -346,10 +422,32 @@ class Hall:
         self.rooms[code] = room
         self._keep(room)
         open_tables.add(code)
+        if settings.public:
+            self.listed[code] = None
         self._post(client, write("created", re=message.get("id"), code=code, host=host, seat=seat, token=token))
         if seat is not None:
             self._attach(client, room, seat)
         self._kick(room)
+
+    def _open_tables(self, client: Client, message: dict[str, Any]) -> None:
+        """The tables anyone may join that have a seat open, the newest first (`tables_listed` at most),
+        of one game when `game` says which; an address may ask `lists_per_minute` times a minute."""
+        now = self.clock()
+        asked = self.lists.setdefault(client.address, deque())
+        while asked and now - asked[0] > TRIES_KEPT:
+            asked.popleft()
+        if len(asked) >= self.limits.lists_per_minute:
+            raise IllegalMove("the open tables were asked for too often from your address: wait a minute")
+        asked.append(now)
+        game = message.get("game")
+        found: list[dict[str, Any]] = []
+        for code in reversed(list(self.listed)):
+            room = self.rooms.get(code)
+            if room is None or room.phase != "waiting":  # begun (or let go of): listed no more
+                del self.listed[code]
+            elif len(found) < self.limits.tables_listed and (game is None or room.game_name == game):
+                found.append(room.listing(now))
+        self._post(client, write("tables", re=message.get("id"), tables=found))
 
     def _attach(self, client: Client, room: Room, seat: int | None) -> None:
         old = client.seats.get(room.code, -1)
@@ -360,8 +458,11 @@ class Hall:
             room.depart(old, self.clock())
         client.seats[room.code] = seat
         self.clients.setdefault(room.code, set()).add(client)
-        if seat is not None:
-            room.arrive(seat)
+        if seat is not None and room.arrive(seat):  # the host's bot leaves their seat to them: kept so
+            try:
+                self._keep(room)
+            except StoreError as e:  # kept with the table's next change
+                log.error("%s", e)
         for line in room.chat[-20:]:
             self._post(client, write("said", code=room.code, **line))
         self._tell_all(room)
@@ -391,11 +492,83 @@ class Hall:
     def _seat_bot(self, client: Client, room: Room, message: dict[str, Any]) -> None:
         if not room.is_host(message["host"]):
             self._tried(client, "only the table's host may do that: the host token is not this table's")
-        room.seat_bot(message["seat"], message["level"], self.clock())
+        now = self.clock()
+        words = room.seat_bot(message["seat"], message["level"], now)
+        line = room.say(None, TABLE_SPEAKER, words, now)
         self._keep(room)
         self._post(client, write("ok", re=message.get("id")))
+        log.info("table %s: %s", room.code, words)
+        for other in self.clients.get(room.code, ()):
+            self._post(other, write("said", code=room.code, **line))
         self._tell_all(room)
         self._kick(room)
+
+    # --- the end of a table: resigning, aborting, playing again ---
+
+    def _resign(self, client: Client, room: Room, seat: int, re: int | None) -> None:
+        """`seat` gives the game up: the table is told so in a line of its own, and every seat its state."""
+        if room.places[seat].kind != "person":
+            raise IllegalMove("only a person at the table resigns")
+        now = self.clock()
+        words = room.resign(seat, now)
+        line = room.say(None, TABLE_SPEAKER, words, now) if words else None
+        self._keep(room)
+        self._post(client, self._state(room, seat, re))
+        if line is not None:
+            log.info("table %s: %s", room.code, words)
+            for other in self.clients.get(room.code, ()):
+                self._post(other, write("said", code=room.code, **line))
+            self._tell_all(room, but=client)
+
+    def _abort(self, client: Client, room: Room, message: dict[str, Any]) -> None:
+        """The host (its token) or a person seated here ends the table before its first move."""
+        host = message.get("host")
+        if host is not None and not room.is_host(host):
+            self._tried(client, "only the table's host may do that: the host token is not this table's")
+        seated = client.seats.get(room.code) is not None
+        if host is None and not seated:
+            raise IllegalMove("only a player seated at the table, or its host, may abort it")
+        if room.abort(self.clock()):
+            self._keep(room)
+            log.info("table %s was aborted before its first move", room.code)
+            self._tell_all(room, but=client)
+        self._post(client, write("ok", re=message.get("id")))
+        if seated:
+            self._post(client, self._state(room, client.seats[room.code]))
+
+    def _rematch(self, client: Client, room: Room, seat: int, message: dict[str, Any]) -> None:
+        """`seat` asks to play the finished table again, or answers the request; once every person has
+        agreed, the new table is made and each person's new token sent to their own connections."""
+        asking = message["type"] == "rematch"
+        changed = room.ask_rematch(seat) if asking else room.answer_rematch(seat, message["yes"])
+        made = self._play_again(room) if changed and room.rematch_ready else None
+        if changed:
+            self._keep(room)
+        self._post(client, self._state(room, seat, message.get("id")))
+        if changed:
+            self._tell_all(room, but=client)
+        if made is not None:
+            self._seated_again(room, *made)
+
+    def _play_again(self, room: Room) -> tuple[Room, dict[int, str]]:
+        """The new table of `room`'s rematch, kept before anyone is told of it."""
+        if len(self.rooms) >= self.limits.tables:
+            raise IllegalMove("the server is full: try again later")
+        code = new_code(lambda c: c in self.rooms or self.store.has(c))
+        again, tokens = room.play_again(code, secrets.randbits(63), self.clock())
+        self.rooms[code] = again
+        self._keep(again)
+        log.info("table %s is played again at %s", room.code, code)
+        return again, tokens
+
+    def _seated_again(self, room: Room, again: Room, tokens: dict[int, str]) -> None:
+        """Each person of `room` is sent their seat at the new table `again`: to their own connections
+        only (a spectator, or another seat, is told the new code by the state, never a token)."""
+        for client in list(self.clients.get(room.code, ())):
+            seat = client.seats.get(room.code)
+            if seat in tokens:
+                self._post(client, write("rematched", code=room.code, table=again.code, seat=seat, token=tokens[seat]))
+        self._kick(again)
 
     def _leave(self, client: Client, room: Room) -> None:
         seat = client.seats.pop(room.code)
@@ -516,11 +689,12 @@ class Hall:
                 del self.rooms[code]
                 for kept in (self.clients, self.recalled, self.stand_in_failed):
                     kept.pop(code, None)
-        for address, tried in list(self.tries.items()):
-            while tried and now - tried[0] > TRIES_KEPT:
-                tried.popleft()
-            if not tried:
-                del self.tries[address]
+        for book in (self.tries, self.lists):
+            for address, tried in list(book.items()):
+                while tried and now - tried[0] > TRIES_KEPT:
+                    tried.popleft()
+                if not tried:
+                    del book[address]
         for address, codes in list(self.created_by.items()):
             codes &= {c for c in codes if c in self.rooms and self.rooms[c].phase != "over"}
             if not codes:
@@ -577,6 +751,19 @@ async def _drain(ws: ServerConnection) -> None:
             pass
 
 
+def _first_answer(
+    hooks: tuple[Callable[[ServerConnection, Request], Response | None], ...],
+    connection: ServerConnection,
+    request: Request,
+) -> Response | None:
+    """`process_request`: the first answer of `hooks` in turn (the doors count the connection first)."""
+    for hook in hooks:
+        answer = hook(connection, request)
+        if answer is not None:
+            return answer
+    return None
+
+
 def _address(connection: ServerConnection) -> str:
     peer = connection.remote_address
     return canonical(str(peer[0])) if isinstance(peer, tuple) and peer else "?"
@@ -607,7 +794,7 @@ async def run_server(
         host,
         port,
         create_connection=doors.connection_class(),
-        process_request=doors.admit,
+        process_request=functools.partial(_first_answer, (doors.admit, hall.web_page)),
         process_response=doors.answered,
         origins=[None, *(Origin(o) for o in origins)],
         open_timeout=hall.limits.handshake,

@@ -23,6 +23,7 @@ from cribtiles.table.chat import CHAT_LIMIT
 from cribtiles.table.core import BotRequest
 from cribtiles.table.seats import Seat, seat_names
 
+from .rematch import RematchAsk, RematchEnd
 from .tiles_room import TilesGame
 
 #: The letters of an invitation code: no I or O (read as 1 and 0), 24**6 = 191 million codes.
@@ -30,6 +31,9 @@ CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 MAX_CHAT_KEPT = 50
 TIMEOUTS = ("bot", "pass")
+#: Seconds a person must have been away before the host may put a bot in their seat during the game: long
+#: enough that a dropped connection has come back by itself, short enough that the others do not wait long.
+HOST_BOT_AWAY = 120
 
 
 def new_code(taken: Callable[[str], bool]) -> str:
@@ -91,7 +95,34 @@ class GameAtTable(Protocol):
 
     def play_bot(self, move: Any, request: BotRequest[Any]) -> bool: ...
 
-    def stand_in(self, seat: int, level: str | None) -> str: ...
+    def stand_in(self, seat: int, level: str | None, why: str = "timer") -> str:
+        """Move for `seat`; `why`: "timer" (its time ran out) or "away" (away too long), kept with the turn."""
+        ...
+
+    #: The turns a stand-in made, by (round, turn) (cribbage: round 0, the game's move number): why.
+    stand_ins: dict[tuple[int, int], str]
+
+    @property
+    def begun(self) -> bool:
+        """A move has been made (the first round's first turn, cribbage's first discard)."""
+        ...
+
+    @property
+    def resigned(self) -> int | None:
+        """The seat that gave the game up, or None."""
+        ...
+
+    def resign(self, seat: int) -> None:
+        """`seat` gives the game up (a match: the whole match): the others win; IllegalMove in words."""
+        ...
+
+    def stand_in_request(self, seat: int, level: str) -> BotRequest[Any] | None:
+        """What a bot of `level` moving for the person at `seat` must decide (None: not their turn)."""
+        ...
+
+    def play_stand_in(self, move: Any, request: BotRequest[Any]) -> bool:
+        """The move chosen for `request` made for its person; False when the game has moved on since."""
+        ...
 
     def summary(self) -> dict[str, Any]: ...
 
@@ -110,6 +141,9 @@ class Place:
     name: str | None
     level: str | None = None
     token_hash: str | None = None
+    # during the game, the level of the bot the host put in this person's seat while they are away (their
+    # seat stays theirs: it moves for them until they come back)
+    host_bot: str | None = None
 
     @property
     def open(self) -> bool:
@@ -124,7 +158,8 @@ class Place:
         return Seat(self.name, self.level)
 
     def data(self) -> dict[str, Any]:
-        return {"kind": self.kind, "name": self.name, "level": self.level, "token_hash": self.token_hash}
+        kept = {"kind": self.kind, "name": self.name, "level": self.level, "token_hash": self.token_hash}
+        return kept | ({"host_bot": self.host_bot} if self.host_bot else {})  # as kept before, without one
 
 
 @dataclass
@@ -136,6 +171,7 @@ class Settings:
     turn_timer: int | None = None  # seconds a person has for a move (None: no limit)
     on_timeout: str = "bot"  # "bot": a bot moves for them; "pass": they pass
     absent_bot: int | None = None  # seconds away before a bot moves for an absent person (None: never)
+    public: bool = False  # listed among the server's open tables while a seat is open: anyone may join
 
     def data(self) -> dict[str, Any]:
         return {
@@ -144,6 +180,7 @@ class Settings:
             "turn_timer": self.turn_timer,
             "on_timeout": self.on_timeout,
             "absent_bot": self.absent_bot,
+            "public": self.public,
         }
 
 
@@ -294,6 +331,8 @@ class Room:
     done: dict[int, tuple[int, str]] = field(default_factory=dict)
     chat: list[dict[str, Any]] = field(default_factory=list)
     undo_ask: UndoAsk | None = None  # the last request to take back a turn (waiting, or how it ended)
+    aborted: bool = False  # ended before its first move, with no result (its game let go of)
+    rematch: RematchAsk | None = None  # the last request to play again (waiting, or how it ended)
     # not kept: who is connected now, and since when a seat has been away
     present: dict[int, int] = field(default_factory=dict)
     away_since: dict[int, float] = field(default_factory=dict)
@@ -315,6 +354,8 @@ class Room:
 
     @property
     def phase(self) -> str:
+        if self.aborted:
+            return "over"
         if self.game is None:
             return "waiting"
         return "over" if self.game.over else "playing"
@@ -335,6 +376,8 @@ class Room:
         problem = name_problem(name) if name else "a name has 1 to 40 characters"
         if problem:
             raise IllegalMove(problem)
+        if self.aborted:
+            raise IllegalMove("this table was aborted before its first move: it has no seat to take")
         named = [(s, p) for s, p in enumerate(self.places) if p.kind == "person" and p.name]
         mine = [s for s, p in named if (p.name or "").lower() == name.lower()]
         if mine:
@@ -369,14 +412,22 @@ class Room:
     def is_host(self, token: str) -> bool:
         return hmac.compare_digest(self.host_hash, token_hash(token))
 
-    def arrive(self, seat: int) -> None:
+    def arrive(self, seat: int) -> bool:
+        """`seat`'s person is here (on one more connection); True when a bot the host put in their seat
+        has left it to them (a change to keep)."""
         self.present[seat] = self.present.get(seat, 0) + 1
         self.away_since.pop(seat, None)
+        place = self.places[seat]
+        back, place.host_bot = place.host_bot is not None, None
+        return back
 
     def depart(self, seat: int, now: float) -> None:
         self.present[seat] = max(0, self.present.get(seat, 0) - 1)
         if not self.present[seat]:
             self.away_since[seat] = now
+            ask = self.rematch
+            if ask is not None and ask.ended is None and self.places[seat].kind == "person":
+                ask.ended, ask.by = RematchEnd.GONE, seat  # a new table needs everyone at this one
 
     def _change(self, now: float) -> None:
         self.ply += 1
@@ -525,29 +576,172 @@ class Room:
         self.chat = [*self.chat[-(MAX_CHAT_KEPT - 1) :], line]
         return line
 
-    def seat_bot(self, seat: int, level: str, now: float) -> None:
-        """The host lets a bot of `level` take `seat` (a person's who is away, or one still open)."""
+    def seat_bot(self, seat: int, level: str, now: float) -> str:
+        """The host lets a bot of `level` take `seat`: before the game, a person's seat no one is in (open,
+        or its person away), for good; during the game, the seat of a person away `HOST_BOT_AWAY` seconds
+        or more, until they come back. What was done, in a sentence for the table. IllegalMove in words."""
+        if self.aborted:
+            raise IllegalMove("this table was aborted before its first move")
         if not 0 <= seat < len(self.places) or self.places[seat].kind != "person":
             raise IllegalMove("that is not a person's seat")
-        if self.present.get(seat):
-            raise IllegalMove(f"{self.places[seat].name} is here: a bot takes only an absent player's seat")
-        if level not in levels(self.game_name):
-            raise IllegalMove(f"there is no bot level {level[:20]!r}")
-        if self.game is not None:
-            raise IllegalMove("once the game has begun a bot moves for an absent player only when the table says so")
         place = self.places[seat]
-        place.kind, place.level, place.token_hash = "bot", level, None
-        place.name = None
+        who = place.name or "the open seat"
+        if self.present.get(seat):
+            raise IllegalMove(f"{who} is here: a bot takes only an absent player's seat")
+        if level not in levels(self.game_name):
+            raise IllegalMove(
+                f"there is no bot level {level[:20]!r}; the levels are {', '.join(levels(self.game_name))}"
+            )
+        if self.game is None:
+            given = f"{place.name}'s seat" if place.name else "an open seat"
+            place.kind, place.level, place.token_hash = "bot", level, None
+            place.name = None
+            self._change(now)
+            self._start_if_full()
+            return f"The host gave {given} to the {level} bot."
+        if self.game.over:
+            raise IllegalMove("the game is over: no seat needs a bot")
+        away = round(now - self.away_since.get(seat, now))
+        if away < HOST_BOT_AWAY:
+            raise IllegalMove(
+                f"{who} has been away {away} s; a bot may take a player's seat once they have been away "
+                f"{HOST_BOT_AWAY // 60} minutes (a dropped connection comes back by itself before that)"
+            )
+        place.host_bot = level
+        return f"{who} is away, so the host has given their seat to the {level} bot until they come back."
+
+    # --- the end of a table: resigning, aborting, playing again ---
+
+    @property
+    def people(self) -> list[int]:
+        return [s for s, p in enumerate(self.places) if p.kind == "person"]
+
+    def resign(self, seat: int, now: float) -> str:
+        """`seat` (a person's) gives the game up: it ends at once and the others win (a tile match: the whole
+        match). What happened, in a sentence for the table ("" when `seat` had resigned already: the same
+        message sent again changes nothing); IllegalMove in words otherwise."""
+        game = self._game()
+        if game.resigned == seat:
+            return ""
+        if game.over:
+            raise IllegalMove("the game is over: there is nothing to resign")
+        game.resign(seat)
         self._change(now)
-        self._start_if_full()
+        self._lapse()
+        winners = [self._name(s) for s in range(len(self.places)) if s != seat]
+        won = winners[0] if len(winners) == 1 else ", ".join(winners[:-1]) + " and " + winners[-1]
+        return f"{self._name(seat)} resigned: {won} {'wins' if len(winners) == 1 else 'win'}."
+
+    def abort(self, now: float) -> bool:
+        """End the table before its first move, with no result: it is kept as aborted (its game, if it
+        had begun, let go of). False when it was aborted already; IllegalMove in words once a move is made."""
+        if self.aborted:
+            return False
+        if self.game is not None and (self.game.begun or self.game.over):
+            raise IllegalMove("a move has been made: a game under way is resigned, not aborted")
+        self.aborted, self.game = True, None
+        self._change(now)
+        return True
+
+    def ask_rematch(self, seat: int) -> bool:
+        """`seat` asks to play the finished table again with the same seats. True when asked (or made at
+        once: `rematch_ready`), False for the same request sent again; IllegalMove in words otherwise."""
+        ask = self.rematch
+        if ask is not None and ask.seat == seat and ask.ended is None:
+            return False
+        if self.aborted or self.game is None or not self.game.over:
+            raise IllegalMove("a table is played again once its game is over")
+        if ask is not None and ask.ended is RematchEnd.MADE:
+            raise IllegalMove(f"this table is played again already, at {ask.table}")
+        if ask is not None and ask.ended is None:
+            raise IllegalMove(f"{self._name(ask.seat)} is asking to play again already: answer them")
+        gone = [self._name(s) for s in self.people if s != seat and not self.present.get(s)]
+        if gone:
+            raise IllegalMove(
+                f"{' and '.join(gone)} {'is' if len(gone) == 1 else 'are'} not at the table: a new "
+                "table needs everyone here"
+            )
+        self.rematch = RematchAsk(seat)
+        return True
+
+    def answer_rematch(self, seat: int, yes: bool) -> bool:
+        """`seat` agrees to the request to play again, or refuses it (the asker's no withdraws it). True
+        when something changed, False for the same answer sent again; IllegalMove in words otherwise."""
+        ask = self.rematch
+        if ask is None:
+            raise IllegalMove("no one is asking to play again now")
+        if ask.ended is not None:
+            again = (ask.ended is RematchEnd.MADE and yes) or (not yes and ask.by == seat)
+            if again or (ask.ended is RematchEnd.WITHDRAWN and not yes and ask.seat == seat):
+                return False
+            raise IllegalMove("that request to play again is over")
+        if seat == ask.seat:
+            if yes:
+                raise IllegalMove("you asked: the others answer")
+            ask.ended = RematchEnd.WITHDRAWN
+            return True
+        if not yes:
+            ask.ended, ask.by = RematchEnd.REFUSED, seat
+            return True
+        if seat in ask.agreed:
+            return False
+        ask.agreed.append(seat)
+        return True
+
+    @property
+    def rematch_ready(self) -> bool:
+        """Everyone has agreed to the request waiting: the new table is to be made (`play_again`)."""
+        ask = self.rematch
+        return ask is not None and ask.ended is None and not ask.waiting(self.people)
+
+    def play_again(self, code: str, seed: int, now: float) -> tuple[Room, dict[int, str]]:
+        """The new table `code` for the same seats, in the same order (who starts is drawn, or cut for,
+        from the new seed: no seat need move), the same game, rules and settings, the same host; each
+        person's seat taken at once. The new table and each person's new token, by seat (to be sent to
+        that seat's own connections only)."""
+        places = [Place(p.kind, p.name if p.kind == "person" else None, p.level) for p in self.places]
+        room = Room(code, self.game_name, places, replace(self.settings), seed, self.host_hash, now, last_change=now)
+        tokens: dict[int, str] = {}
+        for seat in self.people:
+            tokens[seat] = new_token()
+            places[seat].token_hash = token_hash(tokens[seat])
+            room.away_since[seat] = now
+        room._start_if_full()
+        assert self.rematch is not None
+        self.rematch.ended, self.rematch.table = RematchEnd.MADE, code
+        return room, tokens
+
+    def rematch_told(self) -> dict[str, Any] | None:
+        return None if self.rematch is None else self.rematch.told(self.people)
 
     # --- what the server does by itself ---
 
     def bot_request(self) -> BotRequest[Any] | None:
-        return None if self.game is None or self.game.over else self.game.bot_request()
+        """What the bot to move must decide: the server's own bot's, or the one the host put in an
+        absent person's seat (None: no bot is to move)."""
+        if self.game is None or self.game.over:
+            return None
+        seat = self.game.to_move
+        level = self._stand_in_for(seat)
+        if seat is not None and level is not None:
+            return self.game.stand_in_request(seat, level)
+        return self.game.bot_request()
+
+    def _stand_in_for(self, seat: int | None) -> str | None:
+        """The level of the bot the host put in `seat` while its person is away (None: none moves there)."""
+        if seat is None or self.places[seat].kind != "person" or self.present.get(seat):
+            return None
+        return self.places[seat].host_bot
 
     def play_bot(self, move: Any, request: BotRequest[Any], now: float) -> bool:
-        if self.game is None or not self.game.play_bot(move, request):
+        """The move chosen for `request` made: False when the table has moved on since it was asked (or
+        the person a host's bot moved for has come back meanwhile)."""
+        if self.game is None:
+            return False
+        if self.places[request.seat].kind == "person":
+            if self._stand_in_for(request.seat) != request.level or not self.game.play_stand_in(move, request):
+                return False
+        elif not self.game.play_bot(move, request):
             return False
         self._change(now)
         if self.undo_ask is not None and self.undo_ask.ended is None:
@@ -563,8 +757,8 @@ class Room:
         if self.game is None or self.game.over:
             return None
         seat = self.game.to_move
-        if seat is None or self.places[seat].kind != "person":
-            return None
+        if seat is None or self.places[seat].kind != "person" or self._stand_in_for(seat) is not None:
+            return None  # a bot's turn, or the host's bot's in the seat: it needs no timer
         timer = self.settings.turn_timer
         if timer is not None and now - self.last_change >= timer:
             return seat, ("easy" if self.settings.on_timeout == "bot" else None)
@@ -581,10 +775,10 @@ class Room:
         timer = self.settings.turn_timer
         name = self.places[seat].name or "?"
         if timer is not None and now - self.last_change >= timer:
-            why = f"{name}'s time for the move ran out"
+            cause, why = "timer", f"{name}'s time for the move ran out"
         else:
-            why = f"{name} was away longer than the table allows"
-        done = self._game().stand_in(seat, level)
+            cause, why = "away", f"{name} was away longer than the table allows"
+        done = self._game().stand_in(seat, level, cause)
         if not done:
             return ""
         self._change(now)
@@ -595,11 +789,19 @@ class Room:
         if self.game is None or self.game.over or self.settings.turn_timer is None:
             return None
         seat = self.game.to_move
-        if seat is None or self.places[seat].kind != "person":
+        if seat is None or self.places[seat].kind != "person" or self._stand_in_for(seat) is not None:
             return None
         return self.last_change + self.settings.turn_timer
 
     # --- what is sent ---
+
+    def _away(self, seat: int, now: float) -> int | None:
+        """Seconds since `seat`'s person was last here; None while here, for a bot (never away) and for an
+        open seat (no one to be away)."""
+        place = self.places[seat]
+        if place.kind == "bot" or place.open or seat not in self.away_since:
+            return None
+        return round(now - self.away_since[seat])
 
     def seats_told(self, now: float) -> list[dict[str, Any]]:
         return [
@@ -608,7 +810,8 @@ class Room:
                 "kind": "open" if p.open else p.kind,
                 "level": p.level,
                 "present": p.kind == "bot" or bool(self.present.get(s)),
-                "away": None if p.kind == "bot" or s not in self.away_since else round(now - self.away_since[s]),
+                "away": self._away(s, now),
+                "host_bot": p.host_bot,
             }
             for s, p in enumerate(self.places)
         ]
@@ -625,12 +828,27 @@ class Room:
             "deadline": self.deadline(),
             "last_change": self.last_change,
             "undo": self.undo_told(),
+            "resigned": None if self.game is None else self.game.resigned,
+            "aborted": self.aborted,
+            "rematch": self.rematch_told(),
         }
         if self.game is not None:
             told.update(self.game.shown(seat))
             if seat is not None and told.get("can_undo") and not self.may_ask(seat):
                 told["can_undo"] = False
         return told
+
+    def listing(self, now: float) -> dict[str, Any]:
+        """The table among the server's open tables: what `status` tells of a table not begun, its code,
+        when it was made, and its seats still open."""
+        return {
+            "code": self.code,
+            "game": self.game_name,
+            "seats": self.seats_told(now),
+            "settings": self.settings.data(),
+            "created": self.created,
+            "open": sum(1 for p in self.places if p.open),
+        }
 
     def summary(self, now: float) -> dict[str, Any]:
         """What `status` tells anyone with the code."""
@@ -641,6 +859,8 @@ class Room:
             "seats": self.seats_told(now),
             "settings": self.settings.data(),
             "since_last_move": round(now - self.last_change),
+            "resigned": None if self.game is None else self.game.resigned,
+            "aborted": self.aborted,
         }
         if self.game is not None:
             told.update(self.game.summary())
@@ -663,12 +883,15 @@ class Room:
             "chat": self.chat,
             "undo": None if self.undo_ask is None else self.undo_ask.data(),
             "table": None if self.game is None else self.game.dump(),
+            "aborted": self.aborted,
+            "rematch": None if self.rematch is None else self.rematch.data(),
+            "stand_ins": [] if self.game is None else [[r, t, w] for (r, t), w in self.game.stand_ins.items()],
         }
 
     @classmethod
     def from_data(cls, data: dict[str, Any], now: float) -> Room:
         """A table as kept (a restarted server's): everyone away until they come back."""
-        places = [Place(p["kind"], p["name"], p["level"], p["token_hash"]) for p in data["places"]]
+        places = [Place(p["kind"], p["name"], p["level"], p["token_hash"], p.get("host_bot")) for p in data["places"]]
         room = cls(
             code=data["code"],
             game_name=data["game"],
@@ -682,9 +905,14 @@ class Room:
             done={int(s): (int(v[0]), str(v[1])) for s, v in data["done"].items()},
             chat=list(data["chat"]),
             undo_ask=UndoAsk.from_data(data.get("undo")),
+            aborted=bool(data.get("aborted", False)),  # absent from a table kept before these were
+            rematch=RematchAsk.from_data(data.get("rematch")),
         )
         if data["table"] is not None:
             room.game = load_game(room.game_name, data["table"])
+            room.game.stand_ins = {(int(r), int(t)): str(w) for r, t, w in data.get("stand_ins", [])}
         for seat in range(len(places)):
             room.away_since[seat] = now
+        if room.rematch is not None and room.rematch.ended is None:  # nobody is here after a restart
+            room.rematch.ended, room.rematch.by = RematchEnd.GONE, room.rematch.seat
         return room

@@ -112,6 +112,7 @@ class TilesGame:
 
     def __init__(self, table: Table) -> None:
         self.table = table
+        self.stand_ins: dict[tuple[int, int], str] = {}  # (round, turn) -> why a stand-in made that turn
         # the match as every seat without an exchange of its own this round sees it, made once per change
         # (the table's Match is a new value at every change) rather than once per seat
         self._shared: tuple[Match, dict[str, Any]] | None = None
@@ -154,6 +155,19 @@ class TilesGame:
     def over(self) -> bool:
         return self.table.round_over and self.table.match_over
 
+    @property
+    def begun(self) -> bool:
+        return bool(self.table.match.finished or self.table.state.turns)
+
+    @property
+    def resigned(self) -> int | None:
+        return self.table.match.resigned
+
+    def _stood_in(self) -> dict[int, str]:
+        """The turns of the round in play a stand-in made: turn -> why."""
+        round_index = len(self.table.match.finished)
+        return {t: why for (r, t), why in self.stand_ins.items() if r == round_index}
+
     def scores(self) -> list[int]:
         return list(self.table.match.totals) if self.table.options.rounds > 1 else list(self.table.state.scores)
 
@@ -191,9 +205,9 @@ class TilesGame:
         round (the only hidden thing it may see: which tiles it gave back)."""
         match = self.table.match
         if seat is not None and _exchanged(match.game, seat):
-            return match_json(public_match(match, (seat,)))
+            return match_json(public_match(match, (seat,), self.stand_ins))
         if self._shared is None or self._shared[0] is not match:
-            self._shared = (match, match_json(public_match(match)))
+            self._shared = (match, match_json(public_match(match, stand_ins=self.stand_ins)))
         return self._shared[1]
 
     def _record(self) -> Table:
@@ -232,6 +246,11 @@ class TilesGame:
 
     def undo(self, seat: int) -> None:
         self.table.undo(seat)
+        here, turns = len(self.table.match.finished), len(self.table.state.turns)
+        self.stand_ins = {(r, t): w for (r, t), w in self.stand_ins.items() if r < here or t < turns}
+
+    def resign(self, seat: int) -> None:
+        self.table.resign(seat)
 
     def undo_check(self, seat: int) -> None:
         self.table.undo_turns(seat)
@@ -251,7 +270,7 @@ class TilesGame:
         self.table.play_bot(move, request)
         return True
 
-    def stand_in(self, seat: int, level: str | None) -> str:
+    def stand_in(self, seat: int, level: str | None, why: str = "timer") -> str:
         """Move for a person who is away or out of time: a bot of `level` chooses (None: they pass). The
         rules allow a pass only to a player with no legal play (rules.md 4, unless exchange=any-time),
         and an exchange only then too, so a person who could play is not passed for: the weakest bot
@@ -260,6 +279,13 @@ class TilesGame:
         table = self.table
         if table.to_move != seat:
             return ""
+        turn = (len(table.match.finished), len(table.state.turns))
+        done = self._stand_in_move(seat, level)
+        self.stand_ins[turn] = why  # made: the table is told which turns were not the person's own
+        return done
+
+    def _stand_in_move(self, seat: int, level: str | None) -> str:
+        table = self.table
         if level is None:
             if table.state.may_pass():
                 table.play(Pass())
@@ -268,12 +294,29 @@ class TilesGame:
             why = "They could play, and only a player who cannot play may pass, so the"
         else:
             why = "The"
-        rng = chance(table.match.seed, len(table.match.finished), len(table.state.turns), f"stand-in/{seat}")
-        request = BotRequest(seat, level or DEFAULT_LEVEL, table.view(seat), rng.getrandbits(31), table.turn)
+        request = self.stand_in_request(seat, level or DEFAULT_LEVEL)
+        assert request is not None  # `seat` is to move
         move = choose_tile_move(request)
         table.play(move)
         done = "passed" if isinstance(move, Pass) else "exchanged tiles" if isinstance(move, Exchange) else "played"
         return f"{why} {request.level} bot {done} for them"
+
+    def stand_in_request(self, seat: int, level: str) -> BotRequest[Any] | None:
+        """What a bot of `level` moving for the person at `seat` must decide (None: not their turn). Its
+        seed is the table's own chance for that turn: the same table, the same move."""
+        table = self.table
+        if table.to_move != seat:
+            return None
+        rng = chance(table.match.seed, len(table.match.finished), len(table.state.turns), f"stand-in/{seat}")
+        return BotRequest(seat, level, table.view(seat), rng.getrandbits(31), table.turn)
+
+    def play_stand_in(self, move: Move, request: BotRequest[Any]) -> bool:
+        """The move chosen for `request` made for its person, as they would make it (a play at its true
+        score); False when the table has moved on since it was asked."""
+        if request.turn != self.table.turn or self.table.to_move != request.seat:
+            return False
+        self.table.play(move)
+        return True
 
     def summary(self) -> dict[str, Any]:
         """What anyone with the table's code may read: round, scores, whose turn, how it ended."""

@@ -18,6 +18,7 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
 
+from .again import EndsAtOneWindow, TableEnds
 from .chat import AtOneWindow, ChatLine
 from .seats import Seat
 from .tiles.history import TurnRecord
@@ -95,13 +96,13 @@ class UndoAsked:
     waiting: tuple[int, ...] = ()
 
 
-class Session(Protocol):
+class Session(TableEnds, Protocol):
     """What a driver needs of a game at a table for the seats it controls (`mine`): the questions,
-    the acts of those seats, and `poll`, which advances what the table does by itself (the others'
-    moves: bots thinking here, players elsewhere). A move of another seat is announced by `poll`
-    before it is made, so that it may be shown on its way; `land` makes it. A driver polls on its own
-    seats' turns too: a table elsewhere may move for one of them (its turn timer ran out), announced the
-    same way."""
+    the acts of those seats, how the table ends besides the rules (`TableEnds`), and `poll`, which
+    advances what the table does by itself (the others' moves: bots thinking here, players elsewhere).
+    A move of another seat is announced by `poll` before it is made, so that it may be shown on its
+    way; `land` makes it. A driver polls on its own seats' turns too: a table elsewhere may move for
+    one of them (its turn timer ran out), announced the same way."""
 
     @property
     def seats(self) -> tuple[Seat, ...]: ...
@@ -335,7 +336,7 @@ class InlineThinker:
         self._move = None
 
 
-class LocalSession(AtOneWindow):
+class LocalSession(AtOneWindow, EndsAtOneWindow):
     """A `Session` over a `Table` of this process: its people are this driver's seats, its bots think
     in `thinker`, and `keeper` (None: nowhere) keeps it."""
 
@@ -472,6 +473,12 @@ class LocalSession(AtOneWindow):
 
     def count_hint(self) -> int:
         return self.table.count_hint()
+
+    def resign(self, seat: int) -> None:
+        """`seat` (a person here) gives the game up: the bots (or the others here) win; a bot thinking stops."""
+        self._check_mine(seat)
+        self.table.resign(seat)
+        self._drop()
 
     # --- what the table does by itself ---
 

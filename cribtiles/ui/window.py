@@ -29,6 +29,7 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.options import Mode, RuleOptions
 from cribtiles.signals import handling
 from cribtiles.table import Seat
+from cribtiles.table.again import NextTable
 from cribtiles.table.seats import lone_bot, seats_from_names
 from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import SPEEDS, Preferences
@@ -156,6 +157,8 @@ class App:
         self._here: Any = None  # the session of the online table on screen (a person is "here" only there)
         self._lobby_started = False  # the lobby made at the first frame when seats are held online
         self.flasher: Callable[[], None] = flash_window  # the task bar's call for attention
+        self._home: Session | None = None  # this window's own game, while a table online is played
+        self._moving: set[tuple[str, int]] = set()  # the seats at tables played again, being opened
         self.scenes: list[Scene] = []
         self._full = True  # the next frame redraws and presents the whole window
         self._last_top: Scene | None = None
@@ -354,13 +357,15 @@ class App:
     def _remote_session(self, link: Link, code: str, seat: int | None, game: str = "tiles") -> Session | CribbageDriver:
         """The session of `seat` (None: a spectator's) at the table `code` of `game`, through `link`
         (which holds the seat); made in a job, as it waits for the table's state."""
+        book = self.online.book if self.online is not None else None
+        forget = None if book is None else (lambda: book.remove(link.url, code))
         if game == "cribbage":
             from cribtiles.online.cribbage_remote import RemoteCribbageSession
 
-            return RemoteCribbageSession(link, code, seat, keeper=self.keeper)
+            return RemoteCribbageSession(link, code, seat, keeper=self.keeper, forget=forget)
         from cribtiles.online.remote import RemoteSession  # only when a table online is opened
 
-        session: Session = RemoteSession(link, code, seat, keeper=self.keeper)
+        session: Session = RemoteSession(link, code, seat, keeper=self.keeper, forget=forget)
         return session
 
     def take_online_seat(self, session: Session | CribbageDriver, game: str = "tiles") -> None:
@@ -374,6 +379,46 @@ class App:
             self.push(online_table_scene(self, session))  # type: ignore[arg-type]
             return
         self.take_seat(session)  # type: ignore[arg-type]
+
+    def open_next_table(self, table: NextTable) -> None:
+        """Everyone agreed to play a finished table online again: this player's seat there is kept in
+        place of the old one on their list (its name, game and host token carried over) and opened; why
+        it could not be, said on the title screen."""
+        from .online.services import HeldSeat
+
+        if (table.code, table.seat) in self._moving or self.online is None:
+            return
+        self._moving.add((table.code, table.seat))
+        book = self.online.book
+        old = next((s for s in book.seats() if s.key == (table.server, table.left)), None)
+        held = HeldSeat(
+            table.server,
+            table.code,
+            table.seat,
+            table.name if old is None else old.name,
+            table.game,
+            table.token,
+            "" if old is None else old.host_token,
+        )
+        book.remove(table.server, table.left)
+        book.add(held)
+
+        def not_opened(problem: str) -> None:
+            self._moving.discard((table.code, table.seat))
+            self.open_title(greeting=f"The new table {table.code} could not be opened: {problem}")
+
+        self.lobby.open(held, not_opened)
+
+    def leave_table(self, session: Session | CribbageDriver, words: str) -> None:
+        """Let a table online go (aborted, or left once its game is over): off the player's list, and back
+        to the title over this window's own game, saying `words`."""
+        session.leave()
+        if session is self.session:
+            home, self._home = self._home, None
+            self.take_seat(home if home is not None else LocalSession(self._fresh_table(), self.worker, self.keeper))
+        else:
+            self.back_to_game()  # a game of cribbage online, over the title: closed with it
+        self.open_title(greeting=words)
 
     def quit(self) -> None:
         """Quit (the title's Quit, Ctrl+Q, the window's close button); while this computer hosts a
@@ -534,6 +579,8 @@ class App:
         """Play `session` from now on, in place of the game in play (whose bot stops thinking): a new
         game here, the next round, or a table elsewhere; the window never asks which."""
         if session is not self.session:
+            if self.session.plays_again and not session.plays_again:  # this window's own game, kept aside
+                self._home = self.session
             self.session.close()
         self.session = session
         session.save()
@@ -670,6 +717,8 @@ class App:
         self._online_frame()
         top = self.scenes[-1]
         top.update(dt)
+        if self._lobby is not None:  # a table online opened from a table (played again): its job's end
+            self._lobby.update()
         self._show_caption()
         full = self._full or top is not self._last_top
         self._full, self._last_top = False, top
@@ -848,7 +897,8 @@ class App:
             if event.key == pygame.K_m:
                 self.toggle_sound()
                 return
-            if event.key == pygame.K_l:
+            top = self.scenes[-1]
+            if event.key == pygame.K_l and not (isinstance(top, EndScene) and top.asks_again):  # online: L leaves
                 self.cycle_level()
                 return
         self.scenes[-1].handle(event)

@@ -27,6 +27,14 @@ from tests.server.running import running_server
 PATIENCE = 120.0
 
 
+@pytest.fixture(autouse=True)
+def data_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The user data folder, where `online new` keeps its host tokens: the test's own."""
+    folder = tmp_path / "user-data"
+    monkeypatch.setattr("cribtiles.app.storage.default_data_dir", lambda: folder)
+    return folder
+
+
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
     with running_server() as (url, _hall):
@@ -59,11 +67,13 @@ def test_new_prints_the_tables_code_and_host_token_and_the_table_is_there(
     code, out, err = run(capsys, "new", server, "--players", "Ann,?,hard")
     assert code == 0 and err == ""
     lines = out.splitlines()
-    assert len(lines) == 2
+    assert len(lines) == 3
     assert lines[0].startswith("code ") and lines[0].endswith(": players take their seats at the table with it")
     table_code = lines[0].split()[1].rstrip(":")
     assert len(table_code) == 6 and table_code.isalpha() and table_code.isupper()
     assert lines[1].startswith("host token ") and "keep it to yourself" in lines[1]
+    web = server.replace("ws://", "http://")
+    assert lines[2] == f"invitation {web}/t/{table_code}: a browser shows the table and opens Crib Tiles at it"
 
     code, out, err = run(capsys, "status", server, table_code, "--json")
     assert code == 0, err
@@ -79,8 +89,9 @@ def test_new_as_json_gives_the_code_the_host_token_and_the_seats(
     code, out, err = run(capsys, "new", server, "--players", "?,Easy", "--rules", "joker=on", "--json")
     assert code == 0, err
     told = json.loads(out)
-    assert set(told) == {"server", "code", "host_token", "game", "seats"}
+    assert set(told) == {"server", "code", "host_token", "game", "seats", "invitation"}
     assert told["server"] == server and told["game"] == "tiles"
+    assert told["invitation"] == f"{server.replace('ws://', 'http://')}/t/{told['code']}"
     assert told["seats"] == [{"kind": "open"}, {"kind": "bot", "level": "easy"}]
     assert len(told["host_token"]) >= 22  # 128 bits or more, as URL-safe text
 
@@ -96,6 +107,10 @@ def test_new_as_json_gives_the_code_the_host_token_and_the_seats(
         (["--players", "Ann,?", "--turn-timer", "1s"], "cribtiles online new: the server refused: "),
         (["--players", "Ann,?", "--rules", "joker=maybe"], "cribtiles online new: the server refused: "),
         (["--players", "Ann,?", "--game", "chess"], "invalid choice: 'chess'"),
+        (
+            ["--players", "Ann,?", "--game", "cribbage", "--rules", "variant=three-player"],
+            "Three-player cribbage is played by three, not 2",
+        ),
     ],
 )
 def test_bad_players_rules_and_turn_timers_are_refused_in_words_with_exit_status_2(
@@ -157,6 +172,46 @@ def test_two_bot_processes_play_a_whole_game_and_status_tells_how_it_ended(
     assert lines[3].startswith("ended: ") and lines[3].endswith(f"; {won}")
 
 
+def test_partners_online_two_bot_processes_and_the_servers_two_play_and_status_tells_each_seat(
+    server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 44: `online new --game cribbage --rules variant=partnership` makes a table of four; two `online
+    bot` processes take its open seats (partners across: seats 1 and 3) and the game is played to its end;
+    status gives each seat its side's score, and both partners won."""
+    rules = "variant=partnership,target=61"
+    table_code = new_code(capsys, server, "?,easy,?,medium", "--game", "cribbage", "--rules", rules)
+    command = [sys.executable, "-m", "cribtiles", "online", "bot", server, table_code, "--seed", "2"]
+    names = ("Ann", "Cy")
+    bots = [
+        subprocess.Popen(
+            [*command, "--level", "easy", "--name", name], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        for name in names
+    ]
+    said = []
+    try:
+        for bot in bots:
+            out, err = bot.communicate(timeout=PATIENCE)
+            said.append((bot.returncode, out, err))
+    finally:
+        for bot in bots:
+            if bot.poll() is None:
+                bot.kill()
+    assert [code for code, _, _ in said] == [0, 0], said
+    code, out, err = run(capsys, "status", server, table_code, "--json")
+    assert code == 0, err
+    table = json.loads(out)
+    assert table["phase"] == "over" and table["game"] == "cribbage" and len(table["seats"]) == 4
+    scores, winners = table["scores"], table["winners"]
+    assert scores[0] == scores[2] and scores[1] == scores[3] and 61 in scores
+    assert winners in ([0, 2], [1, 3]) and scores[winners[0]] == 61
+    code, out, err = run(capsys, "status", server, table_code)
+    assert code == 0 and err == ""
+    lines = out.splitlines()
+    won = " and ".join(table["seats"][w]["name"] for w in winners)  # partners won, not tied
+    assert len(lines) == 6 and lines[5].endswith(f"; {won} won"), lines
+
+
 def test_two_bots_of_one_level_started_at_once_without_names_each_take_a_seat(
     server: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -209,6 +264,26 @@ def test_status_of_a_waiting_table_counts_its_open_seats(server: str, capsys: py
     lines = out.splitlines()
     assert lines[0] == f"table {table_code}: tiles, waiting for 2 more players"
     assert lines[1:] == ["  1. (open)", "  2. (open)", "  3. Hard    the server's bot (hard)"]
+
+
+def test_status_tells_a_table_resigned_and_one_aborted(server: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 44: who resigned and who won; an aborted table, with no result."""
+    link = Link(server)
+    try:
+        assert link.wait_connected(PATIENCE)
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "bot", "level": "easy"}]
+        resigned = link.request("create", game="tiles", seats=seats, sit=0)["code"]
+        link.request("resign", code=resigned)
+        waiting = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+        aborted = link.request("create", game="tiles", seats=waiting, sit=0)["code"]
+        link.request("abort", code=aborted)
+    finally:
+        link.close()
+    code, out, _ = run(capsys, "status", server, resigned)
+    assert code == 0 and out.splitlines()[-1] == "ended: Ann resigned; Easy won"
+    code, out, _ = run(capsys, "status", server, aborted)
+    assert code == 0 and out.splitlines()[0] == f"table {aborted}: tiles, aborted before its first move: no result"
+    assert len(out.splitlines()) == 3  # the seats, and no ending
 
 
 def test_a_bot_for_a_level_the_game_has_not_and_an_unknown_code_are_said_in_words(

@@ -138,6 +138,8 @@ def test_the_manual_page_names_every_option_of_cribtiles_help() -> None:
         "online bot",
         "online status",
         "online play",
+        "online open",
+        "online seat-bot",
     ],
 )
 def test_the_manual_page_names_every_option_of_each_subcommand(command: str) -> None:

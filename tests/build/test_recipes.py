@@ -48,7 +48,7 @@ def test_build_py_imports_without_building_and_reads_the_version() -> None:
     entry = build.desktop_entry()
     assert entry.startswith("[Desktop Entry]\n")
     fields = dict(line.split("=", 1) for line in entry.splitlines()[1:])
-    assert fields["Exec"] == "/usr/games/cribtiles"  # root's PATH has no /usr/games
+    assert fields["Exec"] == "/usr/games/cribtiles %u"  # root's PATH has no /usr/games; %u: an invitation
     assert fields["Icon"] == "cribtiles" and fields["Type"] == "Application"
     assert fields["Categories"].endswith(";")
 

@@ -321,10 +321,64 @@ def test_with_muggins_a_call_on_a_right_count_gives_the_counter_two() -> None:
     assert said_nothing.events == () and said_nothing.claim is not None and said_nothing.current_player == DEALER
 
 
-def test_with_muggins_a_count_that_reaches_the_target_ends_the_game_before_any_call() -> None:
-    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", scores=(100, 110), options=MUGGINS))
+#: The end of the records made before `end_on_answer`: a count that reached the target ended the game at once.
+BEFORE_THE_ANSWER = CribbageOptions(muggins=True, end_on_answer=False)
+
+
+def test_in_a_record_of_before_a_count_that_reached_the_target_ended_the_game_before_any_call() -> None:
+    state = all_played(
+        position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", scores=(100, 110), options=BEFORE_THE_ANSWER)
+    )
     state = state.apply(Count(20))
     assert state.is_over and state.scores[PONE] == 121 and state.claim is None and state.legal_actions() == ()
+
+
+def at_the_show(scores: tuple[int, int]) -> CribbageState:
+    """The show under muggins at `scores` (the dealer's, the non-dealer's): the non-dealer's 5H 5D 5S JC
+    with the 5C turned (29) counted right and let stand, the dealer's 4H 4D 6S 6C (24) to count."""
+    state = all_played(position("5H 5D 5S JC", "4H 4D 6S 6C", starter="5C", options=MUGGINS))
+    state = dataclasses.replace(state, scores=scores).apply(Count(29)).apply(Muggins(False))
+    assert state.current_player == DEALER and state.scores == (scores[0], scores[1] + 29)
+    return state
+
+
+def test_with_muggins_a_count_said_to_reach_the_target_that_the_cards_do_not_is_open_like_any_other() -> None:
+    state = at_the_show((96, 50)).apply(Count(27))  # 96 + 27 would win; the cards make 24: 120
+    assert state.claim is not None and not state.is_over and state.scores == (120, 79)
+    assert state.legal_actions() == (Muggins(True), Muggins(False))
+    stood = state.apply(Muggins(False))
+    assert not stood.is_over and stood.scores == (120, 79) and stood.current_player == DEALER  # the crib next
+    called = state.apply(Muggins(True))
+    assert not called.is_over and called.scores == (120, 82) and pegged(called) == [(PONE, EventKind.MUGGINS, 3)]
+
+
+def test_with_muggins_a_count_that_reaches_the_target_wins_only_once_it_is_answered() -> None:
+    over = at_the_show((100, 50)).apply(Count(27))  # the cards make 24: enough, said 3 over
+    right = at_the_show((100, 50)).apply(Count(24))
+    for said in (over, right):
+        assert said.claim is not None and not said.is_over and said.outcome is None
+        assert said.scores == (124, 79)  # pegged at once, past the target: nothing is ended or kept till the answer
+        assert said.legal_actions() == (Muggins(True), Muggins(False))
+        stood = said.apply(Muggins(False))
+        assert stood.is_over and stood.scores == (121, 79) and stood.events == ()
+        assert stood.outcome is not None and stood.outcome.winner == DEALER and stood.outcome.scores == (121, 79)
+    called = over.apply(Muggins(True))  # the excess to the caller, the game the counter's
+    assert pegged(called) == [(PONE, EventKind.MUGGINS, 3)] and called.is_over and called.scores == (121, 82)
+    wrong = right.apply(Muggins(True))
+    assert pegged(wrong) == [(DEALER, EventKind.WRONG_CALL, WRONG_CALL)] and wrong.scores == (121, 79)
+    assert wrong.outcome is not None and wrong.outcome.winner == DEALER
+    assert right.apply(Muggins(False)).record()["moves"][-2:] == ["count 24", "no muggins"]
+
+
+def test_with_muggins_the_caller_may_win_by_the_call_and_a_count_pegged_first_wins_over_it() -> None:
+    short = at_the_show((96, 90)).apply(Count(27))  # the non-dealer at 119; the dealer's 27 pegs 24: 120
+    called = short.apply(Muggins(True))
+    assert called.is_over and called.scores == (120, 121) and called.outcome is not None
+    assert called.outcome.winner == PONE  # by the 3 said over
+    both = at_the_show((100, 89)).apply(Count(29))  # 124 by the cards; the call's 5 take the caller past 121 too
+    won = both.apply(Muggins(True))
+    assert pegged(won) == [(PONE, EventKind.MUGGINS, 5)] and won.outcome is not None
+    assert won.outcome.winner == DEALER and won.scores == (121, 120)  # the count was pegged first
 
 
 def test_with_muggins_in_the_play_each_card_s_score_is_said_and_may_be_called() -> None:
@@ -373,10 +427,38 @@ def test_without_muggins_in_the_play_a_card_is_pegged_exactly() -> None:
     assert pegged(exact) == [(DEALER, PegKind.FIFTEEN, 2)] and exact.current_player == PONE and exact.claim is None
 
 
-def test_with_muggins_in_the_play_a_claim_that_reaches_the_target_ends_the_game() -> None:
-    state = play(position("7H 9S KC QC", "8D 2S 3C 4D", scores=(119, 0), options=IN_THE_PLAY), "7H")
+def test_in_a_record_of_before_a_claim_in_the_play_that_reached_the_target_ended_the_game() -> None:
+    options = CribbageOptions(play_muggins=True, end_on_answer=False)
+    state = play(position("7H 9S KC QC", "8D 2S 3C 4D", scores=(119, 0), options=options), "7H")
     state = state.apply(Muggins(False)).apply(PlayCard(parse_card("8D"), 5))  # said 5, pegs the 2 there
     assert state.is_over and state.scores == (121, 0) and state.claim is None
+
+
+def in_the_play_at(dealer: int) -> CribbageState:
+    """Muggins in the play, the dealer at `dealer`: the non-dealer's 7H laid and let stand; the dealer's
+    8D next makes fifteen (2)."""
+    state = play(position("7H 9S KC QC", "8D 2S 3C 4D", scores=(dealer, 0), options=IN_THE_PLAY), "7H")
+    return state.apply(Muggins(False))
+
+
+def test_with_muggins_in_the_play_a_card_that_reaches_the_target_wins_only_once_it_is_answered() -> None:
+    eight = parse_card("8D")
+    short = in_the_play_at(117).apply(PlayCard(eight, 5))  # said 5, would win; the cards make 2: 119
+    assert short.claim is not None and short.scores == (119, 0)
+    stood = short.apply(Muggins(False))
+    assert not stood.is_over and stood.current_player == PONE and stood.count == 15
+    for said in (2, 5):  # right, and over: the 2 the cards make reach 121 either way
+        open_call = in_the_play_at(119).apply(PlayCard(eight, said))
+        assert open_call.claim is not None and not open_call.is_over and open_call.scores == (121, 0)
+        assert open_call.legal_actions() == (Muggins(True), Muggins(False))
+        stood = open_call.apply(Muggins(False))
+        assert stood.is_over and stood.scores == (121, 0) and stood.outcome is not None
+        assert stood.outcome.winner == DEALER
+    called = in_the_play_at(119).apply(PlayCard(eight, 5)).apply(Muggins(True))
+    assert pegged(called) == [(PONE, EventKind.MUGGINS, 3)] and called.is_over and called.scores == (121, 3)
+    wrong = in_the_play_at(120).apply(PlayCard(eight, 2)).apply(Muggins(True))
+    assert pegged(wrong) == [(DEALER, EventKind.WRONG_CALL, WRONG_CALL)] and wrong.scores == (121, 0)
+    assert wrong.is_over and wrong.outcome is not None and wrong.outcome.winner == DEALER
 
 
 def test_a_record_with_muggins_both_ways_replays_the_counts_and_the_calls() -> None:
@@ -386,12 +468,29 @@ def test_a_record_with_muggins_both_ways_replays_the_counts_and_the_calls() -> N
     while state.deal_number < 3:
         state = state.apply(rng.choice(state.legal_actions()))
     record = state.record()
-    assert record["options"] == {"muggins": True, "play_muggins": True, "target": 121}
+    assert record["options"] == {"muggins": True, "play_muggins": True, "target": 121, "end_on_answer": True}
     assert any(m.startswith("count ") for m in state.log) and "muggins" in state.log
     assert any(len(m.split()) == 3 and m.startswith("play ") for m in state.log)
     assert replay(json.loads(json.dumps(record))) == state
-    older = {**record, "options": {"muggins": True, "target": 121}, "moves": []}  # a record from before the option
-    assert replay(older).options == CribbageOptions(muggins=True)
+    older = {**record, "options": {"muggins": True, "target": 121}, "moves": []}  # a record from before the options
+    assert replay(older).options == CribbageOptions(muggins=True, end_on_answer=False)
+
+
+def test_a_record_of_before_the_end_at_the_answer_replays_as_it_was_played() -> None:
+    """A game under muggins whose record does not name `end_on_answer` was played when a count that reached
+    the target ended the game at once: it replays so; under the rule of new games its moves would not."""
+    rng = random.Random(5)
+    state = new_game(5, options=dataclasses.replace(BEFORE_THE_ANSWER, target=61))
+    while not state.is_over:
+        state = state.apply(rng.choice(state.legal_actions()))
+    assert state.log[-1] == "count 29" and state.scores == (55, 61)  # the game won by a count, at once
+    record = json.loads(json.dumps(state.record()))
+    assert record["options"] == {"muggins": True, "play_muggins": False, "target": 61}  # as records were written
+    assert replay(record) == state
+    now = replay({**record, "options": {**record["options"], "end_on_answer": True}})
+    assert not now.is_over and now.claim is not None and now.scores == (55, 63)  # open to a call, as a new game
+    with pytest.raises(CribbageError, match=r"move 46 .* the game is over"):  # that count was never answered
+        replay({**record, "moves": [*record["moves"], "no muggins"]})
 
 
 # --- the end, moves' notation, records ---

@@ -1,7 +1,8 @@
 """Random-game conformance for cribtiles.cribbage: thousands of seeded games of random legal moves, with the
 rules' invariants checked at every step (the 52 cards all somewhere once, the count never above 31, scores
-only rising, the end at the target and nothing after), records that replay to the same state, and views
-that show nothing a player may not see."""
+only rising, the end at the target and nothing after, under muggins every score said aloud open to a call
+whatever it makes), records that replay to the same state, and views that show nothing a player may not
+see."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ import pytest
 
 from cribtiles.cribbage import (
     ClaimKind,
+    Count,
     CribbageError,
     CribbageOptions,
     CribbageState,
@@ -34,8 +36,48 @@ WATCHED = 20  # every 20th game also checks both views at every step and replays
 
 
 def options_for(game: int) -> CribbageOptions:
-    """Muggins in the show in every other game, in the play in every third: both, either, neither."""
-    return CribbageOptions(muggins=game % 2 == 1, target=61 if game % 5 == 0 else 121, play_muggins=game % 3 == 1)
+    """Muggins in the show in every other game, in the play in every third: both, either, neither; in every
+    seventh the end of the records made before `end_on_answer` (a count that reached the target ended the
+    game at once)."""
+    return CribbageOptions(
+        muggins=game % 2 == 1,
+        target=61 if game % 5 == 0 else 121,
+        play_muggins=game % 3 == 1,
+        end_on_answer=game % 7 != 3,
+    )
+
+
+def told(state: CribbageState) -> tuple[int, ...]:
+    """The scores less what a score said aloud and still open to a call pegged (as the table tells them)."""
+    claim = state.claim
+    if claim is None:
+        return state.scores
+    side = state.side_of(claim.counter)
+    return tuple(score - (claim.pegged if s == side else 0) for s, score in enumerate(state.scores))
+
+
+def check_scores(state: CribbageState, move: Move, before: CribbageState) -> None:
+    """Every step: scores only rise, by what the move's events peg, and stop at the target, where the game
+    ends; but under `end_on_answer` a score said aloud is open to a call whatever it makes, its points
+    pegged at once, past the target too, and the game ends at its answer, the scores kept at the target."""
+    target = state.options.target
+    gained = [now - then for now, then in zip(state.scores, before.scores, strict=True)]
+    pegged = [sum(e.points for e in state.events if state.side_of(e.player) == s) for s in range(len(gained))]
+    said = (isinstance(move, Count) and state.options.muggins) or (
+        isinstance(move, PlayCard) and state.options.play_muggins
+    )
+    if said and state.options.end_on_answer:
+        assert state.claim is not None and not state.is_over  # a window, whatever the count makes
+    if state.is_over:
+        assert max(state.scores) == target and state.outcome is not None
+        assert all(pegged[s] >= gained[s] for s in range(len(gained)))  # the winner stops at the target
+        if min(gained) < 0:  # kept at the target: only a count past it, at its answer
+            assert isinstance(move, Muggins) and state.options.end_on_answer
+            assert max(before.scores) > target and before.claim is not None
+        return
+    assert pegged == gained and min(gained) >= 0 and max(told(state)) < target
+    if not state.options.end_on_answer or state.claim is None:
+        assert max(state.scores) < target
 
 
 def check_claim(state: CribbageState, move: Move, before: CribbageState) -> None:
@@ -120,13 +162,7 @@ def play_game(game: int, watched: bool) -> CribbageState:
         state = state.apply(move)
         check_cards(state)
         check_claim(state, move, before)
-        gained = [state.scores[p] - before.scores[p] for p in (0, 1)]
-        assert min(gained) >= 0 and max(state.scores) <= target
-        pegged = [sum(e.points for e in state.events if e.player == p) for p in (0, 1)]
-        if state.is_over:
-            assert all(pegged[p] >= gained[p] for p in (0, 1))  # the winner stops at the target
-        else:
-            assert pegged == gained and max(state.scores) < target
+        check_scores(state, move, before)
         if state.deal_number != before.deal_number:
             assert state.deal_number == before.deal_number + 1 and state.dealer == 1 - before.dealer
             assert before.phase is Phase.SHOW
@@ -154,6 +190,11 @@ def test_thousands_of_random_games_keep_the_rules(thorough: bool) -> None:
     assert any(s.phase is Phase.OVER and s.show_step == 0 and s.deal_number > 1 for s in finished)  # won in the play
     calls = [m for s in finished for m in s.log if m in ("muggins", "no muggins")]
     assert calls.count("muggins") > games // 2 and calls.count("no muggins") > games // 2
+    # under muggins a game ends at the answer (a call or not) to a count that reached the target; under the
+    # rule of the records of before, at the count itself
+    ended = {(s.options.end_on_answer, s.log[-1].split()[0]) for s in finished if s.options.muggins}
+    assert {(True, "muggins"), (True, "no"), (False, "count")} <= ended, ended
+    assert (True, "count") not in ended
     assert all(not any(m.startswith("muggins") for m in s.log) for s in finished if s.options == CribbageOptions())
 
 

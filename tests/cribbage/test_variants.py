@@ -1,8 +1,9 @@
 """The variants of classic cribbage: five-card, three players, four in partnerships, a game to 61.
 
 Thousands of seeded games of random legal moves in each variant keep the rules' invariants (every card
-somewhere once, the count never above 31, scores only rising, the end at the target, views that show
-nothing a player may not see, records that replay), and a hand-worked example for each rule of a variant.
+somewhere once, the count never above 31, scores only rising, the end at the target, under muggins at the
+answer to a count, views that show nothing a player may not see, records that replay), and a hand-worked
+example for each rule of a variant.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from cribtiles.cribbage import (
 from cribtiles.cribbage.deal import Deal, first_dealer
 from cribtiles.cribbage.events import MarginKind, outcome_of
 from cribtiles.cribbage.peg import PegKind
+from tests.cribbage.test_random_games import check_scores
 
 NAMES = {2: ("You", "Bot"), 3: ("You", "West", "East"), 4: ("You", "West", "North", "East")}
 VARIANTS = (Variant.FIVE_CARD, Variant.THREE, Variant.PARTNERSHIP, Variant.SIX_CARD)
@@ -45,9 +47,14 @@ WATCHED = 25  # every 25th game also checks every player's view at every step an
 
 
 def options_for(variant: Variant, game: int) -> CribbageOptions:
-    """Muggins in the show in every other game, in the play in every third; to 121 in every fifth."""
+    """Muggins in the show in every other game, in the play in every third; to 121 in every fifth; the end
+    of the records made before `end_on_answer` in every seventh."""
     return CribbageOptions(
-        muggins=game % 2 == 1, target=121 if game % 5 == 0 else 61, play_muggins=game % 3 == 1, variant=variant
+        muggins=game % 2 == 1,
+        target=121 if game % 5 == 0 else 61,
+        play_muggins=game % 3 == 1,
+        variant=variant,
+        end_on_answer=game % 7 != 3,
     )
 
 
@@ -97,11 +104,7 @@ def play_game(variant: Variant, game: int, watched: bool) -> CribbageState:
         if state.claim is not None:
             assert state.current_player == (state.claim.counter + 1) % n
             assert state.side_of(state.current_player) != state.side_of(state.claim.counter)
-        gained = [state.scores[s] - before.scores[s] for s in range(variant.sides)]
-        assert min(gained) >= 0 and max(state.scores) <= target
-        if not state.is_over:
-            pegged = [sum(e.points for e in state.events if state.side_of(e.player) == s) for s in range(variant.sides)]
-            assert pegged == gained and max(state.scores) < target
+        check_scores(state, move, before)
         if state.phase is Phase.PLAY and state.claim is None:
             assert len(state.crib) == 4 and all(len(k) == variant.kept for k in state.shown)
         if state.deal_number != before.deal_number:

@@ -1,6 +1,8 @@
 """Whole games played on a real loopback server by a test's own seats and a spectator, every message each
 connection was sent kept: the Joker rule's slips and calls, a take-back, a match, Solitaire, cribbage's
-muggins in the show and the play. `test_protocol_doc.py` holds the protocol's page to them (issue 43)."""
+muggins in the show and the play, its three players and partners with crib cards laid before the game
+comes to their seats, a game resigned and a table played again. `test_protocol_doc.py` holds the
+protocol's page to them (issues 43, 44)."""
 
 from __future__ import annotations
 
@@ -141,11 +143,12 @@ def act(conn: Conn, **fields: Any) -> bool:
 # --- the tile game ---
 
 
-def tile_play(table: Table, slips: bool, undo: bool) -> None:
+def tile_play(table: Table, slips: bool, undo: bool, resign_after: int | None = None) -> None:
     """Play a tile table to the end of its match. With `slips` (the Joker rule): every fifth play is
     declared 2 under its worth with one of its combinations pointed at, every seventh 3 over, and the next
     person calls each; the first fair play after the tenth is called wrongly. With `undo`: the first
-    person's turn after the sixth turn is asked back and the next person agrees."""
+    person's turn after the sixth turn is asked back and the next person agrees. With `resign_after`: the
+    person to move once that many turns are made resigns."""
     plays = 0
     fair_last = called_wrongly = asked_back = False
     for _ in range(MOST_STEPS):
@@ -161,6 +164,9 @@ def tile_play(table: Table, slips: bool, undo: bool) -> None:
         person = table.mover()
         if person is None:
             table.wait()
+            continue
+        if resign_after is not None and len(_turns(person.state)) >= resign_after:
+            with_refusal(person, "resign")
             continue
         if slips and fair_last and not called_wrongly and plays > 10 and person.state.get("may_call"):
             called_wrongly = with_refusal(person, "call", ply=person.state["ply"])
@@ -239,23 +245,31 @@ def with_refusal(conn: Conn, kind: str, **fields: Any) -> bool:
 # --- cribbage ---
 
 
-def cribbage_play(table: Table) -> None:
+def cribbage_play(table: Table, resign_after: int | None = None) -> None:
     """Play a cribbage table to its end: each person lays and counts from its view's legal moves; every
     fourth count is said as 0, and under muggins in the play every sixth card laid is said to score 9;
     the other calls muggins on those (by `call` and by `act`, in turn), lets the others stand (`no
     muggins`, once `let stand`), and calls its fourth answer wrongly if it was a fair one. The first
-    person asks the coach for a hint once."""
+    person asks the coach for a hint once. In the discard, the people lay away from the last seat the
+    game comes to back to the first, each before its turn (as people at one table do, all at once)."""
     counts = cards = answers = 0
     slipped = hinted = False
     for _ in range(MOST_STEPS):
         state = table.settle()
         if state["phase"] == "over":
             return
+        early = _laying_away(table, state)
+        if early is not None:
+            act(early, move=table.rng.choice(early.state["view"]["legal"]))
+            continue
         person = table.mover()
         if person is None:
             table.wait()
             continue
         mine = person.state
+        if resign_after is not None and mine["public"]["ply"] >= resign_after:
+            with_refusal(person, "resign")
+            continue
         if mine.get("may_call"):
             answers += 1
             if slipped or answers == 4:
@@ -280,23 +294,63 @@ def cribbage_play(table: Table) -> None:
         slipped = act(person, move=move) and move.endswith((" 0", " 9"))
 
 
+def _laying_away(table: Table, newest: dict[str, Any]) -> Conn | None:
+    """The person who lays away next before the game comes to them: the last to be asked of those who
+    may, sent the newest state (None: none, or only the one the game waits for)."""
+    ready = [
+        c
+        for c in table.people.values()
+        if c.state.get("ply") == newest["ply"] and c.seat != newest.get("to_move") and _may_discard(c.state)
+    ]
+    seats = len(newest["seats"])
+    return max(ready, key=lambda c: (int(c.seat or 0) - int(newest.get("to_move") or 0)) % seats, default=None)
+
+
+def _may_discard(state: dict[str, Any]) -> bool:
+    return any(move.startswith("discard") for move in (state.get("view") or {}).get("legal", ()))
+
+
 @contextmanager
 def server() -> Iterator[str]:
     with running_server(limits=FAST) as (url, _hall):
         yield url
 
 
-def played(game: str, seats: list[dict[str, Any]], **settings: Any) -> list[dict[str, Any]]:
-    """Every message the connections at a whole game of `game` were sent."""
+def play_again(table: Table) -> None:
+    """The first person asks to play the finished table again, and every other person agrees."""
+    people = list(table.people.values())
+    assert with_refusal(people[0], "rematch")
+    for person in people[1:]:
+        for _ in range(MOST_STEPS):
+            table.settle()
+            if (person.state.get("rematch") or {}).get("waiting"):
+                break
+            table.wait()
+        assert with_refusal(person, "rematch_answer", yes=True)
+    for _ in range(MOST_STEPS):
+        if all((p.state.get("rematch") or {}).get("table") for p in people):
+            return
+        table.settle()
+        table.wait()
+
+
+def played(
+    game: str, seats: list[dict[str, Any]], resign_after: int | None = None, again: bool = False, **settings: Any
+) -> list[dict[str, Any]]:
+    """Every message the connections at a whole game of `game` were sent (a game its person to move
+    resigns once `resign_after` moves are made; one played `again` once over)."""
     with server() as url:
         table = Table(url, game, seats, coach=True, turn_timer=3600, **settings)
         try:
             if game == "tiles":
                 rules = str(settings.get("rules", ""))
-                tile_play(table, slips="joker=on" in rules, undo=len(table.people) == 2 and "rounds" not in rules)
+                undo = len(table.people) == 2 and "rounds" not in rules
+                tile_play(table, slips="joker=on" in rules, undo=undo, resign_after=resign_after)
             else:
-                cribbage_play(table)
+                cribbage_play(table, resign_after)
             assert table.settle()["phase"] == "over"
+            if again:
+                play_again(table)
         finally:
             table.close()
         return table.heard

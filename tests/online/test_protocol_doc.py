@@ -15,11 +15,13 @@ from typing import Any
 import pytest
 
 import cribtiles
+from cribtiles.online.client import Link
 from cribtiles.online.protocol import MESSAGES, VERSION, OtherVersion, ProtocolError, read, read_welcome, write
 from cribtiles.server.cribbage_room import CribbageGame
 from cribtiles.server.rooms import Room
 from cribtiles.server.tiles_room import TilesGame
-from tests.online.played import played
+from tests.online.played import WAIT, played
+from tests.server.running import running_server
 
 ROOT = Path(cribtiles.__file__).parent
 DOC = ROOT.parent / "docs" / "protocol.md"
@@ -165,7 +167,9 @@ def walk(value: Any, path: str) -> Iterator[tuple[str, Any]]:
 
 #: The games whose messages are recorded: the tile game of 2 to 4 seats with the Joker rule (slips,
 #: calls, a wrong call), a take-back, a match, Solitaire, bots of the server's; cribbage with muggins in
-#: the show and in the play, between two people and against a bot. Each is seeded: the same every run.
+#: the show and in the play, between two people and against a bot, of three people, and of partners (a
+#: bot among them), crib cards laid before their turn; a tile match and a game of cribbage resigned, the
+#: match played again. Each is seeded: the same every run.
 GAMES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
     ("tiles", [{"kind": "open"}] * 2, {"seed": 11}),
     ("tiles", [{"kind": "open"}] * 3, {"rules": "joker=on", "seed": 12}),
@@ -174,20 +178,47 @@ GAMES: list[tuple[str, list[dict[str, Any]], dict[str, Any]]] = [
     ("tiles", [{"kind": "open"}] * 2, {"rules": "mode=solitaire", "seed": 15}),
     ("cribbage", [{"kind": "open"}] * 2, {"rules": "muggins=on,play_muggins=on,target=61", "seed": 16}),
     ("cribbage", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], {"rules": "muggins=on,target=61", "seed": 17}),
+    ("tiles", [{"kind": "open"}] * 2, {"rules": "rounds=2", "seed": 18, "resign_after": 5, "again": True}),
+    ("cribbage", [{"kind": "open"}, {"kind": "bot", "level": "easy"}], {"seed": 19, "resign_after": 9}),
+    ("cribbage", [{"kind": "open"}] * 3, {"rules": "variant=three-player,muggins=on,target=61", "seed": 18}),
+    (
+        "cribbage",
+        [{"kind": "open"}, {"kind": "bot", "level": "easy"}, {"kind": "open"}, {"kind": "open"}],
+        {"rules": "variant=partnership,play_muggins=on,target=61", "seed": 19},
+    ),
 ]
 
 
 @pytest.fixture(scope="module")
 def heard() -> list[dict[str, Any]]:
-    """Every message the connections at the recorded games were sent."""
-    return [message for game, seats, settings in GAMES for message in played(game, seats, **settings)]
+    """Every message the connections at the recorded games were sent, and a list of open tables."""
+    return [message for game, seats, settings in GAMES for message in played(game, seats, **settings)] + listed()
+
+
+def listed() -> list[dict[str, Any]]:
+    """The `tables` a server answers `open_tables` with, while a public table of each game waits (one of
+    them with its creator seated, one with a seat the host gave to a bot)."""
+    with running_server() as (url, _hall):
+        link = Link(url)
+        try:
+            assert link.wait_connected(WAIT)
+            ann = [{"kind": "person", "name": "Ann"}, {"kind": "open"}, {"kind": "open"}]
+            made = link.request("create", WAIT, game="tiles", seats=ann, sit=0, public=True, rules="joker=on")
+            link.request("seat_bot", WAIT, code=made["code"], host=made["host"], seat=2, level="easy")
+            link.request("create", WAIT, game="cribbage", seats=[{"kind": "open"}] * 2, public=True)
+            link.request("create", WAIT, game="tiles", seats=[{"kind": "open"}] * 2)  # not public: not listed
+            answer = link.request("open_tables", WAIT)
+        finally:
+            link.close()
+    assert [(t["game"], t["open"]) for t in answer["tables"]] == [("cribbage", 2), ("tiles", 1)]
+    return [answer]
 
 
 def sent(heard: list[dict[str, Any]]) -> dict[str, set[type]]:
     """Every field of the states and statuses in `heard`, with the JSON kinds of its values."""
     fields: dict[str, set[type]] = {}
     for message in heard:
-        if message["type"] in ("state", "table"):
+        if message["type"] in ("state", "table", "tables"):
             root = message["type"]
             for path, value in walk(message[root], root):
                 fields.setdefault(path, set()).add(type(value))
@@ -206,6 +237,23 @@ def test_the_recorded_games_meet_every_kind_of_state(heard: list[dict[str, Any]]
     assert any(s["public"]["claim"] for s in states if "public" in s)
     assert any(s["match"]["finished"] for s in states if "match" in s)
     assert {m["table"]["phase"] for m in heard if m["type"] == "table"} == {"waiting", "over"}
+    assert {s["game"] for s in states if s["resigned"] is not None} == {"tiles", "cribbage"}
+    assert any((s["rematch"] or {}).get("ended") == "made" for s in states)
+    assert any((s["rematch"] or {}).get("waiting") for s in states)
+    assert any(m["type"] == "rematched" for m in heard)
+    assert {len(s["seats"]) for s in states if s["game"] == "cribbage"} == {2, 3, 4}
+    assert any(laid_early(s) for s in states), "no person laid their crib cards before the game came to them"
+
+
+def laid_early(state: dict[str, Any]) -> bool:
+    """A cribbage seat's state in the discard whose own crib cards are laid while a seat the game asks
+    before it has not laid its own (issue 44)."""
+    view = state.get("view")
+    if view is None or view["phase"] != "discard" or not view["discards"]:
+        return False
+    seats, dealer = len(view["names"]), view["dealer"]
+    asked_before = [(dealer + k) % seats for k in range(1, 1 + (view["player"] - dealer - 1) % seats)]
+    return any(not view["discarded_by"][p] for p in asked_before)
 
 
 def test_every_field_sent_is_described_with_its_kind(heard: list[dict[str, Any]]) -> None:

@@ -762,6 +762,7 @@ def test_end_reasons_are_an_enum_that_reads_as_the_old_strings() -> None:
         ("BLOCKED", "blocked"),
         ("LOCKED", "locked"),
         ("IDLE", "idle"),
+        ("RESIGNED", "resigned"),  # the table's end, not the rules': a player gave the game up (issue 44)
     ]
     assert (END_OUT, END_BLOCKED, END_LOCKED) == (EndReason.OUT, EndReason.BLOCKED, EndReason.LOCKED)
     assert END_LOCKED is EndReason.LOCKED and f"{END_OUT}" == "out" and END_BLOCKED == "blocked"

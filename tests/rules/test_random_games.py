@@ -267,7 +267,7 @@ def test_random_games_end_in_every_way() -> None:
             state = state.apply(rng.choice(state.legal_actions()))
         assert state.outcome is not None
         reasons.add(state.outcome.reason)
-    assert reasons == set(EndReason)
+    assert reasons == set(EndReason) - {EndReason.RESIGNED}  # a resignation is a player's, never the rules' end
 
 
 # --- issue 28: a board locks only when nobody can play ---

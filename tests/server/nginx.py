@@ -1,7 +1,8 @@
 """A real reverse proxy for the tests: the distribution's nginx, started on 127.0.0.1 with a configuration
 written in a folder of the test's (no daemon; its pid file, logs and temporary files there too), in front
-of a server, setting `X-Forwarded-For` as the README tells a host to. A missing nginx fails the test in
-words: a test that skipped would prove nothing (.ci/run installs it)."""
+of a server, setting `X-Forwarded-For`, `X-Forwarded-Host` and `X-Forwarded-Proto` as the README tells a
+host to. A missing nginx fails the test in words: a test that skipped would prove nothing (.ci/run installs
+it)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,8 @@ http {{
             proxy_set_header Upgrade $http_upgrade;
             proxy_set_header Connection "upgrade";
             proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;
+            proxy_set_header X-Forwarded-Host $http_host;
+            proxy_set_header X-Forwarded-Proto $scheme;
             proxy_read_timeout 60s;
         }}
     }}

@@ -1,5 +1,6 @@
 """People at a server's table in tests: a `Link` that holds one seat (or watches), keeps the newest state
-it was sent, and waits for a state it wants, always with a timeout (issue 31)."""
+it was sent, and waits for a state it wants, always with a timeout (issue 31); a cribbage seat bot that
+lays its crib cards as soon as they are dealt, as people may (issue 44)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cribtiles.online.client import Link
+from cribtiles.online.botclient import SeatBot, cribbage_move
+from cribtiles.online.client import Link, NotConnected, Refused
 
 WAIT = 20.0
 
@@ -32,6 +34,7 @@ class Player:
         self.seat: int | None = None
         self.state: dict[str, Any] = {}
         self.said: list[dict[str, Any]] = []
+        self.other: list[dict[str, Any]] = []  # any other message the server sent by itself (`rematched`)
 
     def join(self, name: str, seat: int | None = None) -> int:
         answer = self.link.request("join", WAIT, code=self.code, name=name, seat=seat)
@@ -61,6 +64,8 @@ class Player:
                 self.take(message["state"])
             elif message["type"] == "said":
                 self.said.append(message)
+            else:
+                self.other.append(message)
             message = self.link.next_message(0)
 
     def wait_until(self, wanted: Callable[[dict[str, Any]], bool], timeout: float = WAIT) -> dict[str, Any]:
@@ -88,3 +93,24 @@ def turn_of(state: dict[str, Any]) -> tuple[int, int]:
     """(round index, turns made in it) of a tile table's state."""
     match = state["match"]
     return len(match["finished"]), len(match["game"]["turns"])
+
+
+class Eager(SeatBot):
+    """A seat bot that lays its crib cards the moment they are dealt, as a person may, whoever the game
+    waits for (issue 44): `early` counts those laid before the game came to its seat."""
+
+    early = 0
+
+    def step(self, state: dict[str, Any]) -> None:
+        view = state.get("view") or {}
+        mine = state.get("phase") == "playing" and state.get("you") == self.seat
+        if mine and state.get("to_move") != self.seat and any(m.startswith("discard") for m in view["legal"]):
+            move = cribbage_move(state, self.level, self._rng(state["ply"], "early"))
+            try:
+                answer = self.link.request("act", code=self.code, ply=state["ply"], move=move)
+            except (Refused, NotConnected):
+                return  # another's move came first: the next state says what now
+            self.early += 1
+            self.step(answer["state"])
+            return
+        super().step(state)

@@ -24,11 +24,13 @@ def running_server(
     any_seed: bool = True,
     proxies: Proxies | None = None,
     origins: tuple[str, ...] = (),
+    download: str | None = None,
 ) -> Iterator[tuple[str, Hall]]:
     """A server on 127.0.0.1 (a free port) for the block: its address and its hall (whose clock, for
     the turn timers and the limits, is `clock`). Unlike `cribtiles serve`, it takes a client's seed at
     any table (`any_seed`), so that a test's game among several seats is the same every time. It reads
-    forwarded addresses from `proxies` and lets web pages of `origins` in, as `cribtiles serve` does."""
+    forwarded addresses from `proxies`, lets web pages of `origins` in, and its invitation pages say to get
+    the game at `download`, as `cribtiles serve` does."""
     store = store or (SqliteStore(path) if path is not None else MemoryStore())
     loop = asyncio.new_event_loop()
     ready = threading.Event()
@@ -37,7 +39,7 @@ def running_server(
     hall_box: list[Hall] = []
 
     async def main() -> None:
-        hall = Hall(store, limits, clock=clock, bots=bots, any_seed=any_seed, proxies=proxies)
+        hall = Hall(store, limits, clock=clock, bots=bots, any_seed=any_seed, proxies=proxies, download=download)
         hall_box.append(hall)
         stop = loop.create_future()
         loop_stop.append(stop)

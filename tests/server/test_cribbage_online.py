@@ -1,7 +1,8 @@
 """Classic cribbage through a real server on the loopback address: whole games of two people (two seat
 bots) and of a person against the server's bot, muggins called by each person, and every frame the
 server sends a seat, or a spectator, searched for a card that seat may not see, the deck's order or the
-seed while the game is on (issue 31)."""
+seed while the game is on (issue 31). Three players and partners, whose people lay their crib cards at
+once, before the game comes to them (issue 44)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ import pytest
 from cribtiles.cribbage.cards import Card
 from cribtiles.cribbage.events import EventKind
 from cribtiles.cribbage.muggins import Claim, ClaimKind
-from cribtiles.cribbage.options import Phase
+from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
 from cribtiles.online.botclient import SeatBot
 from cribtiles.online.client import Link, Refused
 from cribtiles.rules.errors import IllegalMove
@@ -26,6 +27,7 @@ from cribtiles.server.front import Hall, Limits
 from cribtiles.server.rooms import Place, Room, Settings
 from cribtiles.table.cribbage.public import public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
+from tests.server.players import Eager
 from tests.server.running import running_server
 
 #: Bots answer in milliseconds: the server's allowance of messages a second is raised for them.
@@ -52,8 +54,9 @@ def hidden(table: CribbageTable, seat: int | None) -> set[Card]:
         public.add(state.starter)
     if seat is not None and state.phase is Phase.SHOW and state.claim is None and table.to_move == seat:
         public |= set(state.show_cards(state.show_step)[0])  # yours, or your crib, turned up to count
-    others = (0, 1) if seat is None else (1 - seat,)
+    others = [p for p in range(state.players) if p != seat]  # a partner's hand too
     secret = {c for p in others for c in (*state.hands[p], *state.shown[p], *state.discards[p])}
+    secret |= set(state.crib)  # the three-player crib's card from the deck, too, until it is counted
     if seat is not None:
         secret -= {*state.hands[seat], *state.shown[seat], *state.discards[seat]}
     return secret - public
@@ -128,12 +131,16 @@ def test_the_rules_are_read_from_text_and_a_wrong_table_is_refused_in_words(serv
     options = read_rules("muggins=on, play-muggins=yes,target=61")
     assert (options.muggins, options.play_muggins, options.target) == (True, True, 61)
     assert read_rules("variant=six-card") == read_rules("")
+    assert [read_rules(f"variant={v}").variant for v in ("five-card", "three-player", "partnership")] == [
+        Variant.FIVE_CARD,
+        Variant.THREE,
+        Variant.PARTNERSHIP,
+    ]
+    assert read_rules("variant=five-card,target=61") == CribbageOptions(variant=Variant.FIVE_CARD, target=61)
     for text, words in (
         ("joker=on", "cribbage has no rule 'joker'"),
         ("muggins=maybe", "muggins is on or off"),
         ("target=9", "31 to 1000"),
-        ("variant=three-player", "only six-card cribbage for now, not three players"),
-        ("variant=five-card", "only six-card cribbage for now, not five-card"),
         ("variant=bridge", "no variant 'bridge'"),
         ("muggins", "name=value"),
     ):
@@ -143,8 +150,14 @@ def test_the_rules_are_read_from_text_and_a_wrong_table_is_refused_in_words(serv
     try:
         with pytest.raises(Refused, match="no rule 'joker'"):
             link.request("create", game="cribbage", seats=[{"kind": "open"}, {"kind": "open"}], rules="joker=on")
-        with pytest.raises(Refused, match="played by two"):
+        with pytest.raises(Refused, match="Six-card cribbage is played by two, not 3"):
             link.request("create", game="cribbage", seats=[{"kind": "open"}] * 3)
+        with pytest.raises(Refused, match="Three-player cribbage is played by three, not 4"):
+            link.request("create", game="cribbage", seats=[{"kind": "open"}] * 4, rules="variant=three-player")
+        with pytest.raises(Refused, match="Partnership cribbage is played by four, not 2"):
+            link.request("create", game="cribbage", seats=[{"kind": "open"}] * 2, rules="variant=partnership")
+        made = link.request("create", game="cribbage", seats=[{"kind": "open"}] * 4, rules="variant=partnership")
+        assert server[1].rooms[made["code"]].phase == "waiting"
     finally:
         link.close()
 
@@ -183,6 +196,95 @@ def test_two_people_play_a_whole_game_and_no_frame_tells_a_secret(server: tuple[
     assert frames.found == []
     # every seat and the spectator were sent the game all through it, and every frame was searched
     assert frames.checked.get(0, 0) > 100 and frames.checked.get(1, 0) > 100 and frames.checked.get(None, 0) > 100
+
+
+@pytest.mark.parametrize(
+    ("rules", "levels"),
+    [("variant=three-player,muggins=on,target=61", ("easy", "hard", "medium")),
+     ("variant=partnership,play_muggins=on,target=61", ("easy", "hard", "medium", "easy"))],
+    ids=["three players", "partners"],
+)  # fmt: skip
+def test_three_or_four_people_lay_away_at_once_and_no_frame_tells_a_secret(
+    server: tuple[str, Hall], rules: str, levels: tuple[str, ...]
+) -> None:
+    url, hall = server
+    frames = Frames(hall)
+    links = [connected(url) for _ in range(len(levels) + 1)]
+    watcher = links[-1]
+    try:
+        made = links[0].request("create", game="cribbage", seats=[{"kind": "open"}] * len(levels), rules=rules, seed=12)
+        frames.code = code = made["code"]
+        watcher.request("watch", code=code)
+        watcher.watch(code)
+        bots = [Eager(link, code, level, seed=n) for n, (link, level) in enumerate(zip(links, levels, strict=False))]
+        assert [bot.take_seat(name) for bot, name in zip(bots, ("Ann", "Ben", "Cy", "Di"), strict=False)] == list(
+            range(len(levels))
+        )
+        outcomes = play_both(*bots)
+        assert all(o is not None and o.over for o in outcomes)
+        room = hall.rooms[code]
+        assert isinstance(room.game, CribbageGame)
+        table = room.game.table
+        state = table.state
+        assert table.is_over and state.players == len(levels) and state.deal_number >= 2 and max(state.scores) == 61
+        assert sum(bot.early for bot in bots) >= state.deal_number  # people laid away before their turn each deal
+        assert CribbageTable.from_json(outcomes[0].state["record"]).state.log == state.log  # it replays
+        status = links[0].request("status", code=code)["table"]
+        outcome = state.outcome
+        assert outcome is not None and status["winners"] == list(outcome.winners)
+        assert status["scores"] == [state.scores[state.side_of(p)] for p in range(len(levels))]  # partners: one score
+        assert len(status["winners"]) == (2 if len(levels) == 4 else 1)
+    finally:
+        for link in links:
+            link.close()
+    assert frames.found == []
+    assert all(frames.checked.get(seat, 0) > 50 for seat in (*range(len(levels)), None)), frames.checked
+
+
+def test_people_lay_away_in_any_order_kept_from_the_others_and_through_a_restart() -> None:
+    """Four people in partnerships: the dealer lays away first, though the engine asks the player on the
+    dealer's left first: the others are told only that the dealer has laid away, the card stays the
+    dealer's; the turn timer still runs for the player the engine waits for; the table kept and loaded
+    again (a restarted server) still holds the card laid; the game goes on in the engine's order."""
+    places = [Place("person", name) for name in ("Ann", "Ben", "Cy", "Di")]
+    settings = Settings(rules="variant=partnership", turn_timer=60)
+    room, _host = Room.new("ABCDEF", "cribbage", places, settings, 3, now=0.0)
+    for name in ("Ann", "Ben", "Cy", "Di"):
+        room.take(name, 0.0)
+    game = room.game
+    assert isinstance(game, CribbageGame)
+    dealer = game.table.state.dealer
+    order = [(dealer + k) % 4 for k in (1, 2, 3, 4)]  # the engine's: from the dealer's left, the dealer last
+    assert game.to_move == order[0]
+    laid = str(game.table.view(dealer).legal[0])
+    card = laid.split()[1]
+    assert room.act(dealer, {"type": "act", "ply": room.ply, "move": laid}, 1.0) and game.table.ply == 0
+    with pytest.raises(IllegalMove, match="not your turn"):
+        room.act(dealer, {"type": "act", "ply": room.ply, "move": laid}, 2.0)  # laid once
+    for seat in range(4):
+        told = room.shown(seat, 2.0)
+        assert told["view"]["discarded_by"] == [s == dealer for s in range(4)] and told["to_move"] == order[0]
+        assert told["public"]["hand_sizes"] == [4 if s == dealer else 5 for s in range(4)]
+        assert (card in json.dumps(told)) == (seat == dealer)
+        assert len(told["view"]["legal"]) == (0 if seat == dealer else 5)  # the others may lay theirs, too
+    assert card not in json.dumps(room.shown(None, 2.0)) and card not in json.dumps(room.summary(2.0))
+    assert room.deadline() == 61.0 and room.due(61.0) == (order[0], "easy")  # the timer is the engine's turn's
+    again = Room.from_data(json.loads(json.dumps(room.data())), 3.0)
+    assert isinstance(again.game, CribbageGame) and again.game.table.ahead == game.table.ahead
+    for seat in (*range(4), None):
+        assert again.shown(seat, 5.0) | {"seats": None} == room.shown(seat, 5.0) | {"seats": None}
+    stale = room.ply
+    third = str(game.table.view(order[2]).legal[0])
+    assert room.act(order[2], {"type": "act", "ply": stale, "move": third}, 4.0)
+    second = str(game.table.view(order[1]).legal[0])
+    with pytest.raises(IllegalMove, match="moved on"):  # another's came first: sent again on the new ply
+        room.act(order[1], {"type": "act", "ply": stale, "move": second}, 4.0)
+    assert room.act(order[1], {"type": "act", "ply": room.ply, "move": second}, 4.0) and game.table.ply == 0
+    said = room.stand_in(order[0], "easy", 70.0)  # out of time: a bot lays away for them, then the rest are made
+    assert said == f"{places[order[0]].name}'s time for the move ran out. The easy bot moved for them."
+    assert game.table.ply == 4 and game.table.ahead == {} and game.table.state.phase is Phase.PLAY
+    log = game.table.state.log
+    assert log[1:] == (second, third, laid) and [h.player for h in game.table.story] == order
 
 
 def test_a_person_against_the_servers_bot(server: tuple[str, Hall]) -> None:

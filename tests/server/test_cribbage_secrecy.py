@@ -1,8 +1,10 @@
 """Every frame the server sends over whole games of cribbage under muggins (in the show, and in the play
 too), played by seat bots that miscount both ways over their own links (each asking the table's status
 as it answers a count) before a spectator: while a score said aloud may still be called, no frame tells
-what it makes (its event's points, the counter's score or back peg, the status's scores); once it is
-answered, its points are there (issue 43)."""
+what it makes (its event's points, the counter's score or back peg, the status's scores, the moves
+offered once it stands); once it is answered, its points are there. Nor does a window's existence: every
+score said aloud opens one, one that reaches the target too, and the game ends at its answer (issue 43).
+Three players, and partners, who peg to one score a side, too (issue 44)."""
 
 from __future__ import annotations
 
@@ -10,7 +12,7 @@ import json
 import random
 import threading
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
@@ -21,7 +23,7 @@ from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN
 from cribtiles.online import botclient
 from cribtiles.online.botclient import Outcome, SeatBot
 from cribtiles.online.client import Link
-from cribtiles.server.cribbage_room import CribbageGame
+from cribtiles.server.cribbage_room import CribbageGame, read_rules
 from cribtiles.server.front import Client, Hall, Limits
 
 from .running import running_server
@@ -57,8 +59,9 @@ def record_frames(hall: Hall, codes: list[str]) -> list[Frame]:
 
 def miscounting(state: dict[str, Any], level: str, rng: random.Random) -> str:
     """A seat bot's move, then now and then miscounted on purpose (the bots never count over, and the
-    exact levels never under): a count or a card's score said over or short, a right count called, or a
-    card laid (a count made) while the other's score waits, which lets it stand."""
+    exact levels never under): a count or a card's score said over or short (near the end, over to just
+    reach the target), a right count called, or a card laid (a count made) while the other's score waits,
+    which lets it stand."""
     move = parse_move(botclient.cribbage_move(state, level, rng))
     roll = rng.random()
     if state.get("may_call") and roll < 0.5:
@@ -67,15 +70,30 @@ def miscounting(state: dict[str, Any], level: str, rng: random.Random) -> str:
             return str(rng.choice(plain))  # laid on: the other's score stands
     if isinstance(move, Muggins) and not move.claim and roll < 0.25:
         return "muggins"  # a call on a count that may well be right: it costs the caller
+    short = _short_of_target(state)
     if isinstance(move, Count) and move.declared is not None:
-        return str(Count(_miscount(move.declared, MOST_SHOWN, roll, rng)))
+        return str(Count(_miscount(move.declared, MOST_SHOWN, roll, rng, short)))
     if isinstance(move, PlayCard) and move.claim is not None:
-        return str(PlayCard(move.card, _miscount(move.claim, MOST_PEGGED, roll, rng)))
+        return str(PlayCard(move.card, _miscount(move.claim, MOST_PEGGED, roll, rng, short)))
     return str(move)
 
 
-def _miscount(said: int, most: int, roll: float, rng: random.Random) -> int:
-    """`said` now and then over or short; a score of nothing more often over (the engine pegs nothing then)."""
+def _short_of_target(state: dict[str, Any]) -> int:
+    """The points the seat still needs to reach the target, as its view tells its score."""
+    view = state["view"]
+    side = view["player"] % len(view["scores"])  # partners peg to one score
+    return int(view["options"]["target"]) - int(view["scores"][side])
+
+
+#: How near the target a count is said over to reach it: the window that opens must not say it is over.
+NEAR = 6
+
+
+def _miscount(said: int, most: int, roll: float, rng: random.Random, short: int) -> int:
+    """`said` now and then over or short; a score of nothing more often over (the engine pegs nothing then);
+    a score that leaves its counter at most NEAR short of the target, half the time said to reach it."""
+    if 0 < short - said <= NEAR and short <= most and roll < 0.5:
+        return short
     if roll < (0.6 if said == 0 else 0.3):
         return min(most, said + rng.randint(1, 4))
     if roll < 0.45:
@@ -101,6 +119,33 @@ class OpenCallLeaks:
         self.found: list[str] = []
         self.met: dict[str, int] = {}
         self.back_pegs: dict[int, list[int]] = {}  # the back pegs each move's frames told
+
+    def check_windows(self) -> None:
+        """Every score said aloud (a count in the show under muggins, a card laid under muggins in the play)
+        opened a window, whatever it makes: one that reaches the target too, or a window that opened would
+        say the count was over, and a game that ended at once that it was not; and whether the game ended at
+        an answer (as one must, whose last points a count said aloud pegged)."""
+        for ply in range(1, len(self.states)):
+            before, after = self.states[ply - 1], self.states[ply]
+            move = parse_move(after.log[-1])
+            said = (isinstance(move, Count) and before.options.muggins) or (
+                isinstance(move, PlayCard) and before.options.play_muggins
+            )
+            if not said:
+                continue
+            claim = after.claim
+            if claim is None:
+                self.found.append(f"move {ply}: a score said aloud ({after.log[-1]}) opened no window")
+                continue
+            self.see("said aloud, open")
+            short = before.options.target - before.scores[before.side_of(claim.counter)]
+            if claim.pegged >= short:
+                self.see("made enough to reach the target, open")
+            elif claim.declared >= short:
+                self.see("said enough to reach the target, the cards short, open")
+        final = self.states[-1]
+        if final.log[-1] in ("muggins", "no muggins") and final.scores != self.states[-2].scores:
+            self.see("the game ended at an answer")
 
     def see(self, what: str) -> None:
         self.met[what] = self.met.get(what, 0) + 1
@@ -131,21 +176,33 @@ class OpenCallLeaks:
         self.see(f"open in the {claim.kind}")
         if claim.declared and not claim.pegged:
             self.see("said, pegging nothing")
-        if state.scores[claim.counter] - claim.pegged + claim.declared >= state.options.target:
-            # not a leak of the frame's: that the window opened at all says the count was over (the engine
-            # ends the game at once when what it pegs reaches the target); counted, not asserted (issue 43)
-            self.see("said enough to reach the target")
+        if state.scores[state.side_of(claim.counter)] - claim.pegged + claim.declared >= state.options.target:
+            self.see("said enough to reach the target, told")  # the window's existence: `check_windows`
         self._scores("the public scores", public["scores"], state, ply)
         before = self.back_pegs.get(ply - 1)  # none when the move before came with this one (a card laid on)
         if before is not None:
             self.see("back pegs, open")
-            if public["previous"] != before:
+            if public["previous"] != before:  # one a side
                 self.found.append(f"move {ply}: the back pegs moved by a count open to a call ({public['previous']})")
         if "view" in told:
             view = told["view"]
             self._scores("a view's scores", view["scores"], state, ply)
             if any(e["kind"] in SAID for e in view["events"]):
                 self.found.append(f"move {ply}: a view told the event of a count open to a call")
+        if told.get("may_call"):
+            self._after_answer(told.get("after_answer"), state, frame.seat, ply)
+
+    def _after_answer(self, told: list[str] | None, state: CribbageState, seat: int | None, ply: int) -> None:
+        """The moves the answerer is offered once the score stands are those of the game going on: none
+        missing because letting it stand would end the game (that says what the cards make)."""
+        self.see("moves after the answer, told")
+        endless = replace(state, options=replace(state.options, target=1000)).apply(Muggins(False))
+        assert not endless.is_over  # a game to 1000 goes on: its moves are those of the game going on
+        going_on = [str(m) for m in endless.legal_actions()] if endless.current_player == seat else []
+        if told != going_on:
+            self.found.append(f"move {ply}: the moves offered once the count stands ({told}) tell what it makes")
+        if going_on and state.apply(Muggins(False)).is_over:
+            self.see("moves after the answer, told where letting it stand ends the game")
 
     def _scores(self, what: str, scores: list[int], state: CribbageState, ply: int) -> None:
         """The scores told: while a score said aloud waits, the counter's as before it; else the game's."""
@@ -155,7 +212,8 @@ class OpenCallLeaks:
                 self.found.append(f"move {ply}: {what} {scores} are not the game's {list(state.scores)}")
             return
         true = list(state.scores)
-        expected = [s - (claim.pegged if side == claim.counter else 0) for side, s in enumerate(true)]
+        counter = state.side_of(claim.counter)
+        expected = [s - (claim.pegged if side == counter else 0) for side, s in enumerate(true)]
         if scores != expected:
             self.found.append(f"move {ply}: {what} {scores} tell what a count open to a call pegged ({true})")
 
@@ -188,7 +246,10 @@ class OpenCallLeaks:
         self.see("status")
         if state.claim is not None:
             self.see("status, open")
-        self._scores("the status's scores", table["scores"], state, table["turns"])
+        by_side = {state.side_of(seat): score for seat, score in enumerate(table["scores"])}  # one a seat
+        if len(table["scores"]) != state.players or len(by_side) != len(state.scores):
+            self.found.append(f"move {table['turns']}: the status's scores {table['scores']} are not one a seat")
+        self._scores("the status's scores", [by_side[side] for side in sorted(by_side)], state, table["turns"])
 
 
 Mover = Callable[[dict[str, Any], str, random.Random], str]
@@ -207,23 +268,27 @@ def asking(links: list[Link], code: str) -> Mover:
 
 
 def play_watched(rules: str, seed: int) -> tuple[list[Frame], list[CribbageState], list[Outcome]]:
-    """A whole game of two miscounting seat bots (over their own links, each asking the table's status as
-    it answers a count) watched by a spectator: every frame sent about the table, every state of the game."""
+    """A whole game of miscounting seat bots (two; three or four in those variants: over their own links,
+    each asking the table's status as it answers a count) watched by a spectator: every frame sent about
+    the table, every state of the game."""
+    players = read_rules(rules).variant.players
     with running_server(limits=FAST) as (url, hall), pytest.MonkeyPatch.context() as patch:
         codes: list[str] = []
         frames = record_frames(hall, codes)
-        links = [Link(url) for _ in range(3)]
+        links = [Link(url) for _ in range(players + 1)]
         try:
             for link in links:
                 assert link.wait_connected(10), link.problem
-            seats = [{"kind": "open"}, {"kind": "open"}]
+            seats = [{"kind": "open"}] * players
             code = links[0].request("create", game="cribbage", seats=seats, rules=rules, seed=seed)["code"]
             codes.append(code)
-            links[2].request("watch", code=code)
-            links[2].watch(code)
+            links[-1].request("watch", code=code)
+            links[-1].watch(code)
             patch.setitem(botclient.MOVERS, "cribbage", asking(links, code))  # the seat bots' moves
-            bots = [SeatBot(links[0], code, "easy", seed=seed), SeatBot(links[1], code, "hard", seed=seed + 1)]
-            assert [bot.take_seat(name) for bot, name in zip(bots, ("Ann", "Ben"), strict=True)] == [0, 1]
+            levels = ("easy", "hard", "easy", "hard")
+            bots = [SeatBot(links[p], code, levels[p], seed=seed + p) for p in range(players)]
+            names = ("Ann", "Ben", "Cy", "Di")
+            assert [bot.take_seat(name) for bot, name in zip(bots, names, strict=False)] == list(range(players))
             outcomes = play_out(bots)
             room = hall.rooms[code]
             assert isinstance(room.game, CribbageGame)
@@ -245,14 +310,20 @@ def play_out(bots: list[SeatBot]) -> list[Outcome]:
     return outcomes
 
 
-GAMES = [("muggins both ways", "muggins=on,play_muggins=on", 4_321), ("muggins in the show", "muggins=on", 8_767)]
+GAMES = [
+    ("muggins both ways", "muggins=on,play_muggins=on", 4_321),
+    ("muggins in the show", "muggins=on", 8_767),
+    ("muggins both ways to 61", "muggins=on,play_muggins=on,target=61", 61),
+    ("three players, muggins both ways", "muggins=on,play_muggins=on,variant=three-player", 3_003),
+    ("partners, muggins both ways", "muggins=on,play_muggins=on,variant=partnership", 4_004),
+]
 
 
 @pytest.fixture(scope="module", params=[g[1:] for g in GAMES], ids=[g[0] for g in GAMES])
 def game(request: pytest.FixtureRequest) -> Iterator[tuple[str, list[Frame], list[CribbageState]]]:
     rules, seed = request.param
     frames, states, outcomes = play_watched(rules, seed)
-    assert len(outcomes) == 2 and all(o.over for o in outcomes) and states[-1].is_over
+    assert len(outcomes) == states[-1].players and all(o.over for o in outcomes) and states[-1].is_over
     yield rules, frames, states
 
 
@@ -261,12 +332,20 @@ def test_no_frame_tells_what_a_count_open_to_a_call_makes(game: tuple[str, list[
     leaks = OpenCallLeaks(states)
     for frame in frames:
         leaks.check(frame)
+    leaks.check_windows()
     assert not leaks.found, sorted(set(leaks.found))[:10]
     wanted = ["open, to a spectator", "open, to the counter", "open, to the answerer", "over", "short", "right"]
     wanted += ["open in the show", "said, pegging nothing", "story, open", "story, answered", "status, open"]
     wanted += ["answered by 'muggins'", "answered by 'no muggins'", "back pegs, open"]
+    wanted += ["said aloud, open", "moves after the answer, told", "the game ended at an answer"]
     if "play_muggins" in rules:
         wanted.append("open in the play")
+    if "target=61" in rules:  # the game the miscounting bots are made to end near the target
+        wanted += ["made enough to reach the target, open", "said enough to reach the target, the cards short, open"]
+        wanted += [
+            "said enough to reach the target, told",
+            "moves after the answer, told where letting it stand ends the game",
+        ]
     missing = [what for what in wanted if not leaks.met.get(what)]
     assert not missing, f"no frame met the check of {missing} ({leaks.met})"
     assert leaks.met["open"] > 60, leaks.met
@@ -319,9 +398,9 @@ def test_the_check_finds_a_planted_leak(game: tuple[str, list[Frame], list[Cribb
         message["state"]["view"]["events"] = [{**told, "cards": [str(c) for c in event.cards], "words": event.words}]
 
     def moved_back_peg(message: dict[str, Any]) -> None:
-        claim = state_of(message).claim
-        assert claim is not None
-        message["state"]["public"]["previous"][claim.counter] += 1
+        state = state_of(message)
+        assert state.claim is not None
+        message["state"]["public"]["previous"][state.side_of(state.claim.counter)] += 1
 
     def left_out(message: dict[str, Any]) -> None:
         for entry in message["state"]["public"]["story"]:
@@ -330,13 +409,46 @@ def test_the_check_finds_a_planted_leak(game: tuple[str, list[Frame], list[Cribb
                     event["points"] = None
 
     def status_scores(message: dict[str, Any]) -> None:
-        message["table"]["scores"] = list(states[message["table"]["turns"]].scores)
+        state = states[message["table"]["turns"]]
+        message["table"]["scores"] = [state.scores[state.side_of(seat)] for seat in range(state.players)]
+
+    def nothing_after(message: dict[str, Any]) -> None:
+        message["state"]["after_answer"] = []  # as if letting the count stand ended the game
 
     assert caught(seated, lambda m: None) == [] and caught(closed, lambda m: None) == []
     for change in (told_scores, told_view_scores, told_points, told_view_event, moved_back_peg):
         assert caught(seated, change), change.__name__
     assert caught(closed, left_out)
     assert caught(status, lambda m: None) == [] and caught(status, status_scores)
+    answering = next(f for f in frames if _is_state(f) and json.loads(f.text)["state"].get("after_answer"))
+    assert caught(answering, lambda m: None) == [] and caught(answering, nothing_after)
+
+
+def test_the_check_finds_a_game_ended_before_the_answer(game: tuple[str, list[Frame], list[CribbageState]]) -> None:
+    """The same moves under the end of the records of before (a count that reached the target ended the
+    game at once): the check of the windows finds that count's missing window, in the game that met one."""
+    _, _, states = game
+    leaks = OpenCallLeaks(before_the_answer(states))
+    leaks.check_windows()
+    reached = [s for s in states if s.claim is not None and s.scores[s.side_of(s.claim.counter)] >= s.options.target]
+    if reached:
+        assert [f for f in leaks.found if "opened no window" in f] == leaks.found != []
+    else:  # no count reached the target: the game was played alike
+        assert leaks.found == [] and (leaks.states[-1].log, leaks.states[-1].outcome) == (
+            states[-1].log,
+            states[-1].outcome,
+        )
+
+
+def before_the_answer(states: list[CribbageState]) -> list[CribbageState]:
+    """The states of the moves of `states` under `end_on_answer` off, up to the end that rule comes to."""
+    first = states[0]
+    replayed_before = [new_game(first.seed, first.names, replace(first.options, end_on_answer=False))]
+    for text in states[-1].log:
+        if replayed_before[-1].is_over:
+            break
+        replayed_before.append(replayed_before[-1].apply(parse_move(text)))
+    return replayed_before
 
 
 def _open(frame: Frame, states: list[CribbageState]) -> bool:

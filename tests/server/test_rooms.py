@@ -16,7 +16,7 @@ from cribtiles.bot.tiles.base import choose_safely
 from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.moves import Pass, Play, format_move
-from cribtiles.server.rooms import MAX_CHAT_KEPT, Room, Settings, read_places, token_hash
+from cribtiles.server.rooms import HOST_BOT_AWAY, MAX_CHAT_KEPT, Room, Settings, read_places, token_hash
 from cribtiles.server.tiles_room import TilesGame
 
 T0 = 1_000_000.0
@@ -370,20 +370,85 @@ def test_a_bot_seat_and_a_finished_game_need_no_stand_in() -> None:
     refused(room, "round is over", lambda: act(room, 0, "pass"))
 
 
-def test_the_host_seats_a_bot_only_before_the_game_and_only_for_an_absent_person() -> None:
+def test_before_the_game_the_host_gives_an_absent_persons_or_an_open_seat_to_a_bot_for_good() -> None:
     room, _ = make_room([{"kind": "person", "name": "Ann"}, {"kind": "open"}, {"kind": "open"}])
     room.take("Ann", T0)
     room.arrive(0)
     refused(room, "is here", lambda: room.seat_bot(0, "easy", T0))
     refused(room, "no bot level", lambda: room.seat_bot(1, "godlike", T0))
     refused(room, "not a person's seat", lambda: room.seat_bot(7, "easy", T0))
-    room.seat_bot(1, "hard", T0)
+    assert room.seat_bot(1, "hard", T0) == "The host gave an open seat to the hard bot."
     refused(room, "not a person's seat", lambda: room.seat_bot(1, "easy", T0))
     assert room.phase == "waiting"
     room.seat_bot(2, "easy", T0)
     assert room.phase == "playing" and [p.kind for p in room.places] == ["person", "bot", "bot"]
+
+
+def test_during_the_game_the_host_gives_the_seat_of_a_person_away_two_minutes_to_a_bot_until_they_return() -> None:
+    room, _ = two_people(seed=3)
+    room.arrive(0)
+    room.depart(1, T0)  # Ben leaves at T0
+    assert HOST_BOT_AWAY == 120
+    refused(room, "is here", lambda: room.seat_bot(0, "easy", T0 + 500))
+    refused(
+        room,
+        "has been away 119 s; a bot may take a player's seat once they have been away 2 minutes",
+        lambda: room.seat_bot(1, "easy", T0 + 119),
+    )
+    words = room.seat_bot(1, "medium", T0 + 120)
+    assert words == "Ben is away, so the host has given their seat to the medium bot until they come back."
+    assert room.places[1].kind == "person" and room.places[1].host_bot == "medium"
+    assert [s["host_bot"] for s in room.seats_told(T0 + 120)] == [None, "medium"]
+    assert Room.from_data(json.loads(kept(room)), T0).places[1].host_bot == "medium"  # kept with the table
+    # whenever Ben is to move, the medium bot moves for him; Ann moves for herself
+    for _ in range(6):
+        seat = tiles(room).to_move
+        assert room.due(T0 + 10_000) is None  # no timer runs for the host's bot
+        request = room.bot_request()
+        if seat == 1:
+            assert request is not None and (request.seat, request.level) == (1, "medium")
+            ply = room.ply
+            assert room.play_bot(tiles(room).chooser(request), request, T0 + 121)
+            assert room.ply == ply + 1 and tiles(room).to_move == 0
+        else:
+            assert request is None
+            assert act(room, 0, person_move(room, 0))
+    # Ben comes back: the seat is his again, and no bot moves for him
+    assert room.arrive(1) is True
+    assert room.places[1].host_bot is None
+    assert not room.arrive(1)  # a second connection changes nothing
+    if tiles(room).to_move == 0:
+        assert act(room, 0, person_move(room, 0))
+    assert tiles(room).to_move == 1 and room.bot_request() is None
+
+
+def test_a_move_the_host_bot_chose_for_a_person_who_came_back_meanwhile_is_not_made() -> None:
+    room, _ = two_people(seed=3)
     room.depart(0, T0)
-    refused(room, "once the game has begun", lambda: room.seat_bot(0, "easy", T0))
+    room.depart(1, T0)
+    seat = tiles(room).to_move
+    assert seat is not None
+    room.seat_bot(seat, "easy", T0 + 200)
+    request = room.bot_request()
+    assert request is not None and request.seat == seat
+    room.arrive(seat)  # back while the bot was thinking
+    before = room.ply
+    assert not room.play_bot(tiles(room).chooser(request), request, T0 + 201)
+    assert room.ply == before
+
+
+def test_the_host_gives_no_seat_once_the_game_is_over() -> None:
+    room, _ = make_room([{"kind": "person", "name": "Ann"}, {"kind": "bot", "level": "easy"}])
+    room.take("Ann", T0)
+    play_out(room)
+    assert room.phase == "over"
+    refused(room, "the game is over", lambda: room.seat_bot(0, "easy", T0 + 1_000))
+
+
+def test_an_open_seat_has_no_one_to_be_away() -> None:
+    room, _ = make_room([{"kind": "person", "name": "Ann"}, {"kind": "open"}, {"kind": "bot", "level": "easy"}])
+    assert [s["away"] for s in room.seats_told(T0 + 7)] == [7, None, None]
+    assert [s["away"] for s in room.summary(T0 + 7)["seats"]] == [7, None, None]
 
 
 # --- chat ---

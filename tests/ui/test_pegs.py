@@ -54,7 +54,8 @@ def test_end_card_counts_every_leftover_tile_at_any_speed() -> None:
     from cribtiles.rules import parse_rack
     from cribtiles.ui.tiles.endcard import COUNT_EACH, COUNT_START, counted
 
-    scene = SimpleNamespace(state=SimpleNamespace(end_racks=(parse_rack("5D JL"), (), parse_rack("AL"))))
+    racks = (parse_rack("5D JL"), (), parse_rack("AL"))
+    scene = SimpleNamespace(state=SimpleNamespace(end_racks=racks, outcome=None, players=3))
     assert counted(scene, 0.0) == 0  # type: ignore[arg-type]
     assert counted(scene, COUNT_START) == 1  # type: ignore[arg-type]
     assert counted(scene, COUNT_START + COUNT_EACH * 1.5) == 2  # type: ignore[arg-type]

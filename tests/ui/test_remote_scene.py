@@ -82,12 +82,18 @@ def test_the_scene_plays_a_whole_game_online_to_its_end_card(
         assert isinstance(app.scenes[-1], EndScene)  # its end card
         assert len(keeper.games) == 1  # and into Ann's history, with its record
         assert not app.scenes[-1].reviewed  # the table did not allow the coach: no review offered
-        assert not app.game.snapshot().plays_again  # the card's button leads to the title screen
+        assert not app.game.snapshot().plays_again  # the card's button asks the others to play again
         past_the_result(app)
-        post_key(pygame.K_RETURN)  # "again": an online table is not replayed from here
+        post_key(pygame.K_RETURN)  # "again": asked of Bob, who is still at the table
+        app.frame(1 / 60)
+        assert isinstance(app.scenes[-1], EndScene) and "Asked Bob to play again." in app.game.snapshot().toasts
+        asked = app.game.snapshot().again
+        assert asked is not None and asked.button == "Withdraw"
+        assert asked.text == "Waiting for Bob to agree to play again."
+        post_key(pygame.K_l)  # L leaves the table: back to the title, told so
         app.frame(1 / 60)
         top = app.scenes[-1]
-        assert isinstance(top, TitleScene) and "online table" in top.greeting
+        assert isinstance(top, TitleScene) and top.greeting == "You left the table: it is off Your online games."
     finally:
         other.close()
         link.close()

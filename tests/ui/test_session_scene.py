@@ -15,6 +15,7 @@ from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, parse_move, parse_rack
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.tiles import format_tiles
+from cribtiles.table.again import EndsAtOneWindow
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.session import LocalSession, Session
@@ -115,7 +116,7 @@ class Server:
         raise AssertionError(f"a message the server does not know: {ask}")
 
 
-class WireSession:
+class WireSession(EndsAtOneWindow):
     """A Session that holds no table: what it knows of the game came to it as JSON (the public match,
     the seats, its own seats' racks), and every act goes out as a message."""
 
@@ -129,6 +130,9 @@ class WireSession:
         self._to_move: int | None = None
         self._thinking = False
         self._refresh()
+
+    def resign(self, seat: int) -> None:
+        raise IllegalMove("resigning is not carried over this wire")
 
     def _send(self, what: str, **fields: Any) -> dict[str, Any]:
         reply: dict[str, Any] = json.loads(self.server.answer(json.dumps({"what": what, **fields})))

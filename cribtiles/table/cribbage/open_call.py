@@ -1,6 +1,7 @@
 """What a table tells of a score said aloud while it is open to a call (muggins): the number said and its
-words, never what the cards make nor what the engine pegged for it; the pegs move once it is answered.
-Told the worth, a player would call exactly when a call pays (issue 43)."""
+words, never what the cards make nor what the engine pegged for it; the pegs move once it is answered; and
+what may be done once it stands, never whether letting it stand ends the game (`foreseen`). Told the
+worth, a player would call exactly when a call pays (issue 43)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from cribtiles.cribbage.events import EventKind
+from cribtiles.cribbage.game import CribbageState
+from cribtiles.cribbage.moves import Muggins
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 
@@ -18,7 +21,8 @@ SAID = frozenset({EventKind.COUNT, EventKind.CLAIM})
 def told_scores(scores: tuple[int, ...], claim: Claim | None, side_of: Callable[[int], int]) -> tuple[int, ...]:
     """`scores` as told while `claim` (None: no score waits) waits for its answer: the counter's side as it
     stood before the count. The engine pegged `claim.pegged` at once, which says whether the count was
-    over; with a claim open that never ended the game, so it is exactly what is taken off.
+    over; while the claim is open that is never kept at the target (nor did it end the game), so it is
+    exactly what is taken off.
 
     >>> from cribtiles.cribbage.cards import parse_card, parse_cards
     >>> from cribtiles.cribbage.muggins import ClaimKind
@@ -42,3 +46,11 @@ def told_view(view: CribbageView) -> CribbageView:
         scores=told_scores(view.scores, view.claim, view.side_of),
         events=tuple(e for e in view.events if e.kind not in SAID),
     )
+
+
+def foreseen(state: CribbageState) -> CribbageState:
+    """`state` once the score waiting for its answer stands, as the one to answer it may foresee it: whose
+    turn, the phase, the cards; the scores set aside. Letting a count stand ends the game when what it
+    pegged (or a go or last card after it) reaches the target, which would tell what the cards make, so the
+    game foreseen never ends: nothing of 0 reaches a target of 31 or more (`CribbageOptions`)."""
+    return replace(state, scores=(0,) * len(state.scores)).apply(Muggins(False))

@@ -18,7 +18,7 @@ from cribtiles.cribbage.events import EventKind, MarginKind, Outcome, ScoreEvent
 from cribtiles.cribbage.game import describe_cut, new_game
 from cribtiles.cribbage.moves import Count, Discard, Go, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import Claim, ClaimKind
-from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
+from cribtiles.cribbage.options import CribbageOptions, Phase, Variant, named_end_on_answer, unnamed_end_on_answer
 from cribtiles.cribbage.peg import PegKind
 from cribtiles.cribbage.show import ShowKind, ShowScore, score_show
 from cribtiles.cribbage.view import CribbageView, ShownHand
@@ -83,6 +83,9 @@ class PublicMove:
     events: tuple[PublicEvent, ...]
     count: int
     words: str
+    # online: why the server's stand-in made it for its player ("timer": their time ran out; "away": they
+    # were away longer than the table allows); None when the player made it
+    stand_in: str | None = None
 
 
 @dataclass(frozen=True)
@@ -213,11 +216,12 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def public_move(h: Happening, open_claim: Claim | None) -> PublicMove:
+def public_move(h: Happening, open_claim: Claim | None, stand_in: str | None = None) -> PublicMove:
     """`h` as the table is told it while `open_claim` (the state's; None: none) waits for its answer: the
-    score `h` said aloud, while it is that one, without its points."""
+    score `h` said aloud, while it is that one, without its points; `stand_in`: why a stand-in made it."""
     act, card = _act(h)
-    return PublicMove(h.player, act, card, h.deal, h.phase, _told_events(h, open_claim), h.count, h.words)
+    events = _told_events(h, open_claim)
+    return PublicMove(h.player, act, card, h.deal, h.phase, events, h.count, h.words, stand_in)
 
 
 def _told_events(h: Happening, open_claim: Claim | None) -> tuple[PublicEvent, ...]:
@@ -254,10 +258,10 @@ def public_of(table: CribbageTable) -> CribbagePublic:
     return _public(table, table.person, table.summary())
 
 
-def public_for(table: CribbageTable, seat: int | None) -> CribbagePublic:
+def public_for(table: CribbageTable, seat: int | None, stand_ins: Mapping[int, str] | None = None) -> CribbagePublic:
     """What everyone sees of `table` now, as `seat` is sent it online: `person` is that seat (None: a
-    spectator's), the summary told to it."""
-    return _public(table, seat, table.summary(seat))
+    spectator's), the summary told to it; `stand_ins`: the moves (by number) the server's stand-in made."""
+    return _public(table, seat, table.summary(seat), stand_ins or {})
 
 
 def seat_view(table: CribbageTable, seat: int) -> CribbageView:
@@ -271,7 +275,13 @@ def seat_view(table: CribbageTable, seat: int) -> CribbageView:
     return view
 
 
-def _public(table: CribbageTable, person: int | None, summary: CribbageSummary | None) -> CribbagePublic:
+def _public(
+    table: CribbageTable,
+    person: int | None,
+    summary: CribbageSummary | None,
+    stand_ins: Mapping[int, str] | None = None,
+) -> CribbagePublic:
+    made = stand_ins or {}
     state = table.state
     view = table.view(table.person if table.person is not None else 0)
     return CribbagePublic(
@@ -291,13 +301,13 @@ def _public(table: CribbageTable, person: int | None, summary: CribbageSummary |
         pile=view.pile,
         count=view.count,
         sequences=tuple(tuple(s) for s in table.sequences),
-        hand_sizes=tuple(len(h) for h in state.hands),
+        hand_sizes=view.cards_left,  # less the crib cards laid ahead (`laid_ahead`)
         crib_size=view.crib_size,
         counted=tuple(
             PublicCounted(c.owner, c.cards, c.score.starter, c.crib, c.declared, c.called) for c in table.counted
         ),
         claim=state.claim,
-        story=tuple(public_move(h, state.claim) for h in _told_story(table)),
+        story=tuple(public_move(h, state.claim, made.get(h.ply)) for h in _told_story(table)),
         cut_words=tuple(describe_cut(state) + _opening(table)) if state.deal_number == 1 else (),
         summary=summary,
         bots=tuple(s.is_bot for s in table.seats),
@@ -412,6 +422,7 @@ def told_data(m: PublicMove) -> dict[str, Any]:
         "events": [_event(e) for e in m.events],
         "count": m.count,
         "words": m.words,
+        "stand_in": m.stand_in,
     }
 
 
@@ -425,6 +436,7 @@ def told_from_data(m: Mapping[str, Any]) -> PublicMove:
         tuple(_read_event(e) for e in m["events"]),
         m["count"],
         m["words"],
+        m.get("stand_in"),
     )
 
 
@@ -523,14 +535,21 @@ def _options(o: CribbageOptions) -> dict[str, Any]:
         out["manual_count"] = True
     if o.variant is not Variant.SIX_CARD:  # said only when not the standard game, likewise
         out["variant"] = str(o.variant)
+    out.update(named_end_on_answer(o))  # said as a record says it: a view from before it reads the same
     return out
 
 
 def _read_options(o: Mapping[str, Any]) -> CribbageOptions:
     manual = bool(o.get("manual_count", False))
     variant = Variant(o.get("variant", Variant.SIX_CARD))
+    ends = bool(o.get("end_on_answer", unnamed_end_on_answer(bool(o["muggins"]), bool(o["play_muggins"]))))
     return CribbageOptions(
-        muggins=o["muggins"], target=o["target"], play_muggins=o["play_muggins"], manual_count=manual, variant=variant
+        muggins=o["muggins"],
+        target=o["target"],
+        play_muggins=o["play_muggins"],
+        manual_count=manual,
+        variant=variant,
+        end_on_answer=ends,
     )
 
 
@@ -572,7 +591,13 @@ def view_data(v: CribbageView) -> dict[str, Any]:
         "events": [_event(e) for e in v.events],
         "outcome": None
         if outcome is None
-        else [outcome.winner, list(outcome.scores), str(outcome.margin_kind), list(outcome.side_of_player)],
+        else [
+            outcome.winner,
+            list(outcome.scores),
+            str(outcome.margin_kind),
+            list(outcome.side_of_player),
+            outcome.resigned,
+        ],
         "cut_for_deal": [[str(c) for c in cards] for cards in v.cut_for_deal],
     }
 
@@ -631,6 +656,7 @@ def view_from_data(d: object) -> CribbageView:
             tuple(int(n) for n in outcome[1]),
             MarginKind(outcome[2]),
             tuple(int(n) for n in outcome[3]) if len(outcome) > 3 else (0, 1),
+            outcome[4] if len(outcome) > 4 else None,  # who resigned: since the server's resignations
         ),
         cut_for_deal=tuple(tuple(parse_card(c) for c in cards) for cards in d["cut_for_deal"]),
         unseen=tuple(sorted(c for c in DECK if c not in seen)),

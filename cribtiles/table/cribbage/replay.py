@@ -34,7 +34,7 @@ class ReplaySession(CribbageSession):
     def thinking(self) -> bool:
         return False
 
-    def act(self, seat: int, action: Move) -> PublicMove:
+    def act(self, seat: int, action: Move) -> PublicMove | None:
         raise CribbageError(READ_ONLY)
 
     def can_undo(self, seat: int) -> bool:
@@ -101,6 +101,9 @@ def replay_words(table: CribbageTable) -> str:
         if state.starter is None and at.state.starter is not None and at.state.deal_number == deal:
             out.append(f"  The starter is {at.state.starter}.")
         out += [f"      +{e.points} {names[e.player]}: {e.words}" for e in happening.events if e.points]
+    outcome = table.state.outcome
+    if outcome is not None and outcome.resigned is not None and not at.is_over:
+        at.state = at.state.resign(outcome.resigned)  # given up after its last move
     summary = at.summary()
     out.append("")
     if summary is None:

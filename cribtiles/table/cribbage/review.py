@@ -36,7 +36,7 @@ DEFAULT_GUESSES = 64
 #: Values closer than this are equal (a tie goes to the decision made: nothing was lost).
 TIE = 1e-9
 #: The options of a record this review knows: a record naming another is refused.
-KNOWN_OPTIONS = frozenset({"muggins", "play_muggins", "target", "manual_count", "variant"})
+KNOWN_OPTIONS = frozenset({"muggins", "play_muggins", "target", "manual_count", "variant", "end_on_answer"})
 #: The variants reviewed: the two-player ones (a record without a variant is six-card).
 REVIEWED = (Variant.SIX_CARD.value, Variant.FIVE_CARD.value)
 PLAYERS = 2
@@ -360,7 +360,8 @@ def review_game(
             once = before.options.variant.play_once
             solver = solvers.setdefault((before.deal_number, before.current_player), Solver(once))
             decisions.append(review_card(before, move, decision_rng(base, ply), guesses, number, ply, solver))
-        scores.append(at.scores)
+        # a card said aloud (muggins) is pegged past the target until its answer: kept at it, as the end keeps it
+        scores.append(tuple(min(score, at.options.target) for score in at.scores))
         if progress is not None:
             progress(len(decisions), total)
     return CribbageReview(

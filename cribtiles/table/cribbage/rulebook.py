@@ -356,7 +356,8 @@ PAGES: tuple[CardPage, ...] = (
         "121, the lurch and the skunk",
         (
             f"The first player to reach {TARGET} wins at once, whenever it happens: in the play, or in the show "
-            "before the other has counted (which is why the non-dealer counts first). The peg stops at 121.",
+            "before the other has counted (which is why the non-dealer counts first). The peg stops at 121. "
+            "With muggins, a count said aloud that reaches it wins once it is answered.",
             f"A loser who has not reached {TARGET - SKUNK_MARGIN} is lurched (skunked): a win worth two games. Below "
             f"{TARGET - DOUBLE_SKUNK_MARGIN} it is a double lurch (a double skunk), worth three. The statistics "
             "count the games won and lost so (By the book), beside the games themselves.",
@@ -437,7 +438,9 @@ PAGES: tuple[CardPage, ...] = (
             "Whatever was said, the opponent answers before the game goes on: muggins!, or let it stand. A call "
             "takes the points missed, or (our choice) the points said over; a call on a right count costs the "
             f"caller {WRONG_CALL}, pegged by the counter (our choice: free calls would be made on every count). A "
-            f"count that reaches {TARGET} wins at once, before any call.",
+            f"count said to reach {TARGET} is answered too, so that the end tells nothing of the cards: then "
+            f"whoever has reached {TARGET} wins, the counter first (our choice). A game saved before this rule "
+            "ends as it did then: at the count.",
             "Muggins in the play, a second option: each card laid is said aloud with what it scores, and may be "
             "called the same way; laying your next card lets the other's stand. The go and the last card are "
             "pegged for you. The bots slip by level: Easy most, Medium now and then, Hard never. Both are off "

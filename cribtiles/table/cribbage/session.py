@@ -15,6 +15,7 @@ from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 
+from ..again import EndsAtOneWindow, TableEnds
 from ..chat import AtOneWindow, ChatLine
 from ..seats import Seat
 from .public import CribbagePublic, PublicMove, public_of, seat_view, told_move
@@ -123,8 +124,8 @@ class Keeps(Protocol):
     ) -> None: ...
 
 
-class CribbageDriver(Protocol):
-    """What the cribbage scene asks of its game (a `GameSession[CribbageView, Move, Move, PublicMove]`
+class CribbageDriver(TableEnds, Protocol):
+    """What the cribbage scene asks of its game (a `GameSession[CribbageView, Move, Move, PublicMove | None]`
     and cribbage's own questions): public values and its own seats' views only, so that the game may
     be far away (a `CribbageSession` here, or one over a wire)."""
 
@@ -165,7 +166,10 @@ class CribbageDriver(Protocol):
 
     def legal_after_answer(self, seat: int) -> tuple[Move, ...]: ...
 
-    def act(self, seat: int, action: Move) -> PublicMove: ...
+    def act(self, seat: int, action: Move) -> PublicMove | None:
+        """`seat`'s move, told (None: crib cards laid before the others', made when their turn comes);
+        CribbageError in words."""
+        ...
 
     def can_undo(self, seat: int) -> bool:
         """`seat` may take back its last decision now (against bots, where the game is of this process)."""
@@ -234,8 +238,8 @@ class CribbageDriver(Protocol):
     def close(self) -> None: ...
 
 
-class CribbageSession(AtOneWindow):
-    """A `GameSession[CribbageView, Move, Move, PublicMove]` over a `CribbageTable` of this process: its
+class CribbageSession(AtOneWindow, EndsAtOneWindow):
+    """A `GameSession[CribbageView, Move, Move, PublicMove | None]` over a `CribbageTable` of this process: its
     people are this driver's seats, its bot thinks in `thinker`, `keeper` (None: nowhere) keeps it."""
 
     def __init__(self, table: CribbageTable, thinker: Thinker | None = None, keeper: Keeps | None = None) -> None:
@@ -316,12 +320,12 @@ class CribbageSession(AtOneWindow):
         self._check_mine(seat)
         return self.table.legal_after_answer(seat)
 
-    def act(self, seat: int, action: Move) -> PublicMove:
-        """`seat` moves (a muggins call or letting a score stand too); CribbageError in words."""
+    def act(self, seat: int, action: Move) -> PublicMove | None:
+        """`seat` moves (a muggins call or letting a score stand too; crib cards laid before the bots',
+        made once they have laid theirs: None); CribbageError in words."""
         self._check_mine(seat)
-        if self.table.to_move != seat:
-            raise CribbageError("it is not your turn" if not self.is_over else "the game is over")
-        return told_move(self.table, self.table.play(action, seat))
+        happening = self.table.play(action, seat)
+        return None if happening is None else told_move(self.table, happening)
 
     def can_undo(self, seat: int) -> bool:
         return seat in self.mine and self.table.can_undo(seat)
@@ -336,6 +340,17 @@ class CribbageSession(AtOneWindow):
         self.table.undo(seat)
         self.save()
         return tuple(parse_move(text) for text in taken)
+
+    def resign(self, seat: int) -> None:
+        """`seat` (the person here) gives the game up: the bot wins; its thinking stops, the game is kept."""
+        self._check_mine(seat)
+        try:
+            self.table.resign(seat)
+        except CribbageError as e:
+            raise IllegalMove(str(e)) from None
+        self._coming = None
+        self.thinker.close()
+        self.save()
 
     # --- what the table does by itself ---
 

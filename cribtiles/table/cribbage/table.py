@@ -18,7 +18,7 @@ from cribtiles.bot.cribbage.bots import choose_reporting
 from cribtiles.bot.cribbage.levels import LEVELS, cribbage_level, make_cribbage_bot
 from cribtiles.cribbage.cards import Card
 from cribtiles.cribbage.events import DOUBLE_SKUNK_MARGIN, SKUNK_MARGIN, MarginKind, ScoreEvent
-from cribtiles.cribbage.game import CribbageState, new_game
+from cribtiles.cribbage.game import CribbageState, check_discard, new_game
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import Claim, ClaimKind, call_points
 from cribtiles.cribbage.options import CribbageOptions, Phase
@@ -31,7 +31,8 @@ from cribtiles.quoting import quoted
 from .. import core
 from ..core import GameTable, is_envelope, read_envelope
 from ..seats import Seat
-from .open_call import told_scores, told_view
+from .lay_away import laid_ahead
+from .open_call import foreseen, told_scores, told_view
 
 log = logging.getLogger("cribtiles.table")
 
@@ -100,6 +101,7 @@ class Happening:
     words: str  # what happened, in a line: "Medium bot played 7C: 22"
     phase: Phase = Phase.PLAY  # the phase the move was made in (a call on a card is the play's)
     said: Claim | None = None  # the score this move said aloud (muggins), open to a call after it
+    ply: int = 0  # the moves of the game made before it
 
 
 @dataclass(frozen=True)
@@ -188,8 +190,11 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         self.previous: list[int] = [0] * len(state.scores)
         self.story: list[Happening] = []  # the moves of the deal in play (or of the show just ended)
         self.pending: list[Happening] = []  # told and pegged by the window, then taken
+        # people's crib cards laid before the engine came to them, made when it does (`lays_ahead`);
+        # replaced, never changed in place, so that a view worked out from it knows it is stale
+        self.ahead: Mapping[int, Discard] = {}
         self._made: list[tuple[int, CribbageState]] = []  # who made each move, from which state (taking back)
-        self._view: tuple[CribbageState, CribbageView] | None = None
+        self._view: tuple[CribbageState, Mapping[int, Discard], CribbageView] | None = None
 
     @classmethod
     def new(
@@ -230,15 +235,34 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
 
     def view(self, seat: int | None = None) -> CribbageView:
         """What `seat` (None: the person) may see, a score said aloud told as `told_view` tells it (the
-        bots decide from this too); the person's worked out once per move (the window asks many times a
-        frame)."""
+        bots decide from this too), and a person's the crib cards laid ahead (`laid_ahead`); the person's
+        worked out once per change (the window asks many times a frame). A bot's is the engine's alone:
+        what it decides never hangs on how quickly a person laid away."""
         if seat is not None and seat != self.person:
-            return told_view(self.state.view(seat))
+            told = told_view(self.state.view(seat))
+            return self._seen_ahead(told) if self.seats[seat].is_person else told
         if self.person is None:
             raise CribbageError("no person sits at this table")
-        if self._view is None or self._view[0] is not self.state:
-            self._view = (self.state, told_view(self.state.view(self.person)))
-        return self._view[1]
+        cached = self._view
+        if cached is None or cached[0] is not self.state or cached[1] is not self.ahead:
+            cached = self._view = (self.state, self.ahead, self._seen_ahead(told_view(self.state.view(self.person))))
+        return cached[2]
+
+    def _seen_ahead(self, view: CribbageView) -> CribbageView:
+        return laid_ahead(view, self.ahead, self.lays_ahead(view.player))
+
+    def lays_ahead(self, seat: int | None) -> bool:
+        """Whether the person at `seat` may lay away now, before the engine comes to them: in the discard
+        everyone lays away at once, as at a real table (the bots when the engine asks them)."""
+        state = self.state
+        return (
+            seat is not None
+            and state.phase is Phase.DISCARD
+            and seat != state.current_player
+            and self.seats[seat].is_person
+            and not state.discarded[seat]
+            and seat not in self.ahead
+        )
 
     def name(self, player: int) -> str:
         return self.state.names[player]
@@ -277,10 +301,12 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
 
     def legal_after_answer(self, seat: int) -> tuple[Move, ...]:
         """`seat`'s moves once the other's score waiting for its answer stands (its moves now, when
-        none waits): what it may lay while it still may call."""
+        none waits): what it may lay while it still may call. They are the game's `foreseen`, as if letting
+        it stand ended nothing: whether it ends the game says what the cards make (then the move made on
+        it is not: the game ended with the answer, `play`)."""
         state = self.state
         if self.call_open_to(seat) is not None:
-            state = state.apply(Muggins(False))
+            state = foreseen(state)
         return state.legal_actions() if state.current_player == seat else ()
 
     def _lets_stand(self, move: Move, seat: int | None) -> bool:
@@ -291,11 +317,17 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     def why_not(self, move: Move, seat: int | None = None) -> str:
         """Why the person at `seat` (None: the person) may not make `move` now, in words ("" when they may)."""
         seat = self.person if seat is None else seat
+        if isinstance(move, Discard) and seat is not None and self.lays_ahead(seat):
+            try:
+                check_discard(move, self.state.hands[seat], self.state.variant)
+            except CribbageError as e:
+                return _sentence(str(e))
+            return ""
         if seat is None or self.to_move != seat or not self.seats[seat].is_person:
             return "It is not your turn." if not self.is_over else "The game is over."
         try:
             lets_stand = self._lets_stand(move, seat)
-            state = self.state.apply(Muggins(False)) if lets_stand else self.state
+            state = foreseen(self.state) if lets_stand else self.state  # judged as the seat may foresee it
             if lets_stand and state.current_player != seat:
                 assert state.current_player is not None
                 return _sentence(f"wait: {self.called(state.current_player)} is to play")
@@ -306,17 +338,36 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
 
     # --- the moves ---
 
-    def play(self, move: Move, seat: int | None = None) -> Happening:
+    def play(self, move: Move, seat: int | None = None) -> Happening | None:
         """The move of the person at `seat` (None: the person); a CribbageError in words when the rules do
         not allow it. A card, a go or a count made while the other's score waits for their answer lets
-        that score stand first."""
+        that score stand first; when that ends the game (it reached the target), the move is not made:
+        the answer was the last move of the game. Crib cards laid before the engine comes to `seat`
+        (`lays_ahead`) are kept aside, made when it does: None then, nothing is made yet."""
         seat = self.person if seat is None else seat
         why = self.why_not(move, seat)
         if why:
             raise CribbageError(why[0].lower() + why[1:].rstrip("."))
+        if isinstance(move, Discard) and self.lays_ahead(seat):
+            assert seat is not None
+            self.ahead = {**self.ahead, seat: move}
+            return None
         if self._lets_stand(move, seat):
-            self._apply(Muggins(False))
-        return self._apply(move)
+            stood = self._apply(Muggins(False))
+            if self.is_over:
+                return stood
+        return self._caught_up(self._apply(move))
+
+    def _caught_up(self, happening: Happening) -> Happening:
+        """After a move: the crib cards laid ahead whose turn has come, made in the engine's order (the
+        record is as if each had waited for its turn); `happening` again."""
+        while self.state.phase is Phase.DISCARD and self.state.current_player in self.ahead:
+            seat = self.state.current_player
+            assert seat is not None
+            move = self.ahead[seat]
+            self.ahead = {s: m for s, m in self.ahead.items() if s != seat}
+            self._apply(move)
+        return happening
 
     def play_bot(self, move: Move, request: BotRequest | int | None = None) -> Happening | None:
         """The bot's move chosen for `request` (or the request made after that many moves); None
@@ -324,10 +375,10 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         ply = request.turn if isinstance(request, core.BotRequest) else request
         if not self.bot_to_move or (ply is not None and ply != self.ply):
             return None
-        return self._apply(move)
+        return self._caught_up(self._apply(move))
 
     def _play_bot(self, seat: int, move: Move) -> Happening | None:
-        return self._apply(move)
+        return self._caught_up(self._apply(move))
 
     def bot_move(self) -> Happening:
         """Ask the bot here and now, and make its move (the text mode, the tests)."""
@@ -368,7 +419,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             self.sequences = []
         words = self._words(player, move, before)
         deal, phase = before.deal_number, before.phase
-        happening = Happening(player, move, deal, after.events, after.count, words, phase, after.claim)
+        happening = Happening(player, move, deal, after.events, after.count, words, phase, after.claim, len(before.log))
         if self.story and self.story[-1].deal != happening.deal:
             self.story = []
         self.story.append(happening)
@@ -439,6 +490,13 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         counter = self.called(claim.counter)
         return f"{who} called muggins on {what}, but {claim.declared} was right: {to_counter} to {counter}."
 
+    def resign(self, seat: int) -> None:
+        """The person at `seat` gives the game up: it ends, the other side wins (`CribbageState.resign`);
+        a CribbageError in words when it is over already or `seat` is no person's."""
+        if not 0 <= seat < len(self.seats) or not self.seats[seat].is_person:
+            raise CribbageError("only a person at the table resigns")
+        self.state = self.state.resign(seat)
+
     def take_pending(self) -> list[Happening]:
         """What happened since last asked, oldest first (then forgotten here)."""
         taken, self.pending = self.pending, []
@@ -471,6 +529,8 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             raise CribbageError("only a person takes back a move; a bot's moves stand")
         if self.is_over:
             raise CribbageError("the game is over: it is kept as it was played, and a finished game is not taken back")
+        if seat in self.ahead:  # laid ahead, not made yet: only that goes back
+            return (str(self.ahead[seat]),)
         made = self._movers()
         mine = next(
             (i for i in range(len(made) - 1, -1, -1) if made[i][0] == seat and len(made[i][1].legal_actions()) > 1),
@@ -504,7 +564,10 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         for a bot, for a seat with nothing to take back, once another person has moved, and once the
         game is over (it went into the history as it was played)."""
         taken = self.undo_moves(seat)
-        self._rebuild(self.state.log[: len(self.state.log) - len(taken)])
+        if seat in self.ahead:
+            self.ahead = {s: m for s, m in self.ahead.items() if s != seat}
+        else:
+            self._rebuild(self.state.log[: len(self.state.log) - len(taken)])
         self.undos += 1
         return len(taken)
 
@@ -513,6 +576,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         self.state = new_game(self.state.seed, self.state.names, self.options)
         self.sequences, self.counted, self.story, self._made = [], [], [], []
         self.previous = [0] * len(self.state.scores)
+        self.ahead = {}
         for text in moves:
             self._apply(parse_move(text))
         self.pending = []
@@ -548,6 +612,9 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             MarginKind.SKUNK: f"A skunk (a lurch): {who} did not reach {target - SKUNK_MARGIN}.",
             MarginKind.DOUBLE_SKUNK: f"A double skunk: {who} did not reach {target - DOUBLE_SKUNK_MARGIN}.",
         }[outcome.margin_kind]
+        if outcome.resigned is not None:
+            gave_up = "you" if outcome.resigned == reader else self.named(outcome.resigned)
+            margin_words = f"{_capital(gave_up)} resigned: no skunk is counted."
         return CribbageSummary(
             winner=outcome.winner,
             names=names,
@@ -565,8 +632,12 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
     # --- the autosave ---
 
     def save_body(self) -> dict[str, Any]:
-        """The engine's record (seed, names, options, moves): the seats are the envelope's."""
-        return {"record": self.state.record()}
+        """The engine's record (seed, names, options, moves): the seats are the envelope's; and the crib
+        cards laid ahead, when some wait for their turn (`ahead`: seat number as text, discard)."""
+        body: dict[str, Any] = {"record": self.state.record()}
+        if self.ahead:
+            body["ahead"] = {str(seat): str(move) for seat, move in sorted(self.ahead.items())}
+        return body
 
     @classmethod
     def from_json(cls, text: str, by_name: bool = False) -> CribbageTable:
@@ -627,7 +698,25 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             table.undos, table.hints = envelope.marks
             return table
 
-        return cls._replayed(data.get("record"), seated)
+        table = cls._replayed(data.get("record"), seated)
+        table._lay_ahead(data.get("ahead", {}))
+        return table
+
+    def _lay_ahead(self, ahead: object) -> None:
+        """The crib cards laid ahead a save keeps (seat number as text: discard), each judged again."""
+        if not isinstance(ahead, Mapping):
+            raise CribbageSaveError("its crib cards laid ahead are not a table of discards")
+        for seat, text in ahead.items():
+            if not (isinstance(seat, str) and seat.isdigit() and int(seat) < len(self.seats) and isinstance(text, str)):
+                raise CribbageSaveError("its crib cards laid ahead name no seat of the table")
+            try:
+                move = parse_move(text[:100])
+            except ValueError as e:
+                raise CribbageSaveError(f"its crib cards laid ahead cannot be read: {e}") from None
+            why = self.why_not(move, int(seat)) if isinstance(move, Discard) else "it is not a discard"
+            if why or not self.lays_ahead(int(seat)):
+                raise CribbageSaveError(f"its crib cards laid ahead cannot be laid: {why or 'not now'}")
+            self.play(move, int(seat))
 
     @classmethod
     def _replayed(cls, record: object, seated: Callable[[CribbageState], CribbageTable]) -> CribbageTable:
@@ -638,7 +727,7 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
         if not isinstance(moves, list) or len(moves) > MOST_MOVES:
             raise CribbageSaveError("its moves are missing or far too many")
         try:
-            start = replay({**record, "moves": []})
+            start = replay({**record, "moves": [], "resigned": None})
         except CribbageError as e:
             raise CribbageSaveError(f"it cannot be replayed: {e}") from None
         table = seated(start)
@@ -648,6 +737,8 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
             raise CribbageSaveError(f"it cannot be replayed: {e}") from None
         for text in final.log[len(start.log) :]:  # replayed already: each parses and is legal
             table._apply(parse_move(text))
+        if final.outcome is not None and final.outcome.resigned is not None:
+            table.resign(final.outcome.resigned)
         table.pending = []
         return table
 
@@ -677,3 +768,7 @@ def move_claim(move: PlayCard, before: CribbageState) -> int:
 
 def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]

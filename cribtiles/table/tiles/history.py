@@ -109,6 +109,8 @@ def why_it_ended(outcome: Outcome, names: tuple[str, ...]) -> str:
     'Hard went out with the bag empty.'
     >>> why_it_ended(Outcome(EndReason.LOCKED, None, (10, 10), (40, 52), (1,)), ("You", "Hard"))
     'Locked board: nobody can play, nor could for two rounds.'
+    >>> why_it_ended(Outcome(EndReason.RESIGNED, None, (0, 0), (40, 52), (1,)), ("Ann", "Ben"))
+    'Ann resigned: the game ends, no rack is counted.'
     """
     if outcome.reason is END_OUT and outcome.went_out is not None:
         return f"{names[outcome.went_out]} went out with the bag empty."
@@ -118,4 +120,6 @@ def why_it_ended(outcome: Outcome, names: tuple[str, ...]) -> str:
         return "Locked board: nobody can play, nor could for two rounds."
     if outcome.reason is END_IDLE:
         return "Nobody has played for three rounds."
+    if outcome.resigned is not None:
+        return f"{names[outcome.resigned]} resigned: the game ends, no rack is counted."
     return ""

@@ -49,6 +49,9 @@ class PublicState:
     rack_sizes: tuple[int, ...]
     outcome: Outcome | None = None
     end_racks: tuple[tuple[Tile, ...], ...] = ()  # the racks once the round is over, () before
+    # online: the turns a stand-in of the server's made for a person, by turn number, and why: "timer"
+    # (their time for the move ran out) or "away" (away longer than the table allows)
+    stand_ins: tuple[tuple[int, str], ...] = ()
 
     @property
     def players(self) -> int:
@@ -83,6 +86,11 @@ class PublicState:
     def final_scores(self) -> tuple[int, ...]:
         return self.outcome.final_scores if self.outcome else self.scores
 
+    def stand_in(self, turn: int) -> str | None:
+        """Why the server's stand-in made turn number `turn` for its player ("timer", "away"), or None: the
+        player made it."""
+        return next((why for t, why in self.stand_ins if t == turn), None)
+
 
 @dataclass(frozen=True)
 class PublicMatch:
@@ -113,11 +121,19 @@ class PublicMatch:
         return tuple(p for p, t in enumerate(self.totals) if t == low)
 
     @property
+    def resigned(self) -> int | None:
+        """The player who gave the match up (as `Match.resigned`), or None."""
+        outcome = self.game.outcome
+        return None if outcome is None else outcome.resigned
+
+    @property
     def is_over(self) -> bool:
-        return len(self._rounds_done()) >= self.options.rounds
+        return self.resigned is not None or len(self._rounds_done()) >= self.options.rounds
 
     @property
     def winners(self) -> tuple[int, ...]:
+        if self.game.outcome is not None and self.resigned is not None:
+            return self.game.outcome.winners
         best = max(self.totals)
         return tuple(p for p, t in enumerate(self.totals) if t == best)
 
@@ -128,7 +144,7 @@ def _shown_turn(turn: Turn, shown: Collection[int], over: bool) -> Turn:
     return turn
 
 
-def public_of(state: GameState, shown: Collection[int] = ()) -> PublicState:
+def public_of(state: GameState, shown: Collection[int] = (), stand_ins: Mapping[int, str] | None = None) -> PublicState:
     """The public part of `state`; the exchanges of the seats `shown` (this driver's) keep their tiles,
     and every one does once the round is over. While "Joker" may still be called on the last play its
     worth is withheld, from `shown` too: a seat that may call must count it itself."""
@@ -147,12 +163,22 @@ def public_of(state: GameState, shown: Collection[int] = ()) -> PublicState:
         rack_sizes=tuple(len(r) for r in state.racks),
         outcome=state.outcome,
         end_racks=state.racks if state.is_over else (),
+        stand_ins=tuple(sorted((stand_ins or {}).items())),
     )
 
 
-def public_match(match: Match, shown: Collection[int] = ()) -> PublicMatch:
-    finished = tuple(public_of(g) for g in match.finished)
-    return PublicMatch(match.options, match.names, finished, public_of(match.game, shown))
+def public_match(
+    match: Match, shown: Collection[int] = (), stand_ins: Mapping[tuple[int, int], str] | None = None
+) -> PublicMatch:
+    """The public match; `stand_ins`: the turns (round, turn) a stand-in made online, and why."""
+    made = stand_ins or {}
+
+    def of_round(r: int) -> dict[int, str]:
+        return {t: why for (at, t), why in made.items() if at == r}
+
+    finished = tuple(public_of(g, stand_ins=of_round(r)) for r, g in enumerate(match.finished))
+    game = public_of(match.game, shown, of_round(len(match.finished)))
+    return PublicMatch(match.options, match.names, finished, game)
 
 
 def player_view(public: PublicState, seat: int, rack: tuple[Tile, ...]) -> PlayerView:
@@ -193,8 +219,9 @@ def _tiles(text: str) -> tuple[Tile, ...]:
     return tuple(parse_tile(t) for t in text.split())
 
 
-def _turn_json(turn: Turn) -> dict[str, Any]:
-    """A turn with its fields named; `worth` is null while "Joker" may still be called on the play."""
+def _turn_json(turn: Turn, stand_in: str | None) -> dict[str, Any]:
+    """A turn with its fields named; `worth` is null while "Joker" may still be called on the play;
+    `stand_in` says why the server's stand-in made it (null: its player did)."""
     return {
         "player": turn.player,
         "move": _move_text(turn.move),
@@ -202,6 +229,7 @@ def _turn_json(turn: Turn) -> dict[str, Any]:
         "worth": turn.true_points,
         "drawn": turn.drawn,
         "stuck": turn.stuck,
+        "stand_in": stand_in,
     }
 
 
@@ -231,7 +259,7 @@ def public_json(public: PublicState) -> dict[str, Any]:
         "current": public.current,
         "starter": public.starter,
         "start_draws": [[[p, str(t)] for p, t in draws] for draws in public.start_draws],
-        "turns": [_turn_json(t) for t in public.turns],
+        "turns": [_turn_json(t, public.stand_in(n)) for n, t in enumerate(public.turns)],
         "calls": [_call_json(n, c) for n, c in public.calls],
         "bag_sizes": list(public.bag_sizes),
         "rack_sizes": list(public.rack_sizes),
@@ -277,6 +305,7 @@ def public_from_json(data: Mapping[str, Any]) -> PublicState:
         rack_sizes=tuple(data["rack_sizes"]),
         outcome=outcome,
         end_racks=tuple(_tiles(r) for r in data["end_racks"]),
+        stand_ins=tuple((n, str(t["stand_in"])) for n, t in enumerate(data["turns"]) if t.get("stand_in")),
     )
 
 

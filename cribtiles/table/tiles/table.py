@@ -221,6 +221,15 @@ class Table(GameTable[PlayerView, Move, TurnRecord]):
         self.history[-1] = self.history[-1].with_call(call)
         return call
 
+    def resign(self, seat: int) -> None:
+        """The person at `seat` gives the game (a match: the whole match) up: the others win at once.
+        IllegalMove in words when the round is over already or `seat` is no person's."""
+        if not 0 <= seat < len(self.seats) or not self.seats[seat].is_person:
+            raise IllegalMove("only a person at the table resigns")
+        if self.round_over:
+            raise IllegalMove("the round is over: there is nothing to resign")
+        self.match = self.match.resign(seat)
+
     # --- the turn loop ---
 
     def seen(self, record: TurnRecord) -> SeenScore | None:

@@ -15,6 +15,7 @@ from cribtiles.cribbage.cards import Card
 from cribtiles.table.cribbage.public import CribbageSummary
 
 from .. import art, pegboard
+from ..again import AgainQuestion
 from ..chat import ChatView
 from ..chat_paint import draw_field, draw_heard, draw_history
 from ..coach_panel import COACH
@@ -125,6 +126,7 @@ class CribSnapshot:
     chat: ChatView | None = None  # online: the lines heard, the line being typed
     coach: CoachNote | None = None  # the hint shown (I): the best discards, or the card to lay and why
     end_review: bool = False  # the end card offers the game's review (V)
+    end_again: AgainQuestion | None = None  # online: playing again, as this window is asked it
     sides: tuple[str, ...] = ()  # each side's name on the peg board ("You", "Medium bot"; "You & North")
     game_hole: int = 121  # the target: the hole the pegs stop in
 
@@ -190,7 +192,7 @@ def draw_moving(surface: Target, snap: CribSnapshot) -> None:
     if snap.held is not None:
         draw_card(surface, lay, snap.held, lifted=True)
     if snap.end is not None:
-        draw_end(surface, lay, snap.end, snap.end_hover, snap.end_review, snap.sides)
+        draw_end(surface, lay, snap.end, snap.end_hover, snap.end_review, snap.sides, snap.end_again)
     if snap.chat is not None:  # over the end card too: a last word after the game
         _chat(surface, lay, snap.chat)
 
@@ -532,10 +534,11 @@ def draw_end(
     hover: ButtonKind | None,
     review: bool = False,
     sides: tuple[str, ...] = (),
+    again: AgainQuestion | None = None,
 ) -> None:
     """The end card: who won, each side's score (the winner's first), the margin, the deals, the buttons
     (Review among them when `review`); `sides` names each side as the peg board does ("You & North"), else
-    the players' names."""
+    the players' names. Online, `again`: New game is Play again (or Withdraw), asked of the others."""
     surf.blit(_veil(lay.width, lay.height), (0, 0))
     x, y, w, h = lay.end_card()
     surf.blit(art.soft_shadow(w, h, 16, 10, 170), (x - 20 + 4, y - 20 + 8))
@@ -576,10 +579,17 @@ def draw_end(
     write(surf, f"{end.deals} deals", size - 3, DIM, (x + w / 2, ty), "midtop")
     buttons = lay.end_buttons(review)
     for kind, rect in buttons.items():
-        button(surf, rect, kind.value, True, hover is kind, strong=kind is ButtonKind.NEW_GAME)
+        label, enabled = kind.value, True
+        if kind is ButtonKind.NEW_GAME and again is not None:
+            label, enabled = again.button or "Play again", again.button is not None
+        button(surf, rect, label, enabled, hover is kind, strong=kind is ButtonKind.NEW_GAME)
     keys = "Enter or N: a new game · V: the review · Escape: the title screen" if review else END_KEYS
     _, by, _, bh = buttons[ButtonKind.NEW_GAME]
-    write(surf, keys, max(12, size - 4), DIM, (x + w / 2, by + bh + size * 0.5), "midtop")
+    small = max(12, size - 4)
+    if again is not None:
+        write(surf, fit_width(again.text, small, w - 2 * size), small, CREAM, (x + w / 2, by - size * 0.4), "midbottom")
+        keys = again.keys + (" · V: the review" if review else "") + " · Escape: the title screen"
+    write(surf, fit_width(keys, small, w - 2 * size), small, DIM, (x + w / 2, by + bh + size * 0.5), "midtop")
 
 
 @lru_cache(maxsize=2)

@@ -42,7 +42,7 @@ class CribbagePilot:
             post_key(pygame.K_RETURN)  # go on: the next count, or the next deal
             self.steps += 1
             return True
-        if not scene.my_turn:
+        if not (scene.my_turn or scene.may_lay_away):  # crib cards are laid as soon as they are dealt
             return False
         move = choose_safely(self.bot, scene.seen, self.rng)
         lay = scene.layout

@@ -23,10 +23,12 @@ from cribtiles.cribbage.options import Phase, Variant
 from cribtiles.cribbage.peg import MAX_COUNT
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
+from cribtiles.table.again import NextTable
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, PublicMove
 from cribtiles.table.cribbage.session import CribbageDriver
 from cribtiles.table.settings import Preferences
 
+from ..again import again_question, press_again, resign_question
 from ..chat import CHAT_KEYS, Chat
 from ..chat_paint import history_chips
 from ..config import Keeper
@@ -36,7 +38,7 @@ from ..paint import CREAM, DIM, GOLD
 from ..pegs import Pegs
 from ..scene import Scene
 from ..sound import Sounds
-from ..tiles.game_words import away_words, sentence
+from ..tiles.game_words import away_words, sentence, stand_in_words
 from . import cards
 from .coach import CribCoach
 from .layout import HAND_MOST, ButtonKind, CribLayout
@@ -80,6 +82,14 @@ class Host(Protocol):
 
     def review_cribbage(self, session: CribbageDriver) -> str:
         """Open the review of `session`'s finished game; why it cannot be opened yet, in words ("")."""
+        ...
+
+    def open_next_table(self, table: NextTable) -> None:
+        """Everyone agreed to play the table online again: on to the new one."""
+        ...
+
+    def leave_table(self, session: CribbageDriver, words: str) -> None:
+        """Let a table online go (aborted, or left once over) and go to the title, saying `words`."""
         ...
 
 
@@ -203,9 +213,13 @@ class CribbageScene:
         session: CribbageDriver,
         notice: str = "",
         on_new_game: Callable[[CribbageScene], None] | None = None,
+        asks_again: bool = False,
     ) -> None:
-        """`on_new_game`: what N (and the end card's New game) opens, given this scene."""
+        """`on_new_game`: what N (and the end card's New game) opens, given this scene. `asks_again`: a
+        table online, whose next game is asked of the others there (Play again, Y and N; L leaves it)."""
         self.app = app
+        self.asks_again = asks_again
+        self.resigning = False  # Ctrl+R asked whether you give the game up: Y or Enter does
         self.on_new_game = on_new_game or (lambda scene: None)
         # its moves and the bot's go through the session (the bot thinks behind it, beside the frames);
         # all the scene knows of the game is what the session says all may see, and your own hand
@@ -297,13 +311,31 @@ class CribbageScene:
         return "two cards" if self.to_crib == 2 else "a card"
 
     def whose(self, player: int) -> str:
-        """Whose, in the prompt's words: "your"; with two players "its" (a bot) or "their"; with more the
-        player by name ("West's")."""
+        """Whose, in the prompt's words: "your"; the one bot's of two players "its"; else the player's by
+        name ("West's", "Ann's": a person online, or one of several, or any seat of a table watched)."""
         if player == self.person and not self.watching:
             return "your"
         if self.watching:
             return f"{self.pub.called(player)}'s"
-        return self.pub.its(player) if self.pub.players == 2 else f"{self.pub.called(player)}'s"
+        return "its" if self.pub.players == 2 and self.pub.bots[player] else f"{self.pub.called(player)}'s"
+
+    @property
+    def may_lay_away(self) -> bool:
+        """Your crib cards may be laid now: in the discard, before the others' as well as after (issue 44)."""
+        return any(isinstance(m, Discard) for m in self.seen.legal)
+
+    def _still_choosing(self) -> str:
+        """Whom the discard waits for, once your crib cards are laid: "Ann is choosing their crib cards...",
+        "West and East are choosing their crib cards..."."""
+        pub = self.pub
+        waiting = [p for p, laid in enumerate(self.seen.discarded_by) if not laid and p != self.person]
+        cards = "crib cards" if self.to_crib == 2 else "crib card"
+        if len(waiting) == 1:
+            return f"{_capital(pub.called(waiting[0]))} is choosing {pub.its(waiting[0])} {cards}..."
+        names = [pub.called(p) for p in waiting]
+        if not names:
+            return "The starter is cut..."
+        return _capital(f"{', '.join(names[:-1])} and {names[-1]} are choosing their crib cards...")
 
     @property
     def layout(self) -> CribLayout:
@@ -404,6 +436,14 @@ class CribbageScene:
             if k in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
                 self.app.close_top()
             return
+        if self.ended and self.asks_again and self._again_key(k):
+            return
+        if self.resigning:
+            self._resign_key(k)
+            return
+        if k == pygame.K_r and event.mod & pygame.KMOD_CTRL and not self.ended and self.replaying is None:
+            self._ask_resign()
+            return
         if self.ended:
             if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
                 self.new_game()
@@ -443,6 +483,60 @@ class CribbageScene:
             self._undo()
         elif self._declaring() or self._claiming():
             self._declare_key(event)
+
+    # --- resigning, and playing a table online again ---
+
+    def _ask_resign(self) -> None:
+        if self.pub.is_over:
+            self.say("The game is over: there is nothing to resign.")
+            return
+        self.resigning = True
+
+    def _resign_key(self, k: int) -> None:
+        """The question before resigning: Y or Enter gives the game up, N or Escape goes back to it."""
+        if k not in (pygame.K_y, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n, pygame.K_ESCAPE):
+            return
+        self.resigning = False
+        if k in (pygame.K_n, pygame.K_ESCAPE):
+            self.say("", error=False)
+            return
+        try:
+            self.session.resign(self.person)
+        except IllegalMove as e:
+            self.say(sentence(str(e)))
+            return
+        self._refresh()
+        self.say("You resigned.", error=False)
+
+    def _again_key(self, k: int) -> bool:
+        """At the end of a table online: Enter, N (asks) and Y play again, N answers no, L leaves."""
+        if k == pygame.K_l:
+            self.app.leave_table(self.session, "You left the table: it is off Your online games.")
+            return True
+        if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y) or (
+            k == pygame.K_n and self.session.pending_again is None
+        ):
+            self.again(True)
+            return True
+        if k == pygame.K_n:
+            self.again(False)
+            return True
+        return False
+
+    def again(self, yes: bool) -> None:
+        """Play again (the end card's button, Enter, Y), or N: asked of the others, withdrawn or answered."""
+        words = press_again(self.session, self.pub.names, self.person, yes)
+        if words:
+            self.say(words, error=words.endswith("not played again.") and not yes)
+
+    def _table_gone(self) -> None:
+        """A table online aborted (back to the title, told why), or played again (on to the new one)."""
+        if self.session.aborted:
+            self.app.leave_table(self.session, "The table was aborted before its first move: it ends with no result.")
+            return
+        moving = self.session.next_table
+        if moving is not None:
+            self.app.open_next_table(moving)
 
     def _most(self) -> int:
         return MOST_PEGGED if self._claiming() else MOST_SHOWN
@@ -518,7 +612,7 @@ class CribbageScene:
 
     def _choose(self, card: Card) -> None:
         if self.seen.discards:
-            self.say("Your two crib cards are laid already.")
+            self.say("Your crib cards are laid already." if self.to_crib == 2 else "Your crib card is laid already.")
         elif len(self.chosen) >= self.to_crib:
             many = "Two cards go" if self.to_crib == 2 else "One card goes"
             self.say(f"{many} to the crib: click a chosen card to put it back first.")
@@ -569,11 +663,7 @@ class CribbageScene:
             wanted = "a card" if self.to_crib == 1 else "two cards" if not self.chosen else "a second card"
             self.say(f"Choose {wanted} for the crib first (click them, or drag them to the crib).")
             return
-        if not self.my_turn:
-            actor = self.actor
-            self.say(f"Wait: {self.pub.called(actor)} is choosing {self.pub.its(actor)} crib cards.")
-            return
-        if self._person(Discard(tuple(self.chosen))):
+        if self._person(Discard(tuple(self.chosen))):  # before the others' too: everyone lays away at once
             self.chosen = []
             self.cursor = None
 
@@ -775,6 +865,7 @@ class CribbageScene:
         self.now += dt
         if self.message and self.now > self.message_until:
             self.message = ""
+        self._table_gone()
         said = tuple(line.words for line in self.chat.news())  # a muted player's lines are not told
         self.chat.hear(self.session.incidents() + said, self.now)  # and the connection, who went away
         if self.chat.typing:
@@ -926,7 +1017,7 @@ class CribbageScene:
             label = "The show" if self.hold is Hold.PLAY_OVER else "Next deal"
             return (ButtonKind.GO_ON,), {ButtonKind.GO_ON: label}, {ButtonKind.GO_ON}
         if mode is Mode.DISCARD:
-            ready = len(self.chosen) == self.to_crib and self.my_turn
+            ready = len(self.chosen) == self.to_crib and self.may_lay_away
             return (ButtonKind.DISCARD,), {}, {ButtonKind.DISCARD} if ready else set()
         offered = self._muggins_offered() is not None
         if mode is Mode.PLAY:
@@ -954,6 +1045,9 @@ class CribbageScene:
     def _prompt(self) -> tuple[str, bool]:
         if self.replaying is not None:
             return self.replaying[0], False
+        if self.resigning:
+            question = resign_question(self.pub.names, self.person, False)
+            return f"{question} Y or Enter resigns, N or Escape goes back.", True
         if self.message:
             return self.message, self.message_error
         table = self.pub
@@ -966,7 +1060,7 @@ class CribbageScene:
         mode = self.mode
         if mode is Mode.DISCARD:
             if view.discards:
-                return f"{bot} is choosing {its} crib cards...", False
+                return self._still_choosing(), False
             if len(self.chosen) == self.to_crib:
                 laid = " and ".join(str(c) for c in self.chosen)
                 return f"Lay {laid} in {crib} crib: Enter or Discard.", False
@@ -1027,6 +1121,9 @@ class CribbageScene:
             if h.act is not Act.LET_STAND:  # a card let stand needs no line; what pegged on after it does
                 colour = CREAM if scored else DIM
                 lines.append(InfoLine(h.words, "", colour, -1 if not scored else 0))
+                if h.stand_in is not None:  # the table's stand-in moved for them (online): not their own move
+                    who = "You" if h.player == self.person else table.names[h.player]
+                    lines.append(InfoLine(stand_in_words(h.stand_in, who, "made that move") + ".", "", DIM, -2))
             for e in (e for e in h.events if e.points != 0):  # a score said aloud that pegged nothing: no line
                 points = "" if e.points is None else f"+{e.points}"  # said aloud, not yet answered: points to come
                 lines.append(InfoLine(e.words, points, _player_colour(table.side_of(e.player)), -1, e.cards, 1))
@@ -1223,6 +1320,9 @@ class CribbageScene:
             + (COUNT_KEYS if table.options.manual_count and not table.options.muggins else "")
             + (f" · {CHAT_KEYS}" if self.chat.allowed else ""),
             end=table.summary if self.ended else None,
+            end_again=again_question(self.session.pending_again, table.names, (self.person,))
+            if self.ended and self.asks_again
+            else None,
             end_hover=next((k for k, r in lay.end_buttons(self.reviewed).items() if contains(r, self.mouse)), None)
             if self.ended
             else None,
@@ -1242,7 +1342,10 @@ class CribbageScene:
         if self.mode is not Mode.SHOW:
             left = pub.hand_sizes[player]
             about.append(f"{left} card{'s' if left != 1 else ''}")
-        acting = pub.to_move == player and not pub.is_over and pub.players > 2
+        acting = pub.to_move == player  # in the discard everyone chooses at once: those still choosing
+        if pub.phase is Phase.DISCARD:
+            acting = not self.seen.discarded_by[player]
+        acting = acting and not pub.is_over and pub.players > 2
         return SeatView(player, pub.names[player], " · ".join(about), pub.side_of(player), acting)
 
     def _peg_spot(self, p: int) -> PegSpot:
@@ -1258,7 +1361,10 @@ class CribbageScene:
         return self._view.draw(surface, snap, full)
 
 
-KEYS = "Left/Right choose · Space picks or plays · Enter confirms · G go · I hint · N new game · Esc the title"
+KEYS = (
+    "Left/Right choose · Space picks or plays · Enter confirms · G go · I hint · N new game · Ctrl+R resign"
+    " · Esc the title"
+)
 UNDO_KEYS = " · U undo"
 #: The keys' line of a table watched.
 WATCH_KEYS = f"You are watching: nothing to play · {CHAT_KEYS} · Esc goes back"

@@ -232,13 +232,10 @@ def table_scene(app: Host, table: CribbageTable, notice: str = "") -> CribbageSc
 
 
 #: What N (and the end card's New game) says at a table online.
-NOT_AGAIN = "A game at an online table is not played again from here: make a new table from Online on the title."
-
-
 def online_table_scene(app: Host, driver: CribbageDriver, notice: str = "") -> CribbageScene:
     """The table for a seat online (`driver` speaks to the server): the same scene as at one window;
-    a new game is made from Online, not from here."""
-    return CribbageScene(app, driver, notice, lambda scene: scene.say(NOT_AGAIN))
+    its next game is asked of the others there (Play again), and L leaves the table once over."""
+    return CribbageScene(app, driver, notice, lambda scene: scene.again(True), asks_again=True)
 
 
 def open_cribbage(app: Host) -> None:

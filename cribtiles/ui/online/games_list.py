@@ -14,11 +14,13 @@ import pygame
 from cribtiles.games import GAMES
 from cribtiles.online.standing import game_title, opponents, warn_at
 
+from .. import art
 from ..geometry import contains
 from ..paint import CREAM, DIM, GOLD, RED, button
 from ..screens import Cells, chosen_in_sight, draw_rows, foot, list_key, ring, screen_card
 from ..tiles.game_words import clock_words
 from .form import GREEN
+from .host_tools import HOST_BOT_LEVEL, Giveable, giveable
 from .lobby import Lobby, Outcome
 from .screens import Window, code_words
 from .services import WATCHING, HeldSeat
@@ -63,8 +65,12 @@ def turn_words(held: HeldSeat, table: dict[str, Any]) -> tuple[str, tuple[int, i
         open_seats = sum(1 for s in seats if isinstance(s, dict) and s.get("kind") == "open")
         return f"waiting for {open_seats} player{'s' if open_seats != 1 else ''}", DIM
     if phase == "over":
+        if table.get("aborted"):
+            return "aborted before its first move", DIM
         winners = [names[w] for w in table.get("winners") or [] if isinstance(w, int) and 0 <= w < len(names)]
-        return ("over: " + " and ".join(winners) + " won" if winners else "over"), DIM
+        resigned = table.get("resigned")
+        gave_up = f"{names[resigned]} resigned, " if isinstance(resigned, int) and 0 <= resigned < len(names) else ""
+        return ("over: " + gave_up + " and ".join(winners) + " won" if winners else "over"), DIM
     to_move = table.get("to_move")
     if to_move == held.seat:
         return "yours", GOLD
@@ -164,16 +170,27 @@ class GamesScene:
         self._opening = False
         self.status, self.tone = problem, "bad"
 
+    def finished(self, held: HeldSeat) -> bool:
+        """The server last said `held`'s table is over (its game played, resigned, or aborted)."""
+        heard = self.heard.get(held.key)
+        return heard is not None and heard.table is not None and heard.table.get("phase") == "over"
+
     def forget(self) -> None:
+        """Delete: a finished table is left (off the list, its states no more), another only forgotten here
+        (the table itself goes on, and its code and seat may be typed again)."""
         if not self.held:
             return
         held = self.held.pop(self.chosen)
+        over = self.finished(held)
         if held.seat == WATCHING:
             self.lobby.watched = [w for w in self.lobby.watched if w.key != held.key]
         else:
-            self.lobby.services.book.remove(held.server, held.code)
+            self.lobby.leave(held)
         self.chosen = max(0, min(self.chosen, len(self.held) - 1))
-        self.status, self.tone = f"{code_words(held.code)} is off your list (the table itself goes on).", ""
+        if over:
+            self.status, self.tone = f"You left {code_words(held.code)}: its game is over, and it is off your list.", ""
+        else:
+            self.status, self.tone = f"{code_words(held.code)} is off your list (the table itself goes on).", ""
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.MOUSEMOTION:
@@ -208,6 +225,40 @@ class GamesScene:
                     self.resume()
                 self.chosen = i
                 return
+
+    # --- the host's tool (issue 44): a seat given to a bot ---
+
+    def offer(self) -> Giveable | None:
+        """The seat of the chosen table that its host (this player, holding its host token) may give to a
+        bot now, by what its server last said (None: none, or not the host)."""
+        if not self.held:
+            return None
+        held = self.held[self.chosen]
+        heard = self.heard.get(held.key)
+        return giveable(heard.table, held) if heard is not None and heard.table is not None else None
+
+    def _host_buttons(self) -> list[tuple[str, Any, bool]]:
+        offer = self.offer()
+        return [] if offer is None else [(offer.words, self.give_seat, True)]
+
+    def give_seat(self) -> None:
+        offer = self.offer()
+        if offer is None or self.tone == "busy":
+            return
+        held = self.held[self.chosen]
+        self.status, self.tone = f"{offer.words}…", "busy"
+
+        def work() -> None:
+            self.lobby.seat_bot(held, offer.seat, HOST_BOT_LEVEL)
+
+        self.lobby.jobs.run(work, lambda outcome: self._seat_given(held, outcome))
+
+    def _seat_given(self, held: HeldSeat, outcome: Outcome[None]) -> None:
+        if outcome.problem:
+            self.status, self.tone = outcome.problem, "bad"
+        else:
+            self.status, self.tone = f"The server's bot has the seat at {code_words(held.code)}.", "good"
+        self.lobby.standings.ask_one(held)  # its seats as they are now
 
     # --- drawing ---
 
@@ -254,7 +305,7 @@ class GamesScene:
         chosen = self.held[self.chosen] if self.held else None
         stopped = chosen is not None and self._stopped_here(chosen)
         hint = "Up/Down choose · " + ("H hosts again" if stopped else "Enter goes back to the table")
-        hint += " · Delete forgets it · R asks again · Esc goes back"
+        hint += " · Delete leaves (or forgets) it · R asks again · Esc back"
         rect, s, top = screen_card(surface, "Your online games", hint, 0.86, 0.86)
         x, y, w, h = rect
         pad = round(s * 1.2)
@@ -282,13 +333,17 @@ class GamesScene:
         again = chosen is not None and self._stopped_here(chosen)
         shown = [("Host again", self.host_again, not self._hosting)] if again else []
         go = "Watch" if chosen is not None and chosen.seat == WATCHING else "Resume"
-        shown += [(go, self.resume, bool(self.held) and not again), ("Forget", self.forget, bool(self.held))]
+        drop = "Leave" if chosen is not None and self.finished(chosen) and chosen.seat != WATCHING else "Forget"
+        shown += [(go, self.resume, bool(self.held) and not again), (drop, self.forget, bool(self.held))]
+        shown += self._host_buttons()
         shown.append(("Back", self.window.close_top, True))
-        bw, gap = max(140, s * 7), round(s * 0.8)
-        left = cx - (len(shown) * bw + (len(shown) - 1) * gap) // 2
+        gap = round(s * 0.8)
+        widths = [max(140, s * 7, art.font(max(16, round(bh * 0.52))).size(label)[0] + 2 * s) for label, _, _ in shown]
+        left = cx - (sum(widths) + (len(shown) - 1) * gap) // 2
         self.buttons = []
         for i, (label, act, enabled) in enumerate(shown):
-            r = (left + i * (bw + gap), by, bw, bh)
+            bw = widths[i]
+            r = (left + sum(widths[:i]) + i * gap, by, bw, bh)
             button(surface, r, label, enabled, contains(r, self.mouse), strong=i == 0 and enabled)
             if i == 0 and enabled:
                 ring(surface, r)

@@ -8,6 +8,7 @@ waiting) is left: a person is "here" only at the table on screen (issues 31, 44)
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import logging
 import threading
 import time
@@ -151,6 +152,26 @@ class Lobby:
         link.sit(held.code, held.token)
         return held
 
+    def abort(self, held: HeldSeat) -> None:
+        """End `held`'s table before its first move (with the host token, or from the seat); refused in
+        the server's words once a move is made."""
+        link = self.link(held.server)
+        if held.host_token:
+            link.request("abort", code=held.code, host=held.host_token)
+            return
+        link.request("resume", code=held.code, token=held.token)
+        link.request("abort", code=held.code)
+
+    def leave(self, held: HeldSeat) -> None:
+        """This player lets `held`'s table go: off their list, and no more of its states on the link that
+        holds the seat (if one does; nothing waits on the network)."""
+        self.services.book.remove(held.server, held.code)
+        with self._lock:
+            link = self._links.get(held.server)
+        if link is not None and link.seats.pop(held.code, None) is not None:
+            with contextlib.suppress(NotConnected):
+                link.send("leave", code=held.code)
+
     def status(self, held: HeldSeat, wait: float = CONNECT_WAIT) -> dict[str, Any]:
         table: dict[str, Any] = self.link(held.server, wait).request("status", code=held.code)["table"]
         return table
@@ -172,6 +193,15 @@ class Lobby:
             link = self._links.get(held.server)
         if link is not None and held.code not in link.holders and link.holds(held.code):
             link.step_away(held.code)
+
+    def open_tables(self, url: str) -> list[dict[str, Any]]:
+        """The tables anyone may join at `url` that have a seat open, the newest first."""
+        tables = self.link(url).request("open_tables")["tables"]
+        return [t for t in tables if isinstance(t, dict)]
+
+    def seat_bot(self, held: HeldSeat, seat: int, level: str) -> None:
+        """As the host of `held`'s table, give `seat` to the server's bot of `level` (refused in words)."""
+        self.link(held.server).request("seat_bot", code=held.code, host=held.host_token, seat=seat, level=level)
 
     # --- the frame's side ---
 

@@ -11,18 +11,23 @@ import pygame
 
 from cribtiles.bot import DEFAULT_LEVEL, LEVELS
 from cribtiles.bot.cribbage.levels import LEVELS as CRIBBAGE_LEVELS
+from cribtiles.cribbage.options import Variant
 from cribtiles.online.client import check_url
 from cribtiles.rules.game import MAX_PLAYERS
 from cribtiles.rules.options import OPTIONS, RuleOptions, Value
 from cribtiles.table.cribbage.table import DEFAULT_LEVEL as CRIBBAGE_DEFAULT
 
 from .. import art
+from ..cribbage.setup import GAMES as CRIBBAGE_GAMES
+from ..cribbage.setup import default_target
 from ..paint import CREAM, DIM, GOLD, write
 from ..screens import Item, Menu, fit, screen_card
 from . import form
 from .form import GREEN, TONES, FormScene, Row
+from .host_tools import HOST_BOT_LEVEL, Giveable, giveable, invitation_link, put_on_clipboard
 from .lobby import Lobby, Outcome
 from .lobby import code_words as code_words  # where the screens have always found it
+from .open_tables import OpenTables
 from .services import HeldSeat, SeatBook
 
 #: How often the list of servers on the network is looked at again (seconds).
@@ -115,6 +120,7 @@ class OnlineScene(FormScene):
             self._hosting = True
             self.shared.choose(host.shared)
         self.say(lobby.services.book.note, "bad")
+        self.open_tables = OpenTables(lobby, self.join_open)
 
     def close(self) -> None:
         self.window.close_top()
@@ -192,6 +198,30 @@ class OnlineScene(FormScene):
             self._look()
         if self._hosting:
             self._host_said()
+        self.open_tables.update(dt, self.address.text)
+
+    # --- the open tables of the server named (issue 44) ---
+
+    def extra_height(self, s: int) -> int:
+        return self.open_tables.height(s)
+
+    def draw_extra(self, surface: pygame.Surface, rect: tuple[int, int, int, int], s: int) -> None:
+        self.open_tables.draw(surface, rect, s, self.mouse)
+
+    def handle(self, event: pygame.event.Event) -> None:
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and self.open_tables.click(event.pos):
+            return
+        super().handle(event)
+
+    def join_open(self, code: str) -> None:
+        """Join the open table `code` of the server named, as Join with a code would (one click)."""
+        ready = self._ready()
+        if ready is None:
+            return
+        join = JoinScene(self.window, self.lobby, ready[1], ready[0])
+        join.code.text = code
+        self.window.push(join)
+        join.join()
 
     def _look(self) -> None:
         lookout = self.lobby.look_out()
@@ -227,9 +257,23 @@ FRIEND = ("friend", "a friend (an open seat)")
 OFF_ON: tuple[tuple[object, str], ...] = ((False, "off"), (True, "on"))
 
 
+#: Cribbage's other seats as each variant has them (partners sit across: seats 1 and 3 against 2 and 4).
+CRIB_SEATS: dict[Variant, tuple[tuple[str, str], ...]] = {
+    Variant.SIX_CARD: (("Seat 2", "Your opponent"),),
+    Variant.FIVE_CARD: (("Seat 2", "Your opponent"),),
+    Variant.THREE: (("Seat 2", "On your left, for themselves"), ("Seat 3", "On your right, for themselves")),
+    Variant.PARTNERSHIP: (
+        ("Seat 2", "On your left: against you and your partner"),
+        ("Seat 3: your partner", "Across the table: you peg together"),
+        ("Seat 4", "On your right: against you and your partner"),
+    ),
+}
+
+
 class CreateScene(FormScene):
     """A new table at `url`: the game, you at the first seat, then a friend (an open seat), bots, or
-    nobody; the game's rules; the table's options. Classic cribbage is two seats, its own rules."""
+    nobody; the game's rules; the table's options. Classic cribbage has its variants, each with its seats
+    (two; three for three players; four in partnerships), and its own rules."""
 
     title = "Create a table"
     height = 0.96
@@ -249,12 +293,17 @@ class CreateScene(FormScene):
         ]
         self.seats[0].choose(DEFAULT_LEVEL)
         self.rules = [self._rule_row(i) for i in range(len(OPTIONS))]
-        self.crib_seat = form.choice(
-            "Seat 2",
-            [FRIEND] + [(lv, f"{lv.capitalize()} bot") for lv in CRIBBAGE_LEVELS],
-            "Cribbage is two: a friend takes the open seat with the table's code, or the server's bot plays",
+        self.crib_variant = form.choice(
+            "Cribbage", list(CRIBBAGE_GAMES.items()), "Which cribbage, and so how many seats"
         )
-        self.crib_seat.choose(CRIBBAGE_DEFAULT)
+        self.crib_variant.changed = self._variant_changed
+        self.crib_seats = [
+            form.choice(f"Seat {n}", [FRIEND] + [(lv, f"{lv.capitalize()} bot") for lv in CRIBBAGE_LEVELS])
+            for n in range(2, 5)
+        ]
+        for row in self.crib_seats:
+            row.choose(CRIBBAGE_DEFAULT)
+        self.crib_seat = self.crib_seats[0]
         self.crib_rules = [
             form.choice("Muggins", OFF_ON, "On: each counts their own hands aloud, and a wrong count may be called"),
             form.choice("Muggins in the play", OFF_ON, "On: each says what a card laid scores, and may be called"),
@@ -276,6 +325,11 @@ class CreateScene(FormScene):
             ABSENT,
             "How long a player may be away before a bot moves for them",
         )
+        self.public = form.choice(
+            "Anyone may join",
+            [(False, "no: those you give the code"), (True, "yes: listed on the server")],
+            "Yes: the server lists it among its open tables, for anyone to join while a seat is open",
+        )
         super().__init__(self._rows(), window.close_top)
         self.focus = self.rows.index(self.seats[0])  # the game is the tile game unless changed
 
@@ -287,11 +341,12 @@ class CreateScene(FormScene):
         """The rows of the game chosen: cribbage has one seat besides yours, its own rules, no pass (a bot
         moves for a player out of time) and no coach at the table."""
         if self.cribbage:
-            rows = [self.game, self.crib_seat, *self.crib_rules, self.timer, self.absent]
+            rows = [self.game, self.crib_variant, *self._crib_seats(), *self.crib_rules, self.timer, self.absent]
         else:
             rows = [self.game, *self.seats, *self.rules, self.coach, self.timer, self.on_timeout, self.absent]
         return [
             *rows,
+            self.public,
             form.action(
                 "Create the table", self.create, f"At {self.url}, you ({self.name}) at the first seat", pygame.K_c
             ),
@@ -302,6 +357,26 @@ class CreateScene(FormScene):
         self.rows = self._rows()
         self.focus = self.rows.index(self.game)
         self.say("")
+
+    def _crib_seats(self) -> list[Row]:
+        """The other seats of the cribbage chosen, labelled by where they sit."""
+        told = CRIB_SEATS[self._variant]
+        for row, (label, where) in zip(self.crib_seats, told, strict=False):
+            row.label = label
+            row.note = f"{where}: a friend takes an open seat with the table's code, or the server's bot plays"
+        return self.crib_seats[: len(told)]
+
+    @property
+    def _variant(self) -> Variant:
+        variant = self.crib_variant.value
+        assert isinstance(variant, Variant)
+        return variant
+
+    def _variant_changed(self) -> None:
+        """Its seats, and its target by custom (five-card is played to 61)."""
+        self.crib_rules[2].choose(default_target(self._variant))
+        self.rows = self._rows()
+        self.focus = self.rows.index(self.crib_variant)
 
     @staticmethod
     def _rule_row(i: int) -> Row:
@@ -327,12 +402,14 @@ class CreateScene(FormScene):
         """The rules as `--rules` writes them, for the game chosen (ValueError in words)."""
         if self.cribbage:
             muggins, in_play, target = (r.value for r in self.crib_rules)
-            return f"muggins={'on' if muggins else 'off'},play_muggins={'on' if in_play else 'off'},target={target}"
+            variant = "" if self._variant is Variant.SIX_CARD else f",variant={self._variant.value}"
+            onoff = f"muggins={'on' if muggins else 'off'},play_muggins={'on' if in_play else 'off'}"
+            return f"{onoff},target={target}{variant}"
         return self.options().to_text()
 
     def others(self) -> list[dict[str, Any]]:
         told: list[dict[str, Any]] = []
-        for row in [self.crib_seat] if self.cribbage else self.seats:
+        for row in self._crib_seats() if self.cribbage else self.seats:
             kind = row.value
             if kind == "friend":
                 told.append({"kind": "open"})
@@ -350,6 +427,8 @@ class CreateScene(FormScene):
             return
         game = str(self.game.value)
         settings: dict[str, Any] = {"rules": rules, "turn_timer": self.timer.value, "absent_bot": self.absent.value}
+        if self.public.value:
+            settings["public"] = True
         if not self.cribbage:
             settings |= {"coach": bool(self.coach.value), "on_timeout": self.on_timeout.value}
         others = self.others()
@@ -382,6 +461,7 @@ class CodeScene:
         self._wait, self._asking = 0.0, False
         self._sitting = False  # the table is being opened
         self._begun = False  # every seat is taken: the table opens by itself (from this screen, shown)
+        self._offered: Giveable | None = None  # a seat the host may give to a bot now
         self.menu = Menu(
             [
                 Item(
@@ -390,15 +470,42 @@ class CodeScene:
                     key=pygame.K_g,
                     note="You sit here already: the table opens by itself once every seat is taken",
                 ),
+                *self._invite_items(),
+                Item(
+                    "Abort the table",
+                    self.abort,
+                    key=pygame.K_a,
+                    note="Before its first move: it ends with no result, and leaves Your online games",
+                ),
                 Item(
                     "Back", self.back, key=pygame.K_b, note="The table waits; Your online games on the title finds it"
                 ),
             ]
         )
+        self.aborted = False
+
+    def abort(self) -> None:
+        """End the new table before its first move (the host token's power); refused in the server's words
+        once a move is made."""
+        if self.aborted or self.tone == "busy":
+            return
+        self.say("Aborting the table…", "busy")
+        self.lobby.jobs.run(lambda: self.lobby.abort(self.held), self._aborted)
+
+    def _aborted(self, outcome: Outcome[None]) -> None:
+        if outcome.problem:
+            self.say(outcome.problem, "bad")
+            return
+        self.aborted = True
+        self.lobby.leave(self.held)
+        self.say(f"{code_words(self.held.code)} is aborted: it ends with no result, and is off your list.", "good")
 
     def go(self) -> None:
         """To the table: at once when every seat is taken, else as soon as they are (the host is seated
         already; this screen keeps the code in sight meanwhile)."""
+        if self.aborted:
+            self.say("This table was aborted: create another, or go back.", "bad")
+            return
         if self.waiting:
             self.say(f"You are at the table: it opens here as soon as it has its players ({self.waiting.lower()}).")
             return
@@ -416,6 +523,8 @@ class CodeScene:
         self.status, self.tone = words, tone
 
     def _ask(self) -> None:
+        if self.aborted:
+            return
         self._asking = True
         self.lobby.jobs.run(lambda: self.lobby.status(self.held), self._heard)
 
@@ -424,10 +533,59 @@ class CodeScene:
         table = outcome.value
         if table is None:
             return  # asked again soon; the link says when the server is gone
+        if table.get("aborted") and not self.aborted:  # by a friend seated there
+            self.aborted = True
+            self.lobby.leave(self.held)
+            self.say(f"{code_words(self.held.code)} was aborted before its first move: it is off your list.", "bad")
+            return
         seats = table.get("seats") or []
         open_seats = sum(1 for s in seats if isinstance(s, dict) and s.get("kind") == "open")
         self.waiting = f"Waiting for {open_seats} player{'s' if open_seats != 1 else ''}" if open_seats else ""
         self._begun = not open_seats and table.get("phase") == "playing"
+        self._offer_seat(table)
+
+    # --- the host's tools (issue 44): the invitation link, a seat given to a bot ---
+
+    def _invite_items(self) -> list[Item]:
+        note = "Copies the table's link: in a browser it shows the table and opens Crib Tiles there"
+        return [Item("Copy invitation", self.copy_invitation, key=pygame.K_i, note=note)]
+
+    def copy_invitation(self) -> None:
+        host = self.lobby.services.host
+        shared = host.lan_url if host is not None and host.url == self.held.server else None
+        link = invitation_link(self.held, shared)
+        problem = put_on_clipboard(link)
+        self.say(problem or f"Copied: {link}", "bad" if problem else "good")
+
+    def _offer_seat(self, table: dict[str, Any]) -> None:
+        """Offer the host "Give Ben's seat to a bot" while the server would allow it (else take it away)."""
+        offer = giveable(table, self.held)
+        items = [i for i in self.menu.items if i.action != self.give_seat]
+        if offer is not None:
+            note = f"The server's {HOST_BOT_LEVEL} bot sits there (during the game: until they come back)"
+            items.insert(-1, Item(offer.words, self.give_seat, key=pygame.K_t, note=note))
+        self._offered = offer
+        if [i.label for i in items] != [i.label for i in self.menu.items]:
+            self.menu.items = items
+            self.menu.focus = min(self.menu.focus, len(items) - 1)
+
+    def give_seat(self) -> None:
+        offer = self._offered
+        if offer is None or self.tone == "busy":
+            return
+        self.say(f"{offer.words}…", "busy")
+
+        def work() -> None:
+            self.lobby.seat_bot(self.held, offer.seat, HOST_BOT_LEVEL)
+
+        self.lobby.jobs.run(work, self._seat_given)
+
+    def _seat_given(self, outcome: Outcome[None]) -> None:
+        if outcome.problem:
+            self.say(outcome.problem, "bad")
+        else:
+            self.say("The server's bot has the seat.", "good")
+        self._wait = 0.0  # the seats as they are now, at once
 
     def back(self) -> None:
         self.window.close_top()
@@ -446,7 +604,7 @@ class CodeScene:
 
     def update(self, dt: float) -> None:
         self.lobby.update()
-        if self._begun and not self._sitting:
+        if self._begun and not self._sitting and not self.aborted:
             self.go()  # every seat is taken: to the table, where the friend's turn timer may be running
         self._wait -= dt
         if self._wait <= 0 and not self._asking:
@@ -465,7 +623,7 @@ class CodeScene:
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         hint = "Enter takes · G goes to the table · Esc goes back"
-        rect, s, top = screen_card(surface, "Your table is ready", hint, 0.6, 0.8)
+        rect, s, top = screen_card(surface, "Your table is ready", hint, 0.6, 0.94)  # tall: five buttons
         x, y, w, h = rect
         cx = x + w // 2
         if self.open_seats:
@@ -486,9 +644,9 @@ class CodeScene:
         for line, colour in lines:
             write(surface, fit(line, s - 1, w - 2 * s), s - 1, colour, (cx, y2), "midtop")
             y2 += round(s * 1.5)
-        bh = max(28, round(s * 1.8))
+        bh = max(28, round(s * 1.6))
         bw = max(200, round(w * 0.42))
-        below = self.menu.lay_out(cx - bw // 2, y2 + round(s * 0.8), bw, bh, max(6, round(s * 0.4)))
+        below = self.menu.lay_out(cx - bw // 2, y2 + round(s * 0.6), bw, bh, max(6, round(s * 0.4)))
         self.menu.draw(surface, s)
         said, tone = self.status, TONES.get(self.tone, CREAM)
         if not said:

@@ -87,6 +87,11 @@ class Standings:
         self._due.clear()
         self.update()
 
+    def ask_one(self, held: HeldSeat) -> None:
+        """Ask `held`'s table again at once (its seats changed: one given to a bot), unless it is being asked."""
+        if held.key not in self._asking:
+            self._ask(held, self.clock())
+
     def _ask(self, held: HeldSeat, now: float) -> None:
         self._asking.add(held.key)
         self._due[held.key] = now + STATUS_EVERY

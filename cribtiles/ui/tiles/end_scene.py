@@ -1,5 +1,6 @@
 """The end card over the table: the racks counted off, the final scores, the winner; then the next
-game (or round), the review, or the New game screen.
+game (or round), the review, or the New game screen. At a table online the next game is asked of the
+others there (Play again, answered with Y and N), and L leaves the table.
 """
 
 from __future__ import annotations
@@ -10,10 +11,12 @@ from typing import Protocol
 
 import pygame
 
+from cribtiles.table.session import Session
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
 
 from .. import paint
+from ..again import press_again
 from ..geometry import contains
 from ..sound import Sounds
 from . import endcard
@@ -33,6 +36,8 @@ class Router(Protocol):
     def open_new_game(self) -> None: ...
 
     def close_top(self) -> None: ...
+
+    def leave_table(self, session: Session, words: str) -> None: ...
 
 
 #: Seconds the result stands on the end card before Enter (or a click on its button) goes on to the
@@ -93,18 +98,41 @@ class EndScene:
     def shutdown(self) -> None:
         """Nothing of its own runs."""
 
+    @property
+    def asks_again(self) -> bool:
+        """A table online, its game over: the next one is asked of the others there."""
+        session = self.game.session
+        return not session.plays_again and not self.game.snapshot().next_is_round and bool(session.mine)
+
+    def _again(self, yes: bool) -> None:
+        """Play again (`yes`: the button, Enter, Y), or N: asked, withdrawn or answered, and said."""
+        session = self.game.session
+        words = press_again(session, self.game.state.names, session.mine[0], yes)
+        if words:
+            self.game.toast(words, 6.0)
+            self.app.sounds.click()
+
+    def _next(self) -> None:
+        """The card's button, Enter, N: the next game (or round); online, asked of the others."""
+        if self.asks_again:
+            self._go_on(lambda: self._again(True))
+        else:
+            self._go_on(self.app.new_game)
+
     def handle(self, event: pygame.event.Event) -> None:
         _, button = endcard.end_rects(self.game.snapshot())
         clicked = event.type == pygame.MOUSEBUTTONDOWN and event.button == 1
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
+        elif event.type == pygame.KEYDOWN and self.asks_again and self._online_key(event.key):
+            return
         elif clicked and contains(button, event.pos):
-            self._go_on(self.app.new_game)
+            self._next()
         elif clicked and self.reviewed and contains(self.review_rect(), event.pos):
             self.app.open_review(self.game.session.record())
         elif event.type == pygame.KEYDOWN:
             if event.key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
-                self._go_on(self.app.new_game)  # the same table again (or the next round)
+                self._next()  # the same table again (or the next round)
             elif event.key == pygame.K_v and self.reviewed:  # every turn against the best play found
                 self.app.open_review(self.game.session.record())
             elif event.key == pygame.K_g:  # other players or rules: the New game screen
@@ -112,6 +140,17 @@ class EndScene:
             elif event.key == pygame.K_ESCAPE:  # look at the final board; N starts a new game
                 self.game.count_racks()
                 self.app.close_top()
+
+    def _online_key(self, key: int) -> bool:
+        """Y and N answer a request to play again (N asks, with none); L leaves the table for good."""
+        session = self.game.session
+        if key == pygame.K_l:
+            self.app.leave_table(session, "You left the table: it is off Your online games.")
+            return True
+        if key == pygame.K_y or (key == pygame.K_n and session.pending_again is not None):
+            self._go_on(lambda: self._again(key == pygame.K_y))
+            return True
+        return False
 
     def update(self, dt: float) -> None:
         self.game.update(dt)

@@ -8,6 +8,7 @@ import math
 
 import pygame
 
+from cribtiles.rules.tiles import Tile
 from cribtiles.table.tiles.history import why_it_ended
 
 from .. import art
@@ -124,10 +125,18 @@ def _columns(snap: TableSnapshot, card: Rect) -> tuple[tuple[float, ...], int]:
     return cols, max(12, min(tile, int(room // RACK_SLOTS) - 3))
 
 
+def counted_racks(snap: TableSnapshot) -> tuple[tuple[Tile, ...], ...]:
+    """The racks the end counts off: none of a game given up (its scores stand as they were)."""
+    outcome = snap.state.outcome
+    if outcome is not None and outcome.resigned is not None:
+        return tuple(() for _ in range(snap.state.players))
+    return snap.state.end_racks
+
+
 def counted(snap: TableSnapshot, elapsed: float) -> int:
     """How many leftover tiles have been counted off `elapsed` seconds (at normal pace) into the
     end of the game."""
-    total = sum(len(r) for r in snap.state.end_racks)
+    total = sum(len(r) for r in counted_racks(snap))
     if elapsed < COUNT_START:
         return 0
     if elapsed == math.inf:  # instant speed: all counted at once
@@ -137,7 +146,7 @@ def counted(snap: TableSnapshot, elapsed: float) -> int:
 
 def all_counted(snap: TableSnapshot, elapsed: float) -> bool:
     """Every rack has been counted off: the final scores stand."""
-    return elapsed >= COUNT_START and counted(snap, elapsed) >= sum(len(r) for r in snap.state.end_racks)
+    return elapsed >= COUNT_START and counted(snap, elapsed) >= sum(len(r) for r in counted_racks(snap))
 
 
 def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = math.inf) -> None:
@@ -182,7 +191,7 @@ def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = ma
         else:
             write(surf, name, size, colour, (cols[0], mid), "midleft")
         write(surf, str(snap.state.scores[p]), size, colour, (cols[1], mid), "midright")
-        rack = snap.state.end_racks[p]
+        rack = counted_racks(snap)[p]
         mine = max(0, min(len(rack), shown - before))
         for i, t in enumerate(rack):
             face = art.tile_face(t, tile) if i < mine else art.tile_back(tile)  # face down until counted
@@ -206,9 +215,22 @@ def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = ma
     if snap.next_is_round:
         button(surf, new_game, "Next round", True, hover, strong=True)
         again = "Enter or N: the next round of the match"
-    elif not snap.plays_again:  # a table online is not played again from this window
-        button(surf, new_game, "Title screen", True, hover, strong=True)
-        again = "Enter or N: the title screen (Online there makes a new table)"
+    elif not snap.plays_again:  # a table online: played again once everyone there agrees
+        asked = snap.again
+        label = asked.button if asked is not None and asked.button else "Play again"
+        button(surf, new_game, label, asked is None or asked.button is not None, hover, strong=True)
+        again = asked.text if asked is not None else ""
+        keys = (asked.keys if asked is not None else "L leaves the table") + " · Esc: look at the board"
+        write(
+            surf,
+            fit_width(again, small, w - 2 * size),
+            small,
+            CREAM,
+            (x + w / 2, new_game[1] - 6 - round(small * 1.3)),
+            "midbottom",
+        )
+        write(surf, fit_width(keys, small, w - 2 * size), small, DIM, (x + w / 2, new_game[1] - 6), "midbottom")
+        return
     else:
         button(surf, new_game, "Play again", True, hover, strong=True)
         bots = [s.level for s in snap.seats if s.level is not None]

@@ -17,11 +17,13 @@ from typing import Protocol
 import pygame
 
 from cribtiles.rules.moves import Move
+from cribtiles.table.again import NextTable
 from cribtiles.table.session import Session
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.joker import Item
 from cribtiles.table.tiles.public import PublicState
 
+from ..again import AgainQuestion, again_question
 from ..chat import Chat
 from ..chat_paint import history_chips
 from ..coach_state import TableCoach
@@ -37,6 +39,7 @@ from .game_hand import Hand
 from .game_joker import JokerDesk
 from .game_keys import Keys
 from .game_others import Others
+from .game_resign import Resigning
 from .game_seats import SeatShown, waits
 from .game_turn import commit, fly_in
 from .game_turns import TurnList
@@ -65,6 +68,14 @@ class Host(Protocol):
 
     def show_end(self, game: GameScene) -> None: ...
 
+    def open_next_table(self, table: NextTable) -> None:
+        """Everyone agreed to play the table online again: on to the new one."""
+        ...
+
+    def leave_table(self, session: Session, words: str) -> None:
+        """Let a table online go (aborted, or left once over) and go to the title, saying `words`."""
+        ...
+
 
 @dataclass
 class GameScene:
@@ -76,6 +87,7 @@ class GameScene:
     help: bool = False  # the side panel shows how to play
     ended: bool = False  # the end-of-game scene has been shown
     peg_totals: bool = False  # a match: the peg board shows the match totals (a click on it switches)
+    resigns: bool = True  # Ctrl+R gives the game up (not at a table aside: the tutorial, a puzzle)
     rng: random.Random = field(default_factory=random.Random)
     view: TableView = field(default_factory=TableView)  # drawing's own memory of the last frame
     shown: SeatShown = field(init=False)
@@ -88,6 +100,7 @@ class GameScene:
     anims: Animations = field(init=False)
     acts: Acts = field(init=False)
     chat: Chat = field(init=False)
+    resigning: Resigning = field(init=False)
     _save_errors: int = 0
     _turns: tuple[int, int] = (0, 0)  # the round and the turns made in it, as last seen by `update`
 
@@ -103,6 +116,7 @@ class GameScene:
         self.turn_list = TurnList(self)
         # the window's mutes (a host without them, a test's: kept for the scene's life only)
         self.chat = Chat(self.session, getattr(self.app, "chat_mutes", None))
+        self.resigning = Resigning(self)
         self.anims = Animations(self)
         self.anims.set_pegs()
         self.anims.explain_last()
@@ -197,7 +211,7 @@ class GameScene:
         shown, the keyboard's cursor, what the coach shows); with nothing, the window takes it."""
         hand = self.hand
         busy = hand.draft.held is not None or hand.exchanging or self.keys.keyboard or self.coaching.showing
-        asked = self.joker.declaring is not None or self.acts.confirming is not None
+        asked = self.joker.declaring is not None or self.acts.confirming is not None or self.resigning.asking
         return self.turn_list.past is None and not asked and not busy
 
     def relayout(self) -> None:
@@ -303,7 +317,11 @@ class GameScene:
 
     def _key(self, event: pygame.event.Event) -> None:
         k, mods = event.key, event.mod
-        if self.turn_list.past is not None and k == pygame.K_ESCAPE:
+        if self.resigning.asking and k == pygame.K_ESCAPE:
+            self.resigning.answer(False)
+        elif k == pygame.K_r and mods & pygame.KMOD_CTRL and self.resigns:  # resign (R alone recalls)
+            self.resigning.open()
+        elif self.turn_list.past is not None and k == pygame.K_ESCAPE:
             self.turn_list.past = None
         elif (self.joker.declaring is not None and self.joker.key(event)) or self.coaching.key(event):
             pass
@@ -323,8 +341,12 @@ class GameScene:
             self.keys.escape()
 
     def _answers(self, what: str | bool) -> bool:
-        """A request to take back a move waits and `what` answers it: the Play button's place (Allow),
-        the Pass button's (Refuse, or the asker's Withdraw), or Y/N (True/False). True when answered."""
+        """A request to take back a move waits (or the question before resigning) and `what` answers it:
+        the Play button's place (Allow), the Pass button's (Refuse, or the asker's Withdraw), or Y/N
+        (True/False). True when answered."""
+        if self.resigning.question() is not None and what in ("play", "pass", True, False):
+            self.resigning.answer(what in ("play", True))
+            return True
         asked = undo_question(self)
         if asked is None or self.hand.exchanging or self.joker.declaring is not None:
             return False
@@ -390,6 +412,17 @@ class GameScene:
         if self.state.is_over and not self.ended and self.anims.still():
             self.ended = True
             self.app.show_end(self)
+        self._table_gone()
+
+    def _table_gone(self) -> None:
+        """A table online aborted (back to the title, told why), or played again (on to the new one)."""
+        session = self.session
+        if session.aborted:
+            self.app.leave_table(session, "The table was aborted before its first move: it ends with no result.")
+            return
+        moving = session.next_table
+        if moving is not None:
+            self.app.open_next_table(moving)
 
     def _hear(self) -> None:
         """The lines said at the table since the last frame, told as messages (a muted player's not); the
@@ -468,9 +501,17 @@ class GameScene:
             clock="" if self.state.is_over else clock_words(self.session.time_left()),
             plays_again=self.session.plays_again,
             watching=self.session.spectator,
-            undo_asked=undo_question(self),
+            again=self._again(),
+            undo_asked=self.resigning.question() or undo_question(self),
             chat=self.chat.view(self.now) if self.chat.allowed else None,
         )
+
+    def _again(self) -> AgainQuestion | None:
+        """Once a table online is over: playing it again, as this window is asked it."""
+        session = self.session
+        if session.plays_again or not (self.state.is_over and session.match.is_over):
+            return None
+        return again_question(session.pending_again, self.state.names, session.mine)
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         """Draw the table; the rectangles that changed, or None if all of it did."""

@@ -11,7 +11,7 @@ from cribtiles.table.tiles.joker import Item
 
 from ..geometry import centre
 from .game_parts import Parts
-from .game_words import sentence
+from .game_words import did_words, sentence, stand_in_words
 
 
 def commit(scene: Parts, move: Move, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> None:
@@ -57,6 +57,9 @@ def tell(scene: Parts, record: TurnRecord) -> None:
         scene.toast(f"{who} exchanged {n} tile{'s' if n != 1 else ''}.")
     else:
         scene.toast(f"{who} passed.")
+    why = scene.state.stand_in(record.number)
+    if why is not None:  # the table's stand-in moved for them (online): not their own move
+        scene.toast(stand_in_words(why, who, did_words(record.turn.move)) + ".")
 
 
 def fly_in(scene: Parts, move: Move) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 
-from cribtiles.rules.moves import Exchange, Play
+from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.rules.options import Start
 from cribtiles.table.tiles.history import TurnRecord
 from cribtiles.table.tiles.public import PublicMatch, PublicState
@@ -97,3 +97,27 @@ def clock_words(seconds: float | None) -> str:
         return f"{whole // 3600} h {whole % 3600 // 60} min left"
     days = whole // 86400
     return f"{days} day{'s' if days != 1 else ''} left"
+
+
+def stand_in_words(why: str, who: str, did: str = "played") -> str:
+    """A move the table's stand-in made for `who` ("You" or a name), told as such, not as theirs.
+
+    >>> stand_in_words("timer", "You")
+    'A bot played for you (your time ran out)'
+    >>> stand_in_words("away", "Ben", "passed")
+    'A bot passed for Ben (Ben was away too long)'
+    """
+    you = who == "You"
+    reason = "time ran out" if why == "timer" else "was away too long"
+    if you:
+        reason = "your time ran out" if why == "timer" else "you were away too long"
+    elif why == "timer":
+        reason = f"{who}'s time ran out"
+    else:
+        reason = f"{who} {reason}"
+    return f"A bot {did} for {'you' if you else who} ({reason})"
+
+
+def did_words(move: Move) -> str:
+    """What a move did, as a verb: "played", "passed", "exchanged tiles"."""
+    return "played" if isinstance(move, Play) else "exchanged tiles" if isinstance(move, Exchange) else "passed"

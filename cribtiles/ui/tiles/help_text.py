@@ -20,8 +20,8 @@ BASICS = (
 )
 COACH_AND_KEYS = (
     "I a hint, B the best plays, T the tiles still out. A speed, M sound, L the next bot, Ctrl+N a new "
-    "game, Esc the title screen (rules, tutorial, history, settings). At a table online, C writes a line "
-    "to the others.",
+    "game, Ctrl+R resigns it, Esc the title screen (rules, tutorial, history, settings). At a table online, "
+    "C writes a line to the others.",
 )
 
 

@@ -29,6 +29,7 @@ from ..paint import (
     write,
 )
 from .breakdown import InfoRow, RowSpec, place, score_rows, seen_rows
+from .game_words import did_words, stand_in_words
 from .help_text import help_texts, with_opening
 from .snapshot import CoachView, TableSnapshot
 
@@ -182,6 +183,7 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
             spec.extend(score_rows(past.score, f"Turn {past.number + 1}: {who} scored"))
         else:
             spec.append((f"Turn {past.number + 1}: {who} {past.words}", "", GOLD, 2, (), 0))
+        _stood_in(spec, snap, past.number, past.player, f"Turn {past.number + 1}: ")
         if snap.replay is None:
             spec.append(("Esc or a click on the board: back to the game", "", DIM, -2, (), 0))
         elif snap.replay.at == len(snap.replay.turns) and snap.state.outcome is not None:
@@ -197,6 +199,7 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
             spec.extend(_seen_rows(snap, snap.breakdown.seen, who, base, w))
         else:
             spec.extend(score_rows(snap.breakdown.score, f"{who} scored"))
+        _stood_in(spec, snap, snap.breakdown.number, snap.breakdown.player)
         shown, told = snap.rows_shown, len(spec)
     if snap.help:
         spec = []
@@ -265,6 +268,8 @@ def _info_rows(snap: TableSnapshot, bar: bool = True) -> list[InfoRow]:
                 y += lh
                 continue
             who = seat_name(snap, t.player)
+            if snap.state.stand_in(number) is not None:  # made by the table's stand-in, online
+                who = f"{who} (a bot)"
             if isinstance(t.move, Play):
                 text, right, squares = (
                     f"{who}:  " + " ".join(str(p) for p in t.move.placements),
@@ -296,6 +301,17 @@ def _entries(
         out.append((number, t, None))
         out.extend((number, None, call) for call in on.get(number, ()))
     return out
+
+
+def _stood_in(spec: list[RowSpec], snap: TableSnapshot, number: int | None, player: int, prefix: str = "") -> None:
+    """A turn the table's stand-in made (online: time ran out, or away too long) is headed as the bot's,
+    not as the player's own ("A bot played for you (your time ran out)", its points beside it)."""
+    why = None if number is None or not spec else snap.state.stand_in(number)
+    if why is None or number is None or number >= len(snap.state.turns):
+        return
+    heading = spec[0]
+    did = did_words(snap.state.turns[number].move)
+    spec[0] = (prefix + stand_in_words(why, seat_name(snap, player), did), *heading[1:])
 
 
 def _seen_rows(

@@ -54,7 +54,8 @@ def positions(final: GameState) -> list[GameState]:
         if not action.startswith("joker "):
             out.append(state)
         state = apply_text(state, action)
-    out.append(state)
+    resigned = None if final.outcome is None else final.outcome.resigned
+    out.append(state if resigned is None else state.resign(resigned))  # given up after its last action
     return out
 
 

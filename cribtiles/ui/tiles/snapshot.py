@@ -17,6 +17,7 @@ from cribtiles.table.seats import Seat
 from cribtiles.table.tiles.public import PublicMatch, PublicState
 from cribtiles.table.tiles.seen import SeenScore
 
+from ..again import AgainQuestion
 from ..chat import ChatView
 from ..geometry import Layout, Point, Rect
 from .preview import Preview
@@ -234,7 +235,8 @@ class TableSnapshot:
     you: int | None = None  # the seat called "You": the only person at a table of bots (whoever's rack is shown)
     away: tuple[str, ...] = ()  # a table online: each seat's time away in words ("away 3 min"; "" when here)
     clock: str = ""  # a table online with a turn timer: what the seat to move has left ("1:20 left")
-    plays_again: bool = True  # the end card's button starts a new game here (online: the title screen)
+    plays_again: bool = True  # the end card's button starts a new game here (online: asks the others)
+    again: AgainQuestion | None = None  # online, once over: playing again, as this window is asked it
     watching: bool = False  # a table online watched from no seat: every seat's plate, no rack, nothing to play
     undo_asked: UndoQuestion | None = None  # a request to take back a move waits for answers
     chat: ChatView | None = None  # a table online: the line being typed, if any (None: no chat here)

@@ -21,7 +21,8 @@ from cribtiles.rules.board import Square
 from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move, Play
-from cribtiles.table.session import LocalSession
+from cribtiles.table.again import NextTable
+from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.public import PublicState
 from cribtiles.table.tiles.table import Table
@@ -139,7 +140,7 @@ class AsideHost:
 
     def seat(self, table: Table) -> GameScene:
         """The table scene on `table` aside: its bot is the scripted one, its keeper keeps nothing."""
-        return GameScene(self, LocalSession(table, self.worker, self.keeper))
+        return GameScene(self, LocalSession(table, self.worker, self.keeper), resigns=False)
 
     def sync(self) -> bool:
         """Follow the window (resized, a preference changed); True when the layout changed."""
@@ -162,6 +163,12 @@ class AsideHost:
 
     def show_end(self, game: GameScene) -> None:
         """A table aside has no end card: it ends with its own card."""
+
+    def open_next_table(self, table: NextTable) -> None:
+        """A table aside is never online: never played again from elsewhere."""
+
+    def leave_table(self, session: Session, words: str) -> None:
+        """A table aside is never online: never aborted from elsewhere."""
 
 
 TutorialHost = AsideHost  # the tutorial's host, by the name it had

@@ -1,6 +1,7 @@
 """A game of cribbage exported as the tile game's are (the data folder's exports, never through a link),
 read back by `cribtiles replay FILE` (the game told by the file: the window's replay, or `--text` in
-words), from the History's record too; a damaged export said in words (issue 32)."""
+words), from the History's record too; a damaged export said in words (issue 32); a game won at the
+answer to a count, and one of before won at the count, each told as it was played (issue 43)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ import pytest
 
 from cribtiles.app.main import main as cribtiles_main
 from cribtiles.app.storage import Store
+from cribtiles.cribbage.moves import parse_move
 from cribtiles.table.cribbage.table import CribbageTable
 from tests.app.tiles.test_replay_cli import opened, refused  # noqa: F401  (a fixture, used by name)
+from tests.table.cribbage.test_open_call import bots_winning_count
 
 
 def finished(seed: int = 3) -> CribbageTable:
@@ -103,3 +106,37 @@ def test_the_history_replays_a_game_of_cribbage_with_its_marks(tmp_path: Path) -
     assert again is not None and again.state == table.state and again.undos == 1
     assert [s.level for s in again.seats] == [None, "medium"]
     assert store.past_cribbage(game.id + 1) is None and store.past_table(game.id) is None
+
+
+def test_a_game_won_at_the_answer_to_a_count_and_one_of_before_won_at_the_count_replay_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Under muggins a count that wins is answered first (issue 43): the words end with the answer. A record
+    of before (without `end_on_answer`) was won at the count itself, and is told so."""
+    table = bots_winning_count()
+    table.play_bot(parse_move("count 6"))
+    table.play(parse_move("no muggins"))
+    path = exported(tmp_path / "data", table)
+    assert cribtiles_main(["replay", str(path), "--text"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-6:] == [
+        "  Hard bot counted the hand: 6.",
+        "      +6 Hard bot: counts 6",
+        "  You let the Hard bot's hand stand (6).",
+        "",
+        "Hard bot wins by a lurch (skunk), 61 to 29.",
+        "A skunk (a lurch): you did not reach 31.",
+    ]
+    before = {**table.state.record(), "moves": list(table.state.log[:-1])}
+    before["options"] = {"muggins": True, "play_muggins": False, "target": 61}  # as records were written then
+    bare = tmp_path / "record.json"
+    bare.write_text(json.dumps(before))
+    assert cribtiles_main(["replay", str(bare), "--text"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-5:] == [
+        "  Hard bot counted the hand: 6.",
+        "      +6 Hard bot: counts 6",
+        "",
+        "Hard bot wins by a lurch (skunk), 61 to 29.",
+        "A skunk (a lurch): you did not reach 31.",
+    ]

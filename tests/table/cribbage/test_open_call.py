@@ -5,10 +5,11 @@ scores and back pegs as before it; what it pegged comes with the answer (issue 4
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
-from cribtiles.cribbage import CribbageOptions, EventKind, parse_card, parse_cards
+from cribtiles.cribbage import CribbageOptions, EventKind, Phase, parse_card, parse_cards
 from cribtiles.cribbage.moves import Count, Muggins, PlayCard
 from cribtiles.table.cribbage.public import (
     Act,
@@ -38,6 +39,19 @@ def at_the_bots_count(level: str = "medium") -> CribbageTable:
     drive(table, *FIRST_DEAL, "count 2", "no muggins")
     table.take_pending()
     assert table.state.scores == (4, 3) and table.previous == [2, 2]
+    return table
+
+
+def bots_winning_count() -> CribbageTable:
+    """Seed 1 to 61 under muggins against the Hard bot (which counts exactly), your first legal moves: at
+    59 moves, the show of the last deal, the bot at 56 to count its hand first (it makes 6: enough)."""
+    table = CribbageTable.new(1, "hard", CribbageOptions(muggins=True, target=61))
+    while table.ply < 59:
+        if table.person_to_move:
+            table.play(table.state.legal_actions()[0])
+        else:
+            table.bot_move()
+    assert table.state.scores == (29, 56) and table.to_move == 1 and table.state.phase is Phase.SHOW
     return table
 
 
@@ -146,3 +160,66 @@ def test_a_view_with_an_event_of_unknown_points_is_refused() -> None:
     data["events"] = [{"player": 1, "points": None, "family": "event", "kind": "count", "cards": [], "words": "x"}]
     with pytest.raises(ValueError, match="without its points"):
         view_from_json(json.dumps(data))
+
+
+def near_the_end(table: CribbageTable, scores: tuple[int, int]) -> CribbageTable:
+    """A table of `table`'s game as it stands, the scores set to `scores` (you first), nothing told yet."""
+    return CribbageTable(replace(table.state, scores=scores), 0, table.level)
+
+
+def test_a_count_that_reaches_the_target_is_told_as_any_other_until_its_answer_ends_the_game() -> None:
+    table = near_the_end(at_the_bots_count(), (4, 113))
+    drive(table, "count 11")  # it makes 8: 121, said 3 over
+    assert table.state.scores == (4, 121) and table.state.claim is not None and not table.is_over
+    said = PublicEvent(1, None, EventKind.COUNT, BOTS_HAND, "counts 11")
+    for public in publics(table):
+        assert public.scores == (4, 113) and public.summary is None and not public.is_over
+        assert public.story[-1].events == (said,) and public.to_move == 0
+    assert [seat_view(table, seat).scores for seat in (0, 1)] == [(4, 113)] * 2
+    assert table.call_open_to_person == table.state.claim
+    table.play(Muggins(True))  # the 3 said over are yours; the 8 the cards make win it
+    public = public_of(table)
+    assert public.is_over and public.scores == (7, 121) and public.previous == (4, 113)
+    assert (
+        public.summary is not None
+        and public.summary.words == "Medium bot wins by a double lurch (double skunk), 121 to 7."
+    )
+    assert public.story[-2].events == (said._replace(points=8),)
+
+
+def test_a_card_laid_on_a_claim_is_offered_alike_whether_letting_it_stand_ends_the_game() -> None:
+    """Under muggins in the play, the moves you may lay on the bot's card while you may call are the same
+    whether its points reach the target or not (that would say what it scores); laid on one that does, the
+    card lets it stand and the game ends there, your card not laid."""
+    table = CribbageTable.new(1, "medium", CribbageOptions(play_muggins=True))
+    drive(table, "discard 8D 9H", "discard AD AH", "play 7S 0", "no muggins")
+    four = PlayCard(parse_card("4C"))
+    short, enough = near_the_end(table, (0, 119)), near_the_end(table, (0, 119))
+    drive(short, "play 8H 1")  # fifteen makes 2: 120 pegged, said 1
+    drive(enough, "play 8H 2")  # 121 pegged, said right
+    assert (short.state.scores, enough.state.scores) == ((0, 120), (0, 121)) and not enough.is_over
+    assert short.legal_after_answer(0) == enough.legal_after_answer(0) and four in enough.legal_after_answer(0)
+    assert short.why_not(four) == enough.why_not(four) == ""
+    assert public_of(short).scores == (0, 119) == public_of(enough).scores
+    short.play(four)
+    assert short.state.log[-2:] == ("no muggins", "play 4C") and not short.is_over
+    stood = enough.play(four)
+    assert stood.move == Muggins(False) and enough.state.log[-2:] == ("play 8H 2", "no muggins")
+    assert enough.is_over and enough.state.scores == (0, 121) and enough.state.hands[0] == parse_cards("AC 2S 4C")
+
+
+@pytest.mark.parametrize(("said", "answer", "scores"), [(2, "no muggins", (121, 3)), (5, "muggins", (121, 6))])
+def test_the_bot_answers_your_count_that_wins_and_the_game_ends_at_its_answer(
+    said: int, answer: str, scores: tuple[int, int]
+) -> None:
+    """Your hand makes 2 and takes you from 119 to the target: the Hard bot lets the right count stand and
+    calls the one said over (taking the 3), from the told view; either way you win at its answer."""
+    hard = CribbageTable.new(1, "hard", MUGGINS)
+    drive(hard, *FIRST_DEAL)
+    table = near_the_end(hard, (119, 3))
+    table.play(Count(said))
+    assert not table.is_over and table.bot_to_move and table.bot_request().view.scores == (119, 3)
+    table.bot_move()
+    assert table.state.log[-1] == answer and table.is_over and table.state.scores == scores
+    summary = table.summary()
+    assert summary is not None and summary.person_won

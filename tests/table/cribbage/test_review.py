@@ -13,8 +13,9 @@ from cribtiles.bot.cribbage.advisor import advise_discard
 from cribtiles.bot.cribbage.bots import hard_bot, medium_bot
 from cribtiles.cribbage.cards import DECK, Card, parse_cards
 from cribtiles.cribbage.game import CribbageState, new_game
-from cribtiles.cribbage.moves import Discard, PlayCard, parse_move
+from cribtiles.cribbage.moves import Discard, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
+from cribtiles.cribbage.record import replay
 from cribtiles.table.cribbage.review import (
     DiscardReview,
     PlayReview,
@@ -25,6 +26,7 @@ from cribtiles.table.cribbage.review import (
     review_game,
     start_of,
 )
+from cribtiles.table.cribbage.table import CribbageTable
 
 
 def played_game(seed: int) -> CribbageState:
@@ -216,3 +218,23 @@ def test_a_five_card_game_is_reviewed_with_its_discards_of_two_from_five_and_its
     assert all(d.value_lost >= 0 for d in review.decisions)
     hard_discards = [d for d in discards if d.player == 0]
     assert sum(d.is_best for d in hard_discards) >= len(hard_discards) * 0.8  # Hard discards by the same list
+
+
+def test_a_game_won_at_the_answer_to_a_card_said_aloud_is_reviewed_its_scores_kept_at_the_target() -> None:
+    """Muggins in the play, to 61: the Hard bot's QS says 2 and takes it from 60 past the target, pegged
+    at once (62) but ended only at the answer (issue 43). The review knows the option, and its scores after
+    that card are the game's end, 61."""
+    table = CribbageTable.new(14, "hard", CribbageOptions(play_muggins=True, target=61))
+    while not table.is_over:
+        if table.person_to_move:
+            table.play(Muggins(False) if table.state.claim else table.state.legal_actions()[0])
+        else:
+            table.bot_move()
+    state = table.state
+    assert state.log[-2:] == ("play QS 2", "no muggins") and state.scores == (38, 61)
+    assert state.record()["options"] == {"muggins": False, "play_muggins": True, "target": 61, "end_on_answer": True}
+    assert refusal(state.record()) == ""
+    review = review_game(state, random.Random(1), 4)
+    last = review.decisions[-1]
+    assert isinstance(last, PlayReview) and last.ply == len(state.log) - 2 and review.scores[-1] == (38, 61)
+    assert replay({**state.record(), "moves": list(state.log[:-1])}).scores == (38, 62)  # before the answer

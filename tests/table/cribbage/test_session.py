@@ -50,7 +50,7 @@ def played_out(session: CribbageSession) -> int:
 
 
 def test_it_is_a_game_session() -> None:
-    session: GameSession[CribbageView, Move, Move, PublicMove] = CribbageSession(CribbageTable.new(3, "easy"))
+    session: GameSession[CribbageView, Move, Move, PublicMove | None] = CribbageSession(CribbageTable.new(3, "easy"))
     assert session.mine == (0,) and session.seats[1].level == "easy" and not session.is_over
 
 

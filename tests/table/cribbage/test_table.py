@@ -131,8 +131,45 @@ def test_the_bot_plays_only_its_own_turn_and_a_stale_answer_is_dropped() -> None
     move = choose(request)
     assert table.play_bot(move, 0) is None and table.ply == 1  # asked for another moment
     assert table.play_bot(move, request) is not None and table.ply == 2
+    with pytest.raises(CribbageError, match="do not hold the three of spades"):
+        CribbageTable.new(6).play(parse_move("discard 3S 5C"))  # you deal: the bot's cards, not yours
     with pytest.raises(CribbageError, match="not your turn"):
-        CribbageTable.new(6).play(parse_move("discard 3S 5C"))  # you deal: the bot discards first
+        CribbageTable.new(6).play(parse_move("go"))
+
+
+def test_you_lay_away_before_the_bot_and_the_record_keeps_the_engines_order() -> None:
+    """Issue 44: at a real table everyone lays away at once. You deal, so the engine asks the bot first;
+    your crib cards laid before its are kept aside (its view, which it decides from, is the engine's),
+    made once it has laid its own: the game is the one where you waited. Taken back, kept in a save."""
+    from cribtiles.cribbage.moves import Discard
+    from cribtiles.cribbage.options import Phase
+    from cribtiles.table.cribbage.public import public_of
+
+    mine = parse_move("discard 3H 4H")
+    waited = CribbageTable.new(6)
+    waited.bot_move()
+    waited.play(mine)
+    table = CribbageTable.new(6)
+    assert table.to_move == 1 and table.lays_ahead(0) and not table.lays_ahead(1)  # the bot lays when asked
+    assert len(table.view().legal) == 15 and table.why_not(mine) == ""
+    assert table.why_not(parse_move("discard 3H 3S")) == "You do not hold the three of spades (3S)."
+    assert table.play(mine) is None and table.ply == 0 and table.ahead == {0: mine} and not table.lays_ahead(0)
+    view = table.view()
+    assert isinstance(mine, Discard) and view.discards == mine.cards and view.legal == ()
+    assert [str(c) for c in view.hand] == ["6C", "9C", "TD", "KS"] and view.discarded_by == (True, False)
+    assert table.view(1).discarded_by == (False, False) and table.view(1).cards_left == (6, 6)
+    public = public_of(table)
+    assert public.hand_sizes == (4, 6) and public.crib_size == 2 and public.to_move == 1
+    with pytest.raises(CribbageError, match="not your turn"):
+        table.play(parse_move("discard 6C 9C"))
+    again = CribbageTable.from_json(table.to_json())
+    assert again.ahead == {0: mine} and again.view() == view
+    assert table.undo_moves(0) == ("discard 3H 4H",) and again.undo(0) == 1 and again.ahead == {}
+    assert again.lays_ahead(0) and again.ply == 0 and again.undos == 1
+    table.bot_move()
+    assert table.state == waited.state and table.state.phase is Phase.PLAY and table.ahead == {}
+    assert [(h.player, str(h.move)) for h in table.take_pending()] == [(1, waited.state.log[0]), (0, str(mine))]
+    assert not table.lays_ahead(0) and "ahead" not in json.loads(table.to_json())
 
 
 def test_a_seed_replays_the_bots_choices() -> None:
@@ -187,7 +224,7 @@ def test_the_autosave_round_trips_the_game_and_what_the_window_keeps() -> None:
         [{"name": "You", "level": None}, {"name": "Hard bot", "level": "hard"}],
     )
     assert data["record"]["moves"][-1] == "count 1"
-    assert data["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121}
+    assert data["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121, "end_on_answer": True}
     again = CribbageTable.from_json(table.to_json())
     assert again.state == table.state and again.level == "hard" and again.person == 0
     assert again.sequences == table.sequences and again.counted == table.counted
@@ -370,7 +407,8 @@ def test_at_a_table_of_two_people_either_moves_and_calls_and_the_words_name_them
     state = new_game(1, ("Ann", "Ben"), CribbageOptions(muggins=True))
     table = CribbageTable(state, seats=(Seat("Ann"), Seat("Ben")))
     assert table.you is None and table.people == (0, 1)
-    assert table.why_not(parse_move("discard 8D 9H"), 1) == "It is not your turn."
+    assert table.why_not(parse_move("discard 8D 9H"), 1) == "You do not hold the eight of diamonds (8D)."
+    assert table.why_not(parse_move("go"), 1) == "It is not your turn."
     laid = table.play(parse_move("discard 8D 9H"), 0)
     assert laid.words == "Ann laid two cards in Ben's crib."  # seed 1 deals the first crib to seat 1
     table.play(parse_move("discard AD AH"), 1)

@@ -154,6 +154,7 @@ def test_the_turns_and_calls_go_over_the_wire_with_named_fields() -> None:
             "worth": None,
             "drawn": len(play.placements),
             "stuck": False,
+            "stand_in": None,  # the player's own turn (issue 44: a stand-in's says why it made it)
         }
     ]
     session.call_joker(1 - mover)

@@ -1,6 +1,7 @@
 """The cribbage window under muggins keeps what a score said aloud makes until it is answered, as the table
 tells it: the pegs and the scores beside them stay as before the count, the prompt and the panel say the
-number said; the answer pegs it (issue 43). Headless (SDL's dummy driver), driven by posted keys."""
+number said; the answer pegs it, and a count that wins the game shows the end only once it is answered
+(issue 43). Headless (SDL's dummy driver), driven by posted keys."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from pathlib import Path
 import pygame
 import pytest
 
+from cribtiles.cribbage.moves import Muggins
 from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.table.cribbage.public import Act, PublicMove
 from cribtiles.table.cribbage.session import CribbageSession
@@ -17,6 +19,7 @@ from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.ui.cribbage.scene import CribbageScene
 from cribtiles.ui.tiles.autopilot import post_click, post_key
 from cribtiles.ui.window import App
+from tests.table.cribbage.test_open_call import bots_winning_count
 from tests.ui.cribbage import table_of
 from tests.ui.cribbage.test_scene import FIRST_PLAY, at_table, card_centre, drive, frames, open_app, until
 
@@ -107,3 +110,54 @@ def test_an_answer_not_told_still_moves_the_pegs_to_the_scores(app: App) -> None
     post_key(pygame.K_RETURN)  # let stand: the bot's 6, told by the scores alone
     settled(app, scene)
     assert pegs(scene) == [(2, 4, 4), (3, 9, 9)]
+
+
+@pytest.mark.parametrize(
+    ("key", "answer"), [(pygame.K_RETURN, "no muggins"), (pygame.K_m, "muggins")], ids=["let stand", "called"]
+)
+def test_a_count_that_reaches_the_target_shows_the_end_only_once_it_is_answered(
+    app: App, key: int, answer: str
+) -> None:
+    scene = at_table(app, bots_winning_count())
+    settled(app, scene)
+    assert scene.snapshot().prompt == "The play is over: Enter or The show counts the hands."
+    post_key(pygame.K_RETURN)
+    frames(app)
+    post_key(pygame.K_RETURN)  # go on: the bot counts its hand
+    until(app, lambda: table_of(scene).state.claim is not None)
+    settled(app, scene)
+    frames(app, 120)  # long past the pause before the end of a game
+    table = table_of(scene)
+    assert table.state.scores == (29, 62) and not table.is_over  # pegged at once, the end at the answer
+    assert not scene.ended and scene.snapshot().end is None
+    assert pegs(scene)[1][1:] == (56, 56) and scene.window_caption() == "Cribbage — You 29 · Hard bot 56"
+    assert scene.snapshot().prompt == "The Hard bot says its hand makes 6: M calls muggins, Enter lets it stand."
+    post_key(key)
+    until(app, lambda: scene.ended)
+    assert table.state.log[-2:] == ("count 6", answer) and table.state.scores == (29, 61)
+    summary = table.summary()
+    assert summary is not None and summary.words == "Hard bot wins by a lurch (skunk), 61 to 29."
+    assert scene.snapshot().end == summary and pegs(scene)[1][1:] == (61, 61)
+    assert [g.scores for g in app.keeper.past_games()] == [(29, 61)]  # recorded once, at the end
+
+
+def test_a_card_laid_on_a_card_that_wins_lets_it_stand_and_shows_the_end(app: App) -> None:
+    """Muggins in the play, seed 1 to 61 against the Hard bot, your first legal moves and every card of its
+    let stand: at 91 moves its TD on the TH says 2 (a pair), which takes it to 61. Laying on it is offered as
+    ever; the JC laid lets the pair stand, which ends the game: the JC is not laid."""
+    table = CribbageTable.new(1, "hard", CribbageOptions(play_muggins=True, target=61))
+    while table.ply < 91:
+        if table.person_to_move:
+            table.play(Muggins(False) if table.state.claim else table.state.legal_actions()[0])
+        else:
+            table.bot_move()
+    assert table.state.scores == (47, 61) and table.state.log[-1] == "play TD 2"
+    scene = at_table(app, table)
+    settled(app, scene)
+    assert scene.snapshot().prompt == "The Hard bot said 2 for its TD: M calls muggins; playing on lets it stand."
+    assert not scene.ended and pegs(scene)[1][1:] == (59, 59)
+    post_click(card_centre(scene, "JC"))
+    until(app, lambda: scene.ended)
+    played = table_of(scene)
+    assert played.state.log[-2:] == ("play TD 2", "no muggins") and "JC" in [str(c) for c in scene.hand]
+    assert scene.snapshot().end == played.summary() and pegs(scene)[1][1:] == (61, 61)

@@ -1,6 +1,7 @@
 """The real cribbage scene drives a game at a real server through `RemoteCribbageSession`: your seat is
 played with posted events, the other is a seat bot at another connection; the other's moves are said
-to be ready, then landed one at a time; several deals to the end card (issue 31)."""
+to be ready, then landed one at a time; several deals to the end card (issue 31), which comes at the
+answer to the winning count (issue 43); crib cards laid as the other lays theirs are sent again (issue 44)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from cribtiles.cribbage.game import new_game
 from cribtiles.cribbage.moves import CribbageError, Go, PlayCard
 from cribtiles.cribbage.options import Phase
 from cribtiles.online.botclient import Outcome, SeatBot
@@ -95,6 +97,7 @@ def test_the_scene_plays_a_remote_game_to_its_end_card(app: App, server: tuple[s
         assert isinstance(room.game, CribbageGame)
         table = room.game.table
         assert scene.ended and table.is_over and table.state.deal_number >= 4, table.state.scores
+        assert table.state.log[-2:] == ("count 13", "no muggins")  # won by a count, at its answer (issue 43)
         assert scene.pub.scores == table.state.scores and scene.pub.summary == table.summary(0)
         assert scene.snapshot().end == table.summary(0)
         assert session.landed > 40 and pilot.steps > 40  # each of the bot's moves landed one at a time
@@ -181,3 +184,44 @@ def test_a_hint_is_counted_by_the_server_only_where_the_table_allows_the_coach(
     finally:
         mine.close()
         theirs.close()
+
+
+def test_crib_cards_laid_while_the_other_lays_theirs_first_are_sent_again_and_made(
+    server: tuple[str, Hall], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 44: Ann deals, so the game asks Ben first; Ann lays away at the very moment Ben does, his
+    reaching the server first. Hers is refused (the table moved on), sent again on the newest state, and
+    made: it is her turn now. Her session tells both discards, his then hers."""
+    url, hall = server
+    links = [Link(url), Link(url)]
+    try:
+        assert all(link.wait_connected(10) for link in links)
+        seed = next(s for s in range(1, 100) if new_game(s, ("Ann", "Ben")).dealer == 0)
+        seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}]
+        made = links[0].request("create", game="cribbage", seats=seats, sit=0, seed=seed)
+        code = made["code"]
+        links[0].sit(code, made["token"])
+        links[1].sit(code, links[1].request("join", code=code, name="Ben")["token"])
+        session = RemoteCribbageSession(links[0], code, 0)
+        game = hall.rooms[code].game
+        assert isinstance(game, CribbageGame) and session.to_move == 1
+        mine, his = session.view(0).legal[0], game.table.view(1).legal[0]
+        assert session.why_not(0, mine) == ""  # before Ben's: everyone lays away at once
+        sent: list[int] = []
+        ask = links[0].request
+
+        def first_ben(kind: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
+            if kind == "act" and not sent:
+                links[1].request("act", code=code, ply=fields["ply"], move=str(his))  # his comes first
+            if kind == "act":
+                sent.append(fields["ply"])
+            return ask(kind, timeout, **fields)
+
+        monkeypatch.setattr(links[0], "request", first_ben)
+        told = session.act(0, mine)
+        assert len(sent) == 2 and sent[1] > sent[0]  # refused once, then sent on the newer ply
+        assert told is not None and told.player == 0 and game.table.state.log == (str(his), str(mine))
+        assert [m.player for m in session.take_pending()] == [1, 0] and session.public().phase is Phase.PLAY
+    finally:
+        for link in links:
+            link.close()

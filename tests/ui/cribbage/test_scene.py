@@ -152,7 +152,7 @@ def test_the_title_opens_the_choice_which_deals_a_game_saved_at_once(app: App, t
         muggins=True, play_muggins=True
     )
     saved = json.loads((tmp_path / "cribbage.json").read_text())
-    assert saved["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121}
+    assert saved["record"]["options"] == {"muggins": True, "play_muggins": True, "target": 121, "end_on_answer": True}
     assert saved["seats"][1]["level"] == "hard" and saved["record"]["moves"] == list(
         table_of(scene).state.log
     )  # the bot may have discarded
@@ -187,6 +187,42 @@ def test_two_cards_clicked_then_discard_lays_them_and_the_bot_follows(app: App, 
     until(app, lambda: table_of(scene).state.phase is Phase.PLAY)  # the bot has laid its two
     assert len(saved_moves(tmp_path)) == 2  # saved after each move
     assert [str(c) for c in scene.hand] == ["AC", "2S", "4C", "7S"]
+
+
+def test_you_deal_and_lay_your_crib_cards_while_the_bot_still_chooses_its_own(tmp_path: Path) -> None:
+    """Issue 44 (defect 11): the bot is asked first, but you need not wait for it. At the normal pace the
+    bot lays its cards half a second after it is asked: before then your two are chosen under a prompt
+    that says Enter or Discard over a lit button, laid at once, and the prompt says who is still
+    choosing; the game, once the bot has laid its own, is the one where you waited."""
+    tiles = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
+    app = App(tiles, Preferences(speed="normal", tutorial_offered=True), Store(tmp_path), size=(1280, 800), title=True)
+    try:
+        frames(app)
+        scene = at_table(app, CribbageTable.new(6))  # you deal: 3H 4H 6C 9C TD KS
+        assert scene.bots_turn and scene.may_lay_away and not table_of(scene).state.log
+        post_click(card_centre(scene, "3H"))
+        post_click(card_centre(scene, "4H"))
+        frames(app, 1)
+        snap = scene.snapshot()
+        assert snap.prompt == "Lay 3H and 4H in your crib: Enter or Discard."
+        assert [b.enabled for b in snap.buttons if b.kind is ButtonKind.DISCARD] == [True]
+        post_click(button_centre(scene, ButtonKind.DISCARD))
+        frames(app, 1)
+        table = table_of(scene)
+        assert table.state.log == () and table.ahead == {0: parse_move("discard 3H 4H")}  # the bot's still to come
+        assert [str(c) for c in scene.hand] == ["6C", "9C", "TD", "KS"] and scene.seen.discarded_by == (True, False)
+        assert scene.snapshot().prompt == "The Medium bot is choosing its crib cards..."
+        assert scene.snapshot().buttons[0].kind is ButtonKind.DISCARD and not scene.snapshot().buttons[0].enabled
+        post_click(card_centre(scene, "6C"))
+        frames(app, 1)
+        assert scene.message == "Your crib cards are laid already." and scene.chosen == []
+        until(app, lambda: table_of(scene).state.phase is Phase.PLAY)
+        waited = CribbageTable.new(6)
+        waited.bot_move()
+        waited.play(parse_move("discard 3H 4H"))
+        assert table_of(scene).state == waited.state and table_of(scene).ahead == {}
+    finally:
+        app.close()
 
 
 def test_cards_dragged_to_the_crib_are_chosen_and_enter_lays_them(app: App) -> None:

@@ -187,11 +187,11 @@ def test_the_table_of_three_or_four_draws_at_odd_sizes_in_each_moment(
         for _ in range(20 * PATIENCE):
             if scene.pub.deal_number > 1 or len(seen) == 3:
                 break
-            pilot.step()
-            frames(app, 2)
-            if scene.mode not in seen:
+            if scene.mode not in seen:  # before the pilot: it lays your crib cards the moment they are dealt
                 seen.add(scene.mode)
                 assert scene.draw(surface, full=True) is None
+            pilot.step()
+            frames(app, 2)
         assert seen == {Mode.DISCARD, Mode.PLAY, Mode.SHOW}
         assert scene.pub.phase in (Phase.SHOW, Phase.DISCARD, Phase.PLAY)
     finally:

@@ -22,6 +22,7 @@ from cribtiles.cribbage.options import CribbageOptions, Phase
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table import Seat
+from cribtiles.table.again import EndsAtOneWindow
 from cribtiles.table.cribbage.public import (
     CribbagePublic,
     PublicMove,
@@ -123,7 +124,7 @@ class Server:
         raise AssertionError(f"a message the server does not know: {ask}")
 
 
-class WireSession:
+class WireSession(EndsAtOneWindow):
     """A cribbage session that holds no table: what it knows came to it as JSON."""
 
     def __init__(self, server: Server) -> None:
@@ -132,6 +133,9 @@ class WireSession:
         self._public: CribbagePublic
         self._mine: tuple[int, ...] = ()
         self.public()
+
+    def resign(self, seat: int) -> None:
+        raise IllegalMove("resigning is not carried over this wire")
 
     def _send(self, what: str, **fields: Any) -> dict[str, Any]:
         reply: dict[str, Any] = json.loads(self.server.answer(json.dumps({"what": what, **fields})))
