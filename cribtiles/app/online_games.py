@@ -5,6 +5,7 @@ secrets: they are written only there, never printed or logged (issue 31)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import logging
 import os
@@ -111,9 +112,16 @@ def online_services(folder: Path) -> OnlineServices:
     from cribtiles.online.lan import Browser
 
     from .chat_mutes import ChatMutes
+    from .handoff import take_handed
     from .hosting import HostedServer
 
-    return OnlineServices(OnlineGames(folder), HostedServer(folder / SERVER_FOLDER), Browser, mutes=ChatMutes(folder))
+    return OnlineServices(
+        OnlineGames(folder),
+        HostedServer(folder / SERVER_FOLDER),
+        Browser,
+        mutes=ChatMutes(folder),
+        handed=functools.partial(take_handed, folder),
+    )
 
 
 HOSTED_FILE = "hosted_tables.json"  # the host tokens of the tables made with `cribtiles online new`

@@ -13,6 +13,7 @@ from cribtiles.table.seats import Seat, lone_bot
 from cribtiles.table.tiles.table import Table
 from cribtiles.terminal import say
 
+from .handoff import hand_over
 from .logs import LOG_FILE, setup_logging
 from .storage import FolderInUse, Store
 
@@ -49,6 +50,9 @@ def play_window(
     try:
         folder_note = store.lock()
     except FolderInUse as e:  # never two windows on one saved game: the second would overwrite the first's
+        if online_table is not None and hand_over(store.folder, online_table):
+            say(f"cribtiles: Crib Tiles is already open; the table {online_table[1]} opens in its window.")
+            return 0
         log.warning("refused to start: %s", e)
         say(f"cribtiles: {e}")
         tell_in_a_window("Crib Tiles is already open", str(e))

@@ -61,6 +61,8 @@ if TYPE_CHECKING:
 TITLE = "Crib Tiles"
 #: Seconds after the last change of size before the settings are written (an edge dragged sends many).
 PREFS_SETTLE = 1.0
+#: Seconds between looks for a table handed to this window by a second program (an invitation clicked).
+HANDED_EVERY = 0.5
 log = logging.getLogger("cribtiles.window")
 HEADLESS_DRIVERS = ("offscreen", "dummy")
 
@@ -76,6 +78,16 @@ def flash_window() -> None:
     with contextlib.suppress(AttributeError, pygame.error), warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)  # the only way to reach the window in 2.5
         pygame.Window.from_display_module().flash(pygame.FLASH_UNTIL_FOCUSED)
+
+
+def raise_window() -> None:
+    """Bring the window to the front with the keyboard's focus (a table handed to it from an invitation
+    clicked elsewhere); nothing where the window manager will not, or there is no window."""
+    with contextlib.suppress(AttributeError, pygame.error), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        window = pygame.Window.from_display_module()
+        window.restore()
+        window.focus()
 
 
 def welcome_line(prefs: Preferences) -> str:
@@ -156,6 +168,7 @@ class App:
         self._memory_mutes = MemoryMutes()
         self._here: Any = None  # the session of the online table on screen (a person is "here" only there)
         self._lobby_started = False  # the lobby made at the first frame when seats are held online
+        self._handed_at = 0.0  # when the data folder was last looked at for a table handed to this window
         self.flasher: Callable[[], None] = flash_window  # the task bar's call for attention
         self._home: Session | None = None  # this window's own game, while a table online is played
         self._moving: set[tuple[str, int]] = set()  # the seats at tables played again, being opened
@@ -765,6 +778,7 @@ class App:
             self._lobby_started = True
             if self.online.book.seats():  # the tables sat at are watched from the start
                 _ = self.lobby
+        self._take_handed()
         if self._lobby is not None:
             self._lobby.update()  # a table opened in a job is taken now: it is on screen below
         session = self._on_screen()
@@ -777,6 +791,24 @@ class App:
         for news in self._lobby.standings.news():
             self._alert(news)
         self._refresh_title()
+
+    def _take_handed(self) -> None:
+        """Twice a second: a table handed to this window by an invitation clicked while it was open (the
+        second program gives it here rather than refuse): the window comes to the front, seated there."""
+        if self.online is None or self.online.handed is None:
+            return
+        now = time.monotonic()
+        if now - self._handed_at < HANDED_EVERY:
+            return
+        self._handed_at = now
+        table, problem = self.online.handed()
+        if problem:
+            log.warning("%s", problem)
+            self._tell(problem)
+        if table is not None:
+            log.info("a table was handed to this window: %s", table[1])
+            raise_window()
+            self.open_online_table(*table)
 
     def _held_at(self, where: tuple[str, str] | None) -> HeldSeat | None:
         """The seat this player holds at the online table `where` (None: none, or a table of this window)."""

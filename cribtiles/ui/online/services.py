@@ -110,3 +110,6 @@ class OnlineServices:
     sessions: SessionMaker | None = None  # None: the window's own (a RemoteSession)
     names: Sequence[str] = ()  # names this player used before, the first offered
     mutes: Mutes | None = None  # whose chat this window hides, kept in the data folder (None: not kept)
+    # a table handed to this window by a second program (an invitation clicked while it is open): each
+    # call gives it once, as (server, code, name), with what was wrong with it in words ("" when nothing)
+    handed: Callable[[], tuple[tuple[str, str, str | None] | None, str]] | None = None
