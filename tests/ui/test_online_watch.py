@@ -130,6 +130,15 @@ def test_a_cribbage_table_is_watched_move_by_move_with_no_hand(app: App, server:
         ann.request("act", code=code, ply=state["ply"], move="discard " + " ".join(hand))
         assert until(app, lambda: "crib" in scene.snapshot().prompt and "Ann" in scene.snapshot().prompt)
         assert scene.hand == ()
+        # the felt is seen from no seat: Ann sits at the bottom named and with her cards' backs, as the
+        # bot at the top, and nobody is called the watcher's partner
+        assert until(app, lambda: scene.snapshot().near is not None and "4 cards" in scene.snapshot().near.note)
+        snap = scene.snapshot()
+        assert snap.near is not None and snap.near.name == "Ann" and "partner" not in snap.near.note
+        [bot] = snap.seats
+        assert bot.name == "Easy bot" and "4 cards" in bot.note
+        near = [s for s in snap.sprites if (s.x, s.y) in {r[:2] for r in snap.layout.near_slots(4)}]
+        assert len(near) == 4 and all(s.card is None for s in near)
         post_key(pygame.K_g)  # a key of the table's: nothing to play here
         app.frame(1 / 60)
         assert isinstance(app.scenes[-1], CribbageScene)

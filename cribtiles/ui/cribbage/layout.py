@@ -141,6 +141,19 @@ class CribLayout:
     def bot_slots(self, n: int) -> list[Rect]:
         return _row(self.bot_row, n, self.back_w, self.back_h, round(self.margin * 0.4), self.bot_row[1])
 
+    # --- the near seat of a table watched: the first seat's, at the bottom, as the others' are at the top ---
+
+    def near_label(self) -> Rect:
+        """Where the near seat of a table watched is named and described (the left of the hand's row)."""
+        x, y, w, h = self.hand
+        return x, y + (h - self.back_h) // 2, w // 5 - self.margin, self.back_h
+
+    def near_slots(self, n: int) -> list[Rect]:
+        """The near seat's `n` cards, backs as the others' (a spectator holds no hand), in the hand's row."""
+        x, y, w, h = self.hand
+        row = (x + w // 5, y + (h - self.back_h) // 2, w * 3 // 5, self.back_h)
+        return _row(row, n, self.back_w, self.back_h, round(self.margin * 0.4), row[1])
+
     # --- the other players' seats (one with two players: the bot's row and its label) ---
 
     def _seat_box(self, index: int) -> Rect:

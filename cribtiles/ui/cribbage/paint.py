@@ -129,6 +129,7 @@ class CribSnapshot:
     end_again: AgainQuestion | None = None  # online: playing again, as this window is asked it
     sides: tuple[str, ...] = ()  # each side's name on the peg board ("You", "Medium bot"; "You & North")
     game_hole: int = 121  # the target: the hole the pegs stop in
+    near: SeatView | None = None  # a table watched: the first seat, named at the bottom as the others at the top
 
     @property
     def bot_label(self) -> str:
@@ -317,8 +318,9 @@ def _glow(w: int, h: int) -> pygame.Surface:
 
 def _labels(surf: Target, lay: CribLayout, snap: CribSnapshot) -> None:
     size = lay.text
-    for i, seat in enumerate(snap.seats):
-        x, y, w, h = lay.seat_label(i)
+    plates = [(lay.seat_label(i), seat) for i, seat in enumerate(snap.seats)]
+    plates += [(lay.near_label(), snap.near)] if snap.near is not None else []
+    for (x, y, w, h), seat in plates:
         _dot(surf, (x + 7, y + h * 0.3), art.PLAYER_COLOURS[seat.colour % 4], seat.to_act)
         write(
             surf,

@@ -1187,6 +1187,10 @@ class CribbageScene:
             slots = lay.seat_slots(seat, len(seat_cards))
             for i, (back, rect) in enumerate(zip(seat_cards, slots, strict=True)):
                 put((Place.BOT, back, seat * HAND_MOST + i), rect)
+        if self.watching:  # the near seat's cards as the others': backs, face up once counted
+            near = self._seat_cards(self.person)
+            for i, (back, rect) in enumerate(zip(near, lay.near_slots(len(near)), strict=True)):
+                put((Place.BOT, back, NEAR * HAND_MOST + i), rect)
         if mode is Mode.SHOW:
             crib_counted = any(c.crib for c in table.counted)
             for i, rect in enumerate(lay.crib_stack(0 if crib_counted else 4)):
@@ -1246,6 +1250,9 @@ class CribbageScene:
         if place in (Place.PILE, Place.OLD):  # from the row of whoever laid it
             pub = self.pub
             laid = [p for seq in pub.sequences for p, c in seq if c == key[1]]
+            if self.watching and laid and laid[0] == self.person:  # from the near seat's row
+                r = lay.near_slots(pub.hand_sizes[self.person] + 1)[-1]
+                return r[0], r[1], lay.back_w
             player = laid[0] if laid and laid[0] != self.person else pub.bot
             seat = pub.others.index(player)
             r = lay.seat_slots(seat, pub.hand_sizes[player] + 1)[-1]
@@ -1331,13 +1338,15 @@ class CribbageScene:
             coach=self.coach.note if self.mode is not Mode.SHOW and not self.ended else None,
             sides=table.side_names(),
             game_hole=table.options.target,
+            near=self._seat_view(self.person, dealer) if self.watching else None,
         )
 
     def _seat_view(self, player: int, dealer: int) -> SeatView:
         """Another player's seat: their name, whether they deal (and are your partner), their cards left."""
         pub = self.pub
         away = away_words(self.session.away(player))  # a person online who left the table
-        about = ([away] if away else []) + (["partner"] if pub.partner(self.person) == player else [])
+        partner = not self.watching and pub.partner(self.person) == player  # a spectator has no partner
+        about = ([away] if away else []) + (["partner"] if partner else [])
         about += ["the dealer"] if dealer == player else []
         if self.mode is not Mode.SHOW:
             left = pub.hand_sizes[player]
@@ -1367,6 +1376,8 @@ KEYS = (
 )
 UNDO_KEYS = " · U undo"
 #: The keys' line of a table watched.
+#: The near seat's cards' place among the seats' rows (after the three others' at most), at a table watched.
+NEAR = 3
 WATCH_KEYS = f"You are watching: nothing to play · {CHAT_KEYS} · Esc goes back"
 MUGGINS_KEYS = " · digits say your count · M calls muggins"
 COUNT_KEYS = " · digits say your count"
