@@ -196,6 +196,7 @@ class RemoteCribbageSession:
         self._watch = ConnectionWatch(link)
         self._held: list[Seen] = []  # the other's moves, not landed yet
         self._pending: list[PublicMove] = []
+        self._quiet = False  # a state came with no move (a resignation, who is here): the scene asks again
         self._asked: int | None = None  # the move at which the other's was first asked for
         self._troubles: list[str] = []
         self._hints_at_least = 0  # a hint counted by the server, before a state says so
@@ -282,11 +283,11 @@ class RemoteCribbageSession:
         last = self._last()
         if seen.ply < last.ply or seen.order < last.order or seen.public is None:
             return  # older than what this seat holds (pushed before an answer already taken)
-        if seen.moves <= last.moves:  # no move: who is here, a chat; the same game
+        if seen.moves <= last.moves:  # no move: who is here, a chat, a resignation; the same game
             if self._held:
                 self._held[-1] = seen
             else:
-                self._now = seen
+                self._now, self._quiet = seen, True
             return
         assert last.public is not None
         if self._others(last.public.to_move):
@@ -501,6 +502,11 @@ class RemoteCribbageSession:
         taken, self._pending = self._pending, []
         return taken
 
+    def changed(self) -> bool:
+        self._drain()
+        quiet, self._quiet = self._quiet, False
+        return quiet
+
     def record(self) -> str | None:
         """The whole game as its save (every hand, the seed), once it is over: None before."""
         record = self._now.state.get("record")
@@ -638,6 +644,11 @@ class RemoteCribbageSession:
     def next_table(self) -> NextTable | None:
         self._drain()
         return self._end.next_table
+
+    @property
+    def played_again_at(self) -> str | None:
+        self._drain()
+        return self._end.played_again_at
 
     @property
     def aborted(self) -> bool:

@@ -114,6 +114,13 @@ class TableEnding:
         return self._next
 
     @property
+    def played_again_at(self) -> str | None:
+        told = self._rematch
+        if told is None or told.get("ended") != "made" or not isinstance(told.get("table"), str):
+            return None
+        return str(told["table"])
+
+    @property
     def aborted(self) -> bool:
         return self._aborted
 

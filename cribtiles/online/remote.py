@@ -598,6 +598,11 @@ class RemoteSession:
         return self._end.next_table
 
     @property
+    def played_again_at(self) -> str | None:
+        self._pump()
+        return self._end.played_again_at
+
+    @property
     def aborted(self) -> bool:
         self._pump()
         return self._end.aborted

@@ -66,6 +66,12 @@ class TableEnds(Protocol):
         ...
 
     @property
+    def played_again_at(self) -> str | None:
+        """The new table's code once the finished table is played again (told to spectators too, who may
+        watch it); None before, and at this window."""
+        ...
+
+    @property
     def aborted(self) -> bool:
         """The table was aborted before its first move: there is no game to play at it."""
         ...
@@ -92,6 +98,10 @@ class EndsAtOneWindow:
 
     @property
     def next_table(self) -> NextTable | None:
+        return None
+
+    @property
+    def played_again_at(self) -> str | None:
         return None
 
     @property

@@ -36,8 +36,11 @@ def _named(names: Sequence[str], seats: Sequence[int]) -> str:
     return joined([names[p] for p in seats if 0 <= p < len(names)])
 
 
-def again_question(asked: AgainAsked | None, names: Sequence[str], mine: Sequence[int]) -> AgainQuestion:
-    """The question of playing again as this window (its seats `mine`) shows it.
+def again_question(
+    asked: AgainAsked | None, names: Sequence[str], mine: Sequence[int], played_again_at: str | None = None
+) -> AgainQuestion:
+    """The question of playing again as this window (its seats `mine`; none: a spectator's) shows it;
+    `played_again_at`: the new table's code once everyone agreed.
 
     >>> again_question(None, ["Ann", "Ben"], [0]).button
     'Play again'
@@ -45,7 +48,13 @@ def again_question(asked: AgainAsked | None, names: Sequence[str], mine: Sequenc
     'Waiting for Ben to agree to play again.'
     >>> again_question(AgainAsked(0, (), (1,)), ["Ann", "Ben"], [1]).text
     'Ann asks to play again, with the same seats and rules.'
+    >>> again_question(None, ["Ann", "Ben"], [], "KXQMWD")
+    AgainQuestion(text='Ann and Ben play again at table KXQ MWD.', keys='Enter watches it', button='Watch it')
+    >>> again_question(None, ["Ann", "Ben"], []).button is None
+    True
     """
+    if not mine:
+        return _watched(asked, names, played_again_at)
     leave = "L leaves the table"
     if asked is None:
         text = "Play again: a new table with the same seats and rules, once everyone here agrees."
@@ -64,6 +73,17 @@ def again_question(asked: AgainAsked | None, names: Sequence[str], mine: Sequenc
             "Play again",
         )
     return AgainQuestion(f"{asker} asks to play again: waiting for {_named(names, asked.waiting)}.", leave, None)
+
+
+def _watched(asked: AgainAsked | None, names: Sequence[str], played_again_at: str | None) -> AgainQuestion:
+    """The end of a table watched: who plays again where (to watch it too), a request that waits, or the end."""
+    if played_again_at is not None:
+        code = f"{played_again_at[:3]} {played_again_at[3:]}"
+        return AgainQuestion(f"{joined(names)} play again at table {code}.", "Enter watches it", "Watch it")
+    if asked is not None:
+        asker = names[asked.asker] if 0 <= asked.asker < len(names) else "Someone"
+        return AgainQuestion(f"{asker} asks to play again: waiting for {_named(names, asked.waiting)}.", "", None)
+    return AgainQuestion("The game is over: you watched it to its end.", "", None)
 
 
 def press_again(session: TableEnds, names: Sequence[str], seat: int, yes: bool) -> str:

@@ -367,6 +367,11 @@ class App:
         self.push(join)
         join.join()
 
+    def watch_table(self, server: str, code: str) -> None:
+        """Watch the table `code` at `server` (one watched here was played again): opened over the screens
+        shown once its state came; why not, said on the screen shown."""
+        self.lobby.watch(server, code, self._tell)
+
     def _remote_session(self, link: Link, code: str, seat: int | None, game: str = "tiles") -> Session | CribbageDriver:
         """The session of `seat` (None: a spectator's) at the table `code` of `game`, through `link`
         (which holds the seat); made in a job, as it waits for the table's state."""

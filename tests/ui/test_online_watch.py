@@ -21,6 +21,7 @@ from cribtiles.online.remote import RemoteSession
 from cribtiles.table import Seat
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
+from cribtiles.ui.again import AgainQuestion
 from cribtiles.ui.cribbage.scene import CribbageScene
 from cribtiles.ui.online.games_list import GamesScene
 from cribtiles.ui.online.services import OnlineServices
@@ -144,5 +145,35 @@ def test_a_cribbage_table_is_watched_move_by_move_with_no_hand(app: App, server:
         assert isinstance(app.scenes[-1], CribbageScene)
         post_key(pygame.K_ESCAPE)
         assert until(app, lambda: not isinstance(app.scenes[-1], CribbageScene))
+    finally:
+        ann.close()
+
+
+def test_a_cribbage_table_watched_to_its_end_offers_only_to_watch_it_played_again(
+    app: App, server: tuple[str, Any]
+) -> None:
+    url, hall = server
+    ann, code = ann_at(url, "cribbage")
+    try:
+        watch_with_a_code(app, url, code)
+        assert until(app, lambda: isinstance(app.scenes[-1], CribbageScene))
+        scene = app.scenes[-1]
+        assert isinstance(scene, CribbageScene)
+        ann.request("resign", PATIENCE, code=code)
+        assert until(app, lambda: scene.snapshot().end is not None)
+        over = scene.snapshot().end_again
+        assert over is not None and over.button is None and over.text.startswith("The game is over")
+        post_key(pygame.K_RETURN)  # nothing of a spectator's to start: no game, no request
+        app.frame(1 / 60)
+        assert hall.rooms[code].rematch is None and app.scenes[-1] is scene
+        ann.request("rematch", PATIENCE, code=code)  # the server's bot agrees by itself
+        again = next(c for c in hall.rooms if c != code)
+        told = f"Ann and Easy bot play again at table {again[:3]} {again[3:]}."
+        assert until(app, lambda: scene.snapshot().end_again == AgainQuestion(told, "Enter watches it", "Watch it"))
+        post_key(pygame.K_RETURN)
+        assert until(app, lambda: isinstance(app.scenes[-1], CribbageScene) and app.scenes[-1] is not scene)
+        watching = app.scenes[-1]
+        assert isinstance(watching, CribbageScene) and watching.watching
+        assert watching.session.where == (url, again) and watching.snapshot().end is None
     finally:
         ann.close()

@@ -189,6 +189,11 @@ class CribbageDriver(TableEnds, Protocol):
 
     def take_pending(self) -> list[PublicMove]: ...
 
+    def changed(self) -> bool:
+        """Whether the table changed since last asked otherwise than by a move (`take_pending` tells those):
+        a resignation or an abort made elsewhere, who is here. Each change is said once."""
+        ...
+
     def save(self) -> None: ...
 
     def finish(self) -> None: ...
@@ -388,6 +393,10 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
         """Every move made since last asked, to be told and pegged (as all may see them: a score said aloud
         and still open to a call without its points)."""
         return [told_move(self.table, h) for h in self.table.take_pending()]
+
+    def changed(self) -> bool:
+        """Never: at one window the table changes only by the moves told, and by this window's own acts."""
+        return False
 
     def save(self) -> None:
         if self.keeper is not None:

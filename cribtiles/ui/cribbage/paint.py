@@ -193,7 +193,8 @@ def draw_moving(surface: Target, snap: CribSnapshot) -> None:
     if snap.held is not None:
         draw_card(surface, lay, snap.held, lifted=True)
     if snap.end is not None:
-        draw_end(surface, lay, snap.end, snap.end_hover, snap.end_review, snap.sides, snap.end_again)
+        watched = snap.near is not None
+        draw_end(surface, lay, snap.end, snap.end_hover, snap.end_review, snap.sides, snap.end_again, watched)
     if snap.chat is not None:  # over the end card too: a last word after the game
         _chat(surface, lay, snap.chat)
 
@@ -537,10 +538,12 @@ def draw_end(
     review: bool = False,
     sides: tuple[str, ...] = (),
     again: AgainQuestion | None = None,
+    watching: bool = False,
 ) -> None:
     """The end card: who won, each side's score (the winner's first), the margin, the deals, the buttons
     (Review among them when `review`); `sides` names each side as the peg board does ("You & North"), else
-    the players' names. Online, `again`: New game is Play again (or Withdraw), asked of the others."""
+    the players' names. Online, `again`: New game is Play again (or Withdraw), asked of the others; at a
+    table `watching`, only Watch it once the table is played again."""
     surf.blit(_veil(lay.width, lay.height), (0, 0))
     x, y, w, h = lay.end_card()
     surf.blit(art.soft_shadow(w, h, 16, 10, 170), (x - 20 + 4, y - 20 + 8))
@@ -578,19 +581,21 @@ def draw_end(
         "midtop",
     )
     ty += round(size * 1.5)
-    write(surf, f"{end.deals} deals", size - 3, DIM, (x + w / 2, ty), "midtop")
+    write(surf, f"{end.deals} deal{'s' if end.deals != 1 else ''}", size - 3, DIM, (x + w / 2, ty), "midtop")
     buttons = lay.end_buttons(review)
     for kind, rect in buttons.items():
         label, enabled = kind.value, True
         if kind is ButtonKind.NEW_GAME and again is not None:
             label, enabled = again.button or "Play again", again.button is not None
+            if watching and again.button is None:  # a spectator's only button: Watch it
+                continue
         button(surf, rect, label, enabled, hover is kind, strong=kind is ButtonKind.NEW_GAME)
     keys = "Enter or N: a new game · V: the review · Escape: the title screen" if review else END_KEYS
     _, by, _, bh = buttons[ButtonKind.NEW_GAME]
     small = max(12, size - 4)
     if again is not None:
         write(surf, fit_width(again.text, small, w - 2 * size), small, CREAM, (x + w / 2, by - size * 0.4), "midbottom")
-        keys = again.keys + (" · V: the review" if review else "") + " · Escape: the title screen"
+        keys = " · ".join(k for k in (again.keys, "V: the review" if review else "", "Escape: the title screen") if k)
     write(surf, fit_width(keys, small, w - 2 * size), small, DIM, (x + w / 2, by + bh + size * 0.5), "midtop")
 
 

@@ -92,6 +92,10 @@ class Host(Protocol):
         """Let a table online go (aborted, or left once over) and go to the title, saying `words`."""
         ...
 
+    def watch_table(self, server: str, code: str) -> None:
+        """Watch the table `code` at `server` (one watched here was played again)."""
+        ...
+
 
 class Place(Enum):
     """Where a card lies on the felt (a card may be drawn in two places: your hand and the show)."""
@@ -432,9 +436,11 @@ class CribbageScene:
 
     def _key(self, event: pygame.event.Event) -> None:
         k = event.key
-        if self.watching:  # nothing to play: Escape goes back
+        if self.watching:  # nothing to play: Escape goes back; once played again, Enter watches the new table
             if k in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
                 self.app.close_top()
+            elif k in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.ended:
+                self._watch_again()
             return
         if self.ended and self.asks_again and self._again_key(k):
             return
@@ -844,8 +850,18 @@ class CribbageScene:
         return None if self.holding else self.open_call
 
     def new_game(self) -> None:
-        """The New cribbage game choice over the table (a game in play is only replaced on Start)."""
+        """The New cribbage game choice over the table (a game in play is only replaced on Start); a table
+        watched: on to watch it played again."""
+        if self.watching:
+            self._watch_again()
+            return
         self.on_new_game(self)
+
+    def _watch_again(self) -> None:
+        """A table watched was played again: watch the new one."""
+        again, where = self.session.played_again_at, self.session.where
+        if again is not None and where is not None:
+            self.app.watch_table(where[0], again)
 
     @property
     def reviewed(self) -> bool:
@@ -873,7 +889,7 @@ class CribbageScene:
             self.chat.chips = history_chips(chat_history(self.layout), self.chat.view(self.now).speakers, size)
         self._drive_bot()
         told = self.session.take_pending()  # yours (made in `handle`) and the bot's, told at once
-        if told:
+        if told or self.session.changed():  # online, a resignation is no move
             self._refresh()
         self.coach.stale(self._here())  # a hint is for the position it was asked in
         for happening in told:
@@ -886,7 +902,7 @@ class CribbageScene:
             peg.advance(dt, self._anim(PEG))
         if (
             self.pub.is_over
-            and self.replaying is None  # a replay's last move says the result in its own words
+            and (self.replaying is None or self.watching)  # a replay's last move says the result in its own words
             and not self.ended
             and not any(p.moving for p in self.pegs)
             and self.now - self.last_move_at >= self._anim(END_PAUSE)
@@ -1327,7 +1343,12 @@ class CribbageScene:
             + (COUNT_KEYS if table.options.manual_count and not table.options.muggins else "")
             + (f" · {CHAT_KEYS}" if self.chat.allowed else ""),
             end=table.summary if self.ended else None,
-            end_again=again_question(self.session.pending_again, table.names, (self.person,))
+            end_again=again_question(
+                self.session.pending_again,
+                table.names,
+                () if self.watching else (self.person,),
+                self.session.played_again_at,
+            )
             if self.ended and self.asks_again
             else None,
             end_hover=next((k for k, r in lay.end_buttons(self.reviewed).items() if contains(r, self.mouse)), None)

@@ -39,6 +39,8 @@ class Router(Protocol):
 
     def leave_table(self, session: Session, words: str) -> None: ...
 
+    def watch_table(self, server: str, code: str) -> None: ...
+
 
 #: Seconds the result stands on the end card before Enter (or a click on its button) goes on to the
 #: next game: an Enter meant for the last play, or pressed twice, never skips a result nobody has read.
@@ -113,8 +115,14 @@ class EndScene:
             self.app.sounds.click()
 
     def _next(self) -> None:
-        """The card's button, Enter, N: the next game (or round); online, asked of the others."""
-        if self.asks_again:
+        """The card's button, Enter, N: the next game (or round); online, asked of the others; watching a
+        table, on to watch it played again (nothing else is a spectator's to start)."""
+        session = self.game.session
+        if session.spectator:
+            again, where = session.played_again_at, session.where
+            if again is not None and where is not None:
+                self.app.watch_table(where[0], again)
+        elif self.asks_again:
             self._go_on(lambda: self._again(True))
         else:
             self._go_on(self.app.new_game)

@@ -218,9 +218,11 @@ def draw_end(surf: Target, snap: TableSnapshot, hover: bool, elapsed: float = ma
     elif not snap.plays_again:  # a table online: played again once everyone there agrees
         asked = snap.again
         label = asked.button if asked is not None and asked.button else "Play again"
-        button(surf, new_game, label, asked is None or asked.button is not None, hover, strong=True)
+        if not (snap.watching and (asked is None or asked.button is None)):  # a spectator's only button: Watch it
+            button(surf, new_game, label, asked is None or asked.button is not None, hover, strong=True)
         again = asked.text if asked is not None else ""
-        keys = (asked.keys if asked is not None else "L leaves the table") + " · Esc: look at the board"
+        told = asked.keys if asked is not None else "L leaves the table"
+        keys = " · ".join(k for k in (told, "Esc: look at the board") if k)
         write(
             surf,
             fit_width(again, small, w - 2 * size),

@@ -511,7 +511,7 @@ class GameScene:
         session = self.session
         if session.plays_again or not (self.state.is_over and session.match.is_over):
             return None
-        return again_question(session.pending_again, self.state.names, session.mine)
+        return again_question(session.pending_again, self.state.names, session.mine, session.played_again_at)
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         """Draw the table; the rectangles that changed, or None if all of it did."""

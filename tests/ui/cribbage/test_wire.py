@@ -112,6 +112,8 @@ class Server:
                 return json.dumps({"told": told_data(local.land())})
             if what == "pending":
                 return json.dumps({"told": [told_data(m) for m in local.take_pending()]})
+            if what == "changed":
+                return json.dumps({"changed": local.changed()})
             if what in ("save", "finish", "close"):
                 getattr(local, what)()
                 return json.dumps({})
@@ -199,6 +201,9 @@ class WireSession(EndsAtOneWindow):
 
     def take_pending(self) -> list[PublicMove]:
         return [told_from_data(m) for m in self._send("pending")["told"]]
+
+    def changed(self) -> bool:
+        return bool(self._send("changed")["changed"])
 
     def save(self) -> None:
         self._send("save")
@@ -297,7 +302,7 @@ def test_several_deals_to_the_end_card_through_json_messages(app: App) -> None:
     assert scene.ended and table.is_over and table.state.deal_number >= 4 and pilot.steps > 40
     assert scene.snapshot().end == table.summary() and scene.pub.scores == table.state.scores
     kinds = {json.loads(m)["what"] for m in server.messages}
-    assert {"public", "view", "act", "ready", "land", "pending", "save", "finish"} <= kinds
+    assert {"public", "view", "act", "ready", "land", "pending", "changed", "save", "finish"} <= kinds
     assert len(server.replies) > 200  # every one checked for the bot's hand, its crib cards, the deck
     assert scene.session.incidents() == ()
 
