@@ -87,6 +87,15 @@ def test_every_relative_link_and_anchor_leads_somewhere(page: Path) -> None:
     assert not problems, "broken links:\n" + "\n".join(problems)
 
 
+def test_the_pages_are_all_there_and_link_to_each_other() -> None:
+    """The guide's pages exist and the README links every one of them (a page nobody links is lost)."""
+    names = {p.relative_to(ROOT).as_posix() for p in PAGES}
+    guide = ["playing", "cribbage", "online", "coach", "safety", "architecture", "benchmarks", "rules", "protocol"]
+    assert {f"docs/{n}.md" for n in guide} <= names
+    readme = {t.partition("#")[0] for t in targets(ROOT / "README.md")}
+    assert {f"docs/{n}.md" for n in guide} <= readme
+
+
 def test_the_checker_finds_a_missing_file_a_missing_anchor_and_a_missing_image(tmp_path: Path) -> None:
     (tmp_path / "docs").mkdir()
     (tmp_path / "docs" / "other.md").write_text(
