@@ -1,4 +1,4 @@
-"""Take the README's screenshots of the ways to play, headless (SDL's dummy driver draws the same
+"""Take the screenshots of the ways to play (README.md and docs/), headless (SDL's dummy driver draws the same
 pixels as a real window): `python docs/screenshots/take.py` writes the PNGs beside this file."""
 
 from __future__ import annotations
@@ -586,7 +586,7 @@ def cribbage_review(folder: Path = HERE) -> None:
 
 def coach_opens(folder: Path = HERE) -> None:
     """The Best plays with a play laid: under its figures, what it opens for the reply (issue 33). The
-    README's copy was taken in a real X window (`/work/shared/tools/xwin.sh`), the same position."""
+    docs' copy was taken in a real X window (`/work/shared/tools/xwin.sh`), the same position."""
     import time
 
     os.environ["SDL_VIDEODRIVER"] = "dummy"

@@ -85,7 +85,7 @@ def frames(app: Any, n: int = 8) -> None:
 
 
 def a_free_port(wanted: int = 8765) -> int:
-    """`wanted` if nothing listens there on the loopback address (the screenshot reads as the README), else 0."""
+    """`wanted` if nothing listens there on the loopback address (the screenshot reads as docs/online.md), else 0."""
     with socket.socket() as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the server binds: past TIME_WAIT
         try:

@@ -1,6 +1,6 @@
 """A real reverse proxy for the tests: the distribution's nginx, started on 127.0.0.1 with a configuration
 written in a folder of the test's (no daemon; its pid file, logs and temporary files there too), in front
-of a server, setting `X-Forwarded-For`, `X-Forwarded-Host` and `X-Forwarded-Proto` as the README tells a
+of a server, setting `X-Forwarded-For`, `X-Forwarded-Host` and `X-Forwarded-Proto` as docs/online.md tells a
 host to. A missing nginx fails the test in words: a test that skipped would prove nothing (.ci/run installs
 it)."""
 
