@@ -187,7 +187,7 @@ def game_json(g: GameSummary) -> dict[str, object]:
         "result": str(g.result),
         "marked": d.marked,
         "unfinished": g.unfinished,
-    }
+    } | _resigned_json(g)
 
 
 def cribbage_json(g: GameSummary) -> dict[str, object]:
@@ -217,7 +217,17 @@ def cribbage_json(g: GameSummary) -> dict[str, object]:
     }
     if d.variant != SIX_CARD:  # said only for another variant: a six-card game's listing as before
         data |= {"variant": d.variant, "winners": list(g.winners)}
-    return data
+    return data | _resigned_json(g)
+
+
+def _resigned_json(g: GameSummary) -> dict[str, object]:
+    """The seat that gave the game up, said only of a game given up (every other listing as before)."""
+    return {} if g.resigned is None else {"resigned": g.resigned}
+
+
+def _gave_up(g: GameSummary) -> str:
+    """', Ben resigned' after who won, for a game given up."""
+    return "" if g.resigned is None else f", {g.seats[g.resigned][0]} resigned"
 
 
 def of_game(games: Sequence[GameSummary], game: Game) -> list[GameSummary]:
@@ -312,6 +322,7 @@ def game_text(g: GameSummary) -> str:
     won = f"{names[0]} won" if len(names) == 1 else "tie: " + " and ".join(names)
     if g.unfinished:
         won = "unfinished, " + (f"{names[0]} leading" if len(names) == 1 else "level")
+    won += _gave_up(g)
     marks = [_plural(n, word) for n, word in ((d.undos, "undo"), (d.hints, "hint")) if n]
     return f"{g.id:>4}  {date}  {mode:<9}  {players}  -  {won}" + (f"  ({', '.join(marks)})" if marks else "")
 
@@ -337,7 +348,7 @@ def cribbage_text(g: GameSummary) -> str:
     rules += [f"to {d.target}"] if d.target != TARGET else []
     rules += [_plural(n, word) for n, word in ((d.undos, "undo"), (d.hints, "hint")) if n]
     winners = " and ".join(g.seats[w][0] for w in g.winners)  # partners win together
-    return f"{g.id:>4}  {date}  {'cribbage':<9}  {players}  -  {winners} won{how}" + (
+    return f"{g.id:>4}  {date}  {'cribbage':<9}  {players}  -  {winners} won{how}{_gave_up(g)}" + (
         f"  ({', '.join(rules)})" if rules else ""
     )
 

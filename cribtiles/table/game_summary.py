@@ -11,8 +11,10 @@ was watched, not played: it stays in the history and is left out of the statisti
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 
 from cribtiles.bot.cribbage.levels import LEVELS as CRIBBAGE_LEVELS
 from cribtiles.bot.tiles.levels import LEVELS as TILE_LEVELS
@@ -247,6 +249,14 @@ class GameSummary:
             raise TypeError(f"game {self.id} is not a game of cribbage")
         return self.details
 
+    @cached_property
+    def resigned(self) -> int | None:
+        """The seat that gave the game up (online), as its record says; None when nobody did. Read once."""
+        try:
+            return _resigned_in(json.loads(self.record), len(self.seats))
+        except (ValueError, RecursionError):  # a record the history could not read is not told about here
+            return None
+
     @property
     def people(self) -> tuple[int, ...]:
         """The seats of people."""
@@ -312,3 +322,24 @@ class GameSummary:
 def level_order(ladder: tuple[str, ...], level: str) -> tuple[int, str]:
     """Where `level` stands on `ladder` (weakest first); a level not on it after them all, by name."""
     return (ladder.index(level), "") if level in ladder else (len(ladder), level)
+
+
+def _resigned_in(data: object, seats: int) -> int | None:
+    """The seat a record's `resigned` names (a tile game's in its last round, a game of cribbage's at its
+    top), looked for at any depth; None when none does.
+
+    >>> _resigned_in({"match": {"games": [{"moves": []}, {"resigned": 1}]}}, 2), _resigned_in({"resigned": 5}, 2)
+    (1, None)
+    """
+    found: int | None = None
+    todo = [data]
+    while todo:
+        item = todo.pop()
+        if isinstance(item, dict):
+            seat = item.get("resigned")
+            if type(seat) is int and 0 <= seat < seats:
+                found = seat
+            todo.extend(v for v in item.values() if isinstance(v, (dict, list)))
+        elif isinstance(item, list):
+            todo.extend(v for v in item if isinstance(v, (dict, list)))
+    return found

@@ -108,7 +108,8 @@ def cribbage_marks(game: GameSummary) -> str:
     """'skunk' or 'double skunk' when the loser fell short of 91 or 61; the undos and hints, as a tile
     game's: 'skunk, 2 undos'."""
     d = game.cribbage
-    out = [d.margin.value] if d.skunk else []
+    out = [d.margin.value] if d.skunk and game.resigned is None else []  # a game given up counts no skunk
+    out += resigned(game)
     out += [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((d.undos, "undo"), (d.hints, "hint")) if n]
     return ", ".join(out)
 
@@ -118,9 +119,18 @@ def newest_first(games: Sequence[GameSummary]) -> list[GameSummary]:
     return sorted(reversed(games), key=lambda g: g.finished_at, reverse=True)
 
 
+def resigned(summary: GameSummary) -> list[str]:
+    """Who gave the game up, if anyone: ['Ben resigned'] ('you' for the one person at a table of bots)."""
+    seat = summary.resigned
+    if seat is None:
+        return []
+    alone = summary.people == (seat,) and bool(summary.bots)
+    return ["you resigned" if alone else f"{summary.seats[seat][0]} resigned"]
+
+
 def marks(summary: GameSummary) -> str:
-    """A tile game's undos and hints: '2 undos, 1 hint'."""
-    d, out = summary.tiles, []
+    """Who resigned, and a tile game's undos and hints: 'Ben resigned, 2 undos, 1 hint'."""
+    d, out = summary.tiles, resigned(summary)
     if d.undos:
         out.append(f"{d.undos} undo{'s' if d.undos != 1 else ''}")
     if d.hints:

@@ -286,3 +286,30 @@ def test_a_history_that_cannot_be_read_is_said_on_both_screens_never_shown_as_no
         locker.close()
         a.close()
     assert len(Store(tmp_path).past_games()) == 1  # nothing was moved or lost
+
+
+def test_a_game_given_up_names_who_resigned_in_the_history() -> None:
+    from cribtiles.app.history_cli import cribbage_json, cribbage_text, game_json, game_text
+    from cribtiles.table.cribbage.ledger import summarize_cribbage
+    from cribtiles.table.cribbage.table import CribbageTable
+    from cribtiles.table.ledger import summarize
+    from cribtiles.ui.history_scene import cribbage_marks, marks
+
+    table = Table.new((Seat.person("You"), Seat.bot("hard")), seed=4)
+    table.resign(0)
+    assert marks(summarize(table, "2026-12-06T10:00:00")) == "you resigned"
+    online = Table.new((Seat.person("Ann"), Seat.person("Ben")), seed=4)
+    online.resign(1)
+    assert summarize(online, "2026-12-06T10:00:00").resigned == 1
+    assert marks(summarize(online, "2026-12-06T10:00:00")) == "Ben resigned"
+    assert summarize(finished(1), "2026-12-06T10:00:00").resigned is None
+    # and `cribtiles history`, its lines and its JSON (the field only for a game given up)
+    given_up = summarize(online, "2026-12-06T10:00:00")
+    assert game_text(given_up).split("  -  ")[1] == "Ann won, Ben resigned"
+    assert game_json(given_up)["resigned"] == 1
+    assert "resigned" not in game_json(summarize(finished(1), "2026-12-06T10:00:00"))
+    crib = CribbageTable.new(3, "medium")
+    crib.resign(0)
+    game = summarize_cribbage(crib.state, 0, "medium", "2026-12-06T10:00:00")
+    assert game.resigned == 0 and cribbage_marks(game) == "you resigned"
+    assert cribbage_text(game).endswith("-  Medium bot won, You resigned") and cribbage_json(game)["resigned"] == 0
