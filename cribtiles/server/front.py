@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import copy
 import functools
 import gc
 import logging
@@ -50,7 +51,8 @@ from .pages import (
     table_code,
     too_many_page,
 )
-from .rooms import Room, Settings, new_code, normal_code, read_places
+from .rematch import RematchEnd
+from .rooms import Room, Settings, new_code, new_token, normal_code, read_places, token_hash
 from .store import StoreError, TableStore
 
 log = logging.getLogger("cribtiles.server")
@@ -481,6 +483,22 @@ class Hall:
         assert seat is not None
         self._post(client, write("joined", re=message.get("id"), code=room.code, seat=seat, token=message["token"]))
         self._attach(client, room, seat)
+        self._seated_again_late(client, room, seat)
+
+    def _seated_again_late(self, client: Client, room: Room, seat: int) -> None:
+        """A person back at a finished table that was played again meanwhile, who missed their seat's token
+        there (their connection dropped as it was sent): a new token for that seat, sent to this connection
+        alone; the one sent before stops opening it (the old table's token proves whose seat it is)."""
+        told = room.rematch
+        made = told.table if told is not None and told.ended is RematchEnd.MADE else None
+        again = None if made is None else self.rooms.get(made) or self._recall(made)
+        if again is None or seat >= len(again.places) or again.places[seat].kind != "person":
+            return
+        token = new_token()
+        again.places[seat].token_hash = token_hash(token)
+        self._keep(again)
+        self._post(client, write("rematched", code=room.code, table=again.code, seat=seat, token=token))
+        log.info("table %s: seat %d sent its place at %s again", room.code, seat + 1, again.code)
 
     def _watch(self, client: Client, room: Room, message: dict[str, Any]) -> None:
         self._post(client, write("watching", re=message.get("id"), code=room.code))
@@ -540,7 +558,11 @@ class Hall:
         """`seat` asks to play the finished table again, or answers the request; once every person has
         agreed, the new table is made and each person's new token sent to their own connections."""
         asking = message["type"] == "rematch"
+        before = copy.deepcopy(room.rematch)
         changed = room.ask_rematch(seat) if asking else room.answer_rematch(seat, message["yes"])
+        if changed and room.rematch_ready and len(self.rooms) >= self.limits.tables:
+            room.rematch = before  # the request waits as it was: this answer may be given again later
+            raise IllegalMove("the server is full: try again later")
         made = self._play_again(room) if changed and room.rematch_ready else None
         if changed:
             self._keep(room)

@@ -14,7 +14,7 @@ import pytest
 
 from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Refused
-from cribtiles.server.front import TABLE_SPEAKER, Hall
+from cribtiles.server.front import TABLE_SPEAKER, Hall, Limits
 
 from .players import WAIT, Player, connected, new_table
 from .running import running_server
@@ -195,3 +195,65 @@ def test_the_new_token_opens_the_new_seat(server: tuple[str, Hall]) -> None:
         assert status["phase"] == "playing" and [s["name"] for s in status["seats"]] == ["Ann", "Easy"]
     finally:
         ann.close()
+
+
+def test_a_person_who_missed_their_new_seat_is_sent_it_again_when_back_at_the_old_table(
+    server: tuple[str, Hall],
+) -> None:
+    """Ben's connection drops as the new table is made (his `rematched` is lost with it): back at the
+    finished table with its token, he is sent his seat at the new one, with a token of its own; the one
+    sent before no longer opens it, and Ann's is untouched."""
+    url, hall = server
+    code, _, (ann, ben) = seated(url, ANN_BEN, seed=3)
+    try:
+        ann.request("resign")
+        ben.wait_until(lambda s: s["phase"] == "over")
+        ann.request("rematch")
+        ben.wait_until(lambda s: (s["rematch"] or {}).get("waiting") == [1])
+        token = ben.link.seats[code]
+        new_code = ben.request("rematch_answer", yes=True)["state"]["rematch"]["table"]
+        for _ in range(100):
+            if ben.other and ann.other:
+                break
+            ben.pump(0.05)
+            ann.pump(0.05)
+        lost = ben.other[0]["token"]  # as if it never came
+        ben.close()
+        back = Player(url, code)
+        try:
+            assert back.resume(token) == 1
+            for _ in range(100):
+                if back.other:
+                    break
+                back.pump(0.05)
+            (again,) = back.other
+            assert (again["type"], again["code"], again["table"], again["seat"]) == ("rematched", code, new_code, 1)
+            room = hall.rooms[new_code]
+            assert room.seat_of(again["token"]) == 1 and room.seat_of(lost) is None
+            assert room.seat_of(ann.other[0]["token"]) == 0
+        finally:
+            back.close()
+    finally:
+        ann.close()
+
+
+def test_a_full_server_leaves_the_request_as_it_was_so_the_last_answer_may_come_again() -> None:
+    """The server is full as Ben agrees: he is told so, the request still waits for him (it used to wait
+    with everyone agreed, and no answer could ever make the table), and once there is room he agrees again."""
+    with running_server(limits=Limits(tables=1)) as (url, hall):
+        code, _, (ann, ben) = seated(url, ANN_BEN, seed=3)
+        try:
+            ann.request("resign")
+            ann.request("rematch")
+            ben.wait_until(lambda s: (s["rematch"] or {}).get("waiting") == [1])
+            with pytest.raises(Refused, match=r"^The server is full: try again later\.$"):
+                ben.request("rematch_answer", yes=True)
+            assert hall.rooms[code].rematch_told() == {
+                "seat": 0, "agreed": [], "waiting": [1], "ended": None, "by": None, "table": None
+            }  # fmt: skip
+            hall.limits = Limits(tables=2)
+            made = ben.request("rematch_answer", yes=True)["state"]["rematch"]
+            assert made["ended"] == "made" and made["table"] in hall.rooms
+        finally:
+            for p in (ann, ben):
+                p.close()
