@@ -30,6 +30,7 @@ from cribtiles.table.cribbage.table import CribbageTable
 
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
 from .ending import TableEnding
+from .presence import Presence
 
 #: How long a new session waits for its table's state, asked for when it is made.
 FIRST_STATE_WAIT = 10.0
@@ -209,6 +210,8 @@ class RemoteCribbageSession:
             link.unlisten(code, self._box)
             raise
         self._seats: list[Any] = list(self._now.state.get("seats") or [])  # who is here, as last told
+        self._presence = Presence(seat)
+        self._presence.heard(self._seats)
         self._seats_at = time.monotonic()
         self._drain()
         self._troubles.clear()  # what was said before this window sat down is not news
@@ -263,17 +266,7 @@ class RemoteCribbageSession:
         if not isinstance(seats, list):
             return
         before, self._seats, self._seats_at = self._seats, list(seats), time.monotonic()
-        if len(before) != len(seats):
-            return
-        for seat, (old, new) in enumerate(zip(before, seats, strict=True)):
-            if seat == self.seat or not isinstance(old, dict) or not isinstance(new, dict):
-                continue
-            if new.get("kind") != "person" or old.get("present") == new.get("present"):
-                continue
-            if new.get("present") and old.get("away") is None:  # taking a seat is no coming back
-                continue
-            name = chat_text(str(new.get("name") or f"Seat {seat + 1}"))
-            self._troubles.append(f"{name} is back at the table." if new.get("present") else f"{name} has gone away.")
+        self._troubles.extend(self._presence.news(before if before else None, seats))
 
     def _receive(self, seen: Seen) -> None:
         if seen.ply >= self._last().ply:

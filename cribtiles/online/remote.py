@@ -28,6 +28,7 @@ from cribtiles.table.tiles.table import Table
 
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
 from .ending import TableEnding
+from .presence import Presence
 
 #: Seconds an act waits for the server's answer before it is told as not sent (the frame waits too).
 ANSWER_WAIT = 5.0
@@ -117,6 +118,7 @@ class RemoteSession:
         self._queue: deque[Told] = deque()  # states arrived, not shown yet, oldest first
         self._told: list[str] = []  # incidents not yet told
         self._latest: dict[str, Any] | None = None  # the newest state's fields (who is away, the timer)
+        self._presence = Presence(seat)  # who comes and goes, in words
         self._latest_at = 0.0
         self._latest_order = 0  # the place of `_latest` among the messages the link read
         self._offset: float | None = None  # the server's clock less this one's, once seen
@@ -197,18 +199,9 @@ class RemoteSession:
             self._queue.append(told)
 
     def _seats_changed(self, data: dict[str, Any]) -> None:
-        """Seats going away and coming back, told in words."""
+        """Seats going away, coming back or first sat at, told in words."""
         before = self._latest.get("seats") if self._latest is not None else None
-        now = data.get("seats")
-        if not isinstance(before, list) or not isinstance(now, list) or len(before) != len(now):
-            return
-        for seat, (old, new) in enumerate(zip(before, now, strict=True)):
-            if seat == self.seat or new.get("kind") != "person" or old.get("present") == new.get("present"):
-                continue
-            if new.get("present") and old.get("away") is None:  # taking a seat is no coming back
-                continue
-            name = new.get("name") or f"Seat {seat + 1}"
-            self._told.append(f"{name} is back at the table." if new.get("present") else f"{name} has gone away.")
+        self._told.extend(self._presence.news(before, data.get("seats")))
 
     def _heard_end(self, data: dict[str, Any]) -> None:
         """A state newer than any heard (its callers see to that, by the order the link read them): what it

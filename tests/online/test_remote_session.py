@@ -276,7 +276,7 @@ def test_chat_is_kept_with_the_table_and_a_player_going_away_is_told_once() -> N
             seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
             made = link.request("create", game="tiles", seats=seats, sit=0, seed=4, turn_timer=300)
             link.sit(made["code"], made["token"])
-            other.request("join", code=made["code"], name="Bob")
+            bob = other.request("join", code=made["code"], name="Bob")
             other.request("chat", code=made["code"], text="before Ann sat down")
             session = RemoteSession(link, made["code"], 0)
             assert session.incidents() == ()
@@ -300,9 +300,67 @@ def test_chat_is_kept_with_the_table_and_a_player_going_away_is_told_once() -> N
                 time.sleep(0.01)
             assert told == ["Bob has gone away."] and (session.away(1) or -1) >= 0
             assert len(session.chat_lines) == 2
+            token = bob["token"]
+            again = Link(url)  # Bob comes back with his seat's token: back, as he was here before
+            try:
+                assert again.wait_connected(10)
+                again.come_back(made["code"], token)
+                end = time.monotonic() + 10
+                while not any("back" in t for t in told) and time.monotonic() < end:
+                    told += session.incidents()
+                    session.poll()
+                    time.sleep(0.01)
+                assert told == ["Bob has gone away.", "Bob is back at the table."]
+            finally:
+                again.close()
         finally:
             other.close()
             link.close()
+
+
+def test_a_person_first_sitting_down_at_a_table_played_again_is_at_the_table_not_back() -> None:
+    """A table played again starts with every person away until they come: Ann, there first, is told that
+    Ben is at the table (he has not been there to come back)."""
+    import time
+
+    with running_server() as (url, _hall):
+        ann, ben = Link(url), Link(url)
+        try:
+            assert ann.wait_connected(10) and ben.wait_connected(10)
+            seats = [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}]
+            code = ann.request("create", game="tiles", seats=seats, seed=4)["code"]
+            ann.request("join", code=code, name="Ann")
+            ben.request("join", code=code, name="Ben")
+            ann.request("resign", code=code)
+            ann.request("rematch", code=code)
+            ben.request("rematch_answer", code=code, yes=True)
+            sent = {}
+            end = time.monotonic() + 10
+            while len(sent) < 2 and time.monotonic() < end:
+                for who, link in (("ann", ann), ("ben", ben)):
+                    message = link.next_message(0.05)
+                    if message is not None and message.get("type") == "rematched":
+                        sent[who] = message
+            new = sent["ann"]["table"]
+            ann2, ben2 = Link(url), Link(url)
+            try:
+                assert ann2.wait_connected(10) and ben2.wait_connected(10)
+                ann2.come_back(new, sent["ann"]["token"])
+                session = RemoteSession(ann2, new, 0)
+                told: list[str] = list(session.incidents())
+                ben2.come_back(new, sent["ben"]["token"])
+                end = time.monotonic() + 10
+                while not told and time.monotonic() < end:
+                    told += session.incidents()
+                    session.poll()
+                    time.sleep(0.01)
+                assert told == ["Ben is at the table."]
+            finally:
+                ann2.close()
+                ben2.close()
+        finally:
+            ann.close()
+            ben.close()
 
 
 def ann_against_a_server_bot(url: str, **options: Any) -> tuple[Link, RemoteSession, str]:

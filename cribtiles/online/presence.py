@@ -1,0 +1,52 @@
+"""Who comes and goes at a table online, in words, as both games' remote sessions tell it: a person going
+away, coming back, or first sitting down (a seat is away from the moment a table is made, as a table played
+again is: its people's arrival is no coming back), from two states' seats in turn."""
+
+from __future__ import annotations
+
+from cribtiles.table.chat import chat_text
+
+
+class Presence:
+    """The seats' comings and goings for the player at `seat` (None: a spectator), told once each."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.seen_here: set[int] = set()  # seats whose person this session has seen at the table
+
+    def news(self, before: object, now: object) -> list[str]:
+        """What changed between two lists of seats (`state.seats`), in words; nothing when either is not
+        a list of seats, or their lengths differ (another table's).
+
+        >>> p = Presence(0)
+        >>> away = [{}, {"kind": "person", "name": "Ben", "present": False, "away": 3}]
+        >>> here = [{}, {"kind": "person", "name": "Ben", "present": True}]
+        >>> p.news(away, here), p.news(here, away), p.news(away, here)
+        (['Ben is at the table.'], ['Ben has gone away.'], ['Ben is back at the table.'])
+        """
+        if not isinstance(before, list) or not isinstance(now, list) or len(before) != len(now):
+            self.heard(now)  # how things stand: nothing of it is news
+            return []
+        told = []
+        for seat, (old, new) in enumerate(zip(before, now, strict=True)):
+            if not isinstance(old, dict) or not isinstance(new, dict) or new.get("kind") != "person":
+                continue
+            was_here = seat in self.seen_here or bool(old.get("present"))
+            if new.get("present"):
+                self.seen_here.add(seat)
+            if seat == self.seat or old.get("present") == new.get("present"):
+                continue
+            if new.get("present") and old.get("away") is None:  # taking an open seat: the table says so
+                continue
+            name = chat_text(str(new.get("name") or f"Seat {seat + 1}"))
+            if not new.get("present"):
+                told.append(f"{name} has gone away.")
+            else:
+                told.append(f"{name} is back at the table." if was_here else f"{name} is at the table.")
+        return told
+
+    def heard(self, seats: object) -> None:
+        """Seats of a state taken as how things stand: who is here is remembered."""
+        for seat, entry in enumerate(seats if isinstance(seats, list) else []):
+            if isinstance(entry, dict) and entry.get("present"):
+                self.seen_here.add(seat)
