@@ -499,9 +499,14 @@ class RemoteCribbageSession:
 
     @property
     def pending_undo(self) -> UndoAsked | None:
-        """The request to take back a move that waits for answers, as the newest state tells it."""
+        """The request to take back a move that waits for answers, as the newest state tells it; another's
+        once the moves it would take back are on the screen (a card on its way is seen before it is asked
+        back)."""
         self._drain()
-        return asked(self._last().state)
+        newest = asked(self._last().state)
+        if newest is None or newest.asker == self.seat:
+            return newest
+        return asked(self._now.state)
 
     def undo(self, seat: int) -> tuple[Move, ...]:
         """Ask the table to take back `seat`'s last decision (of the table as it stands: the others' moves
