@@ -19,18 +19,20 @@ from cribtiles.bot.cribbage.bots import choose_reporting
 from cribtiles.bot.cribbage.levels import make_cribbage_bot
 from cribtiles.cribbage.cards import Card
 from cribtiles.cribbage.game import CribbageState, check_discard
-from cribtiles.cribbage.moves import CribbageError, Discard, Move, Muggins, parse_move
+from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.again import AgainAsked, NextTable
 from cribtiles.table.chat import ChatLine, chat_text
-from cribtiles.table.cribbage.public import CribbagePublic, PublicMove, public_from_data, view_from_data
+from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicMove, public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
+from cribtiles.table.session import UndoAsked
 
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
 from .ending import TableEnding
 from .presence import Presence
+from .taking_back import asked, ended_words, waiting
 
 #: How long a new session waits for its table's state, asked for when it is made.
 FIRST_STATE_WAIT = 10.0
@@ -153,6 +155,7 @@ class Seen:
         self.public: CribbagePublic | None = None
         self.view: CribbageView | None = None
         self.may_call = bool(state.get("may_call"))
+        self.undos = int(state.get("undos") or 0)  # the moves taken back at the table so far
         self.after: tuple[Move, ...] = ()
         if "public" in state:
             self.public = public_from_data(state["public"])
@@ -273,9 +276,14 @@ class RemoteCribbageSession:
             self._seats_news(seen.state.get("seats"))
             self._end.heard(seen.state)
             self._troubles.extend(self._end.take_words())
+            self._undo_news(seen)
         last = self._last()
         if seen.ply < last.ply or seen.order < last.order or seen.public is None:
             return  # older than what this seat holds (pushed before an answer already taken)
+        if seen.undos > last.undos:  # moves taken back: the table as it stands again, nothing on its way
+            self._held, self._pending, self._asked, self._now = [], [], None, seen
+            self._quiet = True
+            return
         if seen.moves <= last.moves:  # no move: who is here, a chat, a resignation; the same game
             if self._held:
                 self._held[-1] = seen
@@ -287,6 +295,13 @@ class RemoteCribbageSession:
             self._held.append(seen)
         else:
             self._adopt(seen)
+
+    def _undo_news(self, seen: Seen) -> None:
+        """How a request to take back a move ended, told in words (once: in the state that ended it)."""
+        names = seen.public.names if seen.public is not None else ()
+        words = ended_words(self._last().state.get("undo"), seen.state.get("undo"), names, self.seat)
+        if words:
+            self._troubles.append(words)
 
     def _others(self, seat: int | None) -> bool:
         """`seat` is another's (not this one's, and the game not over), at a table played from a seat (a
@@ -463,12 +478,86 @@ class RemoteCribbageSession:
                 raise CribbageError(f"your move was not sent: {e}") from None
         raise CribbageError(refusal)
 
+    # --- taking back, by agreement ---
+
+    @property
+    def undos(self) -> int:
+        """The moves taken back at the table so far (the server counts them): one more, and the scene goes
+        back with the table."""
+        self._drain()
+        return self._now.undos
+
     def can_undo(self, seat: int) -> bool:
-        return False
+        """`seat` may ask to take back its last decision now, as the newest state heard says (the others'
+        moves on their way to the screen among them: a reply that showed a card makes it too late)."""
+        return seat == self.seat and bool(self._last().state.get("can_undo"))
+
+    @property
+    def pending_undo(self) -> UndoAsked | None:
+        """The request to take back a move that waits for answers, as the newest state tells it; another's
+        once the moves it would take back are on the screen (a card on its way is seen before it is asked
+        back)."""
+        self._drain()
+        newest = asked(self._last().state)
+        if newest is None or newest.asker == self.seat:
+            return newest
+        return asked(self._now.state)
 
     def undo(self, seat: int) -> tuple[Move, ...]:
-        """Refused: a move of cribbage is not taken back at an online table (the server refuses it too)."""
-        raise IllegalMove("taking back a move is not available in online cribbage")
+        """Ask the table to take back `seat`'s last decision (of the table as it stands: the others' moves
+        on their way with it). The moves taken back, oldest first, when nobody else need agree (another's
+        crib cards as a discard of no cards: they are not this seat's to know); () when the others are asked
+        (`pending_undo` waits for them). IllegalMove in words when it may not."""
+        self._check_mine(seat)
+        self._drain()
+        before = self._last()
+        if self.pending_undo is not None:
+            raise IllegalMove("a request to take back a move waits already: one at a time")
+        if not before.state.get("can_undo"):
+            told = before.state.get("undo")
+            if isinstance(told, dict) and told.get("seat") == seat and told.get("ended") in ("refused", "withdrawn"):
+                raise IllegalMove("that move was asked back once already: it stands")
+            raise IllegalMove(
+                "nothing of yours may be taken back now: online a move goes back only before another person "
+                "moves or anything new comes to light"
+            )
+        try:
+            answer = self.link.request("undo", code=self.code, ply=before.ply)
+        except Refused as e:
+            self._drain()
+            raise IllegalMove(str(e).strip().rstrip(".")) from None
+        except NotConnected as e:
+            raise IllegalMove(f"that was not sent: {e}; the game reconnects by itself, try again then") from None
+        self._took(answer)
+        if self._now.undos <= before.undos:
+            return ()
+        return self._taken(before, self._now)
+
+    def _taken(self, before: Seen, after: Seen) -> tuple[Move, ...]:
+        """The moves taken back between `before` and `after`, as this seat knew them."""
+        assert before.public is not None and before.view is not None
+        made = before.moves - after.moves
+        if made <= 0:  # crib cards laid ahead, not made yet
+            return (Discard(before.view.discards),)
+        story = before.public.story[-made:]
+        return tuple(_as_move(m, before.view.discards if m.player == self.seat else ()) for m in story)
+
+    def answer_undo(self, seat: int, yes: bool) -> None:
+        """`seat` answers the request waiting: yes agrees (the last yes takes the move back), no refuses
+        it, or withdraws its own. IllegalMove in words."""
+        self._check_mine(seat)
+        self._drain()
+        told = waiting(self._last().state)
+        if told is None:
+            raise IllegalMove("no one is asking to take back a move now")
+        try:
+            answer = self.link.request("undo_answer", code=self.code, ply=int(told["ply"]), yes=yes)
+        except Refused as e:
+            self._drain()
+            raise IllegalMove(str(e).strip().rstrip(".")) from None
+        except NotConnected as e:
+            raise IllegalMove(f"that was not sent: {e}; the game reconnects by itself, try again then") from None
+        self._took(answer)
 
     def ready(self) -> bool:
         """Another seat's move has come (what it is stays behind the session until it lands)."""
@@ -655,6 +744,17 @@ class RemoteCribbageSession:
         with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
             self.link.send("leave", code=self.code)
         self._end.leave()
+
+
+def _as_move(told: PublicMove, discards: tuple[Card, ...]) -> Move:
+    """A move as the table told it (a discard's cards, `discards`, are its player's alone)."""
+    if told.act is Act.DISCARD:
+        return Discard(discards)
+    if told.act is Act.PLAY and told.card is not None:
+        return PlayCard(told.card)
+    if told.act in (Act.CALL, Act.LET_STAND):
+        return Muggins(told.act is Act.CALL)
+    return Count() if told.act is Act.COUNT else Go()
 
 
 def _not_begun(state: dict[str, Any]) -> str:

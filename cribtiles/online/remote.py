@@ -29,6 +29,7 @@ from cribtiles.table.tiles.table import Table
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
 from .ending import TableEnding
 from .presence import Presence
+from .taking_back import asked, ended_words, waiting
 
 #: Seconds an act waits for the server's answer before it is told as not sent (the frame waits too).
 ANSWER_WAIT = 5.0
@@ -260,22 +261,9 @@ class RemoteSession:
 
     def _undo_news(self, before: object, after: object) -> None:
         """How a request to take back a move ended, told in words (once: in the state that ended it)."""
-        if not isinstance(after, dict) or after == before or after.get("ended") is None:
-            return
-        names = [s.name for s in self._seats]
-        asker, by, ended = after.get("seat"), after.get("by"), after["ended"]
-        if not isinstance(asker, int) or not 0 <= asker < len(names):
-            return
-        mine = asker == self.seat
-        whose = "your move" if mine else f"{names[asker]}'s move"
-        if ended == "made" and after.get("agreed"):  # (taken back at once, unasked: the asker's window says so)
-            self._told.append(f"Everyone agreed: {whose} is taken back.")
-        elif ended == "refused" and isinstance(by, int) and 0 <= by < len(names) and by != self.seat:
-            self._told.append(f"{names[by]} said no: {whose} stands.")
-        elif ended == "withdrawn" and not mine:
-            self._told.append(f"{names[asker]} no longer asks to take back a move.")
-        elif ended == "moved" and mine:
-            self._told.append("The table moved on: your move stands.")
+        words = ended_words(before, after, [s.name for s in self._seats], self.seat)
+        if words:
+            self._told.append(words)
 
     def _answered(self, answer: dict[str, Any]) -> None:
         """The state the server answered an act with: shown, and what queued before it dropped."""
@@ -487,14 +475,10 @@ class RemoteSession:
     @property
     def pending_undo(self) -> UndoAsked | None:
         """The request the newest state tells of, while it waits."""
-        told = self._undo_told()
-        if told is None:
-            return None
-        return UndoAsked(int(told["seat"]), tuple(told.get("agreed") or ()), tuple(told.get("waiting") or ()))
+        return asked(self._latest or self.data)
 
     def _undo_told(self) -> dict[str, Any] | None:
-        told = (self._latest or self.data).get("undo")
-        return told if isinstance(told, dict) and told.get("ended") is None else None
+        return waiting(self._latest or self.data)
 
     def undo_request(self, seat: int) -> tuple[TurnRecord, ...]:
         self._check_mine(seat)

@@ -131,12 +131,13 @@ class CribbageGame:
             "public": public_data(public_for(table, seat, made)),
             "to_move": table.to_move,
             "hints": table.hints,
+            "undos": table.undos,
         }
         if seat is not None:
             may_call = table.call_open_to(seat) is not None
             told["view"] = view_data(seat_view(table, seat))
             told["may_call"] = may_call
-            told["can_undo"] = False
+            told["can_undo"] = self._undo_refusal(seat) == ""
             if may_call:  # else the view's legal moves are these
                 told["after_answer"] = [str(m) for m in table.legal_after_answer(seat)]
         if table.is_over:
@@ -170,11 +171,32 @@ class CribbageGame:
     def next_round(self) -> None:
         raise IllegalMove("a game of cribbage has no rounds: it is played to its target")
 
-    def undo(self, seat: int) -> None:
-        raise IllegalMove("a move of cribbage is not taken back")
+    def _undo_refusal(self, seat: int) -> str:
+        """Why `seat` may not take back its last decision now, in words ("" when it may): the table's rules
+        (a person's own decision, with the moves after it, before another person moves, the game not
+        over), and nothing come to light since it (`CribbageTable.came_to_light`: the starter cut, another's
+        card laid, a hand shown, a count answered), so that no one decides again knowing more."""
+        table = self.table
+        try:
+            taken = table.undo_moves(seat)
+        except CribbageError as e:
+            return str(e)
+        made = 0 if seat in table.ahead else len(taken)  # crib cards laid ahead: nothing made yet
+        seen = table.came_to_light(seat, made)
+        return f"{seen}: a move is taken back online only before anything new comes to light" if seen else ""
 
     def undo_check(self, seat: int) -> None:
-        self.undo(seat)
+        why = self._undo_refusal(seat)
+        if why:
+            raise IllegalMove(why)
+
+    def undo(self, seat: int) -> None:
+        """Take back `seat`'s last decision and the moves after it (its forced moves, the bots' replies):
+        the game replayed from its seed to the state it decided from; IllegalMove in words."""
+        self.undo_check(seat)
+        self.table.undo(seat)
+        made = self.table.ply
+        self.stand_ins = {key: why for key, why in self.stand_ins.items() if key[1] < made}
 
     def count_hint(self) -> None:
         self.table.count_hint()

@@ -409,7 +409,7 @@ def test_a_kept_table_comes_back_the_same_and_refuses_what_cribbage_has_not() ->
         assert again.shown(seat, 5.0) | {"seats": None} == room.shown(seat, 5.0) | {"seats": None}
     seat = game.to_move
     assert seat is not None
-    for kind, words in (("next_round", "no rounds"), ("undo", "not taken back")):
+    for kind, words in (("next_round", "no rounds"), ("undo", "has moved since")):
         with pytest.raises(IllegalMove, match=words):
             room.act(seat, {"type": kind, "ply": room.ply}, 6.0)
     with pytest.raises(IllegalMove, match="not your turn"):

@@ -4,7 +4,10 @@ as it answers a count) before a spectator: while a score said aloud may still be
 what it makes (its event's points, the counter's score or back peg, the status's scores, the moves
 offered once it stands); once it is answered, its points are there. Nor does a window's existence: every
 score said aloud opens one, one that reaches the target too, and the game ends at its answer (issue 43).
-Three players, and partners, who peg to one score a side, too (issue 44)."""
+Three players, and partners, who peg to one score a side, too (issue 44). And games whose seat bots often
+ask to take back their moves, agreed to or refused: every frame, checked against the game as it stood
+when it was sent (the way it went before a take-back), names no card its seat may not see and tells
+nothing of a count open to a call (issue 44, defect 10)."""
 
 from __future__ import annotations
 
@@ -22,11 +25,12 @@ from cribtiles.cribbage.moves import Count, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN
 from cribtiles.online import botclient
 from cribtiles.online.botclient import Outcome, SeatBot
-from cribtiles.online.client import Link
+from cribtiles.online.client import Link, NotConnected, Refused
 from cribtiles.server.cribbage_room import CribbageGame, read_rules
 from cribtiles.server.front import Client, Hall, Limits
 
 from .running import running_server
+from .test_cribbage_online import Frames as HiddenCards
 
 #: Bots answer in milliseconds: the server's allowance of messages a second is raised for them.
 FAST = Limits(per_second=1000, burst=1000)
@@ -37,20 +41,26 @@ SAID = ("count", "claim")
 
 @dataclass(frozen=True)
 class Frame:
-    """One frame as sent for the table: the connection's seat there (None: a spectator), and its text."""
+    """One frame as sent for the table: the connection's seat there (None: a spectator), its text, and the
+    game's moves when it was sent (None: not known; a game whose moves were taken back went another way)."""
 
     seat: int | None
     text: str
+    log: tuple[str, ...] | None = None
 
 
 def record_frames(hall: Hall, codes: list[str]) -> list[Frame]:
-    """Every frame `hall` sends from now on about the table whose code is first in `codes` (set once made)."""
+    """Every frame `hall` sends from now on about the table whose code is first in `codes` (set once made),
+    with the game's moves as they were when it was sent."""
     frames: list[Frame] = []
     post = hall._post
 
     def recording(client: Client, text: str) -> None:
         if codes and f'"{codes[0]}"' in text:
-            frames.append(Frame(client.seats.get(codes[0]), text))
+            room = hall.rooms.get(codes[0])
+            game = room.game if room is not None else None
+            log = game.table.state.log if isinstance(game, CribbageGame) else None
+            frames.append(Frame(client.seats.get(codes[0]), text, log))
         post(client, text)
 
     hall._post = recording  # type: ignore[method-assign]
@@ -118,7 +128,23 @@ class OpenCallLeaks:
         self.states = states
         self.found: list[str] = []
         self.met: dict[str, int] = {}
-        self.back_pegs: dict[int, list[int]] = {}  # the back pegs each move's frames told
+        self.back_pegs: dict[tuple[str, ...], list[int]] = {}  # the back pegs each state's frames told
+        # the states of the game as the frame being checked was sent: `states`, or, before a take-back,
+        # those of the way the game went then (replayed once for each way)
+        self.current = states
+        self._ways: dict[tuple[str, ...], list[CribbageState]] = {}
+
+    def _way(self, log: tuple[str, ...] | None) -> list[CribbageState]:
+        """The states of the game up to `log` (the moves made when a frame was sent)."""
+        if log is None or (len(log) < len(self.states) and self.states[len(log)].log == log):
+            return self.states
+        if log not in self._ways:
+            self.see("a way the game did not go on")
+            states = [self.states[0]]
+            for text in log:
+                states.append(states[-1].apply(parse_move(text)))
+            self._ways[log] = states
+        return self._ways[log]
 
     def check_windows(self) -> None:
         """Every score said aloud (a count in the show under muggins, a card laid under muggins in the play)
@@ -151,6 +177,9 @@ class OpenCallLeaks:
         self.met[what] = self.met.get(what, 0) + 1
 
     def check(self, frame: Frame) -> None:
+        self.current = self._way(frame.log)
+        if self.current is not self.states:
+            self.see("a frame of a way the game did not go on")
         message = json.loads(frame.text)
         if message["type"] == "state" and "public" in message["state"]:
             self._state(frame, message["state"])
@@ -160,11 +189,11 @@ class OpenCallLeaks:
     def _state(self, frame: Frame, told: dict[str, Any]) -> None:
         public = told["public"]
         ply = public["ply"]
-        state = self.states[ply]
+        state = self.current[ply]
         claim = state.claim
         self._story(public["story"], ply)
         if claim is None:
-            self.back_pegs.setdefault(ply, public["previous"])
+            self.back_pegs.setdefault(state.log, public["previous"])
             self._scores("the public scores", public["scores"], state, ply)
             if "view" in told:
                 self._scores("a view's scores", told["view"]["scores"], state, ply)
@@ -179,7 +208,7 @@ class OpenCallLeaks:
         if state.scores[state.side_of(claim.counter)] - claim.pegged + claim.declared >= state.options.target:
             self.see("said enough to reach the target, told")  # the window's existence: `check_windows`
         self._scores("the public scores", public["scores"], state, ply)
-        before = self.back_pegs.get(ply - 1)  # none when the move before came with this one (a card laid on)
+        before = self.back_pegs.get(self.current[ply - 1].log)  # none when the move before came with this one
         if before is not None:
             self.see("back pegs, open")
             if public["previous"] != before:  # one a side
@@ -222,7 +251,7 @@ class OpenCallLeaks:
         moves, in order): a score it said aloud is told without points while open, with its points after."""
         for i, entry in enumerate(story):
             made = ply - len(story) + i + 1  # the states after that move
-            opened = self.states[made].claim
+            opened = self.current[made].claim
             said = [e for e in entry["events"] if e["kind"] in SAID]
             if opened is None or entry["act"] not in ("count", "play"):
                 if any(e["points"] is None for e in said):
@@ -239,10 +268,10 @@ class OpenCallLeaks:
                 self.see("story, answered")
                 if said[0]["points"] != opened.pegged:
                     self.found.append(f"move {ply}: the answered count of move {made} told as {said[0]['points']}")
-                self.see(f"answered by {self.states[made + 1].log[-1]!r}")
+                self.see(f"answered by {self.current[made + 1].log[-1]!r}")
 
     def _status(self, table: dict[str, Any]) -> None:
-        state = self.states[table["turns"]]
+        state = self.current[table["turns"]]
         self.see("status")
         if state.claim is not None:
             self.see("status, open")
@@ -267,13 +296,17 @@ def asking(links: list[Link], code: str) -> Mover:
     return move
 
 
-def play_watched(rules: str, seed: int) -> tuple[list[Frame], list[CribbageState], list[Outcome]]:
+def play_watched(
+    rules: str, seed: int, bot: type[SeatBot] = SeatBot, seen: dict[str, Any] | None = None
+) -> tuple[list[Frame], list[CribbageState], list[Outcome]]:
     """A whole game of miscounting seat bots (two; three or four in those variants: over their own links,
     each asking the table's status as it answers a count) watched by a spectator: every frame sent about
-    the table, every state of the game."""
+    the table, every state of the game. `seen` (when given) is told the bots, the moves taken back and
+    what the test of hidden cards found in every frame as it was sent (`HiddenCards`)."""
     players = read_rules(rules).variant.players
     with running_server(limits=FAST) as (url, hall), pytest.MonkeyPatch.context() as patch:
         codes: list[str] = []
+        hidden = HiddenCards(hall)
         frames = record_frames(hall, codes)
         links = [Link(url) for _ in range(players + 1)]
         try:
@@ -282,17 +315,20 @@ def play_watched(rules: str, seed: int) -> tuple[list[Frame], list[CribbageState
             seats = [{"kind": "open"}] * players
             code = links[0].request("create", game="cribbage", seats=seats, rules=rules, seed=seed)["code"]
             codes.append(code)
+            hidden.code = code
             links[-1].request("watch", code=code)
             links[-1].watch(code)
             patch.setitem(botclient.MOVERS, "cribbage", asking(links, code))  # the seat bots' moves
             levels = ("easy", "hard", "easy", "hard")
-            bots = [SeatBot(links[p], code, levels[p], seed=seed + p) for p in range(players)]
+            bots = [bot(links[p], code, levels[p], seed=seed + p) for p in range(players)]
             names = ("Ann", "Ben", "Cy", "Di")
             assert [bot.take_seat(name) for bot, name in zip(bots, names, strict=False)] == list(range(players))
             outcomes = play_out(bots)
             room = hall.rooms[code]
             assert isinstance(room.game, CribbageGame)
             final = room.game.table.state
+            if seen is not None:
+                seen.update(bots=bots, undos=room.game.table.undos, hidden=hidden)
         finally:
             for link in links:
                 link.close()
@@ -485,3 +521,138 @@ def _answered_in_story(frame: Frame, states: list[CribbageState]) -> bool:
 def _status_open(frame: Frame, states: list[CribbageState]) -> bool:
     state = states[json.loads(frame.text)["table"]["turns"]]
     return state.claim is not None and state.claim.pegged > 0
+
+
+# --- take-backs (issue 44, defect 10) ---
+
+#: How often a seat bot asks to take back its last decision when its state says it may.
+ASK_SHARE = 0.3
+#: How often it agrees when another asks.
+YES_SHARE = 0.7
+#: Seconds it thinks before a move (time for the request of the seat that moved before to come).
+THINK = 0.04
+
+
+class TakingBack(SeatBot):
+    """A seat bot that now and then asks to take back its last decision (when its state says it may), and
+    answers another's request yes or no by chance; otherwise it plays as any seat bot."""
+
+    def __init__(self, link: Link, code: str, level: str, seed: int | None = None) -> None:
+        super().__init__(link, code, level, seed)
+        self.asked = self.agreed = self.refused = 0
+
+    def step(self, state: dict[str, Any]) -> None:
+        self.state = state
+        if state.get("phase") != "playing" or state.get("you") != self.seat:
+            return
+        ply, asked = state["ply"], state.get("undo")
+        rng = self._rng(ply, "undo")
+        try:
+            if isinstance(asked, dict) and asked.get("ended") is None and self.seat in (asked.get("waiting") or ()):
+                yes = rng.random() < YES_SHARE
+                answer = self.link.request("undo_answer", code=self.code, ply=asked["ply"], yes=yes)
+                self.agreed, self.refused = self.agreed + yes, self.refused + (not yes)
+            elif state.get("can_undo") and rng.random() < ASK_SHARE:
+                answer = self.link.request("undo", code=self.code, ply=ply)
+                self.asked += 1
+            else:
+                newer = self._thought(state)
+                if newer is not None:  # a request sent while it thought: answered first
+                    self.step(newer)
+                else:
+                    super().step(state)
+                return
+        except (Refused, NotConnected):
+            return  # the table moved on meanwhile: its next state says what now
+        if answer.get("type") == "state":
+            self.step(answer["state"])
+
+    def _thought(self, state: dict[str, Any]) -> dict[str, Any] | None:
+        """Before its move, a moment to think, as a person takes one (a request to take back the move before
+        is heard then, as a person would see it): the newest state of the table that came meanwhile, if any."""
+        if state.get("to_move") != self.seat:
+            return None
+        newer = None
+        message = self.link.next_message(timeout=THINK)
+        while message is not None:
+            if message["type"] == "state" and message["code"] == self.code and message["state"]["ply"] >= state["ply"]:
+                newer = message["state"]
+            message = self.link.next_message(timeout=0)
+        return newer
+
+
+@pytest.mark.parametrize(
+    ("rules", "seed"),
+    [("muggins=on,play_muggins=on", 7_070), ("muggins=on,play_muggins=on,variant=three-player", 3_131)],
+    ids=["two people", "three people"],
+)
+def test_no_frame_around_take_backs_tells_a_card_or_what_a_count_makes(rules: str, seed: int) -> None:
+    """Whole games of miscounting seat bots that often ask to take back their moves, and agree or refuse:
+    every frame sent, to each seat and to the spectator, as the game stood when it was sent (before a
+    take-back, the way it went then), names no card its seat may not see and tells nothing of a count open
+    to a call; the frames sent while a request waits and after a move went back among them."""
+    seen: dict[str, Any] = {}
+    frames, states, outcomes = play_watched(rules, seed, TakingBack, seen)
+    assert len(outcomes) == states[-1].players and all(o.over for o in outcomes) and states[-1].is_over
+    bots: list[TakingBack] = seen["bots"]
+    assert seen["undos"] >= 3 and sum(b.refused for b in bots) >= 1, (seen["undos"], [vars(b) for b in bots])
+    hidden: HiddenCards = seen["hidden"]
+    assert hidden.found == [], hidden.found[:3]
+    assert all(hidden.checked.get(seat, 0) > 50 for seat in (*range(states[-1].players), None)), hidden.checked
+    leaks = OpenCallLeaks(states)
+    for frame in frames:
+        leaks.check(frame)
+    leaks.check_windows()
+    assert not leaks.found, sorted(set(leaks.found))[:10]
+    assert leaks.met.get("a way the game did not go on", 0) >= 2, leaks.met
+    assert leaks.met.get("a frame of a way the game did not go on", 0) > 10, leaks.met
+    for what in ("open, to the counter", "open, to the answerer", "open, to a spectator", "story, answered"):
+        assert leaks.met.get(what), f"no frame met the check of {what}"
+    waiting = [f for f in frames if _is_state(f) and (json.loads(f.text)["state"].get("undo") or {}).get("waiting")]
+    assert {f.seat for f in waiting} == {*range(states[-1].players), None}  # every seat, and the spectator
+    made = [
+        f for f in frames if _is_state(f) and (json.loads(f.text)["state"].get("undo") or {}).get("ended") == "made"
+    ]
+    assert made, "no frame told of a move taken back"
+
+
+def test_the_check_follows_the_way_the_game_went_when_a_frame_was_sent() -> None:
+    """A frame from before a take-back is checked against the game as it was then: the same frame read as
+    the game that went on instead would be wrong (the check would find what is not there)."""
+    base = new_game(11, ("Ann", "Ben"), read_rules("muggins=on,play_muggins=on"))
+    went = [base]
+    other = [base]
+    for state in (went, other):
+        while state[-1].phase.value == "discard":
+            legal = state[-1].legal_actions()
+            state.append(state[-1].apply(legal[0] if state is went else legal[-1]))
+    leaks = OpenCallLeaks(went)
+    assert leaks._way(other[-1].log) is not went and leaks._way(other[-1].log)[-1] == other[-1]
+    assert leaks._way(went[-1].log) is went and leaks._way(None) is went
+    assert leaks.met == {"a way the game did not go on": 1}
+
+
+def test_the_card_check_finds_the_askers_card_planted_in_the_others_frame_after_a_take_back() -> None:
+    """The check of hidden cards on frames of a take-back: Ann's crib cards laid, asked back and given
+    back by Ben's yes: neither Ben's frame nor the spectator's names a card of her hand (which is hers
+    again), and one of them planted in his frame is found."""
+    from cribtiles.server.rooms import Room, Settings, read_places
+
+    from .test_cribbage_online import leaks
+
+    room, _ = Room.new("ABCDEF", "cribbage", read_places("cribbage", [{"kind": "open"}] * 2), Settings(), 5, 0.0)
+    room.take("Ann", 0.0)
+    room.take("Ben", 0.0)
+    game = room.game
+    assert isinstance(game, CribbageGame) and game.to_move == 0
+    laid = str(game.table.view(0).legal[0])
+    assert room.act(0, {"type": "act", "ply": room.ply, "move": laid}, 0.0)
+    assert room.act(0, {"type": "undo", "ply": room.ply}, 0.0)
+    assert room.act(1, {"type": "undo_answer", "ply": room.ply, "yes": True}, 0.0)
+    assert game.table.undos == 1 and not game.table.state.discarded[0]
+    for seat in (1, None):
+        frame = json.dumps({"type": "state", "code": room.code, "state": room.shown(seat, 0.0)})
+        assert leaks(frame, game.table, seat) == []
+    card = game.table.state.hands[0][0]
+    planted = json.dumps({"type": "state", "code": room.code, "state": room.shown(1, 0.0), "x": str(card)})
+    assert leaks(planted, game.table, 1) == [f"the card {card}"]

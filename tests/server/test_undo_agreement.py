@@ -16,7 +16,7 @@ from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Refused
 from cribtiles.rules.match import Match
 from cribtiles.rules.tiles import format_tiles
-from cribtiles.server.rooms import Room, Settings, UndoAsk, read_places
+from cribtiles.server.rooms import Room, Settings, UndoAsk
 
 from .players import Player, connected, new_table
 from .running import running_server
@@ -214,14 +214,6 @@ def test_a_turn_timer_running_out_ends_it() -> None:
     assert due is not None and due[0] == 1 - mover
     room.stand_in(due[0], due[1], T0 + 61)
     assert told(room, mover)["ended"] == "moved"
-
-
-def test_cribbage_moves_are_not_taken_back() -> None:
-    room, _ = Room.new("ABCDEF", "cribbage", read_places("cribbage", [{"kind": "open"}] * 2), Settings(), 5, T0)
-    room.take("Ann", T0)
-    room.take("Ben", T0)
-    refused(room, "not taken back", lambda: ask(room, 0))
-    assert room.shown(0, T0)["undo"] is None
 
 
 def test_through_the_front_a_spectator_may_not_answer_and_everyone_is_told() -> None:

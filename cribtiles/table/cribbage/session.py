@@ -18,6 +18,7 @@ from cribtiles.rules.errors import IllegalMove
 from ..again import EndsAtOneWindow, TableEnds
 from ..chat import AtOneWindow, ChatLine
 from ..seats import Seat
+from ..session import UndoAsked
 from .public import CribbagePublic, PublicMove, public_of, seat_view, told_move
 from .table import BotRequest, CribbageTable, choose
 
@@ -172,12 +173,31 @@ class CribbageDriver(TableEnds, Protocol):
         ...
 
     def can_undo(self, seat: int) -> bool:
-        """`seat` may take back its last decision now (against bots, where the game is of this process)."""
+        """`seat` may take back its last decision now (against bots, where the game is of this process;
+        online, asked of the others)."""
         ...
 
     def undo(self, seat: int) -> tuple[Move, ...]:
         """Take back `seat`'s last decision and the bot's replies after it (the moves taken back, oldest
-        first: the first is `seat`'s own); IllegalMove or CribbageError in words when it may not."""
+        first: the first is `seat`'s own; online another's crib cards are a discard of no cards); () when
+        it is asked of the others (online: `pending_undo` waits for their answers); IllegalMove or
+        CribbageError in words when it may not."""
+        ...
+
+    @property
+    def undos(self) -> int:
+        """The moves taken back in this game so far: when it grows (online, by agreement), the scene goes
+        back with the table."""
+        ...
+
+    @property
+    def pending_undo(self) -> UndoAsked | None:
+        """A request to take back a move that waits for answers (online only; None: none waits)."""
+        ...
+
+    def answer_undo(self, seat: int, yes: bool) -> None:
+        """`seat` answers `pending_undo`: yes agrees, no refuses it (the asker's no withdraws it);
+        IllegalMove in words."""
         ...
 
     def ready(self) -> bool:
@@ -345,6 +365,18 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
         self.table.undo(seat)
         self.save()
         return tuple(parse_move(text) for text in taken)
+
+    @property
+    def undos(self) -> int:
+        return self.table.undos
+
+    @property
+    def pending_undo(self) -> UndoAsked | None:
+        """Never: the people at a table of this window share it, and a bot never needs asking."""
+        return None
+
+    def answer_undo(self, seat: int, yes: bool) -> None:
+        raise IllegalMove("no one is asking to take back a move at this table")
 
     def resign(self, seat: int) -> None:
         """`seat` (the person here) gives the game up: the bot wins; its thinking stops, the game is kept."""

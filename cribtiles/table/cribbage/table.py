@@ -16,7 +16,7 @@ from typing import Any, TypeAlias
 
 from cribtiles.bot.cribbage.bots import choose_reporting
 from cribtiles.bot.cribbage.levels import LEVELS, cribbage_level, make_cribbage_bot
-from cribtiles.cribbage.cards import Card
+from cribtiles.cribbage.cards import DECK, Card
 from cribtiles.cribbage.events import DOUBLE_SKUNK_MARGIN, SKUNK_MARGIN, MarginKind, ScoreEvent
 from cribtiles.cribbage.game import CribbageState, check_discard, new_game
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard, parse_move
@@ -548,6 +548,31 @@ class CribbageTable(GameTable[CribbageView, Move, Happening | None]):
                 )
         return self.state.log[mine:]
 
+    def came_to_light(self, seat: int, moves: int) -> str:
+        """What `seat` has learnt since the last `moves` moves were made that it did not know when it made
+        the first of them, in words ("" for nothing): a new deal, the starter cut, a card of another's
+        laid, a hand or the crib shown, or a count said aloud answered (called or let stand: what it makes
+        is told). A table online takes back only a move after which nothing came to light, so that no one
+        decides it again knowing more (issue 44)."""
+        made = self._movers()
+        if not 0 < moves <= len(made):
+            return ""
+        first = len(made) - moves
+        before, now = made[first][1], self.state
+        if any(isinstance(parse_move(text), Muggins) for text in now.log[first:]):
+            return "a count said aloud has been answered since"
+        if now.deal_number != before.deal_number:
+            return "the next deal has been dealt since"
+        if before.starter is None and now.starter is not None:
+            return "the starter has been cut since"
+        laid = {c for _, c in now.played} - {c for _, c in before.played}
+        others = [p for p, c in now.played if c in laid and p != seat]
+        if others:
+            return f"{self.name(others[0])} has laid a card since"
+        if _cards_seen(now, seat) - _cards_seen(before, seat):
+            return "a hand has been shown since"
+        return ""
+
     def can_undo(self, seat: int) -> bool:
         """Whether `seat` may take back its last decision now (see `undo`)."""
         try:
@@ -772,3 +797,11 @@ def _sentence(text: str) -> str:
 
 def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
+
+
+def _cards_seen(state: CribbageState, seat: int) -> frozenset[Card]:
+    """Every card `seat` sees in `state`: its own, those laid and shown, the starter, and the hand (or
+    crib) turned up for it to count."""
+    view = state.view(seat)
+    turned_up = view.to_count if view.current_player == seat else ()
+    return frozenset(DECK).difference(view.unseen).union(turned_up)

@@ -35,7 +35,10 @@ class ButtonKind(StrEnum):
     MORE = "+"
     MUGGINS = "Muggins!"
     LET_GO = "Let it stand"
-    UNDO = "Undo"  # your last decision taken back (against a bot, where the settings allow it)
+    UNDO = "Undo"  # your last decision taken back (against a bot, where the settings allow it; online, asked)
+    ALLOW = "Allow"  # online: another asks to take back a move, and you let them
+    REFUSE = "Refuse"
+    WITHDRAW = "Withdraw"  # online: your own request to take back a move, withdrawn
     NEW_GAME = "New game"
     REVIEW = "Review"  # the end card's: every decision of the game against the best found
     TITLE = "Title"

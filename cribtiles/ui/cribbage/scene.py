@@ -26,6 +26,7 @@ from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.again import NextTable
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, PublicMove
 from cribtiles.table.cribbage.session import CribbageDriver
+from cribtiles.table.session import UndoAsked
 from cribtiles.table.settings import Preferences
 
 from ..again import again_question, press_again, resign_question
@@ -264,6 +265,7 @@ class CribbageScene:
         self._warm: list[tuple[Card, int]] = []  # card faces to draw ahead of need, one a frame
         self._warm_for: tuple[int, int] = (0, 0)
         self.coach = CribCoach()  # the hint key's discard advice and pegging hint
+        self.undos = session.undos  # the take-backs the felt shows: online, one more is made by agreement
         # a replay's words and keys in the prompt and the keys' line (None: a game being played)
         self.replaying: tuple[str, str] | None = None
         # a replay of a finished game with every hand shown (Tab): the other seat's cards face up
@@ -449,6 +451,9 @@ class CribbageScene:
             return
         if k == pygame.K_r and event.mod & pygame.KMOD_CTRL and not self.ended and self.replaying is None:
             self._ask_resign()
+            return
+        if k in (pygame.K_y, pygame.K_n) and not self.ended and self._undo_asked() is not None:
+            self._answer_undo(k == pygame.K_y)
             return
         if self.ended:
             if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
@@ -706,6 +711,8 @@ class CribbageScene:
             self._step(1)
         elif kind is ButtonKind.UNDO:
             self._undo()
+        elif kind in (ButtonKind.ALLOW, ButtonKind.REFUSE, ButtonKind.WITHDRAW):
+            self._answer_undo(kind is ButtonKind.ALLOW)
 
     # --- the coach ---
 
@@ -776,15 +783,84 @@ class CribbageScene:
         if not self.app.prefs.undo:
             self.say("Undo is off in the settings.")
             return
+        asked = self.session.pending_undo
+        if asked is not None:  # one request at a time
+            if asked.asker == self.person:
+                self.say(f"Still waiting for {self._named(asked.waiting)} to answer (N withdraws the request).")
+            else:
+                self.say(f"{_capital(self.pub.called(asked.asker))} is asking to take back a move: answer first.")
+            return
         try:
             taken = self.session.undo(self.person)
         except (CribbageError, IllegalMove) as e:
             self.say(_sentence(str(e)))
             return
+        if not taken:  # online, asked of the others: the move goes back once every one has agreed
+            waiting = self.session.pending_undo
+            who = "the others" if waiting is None else self._named(waiting.waiting)
+            self.say(f"Asked {who} to let you take back your move.", error=False)
+            self.app.sounds.click()
+            return
         self.resync()
         others = f"{self.pub.called(self.pub.bot)}'s" if self.pub.players == 2 else "the others'"
         self.say(took_back_words(taken, self.person, others), error=False)
         self.app.sounds.click()
+
+    # --- a request to take back a move, online ---
+
+    def _undo_asked(self) -> UndoAsked | None:
+        """The request waiting that this window answers (it waits for you) or withdraws (yours)."""
+        if self.watching:
+            return None
+        asked = self.session.pending_undo
+        if asked is None or (asked.asker != self.person and self.person not in asked.waiting):
+            return None
+        return asked
+
+    def _named(self, seats: tuple[int, ...]) -> str:
+        """ "Ben", "Ben and Cy", "Ben, Cy and Di" (nobody named: "the others")."""
+        named = [self.pub.called(p) for p in seats if 0 <= p < len(self.pub.names)]
+        if not named:
+            return "the others"
+        return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
+
+    def _answer_undo(self, yes: bool) -> None:
+        """Y (or Allow) lets the asker take back their move, N (or Refuse) says no; the asker's N (or
+        Withdraw) withdraws the request."""
+        asked = self._undo_asked()
+        if asked is None:
+            return
+        mine = asked.asker == self.person
+        if mine and yes:
+            self.say(f"Still waiting for {self._named(asked.waiting)} to answer (N withdraws the request).")
+            return
+        try:
+            self.session.answer_undo(self.person, yes)
+        except IllegalMove as e:  # answered meanwhile, or the table could not be reached
+            self.say(sentence(str(e)))
+            return
+        asker = self.pub.called(asked.asker)
+        if mine:
+            self.say("You no longer ask to take back your move.", error=False)
+        elif yes:
+            self.say(f"You let {asker} take back a move.", error=False)
+        else:
+            self.say(f"You said no: {asker}'s move stands.", error=False)
+        self.app.sounds.click()
+
+    def _undo_question(self) -> str:
+        """The request waiting, as the prompt asks it ("" when none waits)."""
+        asked = self.session.pending_undo
+        if asked is None or self.watching:
+            return ""
+        waiting = self._named(asked.waiting)
+        if asked.asker == self.person:
+            return f"Waiting for {waiting} to let you take back your move: N or Withdraw withdraws it."
+        asker = _capital(self.pub.called(asked.asker))
+        if self.person in asked.waiting:
+            agreed = f" ({self._named(asked.agreed)} agreed)" if asked.agreed else ""
+            return f"{asker} asks to take back a move{agreed}: Y or Allow lets them, N or Refuse says no."
+        return f"{asker} asks to take back a move: waiting for {waiting}."
 
     def resync(self, session: CribbageDriver | None = None, held: bool = False) -> None:
         """The game changed under the scene (taken back; a replay stepped to another move, `session`):
@@ -792,6 +868,7 @@ class CribbageScene:
         of a play or a show just reached stays in sight, as a game resumed there shows it."""
         if session is not None:
             self.session = session
+        self.undos = self.session.undos
         self.session.take_pending()
         self._refresh()
         story = self.pub.story
@@ -882,6 +959,9 @@ class CribbageScene:
         if self.message and self.now > self.message_until:
             self.message = ""
         self._table_gone()
+        if self.session.undos != self.undos:  # a move taken back at the table online, once everyone agreed
+            self.resync()
+        self.can_undo = self.takes_back and self.app.prefs.undo and self.session.can_undo(self.person)
         said = tuple(line.words for line in self.chat.news())  # a muted player's lines are not told
         self.chat.hear(self.session.incidents() + said, self.now)  # and the connection, who went away
         if self.chat.typing:
@@ -1009,7 +1089,7 @@ class CribbageScene:
 
     def _buttons(self) -> list[ButtonView]:
         kinds, labels, enabled = self._button_plan()
-        if kinds and self.can_undo:  # Undo last in the row, as the tile game's beside Play
+        if kinds and self.can_undo and self._undo_asked() is None:  # Undo last in the row, as beside Play
             kinds, enabled = (*kinds, ButtonKind.UNDO), enabled | {ButtonKind.UNDO}
         rects = self.layout.buttons(kinds)
         return [
@@ -1029,6 +1109,10 @@ class CribbageScene:
         mode = self.mode
         if self.ended or table.is_over or self.replaying is not None:
             return (), {}, set()
+        asked = self._undo_asked()
+        if asked is not None:  # the request's answers in the buttons' places (a card laid plays on instead)
+            answers = (ButtonKind.WITHDRAW,) if asked.asker == self.person else (ButtonKind.ALLOW, ButtonKind.REFUSE)
+            return answers, {}, set(answers)
         if self.holding:
             label = "The show" if self.hold is Hold.PLAY_OVER else "Next deal"
             return (ButtonKind.GO_ON,), {ButtonKind.GO_ON: label}, {ButtonKind.GO_ON}
@@ -1064,6 +1148,9 @@ class CribbageScene:
         if self.resigning:
             question = resign_question(self.pub.names, self.person, False)
             return f"{question} Y or Enter resigns, N or Escape goes back.", True
+        question = self._undo_question()
+        if question:
+            return question, False
         if self.message:
             return self.message, self.message_error
         table = self.pub

@@ -190,6 +190,17 @@ class WireSession(EndsAtOneWindow):
     def undo(self, seat: int) -> tuple[Move, ...]:
         raise IllegalMove("no taking back over this wire")
 
+    @property
+    def undos(self) -> int:
+        return 0
+
+    @property
+    def pending_undo(self) -> None:
+        return None
+
+    def answer_undo(self, seat: int, yes: bool) -> None:
+        raise IllegalMove("no taking back over this wire")
+
     def ready(self) -> bool:
         reply = self._send("ready")
         self._thinking = reply["thinking"]
