@@ -1,4 +1,4 @@
-"""`benchmarks/bench_server.py` at a tiny size: it runs its server and its clients to the end and prints
+"""`benchmarks/server/bench_server.py` at a tiny size: it runs its server and its clients to the end and prints
 each figure the issue asks for, with the machine's load (the figures themselves are the benchmark's to
 tell, not a test's to hold) (issue 31)."""
 
@@ -9,7 +9,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_server.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "server" / "bench_server.py"
 TINY = ["--tables", "2", "--think", "0.05", "--seconds", "1", "--flat-seconds", "0", "--idle", "3"]
 TINY += ["--hall-moves", "10", "--client-processes", "1"]
 

@@ -1,4 +1,4 @@
-"""Where the cribbage Expert may gain in the middle game: `python benchmarks/bench_cribbage_mid.py CANDIDATE`
+"""Where the cribbage Expert may gain in the middle game: `python benchmarks/cribbage/bench_mid.py CANDIDATE`
 prints the candidate's mean net points per deal over Hard's on the same deals, with its standard error.
 
 Each seeded deal (scores 0-0, far from the end) is played three times: Hard against Hard, and the
@@ -30,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import mid_candidates

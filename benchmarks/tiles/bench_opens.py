@@ -1,4 +1,4 @@
-"""How often the coach says what a play opens, and what it costs: `python benchmarks/bench_opens.py`
+"""How often the coach says what a play opens, and what it costs: `python benchmarks/tiles/bench_opens.py`
 plays `--games` games of Hard's static choice against itself (the hint's move each turn, seeds from
 `--seed`), and for every play prints how many got a sentence (`opens.opens_note`), of which kinds
 (opens, closes, takes) and levels (10, 20), the median milliseconds a sentence costs, and the median

@@ -1,4 +1,4 @@
-"""Bot move latency: `python benchmarks/bench_bots.py` prints median, p95 and max seconds per move by level.
+"""Bot move latency: `python benchmarks/tiles/bench_bots.py` prints median, p95 and max seconds per move by level.
 
 Positions: seeded games of the Medium bot against itself, taken early (15% of the turns), mid-game
 (50%) and late (90%, often with the bag empty: Expert's endgame search) — 7 games, 21 positions by
@@ -21,7 +21,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from cribtiles.bot import LEVELS, make_bot
 from cribtiles.bot.tiles.simulate import DEFAULT_BUDGET, ExpertBot

@@ -1,4 +1,4 @@
-"""Cribbage bot latency: `python benchmarks/bench_cribbage_bots.py` prints median, p95 and max seconds per
+"""Cribbage bot latency: `python benchmarks/cribbage/bench_bots.py` prints median, p95 and max seconds per
 decision by level, the discard (the target: under 0.1 s) and the play apart.
 
 Positions: every discard and every card laid in seeded games of the Medium bot against itself (3 games
@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from cribtiles.bot.cribbage.levels import LEVELS, make_cribbage_bot
 from cribtiles.cribbage.game import new_game

@@ -1,4 +1,4 @@
-"""The game review's time for a whole two-player game: `python benchmarks/bench_review.py` prints the
+"""The game review's time for a whole two-player game: `python benchmarks/tiles/bench_review.py` prints the
 total seconds, the seconds per turn and the budget a turn was given, against the target of the coach's
 issue (a whole game under 60 s).
 
@@ -20,7 +20,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.rules.options import RuleOptions

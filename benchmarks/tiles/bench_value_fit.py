@@ -1,4 +1,4 @@
-"""How well the learned value predicts a game's outcome: `python benchmarks/bench_value_fit.py` prints, on
+"""How well the learned value predicts a game's outcome: `python benchmarks/tiles/bench_value_fit.py` prints, on
 positions of fresh self-play games (seeds the training never saw), the shipped value's error and
 correlation against the final spread, beside today's judgement (the spread now plus the rack's value as
 Hard weighs it) on the same positions, overall and by tiles left in the bag; then what one position

@@ -1,4 +1,4 @@
-"""Move-generation speed: `python benchmarks/bench_movegen.py` prints milliseconds per call.
+"""Move-generation speed: `python benchmarks/tiles/bench_movegen.py` prints milliseconds per call.
 
 Positions: the empty board with full racks, and mid-game positions (20-60 tiles on the board)
 reached by seeded games of the greedy bot, each with a full rack. Also `has_legal_play`, and
@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from cribtiles.rules import Board, has_legal_play, legal_plays, parse_rack
 from cribtiles.rules.game import GameState, new_game
@@ -72,7 +72,7 @@ def report(name: str, times: list[float], target: float | None = None) -> None:
     print(f"{name:<34} median {med:7.2f} ms   p95 {p95:7.2f} ms   n={len(times)}{verdict}")
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def rules_of(rev: str, into: Path) -> ModuleType:

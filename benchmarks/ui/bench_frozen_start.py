@@ -1,4 +1,4 @@
-"""Start of the frozen program to its first frame: `python benchmarks/bench_frozen_start.py [PROGRAM]`.
+"""Start of the frozen program to its first frame: `python benchmarks/ui/bench_frozen_start.py [PROGRAM]`.
 
 Runs the built program (default dist/cribtiles/cribtiles, or an installed /usr/games/cribtiles) with
 CRIBTILES_EXIT_AT_FIRST_FRAME=1 (see build/launcher.py): it opens the window on a new game, draws one
@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT = ROOT / "dist" / "cribtiles" / ("cribtiles.exe" if sys.platform == "win32" else "cribtiles")
 
 

@@ -1,4 +1,4 @@
-"""What one learned value of a position costs: `python benchmarks/bench_value_speed.py` prints milliseconds a
+"""What one learned value of a position costs: `python benchmarks/tiles/bench_value_speed.py` prints milliseconds a
 position for the features and for the whole value, on the compiled core and on the plain-Python
 reference (`reference_position_features`, which is what `CRIBTILES_CORE=python` runs), over the positions
 of fresh self-play games, each on a board object with nothing cached on it (as a continuation's last
@@ -29,7 +29,7 @@ from cribtiles.rules import Board, new_game
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.movegen import CORE, CORE_DESCRIPTION
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: What `--rev` runs in each tree: its features and its value on the same positions, in words.
 WORKER = """
 import sys, time, statistics

@@ -1,4 +1,4 @@
-"""The cost of one Expert continuation: `python benchmarks/bench_rollouts.py` prints the CPU
+"""The cost of one Expert continuation: `python benchmarks/tiles/bench_rollouts.py` prints the CPU
 milliseconds a rollout takes (the candidate, the replies, the racks weighed) on fixed positions.
 
 Positions: the views of `bench_bots` with tiles still in the bag (what the Expert simulates), each

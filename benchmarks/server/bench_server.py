@@ -1,4 +1,4 @@
-"""The online server under load: `python benchmarks/bench_server.py` prints connected clients, tables,
+"""The online server under load: `python benchmarks/server/bench_server.py` prints connected clients, tables,
 acknowledged moves a second, the latency from a move sent to its acknowledgement (p50, p99) and the
 server's memory per idle connection, against the targets of issue 31.
 
@@ -52,7 +52,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed

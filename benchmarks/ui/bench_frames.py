@@ -1,4 +1,4 @@
-"""Frame times of the game window: `python benchmarks/bench_frames.py` prints milliseconds.
+"""Frame times of the game window: `python benchmarks/ui/bench_frames.py` prints milliseconds.
 
 1. A full board at 1280 x 800 with animations running: pegs moving, a bot's tiles flying, a tile held
    and dragged, a 6/9 turning over, a live preview outlined, a combination highlighted.
@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
 def percentile(values: list[float], q: float) -> float:

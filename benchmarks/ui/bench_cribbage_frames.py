@@ -1,4 +1,4 @@
-"""Frame times of the cribbage table: `python benchmarks/bench_cribbage_frames.py` prints milliseconds.
+"""Frame times of the cribbage table: `python benchmarks/ui/bench_cribbage_frames.py` prints milliseconds.
 
 A seeded game against the Hard bot at normal animation speed, your seat played by posted events (one
 action every `--every` frames), `--frames` frames timed one `App.frame` each (events, update, draw):
@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
 def main() -> None:

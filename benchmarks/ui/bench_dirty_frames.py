@@ -1,4 +1,4 @@
-"""What a frame costs on both tables, idle and while dragging: `python benchmarks/bench_dirty_frames.py`.
+"""What a frame costs on both tables, idle and while dragging: `python benchmarks/ui/bench_dirty_frames.py`.
 
 Each table at 1280 x 800, headless (SDL's dummy driver): `--frames` frames with nothing happening (the
 frame path sends nothing), then as many with a tile (a card) held and moved a few pixels a frame. A
@@ -17,7 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 if TYPE_CHECKING:
     from cribtiles.ui.window import App

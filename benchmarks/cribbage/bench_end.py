@@ -1,4 +1,4 @@
-"""Where the cribbage Expert may gain near the end: `python benchmarks/bench_cribbage_end.py CANDIDATE`
+"""Where the cribbage Expert may gain near the end: `python benchmarks/cribbage/bench_end.py CANDIDATE`
 prints the candidate's extra share of games won over a base bot's (Hard by default), from the same
 positions near the end, with its standard error.
 
@@ -36,7 +36,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from mid_candidates import stats

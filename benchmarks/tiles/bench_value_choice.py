@@ -1,4 +1,4 @@
-"""Does the learned value choose better plays than Hard's static equity? `python benchmarks/bench_value_choice.py`
+"""Does the learned value choose better plays than Hard's static equity? `python benchmarks/tiles/bench_value_choice.py`
 
 From positions of self-play games (the first turn with `--low` to `--high` tiles in the bag), Hard's
 best `--candidates` plays are each followed by the continuation policy to the end of the game, from

@@ -1,4 +1,4 @@
-"""Frame times of the window while a game review runs: `python benchmarks/bench_review_window.py`.
+"""Frame times of the window while a game review runs: `python benchmarks/ui/bench_review_window.py`.
 
 A finished two-player game (You against the Hard bot, greedy moves, seed 4) is reviewed from the end
 card's way in (`App.open_review`): the analysis runs in the review worker's process while the window
@@ -16,7 +16,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 
 def percentile(values: list[float], q: float) -> float:

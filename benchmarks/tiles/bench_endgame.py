@@ -1,4 +1,4 @@
-"""Expert's endgame search: `python benchmarks/bench_endgame.py` prints how many bag-empty two-player
+"""Expert's endgame search: `python benchmarks/tiles/bench_endgame.py` prints how many bag-empty two-player
 positions it solves exactly within its budget, and how long that takes.
 
 Positions: seeded games of the Hard bot against itself, each taken at its first turn with the bag
@@ -19,7 +19,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from cribtiles.bot import make_bot
 from cribtiles.bot.tiles.endgame import ENDGAME_MARGIN, solve_view

@@ -1,4 +1,4 @@
-"""The cribbage coach's speed: `python benchmarks/bench_cribbage_advisor.py` prints the milliseconds per
+"""The cribbage coach's speed: `python benchmarks/cribbage/bench_advisor.py` prints the milliseconds per
 discard advice (15 discards, each hand counted over its 46 starters by the engine's show) and per pegging
 hint (Hard's look-ahead), median and worst over seeded deals. `--deals N` for more or fewer.
 """
@@ -12,7 +12,7 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from cribtiles.bot.cribbage.advisor import advise_discard, peg_hint
 from cribtiles.cribbage.cards import DECK

@@ -1,4 +1,4 @@
-"""The Expert's late game against Hard: `python benchmarks/bench_late_game.py` prints the Expert's mean
+"""The Expert's late game against Hard: `python benchmarks/tiles/bench_late_game.py` prints the Expert's mean
 spread over Hard from late positions played to the end, and `--against REV` pairs it with that commit's.
 
 Positions: seeded Hard-v-Hard games, each taken at the first turn with at most `--bag` tiles in the
