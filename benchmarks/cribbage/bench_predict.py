@@ -18,6 +18,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 from cribtiles.bot.cribbage.bots import hard_bot, hard_play
 from cribtiles.bot.cribbage.guess import opponent_gone
@@ -76,6 +79,14 @@ def main() -> int:
     for name in names:
         print(f"  {name:<26} names it {right[name] / choices:.1%}")
     print(f"  {time.perf_counter() - started:.0f} s")
+    harness.report(
+        __file__,
+        deals=args.deals,
+        seed=args.seed,
+        choices=choices,
+        names_it={name: right[name] / choices if choices else None for name in names},
+        seconds=time.perf_counter() - started,
+    )
     return 0
 
 
