@@ -120,6 +120,7 @@ def main() -> int:
             driver="x11" if args.x else "dummy",
             budget=args.budget,
             turns=len(scene.review.turns),
+            game_turns=len(table.state.turns),
             review_seconds=took,
             running_ms=during,
             browsing_ms=browsing,

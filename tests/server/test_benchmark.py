@@ -4,6 +4,7 @@ tell, not a test's to hold) (issue 31)."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
@@ -26,3 +27,7 @@ def test_the_server_benchmark_runs_and_prints_every_figure() -> None:
     assert re.search(r"latency from a move sent to its acknowledgement: p50 +[\d.]+ ms +p99 +[\d.]+ ms", out), out
     assert re.search(r"load average [\d.]+ as the phase began, [\d.]+ as it ended", out), out
     assert " 0 moves refused" in out, out
+    line = json.loads(out.splitlines()[-1])  # the harness's line, last
+    assert line["benchmark"] == "server/bench_server"
+    assert (line["paced"]["clients"], line["paced"]["tables"], line["paced"]["refused"]) == (4, 2, 0)
+    assert line["idle_kb_a_connection"] > 0
