@@ -38,7 +38,7 @@ def timed(frame: Callable[[int], None], n: int) -> list[float]:
 FIGURES: dict[str, dict[str, object]] = {}  # by table, by kind of frame: what the JSON line reports
 
 
-def report(table: str, name: str, ms: list[float], sent: list[int] | None = None) -> None:
+def show(table: str, name: str, ms: list[float], sent: list[int] | None = None) -> None:
     figures: dict[str, object] = dict(harness.summary(ms))
     pixels = f", {statistics.median(sent):,.0f} pixels sent a frame (median)" if sent else ""
     print(f"  {name:<9} median {figures['median']:6.2f} ms, p95 {figures['p95']:6.2f} ms{pixels}")
@@ -96,12 +96,12 @@ def tiles(n: int) -> None:
     for _ in range(90):  # everything settles
         app.frame(1 / 60)
     print("tile table:")
-    report("tiles", "idle", timed(lambda i: app.frame(1 / 60), n))
+    show("tiles", "idle", timed(lambda i: app.frame(1 / 60), n))
     a = centre(app.layout.slot_rect(0))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=a, button=1))
     app.frame(1 / 60)
     sent.clear()
-    report("tiles", "dragging", timed(lambda i: dragged(app, a, i), n), sent)
+    show("tiles", "dragging", timed(lambda i: dragged(app, a, i), n), sent)
     app.close()
 
 
@@ -128,13 +128,13 @@ def cribbage(n: int) -> None:
     for _ in range(120):  # the deal settles
         app.frame(1 / 60)
     print("cribbage table:")
-    report("cribbage", "idle", timed(lambda i: app.frame(1 / 60), n))
+    show("cribbage", "idle", timed(lambda i: app.frame(1 / 60), n))
     a = centre(scene.hand_rects()[0])
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=a, rel=(0, 0), buttons=(0, 0, 0)))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=a, button=1))
     app.frame(1 / 60)
     sent.clear()
-    report("cribbage", "dragging", timed(lambda i: dragged(app, a, i), n), sent)
+    show("cribbage", "dragging", timed(lambda i: dragged(app, a, i), n), sent)
     app.close()
 
 

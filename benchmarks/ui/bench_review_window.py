@@ -60,7 +60,7 @@ def paced(app, frames: int | None, until=None, limit: float = 600.0) -> list[flo
     return times
 
 
-def report(name: str, times: list[float]) -> dict[str, float | int]:
+def show(name: str, times: list[float]) -> dict[str, float | int]:
     """Print the frames' figures in milliseconds; returns them."""
     ms = harness.summary(times, 1000)
     print(f"{name}: {len(times)} frames, p50 {ms['median']:.2f} ms, p95 {ms['p95']:.2f} ms, max {ms['max']:.2f} ms")
@@ -106,13 +106,13 @@ def main() -> int:
             print(f"the review did not finish: {scene.mode.value} {scene.message}")
             return 1
         print(f"review of {len(scene.review.turns)} turns: {took:.1f} s in the worker")
-        during = report("while the review runs", running)
+        during = show("while the review runs", running)
         after: list[float] = []
         for key in (pygame.K_DOWN, pygame.K_PAGEDOWN, pygame.K_RETURN, pygame.K_RIGHT, pygame.K_ESCAPE, pygame.K_o):
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
             after += paced(app, 20)
-        browsing = report("the list, a turn opened and closed", after)
-        throughout = report("throughout", running + after)
+        browsing = show("the list, a turn opened and closed", after)
+        throughout = show("throughout", running + after)
         print(f"the first frame of the review: {running[0] * 1000:.0f} ms (its wooden card and shadow, drawn once)")
         harness.report(
             __file__,
