@@ -1,7 +1,7 @@
 """The frozen program's entry point (PyInstaller starts here): the `cribtiles` command.
 
 With CRIBTILES_EXIT_AT_FIRST_FRAME=1 in the environment the program prints `first frame` once the
-window's first frame is drawn and exits at once, so that `benchmarks/bench_frozen_start.py` can time
+window's first frame is drawn and exits at once, so that `benchmarks/ui/bench_frozen_start.py` can time
 a frozen start from outside (the bootloader and the unpacking of Python included).
 """
 

@@ -3,9 +3,8 @@
 Each engine stays pure and separate (`cribtiles.rules`: Kings Cribbage; `cribtiles.cribbage`: classic
 cribbage). Their states answer the same verbs, in the spirit of OpenSpiel (`GameState`): who acts, the
 legal actions, `apply` (a new state: states are immutable), whether it is over, the returns, and a
-player's view. What differs between the games (how one starts, how its record is written and read back,
-how an action is written) is one `GameKind` each, found by name in `GAMES`. The seed is part of every
-start, so a seed and the actions reproduce a whole game in both.
+player's view (tests/test_games.py plays both through it). Each game is one `GameKind`, found by name in
+`GAMES`. The seed is part of every start, so a seed and the actions reproduce a whole game in both.
 
 This module sits above the two engines and beneath everything that hosts a game (bots, the table, the
 arena, the network server): standard library only.
@@ -13,13 +12,9 @@ arena, the network server): standard library only.
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, Self, TypeVar
-
-from cribtiles import cribbage, rules
-from cribtiles.rules import record as tile_record
+from typing import Protocol, Self, TypeVar
 
 A = TypeVar("A")
 
@@ -61,84 +56,17 @@ class GameState(Protocol[A]):
         ...
 
 
-S = TypeVar("S", bound="GameState[Any]")
-
-
 @dataclass(frozen=True)
-class GameKind(Generic[S]):
-    """One game the table can host: how to start it, write it down and read it back."""
+class GameKind:
+    """One game the table can host, as players and saves know it."""
 
     name: str  # the name on the command line and in saves: "tiles", "cribbage"
     title: str  # the name for players
     seats: tuple[int, ...]  # how many players it takes
-    start: Callable[[Sequence[str], int], S]  # (the players' names, the seed) -> a new game
-    record: Callable[[S], str]  # the game as text: its seed, players, options and every action
-    replay: Callable[[str], S]  # the game a record leads to, every action checked (a ValueError in words)
-    parse_action: Callable[[str], object]  # an action's notation -> the action (a ValueError in words)
-    format_action: Callable[[object], str]  # an action -> its notation, which `parse_action` reads back
 
 
-def _start_tiles(names: Sequence[str], seed: int) -> rules.GameState:
-    return rules.new_game(len(names), seed=seed, names=names)
-
-
-def _start_cribbage(names: Sequence[str], seed: int) -> cribbage.CribbageState:
-    if len(names) != 2:
-        raise ValueError(f"classic cribbage is played by two, not {len(names)}")
-    return cribbage.new_game(seed, (names[0], names[1]))
-
-
-def _record_cribbage(state: cribbage.CribbageState) -> str:
-    return json.dumps(state.record())
-
-
-def _replay_cribbage(text: str) -> cribbage.CribbageState:
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError) as e:
-        raise cribbage.CribbageError(f"this record of a cribbage game is not valid JSON ({e})") from None
-    if not isinstance(data, dict):
-        raise cribbage.CribbageError("this is not a record of a classic cribbage game")
-    return cribbage.replay(data)
-
-
-def _format_tile_action(action: object) -> str:
-    if not isinstance(action, rules.Play | rules.Pass | rules.Exchange):
-        raise TypeError(f"not an action of Kings Cribbage: {action!r}")
-    return rules.format_move(action)
-
-
-TILES: GameKind[rules.GameState] = GameKind(
-    name="tiles",
-    title="Kings Cribbage",
-    seats=(2, 3, 4),
-    start=_start_tiles,
-    record=tile_record.save,
-    replay=tile_record.load,
-    parse_action=rules.parse_move,
-    format_action=_format_tile_action,
-)
-
-CRIBBAGE: GameKind[cribbage.CribbageState] = GameKind(
-    name="cribbage",
-    title="Cribbage",
-    seats=(2,),
-    start=_start_cribbage,
-    record=_record_cribbage,
-    replay=_replay_cribbage,
-    parse_action=cribbage.parse_move,
-    format_action=str,
-)
+TILES = GameKind(name="tiles", title="Kings Cribbage", seats=(2, 3, 4))
+CRIBBAGE = GameKind(name="cribbage", title="Cribbage", seats=(2,))
 
 #: Every game by its name.
-GAMES: Mapping[str, GameKind[rules.GameState] | GameKind[cribbage.CribbageState]] = {
-    kind.name: kind for kind in (TILES, CRIBBAGE)
-}
-
-
-def game_named(name: str) -> GameKind[rules.GameState] | GameKind[cribbage.CribbageState]:
-    """The game of that name; a ValueError that lists the games otherwise."""
-    try:
-        return GAMES[name]
-    except KeyError:
-        raise ValueError(f"there is no game called {name[:40]!r}: the games are {', '.join(GAMES)}") from None
+GAMES: Mapping[str, GameKind] = {kind.name: kind for kind in (TILES, CRIBBAGE)}

@@ -68,5 +68,5 @@ def test_each_layer_imports_only_those_drawn_below_it() -> None:
 def test_the_check_sees_the_imports_it_should() -> None:
     """The reading of imports is not vacuous: edges known from the code are among those found."""
     found = imports()
-    assert {("app", "ui"), ("ui", "table"), ("server", "online"), ("rules", "counting"), ("games", "rules")} <= found
+    assert {("app", "ui"), ("ui", "table"), ("server", "online"), ("rules", "counting"), ("table", "bot")} <= found
     assert ("rules", "cribbage") not in found and ("cribbage", "rules") not in found

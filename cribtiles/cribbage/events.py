@@ -83,18 +83,9 @@ class Outcome:
         return tuple(1.0 if side == self.winner else 0.0 for side in self.side_of_player)
 
     @property
-    def loser_score(self) -> int:
-        """The best losing score (with two sides, the loser's)."""
-        return max(score for side, score in enumerate(self.scores) if side != self.winner)
-
-    @property
     def lurch(self) -> bool:
         """The loser did not reach 91 (skunked), or 61 for a double lurch."""
         return self.margin_kind is not MarginKind.WIN
-
-    @property
-    def double_lurch(self) -> bool:
-        return self.margin_kind is MarginKind.DOUBLE_SKUNK
 
     def words(self, names: tuple[str, ...]) -> str:
         """'You win by a lurch (skunk), 121 to 84.'; partners are named together, the losers' scores follow.

@@ -332,8 +332,3 @@ class TilesGame:
             "ended": None if outcome is None or not self.over else outcome.reason.value,
             "winners": self.winners(),
         }
-
-
-def record_json(text: str) -> dict[str, Any]:
-    parsed: dict[str, Any] = json.loads(text)
-    return parsed

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 from functools import lru_cache
 
 import pygame
@@ -335,13 +334,6 @@ def _board(board_rect: Rect, grid: Rect, c: int) -> pygame.Surface:
 # --- tiles ---
 
 TileLook = str  # "normal", "lifted", "dim"
-
-
-@dataclass(frozen=True)
-class TileKey:
-    rank: int
-    colour: Colour
-    size: int
 
 
 def _tile_seed(tile: Tile) -> int:

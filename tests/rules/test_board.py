@@ -97,12 +97,12 @@ def test_place_returns_a_new_board() -> None:
 
 @pytest.mark.parametrize("name", sorted(BLOCKED_NAMES))
 def test_place_refuses_blocked_squares(name: str) -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=f"^{name} is not free$"):
         Board.empty().place([(parse_square(name), Tile(5, D))])
 
 
 def test_place_refuses_occupied_squares() -> None:
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match=r"^f7 is not free$"):
         board_of("f7=5D").place([(parse_square("f7"), Tile(10, D))])
 
 

@@ -181,18 +181,18 @@ def test_a_seed_reproduces_the_setup() -> None:
 
 
 @pytest.mark.parametrize(
-    ("players", "options", "names"),
+    ("players", "options", "names", "words"),
     [
-        (1, DEFAULT, None),
-        (5, DEFAULT, None),
-        (0, DEFAULT, None),
-        (3, SOLITAIRE, None),
-        (2, DEFAULT, ["Ann"]),
-        (3, DEFAULT, ["Ann", "Bob"]),
+        (1, DEFAULT, None, "Crib Tiles is played by 2 to 4 players, not 1"),
+        (5, DEFAULT, None, "Crib Tiles is played by 2 to 4 players, not 5"),
+        (0, DEFAULT, None, "Crib Tiles is played by 2 to 4 players, not 0"),
+        (3, SOLITAIRE, None, "Solitaire is played by two sides, Dark and Light"),
+        (2, DEFAULT, ["Ann"], "2 players need 2 names, not 1"),
+        (3, DEFAULT, ["Ann", "Bob"], "3 players need 3 names, not 2"),
     ],
 )
-def test_bad_setups_are_refused(players: int, options: RuleOptions, names: list[str] | None) -> None:
-    with pytest.raises(ValueError):
+def test_bad_setups_are_refused(players: int, options: RuleOptions, names: list[str] | None, words: str) -> None:
+    with pytest.raises(ValueError, match=f"^{words}$"):
         new_game(players, options, 0, names)
 
 

@@ -152,9 +152,18 @@ def test_combinations_add_up_to_the_score(ranks: list[int]) -> None:
     assert tuple(i in in_some for i in range(len(ranks))) == hand.contributes
 
 
-@pytest.mark.parametrize("bad", [[], [5] * 6, [0, 5], [5, 14], [5, 5.0]])
-def test_score_hand_rejects_bad_input(bad: list[object]) -> None:
-    with pytest.raises(ValueError):
+@pytest.mark.parametrize(
+    ("bad", "words"),
+    [
+        ([], "a hand holds 2 to 5 tiles, not 0"),
+        ([5] * 6, "a hand holds 2 to 5 tiles, not 6"),
+        ([0, 5], r"0 is not a rank \(1 to 13\)"),
+        ([5, 14], r"14 is not a rank \(1 to 13\)"),
+        ([5, 5.0], r"5.0 is not a rank \(1 to 13\)"),
+    ],
+)
+def test_score_hand_rejects_bad_input(bad: list[object], words: str) -> None:
+    with pytest.raises(ValueError, match=f"^{words}$"):
         score_hand(bad)  # type: ignore[arg-type]
 
 

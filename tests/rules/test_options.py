@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import re
 from dataclasses import fields
 
 import pytest
@@ -91,19 +92,19 @@ def test_bad_option_text_is_refused_with_a_reason(text: str, words: list[str]) -
 
 
 @pytest.mark.parametrize(
-    "kwargs",
+    ("kwargs", "words"),
     [
-        {"start": "middle"},
-        {"exchange": "never"},
-        {"mode": "teams"},
-        {"rounds": 0},
-        {"rounds": 100},
-        {"rounds": 2.5},
-        {"rounds": "3"},
+        ({"start": "middle"}, "start must be low or high, not 'middle'"),
+        ({"exchange": "never"}, "exchange must be when-stuck or any-time, not 'never'"),
+        ({"mode": "teams"}, "mode must be standard or solitaire, not 'teams'"),
+        ({"rounds": 0}, "rounds must be a whole number from 1 to 99, not 0"),
+        ({"rounds": 100}, "rounds must be a whole number from 1 to 99, not 100"),
+        ({"rounds": 2.5}, "rounds must be a whole number from 1 to 99, not 2.5"),
+        ({"rounds": "3"}, "rounds must be a whole number from 1 to 99, not '3'"),
     ],
 )
-def test_bad_option_values_are_refused_when_built_directly(kwargs: dict[str, object]) -> None:
-    with pytest.raises(ValueError):
+def test_bad_option_values_are_refused_when_built_directly(kwargs: dict[str, object], words: str) -> None:
+    with pytest.raises(ValueError, match=f"^{re.escape(words)}$"):
         RuleOptions(**kwargs)  # type: ignore[arg-type]
 
 

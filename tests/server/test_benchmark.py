@@ -1,15 +1,16 @@
-"""`benchmarks/bench_server.py` at a tiny size: it runs its server and its clients to the end and prints
+"""`benchmarks/server/bench_server.py` at a tiny size: it runs its server and its clients to the end and prints
 each figure the issue asks for, with the machine's load (the figures themselves are the benchmark's to
 tell, not a test's to hold) (issue 31)."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_server.py"
+BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "server" / "bench_server.py"
 TINY = ["--tables", "2", "--think", "0.05", "--seconds", "1", "--flat-seconds", "0", "--idle", "3"]
 TINY += ["--hall-moves", "10", "--client-processes", "1"]
 
@@ -26,3 +27,7 @@ def test_the_server_benchmark_runs_and_prints_every_figure() -> None:
     assert re.search(r"latency from a move sent to its acknowledgement: p50 +[\d.]+ ms +p99 +[\d.]+ ms", out), out
     assert re.search(r"load average [\d.]+ as the phase began, [\d.]+ as it ended", out), out
     assert " 0 moves refused" in out, out
+    line = json.loads(out.splitlines()[-1])  # the harness's line, last
+    assert line["benchmark"] == "server/bench_server"
+    assert (line["paced"]["clients"], line["paced"]["tables"], line["paced"]["refused"]) == (4, 2, 0)
+    assert line["idle_kb_a_connection"] > 0

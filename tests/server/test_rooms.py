@@ -111,10 +111,10 @@ def test_a_seat_asked_for_by_number() -> None:
 def test_a_taken_seat_is_refused_in_words() -> None:
     room, _ = make_room([{"kind": "person", "name": "Ann"}, {"kind": "open"}, {"kind": "open"}])
     room.take("Ann", T0)
-    refused(room, "Ann's seat is taken", lambda: room.take("ANN", T0))
+    refused(room, "Ann's seat is taken: come back to it with its token", lambda: room.take("ANN", T0))
     room.take("Ben", T0)
     room.take("Cat", T0)
-    refused(room, "taken", lambda: room.take("Ben", T0))
+    refused(room, "Ben's seat is taken: come back to it with its token", lambda: room.take("Ben", T0))
     refused(room, "no seat is open", lambda: room.take("Dan", T0))
 
 

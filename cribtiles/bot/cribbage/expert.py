@@ -57,7 +57,7 @@ from .peg import (
 WITHIN = 45
 #: The Expert's guesses at the opponent's hand for each card it lays: twice Hard's, each a deal the
 #: opponent keeps as Hard's crib table would (`guess.table_guess_hands`), measured to peg +0.07 +- 0.02
-#: points a deal more than Hard (`benchmarks/bench_cribbage_mid.py hardlike:48`, 3,000 deals).
+#: points a deal more than Hard (`benchmarks/cribbage/bench_mid.py hardlike:48`, 3,000 deals).
 EXPERT_GUESSES = 2 * PEG_GUESSES
 
 Needs = tuple[int, int]  # the points the bot and the opponent still need

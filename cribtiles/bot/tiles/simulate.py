@@ -41,7 +41,7 @@ DEFAULT_BUDGET = 1.5
 #: Hard's best plays weighed by continuations: as many as Hard weighs for what they open
 #: (`equity.OPENING_CANDIDATES`). Rollouts are plentiful (4,000 to 6,000 a move) and clearly worse
 #: candidates stop being sampled, so a wider list costs little precision. From Hard-v-Hard
-#: positions with at most 20 tiles in the bag (`benchmarks/bench_late_game.py --bag 20 --positions 100`,
+#: positions with at most 20 tiles in the bag (`benchmarks/tiles/bench_late_game.py --bag 20 --positions 100`,
 #: seeds 1000-1300, 400 positions, paired), 40 against 12 gained +0.85 ± 0.62 points of spread and
 #: +2.1 ± 1.1 points of games won; 20 gained +0.58 ± 0.50 and +1.4 ± 0.9.
 CANDIDATES = 40
@@ -55,7 +55,7 @@ FOLLOW_TURNS = 3
 PLAYOUT_TURNS = 12
 #: Whether a continuation that stops before the game ends is judged by the learned value (issue 33).
 #: Off: it does not play better. From 100 Hard-v-Hard positions with at most 20 tiles in the bag
-#: (`benchmarks/bench_late_game.py --against HEAD --bag 20 --positions 100 --set use_value=true`,
+#: (`benchmarks/tiles/bench_late_game.py --against HEAD --bag 20 --positions 100 --set use_value=true`,
 #: paired with the Expert without it), the Expert's spread over Hard moved by -0.19 ± 1.16 and its
 #: games won by -1.0 ± 2.1 points with the compiled reading (four continuations in seven as many);
 #: -1.17 ± 1.67 and -0.2 ± 2.4 with the plain Python one; with at most 8, -0.29 ± 0.36 and +0.5 ± 0.5.

@@ -46,7 +46,7 @@ from ..misses import biggest_misses
 from .table import Table
 
 #: Seconds of analysis per turn by default: a two-player game of about 35 turns in well under a minute.
-#: Half a second since the continuations got 2.4 times faster (`benchmarks/bench_review.py --players
+#: Half a second since the continuations got 2.4 times faster (`benchmarks/tiles/bench_review.py --players
 #: medium,medium --clock cpu`: 111 rollouts a candidate in 1 s against 47 before), so a review gives at
 #: least the evidence it gave in 1 s, in half the time.
 DEFAULT_BUDGET = 0.5

@@ -64,9 +64,6 @@ class Draft:
     def face(self, tile_id: int) -> Tile:
         return self.faces[tile_id]
 
-    def on_board(self, square: Square) -> int | None:
-        return self.placed.get(square)
-
     def square_of(self, tile_id: int) -> Square | None:
         for s, i in self.placed.items():
             if i == tile_id:

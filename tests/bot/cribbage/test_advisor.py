@@ -70,9 +70,13 @@ def test_a_known_deal() -> None:
     advice = advise_discard(parse_cards("5H 5D JS QC 8H 2S"), dealer=True)
     best = advice[0]
     assert format_cards(best.kept) == "5H 5D JS QC" and format_cards(best.thrown) == "8H 2S"
-    # 5 5 J Q: 2 fifteens with each court card and the pair, 8 points before the starter
-    assert best.hand > 8
-    assert best.words().startswith("keep 5H 5D JS QC, throw 8H 2S: hand ")
+    # 5 5 J Q shows 10 before the starter (each 5 with each court card: four fifteens, 8; the pair, 2).
+    # Of the 46 starters left: a 5 (two left) adds 10 (four more fifteens, 5 5 5, and pair royal for a
+    # pair); a 10 (four) or a K (four) adds 7 (two fifteens and a run of three); a J or a Q (three each)
+    # adds 6 (two fifteens and a pair); each of the 11 spades left adds 1 for his nob (the JS is kept);
+    # every other starter adds nothing. 46 x 10 + 2 x 10 + 8 x 7 + 6 x 6 + 11 = 583.
+    assert best.hand == pytest.approx(583 / 46, abs=1e-12)
+    assert best.words().startswith("keep 5H 5D JS QC, throw 8H 2S: hand 12.67, crib ")
     assert isinstance(best, DiscardAdvice)
     with pytest.raises(AttributeError):
         best.hand = 0.0  # type: ignore[misc]  # immutable

@@ -12,6 +12,7 @@ import pytest
 
 from cribtiles.bot import LEVELS, make_bot
 from cribtiles.bot.tiles.base import Bot, choose_safely
+from cribtiles.bot.tiles.greedy import greedy_move
 from cribtiles.bot.tiles.simulate import ExpertBot
 from cribtiles.rules import Exchange, GameState, Pass, Play, RuleOptions, new_game
 from cribtiles.rules.movegen import has_legal_play
@@ -39,9 +40,12 @@ def test_every_choice_is_legal_over_seeded_games(level: str) -> None:
 
 @pytest.mark.parametrize("level", FAST_LEVELS)
 def test_levels_play_three_and_four_players_and_solitaire(level: str) -> None:
-    play_out([make_bot(level), make_bot("easy"), make_bot("medium")], 4, players=3)
-    play_out([make_bot(level)] * 4, 5, players=4)
-    play_out([make_bot(level), make_bot("medium")], 6, RuleOptions.parse("mode=solitaire,exchange=any-time"))
+    three = play_out([make_bot(level), make_bot("easy"), make_bot("medium")], 4, players=3)
+    four = play_out([make_bot(level)] * 4, 5, players=4)
+    options = RuleOptions.parse("mode=solitaire,exchange=any-time")
+    solitaire = play_out([make_bot(level), make_bot("medium")], 6, options)
+    assert (three.players, four.players, solitaire.players) == (3, 4, 2)
+    assert three.outcome is not None and four.outcome is not None and solitaire.outcome is not None
 
 
 @pytest.mark.parametrize("level", FAST_LEVELS)
@@ -138,14 +142,17 @@ def test_expert_searches_the_endgame_when_the_bag_is_empty() -> None:
     rng = random.Random(13)
     while state.bag_size() > 0 and not state.is_over:
         state = state.apply(bot.choose(state.view(state.current), rng))
-    if state.is_over or not has_legal_play(state.board, state.racks[state.current]):
-        pytest.skip("this seed has no endgame with a play to choose")
+    # seed 13 reaches an empty bag with the player to move holding a play (a skip here would prove nothing)
+    assert not state.is_over and has_legal_play(state.board, state.racks[state.current])
     expert = ExpertBot(budget=0.3, clock=fake_clock(0.0005))  # type: ignore[arg-type]
     move = expert.choose(state.view(state.current), random.Random(1))
     state.apply(move)  # legal
+    # the move is the endgame search's, not the simulation's (which would leave last_endgame None)
+    assert expert.last_endgame is not None and expert.last_endgame.play == move
+    assert not expert.last_samples
 
 
-def test_a_failing_bot_falls_back_to_the_greedy_move() -> None:
+def test_a_failing_bot_falls_back_to_the_greedy_move(caplog: pytest.LogCaptureFixture) -> None:
     class Broken:
         name = "broken"
 
@@ -155,6 +162,9 @@ def test_a_failing_bot_falls_back_to_the_greedy_move() -> None:
     state = new_game(2, seed=1)
     move = choose_safely(Broken(), state.view(state.current), random.Random(0))
     state.apply(move)
+    assert move == greedy_move(state.view(state.current), random.Random(0))
+    assert "the broken bot failed; it plays the greedy move instead" in caplog.text
+    assert "RuntimeError: oops" in caplog.text
 
 
 def test_medium_takes_the_best_score() -> None:

@@ -209,7 +209,12 @@ def test_the_expert_with_the_value_plays_a_legal_move() -> None:
     bot = ExpertBot(budget=0.1, clock=fake_clock(0.001), candidates=4, use_value=True)
     move = bot.choose(view, random.Random(3))
     state.apply(move)  # legal, or the rules raise
-    assert sum(bot.last_samples.values()) > 8  # the candidates were weighed, not just ranked
+    # the candidates were weighed, not just ranked: the fake clock moves 1 ms a reading, so a round of 4
+    # rollouts costs 9 readings (its check, and one before and after each rollout) of the 100 ms budget;
+    # the check of round r reads 1 + 9 (r - 1) ms and stops once that and 4 ms (a round at the last
+    # rollout's 1 ms) pass 100 ms: 11 rounds. The four (the same four tiles, laid in four orders) stay
+    # within each other's error, so none is dropped after the sixth round and each has all 11 samples.
+    assert sorted(bot.last_samples.values()) == [11, 11, 11, 11]
 
 
 def test_without_a_readable_value_the_expert_judges_as_before(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -1,4 +1,4 @@
-"""Does the learned value choose better plays than Hard's static equity? `python benchmarks/bench_value_choice.py`
+"""Does the learned value choose better plays than Hard's static equity? `python benchmarks/tiles/bench_value_choice.py`
 
 From positions of self-play games (the first turn with `--low` to `--high` tiles in the bag), Hard's
 best `--candidates` plays are each followed by the continuation policy to the end of the game, from
@@ -19,7 +19,14 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 from cribtiles.bot.tiles.equity import kept_tiles, leave_equity, rank_plays
 from cribtiles.bot.tiles.leave import default_leave
@@ -127,6 +134,15 @@ def main() -> int:
             f"  (against Hard {statistics.fmean(diff):+.2f} ± {statistics.stdev(diff) / n**0.5:.2f})"
             f"  correlation within a position {statistics.fmean(rs):.3f} ± {statistics.stdev(rs) / len(rs) ** 0.5:.3f}"
         )
+    harness.report(
+        __file__,
+        positions=n,
+        guesses=args.guesses,
+        candidates=args.candidates,
+        bag=[args.low, args.high],
+        seed=args.seed,
+        regret={name: dict(zip(("mean", "ci95"), harness.mean_ci(regret[name]), strict=True)) for name in judges},
+    )
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Move-generation speed: `python benchmarks/bench_movegen.py` prints milliseconds per call.
+"""Move-generation speed: `python benchmarks/tiles/bench_movegen.py` prints milliseconds per call.
 
 Positions: the empty board with full racks, and mid-game positions (20-60 tiles on the board)
 reached by seeded games of the greedy bot, each with a full rack. Also `has_legal_play`, and
@@ -28,7 +28,10 @@ import time
 from pathlib import Path
 from types import ModuleType
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 from cribtiles.rules import Board, has_legal_play, legal_plays, parse_rack
 from cribtiles.rules.game import GameState, new_game
@@ -64,15 +67,16 @@ def timed(fn, repeat: int) -> list[float]:  # type: ignore[no-untyped-def]
     return times
 
 
-def report(name: str, times: list[float], target: float | None = None) -> None:
-    times = sorted(times)
-    p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-    med = statistics.median(times)
+def show(name: str, times: list[float], target: float | None = None) -> dict[str, float | int]:
+    """Print the figures of `times` (milliseconds) on one line; returns them."""
+    figures = harness.summary(times)
+    med = figures["median"]
     verdict = "" if target is None else f"  target < {target:g} ms: {'met' if med < target else 'MISSED'}"
-    print(f"{name:<34} median {med:7.2f} ms   p95 {p95:7.2f} ms   n={len(times)}{verdict}")
+    print(f"{name:<34} median {med:7.2f} ms   p95 {figures['p95']:7.2f} ms   n={len(times)}{verdict}")
+    return figures
 
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def rules_of(rev: str, into: Path) -> ModuleType:
@@ -156,6 +160,7 @@ def against(rev: str, positions: int, seed: int, repeat: int) -> int:
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"mid-game speed-up: {ratio:.1f}x (target >= 10x: {'met' if ratio >= 10 else 'MISSED'})")
+    harness.report(__file__, against=rev, core=CORE_DESCRIPTION, midgame_speedup=ratio, repeat=repeat)
     return 0
 
 
@@ -190,15 +195,18 @@ def main() -> int:
         f"Crib Tiles move generation ({CORE_DESCRIPTION}), {len(EMPTY_RACKS)} empty-board racks,"
         f" {len(positions)} mid-game positions"
     )
-    report("empty board, full rack", cold, 300)
-    report("empty board, same board again", warm)
-    report("mid-game, new position", mid_cold, 20)
-    report("mid-game, same board again", mid_warm)
-    report("has_legal_play, new position", has)
+    ms = {
+        "empty_new": show("empty board, full rack", cold, 300),
+        "empty_again": show("empty board, same board again", warm),
+        "mid_new": show("mid-game, new position", mid_cold, 20),
+        "mid_again": show("mid-game, same board again", mid_warm),
+        "has_legal_play_new": show("has_legal_play, new position", has),
+    }
     print(
         f"plays per position: empty board {min(counts)}-{max(counts)}, mid-game {min(mid_counts)}-{max(mid_counts)}"
         f" (median {statistics.median(mid_counts):g})"
     )
+    harness.report(__file__, core=CORE_DESCRIPTION, positions=len(positions), seed=args.seed, ms=ms)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""The online server under load: `python benchmarks/bench_server.py` prints connected clients, tables,
+"""The online server under load: `python benchmarks/server/bench_server.py` prints connected clients, tables,
 acknowledged moves a second, the latency from a move sent to its acknowledgement (p50, p99) and the
 server's memory per idle connection, against the targets of issue 31.
 
@@ -52,8 +52,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
 
+import harness
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
@@ -656,7 +658,8 @@ def verdict(ok: bool) -> str:
     return "met" if ok else "MISSED"
 
 
-def report(name: str, played: Played, held: bool) -> None:
+def show(name: str, played: Played, held: bool) -> dict[str, float | int]:
+    """Print a phase's figures; returns them for the JSON line."""
     p50, p99 = played.percentile(0.5), played.percentile(0.99)
     print(
         f"{name}: {played.clients} connected clients (the server counted {played.server_connections}),"
@@ -683,6 +686,16 @@ def report(name: str, played: Played, held: bool) -> None:
         f" {played.longest_collection * 1000:.0f} ms); the machine's load average {played.load_before:.1f} as the"
         f" phase began, {played.load:.1f} as it ended, on {os.cpu_count()} cores"
     )
+    return {
+        "clients": played.clients,
+        "tables": played.tables,
+        "games": played.games,
+        "refused": played.refused,
+        "acked": played.acked,
+        "moves_a_second": played.rate,
+        "latency_ms": {"p50": p50, "p99": p99},
+        "server_cpu": played.server_cpu,
+    }
 
 
 def main() -> int:
@@ -708,6 +721,7 @@ def main() -> int:
     if args.quick:
         args.tables, args.seconds, args.flat_seconds, args.idle, args.hall_moves = 50, 5.0, 3.0, 100, 500
     server = Server(args.store, args.profile)
+    figures: dict[str, object] = {"store": args.store, "tables": args.tables, "seed": args.seed}
     try:
         print(
             f"Crib Tiles server benchmark: {args.store} store, {args.tables} tables, {args.client_processes}"
@@ -716,27 +730,30 @@ def main() -> int:
         )
         if args.hall_moves:
             each, stored, made = hall_phase(50, args.hall_moves, args.store)
+            figures["hall"] = {"cpu_ms_a_move": each, "storing_ms": stored, "moves": made}
             print(
                 f"the hall alone (no sockets): {each:.3f} ms of CPU a move, {stored:.3f} ms of it storing"
                 f" ({made} moves of 50 tables: judged, kept, the mover's state and the other seat's made)"
             )
         if args.idle:
             per = idle_phase(server, args.idle)
+            figures["idle_kb_a_connection"] = per / 1024
             print(
                 f"idle: {args.idle} connections back at a seat each: {per / 1024:6.1f} KB of server memory each"
                 f"  target <= {TARGETS['idle_kb']:g} KB: {verdict(per / 1024 <= TARGETS['idle_kb'])}"
             )
         if args.seconds:
             paced = play_phase(server, args.tables, args.client_processes, args.think, args.seconds, args.seed)
-            report(f"paced (a seat thinks {args.think:g} s on average)", paced, held=not args.quick)
+            figures["paced"] = show(f"paced (a seat thinks {args.think:g} s on average)", paced, held=not args.quick)
         if args.seconds and not args.quick:
             enough = paced.clients >= TARGETS["clients"] and paced.tables >= TARGETS["tables"]
             print(f"  {TARGETS['clients']} clients on {TARGETS['tables']} tables: {verdict(enough)}")
         if args.flat_seconds:
             flat = play_phase(server, args.tables, args.client_processes, 0.0, args.flat_seconds, args.seed + 100)
-            report("flat out (no thinking: the server's capacity)", flat, held=False)
+            figures["flat_out"] = show("flat out (no thinking: the server's capacity)", flat, held=False)
     finally:
         server.stop()
+    harness.report(__file__, **figures)
     return 0
 
 

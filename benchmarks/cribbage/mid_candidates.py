@@ -1,4 +1,4 @@
-"""Candidate mid-game changes to Hard for `bench_cribbage_mid.py`: measurement only, not a level."""
+"""Candidate mid-game changes to Hard for `bench_mid.py`: measurement only, not a level."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""How often the coach says what a play opens, and what it costs: `python benchmarks/bench_opens.py`
+"""How often the coach says what a play opens, and what it costs: `python benchmarks/tiles/bench_opens.py`
 plays `--games` games of Hard's static choice against itself (the hint's move each turn, seeds from
 `--seed`), and for every play prints how many got a sentence (`opens.opens_note`), of which kinds
 (opens, closes, takes) and levels (10, 20), the median milliseconds a sentence costs, and the median
@@ -11,8 +11,15 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import sys
 import time
 from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 from cribtiles.bot.opens import opening_of, value_after
 from cribtiles.bot.tiles.equity import static_choice
@@ -57,6 +64,17 @@ def main() -> None:
         print(f"  {kind:<10} {n}")
     print(f"sentence: median {statistics.median(note_ms):.2f} ms a play, mean {statistics.fmean(note_ms):.2f} ms")
     print(f"value after a play (8 guesses): median {statistics.median(value_ms):.1f} ms")
+    harness.report(
+        __file__,
+        games=args.games,
+        seed=args.seed,
+        core=CORE_DESCRIPTION,
+        plays=plays,
+        with_a_sentence=said,
+        kinds=dict(sorted(kinds.items())),
+        sentence_ms=harness.summary(note_ms),
+        value_after_ms=harness.summary(value_ms),
+    )
 
 
 if __name__ == "__main__":

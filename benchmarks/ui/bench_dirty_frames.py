@@ -1,4 +1,4 @@
-"""What a frame costs on both tables, idle and while dragging: `python benchmarks/bench_dirty_frames.py`.
+"""What a frame costs on both tables, idle and while dragging: `python benchmarks/ui/bench_dirty_frames.py`.
 
 Each table at 1280 x 800, headless (SDL's dummy driver): `--frames` frames with nothing happening (the
 frame path sends nothing), then as many with a tile (a card) held and moved a few pixels a frame. A
@@ -17,7 +17,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 if TYPE_CHECKING:
     from cribtiles.ui.window import App
@@ -32,11 +35,16 @@ def timed(frame: Callable[[int], None], n: int) -> list[float]:
     return out
 
 
-def report(name: str, ms: list[float], sent: list[int] | None = None) -> None:
-    ms = sorted(ms)
-    p95 = ms[min(len(ms) - 1, round(0.95 * (len(ms) - 1)))]
+FIGURES: dict[str, dict[str, object]] = {}  # by table, by kind of frame: what the JSON line reports
+
+
+def show(table: str, name: str, ms: list[float], sent: list[int] | None = None) -> None:
+    figures: dict[str, object] = dict(harness.summary(ms))
     pixels = f", {statistics.median(sent):,.0f} pixels sent a frame (median)" if sent else ""
-    print(f"  {name:<9} median {statistics.median(ms):6.2f} ms, p95 {p95:6.2f} ms{pixels}")
+    print(f"  {name:<9} median {figures['median']:6.2f} ms, p95 {figures['p95']:6.2f} ms{pixels}")
+    if sent:
+        figures["pixels_sent_median"] = statistics.median(sent)
+    FIGURES.setdefault(table, {})[name] = figures
 
 
 def counting_updates() -> list[int]:
@@ -88,12 +96,12 @@ def tiles(n: int) -> None:
     for _ in range(90):  # everything settles
         app.frame(1 / 60)
     print("tile table:")
-    report("idle", timed(lambda i: app.frame(1 / 60), n))
+    show("tiles", "idle", timed(lambda i: app.frame(1 / 60), n))
     a = centre(app.layout.slot_rect(0))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=a, button=1))
     app.frame(1 / 60)
     sent.clear()
-    report("dragging", timed(lambda i: dragged(app, a, i), n), sent)
+    show("tiles", "dragging", timed(lambda i: dragged(app, a, i), n), sent)
     app.close()
 
 
@@ -120,13 +128,13 @@ def cribbage(n: int) -> None:
     for _ in range(120):  # the deal settles
         app.frame(1 / 60)
     print("cribbage table:")
-    report("idle", timed(lambda i: app.frame(1 / 60), n))
+    show("cribbage", "idle", timed(lambda i: app.frame(1 / 60), n))
     a = centre(scene.hand_rects()[0])
     pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=a, rel=(0, 0), buttons=(0, 0, 0)))
     pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=a, button=1))
     app.frame(1 / 60)
     sent.clear()
-    report("dragging", timed(lambda i: dragged(app, a, i), n), sent)
+    show("cribbage", "dragging", timed(lambda i: dragged(app, a, i), n), sent)
     app.close()
 
 
@@ -140,6 +148,7 @@ def main() -> None:
     tiles(args.frames)
     cribbage(args.frames)
     print(f"  load average {os.getloadavg()[0]:.2f}")
+    harness.report(__file__, frames=args.frames, frame_ms=FIGURES)
 
 
 if __name__ == "__main__":

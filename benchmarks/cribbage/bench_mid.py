@@ -1,4 +1,4 @@
-"""Where the cribbage Expert may gain in the middle game: `python benchmarks/bench_cribbage_mid.py CANDIDATE`
+"""Where the cribbage Expert may gain in the middle game: `python benchmarks/cribbage/bench_mid.py CANDIDATE`
 prints the candidate's mean net points per deal over Hard's on the same deals, with its standard error.
 
 Each seeded deal (scores 0-0, far from the end) is played three times: Hard against Hard, and the
@@ -30,9 +30,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
 
+import harness
 import mid_candidates
 from mid_candidates import make_candidate, peg_table, stats
 
@@ -105,6 +107,7 @@ def main() -> int:
     changed = sum(1 for t, (p, s, _) in zip(total, rows, strict=True) if p or s)
     print(f"candidate {args.candidate}: {args.deals} deals x 2 seats = {len(rows)} pairs, seeds {args.seed}..")
     print(f"  pairs that differ from Hard's copy: {changed}")
+    figures = {}
     for label, xs in (
         ("net per deal", total),
         ("  play part", [p for p, _, _ in rows]),
@@ -114,7 +117,17 @@ def main() -> int:
     ):
         m, se = stats(xs)
         print(f"  {label:<14} {m:+.4f} ± {se:.4f} (s.e.)")
+        figures[label.strip().replace(" ", "_")] = {"mean": m, "se": se, "ci95": harness.mean_ci(xs)[1]}
     print(f"  {time.perf_counter() - started:.0f} s")
+    harness.report(
+        __file__,
+        candidate=args.candidate,
+        deals=args.deals,
+        seed=args.seed,
+        differ=changed,
+        seconds=time.perf_counter() - started,
+        **figures,
+    )
     return 0
 
 

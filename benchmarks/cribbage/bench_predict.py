@@ -1,4 +1,4 @@
-"""How well the opponent's card can be foretold: `python benchmarks/bench_cribbage_predict.py` plays seeded
+"""How well the opponent's card can be foretold: `python benchmarks/cribbage/bench_predict.py` plays seeded
 Hard-v-Hard deals and, at each card Hard lays with two ranks or more to choose from, asks how often each
 model of Hard names the rank it laid. It bounds what weighing guesses by the cards laid can learn (the
 particle filter in `mid_candidates.filter_play`): a model that names Hard's card no better than chance
@@ -17,7 +17,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 from cribtiles.bot.cribbage.bots import hard_bot, hard_play
 from cribtiles.bot.cribbage.guess import opponent_gone
@@ -76,6 +79,14 @@ def main() -> int:
     for name in names:
         print(f"  {name:<26} names it {right[name] / choices:.1%}")
     print(f"  {time.perf_counter() - started:.0f} s")
+    harness.report(
+        __file__,
+        deals=args.deals,
+        seed=args.seed,
+        choices=choices,
+        names_it={name: right[name] / choices if choices else None for name in names},
+        seconds=time.perf_counter() - started,
+    )
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Where the cribbage Expert may gain near the end: `python benchmarks/bench_cribbage_end.py CANDIDATE`
+"""Where the cribbage Expert may gain near the end: `python benchmarks/cribbage/bench_end.py CANDIDATE`
 prints the candidate's extra share of games won over a base bot's (Hard by default), from the same
 positions near the end, with its standard error.
 
@@ -36,9 +36,11 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
 
+import harness
 from mid_candidates import stats
 
 from cribtiles.bot.cribbage.bots import CribbageBot, hard_bot
@@ -132,10 +134,24 @@ def main() -> int:
         f"within {args.within}, seeds {args.seed}.."
     )
     print(f"  pairs whose result differs from the base's copy: {sum(1 for w in won if w)}")
+    figures = {}
     for label, xs, scale in (("games won", won, 100.0), ("spread", spread, 1.0)):
         m, se = stats(xs)
         print(f"  {label:<10} {m * scale:+.2f} ± {se * scale:.2f} (s.e.){' points of games' if scale > 1 else ''}")
+        half = harness.mean_ci(xs)[1] if xs else None
+        figures[label.replace(" ", "_")] = {"mean": m * scale, "se": se * scale, "ci95": half and half * scale}
     print(f"  {time.perf_counter() - started:.0f} s")
+    harness.report(
+        __file__,
+        candidate=args.candidate,
+        base=args.base,
+        positions=len(rows) // 2,
+        within=args.within,
+        seed=args.seed,
+        differ=sum(1 for w in won if w),
+        seconds=time.perf_counter() - started,
+        **figures,
+    )
     return 0
 
 

@@ -1,4 +1,4 @@
-"""The cribbage coach's speed: `python benchmarks/bench_cribbage_advisor.py` prints the milliseconds per
+"""The cribbage coach's speed: `python benchmarks/cribbage/bench_advisor.py` prints the milliseconds per
 discard advice (15 discards, each hand counted over its 46 starters by the engine's show) and per pegging
 hint (Hard's look-ahead), median and worst over seeded deals. `--deals N` for more or fewer.
 """
@@ -12,7 +12,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 from cribtiles.bot.cribbage.advisor import advise_discard, peg_hint
 from cribtiles.cribbage.cards import DECK
@@ -37,9 +40,11 @@ def play_views(games: int) -> list[CribbageView]:
     return out
 
 
-def timed(label: str, calls: list[float]) -> None:
+def timed(label: str, calls: list[float]) -> dict[str, float | int]:
+    """Print the median and worst of `calls` (seconds) in milliseconds; returns their figures in ms."""
     ms = sorted(t * 1000 for t in calls)
     print(f"{label}: median {statistics.median(ms):.2f} ms, worst {ms[-1]:.2f} ms over {len(ms)}")
+    return harness.summary(ms)
 
 
 def main() -> None:
@@ -55,13 +60,15 @@ def main() -> None:
         start = time.perf_counter()
         advise_discard(six, dealer=i % 2 == 0)
         times.append(time.perf_counter() - start)
-    timed("discard advice", times)
+    discard = timed("discard advice", times)
     hints = []
     for view in play_views(args.games):
         start = time.perf_counter()
         peg_hint(view)
         hints.append(time.perf_counter() - start)
-    timed("pegging hint", hints)
+    harness.report(
+        __file__, deals=args.deals, games=args.games, discard_ms=discard, hint_ms=timed("pegging hint", hints)
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""The game review's time for a whole two-player game: `python benchmarks/bench_review.py` prints the
+"""The game review's time for a whole two-player game: `python benchmarks/tiles/bench_review.py` prints the
 total seconds, the seconds per turn and the budget a turn was given, against the target of the coach's
 issue (a whole game under 60 s).
 
@@ -20,7 +20,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.rules.options import RuleOptions
@@ -74,7 +77,7 @@ def main() -> int:
     print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if args.worker and args.clock == "cpu":
         ap.error("--clock cpu times this process: leave out --worker")
-    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    clock = harness.CLOCKS[args.clock]
     started = clock()
     if args.worker:
         review = in_worker(table, args.budget, args.review_seed)
@@ -98,6 +101,20 @@ def main() -> int:
     print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     verdict = "met" if seconds < TARGET_SECONDS else "MISSED"
     print(f"target: a whole game under {TARGET_SECONDS:g} s: {verdict}")
+    harness.report(
+        __file__,
+        players=args.players,
+        seed=args.seed,
+        budget=args.budget,
+        clock=args.clock,
+        worker=args.worker,
+        turns=turns,
+        seconds=seconds,
+        methods=dict(sorted(methods.items())),
+        rollouts_median=statistics.median(simulated) if simulated else None,
+        endgame_exact=[sum(1 for t in endgame if t.exact), len(endgame)],
+        target_met=seconds < TARGET_SECONDS,
+    )
     return 0 if seconds < TARGET_SECONDS else 1
 
 

@@ -1,4 +1,4 @@
-"""Frame times of the game window: `python benchmarks/bench_frames.py` prints milliseconds.
+"""Frame times of the game window: `python benchmarks/ui/bench_frames.py` prints milliseconds.
 
 1. A full board at 1280 x 800 with animations running: pegs moving, a bot's tiles flying, a tile held
    and dragged, a 6/9 turning over, a live preview outlined, a combination highlighted.
@@ -23,13 +23,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
 
-
-def percentile(values: list[float], q: float) -> float:
-    v = sorted(values)
-    return v[min(len(v) - 1, round(q * (len(v) - 1)))]
-
+import harness
 
 SEAT_NAMES = ("You", "Expert", "Hard", "Easy")  # a person and bots, told apart by name in the saved seats
 
@@ -50,8 +47,10 @@ def game_position(seed: int, fraction: float = 1.0, seats: int = 2):  # type: ig
     return late[min(len(late) - 1, int(len(late) * fraction))]
 
 
-def animated_frames(app, frames: int) -> list[float]:  # type: ignore[no-untyped-def]
-    """Run frames with every kind of animation going; returns each frame's seconds."""
+def animated_frames(app, state, frames: int) -> list[float]:  # type: ignore[no-untyped-def]
+    """Run frames with every kind of animation going; returns each frame's seconds. `state` is the game
+    the window was opened on, whole: the window itself sees only the table's public state, which holds
+    neither the legal plays nor another seat's rack."""
     import pygame
 
     from cribtiles.rules.board import PLAYABLE
@@ -60,7 +59,7 @@ def animated_frames(app, frames: int) -> list[float]:  # type: ignore[no-untyped
 
     game = app.game
     lay = app.layout
-    play = max(game.state.legal_plays(), key=lambda p: len(p.placements))
+    play = max(state.legal_plays(), key=lambda p: len(p.placements))
     for p in play.placements[:-1]:  # tiles laid this turn: a live preview with outlines
         tid = next(i for i in game.draft.order if game.draft.tiles[i] == p.tile.rack_form)
         game.draft.place(tid, game.state.board, p.square)
@@ -78,7 +77,7 @@ def animated_frames(app, frames: int) -> list[float]:  # type: ignore[no-untyped
                 pegs.score(7)
             game.anims.flights = [
                 Flight(
-                    game.state.racks[1][k % len(game.state.racks[1])],
+                    state.racks[1][k % len(state.racks[1])],
                     centre(lay.opponents),
                     empties[(i + k) % len(empties)],
                     game.now + k * 0.1,
@@ -134,7 +133,7 @@ def startup(python: str) -> float:
         "os._exit(0)\n"
     )
     t0 = time.perf_counter()
-    subprocess.run([python, "-c", code], capture_output=True, text=True, env=dict(os.environ), check=True)
+    subprocess.run([python, "-c", code], capture_output=True, text=True, env=harness.this_tree_env(), check=True)
     return time.perf_counter() - t0
 
 
@@ -144,6 +143,8 @@ def main() -> int:
     ap.add_argument("--x", action="store_true", help="use the X display in $DISPLAY instead of the dummy driver")
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--seats", type=int, default=2, choices=(2, 3, 4), help="players at the table (you and bots)")
+    ap.add_argument("--starts", type=int, default=3, help="fresh interpreters timed to their first frame (3)")
+    ap.add_argument("--think", type=float, default=30.0, help="most seconds of frames while the Expert thinks (30)")
     args = ap.parse_args()
     if not args.x:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -167,15 +168,15 @@ def main() -> int:
         t0 = time.perf_counter()
         app.frame(1 / 60)
         still.append(time.perf_counter() - t0)
-    times = animated_frames(app, args.frames)
+    times = animated_frames(app, state, args.frames)
     tiles = len(app.game.state.board)
-    ms = [t * 1000 for t in times]
+    animated = harness.summary(times, 1000)
     print(
-        f"  full board ({tiles} tiles), animations running: p50 {percentile(ms, 0.5):.2f} ms, "
-        f"p95 {percentile(ms, 0.95):.2f} ms, max {max(ms):.2f} ms over {len(ms)} frames (target p95 <= 8 ms)"
+        f"  full board ({tiles} tiles), animations running: p50 {animated['median']:.2f} ms, "
+        f"p95 {animated['p95']:.2f} ms, max {animated['max']:.2f} ms over {len(times)} frames (target p95 <= 8 ms)"
     )
-    ms = [t * 1000 for t in still]
-    print(f"  the same table standing still: p50 {percentile(ms, 0.5):.2f} ms, p95 {percentile(ms, 0.95):.2f} ms")
+    standing = harness.summary(still, 1000)
+    print(f"  the same table standing still: p50 {standing['median']:.2f} ms, p95 {standing['p95']:.2f} ms")
     app.close()
     # the Expert thinking: early in a game (many plays to weigh); its worker process started first,
     # as the window does while the player considers their move
@@ -186,18 +187,32 @@ def main() -> int:
         app.frame(1 / 60)
         time.sleep(1 / 60)
     app.game.commit(max(s.legal_plays(), key=lambda p: len(p.placements)))
-    times, done = thinking_frames(app, 30)
-    ms = [t * 1000 for t in times]
-    print(
-        f"  while the Expert bot thinks ({len(ms) / 60:.1f} s, {'moved' if done else 'still thinking'}): "
-        f"p50 {percentile(ms, 0.5):.2f} ms, p95 {percentile(ms, 0.95):.2f} ms, max {max(ms):.2f} ms "
-        f"over {len(ms)} frames (target p95 <= 16 ms)"
-    )
+    times, done = thinking_frames(app, args.think)
+    thinking = harness.summary(times, 1000) if times else None
+    if thinking is not None:
+        print(
+            f"  while the Expert bot thinks ({len(times) / 60:.1f} s, {'moved' if done else 'still thinking'}): "
+            f"p50 {thinking['median']:.2f} ms, p95 {thinking['p95']:.2f} ms, max {thinking['max']:.2f} ms "
+            f"over {len(times)} frames (target p95 <= 16 ms)"
+        )
     app.close()
-    runs = [startup(sys.executable) for _ in range(3)]
-    print(
-        f"  startup to the first frame (fresh interpreter, new game): best {min(runs):.2f} s, "
-        f"worst {max(runs):.2f} s of 3 (target <= 1.5 s)"
+    runs = [startup(sys.executable) for _ in range(args.starts)]
+    if runs:
+        print(
+            f"  startup to the first frame (fresh interpreter, new game): best {min(runs):.2f} s, "
+            f"worst {max(runs):.2f} s of {len(runs)} (target <= 1.5 s)"
+        )
+    harness.report(
+        __file__,
+        seats=args.seats,
+        driver="x11" if args.x else "dummy",
+        seed=args.seed,
+        board_tiles=tiles,
+        animated_ms=animated,
+        standing_ms=standing,
+        thinking_ms=thinking,
+        expert_moved=done,
+        startup_seconds=harness.summary(runs) if runs else None,
     )
     return 0
 

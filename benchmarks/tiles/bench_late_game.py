@@ -1,4 +1,4 @@
-"""The Expert's late game against Hard: `python benchmarks/bench_late_game.py` prints the Expert's mean
+"""The Expert's late game against Hard: `python benchmarks/tiles/bench_late_game.py` prints the Expert's mean
 spread over Hard from late positions played to the end, and `--against REV` pairs it with that commit's.
 
 Positions: seeded Hard-v-Hard games, each taken at the first turn with at most `--bag` tiles in the
@@ -32,6 +32,9 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 from trees import ROOT, old_tree
 
 
@@ -187,11 +190,15 @@ def main() -> int:
     what = f"{args.positions} games from seed {args.seed}, each at its first turn with at most {args.bag} in the bag"
     print(f"Crib Tiles late game, Expert ({args.budget:g} s) v Hard, both seatings: {what}")
     started = time.perf_counter()
+    figures: dict[str, Any] = {}
     if args.set:
         print(f"  this tree's Expert with {', '.join(args.set)}")
     if not args.against:
         duels = run_tree(ROOT, args, args.set)
         print(f"  {len(duels)} positions: {summary(duels)}")
+        spreads = all_spreads(duels)
+        if spreads:
+            figures["spread"] = dict(zip(("mean", "ci95"), harness.mean_ci(spreads), strict=True))
     else:
         with tempfile.TemporaryDirectory(prefix="bench_late_game_") as tmp:
             core = old_tree(args.against, Path(tmp), "bench_late_game")
@@ -204,9 +211,23 @@ def main() -> int:
         else:
             n, diff, se = paired(old, duels)
             print(f"  paired over {n} positions: this tree less {args.against} {diff:+.2f} ± {se:.2f} (standard error)")
+            figures["paired_spread"] = {"mean": diff, "se": se}
             n, diff, se = paired(old, duels, win_share)
             print(f"  games won, paired: this tree less {args.against} {100 * diff:+.1f} ± {100 * se:.1f} points")
+            figures["paired_won_points"] = {"mean": 100 * diff, "se": 100 * se}
+        figures["against"] = {"rev": args.against, "spread": mean_spread(old), "won": win_rate(old)}
     print(f"  {time.perf_counter() - started:.0f} s")
+    harness.report(
+        __file__,
+        positions=len(duels),
+        won=win_rate(duels),
+        budget=args.budget,
+        bag=args.bag,
+        seed=args.seed,
+        expert_set=args.set,
+        seconds=time.perf_counter() - started,
+        **figures,
+    )
     return 0
 
 

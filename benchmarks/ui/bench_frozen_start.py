@@ -1,4 +1,4 @@
-"""Start of the frozen program to its first frame: `python benchmarks/bench_frozen_start.py [PROGRAM]`.
+"""Start of the frozen program to its first frame: `python benchmarks/ui/bench_frozen_start.py [PROGRAM]`.
 
 Runs the built program (default dist/cribtiles/cribtiles, or an installed /usr/games/cribtiles) with
 CRIBTILES_EXIT_AT_FIRST_FRAME=1 (see build/launcher.py): it opens the window on a new game, draws one
@@ -17,7 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
+
+ROOT = harness.ROOT
 DEFAULT = ROOT / "dist" / "cribtiles" / ("cribtiles.exe" if sys.platform == "win32" else "cribtiles")
 
 
@@ -61,6 +65,13 @@ def main() -> int:
         f"load average {load:.1f}\n"
         f"  start to first frame: best {runs[0]:.2f} s, median {runs[len(runs) // 2]:.2f} s, "
         f"worst {runs[-1]:.2f} s of {len(runs)} (target <= 1 s)"
+    )
+    harness.report(
+        __file__,
+        program=args.program,
+        driver="x11" if args.x else "dummy",
+        start_seconds=harness.summary(runs),
+        target_met=runs[-1] <= 1.0,
     )
     return 0
 

@@ -1,4 +1,4 @@
-"""The cost of one Expert continuation: `python benchmarks/bench_rollouts.py` prints the CPU
+"""The cost of one Expert continuation: `python benchmarks/tiles/bench_rollouts.py` prints the CPU
 milliseconds a rollout takes (the candidate, the replies, the racks weighed) on fixed positions.
 
 Positions: the views of `bench_bots` with tiles still in the bag (what the Expert simulates), each
@@ -25,6 +25,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 from trees import ROOT, old_tree
 
 
@@ -93,6 +96,7 @@ def main() -> int:
     if not args.against:
         n, per, total = run_tree(ROOT, args)
         print(f"{n} rollouts: {per * 1e3:.3f} ms each (CPU, best of {args.repeat}); sum of values {total:.3f}")
+        harness.report(__file__, rollouts=n, cpu_ms_a_rollout=per * 1e3, sum_of_values=total, repeat=args.repeat)
         return 0
     with tempfile.TemporaryDirectory(prefix="bench_rollouts_") as tmp:
         core = old_tree(args.against, Path(tmp), "bench_rollouts")
@@ -109,6 +113,14 @@ def main() -> int:
         print(f"  ratio: {best['old'] / best['new']:.2f}x")
         same = "the same" if abs(sums["old"] - sums["new"]) < 1e-6 else "they differ"
         print(f"  sum of the rollouts' values: {sums['old']:.3f} and {sums['new']:.3f} ({same})")
+    harness.report(
+        __file__,
+        rollouts=n,
+        against=args.against,
+        cpu_ms_a_rollout={"against": best["old"] * 1e3, "this_tree": best["new"] * 1e3},
+        ratio=best["old"] / best["new"],
+        same_values=same == "the same",
+    )
     return 0
 
 

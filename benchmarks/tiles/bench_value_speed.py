@@ -1,4 +1,4 @@
-"""What one learned value of a position costs: `python benchmarks/bench_value_speed.py` prints milliseconds a
+"""What one learned value of a position costs: `python benchmarks/tiles/bench_value_speed.py` prints milliseconds a
 position for the features and for the whole value, on the compiled core and on the plain-Python
 reference (`reference_position_features`, which is what `CRIBTILES_CORE=python` runs), over the positions
 of fresh self-play games, each on a board object with nothing cached on it (as a continuation's last
@@ -21,6 +21,11 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
+
 from cribtiles.bot.tiles.leave import default_leave
 from cribtiles.bot.tiles.simulate import policy_turn
 from cribtiles.bot.tiles.value import default_value, spread
@@ -29,7 +34,7 @@ from cribtiles.rules import Board, new_game
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.movegen import CORE, CORE_DESCRIPTION
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 #: What `--rev` runs in each tree: its features and its value on the same positions, in words.
 WORKER = """
 import sys, time, statistics
@@ -108,8 +113,7 @@ def timed(fn: Callable[[PlayerView], object], views: list[PlayerView], repeat: i
 
 
 def line(name: str, times: list[float]) -> str:
-    ordered = sorted(times)
-    p95 = ordered[min(len(ordered) - 1, int(0.95 * len(ordered)))]
+    p95 = harness.percentile(times, 0.95)
     mean = statistics.fmean(times)
     return (
         f"{name:<34} median {statistics.median(times):6.3f} ms  mean {mean:6.3f} ms  p95 {p95:6.3f} ms"
@@ -158,6 +162,13 @@ def main() -> int:
             figures["value, compiled core"]
         )
         print(f"the value on the compiled core: {ratio:.0f} times as fast as the reference")
+    harness.report(
+        __file__,
+        positions=len(views),
+        core=CORE_DESCRIPTION,
+        features_agree=[same, len(views)],
+        ms={name: harness.summary(times) for name, times in figures.items()},
+    )
     return 0 if same == len(views) else 1
 
 

@@ -1,4 +1,4 @@
-"""Frame times of the window while a game review runs: `python benchmarks/bench_review_window.py`.
+"""Frame times of the window while a game review runs: `python benchmarks/ui/bench_review_window.py`.
 
 A finished two-player game (You against the Hard bot, greedy moves, seed 4) is reviewed from the end
 card's way in (`App.open_review`): the analysis runs in the review worker's process while the window
@@ -16,12 +16,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
 
-
-def percentile(values: list[float], q: float) -> float:
-    v = sorted(values)
-    return v[min(len(v) - 1, round(q * (len(v) - 1)))]
+import harness
 
 
 def finished(seed: int):  # type: ignore[no-untyped-def]
@@ -62,18 +60,20 @@ def paced(app, frames: int | None, until=None, limit: float = 600.0) -> list[flo
     return times
 
 
-def report(name: str, times: list[float]) -> None:
-    ms = [t * 1000 for t in times]
-    print(
-        f"{name}: {len(ms)} frames, p50 {percentile(ms, 0.5):.2f} ms, p95 {percentile(ms, 0.95):.2f} ms, "
-        f"max {max(ms):.2f} ms"
-    )
+def show(name: str, times: list[float]) -> dict[str, float | int]:
+    """Print the frames' figures in milliseconds; returns them."""
+    ms = harness.summary(times, 1000)
+    print(f"{name}: {len(times)} frames, p50 {ms['median']:.2f} ms, p95 {ms['p95']:.2f} ms, max {ms['max']:.2f} ms")
+    return ms
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--x", action="store_true", help="draw on the X display in $DISPLAY")
     parser.add_argument("--seed", type=int, default=4)
+    parser.add_argument(
+        "--budget", type=float, help="the review's seconds a turn (the window's own, 0.5, unless given: 0.01 is quick)"
+    )
     args = parser.parse_args()
     if not args.x:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -82,6 +82,7 @@ def main() -> int:
     import pygame
 
     from cribtiles.table.settings import Preferences
+    from cribtiles.table.tiles.review_worker import ReviewWorker
     from cribtiles.ui.config import NoKeeper
     from cribtiles.ui.tiles.review_scene import Mode, ReviewScene
     from cribtiles.ui.window import App
@@ -91,7 +92,12 @@ def main() -> int:
     try:
         paced(app, 10)  # the end card
         started = time.perf_counter()
-        app.open_review(app.table)
+        if args.budget is None:
+            app.open_review(app.session.record())  # as the end card opens it
+        else:  # the same scene, its worker given another budget
+            record, worker = app.session.record(), ReviewWorker(budget=args.budget)
+            worker.start(record)
+            app.push(ReviewScene(app, record, app.close_top, worker))
         scene = app.scenes[-1]
         assert isinstance(scene, ReviewScene)
         running = paced(app, None, until=lambda: scene.mode is not Mode.RUNNING)
@@ -100,14 +106,28 @@ def main() -> int:
             print(f"the review did not finish: {scene.mode.value} {scene.message}")
             return 1
         print(f"review of {len(scene.review.turns)} turns: {took:.1f} s in the worker")
-        report("while the review runs", running)
+        during = show("while the review runs", running)
         after: list[float] = []
         for key in (pygame.K_DOWN, pygame.K_PAGEDOWN, pygame.K_RETURN, pygame.K_RIGHT, pygame.K_ESCAPE, pygame.K_o):
             pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=key, mod=0, unicode="", scancode=0))
             after += paced(app, 20)
-        report("the list, a turn opened and closed", after)
-        report("throughout", running + after)
+        browsing = show("the list, a turn opened and closed", after)
+        throughout = show("throughout", running + after)
         print(f"the first frame of the review: {running[0] * 1000:.0f} ms (its wooden card and shadow, drawn once)")
+        harness.report(
+            __file__,
+            seed=args.seed,
+            driver="x11" if args.x else "dummy",
+            budget=args.budget,
+            turns=len(scene.review.turns),
+            game_turns=len(table.state.turns),
+            review_seconds=took,
+            running_ms=during,
+            browsing_ms=browsing,
+            throughout_ms=throughout,
+            first_frame_ms=running[0] * 1000,
+            target_met=throughout["p95"] <= 16,
+        )
     finally:
         app.close()
     return 0

@@ -1,4 +1,4 @@
-"""Expert's endgame search: `python benchmarks/bench_endgame.py` prints how many bag-empty two-player
+"""Expert's endgame search: `python benchmarks/tiles/bench_endgame.py` prints how many bag-empty two-player
 positions it solves exactly within its budget, and how long that takes.
 
 Positions: seeded games of the Hard bot against itself, each taken at its first turn with the bag
@@ -16,10 +16,12 @@ import os
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 from cribtiles.bot import make_bot
 from cribtiles.bot.tiles.endgame import ENDGAME_MARGIN, solve_view
@@ -44,11 +46,6 @@ def endgame_positions(count: int, seed: int) -> list[PlayerView]:
     return out
 
 
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, -(-95 * len(ordered) // 100) - 1)]
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--positions", type=int, default=30, help="bag-empty positions (30)")
@@ -66,7 +63,7 @@ def main() -> int:
     times: list[float] = []
     nodes: list[int] = []
     exact = 0
-    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    clock = harness.CLOCKS[args.clock]
     for view in views:
         started = clock()
         result = solve_view(view, started + args.budget - ENDGAME_MARGIN, clock)
@@ -80,9 +77,20 @@ def main() -> int:
         f"budget {args.budget:g} {args.clock} seconds"
     )
     print(f"exact within the budget: {exact} of {len(views)} ({100 * exact / len(views):.1f}%)")
-    print(f"seconds: median {statistics.median(times):.3f}, p95 {p95(times):.3f}, max {max(times):.3f}")
+    p95 = harness.percentile(times, 0.95)
+    print(f"seconds: median {statistics.median(times):.3f}, p95 {p95:.3f}, max {max(times):.3f}")
     print(f"nodes: median {statistics.median(nodes):.0f}, max {max(nodes)}")
     print(f"load average while measuring: {os.getloadavg()[0]:.2f} (two cores)")
+    harness.report(
+        __file__,
+        positions=len(views),
+        exact=exact,
+        seconds=harness.summary(times),
+        nodes_median=statistics.median(nodes),
+        budget=args.budget,
+        clock=args.clock,
+        seed=args.seed,
+    )
     return 0
 
 

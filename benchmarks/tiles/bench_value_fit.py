@@ -1,4 +1,4 @@
-"""How well the learned value predicts a game's outcome: `python benchmarks/bench_value_fit.py` prints, on
+"""How well the learned value predicts a game's outcome: `python benchmarks/tiles/bench_value_fit.py` prints, on
 positions of fresh self-play games (seeds the training never saw), the shipped value's error and
 correlation against the final spread, beside today's judgement (the spread now plus the rack's value as
 Hard weighs it) on the same positions, overall and by tiles left in the bag; then what one position
@@ -17,14 +17,20 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import harness
+from bench_value_speed import positions
+
 from cribtiles.bot.tiles.leave import default_leave
 from cribtiles.bot.tiles.value import Value, default_value
 from cribtiles.bot.tiles.value_features import BOARD_FEATURES, FEATURE_NAMES, position_features
 from cribtiles.bot.train_value import fit, print_report, report, self_play, split
 from cribtiles.rules.movegen import CORE_DESCRIPTION
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_value_speed import positions
+FIT_COLUMNS = ("positions", "rmse", "corr", "corr_rest")
 
 
 def cost(games: int, seed: int, model: Value) -> tuple[float, float, int]:
@@ -71,10 +77,23 @@ def main() -> int:
         }
     print(f"{len(held)} positions of {args.games} games from seed {args.seed} ({time.perf_counter() - t0:.0f} s)")
     print("RMSE and corr: against the final spread; corr rest: against the spread still to come")
-    print_report(report(held, models))
+    table = report(held, models)
+    print_report(table)
     features_ms, value_ms, n = cost(min(args.games, 20), args.seed, model)
     print(f"one position on the {CORE_DESCRIPTION}, median of {n}:", end=" ")
     print(f"features {features_ms:.3f} ms, value {value_ms:.3f} ms")
+    harness.report(
+        __file__,
+        games=args.games,
+        seed=args.seed,
+        positions=len(held),
+        fit={  # per phase of the bag, each judge's positions, RMSE, correlation and correlation of the rest
+            phase: {name: dict(zip(FIT_COLUMNS, row, strict=True)) for name, row in judges.items()}
+            for phase, judges in table.items()
+        },
+        core=CORE_DESCRIPTION,
+        ms_a_position={"features": features_ms, "value": value_ms, "n": n},
+    )
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Frame times of the cribbage table: `python benchmarks/bench_cribbage_frames.py` prints milliseconds.
+"""Frame times of the cribbage table: `python benchmarks/ui/bench_cribbage_frames.py` prints milliseconds.
 
 A seeded game against the Hard bot at normal animation speed, your seat played by posted events (one
 action every `--every` frames), `--frames` frames timed one `App.frame` each (events, update, draw):
@@ -15,7 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 
 def main() -> None:
@@ -61,7 +64,7 @@ def main() -> None:
     app.close()
     first = times.pop(0)  # the felt, the peg board and the first hand drawn: told apart
     times.sort()
-    p95 = times[min(len(times) - 1, round(0.95 * (len(times) - 1)))]
+    p95 = harness.percentile(times, 0.95)
     state = scene.session.table.state  # type: ignore[attr-defined]
     what = "" if options.variant is Variant.SIX_CARD else f" ({options.variant.words})"
     where = f"{w}x{h}, seed {args.seed}"
@@ -69,6 +72,15 @@ def main() -> None:
     median = statistics.median(times)
     print(f"  first frame {first:.2f} ms; then median {median:.2f} ms, p95 {p95:.2f} ms, slowest {times[-1]:.2f} ms")
     print(f"  load average {os.getloadavg()[0]:.2f}")
+    harness.report(
+        __file__,
+        variant=options.variant.value,
+        size=args.size,
+        seed=args.seed,
+        deal=state.deal_number,
+        first_frame_ms=first,
+        frame_ms=harness.summary(times),
+    )
 
 
 if __name__ == "__main__":

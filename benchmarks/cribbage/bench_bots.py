@@ -1,4 +1,4 @@
-"""Cribbage bot latency: `python benchmarks/bench_cribbage_bots.py` prints median, p95 and max seconds per
+"""Cribbage bot latency: `python benchmarks/cribbage/bench_bots.py` prints median, p95 and max seconds per
 decision by level, the discard (the target: under 0.1 s) and the play apart.
 
 Positions: every discard and every card laid in seeded games of the Medium bot against itself (3 games
@@ -13,16 +13,17 @@ import os
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 from cribtiles.bot.cribbage.levels import LEVELS, make_cribbage_bot
 from cribtiles.cribbage.game import new_game
 from cribtiles.cribbage.options import Phase
 from cribtiles.cribbage.view import CribbageView
-from cribtiles.table.arena import percentile
 
 KINDS = (Phase.DISCARD, Phase.PLAY)
 
@@ -51,7 +52,7 @@ def main() -> int:
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall", help="wall seconds, or this process's CPU")
     ap.add_argument("--levels", default=",".join(LEVELS), help=f"levels to time ({','.join(LEVELS)})")
     args = ap.parse_args()
-    clock = time.process_time if args.clock == "cpu" else time.perf_counter
+    clock = harness.CLOCKS[args.clock]
     views = positions(args.games, args.seed)
     counts = {k: sum(v.phase is k for v in views) for k in KINDS}
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
@@ -60,6 +61,7 @@ def main() -> int:
         f"from {args.games} Medium games, seed {args.seed}; load average {load:.2f}, {args.clock} seconds"
     )
     print(f"{'level':<8} {'decision':<8} {'n':>5} {'median s':>10} {'p95 s':>10} {'max s':>10}")
+    seconds: dict[str, dict[str, object]] = {}
     for name in args.levels.split(","):
         times: dict[Phase, list[float]] = {k: [] for k in KINDS}
         for i, view in enumerate(views * args.repeat):
@@ -72,8 +74,10 @@ def main() -> int:
             t = times[kind]
             print(
                 f"{name:<8} {kind.value:<8} {len(t):>5} {statistics.median(t):>10.5f} "
-                f"{percentile(t, 0.95):>10.5f} {max(t):>10.5f}"
+                f"{harness.percentile(t, 0.95):>10.5f} {max(t):>10.5f}"
             )
+        seconds[name] = {kind.value: harness.summary(times[kind]) for kind in KINDS if times[kind]}
+    harness.report(__file__, games=args.games, seed=args.seed, clock=args.clock, positions=len(views), seconds=seconds)
     return 0
 
 

@@ -1,4 +1,4 @@
-"""The cribbage review's speed: `python benchmarks/bench_cribbage_review.py` plays seeded games (Hard
+"""The cribbage review's speed: `python benchmarks/cribbage/bench_review.py` plays seeded games (Hard
 against Medium) and prints the seconds each whole review takes (every discard and card laid of both
 players), median and worst, and the milliseconds per discard and per card laid. `--games N` for more or
 fewer, `--guesses N` for the look-ahead's guesses a card (the window's default otherwise).
@@ -15,7 +15,10 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
 
 from cribtiles.bot.cribbage.advisor import advise_discard
 from cribtiles.bot.cribbage.bots import hard_bot, medium_bot
@@ -60,6 +63,14 @@ def main() -> None:
     )
     discard_ms, play_ms = statistics.median(discards) * 1000, statistics.median(plays) * 1000
     print(f"a discard: median {discard_ms:.1f} ms; a card laid: median {play_ms:.1f} ms")
+    harness.report(
+        __file__,
+        games=args.games,
+        guesses=args.guesses,
+        seconds_a_review=harness.summary(seconds),
+        discard_ms=harness.summary(discards, 1000),
+        card_laid_ms=harness.summary(plays, 1000),
+    )
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""Bot move latency: `python benchmarks/bench_bots.py` prints median, p95 and max seconds per move by level.
+"""Bot move latency: `python benchmarks/tiles/bench_bots.py` prints median, p95 and max seconds per move by level.
 
 Positions: seeded games of the Medium bot against itself, taken early (15% of the turns), mid-game
 (50%) and late (90%, often with the bag empty: Expert's endgame search) — 7 games, 21 positions by
@@ -17,11 +17,13 @@ import os
 import random
 import statistics
 import sys
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import harness
 
 from cribtiles.bot import LEVELS, make_bot
 from cribtiles.bot.tiles.simulate import DEFAULT_BUDGET, ExpertBot
@@ -69,9 +71,6 @@ class Thinking:
             self.continuations.append(sum(bot.last_samples.values()))
 
 
-CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
-
-
 def latencies(
     level: str,
     views: list[tuple[str, PlayerView]],
@@ -82,7 +81,7 @@ def latencies(
     fields: dict[str, object] | None = None,
 ) -> list[float]:
     bot = make_bot(level, budget)
-    tick = CLOCKS[clock]
+    tick = harness.CLOCKS[clock]
     if isinstance(bot, ExpertBot):
         bot.clock = tick
         for name, value in (fields or {}).items():
@@ -98,11 +97,6 @@ def latencies(
     return times
 
 
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[max(0, -(-95 * len(ordered) // 100) - 1)]  # nearest rank
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     ap.add_argument("--levels", default=",".join(LEVELS), help="levels to time, separated by commas (all)")
@@ -112,7 +106,7 @@ def main() -> int:
     ap.add_argument("--budget", type=float, help=f"Expert's seconds per move (its default, {DEFAULT_BUDGET:g})")
     ap.add_argument(
         "--clock",
-        choices=tuple(CLOCKS),
+        choices=tuple(harness.CLOCKS),
         default="wall",
         help="time moves, and Expert's budget, in wall seconds (wall, as in the window) or in this process's "
         "CPU seconds (cpu: what the figures would be on an idle machine, whatever else runs)",
@@ -145,14 +139,16 @@ def main() -> int:
     )
     print(f"{'level':<10} {'budget':>7} {'median s':>9} {'p95 s':>9} {'max s':>9} {'moves':>6}")
     thinking = Thinking()
+    by_level: dict[str, object] = {}
     for level in levels:
         budget = args.budget if level == "expert" else None
         times = latencies(level, views, budget, args.repeat, thinking, args.clock, fields)
         shown = f"{budget if budget is not None else DEFAULT_BUDGET:g}" if level == "expert" else "-"
         print(
-            f"{level:<10} {shown:>7} {statistics.median(times):>9.4f} {p95(times):>9.4f} {max(times):>9.4f}"
-            f" {len(times):>6}"
+            f"{level:<10} {shown:>7} {statistics.median(times):>9.4f} {harness.percentile(times, 0.95):>9.4f}"
+            f" {max(times):>9.4f} {len(times):>6}"
         )
+        by_level[level] = harness.summary(times)
     if thinking.continuations:
         c = thinking.continuations
         print(
@@ -162,6 +158,16 @@ def main() -> int:
     if thinking.endgames:
         print(f"expert: endgame searches (bag empty) exact within the budget: {thinking.exact} of {thinking.endgames}")
     print(f"load average while measuring: {os.getloadavg()[0]:.2f} (two cores; the figures depend on it)")
+    c = thinking.continuations
+    harness.report(
+        __file__,
+        seconds_a_move=by_level,
+        clock=args.clock,
+        positions=len(views),
+        seed=args.seed,
+        continuations_median=statistics.median(c) if c else None,
+        endgames_exact=[thinking.exact, thinking.endgames],
+    )
     return 0
 
 
