@@ -12,9 +12,10 @@ arena, the network server): standard library only.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Protocol, Self, TypeVar
+from dataclasses import dataclass, field
+from typing import Any, Protocol, Self, TypeVar
 
 A = TypeVar("A")
 
@@ -56,17 +57,70 @@ class GameState(Protocol[A]):
         ...
 
 
+#: The roles of a game's parts, one a layer above the engines: the server's game at a table
+#: (`GameAtTable`, its rules checked, started and loaded), the client's session of a seat at a table
+#: online, and the window's opening of that seat.
+ROOM, REMOTE, SEATED = "room", "remote", "seated"
+
+
 @dataclass(frozen=True)
 class GameKind:
-    """One game the table can host, as players and saves know it."""
+    """One game the table can host, as players and saves know it, and where each layer finds its part of
+    it: `parts` names, by role, the module and attribute ("package.module:name") that the layer asks for
+    with `part`. They are imported when first asked, so this module imports nothing above the engines,
+    and no layer compares a game's name to choose its code: it asks the game."""
 
     name: str  # the name on the command line and in saves: "tiles", "cribbage"
     title: str  # the name for players
     seats: tuple[int, ...]  # how many players it takes
+    parts: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # (role, "module:attribute")
+
+    def part(self, role: str) -> Any:
+        """This game's part of the layer that plays `role` (`ROOM`, `REMOTE`, `SEATED`); ValueError in
+        words when it has none."""
+        where = dict(self.parts).get(role)
+        if where is None:
+            raise ValueError(f"{self.title} has no part for the {role}")
+        module, _, name = where.partition(":")
+        return getattr(importlib.import_module(module), name)
 
 
-TILES = GameKind(name="tiles", title="Kings Cribbage", seats=(2, 3, 4))
-CRIBBAGE = GameKind(name="cribbage", title="Cribbage", seats=(2,))
+TILES = GameKind(
+    name="tiles",
+    title="Kings Cribbage",
+    seats=(2, 3, 4),
+    parts=(
+        (ROOM, "cribtiles.server.tiles_room:TilesGame"),
+        (REMOTE, "cribtiles.online.remote:RemoteSession"),
+        (SEATED, "cribtiles.ui.tiles.game_scene:seat_online"),
+    ),
+)
+CRIBBAGE = GameKind(
+    name="cribbage",
+    title="Cribbage",
+    seats=(2, 3, 4),
+    parts=(
+        (ROOM, "cribtiles.server.cribbage_room:CribbageGame"),
+        (REMOTE, "cribtiles.online.cribbage_remote:RemoteCribbageSession"),
+        (SEATED, "cribtiles.ui.cribbage.setup:seat_online"),
+    ),
+)
 
 #: Every game by its name.
 GAMES: Mapping[str, GameKind] = {kind.name: kind for kind in (TILES, CRIBBAGE)}
+
+
+def game_named(name: object) -> GameKind:
+    """The game called `name`; ValueError in words (naming the games) for any other.
+
+    >>> game_named("cribbage").title
+    'Cribbage'
+    >>> game_named("chess")
+    Traceback (most recent call last):
+    ValueError: there is no game 'chess': the games are tiles and cribbage
+    """
+    kind = GAMES.get(name) if isinstance(name, str) else None
+    if kind is None:
+        shown = repr(name[:20]) if isinstance(name, str) else "of that kind"
+        raise ValueError(f"there is no game {shown}: the games are {' and '.join(GAMES)}")
+    return kind

@@ -107,7 +107,7 @@ def test_the_tile_game_takes_three_and_four_players_through_the_protocol() -> No
 def test_the_registry_names_both_games_their_titles_and_seats() -> None:
     assert GAMES == {"tiles": TILES, "cribbage": CRIBBAGE}
     assert (TILES.title, TILES.seats) == ("Kings Cribbage", (2, 3, 4))
-    assert (CRIBBAGE.title, CRIBBAGE.seats) == ("Cribbage", (2,))
+    assert (CRIBBAGE.title, CRIBBAGE.seats) == ("Cribbage", (2, 3, 4))
 
 
 DAMAGED = [  # (engine, a damaged record, the words it is refused in)

@@ -9,6 +9,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from cribtiles.bot.cribbage.levels import LEVELS as CRIB_LEVELS
 from cribtiles.cribbage.cards import CardError
 from cribtiles.cribbage.events import Outcome
 from cribtiles.cribbage.game import new_game
@@ -19,7 +20,7 @@ from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.core import BotRequest
 from cribtiles.table.cribbage.open_call import told_scores
 from cribtiles.table.cribbage.public import public_data, public_for, seat_view, view_data
-from cribtiles.table.cribbage.table import CribbageTable, choose
+from cribtiles.table.cribbage.table import CribbageTable, bot_name, choose
 from cribtiles.table.seats import Seat
 
 #: The level of the bot that moves for a person out of time or away: cribbage has no pass, so one
@@ -67,6 +68,12 @@ class CribbageGame:
     spectator), never "you"."""
 
     name = "cribbage"
+    levels = tuple(CRIB_LEVELS)  # the bots that may sit at its tables
+
+    @staticmethod
+    def bot_seat(level: str) -> Seat:
+        """A bot's seat, named as a table at one window names it: as a bot ("Medium bot")."""
+        return Seat(bot_name(level), level)
 
     def __init__(self, table: CribbageTable) -> None:
         self.table = table

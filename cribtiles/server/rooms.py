@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, Protocol
 
-from cribtiles.bot.tiles.levels import LEVELS as TILE_LEVELS
+from cribtiles.games import ROOM, game_named
 from cribtiles.names import name_problem
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.chat import CHAT_LIMIT
@@ -24,7 +24,6 @@ from cribtiles.table.core import BotRequest
 from cribtiles.table.seats import Seat, seat_names
 
 from .rematch import RematchAsk, RematchEnd
-from .tiles_room import TilesGame
 
 #: The letters of an invitation code: no I or O (read as 1 and 0), 24**6 = 191 million codes.
 CODE_LETTERS = "ABCDEFGHJKLMNPQRSTUVWXYZ"
@@ -226,22 +225,35 @@ class UndoAsk:
         return cls(int(data["seat"]), int(data["ply"]), agreed, ended, data["by"], data["until"])
 
 
-def levels(game: str) -> tuple[str, ...]:
-    if game == "cribbage":
-        from cribtiles.bot.cribbage.levels import LEVELS as CRIB_LEVELS
+class GameRules(Protocol):
+    """A game's rules at an online table, as the registry hands them to the server (its `ROOM` part: the
+    class of its `GameAtTable`)."""
 
-        return tuple(CRIB_LEVELS)
-    return tuple(TILE_LEVELS)
+    levels: tuple[str, ...]  # the bots that may sit at its tables
+
+    def check(self, seats: int, rules: str) -> None: ...
+
+    def start(self, seats: Sequence[Seat], rules: str, seed: int) -> GameAtTable: ...
+
+    def load(self, text: str) -> GameAtTable: ...
+
+    def bot_seat(self, level: str) -> Seat: ...
+
+
+def rules_of(game: str) -> GameRules:
+    """The server's part of the game called `game`; ValueError in words for a game it does not host."""
+    kind: GameRules = game_named(game).part(ROOM)
+    return kind
+
+
+def levels(game: str) -> tuple[str, ...]:
+    return rules_of(game).levels
 
 
 def bot_seat(game: str, level: str) -> Seat:
-    """A bot's seat, named as a table at one window names it: the tile game's by its level ("Medium"),
-    cribbage's as a bot ("Medium bot")."""
-    if game == "cribbage":
-        from cribtiles.table.cribbage.table import bot_name
-
-        return Seat(bot_name(level), level)
-    return Seat.bot(level)
+    """A bot's seat, named as a table at one window names it (the tile game's by its level, "Medium";
+    cribbage's as a bot, "Medium bot")."""
+    return rules_of(game).bot_seat(level)
 
 
 def read_places(game: str, told: Sequence[object]) -> list[Place]:
@@ -281,14 +293,7 @@ def read_places(game: str, told: Sequence[object]) -> list[Place]:
 
 def check_game(game: str, seats: int, settings: Settings) -> None:
     """ValueError in words when the game cannot be played so."""
-    if game == "tiles":
-        TilesGame.check(seats, settings.rules)
-    elif game == "cribbage":
-        from .cribbage_room import CribbageGame
-
-        CribbageGame.check(seats, settings.rules)
-    else:
-        raise ValueError("the games are tiles and cribbage")
+    rules_of(game).check(seats, settings.rules)
     if settings.turn_timer is not None and not 10 <= settings.turn_timer <= 30 * 86_400:
         raise ValueError("a turn timer runs from 10 seconds to 30 days")
     if settings.absent_bot is not None and not 10 <= settings.absent_bot <= 30 * 86_400:
@@ -298,19 +303,11 @@ def check_game(game: str, seats: int, settings: Settings) -> None:
 
 
 def start_game(game: str, seats: Sequence[Seat], rules: str, seed: int) -> GameAtTable:
-    if game == "cribbage":
-        from .cribbage_room import CribbageGame
-
-        return CribbageGame.start(seats, rules, seed)
-    return TilesGame.start(seats, rules, seed)
+    return rules_of(game).start(seats, rules, seed)
 
 
 def load_game(game: str, text: str) -> GameAtTable:
-    if game == "cribbage":
-        from .cribbage_room import CribbageGame
-
-        return CribbageGame.load(text)
-    return TilesGame.load(text)
+    return rules_of(game).load(text)
 
 
 @dataclass

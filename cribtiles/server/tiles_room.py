@@ -12,6 +12,7 @@ from typing import Any
 
 from cribtiles.bot.tiles.base import choose_safely
 from cribtiles.bot.tiles.levels import DEFAULT_LEVEL, LEVELS, make_bot
+from cribtiles.bot.tiles.levels import LEVELS as TILE_LEVELS
 from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove, NotationError
 from cribtiles.rules.game import GameState
@@ -106,9 +107,15 @@ def items_json(items: Sequence[Item]) -> list[dict[str, Any]]:
 
 
 class TilesGame:
-    """The tile game's part of an online table."""
+    """The tile game's part of an online table (the registry's `ROOM` part of it)."""
 
     name = "tiles"
+    levels = tuple(TILE_LEVELS)  # the bots that may sit at its tables
+
+    @staticmethod
+    def bot_seat(level: str) -> Seat:
+        """A bot's seat, named as a table at one window names it: by its level ("Medium")."""
+        return Seat.bot(level)
 
     def __init__(self, table: Table) -> None:
         self.table = table

@@ -23,6 +23,7 @@ import pygame
 
 from cribtiles.bot import PROCESS_LEVELS
 from cribtiles.bot.worker import BotWorker
+from cribtiles.games import REMOTE, SEATED, game_named
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
@@ -377,26 +378,14 @@ class App:
         (which holds the seat); made in a job, as it waits for the table's state."""
         book = self.online.book if self.online is not None else None
         forget = None if book is None else (lambda: book.remove(link.url, code))
-        if game == "cribbage":
-            from cribtiles.online.cribbage_remote import RemoteCribbageSession
-
-            return RemoteCribbageSession(link, code, seat, keeper=self.keeper, forget=forget)
-        from cribtiles.online.remote import RemoteSession  # only when a table online is opened
-
-        session: Session = RemoteSession(link, code, seat, keeper=self.keeper, forget=forget)
+        remote = game_named(game).part(REMOTE)  # its module only once a table online is opened
+        session: Session | CribbageDriver = remote(link, code, seat, keeper=self.keeper, forget=forget)
         return session
 
     def take_online_seat(self, session: Session | CribbageDriver, game: str = "tiles") -> None:
-        """Play a seat at a table online: the tile game in place of the game in play (`take_seat`),
-        classic cribbage at its own table over the title, as the title's Cribbage opens one here."""
-        if game == "cribbage":
-            from .cribbage.setup import online_table_scene
-
-            self.back_to_game()
-            self.open_title()
-            self.push(online_table_scene(self, session))  # type: ignore[arg-type]
-            return
-        self.take_seat(session)  # type: ignore[arg-type]
+        """Play a seat at a table online, as its game opens one in the window (the tile game in place of
+        the game in play, classic cribbage at its own table over the title)."""
+        game_named(game).part(SEATED)(self, session)
 
     def open_next_table(self, table: NextTable) -> None:
         """Everyone agreed to play a finished table online again: this player's seat there is kept in

@@ -6,6 +6,7 @@ the title screen's way in: the saved game if it is unfinished, else the choice.
 from __future__ import annotations
 
 import random
+from typing import Protocol
 
 import pygame
 
@@ -236,6 +237,22 @@ def online_table_scene(app: Host, driver: CribbageDriver, notice: str = "") -> C
     """The table for a seat online (`driver` speaks to the server): the same scene as at one window;
     its next game is asked of the others there (Play again), and L leaves the table once over."""
     return CribbageScene(app, driver, notice, lambda scene: scene.again(True), asks_again=True)
+
+
+class Seats(Host, Protocol):
+    """What opening a seat online asks of the window besides the table's needs."""
+
+    def back_to_game(self) -> None: ...
+
+    def open_title(self) -> None: ...
+
+
+def seat_online(app: Seats, driver: CribbageDriver) -> None:
+    """A seat at a table online, in the window (the registry's `SEATED` part of classic cribbage): its own
+    table over the title, as the title's Cribbage opens one at this window."""
+    app.back_to_game()
+    app.open_title()
+    app.push(online_table_scene(app, driver))
 
 
 def open_cribbage(app: Host) -> None:

@@ -516,3 +516,15 @@ class GameScene:
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         """Draw the table; the rectangles that changed, or None if all of it did."""
         return self.view.draw(surface, self.snapshot(), full)
+
+
+class Seats(Protocol):
+    """What opening a seat online asks of the window."""
+
+    def take_seat(self, session: Session, notice: str = "") -> None: ...
+
+
+def seat_online(app: Seats, session: Session) -> None:
+    """A seat at a table online, in the window (the registry's `SEATED` part of the tile game): played in
+    place of the game in play, as a new game here is."""
+    app.take_seat(session)
