@@ -149,7 +149,7 @@ def test_the_online_screen_lists_the_open_tables_and_one_click_joins_one(
         code = made["code"]
         assert [c for c, _ in scene.open_tables.rows] == [code]
         words = host_tools_words(scene)
-        assert words == f"Join {code[:3]} {code[3:]} · Kings Cribbage · Ann, Hard bot · 1 seat open · joker rule: on"
+        assert words == f"Join {code[:3]} {code[3:]} · Kings Cribbage · Ann, Hard bot · 1 seat open · Joker rule"
         shot(app, "online-open-tables")
         click(app, scene.open_tables.rows[0][1])
         assert until(app, lambda: bool(opened.taken)), getattr(app.scenes[-1], "status", "")

@@ -37,7 +37,7 @@ def row_words(table: dict[str, Any]) -> str:
 
     >>> seats = [{"name": "Ann", "kind": "person"}, {"kind": "open"}, {"kind": "bot", "level": "hard"}]
     >>> row_words({"code": "KXQMWD", "game": "tiles", "seats": seats, "open": 1, "settings": {"rules": "joker=on"}})
-    'Join KXQ MWD · Kings Cribbage · Ann, Hard bot · 1 seat open · joker rule: on'
+    'Join KXQ MWD · Kings Cribbage · Ann, Hard bot · 1 seat open · Joker rule'
     """
     code = str(table.get("code", ""))[:12]
     game = GAMES[table["game"]].title if table.get("game") in GAMES else str(table.get("game"))[:20]
@@ -48,27 +48,27 @@ def row_words(table: dict[str, Any]) -> str:
         else []
     )
     text = str(settings.get("rules") or "")[:400] if isinstance(settings, dict) else ""
-    variant, rules = rules_words(str(table.get("game")), text)
+    variant, rules = listed_rules(str(table.get("game")), text)
     free = free if isinstance(free, int) else 0
     parts = [f"Join {code[:3]} {code[3:]}", game, *variant, ", ".join(names) or "nobody yet"]
     parts.append(f"{free} seat{'s' if free != 1 else ''} open")
     return " · ".join([*parts, *rules])
 
 
-def rules_words(game: str, text: str) -> tuple[list[str], list[str]]:
+def listed_rules(game: str, text: str) -> tuple[list[str], list[str]]:
     """A listed table's rules (`--rules` text, as its creator sent it) in words: the variant of the game
     (none for the standard one) and each rule that differs from the game's usual. The Create screen writes
     every rule out, so the text itself is long, and says nothing a player reads at a glance.
 
-    >>> rules_words("tiles", "start=low,exchange=any-time,joker=on,rounds=3,mode=standard")
-    ([], ['joker rule: on', 'exchanges: any time', '3-round match'])
-    >>> rules_words("cribbage", "muggins=on,play_muggins=off,target=121,variant=three-player")
+    >>> listed_rules("tiles", "start=high,exchange=any-time,joker=on,rounds=3,mode=standard")
+    ([], ['Joker rule', 'exchange any time', 'highest tile starts', '3-round match'])
+    >>> listed_rules("cribbage", "muggins=on,play_muggins=off,target=121,variant=three-player")
     (['three players'], ['muggins'])
-    >>> rules_words("cribbage", "muggins=off,play_muggins=on,target=61,variant=five-card")
+    >>> listed_rules("cribbage", "muggins=off,play_muggins=on,target=61,variant=five-card")
     (['five-card'], ['muggins in the play', 'to 61'])
-    >>> rules_words("cribbage", "muggins=maybe")
+    >>> listed_rules("cribbage", "muggins=maybe")
     ([], ['muggins=maybe'])
-    >>> rules_words("cribbage", "")
+    >>> listed_rules("cribbage", "")
     ([], [])
     """
     if game == "tiles":
@@ -77,11 +77,11 @@ def rules_words(game: str, text: str) -> tuple[list[str], list[str]]:
         except ValueError:  # NotationError among them
             return [], [text[:60]] if text else []
         said = []
-        for option in OPTIONS:
-            value = chosen.value(option.name)
-            if value != usual.value(option.name):
-                words = option.words(value).lower()
-                said.append(words if option.count is not None else f"{option.label.lower()}: {words}")
+        for option in OPTIONS:  # in the words of the table's rules strip, as at the table
+            if chosen.value(option.name) != usual.value(option.name):
+                choice = option.chosen(chosen)
+                strip = choice.strip[0] if choice is not None else ""
+                said.append(strip or option.words(chosen.value(option.name)).lower())
         return [], said
     told = dict(item.partition("=")[::2] for item in text.replace(" ", "").lower().split(",") if item)
     variant = next((v for v in Variant if told.get("variant", SIX) in (v.value, v.words)), None)
