@@ -630,9 +630,9 @@ if __name__ == "__main__":
     elif sys.argv[1:2] == ["hot-seat"]:  # only the hot-seat change with the coach's note: take.py hot-seat [FOLDER]
         hot_seat_coach(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["online"]:  # only online play's (real servers on 127.0.0.1): take.py online [FOLDER]
-        from take_online import online
+        from take_online import every
 
-        online(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
+        every(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["cribbage-coach"]:  # only the cribbage coach's: take.py cribbage-coach [FOLDER]
         cribbage_coach(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE)
     elif sys.argv[1:2] == ["cribbage-variants"]:  # only three players and partners: take.py cribbage-variants [FOLDER]
@@ -652,6 +652,6 @@ if __name__ == "__main__":
         cribbage_variants()
         cribbage_replay()
         cribbage_review()
-        from take_online import online
+        from take_online import every
 
-        online()
+        every()

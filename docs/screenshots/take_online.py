@@ -4,8 +4,12 @@ online-hosting.png and online-host.png (a server hosted by this computer: the On
 new table's code), online-join.png (joining with a code), online-away.png (a table where the other
 player is away), online-games.png (Your online games), online-chat.png (a line heard, one typed),
 online-chat-history.png (a table opened again: its chat kept, a player muted), online-watch.png (a
-table watched: no rack) and online-your-turn.png (a turn at a table not on screen: the window's
-caption in a real X window's title bar, from Xvfb and twm when they are installed).
+table watched: no rack), online-open-tables.png (the Online screen listing a server's open tables),
+online-invitation.png with online-invitation.txt (the code screen after Copy invitation, and what another
+program read from the X clipboard then), online-invitation-page.png (that link in headless Chromium)
+and online-your-turn.png (a turn at a table not on screen: the window's caption in a real X window's
+title bar). The invitation and your-turn shots need Xvfb (with xclip and chromium, or twm and
+ImageMagick): without them they are skipped, and said so.
 
 The away and games shots use a server in this process whose clock the script moves on (as the days
 pass for a table that waits), so that "away 14 min" and "2 days ago" are the server's own words."""
@@ -69,6 +73,23 @@ def server_here(clock: Clock) -> Iterator[tuple[str, Any]]:
     finally:
         loop.call_soon_threadsafe(lambda: stop.done() or stop.set_result(None))
         thread.join(PATIENCE)
+
+
+def save_screen(app: Any, out: Path) -> None:
+    import pygame
+
+    pygame.image.save(app.screen, str(out))
+    small(out)
+    print(f"wrote {out}")
+
+
+def small(png: Path) -> None:
+    """`png` in 128 colours (PNG8: a third of the size), when ImageMagick's convert is installed."""
+    import shutil
+    import subprocess
+
+    if shutil.which("convert"):
+        subprocess.run(["convert", str(png), "-colors", "128", f"PNG8:{png}"], check=True)
 
 
 def until(app: Any, check: Callable[[], bool], what: str) -> None:
@@ -396,6 +417,187 @@ def chat_and_watch(folder: Path = HERE) -> None:
             ben.close()
 
 
+def open_tables(folder: Path = HERE) -> None:
+    """online-open-tables.png: the Online screen listing a server's open tables, three made public three
+    ways (`cribtiles online new --public`, the Create screen's "Anyone may join", the protocol's `create`
+    with `public`) beside a private table it does not list; then one click on a row seats Ann there."""
+    import subprocess
+
+    os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ["SDL_AUDIODRIVER"] = "dummy"
+    import pygame
+
+    from cribtiles.online.client import Link
+    from cribtiles.ui.online.screens import CodeScene, CreateScene, OnlineScene
+
+    with tempfile.TemporaryDirectory() as tmp, server_here(Clock()) as (url, _hall):
+        here = Path(tmp)
+        # Ben, from a shell: a Kings Cribbage table with the Joker rule, an open seat and the server's Hard bot
+        command = [sys.executable, "-m", "cribtiles", "online", "new", url, "--players", "Ben,?,hard"]
+        command += ["--rules", "joker=on", "--public", "--data-dir", str(here / "ben")]
+        env = dict(os.environ, PYTHONPATH=str(HERE.parents[1]))
+        done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=PATIENCE, check=False)
+        assert done.returncode == 0, done.stderr
+        # a table of friends only, not public: never listed
+        new_table(url, [{"kind": "person", "name": "Eve"}, {"kind": "open"}], 0)
+        # Cy, in the window: classic cribbage, "Anyone may join"
+        cy = an_app(here / "cy")
+        try:
+            cy.open_online()
+            scene = cy.scenes[-1]
+            assert isinstance(scene, OnlineScene)
+            scene.name.text, scene.address.text = "Cy", url
+            scene.create()
+            create = cy.scenes[-1]
+            assert isinstance(create, CreateScene)
+            create.game.choose("cribbage")
+            create._game_changed()
+            create.crib_seat.choose("friend")
+            create.public.choose(True)
+            create.create()
+            until(cy, lambda: isinstance(cy.scenes[-1], CodeScene), f"Cy's table ({create.status})")
+        finally:
+            cy.close()
+        # Dee, over the protocol: three-player cribbage with two seats open
+        link = Link(url)
+        try:
+            assert link.wait_connected(PATIENCE), link.problem
+            seats = [{"kind": "person", "name": "Dee"}, {"kind": "open"}, {"kind": "open"}]
+            rules = "muggins=on,play_muggins=off,target=121,variant=three-player"
+            link.request("create", PATIENCE, game="cribbage", seats=seats, sit=0, rules=rules, public=True)
+        finally:
+            link.close()
+        listed = subprocess.run(
+            [sys.executable, "-m", "cribtiles", "online", "open", url],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=PATIENCE,
+            check=True,
+        )
+        print(listed.stdout, end="")
+
+        app = an_app(here / "ann")
+        try:
+            app.open_online()
+            scene = app.scenes[-1]
+            assert isinstance(scene, OnlineScene)
+            scene.name.text, scene.address.text = "Ann", url
+            until(app, lambda: len(scene.open_tables.tables) == 3, "the open tables")
+            frames(app)
+            _code, row = scene.open_tables.rows[1]  # Cy's table, under the pointer
+            centre = (row[0] + row[2] // 2, row[1] + row[3] // 2)
+            pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=centre, rel=(0, 0), buttons=(0, 0, 0)))
+            frames(app)
+            save_screen(app, folder / "online-open-tables.png")
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=centre, button=1))
+            pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=centre, button=1))
+            until(app, lambda: app.online.book.seats() != [], "Ann seated by one click")
+            print(f"one click: Ann sits at {[(h.code, h.seat) for h in app.online.book.seats()]}")
+        finally:
+            app.close()
+
+
+#: The browser window the invitation page is shot in (a phone's page would be narrower: the page flows).
+PAGE_SIZE = (900, 800)
+
+
+def invitation(folder: Path = HERE) -> None:
+    """online-invitation.png, online-invitation.txt and online-invitation-page.png: in a real X display
+    (Xvfb), Ann hosts a game shared with her network, creates a table and presses Copy invitation; what
+    went to the X clipboard is read back by xclip (the .txt), and the link read there is opened in the
+    distribution's Chromium, headless (the page). Skipped, said so, without Xvfb, xclip or chromium."""
+    import shutil
+    import subprocess
+
+    tools = ("Xvfb", "xclip", "chromium")
+    if not all(shutil.which(t) for t in tools):
+        print(f"online-invitation.png not taken: it needs {', '.join(tools)}")
+        return
+    display = next(f":{n}" for n in range(150, 200) if not Path(f"/tmp/.X11-unix/X{n}").exists())
+    xvfb = subprocess.Popen(["Xvfb", display, "-screen", "0", "1300x860x24", "-nolisten", "tcp"])
+    env = dict(os.environ, DISPLAY=display, SDL_AUDIODRIVER="dummy")
+    env.pop("SDL_VIDEODRIVER", None)
+    try:
+        end = time.monotonic() + PATIENCE
+        while not Path(f"/tmp/.X11-unix/X{display[1:]}").exists():
+            assert time.monotonic() < end, "Xvfb did not start"
+            time.sleep(0.1)
+        done = subprocess.run([sys.executable, __file__, "--invitation-window", str(folder)], env=env, timeout=180)
+        assert done.returncode == 0, "the window for online-invitation.png failed"
+    finally:
+        xvfb.terminate()
+
+
+def invitation_window(folder: Path) -> None:
+    """In the X display the caller started: the window hosts, creates a table, copies its invitation; the
+    clipboard read by another program, the screen saved, and the link opened in Chromium."""
+    import subprocess
+
+    import pygame
+
+    from cribtiles.app.hosting import HostedServer
+    from cribtiles.ui.online.screens import CodeScene, CreateScene, OnlineScene
+    from cribtiles.ui.tiles.autopilot import post_key
+
+    subprocess.run(["xdotool", "mousemove", "1290", "850"], check=False)  # the pointer off the window's buttons
+    with tempfile.TemporaryDirectory() as tmp:
+        here = Path(tmp)
+        host = HostedServer(here / "ann" / "server", port=a_free_port())
+        app = an_app(here / "ann", host)
+        try:
+            app.open_online()
+            scene = app.scenes[-1]
+            assert isinstance(scene, OnlineScene)
+            scene.name.text = "Ann"
+            scene.shared.choose(True)
+            scene.host()
+            until(app, lambda: scene.tone == "good", f"hosting ({scene.status})")
+            scene.create()
+            create = app.scenes[-1]
+            assert isinstance(create, CreateScene)
+            create.seats[0].choose("friend")
+            create.seats[1].choose("hard")
+            create.create()
+            until(app, lambda: isinstance(app.scenes[-1], CodeScene), f"the table ({create.status})")
+            code_scene = app.scenes[-1]
+            until(app, lambda: code_scene.waiting == "Waiting for 1 player", "the table's seats")
+            code_scene.menu.focus = [i.label for i in code_scene.menu.items].index("Copy invitation")
+            post_key(pygame.K_i)
+            until(app, lambda: code_scene.status.startswith("Copied: "), f"the invitation ({code_scene.status})")
+            shown = code_scene.status.removeprefix("Copied: ")
+            # another program asks the X server for the clipboard; the window answers it from its event loop
+            reader = subprocess.Popen(["xclip", "-o", "-selection", "clipboard"], stdout=subprocess.PIPE, text=True)
+            until(app, lambda: reader.poll() is not None, "xclip's answer")
+            copied = reader.communicate()[0]
+            assert copied == shown, f"the clipboard holds {copied!r}, the screen says {shown!r}"
+            frames(app)
+            save_screen(app, folder / "online-invitation.png")
+            words = f"xclip -o -selection clipboard, after Copy invitation:\n{copied}\n"
+            (folder / "online-invitation.txt").write_text(words, encoding="utf-8")
+            print(f"wrote {folder / 'online-invitation.txt'}: {copied}")
+            page(copied, folder / "online-invitation-page.png", here / "chromium")
+        finally:
+            app.close()
+
+
+def page(url: str, out: Path, profile: Path) -> None:
+    """`url` in the distribution's Chromium, headless, shot at `PAGE_SIZE` (as tests/server/test_invitation_browser.py
+    does)."""
+    import shutil
+    import subprocess
+
+    command = [shutil.which("chromium") or "chromium", "--headless", "--disable-gpu", "--no-first-run"]
+    command += ["--no-default-browser-check", f"--user-data-dir={profile}", "--hide-scrollbars"]
+    command += [f"--window-size={PAGE_SIZE[0]},{PAGE_SIZE[1]}", f"--screenshot={out}"]
+    if os.geteuid() == 0:  # Chromium refuses to run as root (a container) inside its sandbox
+        command.append("--no-sandbox")
+    done = subprocess.run([*command, url], capture_output=True, text=True, timeout=120, check=False)
+    assert done.returncode == 0 and out.exists(), done.stderr[-2000:]
+    small(out)
+    print(f"wrote {out}")
+
+
 def your_turn(folder: Path = HERE) -> None:
     """online-your-turn.png: a real X window (Xvfb, with twm for a title bar) started as `cribtiles` starts
     it, on its title screen, its seat at a table online where it has just become the player's turn: the
@@ -472,11 +674,19 @@ def your_turn_window(out: Path) -> None:
             ben.close()
 
 
+def every(folder: Path = HERE) -> None:
+    """Every screenshot of online play, into `folder`."""
+    online(folder)
+    chat_and_watch(folder)
+    open_tables(folder)
+    invitation(folder)
+    your_turn(folder)
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--your-turn-window"]:
         your_turn_window(Path(sys.argv[2]))
+    elif sys.argv[1:2] == ["--invitation-window"]:
+        invitation_window(Path(sys.argv[2]))
     else:
-        where = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE
-        online(where)
-        chat_and_watch(where)
-        your_turn(where)
+        every(Path(sys.argv[1]) if len(sys.argv) > 1 else HERE)

@@ -149,7 +149,7 @@ def test_the_online_screen_lists_the_open_tables_and_one_click_joins_one(
         code = made["code"]
         assert [c for c, _ in scene.open_tables.rows] == [code]
         words = host_tools_words(scene)
-        assert words == f"Join {code[:3]} {code[3:]} · Kings Cribbage · Ann, Hard bot · 1 seat open · joker=on"
+        assert words == f"Join {code[:3]} {code[3:]} · Kings Cribbage · Ann, Hard bot · 1 seat open · Joker rule"
         shot(app, "online-open-tables")
         click(app, scene.open_tables.rows[0][1])
         assert until(app, lambda: bool(opened.taken)), getattr(app.scenes[-1], "status", "")
@@ -177,6 +177,36 @@ def test_a_table_made_with_anyone_may_join_is_listed_on_the_server(app: App, ser
         assert [t["code"] for t in lister.request("open_tables")["tables"]] == [scene.held.code]
     finally:
         lister.close()
+
+
+def test_the_open_tables_say_their_rules_in_words_not_as_the_create_screen_sends_them(
+    app: App, server: tuple[str, Any]
+) -> None:
+    """The Create screen sends every rule ("start=low,exchange=when-stuck,joker=off,…"): its table's row
+    on the Online screen was that text, cut off; it says the variant and the rules that differ, in words."""
+    url, _hall = server
+    mine = create_with_a_friend(app, url, public=True)
+    post_key(pygame.K_ESCAPE)  # back to the Online screen
+    frames(app)
+    scene = app.scenes[-1]
+    assert isinstance(scene, OnlineScene)
+    dee = Link(url)
+    try:
+        assert dee.wait_connected(PATIENCE)
+        seats = [{"kind": "person", "name": "Dee"}, {"kind": "open"}, {"kind": "open"}]
+        rules = "muggins=on,play_muggins=off,target=121,variant=three-player"
+        made = dee.request("create", game="cribbage", seats=seats, sit=0, rules=rules, public=True)
+    finally:
+        dee.close()
+    assert until(app, lambda: len(scene.open_tables.rows) == 2), scene.open_tables.said
+    from cribtiles.ui.online.open_tables import row_words
+
+    crib, tiles = made["code"], mine.held.code
+    assert [row_words(t) for t in scene.open_tables.tables] == [
+        f"Join {crib[:3]} {crib[3:]} · Cribbage · three players · Dee · 2 seats open · muggins",
+        f"Join {tiles[:3]} {tiles[3:]} · Kings Cribbage · Ann · 1 seat open",
+    ]
+    shot(app, "open-tables-in-words")
 
 
 def test_your_online_games_offers_the_host_to_give_the_seat_of_a_player_away_two_minutes_to_a_bot(
