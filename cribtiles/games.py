@@ -61,6 +61,9 @@ class GameState(Protocol[A]):
 #: (`GameAtTable`, its rules checked, started and loaded), the client's session of a seat at a table
 #: online, and the window's opening of that seat.
 ROOM, REMOTE, SEATED = "room", "remote", "seated"
+#: And below them, the engine's own words for a table's rules as a list of tables shows them: a function of
+#: the `--rules` text to (the variant's words, each unusual rule's words).
+RULE_WORDS = "rule words"
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,8 @@ class GameKind:
     parts: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # (role, "module:attribute")
 
     def part(self, role: str) -> Any:
-        """This game's part of the layer that plays `role` (`ROOM`, `REMOTE`, `SEATED`); ValueError in
-        words when it has none."""
+        """This game's part of the layer that plays `role` (`RULE_WORDS`, `ROOM`, `REMOTE`, `SEATED`);
+        ValueError in words when it has none."""
         where = dict(self.parts).get(role)
         if where is None:
             raise ValueError(f"{self.title} has no part for the {role}")
@@ -90,6 +93,7 @@ TILES = GameKind(
     title="Kings Cribbage",
     seats=(2, 3, 4),
     parts=(
+        (RULE_WORDS, "cribtiles.rules.options:unusual_words"),
         (ROOM, "cribtiles.server.tiles_room:TilesGame"),
         (REMOTE, "cribtiles.online.remote:RemoteSession"),
         (SEATED, "cribtiles.ui.tiles.game_scene:seat_online"),
@@ -100,6 +104,7 @@ CRIBBAGE = GameKind(
     title="Cribbage",
     seats=(2, 3, 4),
     parts=(
+        (RULE_WORDS, "cribtiles.cribbage.options:unusual_words"),
         (ROOM, "cribtiles.server.cribbage_room:CribbageGame"),
         (REMOTE, "cribtiles.online.cribbage_remote:RemoteCribbageSession"),
         (SEATED, "cribtiles.ui.cribbage.setup:seat_online"),
@@ -124,3 +129,19 @@ def game_named(name: object) -> GameKind:
         shown = repr(name[:20]) if isinstance(name, str) else "of that kind"
         raise ValueError(f"there is no game {shown}: the games are {' and '.join(GAMES)}")
     return kind
+
+
+def rules_in_words(game: object, text: str) -> tuple[list[str], list[str]]:
+    """A table's rules in words, by its game's own (`RULE_WORDS`): its variant, and each unusual rule; the
+    text as it came (cut short) for a game this version does not know.
+
+    >>> rules_in_words("cribbage", "variant=three-player,muggins=on")
+    (['three players'], ['muggins'])
+    >>> rules_in_words("go", "komi=6.5")
+    ([], ['komi=6.5'])
+    """
+    kind = GAMES.get(game) if isinstance(game, str) else None
+    if kind is None:
+        return [], [text[:60]] if text else []
+    words: tuple[list[str], list[str]] = kind.part(RULE_WORDS)(text)
+    return words

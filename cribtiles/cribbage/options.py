@@ -145,3 +145,32 @@ def named_end_on_answer(options: CribbageOptions) -> dict[str, bool]:
     if options.end_on_answer == unnamed_end_on_answer(options.muggins, options.play_muggins):
         return {}
     return {"end_on_answer": options.end_on_answer}
+
+
+_ON, _OFF = {"on", "yes", "true"}, {"off", "no", "false"}
+
+
+def unusual_words(text: str) -> tuple[list[str], list[str]]:
+    """A table's rules (`--rules` text, as its creator sent it) in words, as a list of tables shows them:
+    its variant (none for the six-card game) and each rule that differs from the usual; text that is not
+    rules as the window writes them comes back as it came (cut short).
+
+    >>> unusual_words("muggins=on,play_muggins=off,target=121,variant=three-player")
+    (['three players'], ['muggins'])
+    >>> unusual_words("muggins=off,play_muggins=on,target=61,variant=five-card")
+    (['five-card'], ['muggins in the play', 'to 61'])
+    >>> unusual_words("muggins=maybe"), unusual_words("")
+    (([], ['muggins=maybe']), ([], []))
+    """
+    told = dict(item.partition("=")[::2] for item in text.replace(" ", "").lower().split(",") if item)
+    six = Variant.SIX_CARD.value
+    variant = next((v for v in Variant if told.get("variant", six) in (v.value, v.words)), None)
+    switches = [told.get(key, "off") for key in ("muggins", "play_muggins")]
+    target = told.get("target", "121")
+    known = set(told) <= {"muggins", "play_muggins", "target", "variant"} and target.isdigit()
+    if variant is None or not known or not set(switches) <= _ON | _OFF:
+        return [], [text[:60]] if text else []
+    said = [name for name, on in zip(("muggins", "muggins in the play"), switches, strict=True) if on in _ON]
+    if target != "121":
+        said.append(f"to {target[:4]}")
+    return ([variant.words] if variant is not Variant.SIX_CARD else []), said

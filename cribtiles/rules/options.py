@@ -336,3 +336,26 @@ class RuleOptions:
     def with_values(self, changes: dict[str, Value]) -> RuleOptions:
         """These options with some changed, by name (`{"joker": True}`)."""
         return replace(self, **changes)  # type: ignore[arg-type]
+
+
+def unusual_words(text: str) -> tuple[list[str], list[str]]:
+    """A table's rules (`--rules` text, as its creator sent it) in words, as a list of tables shows them:
+    no variant (the tile game has one), and each rule that differs from the usual, in the words of the
+    table's rules strip; text that is not rules comes back as it came (cut short).
+
+    >>> unusual_words("start=high,exchange=any-time,joker=on,rounds=3,mode=standard")
+    ([], ['Joker rule', 'exchange any time', 'highest tile starts', '3-round match'])
+    >>> unusual_words("jokers=7")
+    ([], ['jokers=7'])
+    """
+    try:
+        chosen, usual = RuleOptions.parse(text), RuleOptions()
+    except ValueError:  # NotationError among them
+        return [], [text[:60]] if text else []
+    said = []
+    for option in OPTIONS:
+        if chosen.value(option.name) != usual.value(option.name):
+            choice = option.chosen(chosen)
+            strip = choice.strip[0] if choice is not None else ""
+            said.append(strip or option.words(chosen.value(option.name)).lower())
+    return [], said

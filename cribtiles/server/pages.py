@@ -18,7 +18,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from cribtiles.games import GAMES
+from cribtiles.games import GAMES, rules_in_words
 from cribtiles.online.invitation import Invitation
 
 from .forwarded import forwarded_param
@@ -47,7 +47,8 @@ ol{padding-left:1.5rem;margin:.4rem 0}li{margin:.15rem 0}li.open{color:#9fe09a;f
 .dim{color:#c8b28b}a{color:#f2c65c}
 a.button{display:inline-block;margin:.8rem 0 .2rem;padding:.7rem 1.4rem;background:#f2c65c;color:#2a1c11;
 border-radius:10px;font-weight:bold;text-decoration:none}
-code{background:#2a1c11;padding:.1rem .35rem;border-radius:4px;word-break:break-all}
+code{background:#2a1c11;padding:.1rem .35rem;border-radius:4px;white-space:nowrap}
+pre{background:#2a1c11;padding:.45rem .6rem;border-radius:6px;overflow-x:auto;margin:.3rem 0}
 """
 
 
@@ -172,7 +173,10 @@ def invitation_page(table: dict[str, Any], invitation: Invitation, download: str
     code = code_words(invitation.code)
     phase = str(table.get("phase"))
     seats = "\n".join(seat_line(s, phase) for s in table.get("seats", []) if isinstance(s, dict))
-    rules = str(table.get("settings", {}).get("rules") or "")
+    settings = table.get("settings")
+    rules = str(settings.get("rules") or "") if isinstance(settings, dict) else ""
+    variant, unusual = rules_in_words(table.get("game"), rules[:400])
+    said = " · ".join([*variant, *unusual]) or "the usual rules"
     get = (
         f'<p>Crib Tiles is a free game for Linux, Windows and macOS: get it at <a href="{_e(download)}" '
         f'id="download">{_e(download)}</a>. Once it is installed, the button above opens it at this table.</p>'
@@ -183,14 +187,14 @@ def invitation_page(table: dict[str, Any], invitation: Invitation, download: str
     body = (
         f"<h1>A table of {_e(game)}</h1>\n"
         f'<p class="code" id="code">{_e(code)}</p>\n'
-        + (f'<p class="dim">Rules: <code>{_e(rules)}</code></p>\n' if rules else "")
+        + f'<p class="dim" id="rules">Rules: {_e(said)}</p>\n'
         + f"<p>{_e(_standing(table))}</p>\n"
         f'<ol id="seats">\n{seats}\n</ol>\n'
         f'<p><a class="button" id="open" href="{_e(invitation.app)}">Open in Crib Tiles</a></p>\n'
         f'<p class="dim">It takes the open seat under the name you used last, or goes back to your seat. Or, in '
         f"Crib Tiles, choose Online, then Join with a code: the server <code>{_e(invitation.server)}</code>, the "
-        f"code <code>{_e(code)}</code>. Or from a terminal: "
-        f"<code>cribtiles online play {_e(invitation.web)}</code></p>\n"
+        f"code <code>{_e(code)}</code>. Or from a terminal:</p>\n"
+        f"<pre>cribtiles online play {_e(invitation.web)}</pre>\n"
         f"<h2>No Crib Tiles yet?</h2>\n{get}\n"
     )
     return _document(f"Crib Tiles: a table of {game}, {code}", body)

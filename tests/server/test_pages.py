@@ -73,7 +73,7 @@ def test_a_tables_page_shows_its_game_seats_and_the_address_that_opens_the_game(
     assert "default-src 'none'" in headers["Content-Security-Policy"]
     assert "<h1>A table of Kings Cribbage</h1>" in body
     assert f'<p class="code" id="code">{code[:3]} {code[3:]}</p>' in body
-    assert "Waiting for 1 more player." in body and "<code>joker=on</code>" in body
+    assert "Waiting for 1 more player." in body and '<p class="dim" id="rules">Rules: Joker rule</p>' in body
     items = re.findall(r"<li[^>]*>(.*?)</li>", body)
     assert items == [
         'Ann &lt;b&gt;&amp; <span class="dim">· away</span>',
@@ -167,3 +167,17 @@ def test_through_nginx_the_page_names_the_address_the_browser_used(tmp_path: Pat
             assert status == 200
             at = front.removeprefix("ws://")
             assert f'href="cribtiles://{at}/t/{code}"' in body and f"play http://{at}/t/{code}" in body
+
+
+def test_a_tables_page_says_its_rules_in_words_and_the_terminals_line_whole(server: tuple[str, Hall]) -> None:
+    """The rules as the table's game says them (as the Create screen sends them, every rule written out, they
+    were a long line broken mid-word), and the terminal's command on a line of its own, never broken."""
+    url, _hall = server
+    seats = [{"kind": "person", "name": "Dee"}, {"kind": "open"}, {"kind": "open"}]
+    rules = "muggins=on,play_muggins=off,target=121,variant=three-player"
+    made = create(url, seats, game="cribbage", rules=rules)
+    _status, _headers, body = get(url, f"/t/{made['code']}")
+    assert '<p class="dim" id="rules">Rules: three players · muggins</p>' in body
+    assert re.search(r"<pre>cribtiles online play http://127\.0\.0\.1:\d+/t/[A-Z]{6}</pre>", body)
+    plain = create(url, [{"kind": "person", "name": "Ann"}, {"kind": "open"}])
+    assert "Rules: the usual rules</p>" in get(url, f"/t/{plain['code']}")[2]

@@ -9,10 +9,8 @@ from typing import Any
 
 import pygame
 
-from cribtiles.cribbage.options import Variant
-from cribtiles.games import GAMES
+from cribtiles.games import GAMES, rules_in_words
 from cribtiles.online.client import check_url
-from cribtiles.rules.options import OPTIONS, RuleOptions
 
 from ..geometry import Rect, contains
 from ..paint import DIM, GOLD, button, write
@@ -27,9 +25,6 @@ AFTER_FAILING = 20.0
 SETTLE = 1.0
 #: Rows shown at most (the newest tables).
 SHOWN = 3
-#: A house rule's words for on and off, as the server reads them.
-ON, OFF = {"on", "yes", "true"}, {"off", "no", "false"}
-SIX = Variant.SIX_CARD.value
 
 
 def row_words(table: dict[str, Any]) -> str:
@@ -48,52 +43,11 @@ def row_words(table: dict[str, Any]) -> str:
         else []
     )
     text = str(settings.get("rules") or "")[:400] if isinstance(settings, dict) else ""
-    variant, rules = listed_rules(str(table.get("game")), text)
+    variant, rules = rules_in_words(table.get("game"), text)
     free = free if isinstance(free, int) else 0
     parts = [f"Join {code[:3]} {code[3:]}", game, *variant, ", ".join(names) or "nobody yet"]
     parts.append(f"{free} seat{'s' if free != 1 else ''} open")
     return " · ".join([*parts, *rules])
-
-
-def listed_rules(game: str, text: str) -> tuple[list[str], list[str]]:
-    """A listed table's rules (`--rules` text, as its creator sent it) in words: the variant of the game
-    (none for the standard one) and each rule that differs from the game's usual. The Create screen writes
-    every rule out, so the text itself is long, and says nothing a player reads at a glance.
-
-    >>> listed_rules("tiles", "start=high,exchange=any-time,joker=on,rounds=3,mode=standard")
-    ([], ['Joker rule', 'exchange any time', 'highest tile starts', '3-round match'])
-    >>> listed_rules("cribbage", "muggins=on,play_muggins=off,target=121,variant=three-player")
-    (['three players'], ['muggins'])
-    >>> listed_rules("cribbage", "muggins=off,play_muggins=on,target=61,variant=five-card")
-    (['five-card'], ['muggins in the play', 'to 61'])
-    >>> listed_rules("cribbage", "muggins=maybe")
-    ([], ['muggins=maybe'])
-    >>> listed_rules("cribbage", "")
-    ([], [])
-    """
-    if game == "tiles":
-        try:
-            chosen, usual = RuleOptions.parse(text), RuleOptions()
-        except ValueError:  # NotationError among them
-            return [], [text[:60]] if text else []
-        said = []
-        for option in OPTIONS:  # in the words of the table's rules strip, as at the table
-            if chosen.value(option.name) != usual.value(option.name):
-                choice = option.chosen(chosen)
-                strip = choice.strip[0] if choice is not None else ""
-                said.append(strip or option.words(chosen.value(option.name)).lower())
-        return [], said
-    told = dict(item.partition("=")[::2] for item in text.replace(" ", "").lower().split(",") if item)
-    variant = next((v for v in Variant if told.get("variant", SIX) in (v.value, v.words)), None)
-    switches = [told.get(key, "off") for key in ("muggins", "play_muggins")]
-    target = told.get("target", "121")
-    known = set(told) <= {"muggins", "play_muggins", "target", "variant"} and target.isdigit()
-    if game != "cribbage" or variant is None or not known or not set(switches) <= ON | OFF:
-        return [], [text[:60]] if text else []  # not as the window writes it: shown as it came
-    said = [name for name, on in zip(("muggins", "muggins in the play"), switches, strict=True) if on in ON]
-    if target != "121":
-        said.append(f"to {target[:4]}")
-    return ([variant.words] if variant is not Variant.SIX_CARD else []), said
 
 
 def _seat_name(seat: dict[str, Any]) -> str:
