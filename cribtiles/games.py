@@ -64,6 +64,10 @@ ROOM, REMOTE, SEATED = "room", "remote", "seated"
 #: And below them, the engine's own words for a table's rules as a list of tables shows them: a function of
 #: the `--rules` text to (the variant's words, each unusual rule's words).
 RULE_WORDS = "rule words"
+#: And the bot that plays a seat online from what the seat is sent (a `botclient.SeatPlay`).
+SEAT_BOT = "seat bot"
+#: And the arena's games of its bots against each other, made from the parsed command line.
+ARENA = "arena"
 
 
 @dataclass(frozen=True)
@@ -76,11 +80,12 @@ class GameKind:
     name: str  # the name on the command line and in saves: "tiles", "cribbage"
     title: str  # the name for players
     seats: tuple[int, ...]  # how many players it takes
+    command: str  # the command line's words before its own commands: "cribtiles", "cribtiles cribbage"
     parts: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # (role, "module:attribute")
 
     def part(self, role: str) -> Any:
-        """This game's part of the layer that plays `role` (`RULE_WORDS`, `ROOM`, `REMOTE`, `SEATED`);
-        ValueError in words when it has none."""
+        """This game's part of the layer that plays `role` (`RULE_WORDS`, `ROOM`, `REMOTE`, `SEATED`,
+        `SEAT_BOT`, `ARENA`); ValueError in words when it has none."""
         where = dict(self.parts).get(role)
         if where is None:
             raise ValueError(f"{self.title} has no part for the {role}")
@@ -92,22 +97,28 @@ TILES = GameKind(
     name="tiles",
     title="Kings Cribbage",
     seats=(2, 3, 4),
+    command="cribtiles",
     parts=(
         (RULE_WORDS, "cribtiles.rules.options:unusual_words"),
         (ROOM, "cribtiles.server.tiles_room:TilesGame"),
         (REMOTE, "cribtiles.online.remote:RemoteSession"),
         (SEATED, "cribtiles.ui.tiles.game_scene:seat_online"),
+        (SEAT_BOT, "cribtiles.online.botclient:TILE_PLAY"),
+        (ARENA, "cribtiles.table.arena:tile_arena"),
     ),
 )
 CRIBBAGE = GameKind(
     name="cribbage",
     title="Cribbage",
     seats=(2, 3, 4),
+    command="cribtiles cribbage",
     parts=(
         (RULE_WORDS, "cribtiles.cribbage.options:unusual_words"),
         (ROOM, "cribtiles.server.cribbage_room:CribbageGame"),
         (REMOTE, "cribtiles.online.cribbage_remote:RemoteCribbageSession"),
         (SEATED, "cribtiles.ui.cribbage.setup:seat_online"),
+        (SEAT_BOT, "cribtiles.online.cribbage_remote:SEAT_PLAY"),
+        (ARENA, "cribtiles.table.arena:cribbage_arena_of"),
     ),
 )
 

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from cribtiles.games import SEAT_BOT, game_named
 from cribtiles.rules.moves import format_move
 
 from .client import Link, NotConnected, Refused
@@ -49,17 +50,23 @@ def tile_call(state: dict[str, Any], level: str, rng: random.Random) -> bool:
     return level_named(level).manners.should_call(view, rng)
 
 
-def cribbage_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
-    """The move a cribbage bot of `level` makes from what its seat was sent."""
-    from .cribbage_remote import bot_move
+@dataclass(frozen=True)
+class SeatPlay:
+    """How a game's bot plays a seat online from what the seat was sent (the registry's `SEAT_BOT` part
+    of each game): its move, and whether it calls the last play (the tile game's "Joker")."""
 
-    return bot_move(state, level, rng)
+    move: Callable[[dict[str, Any], str, random.Random], str]
+    calls: Callable[[dict[str, Any], str, random.Random], bool]
 
 
-MOVERS: dict[str, Callable[[dict[str, Any], str, random.Random], str]] = {
-    "tiles": tile_move,
-    "cribbage": cribbage_move,
-}
+#: The tile game's seat bot.
+TILE_PLAY = SeatPlay(tile_move, tile_call)
+
+
+def seat_play(game: object) -> SeatPlay:
+    """The seat bot of the game a state names (ValueError in words for a game this version does not know)."""
+    play: SeatPlay = game_named(game).part(SEAT_BOT)
+    return play
 
 
 class SeatBot:
@@ -98,11 +105,12 @@ class SeatBot:
     def _calls(self, state: dict[str, Any]) -> bool:
         """Whether to call "Joker" now (the tile game, when this seat may): by its own count, weighed
         once a ply, so that a state answered again (a quiet second) is not a second chance to call."""
-        if state.get("game") != "tiles" or not state.get("may_call"):
+        if not state.get("may_call"):
             return False
         ply = state["ply"]
         if self._call_weighed is None or self._call_weighed[0] != ply:
-            self._call_weighed = (ply, tile_call(state, self.level, self._rng(ply, "call")))
+            calls = seat_play(state.get("game")).calls
+            self._call_weighed = (ply, calls(state, self.level, self._rng(ply, "call")))
         return self._call_weighed[1]
 
     def step(self, state: dict[str, Any]) -> None:
@@ -123,7 +131,7 @@ class SeatBot:
                 answer = self.link.request("call", code=self.code, ply=ply)
                 self.calls += 1
             elif state.get("to_move") == self.seat:
-                move = MOVERS[state["game"]](state, self.level, self._rng(ply))
+                move = seat_play(state.get("game")).move(state, self.level, self._rng(ply))
                 sent = time.perf_counter()
                 answer = self.link.request("act", code=self.code, ply=ply, move=move)
                 self.latencies.append(time.perf_counter() - sent)

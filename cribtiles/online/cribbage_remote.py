@@ -29,6 +29,7 @@ from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicMove, pub
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.session import UndoAsked
 
+from .botclient import SeatPlay
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
 from .ending import TableEnding
 from .presence import Presence
@@ -762,3 +763,12 @@ def _not_begun(state: dict[str, Any]) -> str:
     if state.get("aborted"):
         return "the table was aborted before its first move: there is no game to play at it"
     return "the game has not begun: a seat is still open"
+
+
+def _never_calls(state: dict[str, Any], level: str, rng: random.Random) -> bool:
+    """Cribbage's bot calls a count by its move ("muggins" is one), never beside it."""
+    return False
+
+
+#: Classic cribbage's seat bot (the registry's `SEAT_BOT` part of it).
+SEAT_PLAY = SeatPlay(bot_move, _never_calls)

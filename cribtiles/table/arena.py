@@ -47,7 +47,7 @@ from cribtiles.bot.tiles.base import Bot, choose_safely
 from cribtiles.bot.tiles.levels import LEVELS, make_bot
 from cribtiles.bot.tiles.simulate import ExpertBot
 from cribtiles.cribbage.options import CribbageOptions, Variant
-from cribtiles.games import GAMES
+from cribtiles.games import ARENA, GAMES, game_named
 from cribtiles.quoting import quoted
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
@@ -401,7 +401,7 @@ def add_arguments(ap: argparse.ArgumentParser, game: str = "tiles") -> None:
 
 def parse_arena(argv: Sequence[str], game: str = "tiles") -> tuple[Setup, int, bool]:
     """The arena, the number of jobs and whether to print JSON; bad arguments exit with code 2."""
-    name = "cribtiles arena" if game == "tiles" else f"cribtiles {game} arena"
+    name = f"{game_named(game).command} arena"
     return arena_from(*parsed(name, functools.partial(add_arguments, game=game), argv))
 
 
@@ -415,12 +415,11 @@ def arena_from(ap: argparse.ArgumentParser, args: argparse.Namespace) -> tuple[S
     if problem:
         ap.error(problem)
     levels = tuple(b.strip().lower() for b in args.bots.split(","))
-    if args.game == "cribbage":
-        return _cribbage_arena(ap, args, levels, games), args.jobs, args.json
-    return _tile_arena(ap, args, levels, games), args.jobs, args.json
+    made = game_named(args.game).part(ARENA)  # the game's own arena, its flags checked
+    return made(ap, args, levels, games), args.jobs, args.json
 
 
-def _tile_arena(ap: argparse.ArgumentParser, args: argparse.Namespace, levels: tuple[str, ...], games: int) -> Arena:
+def tile_arena(ap: argparse.ArgumentParser, args: argparse.Namespace, levels: tuple[str, ...], games: int) -> Arena:
     unknown = [b for b in levels if b not in LEVELS]
     if unknown:
         ap.error(f"there is no bot level {quoted(unknown[0])}; the levels are {', '.join(LEVELS)}")
@@ -447,7 +446,7 @@ def _tile_arena(ap: argparse.ArgumentParser, args: argparse.Namespace, levels: t
     return Arena(levels, seeds, args.seed, options, args.budget, args.clock)
 
 
-def _cribbage_arena(
+def cribbage_arena_of(
     ap: argparse.ArgumentParser, args: argparse.Namespace, levels: tuple[str, ...], games: int
 ) -> CribbageArena:
     unknown = [b for b in levels if b not in cribbage_levels.LEVELS]

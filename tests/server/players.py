@@ -8,8 +8,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from cribtiles.online.botclient import SeatBot, cribbage_move
+from cribtiles.online.botclient import SeatBot
 from cribtiles.online.client import Link, NotConnected, Refused
+from cribtiles.online.cribbage_remote import bot_move as cribbage_move
 
 WAIT = 20.0
 
