@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from cribtiles.server.forwarded import Proxies
-from cribtiles.server.front import Hall, run_server
+from cribtiles.server.front import Hall, Limits, run_server
 from cribtiles.server.store import SqliteStore, StoreError, TableStore
 from cribtiles.terminal import say
 
@@ -238,7 +238,10 @@ def serve(
         store = open_tables(folder) if store_url is None else open_shared_tables(store_url, lease)
         pool = start_bots(bot_workers())
         try:
-            hall = Hall(store, bots=pool, proxies=proxies, download=download)
+            # a message for a table another process lets go of waits a little longer than a lease
+            held = getattr(store, "lease", None)  # a shared store's
+            limits = Limits(lease_wait=held + 2) if isinstance(held, float) else None
+            hall = Hall(store, limits, bots=pool, proxies=proxies, download=download)
 
             def ready(url: str) -> None:
                 tables = len(hall.rooms)

@@ -273,10 +273,13 @@ class Hall:
         log.warning("table %s is served by another process now: its %d connections here are closed", code, len(clients))
         for client in clients:
             client.seats.pop(code, None)
-            if not client.closing:
-                client.closing = "the table is served by another server process: connect again"
-                # after the answer being made now, which goes first
-                asyncio.get_running_loop().call_soon(client.outbox.put_nowait, None)
+            self._close_soon(client, "the table is served by another server process: connect again")
+
+    def _close_soon(self, client: Client, reason: str) -> None:
+        """Close `client`'s connection once what it was sent is, the answer being made now too."""
+        if not client.closing:
+            client.closing = reason
+            asyncio.get_running_loop().call_soon(client.outbox.put_nowait, None)
 
     def _renew(self) -> None:
         """Renew the leases of the tables this process serves; stop serving those it lost, and let go of
@@ -343,6 +346,8 @@ class Hall:
         except TableElsewhere as e:
             log.warning("%s", e)
             self._post(client, write("refused", re=re, reason=ELSEWHERE))
+            # closed once told: the client connects again, and the proxy takes it where the table is
+            self._close_soon(client, "the table is served by another server process: connect again")
         except StoreError as e:
             log.error("%s", e)
             self._post(client, write("refused", re=re, reason="The server could not keep that move; try again."))
