@@ -534,6 +534,9 @@ class Hall:
             raise IllegalMove("the open tables were asked for too often from your address: wait a minute")
         asked.append(now)
         game = message.get("game")
+        if self.store.shared:  # whichever process serves them
+            self._post(client, write("tables", re=message.get("id"), tables=self._waiting(game, now)))
+            return
         found: list[dict[str, Any]] = []
         for code in reversed(list(self.listed)):
             room = self.rooms.get(code)
@@ -542,6 +545,23 @@ class Hall:
             elif len(found) < self.limits.tables_listed and (game is None or room.game_name == game):
                 found.append(room.listing(now))
         self._post(client, write("tables", re=message.get("id"), tables=found))
+
+    def _waiting(self, game: str | None, now: float) -> list[dict[str, Any]]:
+        """A shared store's open tables, as `_open_tables` lists them: a table this process serves as it
+        is in memory (newer than kept only by its presence), any other as the store keeps it."""
+        found = []
+        for data in self.store.waiting(game, self.limits.tables_listed):
+            room = self.rooms.get(str(data.get("code")))
+            if room is None:
+                try:
+                    room = Room.from_data(data, now)
+                except (KeyError, TypeError, ValueError) as e:
+                    log.error("a kept table could not be read and is left out: %s", str(e)[:200])
+                    continue
+            if room.phase == "waiting":
+                found.append(room.listing(now))
+        found.sort(key=lambda t: -float(t["created"]))
+        return found
 
     def _attach(self, client: Client, room: Room, seat: int | None) -> None:
         old = client.seats.get(room.code, -1)

@@ -199,6 +199,26 @@ class PostgresStore:
         except StoreError as e:  # it runs out by itself
             log.warning("%s", e)
 
+    def waiting(self, game: str | None, most: int) -> list[dict[str, Any]]:
+        with self._db("list the open tables") as conn:
+            rows = conn.execute(
+                "SELECT code, data FROM tables WHERE phase = 'waiting' AND data IS NOT NULL"
+                " AND (%s::text IS NULL OR game = %s) AND (data::jsonb #>> '{settings,public}') = 'true'"
+                " ORDER BY (data::jsonb ->> 'created')::float8 DESC LIMIT %s",
+                (game, game, most),
+            ).fetchall()
+        found = []
+        for code, text in rows:
+            try:
+                data = json.loads(text)
+                if not isinstance(data, dict):
+                    raise ValueError("not an object")
+            except ValueError:
+                log.error("the kept table %r is damaged and is left out", str(code)[:12])
+                continue
+            found.append(data)
+        return found
+
     # --- TableStore ---
 
     def put(self, code: str, game: str, phase: str, updated: float, data: dict[str, Any]) -> None:

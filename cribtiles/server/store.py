@@ -83,6 +83,12 @@ class TableStore(Protocol):
         """This process stops serving `code` (kept as last written)."""
         ...
 
+    def waiting(self, game: str | None, most: int) -> list[dict[str, Any]]:
+        """A shared store's tables anyone may join that wait for players (of `game`, when given), the
+        newest first, `most` at most, as kept: whichever process serves them (a store of one process
+        answers [], its server knows its own)."""
+        ...
+
     def put(self, code: str, game: str, phase: str, updated: float, data: dict[str, Any]) -> None:
         """Keep the table `code` as `data`, durably, before returning; StoreError when it cannot."""
         ...
@@ -123,6 +129,9 @@ class OneProcess:
 
     def release(self, code: str) -> None:
         pass
+
+    def waiting(self, game: str | None, most: int) -> list[dict[str, Any]]:
+        return []
 
 
 class MemoryStore(OneProcess):

@@ -155,3 +155,30 @@ def test_every_acknowledged_move_is_in_the_database(postgres: Cluster) -> None:
                 assert one(url, "SELECT ply FROM tables WHERE code = %s", code) >= shown > state["ply"]
         finally:
             ann.close()
+
+
+def test_a_table_anyone_may_join_is_listed_by_every_process(postgres: Cluster) -> None:
+    """Made at one process, listed by another (read from the store), until its seats are taken."""
+    url = postgres.database()
+    with running_server(store=PostgresStore(url)) as (one, _), running_server(store=PostgresStore(url)) as (two, _):
+        maker, looker = connected(one), connected(two)
+        try:
+            made = [
+                maker.request("create", WAIT, game=game, seats=[{"kind": "open"}] * 2, public=True)["code"]
+                for game in ("tiles", "cribbage", "tiles")
+            ]
+            maker.request("create", WAIT, game="tiles", seats=[{"kind": "open"}] * 2)  # not public: not listed
+            listed = looker.request("open_tables", WAIT)["tables"]
+            assert [t["code"] for t in listed] == made[::-1]
+            assert listed[0]["open"] == 2 and "token" not in str(listed)
+            tiles = looker.request("open_tables", WAIT, game="tiles")["tables"]
+            assert [t["code"] for t in tiles] == [made[2], made[0]]
+            people = [Player(two, made[2]), Player(two, made[2])]
+            people[0].join("Ann")
+            people[1].join("Ben")
+            assert [t["code"] for t in maker.request("open_tables", WAIT)["tables"]] == [made[1], made[0]]
+            for person in people:
+                person.close()
+        finally:
+            maker.close()
+            looker.close()
