@@ -15,6 +15,7 @@ import concurrent.futures
 import contextlib
 import functools
 import gc
+import ipaddress
 import logging
 import secrets
 import time
@@ -38,6 +39,7 @@ from cribtiles.table.core import BotRequest
 
 from .doors import Counted, Doors
 from .forwarded import Proxies, canonical
+from .metrics import Metrics
 from .pages import (
     Page,
     invitation_page,
@@ -76,6 +78,9 @@ ELSEWHERE = "That table is served by another server process just now: connect ag
 TAKE_EVERY = 0.1
 #: The close code of a connection whose table moved to another process (1012: the service restarts).
 MOVED = 1012
+#: Where a process's metrics are read (Prometheus's text format), from this machine only.
+METRICS_PATH = "/metrics"
+FORWARDED_HEADERS = frozenset({"x-forwarded-for", "forwarded", "x-real-ip"})
 
 
 @dataclass(frozen=True)
@@ -160,6 +165,7 @@ class Hall:
         self.swept = clock()
         self.unkept: set[str] = set()  # tables changed since the store last failed to keep them
         self.moves = 0  # acknowledged changes, for the benchmark
+        self.metrics = Metrics()  # for /metrics
         now = clock()
         # a shared store's tables are served by several processes: each table is read when it is asked for
         for data in () if store.shared else store.tables():
@@ -180,6 +186,7 @@ class Hall:
         address = ws.client if isinstance(ws, Counted) else _address(ws)
         client = Client(ws, address, allowance=float(self.limits.burst), checked=self.clock())
         writer = asyncio.create_task(self._write(client))
+        self.metrics.connections += 1
         try:
             self._post(client, write("welcome", server=SERVER_NAME, version=VERSION))
             async for frame in ws:
@@ -197,6 +204,7 @@ class Hall:
         except ConnectionClosed:
             pass
         finally:
+            self.metrics.connections -= 1
             self._gone(client)
             writer.cancel()
 
@@ -270,6 +278,7 @@ class Hall:
         clients = self.clients.get(code, set())
         self._forget(code)
         self.unkept.discard(code)
+        self.metrics.tables_lost += 1
         log.warning("table %s is served by another process now: its %d connections here are closed", code, len(clients))
         for client in clients:
             client.seats.pop(code, None)
@@ -339,6 +348,7 @@ class Hall:
         code = message.get("code")
         if self.store.shared and isinstance(code, str) and message["type"] not in LOOKS:
             await self._take(normal_code(code))
+        began = time.perf_counter()
         try:
             self._answer(client, message)
         except IllegalMove as e:
@@ -351,6 +361,8 @@ class Hall:
         except StoreError as e:
             log.error("%s", e)
             self._post(client, write("refused", re=re, reason="The server could not keep that move; try again."))
+        finally:
+            self.metrics.answers.observe(time.perf_counter() - began)
         return ""
 
     def _answer(self, client: Client, message: dict[str, Any]) -> None:
@@ -442,6 +454,8 @@ class Hall:
             return None
         peer = _address(connection)
         address = connection.client if isinstance(connection, Counted) else peer
+        if request.path.partition("?")[0] == METRICS_PATH:
+            return self._metrics_page(connection, request, peer)
         server = public_server(request.headers, self.doors.proxies.trusts(peer))
         code = table_code(request.path)
         if code is None:
@@ -461,6 +475,20 @@ class Hall:
             return respond(connection, Page(HTTPStatus.BAD_REQUEST, no_host_page()))
         shown = invitation_page(room.summary(self.clock()), invitation_to(server, room.code), self.download)
         return respond(connection, Page(HTTPStatus.OK, shown))
+
+    def _metrics_page(self, connection: ServerConnection, request: Request, peer: str) -> Response:
+        """The process's metrics in Prometheus's text format, for a scraper on this machine that asks
+        the process itself: never through a proxy (a forwarded request is refused, as from afar)."""
+        forwarded = any(name.lower() in FORWARDED_HEADERS for name in request.headers)
+        if forwarded or not ipaddress.ip_address(peer).is_loopback:
+            return respond(connection, Page(HTTPStatus.NOT_FOUND, not_found_page()))
+        phases: dict[str, int] = {}
+        for room in self.rooms.values():
+            phases[room.phase] = phases.get(room.phase, 0) + 1
+        response = connection.respond(HTTPStatus.OK, self.metrics.text(phases, self.moves))
+        del response.headers["Content-Type"]  # the library's, replaced (Headers keeps every value set)
+        response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+        return response
 
     def _create(self, client: Client, message: dict[str, Any]) -> None:
         open_tables = self.created_by.setdefault(client.address, set())
@@ -714,6 +742,7 @@ class Hall:
     def _keep(self, room: Room) -> None:
         """Keep `room` as it is now; StoreError (nothing acknowledged) when it cannot be, TableElsewhere
         when another process serves it now (and this one stops: what it changed is not kept)."""
+        began = time.perf_counter()
         try:
             self.store.put(room.code, room.game_name, room.phase, room.last_change, room.data())
         except TableElsewhere:
@@ -721,8 +750,10 @@ class Hall:
                 self._lose(room.code)
             raise
         except StoreError:
+            self.metrics.store_errors += 1
             self.unkept.add(room.code)
             raise
+        self.metrics.store_writes.observe(time.perf_counter() - began)
         self.unkept.discard(room.code)
         self.moves += 1
 
