@@ -803,7 +803,8 @@ def report(name: str, played: Played, held: bool) -> None:
     line = (
         f"  {played.rate:7.1f} acknowledged moves a second over {played.seconds:.1f} s ({played.acked} moves of"
         f" {played.sent} sent: {played.offered:.1f} a second);"
-        f" the server busy {played.server_cpu:.0%} of a core, {played.server_cpu / played.rate * 1000:.2f} ms a move"
+        f" the server busy {played.server_cpu:.0%} of a core,"
+        f" {played.server_cpu / max(played.rate, 1e-9) * 1000:.2f} ms a move"
         f" (the clients {played.clients_cpu:.0%})"
     )
     if held:

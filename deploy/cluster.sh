@@ -15,6 +15,9 @@
 # DIR/server-I/cribtiles.log; PostgreSQL's DIR/pg/log; HAProxy's configuration DIR/haproxy.cfg.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# each connection through HAProxy takes two of its files, one of a server's: the default of 1024 would
+# hold HAProxy to about 500 connections (it sizes its maxconn from this limit)
+ulimit -n "$(ulimit -Hn)" 2>/dev/null || true
 PATIENCE=60  # seconds anything may take to start
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }

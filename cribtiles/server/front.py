@@ -480,7 +480,7 @@ class Hall:
         """The process's metrics in Prometheus's text format, for a scraper on this machine that asks
         the process itself: never through a proxy (a forwarded request is refused, as from afar)."""
         forwarded = any(name.lower() in FORWARDED_HEADERS for name in request.headers)
-        if forwarded or not ipaddress.ip_address(peer).is_loopback:
+        if forwarded or not _is_loopback(peer):
             return respond(connection, Page(HTTPStatus.NOT_FOUND, not_found_page()))
         phases: dict[str, int] = {}
         for room in self.rooms.values():
@@ -927,6 +927,13 @@ def _first_answer(
 def _address(connection: ServerConnection) -> str:
     peer = connection.remote_address
     return canonical(str(peer[0])) if isinstance(peer, tuple) and peer else "?"
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:  # no address known ("?")
+        return False
 
 
 def _sentence(text: str) -> str:
