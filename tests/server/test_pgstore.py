@@ -6,8 +6,12 @@ is in the database."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -20,6 +24,8 @@ from cribtiles.server.store import StoreError, TableElsewhere
 from .players import WAIT, Player, connected, new_table
 from .postgres import Cluster
 from .running import running_server
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def one(url: str, sql: str, *args: Any) -> Any:
@@ -182,3 +188,28 @@ def test_a_table_anyone_may_join_is_listed_by_every_process(postgres: Cluster) -
         finally:
             maker.close()
             looker.close()
+
+
+def test_serve_says_in_words_when_its_database_cannot_be_used(tmp_path: Path, postgres: Cluster) -> None:
+    """`cribtiles serve --store` of a database that is not there: exit 2, one line saying why."""
+    store = ["--store", postgres.url("no_such_database")]
+    done = subprocess.run(
+        [sys.executable, "-m", "cribtiles", "serve", "--port", "0", "--data-dir", str(tmp_path / "server"), *store],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    assert done.returncode == 2, done.stderr
+    assert "cribtiles serve: the tables' database at" in done.stderr
+    assert 'database "no_such_database" does not exist' in done.stderr
+    wrong = subprocess.run(
+        [sys.executable, "-m", "cribtiles", "serve", "--store", "mysql://x"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=ROOT,
+        env=dict(os.environ, PYTHONPATH=str(ROOT)),
+    )
+    assert wrong.returncode == 2 and "give a PostgreSQL address" in wrong.stderr
