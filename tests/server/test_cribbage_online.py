@@ -27,6 +27,7 @@ from cribtiles.server.front import Hall, Limits
 from cribtiles.server.rooms import Place, Room, Settings
 from cribtiles.table.cribbage.public import public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
+from tests.server.conftest import MakeStore
 from tests.server.players import Eager
 from tests.server.running import running_server
 
@@ -100,8 +101,9 @@ class Frames:
 
 
 @pytest.fixture
-def server() -> Iterator[tuple[str, Hall]]:
-    with running_server(limits=FAST) as running:
+def server(make_store: MakeStore) -> Iterator[tuple[str, Hall]]:
+    """A server on SQLite and one on PostgreSQL (`store_kind`): the same tests pass on both (issue 46)."""
+    with running_server(store=make_store(), limits=FAST) as running:
         yield running
 
 
