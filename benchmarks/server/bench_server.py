@@ -24,6 +24,15 @@ Three phases:
 3. flat out (`--flat-seconds`, 0 to skip): no thinking, the most moves a second the server acknowledges
    (its latency then is mostly waiting in line, and is printed only for scale).
 
+`--cluster N` (issue 46) runs instead `deploy/cluster.sh start DIR N`: N `cribtiles serve --store
+postgresql://…` processes behind HAProxy, on a fresh PostgreSQL; only the paced and flat phases run. Each
+game's table is made on a connection at `/` and its two seats play on connections at `/t/CODE`, as
+clients of a cluster do (HAProxy routes by the code); each pair of seats comes from a loopback address of
+its own (127.0.1.x), as people do, so that the servers' limits per address (16 connections each) hold
+as they are. The servers' counts are read from their `/metrics`: the time the store took to keep each
+change is PostgreSQL's time a move as the server sees it (its round trip included), and PostgreSQL's own
+CPU is read from its processes.
+
 `--quick` is a short run (50 tables, so about 70 moves a second paced; a few seconds a phase).
 `--profile FILE` keeps the server's cProfile (read it with `python -m pstats FILE`). `--store memory`
 keeps nothing (the cost of storing, by difference). The latency is measured in the client processes,
@@ -213,6 +222,81 @@ class Server:
         self.folder.rmdir()
 
 
+class ClusterServers:
+    """`deploy/cluster.sh start DIR N`: N server processes on PostgreSQL behind HAProxy, seen from the
+    benchmark through their /metrics and /proc."""
+
+    def __init__(self, count: int) -> None:
+        self.folder = Path(tempfile.mkdtemp(prefix="bench-cluster-"))
+        self.folder.chmod(0o755)  # PostgreSQL runs as its own user under root
+        root = HERE.parents[2]  # the repository (the benchmark is in benchmarks/server/)
+        env = dict(os.environ, CRIBTILES=f"env PYTHONPATH={root} {sys.executable} -m cribtiles")
+        self.script = [str(root / "deploy" / "cluster.sh")]
+        done = subprocess.run(
+            ["bash", *self.script, "start", str(self.folder / "c"), str(count)], env=env, capture_output=True, text=True
+        )
+        if done.returncode != 0:
+            raise SystemExit(f"bench_server: the cluster did not start: {done.stderr[-2000:]}")
+        self.url = done.stdout.strip().splitlines()[-1]
+        cluster = self.folder / "c"
+        self.ports = [int(p) for p in (cluster / "ports").read_text().split()]
+        self.pids = [int(p) for p in (cluster / "servers.pids").read_text().split()]
+        self.postmaster = int((cluster / "pg" / "data" / "postmaster.pid").read_text().split()[0])
+        self.proc = subprocess.Popen(["true"])  # stands for the server's process where one is asked of
+        self.proc.wait()
+
+    def metrics(self) -> list[dict[str, float]]:
+        import urllib.request
+
+        found = []
+        for port in self.ports:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as answer:
+                samples = {}
+                for line in answer.read().decode().splitlines():
+                    if line and not line.startswith("#"):
+                        name, _, value = line.rpartition(" ")
+                        samples[name] = float(value)
+                found.append(samples)
+        return found
+
+    def cpu(self) -> float:
+        return sum(cpu_seconds(pid) for pid in self.pids)
+
+    def postgres_cpu(self) -> float:
+        """CPU seconds of PostgreSQL: its postmaster and every process it started (a connection's backend,
+        the WAL writer, the checkpointer)."""
+        total = cpu_seconds(self.postmaster)
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit():
+                try:
+                    fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                    if int(fields[1]) == self.postmaster:
+                        total += cpu_seconds(int(entry.name))
+                except (OSError, ValueError):
+                    continue
+        return total
+
+    def stats(self) -> dict[str, Any]:
+        every = self.metrics()
+        return {
+            "moves": sum(m["cribtiles_moves_total"] for m in every),
+            "connections": int(sum(m["cribtiles_connections"] for m in every)),
+            "playing": int(sum(m.get('cribtiles_tables{phase="playing"}', 0) for m in every)),
+            "store_seconds": sum(m["cribtiles_store_write_seconds_sum"] for m in every),
+            "store_writes": sum(m["cribtiles_store_write_seconds_count"] for m in every),
+            "postgres_cpu": self.postgres_cpu(),
+            "late": 0.0,
+            "late_running": 0.0,
+            "longest_collection": 0.0,
+        }
+
+    def stop(self) -> None:
+        subprocess.run(["bash", *self.script, "stop", str(self.folder / "c")], capture_output=True)
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
 # --- a client connection ---
 
 
@@ -231,8 +315,9 @@ class Conn:
         self.reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
-    async def open(cls, url: str) -> Conn:
-        ws = await connect(url, compression=None, max_size=1 << 20, open_timeout=60, ping_interval=None)
+    async def open(cls, url: str, address: str | None = None) -> Conn:
+        local = {"local_addr": (address, 0)} if address else {}
+        ws = await connect(url, compression=None, max_size=1 << 20, open_timeout=60, ping_interval=None, **local)
         conn = cls(ws)
         return conn
 
@@ -394,12 +479,56 @@ class Pair:
             await self.new_table()
 
 
-async def players(url: str, tables: int, think: float, seconds: float, seed: int) -> dict[str, Any]:
+def loopback(n: int) -> str:
+    """The `n`th loopback address of the clients (127.1.1.1, 127.1.2.1, …)."""
+    return f"127.{1 + n // 250}.{1 + n % 250}.1"
+
+
+class ClusterPair(Pair):
+    """A pair of seats of a cluster's client: each table made at `/`, its seats on connections of their own
+    at `/t/CODE` (HAProxy routes by the code), from loopback address `address`, opened for each game."""
+
+    def __init__(self, url: str, address: str, tally: Tally, think: float, rng: random.Random) -> None:
+        super().__init__((), tally, think, rng)  # type: ignore[arg-type]
+        self.url, self.address = url, address
+        self.started = False
+
+    async def new_table(self) -> None:
+        old, self.conns = self.conns, ()  # type: ignore[assignment]
+        await asyncio.gather(*(conn.close() for conn in old), return_exceptions=True)
+        maker = await Conn.open(self.url, self.address)
+        made = await maker.ask("create", game="tiles", seats=[{"kind": "open"}, {"kind": "open"}])
+        await maker.close()
+        code = made["code"]
+        conns = tuple([await Conn.open(f"{self.url}/t/{code}", self.address) for _ in range(2)])
+        self.code, self.conns = code, conns  # type: ignore[assignment]
+        if self.started:
+            for seat, conn in enumerate(conns):
+                conn.on_push = lambda told, seat=seat: self.seen(seat, told)
+        for seat, conn in enumerate(conns):
+            joined = await conn.ask("join", code=code, name=("Ann", "Bob")[seat], seat=seat)
+            self.tokens[seat] = joined["token"]
+
+    def start(self) -> None:
+        self.started = True
+        super().start()
+
+
+async def players(
+    url: str, tables: int, think: float, seconds: float, seed: int, cluster: bool = False
+) -> dict[str, Any]:
     """Play `tables` tables for `seconds` once told to go (a line on stdin); what was counted."""
-    conns = await open_many(url, 2 * tables)
     tally = Tally()
     rng = random.Random(seed)
-    pairs = [Pair((conns[2 * i], conns[2 * i + 1]), tally, think, random.Random(rng.random())) for i in range(tables)]
+    pairs: list[Pair]
+    if cluster:  # a loopback address for every 4 pairs (8 connections, and 4 more as a game is made again)
+        first = 300 * (seed % 16)  # each client process addresses of its own
+        pairs = [ClusterPair(url, loopback(first + i // 4), tally, think, rng) for i in range(tables)]
+    else:
+        conns = await open_many(url, 2 * tables)
+        pairs = [
+            Pair((conns[2 * i], conns[2 * i + 1]), tally, think, random.Random(rng.random())) for i in range(tables)
+        ]
     gate = asyncio.Semaphore(16)
 
     async def ready(pair: Pair) -> None:
@@ -420,6 +549,7 @@ async def players(url: str, tables: int, think: float, seconds: float, seed: int
     tally.counting = False
     watching.cancel()
     spent = time.perf_counter() - began
+    conns = [conn for pair in pairs for conn in pair.conns]
     open_now = sum(1 for conn in conns if conn.ws.state.name == "OPEN")
     for pair in pairs:
         pair.running = False
@@ -437,8 +567,8 @@ async def players(url: str, tables: int, think: float, seconds: float, seed: int
     }
 
 
-def play_process(url: str, tables: int, think: float, seconds: float, seed: int) -> int:
-    told = asyncio.run(players(url, tables, think, seconds, seed))
+def play_process(url: str, tables: int, think: float, seconds: float, seed: int, cluster: bool = False) -> int:
+    told = asyncio.run(players(url, tables, think, seconds, seed, cluster))
     print(json.dumps(told), flush=True)
     return 0
 
@@ -565,6 +695,7 @@ class Played:
     longest_collection: float  # the server's longest full garbage collection (seconds)
     load_before: float  # the machine's load average (one minute) as the phase began
     load: float  # and as it ended
+    store: dict[str, float] = field(default_factory=dict)  # a cluster's: its store's time and PostgreSQL's CPU
 
     @property
     def rate(self) -> float:
@@ -579,7 +710,10 @@ class Played:
         return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000 if ordered else float("nan")
 
 
-def play_phase(server: Server, tables: int, processes: int, think: float, seconds: float, seed: int) -> Played:
+def play_phase(
+    server: Server | ClusterServers, tables: int, processes: int, think: float, seconds: float, seed: int
+) -> Played:
+    cluster = ["--cluster", "1"] if isinstance(server, ClusterServers) else []
     load_before = os.getloadavg()[0]
     shares = [tables // processes + (i < tables % processes) for i in range(processes)]
     procs = [
@@ -597,6 +731,7 @@ def play_phase(server: Server, tables: int, processes: int, think: float, second
                 str(seconds),
                 "--seed",
                 str(seed + i),
+                *cluster,
             ],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -614,7 +749,7 @@ def play_phase(server: Server, tables: int, processes: int, think: float, second
         proc.stdin.write("go\n")
         proc.stdin.flush()
     time.sleep(min(2.0, seconds / 4))
-    server.stats()  # from now on
+    first = server.stats()  # from now on
     cpu_began, began = server.cpu(), time.perf_counter()
     clients_began = sum(cpu_seconds(proc.pid) for proc in procs)
     time.sleep(seconds / 2)
@@ -622,6 +757,7 @@ def play_phase(server: Server, tables: int, processes: int, think: float, second
     time.sleep(seconds / 2)  # the whole of the clients' count (they began as this did, give or take)
     spent = time.perf_counter() - began
     later = server.stats()
+    store = {k: later[k] - first[k] for k in ("store_seconds", "store_writes", "postgres_cpu", "moves") if k in later}
     if later["late"] > seen["late"]:  # the longest lateness, with what the server ran meanwhile
         seen["late"], seen["late_running"] = later["late"], later["late_running"]
     seen.update((k, max(seen[k], later[k])) for k in ("connections", "playing", "longest_collection"))
@@ -651,6 +787,7 @@ def play_phase(server: Server, tables: int, processes: int, think: float, second
         longest_collection=seen["longest_collection"],
         load_before=load_before,
         load=os.getloadavg()[0],
+        store=store,
     )
 
 
@@ -669,7 +806,8 @@ def show(name: str, played: Played, held: bool) -> dict[str, float | int]:
     line = (
         f"  {played.rate:7.1f} acknowledged moves a second over {played.seconds:.1f} s ({played.acked} moves of"
         f" {played.sent} sent: {played.offered:.1f} a second);"
-        f" the server busy {played.server_cpu:.0%} of a core, {played.server_cpu / played.rate * 1000:.2f} ms a move"
+        f" the server busy {played.server_cpu:.0%} of a core,"
+        f" {played.server_cpu / max(played.rate, 1e-9) * 1000:.2f} ms a move"
         f" (the clients {played.clients_cpu:.0%})"
     )
     if held:
@@ -679,6 +817,13 @@ def show(name: str, played: Played, held: bool) -> dict[str, float | int]:
     if held:
         line += f"  target p99 <= {TARGETS['p99_ms']:g} ms: {verdict(p99 <= TARGETS['p99_ms'])}"
     print(line)
+    if played.store.get("store_writes"):
+        writes, moves = played.store["store_writes"], max(1.0, played.store["moves"])
+        print(
+            f"  PostgreSQL: {played.store['store_seconds'] / writes * 1000:.2f} ms to keep a change as the servers"
+            f" saw it ({writes:.0f} changes), its own CPU {played.store['postgres_cpu'] / moves * 1000:.2f} ms a"
+            f" move ({played.store['postgres_cpu'] / played.seconds:.0%} of a core)"
+        )
     print(
         f"  the server's loop was at most {played.server_late * 1000:.0f} ms late (running"
         f" {played.server_late_running * 1000:.0f} ms of it; the clients' {played.clients_late * 1000:.0f} ms,"
@@ -713,11 +858,19 @@ def main() -> int:
     ap.add_argument("--quick", action="store_true", help="50 tables, a few seconds a phase")
     ap.add_argument("--serve", metavar="FOLDER", help=argparse.SUPPRESS)
     ap.add_argument("--play", metavar="URL", help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--cluster",
+        type=int,
+        metavar="N",
+        help="N server processes on PostgreSQL behind HAProxy (deploy/cluster.sh) rather than one on SQLite",
+    )
     args = ap.parse_args()
     if args.serve:
         return serve(Path(args.serve), args.store, args.profile)
     if args.play:
-        return play_process(args.play, args.tables, args.think, args.seconds, args.seed)
+        return play_process(args.play, args.tables, args.think, args.seconds, args.seed, bool(args.cluster))
+    if args.cluster:
+        return cluster_main(args)
     if args.quick:
         args.tables, args.seconds, args.flat_seconds, args.idle, args.hall_moves = 50, 5.0, 3.0, 100, 500
     server = Server(args.store, args.profile)
@@ -753,6 +906,31 @@ def main() -> int:
             figures["flat_out"] = show("flat out (no thinking: the server's capacity)", flat, held=False)
     finally:
         server.stop()
+    harness.report(__file__, **figures)
+    return 0
+
+
+def cluster_main(args: argparse.Namespace) -> int:
+    """The paced and flat phases against `args.cluster` servers behind HAProxy."""
+    if args.quick:
+        args.tables, args.seconds, args.flat_seconds = 50, 5.0, 3.0
+    servers = ClusterServers(args.cluster)
+    figures: dict[str, object] = {"cluster": args.cluster, "tables": args.tables}
+    try:
+        print(
+            f"Crib Tiles cluster benchmark: {args.cluster} server processes on PostgreSQL behind HAProxy,"
+            f" {args.tables} tables, {args.client_processes} client processes, {os.cpu_count()} cores (load"
+            f" average {' '.join(f'{x:.2f}' for x in os.getloadavg())}); servers, PostgreSQL, HAProxy and the"
+            f" clients share these cores"
+        )
+        if args.seconds:
+            paced = play_phase(servers, args.tables, args.client_processes, args.think, args.seconds, args.seed)
+            figures["paced"] = show(f"paced (a seat thinks {args.think:g} s on average)", paced, held=not args.quick)
+        if args.flat_seconds:
+            flat = play_phase(servers, args.tables, args.client_processes, 0.0, args.flat_seconds, args.seed + 100)
+            figures["flat_out"] = show("flat out (no thinking: the cluster's capacity)", flat, held=False)
+    finally:
+        servers.stop()
     harness.report(__file__, **figures)
     return 0
 

@@ -103,6 +103,21 @@ def add_serve_arguments(ap: argparse.ArgumentParser) -> None:
         help="where a table's invitation page (http://HOST:PORT/t/CODE) says to get Crib Tiles, like "
         "https://example.org/cribtiles (default: none; the page says to ask whoever sent the link)",
     )
+    ap.add_argument(
+        "--store",
+        type=_store_url,
+        metavar="postgresql://…",
+        help="keep the tables in this PostgreSQL database rather than in the data folder, shared with any "
+        "number of server processes (each with a --data-dir of its own, for its log), a table served by one "
+        "at a time; needs pip install 'cribtiles[server]' (default: tables.db in the data folder)",
+    )
+    ap.add_argument(
+        "--lease",
+        type=_lease,
+        metavar="SECONDS",
+        help="with --store: seconds a server process holds a table after it last said it serves it, so "
+        "how long after a process dies its tables wait for another (default 10)",
+    )
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
@@ -324,7 +339,29 @@ def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[
 
 def prepare_serve(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
     doors = (args.forwarded_allow_ips, args.allowed_origins)
-    return functools.partial(_serve, args.data_dir, args.host, args.port, *doors, args.download_url)
+    if args.lease is not None and args.store is None:
+        raise ValueError("--lease: only with --store (a server of its own folder holds its tables for ever)")
+    return functools.partial(
+        _serve, args.data_dir, args.host, args.port, *doors, args.download_url, args.store, args.lease
+    )
+
+
+def _store_url(text: str) -> str:
+    if not text.startswith(("postgresql://", "postgres://")):
+        raise argparse.ArgumentTypeError(
+            "give a PostgreSQL address, like postgresql://cribtiles@db.example.org/cribtiles"
+        )
+    return text
+
+
+def _lease(text: str) -> float:
+    try:
+        seconds = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a number of seconds") from None
+    if not 0.5 <= seconds <= 600:
+        raise argparse.ArgumentTypeError("a lease is 0.5 to 600 seconds")
+    return seconds
 
 
 def _prepare_new(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
@@ -451,6 +488,8 @@ def _serve(
     proxies: Proxies | None,
     origins: tuple[str, ...],
     download: str | None = None,
+    store: str | None = None,
+    lease: float | None = None,
 ) -> int:
     from .serve import CannotServe, default_server_folder, serve
 
@@ -459,7 +498,7 @@ def _serve(
 
     try:
         where = folder if folder is not None else default_server_folder()
-        serve(where, host, port, ready, proxies, origins, download)
+        serve(where, host, port, ready, proxies, origins, download, store, lease)
     except CannotServe as e:
         say(f"cribtiles serve: {e}")
         return 2

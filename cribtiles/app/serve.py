@@ -1,5 +1,6 @@
 """`cribtiles serve`: a server for online play kept in a data folder of its own (locked for one server,
-its tables in `tables.db`, its log beside them), its bots in processes beside it, stopped cleanly by
+its tables in `tables.db`, or in a PostgreSQL database shared with other server processes (`--store`),
+its log beside them), its bots in processes beside it, stopped cleanly by
 SIGINT or SIGTERM. Every failure to start is a `CannotServe` in plain words (issue 31)."""
 
 from __future__ import annotations
@@ -20,8 +21,8 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from cribtiles.server.forwarded import Proxies
-from cribtiles.server.front import Hall, run_server
-from cribtiles.server.store import SqliteStore, StoreError
+from cribtiles.server.front import Hall, Limits, run_server
+from cribtiles.server.store import SqliteStore, StoreError, TableStore
 from cribtiles.terminal import say
 
 from .confined import NotOurs, check_entry
@@ -183,6 +184,21 @@ def open_tables(folder: Path) -> SqliteStore:
         raise CannotServe(str(e)) from None
 
 
+def open_shared_tables(url: str, lease: float | None) -> TableStore:
+    """The tables in the PostgreSQL database at `url` (issue 46); CannotServe in words when psycopg is not
+    installed or the database cannot be used."""
+    try:
+        from cribtiles.server.pgstore import LEASE, PostgresStore
+    except ImportError as e:
+        raise CannotServe(
+            f"keeping the tables in PostgreSQL needs psycopg ({why(e)}): pip install 'cribtiles[server]'"
+        ) from None
+    try:
+        return PostgresStore(url, lease=LEASE if lease is None else lease)
+    except StoreError as e:
+        raise CannotServe(str(e)) from None
+
+
 def _listen_words(e: OSError, host: str, port: int) -> str:
     where = f"{host}:{port}" if ":" not in host else f"[{host}]:{port}"
     if e.errno == errno.EADDRINUSE:
@@ -205,8 +221,11 @@ def serve(
     proxies: Proxies | None = None,
     origins: tuple[str, ...] = (),
     download: str | None = None,
+    store_url: str | None = None,
+    lease: float | None = None,
 ) -> None:
-    """Run a server on `host`:`port` for the tables kept in `folder` until SIGINT or SIGTERM; tell
+    """Run a server on `host`:`port` for the tables kept in `folder` (or, `store_url`, in that PostgreSQL
+    database, shared with other server processes, each holding a table `lease` seconds) until SIGINT or SIGTERM; tell
     `say_ready` its line once it listens. The client's address is read from the forwarded headers of
     `proxies` only; web pages of `origins` only may connect; a table's invitation page says to get the
     game at `download` (None: from whoever sent the link). CannotServe in words when it cannot start."""
@@ -216,10 +235,13 @@ def serve(
     try:
         setup_logging(folder)
         _quiet_library_logs()
-        store = open_tables(folder)
+        store = open_tables(folder) if store_url is None else open_shared_tables(store_url, lease)
         pool = start_bots(bot_workers())
         try:
-            hall = Hall(store, bots=pool, proxies=proxies, download=download)
+            # a message for a table another process lets go of waits a little longer than a lease
+            held = getattr(store, "lease", None)  # a shared store's
+            limits = Limits(lease_wait=held + 2) if isinstance(held, float) else None
+            hall = Hall(store, limits, bots=pool, proxies=proxies, download=download)
 
             def ready(url: str) -> None:
                 tables = len(hall.rooms)

@@ -16,6 +16,7 @@ import contextlib
 import copy
 import functools
 import gc
+import ipaddress
 import logging
 import secrets
 import time
@@ -39,6 +40,7 @@ from cribtiles.table.core import BotRequest
 
 from .doors import Counted, Doors
 from .forwarded import Proxies, canonical
+from .metrics import Metrics
 from .pages import (
     Page,
     invitation_page,
@@ -53,7 +55,7 @@ from .pages import (
 )
 from .rematch import RematchEnd
 from .rooms import Room, Settings, new_code, new_token, normal_code, read_places, token_hash
-from .store import StoreError, TableStore
+from .store import StoreError, TableElsewhere, TableStore
 
 log = logging.getLogger("cribtiles.server")
 
@@ -70,6 +72,17 @@ HANDSHAKE_TIMEOUT = 10.0
 SEEDS = 2**63
 #: characters of `hello`'s client name the log keeps
 CLIENT_NAME = 80
+#: Messages that name a table without serving it: a shared store's process answers them with no lease.
+LOOKS = frozenset({"create", "open_tables", "status", "ping", "hello"})
+#: The refusal of a message for a table another server process serves (a shared store's).
+ELSEWHERE = "That table is served by another server process just now: connect again, at /t/CODE."
+#: Seconds between two looks for a table another process is letting go of.
+TAKE_EVERY = 0.1
+#: The close code of a connection whose table moved to another process (1012: the service restarts).
+MOVED = 1012
+#: Where a process's metrics are read (Prometheus's text format), from this machine only.
+METRICS_PATH = "/metrics"
+FORWARDED_HEADERS = frozenset({"x-forwarded-for", "forwarded", "x-real-ip"})
 
 
 @dataclass(frozen=True)
@@ -91,6 +104,9 @@ class Limits:
     handshake: float = HANDSHAKE_TIMEOUT  # seconds a socket may take to finish its handshake
     lists_per_minute: int = 30  # lists of the open tables asked from one address a minute
     tables_listed: int = 50  # open tables in one list at most (the newest)
+    #: seconds a message for a table another process of a shared store serves waits for it to be let go
+    #: of (its lease released, or run out: a shared store's lease is 10 s)
+    lease_wait: float = 12.0
 
 
 @dataclass(eq=False)
@@ -105,6 +121,7 @@ class Client:
     bad: int = 0  # refused messages, less those forgiven since
     last_bad: float = 0.0  # from when the next one is forgiven
     outbox: asyncio.Queue[str | None] = field(default_factory=lambda: asyncio.Queue())
+    closing: str = ""  # why the connection is closed once what waits in its outbox is sent
 
 
 class TooManyTries(IllegalMove):
@@ -150,8 +167,10 @@ class Hall:
         self.swept = clock()
         self.unkept: set[str] = set()  # tables changed since the store last failed to keep them
         self.moves = 0  # acknowledged changes, for the benchmark
+        self.metrics = Metrics()  # for /metrics
         now = clock()
-        for data in store.tables():
+        # a shared store's tables are served by several processes: each table is read when it is asked for
+        for data in () if store.shared else store.tables():
             try:
                 room = Room.from_data(data, now)
             except (KeyError, TypeError, ValueError) as e:
@@ -169,6 +188,7 @@ class Hall:
         address = ws.client if isinstance(ws, Counted) else _address(ws)
         client = Client(ws, address, allowance=float(self.limits.burst), checked=self.clock())
         writer = asyncio.create_task(self._write(client))
+        self.metrics.connections += 1
         try:
             self._post(client, write("welcome", server=SERVER_NAME, version=VERSION))
             async for frame in ws:
@@ -186,6 +206,7 @@ class Hall:
         except ConnectionClosed:
             pass
         finally:
+            self.metrics.connections -= 1
             self._gone(client)
             writer.cancel()
 
@@ -195,6 +216,8 @@ class Hall:
             while True:
                 text = await client.outbox.get()
                 if text is None:
+                    if client.closing:
+                        await client.ws.close(MOVED, client.closing[:120])
                     return
                 await client.ws.send(text)
 
@@ -212,6 +235,75 @@ class Hall:
             if room is not None and seat is not None:
                 room.depart(seat, now)
                 self._tell_all(room)
+            self._let_go_if_idle(code)
+
+    # --- a shared store: the tables this process serves ---
+
+    def _taken(self, code: str) -> bool:
+        """Whether a new table may not have `code` (in a shared store, the code is reserved if it may)."""
+        return code in self.rooms or not self.store.reserve(code)
+
+    async def _take(self, code: str) -> None:
+        """Serve `code` if another process lets go of it within `lease_wait` (its lease released, or run
+        out: a process killed outright); else the message is refused in `_answer` (ELSEWHERE)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + self.limits.lease_wait
+        while code not in self.rooms:
+            try:
+                self._recall(code)
+                return
+            except TableElsewhere:
+                if loop.time() >= end:
+                    return
+            await asyncio.sleep(TAKE_EVERY)
+
+    def _idle(self, code: str) -> bool:
+        return not self.clients.get(code) and code not in self.thinking and code not in self.unkept
+
+    def _let_go_if_idle(self, code: str) -> None:
+        """A shared store's table no connection of this process is at goes back to the store, for whichever
+        process its next player reaches (a table's bots and clocks wait for its players to come back)."""
+        if self.store.shared and code in self.rooms and self._idle(code):
+            self._forget(code)
+            self.store.release(code)
+
+    def _forget(self, code: str) -> None:
+        self.rooms.pop(code, None)
+        for kept in (self.clients, self.recalled, self.stand_in_failed):
+            kept.pop(code, None)
+        self.listed.pop(code, None)
+
+    def _lose(self, code: str) -> None:
+        """Stop serving `code`, which another process serves now (this one's lease ran out): its
+        connections here are closed once what they were sent is (a client then reconnects, and the proxy
+        takes it to the process that serves the table)."""
+        clients = self.clients.get(code, set())
+        self._forget(code)
+        self.unkept.discard(code)
+        self.metrics.tables_lost += 1
+        log.warning("table %s is served by another process now: its %d connections here are closed", code, len(clients))
+        for client in clients:
+            client.seats.pop(code, None)
+            self._close_soon(client, "the table is served by another server process: connect again")
+
+    def _close_soon(self, client: Client, reason: str) -> None:
+        """Close `client`'s connection once what it was sent is, the answer being made now too."""
+        if not client.closing:
+            client.closing = reason
+            asyncio.get_running_loop().call_soon(client.outbox.put_nowait, None)
+
+    def _renew(self) -> None:
+        """Renew the leases of the tables this process serves; stop serving those it lost, and let go of
+        those no one is at."""
+        try:
+            lost = self.store.renew(set(self.rooms))
+        except StoreError as e:  # tried again at the next tick; a write meanwhile is checked by the store
+            log.error("%s", e)
+            return
+        for code in lost:
+            self._lose(code)
+        for code in list(self.rooms):
+            self._let_go_if_idle(code)
 
     # --- messages ---
 
@@ -255,13 +347,24 @@ class Hall:
             most = f"too many messages: at most {self.limits.per_second:g} a second"
             self._post(client, write("refused", re=re, reason=most))
             return "too many messages" if client.bad >= self.limits.bad_messages else ""
+        code = message.get("code")
+        if self.store.shared and isinstance(code, str) and message["type"] not in LOOKS:
+            await self._take(normal_code(code))
+        began = time.perf_counter()
         try:
             self._answer(client, message)
         except IllegalMove as e:
             self._post(client, write("refused", re=re, reason=_sentence(str(e))))
+        except TableElsewhere as e:
+            log.warning("%s", e)
+            self._post(client, write("refused", re=re, reason=ELSEWHERE))
+            # closed once told: the client connects again, and the proxy takes it where the table is
+            self._close_soon(client, "the table is served by another server process: connect again")
         except StoreError as e:
             log.error("%s", e)
             self._post(client, write("refused", re=re, reason="The server could not keep that move; try again."))
+        finally:
+            self.metrics.answers.observe(time.perf_counter() - began)
         return ""
 
     def _answer(self, client: Client, message: dict[str, Any]) -> None:
@@ -277,7 +380,8 @@ class Hall:
         elif kind == "open_tables":
             self._open_tables(client, message)
         elif kind in ("join", "resume", "watch", "status", "seat_bot", "abort"):
-            room = self._room(client, message["code"], message.get("token") if kind == "resume" else None)
+            token = message.get("token") if kind == "resume" else None
+            room = self._room(client, message["code"], token, claim=kind != "status")
             getattr(self, f"_{kind}")(client, room, message)
         else:
             room = self._room(client, message["code"])
@@ -286,6 +390,7 @@ class Hall:
                 raise IllegalMove("join the table (or come back to your seat) first")
             if kind == "leave":
                 self._leave(client, room)
+                self._let_go_if_idle(room.code)
                 self._post(client, write("ok", re=re))
             elif kind == "chat":
                 self._chat(client, room, seat, message["text"])
@@ -303,12 +408,13 @@ class Hall:
             else:
                 self._act(client, room, seat, message)
 
-    def _room(self, client: Client, code: str, token: str | None = None) -> Room:
-        """The table of `code`. An address that has tried too many wrong codes is refused even a right
-        one for a while (else a guesser would still learn each code it hits), but not at a table its
-        connection is at, nor with a seat's token there (a player coming back)."""
+    def _room(self, client: Client, code: str, token: str | None = None, claim: bool = True) -> Room:
+        """The table of `code` (`claim`: to serve it, else only to show it). An address that has tried too
+        many wrong codes is refused even a right one for a while (else a guesser would still learn each
+        code it hits), but not at a table its connection is at, nor with a seat's token there (a player
+        coming back)."""
         code = normal_code(code)
-        room = self.rooms.get(code) or self._recall(code)
+        room = self.rooms.get(code) or self._recall(code, claim)
         if room is not None and (room.code in client.seats or (token and room.seat_of(token) is not None)):
             return room
         self._tried(client, "no table has that code", right=room is not None)
@@ -350,6 +456,8 @@ class Hall:
             return None
         peer = _address(connection)
         address = connection.client if isinstance(connection, Counted) else peer
+        if request.path.partition("?")[0] == METRICS_PATH:
+            return self._metrics_page(connection, request, peer)
         server = public_server(request.headers, self.doors.proxies.trusts(peer))
         code = table_code(request.path)
         if code is None:
@@ -357,7 +465,7 @@ class Hall:
             page = Page(HTTPStatus.OK, server_page(server)) if root else Page(HTTPStatus.NOT_FOUND, not_found_page())
             return respond(connection, page)
         normal = normal_code(code)
-        room = self.rooms.get(normal) or self._recall(normal)
+        room = self.rooms.get(normal) or self._recall(normal, claim=False)
         try:
             self._tried_from(address, "no table has that code", right=room is not None)
         except TooManyTries:
@@ -369,6 +477,20 @@ class Hall:
             return respond(connection, Page(HTTPStatus.BAD_REQUEST, no_host_page()))
         shown = invitation_page(room.summary(self.clock()), invitation_to(server, room.code), self.download)
         return respond(connection, Page(HTTPStatus.OK, shown))
+
+    def _metrics_page(self, connection: ServerConnection, request: Request, peer: str) -> Response:
+        """The process's metrics in Prometheus's text format, for a scraper on this machine that asks
+        the process itself: never through a proxy (a forwarded request is refused, as from afar)."""
+        forwarded = any(name.lower() in FORWARDED_HEADERS for name in request.headers)
+        if forwarded or not _is_loopback(peer):
+            return respond(connection, Page(HTTPStatus.NOT_FOUND, not_found_page()))
+        phases: dict[str, int] = {}
+        for room in self.rooms.values():
+            phases[room.phase] = phases.get(room.phase, 0) + 1
+        response = connection.respond(HTTPStatus.OK, self.metrics.text(phases, self.moves))
+        del response.headers["Content-Type"]  # the library's, replaced (Headers keeps every value set)
+        response.headers["Content-Type"] = "text/plain; version=0.0.4; charset=utf-8"
+        return response
 
     def _create(self, client: Client, message: dict[str, Any]) -> None:
         open_tables = self.created_by.setdefault(client.address, set())
@@ -410,7 +532,7 @@ class Hall:
                 # few core-hours of search, and with it every rack and bag of the game
                 seed = secrets.randbits(63)
             now = self.clock()
-            code = new_code(lambda c: c in self.rooms or self.store.has(c))  # a table let go of keeps its code
+            code = new_code(self._taken)  # a table let go of keeps its code
             room, host = Room.new(code, game, places, settings, seed, now)
         except ValueError as e:
             raise IllegalMove(str(e)) from None
@@ -442,6 +564,9 @@ class Hall:
             raise IllegalMove("the open tables were asked for too often from your address: wait a minute")
         asked.append(now)
         game = message.get("game")
+        if self.store.shared:  # whichever process serves them
+            self._post(client, write("tables", re=message.get("id"), tables=self._waiting(game, now)))
+            return
         found: list[dict[str, Any]] = []
         for code in reversed(list(self.listed)):
             room = self.rooms.get(code)
@@ -450,6 +575,23 @@ class Hall:
             elif len(found) < self.limits.tables_listed and (game is None or room.game_name == game):
                 found.append(room.listing(now))
         self._post(client, write("tables", re=message.get("id"), tables=found))
+
+    def _waiting(self, game: str | None, now: float) -> list[dict[str, Any]]:
+        """A shared store's open tables, as `_open_tables` lists them: a table this process serves as it
+        is in memory (newer than kept only by its presence), any other as the store keeps it."""
+        found = []
+        for data in self.store.waiting(game, self.limits.tables_listed):
+            room = self.rooms.get(str(data.get("code")))
+            if room is None:
+                try:
+                    room = Room.from_data(data, now)
+                except (KeyError, TypeError, ValueError) as e:
+                    log.error("a kept table could not be read and is left out: %s", str(e)[:200])
+                    continue
+            if room.phase == "waiting":
+                found.append(room.listing(now))
+        found.sort(key=lambda t: -float(t["created"]))
+        return found
 
     def _attach(self, client: Client, room: Room, seat: int | None) -> None:
         old = client.seats.get(room.code, -1)
@@ -576,7 +718,7 @@ class Hall:
         """The new table of `room`'s rematch, kept before anyone is told of it."""
         if len(self.rooms) >= self.limits.tables:
             raise IllegalMove("the server is full: try again later")
-        code = new_code(lambda c: c in self.rooms or self.store.has(c))
+        code = new_code(self._taken)
         again, tokens = room.play_again(code, secrets.randbits(63), self.clock())
         self.rooms[code] = again
         self._keep(again)
@@ -620,12 +762,20 @@ class Hall:
     # --- changes ---
 
     def _keep(self, room: Room) -> None:
-        """Keep `room` as it is now; StoreError (nothing acknowledged) when it cannot be."""
+        """Keep `room` as it is now; StoreError (nothing acknowledged) when it cannot be, TableElsewhere
+        when another process serves it now (and this one stops: what it changed is not kept)."""
+        began = time.perf_counter()
         try:
             self.store.put(room.code, room.game_name, room.phase, room.last_change, room.data())
+        except TableElsewhere:
+            if self.rooms.get(room.code) is room:
+                self._lose(room.code)
+            raise
         except StoreError:
+            self.metrics.store_errors += 1
             self.unkept.add(room.code)
             raise
+        self.metrics.store_writes.observe(time.perf_counter() - began)
         self.unkept.discard(room.code)
         self.moves += 1
 
@@ -676,6 +826,8 @@ class Hall:
         while True:
             await asyncio.sleep(1.0)
             now = self.clock()
+            if self.store.shared:
+                self._renew()
             if now - self.swept >= SWEEP_EVERY:
                 self.sweep(now)
             for room in list(self.rooms.values()):
@@ -708,9 +860,8 @@ class Hall:
         self.swept = now
         for code, room in list(self.rooms.items()):
             if self._forgettable(room, now):
-                del self.rooms[code]
-                for kept in (self.clients, self.recalled, self.stand_in_failed):
-                    kept.pop(code, None)
+                self._forget(code)
+                self.store.release(code)
         for book in (self.tries, self.lists):
             for address, tried in list(book.items()):
                 while tried and now - tried[0] > TRIES_KEPT:
@@ -724,24 +875,33 @@ class Hall:
         for code in [code for code, at in self.clients.items() if not at]:
             del self.clients[code]
 
-    def _recall(self, code: str) -> Room | None:
-        """The finished table `code` read back from the store, where the sweep left it (None: the store
-        has no such table, or cannot read it: the log says which)."""
+    def _recall(self, code: str, claim: bool = True) -> Room | None:
+        """The finished table `code` read back from the store, where the sweep left it, or in a shared
+        store any table, then served here (`claim`; else only shown: TableElsewhere when another process
+        serves it). None: the store has no such table, or cannot read it: the log says which."""
         if not code:
             return None
         try:
-            data = self.store.get(code)
+            data = self.store.get(code, claim)
             if data is None:
                 return None
             room = Room.from_data(data, self.clock())
+        except TableElsewhere:
+            raise
         except StoreError as e:
             log.error("table %s could not be read back: %s", code, e)
             return None
         except (KeyError, TypeError, ValueError) as e:
             log.error("the kept table %s could not be read and is left out: %s", code, str(e)[:200])
+            if claim:
+                self.store.release(code)
             return None
+        if self.store.shared and not claim:
+            return room
         self.rooms[room.code] = room
         self.recalled[room.code] = self.clock()
+        if self.store.shared and room.settings.public and room.phase == "waiting":
+            self.listed[room.code] = None
         return room
 
     def _stand_in(self, room: Room, seat: int, level: str | None, now: float) -> None:
@@ -789,6 +949,13 @@ def _first_answer(
 def _address(connection: ServerConnection) -> str:
     peer = connection.remote_address
     return canonical(str(peer[0])) if isinstance(peer, tuple) and peer else "?"
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:  # no address known ("?")
+        return False
 
 
 def _sentence(text: str) -> str:

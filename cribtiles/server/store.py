@@ -1,6 +1,6 @@
-"""Where the server keeps its tables: one interface (`TableStore`), so that a database server could hold
-them without touching the game, and the store every server has, SQLite in its data folder
-(`SqliteStore`). A table's change is written, in one transaction, before the move that made it is
+"""Where the server keeps its tables: one interface (`TableStore`), which a database server shared by
+several server processes also answers (`pgstore`, PostgreSQL), and the store every server has, SQLite in
+its data folder (`SqliteStore`). A table's change is written, in one transaction, before the move that made it is
 acknowledged: a server killed at any moment comes back with every acknowledged move (issue 31).
 
 `SqliteStore` writes a table whole now and then (its snapshot) and, in between, only what changed since
@@ -58,8 +58,36 @@ class StoreError(Exception):
     """The store cannot keep a table: the move that changed it is not acknowledged."""
 
 
+class TableElsewhere(StoreError):
+    """Another server process serves the table (a shared store's lease): this one neither reads nor
+    writes it, and a change it made is not acknowledged."""
+
+
 class TableStore(Protocol):
-    """What the server asks of where its tables are kept."""
+    """What the server asks of where its tables are kept. A `shared` store (PostgreSQL) is used by several
+    server processes at once: a process reads a table when it is first asked for it (`get`, which takes
+    its lease), renews the leases of the tables it serves (`renew`) and lets go of those no one is at
+    (`release`); a store of one process takes every call as granted."""
+
+    shared: bool
+
+    def reserve(self, code: str) -> bool:
+        """Take `code` for a new table if no table has it (atomically, in a shared store)."""
+        ...
+
+    def renew(self, codes: set[str]) -> set[str]:
+        """Go on serving `codes`; those this process may serve no more."""
+        ...
+
+    def release(self, code: str) -> None:
+        """This process stops serving `code` (kept as last written)."""
+        ...
+
+    def waiting(self, game: str | None, most: int) -> list[dict[str, Any]]:
+        """A shared store's tables anyone may join that wait for players (of `game`, when given), the
+        newest first, `most` at most, as kept: whichever process serves them (a store of one process
+        answers [], its server knows its own)."""
+        ...
 
     def put(self, code: str, game: str, phase: str, updated: float, data: dict[str, Any]) -> None:
         """Keep the table `code` as `data`, durably, before returning; StoreError when it cannot."""
@@ -71,9 +99,11 @@ class TableStore(Protocol):
 
     def has(self, code: str) -> bool: ...
 
-    def get(self, code: str) -> dict[str, Any] | None:
+    def get(self, code: str, claim: bool = True) -> dict[str, Any] | None:
         """The table `code` as kept (None: none is, or it is damaged, which the log says); StoreError
-        when the store cannot be read. A server reads a finished table it let go of this way."""
+        when the store cannot be read. A server reads a finished table it let go of this way, and a shared
+        store's server every table; `claim`: to serve it (TableElsewhere: another process does), else only
+        to show it."""
         ...
 
     def close(self) -> None: ...
@@ -83,7 +113,28 @@ class TableStore(Protocol):
 compact = json.JSONEncoder(separators=(",", ":")).encode
 
 
-class MemoryStore:
+class OneProcess:
+    """What a store of one server process answers of the calls a shared store needs."""
+
+    shared = False
+
+    def has(self, code: str) -> bool:
+        raise NotImplementedError
+
+    def reserve(self, code: str) -> bool:
+        return not self.has(code)
+
+    def renew(self, codes: set[str]) -> set[str]:
+        return set()
+
+    def release(self, code: str) -> None:
+        pass
+
+    def waiting(self, game: str | None, most: int) -> list[dict[str, Any]]:
+        return []
+
+
+class MemoryStore(OneProcess):
     """A store that forgets everything when the server stops (tests, and the benchmark's baseline)."""
 
     def __init__(self) -> None:
@@ -99,7 +150,7 @@ class MemoryStore:
     def has(self, code: str) -> bool:
         return code in self.kept
 
-    def get(self, code: str) -> dict[str, Any] | None:
+    def get(self, code: str, claim: bool = True) -> dict[str, Any] | None:
         text = self.kept.get(code)
         return None if text is None else dict(json.loads(text))
 
@@ -184,7 +235,7 @@ def apply_change(data: dict[str, Any], text: str) -> None:
         data.pop(key, None)
 
 
-class SqliteStore:
+class SqliteStore(OneProcess):
     """Tables in `path`, a SQLite database in write-ahead mode: a commit is in the log before `put`
     returns, so a server process killed after it (kill -9) loses nothing, for the system still holds what
     it wrote. With `synchronous=NORMAL` the log is not flushed to the disk at every commit: a power loss
@@ -288,7 +339,7 @@ class SqliteStore:
     def has(self, code: str) -> bool:
         return self.db.execute("SELECT 1 FROM tables WHERE code = ?", (code,)).fetchone() is not None
 
-    def get(self, code: str) -> dict[str, Any] | None:
+    def get(self, code: str, claim: bool = True) -> dict[str, Any] | None:
         try:
             row = self.db.execute("SELECT data FROM tables WHERE code = ?", (code,)).fetchone()
         except sqlite3.Error as e:

@@ -31,3 +31,23 @@ def test_the_server_benchmark_runs_and_prints_every_figure() -> None:
     assert line["benchmark"] == "server/bench_server"
     assert (line["paced"]["clients"], line["paced"]["tables"], line["paced"]["refused"]) == (4, 2, 0)
     assert line["idle_kb_a_connection"] > 0
+
+
+def test_the_cluster_benchmark_runs_and_prints_its_figures() -> None:
+    """`--cluster 2` (issue 46): two servers on PostgreSQL behind HAProxy, started by deploy/cluster.sh."""
+    from .cluster import needs_cluster
+
+    needs_cluster()
+    tiny = ["--cluster", "2", "--tables", "2", "--think", "0.05", "--seconds", "2", "--flat-seconds", "0"]
+    done = subprocess.run(
+        [sys.executable, str(BENCH), *tiny, "--client-processes", "1"], capture_output=True, text=True, timeout=300
+    )
+    out = done.stdout
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "2 server processes on PostgreSQL behind HAProxy" in out, out
+    # a pair between two games holds 0 to 3 connections (the table's maker, then its seats): not always 4
+    assert re.search(r"paced .*: \d+ connected clients \(the server counted \d+\), 2 tables", out), out
+    acked = re.search(r"([\d.]+) acknowledged moves a second over [\d.]+ s \((\d+) moves of (\d+) sent", out)
+    assert acked is not None and int(acked.group(2)) > 0, out
+    assert re.search(r"PostgreSQL: [\d.]+ ms to keep a change as the servers saw it \(\d+ changes\)", out), out
+    assert " 0 moves refused" in out, out

@@ -27,13 +27,15 @@ from cribtiles.table.saves import save_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.tiles.table import Table
 
+from .conftest import MakeStore
 from .players import WAIT, Player, connected, new_table, turn_of
 from .running import running_server
 
 
 @pytest.fixture
-def server() -> Iterator[tuple[str, Hall]]:
-    with running_server() as running:
+def server(make_store: MakeStore) -> Iterator[tuple[str, Hall]]:
+    """A server on SQLite and one on PostgreSQL (`store_kind`): the same tests pass on both (issue 46)."""
+    with running_server(store=make_store()) as running:
         yield running
 
 

@@ -19,6 +19,7 @@ from cribtiles.online.client import Link, Refused
 from cribtiles.online.cribbage_remote import bot_move as cribbage_move
 from cribtiles.server.front import Hall, Limits
 
+from .conftest import MakeStore
 from .running import running_server
 
 WAIT = 20.0
@@ -176,8 +177,10 @@ def test_a_public_table_takes_no_seed() -> None:
         link.close()
 
 
-def test_the_list_is_bounded_in_size_and_in_how_often_an_address_asks() -> None:
-    with running_server(limits=Limits(tables_listed=2, lists_per_minute=3)) as (url, _hall):
+def test_the_list_is_bounded_in_size_and_in_how_often_an_address_asks(make_store: MakeStore) -> None:
+    """In SQLite and in PostgreSQL alike (issue 46: there, the list is read from the store)."""
+    limits = Limits(tables_listed=2, lists_per_minute=3)
+    with running_server(store=make_store(), limits=limits) as (url, _hall):
         link = connected(url)
         codes = [
             link.request("create", WAIT, game="tiles", seats=[{"kind": "open"}] * 2, public=True)["code"]

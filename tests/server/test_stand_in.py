@@ -14,6 +14,7 @@ from cribtiles.server.rooms import Room, Settings
 from cribtiles.server.tiles_room import STAND_IN_FOR_PASS, TilesGame
 from cribtiles.table.tiles.table import Table
 
+from .conftest import MakeStore
 from .players import Player, connected, new_table
 from .running import running_server
 from .test_rooms import T0, act, person_move, tiles, two_people
@@ -90,12 +91,14 @@ def test_a_stand_in_is_the_same_move_at_a_table_loaded_again() -> None:
     assert made is not None and again is not None and format_move(made.turn.move) == format_move(again.turn.move)
 
 
-def test_through_the_server_the_turn_ends_and_the_table_is_told_why(caplog: pytest.LogCaptureFixture) -> None:
+def test_through_the_server_the_turn_ends_and_the_table_is_told_why(
+    caplog: pytest.LogCaptureFixture, make_store: MakeStore
+) -> None:
     """The bug this mends: the server tried a refused pass every second, logging an error each time, and
-    the turn never ended."""
+    the turn never ended (on SQLite and on PostgreSQL: the stand-in's move is kept as a player's is)."""
     caplog.set_level(logging.INFO, logger="cribtiles.server")
     clock = Clock()
-    with running_server(clock=clock) as (url, hall):
+    with running_server(store=make_store(), clock=clock) as (url, hall):
         maker = connected(url)
         seats = [{"kind": "person", "name": "Ann"}, {"kind": "bot", "level": "easy"}]
         created = new_table(maker, seats, sit=0, seed=SEED, turn_timer=60, on_timeout="pass")

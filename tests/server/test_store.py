@@ -21,6 +21,8 @@ from cribtiles.rules.moves import format_move
 from cribtiles.server.rooms import Room, Settings, read_places
 from cribtiles.server.store import LONG_TEXT, SNAPSHOT_EVERY, MemoryStore, SqliteStore, common_prefix
 
+from .conftest import MakeStore
+
 
 def read_back(path: Path) -> dict[str, dict[str, Any]]:
     """Every table in the store at `path`, as a server started on it would read them."""
@@ -128,9 +130,9 @@ def test_a_store_written_before_changes_were_kept_still_reads(tmp_path: Path) ->
     assert read_back(path) == {"OLDONE": old}
 
 
-def test_a_table_played_move_by_move_comes_back_as_it_was(tmp_path: Path) -> None:
-    path = tmp_path / "tables.sqlite"
-    store = SqliteStore(path)
+def test_a_table_played_move_by_move_comes_back_as_it_was(make_store: MakeStore) -> None:
+    """In SQLite and in PostgreSQL alike (issue 46), read by another store on the same tables."""
+    store = make_store()
     room, _ = Room.new("PLAYED", "tiles", read_places("tiles", [{"kind": "open"}] * 2), Settings(), 5, 1000.0)
     room.take("Ann", 1000.0)
     room.take("Ben", 1000.0)
@@ -147,7 +149,7 @@ def test_a_table_played_move_by_move_comes_back_as_it_was(tmp_path: Path) -> Non
             room.act(seat, {"type": "act", "ply": room.ply, "move": move}, 1000.0 + turn)
             store.put(room.code, "tiles", room.phase, room.last_change, room.data())
             memory.put(room.code, "tiles", room.phase, room.last_change, room.data())
-        kept = read_back(path)["PLAYED"]
+        kept = {data["code"]: data for data in make_store().tables()}["PLAYED"]
         assert kept == json.loads(memory.kept["PLAYED"]) == json.loads(json.dumps(room.data()))
         again = Room.from_data(kept, 2000.0)
         assert again.ply == room.ply and again.game is not None and room.game is not None

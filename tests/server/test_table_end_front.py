@@ -16,13 +16,15 @@ from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Refused
 from cribtiles.server.front import TABLE_SPEAKER, Hall, Limits
 
+from .conftest import MakeStore
 from .players import WAIT, Player, connected, new_table
 from .running import running_server
 
 
 @pytest.fixture
-def server() -> Iterator[tuple[str, Hall]]:
-    with running_server() as running:
+def server(make_store: MakeStore) -> Iterator[tuple[str, Hall]]:
+    """A server on SQLite and one on PostgreSQL (`store_kind`): the same tests pass on both (issue 46)."""
+    with running_server(store=make_store()) as running:
         yield running
 
 

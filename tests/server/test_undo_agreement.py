@@ -18,6 +18,7 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.server.rooms import Room, Settings, UndoAsk
 
+from .conftest import MakeStore
 from .players import Player, connected, new_table
 from .running import running_server
 from .test_rooms import T0, act, kept, make_room, person_move, refused, tiles, two_people
@@ -216,10 +217,10 @@ def test_a_turn_timer_running_out_ends_it() -> None:
     assert told(room, mover)["ended"] == "moved"
 
 
-def test_through_the_front_a_spectator_may_not_answer_and_everyone_is_told() -> None:
+def test_through_the_front_a_spectator_may_not_answer_and_everyone_is_told(make_store: MakeStore) -> None:
     """Over real sockets: Ann asks, the spectator's answer is refused in words, Ben's yes takes the move
-    back, and every connection is sent the request and its end."""
-    with running_server() as (url, _hall):
+    back, and every connection is sent the request and its end (on SQLite and on PostgreSQL)."""
+    with running_server(store=make_store()) as (url, _hall):
         host = connected(url)
         made = new_table(host, [{"kind": "person", "name": "Ann"}, {"kind": "person", "name": "Ben"}], seed=4)
         host.close()
