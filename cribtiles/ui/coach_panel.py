@@ -49,7 +49,7 @@ def _labels(coach: CoachView, exchanging: bool) -> tuple[tuple[str, str, str], .
     return (
         ("hint", "Exchange advice (I)" if advice else "Hint (I)", "Advice (I)" if advice else "Hint (I)"),
         ("plays", "Best plays (B)", "Plays (B)"),
-        ("tiles", "Tiles out (T)", "Tiles (T)"),
+        ("out", "Tiles out (T)", "Tiles (T)"),
     )
 
 
@@ -89,7 +89,7 @@ def coach_layout(snap: TableSnapshot, bottom: int, bar: bool = True) -> CoachLay
         for i, (name, long, short) in enumerate(_labels(coach, snap.exchanging)):
             label = long if art.font(size).size(long)[0] <= bw - 10 else short
             # the tiles out are the uncovered rack's: under the hot seat's curtain there is none to show
-            enabled = coach.may_ask if name != "tiles" else snap.curtain is None
+            enabled = coach.may_ask if name != "out" else snap.curtain is None
             buttons.append((name, (x + i * (bw + gap), y, bw, bh), label, enabled))
         y += bh + pad
     tiles = None
@@ -168,7 +168,7 @@ def draw_coach(surf: Target, snap: TableSnapshot, layout: CoachLayout | None) ->
         on = {
             "hint": coach.hint is not None or coach.advice is not None,
             "plays": coach.candidates is not None,
-            "tiles": coach.tiles_out is not None,
+            "out": coach.tiles_out is not None,
         }[name]
         button(surf, rect, label, enabled, contains(rect, snap.mouse), strong=on)
     if layout.tiles is not None and coach.tiles_out is not None:
