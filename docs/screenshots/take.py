@@ -146,7 +146,15 @@ def around_the_game(play_on, frames, shot) -> None:  # type: ignore[no-untyped-d
     keeper.record_game(match)
     unfinished = play_on(Table.new(parse_players("You,hard"), seed=27), 6)
 
-    app = App(unfinished, Preferences(speed="instant"), keeper, size=(1280, 800), title=True)
+    import tempfile
+    from pathlib import Path
+
+    from cribtiles.app.online_games import OnlineGames
+    from cribtiles.ui.online.services import OnlineServices
+
+    # as the program starts: Online and Your online games on the title from the first frame (issue 44)
+    online = OnlineServices(OnlineGames(Path(tempfile.mkdtemp())))
+    app = App(unfinished, Preferences(speed="instant"), keeper, size=(1280, 800), title=True, online=online)
     frames(app)
     shot(app, "title.png")
     app = App(unfinished, prefs, keeper, size=(1280, 800))
