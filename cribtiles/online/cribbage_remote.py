@@ -23,7 +23,6 @@ from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Mu
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.table.again import AgainAsked, NextTable
 from cribtiles.table.chat import ChatLine, chat_text
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicMove, public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
@@ -31,7 +30,7 @@ from cribtiles.table.session import UndoAsked
 
 from .botclient import SeatPlay
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
-from .ending import TableEnding
+from .ending import EndsElsewhere, TableEnding
 from .presence import Presence
 from .taking_back import asked, ended_words, waiting
 
@@ -171,7 +170,7 @@ class Seen:
         return -1 if self.public is None else self.public.ply
 
 
-class RemoteCribbageSession:
+class RemoteCribbageSession(EndsElsewhere):
     """A `CribbageDriver` over `link` for `seat` at the table `code` (None: a spectator, who sees every
     move as it comes and makes none): the scene sees only what the server sent this seat. The seat's
     moves are sent with the table's ply; the other seats' arrive as states, held until the scene lands
@@ -707,36 +706,8 @@ class RemoteCribbageSession:
         if answer.get("type") == "state":
             self._receive(Seen(answer["state"], int(answer.get(ARRIVAL, 0))))
 
-    def resign(self, seat: int) -> None:
+    def _catch_up(self) -> None:
         self._drain()
-        self._took(self._end.resign(seat))
-
-    @property
-    def pending_again(self) -> AgainAsked | None:
-        self._drain()
-        return self._end.pending
-
-    def ask_again(self, seat: int) -> None:
-        self._took(self._end.ask(seat))
-
-    def answer_again(self, seat: int, yes: bool) -> None:
-        self._drain()
-        self._took(self._end.answer(seat, yes))
-
-    @property
-    def next_table(self) -> NextTable | None:
-        self._drain()
-        return self._end.next_table
-
-    @property
-    def played_again_at(self) -> str | None:
-        self._drain()
-        return self._end.played_again_at
-
-    @property
-    def aborted(self) -> bool:
-        self._drain()
-        return self._end.aborted
 
     def leave(self) -> None:
         """Let the table go: off this player's list of online games (and no more of its states here)."""

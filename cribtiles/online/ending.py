@@ -162,3 +162,52 @@ class TableEnding:
         """This player lets the table go: off their list (the session closes it on the server)."""
         if self.forget is not None:
             self.forget()
+
+
+class EndsElsewhere:
+    """`TableEnds` of a table online, as both games' remote sessions answer it: through the table's
+    `TableEnding` (`_end`), each question asked once what the link heard is taken in (`_catch_up`), each
+    request's answer shown as the table now (`_took`); resigning first shows every state on its way
+    (`_before_resign`). Each session says how it leaves a table (`leave`)."""
+
+    _end: TableEnding
+
+    def _catch_up(self) -> None:
+        raise NotImplementedError
+
+    def _took(self, answer: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+    def _before_resign(self) -> None:
+        self._catch_up()
+
+    def resign(self, seat: int) -> None:
+        self._before_resign()
+        self._took(self._end.resign(seat))
+
+    @property
+    def pending_again(self) -> AgainAsked | None:
+        self._catch_up()
+        return self._end.pending
+
+    def ask_again(self, seat: int) -> None:
+        self._took(self._end.ask(seat))
+
+    def answer_again(self, seat: int, yes: bool) -> None:
+        self._catch_up()
+        self._took(self._end.answer(seat, yes))
+
+    @property
+    def next_table(self) -> NextTable | None:
+        self._catch_up()
+        return self._end.next_table
+
+    @property
+    def played_again_at(self) -> str | None:
+        self._catch_up()
+        return self._end.played_again_at
+
+    @property
+    def aborted(self) -> bool:
+        self._catch_up()
+        return self._end.aborted

@@ -15,7 +15,6 @@ from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, Play, format_move, parse_rack
-from cribtiles.table.again import AgainAsked, NextTable
 from cribtiles.table.chat import ChatLine, chat_text
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
@@ -27,7 +26,7 @@ from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.table import Table
 
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
-from .ending import TableEnding
+from .ending import EndsElsewhere, TableEnding
 from .presence import Presence
 from .taking_back import asked, ended_words, waiting
 
@@ -93,7 +92,7 @@ def _plain(text: str) -> str:
     return text.strip().rstrip(".")
 
 
-class RemoteSession:
+class RemoteSession(EndsElsewhere):
     """A `Session` for `seat` (None: a spectator) at the online table `code`, over `link`, which already
     holds the seat (`link.sit`). `keeper` takes the finished game into this player's history."""
 
@@ -553,36 +552,14 @@ class RemoteSession:
 
     # --- the table's end besides the rules ---
 
-    def resign(self, seat: int) -> None:
+    def _catch_up(self) -> None:
+        self._pump()
+
+    def _took(self, answer: dict[str, Any]) -> None:
+        self._answered(answer)
+
+    def _before_resign(self) -> None:
         self._settle()
-        self._answered(self._end.resign(seat))
-
-    @property
-    def pending_again(self) -> AgainAsked | None:
-        self._pump()
-        return self._end.pending
-
-    def ask_again(self, seat: int) -> None:
-        self._answered(self._end.ask(seat))
-
-    def answer_again(self, seat: int, yes: bool) -> None:
-        self._pump()
-        self._answered(self._end.answer(seat, yes))
-
-    @property
-    def next_table(self) -> NextTable | None:
-        self._pump()
-        return self._end.next_table
-
-    @property
-    def played_again_at(self) -> str | None:
-        self._pump()
-        return self._end.played_again_at
-
-    @property
-    def aborted(self) -> bool:
-        self._pump()
-        return self._end.aborted
 
     def leave(self) -> None:
         """Let the table go: closed here, and off this player's list of online games."""
