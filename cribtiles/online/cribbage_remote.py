@@ -23,14 +23,14 @@ from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Mu
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.table.chat import ChatLine, chat_text
+from cribtiles.table.chat import chat_text
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicMove, public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.session import UndoAsked
 
 from .botclient import SeatPlay
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
-from .ending import EndsElsewhere, TableEnding
+from .ending import SeatOnline, TableEnding
 from .presence import Presence
 from .taking_back import asked, ended_words, waiting
 
@@ -170,7 +170,7 @@ class Seen:
         return -1 if self.public is None else self.public.ply
 
 
-class RemoteCribbageSession(EndsElsewhere):
+class RemoteCribbageSession(SeatOnline):
     """A `CribbageDriver` over `link` for `seat` at the table `code` (None: a spectator, who sees every
     move as it comes and makes none): the scene sees only what the server sent this seat. The seat's
     moves are sent with the table's ply; the other seats' arrive as states, held until the scene lands
@@ -645,34 +645,6 @@ class RemoteCribbageSession(EndsElsewhere):
         if told.get("present") or told.get("away") is None:
             return None
         return float(told["away"]) + max(0.0, time.monotonic() - self._seats_at)
-
-    @property
-    def chat_allowed(self) -> bool:
-        return True
-
-    @property
-    def chat_lines(self) -> tuple[ChatLine, ...]:
-        """The lines said at the table, as this window heard them (the server sends the last again when
-        the table is opened)."""
-        return self.link.chat_lines(self.code)
-
-    @property
-    def where(self) -> tuple[str, str] | None:
-        return self.link.url, self.code
-
-    @property
-    def spectator(self) -> bool:
-        return self.seat is None
-
-    def here(self, present: bool) -> None:
-        """The player looks at this table (`present`), or at something else: only the table on screen
-        is "here" for the others (issue 44, defect 5)."""
-        if self._closed or self.link.holders.get(self.code) is not self:
-            return  # a newer session plays this table now
-        if present and not self.link.holds(self.code):
-            self.link.come_back(self.code, self._token)
-        elif not present and self.link.holds(self.code):
-            self.link.step_away(self.code)
 
     def say(self, text: str) -> None:
         """A line to the table (no control character, cut to the server's limit); it comes back among the

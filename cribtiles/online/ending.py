@@ -10,6 +10,7 @@ from typing import Any
 
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.again import AgainAsked, NextTable
+from cribtiles.table.chat import ChatLine
 
 from .client import Link, NotConnected, Refused
 
@@ -211,3 +212,45 @@ class EndsElsewhere:
     def aborted(self) -> bool:
         self._catch_up()
         return self._end.aborted
+
+
+class SeatOnline(EndsElsewhere):
+    """What both games' remote sessions of a seat (`seat`; None: a spectator's) at table `code` over
+    `link` answer alike: the chat, where the table is, whether this is a spectator's, and being "here"
+    only while the table is on screen. Each session holds `_token` (its seat's, to come back with) and
+    `_closed`, and is the link's holder of its table while it plays it."""
+
+    link: Link
+    code: str
+    seat: int | None
+    _token: str | None
+    _closed: bool
+
+    @property
+    def chat_allowed(self) -> bool:
+        return True
+
+    @property
+    def chat_lines(self) -> tuple[ChatLine, ...]:
+        """The lines said at the table, as this window heard them (the server sends the last again when
+        the table is opened)."""
+        return self.link.chat_lines(self.code)
+
+    @property
+    def where(self) -> tuple[str, str] | None:
+        return self.link.url, self.code
+
+    @property
+    def spectator(self) -> bool:
+        return self.seat is None
+
+    def here(self, present: bool) -> None:
+        """The player looks at this table (`present`), or at something else: only the table on screen
+        is "here" for the others (issue 44, defect 5). Coming back, the server sends the table as it
+        stands, which the session shows as it shows any state."""
+        if self._closed or self.link.holders.get(self.code) is not self:
+            return  # a newer session plays this table now: its presence is that one's
+        if present and not self.link.holds(self.code):
+            self.link.come_back(self.code, self._token)
+        elif not present and self.link.holds(self.code):
+            self.link.step_away(self.code)

@@ -15,7 +15,7 @@ from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, Play, format_move, parse_rack
-from cribtiles.table.chat import ChatLine, chat_text
+from cribtiles.table.chat import chat_text
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.session import Keeps, Session, UndoAsked
@@ -26,7 +26,7 @@ from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.table import Table
 
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
-from .ending import EndsElsewhere, TableEnding
+from .ending import SeatOnline, TableEnding
 from .presence import Presence
 from .taking_back import asked, ended_words, waiting
 
@@ -92,7 +92,7 @@ def _plain(text: str) -> str:
     return text.strip().rstrip(".")
 
 
-class RemoteSession(EndsElsewhere):
+class RemoteSession(SeatOnline):
     """A `Session` for `seat` (None: a spectator) at the online table `code`, over `link`, which already
     holds the seat (`link.sit`). `keeper` takes the finished game into this player's history."""
 
@@ -346,35 +346,6 @@ class RemoteSession(EndsElsewhere):
         if not 0 <= seat < len(seats) or seats[seat].get("present") or seats[seat].get("away") is None:
             return None
         return float(seats[seat]["away"]) + max(0.0, self.clock() - self._latest_at)
-
-    @property
-    def chat_allowed(self) -> bool:
-        return True
-
-    @property
-    def chat_lines(self) -> tuple[ChatLine, ...]:
-        """The lines said at the table, as this window heard them (the server sends the last again when
-        the table is opened)."""
-        return self.link.chat_lines(self.code)
-
-    @property
-    def where(self) -> tuple[str, str] | None:
-        return self.link.url, self.code
-
-    @property
-    def spectator(self) -> bool:
-        return self.seat is None
-
-    def here(self, present: bool) -> None:
-        """The player looks at this table (`present`), or at something else: only the table on screen
-        is "here" for the others (issue 44, defect 5). Coming back, the server sends the table as it
-        stands, which this session shows as it shows any state."""
-        if self._closed or self.link.holders.get(self.code) is not self:
-            return  # a newer session plays this table now: its presence is that one's
-        if present and not self.link.holds(self.code):
-            self.link.come_back(self.code, self._token)
-        elif not present and self.link.holds(self.code):
-            self.link.step_away(self.code)
 
     def say(self, text: str) -> None:
         """A line to the table (its control characters left out, cut to the server's limit); it comes
