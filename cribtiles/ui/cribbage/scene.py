@@ -26,10 +26,9 @@ from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.again import NextTable
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicCounted, PublicMove
 from cribtiles.table.cribbage.session import CribbageDriver
-from cribtiles.table.session import UndoAsked
 from cribtiles.table.settings import Preferences
 
-from ..again import again_question, press_again, resign_question
+from ..again import again_question, resign_question
 from ..chat import CHAT_KEYS, Chat
 from ..chat_paint import history_chips
 from ..config import Keeper
@@ -54,6 +53,7 @@ from .paint import (
     chat_history,
     line_rects,
 )
+from .table_end import Ending, TakingBack, capital
 
 log = logging.getLogger("cribtiles.window")
 
@@ -265,6 +265,8 @@ class CribbageScene:
         self._warm: list[tuple[Card, int]] = []  # card faces to draw ahead of need, one a frame
         self._warm_for: tuple[int, int] = (0, 0)
         self.coach = CribCoach()  # the hint key's discard advice and pegging hint
+        self.ending = Ending(self)  # resigning, playing again online, a table aborted or played again
+        self.taking_back = TakingBack(self)  # undo, and online the requests to take back a move
         self.undos = session.undos  # the take-backs the felt shows: online, one more is made by agreement
         # a replay's words and keys in the prompt and the keys' line (None: a game being played)
         self.replaying: tuple[str, str] | None = None
@@ -273,6 +275,10 @@ class CribbageScene:
         if self.watching:
             self.hold = Hold.NONE
             self._watch_words()
+
+    def refresh(self) -> None:
+        """Ask the session again (a resignation made: the game is over)."""
+        self._refresh()
 
     def _refresh(self) -> None:
         """Ask the session again, once something was done: the public value, your hand, your calls."""
@@ -337,11 +343,11 @@ class CribbageScene:
         waiting = [p for p, laid in enumerate(self.seen.discarded_by) if not laid and p != self.person]
         cards = "crib cards" if self.to_crib == 2 else "crib card"
         if len(waiting) == 1:
-            return f"{_capital(pub.called(waiting[0]))} is choosing {pub.its(waiting[0])} {cards}..."
+            return f"{capital(pub.called(waiting[0]))} is choosing {pub.its(waiting[0])} {cards}..."
         names = [pub.called(p) for p in waiting]
         if not names:
             return "The starter is cut..."
-        return _capital(f"{', '.join(names[:-1])} and {names[-1]} are choosing their crib cards...")
+        return capital(f"{', '.join(names[:-1])} and {names[-1]} are choosing their crib cards...")
 
     @property
     def layout(self) -> CribLayout:
@@ -444,16 +450,16 @@ class CribbageScene:
             elif k in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.ended:
                 self._watch_again()
             return
-        if self.ended and self.asks_again and self._again_key(k):
+        if self.ended and self.asks_again and self.ending.again_key(k):
             return
         if self.resigning:
-            self._resign_key(k)
+            self.ending.resign_key(k)
             return
         if k == pygame.K_r and event.mod & pygame.KMOD_CTRL and not self.ended and self.replaying is None:
-            self._ask_resign()
+            self.ending.ask_resign()
             return
-        if k in (pygame.K_y, pygame.K_n) and not self.ended and self._undo_asked() is not None:
-            self._answer_undo(k == pygame.K_y)
+        if k in (pygame.K_y, pygame.K_n) and not self.ended and self.taking_back.asked() is not None:
+            self.taking_back.answer(k == pygame.K_y)
             return
         if self.ended:
             if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
@@ -491,63 +497,9 @@ class CribbageScene:
         elif k == pygame.K_n:
             self.new_game()
         elif k == pygame.K_u or (k == pygame.K_z and event.mod & pygame.KMOD_CTRL):
-            self._undo()
+            self.taking_back.undo()
         elif self._declaring() or self._claiming():
             self._declare_key(event)
-
-    # --- resigning, and playing a table online again ---
-
-    def _ask_resign(self) -> None:
-        if self.pub.is_over:
-            self.say("The game is over: there is nothing to resign.")
-            return
-        self.resigning = True
-
-    def _resign_key(self, k: int) -> None:
-        """The question before resigning: Y or Enter gives the game up, N or Escape goes back to it."""
-        if k not in (pygame.K_y, pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n, pygame.K_ESCAPE):
-            return
-        self.resigning = False
-        if k in (pygame.K_n, pygame.K_ESCAPE):
-            self.say("", error=False)
-            return
-        try:
-            self.session.resign(self.person)
-        except IllegalMove as e:
-            self.say(sentence(str(e)))
-            return
-        self._refresh()
-        self.say("You resigned.", error=False)
-
-    def _again_key(self, k: int) -> bool:
-        """At the end of a table online: Enter, N (asks) and Y play again, N answers no, L leaves."""
-        if k == pygame.K_l:
-            self.app.leave_table(self.session, "You left the table: it is off Your online games.")
-            return True
-        if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_y) or (
-            k == pygame.K_n and self.session.pending_again is None
-        ):
-            self.again(True)
-            return True
-        if k == pygame.K_n:
-            self.again(False)
-            return True
-        return False
-
-    def again(self, yes: bool) -> None:
-        """Play again (the end card's button, Enter, Y), or N: asked of the others, withdrawn or answered."""
-        words = press_again(self.session, self.pub.names, self.person, yes)
-        if words:
-            self.say(words, error=words.endswith("not played again.") and not yes)
-
-    def _table_gone(self) -> None:
-        """A table online aborted (back to the title, told why), or played again (on to the new one)."""
-        if self.session.aborted:
-            self.app.leave_table(self.session, "The table was aborted before its first move: it ends with no result.")
-            return
-        moving = self.session.next_table
-        if moving is not None:
-            self.app.open_next_table(moving)
 
     def _most(self) -> int:
         return MOST_PEGGED if self._claiming() else MOST_SHOWN
@@ -637,7 +589,7 @@ class CribbageScene:
             return
         claim = self._muggins_offered()
         if claim is not None and not self._lays_on():
-            bot = _capital(self.pub.called(claim.counter))
+            bot = capital(self.pub.called(claim.counter))
             self.say(f"{bot} lays again before you: Enter lets its {claim.cards[-1]} stand, M calls muggins.")
             return
         if self._claiming():  # a card laid with nothing typed says it scores nothing
@@ -710,9 +662,9 @@ class CribbageScene:
         elif kind is ButtonKind.MORE:
             self._step(1)
         elif kind is ButtonKind.UNDO:
-            self._undo()
+            self.taking_back.undo()
         elif kind in (ButtonKind.ALLOW, ButtonKind.REFUSE, ButtonKind.WITHDRAW):
-            self._answer_undo(kind is ButtonKind.ALLOW)
+            self.taking_back.answer(kind is ButtonKind.ALLOW)
 
     # --- the coach ---
 
@@ -773,94 +725,6 @@ class CribbageScene:
         self.cursor = None if self.cursor is None else min(self.cursor, max(0, len(self.hand) - 1))
         self._moved()
         return True
-
-    def _undo(self) -> None:
-        """U (or Ctrl+Z): take back your last decision and the bot's replies after it (where the settings
-        allow it and the table takes moves back), back to the game as you saw it then; said in words."""
-        if not self.takes_back:
-            self.say("The tutorial's moves are not taken back: Escape leaves it.")
-            return
-        if not self.app.prefs.undo:
-            self.say("Undo is off in the settings.")
-            return
-        asked = self.session.pending_undo
-        if asked is not None:  # one request at a time
-            if asked.asker == self.person:
-                self.say(f"Still waiting for {self._named(asked.waiting)} to answer (N withdraws the request).")
-            else:
-                self.say(f"{_capital(self.pub.called(asked.asker))} is asking to take back a move: answer first.")
-            return
-        try:
-            taken = self.session.undo(self.person)
-        except (CribbageError, IllegalMove) as e:
-            self.say(_sentence(str(e)))
-            return
-        if not taken:  # online, asked of the others: the move goes back once every one has agreed
-            waiting = self.session.pending_undo
-            who = "the others" if waiting is None else self._named(waiting.waiting)
-            self.say(f"Asked {who} to let you take back your move.", error=False)
-            self.app.sounds.click()
-            return
-        self.resync()
-        others = f"{self.pub.called(self.pub.bot)}'s" if self.pub.players == 2 else "the others'"
-        self.say(took_back_words(taken, self.person, others), error=False)
-        self.app.sounds.click()
-
-    # --- a request to take back a move, online ---
-
-    def _undo_asked(self) -> UndoAsked | None:
-        """The request waiting that this window answers (it waits for you) or withdraws (yours)."""
-        if self.watching:
-            return None
-        asked = self.session.pending_undo
-        if asked is None or (asked.asker != self.person and self.person not in asked.waiting):
-            return None
-        return asked
-
-    def _named(self, seats: tuple[int, ...]) -> str:
-        """ "Ben", "Ben and Cy", "Ben, Cy and Di" (nobody named: "the others")."""
-        named = [self.pub.called(p) for p in seats if 0 <= p < len(self.pub.names)]
-        if not named:
-            return "the others"
-        return named[0] if len(named) == 1 else f"{', '.join(named[:-1])} and {named[-1]}"
-
-    def _answer_undo(self, yes: bool) -> None:
-        """Y (or Allow) lets the asker take back their move, N (or Refuse) says no; the asker's N (or
-        Withdraw) withdraws the request."""
-        asked = self._undo_asked()
-        if asked is None:
-            return
-        mine = asked.asker == self.person
-        if mine and yes:
-            self.say(f"Still waiting for {self._named(asked.waiting)} to answer (N withdraws the request).")
-            return
-        try:
-            self.session.answer_undo(self.person, yes)
-        except IllegalMove as e:  # answered meanwhile, or the table could not be reached
-            self.say(sentence(str(e)))
-            return
-        asker = self.pub.called(asked.asker)
-        if mine:
-            self.say("You no longer ask to take back your move.", error=False)
-        elif yes:
-            self.say(f"You let {asker} take back a move.", error=False)
-        else:
-            self.say(f"You said no: {asker}'s move stands.", error=False)
-        self.app.sounds.click()
-
-    def _undo_question(self) -> str:
-        """The request waiting, as the prompt asks it ("" when none waits)."""
-        asked = self.session.pending_undo
-        if asked is None or self.watching:
-            return ""
-        waiting = self._named(asked.waiting)
-        if asked.asker == self.person:
-            return f"Waiting for {waiting} to let you take back your move: N or Withdraw withdraws it."
-        asker = _capital(self.pub.called(asked.asker))
-        if self.person in asked.waiting:
-            agreed = f" ({self._named(asked.agreed)} agreed)" if asked.agreed else ""
-            return f"{asker} asks to take back a move{agreed}: Y or Allow lets them, N or Refuse says no."
-        return f"{asker} asks to take back a move: waiting for {waiting}."
 
     def resync(self, session: CribbageDriver | None = None, held: bool = False) -> None:
         """The game changed under the scene (taken back; a replay stepped to another move, `session`):
@@ -958,7 +822,7 @@ class CribbageScene:
         self.now += dt
         if self.message and self.now > self.message_until:
             self.message = ""
-        self._table_gone()
+        self.ending.table_gone()
         if self.session.undos != self.undos:  # a move taken back at the table online, once everyone agreed
             self.resync()
         self.can_undo = self.takes_back and self.app.prefs.undo and self.session.can_undo(self.person)
@@ -1089,7 +953,7 @@ class CribbageScene:
 
     def _buttons(self) -> list[ButtonView]:
         kinds, labels, enabled = self._button_plan()
-        if kinds and self.can_undo and self._undo_asked() is None:  # Undo last in the row, as beside Play
+        if kinds and self.can_undo and self.taking_back.asked() is None:  # Undo last in the row, as beside Play
             kinds, enabled = (*kinds, ButtonKind.UNDO), enabled | {ButtonKind.UNDO}
         rects = self.layout.buttons(kinds)
         return [
@@ -1109,7 +973,7 @@ class CribbageScene:
         mode = self.mode
         if self.ended or table.is_over or self.replaying is not None:
             return (), {}, set()
-        asked = self._undo_asked()
+        asked = self.taking_back.asked()
         if asked is not None:  # the request's answers in the buttons' places (a card laid plays on instead)
             answers = (ButtonKind.WITHDRAW,) if asked.asker == self.person else (ButtonKind.ALLOW, ButtonKind.REFUSE)
             return answers, {}, set(answers)
@@ -1148,7 +1012,7 @@ class CribbageScene:
         if self.resigning:
             question = resign_question(self.pub.names, self.person, False)
             return f"{question} Y or Enter resigns, N or Escape goes back.", True
-        question = self._undo_question()
+        question = self.taking_back.question()
         if question:
             return question, False
         if self.message:
@@ -1156,7 +1020,7 @@ class CribbageScene:
         table = self.pub
         view = self.seen
         actor = self.actor
-        bot, its = _capital(table.called(actor)), table.its(actor)
+        bot, its = capital(table.called(actor)), table.its(actor)
         crib = self.whose(view.dealer)
         if table.is_over:
             return "", False
@@ -1197,7 +1061,7 @@ class CribbageScene:
         claim = self._muggins_offered()
         crib_step = view.show_step == table.players  # the crib is counted last, after every hand
         if claim is not None:
-            other, its = _capital(table.called(claim.counter)), table.its(claim.counter)
+            other, its = capital(table.called(claim.counter)), table.its(claim.counter)
             said = f"{other} says {its} {claim.what} makes {claim.declared}"
             return f"{said}: M calls muggins, Enter lets it stand.", False
         if self.my_turn:
@@ -1210,7 +1074,7 @@ class CribbageScene:
         what = f"{its} crib" if crib_step else f"{its} hand"
         if self.went_on != table.ply:
             return f"Enter or Go on: {table.called(actor)} counts {what}.", False
-        return f"{_capital(table.called(actor))} counts {what}...", False
+        return f"{capital(table.called(actor))} counts {what}...", False
 
     def _lines(self) -> tuple[InfoLine, ...]:
         table = self.pub
@@ -1234,7 +1098,7 @@ class CribbageScene:
             lines.append(InfoLine("The crib has a card from the pack; each lays one more.", "", DIM, -2))
         if view.deal_number == 1 and table.options.variant is Variant.FIVE_CARD:  # pegged before the first card
             pone = (view.dealer + 1) % table.players
-            who = "You" if pone == self.person else _capital(table.called(pone))
+            who = "You" if pone == self.person else capital(table.called(pone))
             lines.append(InfoLine(f"{who}, not dealing: three for last", "+3", _player_colour(pone), -1, (), 1))
         if view.deal_number == 1:  # who deals and why, the first deal through, under what came after it
             cuts = table.cut_words[: len(view.cut_for_deal)]  # a line a round; three for last has its own, above
@@ -1491,34 +1355,6 @@ MUGGINS_KEYS = " · digits say your count · M calls muggins"
 COUNT_KEYS = " · digits say your count"
 
 
-def took_back_words(taken: tuple[Move, ...], person: int, whose: str) -> str:
-    """What an undo took back, in a sentence, `whose` the replies were ("the Medium bot's", "the others'"):
-    "Took back your 7C and the Medium bot's reply."."""
-    first = taken[0]
-    if isinstance(first, Discard):
-        what = f"your discard of {' and '.join(str(c) for c in first.cards)}"
-    elif isinstance(first, PlayCard):
-        what = f"your {first.card}"
-    elif isinstance(first, Count):
-        what = "your count"
-    elif isinstance(first, Muggins):
-        what = "your muggins call" if first.claim else "letting the count stand"
-    else:
-        what = "your go"
-    replies = len(taken) - 1
-    also = f" and {whose} repl{'ies' if replies > 1 else 'y'}" if replies else ""
-    return f"Took back {what}{also}."
-
-
-def _sentence(text: str) -> str:
-    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
-
-
-def _capital(words: str) -> str:
-    """`words` opening a sentence ("the Medium bot" -> "The Medium bot"; a name stays as it is)."""
-    return words[:1].upper() + words[1:]
-
-
 def _far(a: Point, b: Point) -> bool:
     return abs(a[0] - b[0]) + abs(a[1] - b[1]) >= DRAG_START
 
@@ -1532,7 +1368,7 @@ def _player_colour(player: int) -> tuple[int, int, int]:
 def _counted_lines(table: CribbagePublic, counted: PublicCounted, index: int) -> list[InfoLine]:
     """A counted hand in the panel: whose, its total (and what was said), then each combination; while
     the count said aloud waits for an answer, only what was said (the cards are there to be counted)."""
-    whose = "Your" if counted.owner == table.person else _capital(f"{table.called(counted.owner)}'s")
+    whose = "Your" if counted.owner == table.person else capital(f"{table.called(counted.owner)}'s")
     what = "crib" if counted.crib else "hand"
     total = counted.score.total
     cards = (*counted.cards, counted.score.starter)

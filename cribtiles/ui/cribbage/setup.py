@@ -236,7 +236,7 @@ def table_scene(app: Host, table: CribbageTable, notice: str = "") -> CribbageSc
 def online_table_scene(app: Host, driver: CribbageDriver, notice: str = "") -> CribbageScene:
     """The table for a seat online (`driver` speaks to the server): the same scene as at one window;
     its next game is asked of the others there (Play again), and L leaves the table once over."""
-    return CribbageScene(app, driver, notice, lambda scene: scene.again(True), asks_again=True)
+    return CribbageScene(app, driver, notice, lambda scene: scene.ending.again(True), asks_again=True)
 
 
 class Seats(Host, Protocol):
