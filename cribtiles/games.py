@@ -68,6 +68,8 @@ RULE_WORDS = "rule words"
 SEAT_BOT = "seat bot"
 #: And the arena's games of its bots against each other, made from the parsed command line.
 ARENA = "arena"
+#: And a game of the history rebuilt as its table, to be replayed or reviewed (from its `GameSummary`).
+REBUILT = "rebuilt"
 
 
 @dataclass(frozen=True)
@@ -85,7 +87,7 @@ class GameKind:
 
     def part(self, role: str) -> Any:
         """This game's part of the layer that plays `role` (`RULE_WORDS`, `ROOM`, `REMOTE`, `SEATED`,
-        `SEAT_BOT`, `ARENA`); ValueError in words when it has none."""
+        `SEAT_BOT`, `ARENA`, `REBUILT`); ValueError in words when it has none."""
         where = dict(self.parts).get(role)
         if where is None:
             raise ValueError(f"{self.title} has no part for the {role}")
@@ -105,6 +107,7 @@ TILES = GameKind(
         (SEATED, "cribtiles.ui.tiles.game_scene:seat_online"),
         (SEAT_BOT, "cribtiles.online.botclient:TILE_PLAY"),
         (ARENA, "cribtiles.table.arena:tile_arena"),
+        (REBUILT, "cribtiles.table.tiles.replay:past_tile_table"),
     ),
 )
 CRIBBAGE = GameKind(
@@ -119,6 +122,7 @@ CRIBBAGE = GameKind(
         (SEATED, "cribtiles.ui.cribbage.setup:seat_online"),
         (SEAT_BOT, "cribtiles.online.cribbage_remote:SEAT_PLAY"),
         (ARENA, "cribtiles.table.arena:cribbage_arena_of"),
+        (REBUILT, "cribtiles.table.cribbage.replay:past_cribbage_table"),
     ),
 )
 

@@ -27,14 +27,14 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from cribtiles.games import REBUILT, game_named
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.record import save, save_match
 from cribtiles.table.cribbage.ledger import summarize_cribbage
-from cribtiles.table.cribbage.replay import past_cribbage_table
 from cribtiles.table.cribbage.table import CribbageSaveError, CribbageTable
-from cribtiles.table.game_summary import Game, GameSummary
+from cribtiles.table.game_summary import GameSummary
 from cribtiles.table.ledger import Stats, standing, summarize
 from cribtiles.table.saves import load_cribbage, load_table, save_table
 from cribtiles.table.settings import Preferences, read_preferences
@@ -514,35 +514,33 @@ class Store:
         log.info("a game's record was exported to %s", path)
         return f"The game's record was written to {path}; cribtiles replay FILE opens it."
 
-    def past_table(self, game_id: int) -> Table | None:
-        """The table of a finished game, rebuilt from its record in the history (to replay it); None when
-        there is no such game or its record cannot be replayed (then `errors` says so)."""
+    def past_game(self, game_id: int) -> Table | CribbageTable | None:
+        """The table of a finished game of either game, rebuilt from its record in the history by its own
+        game (to replay it); None when there is no such game or its record cannot be replayed (then
+        `errors` says so)."""
         summary = self.history.game(game_id)
         self._history_said()
-        if summary is None or summary.game is not Game.TILES:  # a game of cribbage: `past_cribbage`
+        if summary is None:
             return None
         try:
-            return load_table(summary.record)
-        except Exception as e:  # RecordError in words, or a record the rules cannot replay
+            table: Table | CribbageTable = game_named(summary.game).part(REBUILT)(summary)
+        except Exception as e:  # the record's error in words, or a record the engine cannot replay
             log.warning("game %d of the history could not be rebuilt: %s", game_id, why(e))
             self.errors.append(f"Game {game_id} of the history cannot be replayed ({why(e)}).")
             return None
+        return table
+
+    def past_table(self, game_id: int) -> Table | None:
+        """A tile game of the history, rebuilt (None for a game of cribbage: `past_cribbage`)."""
+        table = self.past_game(game_id)
+        return table if isinstance(table, Table) else None
 
     # --- the history of classic cribbage ---
 
     def past_cribbage(self, game_id: int) -> CribbageTable | None:
-        """The table of a finished game of cribbage, rebuilt from its record in the history (to replay
-        it); None when there is no such game or its record cannot be replayed (then `errors` says so)."""
-        summary = self.history.game(game_id)
-        self._history_said()
-        if summary is None or summary.game is not Game.CRIBBAGE:
-            return None
-        try:
-            return past_cribbage_table(summary)
-        except Exception as e:  # CribbageSaveError in words, or a record the engine cannot replay
-            log.warning("game %d of the history could not be rebuilt: %s", game_id, why(e))
-            self.errors.append(f"Game {game_id} of the history cannot be replayed ({why(e)}).")
-            return None
+        """A game of cribbage of the history, rebuilt (None for a tile game: `past_table`)."""
+        table = self.past_game(game_id)
+        return table if isinstance(table, CribbageTable) else None
 
     def record_cribbage(
         self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)

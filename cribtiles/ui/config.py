@@ -10,14 +10,13 @@ from dataclasses import replace
 from typing import Protocol
 
 from cribtiles.cribbage.game import CribbageState
+from cribtiles.games import REBUILT, game_named
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.table.cribbage.ledger import summarize_cribbage
-from cribtiles.table.cribbage.replay import past_cribbage_table
 from cribtiles.table.cribbage.table import CribbageTable
-from cribtiles.table.game_summary import Game, GameSummary
+from cribtiles.table.game_summary import GameSummary
 from cribtiles.table.ledger import Stats, statistics, summarize
-from cribtiles.table.saves import load_table
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
 
@@ -57,6 +56,11 @@ class Keeper(Protocol):
 
     def statistics(self) -> Stats:
         """The statistics of both games."""
+        ...
+
+    def past_game(self, game_id: int) -> Table | CribbageTable | None:
+        """The table of finished game `game_id` (a `GameSummary.id`) of either game, rebuilt by its own game
+        to be replayed; None if there is none (or it cannot be replayed)."""
         ...
 
     def past_table(self, game_id: int) -> Table | None:
@@ -138,16 +142,21 @@ class NoKeeper:
     def statistics(self) -> Stats:
         return statistics(self.games)
 
+    def past_game(self, game_id: int) -> Table | CribbageTable | None:
+        found = [g for g in self.games if g.id == game_id]
+        table: Table | CribbageTable | None = game_named(found[0].game).part(REBUILT)(found[0]) if found else None
+        return table
+
     def past_table(self, game_id: int) -> Table | None:
-        found = [g for g in self.games if g.id == game_id and g.game is Game.TILES]
-        return load_table(found[0].record) if found else None
+        table = self.past_game(game_id)
+        return table if isinstance(table, Table) else None
 
     def export_game(self, table: Table | CribbageTable) -> str:
         return "There is no data folder here to write the game's record in."
 
     def past_cribbage(self, game_id: int) -> CribbageTable | None:
-        found = [g for g in self.games if g.id == game_id and g.game is Game.CRIBBAGE]
-        return past_cribbage_table(found[0]) if found else None
+        table = self.past_game(game_id)
+        return table if isinstance(table, CribbageTable) else None
 
     def record_cribbage(
         self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)

@@ -188,7 +188,7 @@ class HistoryScene:
             return None
         game = self.games[self.chosen]
         keeper = self.host.keeper
-        table = keeper.past_table(game.id) if game.game is Game.TILES else keeper.past_cribbage(game.id)
+        table = keeper.past_game(game.id)
         if table is None:
             self.message = "This game's record could not be read: it cannot be replayed."
         return table

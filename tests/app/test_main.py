@@ -471,6 +471,6 @@ def test_under_the_hot_seat_curtain_tiles_out_is_flat_like_hint_and_best_plays(t
     monkeypatch.setattr(window.App, "run", fake_run)
     assert main(["--data-dir", str(tmp_path), "--players", "Ann,Ben"]) == 0
     curtain, flat, tiles_out = seen["curtain"]  # type: ignore[misc]
-    assert curtain is not None and flat == {"hint": False, "plays": False, "tiles": False}
+    assert curtain is not None and flat == {"hint": False, "plays": False, "out": False}
     assert seen["t"] == tiles_out  # T behind the curtain changed nothing
-    assert seen["ready"] == (None, {"hint": True, "plays": True, "tiles": True})
+    assert seen["ready"] == (None, {"hint": True, "plays": True, "out": True})
