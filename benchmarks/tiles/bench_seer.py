@@ -141,6 +141,7 @@ def main() -> int:
         f = seer.candidate_figures(pairs)
         moves = [t for g in results for s in g.seats if s.bot == 0 for t in s.move_seconds]
         f["move_seconds"] = {"median": seer.median(moves), "p95": harness.percentile(moves, 0.95)}
+        f["moves_a_game"] = len(moves) / len(results)
         f["seconds"] = seconds
         f["cpu_seconds"] = seer.cpu_seconds() - cpu
         f["game_cpu_seconds"] = f["cpu_seconds"] / len(results)
