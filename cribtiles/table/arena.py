@@ -147,16 +147,24 @@ def arena_bot(arena: Arena, level: str) -> Bot:
     return bot
 
 
-def play_game(arena: Arena, index: int, rotation: int) -> GameResult:
+#: What makes the bot of a seat, given its level and the table it sits at: the arena's own is the
+#: level's bot (`arena_bot`), which sees only its view; a benchmark's yardstick may read the table's
+#: hidden tiles through it (`benchmarks/tiles/bench_seer.py`), a bot of the ladder never does.
+SeatBot = Callable[[str, Table], Bot]
+
+
+def play_game(arena: Arena, index: int, rotation: int, make: SeatBot | None = None) -> GameResult:
     """The game of bag `index` with seating `rotation`, played to the end through the table (the
     same turn loop, Joker manners and records as the window's); a bot that raises is counted a
-    failure and its move replaced by the greedy one, as is an illegal move (by the table)."""
+    failure and its move replaced by the greedy one, as is an illegal move (by the table). `make`:
+    the seats' bots (default: each level's, `arena_bot`)."""
     n = len(arena.levels)
     seating = seatings(n)[rotation]
     game = index * n + rotation
     seats = [Seat(arena.labels[b], arena.levels[b]) for b in seating]
     table = Table.new(seats, arena.options, seed=game_seed(arena.seed, index))
-    bots = [_Watched(arena_bot(arena, arena.levels[b])) for b in seating]
+    made = make or (lambda level, _table: arena_bot(arena, level))
+    bots = [_Watched(made(arena.levels[b], table)) for b in seating]
 
     def choose(request: BotRequest, rng: random.Random) -> tuple[Move, bool]:
         bot = bots[request.seat]
@@ -209,16 +217,17 @@ def _result(
     return GameResult(game, tuple(seats), state.log)
 
 
-def play_seed(arena: Arena, index: int) -> list[GameResult]:
+def play_seed(arena: Arena, index: int, make: SeatBot | None = None) -> list[GameResult]:
     """Every seating of bag `index`: the unit of work of a worker process."""
-    return [play_game(arena, index, r) for r in range(len(arena.levels))]
+    return [play_game(arena, index, r, make) for r in range(len(arena.levels))]
 
 
-def run(arena: Arena, jobs: int = 1, progress: Progress | None = None) -> list[GameResult]:
-    """Play the whole arena (in `jobs` processes), the games in order whatever finished first.
+def run(arena: Arena, jobs: int = 1, progress: Progress | None = None, make: SeatBot | None = None) -> list[GameResult]:
+    """Play the whole arena (in `jobs` processes), the games in order whatever finished first; `make`
+    (which must pickle, for the workers) as in `play_game`.
 
     Ctrl-C (KeyboardInterrupt) ends the workers at once and raises `Interrupted` with the games done."""
-    return run_units(arena.seeds, functools.partial(play_seed, arena), arena.games, jobs, progress)
+    return run_units(arena.seeds, functools.partial(play_seed, arena, make=make), arena.games, jobs, progress)
 
 
 # --- figures ---

@@ -27,6 +27,7 @@ TINY: dict[str, list[str]] = {
     "tiles/bench_opens": ["--games", "1"],
     "tiles/bench_review": ["--players", "medium,easy", "--budget", "0.01"],
     "tiles/bench_rollouts": ["--guesses", "1", "--repeat", "1"],
+    "tiles/bench_seer": ["--games", "2", "--budget", "0.02", "--bots", "seer"],
     "tiles/bench_value_choice": ["--positions", "3", "--guesses", "2", "--candidates", "3"],
     "tiles/bench_value_fit": ["--games", "2"],
     "tiles/bench_value_speed": ["--games", "1", "--repeat", "1"],
@@ -36,6 +37,7 @@ TINY: dict[str, list[str]] = {
     "cribbage/bench_mid": ["hard", "--deals", "2", "--jobs", "1"],
     "cribbage/bench_predict": ["--deals", "2"],
     "cribbage/bench_review": ["--games", "1", "--guesses", "2"],
+    "cribbage/bench_seer": ["--games", "2", "--bots", "hands,seer"],
     "ui/bench_frames": ["--frames", "30", "--starts", "1", "--think", "3"],
     "ui/bench_cribbage_frames": ["--frames", "60"],
     "ui/bench_dirty_frames": ["--frames", "10"],
@@ -109,11 +111,22 @@ def review_window_finished(line: dict[str, Any]) -> None:
     assert line["turns"] == line["game_turns"]
 
 
+def seers_played(line: dict[str, Any]) -> None:
+    # every candidate played its pair of games against Hard without a failure (a seer whose truth was not the
+    # game's would raise, and its moves be replaced)
+    assert list(line["bots"]) in (["seer:0.02"], ["hands", "seer"])
+    for figures in line["bots"].values():
+        assert figures["games"] == 2 and figures["failures"] == 0
+        assert sum(figures["pairs"].values()) == 1
+
+
 #: The benchmarks' own checks, held on their tiny runs.
 CHECKS = {
     "cribbage/bench_mid": differs_nowhere,
     "cribbage/bench_end": differs_nowhere,
     "tiles/bench_value_speed": features_agree,
+    "tiles/bench_seer": seers_played,
+    "cribbage/bench_seer": seers_played,
     "ui/bench_review_window": review_window_finished,
 }
 

@@ -284,10 +284,10 @@ def interrupt_at_bag(monkeypatch: pytest.MonkeyPatch, bag: int) -> None:
     """Ctrl-C while the bag `bag` is being played (in this process: --jobs 1)."""
     real = arena.play_seed
 
-    def play_seed(a: arena.Arena, index: int) -> list[arena.GameResult]:
+    def play_seed(a: arena.Arena, index: int, make: arena.SeatBot | None = None) -> list[arena.GameResult]:
         if index == bag:
             raise KeyboardInterrupt
-        return real(a, index)
+        return real(a, index, make)
 
     monkeypatch.setattr(arena, "play_seed", play_seed)
 

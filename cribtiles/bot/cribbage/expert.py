@@ -239,14 +239,16 @@ def _peg(mover: int, points: int, needs: Needs) -> Needs | float:
     return (left, needs[1]) if mover == 0 else (needs[0], left)
 
 
-def show_leaf(view: CribbageView, theirs_four: Ranks, odds: WinOdds) -> Leaf:
+def show_leaf(view: CribbageView, theirs_four: Ranks, odds: WinOdds, crib: Dist | None = None) -> Leaf:
     """The chance to win once the play is over: the pone counts first, then the dealer's hand and crib,
-    then the next deal. The bot's show is exact; the opponent's is the guessed four's (ranks only)."""
+    then the next deal. The bot's show is exact; the opponent's is the guessed four's (ranks only); the
+    crib's as measured for the two cards laid (`crib_dist`) unless `crib` is given."""
     assert view.starter is not None
     mine = score_show(view.kept, view.starter, False).total
     theirs = rank_points((*theirs_four, view.starter.rank))
     dealer = view.dealer == view.player
-    crib = crib_dist((view.discards[0], view.discards[1]), dealer)
+    if crib is None:
+        crib = crib_dist((view.discards[0], view.discards[1]), dealer)
     memo: dict[Needs, float] = {}
 
     def leaf(a: int, b: int) -> float:
@@ -270,9 +272,13 @@ def show_leaf(view: CribbageView, theirs_four: Ranks, odds: WinOdds) -> Leaf:
     return leaf
 
 
-def win_card(view: CribbageView, guesses: Sequence[Ranks], odds: WinOdds) -> Card:
-    """The card with the best mean chance to win over the guesses at the opponent's hand; among equals
-    the highest."""
+#: What judges the end of a line of the play: the view, the opponent's four (guessed) and the odds.
+LeafMaker = Callable[[CribbageView, Ranks, WinOdds], Leaf]
+
+
+def win_card(view: CribbageView, guesses: Sequence[Ranks], odds: WinOdds, leaf: LeafMaker = show_leaf) -> Card:
+    """The card with the best mean chance to win over the guesses at the opponent's hand, each line's end
+    judged by `leaf`; among equals the highest."""
     count = view.count
     fits = fitting(view.hand, count)
     by_rank: dict[int, Card] = {}
@@ -291,7 +297,7 @@ def win_card(view: CribbageView, guesses: Sequence[Ranks], odds: WinOdds) -> Car
         four = tuple(sorted((*laid, *theirs)))
         solver = solvers.get(four)
         if solver is None:
-            solver = solvers[four] = WinSolver(show_leaf(view, four, odds))
+            solver = solvers[four] = WinSolver(leaf(view, four, odds))
         for r in by_rank:
             totals[r] += solver.play(mine, theirs, pile, count, 0, go, r, needs)
     best = max(by_rank, key=lambda r: (totals[r], value(r), r))
@@ -302,11 +308,16 @@ Guesser = Callable[[CribbageView, int, random.Random], list[Ranks]]
 
 
 def expert_play(
-    guesses: int = EXPERT_GUESSES, within: int = WITHIN, guesser: Guesser = table_guess_hands
+    guesses: int = EXPERT_GUESSES,
+    within: int = WITHIN,
+    guesser: Guesser = table_guess_hands,
+    leaf: LeafMaker = show_leaf,
 ) -> PlayPolicy:
     """The play policy: `guesses` guesses at the opponent's hand per card, made by `guesser`, weighed by
-    Hard's look-ahead far from the end and by the chance to win near it (within `within`); in the variants,
-    Hard's. With Hard's guesser and budget it chooses as Hard far from the end."""
+    Hard's look-ahead far from the end and by the chance to win near it (within `within`, each line's end
+    judged by `leaf`); in the variants, Hard's. With Hard's guesser and budget it chooses as Hard far from
+    the end. `guesser` and `leaf` are where the play meets the unseen cards: a benchmark's seer
+    (`benchmarks/cribbage/bench_seer.py`) is told the truth there, a bot of the ladder never is."""
     if guesses < 1:
         raise ValueError(f"the Expert bot needs at least one guess at the opponent's hand, not {guesses}")
 
@@ -316,7 +327,7 @@ def expert_play(
         hands = guesser(view, guesses, rng)
         if not near_the_end(view, within):  # Hard's look-ahead, over these guesses
             return lookahead_card(view.hand, view.pile, opponent_gone(view), hands, needs_near_the_end(view))
-        return win_card(view, hands, default_win_odds())
+        return win_card(view, hands, default_win_odds(), leaf)
 
     return play
 

@@ -31,7 +31,7 @@ from .base import Clock
 from .endgame import ENDGAME_MARGIN, EndgameResult, solve_view
 from .equity import KEPT_DEBT, Candidate, bag_weight, exchange_candidate, rank_plays
 from .exchange import stuck_move
-from .infer import kept_sets, pick_known
+from .infer import Kept, kept_sets, pick_known
 from .leave import KINDS, MAX_LEAVE, LeaveTable, default_leave
 from .sampling import determinize
 from .value import Value, default_value
@@ -212,6 +212,13 @@ class ExpertBot:
             return cands[0].move
         return self._simulate(view, cands, rng, deadline, leave)
 
+    def guess(self, view: PlayerView, rng: random.Random, inferred: dict[int, list[Kept]]) -> GameState:
+        """One guess of the hidden tiles for a round of continuations: a world drawn at random from those the
+        view allows, the opponents holding tiles `inferred` from their last plays. The one place the search
+        meets the unseen, so that a benchmark's seer (`benchmarks/tiles/bench_seer.py`) can be told the
+        truth here; a bot of the ladder never is."""
+        return determinize(view, rng, pick_known(inferred, rng, view.unseen) if inferred else None)
+
     def _simulate(
         self, view: PlayerView, cands: list[Candidate], rng: random.Random, deadline: float, leave: LeaveTable
     ) -> Move:
@@ -225,7 +232,7 @@ class ExpertBot:
         while len(alive) > 1:
             if self.clock() + per * len(alive) > deadline:
                 break  # a whole round would not fit: every candidate keeps the same number of samples
-            guess = determinize(view, rng, pick_known(inferred, rng, view.unseen) if inferred else None)
+            guess = self.guess(view, rng, inferred)
             for s in alive:
                 started = self.clock()
                 s.add(rollout(guess, s.candidate.move, view.player, leave, turns, s.candidate.score, value, weight))

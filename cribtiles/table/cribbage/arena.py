@@ -23,7 +23,7 @@ import functools
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,18 +134,26 @@ class GameResult:
     moves: tuple[str, ...]  # the game's record, as notation
 
 
-def play_game(arena: CribbageArena, game: int) -> GameResult:
+#: What makes the bot of a seat, given its level and the table it sits at: the arena's own is the
+#: level's bot, which sees only its view; a benchmark's yardstick may read the table's hidden cards
+#: through it (`benchmarks/cribbage/bench_seer.py`), a bot of the ladder never does.
+SeatBot = Callable[[str, CribbageTable], CribbageBot]
+
+
+def play_game(arena: CribbageArena, game: int, make: SeatBot | None = None) -> GameResult:
     """Game number `game` of the run, played to the end at the cribbage table (its turn loop and its
-    bots' requests, as in the window)."""
+    bots' requests, as in the window); `make`: the seats' bots (default: each level's)."""
     rotation = seating(game, arena.bots)
     players = arena.options.variant.players
     seats = tuple(arena.bot_at(rotation, p) for p in range(players))
-    bots: list[CribbageBot] = [make_cribbage_bot(arena.levels[b]) for b in seats]
     seed = game_seed(arena.seed, game // arena.bots)
     names = tuple(arena.labels[b] if players == arena.bots else f"{arena.labels[b]}@{p}" for p, b in enumerate(seats))
     table = CribbageTable(
         new_game(seed, names, arena.options), seats=[Seat(names[p], arena.levels[b]) for p, b in enumerate(seats)]
     )
+
+    made = make or (lambda level, _table: make_cribbage_bot(level))
+    bots = [made(arena.levels[b], table) for b in seats]
 
     def choose(request: BotRequest[CribbageView], rng: random.Random) -> tuple[Move, bool]:
         move, failure = choose_reporting(bots[request.seat], request.view, rng)
@@ -192,14 +200,17 @@ def _seat_results(
     )
 
 
-def play_pair(arena: CribbageArena, pair: int) -> list[GameResult]:
+def play_pair(arena: CribbageArena, pair: int, make: SeatBot | None = None) -> list[GameResult]:
     """Both games of a pair (the three of a rotation with three bots): the unit of work of a worker process."""
-    return [play_game(arena, arena.bots * pair + k) for k in range(arena.bots)]
+    return [play_game(arena, arena.bots * pair + k, make) for k in range(arena.bots)]
 
 
-def run(arena: CribbageArena, jobs: int = 1, progress: Progress | None = None) -> list[GameResult]:
-    """Play every game (in `jobs` processes), the results in game order whatever finished first."""
-    return run_units(arena.pairs, functools.partial(play_pair, arena), arena.games, jobs, progress)
+def run(
+    arena: CribbageArena, jobs: int = 1, progress: Progress | None = None, make: SeatBot | None = None
+) -> list[GameResult]:
+    """Play every game (in `jobs` processes), the results in game order whatever finished first; `make`
+    (which must pickle, for the workers) as in `play_game`."""
+    return run_units(arena.pairs, functools.partial(play_pair, arena, make=make), arena.games, jobs, progress)
 
 
 # --- figures ---

@@ -1,0 +1,90 @@
+"""What the two seers' benchmarks share (issue 47): reading a candidate's paired games against Hard (the
+same seed played twice, seats swapped) as a win rate with its intervals, the luck left to it (the games it
+loses, the pairs it loses from both seats) and its gain over another candidate on the same seeds.
+`tiles/bench_seer.py` and `cribbage/bench_seer.py` play the games through the arena of their game."""
+
+from __future__ import annotations
+
+import resource
+import statistics
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import harness
+
+from cribtiles.table.arena_core import wilson_interval
+
+
+@dataclass(frozen=True)
+class Pair:
+    """One seed's two games for a candidate: its share of each win (1, a half for a tie, 0) and spread."""
+
+    shares: tuple[float, float]
+    spreads: tuple[float, float]
+
+    @property
+    def share(self) -> float:
+        return sum(self.shares) / 2
+
+
+def candidate_figures(pairs: Sequence[Pair]) -> dict[str, object]:
+    """A candidate's figures over its pairs: games, the win rate with its Wilson interval over games (as
+    the arena gives it) and the interval of the mean over pairs (Student's t, which the pairing earns), the
+    spread a game, and the luck: the share of games it loses (Wilson), and the pairs it wins from both
+    seats, splits, and loses from both seats."""
+    games = 2 * len(pairs)
+    wins = sum(sum(p.shares) for p in pairs)
+    low, high = wilson_interval(wins, games)
+    _, half = harness.mean_ci([p.share for p in pairs])
+    lost = games - wins
+    lost_low, lost_high = wilson_interval(lost, games)
+    spread, spread_half = harness.mean_ci([sum(p.spreads) / 2 for p in pairs])
+    return {
+        "games": games,
+        "win_rate": wins / games,
+        "ci95_wilson": [low, high],
+        "ci95_paired": half,
+        "spread": {"mean": spread, "ci95": spread_half},
+        "lost": {"share": lost / games, "ci95_wilson": [lost_low, lost_high]},
+        "pairs": {
+            "won_both": sum(p.shares == (1.0, 1.0) for p in pairs),
+            "split": sum(0.0 < sum(p.shares) < 2.0 for p in pairs),
+            "lost_both": sum(p.shares == (0.0, 0.0) for p in pairs),
+        },
+    }
+
+
+def gain(pairs: Sequence[Pair], base: Sequence[Pair]) -> dict[str, float]:
+    """The candidate's win rate less `base`'s, seed by seed (the same seeds, in order), with the 95%
+    interval of that mean difference: how far it is above the base beyond the luck both met."""
+    if len(pairs) != len(base):
+        raise ValueError(f"{len(pairs)} pairs cannot be set beside {len(base)}")
+    mean, half = harness.mean_ci([p.share - b.share for p, b in zip(pairs, base, strict=True)])
+    return {"mean": mean, "ci95": half}
+
+
+def line(label: str, figures: dict[str, object]) -> str:
+    """One candidate's figures for people (with its seconds a game, `game_seconds` and `game_cpu_seconds`)."""
+    f = figures
+    low, high = f["ci95_wilson"]  # type: ignore[misc]
+    spread = f["spread"]
+    lost = f["lost"]
+    pairs = f["pairs"]
+    assert isinstance(spread, dict) and isinstance(lost, dict) and isinstance(pairs, dict)
+    return (
+        f"{label:<14} {f['games']:>5} games  won {f['win_rate']:6.1%} [{low:6.1%}, {high:6.1%}] "
+        f"(± {f['ci95_paired']:.1%} paired)  spread {spread['mean']:+7.2f} ± {spread['ci95']:.2f}  "
+        f"lost {lost['share']:6.1%}  pairs won/split/lost {pairs['won_both']}/{pairs['split']}/{pairs['lost_both']}"
+        f"  {f['game_seconds']:.1f} s, {f['game_cpu_seconds']:.1f} CPU s a game"
+    )
+
+
+def cpu_seconds() -> float:
+    """CPU seconds of this process and of its children reaped so far (an arena's workers, once it ends)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
+def median(values: Sequence[float]) -> float:
+    return statistics.median(values) if values else 0.0

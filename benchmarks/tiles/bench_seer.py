@@ -1,0 +1,160 @@
+"""The seer's bound on the tile game (issue 47): `python benchmarks/tiles/bench_seer.py` plays the Expert
+told everything hidden (the seer), told only the other rack (the rack-only seer), and the Expert itself,
+each over the same paired games against Hard, and prints their win rates with 95% intervals, the luck
+left to each and the seers' gain over the Expert.
+
+Each candidate is `KIND[:SECONDS]` (`--bots seer:1,racks:1,expert:0.25,expert:1`; without seconds,
+`--budget`): `expert` is the Expert as it ships; `seer` is the Expert's own search whose every guess of
+the hidden tiles (`ExpertBot.guess`) is the truth: the other rack, the bag in its order and the game's
+seed (which orders the bag after an exchange); `racks` is told the other rack and draws the bag at random
+from the rest. Their search is the Expert's in all else: Hard's 40 best candidates, three turns of the
+fast policy, the exact endgame once the bag is empty, the same budget in `--clock` seconds. Told the
+truth, every round of continuations is the same, so the seer weighs each candidate once (six rounds, then
+all but the best fall behind) and answers well within its budget.
+
+The games are the arena's (`cribtiles arena --bots expert,hard --seed S` plays the same bags, seeds and
+turns' generators; the seat's bot is made here, `arena.play_game`'s `make`): every seed is played twice,
+the seats swapped, and every candidate meets the same seeds, so its gain over the first candidate is
+taken seed by seed. The seer lives here and never in a bot of the ladder.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/: the shared harness
+
+import harness
+import seer
+
+from cribtiles.bot.tiles.base import Bot
+from cribtiles.bot.tiles.levels import make_bot
+from cribtiles.bot.tiles.sampling import determinize
+from cribtiles.bot.tiles.simulate import DEFAULT_BUDGET, ExpertBot
+from cribtiles.rules.game import GameState, PlayerView
+from cribtiles.rules.moves import Move
+from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.tiles import Tile
+from cribtiles.table import arena
+from cribtiles.table.tiles.table import Table
+
+KINDS = ("expert", "seer", "racks")
+
+
+@dataclass
+class Seer(ExpertBot):
+    """The Expert whose guesses of the hidden tiles are the truth at `table`: the whole state (`bag`), or
+    the other racks with the bag drawn at random from the tiles left (not `bag`). Two players only."""
+
+    name: str = "seer"
+    infer: bool = False  # the truth needs no inference
+    table: Table | None = None
+    bag: bool = True
+    #: The truth of the move being chosen, read from the table once a move.
+    world: GameState | None = field(default=None, repr=False)
+
+    def choose(self, view: PlayerView, rng: Any, budget: float | None = None) -> Move:
+        assert self.table is not None, "a seer sits at a table"
+        truth = self.table.state
+        if truth.current != view.player or truth.racks[view.player] != view.rack or truth.board != view.board:
+            raise RuntimeError("the table's state is not the game of this view")
+        self.world = truth
+        return super().choose(view, rng, budget)
+
+    def guess(self, view: PlayerView, rng: Any, inferred: dict[int, list[tuple[Tile, ...]]]) -> GameState:
+        assert self.world is not None
+        if self.bag:
+            return self.world
+        return determinize(view, rng, {p: self.world.racks[p] for p in range(view.players) if p != view.player})
+
+
+@dataclass(frozen=True)
+class Seat:
+    """The maker of a seat's bot (`arena.SeatBot`): Hard for "hard", the candidate for "expert"."""
+
+    kind: str
+    budget: float
+    clock: str
+
+    def __call__(self, level: str, table: Table) -> Bot:
+        if level == "hard":
+            return make_bot("hard")
+        tick = arena.CLOCKS[self.clock]
+        if self.kind == "expert":
+            return ExpertBot(budget=self.budget, clock=tick)
+        return Seer(name=self.kind, budget=self.budget, clock=tick, table=table, bag=self.kind == "seer")
+
+
+def parse_bots(text: str, budget: float) -> list[tuple[str, float]]:
+    out = []
+    for item in text.split(","):
+        kind, _, seconds = item.strip().partition(":")
+        if kind not in KINDS:
+            raise SystemExit(f"bench_seer: a candidate is one of {', '.join(KINDS)}, not {kind!r}")
+        out.append((kind, float(seconds) if seconds else budget))
+    return out
+
+
+def pairs_of(results: list[arena.GameResult]) -> list[seer.Pair]:
+    """The candidate's (bot 0's) pairs: games 2k and 2k+1 are seed k with the seats swapped."""
+    out = []
+    for k in range(0, len(results), 2):
+        shares, spreads = [], []
+        for game in results[k : k + 2]:
+            seat = next(i for i, s in enumerate(game.seats) if s.bot == 0)
+            finals = [s.final for s in game.seats]
+            shares.append(game.seats[seat].share)
+            spreads.append(float(arena.spread(finals, seat)))
+        out.append(seer.Pair((shares[0], shares[1]), (spreads[0], spreads[1])))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--bots", default="expert,racks,seer", help="candidates KIND[:SECONDS], kinds " + ",".join(KINDS))
+    ap.add_argument(
+        "--budget", type=float, default=DEFAULT_BUDGET, help=f"seconds a move (the Expert's {DEFAULT_BUDGET})"
+    )
+    ap.add_argument("--games", type=int, default=400, help="games for each candidate, two a seed (400)")
+    ap.add_argument("--seed", type=int, default=1, help="the run's seed, as the arena's (1)")
+    ap.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
+    ap.add_argument("--clock", choices=tuple(arena.CLOCKS), default="cpu", help="what a budget counts (cpu)")
+    args = ap.parse_args()
+    bots = parse_bots(args.bots, args.budget)
+    seeds = max(1, -(-args.games // 2))
+    print(f"{len(bots)} candidates against Hard, {2 * seeds} paired games each, seed {args.seed}, {args.clock} seconds")
+    figures: dict[str, Any] = {}
+    all_pairs: list[list[seer.Pair]] = []
+    for kind, budget in bots:
+        label = f"{kind}:{budget:g}"
+        setup = arena.Arena(("expert", "hard"), seeds, args.seed, RuleOptions(), budget, args.clock)
+        games = functools.partial(arena.run, setup, args.jobs, make=Seat(kind, budget, args.clock))
+        cpu = seer.cpu_seconds()
+        results, seconds = harness.timed(games)
+        pairs = pairs_of(results)
+        f = seer.candidate_figures(pairs)
+        moves = [t for g in results for s in g.seats if s.bot == 0 for t in s.move_seconds]
+        f["move_seconds"] = {"median": seer.median(moves), "p95": harness.percentile(moves, 0.95)}
+        f["moves_a_game"] = len(moves) / len(results)
+        f["seconds"] = seconds
+        f["cpu_seconds"] = seer.cpu_seconds() - cpu
+        f["game_cpu_seconds"] = f["cpu_seconds"] / len(results)
+        f["failures"] = sum(s.failures for g in results for s in g.seats if s.bot == 0)
+        f["game_seconds"] = seconds / len(results) * min(args.jobs, len(results))
+        if all_pairs:
+            f["gain_over_first"] = seer.gain(pairs, all_pairs[0])
+        all_pairs.append(pairs)
+        figures[label] = f
+        print(seer.line(label, f), flush=True)
+    harness.report(__file__, seed=args.seed, clock=args.clock, seeds=seeds, jobs=args.jobs, bots=figures)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,153 @@
+"""The seers of `benchmarks/*/bench_seer.py` (issue 47) really see: every world the tile seer's search
+draws is the table's true state, the rack-only seer's holds the true racks and a bag drawn at random, and
+the cribbage seer's guess, crib and starter are the table's."""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from cribtiles.bot.cribbage.discard import rank_points, splits
+from cribtiles.bot.cribbage.levels import make_cribbage_bot
+from cribtiles.bot.tiles.levels import make_bot
+from cribtiles.cribbage.game import new_game as new_cribbage_game
+from cribtiles.cribbage.options import Phase
+from cribtiles.cribbage.show import score_show
+from cribtiles.rules.game import GameState, PlayerView
+from cribtiles.table.cribbage.table import CribbageTable
+from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.table import Table
+
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
+
+
+def bench(name: str) -> ModuleType:
+    """The benchmark `name` (as `tiles/bench_seer`) imported as a module, beside the shared harness."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        spec = importlib.util.spec_from_file_location(name.replace("/", "_"), BENCHMARKS / f"{name}.py")
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # its dataclasses look their module up while being made
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    return module
+
+
+def tile_table(turns: int) -> Table:
+    """A two-player table after `turns` turns of Hard against Hard (seed 3)."""
+    table = Table.new([Seat("Seer", "expert"), Seat("Hard", "hard")], seed=3)
+    hard = make_bot("hard")
+    for turn in range(turns):
+        request = table.bot_request()
+        table.play_bot(hard.choose(request.view, random.Random(turn)), request)
+    return table
+
+
+class Spy:
+    """Records every world the search draws (a mixin before the seer)."""
+
+    seen: list[GameState]
+
+    def guess(self, view: PlayerView, rng: random.Random, inferred: Any) -> GameState:
+        world: GameState = super().guess(view, rng, inferred)  # type: ignore[misc]
+        self.seen.append(world)
+        return world
+
+
+def test_every_world_the_seers_search_draws_is_the_truth() -> None:
+    module = bench("tiles/bench_seer")
+    table = tile_table(6)
+    truth = table.state
+    view = table.view(truth.current)
+    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.05, table=table, bag=True)
+    spy.seen = []
+    spy.choose(view, random.Random(1))
+    assert spy.seen and all(world is truth for world in spy.seen)
+    assert truth.racks[1 - view.player] != view.rack and truth.bags[0]  # there was something hidden to be told
+
+
+def test_the_rack_only_seer_is_told_the_racks_and_draws_the_bag() -> None:
+    module = bench("tiles/bench_seer")
+    table = tile_table(6)
+    truth = table.state
+    view = table.view(truth.current)
+    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.05, table=table, bag=False)
+    spy.seen = []
+    spy.choose(view, random.Random(1))
+    assert len(spy.seen) > 1
+    for world in spy.seen:
+        assert world.racks == truth.racks
+        assert sorted(world.bags[0]) == sorted(truth.bags[0])
+    assert len({world.bags for world in spy.seen}) > 1  # drawn anew each round
+    assert all(world.bags != truth.bags for world in spy.seen)  # ~1 in 10^40 to meet the true order
+
+
+def test_the_expert_itself_draws_worlds_from_the_view() -> None:
+    module = bench("tiles/bench_seer")
+    table = tile_table(6)
+    truth = table.state
+    view = table.view(truth.current)
+    expert = module.Seat("expert", 0.05, "cpu")("expert", table)
+    spy = type("SpyExpert", (Spy, type(expert)), {})(budget=0.05)
+    spy.seen = []
+    spy.choose(view, random.Random(1))
+    assert spy.seen and all(world.racks[1 - view.player] != truth.racks[1 - view.player] for world in spy.seen[:3])
+
+
+def cribbage_table(moves: int) -> CribbageTable:
+    """A cribbage table after `moves` of Hard against Hard (seed 5)."""
+    table = CribbageTable(new_cribbage_game(5, ("Seer", "Hard")), seats=[Seat("Seer", "expert"), Seat("Hard", "hard")])
+    hard = make_cribbage_bot("hard")
+    for move in range(moves):
+        request = table.bot_request()
+        table.play_bot(hard.choose(request.view, random.Random(move)), request)
+    return table
+
+
+def test_the_cribbage_seer_is_told_the_hand_the_crib_and_the_starter() -> None:
+    module = bench("cribbage/bench_seer")
+    table = cribbage_table(0)
+    state = table.state
+    pone = state.current_player
+    assert pone is not None and state.phase is Phase.DISCARD
+    view = table.view(pone)
+    truth = module.Truth(table)
+    assert truth.hand(view, 48, random.Random(1)) == [tuple(sorted(c.rank for c in state.hands[1 - pone]))]
+    # laying first, the seer takes the dealer's two to be those Hard's discard lays from the dealer's six
+    theirs = make_cribbage_bot("hard").choose(table.view(1 - pone), random.Random(2))
+    assert truth.their_laid(view, random.Random(3)) == theirs.cards
+    # its discard is the best of the fifteen on the true starter and the true crib (the pone's crib is the dealer's)
+    starter = state.stock[0]
+
+    def worth(split: Any) -> int:
+        crib = score_show((*split.discarded, *theirs.cards), starter, True).total
+        return score_show(split.kept, starter).total - crib
+
+    chosen = truth.discard(view, random.Random(4))
+    assert worth(chosen) == max(worth(s) for s in splits(view.hand))
+    # in the play, each line ends on the true crib
+    while table.state.phase is not Phase.PLAY:
+        request = table.bot_request()
+        table.play_bot(make_cribbage_bot("hard").choose(request.view, random.Random(0)), request)
+    state = table.state
+    assert state.starter is not None
+    seat = state.current_player
+    assert seat is not None
+    view = table.view(seat)
+    four = (1, 2, 3, 4)
+    leaf = truth.leaf(view, four, module.default_win_odds())
+    crib = score_show(state.crib, state.starter, True).total
+    mine = score_show(view.kept, state.starter).total
+    theirs = rank_points((*four, state.starter.rank))
+    if state.dealer == seat:  # needing just its hand and the true crib it wins (the pone needing 200 cannot first)
+        assert leaf(mine + crib, 200) == 1.0
+        assert leaf(mine + crib + 1, 200) < 1.0
+    else:  # the dealer needing just their hand and the true crib wins
+        assert leaf(mine + 1, theirs + crib) == 0.0
+        assert leaf(mine + 1, theirs + crib + 1) > 0.0
