@@ -46,7 +46,7 @@ def step(state: GameState, rng: random.Random) -> GameState:
     action = rng.choice(state.legal_actions())
     declared = None
     if isinstance(action, Play) and state.options.joker and rng.random() < 0.4:
-        declared = rng.randint(0, score_play(state.board, action).total)
+        declared = rng.randint(0, state.scorer.score(state.board, action).total)
     state = state.apply(action, declared)
     if state.options.joker and rng.random() < 0.3:
         last = state.turns[-1]
