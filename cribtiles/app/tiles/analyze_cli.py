@@ -68,7 +68,7 @@ from cribtiles.rules.errors import NotationError
 from cribtiles.rules.game import RACK_SIZE, PlayerView
 from cribtiles.rules.hands import why_invalid
 from cribtiles.rules.moves import Play
-from cribtiles.rules.scoring import PlayScore, score_play
+from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import Tile, format_tiles, parse_tile
 from cribtiles.terminal import say
 
@@ -331,7 +331,7 @@ def _analyze(board: Board, rack: Sequence[Tile], view: PlayerView, opts: argpars
     every = all_candidates(view, opts.by)
     rows = len(distinct(every, view.rack))
     found = (
-        [s if s.breakdown is not None else _scored(board, s) for s in candidates(view, opts.top, opts.by)]
+        [s if s.breakdown is not None else _scored(view, s) for s in candidates(view, opts.top, opts.by)]
         if every
         else []
     )
@@ -346,6 +346,6 @@ def _analyze(board: Board, rack: Sequence[Tile], view: PlayerView, opts: argpars
     return 0
 
 
-def _scored(board: Board, s: Suggestion) -> Suggestion:
+def _scored(view: PlayerView, s: Suggestion) -> Suggestion:
     assert isinstance(s.move, Play)
-    return replace(s, breakdown=score_play(board, s.move))
+    return replace(s, breakdown=view.scorer.score(view.board, s.move))
