@@ -18,7 +18,7 @@ from .board import Board
 from .errors import IllegalMove
 from .moves import Play
 from .options import RuleOptions
-from .scoring import STANDARD_BONUSES, Bonuses, PlayScore, score_laid, score_play
+from .scoring import NO_BONUSES, STANDARD_BONUSES, Bonuses, PlayScore, score_laid, score_play
 from .tiles import Tile
 
 
@@ -31,8 +31,7 @@ class Scorer:
     >>> play = parse_move("e7=AL f7=2L g7=3L h7=4L i7=5L")
     >>> Scorer.of(RuleOptions()).score(Board.empty(), play).total
     37
-    >>> from .scoring import NO_BONUSES
-    >>> Scorer(NO_BONUSES).score(Board.empty(), play).total
+    >>> Scorer.of(RuleOptions(bonuses=False)).score(Board.empty(), play).total
     7
     """
 
@@ -40,8 +39,8 @@ class Scorer:
 
     @classmethod
     def of(cls, options: RuleOptions) -> Scorer:
-        """The scorer of a game played under `options` (no option changes scoring yet)."""
-        return STANDARD_SCORER
+        """The scorer of a game played under `options`."""
+        return STANDARD_SCORER if options.bonuses else _NO_BONUSES
 
     def score(self, board: Board, play: Play) -> PlayScore:
         """Check `play` on `board` and score it; IllegalMove, saying why, if it breaks a rule."""
@@ -86,3 +85,4 @@ class Scorer:
 
 #: The scorer of the standard rules (the default options): the rule book's examples, the puzzles.
 STANDARD_SCORER = Scorer(STANDARD_BONUSES)
+_NO_BONUSES = Scorer(NO_BONUSES)

@@ -38,6 +38,9 @@ MODES = [
     (2, "mode=solitaire"),
     (2, "mode=solitaire,exchange=any-time,joker=on"),
     (4, "joker=on"),
+    (2, "bonuses=off"),
+    (3, "joker=on,bonuses=off"),
+    (2, "mode=solitaire,bonuses=off"),
 ]
 
 

@@ -110,6 +110,19 @@ def test_the_compiled_features_are_the_references_to_the_last_bit(
 
 
 @needs_compiled
+@pytest.mark.parametrize("table", [TABLES[0], TABLES[3]])
+def test_without_bonuses_the_compiled_features_are_the_references(table: tuple[int, bool, int, int]) -> None:
+    """The bonuses are an argument of the features too: with none (bonuses=off) both paths agree, and
+    where a one-colour line of five is open the board reads differently from the standard rules'."""
+    differ = 0
+    for view in views_of(*table)[::3]:
+        off = replace(view, options=replace(view.options, bonuses=False))
+        assert_same(off)
+        differ += reference_position_features(fresh(off)) != reference_position_features(fresh(view))
+    assert differ > 0
+
+
+@needs_compiled
 def test_the_value_is_the_same_on_both_paths() -> None:
     model = default_value()
     assert model is not None
