@@ -3,7 +3,7 @@ score, the value of the tiles they keep and Hard's equity; the hint (exactly Har
 exchange advisor; the tiles still out; a note after a play; the Expert's simulated evaluation.
 
 Nothing here ranks plays anew: the ranking is Hard's (`equity.rank_plays`), the simulation Expert's
-(`simulate.rollout` on `sampling.determinize`), the scores the engine's (`score_play`).
+(`simulate.rollout` on `sampling.determinize`), the scores the game's scorer's (`view.scorer`).
 """
 
 from __future__ import annotations
@@ -18,10 +18,10 @@ from cribtiles.counting import RANKS, CombinationKind
 from cribtiles.quoting import quoted
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import RACK_SIZE, PlayerView
-from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.rules.options import RuleOptions
-from cribtiles.rules.scoring import PlayScore, ScoredLine, score_play
+from cribtiles.rules.scorer import Scorer
+from cribtiles.rules.scoring import PlayScore, ScoredLine
 from cribtiles.rules.tiles import (
     COLOURS,
     SIX,
@@ -78,7 +78,7 @@ class Suggestion:
     leave: float  # what Hard adds for the tiles kept (the leave table, weighed against the end)
     equity: float  # Hard's evaluation: score + leave + its threat terms, what it ranks by
     expert: float | None = None  # Expert's simulated evaluation, once it has run
-    breakdown: PlayScore | None = None  # the engine's score_play result, for a play
+    breakdown: PlayScore | None = None  # the game scorer's breakdown, for a play
     alike: tuple[Move, ...] = ()  # the same play with equal ranks' colours in another order (`distinct`)
     opening: Opening | None = None  # what the play opens or closes for the reply (`opens.opening`)
 
@@ -162,7 +162,7 @@ def breakdown_words(result: PlayScore) -> str:
     """The breakdown on one line: each line with its ranks, points and combinations, then the bonuses.
 
     >>> from cribtiles.rules import parse_move
-    >>> breakdown_words(score_play(Board.empty(), parse_move("f7=4L g7=5D h7=6L")))
+    >>> breakdown_words(Scorer().score(Board.empty(), parse_move("f7=4L g7=5D h7=6L")))
     'row 7 (4 5 6) 5: fifteen 2, run 3; first play +10'
     """
     parts = [
@@ -195,7 +195,7 @@ def _suggestion(view: PlayerView, c: Candidate, leave: LeaveFn) -> Suggestion:
 
 def _with_breakdown(view: PlayerView, s: Suggestion) -> Suggestion:
     if isinstance(s.move, Play):
-        return replace(s, breakdown=score_play(view.board, s.move))
+        return replace(s, breakdown=view.scorer.score(view.board, s.move))
     return s
 
 
@@ -393,11 +393,11 @@ def tiles_out(view: PlayerView) -> tuple[TilesOut, ...]:
 # --- after a play ---
 
 
-def after_play_note(board_before: Board, rack_before: Sequence[Tile], played: Play) -> str:
+def after_play_note(board_before: Board, rack_before: Sequence[Tile], played: Play, scorer: Scorer) -> str:
     """A quiet note after a play: 'best was f7=5D g7=TL for 18 (you scored 12)', or "" when the play
-    scored as much as any (the best by score; ties between plays go by notation)."""
-    scored = score_play(board_before, played).total
-    plays = scored_plays(board_before, rack_before)
+    scored as much as any (the best by score, by the game's `scorer`; ties between plays go by notation)."""
+    scored = scorer.score(board_before, played).total
+    plays = scorer.scored_plays(board_before, rack_before)
     if not plays:
         return ""
     best, points = min(plays, key=lambda ps: (-ps[1], str(ps[0])))

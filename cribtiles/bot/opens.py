@@ -25,9 +25,8 @@ from dataclasses import dataclass
 from cribtiles.rules.board import Board, Square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import PlayerView
-from cribtiles.rules.movegen import single_tile_scores
 from cribtiles.rules.moves import Move, Play
-from cribtiles.rules.scoring import score_play
+from cribtiles.rules.scorer import Scorer
 from cribtiles.rules.squares import SQUARES
 from cribtiles.rules.tiles import Colour, Tile
 
@@ -56,7 +55,8 @@ class Reading:
     counts: tuple[int, ...]  # how many of each kind the pool holds
     drawn: int  # the tiles on the replier's rack
     best: dict[int, tuple[int, ...]]
-    singles: dict[int, tuple[int, ...]]  # `movegen.single_tile_scores(board)`: by square, by face
+    singles: dict[int, tuple[int, ...]]  # `scorer.single_tile_scores(board)`: by square, by face
+    scorer: Scorer  # the game's
 
     def kinds_at(self, pos: int, level: int) -> frozenset[int]:
         """The kinds (indices into `kinds`) that make `level` or more on square `pos`."""
@@ -73,14 +73,14 @@ class Reading:
         return sum(self.counts[k] for k in kinds)
 
 
-def read_board(board: Board, pool: Sequence[Tile], drawn: int) -> Reading:
-    """`board` read for a replier holding `drawn` tiles drawn from `pool`."""
+def read_board(board: Board, pool: Sequence[Tile], drawn: int, scorer: Scorer) -> Reading:
+    """`board` read for a replier holding `drawn` tiles drawn from `pool`, plays scored by `scorer`."""
     kinds = tuple(sorted({t.rack_form for t in pool}))
     counts = tuple(sum(t.rack_form == k for t in pool) for k in kinds)
     faces = [tuple(f.code for f in k.faces) for k in kinds]
-    singles = single_tile_scores(board)
+    singles = scorer.single_tile_scores(board)
     best = {pos: tuple(max(scores[c] for c in fs) for fs in faces) for pos, scores in singles.items()}
-    return Reading(board, kinds, counts, drawn, best, singles)
+    return Reading(board, kinds, counts, drawn, best, singles, scorer)
 
 
 def replier(view: PlayerView) -> int | None:
@@ -170,7 +170,7 @@ def _reply_line(r: Reading, square: Square, tile: Tile, prefer: frozenset[Square
     scores = r.singles[square.pos]
     face = max(tile.faces, key=lambda f: (scores[f.code], -f.code))
     try:
-        lines = score_play(r.board, Play.of([(square, face)])).lines
+        lines = r.scorer.score(r.board, Play.of([(square, face)])).lines
     except (IllegalMove, ValueError):
         lines = ()
     if not lines:
@@ -207,7 +207,7 @@ def opening(view: PlayerView, play: Play, before: Reading | None = None) -> Open
         before = reading(view)
         if before is None:
             return None
-    after = read_board(view.board.place(play.placements), _pool_of(before), before.drawn)
+    after = read_board(view.board.place(play.placements), _pool_of(before), before.drawn, before.scorer)
     played = frozenset(play.squares)
     for level in (VERY_HOT, HOT):
         was, now = before.chance(level), after.chance(level)
@@ -239,7 +239,7 @@ def reading(view: PlayerView) -> Reading | None:
     pool = reply_pool(view, who)
     if not pool:
         return None
-    return read_board(view.board, pool, min(view.rack_sizes[who], len(pool)))
+    return read_board(view.board, pool, min(view.rack_sizes[who], len(pool)), view.scorer)
 
 
 def opening_of(view: PlayerView, move: Move, before: Reading | None = None) -> Opening | None:

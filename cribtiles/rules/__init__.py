@@ -14,7 +14,8 @@ from .movegen import has_legal_play, legal_plays, scored_plays
 from .moves import Exchange, Move, Pass, Placement, Play, format_move, format_rack, parse_move, parse_rack
 from .options import RuleOptions
 from .record import GameRecord, load, load_match, record_of, replay, save, save_match
-from .scoring import Bonus, BonusKind, PlayScore, ScoredLine, is_legal_play, score_play
+from .scorer import Scorer
+from .scoring import Bonus, Bonuses, BonusKind, PlayScore, ScoredLine, is_legal_play, score_play
 from .tiles import Colour, Tile, full_set, parse_tile
 
 __all__ = [
@@ -23,6 +24,7 @@ __all__ = [
     "Board",
     "Bonus",
     "BonusKind",
+    "Bonuses",
     "Colour",
     "Combination",
     "CombinationKind",
@@ -47,6 +49,7 @@ __all__ = [
     "RecordError",
     "RuleOptions",
     "ScoredLine",
+    "Scorer",
     "Square",
     "Tile",
     "Turn",

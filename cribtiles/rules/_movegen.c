@@ -6,6 +6,8 @@
  * test_fast_movegen.py holds the two to it. It knows nothing of the rules' tables by itself: movegen.py
  * hands it the valid-line table, the placement objects, the Play class and the colours once, through
  * init(). Standard C99 and the Python C API only, so that any compiler setuptools finds can build it.
+ * Nor does it know the rules in force: what each bonus is worth (scoring.Bonuses, a tuple of three ints)
+ * is an argument of every call, as it is of movegen.py's functions.
  *
  * It also computes what the learned value reads of a position (features(), at the end): the bots'
  * cribtiles/bot/tiles/value_features.py is its reference, and tests/bot/tiles/test_value_compiled.py
@@ -38,8 +40,34 @@ static PyObject *placements_table = NULL; /* PLACEMENTS, kept alive for the borr
 static PyObject *placement_of[SQUARES][NFACES];
 static PyTypeObject *play_type = NULL;
 static PyObject *light_colour = NULL, *dark_colour = NULL;
-static int bonus_points = 10;
 static int blocked_square[SQUARES];
+
+/* What each bonus is worth under the rules in force (scoring.Bonuses; 0: not played). */
+typedef struct {
+    int first_play, five_tiles, one_colour;
+} Bonuses;
+
+/* A Bonuses from its Python value (a tuple of three ints from 0 to 1000); 0, or -1 with an exception set. */
+static int read_bonuses(PyObject *value, Bonuses *out) {
+    if (!PyTuple_Check(value) || PyTuple_GET_SIZE(value) != 3) {
+        PyErr_SetString(PyExc_TypeError, "the bonuses must be a tuple of three ints (scoring.Bonuses)");
+        return -1;
+    }
+    int got[3];
+    for (int i = 0; i < 3; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(value, i));
+        if (v == -1 && PyErr_Occurred()) return -1;
+        if (v < 0 || v > 1000) {
+            PyErr_SetString(PyExc_ValueError, "a bonus is worth 0 to 1000 points");
+            return -1;
+        }
+        got[i] = (int)v;
+    }
+    out->first_play = got[0];
+    out->five_tiles = got[1];
+    out->one_colour = got[2];
+    return 0;
+}
 
 static inline uint32_t slot_of(uint64_t key) {
     return (uint32_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> (64 - TABLE_BITS));
@@ -57,9 +85,8 @@ static inline int valid_line(uint64_t key) {
 
 static PyObject *init(PyObject *self, PyObject *args) {
     PyObject *valid, *placements, *play, *light, *dark, *blocked;
-    int bonus;
-    if (!PyArg_ParseTuple(args, "O!O!O!OOiO", &PyDict_Type, &valid, &PyTuple_Type, &placements, &PyType_Type,
-                          &play, &light, &dark, &bonus, &blocked))
+    if (!PyArg_ParseTuple(args, "O!O!O!OOO", &PyDict_Type, &valid, &PyTuple_Type, &placements, &PyType_Type,
+                          &play, &light, &dark, &blocked))
         return NULL;
     PyTypeObject *pt = (PyTypeObject *)play;
     if (!PyType_IsSubtype(pt, &PyTuple_Type) || pt->tp_dictoffset != 0 || pt->tp_itemsize != sizeof(PyObject *)) {
@@ -123,7 +150,6 @@ static PyObject *init(PyObject *self, PyObject *args) {
     Py_XSETREF(light_colour, light);
     Py_INCREF(dark);
     Py_XSETREF(dark_colour, dark);
-    bonus_points = bonus;
     ready = 1;
     Py_RETURN_NONE;
 }
@@ -171,14 +197,15 @@ static int board_codes(PyObject *cells, int *codes) {
 }
 
 /* Cross-checks: for each empty square with tiles beside it in the direction of `step`, the score of
- * that cross line with each face placed (one-colour bonus included), -1 where it would be invalid. */
+ * that cross line with each face placed (its one-colour bonus, `one_colour` points, included), -1 where it
+ * would be invalid. */
 typedef struct {
     int has[SQUARES];
     int16_t score[SQUARES][NFACES];
     int16_t top[SQUARES]; /* the best of a square's scores (-1: no face may go there) */
 } Cross;
 
-static void cross_table(const int *codes, int step, Cross *out) {
+static void cross_table(const int *codes, int step, int one_colour, Cross *out) {
     for (int i = 0; i < SQUARES; i++) {
         out->has[i] = 0;
         if (codes[i] != EMPTY) continue;
@@ -202,7 +229,7 @@ static void cross_table(const int *codes, int step, Cross *out) {
             int v = count + 1 <= MAX_LINE ? valid_line(key0 + face_key[f]) : -1;
             if (v >= 0 && count + 1 == MAX_LINE) {
                 int c = colours | colour_bit[f];
-                if (c == 1 || c == 2) v += bonus_points;
+                if (c == 1 || c == 2) v += one_colour;
             }
             out->score[i][f] = (int16_t)v;
             if (v > out->top[i]) out->top[i] = (int16_t)v;
@@ -549,8 +576,8 @@ static PyObject *kept_choice(const Sink *sink, const int *rack_codes, int n, PyO
 /* Every legal filling of one window's empty squares, with its score (movegen._emit). 1 when the sink
  * wants no more (ANY found one), 0 to go on, -1 on error. */
 static int emit(Sink *sink, const Rack *rack, int k, const int *empties, const Cross *cross, uint64_t key0,
-                int colours, int length, int first_bonus) {
-    int fixed = first_bonus + (k == MAX_LINE ? bonus_points : 0);
+                int colours, int length, int first_bonus, const Bonuses *bonuses) {
+    int fixed = first_bonus + (k == MAX_LINE ? bonuses->five_tiles : 0);
     int free_window = 1, reach = 0; /* reach: the most the cross lines can add */
     for (int i = 0; i < k; i++)
         if (cross->has[empties[i]]) {
@@ -570,7 +597,7 @@ static int emit(Sink *sink, const Rack *rack, int k, const int *empties, const C
         for (int v = groups[g].first; v < groups[g].first + groups[g].count; v++) {
             int base = main_line + fixed;
             int c = colours | variants[v].mask;
-            if (length == MAX_LINE && (c == 1 || c == 2)) base += bonus_points;
+            if (length == MAX_LINE && (c == 1 || c == 2)) base += bonuses->one_colour;
             if (sink->mode == BEST && base + reach <= sink->best) continue; /* cannot beat the best */
             const unsigned char *o = orderings + (size_t)variants[v].first * k;
             for (int n = 0; n < variants[v].count; n++, o += k) {
@@ -598,8 +625,8 @@ static int emit(Sink *sink, const Rack *rack, int k, const int *empties, const C
 /* movegen._generate: windows across, then down; in each, lines top to bottom (left to right), window
  * starts in order, window ends in order. 0, 1 (stopped early), or -1 on error. */
 static int walk(Sink *sink, const int *codes, int first, const Rack *rack, int nrack, const Cross *down,
-                const Cross *across_cross) {
-    int first_bonus = first ? bonus_points : 0;
+                const Cross *across_cross, const Bonuses *bonuses) {
+    int first_bonus = first ? bonuses->first_play : 0;
     for (int pass = 0; pass < 2; pass++) {
         int across = pass == 0;
         int step = across ? 1 : SIZE, stride = across ? SIZE : 1;
@@ -637,7 +664,7 @@ static int walk(Sink *sink, const int *codes, int first, const Rack *rack, int n
                             if (cross->has[empties[i]]) touches = 1;
                         if (!touches) continue;
                     }
-                    int r = emit(sink, rack, k, empties, cross, key0, colours, b - a + 1, first_bonus);
+                    int r = emit(sink, rack, k, empties, cross, key0, colours, b - a + 1, first_bonus, bonuses);
                     if (r) return r;
                 }
             }
@@ -646,15 +673,16 @@ static int walk(Sink *sink, const int *codes, int first, const Rack *rack, int n
     return 0;
 }
 
-/* generate(cells, rack, mode[, want[, values]]): the plays of a rack (a tuple of at most MAX_RACK tiles)
- * on a board (its cells): mode 0 a list of (Play, score), 1 a list of Play, 2 whether any play exists, 3
+/* generate(cells, rack, mode, bonuses[, want[, values]]): the plays of a rack (a tuple of at most MAX_RACK
+ * tiles) on a board (its cells), scored with `bonuses` (scoring.Bonuses): mode 0 a list of (Play, score), 1 a list of Play, 2 whether any play exists, 3
  * the best score (-1 when there is no play), 4 the `want` best-scoring (Play, score), best first (the
  * earlier play of the walk first among equal scores, as a stable sort of mode 0's list would), 5 of
  * those `want`, the one (Play, score) whose score plus `values`[rank key of the tiles it keeps] is
  * greatest (the first such; None when there is no play). */
 static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs < 3 || nargs > 5) {
-        PyErr_SetString(PyExc_TypeError, "generate(cells, rack, mode[, want[, values]]) takes 3 to 5 arguments");
+    if (nargs < 4 || nargs > 6) {
+        PyErr_SetString(PyExc_TypeError,
+                        "generate(cells, rack, mode, bonuses[, want[, values]]) takes 4 to 6 arguments");
         return NULL;
     }
     if (!ready) {
@@ -669,10 +697,12 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
                         "generate: mode is 0 (scored), 1 (legal), 2 (any), 3 (best), 4 (top) or 5 (keeping)");
         return NULL;
     }
+    Bonuses bonuses;
+    if (read_bonuses(args[3], &bonuses) < 0) return NULL;
     long want = 0;
     PyObject *values = NULL;
     if (mode == TOP || mode == KEEPING) {
-        want = nargs >= 4 ? PyLong_AsLong(args[3]) : -1;
+        want = nargs >= 5 ? PyLong_AsLong(args[4]) : -1;
         if (want == -1 && PyErr_Occurred()) return NULL;
         if (want < 1 || want > MAX_TOP) {
             PyErr_Format(PyExc_ValueError, "generate: modes 4 and 5 want 1 to %d plays", MAX_TOP);
@@ -680,11 +710,11 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
         }
     }
     if (mode == KEEPING) {
-        if (nargs != 5 || !PyDict_Check(args[4])) {
+        if (nargs != 6 || !PyDict_Check(args[5])) {
             PyErr_SetString(PyExc_TypeError, "generate: mode 5 takes a dict of values by rank key");
             return NULL;
         }
-        values = args[4];
+        values = args[5];
     }
     if (!PyTuple_Check(rack_tiles) || PyTuple_GET_SIZE(rack_tiles) > MAX_RACK) {
         PyErr_Format(PyExc_ValueError, "generate: the rack must be a tuple of at most %d tiles", MAX_RACK);
@@ -723,12 +753,12 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyErr_NoMemory();
         err = -1;
     } else {
-        cross_table(codes, SIZE, down);
-        cross_table(codes, 1, across);
+        cross_table(codes, SIZE, bonuses.one_colour, down);
+        cross_table(codes, 1, bonuses.one_colour, across);
         /* The plays hold no cycles, and a cycle collection while the list grows would walk the list
          * again and again (most of the time of a large list): collect once, afterwards, if at all. */
         int collecting = PyGC_Disable();
-        err = walk(&sink, codes, tiles == 0, &rack, n < MAX_LINE ? n : MAX_LINE, down, across) < 0 ? -1 : 0;
+        err = walk(&sink, codes, tiles == 0, &rack, n < MAX_LINE ? n : MAX_LINE, down, across, &bonuses) < 0 ? -1 : 0;
         if (collecting) PyGC_Enable();
     }
     rack_free(&rack);
@@ -856,14 +886,15 @@ static void board_lines(const int *codes, int *out) {
 static int kind_of_code(int code) { return code % 13 == 8 ? code - 3 : code; } /* a 9 is its 6/9 tile */
 static int kind_index(int kind) { return kind - (kind > 8) - (kind > 21); }  /* kind code -> 0..23 */
 
-/* features(cells, rack, unseen, drawn, hot, very_hot): what value_features reads of a position, as
+/* features(cells, rack, unseen, drawn, hot, very_hot, bonuses): what value_features reads of a position, as
  * ((the 16 BOARD_FEATURES as floats), (rack count value, rack 5s, rack 10s-Ks, rack A-4s, rack pairs,
  * rack's most of one colour, unseen tiles, unseen 5s, unseen 10s-Ks, unseen A-4s, unseen light)).
  * `drawn` is the size of the rack the opponent's reply is drawn as; a square is hot where a tile makes
  * `hot` points or more (very hot: `very_hot`). value_features._board_counts is the reference. */
 static PyObject *features(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
-    if (nargs != 6) {
-        PyErr_SetString(PyExc_TypeError, "features(cells, rack, unseen, drawn, hot, very_hot) takes 6 arguments");
+    if (nargs != 7) {
+        PyErr_SetString(PyExc_TypeError,
+                        "features(cells, rack, unseen, drawn, hot, very_hot, bonuses) takes 7 arguments");
         return NULL;
     }
     if (!ready) {
@@ -882,6 +913,8 @@ static PyObject *features(PyObject *self, PyObject *const *args, Py_ssize_t narg
         return NULL;
     }
     int hot = (int)hot_l, very_hot = (int)very_hot_l;
+    Bonuses bonuses;
+    if (read_bonuses(args[6], &bonuses) < 0) return NULL;
     if (!PyTuple_Check(rack_tiles) || PyTuple_GET_SIZE(rack_tiles) > MAX_RACK) {
         PyErr_Format(PyExc_ValueError, "features: the rack must be a tuple of at most %d tiles", MAX_RACK);
         return NULL;
@@ -931,8 +964,8 @@ static PyObject *features(PyObject *self, PyObject *const *args, Py_ssize_t narg
         PyMem_Free(across);
         return PyErr_NoMemory();
     }
-    cross_table(codes, SIZE, down);
-    cross_table(codes, 1, across);
+    cross_table(codes, SIZE, bonuses.one_colour, down);
+    cross_table(codes, 1, bonuses.one_colour, across);
     /* per square touching a tile, per kind: the best single-tile score there (-1: the kind cannot go) */
     int kind_best[NKINDS], anchors = 0, dead = 0, hot10 = 0, hot20 = 0, my_hot10 = 0, my_single = 0;
     for (int i = 0; i < NKINDS; i++) kind_best[i] = -1;
@@ -983,7 +1016,9 @@ static PyObject *features(PyObject *self, PyObject *const *args, Py_ssize_t narg
             PyErr_NoMemory();
             err = -1;
         } else {
-            err = walk(&sink, codes, tiles == 0, &rack, n < MAX_LINE ? n : MAX_LINE, down, across) < 0 ? -1 : 0;
+            err = walk(&sink, codes, tiles == 0, &rack, n < MAX_LINE ? n : MAX_LINE, down, across, &bonuses) < 0
+                      ? -1
+                      : 0;
         }
         rack_free(&rack);
         best = sink.best;
@@ -1023,13 +1058,15 @@ fail:
 
 static PyMethodDef methods[] = {
     {"init", init, METH_VARARGS,
-     "init(valid_lines, placements, play_type, light, dark, bonus, blocked): the rules' tables, once."},
+     "init(valid_lines, placements, play_type, light, dark, blocked): the rules' tables, once."},
     {"generate", (PyCFunction)(void (*)(void))generate, METH_FASTCALL,
-     "generate(cells, rack, mode[, want[, values]]): mode 0 [(Play, score)], 1 [Play], 2 whether any play "
+     "generate(cells, rack, mode, bonuses[, want[, values]]): scored with bonuses (first play, five tiles, "
+     "one colour); mode 0 [(Play, score)], 1 [Play], 2 whether any play "
      "exists, 3 the best score (-1: none), 4 the `want` best [(Play, score)], 5 of those the (Play, score) "
      "best by score + values[rank key kept] (None: no play)."},
     {"features", (PyCFunction)(void (*)(void))features, METH_FASTCALL,
-     "features(cells, rack, unseen, drawn, hot, very_hot): what the learned value reads of a position, as "
+     "features(cells, rack, unseen, drawn, hot, very_hot, bonuses): what the learned value reads of a "
+     "position, as "
      "(the 16 board features, the rack's and the tiles unseen's 11 counts); see value_features.py."},
     {NULL, NULL, 0, NULL},
 };

@@ -11,13 +11,13 @@ def init(
     play_type: type[Play],
     light: Colour,
     dark: Colour,
-    bonus: int,
     blocked: Iterable[int],
 ) -> None: ...
 def generate(
     cells: tuple[Tile | None, ...],
     rack: tuple[Tile, ...],
     mode: int,
+    bonuses: tuple[int, int, int],
     want: int = ...,
     values: dict[int, float] = ...,
 ) -> list[tuple[Play, int]] | list[Play] | bool | int | tuple[Play, int] | None: ...
@@ -28,4 +28,5 @@ def features(
     drawn: int,
     hot: int,
     very_hot: int,
+    bonuses: tuple[int, int, int],
 ) -> tuple[tuple[float, ...], tuple[int, ...]]: ...

@@ -24,7 +24,8 @@ from .errors import IllegalMove, NotationError
 from .movegen import has_legal_play, legal_plays
 from .moves import Exchange, Move, Pass, Play, parse_move
 from .options import ExchangeRule, RuleOptions, Start
-from .scoring import PlayScore, score_laid, score_play
+from .scorer import Scorer
+from .scoring import PlayScore
 from .tiles import Colour, Tile, colour_set, format_tiles, full_set, rack_counter, rank_word, remove_tiles
 
 _T = TypeVar("_T")
@@ -194,6 +195,11 @@ class GameState:
         """What each player takes from the game: 1 shared among the winners once it is over, 0 before."""
         return self.outcome.returns() if self.outcome else (0.0,) * self.players
 
+    @property
+    def scorer(self) -> Scorer:
+        """How a play scores in this game (its rule options' bonuses): the one scorer of its plays."""
+        return Scorer.of(self.options)
+
     def bag_of(self, player: int) -> int:
         return player if self.options.solitaire else 0
 
@@ -303,7 +309,7 @@ class GameState:
 
     def _play(self, play: Play, declared: int | None) -> GameState:
         self._check_owned(play.tiles)
-        result: PlayScore = score_play(self.board, play)
+        result: PlayScore = self.scorer.score(self.board, play)
         total = result.total
         if declared is None:
             declared = total
@@ -581,6 +587,11 @@ class PlayerView:
         return len(self.names)
 
     @property
+    def scorer(self) -> Scorer:
+        """How a play scores in this game (`GameState.scorer`): what a bot or a coach scores plays by."""
+        return Scorer.of(self.options)
+
+    @property
     def bag_size(self) -> int:
         """Tiles left in this player's own bag (the only bag in a standard game)."""
         return self.bag_sizes[self.player if self.options.solitaire else 0]
@@ -603,7 +614,7 @@ class PlayerView:
         last = self.turns[-1] if self.turns else None
         if last is None or not isinstance(last.move, Play):
             return None
-        return score_laid(self.board, last.move).total
+        return self.scorer.laid(self.board, last.move).total
 
 
 def _public_turn(turn: Turn, viewer: int) -> Turn:

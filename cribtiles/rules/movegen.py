@@ -14,6 +14,10 @@ twenty times faster; the pure-Python one below is the reference and the fallback
 `tests/rules/test_fast_movegen.py` holds the compiled one to it. `CORE` says which one the public
 functions use; the environment variable `CRIBTILES_CORE=python` forces the pure-Python one
 (`CRIBTILES_CORE=compiled` insists on the compiled one, for CI).
+
+Neither core knows the rules in force: each function that scores takes the `bonuses` (what each bonus
+is worth, `scoring.Bonuses`) as an argument, and a game passes its scorer's (`state.scorer`, which
+wraps these functions); the default is the standard rules'. Which plays are legal never depends on them.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ from cribtiles.counting import RANK_KEY
 from .board import BLOCKED, SIZE, Board
 from .hands import MAX_LINE, VALID_LINES
 from .moves import PLACEMENTS, Play
-from .scoring import BONUS_POINTS
+from .scoring import STANDARD_BONUSES, Bonuses
 from .tiles import FACES, Colour, Tile
 
 _BLOCKED, _EMPTY = -2, -1
@@ -44,7 +48,7 @@ _pick = tuple.__getitem__  # _pick(row, face): the placement of that face on tha
 # Per rack size k: rank key of the placed tiles -> [(colour mask, [orderings of face codes])].
 _Groups = tuple[dict[int, list[tuple[int, list[tuple[int, ...]]]]], ...]
 # Per square index, for one cross direction: None (no tiles beside it), or per face code the score
-# of the cross line with that face placed (one-colour bonus included), -1 where it would be invalid.
+# of the cross line with that face placed (its one-colour bonus included), -1 where it would be invalid.
 _Cross = list[tuple[int, ...] | None]
 
 
@@ -57,21 +61,22 @@ def _board_codes(board: Board) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _cross_scores(key0: int, count: int, colours: int) -> tuple[int, ...]:
-    """Scores of a cross line holding `count` tiles (rank key `key0`) plus each face in turn."""
+def _cross_scores(key0: int, count: int, colours: int, one_colour: int) -> tuple[int, ...]:
+    """Scores of a cross line holding `count` tiles (rank key `key0`) plus each face in turn, a line
+    of five in one colour worth `one_colour` more."""
     out = []
     for face in range(len(FACES)):
         value = VALID_LINES.get(key0 + _FACE_KEY[face]) if count + 1 <= MAX_LINE else None
         if value is None:
             out.append(-1)
         elif count + 1 == MAX_LINE and (colours | _COLOUR_BIT[face]) in _ONE_COLOUR_MASKS:
-            out.append(value + BONUS_POINTS)
+            out.append(value + one_colour)
         else:
             out.append(value)
     return tuple(out)
 
 
-def _cross_table(codes: Sequence[int], step: int) -> _Cross:
+def _cross_table(codes: Sequence[int], step: int, one_colour: int) -> _Cross:
     """Cross-checks for every empty square, for lines running in the direction of `step`."""
     table: _Cross = [None] * (SIZE * SIZE)
     for i, code in enumerate(codes):
@@ -94,17 +99,19 @@ def _cross_table(codes: Sequence[int], step: int) -> _Cross:
             j += step
             p += 1
         if count:
-            table[i] = _cross_scores(key0, count, colours)
+            table[i] = _cross_scores(key0, count, colours, one_colour)
     return table
 
 
-def _board_tables(board: Board) -> tuple[tuple[int, ...], _Cross, _Cross]:
-    """The board's codes and its cross-checks for down lines and across lines, built once a board."""
-    cached = board.derived.get("movegen")
+def _board_tables(board: Board, one_colour: int) -> tuple[tuple[int, ...], _Cross, _Cross]:
+    """The board's codes and its cross-checks for down lines and across lines, built once a board
+    for each worth of the one-colour bonus."""
+    name = f"movegen/{one_colour}"
+    cached = board.derived.get(name)
     if cached is None:
         codes = _board_codes(board)
-        cached = (codes, _cross_table(codes, SIZE), _cross_table(codes, 1))
-        board.derived["movegen"] = cached
+        cached = (codes, _cross_table(codes, SIZE, one_colour), _cross_table(codes, 1, one_colour))
+        board.derived[name] = cached
     return cast(tuple[tuple[int, ...], _Cross, _Cross], cached)
 
 
@@ -134,16 +141,16 @@ def _canonical_rack(rack: Iterable[Tile]) -> tuple[Tile, ...]:
     return tuple(sorted(t.rack_form for t in rack))
 
 
-def _generate(board: Board, rack: Iterable[Tile], first_only: bool) -> list[tuple[Play, int]]:
+def _generate(board: Board, rack: Iterable[Tile], first_only: bool, bonuses: Bonuses) -> list[tuple[Play, int]]:
     tiles = _canonical_rack(rack)
     out: list[tuple[Play, int]] = []
     if not tiles:
         return out
     groups = _rack_groups(tiles)
     nrack = min(len(tiles), MAX_LINE)
-    codes, cross_down, cross_across = _board_tables(board)
+    codes, cross_down, cross_across = _board_tables(board, bonuses.one_colour)
     first = board.is_empty()
-    first_bonus = BONUS_POINTS if first else 0
+    first_bonus = bonuses.first_play if first else 0
     for step, stride, cross in ((1, SIZE, cross_down), (SIZE, 1, cross_across)):
         across = step == 1
         for line in range(SIZE):
@@ -186,6 +193,7 @@ def _generate(board: Board, rack: Iterable[Tile], first_only: bool) -> list[tupl
                         colours,
                         b - a + 1,
                         first_bonus,
+                        bonuses,
                         first_only,
                     )
                     if first_only and out:
@@ -202,12 +210,13 @@ def _emit(
     colours: int,
     length: int,
     first_bonus: int,
+    bonuses: Bonuses,
     first_only: bool,
 ) -> None:
     """Append every legal filling of one window's empty squares, with its score."""
     k = len(empties)
     rows = [PLACEMENTS[e] for e in empties]
-    fixed = first_bonus + (BONUS_POINTS if k == MAX_LINE else 0)
+    fixed = first_bonus + (bonuses.five_tiles if k == MAX_LINE else 0)
     free = all(x is None for x in xs)
     for rkey, variants in group.items():
         if length >= 2:
@@ -219,7 +228,7 @@ def _emit(
         for mask, orderings in variants:
             base = main + fixed
             if length == MAX_LINE and (colours | mask) in _ONE_COLOUR_MASKS:
-                base += BONUS_POINTS
+                base += bonuses.one_colour
             if free:
                 if first_only:
                     o = orderings[0]
@@ -242,19 +251,21 @@ def _emit(
                         return
 
 
-def reference_scored_plays(board: Board, rack: Iterable[Tile]) -> list[tuple[Play, int]]:
+def reference_scored_plays(
+    board: Board, rack: Iterable[Tile], bonuses: Bonuses = STANDARD_BONUSES
+) -> list[tuple[Play, int]]:
     """`scored_plays` by the pure-Python core, whichever core is in use: the reference."""
-    return _generate(board, rack, first_only=False)
+    return _generate(board, rack, False, bonuses)
 
 
 def reference_legal_plays(board: Board, rack: Iterable[Tile]) -> list[Play]:
     """`legal_plays` by the pure-Python core, whichever core is in use: the reference."""
-    return [play for play, _ in _generate(board, rack, first_only=False)]
+    return [play for play, _ in _generate(board, rack, False, STANDARD_BONUSES)]
 
 
 def reference_has_legal_play(board: Board, rack: Iterable[Tile]) -> bool:
     """`has_legal_play` by the pure-Python core, whichever core is in use: the reference."""
-    return bool(_generate(board, rack, first_only=True))
+    return bool(_generate(board, rack, True, STANDARD_BONUSES))
 
 
 # --- the core in use ---
@@ -274,7 +285,7 @@ def load_compiled_core() -> ModuleType | None:
     except ImportError:
         return None
     blocked = sorted(s.pos for s in BLOCKED)
-    _movegen.init(VALID_LINES, PLACEMENTS, Play, Colour.LIGHT, Colour.DARK, BONUS_POINTS, blocked)
+    _movegen.init(VALID_LINES, PLACEMENTS, Play, Colour.LIGHT, Colour.DARK, blocked)
     return _movegen
 
 
@@ -310,41 +321,43 @@ def compiled_core() -> ModuleType | None:
     return _compiled
 
 
-def scored_plays(board: Board, rack: Iterable[Tile]) -> list[tuple[Play, int]]:
+def scored_plays(board: Board, rack: Iterable[Tile], bonuses: Bonuses = STANDARD_BONUSES) -> list[tuple[Play, int]]:
     """Every distinct legal play of the rack's tiles on the board, each with its total score."""
     tiles = tuple(rack)
     if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
-        return cast(list[tuple[Play, int]], _compiled.generate(board.cells, tiles, _SCORED))
-    return _generate(board, tiles, first_only=False)
+        return cast(list[tuple[Play, int]], _compiled.generate(board.cells, tiles, _SCORED, bonuses))
+    return _generate(board, tiles, False, bonuses)
 
 
 def legal_plays(board: Board, rack: Iterable[Tile]) -> list[Play]:
     """Every distinct legal play of the rack's tiles on the board (each 6/9 laid both ways)."""
     tiles = tuple(rack)
     if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
-        return cast(list[Play], _compiled.generate(board.cells, tiles, _LEGAL))
-    return [play for play, _ in _generate(board, tiles, first_only=False)]
+        return cast(list[Play], _compiled.generate(board.cells, tiles, _LEGAL, STANDARD_BONUSES))
+    return [play for play, _ in _generate(board, tiles, False, STANDARD_BONUSES)]
 
 
 def has_legal_play(board: Board, rack: Iterable[Tile]) -> bool:
     """Whether any legal play exists; stops at the first one found."""
     tiles = tuple(rack)
     if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
-        return bool(_compiled.generate(board.cells, tiles, _ANY))
-    return bool(_generate(board, tiles, first_only=True))
+        return bool(_compiled.generate(board.cells, tiles, _ANY, STANDARD_BONUSES))
+    return bool(_generate(board, tiles, True, STANDARD_BONUSES))
 
 
-def best_score(board: Board, rack: Iterable[Tile]) -> int | None:
+def best_score(board: Board, rack: Iterable[Tile], bonuses: Bonuses = STANDARD_BONUSES) -> int | None:
     """The score of the best legal play, or None when there is none (no play objects are made)."""
     tiles = tuple(rack)
     if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
-        best = cast(int, _compiled.generate(board.cells, tiles, _BEST))
+        best = cast(int, _compiled.generate(board.cells, tiles, _BEST, bonuses))
         return None if best < 0 else best
-    plays = _generate(board, tiles, first_only=False)
+    plays = _generate(board, tiles, False, bonuses)
     return max((score for _, score in plays), default=None)
 
 
-def top_plays(board: Board, rack: Iterable[Tile], count: int) -> list[tuple[Play, int]]:
+def top_plays(
+    board: Board, rack: Iterable[Tile], count: int, bonuses: Bonuses = STANDARD_BONUSES
+) -> list[tuple[Play, int]]:
     """The `count` best-scoring plays, best first; among equal scores in the order `scored_plays`
     gives them (what a stable sort of its list by score would keep). The compiled core makes objects
     only for these, which is what a simulated turn needs."""
@@ -352,8 +365,8 @@ def top_plays(board: Board, rack: Iterable[Tile], count: int) -> list[tuple[Play
         raise ValueError(f"top_plays returns 1 to {TOP_LIMIT} plays, not {count}")
     tiles = tuple(rack)
     if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
-        return cast(list[tuple[Play, int]], _compiled.generate(board.cells, tiles, _TOP, count))
-    plays = _generate(board, tiles, first_only=False)
+        return cast(list[tuple[Play, int]], _compiled.generate(board.cells, tiles, _TOP, bonuses, count))
+    plays = _generate(board, tiles, False, bonuses)
     plays.sort(key=lambda ps: ps[1], reverse=True)
     return plays[:count]
 
@@ -369,7 +382,13 @@ def rank_key(tiles: Iterable[Tile]) -> int:
     return ranks_key(t.rack_form.rank for t in tiles)
 
 
-def best_keeping(board: Board, rack: Iterable[Tile], count: int, values: dict[int, float]) -> tuple[Play, int] | None:
+def best_keeping(
+    board: Board,
+    rack: Iterable[Tile],
+    count: int,
+    values: dict[int, float],
+    bonuses: Bonuses = STANDARD_BONUSES,
+) -> tuple[Play, int] | None:
     """Of the `count` best-scoring plays (`top_plays`), the one whose score plus the value of the
     tiles it keeps, `values[rank_key(kept)]` (0.0 when absent), is greatest; the first of them when
     several are, None when there is no play. The compiled core makes an object for that play alone,
@@ -378,21 +397,21 @@ def best_keeping(board: Board, rack: Iterable[Tile], count: int, values: dict[in
         raise ValueError(f"best_keeping looks at 1 to {TOP_LIMIT} plays, not {count}")
     tiles = tuple(rack)
     if _compiled is not None and len(tiles) <= COMPILED_RACK_LIMIT:
-        return cast("tuple[Play, int] | None", _compiled.generate(board.cells, tiles, _KEEPING, count, values))
+        return cast("tuple[Play, int] | None", _compiled.generate(board.cells, tiles, _KEEPING, bonuses, count, values))
     whole = rank_key(tiles)
     best: tuple[Play, int] | None = None
     best_value = 0.0
-    for play, score in top_plays(board, tiles, count):
+    for play, score in top_plays(board, tiles, count, bonuses):
         value = score + values.get(whole - rank_key(play.tiles), 0.0)
         if best is None or value > best_value:
             best, best_value = (play, score), value
     return best
 
 
-def single_tile_scores(board: Board) -> dict[int, tuple[int, ...]]:
+def single_tile_scores(board: Board, bonuses: Bonuses = STANDARD_BONUSES) -> dict[int, tuple[int, ...]]:
     """For every empty square touching a tile: the score of laying one tile of each face there
     alone (by face code, `Tile.code`), or -1 where that tile would make a line invalid."""
-    codes, cross_down, cross_across = _board_tables(board)
+    codes, cross_down, cross_across = _board_tables(board, bonuses.one_colour)
     out: dict[int, tuple[int, ...]] = {}
     for i, code in enumerate(codes):
         down, across = cross_down[i], cross_across[i]

@@ -1,4 +1,4 @@
-"""Rule options (rules.md section 6): who starts, when exchanges are allowed, Joker, rounds, mode.
+"""Rule options (rules.md section 6): who starts, when exchanges are allowed, Joker, rounds, mode, bonuses.
 
 Written as `start=high,exchange=any-time,joker=on`; `RuleOptions.parse(o.to_text()) == o`.
 
@@ -79,6 +79,10 @@ class RuleOption:
     label: str
     choices: tuple[Choice, ...] = ()
     count: Count | None = None
+    # False for an option added after games were saved: `to_text` writes it only when it is not its
+    # default, so that the text of a game under the default (a save, a record, the key the history
+    # makes of them, an arena's rules) stays what it was before the option existed.
+    always_written: bool = True
 
     def choice(self, value: object) -> Choice | None:
         """The row's choice for a value of its field (None when it is not one)."""
@@ -263,6 +267,25 @@ OPTIONS: tuple[RuleOption, ...] = (
             'is one game: the sheet says only "after each round".',
         ),
     ),
+    RuleOption(
+        "bonuses",
+        "Bonuses",
+        always_written=False,
+        choices=(
+            Choice(True, "on", "On", "First play, five tiles and five of one colour: 10 points each."),
+            Choice(
+                False,
+                "off",
+                "Off",
+                "No bonuses: a play scores its hands and nothing more.",
+                strip=("no bonuses", "no bonus"),
+                help="No bonuses in this game: a play scores its lines' hands and nothing more (no 10 for the "
+                "first play, for five tiles or for five of one colour).",
+                book="No bonuses (bonuses=off): the first play, five tiles and a line of five of one colour "
+                "score nothing extra; a play scores its lines' hands alone.",
+            ),
+        ),
+    ),
 )
 BY_NAME = {row.name: row for row in OPTIONS}
 
@@ -278,6 +301,7 @@ class RuleOptions:
     joker: bool = False
     rounds: int = 1
     mode: Mode = Mode.STANDARD
+    bonuses: bool = True  # the first-play, five-tile and one-colour bonuses (rules.md section 4)
 
     def __post_init__(self) -> None:
         for row in OPTIONS:
@@ -299,17 +323,22 @@ class RuleOptions:
         return value
 
     def as_dict(self) -> dict[str, str]:
-        """Every option as `--rules` writes it, in the order of rules.md (the fields'). Written once for
-        each set of options (a server writes them into every state it sends and every table it keeps)."""
+        """Every option as `--rules` writes it, in the order of rules.md (the fields'), but an option that
+        is not `always_written` at its default. Written once for each set of options (a server writes
+        them into every state it sends and every table it keeps)."""
         texts = _AS_DICT.get(self)
         if texts is None:
-            texts = {f.name: BY_NAME[f.name].text_of(self.value(f.name)) for f in fields(self)}
+            texts = {
+                f.name: BY_NAME[f.name].text_of(self.value(f.name))
+                for f in fields(self)
+                if BY_NAME[f.name].always_written or self.value(f.name) != f.default
+            }
             if len(_AS_DICT) < 4096:
                 _AS_DICT[self] = texts
         return dict(texts)
 
     def to_text(self) -> str:
-        """Every option, in the order of rules.md: `start=low,exchange=when-stuck,...`."""
+        """Every option (`as_dict`'s), in the order of rules.md: `start=low,exchange=when-stuck,...`."""
         return ",".join(f"{k}={v}" for k, v in self.as_dict().items())
 
     @classmethod

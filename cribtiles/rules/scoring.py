@@ -31,6 +31,21 @@ class BonusKind(StrEnum):
 FIRST_PLAY, FIVE_TILES, ONE_COLOUR = BonusKind.FIRST_PLAY, BonusKind.FIVE_TILES, BonusKind.ONE_COLOUR
 
 
+class Bonuses(NamedTuple):
+    """What each bonus of rules.md section 4 is worth under the rules in force (0: it is not played).
+    The checker below and both cores of the move generator are given it (a plain tuple of three ints,
+    as the compiled core reads it); a game's `Scorer` holds the one its rule options make."""
+
+    first_play: int = BONUS_POINTS
+    five_tiles: int = BONUS_POINTS
+    one_colour: int = BONUS_POINTS
+
+
+#: The bonuses of the standard rules (rules.md section 4), and none at all (the option `bonuses=off`).
+STANDARD_BONUSES = Bonuses()
+NO_BONUSES = Bonuses(0, 0, 0)
+
+
 class ScoredLine(NamedTuple):
     """A line that contains a placed tile, scored as a whole hand."""
 
@@ -113,8 +128,10 @@ def _check_geometry(board: Board, play: Play) -> Direction:
     return direction
 
 
-def score_play(board: Board, play: Play) -> PlayScore:
-    """Check a play on a board and score it; raise IllegalMove with the reason if it breaks a rule.
+def score_play(board: Board, play: Play, bonuses: Bonuses = STANDARD_BONUSES) -> PlayScore:
+    """Check a play on a board and score it with `bonuses`; raise IllegalMove with the reason if it
+    breaks a rule. A game scores its plays by its `Scorer` (`state.scorer`), which knows the bonuses
+    its rule options give; the default here is the standard rules' (the facade of rules.md section 8).
 
     >>> from .moves import parse_move
     >>> score_play(Board.empty(), parse_move("f7=4L g7=5D h7=6L")).total
@@ -141,19 +158,19 @@ def score_play(board: Board, play: Play) -> PlayScore:
     for line in lines:
         flags = tuple(s in placed for s in line.squares)
         scored.append(ScoredLine(line, score_hand(line.ranks), flags))
-    bonuses: list[Bonus] = []
-    if board.is_empty():
-        bonuses.append(Bonus(FIRST_PLAY, BONUS_POINTS))
-    if len(placed) == MAX_LINE:
-        bonuses.append(Bonus(FIVE_TILES, BONUS_POINTS))
+    won: list[Bonus] = []
+    if board.is_empty() and bonuses.first_play:
+        won.append(Bonus(FIRST_PLAY, bonuses.first_play))
+    if len(placed) == MAX_LINE and bonuses.five_tiles:
+        won.append(Bonus(FIVE_TILES, bonuses.five_tiles))
     for s in scored:
         tiles = s.line.tiles
-        if len(tiles) == MAX_LINE and len({t.colour for t in tiles}) == 1:
-            bonuses.append(Bonus(ONE_COLOUR, BONUS_POINTS, s.line))
-    return PlayScore(play, tuple(scored), tuple(bonuses))
+        if bonuses.one_colour and len(tiles) == MAX_LINE and len({t.colour for t in tiles}) == 1:
+            won.append(Bonus(ONE_COLOUR, bonuses.one_colour, s.line))
+    return PlayScore(play, tuple(scored), tuple(won))
 
 
-def score_laid(board: Board, play: Play) -> PlayScore:
+def score_laid(board: Board, play: Play, bonuses: Bonuses = STANDARD_BONUSES) -> PlayScore:
     """The score of `play`, whose tiles lie on `board` already: the play scored on the board as it
     stood before it (its squares emptied). How a player counts a play that is down, as under the Joker
     rule, where its worth is not told while a call can still be made.
@@ -163,7 +180,7 @@ def score_laid(board: Board, play: Play) -> PlayScore:
     >>> score_laid(Board.empty().place(play.placements), play).total
     15
     """
-    return score_play(board.without(play.squares), play)
+    return score_play(board.without(play.squares), play, bonuses)
 
 
 def is_legal_play(board: Board, play: Play) -> bool:

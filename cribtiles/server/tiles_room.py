@@ -20,7 +20,6 @@ from cribtiles.rules.match import Match
 from cribtiles.rules.movegen import has_legal_play
 from cribtiles.rules.moves import Exchange, Move, Pass, Play, parse_move
 from cribtiles.rules.options import RuleOptions
-from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.table.core import BotRequest
 from cribtiles.table.saves import load_table, save_table
@@ -54,7 +53,7 @@ def claimed_items(table: Table, move: Move, told: Sequence[object]) -> tuple[Ite
     if not isinstance(move, Play) or not told:
         return ()
     try:
-        score = score_play(table.state.board, move)
+        score = table.state.scorer.score(table.state.board, move)
     except (IllegalMove, NotationError, ValueError):
         return ()
     real = list(items_of(score))

@@ -474,3 +474,16 @@ def test_under_the_hot_seat_curtain_tiles_out_is_flat_like_hint_and_best_plays(t
     assert curtain is not None and flat == {"hint": False, "plays": False, "out": False}
     assert seen["t"] == tiles_out  # T behind the curtain changed nothing
     assert seen["ready"] == (None, {"hint": True, "plays": True, "out": True})
+
+
+def test_bonuses_off_on_the_command_line(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Issue 45: `--rules bonuses=off` is taken as any other option, and the game scores by it."""
+    from cribtiles.app import play as play_mod
+    from cribtiles.rules import RuleOptions, Scorer
+
+    seen = []
+    monkeypatch.setattr(play_mod, "play_window", lambda *args, **kw: seen.append(args) or 0)
+    assert main(["--rules", "bonuses=off", "--seed", "2"]) == 0
+    _, _, seed, options, new_rules, *_ = seen[-1]
+    assert (seed, options, new_rules) == (2, RuleOptions(bonuses=False), True)
+    assert Scorer.of(options) == Scorer.of(RuleOptions.parse("bonuses=off")) != Scorer()

@@ -253,11 +253,11 @@ def test_the_note_after_a_play_names_the_best_play_by_score() -> None:
             continue
         best, top = min(plays, key=lambda ps: (-ps[1], str(ps[0])))
         worst, low = min(plays, key=lambda ps: (ps[1], str(ps[0])))
-        assert after_play_note(view.board, view.rack, best) == ""
+        assert after_play_note(view.board, view.rack, best, view.scorer) == ""
         for play in [p for p, points in plays if points == top][-2:]:
-            assert after_play_note(view.board, view.rack, play) == ""  # as good as the best
+            assert after_play_note(view.board, view.rack, play, view.scorer) == ""  # as good as the best
         if low < top:
-            note = after_play_note(view.board, view.rack, worst)
+            note = after_play_note(view.board, view.rack, worst, view.scorer)
             assert note == f"best was {best} for {top} (you scored {low})"
             notes += 1
     assert notes > 10

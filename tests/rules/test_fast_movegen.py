@@ -30,6 +30,7 @@ from cribtiles.rules.movegen import (
     reference_legal_plays,
     reference_scored_plays,
 )
+from cribtiles.rules.scoring import NO_BONUSES, STANDARD_BONUSES, Bonuses
 from tests.rules.rules_reference import brute_force_plays
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -40,23 +41,30 @@ compiled = movegen.load_compiled_core()
 needs_compiled = pytest.mark.skipif(compiled is None, reason="the compiled move generator is not built here")
 
 
-def same_as_reference(board: Board, rack: Sequence[Tile]) -> list[tuple[object, int]]:
-    """The compiled core's three answers equal the reference's, in order; the reference's plays."""
+def same_as_reference(
+    board: Board, rack: Sequence[Tile], bonuses: Bonuses = STANDARD_BONUSES
+) -> list[tuple[object, int]]:
+    """The compiled core's answers equal the reference's, in order, scored with `bonuses`; the
+    reference's plays."""
     assert compiled is not None
     tiles = tuple(rack)
     fresh = Board(board.cells)  # no cross-checks cached by the reference on this object
-    reference = reference_scored_plays(board, tiles)
-    assert compiled.generate(fresh.cells, tiles, SCORED) == reference
-    assert compiled.generate(fresh.cells, tiles, LEGAL) == reference_legal_plays(board, tiles)
-    assert compiled.generate(fresh.cells, tiles, ANY) is reference_has_legal_play(board, tiles) is bool(reference)
+    reference = reference_scored_plays(board, tiles, bonuses)
+    assert compiled.generate(fresh.cells, tiles, SCORED, bonuses) == reference
+    assert compiled.generate(fresh.cells, tiles, LEGAL, bonuses) == reference_legal_plays(board, tiles)
+    assert (
+        compiled.generate(fresh.cells, tiles, ANY, bonuses) is reference_has_legal_play(board, tiles) is bool(reference)
+    )
     # the best score, and the best-scoring plays kept in the order a stable sort of the list keeps them
     ordered = sorted(reference, key=lambda ps: ps[1], reverse=True)
-    assert compiled.generate(fresh.cells, tiles, BEST) == (ordered[0][1] if ordered else -1)
+    assert compiled.generate(fresh.cells, tiles, BEST, bonuses) == (ordered[0][1] if ordered else -1)
     for want in (1, 12, 64):
-        assert compiled.generate(fresh.cells, tiles, TOP, want) == ordered[:want]
+        assert compiled.generate(fresh.cells, tiles, TOP, bonuses, want) == ordered[:want]
     values = kept_values(tiles, random.Random(len(reference)))
     for want in (1, 12, 64):
-        assert compiled.generate(fresh.cells, tiles, KEEPING, want, values) == best_kept(ordered[:want], tiles, values)
+        assert compiled.generate(fresh.cells, tiles, KEEPING, bonuses, want, values) == best_kept(
+            ordered[:want], tiles, values
+        )
     return reference  # type: ignore[return-value]
 
 
@@ -152,13 +160,13 @@ def test_top_plays_wants_a_count_it_can_give() -> None:
 def test_the_compiled_top_sink_refuses_a_count_out_of_range() -> None:
     assert compiled is not None
     with pytest.raises(ValueError, match="modes 4 and 5 want 1 to 64 plays"):
-        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), TOP, 65)
+        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), TOP, STANDARD_BONUSES, 65)
     with pytest.raises(ValueError, match="modes 4 and 5 want"):
-        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), TOP)
+        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), TOP, STANDARD_BONUSES)
     with pytest.raises(TypeError, match="mode 5 takes a dict"):
-        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), KEEPING, 12)
+        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), KEEPING, STANDARD_BONUSES, 12)
     with pytest.raises(TypeError, match="mode 5 takes a dict"):
-        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), KEEPING, 12, [])
+        compiled.generate(Board.empty().cells, tuple(parse_rack("5D TL")), KEEPING, STANDARD_BONUSES, 12, [])
 
 
 def test_the_core_in_use_is_named() -> None:
@@ -233,6 +241,40 @@ def test_any_rack_on_any_reached_board_agrees(seed: int, turn: int, rack: list[T
     same_as_reference(board, rack)
 
 
+bonus_settings = st.sampled_from([STANDARD_BONUSES, NO_BONUSES, Bonuses(0, 10, 0), Bonuses(5, 0, 7), Bonuses(3, 4, 5)])
+
+
+@needs_compiled
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 40), st.integers(0, 45), st.lists(tiles, min_size=0, max_size=5), bonus_settings)
+def test_both_cores_agree_under_any_bonuses(seed: int, turn: int, rack: list[Tile], bonuses: Bonuses) -> None:
+    """The bonuses are an argument of both cores: under the standard ones, none (bonuses=off) or any
+    others, the compiled core gives the reference's plays, order and scores."""
+    history = game(seed, 45)
+    board, _ = history[min(turn, len(history) - 1)]
+    same_as_reference(board, rack, bonuses)
+
+
+@needs_compiled
+@pytest.mark.parametrize("seed", [1, 2])
+def test_solitaire_games_agree_without_bonuses(seed: int) -> None:
+    """Solitaire's one-colour racks, where the one-colour bonus is common, with no bonuses."""
+    for board, rack in game(seed, 60, solitaire=True)[::3]:
+        same_as_reference(board, rack, NO_BONUSES)
+
+
+@needs_compiled
+def test_the_compiled_core_refuses_bonuses_that_are_not_three_points() -> None:
+    assert compiled is not None
+    cells, rack = Board.empty().cells, tuple(parse_rack("5D TL"))
+    with pytest.raises(TypeError, match="three ints"):
+        compiled.generate(cells, rack, SCORED, (10, 10))
+    with pytest.raises(ValueError, match="0 to 1000"):
+        compiled.generate(cells, rack, SCORED, (10, -1, 10))
+    with pytest.raises(TypeError, match="takes 4 to 6 arguments"):
+        compiled.generate(cells, rack, SCORED)  # type: ignore[call-arg]
+
+
 six_nines = st.builds(Tile, st.sampled_from([6, 9]), st.sampled_from([Colour.LIGHT, Colour.DARK]))
 
 
@@ -305,7 +347,7 @@ def test_compiled_core_matches_the_brute_force_referee(seed: int, turns: int, si
     for _ in range(2):
         rack = tuple(rng.sample(ALL_TILES, size))
         assert compiled is not None
-        assert dict(compiled.generate(board.cells, rack, SCORED)) == brute_force_plays(board, rack)
+        assert dict(compiled.generate(board.cells, rack, SCORED, STANDARD_BONUSES)) == brute_force_plays(board, rack)
 
 
 @needs_compiled
@@ -313,7 +355,9 @@ def test_compiled_core_matches_the_referee_on_the_empty_board() -> None:
     for rack in ("5D TL", "6L 9D 5L", "AL 2L 3L"):
         tiles = parse_rack(rack)
         assert compiled is not None
-        assert dict(compiled.generate(Board.empty().cells, tiles, SCORED)) == brute_force_plays(Board.empty(), tiles)
+        assert dict(compiled.generate(Board.empty().cells, tiles, SCORED, STANDARD_BONUSES)) == brute_force_plays(
+            Board.empty(), tiles
+        )
 
 
 # --- the compiled core's edges ---
@@ -326,10 +370,10 @@ def test_the_cycle_collector_is_left_as_it_was() -> None:
     was = gc.isenabled()
     try:
         gc.enable()
-        compiled.generate(Board.empty().cells, rack, SCORED)
+        compiled.generate(Board.empty().cells, rack, SCORED, STANDARD_BONUSES)
         assert gc.isenabled()
         gc.disable()
-        compiled.generate(Board.empty().cells, rack, SCORED)
+        compiled.generate(Board.empty().cells, rack, SCORED, STANDARD_BONUSES)
         assert not gc.isenabled()
     finally:
         if was:
@@ -354,7 +398,7 @@ def test_bad_input_to_the_compiled_core_is_an_error_not_a_crash(
 ) -> None:
     assert compiled is not None
     with pytest.raises(error):
-        compiled.generate(cells, rack, mode)  # type: ignore[arg-type]
+        compiled.generate(cells, rack, mode, STANDARD_BONUSES)  # type: ignore[arg-type]
 
 
 # --- the fallback, in a fresh interpreter ---

@@ -38,6 +38,9 @@ MODES = [
     (2, "mode=solitaire"),
     (2, "mode=solitaire,exchange=any-time,joker=on"),
     (4, "joker=on"),
+    (2, "bonuses=off"),
+    (3, "joker=on,bonuses=off"),
+    (2, "mode=solitaire,bonuses=off"),
 ]
 
 
@@ -46,7 +49,7 @@ def step(state: GameState, rng: random.Random) -> GameState:
     action = rng.choice(state.legal_actions())
     declared = None
     if isinstance(action, Play) and state.options.joker and rng.random() < 0.4:
-        declared = rng.randint(0, score_play(state.board, action).total)
+        declared = rng.randint(0, state.scorer.score(state.board, action).total)
     state = state.apply(action, declared)
     if state.options.joker and rng.random() < 0.3:
         last = state.turns[-1]

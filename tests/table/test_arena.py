@@ -19,7 +19,7 @@ import pytest
 from cribtiles.bot import choose_safely, make_bot
 from cribtiles.bot.tiles.base import Bot
 from cribtiles.bot.tiles.greedy import GreedyBot, greedy_move
-from cribtiles.rules import Move, PlayerView, RuleOptions, new_game
+from cribtiles.rules import Move, PlayerView, RuleOptions, Scorer, new_game
 from cribtiles.rules.moves import Pass, Play
 from cribtiles.table import Seat, arena, runner
 from cribtiles.table.tiles.table import Table
@@ -108,6 +108,24 @@ def test_joker_and_other_rules_run(capsys: pytest.CaptureFixture[str]) -> None:
     data = run_json(capsys, "--bots", "hard,medium", "--games", "2", "--rules", rules, "--jobs", "1")
     assert data["rules"] == "start=high,exchange=any-time,joker=on,rounds=1,mode=standard"
     assert all(b["failures"] == 0 for b in data["bots"].values())
+
+
+def test_bonuses_off_runs_in_the_arena_and_bots_score_no_bonus(capsys: pytest.CaptureFixture[str]) -> None:
+    data = run_json(capsys, "--bots", "hard,medium", "--games", "2", "--rules", "bonuses=off", "--jobs", "1")
+    assert data["rules"] == "start=low,exchange=when-stuck,joker=off,rounds=1,mode=standard,bonuses=off"
+    assert all(b["failures"] == 0 for b in data["bots"].values())
+    # a whole seeded game of bots at a table: every play scored, and broken down, without bonuses
+    table = Table.new((Seat.bot("hard"), Seat.bot("expert")), RuleOptions(joker=True, bonuses=False), seed=6)
+    while table.bot_to_move:
+        request = table.bot_request()
+        table.play_bot(choose_safely(make_bot(request.level), request.view, random.Random(request.seed)), request)
+    assert table.state.is_over
+    plays = [r for r in table.history if r.score is not None]
+    assert len(plays) > 10 and all(r.score.bonuses == () for r in plays if r.score is not None)
+    board_before = [r.board_before for r in plays]
+    standard = [Scorer().score(b, r.turn.move).total for b, r in zip(board_before, plays, strict=True)]  # type: ignore[arg-type]
+    assert [r.kept for r in plays] == [r.score.total for r in plays if r.score is not None]
+    assert sum(r.score.total for r in plays if r.score is not None) < sum(standard)  # the first play's 10 at least
 
 
 def test_joker_calls_take_unclaimed_points() -> None:

@@ -302,7 +302,7 @@ def test_the_note_after_a_play_says_what_the_best_play_scored(keeper: Keeper) ->
         table = table_after("You,medium", 9, 8)
         state = table.state
         worst = min(state.legal_plays(), key=lambda p: (score_play(state.board, p).total, str(p)))
-        expected = after_play_note(state.board, state.racks[0], worst)
+        expected = after_play_note(state.board, state.racks[0], worst, state.scorer)
         assert expected.startswith("best was ")
         opens = opens_note(table.view(0), worst)  # and what it opens or closes, when worth saying
         if opens:

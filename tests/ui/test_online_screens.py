@@ -23,6 +23,7 @@ from cribtiles.app.online_games import OnlineGames
 from cribtiles.app.storage import Store
 from cribtiles.online.client import Link
 from cribtiles.online.lan import Advertiser, Browser
+from cribtiles.rules.options import OPTIONS, RuleOptions
 from cribtiles.table import Seat
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
@@ -202,6 +203,29 @@ def test_creating_a_table_shows_its_code_and_a_second_link_joins_with_it(
     link, at, seat = opened.calls[0]
     assert (at, seat) == (code, 0)
     assert isinstance(link, Link) and link.url == url and link.seats == {code: code_scene.held.token}
+
+
+def test_the_create_form_offers_the_bonuses_and_the_table_carries_them(
+    app: App, server: tuple[str, Any], opened: Opened
+) -> None:
+    """The Create screen's rules are the rule options' rows: bonuses=off chosen there is the table's,
+    and so the server scores its game without bonuses (issue 45)."""
+    url, hall = server
+    to_online(app, "Ann", url)
+    post_key(pygame.K_c)
+    frames(app)
+    create = app.scenes[-1]
+    assert isinstance(create, CreateScene)
+    (row,) = (r for o, r in zip(OPTIONS, create.rules, strict=True) if o.name == "bonuses")
+    assert row.value is True
+    row.choose(False)
+    assert create.rules_text().endswith(",bonuses=off")
+    post_key(pygame.K_c)
+    assert until(app, lambda: isinstance(app.scenes[-1], CodeScene)), create.status
+    code_scene = app.scenes[-1]
+    assert isinstance(code_scene, CodeScene)
+    room = hall.rooms[code_scene.held.code]
+    assert RuleOptions.parse(room.settings.rules) == RuleOptions(bonuses=False)
 
 
 def test_joining_with_a_code_takes_the_open_seat_and_opens_the_table(

@@ -102,7 +102,7 @@ def test_nothing_of_anns_rack_reaches_bens_screen(drawn: list[str]) -> None:
     table = ann_to_move("Ann,Ben,hard", 1, 4)
     state = table.state
     worst = worst_play(table)
-    note = after_play_note(state.board, state.racks[ANN], worst)
+    note = after_play_note(state.board, state.racks[ANN], worst, state.scorer)
     assert note == "best was b10=6L c10=6L for 8 (you scored 2)"
     app = App(table, Preferences(speed="instant", coach_notes=True, tiles_out=True), NoKeeper(), size=(1280, 800))
     try:
@@ -192,7 +192,7 @@ def test_two_people_alone_the_note_waits_for_its_player(drawn: list[str]) -> Non
     table = ann_to_move("Ann,Ben", 1, 4)
     state = table.state
     worst = worst_play(table)
-    note = after_play_note(state.board, state.racks[ANN], worst)
+    note = after_play_note(state.board, state.racks[ANN], worst, state.scorer)
     assert note.startswith("best was ")
     opens = opens_note(table.view(ANN), worst)  # what it opens, from Ann's view: hers to read too
     if opens:

@@ -1,5 +1,8 @@
-"""`cribtiles analyze [BOARD_FILE] --rack "4L 5D 6L KD 9D" [--top N] [--by score|equity] [--json]`:
+"""`cribtiles analyze [BOARD_FILE] --rack "4L 5D 6L KD 9D" [--top N] [--by score|equity] [--rules R] [--json]`:
 the best plays for a rack on a board, as the coach sees them.
+
+`--rules` takes the rule options as the game does (`--rules bonuses=off`: the same plays, priced
+without bonuses); the default is the standard rules. Solitaire is not analysed (one bag is assumed).
 
 The board is read in the board text of the rules (13 lines of 13 squares: `..` empty, `##` the name
 patch, a tile like `5D`) from BOARD_FILE, or from standard input when none is given; an empty board
@@ -22,7 +25,7 @@ and gives the exchange advice (exit code 0).
 
     {"format": "cribtiles-analysis", "version": 1, "rack": ["4L", "5D", ...], "by": "score" | "equity",
      "top": 10, "first_play": true, "legal_plays": 212, "distinct_plays": 150, "plays": [PLAY, ...],
-     "exchange": EXCHANGE | null}
+     "exchange": EXCHANGE | null, "rules": "start=low,...,bonuses=on"}
     PLAY = {"play": "f7=4L g7=5D h7=6L", "alike": [], "placements": [{"square": "f7", "tile": "4L"}, ...],
             "score": 15, "equity": 14.2153, "leave": -0.7847, "kept": ["KD", "6D"],
             "breakdown": "row 7 (4 5 6) 5: fifteen 2, run 3; first play +10",
@@ -68,7 +71,8 @@ from cribtiles.rules.errors import NotationError
 from cribtiles.rules.game import RACK_SIZE, PlayerView
 from cribtiles.rules.hands import why_invalid
 from cribtiles.rules.moves import Play
-from cribtiles.rules.scoring import PlayScore, score_play
+from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import Tile, format_tiles, parse_tile
 from cribtiles.terminal import say
 
@@ -266,6 +270,7 @@ def analysis_json(
     count: int,
     advice: ExchangeAdvice | None,
     rows: int | None = None,
+    options: RuleOptions | None = None,
 ) -> dict[str, Any]:
     exchange = None
     if advice is not None:
@@ -287,6 +292,7 @@ def analysis_json(
         "distinct_plays": count if rows is None else rows,
         "plays": [play_json(s) for s in found],
         "exchange": exchange,
+        "rules": (options or RuleOptions()).to_text(),
     }
 
 
@@ -315,6 +321,11 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     ap.add_argument(
         "--by", choices=ORDERS, default=BY_SCORE, help="best by score now, or by the Hard bot's equity (score)"
     )
+    ap.add_argument(
+        "--rules",
+        default="",
+        help="rule options the plays are priced under, as the game takes them (bonuses=off: no bonuses)",
+    )
     ap.add_argument("--json", action="store_true", help="print a JSON document (see the module's notes)")
 
 
@@ -323,7 +334,11 @@ def prepare(ap: argparse.ArgumentParser, opts: argparse.Namespace) -> Callable[[
     malformed board or rack."""
     rack = parse_rack_option(opts.rack)
     board = read_board(opts.board)
-    return functools.partial(_analyze, board, rack, position_view(board, rack), opts)
+    try:
+        options = RuleOptions.parse(opts.rules)
+    except ValueError as e:  # NotationError, or a value out of range
+        raise InputError(f"--rules: {e}") from None
+    return functools.partial(_analyze, board, rack, position_view(board, rack, options=options), opts)
 
 
 def _analyze(board: Board, rack: Sequence[Tile], view: PlayerView, opts: argparse.Namespace) -> int:
@@ -331,13 +346,13 @@ def _analyze(board: Board, rack: Sequence[Tile], view: PlayerView, opts: argpars
     every = all_candidates(view, opts.by)
     rows = len(distinct(every, view.rack))
     found = (
-        [s if s.breakdown is not None else _scored(board, s) for s in candidates(view, opts.top, opts.by)]
+        [s if s.breakdown is not None else _scored(view, s) for s in candidates(view, opts.top, opts.by)]
         if every
         else []
     )
     advice = exchange_advice(view) if not every else None
     if opts.json:
-        doc = analysis_json(board, rack, opts.by, opts.top, found, len(every), advice, rows)
+        doc = analysis_json(board, rack, opts.by, opts.top, found, len(every), advice, rows, view.options)
         print(json.dumps(doc, indent=1))
     elif found:
         print("\n".join(play_line(s, opts.by) for s in found))
@@ -346,6 +361,6 @@ def _analyze(board: Board, rack: Sequence[Tile], view: PlayerView, opts: argpars
     return 0
 
 
-def _scored(board: Board, s: Suggestion) -> Suggestion:
+def _scored(view: PlayerView, s: Suggestion) -> Suggestion:
     assert isinstance(s.move, Play)
-    return replace(s, breakdown=score_play(board, s.move))
+    return replace(s, breakdown=view.scorer.score(view.board, s.move))

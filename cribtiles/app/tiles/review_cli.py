@@ -1,6 +1,10 @@
-"""`cribtiles review RECORD_FILE [--json] [--budget SECONDS] [--guesses N] [--seed N]`: every turn of a
-recorded game (every round of a match) against the best move found by Expert analysis, the biggest
-misses, and the totals of each player.
+"""`cribtiles review RECORD_FILE [--json] [--budget SECONDS] [--guesses N] [--seed N] [--rules R]`: every
+turn of a recorded game (every round of a match) against the best move found by Expert analysis, the
+biggest misses, and the totals of each player.
+
+The game is reviewed under the rule options its record names (a record saved before an option existed
+has that option's default). `--rules` changes some of them, as the game takes them: `--rules
+bonuses=off` replays the same moves and weighs them without bonuses. The JSON names the rules used.
 
 RECORD_FILE is a saved table (the game file of the data folder, or one exported from the window), a game
 record or a match record; or a game of cribbage, saved, exported or a bare record, which is reviewed as
@@ -20,6 +24,7 @@ turns. Rounds and turns are numbered from 1.
 `--json` prints one JSON document (UTF-8), stable from version to version (new keys may be added):
 
     {"format": "cribtiles-review", "version": 1, "budget": 1.0, "seed": 0, "players": ["Hard", "Medium"],
+     "rules": "start=low,exchange=when-stuck,joker=off,rounds=1,mode=standard,bonuses=on",
      "complete": true, "turns": [TURN, ...], "scores": [[27, 0], [27, 17], ...], "finals": [[264, 253]],
      "biggest_misses": [15, 31, 18, ...], "totals": [TOTAL, ...]}
     TURN = {"round": 1, "turn": 3, "player": 1, "name": "Medium",
@@ -52,14 +57,18 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from cribtiles.bot.opens import outlook_words
+from cribtiles.rules.errors import RecordError
+from cribtiles.rules.game import GameState
+from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.record import record_of, replay
 from cribtiles.table.cribbage.review import DEFAULT_GUESSES, refusal
 from cribtiles.table.cribbage.table import CribbageTable
-from cribtiles.table.tiles.review import DEFAULT_BUDGET, Review, TurnReview, review_table
-from cribtiles.table.tiles.table import Table
+from cribtiles.table.tiles.review import DEFAULT_BUDGET, Review, TurnReview, review_games
 from cribtiles.terminal import print_review
 
 from ..cribbage.review_cli import review_cribbage
@@ -94,6 +103,12 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         help=f"seconds of analysis for each turn (default {DEFAULT_BUDGET:g}; longer is steadier)",
     )
     ap.add_argument("--seed", type=int, default=0, help="the seed of the analysis's guesses (default 0)")
+    ap.add_argument(
+        "--rules",
+        default="",
+        help="Crib Tiles: rule options to review the game under instead of its record's, as the game takes "
+        "them (bonuses=off: the same moves weighed without bonuses)",
+    )
     ap.add_argument(
         "--guesses",
         type=_guesses,
@@ -141,15 +156,41 @@ def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[
         why = refusal(table.state.record())
         if why:
             raise ValueError(f"{shown_path(args.file)}: {why}")
+        if args.rules:
+            raise ValueError("--rules is for a game of Crib Tiles; a game of cribbage is reviewed by its own rules")
         return functools.partial(review_cribbage, table, args, sys.stderr)
-    return functools.partial(_review, table, args)
+    games = under_rules((*table.match.finished, table.match.game), args.rules)
+    return functools.partial(_review, games, args)
 
 
-def _review(table: Table, ns: argparse.Namespace) -> int:
-    """The review of `table` on standard output; 0, or 130 when Ctrl-C stopped it."""
+def under_rules(games: Sequence[GameState], rules: str) -> tuple[GameState, ...]:
+    """The rounds `games` replayed with the rule options `rules` (`bonuses=off`) changed from their
+    records' (as they are with none); ValueError, in words, when the options or a replay are refused.
+
+    >>> from cribtiles.rules.game import new_game
+    >>> under_rules((new_game(seed=3),), "bonuses=off")[0].options.bonuses
+    False
+    """
+    if not rules:
+        return tuple(games)
+    out = []
+    for game in games:
+        try:
+            options = RuleOptions.parse(rules, base=game.options)
+        except ValueError as e:
+            raise ValueError(f"--rules: {e}") from None
+        try:
+            out.append(replay(replace(record_of(game), options=options)))
+        except RecordError as e:
+            raise ValueError(f"the game cannot be replayed under {options.to_text()}: {e}") from None
+    return tuple(out)
+
+
+def _review(games: Sequence[GameState], ns: argparse.Namespace) -> int:
+    """The review of `games` (the rounds of a table) on standard output; 0, or 130 when Ctrl-C stopped it."""
     return print_review(
-        lambda progress: review_table(table, ns.budget, time.perf_counter, random.Random(ns.seed), progress),
-        lambda review: review_json(review, ns.seed),
+        lambda progress: review_games(games, ns.budget, time.perf_counter, random.Random(ns.seed), progress),
+        lambda review: review_json(review, ns.seed, games[0].options),
         lambda review: review_text(review, ns.file.name),  # the file's name as typed may hold anything
         ns.json,
         sys.stderr,
@@ -254,15 +295,17 @@ def _lost(t: TurnReview) -> str:
     return f"{points}, {t.value_lost:.1f} in value lost"
 
 
-def review_json(review: Review, seed: int) -> dict[str, Any]:
-    """The review as the JSON document of the module's notes."""
+def review_json(review: Review, seed: int, options: RuleOptions | None = None) -> dict[str, Any]:
+    """The review as the JSON document of the module's notes (`rules` only when `options` are given)."""
     index = {id(t): i for i, t in enumerate(review.turns)}
+    rules = {} if options is None else {"rules": options.to_text()}
     return {
         "format": REVIEW_FORMAT,
         "version": JSON_VERSION,
         "budget": review.budget,
         "seed": seed,
         "players": list(review.names),
+        **rules,
         "complete": review.complete,
         "turns": [_turn_json(t, review.names) for t in review.turns],
         "scores": [list(s) for s in review.scores],

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from cribtiles.rules import IllegalMove, NotationError, format_move, parse_move
 from cribtiles.rules.game import PlayerView
-from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Exchange, Move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import PlayScore
@@ -300,7 +299,7 @@ def _person_turn(session: _Session, read: Read) -> None:
 
 
 def _hint(view: PlayerView) -> str:
-    plays = scored_plays(view.board, view.rack)
+    plays = view.scorer.scored_plays(view.board, view.rack)
     if not plays:
         return "You have no play: pass or exchange."
     best = max(plays, key=lambda ps: ps[1])

@@ -16,7 +16,6 @@ from typing import Protocol
 
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move, Play
-from cribtiles.rules.scoring import score_play
 
 #: A clock returning seconds (time.perf_counter in play; a fake one in tests).
 Clock = Callable[[], float]
@@ -44,7 +43,7 @@ class JokerManners:
     oversight: float = 0.0
 
     def declare(self, view: PlayerView, play: Play, rng: random.Random | None = None) -> int:
-        result = score_play(view.board, play)
+        result = view.scorer.score(view.board, play)
         if rng is None or rng.random() >= self.undercount:
             return result.total
         items = [c.points for line in result.lines for c in line.combinations] + [b.points for b in result.bonuses]

@@ -18,8 +18,8 @@ from typing import NamedTuple
 
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import PlayerView
-from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Play
+from cribtiles.rules.scorer import Scorer
 from cribtiles.rules.tiles import Tile, remove_tiles
 
 from .base import Clock
@@ -70,9 +70,11 @@ def _key(rack: Rack) -> Rack:
 
 
 class EndgameSearch:
-    """Search from the side to move; values are spread gains for that side, deductions included."""
+    """Search from the side to move; values are spread gains for that side, deductions included; plays
+    scored by the game's `scorer`."""
 
-    def __init__(self, deadline: float, clock: Clock) -> None:
+    def __init__(self, deadline: float, clock: Clock, scorer: Scorer) -> None:
+        self.scorer = scorer
         self.deadline = deadline
         self.clock = clock
         self.nodes = 0
@@ -85,7 +87,7 @@ class EndgameSearch:
         key = (board, _key(rack))
         found = self._plays.get(key)
         if found is None:
-            found = scored_plays(board, rack)
+            found = self.scorer.scored_plays(board, rack)
             found.sort(key=lambda ps: (ps[1], len(ps[0].placements)), reverse=True)
             if len(self._plays) < TABLE_LIMIT:
                 self._plays[key] = found
@@ -171,9 +173,9 @@ class EndgameSearch:
         return best[0], best[1], complete
 
 
-def solve_search(board: Board, me: Rack, opp: Rack, deadline: float, clock: Clock) -> EndgameResult:
+def solve_search(board: Board, me: Rack, opp: Rack, deadline: float, clock: Clock, scorer: Scorer) -> EndgameResult:
     """The best play for the side to move, deepening until exact or out of time."""
-    search = EndgameSearch(deadline, clock)
+    search = EndgameSearch(deadline, clock, scorer)
     plays = search.plays(board, me)
     found = EndgameResult(plays[0][0] if plays else None, float("nan"), False, 0, 0)
     depth = 1
@@ -193,13 +195,15 @@ def solve_search(board: Board, me: Rack, opp: Rack, deadline: float, clock: Cloc
     return EndgameResult(found.play, found.value, found.exact, search.nodes, found.depth)
 
 
-def solve(board: Board, me: Rack, opp: Rack, deadline: float, clock: Clock) -> tuple[Play | None, float, bool]:
+def solve(
+    board: Board, me: Rack, opp: Rack, deadline: float, clock: Clock, scorer: Scorer
+) -> tuple[Play | None, float, bool]:
     """The best play for the side to move, its value, and whether the search was exact."""
-    result = solve_search(board, me, opp, deadline, clock)
+    result = solve_search(board, me, opp, deadline, clock, scorer)
     return result.play, result.value, result.exact
 
 
 def solve_view(view: PlayerView, deadline: float, clock: Clock) -> EndgameResult:
     """`solve_search` from a player's view of a bag-empty two-player game: every unseen tile is on the
     opponent's rack."""
-    return solve_search(view.board, tuple(view.rack), tuple(view.unseen), deadline, clock)
+    return solve_search(view.board, tuple(view.rack), tuple(view.unseen), deadline, clock, view.scorer)

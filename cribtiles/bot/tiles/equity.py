@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.hands import MAX_LINE
-from cribtiles.rules.movegen import best_score, scored_plays
 from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.rules.options import ExchangeRule
+from cribtiles.rules.scorer import Scorer
 from cribtiles.rules.tiles import Tile, remove_tiles
 
 from .exchange import LeaveFn, best_keep, stuck_move
@@ -57,12 +57,12 @@ def threat_racks(unseen: Sequence[Tile], size: int, count: int = THREAT_RACKS) -
     return [tuple(rng.sample(pool, size)) for _ in range(count)]
 
 
-def reply_threat(board: Board, racks: Sequence[Sequence[Tile]]) -> float:
+def reply_threat(board: Board, racks: Sequence[Sequence[Tile]], scorer: Scorer) -> float:
     """The points the opponent can expect from their best reply on this board, of any length: the
     mean over the racks they may hold of the best play's score (0 where a rack has none)."""
     if not racks:
         return 0.0
-    return sum(best_score(board, rack) or 0 for rack in racks) / len(racks)
+    return sum(scorer.best_score(board, rack) or 0 for rack in racks) / len(racks)
 
 
 def bag_weight(bag: int) -> float:
@@ -98,19 +98,19 @@ def leave_equity(view: PlayerView, kept: Sequence[Tile], leave: LeaveFn) -> floa
 def rank_plays(view: PlayerView, leave: LeaveFn | None = None, top: int | None = None) -> list[Candidate]:
     """The legal plays by static equity, best first (the top `top` of them, if given)."""
     leave = leave or default_leave()
-    plays = scored_plays(view.board, view.rack)
+    plays = view.scorer.scored_plays(view.board, view.rack)
     if not plays:
         return []
     first = [Candidate(p, s, s + leave_equity(view, kept_tiles(view.rack, p), leave)) for p, s in plays]
     first.sort(key=lambda c: c.equity, reverse=True)
     opponents_rack = max((n for i, n in enumerate(view.rack_sizes) if i != view.player), default=0)
     racks = threat_racks(view.unseen, opponents_rack)
-    baseline = reply_threat(view.board, racks)
+    baseline = reply_threat(view.board, racks, view.scorer)
     refined = []
     for c in first[:OPENING_CANDIDATES]:
         assert isinstance(c.move, Play)
         after = view.board.place(c.move.placements)
-        opened = reply_threat(after, racks) - baseline  # negative when the play blocks a threat
+        opened = reply_threat(after, racks, view.scorer) - baseline  # negative when the play blocks a threat
         refined.append(Candidate(c.move, c.score, c.equity - OPENING_WEIGHT * opened))
     refined.sort(key=lambda c: c.equity, reverse=True)
     ranked = refined + first[OPENING_CANDIDATES:]

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 
 from cribtiles.rules.board import ACROSS, DOWN, Board
 from cribtiles.rules.game import PlayerView
-from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Move, Play
 
 from .exchange import stuck_move
@@ -58,7 +57,7 @@ class FindabilityBot:
     findability: Findability
 
     def choose(self, view: PlayerView, rng: random.Random, budget: float | None = None) -> Move:
-        plays = scored_plays(view.board, view.rack)
+        plays = view.scorer.scored_plays(view.board, view.rack)
         if not plays:
             return stuck_move(view, default_leave())
         found = [ps for ps in plays if rng.random() < self.findability.chance(view.board, ps[0])]

@@ -6,7 +6,6 @@ import random
 from dataclasses import dataclass
 
 from cribtiles.rules.game import PlayerView
-from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Move, Play
 
 from .exchange import stuck_move
@@ -20,7 +19,7 @@ def best_scoring(plays: list[tuple[Play, int]], rng: random.Random) -> tuple[Pla
 
 
 def greedy_move(view: PlayerView, rng: random.Random) -> Move:
-    plays = scored_plays(view.board, view.rack)
+    plays = view.scorer.scored_plays(view.board, view.rack)
     if not plays:
         return stuck_move(view, default_leave())
     return best_scoring(plays, rng)[0]

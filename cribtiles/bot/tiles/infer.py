@@ -15,9 +15,8 @@ from collections.abc import Sequence
 
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import PlayerView
-from cribtiles.rules.movegen import top_plays
 from cribtiles.rules.moves import Play
-from cribtiles.rules.scoring import score_play
+from cribtiles.rules.scorer import Scorer
 from cribtiles.rules.tiles import Tile
 
 from .leave import LeaveTable
@@ -62,8 +61,10 @@ def _ranks_left(rack: Sequence[Tile], play: Play) -> tuple[int, ...]:
     return tuple(sorted(left))
 
 
-def _looks_chosen(board: Board, rack: Sequence[Tile], worth: int, kept: Kept, leave: LeaveTable) -> bool:
-    plays = top_plays(board, rack, WIDTH)
+def _looks_chosen(
+    board: Board, rack: Sequence[Tile], worth: int, kept: Kept, leave: LeaveTable, scorer: Scorer
+) -> bool:
+    plays = scorer.top_plays(board, rack, WIDTH)
     if not plays:
         return False
     best = max(score + leave.of_ranks(_ranks_left(rack, play)) for play, score in plays)
@@ -87,12 +88,12 @@ def kept_sets(view: PlayerView, rng: random.Random, leave: LeaveTable) -> dict[i
             continue
         board = _board_before(view, index)
         # counted here, not read from the turn: the last play's worth is withheld while it may be called
-        worth = score_play(board, turn.move).total
+        worth = view.scorer.score(board, turn.move).total
         played = tuple(t.rack_form for t in turn.move.tiles)
         agreeing: list[Kept] = []
         for _ in range(TRIES):
             kept = tuple(rng.sample(pool, size))
-            if _looks_chosen(board, played + kept, worth, kept, leave):
+            if _looks_chosen(board, played + kept, worth, kept, leave, view.scorer):
                 agreeing.append(kept)
                 if len(agreeing) >= ENOUGH:
                     break

@@ -20,7 +20,6 @@ from itertools import combinations_with_replacement
 from pathlib import Path
 
 from cribtiles.rules.game import GameState, new_game
-from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Play
 
 from .equity import kept_tiles
@@ -50,7 +49,7 @@ def play_game(seed: int, table: LeaveTable, explore: float = 0.1) -> list[Sample
     while not state.is_over:
         p = state.current
         view = state.view(p)
-        plays = scored_plays(view.board, view.rack)
+        plays = view.scorer.scored_plays(view.board, view.rack)
         points = 0
         kept = pending.pop(p) if p in pending else None
         if plays:

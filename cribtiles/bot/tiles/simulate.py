@@ -22,9 +22,10 @@ from math import sqrt
 from cribtiles.counting import count_value
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import GameState, PlayerView
-from cribtiles.rules.movegen import best_keeping, ranks_key
+from cribtiles.rules.movegen import ranks_key
 from cribtiles.rules.moves import Move, Pass, Play
 from cribtiles.rules.options import ExchangeRule
+from cribtiles.rules.scorer import Scorer
 from cribtiles.rules.tiles import Tile
 
 from .base import Clock
@@ -64,10 +65,10 @@ END_VALUE = False
 VALUE_WEIGHT = 1.0
 
 
-def policy_play(board: Board, rack: Sequence[Tile], leave: LeaveTable) -> tuple[Play, int] | None:
-    """The simulated turns' policy: of the best-scoring plays, the one with the best score plus leave
-    (None when there is no play)."""
-    return best_keeping(board, rack, POLICY_WIDTH, leave.by_rank_key)
+def policy_play(board: Board, rack: Sequence[Tile], leave: LeaveTable, scorer: Scorer) -> tuple[Play, int] | None:
+    """The simulated turns' policy: of the best-scoring plays (by the game's `scorer`), the one with the
+    best score plus leave (None when there is no play)."""
+    return scorer.best_keeping(board, rack, POLICY_WIDTH, leave.by_rank_key)
 
 
 @lru_cache(maxsize=1)
@@ -85,9 +86,9 @@ def policy_turn(state: GameState, leave: LeaveTable) -> GameState:
     """One turn of the policy: score plus leave, or, with the bag empty, score less half the count kept."""
     rack = state.racks[state.current]
     if state.bag_size(state.current) == 0:
-        found = best_keeping(state.board, rack, POLICY_WIDTH, _debts())
+        found = state.scorer.best_keeping(state.board, rack, POLICY_WIDTH, _debts())
     else:
-        found = policy_play(state.board, rack, leave)
+        found = policy_play(state.board, rack, leave, state.scorer)
     if found is None:
         return state.apply(stuck_move(state.view(state.current), leave))
     return state.apply_generated(*found)

@@ -32,6 +32,7 @@ from cribtiles.rules.movegen import (
     reference_scored_plays,
     single_tile_scores,
 )
+from cribtiles.rules.scoring import Bonuses
 from cribtiles.rules.tiles import FACES, Colour, Tile, full_set
 
 from .leave import MAX_LEAVE, LeaveTable, default_leave
@@ -95,7 +96,7 @@ FEATURE_NAMES: tuple[str, ...] = (
 )
 
 
-_Counts = Callable[[Board, tuple[Tile, ...], tuple[Tile, ...], int], tuple[tuple[float, ...], tuple[int, ...]]]
+_Counts = Callable[[Board, tuple[Tile, ...], tuple[Tile, ...], int, Bonuses], tuple[tuple[float, ...], tuple[int, ...]]]
 
 
 def _hypergeometric_none(pool: int, good: int, drawn: int) -> float:
@@ -202,15 +203,15 @@ def _rack_leave(rack: Sequence[Tile], leave: LeaveTable) -> float:
 
 
 def _counts_python(
-    board: Board, rack: tuple[Tile, ...], unseen: tuple[Tile, ...], drawn: int
+    board: Board, rack: tuple[Tile, ...], unseen: tuple[Tile, ...], drawn: int, bonuses: Bonuses
 ) -> tuple[tuple[float, ...], tuple[int, ...]]:
     """What the features read of the board, the rack and the tiles unseen, in plain Python: the
     reference, and the fallback where the compiled core is not built. The `BOARD_FEATURES` as floats,
     with `drawn` the size of the opponent's rack; and the counts `_assemble` turns into the rest:
     the rack's count value, 5s, 10s-Ks, A-4s, pairs and most tiles of one colour, then the tiles
-    unseen, their 5s, 10s-Ks, A-4s and light ones."""
+    unseen, their 5s, 10s-Ks, A-4s and light ones. Plays score with the game's `bonuses`."""
     # Per square, per kind of tile: the best single-tile score there (-1 where the kind cannot go).
-    singles = single_tile_scores(board)
+    singles = single_tile_scores(board, bonuses)
     kind_best = [-1] * len(_KINDS)
     unseen_kinds = [0] * len(_KINDS)
     for t in unseen:
@@ -239,7 +240,7 @@ def _counts_python(
     values = [max(0, kind_best[i]) for i, n in enumerate(unseen_kinds) for _ in range(n)]
     opp_expected, opp_p10, opp_p20 = expected_best(values, drawn)
     hot_tiles = sum(v >= HOT for v in values) / len(values) if values else 0.0
-    best = max((score for _, score in reference_scored_plays(board, rack)), default=None) if rack else None
+    best = max((score for _, score in reference_scored_plays(board, rack, bonuses)), default=None) if rack else None
     open_lines, open_fours, one_colour, lanes = _board_lines(board)
     board_features = (
         opp_expected,
@@ -281,15 +282,16 @@ _CORE = compiled_core()
 
 
 def _counts(
-    board: Board, rack: tuple[Tile, ...], unseen: tuple[Tile, ...], drawn: int
+    board: Board, rack: tuple[Tile, ...], unseen: tuple[Tile, ...], drawn: int, bonuses: Bonuses
 ) -> tuple[tuple[float, ...], tuple[int, ...]]:
     """`_counts_python`, by the compiled core when it is in use (`_movegen.features`: about 0.05 ms a
     position where the plain Python takes 2-5 ms), held equal to it to the last bit by
     tests/bot/tiles/test_value_compiled.py."""
     if _CORE is None or len(rack) > COMPILED_RACK_LIMIT:
-        return _counts_python(board, rack, unseen, drawn)
+        return _counts_python(board, rack, unseen, drawn, bonuses)
     return cast(
-        "tuple[tuple[float, ...], tuple[int, ...]]", _CORE.features(board.cells, rack, unseen, drawn, HOT, VERY_HOT)
+        "tuple[tuple[float, ...], tuple[int, ...]]",
+        _CORE.features(board.cells, rack, unseen, drawn, HOT, VERY_HOT, bonuses),
     )
 
 
@@ -299,7 +301,7 @@ def _assemble(view: PlayerView, leave: LeaveTable | None, counts: _Counts) -> tu
     bag = view.bag_size
     opponents_rack = max((n for i, n in enumerate(view.rack_sizes) if i != view.player), default=0)
     board_features, (count, fives, tens, low, pairs, one_colour, n, u_fives, u_tens, u_low, u_light) = counts(
-        view.board, rack, unseen, opponents_rack
+        view.board, rack, unseen, opponents_rack, view.scorer.bonuses
     )
     per = n or 1
     return (

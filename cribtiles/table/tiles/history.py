@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 from cribtiles.rules.board import Board
 from cribtiles.rules.game import END_BLOCKED, END_IDLE, END_LOCKED, END_OUT, GameState, JokerCall, Outcome, Turn
 from cribtiles.rules.moves import Play
-from cribtiles.rules.scoring import PlayScore, score_play
+from cribtiles.rules.scoring import PlayScore
 
 from .joker import Item
 from .public import PublicState
@@ -80,7 +80,7 @@ def record_turn(before: GameState, turn: Turn, claimed: tuple[Item, ...] = ()) -
     """The record of `turn`, just made from the position `before` (`claimed`: what its player
     pointed at to declare it)."""
     move = turn.move
-    score = score_play(before.board, move) if isinstance(move, Play) else None
+    score = before.scorer.score(before.board, move) if isinstance(move, Play) else None
     return TurnRecord(len(before.turns), turn, before.board, score, claimed=claimed if score is not None else ())
 
 
@@ -94,7 +94,7 @@ def history_of(state: GameState | PublicState) -> tuple[TurnRecord, ...]:
     records = []
     for i, turn in enumerate(state.turns):
         move = turn.move
-        score = score_play(board, move) if isinstance(move, Play) else None
+        score = state.scorer.score(board, move) if isinstance(move, Play) else None
         records.append(TurnRecord(i, turn, board, score, tuple(calls.get(i, ()))))
         if isinstance(move, Play):
             board = board.place(move.placements)

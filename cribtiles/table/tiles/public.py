@@ -24,6 +24,7 @@ from cribtiles.rules.game import (
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Exchange, Move, Play, board_text, parse_move
 from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.scorer import Scorer
 from cribtiles.rules.tiles import Tile, format_tiles, full_set, parse_tile, rack_counter
 
 HIDDEN_EXCHANGE = "exchange ?"  # another seat's exchange on the wire: how many tiles went back is public
@@ -75,6 +76,11 @@ class PublicState:
         the state that closes the window (a call, the next action, the end of the round)."""
         last = self.last_turn
         return last is not None and last.true_points is None
+
+    @property
+    def scorer(self) -> Scorer:
+        """How a play scores at this table (`GameState.scorer`): what previews and counts score by."""
+        return Scorer.of(self.options)
 
     def bag_of(self, player: int) -> int:
         return player if self.options.solitaire else 0

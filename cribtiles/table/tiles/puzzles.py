@@ -15,6 +15,8 @@ What the words mean here:
 - **easy to hard**: by how often a casual player notices the best play (Easy's findability: fewer tiles
   and no cross lines are seen more often) and how many legal plays there are to look through; the
   levels' bounds are `EASY_CHANCE` ... below.
+- a puzzle is scored by the standard rules (`SCORER`, bonuses on), whatever the options of the game its
+  position came from: a puzzle is a board and a rack, and the set ships without rule options.
 """
 
 from __future__ import annotations
@@ -37,10 +39,9 @@ from cribtiles.rules.board import Board
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState, new_game
 from cribtiles.rules.match import Match
-from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.moves import Play, format_rack, parse_move, parse_rack
 from cribtiles.rules.options import RuleOptions
-from cribtiles.rules.scoring import score_play
+from cribtiles.rules.scorer import STANDARD_SCORER
 from cribtiles.rules.tiles import Tile, full_set, rack_counter
 
 from ..seats import Seat
@@ -64,6 +65,8 @@ FORMAT = 1  # the version of the file's layout
 EASY_CHANCE, EASY_PLAYS = 0.3, 100
 MEDIUM_CHANCE, MEDIUM_PLAYS = 0.2, 500
 LEVEL_WORDS = ("easy", "medium", "hard")
+#: How every puzzle is scored: by the standard rules.
+SCORER = STANDARD_SCORER
 
 
 @dataclass(frozen=True)
@@ -199,7 +202,7 @@ def puzzle_at(state: GameState, seed: int, players: Sequence[str]) -> Puzzle | N
     if board.is_empty() or state.is_over:
         return None
     rack = state.racks[state.current]
-    plays = scored_plays(board, rack)
+    plays = SCORER.scored_plays(board, rack)
     if not plays:
         return None
     ranked = sorted(plays, key=lambda ps: -ps[1])
@@ -308,7 +311,7 @@ def check_answer(puzzle: Puzzle, play: Play | str) -> Verdict:
         tiles = " ".join(str(t) for t in sorted(missing.elements()))
         return Verdict(str(answer), None, puzzle.best_score, False, f"Those tiles are not all on your rack: {tiles}.")
     try:
-        points = score_play(puzzle.position, answer).total
+        points = SCORER.score(puzzle.position, answer).total
     except IllegalMove as e:
         return Verdict(str(answer), None, puzzle.best_score, False, f"The rules refuse that play: {e}.")
     best = puzzle.best_score

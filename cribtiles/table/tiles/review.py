@@ -39,7 +39,7 @@ from cribtiles.rules.game import GameState, PlayerView
 from cribtiles.rules.movegen import has_legal_play
 from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.rules.record import apply_text, record_of, start
-from cribtiles.rules.scoring import score_play
+from cribtiles.rules.scorer import STANDARD_SCORER, Scorer
 from cribtiles.rules.tiles import Tile, remove_tiles
 
 from ..misses import biggest_misses
@@ -114,6 +114,7 @@ class TurnReview:
     best_opens: str = ""
     played_after: float | None = None
     best_after: float | None = None
+    scorer: Scorer = STANDARD_SCORER  # the game's (its rule options' bonuses): what the breakdowns score by
 
     @property
     def is_best(self) -> bool:
@@ -215,7 +216,7 @@ def static_values(view: PlayerView, moves: Sequence[Move], ranked: Sequence[Cand
                 values.append(equity[move])
             else:
                 kept = kept_tiles(view.rack, move)
-                values.append(score_play(view.board, move).total + leave_equity(view, kept, leave))
+                values.append(view.scorer.score(view.board, move).total + leave_equity(view, kept, leave))
         elif isinstance(move, Exchange):
             values.append(leave_equity(view, remove_tiles(view.rack, move.tiles), leave))
         else:
@@ -231,7 +232,7 @@ def candidate_moves(view: PlayerView, played: Move, ranked: Sequence[Candidate],
     moves: list[Move] = [played]
     if ranked:
         rack = tuple(view.rack)
-        mine = play_key(rack, played, _score(view.board, played))
+        mine = play_key(rack, played, _score(view, played))
         for s in plays_to_weigh(view, REVIEW_CANDIDATES, leave, ranked):
             if s.move not in moves and play_key(rack, s.move, s.score) != mine:
                 moves.append(s.move)
@@ -244,15 +245,15 @@ def candidate_moves(view: PlayerView, played: Move, ranked: Sequence[Candidate],
 
 
 def _to_move_value(
-    board: Board, mover: tuple[Tile, ...], other: tuple[Tile, ...], deadline: float, clock: Clock
+    board: Board, mover: tuple[Tile, ...], other: tuple[Tile, ...], deadline: float, clock: Clock, scorer: Scorer
 ) -> tuple[float, bool]:
     """The endgame's value for the side to move (`mover`), passes included, and whether it is exact."""
     if has_legal_play(board, mover):
-        _, value, exact = solve(board, mover, other, deadline, clock)
+        _, value, exact = solve(board, mover, other, deadline, clock, scorer)
         return value, exact
     if not has_legal_play(board, other):
         return float(rack_value(other) - rack_value(mover)), True  # nobody can play: the game is over
-    value, exact = _to_move_value(board, other, mover, deadline, clock)  # the mover passes
+    value, exact = _to_move_value(board, other, mover, deadline, clock, scorer)  # the mover passes
     return -value, exact
 
 
@@ -261,13 +262,13 @@ def endgame_value(view: PlayerView, move: Move, deadline: float, clock: Clock) -
     spread it gains to the end of the game, and whether the search was exact."""
     board, rack, opp = view.board, tuple(view.rack), tuple(view.unseen)
     if not isinstance(move, Play):
-        value, exact = _to_move_value(board, opp, rack, deadline, clock)
+        value, exact = _to_move_value(board, opp, rack, deadline, clock, view.scorer)
         return -value, exact
-    score = score_play(board, move).total
+    score = view.scorer.score(board, move).total
     left = remove_tiles(rack, move.tiles)
     if not left:
         return float(score + rack_value(opp)), True  # went out: the opponent's tiles are deducted
-    value, exact = _to_move_value(board.place(move.placements), opp, left, deadline, clock)
+    value, exact = _to_move_value(board.place(move.placements), opp, left, deadline, clock, view.scorer)
     return score - value, exact
 
 
@@ -293,7 +294,8 @@ def _weigh_endgame(
     leave: LeaveFn,
 ) -> _Weighed:
     """The endgame's best play (searched with part of the budget) and the move played, valued to the end."""
-    best, _, _ = solve(view.board, tuple(view.rack), tuple(view.unseen), start + budget * ENDGAME_BEST_SHARE, clock)
+    deadline = start + budget * ENDGAME_BEST_SHARE
+    best, _, _ = solve(view.board, tuple(view.rack), tuple(view.unseen), deadline, clock, view.scorer)
     moves: list[Move] = [played] if best is None or best == played else [played, best]
     found = [endgame_value(view, m, start + budget, clock) for m in moves]
     values = [float(v) for v, _ in found]
@@ -368,7 +370,7 @@ def best_index(weighed: _Weighed, scores: Sequence[int]) -> int:
 
 def _suggestion(view: PlayerView, move: Move, equity: float, leave: LeaveFn) -> Suggestion:
     kept = remove_tiles(view.rack, move.tiles) if isinstance(move, Play | Exchange) else tuple(view.rack)
-    return Suggestion(move, _score(view.board, move), kept, leave_equity(view, kept, leave), equity)
+    return Suggestion(move, _score(view, move), kept, leave_equity(view, kept, leave), equity)
 
 
 def review_turn(
@@ -389,10 +391,10 @@ def review_turn(
     else:
         weighed = _weigh_simulated(view, played, ranked, rng, start + budget, budget, clock, leave)
     moves, values = weighed.moves, weighed.values
-    scores = [_score(view.board, m) for m in moves]
+    scores = [_score(view, m) for m in moves]
     best_i = best_index(weighed, scores)
     best = moves[best_i]
-    best_score = _score(view.board, best)  # a play declared short (Joker) still had its true score
+    best_score = _score(view, best)  # a play declared short (Joker) still had its true score
     before = reading(view)
     played_opens = opens_note(view, played, before) or ""
     best_opens = played_opens if best == played else opens_note(view, best, before) or ""
@@ -421,11 +423,12 @@ def review_turn(
         best_opens=best_opens,
         played_after=played_after,
         best_after=best_after,
+        scorer=view.scorer,
     )
 
 
-def _score(board: Board, move: Move) -> int:
-    return score_play(board, move).total if isinstance(move, Play) else 0
+def _score(view: PlayerView, move: Move) -> int:
+    return view.scorer.score(view.board, move).total if isinstance(move, Play) else 0
 
 
 def turn_rng(base: int, round_index: int, number: int) -> random.Random:

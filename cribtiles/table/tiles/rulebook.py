@@ -16,7 +16,8 @@ from cribtiles.rules.errors import IllegalMove, NotationError
 from cribtiles.rules.hands import score_hand
 from cribtiles.rules.moves import Play, parse_move, parse_rack
 from cribtiles.rules.options import OPTIONS
-from cribtiles.rules.scoring import PlayScore, ScoredLine, score_play
+from cribtiles.rules.scorer import STANDARD_SCORER
+from cribtiles.rules.scoring import PlayScore, ScoredLine
 from cribtiles.rules.tiles import Tile
 
 
@@ -71,6 +72,11 @@ class Outcome:
     refusal: str  # IllegalMove's or NotationError's message; "" when accepted
 
 
+#: The rule book's examples are scored by the standard rules (its page of optional rules says what each
+#: option changes; the help page and the rules strip say which are in force in a game).
+SCORER = STANDARD_SCORER
+
+
 @cache
 def _outcome(example: Example) -> Outcome:
     if example.kind is ExampleKind.RACK:
@@ -79,7 +85,7 @@ def _outcome(example: Example) -> Outcome:
         move = parse_move(example.tiles)
         if not isinstance(move, Play):
             raise NotationError(f"{example.tiles!r} is not a play of tiles")
-        score = score_play(example.before, move)
+        score = SCORER.score(example.before, move)
     except (IllegalMove, NotationError) as e:
         return Outcome(None, None, str(e))
     if example.kind is ExampleKind.HAND:  # the line alone, as a hand: no first-play or other bonus

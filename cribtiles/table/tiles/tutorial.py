@@ -20,7 +20,6 @@ from cribtiles.rules.game import GameState, PlayerView, new_game
 from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Move, Play, parse_move, parse_rack
 from cribtiles.rules.options import RuleOptions
-from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import Colour, Tile, full_set, rack_counter
 
 from ..seats import Seat
@@ -194,7 +193,7 @@ def bot_move(view: PlayerView) -> Move:
     if done < len(script):
         move = _play(script[done])
         try:
-            score_play(view.board, move)
+            view.scorer.score(view.board, move)
         except IllegalMove:
             pass
         else:
@@ -246,7 +245,7 @@ def is_refused(board_play: Play | None, table: Table, step: Step) -> bool:
     if step.play is None or board_play != step.play:
         return False
     try:
-        score_play(table.state.board, board_play)
+        table.state.scorer.score(table.state.board, board_play)
     except IllegalMove:
         return True
     return False

@@ -14,7 +14,6 @@ import pygame
 
 from cribtiles.bot import choose_safely, make_bot
 from cribtiles.rules.moves import Exchange, Pass, Play
-from cribtiles.rules.scoring import score_play
 
 from ..geometry import Point, centre
 from ..window import App
@@ -82,7 +81,7 @@ class Autopilot:
             post_key(pygame.K_RETURN)
             if state.options.joker:  # the Joker rule: count the play, then declare it
                 yield
-                for digit in str(score_play(state.board, move).total):
+                for digit in str(state.scorer.score(state.board, move).total):
                     post_key(pygame.K_0 + int(digit))
                 post_key(pygame.K_RETURN)
         elif isinstance(move, Exchange):

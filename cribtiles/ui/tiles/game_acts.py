@@ -10,7 +10,6 @@ from typing import Protocol
 import pygame
 
 from cribtiles.rules.moves import Move, Pass, Play
-from cribtiles.rules.scoring import score_play
 from cribtiles.table.tiles.joker import Item
 from cribtiles.table.tiles.public import PublicState
 
@@ -130,7 +129,7 @@ class Acts:
             assert play is not None
             if table.state.options.joker:
                 score = live.score if live is not None else None
-                self.joker.count(score if score is not None else score_play(table.state.board, play))
+                self.joker.count(score if score is not None else table.state.scorer.score(table.state.board, play))
                 return
             self.play_or_ask(play)
         elif live is not None and not live.is_legal and table.my_turn:

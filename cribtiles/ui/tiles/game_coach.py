@@ -247,7 +247,7 @@ class Coaching:
             return ""
         view = self.stage.session.view(state.current)
         try:
-            said = [after_play_note(state.board, view.rack, move)]
+            said = [after_play_note(state.board, view.rack, move, view.scorer)]
         except IllegalMove:  # the table refuses it a moment later, in its own words
             return ""
         said.append((opens_note(view, move) or "").removesuffix("."))

@@ -221,7 +221,7 @@ class GameScene:
 
     def refresh_preview(self) -> None:
         play = self.hand.draft.proposal()
-        self.live = preview(self.state.board, play) if play is not None else None
+        self.live = preview(self.state.board, play, self.state.scorer) if play is not None else None
 
     def can_exchange(self) -> bool:
         return self.acts.can_exchange()

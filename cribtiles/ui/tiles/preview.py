@@ -10,7 +10,8 @@ from dataclasses import dataclass
 from cribtiles.rules.board import Board, Square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.moves import Play
-from cribtiles.rules.scoring import PlayScore, score_play
+from cribtiles.rules.scorer import Scorer
+from cribtiles.rules.scoring import PlayScore
 
 
 @dataclass(frozen=True)
@@ -30,9 +31,9 @@ class Preview:
         return tuple(dict.fromkeys(s for line in self.bad_lines for s in line))
 
 
-def preview(board: Board, play: Play) -> Preview:
-    """Score `play` on `board`, or say why it is illegal and which squares are at fault."""
+def preview(board: Board, play: Play, scorer: Scorer) -> Preview:
+    """Score `play` on `board` by the game's `scorer`, or say why it is illegal and which squares are at fault."""
     try:
-        return Preview(play, score_play(board, play))
+        return Preview(play, scorer.score(board, play))
     except IllegalMove as e:
         return Preview(play, None, str(e), e.lines or (play.squares,))

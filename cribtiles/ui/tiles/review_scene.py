@@ -17,7 +17,8 @@ import pygame
 from cribtiles.bot.opens import ahead
 from cribtiles.rules.board import SIZE, Board, Square
 from cribtiles.rules.moves import Exchange, Move, Pass, Play, format_move, format_rack
-from cribtiles.rules.scoring import PlayScore, score_play
+from cribtiles.rules.scorer import Scorer
+from cribtiles.rules.scoring import PlayScore
 from cribtiles.table.misses import misses_first as misses_first_of
 from cribtiles.table.tiles.table import Table
 
@@ -105,15 +106,15 @@ def turn_region(turn: TurnReview) -> tuple[int, int, int, int]:
     for move in (turn.played, turn.best):
         if isinstance(move, Play):
             squares.extend(move.squares)
-            score = _score_of(turn.board_before, move)
+            score = _score_of(turn.scorer, turn.board_before, move)
             if score is not None:
                 squares.extend(sq for sl in score.lines for sq in sl.line.squares)
     return region(squares)
 
 
-def _score_of(board: Board, play: Play) -> PlayScore | None:
+def _score_of(scorer: Scorer, board: Board, play: Play) -> PlayScore | None:
     try:
-        return score_play(board, play)
+        return scorer.score(board, play)
     except ValueError:  # not a legal play there (a damaged review): shown without a breakdown
         return None
 
@@ -267,7 +268,20 @@ class ReviewScene(ReviewFrame["Review"]):
         )
         for rect, (title, move, points, value, colour, frame), read in zip(lay.panels, sides, notes, strict=True):
             _draw_side(
-                surface, rect, s, turn.board_before, area, cell_from, title, move, points, value, colour, frame, read
+                surface,
+                rect,
+                s,
+                turn.board_before,
+                turn.scorer,
+                area,
+                cell_from,
+                title,
+                move,
+                points,
+                value,
+                colour,
+                frame,
+                read,
             )
         labels = {"previous": "Previous", "list": "Back to list", "next": "Next"}
         for bname, rect in lay.buttons.items():
@@ -350,6 +364,7 @@ def _draw_side(
     rect: Rect,
     s: int,
     before: Board,
+    scorer: Scorer,
     area: tuple[int, int, int, int],
     cell_from: int,
     title: str,
@@ -389,7 +404,7 @@ def _draw_side(
         draw_board_part(surface, (left, body[1], bw, bh), cell, before, area, placed, frame, cell_from)
         by = body[1] + bh + pad
         box = (body[0], by, body[2], body[1] + body[3] - by)
-    score = _score_of(before, move) if isinstance(move, Play) else None
+    score = _score_of(scorer, before, move) if isinstance(move, Play) else None
     if score is not None:
         _draw_rows(surface, place(score_rows(score, "Breakdown"), box, max(13, s - 6), max(4, s // 3))[0])
     elif isinstance(move, Play):

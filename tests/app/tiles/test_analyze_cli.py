@@ -141,6 +141,40 @@ def test_the_first_play_on_an_empty_board_and_the_default_ten(
     )  # rules.md section 9's i7=5D at the other end: 12 too, first by notation
 
 
+@pytest.mark.parametrize("seed", [3])
+def test_rules_bonuses_off_prices_the_same_plays_without_bonuses(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, seed: int
+) -> None:
+    """`--rules bonuses=off`: the same plays, each priced at the standard score less its bonuses, the
+    breakdowns without them, and the JSON names the rules; a bad option is said in words."""
+    _, out, _ = analyze(capsys, tmp_path, EMPTY, "--rack", "AL 2L 3L 4L 5L", "--top", "200")
+    code, off, _ = analyze(
+        capsys, tmp_path, EMPTY, "--rack", "AL 2L 3L 4L 5L", "--top", "200", "--rules", "bonuses=off"
+    )
+    assert code == 0
+    on_rows, off_rows = plays_of(out), plays_of(off)
+    assert {r[0] for r in on_rows} == {r[0] for r in off_rows}
+    for play, score, _ in on_rows:
+        move = parse_move(play)
+        assert isinstance(move, Play)
+        bonuses = sum(b.points for b in score_play(Board.empty(), move).bonuses)
+        assert dict((r[0], r[1]) for r in off_rows)[play] == score - bonuses
+    assert off_rows[0][1] == 7 and "+10" not in off  # A 2 3 4 5: 7, and no bonus anywhere
+    for board, rack in positions(3, seed):
+        code, text, _ = analyze(
+            capsys, tmp_path, board, "--rack", rack, "--top", "500", "--rules", "bonuses=off", "--json"
+        )
+        doc = json.loads(text)
+        assert code == 0 and doc["rules"].endswith("bonuses=off")
+        for p in doc["plays"]:
+            move = parse_move(p["play"])
+            assert isinstance(move, Play) and p["bonuses"] == []
+            scored = score_play(board, move)
+            assert p["score"] == scored.total - sum(b.points for b in scored.bonuses)
+    code, _, err = analyze(capsys, tmp_path, EMPTY, "--rack", "5D TL", "--rules", "bonuses=maybe")
+    assert code == 2 and "--rules: bonuses may be on or off, not 'maybe'" in err
+
+
 # --- standard input ---
 
 

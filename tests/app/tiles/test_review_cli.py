@@ -14,6 +14,7 @@ import pytest
 
 from cribtiles.app.main import main as cribtiles_main
 from cribtiles.app.tiles import review_cli
+from cribtiles.rules import RuleOptions, Scorer
 from cribtiles.rules.moves import Play, parse_move
 from cribtiles.rules.record import record_of, save_match
 from cribtiles.rules.scoring import score_play
@@ -104,6 +105,26 @@ def test_the_json_document_says_each_turn_as_the_record_and_the_engine_have_it(
     assert losses == sorted(losses, reverse=True) and all(v > 0 for v in losses)
     assert [t["name"] for t in data["totals"]] == ["Hard", "Medium"]
     assert sum(t["turns"] for t in data["totals"]) == len(records)
+
+
+def test_rules_bonuses_off_reviews_the_same_moves_without_bonuses(
+    game: Table, saved: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--rules bonuses=off` replays the record's moves under the options changed: each play's points
+    are its standard score less its bonuses, and the JSON names the rules (the record's otherwise)."""
+    data = as_json(capsys, str(saved), "--budget", "0", "--rules", "bonuses=off")
+    assert data["rules"] == "start=low,exchange=when-stuck,joker=off,rounds=1,mode=standard,bonuses=off"
+    records = history_of(game.state)
+    assert [t["played"] for t in data["turns"]] == [str(r.turn.move) for r in records]
+    for turn, record in zip(data["turns"], records, strict=True):
+        bonuses = sum(b.points for b in record.score.bonuses) if record.score is not None else 0
+        assert turn["played_score"] == record.turn.points - bonuses
+        best = parse_move(turn["best"])
+        if isinstance(best, Play):
+            assert turn["best_score"] == Scorer.of(RuleOptions(bonuses=False)).score(record.board_before, best).total
+    assert as_json(capsys, str(saved), "--budget", "0")["rules"] == game.state.options.to_text()
+    code, _, err = run(capsys, str(saved), "--budget", "0", "--rules", "bonuses=maybe")
+    assert code == 2 and "--rules: bonuses may be on or off" in err
 
 
 def test_a_game_record_and_a_match_record_are_reviewed_too(

@@ -17,6 +17,7 @@ from cribtiles.bot.tiles.leave import default_leave
 from cribtiles.bot.tiles.sampling import determinize
 from cribtiles.rules import GameState, RuleOptions, new_game
 from cribtiles.rules.moves import Play
+from cribtiles.rules.scorer import STANDARD_SCORER
 from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import remove_tiles
 
@@ -49,9 +50,9 @@ def test_the_tiles_really_kept_agree_more_often_than_random_ones() -> None:
             played = tuple(t.rack_form for t in turn.move.tiles)
             tried += 1
             worth = score_play(before.board, turn.move).total
-            truth += _looks_chosen(before.board, played + kept, worth, kept, leave)
+            truth += _looks_chosen(before.board, played + kept, worth, kept, leave, STANDARD_SCORER)
             other = tuple(rng.sample(list(view.unseen), len(kept)))
-            chance += _looks_chosen(before.board, played + other, worth, other, leave)
+            chance += _looks_chosen(before.board, played + other, worth, other, leave, STANDARD_SCORER)
     assert tried >= 60
     assert truth / tried >= 0.8
     assert chance / tried <= truth / tried - 0.25

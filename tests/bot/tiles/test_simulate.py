@@ -31,6 +31,7 @@ from cribtiles.bot.tiles.value import default_value
 from cribtiles.bot.tiles.value_features import position_features
 from cribtiles.rules import Board, GameState, Play, Tile, new_game
 from cribtiles.rules.movegen import top_plays
+from cribtiles.rules.scorer import STANDARD_SCORER
 
 
 def fake_clock(step: float) -> Callable[[], float]:
@@ -48,7 +49,7 @@ def positions(seed: int, turns: int = 40) -> list[GameState]:
         if state.is_over:
             break
         seen.append(state)
-        found = policy_play(state.board, state.racks[state.current], leave)
+        found = policy_play(state.board, state.racks[state.current], leave, STANDARD_SCORER)
         state = state.apply(found[0] if found else state.legal_actions()[0])
     return seen
 
@@ -73,7 +74,7 @@ def test_the_policy_is_score_plus_leave_over_the_best_scoring_plays(seed: int) -
     leave = default_leave()
     for state in positions(seed):
         rack = state.racks[state.current]
-        assert policy_play(state.board, rack, leave) == plain_policy(state.board, rack, leave)
+        assert policy_play(state.board, rack, leave, STANDARD_SCORER) == plain_policy(state.board, rack, leave)
 
 
 def test_the_leave_table_by_rank_key_holds_every_leave() -> None:
@@ -102,7 +103,7 @@ def bag_empty_positions(seed: int) -> list[GameState]:
     while not state.is_over:
         if state.bag_size() == 0:
             seen.append(state)
-        found = policy_play(state.board, state.racks[state.current], leave)
+        found = policy_play(state.board, state.racks[state.current], leave, STANDARD_SCORER)
         state = state.apply(found[0] if found else state.legal_actions()[0])
     return seen
 

@@ -43,6 +43,7 @@ from cribtiles.rules import BLOCKED, Board, GameState, new_game, parse_rack
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.movegen import load_compiled_core
 from cribtiles.rules.options import Mode, RuleOptions
+from cribtiles.rules.scoring import STANDARD_BONUSES, Bonuses
 from cribtiles.rules.tiles import Colour, Tile, full_set
 
 from .test_value_features import colour_swapped
@@ -80,9 +81,9 @@ def compiled_features(view: PlayerView) -> tuple[float, ...]:
     assert compiled is not None
 
     def counts(
-        board: Board, rack: tuple[Tile, ...], unseen: tuple[Tile, ...], drawn: int
+        board: Board, rack: tuple[Tile, ...], unseen: tuple[Tile, ...], drawn: int, bonuses: Bonuses
     ) -> tuple[tuple[float, ...], tuple[int, ...]]:
-        return compiled.features(board.cells, rack, unseen, drawn, HOT, VERY_HOT)  # type: ignore[no-any-return]
+        return compiled.features(board.cells, rack, unseen, drawn, HOT, VERY_HOT, bonuses)  # type: ignore[no-any-return]
 
     return value_features._assemble(view, None, counts)
 
@@ -106,6 +107,19 @@ def test_the_compiled_features_are_the_references_to_the_last_bit(
     assert len(views) >= 300
     for view in views:
         assert_same(view)
+
+
+@needs_compiled
+@pytest.mark.parametrize("table", [TABLES[0], TABLES[3]])
+def test_without_bonuses_the_compiled_features_are_the_references(table: tuple[int, bool, int, int]) -> None:
+    """The bonuses are an argument of the features too: with none (bonuses=off) both paths agree, and
+    where a one-colour line of five is open the board reads differently from the standard rules'."""
+    differ = 0
+    for view in views_of(*table)[::3]:
+        off = replace(view, options=replace(view.options, bonuses=False))
+        assert_same(off)
+        differ += reference_position_features(fresh(off)) != reference_position_features(fresh(view))
+    assert differ > 0
 
 
 @needs_compiled
@@ -162,16 +176,17 @@ def test_random_boards_are_the_same_on_both_paths(view: PlayerView) -> None:
 def test_bad_input_is_refused_in_words_not_a_crash() -> None:
     assert compiled is not None
     board = Board.empty().cells
-    good = (board, (), (), 5, HOT, VERY_HOT)
+    good = (board, (), (), 5, HOT, VERY_HOT, STANDARD_BONUSES)
     cases: list[tuple[tuple[object, ...], type[Exception], str]] = [
         ((board[:10], *good[1:]), TypeError, "169 squares"),
-        ((board, (Tile(5, Colour.LIGHT),) * 9, (), 5, HOT, VERY_HOT), ValueError, "at most 8 tiles"),
-        ((board, ("5L",), (), 5, HOT, VERY_HOT), TypeError, "expected a tile"),
-        ((board, (), [Tile(5, Colour.LIGHT)], 5, HOT, VERY_HOT), TypeError, "unseen must be a tuple"),
-        ((board, (), ((14, Colour.LIGHT),), 5, HOT, VERY_HOT), ValueError, "rank 1-13"),
-        ((board, (), (), "five", HOT, VERY_HOT), TypeError, "integer"),
-        ((board, (), (), 5, 0, VERY_HOT), ValueError, "hot thresholds"),
-        (good[:5], TypeError, "takes 6 arguments"),
+        ((board, (Tile(5, Colour.LIGHT),) * 9, (), 5, HOT, VERY_HOT, STANDARD_BONUSES), ValueError, "at most 8 tiles"),
+        ((board, ("5L",), (), 5, HOT, VERY_HOT, STANDARD_BONUSES), TypeError, "expected a tile"),
+        ((board, (), [Tile(5, Colour.LIGHT)], 5, HOT, VERY_HOT, STANDARD_BONUSES), TypeError, "unseen must be a tuple"),
+        ((board, (), ((14, Colour.LIGHT),), 5, HOT, VERY_HOT, STANDARD_BONUSES), ValueError, "rank 1-13"),
+        ((board, (), (), "five", HOT, VERY_HOT, STANDARD_BONUSES), TypeError, "integer"),
+        ((board, (), (), 5, 0, VERY_HOT, STANDARD_BONUSES), ValueError, "hot thresholds"),
+        ((board, (), (), 5, HOT, VERY_HOT, (10, 10)), TypeError, "three ints"),
+        (good[:6], TypeError, "takes 7 arguments"),
     ]
     for args, error, words in cases:
         with pytest.raises(error, match=words):

@@ -42,7 +42,7 @@ from cribtiles.ui.tiles.newgame_form import (
 from cribtiles.ui.window import App
 
 KIND, WHO, REMOVE = Part.KIND, Part.WHO, Part.REMOVE
-RULES = [*(rule(n) for n in ("mode", "joker", "exchange", "start", "rounds")), Control(Part.SEED)]
+RULES = [*(rule(n) for n in ("mode", "joker", "exchange", "start", "rounds", "bonuses")), Control(Part.SEED)]
 BUTTONS = [Control(Part.START), Control(Part.CANCEL)]
 
 
@@ -271,8 +271,8 @@ def test_the_card_fits_the_window_and_no_controls_overlap(size: tuple[int, int])
 def test_the_layout_at_1280_by_800() -> None:
     lay = form_layout(1280, 800, fresh())
     assert lay.size == 22 and lay.row == 42
-    assert lay.card == (123, 77, 1034, 645)
-    assert lay.controls[Control(Part.START)] == (463, 643, 165, 50)
+    assert lay.card == (123, 50, 1034, 699)  # a row taller since the rule option bonuses
+    assert lay.controls[Control(Part.START)] == (463, 670, 165, 50)
     assert arrow_step((100, 0, 90, 30), 129) == -1 and arrow_step((100, 0, 90, 30), 130) == 1
 
 
@@ -340,7 +340,8 @@ def test_ctrl_n_opens_the_screen_and_start_begins_the_chosen_game(app: App, tmp_
         key(pygame.K_DOWN)
     key(pygame.K_RIGHT)
     key(pygame.K_RIGHT)
-    key(pygame.K_TAB)  # to the seed
+    key(pygame.K_TAB)  # by Bonuses ...
+    key(pygame.K_TAB)  # ... to the seed
     for d in "4242":
         key(getattr(pygame, f"K_{d}"), text=d)
     frames(app)
@@ -502,3 +503,13 @@ def test_the_form_has_a_control_for_every_row_of_the_options_table_and_shows_eac
         else:
             assert seen == [1, 2, 3]
         assert RuleOptions.parse(form.options.to_text()) == form.options
+
+
+def test_the_form_offers_the_bonuses_and_writes_them_off_only() -> None:
+    """The rule option bonuses is a row of the form like the others (issue 45): On by default, Off chosen
+    with a press, and written in the options' text only when off."""
+    form = fresh()
+    assert form.options.bonuses is True and rule("bonuses") in form.controls()
+    form.press(rule("bonuses"))
+    assert form.options == RuleOptions(bonuses=False)
+    assert form.options.to_text() == "start=low,exchange=when-stuck,joker=off,rounds=1,mode=standard,bonuses=off"
