@@ -160,3 +160,13 @@ def rules_in_words(game: object, text: str) -> tuple[list[str], list[str]]:
         return [], [text[:60]] if text else []
     words: tuple[list[str], list[str]] = kind.part(RULE_WORDS)(text)
     return words
+
+
+def part_modules() -> list[str]:
+    """Every module a game's parts are in: imported by name only when asked, so the installers' bundler
+    (PyInstaller, `installer.spec`) is told them, as it cannot see them in any import.
+
+    >>> "cribtiles.server.cribbage_room" in part_modules()
+    True
+    """
+    return sorted({where.partition(":")[0] for kind in GAMES.values() for _, where in kind.parts})

@@ -123,3 +123,20 @@ DAMAGED = [  # (engine, a damaged record, the words it is refused in)
 def test_a_damaged_record_is_refused_in_words(kind: Engine, text: str, words: str) -> None:
     with pytest.raises(ValueError, match=f"^{words}"):
         kind.replay(text)
+
+
+def test_every_part_of_every_game_is_there_and_the_bundle_is_told_of_its_module() -> None:
+    """Each role a game names leads to an attribute of an importable module; the installers' bundler,
+    which cannot see imports by name, is given every module (`installer.spec`'s PART_MODULES)."""
+    from pathlib import Path
+
+    from cribtiles.games import part_modules
+
+    for kind in GAMES.values():
+        for role, _where in kind.parts:
+            assert kind.part(role) is not None, (kind.name, role)
+    spec = (Path(__file__).resolve().parents[1] / "installer.spec").read_text(encoding="utf-8")
+    assert "*PART_MODULES" in spec and "PART_MODULES = part_modules()" in spec
+    assert len(part_modules()) >= 8
+    with pytest.raises(ValueError, match=r"^Kings Cribbage has no part for the nothing$"):
+        TILES.part("nothing")

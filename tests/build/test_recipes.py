@@ -28,7 +28,7 @@ def test_the_spec_compiles_and_ships_the_data_the_licences_and_a_launcher() -> N
     assert 'name="cribtiles"' in text and "COLLECT(" in text and "BUNDLE(" in text
     assert "tkinter" in text and "numpy" in text  # kept out of the bundle
     # the command line imports each command's module by name: PyInstaller cannot see those imports
-    assert "from cribtiles.app.commands import COMMANDS" in text and "*COMMAND_MODULES]" in text
+    assert "from cribtiles.app.commands import COMMANDS" in text and "*COMMAND_MODULES, *PART_MODULES]" in text
     assert (ROOT / "build" / "launcher.py").exists()
     for path in (
         ROOT / "cribtiles" / "bot" / "tiles" / "data" / "leaves.json",
