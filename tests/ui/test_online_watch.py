@@ -131,9 +131,14 @@ def test_a_cribbage_table_is_watched_move_by_move_with_no_hand(app: App, server:
         ann.request("act", code=code, ply=state["ply"], move="discard " + " ".join(hand))
         assert until(app, lambda: "crib" in scene.snapshot().prompt and "Ann" in scene.snapshot().prompt)
         assert scene.hand == ()
+
         # the felt is seen from no seat: Ann sits at the bottom named and with her cards' backs, as the
         # bot at the top, and nobody is called the watcher's partner
-        assert until(app, lambda: scene.snapshot().near is not None and "4 cards" in scene.snapshot().near.note)
+        def both_laid_away() -> bool:  # Ann has, and the server's bot (which thinks in a pool of its own)
+            snap = scene.snapshot()
+            return snap.near is not None and "4 cards" in snap.near.note and "4 cards" in snap.seats[0].note
+
+        assert until(app, both_laid_away)
         snap = scene.snapshot()
         assert snap.near is not None and snap.near.name == "Ann" and "partner" not in snap.near.note
         [bot] = snap.seats
