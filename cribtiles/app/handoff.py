@@ -21,9 +21,8 @@ from pathlib import Path
 
 from cribtiles.names import name_problem
 
-from .confined import open_regular
 from .files import why
-from .storage import Unreadable, atomic_write, parse_json
+from .storage import Unreadable, atomic_write, parse_json, read_capped
 
 FILE = "open_table.json"
 CAP = 4096  # bytes: an address, a code and a name
@@ -61,32 +60,17 @@ def take_handed(folder: Path) -> tuple[Handed | None, str]:
     nothing). The file is deleted whatever it held: a damaged one is never read twice."""
     path = folder / FILE
     try:
-        text = _read(path)
-    except FileNotFoundError:
-        return None, ""
-    except (OSError, Unreadable) as e:
+        text = read_capped(path, CAP, follow_links=False)
+    except Unreadable as e:
         _remove(path)
-        return None, f"A table handed to this window could not be read ({e if isinstance(e, Unreadable) else why(e)})."
+        return None, f"A table handed to this window could not be read ({e})."
+    if text is None:
+        return None, ""
     _remove(path)
     try:
         return _table(parse_json(text)), ""
     except (Unreadable, ValueError) as e:
         return None, f"A table handed to this window was not opened: {e}."
-
-
-def _read(path: Path) -> str:
-    """The file's text, never through a link nor from a FIFO (`NotOurs`), nor more than `CAP` bytes."""
-    fd = open_regular(path, os.O_RDONLY)
-    try:
-        raw = os.read(fd, CAP + 1)
-    finally:
-        os.close(fd)
-    if len(raw) > CAP:
-        raise Unreadable(f"it is larger than {CAP:,} bytes")
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise Unreadable("it is not text") from None
 
 
 def _table(data: object) -> Handed:

@@ -40,7 +40,7 @@ from cribtiles.table.saves import load_cribbage, load_table, save_table
 from cribtiles.table.settings import Preferences, read_preferences
 from cribtiles.table.tiles.table import Table
 
-from .confined import NotOurs, create_new, inner_folder
+from .confined import NotOurs, create_new, inner_folder, open_regular
 from .files import SetAside, aside_names, brief, move_to_free_name, why
 from .folder_lock import FolderLock, InUse, folder_lock
 from .history import History, history_path
@@ -119,12 +119,15 @@ class Unreadable(Exception):
     """A file that is there but cannot be used; the message says why in words."""
 
 
-def read_capped(path: Path, cap: int) -> str | None:
+def read_capped(path: Path, cap: int, follow_links: bool = True) -> str | None:
     """The text of the file at `path`, or None when there is none. Raises `Unreadable` when it cannot
     be read, is not a regular file, is larger than `cap` bytes (never more than cap + 1 are read) or
-    is not UTF-8."""
+    is not UTF-8; with `follow_links` False, also when `path` is a link (it is not followed)."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        if follow_links:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        else:
+            fd = open_regular(path, os.O_RDONLY)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as e:
@@ -173,7 +176,7 @@ def parse_json(text: str) -> object:
 
 
 def _size(n: int) -> str:
-    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n} bytes"
+    return f"{n // (1024 * 1024)} MB" if n >= 1024 * 1024 else f"{n:,} bytes"
 
 
 # --- damaged files ---
