@@ -70,6 +70,11 @@ SEAT_BOT = "seat bot"
 ARENA = "arena"
 #: And a game of the history rebuilt as its table, to be replayed or reviewed (from its `GameSummary`).
 REBUILT = "rebuilt"
+#: And the window's parts of a game: the title's way into it (a function of the window to the title's
+#: `Item`), and the scenes over what is shown that replay a game of the history step by step (made of the
+#: window, the table, the call that closes it and the export of its record) and review it against the
+#: best found (the window, the table, the call that closes it).
+OPENED, REPLAYED, REVIEWED = "opened", "replayed", "reviewed"
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,7 @@ class GameKind:
 
     def part(self, role: str) -> Any:
         """This game's part of the layer that plays `role` (`RULE_WORDS`, `ROOM`, `REMOTE`, `SEATED`,
-        `SEAT_BOT`, `ARENA`, `REBUILT`); ValueError in words when it has none."""
+        `SEAT_BOT`, `ARENA`, `REBUILT`, `OPENED`, `REPLAYED`, `REVIEWED`); ValueError in words when it has none."""
         where = dict(self.parts).get(role)
         if where is None:
             raise ValueError(f"{self.title} has no part for the {role}")
@@ -108,6 +113,9 @@ TILES = GameKind(
         (SEAT_BOT, "cribtiles.online.botclient:TILE_PLAY"),
         (ARENA, "cribtiles.table.arena:tile_arena"),
         (REBUILT, "cribtiles.table.tiles.replay:past_tile_table"),
+        (OPENED, "cribtiles.ui.tiles.opening:title_item"),
+        (REPLAYED, "cribtiles.ui.tiles.replay_scene:ReplayScene"),
+        (REVIEWED, "cribtiles.ui.tiles.review_scene:ReviewScene"),
     ),
 )
 CRIBBAGE = GameKind(
@@ -123,6 +131,9 @@ CRIBBAGE = GameKind(
         (SEAT_BOT, "cribtiles.online.cribbage_remote:SEAT_PLAY"),
         (ARENA, "cribtiles.table.arena:cribbage_arena_of"),
         (REBUILT, "cribtiles.table.cribbage.replay:past_cribbage_table"),
+        (OPENED, "cribtiles.ui.cribbage.opening:title_item"),
+        (REPLAYED, "cribtiles.ui.cribbage.replay_scene:CribbageReplayScene"),
+        (REVIEWED, "cribtiles.ui.cribbage.review_scene:CribbageReviewScene"),
     ),
 )
 
