@@ -30,6 +30,7 @@ from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.tiles import Colour, Tile
 from cribtiles.signals import handling
 from cribtiles.table import Seat
 from cribtiles.table.again import NextTable
@@ -39,7 +40,7 @@ from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.public import PublicState
 from cribtiles.table.tiles.table import Table
 
-from . import paint
+from . import art, paint
 from .chat import Mutes
 from .config import Keeper
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, fit_window
@@ -97,10 +98,6 @@ def open_display() -> None:
     pygame.font.init()
     os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "cribtiles")
     with contextlib.suppress(pygame.error):
-        from cribtiles.rules.tiles import Colour, Tile
-
-        from . import art
-
         pygame.display.set_icon(art.tile_face(Tile(5, Colour.LIGHT), 64))
 
 
@@ -118,6 +115,22 @@ def fitted(requested: tuple[int, int]) -> tuple[tuple[int, int], str]:
         else f"is smaller than the table can be read at ({MIN_WIDTH}x{MIN_HEIGHT})"
     )
     return windowed, f"The window size {requested[0]}x{requested[1]} {why}; it opens at {w}x{h}."
+
+
+def open_screen(fullscreen: bool, windowed: tuple[int, int]) -> pygame.Surface:
+    """The window's surface: the whole desktop, or a resizable window of the size `windowed`."""
+    if fullscreen:
+        sizes = pygame.display.get_desktop_sizes()
+        screen = pygame.display.set_mode(sizes[0] if sizes else windowed, pygame.FULLSCREEN)
+        with contextlib.suppress(AttributeError, pygame.error), warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            pygame.Window.from_display_module().position = (0, 0)  # no window manager to place it (Xvfb)
+        return screen
+    screen = pygame.display.set_mode(windowed, pygame.RESIZABLE)
+    with contextlib.suppress(AttributeError, pygame.error), warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # the only way to reach the window in 2.5
+        pygame.Window.from_display_module().minimum_size = (MIN_WIDTH, MIN_HEIGHT)  # kept readable
+    return screen
 
 
 def takes_text(top: Scene) -> bool:
@@ -180,14 +193,12 @@ class App:
         if note:
             notice = f"{note} {notice}".strip()
             log.info(note)
-        self.screen = self._open(prefs.fullscreen)
+        self.screen = open_screen(prefs.fullscreen, self.windowed)
         pygame.display.set_caption(TITLE)
         self._game_caption = self._caption_shown = TITLE
         self.layout = Layout.of(*self.screen.get_size())
         self._warm = paint.warm_faces(self.layout)
         self.sounds = Sounds(prefs.sound, prefs.volume)
-        from . import art
-
         art.set_letter_marks(prefs.colour_marks)
         self.worker = BotWorker()
         self.online = online
@@ -221,23 +232,9 @@ class App:
 
     # --- the window ---
 
-    def _open(self, fullscreen: bool) -> pygame.Surface:
-        if fullscreen:
-            sizes = pygame.display.get_desktop_sizes()
-            screen = pygame.display.set_mode(sizes[0] if sizes else self.windowed, pygame.FULLSCREEN)
-            with contextlib.suppress(AttributeError, pygame.error), warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                pygame.Window.from_display_module().position = (0, 0)  # no window manager to place it (Xvfb)
-            return screen
-        screen = pygame.display.set_mode(self.windowed, pygame.RESIZABLE)
-        with contextlib.suppress(AttributeError, pygame.error), warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # the only way to reach the window in 2.5
-            pygame.Window.from_display_module().minimum_size = (MIN_WIDTH, MIN_HEIGHT)  # kept readable
-        return screen
-
     def refit(self) -> None:
         """Open the window again as the settings say (full screen or not), and lay it out."""
-        self.screen = self._open(self.prefs.fullscreen)
+        self.screen = open_screen(self.prefs.fullscreen, self.windowed)
         self.relayout()
 
     def relayout(self) -> None:
@@ -431,9 +428,7 @@ class App:
 
     def caption(self, state: PublicState) -> None:
         """The window's title carries the score, for the task bar."""
-        from .art import clip
-
-        names = ["You" if p == self.game.you else clip(n, 24) for p, n in enumerate(state.names)]
+        names = ["You" if p == self.game.you else art.clip(n, 24) for p, n in enumerate(state.names)]
         scores = " · ".join(f"{n} {s}" for n, s in zip(names, state.final_scores(), strict=True))
         self._game_caption = f"{TITLE} — {scores}"
         self._show_caption()
@@ -482,21 +477,15 @@ class App:
         elif changed:
             pygame.display.update(changed)
         self.frames += 1
-        self._tell_incidents()
+        # what went wrong with a bot (replaced after it hung or died) is told at the table; online, the
+        # connection lost and back, who went away (the lines said are the scene's chat to tell)
+        for text in self.session.incidents():
+            self.game.toast(text, 8.0)
         if self._prefs_changed is not None and time.monotonic() - self._prefs_changed > PREFS_SETTLE:
             self._prefs_changed = None
             self.keeper.save_preferences(self.prefs)
         if self._warm:  # draw one tile face ahead of need per frame, so no frame waits for many
-            tile, size = self._warm.pop()
-            from . import art
-
-            art.tile_face(tile, size)
-
-    def _tell_incidents(self) -> None:
-        """What went wrong with a bot (replaced after it hung or died) is told at the table; online, the
-        connection lost and back, who went away (the lines said are the scene's chat to tell)."""
-        for text in self.session.incidents():
-            self.game.toast(text, 8.0)
+            art.tile_face(*self._warm.pop())
 
     def handle(self, event: pygame.event.Event) -> None:
         if event.type == pygame.QUIT:
