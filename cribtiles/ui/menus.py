@@ -4,7 +4,7 @@ registry), and the settings, changed there or by their keys at the table, applie
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
@@ -13,12 +13,39 @@ from cribtiles.table.seats import lone_bot
 from cribtiles.table.session import Session
 from cribtiles.table.settings import SPEEDS, Preferences
 
-from .history_scene import HistoryHost
-from .online.side import OnlineSide
 from .scene import Scene
 from .screens import Item
 from .tiles.end_scene import EndScene
 from .tiles.game_scene import GameScene, Host
+
+if TYPE_CHECKING:  # types only: the History's module is imported once the History is opened
+    from .history_scene import HistoryHost
+    from .online.side import OnlineSide
+
+    class Window(HistoryHost, Host, Protocol):
+        """What the menus ask of the window: its screens, its game, online play, and the window itself."""
+
+        scenes: list[Scene]
+        session: Session
+        game: GameScene
+        online_side: OnlineSide
+
+        def push(self, scene: Scene) -> None: ...
+
+        def close_top(self) -> None: ...
+
+        def back_to_game(self) -> None: ...
+
+        def quit(self) -> None: ...
+
+        def refit(self) -> None:
+            """Open the window again as the settings say (full screen or not), and lay it out."""
+            ...
+
+        def relayout(self) -> None: ...
+
+        def open_new_game(self) -> None: ...
+
 
 #: The title's welcome at the first start: the tutorial offered, or once it is done, what comes next.
 WELCOME = "Welcome! New to Kings Cribbage? The tutorial teaches it in a short game."
@@ -28,31 +55,6 @@ WELCOME_BACK = "Tutorial done. New game sets up a game of your own: the players 
 def welcome_line(prefs: Preferences) -> str:
     """The welcome on the title: it offers the tutorial only until the tutorial has been played to its end."""
     return WELCOME_BACK if prefs.tutorial_done else WELCOME
-
-
-class Window(HistoryHost, Host, Protocol):
-    """What the menus ask of the window: its screens, its game, online play, and the window itself."""
-
-    scenes: list[Scene]
-    session: Session
-    game: GameScene
-    online_side: OnlineSide
-
-    def push(self, scene: Scene) -> None: ...
-
-    def close_top(self) -> None: ...
-
-    def back_to_game(self) -> None: ...
-
-    def quit(self) -> None: ...
-
-    def refit(self) -> None:
-        """Open the window again as the settings say (full screen or not), and lay it out."""
-        ...
-
-    def relayout(self) -> None: ...
-
-    def open_new_game(self) -> None: ...
 
 
 class Menus:

@@ -202,7 +202,7 @@ class App:
         art.set_letter_marks(prefs.colour_marks)
         self.worker = BotWorker()
         self.online = online
-        self.online_side = OnlineSide(self, online)
+        self.online_side = OnlineSide(self)
         self.menus = Menus(self)
         self.flasher: Callable[[], None] = flash_window  # the task bar's call for attention
         self._home: Session | None = None  # this window's own game, while a table online is played

@@ -11,12 +11,11 @@ import time
 import warnings
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import pygame
 
 from cribtiles.games import REMOTE, game_named
-from cribtiles.online.client import Link
 from cribtiles.table.again import NextTable
 from cribtiles.table.session import Session
 
@@ -26,9 +25,13 @@ from ..scene import Scene
 from ..screens import Item
 from ..sound import Sounds
 from ..tiles.end_scene import EndScene
-from .lobby import Lobby
-from .services import HeldSeat, OnlineServices
-from .standings import News
+
+if TYPE_CHECKING:  # online play's modules are imported once it is used
+    from cribtiles.online.client import Link
+
+    from .lobby import Lobby
+    from .services import HeldSeat, OnlineServices
+    from .standings import News
 
 #: Seconds between looks for a table handed to this window by a second program (an invitation clicked).
 HANDED_EVERY = 0.5
@@ -57,6 +60,7 @@ class Window(Protocol):
 
     scenes: list[Scene]
     session: Session
+    online: OnlineServices | None  # what online play needs, as the app gave it (None: none)
     keeper: Keeper
     sounds: Sounds
     flasher: Callable[[], None]
@@ -81,11 +85,10 @@ def shown_session(top: Scene | None) -> Any:
 
 
 class OnlineSide:
-    """Online play's part of the window, once the app gave it its services (`services` None: none)."""
+    """Online play's part of the window, once the app gave the window its services (`online`)."""
 
-    def __init__(self, window: Window, services: OnlineServices | None) -> None:
+    def __init__(self, window: Window) -> None:
         self.window = window
-        self.services = services
         self._lobby: Lobby | None = None
         self._memory_mutes = MemoryMutes()
         self.here: Any = None  # the session of the online table on screen (a person is "here" only there)
@@ -94,17 +97,19 @@ class OnlineSide:
         self._moving: set[tuple[str, int]] = set()  # the seats at tables played again, being opened
 
     @property
+    def services(self) -> OnlineServices | None:
+        """What online play needs, as the app gave it to the window (None: the title offers none)."""
+        return self.window.online
+
+    @property
     def lobby(self) -> Lobby:
         """Online play's links and jobs, made on first use (the services must have been given)."""
         if self._lobby is None:
+            from .lobby import Lobby
+
             assert self.services is not None
             self._lobby = Lobby(self.services, self.remote_session, self.window.take_online_seat)
         return self._lobby
-
-    @property
-    def started(self) -> bool:
-        """The lobby has been made (a table online opened, or seats held at the start)."""
-        return self._lobby is not None
 
     @property
     def chat_mutes(self) -> Mutes:
@@ -164,6 +169,8 @@ class OnlineSide:
         """Everyone agreed to play a finished table online again: this player's seat there is kept in
         place of the old one on their list (its name, game and host token carried over) and opened; why
         it could not be, said on the title screen."""
+        from .services import HeldSeat
+
         if (table.code, table.seat) in self._moving or self.services is None:
             return
         self._moving.add((table.code, table.seat))
