@@ -278,8 +278,8 @@ def test_at_normal_speed_the_card_waits_for_medium_and_a_row_pointed_at_early_do
 
 def test_the_welcome_line_stops_offering_the_tutorial_once_it_is_done(tmp_path: Path) -> None:
     from cribtiles.app.storage import Store
-    from cribtiles.ui.title import TitleScene
     from cribtiles.ui.menus import WELCOME, WELCOME_BACK
+    from cribtiles.ui.title import TitleScene
 
     a = App(players_game(), Preferences(speed="instant"), Store(tmp_path), size=(1280, 800), title=True)
     try:
