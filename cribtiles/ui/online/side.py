@@ -28,6 +28,7 @@ from ..tiles.end_scene import EndScene
 
 if TYPE_CHECKING:  # online play's modules are imported once it is used
     from cribtiles.online.client import Link
+    from cribtiles.table.cribbage.session import CribbageDriver
 
     from .lobby import Lobby
     from .services import HeldSeat, OnlineServices
@@ -157,13 +158,14 @@ class OnlineSide:
         self.window.push(join)
         join.join()
 
-    def remote_session(self, link: Link, code: str, seat: int | None, game: str = "tiles") -> Any:
+    def remote_session(self, link: Link, code: str, seat: int | None, game: str = "tiles") -> Session | CribbageDriver:
         """The session of `seat` (None: a spectator's) at the table `code` of `game`, through `link`
         (which holds the seat); made in a job, as it waits for the table's state."""
         book = self.services.book if self.services is not None else None
         forget = None if book is None else (lambda: book.remove(link.url, code))
         remote = game_named(game).part(REMOTE)  # its module only once a table online is opened
-        return remote(link, code, seat, keeper=self.window.keeper, forget=forget)
+        session: Session | CribbageDriver = remote(link, code, seat, keeper=self.window.keeper, forget=forget)
+        return session
 
     def open_next(self, table: NextTable) -> None:
         """Everyone agreed to play a finished table online again: this player's seat there is kept in
