@@ -151,3 +151,35 @@ def test_the_cribbage_seer_is_told_the_hand_the_crib_and_the_starter() -> None:
     else:  # the dealer needing just their hand and the true crib wins
         assert leaf(mine + 1, theirs + crib) == 0.0
         assert leaf(mine + 1, theirs + crib + 1) > 0.0
+
+
+def test_the_cribbage_phases_split_each_pairs_edge_into_pegging_and_the_show() -> None:
+    module = bench("cribbage/bench_seer")
+    arena = module.arena
+
+    def game(peg: tuple[int, int], show: tuple[int, int], deals: int) -> Any:
+        seats = tuple(
+            arena.SeatResult(
+                bot=b,
+                final=0,
+                won=b == 0,
+                margin=None,
+                peg_points=peg[b],
+                show_points=show[b],
+                deals=deals,
+                decision_seconds=(),
+                failures=0,
+            )
+            for b in (0, 1)
+        )
+        return arena.GameResult(game=0, seed=0, seats=seats, moves=())
+
+    # a pair: +4 pegging over 4 deals and -2 in the show; then +2 pegging over 2 deals and +6 in the show
+    nets = module.phase_nets([game((10, 6), (20, 22), 4), game((5, 3), (16, 10), 2)])
+    assert nets == [{"peg": (1.0 + 1.0) / 2, "show": (-0.5 + 3.0) / 2}]
+    base = [{"peg": 0.5, "show": 1.0}, {"peg": 0.0, "show": 0.0}]
+    figures = module.phase_figures([*nets, {"peg": 1.0, "show": 0.0}], base)
+    assert figures["peg"]["net_a_deal"] == 1.0
+    assert figures["peg"]["gain_over_first"]["mean"] == (0.5 + 1.0) / 2
+    assert figures["show"]["gain_over_first"]["mean"] == (0.25 + 0.0) / 2
+    assert "gain_over_first" not in module.phase_figures(nets, None)["show"]
