@@ -140,7 +140,7 @@ def pairs_of(results: list[arena.GameResult]) -> list[seer.Pair]:
 
 #: The phases a deal's points come from, as the arena counts them for a seat (`SeatResult`): the play's
 #: pegging, and the show (the hand, and the crib for the dealer).
-PHASES = ("peg", "show")
+PHASES = ("pegging a deal", "show a deal")
 
 
 def phase_nets(results: list[arena.GameResult]) -> list[dict[str, float]]:
@@ -154,35 +154,10 @@ def phase_nets(results: list[arena.GameResult]) -> list[dict[str, float]]:
             mine = next(s for s in game.seats if s.bot == 0)
             theirs = next(s for s in game.seats if s.bot != 0)
             deals = max(1, mine.deals)
-            nets["peg"] += (mine.peg_points - theirs.peg_points) / deals / 2
-            nets["show"] += (mine.show_points - theirs.show_points) / deals / 2
+            nets["pegging a deal"] += (mine.peg_points - theirs.peg_points) / deals / 2
+            nets["show a deal"] += (mine.show_points - theirs.show_points) / deals / 2
         out.append(nets)
     return out
-
-
-def phase_figures(nets: list[dict[str, float]], base: list[dict[str, float]] | None) -> dict[str, Any]:
-    """Each phase's net points a deal with its 95% interval, and (given the first candidate's, `base`) the
-    gain over it seed by seed."""
-    figures: dict[str, Any] = {}
-    for phase in PHASES:
-        mean, half = harness.mean_ci([n[phase] for n in nets])
-        figures[phase] = {"net_a_deal": mean, "ci95": half}
-        if base is not None:
-            g, g_half = harness.mean_ci([n[phase] - b[phase] for n, b in zip(nets, base, strict=True)])
-            figures[phase]["gain_over_first"] = {"mean": g, "ci95": g_half}
-    return figures
-
-
-def phase_line(label: str, figures: dict[str, Any]) -> str:
-    """The phases' figures for people: net points a deal against Hard, and the gain over the first."""
-    words = []
-    for phase in PHASES:
-        f = figures[phase]
-        word = f"{phase} {f['net_a_deal']:+.2f} ± {f['ci95']:.2f} a deal"
-        if "gain_over_first" in f:
-            word += f" (gain {f['gain_over_first']['mean']:+.2f} ± {f['gain_over_first']['ci95']:.2f})"
-        words.append(word)
-    return f"{'':<14} " + ";  ".join(words)
 
 
 def main() -> int:
@@ -216,12 +191,12 @@ def main() -> int:
         if all_pairs:
             f["gain_over_first"] = seer.gain(pairs, all_pairs[0])
         nets = phase_nets(results)
-        f["phases"] = phase_figures(nets, all_nets[0] if all_nets else None)
+        f["phases"] = seer.phase_figures(PHASES, nets, all_nets[0] if all_nets else None)
         all_pairs.append(pairs)
         all_nets.append(nets)
         figures[kind] = f
         print(seer.line(kind, f), flush=True)
-        print(phase_line(kind, f["phases"]), flush=True)
+        print(seer.phase_line(PHASES, f["phases"]), flush=True)
     harness.report(__file__, seed=args.seed, pairs=pairs_wanted, jobs=args.jobs, bots=figures)
     return 0
 
