@@ -3,11 +3,12 @@ counted step by step, pegs moving on the board; the bot thinks beside the frames
 
 The game is behind a session (`cribtiles.table.cribbage.session.CribbageDriver`): this scene sees only
 its public value and your own hand, turns clicks, drags and keys into moves for it, and builds a snapshot
-for `cribbage_paint` to draw. It routes events to its controllers, each in a module of its own
-(`table_cards` your cards and the drag, `table_calls` the count and muggins, `table_coaching` the hint
-key, `table_buttons` the row of buttons, `table_pegs` the pegs, `table_motion` the cards' places and
-glides, `table_turns` the other seats' turns, `table_words` the prompt and the panel, `table_end` the
-end, resigning and undo; the chat is the shared `cribtiles.ui.chat`), as the tile game's scene does.
+for `cribbage_paint` to draw. It routes events to its controllers, each in a module of its own, as the
+tile game's scene does: `table_keys` the keys, `table_cards` your cards and the drag, `table_calls` the
+count and muggins, `table_coaching` the hint key, `table_buttons` the row of buttons, `table_pegs` the
+pegs, `table_motion` the cards' places and glides, `table_turns` the other seats' turns, `table_words`
+the prompt and the panel, `table_end` the end, resigning and undo; the chat is the shared
+`cribtiles.ui.chat`, as at the tile game's table. They see the scene as `table_state.Stage`.
 """
 
 from __future__ import annotations
@@ -43,6 +44,7 @@ from .table_calls import Calls
 from .table_cards import Cards
 from .table_coaching import Coaching
 from .table_end import Ending, TakingBack
+from .table_keys import Keys
 from .table_motion import Motion
 from .table_pegs import Pegging
 from .table_state import Hold, Mode, Plan, hold_after
@@ -140,6 +142,7 @@ class CribbageScene:
         self.words = Words(self, self.cards, self.calls, self.taking_back)  # the prompt and the panel
         self.buttons = Buttons(self, self.cards, self.calls, self.taking_back)
         self.motion = Motion(self, self.cards, self.calls, self.coaching)  # every card's place and glide
+        self.keys = Keys(self, self.cards, self.calls, self.coaching, self.ending, self.taking_back)
         if self.watching:
             self.hold = Hold.NONE
             self.replaying = self.words.watched()
@@ -278,57 +281,7 @@ class CribbageScene:
             self.cards.mouse = event.pos
             self.cards.release(event.pos)
         elif event.type == pygame.KEYDOWN:
-            self._key(event)
-
-    def _key(self, event: pygame.event.Event) -> None:
-        k = event.key
-        if self.watching:  # nothing to play: Escape goes back; once played again, Enter watches the new table
-            self.ending.watch_key(k)
-            return
-        if self.ended and self.asks_again and self.ending.again_key(k):
-            return
-        if self.resigning:
-            self.ending.resign_key(k)
-            return
-        if k == pygame.K_r and event.mod & pygame.KMOD_CTRL and not self.ended and self.replaying is None:
-            self.ending.ask_resign()
-        elif k in (pygame.K_y, pygame.K_n) and not self.ended and self.taking_back.asked() is not None:
-            self.taking_back.answer(k == pygame.K_y)
-        elif self.ended:
-            self.ending.end_key(k)
-        else:
-            self._play_key(event)
-
-    def _play_key(self, event: pygame.event.Event) -> None:
-        """A key while the game is played: your cards, the hint, go, muggins, undo, the number said aloud."""
-        k, cards, calls = event.key, self.cards, self.calls
-        if k == pygame.K_i or getattr(event, "unicode", "") == "?":
-            self.coaching.hint()
-        elif k == pygame.K_ESCAPE:
-            if cards.press is not None:
-                cards.press = None
-            elif self.coach.note is not None:
-                self.coach.dismiss()
-            elif cards.chosen or cards.cursor is not None:
-                cards.chosen, cards.cursor = [], None
-            else:
-                self.app.close_top()
-        elif k in (pygame.K_LEFT, pygame.K_RIGHT):
-            cards.arrow(-1 if k == pygame.K_LEFT else 1)
-        elif k == pygame.K_SPACE:
-            cards.space()
-        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            cards.enter()
-        elif k == pygame.K_g:
-            cards.go()
-        elif k == pygame.K_m and calls.offered():
-            calls.call()
-        elif k == pygame.K_n:
-            self.new_game()
-        elif k == pygame.K_u or (k == pygame.K_z and event.mod & pygame.KMOD_CTRL):
-            self.taking_back.undo()
-        elif calls.declaring() or calls.claiming():
-            calls.key(event)
+            self.keys.key(event)
 
     # --- the steps a table aside makes its own (the tutorial's script) ---
 

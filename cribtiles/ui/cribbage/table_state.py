@@ -132,6 +132,11 @@ class Stage(Protocol):
     def ended(self) -> bool: ...
 
     @property
+    def asks_again(self) -> bool:
+        """A table online, whose next game is asked of the others there."""
+        ...
+
+    @property
     def my_turn(self) -> bool: ...
 
     @property
@@ -165,6 +170,10 @@ class Stage(Protocol):
 
     def act(self, move: Move) -> bool:
         """Your move, or the reason it cannot be made, in words; whether it was made."""
+        ...
+
+    def new_game(self) -> None:
+        """N (or the end card's New game): the new game's choice over the table."""
         ...
 
     def go_on(self) -> None:
