@@ -99,7 +99,7 @@ def play_to_the_end(app: App, scene: CribbageScene) -> list[str]:
         if not pilot.step():
             time.sleep(0.001)  # the friend's move is on its way: let the threads run
         frames(app)
-        prompts.append(scene._prompt()[0])
+        prompts.append(scene.prompt()[0])
     assert scene.ended, "the game did not end in time"
     return prompts
 

@@ -228,18 +228,18 @@ def test_tab_in_the_replay_of_a_finished_game_shows_every_hand(app: App) -> None
     replay = app.scenes[-1]
     assert isinstance(replay, CribbageReplayScene) and replay.table.is_over
     other = replay.felt.pub.bot
-    assert all(c is None for c in replay.felt._seat_cards(other))  # face down, as you saw them
+    assert all(c is None for c in replay.felt.motion.seat_cards(other))  # face down, as you saw them
     post_key(pygame.K_TAB)
     frames(app)
     dealt = replay.table.at_ply(0).state.hands[other]
-    assert len(dealt) == 6 and replay.felt._seat_cards(other) == dealt
+    assert len(dealt) == 6 and replay.felt.motion.seat_cards(other) == dealt
     for _ in range(4):  # both discards, then cards of the play
         post_key(pygame.K_RIGHT)
     frames(app)
-    assert replay.felt._seat_cards(other) == replay.table.at_ply(4).state.hands[other]
+    assert replay.felt.motion.seat_cards(other) == replay.table.at_ply(4).state.hands[other]
     post_key(pygame.K_TAB)
     frames(app)
-    assert all(c is None for c in replay.felt._seat_cards(other))
+    assert all(c is None for c in replay.felt.motion.seat_cards(other))
     unfinished = CribbageTable.from_record({**replay.table.state.record(), "moves": list(replay.table.state.log[:5])})
     app.open_cribbage_replay(unfinished)
     frames(app)
