@@ -1,7 +1,9 @@
 """A finished game of either game as rows of the history database (schema 8 of `cribtiles.app.history`): its
 row of `games`, its seats, and its game's own details in tables keyed by the game's id. How a game is
 stored (in one transaction, once by its key) and read back, every value checked by kind (a history may
-have been edited by hand). To change how a game is stored: its migration in `history`, and this module.
+have been edited by hand). Each game's own details are written and read by its `STORED` part
+(`app/tiles/stored.py`, `app/cribbage/stored.py`). To change how a game is stored: its migration in
+`history`, the tables' columns here, and the game's part.
 """
 
 from __future__ import annotations
