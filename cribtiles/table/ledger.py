@@ -93,10 +93,10 @@ def game_key(seats: Sequence[tuple[str, str | None]], rounds: Iterable[GameState
 
 @dataclass(frozen=True)
 class Stats:
-    """Statistics of a history: each game's own (its `STATISTICS` part), from its own games, under the
-    game's name. The tile
-    game's (`tiles`, also read through `lines`, `marked`, `total`, `marked_total`, `watched` and `games`):
-    by mode and opponent; classic cribbage's (`cribbage`): by bot level."""
+    """Statistics of a history: each game's own (its `STATISTICS` part), from its own games, in a field
+    named for the game. The tile game's (`tiles`, read through `lines`, `marked`, `total`, `marked_total`,
+    `watched` and `games` too, as before it had a field): by mode and opponent; classic cribbage's
+    (`cribbage`): by bot level."""
 
     tiles: TileStats
     cribbage: CribbageStats
