@@ -70,6 +70,17 @@ SEAT_BOT = "seat bot"
 ARENA = "arena"
 #: And a game of the history rebuilt as its table, to be replayed or reviewed (from its `GameSummary`).
 REBUILT = "rebuilt"
+#: And the history's reading of a finished game of it (a `GameSummary`): its bot levels, weakest first (the
+#: order of its opponents), and how the game went for the people at the table (a `Result`, from the seats
+#: of the winners and of the people).
+LADDER, RESULT = "ladder", "result"
+#: And its statistics, drawn from its games of a history (its part of `ledger.Stats`).
+STATISTICS = "statistics"
+#: And its details as rows of the history database and back, and how the history's messages name a game of it.
+STORED = "stored"
+#: And the window's: a game's row on the History screen, its page of the Statistics screen, and its rows of
+#: the online Create screen (made with a function that lays the screen's rows out again).
+HISTORY_ROW, STATISTICS_PAGE, CREATE_FORM = "history row", "statistics page", "create form"
 
 
 @dataclass(frozen=True)
@@ -86,8 +97,8 @@ class GameKind:
     parts: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # (role, "module:attribute")
 
     def part(self, role: str) -> Any:
-        """This game's part of the layer that plays `role` (`RULE_WORDS`, `ROOM`, `REMOTE`, `SEATED`,
-        `SEAT_BOT`, `ARENA`, `REBUILT`); ValueError in words when it has none."""
+        """This game's part of the layer that plays `role` (one of the role constants above: `RULE_WORDS`,
+        `ROOM`, ...); ValueError in words when it has none."""
         where = dict(self.parts).get(role)
         if where is None:
             raise ValueError(f"{self.title} has no part for the {role}")
@@ -108,6 +119,13 @@ TILES = GameKind(
         (SEAT_BOT, "cribtiles.online.botclient:TILE_PLAY"),
         (ARENA, "cribtiles.table.arena:tile_arena"),
         (REBUILT, "cribtiles.table.tiles.replay:past_tile_table"),
+        (LADDER, "cribtiles.bot.tiles.levels:LEVELS"),
+        (RESULT, "cribtiles.table.tiles.result:result"),
+        (STATISTICS, "cribtiles.table.tiles.stats:tile_statistics"),
+        (STORED, "cribtiles.app.tiles.stored:STORED"),
+        (HISTORY_ROW, "cribtiles.ui.tiles.history_row:cells"),
+        (STATISTICS_PAGE, "cribtiles.ui.tiles.statistics_page:PAGE"),
+        (CREATE_FORM, "cribtiles.ui.tiles.create_form:TileForm"),
     ),
 )
 CRIBBAGE = GameKind(
@@ -123,6 +141,13 @@ CRIBBAGE = GameKind(
         (SEAT_BOT, "cribtiles.online.cribbage_remote:SEAT_PLAY"),
         (ARENA, "cribtiles.table.arena:cribbage_arena_of"),
         (REBUILT, "cribtiles.table.cribbage.replay:past_cribbage_table"),
+        (LADDER, "cribtiles.bot.cribbage.levels:LEVELS"),
+        (RESULT, "cribtiles.table.cribbage.result:result"),
+        (STATISTICS, "cribtiles.table.cribbage.ledger:cribbage_statistics"),
+        (STORED, "cribtiles.app.cribbage.stored:STORED"),
+        (HISTORY_ROW, "cribtiles.ui.cribbage.history_row:cells"),
+        (STATISTICS_PAGE, "cribtiles.ui.cribbage.statistics_page:PAGE"),
+        (CREATE_FORM, "cribtiles.ui.cribbage.create_form:CribbageForm"),
     ),
 )
 

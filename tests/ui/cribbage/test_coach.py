@@ -16,7 +16,7 @@ from cribtiles.cribbage.moves import PlayCard
 from cribtiles.cribbage.options import Phase
 from cribtiles.table.cribbage.session import CribbageSession
 from cribtiles.table.cribbage.table import CribbageTable
-from cribtiles.ui.history_scene import cribbage_marks
+from cribtiles.ui.cribbage.history_row import cribbage_marks
 from cribtiles.ui.tiles.autopilot import post_key
 from cribtiles.ui.window import App
 from tests.table.cribbage.test_ledger import played
