@@ -98,8 +98,9 @@ class UndoAsked:
     waiting: tuple[int, ...] = ()
 
 
-class Session(TableEnds, Protocol):
-    """What a driver needs of a game at a table for the seats it controls (`mine`): the questions,
+class Session(TableEnds, GameSession[PlayerView, Move, Move, TurnRecord], Protocol):
+    """What a driver needs of a tile game at a table for the seats it controls (`mine`): the game-neutral
+    verbs (`GameSession`), the tile game's own questions,
     the acts of those seats, how the table ends besides the rules (`TableEnds`), and `poll`, which
     advances what the table does by itself (the others' moves: bots thinking here, players elsewhere).
     A move of another seat is announced by `poll` before it is made, so that it may be shown on its

@@ -19,7 +19,7 @@ from cribtiles.rules.errors import IllegalMove
 from ..again import EndsAtOneWindow, TableEnds
 from ..chat import AtOneWindow, ChatLine
 from ..seats import Seat
-from ..session import UndoAsked
+from ..session import GameSession, UndoAsked
 from ..thinking import InlineThinker as Inline
 from ..thinking import Thinker
 from .public import CribbagePublic, PublicMove, public_of, seat_view, told_move
@@ -91,10 +91,13 @@ class Keeps(Protocol):
     ) -> None: ...
 
 
-class CribbageDriver(TableEnds, Protocol):
-    """What the cribbage scene asks of its game (a `GameSession[CribbageView, Move, Move, PublicMove | None]`
-    and cribbage's own questions): public values and its own seats' views only, so that the game may
-    be far away (a `CribbageSession` here, or one over a wire)."""
+class CribbageDriver(TableEnds, GameSession[CribbageView, Move, Move, PublicMove | None], Protocol):
+    """What the cribbage scene asks of its game (the game-neutral verbs of `GameSession` and cribbage's
+    own questions): public values and its own seats' views only, so that the game may be far away (a
+    `CribbageSession` here, or one over a wire)."""
+
+    @property
+    def seats(self) -> tuple[Seat, ...]: ...
 
     @property
     def mine(self) -> tuple[int, ...]: ...
@@ -169,6 +172,11 @@ class CribbageDriver(TableEnds, Protocol):
     def ready(self) -> bool:
         """The bot's move is chosen and may land (what it is stays behind the session: a discard's
         cards are the crib's)."""
+        ...
+
+    def poll(self) -> Move | None:
+        """The other seat's move once it is ready (not yet made; online, another's crib cards are a
+        discard of no cards), `land` to make it."""
         ...
 
     def land(self) -> PublicMove: ...
