@@ -29,7 +29,7 @@ from cribtiles.table.session import UndoAsked
 from .botclient import SeatPlay
 from .client import ARRIVAL, Link, NotConnected, Refused
 from .remote_core import WATCHING_WORDS, RemoteCore
-from .taking_back import asked, ended_words
+from .taking_back import ONE_AT_A_TIME, asked, ended_words, why_not_asked
 
 #: How long a new session waits for its table's state, asked for when it is made.
 FIRST_STATE_WAIT = 10.0
@@ -132,6 +132,13 @@ def watcher_view(public: CribbagePublic) -> CribbageView:
         cut_for_deal=(),
         unseen=(),
     )
+
+
+#: Why a take-back is not asked of the table now, when nothing else says why.
+NOT_NOW_WORDS = (
+    "nothing of yours may be taken back now: online a move goes back only before another person moves or "
+    "anything new comes to light"
+)
 
 
 def _sentence(text: str) -> str:
@@ -452,16 +459,9 @@ class RemoteCribbageSession(RemoteCore):
         self._check_mine(seat)
         self._pump()
         before = self._last()
-        if self.pending_undo is not None:
-            raise IllegalMove("a request to take back a move waits already: one at a time")
-        if not before.state.get("can_undo"):
-            told = before.state.get("undo")
-            if isinstance(told, dict) and told.get("seat") == seat and told.get("ended") in ("refused", "withdrawn"):
-                raise IllegalMove("that move was asked back once already: it stands")
-            raise IllegalMove(
-                "nothing of yours may be taken back now: online a move goes back only before another person "
-                "moves or anything new comes to light"
-            )
+        why = ONE_AT_A_TIME if self.pending_undo is not None else why_not_asked(before.state, seat, NOT_NOW_WORDS)
+        if why:
+            raise IllegalMove(why)
         try:
             answer = self._send("undo", ply=before.ply)
         except IllegalMove:

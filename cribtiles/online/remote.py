@@ -27,7 +27,7 @@ from cribtiles.table.tiles.table import Table
 
 from .client import ARRIVAL, Link, NotConnected, Refused
 from .remote_core import RemoteCore, plain
-from .taking_back import asked, ended_words
+from .taking_back import asked, ended_words, why_not_asked
 
 #: Seconds the session waits for its table's state, asked for when it is made.
 FIRST_STATE_WAIT = 10.0
@@ -298,14 +298,9 @@ class RemoteSession(RemoteCore):
         last = next((i for i in range(len(turns) - 1, -1, -1) if turns[i].player == seat), None)
         if last is None:
             raise IllegalMove("you have no turn to take back in this round")
-        newest = self._newest()
-        if not newest.get("can_undo"):
-            told = newest.get("undo")
-            if isinstance(told, dict) and told.get("ended") is None:
-                raise IllegalMove("a request to take back a move waits already: one at a time")
-            if isinstance(told, dict) and told.get("seat") == seat and told.get("ended") in ("refused", "withdrawn"):
-                raise IllegalMove("that move was asked back once already: it stands")
-            raise IllegalMove("that turn may not be taken back now")
+        why = why_not_asked(self._newest(), seat, "that turn may not be taken back now")
+        if why:
+            raise IllegalMove(why)
         coming = self._queue[-1] if self._queue else None  # the bots' replies on their way go back too
         if coming is not None and coming.rounds_done == self._shown.rounds_done and coming.turns > self._shown.turns:
             return tuple(self._records(coming)[last:])
