@@ -28,11 +28,9 @@ from cribtiles.table.session import UndoAsked
 
 from .botclient import SeatPlay
 from .client import ARRIVAL, Link, NotConnected, Refused
-from .remote_core import WATCHING_WORDS, RemoteCore
+from .remote_core import FIRST_STATE_WAIT, WATCHING_WORDS, RemoteCore
 from .taking_back import ONE_AT_A_TIME, asked, ended_words, why_not_asked
 
-#: How long a new session waits for its table's state, asked for when it is made.
-FIRST_STATE_WAIT = 10.0
 #: How often crib cards are sent again when another seat's move came first: they are this seat's own, so
 #: nothing another did changes them (each try is answered: the server is never waited for in vain).
 DISCARD_TRIES = 8

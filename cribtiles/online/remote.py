@@ -26,11 +26,9 @@ from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.table import Table
 
 from .client import ARRIVAL, Link, NotConnected, Refused
-from .remote_core import RemoteCore, plain
+from .remote_core import FIRST_STATE_WAIT, RemoteCore, plain
 from .taking_back import asked, ended_words, why_not_asked
 
-#: Seconds the session waits for its table's state, asked for when it is made.
-FIRST_STATE_WAIT = 10.0
 AGAIN_WORDS = (
     "a game at an online table is not played again from here: make a new table (or join one) from Online "
     "on the title screen"

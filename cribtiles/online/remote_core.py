@@ -21,6 +21,8 @@ from .ending import SeatOnline, TableEnding
 from .presence import Presence
 from .taking_back import waiting
 
+#: Seconds a session waits for its table's state, asked for when it is made.
+FIRST_STATE_WAIT = 10.0
 #: Why a spectator's window makes no move.
 WATCHING_WORDS = "you are watching this table: the players move"
 
