@@ -10,6 +10,7 @@ import statistics
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import harness
 
@@ -78,6 +79,34 @@ def line(label: str, figures: dict[str, object]) -> str:
         f"lost {lost['share']:6.1%}  pairs won/split/lost {pairs['won_both']}/{pairs['split']}/{pairs['lost_both']}"
         f"  {f['game_seconds']:.1f} s, {f['game_cpu_seconds']:.1f} CPU s a game"
     )
+
+
+def phase_figures(
+    phases: Sequence[str], nets: Sequence[dict[str, float]], base: Sequence[dict[str, float]] | None
+) -> dict[str, dict[str, Any]]:
+    """Each phase's net points (the candidate's less Hard's, a pair's mean) with its 95% interval, and,
+    given the first candidate's nets on the same seeds (`base`), the gain over it seed by seed: which
+    phase of the game the candidate's edge, and the hidden information, pays in."""
+    figures: dict[str, dict[str, Any]] = {}
+    for phase in phases:
+        mean, half = harness.mean_ci([n[phase] for n in nets])
+        figures[phase] = {"net": mean, "ci95": half}
+        if base is not None:
+            g, g_half = harness.mean_ci([n[phase] - b[phase] for n, b in zip(nets, base, strict=True)])
+            figures[phase]["gain_over_first"] = {"mean": g, "ci95": g_half}
+    return figures
+
+
+def phase_line(phases: Sequence[str], figures: dict[str, dict[str, Any]]) -> str:
+    """The phases' figures for people: the net points against Hard, and the gain over the first."""
+    words = []
+    for phase in phases:
+        f = figures[phase]
+        word = f"{phase} {f['net']:+.2f} ± {f['ci95']:.2f}"
+        if "gain_over_first" in f:
+            word += f" (gain {f['gain_over_first']['mean']:+.2f} ± {f['gain_over_first']['ci95']:.2f})"
+        words.append(word)
+    return f"{'':<14} " + ";  ".join(words)
 
 
 def cpu_seconds() -> float:

@@ -70,7 +70,18 @@ SEAT_BOT = "seat bot"
 ARENA = "arena"
 #: And a game of the history rebuilt as its table, to be replayed or reviewed (from its `GameSummary`).
 REBUILT = "rebuilt"
-#: And the window's parts of a game: the title's way into it (a function of the window to the title's
+#: And the history's reading of a finished game of it (a `GameSummary`): its bot levels, weakest first (the
+#: order of its opponents), and how the game went for the people at the table (a `Result`, from the seats
+#: of the winners and of the people).
+LADDER, RESULT = "ladder", "result"
+#: And its statistics, drawn from its games of a history (its part of `ledger.Stats`).
+STATISTICS = "statistics"
+#: And its details as rows of the history database and back, and how the history's messages name a game of it.
+STORED = "stored"
+#: And the window's: a game's row on the History screen, its page of the Statistics screen, and its rows of
+#: the online Create screen (made with a function that lays the screen's rows out again).
+HISTORY_ROW, STATISTICS_PAGE, CREATE_FORM = "history row", "statistics page", "create form"
+#: And more of the window's: the title's way into a game (a function of the window to the title's
 #: `Item`), and the scenes over what is shown that replay a game of the history step by step (made of the
 #: window, the table, the call that closes it and the export of its record) and review it against the
 #: best found (the window, the table, the call that closes it).
@@ -91,8 +102,8 @@ class GameKind:
     parts: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # (role, "module:attribute")
 
     def part(self, role: str) -> Any:
-        """This game's part of the layer that plays `role` (`RULE_WORDS`, `ROOM`, `REMOTE`, `SEATED`,
-        `SEAT_BOT`, `ARENA`, `REBUILT`, `OPENED`, `REPLAYED`, `REVIEWED`); ValueError in words when it has none."""
+        """This game's part of the layer that plays `role` (one of the role constants above: `RULE_WORDS`,
+        `ROOM`, ...); ValueError in words when it has none."""
         where = dict(self.parts).get(role)
         if where is None:
             raise ValueError(f"{self.title} has no part for the {role}")
@@ -113,6 +124,13 @@ TILES = GameKind(
         (SEAT_BOT, "cribtiles.online.botclient:TILE_PLAY"),
         (ARENA, "cribtiles.table.arena:tile_arena"),
         (REBUILT, "cribtiles.table.tiles.replay:past_tile_table"),
+        (LADDER, "cribtiles.bot.tiles.levels:LEVELS"),
+        (RESULT, "cribtiles.table.tiles.result:result"),
+        (STATISTICS, "cribtiles.table.tiles.stats:tile_statistics"),
+        (STORED, "cribtiles.app.tiles.stored:STORED"),
+        (HISTORY_ROW, "cribtiles.ui.tiles.history_row:cells"),
+        (STATISTICS_PAGE, "cribtiles.ui.tiles.statistics_page:PAGE"),
+        (CREATE_FORM, "cribtiles.ui.tiles.create_form:TileForm"),
         (OPENED, "cribtiles.ui.tiles.opening:title_item"),
         (REPLAYED, "cribtiles.ui.tiles.replay_scene:ReplayScene"),
         (REVIEWED, "cribtiles.ui.tiles.review_scene:ReviewScene"),
@@ -131,6 +149,13 @@ CRIBBAGE = GameKind(
         (SEAT_BOT, "cribtiles.online.cribbage_remote:SEAT_PLAY"),
         (ARENA, "cribtiles.table.arena:cribbage_arena_of"),
         (REBUILT, "cribtiles.table.cribbage.replay:past_cribbage_table"),
+        (LADDER, "cribtiles.bot.cribbage.levels:LEVELS"),
+        (RESULT, "cribtiles.table.cribbage.result:result"),
+        (STATISTICS, "cribtiles.table.cribbage.ledger:cribbage_statistics"),
+        (STORED, "cribtiles.app.cribbage.stored:STORED"),
+        (HISTORY_ROW, "cribtiles.ui.cribbage.history_row:cells"),
+        (STATISTICS_PAGE, "cribtiles.ui.cribbage.statistics_page:PAGE"),
+        (CREATE_FORM, "cribtiles.ui.cribbage.create_form:CribbageForm"),
         (OPENED, "cribtiles.ui.cribbage.opening:title_item"),
         (REPLAYED, "cribtiles.ui.cribbage.replay_scene:CribbageReplayScene"),
         (REVIEWED, "cribtiles.ui.cribbage.review_scene:CribbageReviewScene"),

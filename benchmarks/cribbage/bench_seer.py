@@ -138,6 +138,28 @@ def pairs_of(results: list[arena.GameResult]) -> list[seer.Pair]:
     return out
 
 
+#: The phases a deal's points come from, as the arena counts them for a seat (`SeatResult`): the play's
+#: pegging, and the show (the hand, and the crib for the dealer).
+PHASES = ("pegging a deal", "show a deal")
+
+
+def phase_nets(results: list[arena.GameResult]) -> list[dict[str, float]]:
+    """The candidate's points a deal less Hard's, by phase, for each pair (the mean of its two games): where
+    its edge is made. Laid beside another candidate's, seed by seed, it says which phase the hidden cards
+    pay in."""
+    out = []
+    for k in range(0, len(results), 2):
+        nets = {phase: 0.0 for phase in PHASES}
+        for game in results[k : k + 2]:
+            mine = next(s for s in game.seats if s.bot == 0)
+            theirs = next(s for s in game.seats if s.bot != 0)
+            deals = max(1, mine.deals)
+            nets["pegging a deal"] += (mine.peg_points - theirs.peg_points) / deals / 2
+            nets["show a deal"] += (mine.show_points - theirs.show_points) / deals / 2
+        out.append(nets)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bots", default="expert,hands,seer", help="candidates, of " + ",".join(KINDS))
@@ -154,6 +176,7 @@ def main() -> int:
     default_table(), default_win_odds()  # loaded once, before any candidate's clock starts
     figures: dict[str, Any] = {}
     all_pairs: list[list[seer.Pair]] = []
+    all_nets: list[list[dict[str, float]]] = []
     for kind in kinds:
         setup = arena.CribbageArena(("expert", "hard"), pairs_wanted, args.seed)
         cpu = seer.cpu_seconds()
@@ -167,9 +190,13 @@ def main() -> int:
         f["failures"] = sum(s.failures for g in results for s in g.seats if s.bot == 0)
         if all_pairs:
             f["gain_over_first"] = seer.gain(pairs, all_pairs[0])
+        nets = phase_nets(results)
+        f["phases"] = seer.phase_figures(PHASES, nets, all_nets[0] if all_nets else None)
         all_pairs.append(pairs)
+        all_nets.append(nets)
         figures[kind] = f
         print(seer.line(kind, f), flush=True)
+        print(seer.phase_line(PHASES, f["phases"]), flush=True)
     harness.report(__file__, seed=args.seed, pairs=pairs_wanted, jobs=args.jobs, bots=figures)
     return 0
 

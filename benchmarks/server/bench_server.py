@@ -24,8 +24,11 @@ Three phases:
 3. flat out (`--flat-seconds`, 0 to skip): no thinking, the most moves a second the server acknowledges
    (its latency then is mostly waiting in line, and is printed only for scale).
 
-`--cluster N` (issue 46) runs instead `deploy/cluster.sh start DIR N`: N `cribtiles serve --store
-postgresql://…` processes behind HAProxy, on a fresh PostgreSQL; only the paced and flat phases run. Each
+`--cluster N` (issue 46) runs instead, in one run and one after the other, for each number of clients
+in `--clients` (as `500,2000`): one server on SQLite as above, then `deploy/cluster.sh start DIR 1` and
+`deploy/cluster.sh start DIR N` (one and N `cribtiles serve --store postgresql://…` processes behind
+HAProxy, each on a fresh PostgreSQL); only the paced and flat phases run, and a table sets the setups'
+figures side by side. Each
 game's table is made on a connection at `/` and its two seats play on connections at `/t/CODE`, as
 clients of a cluster do (HAProxy routes by the code); each pair of seats comes from a loopback address of
 its own (127.0.1.x), as people do, so that the servers' limits per address (16 connections each) hold
@@ -862,7 +865,13 @@ def main() -> int:
         "--cluster",
         type=int,
         metavar="N",
-        help="N server processes on PostgreSQL behind HAProxy (deploy/cluster.sh) rather than one on SQLite",
+        help="N server processes on PostgreSQL behind HAProxy (deploy/cluster.sh), beside one process on SQLite"
+        " and one on PostgreSQL, in one run",
+    )
+    ap.add_argument(
+        "--clients",
+        metavar="LIST",
+        help="with --cluster: the numbers of clients to run each setup with, as 500,2000 (default: 2 a --tables)",
     )
     args = ap.parse_args()
     if args.serve:
@@ -910,29 +919,77 @@ def main() -> int:
     return 0
 
 
+def cluster_setups(n: int) -> list[tuple[str, Any]]:
+    """What `--cluster N` sets beside each other: one `cribtiles serve` on SQLite (a single machine's server
+    as it ships), and one and N processes on PostgreSQL behind HAProxy; each a label and its maker."""
+    setups: list[tuple[str, Any]] = [("1 process, SQLite", lambda: Server("sqlite", None))]
+    for count in sorted({1, n}):
+        plural = "processes" if count > 1 else "process"
+        setups.append((f"{count} {plural}, PostgreSQL", lambda count=count: ClusterServers(count)))
+    return setups
+
+
 def cluster_main(args: argparse.Namespace) -> int:
-    """The paced and flat phases against `args.cluster` servers behind HAProxy."""
+    """In one run, for each number of clients in `--clients`: the paced and flat phases against one server
+    on SQLite, one on PostgreSQL behind HAProxy and `args.cluster` there, one after the other (so each has
+    the machine to itself, and all of them the same machine within minutes)."""
     if args.quick:
-        args.tables, args.seconds, args.flat_seconds = 50, 5.0, 3.0
-    servers = ClusterServers(args.cluster)
-    figures: dict[str, object] = {"cluster": args.cluster, "tables": args.tables}
-    try:
-        print(
-            f"Crib Tiles cluster benchmark: {args.cluster} server processes on PostgreSQL behind HAProxy,"
-            f" {args.tables} tables, {args.client_processes} client processes, {os.cpu_count()} cores (load"
-            f" average {' '.join(f'{x:.2f}' for x in os.getloadavg())}); servers, PostgreSQL, HAProxy and the"
-            f" clients share these cores"
-        )
-        if args.seconds:
-            paced = play_phase(servers, args.tables, args.client_processes, args.think, args.seconds, args.seed)
-            figures["paced"] = show(f"paced (a seat thinks {args.think:g} s on average)", paced, held=not args.quick)
-        if args.flat_seconds:
-            flat = play_phase(servers, args.tables, args.client_processes, 0.0, args.flat_seconds, args.seed + 100)
-            figures["flat_out"] = show("flat out (no thinking: the cluster's capacity)", flat, held=False)
-    finally:
-        servers.stop()
+        args.clients, args.seconds, args.flat_seconds = "100", 5.0, 3.0
+    sizes = [int(c) for c in args.clients.split(",")] if args.clients else [2 * args.tables]
+    print(
+        f"Crib Tiles cluster benchmark: {args.cluster} server processes on PostgreSQL behind HAProxy, beside one"
+        f" process on SQLite and one on PostgreSQL; {', '.join(map(str, sizes))} clients (two a table),"
+        f" {args.client_processes} client processes, {os.cpu_count()} cores (load average"
+        f" {' '.join(f'{x:.2f}' for x in os.getloadavg())}); servers, PostgreSQL, HAProxy and the clients share"
+        f" these cores"
+    )
+    figures: dict[str, object] = {"cluster": args.cluster, "clients": sizes, "setups": []}
+    rows: list[dict[str, Any]] = []
+    for clients in sizes:
+        tables = max(1, clients // 2)
+        for label, make in cluster_setups(args.cluster):
+            print(f"--- {label}, {2 * tables} clients on {tables} tables")
+            servers = make()
+            row: dict[str, Any] = {"setup": label, "clients": 2 * tables}
+            try:
+                if args.seconds:
+                    paced = play_phase(servers, tables, args.client_processes, args.think, args.seconds, args.seed)
+                    row["paced"] = show(f"paced (a seat thinks {args.think:g} s on average)", paced, held=False)
+                    row["paced"]["clients_cpu"] = paced.clients_cpu
+                    row["paced"]["store"] = paced.store
+                if args.flat_seconds:
+                    flat = play_phase(servers, tables, args.client_processes, 0.0, args.flat_seconds, args.seed + 100)
+                    row["flat_out"] = show("flat out (no thinking: the capacity)", flat, held=False)
+            finally:
+                servers.stop()
+            rows.append(row)
+    print(summary(rows))
+    figures["setups"] = rows
     harness.report(__file__, **figures)
     return 0
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    """The run's figures side by side: a line a setup and number of clients."""
+    lines = [
+        "setup                     clients   paced moves/s   p99 ms   flat moves/s   p99 ms   server ms CPU a move",
+    ]
+    for row in rows:
+        paced, flat = row.get("paced", {}), row.get("flat_out", {})
+
+        def rate(f: dict[str, Any]) -> str:
+            return f"{f['moves_a_second']:8.1f}" if f else "       -"
+
+        def p99(f: dict[str, Any]) -> str:
+            return f"{f['latency_ms']['p99']:7.0f}" if f else "      -"
+
+        basis = paced or flat
+        cpu = basis["server_cpu"] / max(basis["moves_a_second"], 1e-9) * 1000 if basis else float("nan")
+        lines.append(
+            f"{row['setup']:<24} {row['clients']:>8}   {rate(paced)}        {p99(paced)}   {rate(flat)}      "
+            f" {p99(flat)}   {cpu:8.2f}"
+        )
+    return "\n".join(lines)
 
 
 if __name__ == "__main__":

@@ -37,9 +37,10 @@ from cribtiles.bot.tiles.base import Bot
 from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.bot.tiles.sampling import determinize
 from cribtiles.bot.tiles.simulate import DEFAULT_BUDGET, ExpertBot
-from cribtiles.rules.game import GameState, PlayerView
+from cribtiles.rules.game import GameState, PlayerView, new_game
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
+from cribtiles.rules.record import apply_text
 from cribtiles.rules.tiles import Tile
 from cribtiles.table import arena
 from cribtiles.table.tiles.table import Table
@@ -115,6 +116,54 @@ def pairs_of(results: list[arena.GameResult]) -> list[seer.Pair]:
     return out
 
 
+#: The phases of a tile game, by the bag as a turn begins (`phase_of`): its first third drawn, the rest
+#: of it, and once it is empty (when every tile a player cannot see is on the other rack); and the racks
+#: left at the end, taken off their owners' scores.
+PHASES = ("opening", "middle", "bag empty", "racks left")
+
+
+def phase_of(bag: int, full: int) -> str:
+    """
+    >>> [phase_of(b, 90) for b in (90, 60, 59, 1, 0)]
+    ['opening', 'opening', 'middle', 'middle', 'bag empty']
+    """
+    if bag == 0:
+        return "bag empty"
+    return "opening" if 3 * bag >= 2 * full else "middle"
+
+
+def points_by_phase(game: arena.GameResult, seed: int) -> list[dict[str, float]]:
+    """Each player's points in each phase of `game`, replayed from its record (game `seed`'s bag)."""
+    players = len(game.seats)
+    state = new_game(players, RuleOptions(), seed)
+    full = state.bag_size()
+    points = [dict.fromkeys(PHASES, 0.0) for _ in range(players)]
+    for action in game.log:
+        phase, before = phase_of(state.bag_size(), full), len(state.turns)
+        state = apply_text(state, action)
+        for turn in state.turns[before:]:
+            points[turn.player][phase] += turn.points
+    if state.outcome is None or list(state.outcome.final_scores) != [seat.final for seat in game.seats]:
+        raise RuntimeError(f"game {game.game} replayed from its record does not end as it was played")
+    for p, seat in enumerate(game.seats):
+        points[p]["racks left"] = seat.final - sum(points[p][phase] for phase in PHASES[:-1])
+    return points
+
+
+def phase_nets(results: list[arena.GameResult], run_seed: int) -> list[dict[str, float]]:
+    """The candidate's points less Hard's in each phase, for each pair (the mean of its two games)."""
+    out = []
+    for k in range(0, len(results), 2):
+        nets = dict.fromkeys(PHASES, 0.0)
+        for game in results[k : k + 2]:
+            points = points_by_phase(game, arena.game_seed(run_seed, k // 2))
+            mine = next(p for p, s in enumerate(game.seats) if s.bot == 0)
+            for phase in PHASES:
+                nets[phase] += (points[mine][phase] - points[1 - mine][phase]) / 2
+        out.append(nets)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bots", default="expert,racks,seer", help="candidates KIND[:SECONDS], kinds " + ",".join(KINDS))
@@ -131,6 +180,7 @@ def main() -> int:
     print(f"{len(bots)} candidates against Hard, {2 * seeds} paired games each, seed {args.seed}, {args.clock} seconds")
     figures: dict[str, Any] = {}
     all_pairs: list[list[seer.Pair]] = []
+    all_nets: list[list[dict[str, float]]] = []
     for kind, budget in bots:
         label = f"{kind}:{budget:g}"
         setup = arena.Arena(("expert", "hard"), seeds, args.seed, RuleOptions(), budget, args.clock)
@@ -149,9 +199,13 @@ def main() -> int:
         f["game_seconds"] = seconds / len(results) * min(args.jobs, len(results))
         if all_pairs:
             f["gain_over_first"] = seer.gain(pairs, all_pairs[0])
+        nets = phase_nets(results, args.seed)
+        f["phases"] = seer.phase_figures(PHASES, nets, all_nets[0] if all_nets else None)
         all_pairs.append(pairs)
+        all_nets.append(nets)
         figures[label] = f
         print(seer.line(label, f), flush=True)
+        print(seer.phase_line(PHASES, f["phases"]), flush=True)
     harness.report(__file__, seed=args.seed, clock=args.clock, seeds=seeds, jobs=args.jobs, bots=figures)
     return 0
 

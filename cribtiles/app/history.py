@@ -46,7 +46,8 @@ from enum import StrEnum
 from pathlib import Path
 from typing import TypeVar
 
-from cribtiles.table.game_summary import Game, GameSummary
+from cribtiles.games import STORED, game_named
+from cribtiles.table.game_summary import GameSummary
 from cribtiles.table.ledger import Stats, statistics
 
 from . import history_pending, history_rows
@@ -331,7 +332,7 @@ class History:
     def add(self, summary: GameSummary) -> int:
         """Store a finished game of either game, in one transaction; its id (the stored one when the same
         game, by its key, is there already), or 0 when it could not be stored (then `messages` says why)."""
-        game = "This game of cribbage" if summary.game is Game.CRIBBAGE else "This game"
+        game: str = game_named(summary.game).part(STORED).words  # "This game of cribbage"
         failed = f"{game} could not be added to the history of your games"
         return self._write(lambda conn: history_rows.insert(conn, summary), failed, 0, _kept_game(summary))
 

@@ -1,7 +1,9 @@
 """A finished game of either game as rows of the history database (schema 8 of `cribtiles.app.history`): its
 row of `games`, its seats, and its game's own details in tables keyed by the game's id. How a game is
 stored (in one transaction, once by its key) and read back, every value checked by kind (a history may
-have been edited by hand). To change how a game is stored: its migration in `history`, and this module.
+have been edited by hand). Each game's own details are written and read by its `STORED` part
+(`app/tiles/stored.py`, `app/cribbage/stored.py`). To change how a game is stored: its migration in
+`history`, the tables' columns here, and the game's part.
 """
 
 from __future__ import annotations
@@ -9,20 +11,14 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
-from cribtiles.cribbage.events import MarginKind
+from cribtiles.games import STORED, game_named
 from cribtiles.quoting import quoted
-from cribtiles.table.game_summary import (
-    SIX_CARD,
-    Counting,
-    CribbageDetails,
-    Game,
-    GameSummary,
-    ShowCount,
-    TileDetails,
-)
+from cribtiles.table.game_summary import Details, Game, GameSummary
 
-from .sqlrows import Row, each_understood, flag, rows_and_children, stored_id, text, whole, writing
+from .sqlrows import Row, each_understood, rows_and_children, stored_id, text, whole, writing
 
 #: Rows by the table they go in (a game's rows of `seats`, `tile_details`, ..., without the game's id).
 Rows = Mapping[str, Sequence[Row]]
@@ -48,10 +44,18 @@ CHILDREN: dict[str, tuple[tuple[str, ...], str]] = {
     "cribbage_variants": (("game_id", "variant", "pegged_2", "pegged_3", "muggins_2", "muggins_3"), "game_id"),
 }
 _SEED = re.compile(r"-?[0-9]{1,4000}")
-_CARDS = re.compile(r"[A2-9TJQK][SHDC]( [A2-9TJQK][SHDC]){2,3}")  # a five-card game's hand is three
-#: The most counts of a deal's show: four hands and the crib (four in partnerships).
-MOST_COUNTS = 5
-_CARD = re.compile(r"[A2-9TJQK][SHDC]")
+D = TypeVar("D", bound=Details)
+
+
+@dataclass(frozen=True)
+class Stored(Generic[D]):
+    """A game's part of the history database (its `STORED` part in `cribtiles.games`): its details as its
+    rows (by table, without the game's id, in `CHILDREN`'s tables), read back from them (every value checked
+    by kind; TypeError or ValueError in words), and how the history's messages name a game of it."""
+
+    words: str  # "This game of cribbage"
+    rows: Callable[[D], dict[str, tuple[Row, ...]]]
+    details: Callable[[Rows], D]
 
 
 # --- writing ---
@@ -62,20 +66,8 @@ def rows_of(s: GameSummary) -> tuple[Row, dict[str, tuple[Row, ...]]]:
     `read` gets them back and `summary_of` rebuilds `s` from them."""
     row = (s.id, s.key, s.game.value, s.finished_at, str(s.seed), s.record, int(s.unfinished))
     seats = tuple((i, name, level, s.scores[i], int(i in s.winners)) for i, (name, level) in enumerate(s.seats))
-    d = s.details
-    if isinstance(d, TileDetails):
-        tile = (d.mode, d.options, d.rounds, d.turns, d.undos, d.hints, d.best_play, d.highest_line)
-        return row, {"seats": seats, "tile_details": (tile,)}
-    details = (int(d.muggins), d.target, d.margin.value, d.deals, *d.pegged[:2], d.undos, d.hints)
-    counts = tuple((c.deal, c.step, c.owner, int(c.crib), c.cards, c.starter, c.points, c.declared) for c in d.shows)
-    children: dict[str, tuple[Row, ...]] = {"seats": seats, "cribbage_details": (details,), "cribbage_counts": counts}
-    if d.counting is not None and d.muggins_won is not None:
-        children["cribbage_figures"] = ((d.counting.value, *d.muggins_won[:2]),)
-    if d.variant != SIX_CARD:  # its seats past the second: None where there are fewer
-        more = (*d.pegged[2:], None, None)[:2]
-        won = (*(d.muggins_won or ())[2:], None, None)[:2]
-        children["cribbage_variants"] = ((d.variant, *more, *won),)
-    return row, children
+    stored: Stored[Details] = game_named(s.game).part(STORED)
+    return row, {"seats": seats, **stored.rows(s.details)}
 
 
 def insert(conn: sqlite3.Connection, s: GameSummary) -> int:
@@ -128,6 +120,7 @@ def summary_of(row: Row, children: Rows) -> GameSummary:
         kind = Game(text(game, "game"))
     except ValueError:
         raise ValueError(f"its game {quoted(game)} is not one this version of Crib Tiles knows") from None
+    stored: Stored[Details] = game_named(kind).part(STORED)
     seed_text = text(seed, "seed")
     if not _SEED.fullmatch(seed_text):
         raise ValueError("its seed is not a whole number")
@@ -146,102 +139,17 @@ def summary_of(row: Row, children: Rows) -> GameSummary:
         scores=tuple(whole(s[3], "score") for s in seats),
         winners=tuple(i for i, s in enumerate(seats) if whole(s[4], "winner")),
         record=text(record, "record"),
-        details=_tile_details(children) if kind is Game.TILES else _cribbage_details(children),
+        details=stored.details(children),
         unfinished=bool(whole(unfinished, "unfinished mark")),
     )
 
 
-def _one(children: Rows, table: str) -> Row:
+def one(children: Rows, table: str) -> Row:
+    """The one row of a game's rows of `table`; ValueError in words for none or more."""
     rows = children.get(table, ())
     if len(rows) != 1:
         raise ValueError(f"it has {len(rows)} rows of {table}, not one")
     return rows[0]
-
-
-def _tile_details(children: Rows) -> TileDetails:
-    mode, options, rounds, turns, undos, hints, best, line = _one(children, "tile_details")
-    return TileDetails(
-        mode=text(mode, "mode"),
-        options=text(options, "rule options"),
-        rounds=whole(rounds, "number of rounds"),
-        turns=whole(turns, "number of turns"),
-        undos=whole(undos, "number of undos"),
-        hints=whole(hints, "number of hints"),
-        best_play=whole(best, "best play"),
-        highest_line=whole(line, "highest line"),
-    )
-
-
-def _cribbage_details(children: Rows) -> CribbageDetails:
-    row = _one(children, "cribbage_details")
-    if len(row) == 6:  # kept for the history by a version before schema 6: no marks
-        row = (*row, 0, 0)
-    muggins, target, margin, deals, pegged_0, pegged_1, undos, hints = row
-    counting, won = _figures(children)
-    variant, more_pegged, more_won = _variant(children)
-    if won is not None:
-        won = (*won, *more_won)
-    try:
-        margin_kind = MarginKind(text(margin, "margin"))
-    except ValueError:
-        raise ValueError(f"its margin {quoted(margin)} is not win, skunk or double skunk") from None
-    return CribbageDetails(
-        muggins=flag(muggins, "muggins mark"),
-        target=whole(target, "target"),
-        margin=margin_kind,
-        deals=whole(deals, "number of deals"),
-        pegged=(whole(pegged_0, "points pegged"), whole(pegged_1, "points pegged"), *more_pegged),
-        shows=tuple(_count(c) for c in children.get("cribbage_counts", ())),
-        undos=whole(undos, "number of undos"),
-        hints=whole(hints, "number of hints"),
-        counting=counting,
-        muggins_won=won,
-        variant=variant,
-    )
-
-
-def _variant(children: Rows) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
-    """Schema 8's variant of a game of cribbage (six-card, with no row), and its third and fourth seats'
-    points pegged and taken by muggins (none for two)."""
-    if not children.get("cribbage_variants", ()):
-        return SIX_CARD, (), ()
-    variant, pegged_2, pegged_3, won_2, won_3 = _one(children, "cribbage_variants")
-    name = text(variant, "variant")
-    if name == SIX_CARD or not name:
-        raise ValueError(f"its variant {quoted(name)} is not one besides six-card cribbage")
-    pegged = tuple(whole(p, "points pegged") for p in (pegged_2, pegged_3) if p is not None)
-    won = tuple(whole(w, "muggins points") for w in (won_2, won_3) if w is not None)
-    return name, pegged, won
-
-
-def _figures(children: Rows) -> tuple[Counting | None, tuple[int, ...] | None]:
-    """Schema 6's figures of a game of cribbage (None for a game stored before): its counting, the calls."""
-    if not children.get("cribbage_figures", ()):
-        return None, None
-    counting, won_0, won_1 = _one(children, "cribbage_figures")
-    try:
-        kind = Counting(text(counting, "counting"))
-    except ValueError:
-        raise ValueError(f"its counting {quoted(counting)} is not auto, manual or muggins") from None
-    return kind, (whole(won_0, "muggins points"), whole(won_1, "muggins points"))
-
-
-def _count(row: Row) -> ShowCount:
-    deal, step, owner, crib, cards, starter, points, declared = row
-    if not _CARDS.fullmatch(text(cards, "show's cards")) or not _CARD.fullmatch(text(starter, "starter")):
-        raise ValueError("a count of its show does not name three or four cards and a starter")
-    if not 0 <= whole(step, "show's step") < MOST_COUNTS:
-        raise ValueError(f"a count of its show is not one of a deal's {MOST_COUNTS} at most")
-    return ShowCount(
-        deal=whole(deal, "deal"),
-        step=whole(step, "show's step"),
-        owner=whole(owner, "show's owner"),
-        crib=flag(crib, "crib mark"),
-        cards=text(cards, "show's cards"),
-        starter=text(starter, "starter"),
-        points=whole(points, "show's points"),
-        declared=whole(declared, "count declared"),
-    )
 
 
 # --- a kept write (`history_pending`) ---

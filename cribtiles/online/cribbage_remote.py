@@ -2,13 +2,12 @@
 cribbage scene's driver over a `Link` (the other seats' moves are said to be ready, then landed one at a
 time, as bots' are at one window; a spectator sees each move as it comes), and `bot_move`, a bot's move
 from what its seat is sent (issue 31). Two, three or four seats, and crib cards laid before the others'
-(issue 44)."""
+(issue 44). What both games' sessions do alike is `RemoteCore`'s; this is how cribbage's states are
+read and shown (issue 45)."""
 
 from __future__ import annotations
 
-import contextlib
 import logging
-import queue
 import random
 import time
 from collections.abc import Callable
@@ -23,19 +22,15 @@ from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Mu
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.table.chat import chat_text
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicMove, public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.session import UndoAsked
 
 from .botclient import SeatPlay
-from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
-from .ending import SeatOnline, TableEnding
-from .presence import Presence
-from .taking_back import asked, ended_words, waiting
+from .client import ARRIVAL, Link, NotConnected, Refused
+from .remote_core import FIRST_STATE_WAIT, WATCHING_WORDS, RemoteCore
+from .taking_back import ONE_AT_A_TIME, asked, ended_words, why_not_asked
 
-#: How long a new session waits for its table's state, asked for when it is made.
-FIRST_STATE_WAIT = 10.0
 #: How often crib cards are sent again when another seat's move came first: they are this seat's own, so
 #: nothing another did changes them (each try is answered: the server is never waited for in vain).
 DISCARD_TRIES = 8
@@ -137,8 +132,11 @@ def watcher_view(public: CribbagePublic) -> CribbageView:
     )
 
 
-#: Why a spectator's window makes no move.
-WATCHING_WORDS = "you are watching this table: the players move"
+#: Why a take-back is not asked of the table now, when nothing else says why.
+NOT_NOW_WORDS = (
+    "nothing of yours may be taken back now: online a move goes back only before another person moves or "
+    "anything new comes to light"
+)
 
 
 def _sentence(text: str) -> str:
@@ -170,7 +168,7 @@ class Seen:
         return -1 if self.public is None else self.public.ply
 
 
-class RemoteCribbageSession(SeatOnline):
+class RemoteCribbageSession(RemoteCore):
     """A `CribbageDriver` over `link` for `seat` at the table `code` (None: a spectator, who sees every
     move as it comes and makes none): the scene sees only what the server sent this seat. The seat's
     moves are sent with the table's ply; the other seats' arrive as states, held until the scene lands
@@ -186,24 +184,15 @@ class RemoteCribbageSession(SeatOnline):
         state: dict[str, Any] | None = None,
         keeper: Records | None = None,
         forget: Callable[[], None] | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """`forget` drops the table from this player's list when it is left (`leave`)."""
-        self.link = link
-        self.code = code
-        self.seat = seat
+        super().__init__(link, code, seat, forget, clock)
         self.keeper = keeper
-        self._end = TableEnding(link, code, seat, forget)
-        self._finished = False
-        self._closed = False
-        self._token = link.seats.get(code) if seat is not None else None  # to come back to the seat
-        self._box = link.listen(code)
-        self._watch = ConnectionWatch(link)
         self._held: list[Seen] = []  # the other's moves, not landed yet
         self._pending: list[PublicMove] = []
         self._quiet = False  # a state came with no move (a resignation, who is here): the scene asks again
         self._asked: int | None = None  # the move at which the other's was first asked for
-        self._troubles: list[str] = []
-        self._hints_at_least = 0  # a hint counted by the server, before a state says so
         try:
             self._now = Seen(state) if state is not None else self._first_state()
             self._end.heard(self._now.state)  # how the table stands: none of it is news
@@ -212,31 +201,29 @@ class RemoteCribbageSession(SeatOnline):
         except (IllegalMove, NotConnected):
             link.unlisten(code, self._box)
             raise
-        self._seats: list[Any] = list(self._now.state.get("seats") or [])  # who is here, as last told
-        self._presence = Presence(seat)
-        self._presence.heard(self._seats)
-        self._seats_at = time.monotonic()
-        self._drain()
-        self._troubles.clear()  # what was said before this window sat down is not news
-        link.holders[code] = self  # the session that plays the table now (a newer one takes it over)
+        self._seats_told = list(self._now.state.get("seats") or [])  # who is here, as last told
+        self._presence.heard(self._seats_told)
+        self._seats_at = self.clock()
+        self._pump()
+        self._told.clear()  # what was said before this window sat down is not news
+        self._hold()
 
     def _first_state(self) -> Seen:
         """The table's state as it stands, asked for (a `resume`, or a `watch`) and waited for: never a
         state an earlier look at the table left behind."""
-        fields: dict[str, Any] = {"token": self._token} if self._token is not None else {}
         try:
-            self.link.request("resume" if self._token is not None else "watch", code=self.code, **fields)
+            self._ask_table(FIRST_STATE_WAIT)
         except (NotConnected, Refused) as e:
             raise NotConnected(str(e)) from None
-        found: Seen | None = None
-        end = time.monotonic() + FIRST_STATE_WAIT
-        while (found is None or found.public is None) and time.monotonic() < end:
-            try:
-                message = self._box.get(timeout=max(0.0, end - time.monotonic()))
-            except queue.Empty:
-                break
+        heard: list[Seen] = []
+
+        def enough(message: dict[str, Any]) -> bool:
             if message["type"] == "state":
-                found = Seen(message["state"], int(message.get(ARRIVAL, 0)))
+                heard.append(Seen(message["state"], int(message.get(ARRIVAL, 0))))
+            return bool(heard) and heard[-1].public is not None
+
+        self._wait_for(FIRST_STATE_WAIT, enough)
+        found = heard[-1] if heard else None
         if found is None:
             raise NotConnected("the server sent no state of the table")
         if found.public is None:
@@ -248,34 +235,25 @@ class RemoteCribbageSession(SeatOnline):
     def _last(self) -> Seen:
         return self._held[-1] if self._held else self._now
 
-    def _drain(self) -> None:
-        """Take what the server sent: a state of the other's move is held for `land`; any other is the
-        table now (your move made for you, who is here, the end). The connection lost or back, a line
-        said, the other gone or back are told (`incidents`)."""
-        self._connection_news()
-        for message in self.link.messages(self._box):
-            if message["type"] == "state":
-                self._receive(Seen(message["state"], int(message.get(ARRIVAL, 0))))
-            else:  # a place at the table played again (`rematched`), this seat's alone
-                self._end.heard_message(message)
+    def _heard_state(self, data: dict[str, Any], order: int) -> None:
+        """A state of the other's move is held for `land`; any other is the table now (your move made for
+        you, who is here, the end)."""
+        self._receive(Seen(data, order))
 
-    def _connection_news(self) -> None:
-        news = self._watch.news()
-        if news is not None:
-            self._troubles.append(news)
+    def _shown_data(self) -> dict[str, Any]:
+        return self._now.state
 
-    def _seats_news(self, seats: object) -> None:
-        """The other person going away or coming back, told in words; who is here, kept for `away`."""
-        if not isinstance(seats, list):
-            return
-        before, self._seats, self._seats_at = self._seats, list(seats), time.monotonic()
-        self._troubles.extend(self._presence.news(before if before else None, seats))
+    def _newest_data(self) -> dict[str, Any]:
+        return self._last().state
+
+    def _let_go(self) -> None:
+        self._held.clear()
+        self._pending.clear()
 
     def _receive(self, seen: Seen) -> None:
         if seen.ply >= self._last().ply:
             self._seats_news(seen.state.get("seats"))
-            self._end.heard(seen.state)
-            self._troubles.extend(self._end.take_words())
+            self._heard_end(seen.state)
             self._undo_news(seen)
         last = self._last()
         if seen.ply < last.ply or seen.order < last.order or seen.public is None:
@@ -301,7 +279,7 @@ class RemoteCribbageSession(SeatOnline):
         names = seen.public.names if seen.public is not None else ()
         words = ended_words(self._last().state.get("undo"), seen.state.get("undo"), names, self.seat)
         if words:
-            self._troubles.append(words)
+            self._told.append(words)
 
     def _others(self, seat: int | None) -> bool:
         """`seat` is another's (not this one's, and the game not over), at a table played from a seat (a
@@ -321,13 +299,9 @@ class RemoteCribbageSession(SeatOnline):
 
     # --- the questions ---
 
-    @property
-    def mine(self) -> tuple[int, ...]:
-        return () if self.seat is None else (self.seat,)
-
     def public(self) -> CribbagePublic:
         """The game as both seats see it (the other's move shown once landed)."""
-        self._drain()
+        self._pump()
         assert self._now.public is not None
         return self._now.public
 
@@ -342,12 +316,6 @@ class RemoteCribbageSession(SeatOnline):
     @property
     def thinking(self) -> bool:
         return self._others(self.public().to_move) and self._asked == self._now.moves
-
-    def _check_mine(self, seat: int) -> None:
-        if self.seat is None:
-            raise IllegalMove(WATCHING_WORDS)
-        if seat != self.seat:
-            raise IllegalMove(f"seat {seat + 1} is not played here")
 
     def view(self, seat: int) -> CribbageView:
         if self.seat is None:  # a spectator: the felt from the first seat's side, no hand
@@ -400,28 +368,6 @@ class RemoteCribbageSession(SeatOnline):
             return _sentence(str(e))
         return "That move is not yours to make now."
 
-    @property
-    def hints(self) -> int:
-        """The hints counted at this table for this game (the server keeps them with it)."""
-        return max(int(self._now.state.get("hints") or 0), self._hints_at_least)
-
-    @property
-    def coach_allowed(self) -> bool:
-        """Its creator allowed the coach at this table (the server refuses a hint otherwise)."""
-        settings = self._now.state.get("settings")
-        return isinstance(settings, dict) and bool(settings.get("coach"))
-
-    def count_hint(self) -> int:
-        """The hint counted by the server (IllegalMove in words when it refuses or cannot be reached)."""
-        try:
-            self.link.request("hint", code=self.code)
-        except Refused as e:
-            raise IllegalMove(_sentence(str(e))) from None
-        except NotConnected as e:
-            raise IllegalMove(f"the hint was not counted: {e}") from None
-        self._hints_at_least = self.hints + 1
-        return self.hints
-
     def _named(self, player: int) -> str:
         return self.public().called(player)
 
@@ -445,7 +391,7 @@ class RemoteCribbageSession(SeatOnline):
         """`seat`'s move, sent and judged by the server, told; None for crib cards laid before the game
         comes to this seat (kept by the server until it does). CribbageError in words when it is refused."""
         self._check_mine(seat)
-        self._drain()
+        self._pump()
         why = self.why_not(seat, action)
         if why:
             raise CribbageError(why[0].lower() + why[1:].rstrip("."))
@@ -469,12 +415,12 @@ class RemoteCribbageSession(SeatOnline):
                 answer: dict[str, Any] = self.link.request("act", code=self.code, ply=ply, move=str(action))
                 return Seen(dict(answer["state"]), int(answer.get(ARRIVAL, 0)))
             except Refused as e:
-                self._drain()  # the move that came first is here by now: it was sent before the refusal
+                self._pump()  # the move that came first is here by now: it was sent before the refusal
                 refusal = str(e)
                 if not early or self._early(action) != "" or self._last().ply == ply:
                     raise CribbageError(refusal) from None
             except NotConnected as e:
-                self._troubles.append(f"Your move was not sent: {e}.")
+                self._told.append(f"Your move was not sent: {e}.")
                 raise CribbageError(f"your move was not sent: {e}") from None
         raise CribbageError(refusal)
 
@@ -484,7 +430,7 @@ class RemoteCribbageSession(SeatOnline):
     def undos(self) -> int:
         """The moves taken back at the table so far (the server counts them): one more, and the scene goes
         back with the table."""
-        self._drain()
+        self._pump()
         return self._now.undos
 
     def can_undo(self, seat: int) -> bool:
@@ -497,7 +443,7 @@ class RemoteCribbageSession(SeatOnline):
         """The request to take back a move that waits for answers, as the newest state tells it; another's
         once the moves it would take back are on the screen (a card on its way is seen before it is asked
         back)."""
-        self._drain()
+        self._pump()
         newest = asked(self._last().state)
         if newest is None or newest.asker == self.seat:
             return newest
@@ -509,25 +455,16 @@ class RemoteCribbageSession(SeatOnline):
         crib cards as a discard of no cards: they are not this seat's to know); () when the others are asked
         (`pending_undo` waits for them). IllegalMove in words when it may not."""
         self._check_mine(seat)
-        self._drain()
+        self._pump()
         before = self._last()
-        if self.pending_undo is not None:
-            raise IllegalMove("a request to take back a move waits already: one at a time")
-        if not before.state.get("can_undo"):
-            told = before.state.get("undo")
-            if isinstance(told, dict) and told.get("seat") == seat and told.get("ended") in ("refused", "withdrawn"):
-                raise IllegalMove("that move was asked back once already: it stands")
-            raise IllegalMove(
-                "nothing of yours may be taken back now: online a move goes back only before another person "
-                "moves or anything new comes to light"
-            )
+        why = ONE_AT_A_TIME if self.pending_undo is not None else why_not_asked(before.state, seat, NOT_NOW_WORDS)
+        if why:
+            raise IllegalMove(why)
         try:
-            answer = self.link.request("undo", code=self.code, ply=before.ply)
-        except Refused as e:
-            self._drain()
-            raise IllegalMove(str(e).strip().rstrip(".")) from None
-        except NotConnected as e:
-            raise IllegalMove(f"that was not sent: {e}; the game reconnects by itself, try again then") from None
+            answer = self._send("undo", ply=before.ply)
+        except IllegalMove:
+            self._pump()  # what came first is shown by now
+            raise
         self._took(answer)
         if self._now.undos <= before.undos:
             return ()
@@ -542,33 +479,26 @@ class RemoteCribbageSession(SeatOnline):
         story = before.public.story[-made:]
         return tuple(_as_move(m, before.view.discards if m.player == self.seat else ()) for m in story)
 
-    def answer_undo(self, seat: int, yes: bool) -> None:
-        """`seat` answers the request waiting: yes agrees (the last yes takes the move back), no refuses
-        it, or withdraws its own. IllegalMove in words."""
-        self._check_mine(seat)
-        self._drain()
-        told = waiting(self._last().state)
-        if told is None:
-            raise IllegalMove("no one is asking to take back a move now")
-        try:
-            answer = self.link.request("undo_answer", code=self.code, ply=int(told["ply"]), yes=yes)
-        except Refused as e:
-            self._drain()
-            raise IllegalMove(str(e).strip().rstrip(".")) from None
-        except NotConnected as e:
-            raise IllegalMove(f"that was not sent: {e}; the game reconnects by itself, try again then") from None
-        self._took(answer)
-
     def ready(self) -> bool:
         """Another seat's move has come (what it is stays behind the session until it lands)."""
-        self._drain()
+        self._pump()
         if self._now.public is not None and self._others(self._now.public.to_move):
             self._asked = self._now.moves
         return bool(self._held)
 
+    def poll(self) -> Move | None:
+        """Another seat's move once it has come, as the table tells it (another's crib cards are a discard
+        of no cards: they are not this seat's to know); `land` makes it."""
+        if not self.ready():
+            return None
+        coming = next((h for h in self._held if h.moves > self._now.moves), None)
+        if coming is None or coming.public is None or not coming.public.story:
+            return None
+        return _as_move(coming.public.story[-1], ())
+
     def land(self) -> PublicMove:
         """Another seat's move, the next that came, made here."""
-        self._drain()
+        self._pump()
         if not self._held:
             raise IllegalMove("no move is on its way")
         told = self._adopt(self._held.pop(0))
@@ -580,12 +510,12 @@ class RemoteCribbageSession(SeatOnline):
 
     def take_pending(self) -> list[PublicMove]:
         """Every move made since last asked (yours and the other's landed), to be told and pegged."""
-        self._drain()
+        self._pump()
         taken, self._pending = self._pending, []
         return taken
 
     def changed(self) -> bool:
-        self._drain()
+        self._pump()
         quiet, self._quiet = self._quiet, False
         return quiet
 
@@ -593,9 +523,6 @@ class RemoteCribbageSession(SeatOnline):
         """The whole game as its save (every hand, the seed), once it is over: None before."""
         record = self._now.state.get("record")
         return record if isinstance(record, str) else None
-
-    def save(self) -> None:
-        """Nothing to keep here: the server keeps every move before it answers."""
 
     def finished_table(self) -> CribbageTable | None:
         """The game from the record the server sent with its end (None before it came, or when it
@@ -624,70 +551,17 @@ class RemoteCribbageSession(SeatOnline):
             table = CribbageTable.from_json(text, by_name=True)
         except ValueError as e:  # the server's record not replayed here: a bug of one side
             log.error("the record of the cribbage game at %s could not be read: %s", self.code, e)
-            self._troubles.append(f"This game could not be added to your history ({e}).")
+            self._told.append(f"This game could not be added to your history ({e}).")
             return
         levels = {seat.level for p, seat in enumerate(table.seats) if p != self.seat}
         level = next(iter(levels)) if len(levels) == 1 else None
         self.keeper.record_cribbage(table.state, self.seat, level, (table.undos, table.hints))
-
-    def incidents(self) -> tuple[str, ...]:
-        """What happened since last asked, in words: the connection lost and back, another gone away or
-        back, a move not sent, a line said ("Name: text", the table's own among them)."""
-        self._drain()
-        told, self._troubles = tuple(self._troubles), []
-        return told
-
-    def away(self, seat: int) -> float | None:
-        """Seconds the person at `seat` has been away (None: here, or a bot's seat), from the last state."""
-        if not 0 <= seat < len(self._seats) or not isinstance(self._seats[seat], dict):
-            return None
-        told = self._seats[seat]
-        if told.get("present") or told.get("away") is None:
-            return None
-        return float(told["away"]) + max(0.0, time.monotonic() - self._seats_at)
-
-    def say(self, text: str) -> None:
-        """A line to the table (no control character, cut to the server's limit); it comes back among the
-        incidents, as the other's do. IllegalMove in words when it was not sent."""
-        line = chat_text(text).strip()
-        if not line:
-            raise IllegalMove("there is nothing to send: type a line first")
-        try:
-            self.link.request("chat", code=self.code, text=line)
-        except Refused as e:
-            raise IllegalMove(str(e).strip().rstrip(".")) from None
-        except NotConnected as e:
-            raise IllegalMove(f"that was not sent: {e}; the game reconnects by itself, try again then") from None
-
-    def close(self) -> None:
-        """Leave the table (the seat stays this player's) and let go of the moves not landed (the link is
-        its owner's to close)."""
-        self._held.clear()
-        self._pending.clear()
-        if self._closed:
-            return
-        self._closed = True
-        self.link.unlisten(self.code, self._box)
-        if self.link.holders.get(self.code) is self:
-            del self.link.holders[self.code]
-            self.link.step_away(self.code)
 
     # --- the table's end besides the rules ---
 
     def _took(self, answer: dict[str, Any]) -> None:
         if answer.get("type") == "state":
             self._receive(Seen(answer["state"], int(answer.get(ARRIVAL, 0))))
-
-    def _catch_up(self) -> None:
-        self._drain()
-
-    def leave(self) -> None:
-        """Let the table go: off this player's list of online games (and no more of its states here)."""
-        self.close()
-        self.link.seats.pop(self.code, None)
-        with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
-            self.link.send("leave", code=self.code)
-        self._end.leave()
 
 
 def _as_move(told: PublicMove, discards: tuple[Card, ...]) -> Move:

@@ -1,10 +1,11 @@
 """`RemoteSession`: the tile game at an online table, as a `Session` for one seat (or a spectator). What it
 knows came over the `Link` as that seat's states; the others' moves wait in order until the window shows
-them (`poll` then `land`), and every act goes to the server with the ply it was made on (issue 31)."""
+them (`poll` then `land`), and every act goes to the server with the ply it was made on (issue 31). What
+both games' sessions do alike is `RemoteCore`'s; this is how the tile game's states are read and shown
+(issue 45)."""
 
 from __future__ import annotations
 
-import queue
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
@@ -15,7 +16,6 @@ from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, Play, format_move, parse_rack
-from cribtiles.table.chat import chat_text
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.session import Keeps, Session, UndoAsked
@@ -25,15 +25,10 @@ from cribtiles.table.tiles.public import PublicMatch, PublicState, match_from_js
 from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.table import Table
 
-from .client import ARRIVAL, ConnectionWatch, Link, NotConnected, Refused
-from .ending import SeatOnline, TableEnding
-from .presence import Presence
-from .taking_back import asked, ended_words, waiting
+from .client import ARRIVAL, Link, NotConnected, Refused
+from .remote_core import FIRST_STATE_WAIT, RemoteCore, plain
+from .taking_back import asked, ended_words, why_not_asked
 
-#: Seconds an act waits for the server's answer before it is told as not sent (the frame waits too).
-ANSWER_WAIT = 5.0
-#: Seconds the session waits for its table's state, asked for when it is made.
-FIRST_STATE_WAIT = 10.0
 AGAIN_WORDS = (
     "a game at an online table is not played again from here: make a new table (or join one) from Online "
     "on the title screen"
@@ -63,7 +58,7 @@ class Told:
         return len(self.match.game.turns)
 
 
-def _told(data: dict[str, Any], received: float, order: int = 0) -> Told | None:
+def told_of(data: dict[str, Any], received: float, order: int = 0) -> Told | None:
     """A state of a game under way (None for a table still waiting for its players)."""
     if data.get("match") is None:
         return None
@@ -87,12 +82,7 @@ def items_json(items: Sequence[Item]) -> list[dict[str, Any]]:
     return [{"what": i.what, "squares": sorted(str(s) for s in i.squares), "points": i.points} for i in items]
 
 
-def _plain(text: str) -> str:
-    """The server's words as a refusal's (the window makes a sentence of them)."""
-    return text.strip().rstrip(".")
-
-
-class RemoteSession(SeatOnline):
+class RemoteSession(RemoteCore):
     """A `Session` for `seat` (None: a spectator) at the online table `code`, over `link`, which already
     holds the seat (`link.sit`). `keeper` takes the finished game into this player's history."""
 
@@ -107,25 +97,12 @@ class RemoteSession(SeatOnline):
         forget: Callable[[], None] | None = None,
     ) -> None:
         """`forget` drops the table from this player's list when it is left (`leave`)."""
-        self.link = link
-        self.code = code
-        self.seat = seat
+        super().__init__(link, code, seat, forget, clock)
         self.keeper = keeper
-        self.clock = clock
-        self._token = link.seats.get(code) if seat is not None else None  # to come back to the seat
-        self._box = link.listen(code)
-        self._end = TableEnding(link, code, seat, forget)
         self._queue: deque[Told] = deque()  # states arrived, not shown yet, oldest first
-        self._told: list[str] = []  # incidents not yet told
-        self._latest: dict[str, Any] | None = None  # the newest state's fields (who is away, the timer)
-        self._presence = Presence(seat)  # who comes and goes, in words
-        self._latest_at = 0.0
+        self._latest: dict[str, Any] | None = None  # the newest state's fields (the timer, a request)
         self._latest_order = 0  # the place of `_latest` among the messages the link read
         self._offset: float | None = None  # the server's clock less this one's, once seen
-        self._watch = ConnectionWatch(link)
-        self._finished = False
-        self._closed = False
-        self._hints_at_least = 0  # a hint counted by the server, before a state says so
         self._record: tuple[int, Table] | None = None
         try:
             self._shown = self._first(first_wait)
@@ -133,30 +110,26 @@ class RemoteSession(SeatOnline):
             link.unlisten(code, self._box)
             raise
         self._history = self._records(self._shown)
-        self._seats = self._seats_of(self._shown)
         self._told = []  # what was said before this window sat down is not news
-        # the session that plays the table now: one replaced by a newer one at the same table (opened
-        # again from Your online games) leaves it in the newer one's hands
-        link.holders[code] = self
+        self._hold()
 
     # --- the states that arrive ---
 
     def _first(self, wait: float) -> Told:
         """The table's state as it stands, asked for (the server answers the seat, or a spectator, with
         it): never a state some earlier look at the table left behind."""
-        kind, fields = ("resume", {"token": self._token}) if self._token is not None else ("watch", {})
         try:
-            self.link.request(kind, timeout=wait, code=self.code, **fields)
+            self._ask_table(wait)
         except Refused as e:
-            raise IllegalMove(_plain(str(e))) from None
+            raise IllegalMove(plain(str(e))) from None
         except NotConnected as e:
-            raise IllegalMove(f"the table could not be reached ({_plain(str(e))})") from None
-        end = time.monotonic() + wait
-        while not self._queue and self._latest is None and time.monotonic() < end:
-            try:  # the link's thread puts the state in this session's mailbox
-                self._take(self._box.get(timeout=max(0.0, end - time.monotonic())))
-            except queue.Empty:
-                break
+            raise IllegalMove(f"the table could not be reached ({plain(str(e))})") from None
+
+        def enough(message: dict[str, Any]) -> bool:
+            self._take(message)
+            return bool(self._queue) or self._latest is not None
+
+        self._wait_for(wait, enough)
         self._pump()
         if not self._queue:
             if self._latest is not None and self._latest.get("aborted"):
@@ -168,46 +141,30 @@ class RemoteSession(SeatOnline):
         self._queue.clear()
         return last
 
-    def _pump(self) -> None:
-        """Take what the server sent of this table (its mailbox: never another table's); the states
-        queue in order (the lines said are the link's to keep, `chat_lines`)."""
-        news = self._watch.news()
-        if news is not None:
-            self._told.append(news)
-        for message in self.link.messages(self._box):
-            self._take(message)
+    def _heard_state(self, data: dict[str, Any], order: int) -> None:
+        """A state arrived: queued, in order, to be shown."""
+        self._arrived(data, self.clock(), order)
 
-    def _take(self, message: dict[str, Any]) -> None:
-        if message["type"] == "state":
-            self._arrived(message["state"], self.clock(), int(message.get(ARRIVAL, 0)))
-        else:  # a place at the table played again (`rematched`), this seat's alone
-            self._end.heard_message(message)
+    def _shown_data(self) -> dict[str, Any]:
+        return self._shown.data
+
+    def _newest_data(self) -> dict[str, Any]:
+        return self._latest or self.data
 
     def _arrived(self, data: dict[str, Any], now: float, order: int) -> None:
         if order < self._latest_order:  # pushed before the answer already shown: nothing new
             return
-        self._seats_changed(data)
+        self._seats_news(data.get("seats"))
         self._heard_end(data)
         previous = self._latest
-        self._latest, self._latest_at, self._latest_order = data, now, order
+        self._latest, self._latest_order = data, order
         if previous is not None and data.get("ply", 0) > previous.get("ply", 0) and data.get("last_change"):
             # a state sent as the table changed: its time less the time it arrived is the clocks' offset
             offset = float(data["last_change"]) - now
             self._offset = offset if self._offset is None else max(self._offset, offset)
-        told = _told(data, now, order)
+        told = told_of(data, now, order)
         if told is not None:
             self._queue.append(told)
-
-    def _seats_changed(self, data: dict[str, Any]) -> None:
-        """Seats going away, coming back or first sat at, told in words."""
-        before = self._latest.get("seats") if self._latest is not None else None
-        self._told.extend(self._presence.news(before, data.get("seats")))
-
-    def _heard_end(self, data: dict[str, Any]) -> None:
-        """A state newer than any heard (its callers see to that, by the order the link read them): what it
-        says of the table's end (a request to play again, the table aborted), told in words."""
-        self._end.heard(data)
-        self._told.extend(self._end.take_words())
 
     def _kind(self, told: Told) -> str:
         """How a state stands to the one shown: "old", "quiet" (no turn made or taken back: seats, a Joker
@@ -242,14 +199,6 @@ class RemoteSession(SeatOnline):
         self._undo_news(self._shown.data.get("undo"), told.data.get("undo"))
         self._shown = told
         self._history = self._records(told)
-        self._seats = self._seats_of(told)
-
-    @staticmethod
-    def _seats_of(told: Told) -> tuple[Seat, ...]:
-        seats = told.data["seats"]
-        return tuple(
-            Seat(s["name"] or f"Seat {i + 1}", s["level"] if s["kind"] == "bot" else None) for i, s in enumerate(seats)
-        )
 
     def _records(self, told: Told) -> tuple[TurnRecord, ...]:
         records = history_of(told.match.game)
@@ -260,7 +209,7 @@ class RemoteSession(SeatOnline):
 
     def _undo_news(self, before: object, after: object) -> None:
         """How a request to take back a move ended, told in words (once: in the state that ended it)."""
-        words = ended_words(before, after, [s.name for s in self._seats], self.seat)
+        words = ended_words(before, after, [s.name for s in self.seats], self.seat)
         if words:
             self._told.append(words)
 
@@ -270,26 +219,16 @@ class RemoteSession(SeatOnline):
             return
         data = answer["state"]
         now, order = self.clock(), int(answer.get(ARRIVAL, 0))
-        self._seats_changed(data)
         if order >= self._latest_order:
+            self._seats_news(data.get("seats"))
             self._heard_end(data)
-            self._latest, self._latest_at, self._latest_order = data, now, order
-        told = _told(data, now, order)
+            self._latest, self._latest_order = data, order
+        told = told_of(data, now, order)
         if told is None:
             return
         while self._queue and self._queue[0].order <= told.order:
             self._queue.popleft()
         self._show(told)
-
-    def _send(self, kind: str, **fields: Any) -> dict[str, Any]:
-        try:
-            return self.link.request(kind, timeout=ANSWER_WAIT, code=self.code, **fields)
-        except Refused as e:
-            raise IllegalMove(_plain(str(e))) from None
-        except NotConnected as e:
-            raise IllegalMove(
-                f"that was not sent: {_plain(str(e)).lower()}; the game reconnects by itself, try again then"
-            ) from None
 
     # --- the questions ---
 
@@ -297,10 +236,6 @@ class RemoteSession(SeatOnline):
     def data(self) -> dict[str, Any]:
         """The fields of the state shown (`Room.shown`, `TilesGame.shown`)."""
         return self._shown.data
-
-    @property
-    def seats(self) -> tuple[Seat, ...]:
-        return self._seats
 
     @property
     def match(self) -> PublicMatch:
@@ -315,10 +250,6 @@ class RemoteSession(SeatOnline):
         return self._history
 
     @property
-    def mine(self) -> tuple[int, ...]:
-        return () if self.seat is None else (self.seat,)
-
-    @property
     def to_move(self) -> int | None:
         to_move = self.data.get("to_move")
         return None if to_move is None else int(to_move)
@@ -328,32 +259,8 @@ class RemoteSession(SeatOnline):
         return self.state.is_over
 
     @property
-    def hints(self) -> int:
-        return max(int(self.data.get("hints", 0)), self._hints_at_least)
-
-    @property
     def thinking(self) -> bool:
         return self.to_move is not None and self.to_move not in self.mine
-
-    @property
-    def coach_allowed(self) -> bool:
-        return bool(self.data.get("settings", {}).get("coach"))
-
-    def away(self, seat: int) -> float | None:
-        """Seconds the player at `seat` has been away from the table (None: here, or a bot's seat)."""
-        latest = self._latest or self.data
-        seats = latest.get("seats") or []
-        if not 0 <= seat < len(seats) or seats[seat].get("present") or seats[seat].get("away") is None:
-            return None
-        return float(seats[seat]["away"]) + max(0.0, self.clock() - self._latest_at)
-
-    def say(self, text: str) -> None:
-        """A line to the table (its control characters left out, cut to the server's limit); it comes
-        back among the incidents, as everyone's does."""
-        line = chat_text(text).strip()
-        if not line:
-            raise IllegalMove("there is nothing to send: type a line first")
-        self._send("chat", text=line)
 
     @property
     def plays_again(self) -> bool:
@@ -389,14 +296,9 @@ class RemoteSession(SeatOnline):
         last = next((i for i in range(len(turns) - 1, -1, -1) if turns[i].player == seat), None)
         if last is None:
             raise IllegalMove("you have no turn to take back in this round")
-        newest = self._newest()
-        if not newest.get("can_undo"):
-            told = newest.get("undo")
-            if isinstance(told, dict) and told.get("ended") is None:
-                raise IllegalMove("a request to take back a move waits already: one at a time")
-            if isinstance(told, dict) and told.get("seat") == seat and told.get("ended") in ("refused", "withdrawn"):
-                raise IllegalMove("that move was asked back once already: it stands")
-            raise IllegalMove("that turn may not be taken back now")
+        why = why_not_asked(self._newest(), seat, "that turn may not be taken back now")
+        if why:
+            raise IllegalMove(why)
         coming = self._queue[-1] if self._queue else None  # the bots' replies on their way go back too
         if coming is not None and coming.rounds_done == self._shown.rounds_done and coming.turns > self._shown.turns:
             return tuple(self._records(coming)[last:])
@@ -411,10 +313,6 @@ class RemoteSession(SeatOnline):
         return self._latest if self._latest is not None and self._latest.get("ply", 0) >= self._shown.ply else self.data
 
     # --- this seat's acts ---
-
-    def _check_mine(self, seat: int) -> None:
-        if seat != self.seat:
-            raise IllegalMove(f"seat {seat + 1} is not played here")
 
     def act(self, seat: int, move: Move, declared: int | None = None, claimed: tuple[Item, ...] = ()) -> TurnRecord:
         self._check_mine(seat)
@@ -445,10 +343,7 @@ class RemoteSession(SeatOnline):
     @property
     def pending_undo(self) -> UndoAsked | None:
         """The request the newest state tells of, while it waits."""
-        return asked(self._latest or self.data)
-
-    def _undo_told(self) -> dict[str, Any] | None:
-        return waiting(self._latest or self.data)
+        return asked(self._newest_data())
 
     def undo_request(self, seat: int) -> tuple[TurnRecord, ...]:
         self._check_mine(seat)
@@ -457,19 +352,6 @@ class RemoteSession(SeatOnline):
         turns = self._shown.turns
         self._answered(self._send("undo", ply=int(self._newest().get("ply", self._shown.ply))))
         return taken if self._shown.turns < turns else ()
-
-    def answer_undo(self, seat: int, yes: bool) -> None:
-        self._check_mine(seat)
-        self._pump()
-        told = self._undo_told()
-        if told is None:
-            raise IllegalMove("no one is asking to take back a move now")
-        self._answered(self._send("undo_answer", ply=int(told["ply"]), yes=yes))
-
-    def count_hint(self) -> int:
-        self._send("hint")
-        self._hints_at_least = self.hints + 1
-        return self.hints
 
     # --- what the table does by itself ---
 
@@ -523,22 +405,11 @@ class RemoteSession(SeatOnline):
 
     # --- the table's end besides the rules ---
 
-    def _catch_up(self) -> None:
-        self._pump()
-
     def _took(self, answer: dict[str, Any]) -> None:
         self._answered(answer)
 
     def _before_resign(self) -> None:
         self._settle()
-
-    def leave(self) -> None:
-        """Let the table go: closed here, and off this player's list of online games."""
-        self.close()
-        self._end.leave()
-
-    def save(self) -> None:
-        """Nothing to keep here: the server kept every move before it answered."""
 
     def finish(self) -> None:
         if self._finished or self.keeper is None or not (self.is_over and self.match.is_over):
@@ -546,25 +417,9 @@ class RemoteSession(SeatOnline):
         self._finished = True
         self.keeper.record_game(self.record())
 
-    def incidents(self) -> tuple[str, ...]:
-        self._pump()
-        told, self._told = tuple(self._told), []
-        return told
-
     def record(self) -> Table:
         if not self.is_over or not self.data.get("record"):
             raise IllegalMove("the round is still being played")
         if self._record is None or self._record[0] != self._shown.ply:
             self._record = (self._shown.ply, load_table(self.data["record"]))
         return self._record[1]
-
-    def close(self) -> None:
-        """Leave the table (the link stays with its owner, who may come back to the seat later)."""
-        if self._closed:
-            return
-        self._closed = True
-        self.link.unlisten(self.code, self._box)
-        if self.link.holders.get(self.code) is not self:  # a newer session plays this table now: it stays
-            return
-        del self.link.holders[self.code]
-        self.link.step_away(self.code)

@@ -1,5 +1,6 @@
 """Taking back a move at an online table, as both games' remote sessions read it from a state's `undo`
-field: the request that waits (`asked`), and how one ended, in words for the window (`ended_words`)."""
+field: the request that waits (`asked`), why one may not be asked now (`why_not_asked`), and how one ended,
+in words for the window (`ended_words`)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,31 @@ def asked(state: dict[str, Any]) -> UndoAsked | None:
     if told is None:
         return None
     return UndoAsked(int(told["seat"]), tuple(told.get("agreed") or ()), tuple(told.get("waiting") or ()))
+
+
+#: Why a request to take back a move is not sent while another waits.
+ONE_AT_A_TIME = "a request to take back a move waits already: one at a time"
+
+
+def why_not_asked(state: dict[str, Any], seat: int, otherwise: str) -> str:
+    """Why `seat` may not ask to take back its move at the table as `state` tells it ("" when it may): a
+    request waits already, or its own was refused or withdrawn there; else `otherwise`, its game's words.
+
+    >>> why_not_asked({"can_undo": True}, 0, "not now")
+    ''
+    >>> why_not_asked({"undo": {"seat": 0, "ended": "refused"}}, 0, "not now")
+    'that move was asked back once already: it stands'
+    >>> why_not_asked({"undo": {"seat": 1, "ended": "refused"}}, 0, "not now")
+    'not now'
+    """
+    if state.get("can_undo"):
+        return ""
+    if waiting(state) is not None:
+        return ONE_AT_A_TIME
+    told = state.get("undo")
+    if isinstance(told, dict) and told.get("seat") == seat and told.get("ended") in ("refused", "withdrawn"):
+        return "that move was asked back once already: it stands"
+    return otherwise
 
 
 def ended_words(before: object, after: object, names: Sequence[str], seat: int | None) -> str:

@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from enum import StrEnum
 from functools import cached_property
 
-from cribtiles.bot.cribbage.levels import LEVELS as CRIBBAGE_LEVELS
 from cribtiles.bot.tiles.levels import LEVELS as TILE_LEVELS
 from cribtiles.cribbage.events import MarginKind
+from cribtiles.games import LADDER, RESULT, game_named
 from cribtiles.quoting import quoted
 from cribtiles.rules.options import Mode, RuleOptions
 
@@ -36,11 +36,6 @@ class Game(StrEnum):
 
     TILES = "tiles"
     CRIBBAGE = "cribbage"
-
-
-#: Each game's bot levels, weakest first: the order of its opponents (a level this version does not know,
-#: from a history written by another, goes last).
-LADDERS: dict[Game, tuple[str, ...]] = {Game.TILES: TILE_LEVELS, Game.CRIBBAGE: CRIBBAGE_LEVELS}
 
 
 class Result(StrEnum):
@@ -275,14 +270,17 @@ class GameSummary:
 
     @property
     def opponent(self) -> str:
-        """The bot levels at the table, weakest first ("hard", "easy+hard"), or "people" with no bot."""
-        ladder = LADDERS[self.game]
+        """The bot levels at the table, weakest first ("hard", "easy+hard"), or "people" with no bot: in the
+        order of the game's ladder (`LADDER`; a level this version does not know, from a history written by
+        another, goes last)."""
+        ladder: tuple[str, ...] = game_named(self.game).part(LADDER)
         levels = sorted((level for _, level in self.seats if level is not None), key=lambda lv: level_order(ladder, lv))
         return "+".join(levels) if levels else PEOPLE
 
     @property
     def result(self) -> Result:
-        """How the game went for the people at the table (see the module's notes)."""
+        """How the game went for the people at the table (see the module's notes; whether people who share
+        the win with a bot tied is the game's own: its `RESULT`)."""
         people, bots = self.people, self.bots
         if self.unfinished:
             return Result.UNFINISHED
@@ -290,12 +288,8 @@ class GameSummary:
             return Result.WATCHED
         if not bots:
             return Result.PEOPLE_ONLY
-        won = set(self.winners)
-        if self.game is Game.CRIBBAGE:  # no ties; partners are one side: a person's side won, or it lost
-            return Result.WIN if won & set(people) else Result.LOSS
-        if won <= set(people):
-            return Result.WIN
-        return Result.TIE if won & set(people) else Result.LOSS
+        result: Result = game_named(self.game).part(RESULT)(set(self.winners), set(people))
+        return result
 
     @property
     def people_scores(self) -> tuple[int, ...]:

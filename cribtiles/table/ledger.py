@@ -1,8 +1,8 @@
 """The ledger of finished games, for both games: the tile game's summary of a finished table, and the
-statistics drawn from many games of either (`statistics`): the tile game's by mode and opponent, classic
-cribbage's by bot level (`cribbage_ledger`). Games with undos or hints are counted apart from the clean
-ones; a game of people only counts games, scores, best plays and Solitaire margins but no wins or losses;
-games of bots only and unfinished ones are not counted. The summary itself is `game_summary`'s.
+statistics drawn from many games of either (`statistics`), each game's by its own part (`STATISTICS`): the
+tile game's by mode and opponent (`tiles.stats`), classic cribbage's by bot level (`cribbage.ledger`).
+Games with undos or hints are counted apart from the clean ones; games of bots only and unfinished ones
+are not counted. The summary itself is `game_summary`'s.
 """
 
 from __future__ import annotations
@@ -12,17 +12,18 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from cribtiles.bot.tiles.levels import LEVELS
+from cribtiles.games import GAMES, STATISTICS
 from cribtiles.rules.game import GameState
-from cribtiles.rules.options import Mode
 
-from .cribbage.ledger import CribbageStats, cribbage_statistics
-from .game_summary import MODES, Game, TileDetails
+from .cribbage.ledger import CribbageStats
 from .game_summary import PEOPLE as PEOPLE  # the names the ledger's readers take from it
+from .game_summary import Game, TileDetails
 from .game_summary import GameSummary as GameSummary
 from .game_summary import Result as Result
 from .saves import save_table
 from .tiles.history import history_of
+from .tiles.stats import StatLine as StatLine  # the names the ledger's readers take from it
+from .tiles.stats import TileStats
 from .tiles.table import Table
 
 
@@ -91,117 +92,42 @@ def game_key(seats: Sequence[tuple[str, str | None]], rounds: Iterable[GameState
 
 
 @dataclass(frozen=True)
-class StatLine:
-    """The figures of one group of games: a mode against one opponent ("all" in a total).
+class Stats:
+    """Statistics of a history: each game's own (its `STATISTICS` part), from its own games, in a field
+    named for the game. The tile game's (`tiles`, read through `lines`, `marked`, `total`, `marked_total`,
+    `watched` and `games` too, as before it had a field): by mode and opponent; classic cribbage's
+    (`cribbage`): by bot level."""
 
-    Scores are the people's final scores (each person's, in a game of several people). `longest_streak`
-    is the most wins in a row, in the order the games were played (a tie or a loss ends a streak).
-    `best_margin` is the most a won Solitaire game was won by (every Solitaire game of people only
-    counts, by its winning side's lead), None when there is none."""
-
-    mode: str
-    opponent: str
-    games: int
-    wins: int
-    losses: int
-    ties: int
-    average_score: float
-    best_score: int
-    best_play: int
-    highest_line: int
-    longest_streak: int
-    best_margin: int | None
-    matches: int
-    matches_won: int
+    tiles: TileStats
+    cribbage: CribbageStats
 
     @property
-    def win_rate(self) -> float | None:
-        """Wins as a share of the games that could be won or lost (None for people only)."""
-        decided = self.wins + self.losses + self.ties
-        return self.wins / decided if decided else None
+    def lines(self) -> tuple[StatLine, ...]:
+        return self.tiles.lines
 
+    @property
+    def marked(self) -> tuple[StatLine, ...]:
+        return self.tiles.marked
 
-@dataclass(frozen=True)
-class Stats:
-    """Statistics of a history. The tile game's: one line per mode and opponent for the clean games
-    (`lines`) and for the games with undos or hints (`marked`), each with a total over its groups;
-    `watched` games of bots only are left out, and so are unfinished ones; `games` is every tile game
-    given. Classic cribbage's: `cribbage`, by bot level."""
+    @property
+    def total(self) -> StatLine | None:
+        return self.tiles.total
 
-    lines: tuple[StatLine, ...]
-    marked: tuple[StatLine, ...]
-    total: StatLine | None
-    marked_total: StatLine | None
-    watched: int
-    games: int
-    cribbage: CribbageStats
+    @property
+    def marked_total(self) -> StatLine | None:
+        return self.tiles.marked_total
+
+    @property
+    def watched(self) -> int:
+        return self.tiles.watched
+
+    @property
+    def games(self) -> int:
+        return self.tiles.games
 
 
 def statistics(games: Sequence[GameSummary]) -> Stats:
     """The statistics of `games` of both games, given in the order they were played (the history gives
-    them so): each game's own figures, from its own games."""
-    tiles = [g for g in games if g.game is Game.TILES]
-    counted = [g for g in tiles if g.result not in (Result.WATCHED, Result.UNFINISHED)]
-    clean = [g for g in counted if not g.tiles.marked]
-    marked = [g for g in counted if g.tiles.marked]
-    return Stats(
-        lines=_lines(clean),
-        marked=_lines(marked),
-        total=stat_line("all", "all", clean) if clean else None,
-        marked_total=stat_line("all", "all", marked) if marked else None,
-        watched=sum(1 for g in tiles if g.result is Result.WATCHED),
-        games=len(tiles),
-        cribbage=cribbage_statistics([g for g in games if g.game is Game.CRIBBAGE]),
-    )
-
-
-def _group_order(group: tuple[str, str]) -> tuple[int, int, tuple[int, ...]]:
-    """Standard before Solitaire; fewer bots first, weaker first; people only last."""
-    mode, opponent = group
-    levels = () if opponent == PEOPLE else tuple(LEVELS.index(level) for level in opponent.split("+"))
-    return MODES.index(mode), len(levels) if levels else len(LEVELS) + 1, levels
-
-
-def _lines(games: Sequence[GameSummary]) -> tuple[StatLine, ...]:
-    groups: dict[tuple[str, str], list[GameSummary]] = {}
-    for g in games:
-        groups.setdefault((g.tiles.mode, g.opponent), []).append(g)
-    return tuple(
-        stat_line(mode, opponent, groups[mode, opponent]) for mode, opponent in sorted(groups, key=_group_order)
-    )
-
-
-def stat_line(mode: str, opponent: str, games: Sequence[GameSummary]) -> StatLine:
-    """The figures of tile games `games` (at least one, none of bots only), in the order they were played."""
-    results = [g.result for g in games]
-    scores = [s for g in games for s in g.people_scores]
-    solitaire = (g for g in games if g.tiles.mode == Mode.SOLITAIRE)
-    margins = [g.margin for g in solitaire if g.result in (Result.WIN, Result.PEOPLE_ONLY)]
-    return StatLine(
-        mode=mode,
-        opponent=opponent,
-        games=len(games),
-        wins=results.count(Result.WIN),
-        losses=results.count(Result.LOSS),
-        ties=results.count(Result.TIE),
-        average_score=sum(scores) / len(scores),
-        best_score=max(scores),
-        best_play=max(g.tiles.best_play for g in games),
-        highest_line=max(g.tiles.highest_line for g in games),
-        longest_streak=_longest_streak(results),
-        best_margin=max(margins) if margins else None,
-        matches=sum(1 for g in games if g.tiles.is_match),
-        matches_won=sum(1 for g in games if g.tiles.is_match and g.result is Result.WIN),
-    )
-
-
-def _longest_streak(results: Sequence[Result]) -> int:
-    """The most wins in a row; a game of people only neither adds to a streak nor ends it."""
-    best = run = 0
-    for r in results:
-        if r is Result.WIN:
-            run += 1
-            best = max(best, run)
-        elif r is not Result.PEOPLE_ONLY:
-            run = 0
-    return best
+    them so): each game's own figures, drawn by its `STATISTICS` part from its own games."""
+    figures = {kind.name: kind.part(STATISTICS)([g for g in games if g.game == kind.name]) for kind in GAMES.values()}
+    return Stats(**figures)

@@ -21,6 +21,8 @@ from cribtiles.rules.options import RuleOptions
 from .again import EndsAtOneWindow, TableEnds
 from .chat import AtOneWindow, ChatLine
 from .seats import Seat
+from .thinking import InlineThinker as Inline
+from .thinking import Thinker
 from .tiles.history import TurnRecord
 from .tiles.joker import Item
 from .tiles.public import PublicMatch, PublicState, public_match
@@ -96,8 +98,9 @@ class UndoAsked:
     waiting: tuple[int, ...] = ()
 
 
-class Session(TableEnds, Protocol):
-    """What a driver needs of a game at a table for the seats it controls (`mine`): the questions,
+class Session(TableEnds, GameSession[PlayerView, Move, Move, TurnRecord], Protocol):
+    """What a driver needs of a tile game at a table for the seats it controls (`mine`): the game-neutral
+    verbs (`GameSession`), the tile game's own questions,
     the acts of those seats, how the table ends besides the rules (`TableEnds`), and `poll`, which
     advances what the table does by itself (the others' moves: bots thinking here, players elsewhere).
     A move of another seat is announced by `poll` before it is made, so that it may be shown on its
@@ -289,20 +292,9 @@ class Session(TableEnds, Protocol):
         ...
 
 
-class Thinker(Protocol):
-    """Who chooses a bot's move: the window's `BotWorker` (a thread, a process), a script, or
-    `InlineThinker` (at once, in this thread)."""
-
-    @property
-    def busy(self) -> bool: ...
-
-    incidents: list[str]
-
-    def start(self, level: str, view: PlayerView, seed: int) -> None: ...
-
-    def result(self) -> Move | None: ...
-
-    def cancel(self) -> None: ...
+#: Who chooses the tile game's bots' moves (the window's `BotWorker`, a script, `InlineThinker`), from a
+#: bot's level, what its seat sees and a seed.
+TileThinker = Thinker[[str, PlayerView, int], Move]
 
 
 class Keeps(Protocol):
@@ -313,36 +305,33 @@ class Keeps(Protocol):
     def record_game(self, table: Table) -> None: ...
 
 
-class InlineThinker:
-    """Bots that choose at `start`, in this thread (the text mode): the move is ready at once."""
-
-    busy = False
+class _Bots:
+    """The tile game's bots, one per level, made when first asked for: each move chosen safely (a bot
+    that fails is replaced by a legal move)."""
 
     def __init__(self) -> None:
-        self.incidents: list[str] = []
         self._bots: dict[str, Bot] = {}
-        self._move: Move | None = None
 
-    def start(self, level: str, view: PlayerView, seed: int) -> None:
+    def __call__(self, level: str, view: PlayerView, seed: int) -> Move:
         if level not in self._bots:
             self._bots[level] = make_bot(level)
-        self._move = choose_safely(self._bots[level], view, random.Random(seed))
+        return choose_safely(self._bots[level], view, random.Random(seed))
 
-    def result(self) -> Move | None:
-        move, self._move = self._move, None
-        return move
 
-    def cancel(self) -> None:
-        self._move = None
+class InlineThinker(Inline[[str, PlayerView, int], Move]):
+    """The tile game's bots choosing at `start`, in this thread (the text mode): the move is ready at once."""
+
+    def __init__(self) -> None:
+        super().__init__(_Bots())
 
 
 class LocalSession(AtOneWindow, EndsAtOneWindow):
     """A `Session` over a `Table` of this process: its people are this driver's seats, its bots think
     in `thinker`, and `keeper` (None: nowhere) keeps it."""
 
-    def __init__(self, table: Table, thinker: Thinker | None = None, keeper: Keeps | None = None) -> None:
+    def __init__(self, table: Table, thinker: TileThinker | None = None, keeper: Keeps | None = None) -> None:
         self.table = table
-        self.thinker: Thinker = thinker if thinker is not None else InlineThinker()
+        self.thinker: TileThinker = thinker if thinker is not None else InlineThinker()
         self.keeper = keeper
         self._request: BotRequest | None = None
         self._coming: Move | None = None
@@ -354,7 +343,7 @@ class LocalSession(AtOneWindow, EndsAtOneWindow):
         seats: Sequence[Seat],
         options: RuleOptions,
         seed: int,
-        thinker: Thinker | None = None,
+        thinker: TileThinker | None = None,
         keeper: Keeps | None = None,
     ) -> LocalSession:
         return cls(Table.new(seats, options, seed), thinker, keeper)

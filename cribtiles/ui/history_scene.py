@@ -12,31 +12,20 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.table.cribbage.ledger import CribbageLine, CribbageStats
+from cribtiles.games import GAMES, HISTORY_ROW, STATISTICS_PAGE, game_named
 from cribtiles.table.cribbage.table import CribbageTable
-from cribtiles.table.game_summary import PEOPLE, VARIANT_WORDS, Game, GameSummary, Result
-from cribtiles.table.ledger import StatLine, Stats
-from cribtiles.table.stat_columns import (
-    BY_THE_BOOK,
-    COUNTS_NOTE,
-    CRIBBAGE_COLUMNS,
-    CRIBBAGE_COUNT_COLUMNS,
-    TILE_COLUMNS,
-    Column,
-    group_words,
-    level_words,
-    shown_lines,
-)
+from cribtiles.table.game_summary import GameSummary
+from cribtiles.table.ledger import Stats
 from cribtiles.table.tiles.table import Table
 
 from .config import Keeper
 from .geometry import Rect, contains
+from .history_parts import Section, StatisticsPage
 from .paint import CREAM, DIM, GOLD, RED, button, wrap, write
 from .screens import Cells, cell_needs, chosen_in_sight, column_spans, draw_rows, fit, list_key, screen_card
 
 #: Seconds within which a second click on the same game opens it.
 DOUBLE_CLICK = 0.4
-WON = (150, 220, 130)
 
 
 class HistoryHost(Protocol):
@@ -53,89 +42,9 @@ class HistoryHost(Protocol):
     def export_game(self, table: Table | CribbageTable) -> str: ...
 
 
-def when(summary: GameSummary) -> str:
-    """The date and time a game ended, as the list shows it: 2026-11-30 14:05."""
-    return summary.finished_at.replace("T", " ")[:16]
-
-
-def what(summary: GameSummary) -> str:
-    """The kind of tile game: Standard or Solitaire, a match of N rounds, against whom."""
-    kind = "Solitaire" if summary.tiles.mode == "solitaire" else "Standard"
-    if summary.rounds_words:
-        kind += f", {summary.rounds_words}"
-    against = "people" if summary.opponent == PEOPLE else summary.opponent.replace("+", " + ")
-    return f"{kind} · {against}"
-
-
-def players(summary: GameSummary) -> str:
-    """Each player with their final score, winners marked: You 112 · Hard 98 (a game kept unfinished
-    has no winner to mark, only scores as it was left)."""
-    parts = []
-    for i, ((name, _), score) in enumerate(zip(summary.seats, summary.scores, strict=True)):
-        star = "» " if i in summary.winners and not summary.unfinished else ""  # the font has no star
-        parts.append(f"{star}{name} {score}")
-    return " · ".join(parts)
-
-
-RESULT_WORDS = {
-    Result.WIN: "won",
-    Result.LOSS: "lost",
-    Result.TIE: "tied",
-    Result.PEOPLE_ONLY: "",
-    Result.WATCHED: "watched",
-    Result.UNFINISHED: "unfinished",
-}
-
-
-def cribbage_what(game: GameSummary) -> str:
-    """'Cribbage · medium', with the variant, muggins or another target when played so ('Cribbage · three
-    players · easy+hard · to 61')."""
-    d = game.cribbage
-    rules = [word for word, on in (("muggins", d.muggins), (f"to {d.target}", d.target != 121)) if on]
-    levels = "+".join(dict.fromkeys(game.opponent.split("+")))  # three bots of one level: that level once
-    return " · ".join(["Cribbage", *([d.variant_words] if d.variant_words else []), levels, *rules])
-
-
-def cribbage_players(game: GameSummary) -> str:
-    """'» You 121 · Medium bot 84', in seat order, the winner marked."""
-    return " · ".join(
-        f"{'» ' if i in game.winners else ''}{name} {score}"
-        for i, ((name, _), score) in enumerate(zip(game.seats, game.scores, strict=True))
-    )
-
-
-def cribbage_marks(game: GameSummary) -> str:
-    """'skunk' or 'double skunk' when the loser fell short of 91 or 61; the undos and hints, as a tile
-    game's: 'skunk, 2 undos'."""
-    d = game.cribbage
-    out = [d.margin.value] if d.skunk and game.resigned is None else []  # a game given up counts no skunk
-    out += resigned(game)
-    out += [f"{n} {word}{'s' if n != 1 else ''}" for n, word in ((d.undos, "undo"), (d.hints, "hint")) if n]
-    return ", ".join(out)
-
-
 def newest_first(games: Sequence[GameSummary]) -> list[GameSummary]:
     """The games of both games, the newest first (by when they ended; the later stored first on a tie)."""
     return sorted(reversed(games), key=lambda g: g.finished_at, reverse=True)
-
-
-def resigned(summary: GameSummary) -> list[str]:
-    """Who gave the game up, if anyone: ['Ben resigned'] ('you' for the one person at a table of bots)."""
-    seat = summary.resigned
-    if seat is None:
-        return []
-    alone = summary.people == (seat,) and bool(summary.bots)
-    return ["you resigned" if alone else f"{summary.seats[seat][0]} resigned"]
-
-
-def marks(summary: GameSummary) -> str:
-    """Who resigned, and a tile game's undos and hints: 'Ben resigned, 2 undos, 1 hint'."""
-    d, out = summary.tiles, resigned(summary)
-    if d.undos:
-        out.append(f"{d.undos} undo{'s' if d.undos != 1 else ''}")
-    if d.hints:
-        out.append(f"{d.hints} hint{'s' if d.hints != 1 else ''}")
-    return ", ".join(out)
 
 
 def lines(surface: pygame.Surface, text: str, s: int, colour: tuple[int, int, int], area: tuple[int, int, int]) -> None:
@@ -301,16 +210,10 @@ class HistoryScene:
         # laid out by what the cells hold (column_spans), not at fixed fractions of the width
         columns = tuple((0.0, head) for head in ("Ended", "Game", "Players and final scores", "", ""))
 
-        def cells_of(i: int) -> Cells:
+        def cells_of(i: int) -> Cells:  # each game's row as the game has it (its `HISTORY_ROW`)
             g = self.games[i]
-            if g.game is Game.CRIBBAGE:
-                person_won = g.result is Result.WIN
-                won = "won" if person_won else "" if g.result is Result.PEOPLE_ONLY else "lost"  # two people online
-                colours = (DIM, CREAM, CREAM, WON if person_won else CREAM, GOLD)
-                return (when(g), cribbage_what(g), cribbage_players(g), won, cribbage_marks(g)), colours
-            result = g.result
-            shade = WON if result is Result.WIN else CREAM
-            return (when(g), what(g), players(g), RESULT_WORDS[result], marks(g)), (DIM, CREAM, CREAM, shade, GOLD)
+            cells: Cells = game_named(g.game).part(HISTORY_ROW)(g)
+            return cells
 
         count = len(self.games)
         key = (s, area[2])
@@ -326,42 +229,21 @@ class HistoryScene:
 
 CLOSING_KEYS = (pygame.K_ESCAPE, pygame.K_BACKSPACE, pygame.K_RETURN, pygame.K_KP_ENTER)
 TAB_KEYS = (pygame.K_TAB, pygame.K_LEFT, pygame.K_RIGHT, pygame.K_c)
-#: The Statistics screen's two pages: the tile game's and classic cribbage's.
-TABS = (("tiles", "Kings Cribbage"), ("cribbage", "Classic cribbage"))
-
-
-#: One row of a statistics table as drawn: its label, its cells, and whether it is a total (gold).
-Row = tuple[str, tuple[str, ...], bool]
-#: One section of a page: its title, its column headings (two lines at most, split by a newline), its rows.
-Section = tuple[str, tuple[str, ...], list[Row]]
-
-
-def _rows(lines: Sequence[StatLine], total: StatLine | None) -> list[Row]:
-    shown = shown_lines(lines, total)
-    return [(group_words(ln), tuple(c.cell(ln) for c in TILE_COLUMNS), ln is total) for ln in shown]
-
-
-def cribbage_rows(
-    stats: CribbageStats, columns: Sequence[Column[CribbageLine]] = CRIBBAGE_COLUMNS, marked: bool = False
-) -> list[Row]:
-    """The rows of the games without undos or hints (`marked`: of those with them), in `columns`."""
-    lines, total = (stats.marked, stats.marked_total) if marked else (stats.lines, stats.total)
-    shown = shown_lines(lines, total)
-    return [(level_words(ln), tuple(c.cell(ln) for c in columns), ln is total) for ln in shown]
 
 
 class StatisticsScene:
-    """Two pages: the tile game's (per mode and opponent, the clean games first, then the games with undos
-    or hints apart) and classic cribbage's (per bot level). Tab, Left/Right or C turn the page."""
+    """A page per game, each the game's own (its `STATISTICS_PAGE`): the tile game's (per mode and opponent,
+    the clean games first, then the games with undos or hints apart) and classic cribbage's (per bot level).
+    Tab, Left/Right or C turn the page."""
 
     def __init__(self, host: HistoryHost, on_close: Callable[[], None]) -> None:
         self.host = host
         self.on_close = on_close
         self.stats: Stats = host.keeper.statistics()
-        self.cribbage: CribbageStats = self.stats.cribbage
+        self.pages: tuple[StatisticsPage, ...] = tuple(kind.part(STATISTICS_PAGE) for kind in GAMES.values())
         self.trouble = host.keeper.history_note()  # the history could not be read, games were left out: said
-        # the page with something on it: the tile game's unless only cribbage has been played
-        self.tab = 1 if self.cribbage.games and not (self.stats.lines or self.stats.marked) else 0
+        # the page with something on it: the first game's unless only another has been played
+        self.tab = next((i for i, page in enumerate(self.pages) if page.played(self.stats)), 0)
         self.mouse = (-1, -1)
         self.back: Rect = (0, 0, 0, 0)
         self.tabs: list[Rect] = []
@@ -382,59 +264,14 @@ class StatisticsScene:
             if event.key in CLOSING_KEYS:
                 self.on_close()
             elif event.key in TAB_KEYS:
-                self.tab = 1 - self.tab
+                self.tab = (self.tab + 1) % len(self.pages)
 
     def update(self, dt: float) -> None:
         pass
 
-    def sections(self) -> list[tuple[str, Sequence[StatLine], StatLine | None]]:
-        """The tile game's sections: the clean games, then those with undos or hints."""
-        st = self.stats
-        out: list[tuple[str, Sequence[StatLine], StatLine | None]] = []
-        if st.lines:
-            out.append(("Your games", st.lines, st.total))
-        if st.marked:
-            out.append(("Games with undos or hints, counted apart", st.marked, st.marked_total))
-        return out
-
     def page(self) -> tuple[list[Section], str, str]:
         """The sections of the page shown, what it says when it has none, and a note under it."""
-        heads = tuple(c.heading for c in TILE_COLUMNS)
-        if TABS[self.tab][0] == "tiles":
-            sections = [(title, heads, _rows(lines, total)) for title, lines, total in self.sections()]
-            empty = "No games to count yet: the statistics grow with every game you finish against a bot."
-            watched = self.stats.watched
-            note = (
-                f"{watched} game(s) of bots only were watched, not played: they are in the history only."
-                if watched
-                else ""
-            )
-            return sections, empty, note
-        cribbage_heads = tuple(c.heading for c in CRIBBAGE_COLUMNS)
-        rows = cribbage_rows(self.cribbage)
-        sections = [("Your games of classic cribbage", cribbage_heads, rows)] if rows else []
-        if rows:
-            count_heads = tuple(c.heading for c in CRIBBAGE_COUNT_COLUMNS)
-            count_rows = cribbage_rows(self.cribbage, CRIBBAGE_COUNT_COLUMNS)
-            sections.append(("Hands, pegging and counting", count_heads, count_rows))
-        marked_rows = cribbage_rows(self.cribbage, marked=True)
-        if marked_rows:
-            sections.append(("Games with undos or hints, counted apart", cribbage_heads, marked_rows))
-        variant_rows: list[Row] = [
-            (VARIANT_WORDS.get(ln.level, ln.level).capitalize(), tuple(c.cell(ln) for c in CRIBBAGE_COLUMNS), False)
-            for ln in self.cribbage.variants
-        ]
-        if variant_rows:  # each apart from the six-card game's figures: its hands and pegging are not the same
-            sections.append(("The other variants, each on its own", cribbage_heads, variant_rows))
-        empty = "No games of classic cribbage yet: they are counted here, by bot level, when they end."
-        total = self.cribbage.total
-        notes = []
-        if total is not None and total.best_hand is not None:
-            notes.append(f"Your best hand: {total.best_hand}, {total.best_hand_cards}.")
-        if total is not None:
-            notes = [" ".join([*notes, BY_THE_BOOK]), COUNTS_NOTE]
-        note = "\n".join(notes)  # each its own line or lines
-        return sections, empty, note
+        return self.pages[self.tab].page(self.stats)
 
     def draw(self, surface: pygame.Surface, full: bool = False) -> list[pygame.Rect] | None:
         rect, s, top = screen_card(surface, "Statistics", "Tab turns the page · Esc or Enter goes back", 0.94, 0.9)
@@ -470,9 +307,9 @@ class StatisticsScene:
         """The two pages' names as buttons, the one shown lit; where the page's content starts."""
         th = max(24, round(s * 1.5))
         tw = max(140, round(s * 9))
-        self.tabs = [(x + i * (tw + s // 2), top, tw, th) for i in range(len(TABS))]
-        for i, (tab, (_, label)) in enumerate(zip(self.tabs, TABS, strict=True)):
-            button(surface, tab, label, True, contains(tab, self.mouse), strong=i == self.tab)
+        self.tabs = [(x + i * (tw + s // 2), top, tw, th) for i in range(len(self.pages))]
+        for i, (tab, page) in enumerate(zip(self.tabs, self.pages, strict=True)):
+            button(surface, tab, page.label, True, contains(tab, self.mouse), strong=i == self.tab)
         return top + th + round(s * 0.8)
 
     def _draw_sections(

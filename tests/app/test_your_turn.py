@@ -26,13 +26,15 @@ TIMER = 60  # the table's turn timer: a warning at a fifth of it, 12 seconds
 
 
 class Clock:
-    """The server's clock: the real one, moved on by `later`."""
+    """The server's clock: stopped at the test's start and moved on only by `offset`, so a machine slow
+    enough to take the ten seconds left cannot run the turn's time out before the warning is seen."""
 
     def __init__(self) -> None:
+        self.start = time.time()
         self.offset = 0.0
 
     def __call__(self) -> float:
-        return time.time() + self.offset
+        return self.start + self.offset
 
 
 def frames_until(app: Any, check: Callable[[], bool]) -> bool:

@@ -60,12 +60,24 @@ class Spy:
         return world
 
 
+class Ticks:
+    """A clock that moves a millisecond each time it is read: the search's budget counts its own steps, so
+    what it draws does not hang on how busy the machine is."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 0.001
+        return self.now
+
+
 def test_every_world_the_seers_search_draws_is_the_truth() -> None:
     module = bench("tiles/bench_seer")
     table = tile_table(6)
     truth = table.state
     view = table.view(truth.current)
-    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.05, table=table, bag=True)
+    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.2, clock=Ticks(), table=table, bag=True)
     spy.seen = []
     spy.choose(view, random.Random(1))
     assert spy.seen and all(world is truth for world in spy.seen)
@@ -77,7 +89,7 @@ def test_the_rack_only_seer_is_told_the_racks_and_draws_the_bag() -> None:
     table = tile_table(6)
     truth = table.state
     view = table.view(truth.current)
-    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.05, table=table, bag=False)
+    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.2, clock=Ticks(), table=table, bag=False)
     spy.seen = []
     spy.choose(view, random.Random(1))
     assert len(spy.seen) > 1
@@ -94,7 +106,7 @@ def test_the_expert_itself_draws_worlds_from_the_view() -> None:
     truth = table.state
     view = table.view(truth.current)
     expert = module.Seat("expert", 0.05, "cpu")("expert", table)
-    spy = type("SpyExpert", (Spy, type(expert)), {})(budget=0.05)
+    spy = type("SpyExpert", (Spy, type(expert)), {})(budget=0.2, clock=Ticks())
     spy.seen = []
     spy.choose(view, random.Random(1))
     assert spy.seen and all(world.racks[1 - view.player] != truth.racks[1 - view.player] for world in spy.seen[:3])
@@ -151,3 +163,49 @@ def test_the_cribbage_seer_is_told_the_hand_the_crib_and_the_starter() -> None:
     else:  # the dealer needing just their hand and the true crib wins
         assert leaf(mine + 1, theirs + crib) == 0.0
         assert leaf(mine + 1, theirs + crib + 1) > 0.0
+
+
+def test_the_cribbage_phases_split_each_pairs_edge_into_pegging_and_the_show() -> None:
+    module = bench("cribbage/bench_seer")
+    arena = module.arena
+
+    def game(peg: tuple[int, int], show: tuple[int, int], deals: int) -> Any:
+        seats = tuple(
+            arena.SeatResult(
+                bot=b,
+                final=0,
+                won=b == 0,
+                margin=None,
+                peg_points=peg[b],
+                show_points=show[b],
+                deals=deals,
+                decision_seconds=(),
+                failures=0,
+            )
+            for b in (0, 1)
+        )
+        return arena.GameResult(game=0, seed=0, seats=seats, moves=())
+
+    # a pair: +4 pegging over 4 deals and -2 in the show; then +2 pegging over 2 deals and +6 in the show
+    nets = module.phase_nets([game((10, 6), (20, 22), 4), game((5, 3), (16, 10), 2)])
+    peg, show = module.PHASES
+    assert nets == [{peg: (1.0 + 1.0) / 2, show: (-0.5 + 3.0) / 2}]
+    base = [{peg: 0.5, show: 1.0}, {peg: 0.0, show: 0.0}]
+    figures = module.seer.phase_figures(module.PHASES, [*nets, {peg: 1.0, show: 0.0}], base)
+    assert figures[peg]["net"] == 1.0
+    assert figures[peg]["gain_over_first"]["mean"] == (0.5 + 1.0) / 2
+    assert figures[show]["gain_over_first"]["mean"] == (0.25 + 0.0) / 2
+    assert "gain_over_first" not in module.seer.phase_figures(module.PHASES, nets, None)[show]
+
+
+def test_a_tile_games_points_by_phase_add_up_to_its_final_scores() -> None:
+    module = bench("tiles/bench_seer")
+    arena = module.arena
+    setup = arena.Arena(("medium", "easy"), 1, 7, module.RuleOptions(), 0.05, "cpu")
+    game = arena.play_game(setup, 0, 1)
+    points = module.points_by_phase(game, arena.game_seed(7, 0))
+    assert [sum(p.values()) for p in points] == [s.final for s in game.seats]
+    assert all(p["racks left"] <= 0 for p in points)  # tiles left on a rack are taken off
+    assert sum(p["opening"] for p in points) > 0  # the first play's bonus at least
+    state = module.new_game(2, module.RuleOptions(), arena.game_seed(7, 0))
+    assert module.phase_of(state.bag_size(), state.bag_size()) == "opening"

@@ -94,7 +94,7 @@ def create_in_window(app: App, url: str) -> str:
     online.create()
     create = app.scenes[-1]
     assert isinstance(create, CreateScene)
-    create.seats[0].choose("friend")
+    create.forms["tiles"].seats[0].choose("friend")
     create.create()
     assert until(app, lambda: isinstance(app.scenes[-1], CodeScene)), create.status
     code_scene = app.scenes[-1]

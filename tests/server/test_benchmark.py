@@ -51,3 +51,12 @@ def test_the_cluster_benchmark_runs_and_prints_its_figures() -> None:
     assert acked is not None and int(acked.group(2)) > 0, out
     assert re.search(r"PostgreSQL: [\d.]+ ms to keep a change as the servers saw it \(\d+ changes\)", out), out
     assert " 0 moves refused" in out, out
+    # in one run, beside one process on SQLite and one on PostgreSQL, a line each in the table of them all
+    for setup in ("1 process, SQLite", "1 process, PostgreSQL", "2 processes, PostgreSQL"):
+        assert re.search(rf"^{setup} +4 +[\d.]+ +\d+ ", out, re.MULTILINE), out
+    line = json.loads(out.splitlines()[-1])
+    assert [(s["setup"], s["clients"]) for s in line["setups"]] == [
+        ("1 process, SQLite", 4),
+        ("1 process, PostgreSQL", 4),
+        ("2 processes, PostgreSQL", 4),
+    ]

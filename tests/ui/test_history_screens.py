@@ -19,8 +19,10 @@ from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.history_scene import HistoryScene, StatisticsScene, players, what
+from cribtiles.ui.history_scene import HistoryScene, StatisticsScene
 from cribtiles.ui.tiles.autopilot import post_click, post_key
+from cribtiles.ui.tiles.history_row import players, what
+from cribtiles.ui.tiles.statistics_page import sections
 from cribtiles.ui.title import TitleScene
 from cribtiles.ui.window import App
 
@@ -165,7 +167,7 @@ def test_statistics_show_each_opponent_and_the_game_at_the_table_is_recorded_whe
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, StatisticsScene)
-    (_, lines, total), *_ = scene.sections()
+    (_, lines, total), *_ = sections(scene.stats.tiles)
     assert [ln.opponent for ln in lines] == ["easy", "medium", "hard"] and total is not None and total.games == 3
 
 
@@ -293,7 +295,8 @@ def test_a_game_given_up_names_who_resigned_in_the_history() -> None:
     from cribtiles.table.cribbage.ledger import summarize_cribbage
     from cribtiles.table.cribbage.table import CribbageTable
     from cribtiles.table.ledger import summarize
-    from cribtiles.ui.history_scene import cribbage_marks, marks
+    from cribtiles.ui.cribbage.history_row import cribbage_marks
+    from cribtiles.ui.tiles.history_row import marks
 
     table = Table.new((Seat.person("You"), Seat.bot("hard")), seed=4)
     table.resign(0)

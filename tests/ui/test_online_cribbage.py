@@ -33,6 +33,7 @@ from cribtiles.table import Seat
 from cribtiles.table.game_summary import Game, Result
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
+from cribtiles.ui.cribbage.create_form import CribbageForm
 from cribtiles.ui.cribbage.layout import ButtonKind
 from cribtiles.ui.cribbage.pilot import CribbagePilot
 from cribtiles.ui.cribbage.scene import CribbageScene
@@ -42,6 +43,7 @@ from cribtiles.ui.online.games_list import GamesScene
 from cribtiles.ui.online.screens import CodeScene, CreateScene, JoinScene
 from cribtiles.ui.online.services import OnlineServices
 from cribtiles.ui.tiles.autopilot import post_click, post_key
+from cribtiles.ui.tiles.create_form import TileForm
 from cribtiles.ui.title import TitleScene
 from cribtiles.ui.window import App
 from tests.server.players import Eager
@@ -99,7 +101,7 @@ def play_to_the_end(app: App, scene: CribbageScene) -> list[str]:
         if not pilot.step():
             time.sleep(0.001)  # the friend's move is on its way: let the threads run
         frames(app)
-        prompts.append(scene._prompt()[0])
+        prompts.append(scene.prompt()[0])
     assert scene.ended, "the game did not end in time"
     return prompts
 
@@ -112,16 +114,18 @@ def test_a_cribbage_table_made_in_the_lobby_is_played_to_its_end_and_kept_once_i
     post_key(pygame.K_c)
     frames(app)
     create = app.scenes[-1]
-    assert isinstance(create, CreateScene) and not create.cribbage
+    assert isinstance(create, CreateScene) and create.game.value == "tiles"
+    crib, tiles = create.forms["cribbage"], create.forms["tiles"]
+    assert isinstance(crib, CribbageForm) and isinstance(tiles, TileForm)
     post_key(pygame.K_UP)  # from Seat 2 up to the game
     frames(app)
     assert create.focused() is create.game
     post_key(pygame.K_RIGHT)
     frames(app)
-    assert create.cribbage and create.focused() is create.game
-    assert create.crib_seat in create.rows and not any(row in create.rows for row in (*create.seats, *create.rules))
-    choose(app, create, create.crib_seat, "friend")
-    choose(app, create, create.crib_rules[2], 61)  # a short game: to 61
+    assert create.game.value == "cribbage" and create.focused() is create.game
+    assert crib.seat in create.rows and not any(row in create.rows for row in (*tiles.seats, *tiles.rules))
+    choose(app, create, crib.seat, "friend")
+    choose(app, create, crib.rules[2], 61)  # a short game: to 61
     shot(app, "create_cribbage")
     post_key(pygame.K_c)
     assert until(app, lambda: isinstance(app.scenes[-1], CodeScene)), create.status
@@ -238,17 +242,19 @@ def test_three_or_four_made_in_the_lobby_are_played_to_the_end_card(
     frames(app)
     create = app.scenes[-1]
     assert isinstance(create, CreateScene)
+    crib = create.forms["cribbage"]
+    assert isinstance(crib, CribbageForm)
     choose(app, create, create.game, "cribbage")
-    choose(app, create, create.crib_variant, Variant.FIVE_CARD)
-    assert create.crib_rules[2].value == 61 and create.crib_seats[1] not in create.rows  # five-card: 61, two seats
-    choose(app, create, create.crib_variant, variant)
-    shown = [row for row in create.crib_seats if row in create.rows]
+    choose(app, create, crib.variant, Variant.FIVE_CARD)
+    assert crib.rules[2].value == 61 and crib.seats[1] not in create.rows  # five-card: 61, two seats
+    choose(app, create, crib.variant, variant)
+    shown = [row for row in crib.seats if row in create.rows]
     assert len(shown) == variant.players - 1
     if variant is Variant.PARTNERSHIP:
         assert [row.label for row in shown] == ["Seat 2", "Seat 3: your partner", "Seat 4"]
     for row, seat in zip(shown, seats, strict=True):
         choose(app, create, row, seat)
-    choose(app, create, create.crib_rules[2], 61)
+    choose(app, create, crib.rules[2], 61)
     shot(app, f"create_cribbage_{variant.value}")
     post_key(pygame.K_c)
     assert until(app, lambda: isinstance(app.scenes[-1], CodeScene)), create.status

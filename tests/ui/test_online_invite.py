@@ -88,7 +88,7 @@ def create_with_a_friend(app: App, url: str, public: bool = False) -> CodeScene:
     frames(app)
     create = app.scenes[-1]
     assert isinstance(create, CreateScene)
-    while create.seats[0].value != "friend":
+    while create.forms["tiles"].seats[0].value != "friend":
         post_key(pygame.K_LEFT)
         frames(app, 1)
     if public:

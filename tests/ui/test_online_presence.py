@@ -87,7 +87,7 @@ def test_only_the_table_on_screen_is_here(app: App, server: tuple[str, Any]) -> 
         online.create()  # type: ignore[attr-defined]
         create = app.scenes[-1]
         assert isinstance(create, CreateScene)
-        create.seats[0].choose("friend")
+        create.forms["tiles"].seats[0].choose("friend")
         create.create()
         assert until(app, lambda: isinstance(app.scenes[-1], CodeScene)), create.status
         made = app.scenes[-1].held.code  # type: ignore[attr-defined]

@@ -166,7 +166,7 @@ def test_creating_a_table_shows_its_code_and_a_second_link_joins_with_it(
     frames(app)
     create = app.scenes[-1]
     assert isinstance(create, CreateScene)
-    while create.seats[0].value != "friend":  # seat 2: from the default bot to a friend
+    while create.forms["tiles"].seats[0].value != "friend":  # seat 2: from the default bot to a friend
         post_key(pygame.K_LEFT)
         frames(app, 1)
     post_key(pygame.K_c)
@@ -216,7 +216,7 @@ def test_the_create_form_offers_the_bonuses_and_the_table_carries_them(
     frames(app)
     create = app.scenes[-1]
     assert isinstance(create, CreateScene)
-    (row,) = (r for o, r in zip(OPTIONS, create.rules, strict=True) if o.name == "bonuses")
+    (row,) = (r for o, r in zip(OPTIONS, create.forms["tiles"].rules, strict=True) if o.name == "bonuses")
     assert row.value is True
     row.choose(False)
     assert create.rules_text().endswith(",bonuses=off")

@@ -13,6 +13,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from cribtiles.bot.cribbage.levels import LEVELS
 from cribtiles.cribbage.cards import format_cards
 from cribtiles.cribbage.events import EventKind
 from cribtiles.cribbage.game import CribbageState
@@ -24,7 +25,6 @@ from cribtiles.cribbage.show import score_show
 from cribtiles.quoting import quoted
 
 from ..game_summary import (
-    LADDERS,
     SIX_CARD,
     Counting,
     CribbageDetails,
@@ -237,9 +237,8 @@ def _level_lines(games: Sequence[GameSummary]) -> tuple[CribbageLine, ...]:
     groups: dict[str, list[GameSummary]] = {}
     for g in games:
         groups.setdefault(g.opponent, []).append(g)
-    ladder = LADDERS[Game.CRIBBAGE]
     return tuple(
-        cribbage_line(level, groups[level]) for level in sorted(groups, key=lambda lv: level_order(ladder, lv))
+        cribbage_line(level, groups[level]) for level in sorted(groups, key=lambda lv: level_order(LEVELS, lv))
     )
 
 

@@ -1,6 +1,7 @@
 """A cribbage game as a window drives it: `CribbageSession`, the game-neutral verbs of `GameSession`
 over a `CribbageTable` of this process, with its bot thinking here (`BotThinker` beside the frames,
-`InlineThinker` at once) and the muggins calls as cribbage's own (issue 30)."""
+`InlineThinker` at once: both `Thinker`s of the one protocol) and the muggins calls as cribbage's own
+(issue 30)."""
 
 from __future__ import annotations
 
@@ -18,28 +19,17 @@ from cribtiles.rules.errors import IllegalMove
 from ..again import EndsAtOneWindow, TableEnds
 from ..chat import AtOneWindow, ChatLine
 from ..seats import Seat
-from ..session import UndoAsked
+from ..session import GameSession, UndoAsked
+from ..thinking import InlineThinker as Inline
+from ..thinking import Thinker
 from .public import CribbagePublic, PublicMove, public_of, seat_view, told_move
 from .table import BotRequest, CribbageTable, choose
 
 log = logging.getLogger("cribtiles.window")
 
 
-class Thinker(Protocol):
-    """Who chooses the bot's move: one request at a time, its answer polled."""
-
-    def start(self, request: BotRequest) -> None: ...
-
-    def answer(self) -> tuple[int, Move] | None: ...
-
-    def asked(self, ply: int) -> bool: ...
-
-    @property
-    def troubles(self) -> tuple[str, ...]:
-        """What went wrong with its thinking, in words (none: ())."""
-        ...
-
-    def close(self) -> None: ...
+#: Who chooses cribbage's bot's moves, from the table's request (`BotThinker`, `InlineThinker`, a script).
+CribbageThinker = Thinker[[BotRequest], Move]
 
 
 class BotThinker:
@@ -52,67 +42,43 @@ class BotThinker:
     def __init__(self, chooser: Callable[[BotRequest], Move] = choose) -> None:
         self.chooser = chooser
         self.request: BotRequest | None = None
+        self.incidents: list[str] = []  # what went wrong with the bot's thinking, in words, oldest first
         self._job: Background[Move] = Background("cribbage bot", use_process=False)
-        self._answer: tuple[int, Move] | None = None
-        self._troubles: list[str] = []
-
-    def start(self, request: BotRequest) -> None:
-        self.request, self._answer = request, None
-        self._job.start(self.chooser, (request,), in_thread=True)
 
     @property
-    def troubles(self) -> tuple[str, ...]:
-        """What went wrong with the bot's thinking, in words, oldest first."""
-        return tuple(self._troubles)
+    def busy(self) -> bool:
+        return self.request is not None
 
-    def answer(self) -> tuple[int, Move] | None:
+    def start(self, request: BotRequest) -> None:
+        self.request = request
+        self._job.start(self.chooser, (request,), in_thread=True)
+
+    def result(self) -> Move | None:
         request = self.request
         if request is None:
             return None
-        if self._answer is None:
-            state = self._job.poll()
-            if isinstance(state, Done):
-                self._answer = (request.ply, state.value)
-            elif isinstance(state, Failed):  # choose() already replaces a failing bot; this is for the unforeseen
-                log.error("the cribbage bot could not choose; it makes the first legal move: %s", state.details)
-                self._troubles.append(
-                    f"The cribbage bot could not choose ({state.words}): it made the first legal move."
-                )
-                self._answer = (request.ply, request.view.legal[0])
-        return self._answer
+        state = self._job.poll()
+        if isinstance(state, Done):
+            self.request = None
+            return state.value
+        if isinstance(state, Failed):  # choose() already replaces a failing bot; this is for the unforeseen
+            log.error("the cribbage bot could not choose; it makes the first legal move: %s", state.details)
+            self.incidents.append(f"The cribbage bot could not choose ({state.words}): it made the first legal move.")
+            self.request = None
+            return request.view.legal[0]
+        return None
 
-    def asked(self, ply: int) -> bool:
-        return self.request is not None and self.request.ply == ply
-
-    def close(self) -> None:
+    def cancel(self) -> None:
         """Drop the answer on its way (its thread ends with it)."""
         self.request = None
         self._job.close()
 
 
-class InlineThinker:
+class InlineThinker(Inline[[BotRequest], Move]):
     """The bot chooses at `start`, in this thread (the tests, a script): the answer is ready at once."""
 
     def __init__(self, chooser: Callable[[BotRequest], Move] = choose) -> None:
-        self.chooser = chooser
-        self.request: BotRequest | None = None
-        self._answer: tuple[int, Move] | None = None
-
-    def start(self, request: BotRequest) -> None:
-        self.request, self._answer = request, (request.ply, self.chooser(request))
-
-    @property
-    def troubles(self) -> tuple[str, ...]:
-        return ()
-
-    def answer(self) -> tuple[int, Move] | None:
-        return self._answer
-
-    def asked(self, ply: int) -> bool:
-        return self.request is not None and self.request.ply == ply
-
-    def close(self) -> None:
-        self.request = self._answer = None
+        super().__init__(chooser)
 
 
 class Keeps(Protocol):
@@ -125,10 +91,13 @@ class Keeps(Protocol):
     ) -> None: ...
 
 
-class CribbageDriver(TableEnds, Protocol):
-    """What the cribbage scene asks of its game (a `GameSession[CribbageView, Move, Move, PublicMove | None]`
-    and cribbage's own questions): public values and its own seats' views only, so that the game may
-    be far away (a `CribbageSession` here, or one over a wire)."""
+class CribbageDriver(TableEnds, GameSession[CribbageView, Move, Move, PublicMove | None], Protocol):
+    """What the cribbage scene asks of its game (the game-neutral verbs of `GameSession` and cribbage's
+    own questions): public values and its own seats' views only, so that the game may be far away (a
+    `CribbageSession` here, or one over a wire)."""
+
+    @property
+    def seats(self) -> tuple[Seat, ...]: ...
 
     @property
     def mine(self) -> tuple[int, ...]: ...
@@ -205,6 +174,11 @@ class CribbageDriver(TableEnds, Protocol):
         cards are the crib's)."""
         ...
 
+    def poll(self) -> Move | None:
+        """The other seat's move once it is ready (not yet made; online, another's crib cards are a
+        discard of no cards), `land` to make it."""
+        ...
+
     def land(self) -> PublicMove: ...
 
     def take_pending(self) -> list[PublicMove]: ...
@@ -267,13 +241,15 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
     """A `GameSession[CribbageView, Move, Move, PublicMove | None]` over a `CribbageTable` of this process: its
     people are this driver's seats, its bot thinks in `thinker`, `keeper` (None: nowhere) keeps it."""
 
-    def __init__(self, table: CribbageTable, thinker: Thinker | None = None, keeper: Keeps | None = None) -> None:
+    def __init__(
+        self, table: CribbageTable, thinker: CribbageThinker | None = None, keeper: Keeps | None = None
+    ) -> None:
         self.table = table
-        self.thinker: Thinker = thinker if thinker is not None else InlineThinker()
+        self.thinker: CribbageThinker = thinker if thinker is not None else InlineThinker()
         self.keeper = keeper
+        self._request: BotRequest | None = None  # the move the thinker was asked for
         self._coming: tuple[int, Move] | None = None
         self._recorded = False
-        self._troubles_told = 0  # the thinker's troubles told so far (it keeps them all)
 
     # --- the questions ---
 
@@ -299,7 +275,10 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
 
     @property
     def thinking(self) -> bool:
-        return self.table.bot_to_move and self.thinker.asked(self.table.ply)
+        return self.table.bot_to_move and self._asked(self.table.ply)
+
+    def _asked(self, ply: int) -> bool:
+        return self._request is not None and self._request.ply == ply
 
     def public(self) -> CribbagePublic:
         """What both seats may see now: no hand before it is shown, no crib before it is counted."""
@@ -360,8 +339,7 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
         game, kept after every move, is kept so."""
         self._check_mine(seat)
         taken = self.table.undo_moves(seat)  # refused in words before anything changes
-        self._coming = None
-        self.thinker.close()
+        self._drop()
         self.table.undo(seat)
         self.save()
         return tuple(parse_move(text) for text in taken)
@@ -385,8 +363,7 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
             self.table.resign(seat)
         except CribbageError as e:
             raise IllegalMove(str(e)) from None
-        self._coming = None
-        self.thinker.close()
+        self._drop()
         self.save()
 
     # --- what the table does by itself ---
@@ -398,14 +375,15 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
             return None
         if self._coming is not None and self._coming[0] == table.ply:
             return self._coming[1]
-        if not self.thinker.asked(table.ply):
-            self.thinker.start(table.bot_request())
+        if not self._asked(table.ply):
+            self._request = table.bot_request()
+            self.thinker.start(self._request)
             return None
-        answer = self.thinker.answer()
-        if answer is None or answer[0] != table.ply:
+        move = self.thinker.result()
+        if move is None:
             return None
-        self._coming = answer
-        return answer[1]
+        self._coming = (table.ply, move)
+        return move
 
     def ready(self) -> bool:
         """The bot's move is chosen (`poll`), not told."""
@@ -447,10 +425,14 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
 
     def incidents(self) -> tuple[str, ...]:
         """What went wrong with the bot's thinking since last asked, in words."""
-        troubles = self.thinker.troubles
-        told, self._troubles_told = troubles[self._troubles_told :], len(troubles)
+        told = tuple(self.thinker.incidents)
+        self.thinker.incidents.clear()
         return told
 
+    def _drop(self) -> None:
+        """Let the bot's move on its way go (the table moved on without it)."""
+        self._request = self._coming = None
+        self.thinker.cancel()
+
     def close(self) -> None:
-        self._coming = None
-        self.thinker.close()
+        self._drop()

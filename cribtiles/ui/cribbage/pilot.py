@@ -19,7 +19,8 @@ from cribtiles.cribbage.show import score_show
 from ..geometry import centre
 from ..tiles.autopilot import post_click, post_drag, post_key
 from .layout import ButtonKind
-from .scene import CribbageScene, Mode
+from .scene import CribbageScene
+from .table_state import Mode
 
 
 class CribbagePilot:
@@ -38,7 +39,7 @@ class CribbagePilot:
         public = scene.pub
         if scene.ended:
             return False
-        if scene.holding or (scene.mode is Mode.SHOW and scene.bots_turn and scene.went_on != public.ply):
+        if scene.holding or (scene.mode is Mode.SHOW and scene.bots_turn and scene.calls.went_on != public.ply):
             post_key(pygame.K_RETURN)  # go on: the next count, or the next deal
             self.steps += 1
             return True

@@ -1,7 +1,8 @@
 """The cribbage table's controllers for what ends or undoes play besides the rules: resigning (Ctrl+R and
 its question), playing a table online again (its keys at the end), a table online aborted or played again,
 and taking back a move (U at one window; online, a request the others answer: Y or Allow, N or Refuse, N
-withdraws one's own). The scene hands each its keys and buttons; they speak through the scene's prompt."""
+withdraws one's own); and the end card's keys and buttons, a table watched's included. The scene hands
+each its keys and buttons; they speak through the scene's prompt."""
 
 from __future__ import annotations
 
@@ -18,8 +19,10 @@ from cribtiles.table.session import UndoAsked
 from cribtiles.table.settings import Preferences
 
 from ..again import press_again
+from ..geometry import Point, contains
 from ..sound import Sounds
 from ..tiles.game_words import sentence
+from .layout import ButtonKind, CribLayout
 
 
 class Window(Protocol):
@@ -28,9 +31,13 @@ class Window(Protocol):
     prefs: Preferences
     sounds: Sounds
 
+    def close_top(self) -> None: ...
+
     def open_next_table(self, table: NextTable) -> None: ...
 
     def leave_table(self, session: CribbageDriver, words: str) -> None: ...
+
+    def watch_table(self, server: str, code: str) -> None: ...
 
 
 class Table(Protocol):
@@ -50,7 +57,20 @@ class Table(Protocol):
     @property
     def person(self) -> int: ...
 
+    @property
+    def ended(self) -> bool: ...
+
+    @property
+    def reviewed(self) -> bool: ...
+
+    @property
+    def layout(self) -> CribLayout: ...
+
     def say(self, text: str, error: bool = True) -> None: ...
+
+    def new_game(self) -> None: ...
+
+    def review(self) -> None: ...
 
     def refresh(self) -> None: ...
 
@@ -58,7 +78,8 @@ class Table(Protocol):
 
 
 class Ending:
-    """Resigning, playing a finished table online again, and a table online aborted or played again."""
+    """Resigning, playing a finished table online again, a table online aborted or played again, and
+    the end card's keys and buttons (a table watched: on to watch it played again)."""
 
     def __init__(self, table: Table) -> None:
         self.table = table
@@ -107,6 +128,37 @@ class Ending:
         words = press_again(table.session, table.pub.names, table.person, yes)
         if words:
             table.say(words, error=words.endswith("not played again.") and not yes)
+
+    def end_key(self, k: int) -> None:
+        """At the end card: Enter or N a new game, V the review (where offered), Escape the title."""
+        table = self.table
+        if k in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_n):
+            table.new_game()
+        elif k == pygame.K_v and table.reviewed:
+            table.review()
+        elif k == pygame.K_ESCAPE:
+            table.app.close_top()
+
+    def end_click(self, point: Point) -> None:
+        """A click on the end card's buttons: New game, Review, or the title."""
+        table = self.table
+        for kind, rect in table.layout.end_buttons(table.reviewed).items():
+            if contains(rect, point):
+                {ButtonKind.NEW_GAME: table.new_game, ButtonKind.REVIEW: table.review}.get(kind, table.app.close_top)()
+
+    def watch_key(self, k: int) -> None:
+        """A table watched has nothing to play: Escape goes back; once played again, Enter watches the new table."""
+        if k in (pygame.K_ESCAPE, pygame.K_BACKSPACE):
+            self.table.app.close_top()
+        elif k in (pygame.K_RETURN, pygame.K_KP_ENTER) and self.table.ended:
+            self.watch_again()
+
+    def watch_again(self) -> None:
+        """A table watched was played again: watch the new one."""
+        session = self.table.session
+        again, where = session.played_again_at, session.where
+        if again is not None and where is not None:
+            self.table.app.watch_table(where[0], again)
 
     def table_gone(self) -> None:
         """A table online aborted (back to the title, told why), or played again (on to the new one)."""

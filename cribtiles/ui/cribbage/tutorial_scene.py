@@ -17,6 +17,7 @@ from ..paint import CREAM, DIM, GOLD, wrap
 from .layout import ButtonKind
 from .paint import InfoLine, line_rects
 from .scene import CribbageScene, Host
+from .table_state import Plan
 
 #: What the hint key says in the tutorial.
 NO_COACH = "The tutorial tells you each step itself: the coach (I) helps in your own games."
@@ -63,6 +64,9 @@ class CribbageTutorialScene(CribbageScene):
     """The guided deal: the cribbage table with the tutorial's words and its one move at a time."""
 
     takes_back = False  # the script goes one way
+    #: The coach's box would cover the tutorial's words, and the script already says what to do: the hint
+    #: key is refused in words.
+    coach_off = NO_COACH
 
     def __init__(self, app: Host) -> None:
         self.aside = AsideHost(app)
@@ -77,31 +81,26 @@ class CribbageTutorialScene(CribbageScene):
 
     # --- your moves, held to the script ---
 
-    def _person(self, move: Move) -> bool:
+    def act(self, move: Move) -> bool:
         why = why_not(self.pub.ply, move)
         if why:
             self.say(why)
             return False
-        return super()._person(move)
+        return super().act(move)
 
-    def _go_on(self) -> None:
+    def go_on(self) -> None:
         if self.over:
             self.outer.close_top()  # the show seen: no next deal, the tutorial ends
             return
-        super()._go_on()
+        super().go_on()
 
-    def _button_plan(self) -> tuple[tuple[ButtonKind, ...], dict[ButtonKind, str], set[ButtonKind]]:
+    def button_plan(self) -> Plan:
         if self.over:
             return (ButtonKind.GO_ON,), {ButtonKind.GO_ON: "Done"}, {ButtonKind.GO_ON}
-        return super()._button_plan()
+        return super().button_plan()
 
     def new_game(self) -> None:
         self.say("This is the tutorial: Escape leaves it, and Cribbage on the title screen starts a game.")
-
-    def _hint(self) -> None:
-        """The coach's box would cover the tutorial's words, and the script already says what to do:
-        the hint key is refused in words."""
-        self.say(NO_COACH)
 
     @property
     def reviewed(self) -> bool:
@@ -109,7 +108,7 @@ class CribbageTutorialScene(CribbageScene):
 
     # --- the words ---
 
-    def _lines(self) -> tuple[InfoLine, ...]:
+    def lines(self) -> tuple[InfoLine, ...]:
         """The step's title and words first, wrapped to the panel, then the table's own lines."""
         step = step_at(self.pub.ply)
         lay = self.layout
@@ -118,16 +117,16 @@ class CribbageTutorialScene(CribbageScene):
         words = [InfoLine(f"Tutorial: {step.title}", "", GOLD, 2)]
         words += [InfoLine(line, "", CREAM) for line in wrap(step.text, size, width)]
         words.append(InfoLine("", "", DIM, -2))
-        rest = super()._lines()
+        rest = super().lines()
         fit = len(line_rects(lay, (*words, *rest)))
         return (*words, *rest)[: max(fit, len(words))]
 
-    def _prompt(self) -> tuple[str, bool]:
+    def prompt(self) -> tuple[str, bool]:
         if self.message:
             return self.message, self.message_error
         if self.over:
             return "The tutorial's deal is over: Enter, Done or Escape leaves it.", False
-        return super()._prompt()
+        return super().prompt()
 
 
 def open_cribbage_tutorial(app: Host) -> None:

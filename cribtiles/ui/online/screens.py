@@ -9,20 +9,14 @@ from typing import Any, Protocol
 
 import pygame
 
-from cribtiles.bot import DEFAULT_LEVEL, LEVELS
-from cribtiles.bot.cribbage.levels import LEVELS as CRIBBAGE_LEVELS
-from cribtiles.cribbage.options import Variant
+from cribtiles.games import CREATE_FORM, GAMES
 from cribtiles.online.client import check_url
-from cribtiles.rules.game import MAX_PLAYERS
-from cribtiles.rules.options import OPTIONS, RuleOptions, Value
-from cribtiles.table.cribbage.table import DEFAULT_LEVEL as CRIBBAGE_DEFAULT
 
 from .. import art
-from ..cribbage.setup import GAMES as CRIBBAGE_GAMES
-from ..cribbage.setup import default_target
 from ..paint import CREAM, DIM, GOLD, write
 from ..screens import Item, Menu, fit, screen_card
 from . import form
+from .create_rows import GameForm
 from .form import GREEN, TONES, FormScene, Row
 from .host_tools import HOST_BOT_LEVEL, Giveable, giveable, invitation_link, put_on_clipboard
 from .lobby import Lobby, Outcome
@@ -251,75 +245,23 @@ class OnlineScene(FormScene):
             self.say(host.problem[0].upper() + host.problem[1:] + ".", "bad")
 
 
-#: The games a table online may be of: its name in the protocol, and in words.
-GAMES: tuple[tuple[object, str], ...] = (("tiles", "Kings Cribbage"), ("cribbage", "Classic cribbage"))
-FRIEND = ("friend", "a friend (an open seat)")
-OFF_ON: tuple[tuple[object, str], ...] = ((False, "off"), (True, "on"))
-
-
-#: Cribbage's other seats as each variant has them (partners sit across: seats 1 and 3 against 2 and 4).
-CRIB_SEATS: dict[Variant, tuple[tuple[str, str], ...]] = {
-    Variant.SIX_CARD: (("Seat 2", "Your opponent"),),
-    Variant.FIVE_CARD: (("Seat 2", "Your opponent"),),
-    Variant.THREE: (("Seat 2", "On your left, for themselves"), ("Seat 3", "On your right, for themselves")),
-    Variant.PARTNERSHIP: (
-        ("Seat 2", "On your left: against you and your partner"),
-        ("Seat 3: your partner", "Across the table: you peg together"),
-        ("Seat 4", "On your right: against you and your partner"),
-    ),
-}
-
-
 class CreateScene(FormScene):
     """A new table at `url`: the game, you at the first seat, then a friend (an open seat), bots, or
-    nobody; the game's rules; the table's options. Classic cribbage has its variants, each with its seats
-    (two; three for three players; four in partnerships), and its own rules."""
+    nobody; the game's rules; the table's options. Each game's rows are its own (`create_rows.GameForm`):
+    classic cribbage has its variants, each with its seats (two; three for three players; four in
+    partnerships), and its own rules."""
 
     title = "Create a table"
     height = 0.96
 
     def __init__(self, window: Window, lobby: Lobby, name: str, url: str) -> None:
         self.window, self.lobby, self.name, self.url = window, lobby, name, url
-        self.game = form.choice("Game", GAMES, "Kings Cribbage with tiles, or classic cribbage with cards")
+        # each game's own rows, by its name in the protocol (its `CREATE_FORM`), in the registry's order
+        self.forms: dict[str, GameForm] = {kind.name: kind.part(CREATE_FORM)(self._relaid) for kind in GAMES.values()}
+        choices: list[tuple[object, str]] = [(game, rows.words) for game, rows in self.forms.items()]
+        self.game = form.choice("Game", choices, "Kings Cribbage with tiles, or classic cribbage with cards")
         self.game.changed = self._game_changed
-        kinds = [FRIEND] + [(lv, f"{lv.capitalize()} bot") for lv in LEVELS]
-        self.seats = [
-            form.choice(
-                f"Seat {n}",
-                kinds if n == 2 else [("none", "nobody"), *kinds],
-                "A friend takes an open seat with the table's code; a bot is run by the server",
-            )
-            for n in range(2, MAX_PLAYERS + 1)
-        ]
-        self.seats[0].choose(DEFAULT_LEVEL)
-        self.rules = [self._rule_row(i) for i in range(len(OPTIONS))]
-        self.crib_variant = form.choice(
-            "Cribbage", list(CRIBBAGE_GAMES.items()), "Which cribbage, and so how many seats"
-        )
-        self.crib_variant.changed = self._variant_changed
-        self.crib_seats = [
-            form.choice(f"Seat {n}", [FRIEND] + [(lv, f"{lv.capitalize()} bot") for lv in CRIBBAGE_LEVELS])
-            for n in range(2, 5)
-        ]
-        for row in self.crib_seats:
-            row.choose(CRIBBAGE_DEFAULT)
-        self.crib_seat = self.crib_seats[0]
-        self.crib_rules = [
-            form.choice("Muggins", OFF_ON, "On: each counts their own hands aloud, and a wrong count may be called"),
-            form.choice("Muggins in the play", OFF_ON, "On: each says what a card laid scores, and may be called"),
-            form.choice("Game to", [(121, "121 points"), (61, "61 points")], "How far round the board the game goes"),
-        ]
-        self.coach = form.choice(
-            "Coach: hints and reviews",
-            [(False, "not allowed"), (True, "allowed")],
-            "Whether players may ask the coach for a hint and review their game (taking a move back asks the others)",
-        )
         self.timer = form.choice("Turn timer", TIMERS, "How long a player has for each move")
-        self.on_timeout = form.choice(
-            "When time runs out",
-            [("bot", "a bot moves for them"), ("pass", "they pass")],
-            "What happens when a player's time for a move is up",
-        )
         self.absent = form.choice(
             "Bot for an absent player after",
             ABSENT,
@@ -331,21 +273,19 @@ class CreateScene(FormScene):
             "Yes: the server lists it among its open tables, for anyone to join while a seat is open",
         )
         super().__init__(self._rows(), window.close_top)
-        self.focus = self.rows.index(self.seats[0])  # the game is the tile game unless changed
+        self.focus = self.rows.index(self.game_form.shown_seats()[0])  # the first game's first seat besides yours
 
     @property
-    def cribbage(self) -> bool:
-        return self.game.value == "cribbage"
+    def game_form(self) -> GameForm:
+        """The rows of the game chosen."""
+        return self.forms[str(self.game.value)]
 
     def _rows(self) -> list[Row]:
-        """The rows of the game chosen: cribbage has one seat besides yours, its own rules, no pass (a bot
-        moves for a player out of time) and no coach at the table."""
-        if self.cribbage:
-            rows = [self.game, self.crib_variant, *self._crib_seats(), *self.crib_rules, self.timer, self.absent]
-        else:
-            rows = [self.game, *self.seats, *self.rules, self.coach, self.timer, self.on_timeout, self.absent]
+        """The Game row, the rows of the game chosen (with the table's timer and absent bot where it has
+        them), then the table's own."""
         return [
-            *rows,
+            self.game,
+            *self.game_form.rows(self.timer, self.absent),
             self.public,
             form.action(
                 "Create the table", self.create, f"At {self.url}, you ({self.name}) at the first seat", pygame.K_c
@@ -353,63 +293,22 @@ class CreateScene(FormScene):
             form.action("Back", self.window.close_top, "Back to the Online screen"),
         ]
 
+    def _relaid(self, focus: Row) -> None:
+        """The rows laid out again for what was chosen, `focus` kept in focus."""
+        self.rows = self._rows()
+        self.focus = self.rows.index(focus)
+
     def _game_changed(self) -> None:
-        self.rows = self._rows()
-        self.focus = self.rows.index(self.game)
+        self._relaid(self.game)
         self.say("")
-
-    def _crib_seats(self) -> list[Row]:
-        """The other seats of the cribbage chosen, labelled by where they sit."""
-        told = CRIB_SEATS[self._variant]
-        for row, (label, where) in zip(self.crib_seats, told, strict=False):
-            row.label = label
-            row.note = f"{where}: a friend takes an open seat with the table's code, or the server's bot plays"
-        return self.crib_seats[: len(told)]
-
-    @property
-    def _variant(self) -> Variant:
-        variant = self.crib_variant.value
-        assert isinstance(variant, Variant)
-        return variant
-
-    def _variant_changed(self) -> None:
-        """Its seats, and its target by custom (five-card is played to 61)."""
-        self.crib_rules[2].choose(default_target(self._variant))
-        self.rows = self._rows()
-        self.focus = self.rows.index(self.crib_variant)
-
-    @staticmethod
-    def _rule_row(i: int) -> Row:
-        option = OPTIONS[i]
-        values: list[Value] = (
-            [c.value for c in option.choices]
-            if option.count is None
-            else list(range(option.count.low, option.count.high + 1))
-        )
-        row = form.choice(option.label, [(v, option.words(v)) for v in values], option.about(values[0]))
-        row.choose(RuleOptions().value(option.name))
-
-        def told() -> None:
-            row.note = option.about(values[row.index])
-
-        row.changed = told
-        return row
-
-    def options(self) -> RuleOptions:
-        return RuleOptions(**{o.name: r.value for o, r in zip(OPTIONS, self.rules, strict=True)})  # type: ignore[arg-type]
 
     def rules_text(self) -> str:
         """The rules as `--rules` writes them, for the game chosen (ValueError in words)."""
-        if self.cribbage:
-            muggins, in_play, target = (r.value for r in self.crib_rules)
-            variant = "" if self._variant is Variant.SIX_CARD else f",variant={self._variant.value}"
-            onoff = f"muggins={'on' if muggins else 'off'},play_muggins={'on' if in_play else 'off'}"
-            return f"{onoff},target={target}{variant}"
-        return self.options().to_text()
+        return self.game_form.rules_text()
 
     def others(self) -> list[dict[str, Any]]:
         told: list[dict[str, Any]] = []
-        for row in self._crib_seats() if self.cribbage else self.seats:
+        for row in self.game_form.shown_seats():
             kind = row.value
             if kind == "friend":
                 told.append({"kind": "open"})
@@ -429,8 +328,7 @@ class CreateScene(FormScene):
         settings: dict[str, Any] = {"rules": rules, "turn_timer": self.timer.value, "absent_bot": self.absent.value}
         if self.public.value:
             settings["public"] = True
-        if not self.cribbage:
-            settings |= {"coach": bool(self.coach.value), "on_timeout": self.on_timeout.value}
+        settings |= self.game_form.settings()
         others = self.others()
         self.say(f"Creating the table at {self.url}…", "busy")
         self.lobby.jobs.run(lambda: self.lobby.create(self.url, self.name, others, game, **settings), self._created)

@@ -16,8 +16,9 @@ BASICS = (
     "S shuffles, P passes, X exchanges, H this help.",
     "A play lies in one row or column and touches the tiles down (the first: 2-5 tiles anywhere). "
     "Fifteens 2, pairs 2, runs 1 a tile; every tile of a line must count in it, at most 5 a line.",
-    "Bonuses: 10 for the first play, 10 for 5 tiles laid, 10 for a line of 5 tiles of one colour.",
 )
+#: The bonuses, said among the basics only in a game that has them (`bonuses=off` says so in its own words).
+BONUSES = "Bonuses: 10 for the first play, 10 for 5 tiles laid, 10 for a line of 5 tiles of one colour."
 COACH_AND_KEYS = (
     "I a hint, B the best plays, T the tiles still out. A speed, M sound, L the next bot, Ctrl+N a new "
     "game, Ctrl+R resigns it, Esc the title screen (rules, tutorial, history, settings). At a table online, "
@@ -44,8 +45,13 @@ def option_words(options: RuleOptions) -> tuple[str, ...]:
 
 def help_texts(options: RuleOptions) -> tuple[str, ...]:
     """The whole help page for a game under `options`, a paragraph each (the first two are also the
-    short help shown while nothing else is in the panel)."""
-    return (*BASICS, passing_words(options), *option_words(options), *COACH_AND_KEYS)
+    short help shown while nothing else is in the panel).
+
+    >>> BONUSES in help_texts(RuleOptions()), BONUSES in help_texts(RuleOptions.parse("bonuses=off"))
+    (True, False)
+    """
+    bonuses = (BONUSES,) if options.bonuses else ()
+    return (*BASICS, *bonuses, passing_words(options), *option_words(options), *COACH_AND_KEYS)
 
 
 def with_opening(spec: list[RowSpec], opening: str, box: Rect, base: int, pad: int) -> list[RowSpec]:

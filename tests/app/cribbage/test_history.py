@@ -204,7 +204,7 @@ def test_a_game_of_cribbage_with_undos_is_marked_and_counted_apart(tmp_path: Pat
     it, and its figures are counted apart from the games without them, as the tile game's."""
     from cribtiles.app.history_cli import cribbage_text, stats_text
     from cribtiles.app.storage import Store
-    from cribtiles.ui.history_scene import cribbage_marks
+    from cribtiles.ui.cribbage.history_row import cribbage_marks
 
     keeper = Store(tmp_path)
     keeper.record_cribbage(played(0), 0, "medium", (2, 1))

@@ -150,22 +150,20 @@ class Failing:
 
     def __init__(self) -> None:
         self.inner = InlineThinker()
+        self.incidents = ["The cribbage bot could not choose (ValueError: a bug): it made the first legal move."]
+
+    @property
+    def busy(self) -> bool:
+        return self.inner.busy
 
     def start(self, request: BotRequest) -> None:
         self.inner.start(request)
 
-    def answer(self) -> tuple[int, Move] | None:
-        return self.inner.answer()
+    def result(self) -> Move | None:
+        return self.inner.result()
 
-    def asked(self, ply: int) -> bool:
-        return self.inner.asked(ply)
-
-    @property
-    def troubles(self) -> tuple[str, ...]:
-        return ("The cribbage bot could not choose (ValueError: a bug): it made the first legal move.",)
-
-    def close(self) -> None:
-        self.inner.close()
+    def cancel(self) -> None:
+        self.inner.cancel()
 
 
 def test_incidents_say_what_went_wrong_with_the_bots_thinking() -> None:

@@ -70,7 +70,7 @@ def test_a_line_typed_in_one_cribbage_scene_is_shown_in_the_other(app: App) -> N
         show(app, ann)
         assert ann.snapshot().keys.endswith("C chat")
         frames_until(app, lambda: "away" not in ann.snapshot().bot_label)  # Ben's seat taken: he is here
-        chosen, ply = list(ann.chosen), ann.pub.ply
+        chosen, ply = list(ann.cards.chosen), ann.pub.ply
 
         # C opens the field; G, N, digits and Space are letters of the line, not the table's keys
         press(pygame.K_c, "c")
@@ -82,7 +82,7 @@ def test_a_line_typed_in_one_cribbage_scene_is_shown_in_the_other(app: App) -> N
         press(pygame.K_RETURN)
         app.frame(1 / 60)
         assert not ann.typing and app.scenes == [ann]
-        assert ann.chosen == chosen and ann.pub.ply == ply and not ann.message  # no key reached the table
+        assert ann.cards.chosen == chosen and ann.pub.ply == ply and not ann.message  # no key reached the table
 
         show(app, ben)
         frames_until(app, lambda: "Ann: Good game no 15 2" in heard(ben))

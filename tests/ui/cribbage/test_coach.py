@@ -16,7 +16,7 @@ from cribtiles.cribbage.moves import PlayCard
 from cribtiles.cribbage.options import Phase
 from cribtiles.table.cribbage.session import CribbageSession
 from cribtiles.table.cribbage.table import CribbageTable
-from cribtiles.ui.history_scene import cribbage_marks
+from cribtiles.ui.cribbage.history_row import cribbage_marks
 from cribtiles.ui.tiles.autopilot import post_key
 from cribtiles.ui.window import App
 from tests.table.cribbage.test_ledger import played
@@ -143,13 +143,13 @@ def test_the_advice_stays_while_the_bot_chooses_and_goes_once_you_discard(app: A
     for card in note.cards:  # the pair ringed, chosen and laid away
         post_key(pygame.K_RIGHT)
         frames(app)
-        while str(scene.hand[scene.cursor or 0]) != str(card):
+        while str(scene.hand[scene.cards.cursor or 0]) != str(card):
             post_key(pygame.K_RIGHT)
             frames(app)
         post_key(pygame.K_SPACE)
         frames(app)
-        scene.cursor = None
-    assert {str(c) for c in scene.chosen} == {str(c) for c in note.cards}
+        scene.cards.cursor = None
+    assert {str(c) for c in scene.cards.chosen} == {str(c) for c in note.cards}
     post_key(pygame.K_RETURN)
     frames(app, 4)
     assert scene.seen.discards == note.cards or set(scene.seen.discards) == set(note.cards)

@@ -13,16 +13,11 @@ import pytest
 from cribtiles.table.cribbage.ledger import summarize_cribbage
 from cribtiles.table.settings import Preferences
 from cribtiles.ui.config import NoKeeper
+from cribtiles.ui.cribbage.history_row import cribbage_marks, cribbage_players, cribbage_what
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.history_scene import (
-    HistoryScene,
-    StatisticsScene,
-    cribbage_marks,
-    cribbage_players,
-    cribbage_what,
-    newest_first,
-)
+from cribtiles.ui.history_scene import HistoryScene, StatisticsScene, newest_first
 from cribtiles.ui.tiles.autopilot import post_click, post_key
+from cribtiles.ui.tiles.statistics_page import sections
 from cribtiles.ui.window import App
 from tests.table.cribbage.test_ledger import game, played
 from tests.ui.test_history_screens import finished, frames
@@ -137,20 +132,20 @@ def test_statistics_have_a_page_for_cribbage_by_level(app: App) -> None:
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, StatisticsScene) and scene.tab == 0
-    (_, lines, _), *_ = scene.sections()
+    (_, lines, _), *_ = sections(scene.stats.tiles)
     assert [ln.opponent for ln in lines] == ["easy", "hard"]
     post_key(pygame.K_TAB)
     frames(app)
     assert scene.tab == 1
-    sections, _, note = scene.page()
-    (title, heads, rows), (counts_title, counts_heads, counts_rows) = sections
+    shown, _, note = scene.page()
+    (title, heads, rows), (counts_title, counts_heads, counts_rows) = shown
     assert title == "Your games of classic cribbage" and len(heads) == 13 and heads[4] == "By the\nbook"
     assert counts_title == "Hands, pegging and counting" and counts_heads[5:7] == ("24 and\nover", "29s")
     assert [label for label, _, _ in counts_rows] == ["v easy", "v hard", "All games"]
     assert [label for label, _, _ in rows] == ["v easy", "v hard", "All games"]
-    easy = scene.cribbage.lines[0]
+    easy = scene.stats.cribbage.lines[0]
     assert rows[0][1][:4] == (str(easy.games), str(easy.wins), str(easy.losses), f"{100 * easy.win_rate:.0f}%")
-    total = scene.cribbage.total
+    total = scene.stats.cribbage.total
     assert total is not None and note.startswith(f"Your best hand: {total.best_hand}, {total.best_hand_cards}.")
     best, counting = note.split("\n")
     assert best.endswith(
@@ -228,18 +223,18 @@ def test_tab_in_the_replay_of_a_finished_game_shows_every_hand(app: App) -> None
     replay = app.scenes[-1]
     assert isinstance(replay, CribbageReplayScene) and replay.table.is_over
     other = replay.felt.pub.bot
-    assert all(c is None for c in replay.felt._seat_cards(other))  # face down, as you saw them
+    assert all(c is None for c in replay.felt.motion.seat_cards(other))  # face down, as you saw them
     post_key(pygame.K_TAB)
     frames(app)
     dealt = replay.table.at_ply(0).state.hands[other]
-    assert len(dealt) == 6 and replay.felt._seat_cards(other) == dealt
+    assert len(dealt) == 6 and replay.felt.motion.seat_cards(other) == dealt
     for _ in range(4):  # both discards, then cards of the play
         post_key(pygame.K_RIGHT)
     frames(app)
-    assert replay.felt._seat_cards(other) == replay.table.at_ply(4).state.hands[other]
+    assert replay.felt.motion.seat_cards(other) == replay.table.at_ply(4).state.hands[other]
     post_key(pygame.K_TAB)
     frames(app)
-    assert all(c is None for c in replay.felt._seat_cards(other))
+    assert all(c is None for c in replay.felt.motion.seat_cards(other))
     unfinished = CribbageTable.from_record({**replay.table.state.record(), "moves": list(replay.table.state.log[:5])})
     app.open_replay(unfinished)
     frames(app)

@@ -74,11 +74,11 @@ def test_ask_allow_refuse_and_answer_in_the_window_started_as_cribtiles_online_p
 
                 def lay_away() -> None:
                     for _ in range(2):
-                        chosen = len(scene.chosen)
+                        chosen = len(scene.cards.chosen)
                         post_click(centre(scene.hand_rects()[chosen]))
-                        until(lambda chosen=chosen: len(scene.chosen) == chosen + 1, "a card was not chosen")
+                        until(lambda chosen=chosen: len(scene.cards.chosen) == chosen + 1, "a card was not chosen")
                     post_key(pygame.K_RETURN)
-                    until(lambda: scene.seen.discards != () and not scene.chosen, "the crib cards were not laid")
+                    until(lambda: scene.seen.discards != () and not scene.cards.chosen, "the crib cards were not laid")
 
                 def heard(words: str) -> bool:
                     return any(line == words for line, _ in scene.chat.heard)

@@ -38,7 +38,7 @@ def pegs(scene: CribbageScene) -> list[tuple[int, int, int]]:
 
 def settled(app: App, scene: CribbageScene) -> None:
     frames(app)
-    until(app, lambda: not any(p.moving for p in scene.pegs))
+    until(app, lambda: not any(p.moving for p in scene.pegging.pegs))
 
 
 def lines(scene: CribbageScene) -> list[tuple[str, str]]:

@@ -54,7 +54,7 @@ def test_after_your_go_enter_lets_the_bots_card_stand_even_with_the_cursor_on_a_
     assert scene.snapshot().prompt == "The Medium bot said 0 for its 4S: M calls muggins, Enter lets it stand."
     post_key(pygame.K_RIGHT)  # the keyboard's cursor on a card of yours
     frames(app)
-    assert scene.cursor is not None
+    assert scene.cards.cursor is not None
     post_key(pygame.K_SPACE)  # laying it: the bot lays again first, said in words
     frames(app)
     assert scene.message == "The Medium bot lays again before you: Enter lets its 4S stand, M calls muggins."

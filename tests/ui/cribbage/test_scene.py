@@ -179,11 +179,11 @@ def test_two_cards_clicked_then_discard_lays_them_and_the_bot_follows(app: App, 
     frames(app)
     post_click(card_centre(scene, "9H"))
     frames(app)
-    assert [str(c) for c in scene.chosen] == ["8D", "9H"]
+    assert [str(c) for c in scene.cards.chosen] == ["8D", "9H"]
     assert "Lay 8D and 9H in its crib" in scene.snapshot().prompt
     post_click(button_centre(scene, ButtonKind.DISCARD))
     frames(app)
-    assert table_of(scene).state.log[0] == "discard 8D 9H" and scene.chosen == []
+    assert table_of(scene).state.log[0] == "discard 8D 9H" and scene.cards.chosen == []
     until(app, lambda: table_of(scene).state.phase is Phase.PLAY)  # the bot has laid its two
     assert len(saved_moves(tmp_path)) == 2  # saved after each move
     assert [str(c) for c in scene.hand] == ["AC", "2S", "4C", "7S"]
@@ -215,7 +215,7 @@ def test_you_deal_and_lay_your_crib_cards_while_the_bot_still_chooses_its_own(tm
         assert scene.snapshot().buttons[0].kind is ButtonKind.DISCARD and not scene.snapshot().buttons[0].enabled
         post_click(card_centre(scene, "6C"))
         frames(app, 1)
-        assert scene.message == "Your crib cards are laid already." and scene.chosen == []
+        assert scene.message == "Your crib cards are laid already." and scene.cards.chosen == []
         until(app, lambda: table_of(scene).state.phase is Phase.PLAY)
         waited = CribbageTable.new(6)
         waited.bot_move()
@@ -235,7 +235,7 @@ def test_cards_dragged_to_the_crib_are_chosen_and_enter_lays_them(app: App) -> N
     assert table_of(scene).state.log == () and "a second card" in scene.snapshot().prompt
     post_drag(card_centre(scene, "2S"), centre(lay.crib))
     frames(app)
-    assert {str(c) for c in scene.chosen} == {"AC", "2S"}
+    assert {str(c) for c in scene.cards.chosen} == {"AC", "2S"}
     post_key(pygame.K_RETURN)
     frames(app)
     assert table_of(scene).state.log[0] == "discard AC 2S"
@@ -248,7 +248,7 @@ def test_the_keys_choose_and_lay_the_crib_cards(app: App) -> None:
     post_key(pygame.K_RIGHT)
     post_key(pygame.K_SPACE)
     frames(app)
-    assert [str(c) for c in scene.chosen] == ["AC", "2S"] and scene.snapshot().sprites
+    assert [str(c) for c in scene.cards.chosen] == ["AC", "2S"] and scene.snapshot().sprites
     post_key(pygame.K_RETURN)
     frames(app)
     assert table_of(scene).state.log[0] == "discard AC 2S"
@@ -596,7 +596,7 @@ def test_n_offers_a_new_game_over_the_table_and_escape_returns_to_it_untouched(a
     assert isinstance(setup, CribbageSetupScene) and setup.replace_table
     post_key(pygame.K_ESCAPE)
     frames(app)
-    assert app.scenes[-1] is scene and [str(c) for c in scene.chosen] == ["8D"]
+    assert app.scenes[-1] is scene and [str(c) for c in scene.cards.chosen] == ["8D"]
     post_key(pygame.K_n)
     post_key(pygame.K_s)
     frames(app)

@@ -50,13 +50,13 @@ def click_card(app: App, scene: CribbageTutorialScene, text: str) -> None:
 
 
 def button(scene: CribbageTutorialScene, kind: ButtonKind) -> tuple[int, int]:
-    (found,) = [b for b in scene._buttons() if b.kind is kind]
+    (found,) = [b for b in scene.buttons.views(scene.can_undo) if b.kind is kind]
     return centre(found.rect)
 
 
 def test_the_steps_words_are_in_the_panel_and_a_wrong_move_is_refused(app: App) -> None:
     scene = tutorial(app)
-    lines = scene._lines()
+    lines = scene.lines()
     assert lines[0].text == f"Tutorial: {STEPS[0].title}"
     words = " ".join(line.text for line in lines[1:6])
     assert words.startswith("The bot cut the lower card and deals")
@@ -74,7 +74,7 @@ def test_the_scripted_deal_is_played_to_its_show_and_nothing_is_kept(app: App, t
     click_card(app, scene, "QC")
     post_click(button(scene, ButtonKind.DISCARD))
     until(app, lambda: table_of(scene).ply == 2)  # the bot's discard, from the script
-    assert scene._lines()[0].text == "Tutorial: You lead"
+    assert scene.lines()[0].text == "Tutorial: You lead"
     for ply, card in ((2, "2S"), (4, "4S"), (6, "AH"), (8, "3H")):
         until(app, lambda ply=ply: table_of(scene).ply == ply and table_of(scene).person_to_move)
         click_card(app, scene, card)
@@ -93,8 +93,8 @@ def test_the_scripted_deal_is_played_to_its_show_and_nothing_is_kept(app: App, t
         until(app, lambda ply=ply: table_of(scene).ply == ply + 1)
     until(app, lambda: scene.over and scene.holding)
     assert table_of(scene).ply == len(SCRIPT) and table_of(scene).state.scores == (11, 7)
-    assert scene._lines()[0].text == f"Tutorial: {DONE.title}"
-    assert [b.label for b in scene._buttons()] == ["Done"]
+    assert scene.lines()[0].text == f"Tutorial: {DONE.title}"
+    assert [b.label for b in scene.buttons.views(scene.can_undo)] == ["Done"]
     assert scene.aside.keeper.skipped > 0
     assert not (tmp_path / "cribbage.json").exists()  # nothing saved
     assert app.keeper.past_games() == []  # nothing recorded

@@ -46,9 +46,9 @@ def test_u_takes_back_your_discard_and_the_bots_reply(app: App, tmp_path: Path) 
     post_key(pygame.K_u)
     frames(app)
     assert scene.message.startswith("Took back your discard of ")
-    assert scene.mode is Mode.DISCARD and scene.seen.hand == hand and scene.chosen == []
+    assert scene.mode is Mode.DISCARD and scene.seen.hand == hand and scene.cards.chosen == []
     assert saved_moves(tmp_path) == start_moves  # the game is kept as it stands again
-    assert scene.pub.scores == (0, 0) or scene.pegs[0].front == scene.pub.scores[0]
+    assert scene.pub.scores == (0, 0) or scene.pegging.pegs[0].front == scene.pub.scores[0]
     saved = CribbageTable.from_json((tmp_path / "cribbage.json").read_text())
     assert saved.undos == 1
 
@@ -60,7 +60,7 @@ def test_u_is_refused_in_words_when_the_settings_say_no(app: App) -> None:
     until(app, lambda: scene.my_turn and scene.mode is Mode.DISCARD)
     discard = next(m for m in scene.seen.legal if isinstance(m, Discard))
     scene.session.act(scene.person, discard)
-    scene._refresh()
+    scene.refresh()
     until(app, lambda: scene.mode is Mode.PLAY)
     assert "U undo" not in scene.snapshot().keys
     post_key(pygame.K_u)
