@@ -255,7 +255,7 @@ def online(folder: Path = HERE) -> None:
             # joining: Ben, at another computer, types the address and the code Ann read out
             ben = an_app(here / "ben")
             try:
-                ben.open_online()
+                ben.online_side.open_online()
                 online_scene = ben.scenes[-1]
                 online_scene.name.text = "Ben"
                 online_scene.address.text = url
@@ -443,7 +443,7 @@ def open_tables(folder: Path = HERE) -> None:
         # Cy, in the window: classic cribbage, "Anyone may join"
         cy = an_app(here / "cy")
         try:
-            cy.open_online()
+            cy.online_side.open_online()
             scene = cy.scenes[-1]
             assert isinstance(scene, OnlineScene)
             scene.name.text, scene.address.text = "Cy", url
