@@ -48,7 +48,7 @@ def main() -> None:
     keeper.save_cribbage(CribbageTable.new(args.seed, "hard", options))
     tiles = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
     app = App(tiles, Preferences(speed="normal", tutorial_offered=True), keeper, size=(w, h), title=True)
-    app.open_cribbage()
+    app.menus.open_game("cribbage")
     scene = app.scenes[-1]
     assert isinstance(scene, CribbageScene)
     pilot = CribbagePilot(scene, seed=1)

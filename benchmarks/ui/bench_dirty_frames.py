@@ -121,7 +121,7 @@ def cribbage(n: int) -> None:
     keeper.save_cribbage(CribbageTable.new(3, "medium"))
     tiles = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
     app = App(tiles, Preferences(speed="normal", tutorial_offered=True), keeper, size=(1280, 800), title=True)
-    app.open_cribbage()
+    app.menus.open_game("cribbage")
     scene = app.scenes[-1]
     assert isinstance(scene, CribbageScene)
     sent = counting_updates()

@@ -134,9 +134,7 @@ def _play(
         raise
     if online_table is not None:
         app.open_online_table(*online_table)
-    if isinstance(replay, CribbageTable):
-        app.open_cribbage_replay(replay, quit_on_close=True)
-    elif replay is not None:
+    if replay is not None:  # by its game's own replay scene, whichever game it is
         app.open_replay(replay, quit_on_close=True)
     width, height = app.screen.get_size()
     # said once Ctrl-C and SIGTERM are the window's to handle: from then on they stop it properly

@@ -230,7 +230,7 @@ def online(folder: Path = HERE) -> None:
         host = HostedServer(here / "ann" / "server", port=a_free_port())
         app = an_app(here / "ann", host)
         try:
-            app.open_online()
+            app.online_side.open_online()
             scene = app.scenes[-1]
             assert isinstance(scene, OnlineScene)
             scene.name.text = "Ann"
@@ -255,7 +255,7 @@ def online(folder: Path = HERE) -> None:
             # joining: Ben, at another computer, types the address and the code Ann read out
             ben = an_app(here / "ben")
             try:
-                ben.open_online()
+                ben.online_side.open_online()
                 online_scene = ben.scenes[-1]
                 online_scene.name.text = "Ben"
                 online_scene.address.text = url
@@ -304,7 +304,7 @@ def online(folder: Path = HERE) -> None:
                 book = app.online.book
                 for held in (bot_seat.held(url), waiting_seat.held(url), away):  # the newest is listed first
                     book.add(held)
-                app.open_online_games()
+                app.online_side.open_online_games()
                 games = app.scenes[-1]
                 until(app, lambda: all(games.cells(i)[0][3] != "asking…" for i in range(3)), "the tables' servers")
                 frames(app)
@@ -443,7 +443,7 @@ def open_tables(folder: Path = HERE) -> None:
         # Cy, in the window: classic cribbage, "Anyone may join"
         cy = an_app(here / "cy")
         try:
-            cy.open_online()
+            cy.online_side.open_online()
             scene = cy.scenes[-1]
             assert isinstance(scene, OnlineScene)
             scene.name.text, scene.address.text = "Cy", url
@@ -479,7 +479,7 @@ def open_tables(folder: Path = HERE) -> None:
 
         app = an_app(here / "ann")
         try:
-            app.open_online()
+            app.online_side.open_online()
             scene = app.scenes[-1]
             assert isinstance(scene, OnlineScene)
             scene.name.text, scene.address.text = "Ann", url
@@ -546,7 +546,7 @@ def invitation_window(folder: Path) -> None:
         host = HostedServer(here / "ann" / "server", port=a_free_port())
         app = an_app(here / "ann", host)
         try:
-            app.open_online()
+            app.online_side.open_online()
             scene = app.scenes[-1]
             assert isinstance(scene, OnlineScene)
             scene.name.text = "Ann"

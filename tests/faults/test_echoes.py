@@ -297,7 +297,7 @@ def test_the_title_screen_s_quit_says_whether_the_game_is_saved(
     def quit_note(store: Store) -> str:
         app = App(None, Preferences(speed="instant"), store, size=(960, 640))
         try:
-            return next(i.note for i in app.title_items() if i.label == "Quit")
+            return next(i.note for i in app.menus.title_items() if i.label == "Quit")
         finally:
             app.close()
 

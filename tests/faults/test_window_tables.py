@@ -87,7 +87,7 @@ def at_table(app: App, code: str) -> bool:
 def create_in_window(app: App, url: str) -> str:
     """A table made on the Online screen (Ben, and a friend's open seat), its code screen left with Back."""
     app.open_title()
-    app.open_online()
+    app.online_side.open_online()
     online = app.scenes[-1]
     assert isinstance(online, OnlineScene)
     online.name.text, online.address.text = "Ben", url
@@ -142,7 +142,7 @@ def test_after_the_server_restarts_the_window_goes_back_to_each_of_its_tables(ap
     assert until(app, lambda: at_table(app, second)), getattr(app.scenes[-1], "status", "")
 
     app.open_title()
-    app.open_online_games()
+    app.online_side.open_online_games()
     games = app.scenes[-1]
     assert isinstance(games, GamesScene)
     games.chosen = [h.code for h in games.held].index(first)

@@ -23,7 +23,7 @@ def cribbage_app(seed: int) -> tuple[App, CribbageScene]:
     keeper.save_cribbage(CribbageTable.new(seed, "medium"))
     tiles = Table.new((Seat.person("You"), Seat.bot("medium")), seed=5)
     app = App(tiles, Preferences(speed="normal", tutorial_offered=True), keeper, size=(1280, 800), title=True)
-    app.open_cribbage()
+    app.menus.open_game("cribbage")
     scene = app.scenes[-1]
     assert isinstance(scene, CribbageScene)
     return app, scene

@@ -77,7 +77,7 @@ def test_history_lists_the_games_newest_first_and_the_keys_choose(app: App) -> N
 def test_enter_replays_the_chosen_game_from_its_record(app: App) -> None:
     from cribtiles.ui.tiles.replay_scene import ReplayScene
 
-    app.open_history()
+    app.menus.open_history()
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, HistoryScene)
@@ -95,7 +95,7 @@ def test_enter_replays_the_chosen_game_from_its_record(app: App) -> None:
 def test_a_double_click_replays_and_a_single_click_chooses(app: App) -> None:
     from cribtiles.ui.tiles.replay_scene import ReplayScene
 
-    app.open_history()
+    app.menus.open_history()
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, HistoryScene)
@@ -111,7 +111,7 @@ def test_a_double_click_replays_and_a_single_click_chooses(app: App) -> None:
 
 
 def test_export_writes_the_record_and_says_where(app: App, tmp_path: Path) -> None:
-    app.open_history()
+    app.menus.open_history()
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, HistoryScene)
@@ -127,14 +127,14 @@ def test_export_writes_the_record_and_says_where(app: App, tmp_path: Path) -> No
 def test_an_empty_history_says_so(tmp_path: Path) -> None:
     a = App(None, Preferences(speed="instant", tutorial_offered=True), NoKeeper(), size=(1280, 800), seed=1)
     try:
-        a.open_history()
+        a.menus.open_history()
         frames(a)
         scene = a.scenes[-1]
         assert isinstance(scene, HistoryScene) and scene.games == [] and scene.rows == []
         post_key(pygame.K_RETURN)  # nothing to replay: nothing happens
         frames(a)
         assert a.scenes[-1] is scene
-        a.open_statistics()
+        a.menus.open_statistics()
         frames(a)
         assert isinstance(a.scenes[-1], StatisticsScene)
     finally:
@@ -147,7 +147,7 @@ def test_many_games_scroll_and_the_chosen_one_stays_in_sight(tmp_path: Path) -> 
         keeper.record_game(finished(100 + seed))
     a = App(None, Preferences(speed="instant", tutorial_offered=True), keeper, size=(1024, 640), seed=1)
     try:
-        a.open_history()
+        a.menus.open_history()
         frames(a)
         scene = a.scenes[-1]
         assert isinstance(scene, HistoryScene) and len(scene.games) == 30
@@ -163,7 +163,7 @@ def test_many_games_scroll_and_the_chosen_one_stays_in_sight(tmp_path: Path) -> 
 
 
 def test_statistics_show_each_opponent_and_the_game_at_the_table_is_recorded_when_it_ends(app: App) -> None:
-    app.open_statistics()
+    app.menus.open_statistics()
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, StatisticsScene)
@@ -205,7 +205,7 @@ def drawn_rows(keeper: NoKeeper, size: tuple[int, int], monkeypatch: pytest.Monk
     monkeypatch.setattr(art, "text", lambda s, z, c: (said.append(s), real(s, z, c))[1])
     a = App(None, Preferences(speed="instant", tutorial_offered=True), keeper, size=size, seed=1)
     try:
-        a.open_history()
+        a.menus.open_history()
         frames(a)
         scene = a.scenes[-1]
         assert isinstance(scene, HistoryScene) and [i for i, _ in scene.rows] == list(range(len(scene.games)))
@@ -267,7 +267,7 @@ def test_a_history_that_cannot_be_read_is_said_on_both_screens_never_shown_as_no
     locker.execute("BEGIN EXCLUSIVE")  # another program holds the history's write lock
     a = App(None, Preferences(speed="instant", tutorial_offered=True), store, size=(1280, 800), seed=1)
     try:
-        a.open_history()
+        a.menus.open_history()
         frames(a)
         scene = a.scenes[-1]
         assert isinstance(scene, HistoryScene) and scene.games == []
@@ -277,7 +277,7 @@ def test_a_history_that_cannot_be_read_is_said_on_both_screens_never_shown_as_no
         post_key(pygame.K_ESCAPE)
         frames(a)
         drawn.clear()
-        a.open_statistics()
+        a.menus.open_statistics()
         frames(a)
         stats = a.scenes[-1]
         assert isinstance(stats, StatisticsScene) and stats.trouble.startswith("The history of your games cannot")

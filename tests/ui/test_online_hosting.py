@@ -102,7 +102,7 @@ def test_ctrl_q_while_hosting_asks_and_keep_it_running_leaves_it_for_the_next_wi
     app = window(tmp_path, again)
     try:
         app.open_title()
-        app.open_online()
+        app.online_side.open_online()
         online = app.scenes[-1]
         assert isinstance(online, OnlineScene)
         assert until(app, lambda: online.tone == "good"), online.status
@@ -150,7 +150,7 @@ def test_your_online_games_hosts_again_a_table_of_this_computer_s_stopped_server
     app = window(tmp_path, host)
     try:
         app.open_title()
-        app.open_online_games()
+        app.online_side.open_online_games()
         games = app.scenes[-1]
         assert isinstance(games, GamesScene)
         assert until(app, lambda: games.cells(0)[0][3] == STOPPED), games.cells(0)

@@ -81,7 +81,7 @@ def test_only_the_table_on_screen_is_here(app: App, server: tuple[str, Any]) -> 
     try:
         # a table made on the Online screen, its code screen left before the friend came
         app.open_title()
-        app.open_online()
+        app.online_side.open_online()
         online = app.scenes[-1]
         online.name.text, online.address.text = "Ben", url  # type: ignore[attr-defined]
         online.create()  # type: ignore[attr-defined]

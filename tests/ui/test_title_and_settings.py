@@ -152,7 +152,7 @@ def test_the_first_start_offers_the_tutorial_once(tmp_path: Path) -> None:
 
 
 def test_every_setting_changes_with_the_keys_is_applied_and_saved(app: App, tmp_path: Path) -> None:
-    app.open_settings()
+    app.menus.open_settings()
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, SettingsScene)
@@ -176,7 +176,7 @@ def test_every_setting_changes_with_the_keys_is_applied_and_saved(app: App, tmp_
 
 
 def test_settings_act_at_once(app: App) -> None:
-    app.open_settings()
+    app.menus.open_settings()
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, SettingsScene)
@@ -203,7 +203,7 @@ def test_settings_act_at_once(app: App) -> None:
 
 
 def test_a_click_on_a_settings_arrow_changes_it_both_ways(app: App) -> None:
-    app.open_settings()
+    app.menus.open_settings()
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, SettingsScene)
@@ -241,7 +241,7 @@ def test_the_title_and_settings_draw_at_any_size(tmp_path: Path, size: tuple[int
             assert x >= 0 and x + bw <= w and y >= 0 and y + bh <= h
         tops = [r[1] for r in title.menu.rects]
         assert all(b - a_ >= r[3] for a_, b, r in zip(tops, tops[1:], title.menu.rects, strict=False))
-        a.open_settings()
+        a.menus.open_settings()
         frames(a)
         scene = a.scenes[-1]
         assert isinstance(scene, SettingsScene)

@@ -1,11 +1,11 @@
 """The table scene: one game, played with the mouse or the keyboard, driven only through its `Session`.
 
-The scene routes events to its controllers, each in a module of its own (`game_hand` the drag,
-`game_keys` the cursor, `game_acts` the buttons, `game_coach`, `game_joker`, `game_turns` the turn
-list, `game_anims`, `game_seats` the rack shown and the curtain, `game_others` the others' turns;
-`game_turn` and `game_undo` work across them) and assembles the frozen snapshot that drawing reads.
-Every animation runs on the scene's own clock (`now`, advanced by `update(dt)`), so tests drive it
-frame by frame.
+The scene's input (`game_input`) routes events to its controllers, each in a module of its own
+(`game_hand` the drag, `game_keys` the cursor, `game_acts` the buttons, `game_coach`, `game_joker`,
+`game_turns` the turn list, `game_anims`, `game_seats` the rack shown and the curtain, `game_others`
+the others' turns; `game_turn` and `game_undo` work across them); the scene assembles the frozen
+snapshot that drawing reads. Every animation runs on the scene's own clock (`now`, advanced by
+`update(dt)`), so tests drive it frame by frame.
 """
 
 from __future__ import annotations
@@ -28,22 +28,22 @@ from ..chat import Chat
 from ..chat_paint import history_chips
 from ..coach_state import TableCoach
 from ..config import Keeper
-from ..geometry import Layout, Point, contains
+from ..geometry import Layout
 from ..sound import Sounds
-from .declare import joker_rect
 from .drag import Draft
-from .game_acts import KEY_BUTTONS, Acts
+from .game_acts import Acts
 from .game_anims import TOAST, Animations
 from .game_coach import Coaching
 from .game_hand import Hand
+from .game_input import Input
 from .game_joker import JokerDesk
 from .game_keys import Keys
 from .game_others import Others
 from .game_resign import Resigning
-from .game_seats import SeatShown, waits
+from .game_seats import SeatShown
 from .game_turn import commit, fly_in
 from .game_turns import TurnList
-from .game_undo import answer_undo, can_undo, take_back, undo_question, undo_shown, went_back
+from .game_undo import can_undo, undo_question, undo_shown, went_back
 from .game_words import away_words, clock_words, draw_words, sentence
 from .preview import Preview, preview
 from .snapshot import Buttons, TableSnapshot
@@ -101,6 +101,7 @@ class GameScene:
     acts: Acts = field(init=False)
     chat: Chat = field(init=False)
     resigning: Resigning = field(init=False)
+    input: Input = field(init=False)
     _save_errors: int = 0
     _turns: tuple[int, int] = (0, 0)  # the round and the turns made in it, as last seen by `update`
 
@@ -117,6 +118,7 @@ class GameScene:
         # the window's mutes (a host without them, a test's: kept for the scene's life only)
         self.chat = Chat(self.session, getattr(self.app, "chat_mutes", None))
         self.resigning = Resigning(self)
+        self.input = Input(self)
         self.anims = Animations(self)
         self.anims.set_pegs()
         self.anims.explain_last()
@@ -253,122 +255,9 @@ class GameScene:
         return self.chat.typing
 
     def handle(self, event: pygame.event.Event) -> None:
-        if self.chat.handle(event):  # the field's keys while it is open, and C opening it online
-            return
-        if self.curtain is not None and self.shown.lift(event):
-            self.refresh_preview()
-            self.coaching.show_notes()
-            return
-        if self.curtain is not None and waits(event):
-            return
-        if self.acts.confirming is not None and self.acts.at_question(event):
-            return
-        hand = self.hand
-        if event.type == pygame.MOUSEMOTION:
-            hand.mouse = event.pos
-            over = self.layout.button_at(hand.mouse) is not None or self.coaching.at(hand.mouse) is not None
-            hand.point_cursor(over)
-            self.turn_list.hover(hand.mouse)
-        elif event.type == pygame.MOUSEBUTTONDOWN:
-            hand.mouse = event.pos
-            if event.button == 1:
-                self.keys.keyboard = False
-                self._press(event.pos)
-            elif event.button == 3:  # the wheel arrives as MOUSEWHEEL too: one notch, one flip
-                hand.flip_at(event.pos)
-        elif event.type == pygame.MOUSEWHEEL:
-            if contains(self.layout.info, hand.mouse):  # the turn list scrolls
-                self.turn_list.scroll(event.y)
-            else:
-                hand.flip_at(hand.mouse)
-        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-            hand.mouse = event.pos
-            hand.release()
-        elif event.type == pygame.KEYDOWN:
-            self._key(event)
-
-    def _press(self, point: Point) -> None:
-        if self.coaching.press(point):
-            return
-        if contains(self.layout.pegboard, point) and self.state.options.rounds > 1:
-            self.peg_totals = not self.peg_totals  # the match's totals on the pegs, or this round's scores
-            return
-        if self.turn_list.press(point):
-            return
-        if self.may_call() and contains(joker_rect(self.layout), point):
-            self.call_joker()
-            return
-        button = self.layout.button_at(point)
-        if button == "play" and self.undo_shown and not contains(self.acts.play_rect(), point):
-            from .panel import undo_button
-
-            undo = undo_button(self.snapshot())
-            if undo is not None and contains(undo[0], point):
-                self.take_back()
-            return
-        if button is not None and self._answers(button):
-            return
-        if self.joker.declaring is not None and button is None:
-            self.joker.point_at(self.layout.square_at(point))
-        elif button is not None:
-            self.acts.press(button)
-        else:
-            self.hand.press(point)
-
-    def _key(self, event: pygame.event.Event) -> None:
-        k, mods = event.key, event.mod
-        if self.resigning.asking and k == pygame.K_ESCAPE:
-            self.resigning.answer(False)
-        elif k == pygame.K_r and mods & pygame.KMOD_CTRL and self.resigns:  # resign (R alone recalls)
-            self.resigning.open()
-        elif self.turn_list.past is not None and k == pygame.K_ESCAPE:
-            self.turn_list.past = None
-        elif (self.joker.declaring is not None and self.joker.key(event)) or self.coaching.key(event):
-            pass
-        elif k == pygame.K_j and self.may_call():
-            self.call_joker()
-        elif k == pygame.K_u or (k == pygame.K_z and mods & pygame.KMOD_CTRL):
-            self.take_back()
-        elif self._answers(self._answer_key(k, mods)) or self.keys.key(event):
-            pass
-        elif k in KEY_BUTTONS:
-            self.acts.press(KEY_BUTTONS[k])
-        elif k in (pygame.K_h, pygame.K_F1):
-            self.help = not self.help
-        elif k == pygame.K_n and (self.state.is_over or mods & pygame.KMOD_CTRL):
-            self.app.new_game()
-        elif k == pygame.K_ESCAPE:
-            self.keys.escape()
-
-    def _answers(self, what: str | bool) -> bool:
-        """A request to take back a move waits (or the question before resigning) and `what` answers it:
-        the Play button's place (Allow), the Pass button's (Refuse, or the asker's Withdraw), or Y/N
-        (True/False). True when answered."""
-        if self.resigning.question() is not None and what in ("play", "pass", True, False):
-            self.resigning.answer(what in ("play", True))
-            return True
-        asked = undo_question(self)
-        if asked is None or self.hand.exchanging or self.joker.declaring is not None:
-            return False
-        if what not in ("play", "pass", True, False):
-            return False
-        yes = what in ("play", True)
-        if (asked.yes if yes else asked.no) is None:
-            return False
-        return answer_undo(self, yes)
-
-    @staticmethod
-    def _answer_key(k: int, mods: int) -> str | bool:
-        """What a key would answer a request with: Y and N, or the Play and Pass buttons' keys."""
-        if k in (pygame.K_y, pygame.K_n) and not mods & pygame.KMOD_CTRL:
-            return k == pygame.K_y
-        return KEY_BUTTONS.get(k, "")
+        self.input.handle(event)
 
     # --- the person's turn ---
-
-    def take_back(self) -> None:
-        """Undo (the button, U, Ctrl+Z): the person's last turn and the bots' replies after it."""
-        take_back(self)
 
     def saved(self) -> None:
         """Save the game; a save that failed (a full disk, a folder gone read-only) is told."""

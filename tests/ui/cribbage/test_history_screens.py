@@ -44,7 +44,7 @@ def app(keeper: NoKeeper) -> Iterator[App]:
 
 
 def test_the_two_kinds_of_game_are_listed_newest_first_and_cribbage_is_marked(app: App) -> None:
-    app.open_history()
+    app.menus.open_history()
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, HistoryScene)
@@ -65,7 +65,7 @@ def test_enter_on_a_cribbage_game_replays_it_move_by_move(app: App) -> None:
     from cribtiles.ui.cribbage.replay_scene import CribbageReplayScene
     from cribtiles.ui.cribbage.scene import Mode
 
-    app.open_history()
+    app.menus.open_history()
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, HistoryScene) and scene.replayable and scene.reviewable
@@ -128,7 +128,7 @@ def test_the_words_of_a_cribbage_row() -> None:
 
 
 def test_statistics_have_a_page_for_cribbage_by_level(app: App) -> None:
-    app.open_statistics()
+    app.menus.open_statistics()
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, StatisticsScene) and scene.tab == 0
@@ -167,7 +167,7 @@ def test_the_statistics_count_a_skunk_as_two_games_won_and_a_double_skunk_as_thr
     a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(1280, 800), seed=9)
     try:
         frames(a)
-        a.open_statistics()
+        a.menus.open_statistics()
         frames(a)
         scene = a.scenes[-1]
         assert isinstance(scene, StatisticsScene)
@@ -187,7 +187,7 @@ def test_only_cribbage_played_opens_on_its_page_and_nothing_played_says_so() -> 
     k.record_cribbage(played(3), 0, "medium")
     a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(960, 640), seed=1)
     try:
-        a.open_statistics()
+        a.menus.open_statistics()
         frames(a)
         scene = a.scenes[-1]
         assert isinstance(scene, StatisticsScene) and scene.tab == 1
@@ -198,7 +198,7 @@ def test_only_cribbage_played_opens_on_its_page_and_nothing_played_says_so() -> 
         a.close()
     b = App(None, Preferences(speed="instant", tutorial_offered=True), NoKeeper(), size=(960, 640), seed=1)
     try:
-        b.open_statistics()
+        b.menus.open_statistics()
         frames(b)
         scene = b.scenes[-1]
         assert isinstance(scene, StatisticsScene) and scene.tab == 0
@@ -216,7 +216,7 @@ def test_tab_in_the_replay_of_a_finished_game_shows_every_hand(app: App) -> None
     from cribtiles.table.cribbage.table import CribbageTable
     from cribtiles.ui.cribbage.replay_scene import NOT_OVER, CribbageReplayScene
 
-    app.open_history()
+    app.menus.open_history()
     frames(app)
     post_key(pygame.K_RETURN)
     frames(app)
@@ -236,7 +236,7 @@ def test_tab_in_the_replay_of_a_finished_game_shows_every_hand(app: App) -> None
     frames(app)
     assert all(c is None for c in replay.felt.motion.seat_cards(other))
     unfinished = CribbageTable.from_record({**replay.table.state.record(), "moves": list(replay.table.state.log[:5])})
-    app.open_cribbage_replay(unfinished)
+    app.open_replay(unfinished)
     frames(app)
     post_key(pygame.K_TAB)
     frames(app)
@@ -258,7 +258,7 @@ def test_a_variant_is_named_in_its_row_and_counted_on_its_own_line() -> None:
     k.games = [replace(g, id=n) for n, g in enumerate((game((121, 84)), three, partners), 1)]
     a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(960, 640), seed=1)
     try:
-        a.open_statistics()
+        a.menus.open_statistics()
         frames(a)
         scene = a.scenes[-1]
         assert isinstance(scene, StatisticsScene) and scene.tab == 1
@@ -297,7 +297,7 @@ def test_a_finished_game_of_a_variant_replays_from_the_history(variant: str) -> 
     a = App(None, Preferences(speed="instant", tutorial_offered=True), k, size=(1024, 640), seed=1)
     try:
         frames(a)
-        a.open_history()
+        a.menus.open_history()
         frames(a)
         post_key(pygame.K_RETURN)
         frames(a)

@@ -205,7 +205,7 @@ def test_v_and_the_review_button_on_the_history_review_a_cribbage_game(started: 
     app = App(None, Preferences(speed="instant", tutorial_offered=True), keeper, size=(1280, 800), seed=9)
     try:
         frames(app)
-        app.open_history()
+        app.menus.open_history()
         frames(app)
         history = app.scenes[-1]
         assert isinstance(history, HistoryScene) and history.reviewable
@@ -225,7 +225,7 @@ def test_v_and_the_review_button_on_the_history_review_a_cribbage_game(started: 
 
 def test_the_runners_own_analysis_reaches_the_list(app: App) -> None:
     table = finished_table(4)
-    app.open_cribbage_review(table)
+    app.open_review(table)
     scene = app.scenes[-1]
     assert isinstance(scene, CribbageReviewScene)
     give_up = time.monotonic() + WAIT

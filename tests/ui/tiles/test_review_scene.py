@@ -387,7 +387,7 @@ def test_v_and_the_review_button_on_the_history_review_the_chosen_game(stand_in:
     app = App(None, Preferences(speed="instant", tutorial_offered=True), store, size=(1280, 800), seed=9)
     try:
         frames(app)
-        app.open_history()
+        app.menus.open_history()
         frames(app)
         history = app.scenes[-1]
         assert isinstance(history, HistoryScene)
