@@ -31,13 +31,9 @@ DOUBLE_CLICK = 0.4
 class HistoryHost(Protocol):
     keeper: Keeper
 
-    def open_replay(self, table: Table, quit_on_close: bool = False) -> None: ...
+    def open_replay(self, table: Table | CribbageTable, quit_on_close: bool = False) -> None: ...
 
-    def open_cribbage_replay(self, table: CribbageTable, quit_on_close: bool = False) -> None: ...
-
-    def open_review(self, table: Table) -> None: ...
-
-    def open_cribbage_review(self, table: CribbageTable) -> None: ...
+    def open_review(self, table: Table | CribbageTable) -> None: ...
 
     def export_game(self, table: Table | CribbageTable) -> str: ...
 
@@ -104,19 +100,13 @@ class HistoryScene:
 
     def replay(self) -> None:
         table = self._table()
-        if isinstance(table, CribbageTable):
-            self.message = ""
-            self.host.open_cribbage_replay(table)
-        elif table is not None:
+        if table is not None:
             self.message = ""
             self.host.open_replay(table)
 
     def review(self) -> None:
         table = self._table()
-        if isinstance(table, CribbageTable):
-            self.message = ""
-            self.host.open_cribbage_review(table)
-        elif table is not None:
+        if table is not None:
             self.message = ""
             self.host.open_review(table)
 

@@ -310,10 +310,6 @@ class App:
         decision against the best found, analysed in a process of its own while the window goes on."""
         self.push(game_named(table.game).part(REVIEWED)(self, table, self.close_top))
 
-    #: The History screen's names for them, one per game (it asks by the game's name still).
-    open_cribbage_replay = open_replay
-    open_cribbage_review = open_review
-
     def review_cribbage(self, session: CribbageDriver) -> str:
         """The review of `session`'s game just ended (the cribbage end card's V), or why not yet in words."""
         table = session.finished_table()
