@@ -110,9 +110,9 @@ def test_a_restarted_server_leaves_long_finished_tables_in_the_store() -> None:
     new.code = "GHJKLM"
     hall = Hall(kept(old, new), Limits(keep_over=KEEP), clock=Clock(T0 + KEEP))
     assert list(hall.rooms) == ["GHJKLM"]
-    assert hall._room(client("10.0.0.1"), old.code).ply == old.ply
+    assert hall.table_requests.room(client("10.0.0.1"), old.code).ply == old.ply
     with pytest.raises(IllegalMove, match="no table has that code"):
-        hall._room(client("10.0.0.1"), "QQQQQQ")
+        hall.table_requests.room(client("10.0.0.1"), "QQQQQQ")
 
 
 def test_codes_tried_are_forgotten_after_a_minute_and_few_addresses_are_counted_at_once() -> None:
@@ -120,15 +120,15 @@ def test_codes_tried_are_forgotten_after_a_minute_and_few_addresses_are_counted_
     hall = Hall(MemoryStore(), Limits(addresses_counted=50), clock=clock)
     for n in range(120):
         with pytest.raises(IllegalMove):
-            hall._room(client(f"10.0.{n // 250}.{n % 250}"), "QQQQQQ")
-        assert len(hall.tries) <= 50
-    assert "10.0.0.119" in hall.tries and "10.0.0.0" not in hall.tries  # the oldest went first
+            hall.table_requests.room(client(f"10.0.{n // 250}.{n % 250}"), "QQQQQQ")
+        assert len(hall.addresses.tries) <= 50
+    assert "10.0.0.119" in hall.addresses.tries and "10.0.0.0" not in hall.addresses.tries  # the oldest went first
     clock.now += 60
     hall.sweep(clock.now)
-    assert len(hall.tries) == 50  # a minute exactly: they still count
+    assert len(hall.addresses.tries) == 50  # a minute exactly: they still count
     clock.now += 1
     hall.sweep(clock.now)
-    assert not hall.tries
+    assert not hall.addresses.tries
 
 
 def test_addresses_whose_tables_are_over_are_forgotten() -> None:
@@ -136,10 +136,10 @@ def test_addresses_whose_tables_are_over_are_forgotten() -> None:
     playing, _ = two_people(seed=4)
     playing.code = "GHJKLM"
     hall = Hall(kept(over, playing), Limits(keep_over=KEEP), clock=Clock(T0))
-    hall.created_by = {"10.0.0.1": {over.code}, "10.0.0.2": {over.code, playing.code}, "10.0.0.3": set()}
-    hall.clients = {over.code: set(), playing.code: {client("10.0.0.2")}}
+    hall.addresses.created_by = {"10.0.0.1": {over.code}, "10.0.0.2": {over.code, playing.code}, "10.0.0.3": set()}
+    hall.tables.clients = {over.code: set(), playing.code: {client("10.0.0.2")}}
     hall.sweep(T0)
-    assert hall.created_by == {"10.0.0.2": {playing.code}}
+    assert hall.addresses.created_by == {"10.0.0.2": {playing.code}}
     assert list(hall.clients) == [playing.code]
 
 
@@ -211,7 +211,7 @@ def test_a_table_the_store_lost_meanwhile_is_refused_like_any_unknown_code() -> 
     assert room.code not in hall.rooms
     store.kept.clear()
     with pytest.raises(IllegalMove, match="no table has that code"):
-        hall._room(client("10.0.0.1"), room.code)
+        hall.table_requests.room(client("10.0.0.1"), room.code)
 
 
 def test_a_long_quiet_time_saves_up_no_forgiveness() -> None:
