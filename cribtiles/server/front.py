@@ -176,8 +176,10 @@ class Hall:
         if self.store.shared and isinstance(code, str) and message["type"] not in LOOKS:
             await self.tables.take(normal_code(code))
         began = time.perf_counter()
-        try:
-            self._answer(client, message)
+        try:  # in a shared store, sent once its changes are committed (the loop goes on meanwhile)
+            await self.tables.kept(
+                normal_code(code) if isinstance(code, str) else None, lambda: self._answer(client, message)
+            )
         except IllegalMove as e:
             post(client, write("refused", re=re, reason=_sentence(str(e))))
         except TableElsewhere as e:

@@ -2,15 +2,19 @@
 store before it is acknowledged, what each seat may see sent to it, the bots run beside the loop, turn
 clocks, finished tables let go of from memory and read back when asked for. A shared store's table is
 served by one process at a time: taken when first asked for (its lease), let go of once no connection of
-this process is at it, and dropped when another process took it (issue 46)."""
+this process is at it, and dropped when another process took it (issue 46). A shared store's changes are
+written off the loop (`kept`): what a message's answer sends waits until its changes are committed, and
+meanwhile the loop answers the other tables; one table's messages are answered one at a time."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import functools
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from typing import Any
 
 from cribtiles.online.protocol import write
@@ -29,6 +33,21 @@ log = logging.getLogger("cribtiles.server")
 TABLE_SPEAKER = "The table"
 #: Seconds between two looks for a table another process is letting go of.
 TAKE_EVERY = 0.1
+#: Threads that write a shared store's changes (each a connection of the store's pool while it writes):
+#: commits of different tables are made at once, one table's one after another.
+WRITERS = 4
+#: A change to keep: the table, then `TableStore.put`'s arguments, taken when the change was made.
+Change = tuple[Room, str, str, str, float, dict[str, Any]]
+
+
+@dataclass
+class Held:
+    """What one answer did, held until the changes it made are kept: the changes, in order; what it sent;
+    the tables where it set a bot going."""
+
+    changes: list[Change] = field(default_factory=list)
+    posts: list[tuple[Client, str]] = field(default_factory=list)
+    kicks: list[Room] = field(default_factory=list)
 
 
 def _choose(chooser: Callable[[BotRequest[Any]], Any], request: BotRequest[Any]) -> Any:
@@ -58,6 +77,15 @@ class Tables:
         self.unkept: set[str] = set()  # tables changed since the store last failed to keep them
         self.moves = 0  # acknowledged changes, for the benchmark
         self.metrics = Metrics()  # for /metrics
+        # a shared store is written off the loop (its commit is a round trip to the database)
+        self.writer = (
+            concurrent.futures.ThreadPoolExecutor(max_workers=WRITERS, thread_name_prefix="store")
+            if store.shared
+            else None
+        )
+        self.held: Held | None = None  # what the answer being made did, while `kept` holds it
+        self.locks: dict[str, asyncio.Lock] = {}  # code -> held while an answer there is made and kept
+        self.lock_users: dict[str, int] = {}  # code -> the answers holding or waiting for its lock
 
     def load(self) -> None:
         """Read every table the store keeps, but those long over (a shared store's tables are served by
@@ -80,6 +108,9 @@ class Tables:
     def post(self, client: Client, text: str) -> None:
         """Send `text` to `client` once what waits before it is sent; a client not reading is let go of
         (it will reconnect)."""
+        if self.held is not None:
+            self.held.posts.append((client, text))
+            return
         if client.outbox.qsize() >= self.limits.outbox:
             asyncio.get_running_loop().create_task(client.ws.close(1008, "you fell too far behind"))
             return
@@ -125,7 +156,10 @@ class Tables:
             await asyncio.sleep(TAKE_EVERY)
 
     def idle(self, code: str) -> bool:
-        return not self.clients.get(code) and code not in self.thinking and code not in self.unkept
+        """No connection is at `code`, no bot thinks there, nothing of it waits to be kept: not even a change
+        on its way to the store (unless the answer asking is the one that made it)."""
+        writing = code in self.locks and self.held is None
+        return not self.clients.get(code) and code not in self.thinking and code not in self.unkept and not writing
 
     def let_go_if_idle(self, code: str) -> None:
         """A shared store's table no connection of this process is at goes back to the store, for whichever
@@ -170,7 +204,11 @@ class Tables:
 
     def keep(self, room: Room) -> None:
         """Keep `room` as it is now; StoreError (nothing acknowledged) when it cannot be, TableElsewhere
-        when another process serves it now (and this one stops: what it changed is not kept)."""
+        when another process serves it now (and this one stops: what it changed is not kept). In `kept`,
+        the change is written once the answer is made, and these are raised there."""
+        if self.held is not None:
+            self.held.changes.append((room, room.code, room.game_name, room.phase, room.last_change, room.data()))
+            return
         began = time.perf_counter()
         try:
             self.store.put(room.code, room.game_name, room.phase, room.last_change, room.data())
@@ -187,7 +225,10 @@ class Tables:
         self.moves += 1
 
     def kick(self, room: Room) -> None:
-        """Set a bot to think when one is to move at `room`."""
+        """Set a bot to think when one is to move at `room` (in `kept`: once the answer's changes are)."""
+        if self.held is not None:
+            self.held.kicks.append(room)
+            return
         if room.code in self.thinking:
             return
         request = room.bot_request()
@@ -206,24 +247,43 @@ class Tables:
         if error is not None:
             log.error("a bot at table %s could not choose: %s", room.code, error)
             return
-        try:
-            if room.play_bot(future.result(), request, self.clock()):
+        asyncio.get_running_loop().create_task(self._land(room, request, future.result()))
+
+    async def _land(self, room: Room, request: BotRequest[Any], move: Any) -> None:
+        """The bot's `move` made at `room`, kept, and the table told; its next set going."""
+
+        def play() -> None:
+            if room.play_bot(move, request, self.clock()):
                 self.keep(room)
                 self.tell_all(room)
+            self.kick(room)
+
+        try:
+            await self.kept(room.code, play)
         except (IllegalMove, StoreError) as e:
             log.error("a bot's move at table %s was not made: %s", room.code, e)
-            return
-        self.kick(room)
 
     def on_the_clock(self, now: float) -> None:
         """Tables whose person to move is out of time or away too long are moved for; bots set going."""
         for room in list(self.rooms.values()):
             if room.phase != "playing":
                 continue
+            lock = self.locks.get(room.code)
+            if lock is not None and lock.locked():  # a change is being kept: looked at again next time
+                continue
             due = room.due(now)
             if due is not None and self.stand_in_failed.get(room.code) != room.ply:
-                self.stand_in(room, due[0], due[1], now)
+                if self.writer is None:
+                    self.stand_in(room, due[0], due[1], now)
+                else:
+                    asyncio.get_running_loop().create_task(self._stand_in_kept(room, *due, now))
             self.kick(room)
+
+    async def _stand_in_kept(self, room: Room, seat: int, level: str | None, now: float) -> None:
+        try:
+            await self.kept(room.code, functools.partial(self.stand_in, room, seat, level, now))
+        except StoreError as e:  # made but not kept: kept with the table's next change
+            log.error("a stand-in move at table %s was not kept: %s", room.code, e)
 
     def stand_in(self, room: Room, seat: int, level: str | None, now: float) -> None:
         """Move for `seat`, out of time or away, and tell the table what was done and why. A stand-in
@@ -246,6 +306,70 @@ class Tables:
         self.say_all(room, line)
         self.tell_all(room)
 
+    async def kept(self, code: str | None, answer: Callable[[], None]) -> None:
+        """Make `answer` (what a message asks, a bot's or a stand-in's move), its changes kept before
+        anything it sent is sent and any bot it set going starts; in a shared store, written off the loop
+        (this table's next answer waits for it, the other tables' do not). What `answer` raises is raised
+        once what it did before is kept; StoreError or TableElsewhere when its changes cannot be (nothing
+        it sent is sent)."""
+        if self.writer is None:
+            answer()
+            return
+        if code is None:  # a new table: no other answer knows it yet
+            await self._held(answer)
+            return
+        lock = self.locks.setdefault(code, asyncio.Lock())
+        self.lock_users[code] = self.lock_users.get(code, 0) + 1
+        try:
+            async with lock:
+                await self._held(answer)
+        finally:
+            self.lock_users[code] -= 1
+            if not self.lock_users[code]:  # no answer holds or waits for it
+                del self.lock_users[code], self.locks[code]
+
+    async def _held(self, answer: Callable[[], None]) -> None:
+        self.held = held = Held()
+        try:
+            answer()
+        finally:
+            self.held = None
+            await self._keep_held(held)
+
+    async def _keep_held(self, held: Held) -> None:
+        """Write `held`'s changes in a writer thread, then send what it sent and set its bots going."""
+        if held.changes:
+            codes = {change[1] for change in held.changes}
+            loop = asyncio.get_running_loop()
+            try:
+                took = await loop.run_in_executor(self.writer, self._write, held.changes)
+            except TableElsewhere:
+                for room in {change[0].code: change[0] for change in held.changes}.values():
+                    if self.rooms.get(room.code) is room:
+                        self.lose(room.code)
+                raise
+            except StoreError:
+                self.metrics.store_errors += 1
+                self.unkept.update(codes)
+                raise
+            for seconds in took:
+                self.metrics.store_writes.observe(seconds)
+            self.unkept.difference_update(codes)
+            self.moves += len(took)
+        for client, text in held.posts:
+            self.post(client, text)
+        for room in held.kicks:
+            self.kick(room)
+
+    def _write(self, changes: list[Change]) -> list[float]:
+        """Keep `changes` in order (in a writer thread); the seconds each took."""
+        took = []
+        for _room, code, game, phase, updated, data in changes:
+            began = time.perf_counter()
+            self.store.put(code, game, phase, updated, data)
+            took.append(time.perf_counter() - began)
+        return took
+
     # --- memory ---
 
     def forgettable(self, room: Room, now: float) -> bool:
@@ -259,6 +383,7 @@ class Tables:
             and not self.clients.get(code)
             and code not in self.unkept
             and code not in self.thinking
+            and code not in self.locks
         )
 
     def sweep(self, now: float) -> None:
