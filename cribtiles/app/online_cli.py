@@ -37,7 +37,7 @@ from .files import folder_named
 
 if TYPE_CHECKING:
     from cribtiles.online.botclient import SeatBot
-    from cribtiles.online.client import Link
+    from cribtiles.online.client import ServerLinks
     from cribtiles.server.forwarded import Proxies
 
 #: seconds: how long a one-off command waits for the server to answer
@@ -519,12 +519,12 @@ def _one_off(command: str, run: Callable[[], int]) -> int:
 
 
 def _connect(url: str, patience: float = 0.0, command: str = "") -> Any:
-    """A `Link` to `url` once it is up; Trouble in words when the server cannot be reached at once, or,
-    with `patience`, in that many seconds, trying again meanwhile (said once on standard error, with
-    `command`'s name)."""
-    from cribtiles.online.client import Link
+    """The links to `url` (`ServerLinks`: a table's messages go on a link of that table's) once the server's
+    own is up; Trouble in words when the server cannot be reached at once, or, with `patience`, in that
+    many seconds, trying again meanwhile (said once on standard error, with `command`'s name)."""
+    from cribtiles.online.client import ServerLinks
 
-    link = Link(url, backoff=(0.25, 5.0))
+    link = ServerLinks(url, backoff=(0.25, 5.0))
     where = for_terminal(url)[:80]
     deadline = time.monotonic() + (patience or CONNECT_WAIT)
     told = False
@@ -596,7 +596,7 @@ def _bot(url: str, code: str, level: str, name: str | None, seed: int | None) ->
         game = str(table["table"].get("game"))
         if game in GAMES and level not in levels(game):
             raise Trouble(f"there is no bot level {quoted(level)} for {game}; the levels are {', '.join(levels(game))}")
-        bot = SeatBot(link, code, level, seed)
+        bot = SeatBot(link.table(code, ANSWER_WAIT), code, level, seed)
         seat, name = _sit(link, bot, code, name, table["table"])
         print(for_terminal(f"{name} sits at seat {seat + 1} of table {bot.code} and plays until the game is over"))
         sys.stdout.flush()
@@ -611,7 +611,7 @@ def _bot(url: str, code: str, level: str, name: str | None, seed: int | None) ->
     return 0
 
 
-def _sit(link: Link, bot: SeatBot, code: str, name: str | None, table: dict[str, Any]) -> tuple[int, str]:
+def _sit(link: ServerLinks, bot: SeatBot, code: str, name: str | None, table: dict[str, Any]) -> tuple[int, str]:
     """`bot` takes a seat at `code` as `name`, or under its level's name not taken there yet: two bots
     of one level started at once may both find the same name free, and the second tries the next."""
     from cribtiles.online.client import Refused

@@ -3,7 +3,12 @@ messages into an inbox, or into the mailbox of each session that listens to a ta
 one and waits for its answer; a dropped connection is tried again with growing pauses, and once back it
 returns to every seat it holds (`resume` with the seat's token) and every table it watches, one at a
 time. The lines said at each table are kept with it (`chat_lines`). `ws://` and `wss://` both work (TLS
-by the system's certificates) (issues 31, 44)."""
+by the system's certificates) (issues 31, 44).
+
+`ServerLinks` are the links a client keeps to one server: one at its address for what concerns no one
+table (making a table, the open tables, a table's status), and one for each table at `URL/t/CODE`, where a
+proxy in front of several server processes routes every connection of a table to the process that serves
+it; each comes back by itself with its own pauses. One server process answers both alike (issue 46)."""
 
 from __future__ import annotations
 
@@ -14,6 +19,7 @@ import queue
 import random
 import threading
 import time
+import urllib.parse
 from collections.abc import Callable
 from typing import Any
 
@@ -33,6 +39,13 @@ Mailbox = queue.Queue[dict[str, Any]]
 #: The field a link adds to each message it reads: its place in the order the server sent them (a state
 #: answered to a request and one pushed before it reach a session by two ways; this says which is newer).
 ARRIVAL = "_arrival"
+
+#: What is asked at the server's own address rather than at a table's: what concerns no one table, or only
+#: looks at one (any process of a server of several answers these: the server's `LOOKS`).
+LOBBY = frozenset({"create", "open_tables", "status", "ping", "hello"})
+#: Seconds a table's link that holds nothing (no seat, no session, not watching) stays open after it was
+#: last asked for (the same table is often opened again at once); then it is closed.
+IDLE_KEPT = 10.0
 
 log = logging.getLogger("cribtiles.online")
 
@@ -55,11 +68,22 @@ def check_url(url: str) -> str:
     return url
 
 
+def table_address(url: str, code: str) -> str:
+    """Where the table `code` of the server at `url` is connected to: `URL/t/CODE`, the code as the server
+    keeps it (a proxy that hashes the path must see one spelling of it).
+
+    >>> table_address("ws://h:1", "kxq-mwd"), table_address("wss://example.org/crib/", "KXQMWD")
+    ('ws://h:1/t/KXQMWD', 'wss://example.org/crib/t/KXQMWD')
+    """
+    return f"{url.rstrip('/')}/t/{urllib.parse.quote(_normal(code), safe='')}"
+
+
 class Link:
-    """A connection kept open to `url` in a thread of its own. Messages the server sends by itself
-    (states, chat) wait in the mailboxes of the sessions that `listen` to their table, else in `inbox`;
-    answers to `request` go to their caller. `seats` and `watching` are the tables it returns to when it
-    comes back: the window keeps there only the table on screen (a person is "here" only there)."""
+    """A connection kept open to `url` in a thread of its own (at the address of its `table` when given:
+    `url` stays the server's). Messages the server sends by itself (states, chat) wait in the mailboxes of
+    the sessions that `listen` to their table, else in `inbox`; answers to `request` go to their caller.
+    `seats` and `watching` are the tables it returns to when it comes back: the window keeps there only the
+    table on screen (a person is "here" only there)."""
 
     def __init__(
         self,
@@ -67,8 +91,10 @@ class Link:
         backoff: tuple[float, float] = (0.25, 15.0),
         sleep: Callable[[float], None] = time.sleep,
         rng: random.Random | None = None,
+        table: str | None = None,
     ) -> None:
         self.url = check_url(url)
+        self.address = self.url if table is None else table_address(self.url, table)
         self.backoff = backoff
         self.inbox: Mailbox = queue.Queue()  # what no session listens for
         self.seats: dict[str, str] = {}  # code -> this link's seat token there
@@ -97,6 +123,13 @@ class Link:
     def wait_connected(self, timeout: float) -> bool:
         return self._up.wait(timeout)
 
+    @property
+    def idle(self) -> bool:
+        """Whether the link holds nothing: no seat, no table watched, no session playing or listening."""
+        with self._lock:
+            listened = bool(self._boxes)
+        return not (self.seats or self.watching or self.holders or listened)
+
     # --- the thread ---
 
     def _run(self) -> None:
@@ -110,7 +143,7 @@ class Link:
                     pause = self.backoff[0]
                     continue
             except Exception as e:  # the thread is the link: whatever happens, it must not end
-                log.exception("the link to %s failed; it connects again", self.url)
+                log.exception("the link to %s failed; it connects again", self.address)
                 self.problem = f"the connection to the server failed ({type(e).__name__}); trying again"
             self._closed.wait(pause * (0.5 + self._rng.random()))
             pause = min(self.backoff[1], pause * 2)
@@ -119,7 +152,7 @@ class Link:
         """One connection, served until it ends: True when it was made and then lost, False when it
         could not be made (`problem` says why)."""
         try:
-            opened = connect(self.url, compression=None, max_size=MAX_FRAME, open_timeout=10, proxy=None)
+            opened = connect(self.address, compression=None, max_size=MAX_FRAME, open_timeout=10, proxy=None)
         except (OSError, InvalidHandshake, InvalidURI, TimeoutError, ConnectionClosed) as e:
             self.problem = _words(e)
             return False
@@ -316,6 +349,119 @@ class Link:
         if ws is not None:
             ws.close()
         self._thread.join(timeout=5)
+
+
+class ServerLinks:
+    """The links a client keeps to the server at `url`: its own (`lobby`, at `url`) for what concerns no
+    one table, and one for each table (`table`, at `URL/t/CODE`), opened when first asked for and closed
+    once it has held nothing for `IDLE_KEPT` seconds. `request` sends each message on the link it
+    concerns; a session of a table is given that table's link."""
+
+    def __init__(
+        self, url: str, backoff: tuple[float, float] = (0.25, 15.0), clock: Callable[[], float] = time.monotonic
+    ) -> None:
+        self.url = check_url(url)
+        self.backoff = backoff
+        self.lobby = Link(self.url, backoff)
+        self._clock = clock
+        self._tables: dict[str, Link] = {}  # code -> its table's link
+        self._asked: dict[str, float] = {}  # code -> when its link was last asked for
+        self._lock = threading.Lock()
+
+    # --- the server's own link ---
+
+    @property
+    def connected(self) -> bool:
+        return self.lobby.connected
+
+    @property
+    def connects(self) -> int:
+        return self.lobby.connects
+
+    @property
+    def problem(self) -> str:
+        return self.lobby.problem
+
+    def wait_connected(self, timeout: float) -> bool:
+        return self.lobby.wait_connected(timeout)
+
+    # --- the tables' links ---
+
+    def table(self, code: str, wait: float = 0.0) -> Link:
+        """The link of the table `code`, opened if none is; with `wait`, connected within that many
+        seconds (NotConnected in words if not). Links that held nothing long enough are closed first."""
+        code = _normal(code)
+        idle = self._idle()
+        with self._lock:
+            link = self._tables.get(code)
+            if link is None:
+                link = self._tables[code] = Link(self.url, self.backoff, table=code)
+            self._asked[code] = self._clock()
+        for old in idle:
+            old.close()
+        if wait and not link.wait_connected(wait):
+            raise NotConnected(link.problem or f"the table {code} did not answer in {wait:g} seconds")
+        return link
+
+    def opened(self, code: str) -> Link | None:
+        """The link of the table `code` if one is open (none is opened)."""
+        with self._lock:
+            return self._tables.get(_normal(code))
+
+    @property
+    def seats(self) -> dict[str, str]:
+        """The seats held on the tables' links: code -> seat token."""
+        with self._lock:
+            links = list(self._tables.values())
+        return {code: token for link in links for code, token in list(link.seats.items())}
+
+    def _idle(self) -> list[Link]:
+        """The tables' links that held nothing since they were last asked for `IDLE_KEPT` seconds ago,
+        taken out of the pool (to be closed)."""
+        now = self._clock()
+        with self._lock:
+            gone = [c for c, link in self._tables.items() if now - self._asked.get(c, now) >= IDLE_KEPT and link.idle]
+            for code in gone:
+                self._asked.pop(code, None)
+            return [self._tables.pop(code) for code in gone]
+
+    # --- messages ---
+
+    def request(self, kind: str, timeout: float = 10.0, **fields: Any) -> dict[str, Any]:
+        """`Link.request` on the link `kind` concerns: the server's own for `LOBBY`'s, else the link of the
+        table its `code` names, which has `timeout` seconds to connect (and answer) when opened for it. A
+        table made with its creator seated (`sit`): the seat is held on the table's link and the server's
+        own link leaves it (a process of several would go on serving the table for it, where the proxy
+        does not send the table's connections)."""
+        code = fields.get("code")
+        if kind in LOBBY or not isinstance(code, str):
+            answer = self.lobby.request(kind, timeout, **fields)
+            token = answer.get("token")
+            if kind == "create" and isinstance(token, str):
+                made = str(answer["code"])
+                with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
+                    self.lobby.send("leave", code=made)
+                self.table(made).sit(made, token)
+            return answer
+        end = time.monotonic() + timeout
+        link = self.table(code, wait=timeout)
+        return link.request(kind, max(0.1, end - time.monotonic()), **fields)
+
+    def sit(self, code: str, token: str) -> None:
+        """Hold the seat `token` opens at `code` on the table's link (it returns there when it comes back)."""
+        self.table(code).sit(_normal(code), token)
+
+    def close(self) -> None:
+        with self._lock:
+            links, self._tables = [self.lobby, *self._tables.values()], {}
+            self._asked.clear()
+        for link in links:
+            link.close()
+
+
+def _normal(code: str) -> str:
+    """A code as the server keeps it ("kxq-mwd" is "KXQMWD")."""
+    return "".join(ch for ch in code.upper() if ch.isalnum())[:12]
 
 
 def drain(box: Mailbox) -> list[dict[str, Any]]:

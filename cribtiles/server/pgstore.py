@@ -3,7 +3,8 @@
 the one that holds its lease (a row of `leases`, renewed while it serves the table); every write is a
 compare-and-set on the table's version (its count of writes), made only while the lease is held, so a
 process that lost its lease (paused, cut off) can never write over a newer state. A move is acknowledged
-only once its transaction has committed (PostgreSQL's `synchronous_commit`, on by default).
+only once its transaction has committed (PostgreSQL's `synchronous_commit`, on by default); the server
+calls `put` from writer threads, never two of one table at once, so its loop goes on during a commit.
 
 psycopg 3 and its pool are the optional extra `cribtiles[server]`: only this module imports them."""
 
@@ -27,9 +28,9 @@ log = logging.getLogger("cribtiles.server")
 #: Seconds a process holds a table after its last renewal: a process killed outright leaves its tables to
 #: the others this long after; it renews every LEASE / 3 seconds.
 LEASE = 10.0
-#: Connections to PostgreSQL a process keeps (its loop writes one at a time; the others serve a reconnect
-#: while one is being replaced).
-POOL_MIN, POOL_MAX = 1, 4
+#: Connections to PostgreSQL a process keeps: one for each of its writer threads (the server's `WRITERS`,
+#: which commit different tables' changes at once), and two for its loop's reads and leases.
+POOL_MIN, POOL_MAX = 1, 6
 #: Seconds a process waits for PostgreSQL to give it a connection before the move is refused.
 POOL_TIMEOUT = 5.0
 

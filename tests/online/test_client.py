@@ -1,7 +1,8 @@
 """The link to a server (`Link`) against a real one on a loopback port (issue 31): a fault of its own in
 its thread is logged and the link connects again rather than die silently; it opens its connections as
 the WebSocket library wants them opened (no DeprecationWarning); and against a server of another version
-of the protocol it says which, in words, rather than fail obscurely (issue 43)."""
+of the protocol it says which, in words, rather than fail obscurely (issue 43). The links to one server
+(`ServerLinks`) send what concerns a table on a connection of that table's, at /t/CODE (issue 46)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,14 @@ import logging
 import threading
 import time
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 import pytest
 from websockets.sync.client import ClientConnection
 from websockets.sync.server import ServerConnection, serve
 
-from cribtiles.online.client import Link
+from cribtiles.online.client import IDLE_KEPT, Link, ServerLinks
 from cribtiles.online.protocol import VERSION
 from tests.server.running import running_server
 
@@ -114,3 +115,40 @@ def test_a_first_message_that_is_no_welcome_is_a_lost_connection_not_a_version()
     with greeting_server({"v": VERSION, "type": "pong"}) as url:
         problem, connects = problem_of(url)
     assert problem == "the connection to the server was lost" and connects == 0
+
+
+def until(done: Callable[[], bool]) -> bool:
+    end = time.monotonic() + WAIT
+    while not done() and time.monotonic() < end:
+        time.sleep(0.01)
+    return done()
+
+
+def test_a_tables_messages_go_on_its_own_link_at_its_address_closed_once_it_holds_nothing() -> None:
+    now = [0.0]
+    with running_server() as (url, hall):
+        links = ServerLinks(url, backoff=(0.05, 0.5), clock=lambda: now[0])
+        try:
+            assert links.wait_connected(WAIT), links.problem
+            seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+            made = links.request("create", WAIT, game="tiles", seats=seats, sit=0)
+            code = str(made["code"])
+            table = links.table(code.lower(), WAIT)  # one link a table, however its code is written
+            assert table is links.opened(code) and table is not links.lobby
+            assert (table.url, table.address, links.seats) == (url, f"{url}/t/{code}", {code: made["token"]})
+            # the seat taken as the table was made is held on the table's connection: the lobby's left it
+            assert links.request("resume", WAIT, code=code, token=made["token"])["type"] == "joined"
+            assert until(lambda: {c.ws.request.path for c in hall.clients.get(code, ())} == {f"/t/{code}"})
+            assert hall.rooms[code].present == {0: 1}  # here once, not twice nor away
+            # a table's request is sent on its link, the lobby's on the server's own
+            assert links.request("chat", WAIT, code=code, text="hello")["type"] == "ok"
+            assert links.request("open_tables", WAIT)["type"] == "tables"
+
+            table.step_away(code)  # it holds nothing now, and is kept a while (opened again at once, often)
+            now[0] += IDLE_KEPT - 1
+            assert links.table("ABCDEF") is not None and links.opened(code) is table
+            now[0] += 1
+            links.table("ABCDEF")
+            assert links.opened(code) is None and not table.connected
+        finally:
+            links.close()

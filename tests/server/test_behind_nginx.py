@@ -113,7 +113,7 @@ def test_24_players_from_24_forwarded_addresses_all_get_in_and_play(proxied: tup
     codes = asyncio.run(main())
     assert len(set(codes)) == PLAYERS
     for n, code in zip(numbers, codes, strict=True):
-        assert hall.created_by.get(f"127.0.0.{n}") == {code}
+        assert hall.addresses.created_by.get(f"127.0.0.{n}") == {code}
         assert hall.rooms[code].ply >= 1
 
 
@@ -161,7 +161,8 @@ def test_one_forwarded_address_meets_its_limit_of_wrong_codes_and_another_does_n
             assert refused.startswith("Too many codes tried from your address")
             assert (await status(player, wrong, 21))["reason"] == "No table has that code."
             assert (await status(player, code, 22))["type"] == "table"
-            assert len(hall.tries["127.0.0.32"]) == LIMITS.codes_per_minute and len(hall.tries["127.0.0.33"]) == 1
+            tries = hall.addresses.tries
+            assert len(tries["127.0.0.32"]) == LIMITS.codes_per_minute and len(tries["127.0.0.33"]) == 1
 
     asyncio.run(main())
 

@@ -85,7 +85,7 @@ class Frames:
         self.code = ""
         self.checked: dict[int | None, int] = {}
         self.found: list[tuple[int | None, list[str], str]] = []
-        post = hall._post
+        post = hall.tables.post
 
         def checked_post(client: Any, text: str) -> None:
             room = hall.rooms.get(self.code)
@@ -97,7 +97,7 @@ class Frames:
                     self.found.append((seat, problems, text[:300]))
             post(client, text)
 
-        hall._post = checked_post  # type: ignore[method-assign]
+        hall.tables.post = checked_post  # type: ignore[method-assign]
 
 
 @pytest.fixture

@@ -53,7 +53,7 @@ def record_frames(hall: Hall, codes: list[str]) -> list[Frame]:
     """Every frame `hall` sends from now on about the table whose code is first in `codes` (set once made),
     with the game's moves as they were when it was sent."""
     frames: list[Frame] = []
-    post = hall._post
+    post = hall.tables.post
 
     def recording(client: Client, text: str) -> None:
         if codes and f'"{codes[0]}"' in text:
@@ -63,7 +63,7 @@ def record_frames(hall: Hall, codes: list[str]) -> list[Frame]:
             frames.append(Frame(client.seats.get(codes[0]), text, log))
         post(client, text)
 
-    hall._post = recording  # type: ignore[method-assign]
+    hall.tables.post = recording  # type: ignore[method-assign]
     return frames
 
 

@@ -205,7 +205,8 @@ def test_a_forged_forwarded_header_from_a_peer_not_trusted_is_ignored() -> None:
             assert held(hall, "127.0.0.12") == 1 and held(hall, "203.0.113.9") == 0
             seats = [{"kind": "person", "name": "Eve"}, {"kind": "open"}]
             code = asked(ws, "create", game="tiles", seats=seats)["code"]
-            assert hall.created_by.get("127.0.0.12") == {code} and "203.0.113.9" not in hall.created_by
+            made = hall.addresses.created_by
+            assert made.get("127.0.0.12") == {code} and "203.0.113.9" not in made
 
 
 def test_a_trusted_proxys_connections_count_against_the_client_it_names() -> None:

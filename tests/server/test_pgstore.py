@@ -2,7 +2,8 @@
 start at once, and a newer schema refused; a code reserved by one store only; a table served by the
 store that holds its lease, whose writes are compare-and-set on its version, so that a store whose lease
 was taken can never write over the newer state; and, through a server, a move acknowledged only once it
-is in the database."""
+is in the database, its commit made off the server's loop: a slow one holds up its own table's answer
+only, not the other tables'."""
 
 from __future__ import annotations
 
@@ -213,3 +214,47 @@ def test_serve_says_in_words_when_its_database_cannot_be_used(tmp_path: Path, po
         env=dict(os.environ, PYTHONPATH=str(ROOT)),
     )
     assert wrong.returncode == 2 and "give a PostgreSQL address" in wrong.stderr
+
+
+class SlowStore(PostgresStore):
+    """A store whose writes of table `slow` wait for `go` (a commit that takes long: a busy disk)."""
+
+    slow = ""
+    go = threading.Event()
+
+    def put(self, code: str, game: str, phase: str, updated: float, data: dict[str, Any]) -> None:
+        if code == self.slow:
+            assert self.go.wait(WAIT), "the test never let the slow write go"
+        super().put(code, game, phase, updated, data)
+
+
+def test_a_slow_commit_holds_up_its_own_tables_answer_and_no_other(postgres: Cluster) -> None:
+    url = postgres.database()
+    store = SlowStore(url)
+    store.go = threading.Event()
+    with running_server(store=store) as (server, _hall):
+        maker = connected(server)
+        codes = [new_table(maker, [{"kind": "open"}, {"kind": "open"}])["code"] for _ in range(2)]
+        maker.close()
+        ann, ben = Player(server, codes[0]), Player(server, codes[1])
+        try:
+            ann.join("Ann")
+            ben.join("Ben")
+            store.slow = codes[0]
+            answers: list[Any] = []
+            asking = threading.Thread(target=lambda: answers.append(ann.request("chat", text="slow")))
+            asking.start()
+            # the other table is answered, its change committed, while the first table's commit waits
+            assert ben.request("chat", text="at once")["type"] == "ok"
+            assert "at once" in one(url, "SELECT data FROM tables WHERE code = %s", codes[1])
+            asking.join(0.5)
+            assert not answers  # not acknowledged: not committed
+            assert "slow" not in one(url, "SELECT data FROM tables WHERE code = %s", codes[0])
+            store.go.set()
+            asking.join(WAIT)
+            assert answers and answers[0]["type"] == "ok"
+            assert "slow" in one(url, "SELECT data FROM tables WHERE code = %s", codes[0])
+        finally:
+            store.go.set()
+            ann.close()
+            ben.close()

@@ -49,7 +49,7 @@ class Frame:
 def record_frames(hall: Hall) -> list[Frame]:
     """Record every frame `hall` sends from now on (the front's one way out: `_post`)."""
     frames: list[Frame] = []
-    post = hall._post
+    post = hall.tables.post
 
     def recording(client: Client, text: str) -> None:
         code = json.loads(text).get("code")
@@ -59,7 +59,7 @@ def record_frames(hall: Hall) -> list[Frame]:
         frames.append(Frame(id(client), seat, isinstance(code, str) and code in client.seats, text, match))
         post(client, text)
 
-    hall._post = recording  # type: ignore[method-assign]
+    hall.tables.post = recording  # type: ignore[method-assign]
     return frames
 
 

@@ -109,9 +109,9 @@ def seated(app: App, url: str, other_url: str) -> tuple[str, Windows]:
     book.add(HeldSeat(ann_link.url, code, 0, "Ann", "tiles", made["token"], made["host"]))
     book.add(HeldSeat(ben_link.url, code, 1, "Ben", "tiles", ben["token"]))
     windows = Windows(app)
-    app.take_seat(app.online_side.remote_session(ann_link, code, 0))  # type: ignore[arg-type]
+    app.take_seat(app.online_side.remote_session(lobby.table(url, code), code, 0))  # type: ignore[arg-type]
     windows.stacks["Ann"], windows.sessions["Ann"] = list(app.scenes), app.session
-    ben_session = app.online_side.remote_session(ben_link, code, 1)
+    ben_session = app.online_side.remote_session(lobby.table(other_url, code), code, 1)
     assert isinstance(ben_session, RemoteSession)
     windows.stacks["Ben"], windows.sessions["Ben"] = [GameScene(app, ben_session)], ben_session
     windows.shown = "Ann"
@@ -224,8 +224,7 @@ def test_a_turn_the_stand_in_made_is_headed_as_the_bots(app: App) -> None:
     with running_server(clock=clock) as (url, _hall):
         lobby = app.lobby
         held = lobby.create(url, "Ann", [{"kind": "bot", "level": "easy"}], turn_timer=60, seed=3)
-        link = lobby.link(url)
-        session = app.online_side.remote_session(link, held.code, 0)
+        session = app.online_side.remote_session(lobby.table(url, held.code), held.code, 0)
         assert isinstance(session, RemoteSession)
         app.take_seat(session)
         until(app, lambda: app.game.my_turn)
@@ -263,8 +262,10 @@ def test_cribbage_resigned_with_ctrl_r_and_played_again_from_its_end_card(app: A
         other = lobby.link(url.replace("127.0.0.1", "localhost"))
         ben_token = other.request("join", code=held.code, name="Ben")["token"]
         other.sit(held.code, ben_token)
-        ben = RemoteCribbageSession(other, held.code, 1)
-        app.take_online_seat(app.online_side.remote_session(lobby.link(url), held.code, 0, "cribbage"), "cribbage")
+        ben = RemoteCribbageSession(other.table(held.code, PATIENCE), held.code, 1)
+        app.take_online_seat(
+            app.online_side.remote_session(lobby.table(url, held.code), held.code, 0, "cribbage"), "cribbage"
+        )
         scene = app.scenes[-1]
         assert isinstance(scene, CribbageScene)
         app.frame(1 / 60)
@@ -302,7 +303,9 @@ def test_a_move_of_cribbage_the_stand_in_made_is_told_as_the_bots(app: App) -> N
         held = lobby.create(url, "Ann", [{"kind": "open"}], game="cribbage", seed=4, turn_timer=60)
         other = lobby.link(url.replace("127.0.0.1", "localhost"))
         other.sit(held.code, other.request("join", code=held.code, name="Ben")["token"])
-        app.take_online_seat(app.online_side.remote_session(lobby.link(url), held.code, 0, "cribbage"), "cribbage")
+        app.take_online_seat(
+            app.online_side.remote_session(lobby.table(url, held.code), held.code, 0, "cribbage"), "cribbage"
+        )
         scene = app.scenes[-1]
         assert isinstance(scene, CribbageScene)
         app.frame(1 / 60)

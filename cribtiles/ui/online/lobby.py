@@ -1,9 +1,10 @@
-"""The window's side of online play, off the frame loop: one `Link` per server (each a thread of its
-own), background jobs for whatever waits on an answer (connecting, creating, joining, a table's
-status), and the standings of every table this player sits at, kept fresh in the background. A job's
-outcome is handed to the frame that asks for it (`update`); no frame ever waits on the network. A table
-sat at with no session to show it (a new table's code screen gone, a seat taken at a table still
-waiting) is left: a person is "here" only at the table on screen (issues 31, 44)."""
+"""The window's side of online play, off the frame loop: the links to each server (`ServerLinks`: the
+server's own, and one for each table open here, each a thread of its own), background jobs for whatever
+waits on an answer (connecting, creating, joining, a table's status), and the standings of every table
+this player sits at, kept fresh in the background. A job's outcome is handed to the frame that asks for
+it (`update`); no frame ever waits on the network. A table sat at with no session to show it (a new
+table's code screen gone, a seat taken at a table still waiting) is left: a person is "here" only at the
+table on screen (issues 31, 44)."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from cribtiles.online.client import Link, NotConnected, Refused, check_url
+from cribtiles.online.client import Link, NotConnected, Refused, ServerLinks, check_url
 from cribtiles.rules.errors import IllegalMove
 
 from .services import WATCHING, HeldSeat, Lookout, OnlineServices, SessionMaker
@@ -100,7 +101,7 @@ class Lobby:
         self.make = services.sessions or make
         self.take = take
         self.jobs = Jobs()
-        self._links: dict[str, Link] = {}
+        self._links: dict[str, ServerLinks] = {}
         self._lock = threading.Lock()
         self._lookout: Lookout | None = None
         self._starting = False  # a look-out is being started
@@ -110,14 +111,14 @@ class Lobby:
 
     # --- run in a job's thread ---
 
-    def link(self, url: str, wait: float = CONNECT_WAIT) -> Link:
-        """The link to `url`, connected (within `wait` seconds); NotConnected in words when the server
-        cannot be reached."""
+    def link(self, url: str, wait: float = CONNECT_WAIT) -> ServerLinks:
+        """The links to `url`, the server's own connected (within `wait` seconds); NotConnected in words
+        when the server cannot be reached."""
         url = check_url(url)
         with self._lock:
             link = self._links.get(url)
             if link is None:
-                link = self._links[url] = Link(url)
+                link = self._links[url] = ServerLinks(url)
         end = time.monotonic() + wait
         while not link.wait_connected(0.1):
             never = link.connects == 0
@@ -152,6 +153,11 @@ class Lobby:
         link.sit(held.code, held.token)
         return held
 
+    def table(self, url: str, code: str, wait: float = CONNECT_WAIT) -> Link:
+        """The link of the table `code` at `url` (at `URL/t/CODE`), connected within `wait` seconds;
+        NotConnected in words when it cannot be."""
+        return self.link(url, wait).table(code, wait)
+
     def abort(self, held: HeldSeat) -> None:
         """End `held`'s table before its first move (with the host token, or from the seat); refused in
         the server's words once a move is made."""
@@ -166,8 +172,7 @@ class Lobby:
         """This player lets `held`'s table go: off their list, and no more of its states on the link that
         holds the seat (if one does; nothing waits on the network)."""
         self.services.book.remove(held.server, held.code)
-        with self._lock:
-            link = self._links.get(held.server)
+        link = self._opened(held)
         if link is not None and link.seats.pop(held.code, None) is not None:
             with contextlib.suppress(NotConnected):
                 link.send("leave", code=held.code)
@@ -189,10 +194,15 @@ class Lobby:
     def let_go(self, held: HeldSeat) -> None:
         """Leave `held`'s table unless a session shows it now (its seat stays this player's): sat at by a
         code screen gone, or by a join whose table could not be opened (issue 44, defect 5)."""
-        with self._lock:
-            link = self._links.get(held.server)
+        link = self._opened(held)
         if link is not None and held.code not in link.holders and link.holds(held.code):
             link.step_away(held.code)
+
+    def _opened(self, held: HeldSeat) -> Link | None:
+        """The link of `held`'s table if one is open (none is opened: nothing waits on the network)."""
+        with self._lock:
+            links = self._links.get(held.server)
+        return None if links is None else links.opened(held.code)
 
     def open_tables(self, url: str) -> list[dict[str, Any]]:
         """The tables anyone may join at `url` that have a seat open, the newest first."""
@@ -210,7 +220,7 @@ class Lobby:
         seat, and comes back to it by itself), then played; `said` hears why not, in words."""
 
         def work() -> Any:
-            link = self.link(held.server)
+            link = self.table(held.server, held.code)
             link.sit(held.code, held.token)
             return self.make(link, held.code, held.seat, held.game)
 
@@ -228,10 +238,10 @@ class Lobby:
         listed in Your online games, to watch again; `said` hears why not, in words."""
 
         def work() -> tuple[Any, HeldSeat]:
-            link = self.link(url)
-            table = link.request("status", code=code.strip())["table"]
-            watched = HeldSeat(link.url, normal_code(code), WATCHING, "", str(table.get("game") or "tiles"))
-            return self.make(link, watched.code, None, watched.game), watched
+            links = self.link(url)
+            table = links.request("status", code=code.strip())["table"]
+            watched = HeldSeat(links.url, normal_code(code), WATCHING, "", str(table.get("game") or "tiles"))
+            return self.make(self.table(url, watched.code), watched.code, None, watched.game), watched
 
         def done(outcome: Outcome[tuple[Any, HeldSeat]]) -> None:
             if outcome.value is None:
