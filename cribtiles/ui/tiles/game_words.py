@@ -64,8 +64,6 @@ def round_words(match: PublicMatch, you: int | None) -> str:
     return f"Round {match.round} of {match.options.rounds}. Running totals: {totals}."
 
 
-
-
 def clock_words(seconds: float | None) -> str:
     """What the turn timer has left, as a clock ("" with no timer).
 
