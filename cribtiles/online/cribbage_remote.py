@@ -172,7 +172,7 @@ class RemoteCribbageSession(RemoteCore):
     """A `CribbageDriver` over `link` for `seat` at the table `code` (None: a spectator, who sees every
     move as it comes and makes none): the scene sees only what the server sent this seat. The seat's
     moves are sent with the table's ply; the other seats' arrive as states, held until the scene lands
-    them one at a time (`ready`, `land`). Its crib cards may be laid before the others' (the server
+    them one at a time (`poll`, `land`). Its crib cards may be laid before the others' (the server
     keeps them until the game comes to this seat). `keeper` takes the finished game into this player's
     history, with its record to replay it from."""
 
@@ -479,17 +479,13 @@ class RemoteCribbageSession(RemoteCore):
         story = before.public.story[-made:]
         return tuple(_as_move(m, before.view.discards if m.player == self.seat else ()) for m in story)
 
-    def ready(self) -> bool:
-        """Another seat's move has come (what it is stays behind the session until it lands)."""
-        self._pump()
-        if self._now.public is not None and self._others(self._now.public.to_move):
-            self._asked = self._now.moves
-        return bool(self._held)
-
     def poll(self) -> Move | None:
         """Another seat's move once it has come, as the table tells it (another's crib cards are a discard
         of no cards: they are not this seat's to know); `land` makes it."""
-        if not self.ready():
+        self._pump()
+        if self._now.public is not None and self._others(self._now.public.to_move):
+            self._asked = self._now.moves
+        if not self._held:
             return None
         coming = next((h for h in self._held if h.moves > self._now.moves), None)
         if coming is None or coming.public is None or not coming.public.story:
