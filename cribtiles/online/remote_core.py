@@ -163,8 +163,8 @@ class RemoteCore(SeatOnline, Generic[S, A, R]):
         return None
 
     def poll(self) -> A | None:
-        """Another seat's move once it has come (or one the table made for this seat), not made here yet:
-        `land` makes it."""
+        """The move the first state waiting brings, once it has come (the states before it that make no
+        move shown meanwhile), announced: not made here yet, `land` makes it."""
         head = self._settle()
         if head is None:
             return None
