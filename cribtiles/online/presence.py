@@ -7,6 +7,36 @@ from __future__ import annotations
 from cribtiles.table.chat import chat_text
 
 
+def away_words(seconds: float | None) -> str:
+    """How long a player has been away from a table online, short enough for a name plate ("" when here).
+
+    >>> away_words(None), away_words(20), away_words(185), away_words(7300), away_words(3 * 86400)
+    ('', 'away', 'away 3 min', 'away 2 h', 'away 3 days')
+    """
+    if seconds is None:
+        return ""
+    if seconds < 60:
+        return "away"
+    if seconds < 3600:
+        return f"away {int(seconds // 60)} min"
+    if seconds < 86400:
+        return f"away {int(seconds // 3600)} h"
+    days = int(seconds // 86400)
+    return f"away {days} day{'s' if days != 1 else ''}"
+
+
+def seat_words(told: object, away: float | None) -> tuple[str, ...]:
+    """What a table online says of a seat beside its name, in a few words each, as both games' scenes
+    show them (`GameSession.about`), from the seat as the server told it (`state.seats[i]`) and the
+    seconds its person has been away by now: how long they have been away. A new thing the server tells
+    of a seat is said here, once for both games.
+
+    >>> seat_words({"kind": "person", "present": True}, None), seat_words({"kind": "person"}, 185)
+    ((), ('away 3 min',))
+    """
+    return tuple(w for w in (away_words(away),) if w)
+
+
 class Presence:
     """The seats' comings and goings for the player at `seat` (None: a spectator), told once each."""
 

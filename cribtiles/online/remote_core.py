@@ -21,7 +21,7 @@ from cribtiles.table.seats import Seat
 
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected
 from .ending import SeatOnline, TableEnding
-from .presence import Presence
+from .presence import Presence, seat_words
 from .taking_back import ended_words, waiting
 
 #: Seconds a session waits for its table's state, asked for when it is made.
@@ -279,6 +279,11 @@ class RemoteCore(SeatOnline, Generic[S, A, R]):
         if told.get("present") or told.get("away") is None:
             return None
         return float(told["away"]) + max(0.0, self.clock() - self._seats_at)
+
+    def about(self, seat: int) -> tuple[str, ...]:
+        """What the table says of `seat` beside its name (`presence.seat_words`)."""
+        told = self._seats_told[seat] if 0 <= seat < len(self._seats_told) else None
+        return seat_words(told, self.away(seat))
 
     def _check_mine(self, seat: int) -> None:
         if self.seat is None:

@@ -78,6 +78,9 @@ class AtOneWindow:
     def away(self, seat: int) -> float | None:
         return None
 
+    def about(self, seat: int) -> tuple[str, ...]:
+        return ()
+
     @property
     def chat_allowed(self) -> bool:
         return False

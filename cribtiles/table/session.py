@@ -84,6 +84,11 @@ class GameSession(Protocol[V_co, A_contra, A_co, R_co]):
 
     def here(self, present: bool) -> None: ...
 
+    def about(self, seat: int) -> tuple[str, ...]:
+        """What the table says of `seat` beside its name, a few words each (online: "away 3 min"); nothing
+        at a table of this window."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -156,11 +161,6 @@ class Session(TableEnds, GameSession[PlayerView, Move, Move, TurnRecord], Protoc
     def coach_allowed(self) -> bool:
         """The coach (hints, the review) may help at this table: always at one of this process; online,
         where its creator allowed it. (Taking back a turn is not the coach's: online the others agree.)"""
-        ...
-
-    def away(self, seat: int) -> float | None:
-        """Seconds the person at `seat` has been away from the table (None: here, or a bot; a table of
-        this process has nobody away)."""
         ...
 
     @property

@@ -24,7 +24,7 @@ from cribtiles.table.tiles.table import Table
 TileSession = GameSession[PlayerView, Move, Move, TurnRecord]
 CribSession = GameSession[CribbageView, CribbageMove, CribbageMove, PublicMove | None]
 
-#: The game-neutral verbs, as the issue names them.
+#: The game-neutral verbs, as the issue names them, and `about` (what the table says of a seat beside its name).
 VERBS = {
     "seats",
     "mine",
@@ -43,6 +43,7 @@ VERBS = {
     "chat_lines",
     "where",
     "here",
+    "about",
     "close",
 }
 

@@ -187,8 +187,8 @@ class WireSession(EndsAtOneWindow):
 
     coach_allowed = plays_again = True  # as at a table of this process: nobody away, no turn timer
 
-    def away(self, seat: int) -> float | None:
-        return None
+    def about(self, seat: int) -> tuple[str, ...]:
+        return ()
 
     chat_allowed = False  # nobody elsewhere to write to
     chat_lines = ()

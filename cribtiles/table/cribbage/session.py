@@ -198,10 +198,6 @@ class CribbageDriver(TableEnds, GameSession[CribbageView, Move, Move, PublicMove
         connection lost and back, who went away, the lines said, "Name: text")."""
         ...
 
-    def away(self, seat: int) -> float | None:
-        """Seconds the person at `seat` has been away from the table (None: here, or a bot)."""
-        ...
-
     @property
     def chat_allowed(self) -> bool:
         """Lines may be said at this table (online only: at one window there is no one elsewhere)."""

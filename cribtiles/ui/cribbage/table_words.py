@@ -13,7 +13,7 @@ from ..again import resign_question
 from ..chat import CHAT_KEYS
 from ..geometry import contains
 from ..paint import CREAM, DIM, GOLD
-from ..tiles.game_words import away_words, stand_in_words
+from ..tiles.game_words import stand_in_words
 from .paint import InfoLine, SeatView, line_rects
 from .table_calls import Calls
 from .table_cards import Cards
@@ -80,9 +80,8 @@ class Words:
         """Another player's seat: their name, whether they deal (and are your partner), their cards left."""
         stage = self.stage
         pub = stage.pub
-        away = away_words(stage.session.away(player))  # a person online who left the table
         partner = not stage.watching and pub.partner(stage.person) == player  # a spectator has no partner
-        about = ([away] if away else []) + (["partner"] if partner else [])
+        about = [*stage.session.about(player)] + (["partner"] if partner else [])  # online: "away 3 min"
         about += ["the dealer"] if dealer == player else []
         if stage.mode is not Mode.SHOW:
             left = pub.hand_sizes[player]

@@ -44,7 +44,7 @@ from .game_seats import SeatShown
 from .game_turn import commit, fly_in
 from .game_turns import TurnList
 from .game_undo import can_undo, undo_question, undo_shown, went_back
-from .game_words import away_words, clock_words, draw_words, sentence
+from .game_words import clock_words, draw_words, sentence
 from .preview import Preview, preview
 from .snapshot import Buttons, TableSnapshot
 from .table import TableView, chat_history, chat_text_size
@@ -386,7 +386,7 @@ class GameScene:
             peg_totals=self.peg_totals,
             opening=self.draw_words() if len(self.state.turns) < self.state.players else "",
             you=self.you,
-            away=tuple(away_words(self.session.away(p)) for p in range(self.state.players)),
+            away=tuple(" · ".join(self.session.about(p)) for p in range(self.state.players)),
             clock="" if self.state.is_over else clock_words(self.session.time_left()),
             plays_again=self.session.plays_again,
             watching=self.session.spectator,

@@ -64,22 +64,6 @@ def round_words(match: PublicMatch, you: int | None) -> str:
     return f"Round {match.round} of {match.options.rounds}. Running totals: {totals}."
 
 
-def away_words(seconds: float | None) -> str:
-    """How long a player has been away from a table online, short enough for a name plate ("" when here).
-
-    >>> away_words(None), away_words(20), away_words(185), away_words(7300), away_words(3 * 86400)
-    ('', 'away', 'away 3 min', 'away 2 h', 'away 3 days')
-    """
-    if seconds is None:
-        return ""
-    if seconds < 60:
-        return "away"
-    if seconds < 3600:
-        return f"away {int(seconds // 60)} min"
-    if seconds < 86400:
-        return f"away {int(seconds // 3600)} h"
-    days = int(seconds // 86400)
-    return f"away {days} day{'s' if days != 1 else ''}"
 
 
 def clock_words(seconds: float | None) -> str:

@@ -235,8 +235,8 @@ class WireSession(EndsAtOneWindow):
     def incidents(self) -> tuple[str, ...]:
         return tuple(self._send("incidents")["incidents"])
 
-    def away(self, seat: int) -> float | None:
-        return None
+    def about(self, seat: int) -> tuple[str, ...]:
+        return ()
 
     @property
     def chat_allowed(self) -> bool:
