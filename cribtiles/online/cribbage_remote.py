@@ -2,14 +2,16 @@
 cribbage scene's driver over a `Link` (the other seats' moves are said to be ready, then landed one at a
 time, as bots' are at one window; a spectator sees each move as it comes), and `bot_move`, a bot's move
 from what its seat is sent (issue 31). Two, three or four seats, and crib cards laid before the others'
-(issue 44). What both games' sessions do alike is `RemoteCore`'s; this is how cribbage's states are
-read and shown (issue 45)."""
+(issue 44). What both games' sessions do alike is `RemoteCore`'s, the states waiting to be shown among
+it; this is cribbage's decoder: how its states are read and shown, its moves announced and told, its acts
+sent (issue 45)."""
 
 from __future__ import annotations
 
 import logging
 import random
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Protocol
@@ -28,8 +30,8 @@ from cribtiles.table.session import UndoAsked
 
 from .botclient import SeatPlay
 from .client import ARRIVAL, Link, NotConnected, Refused
-from .remote_core import FIRST_STATE_WAIT, WATCHING_WORDS, RemoteCore
-from .taking_back import ONE_AT_A_TIME, asked, ended_words, why_not_asked
+from .remote_core import FIRST_STATE_WAIT, MOVE, QUIET, WATCHING_WORDS, RemoteCore
+from .taking_back import ONE_AT_A_TIME, asked, why_not_asked
 
 #: How often crib cards are sent again when another seat's move came first: they are this seat's own, so
 #: nothing another did changes them (each try is answered: the server is never waited for in vain).
@@ -146,8 +148,8 @@ def _sentence(text: str) -> str:
 class Seen:
     """One state the server sent this seat, read once: the public game, the seat's view, its calls."""
 
-    def __init__(self, state: dict[str, Any], order: int = 0) -> None:
-        self.state = state
+    def __init__(self, data: dict[str, Any], order: int = 0) -> None:
+        state = self.data = data
         self.ply: int = state["ply"]  # the table's (every change), by which an act is judged
         self.order = order  # its place among the messages the link read (`ARRIVAL`)
         self.public: CribbagePublic | None = None
@@ -168,11 +170,11 @@ class Seen:
         return -1 if self.public is None else self.public.ply
 
 
-class RemoteCribbageSession(RemoteCore):
+class RemoteCribbageSession(RemoteCore[Seen, Move, PublicMove]):
     """A `CribbageDriver` over `link` for `seat` at the table `code` (None: a spectator, who sees every
     move as it comes and makes none): the scene sees only what the server sent this seat. The seat's
     moves are sent with the table's ply; the other seats' arrive as states, held until the scene lands
-    them one at a time (`ready`, `land`). Its crib cards may be laid before the others' (the server
+    them one at a time (`poll`, `land`). Its crib cards may be laid before the others' (the server
     keeps them until the game comes to this seat). `keeper` takes the finished game into this player's
     history, with its record to replay it from."""
 
@@ -189,19 +191,18 @@ class RemoteCribbageSession(RemoteCore):
         """`forget` drops the table from this player's list when it is left (`leave`)."""
         super().__init__(link, code, seat, forget, clock)
         self.keeper = keeper
-        self._held: list[Seen] = []  # the other's moves, not landed yet
         self._pending: list[PublicMove] = []
         self._quiet = False  # a state came with no move (a resignation, who is here): the scene asks again
         self._asked: int | None = None  # the move at which the other's was first asked for
         try:
-            self._now = Seen(state) if state is not None else self._first_state()
-            self._end.heard(self._now.state)  # how the table stands: none of it is news
-            if self._now.public is None:
-                raise IllegalMove(_not_begun(self._now.state))
+            self._shown = Seen(state) if state is not None else self._first_state()
+            self._end.heard(self._shown.data)  # how the table stands: none of it is news
+            if self._shown.public is None:
+                raise IllegalMove(_not_begun(self._shown.data))
         except (IllegalMove, NotConnected):
             link.unlisten(code, self._box)
             raise
-        self._seats_told = list(self._now.state.get("seats") or [])  # who is here, as last told
+        self._seats_told = list(self._shown.data.get("seats") or [])  # who is here, as last told
         self._presence.heard(self._seats_told)
         self._seats_at = self.clock()
         self._pump()
@@ -227,59 +228,44 @@ class RemoteCribbageSession(RemoteCore):
         if found is None:
             raise NotConnected("the server sent no state of the table")
         if found.public is None:
-            raise IllegalMove(_not_begun(found.state))
+            raise IllegalMove(_not_begun(found.data))
         return found
 
     # --- what the server sent ---
 
-    def _last(self) -> Seen:
-        return self._held[-1] if self._held else self._now
-
     def _heard_state(self, data: dict[str, Any], order: int) -> None:
-        """A state of the other's move is held for `land`; any other is the table now (your move made for
+        """A state of the other's move waits for `land`; any other is the table now (your move made for
         you, who is here, the end)."""
         self._receive(Seen(data, order))
 
-    def _shown_data(self) -> dict[str, Any]:
-        return self._now.state
-
-    def _newest_data(self) -> dict[str, Any]:
-        return self._last().state
-
     def _let_go(self) -> None:
-        self._held.clear()
+        super()._let_go()
         self._pending.clear()
 
     def _receive(self, seen: Seen) -> None:
         if seen.ply >= self._last().ply:
-            self._seats_news(seen.state.get("seats"))
-            self._heard_end(seen.state)
-            self._undo_news(seen)
+            self._seats_news(seen.data.get("seats"))
+            self._heard_end(seen.data)
+            self._undo_news(self._last().data, seen.data, seen.public.names if seen.public is not None else ())
         last = self._last()
         if seen.ply < last.ply or seen.order < last.order or seen.public is None:
             return  # older than what this seat holds (pushed before an answer already taken)
         if seen.undos > last.undos:  # moves taken back: the table as it stands again, nothing on its way
-            self._held, self._pending, self._asked, self._now = [], [], None, seen
+            self._queue.clear()
+            self._pending, self._asked, self._shown = [], None, seen
             self._quiet = True
             return
         if seen.moves <= last.moves:  # no move: who is here, a chat, a resignation; the same game
-            if self._held:
-                self._held[-1] = seen
+            if self._queue:
+                self._queue[-1] = seen
             else:
-                self._now, self._quiet = seen, True
+                self._shown, self._quiet = seen, True
             return
         assert last.public is not None
         if self._others(last.public.to_move):
-            self._held.append(seen)
+            self._queue.append(seen)
         else:
             self._adopt(seen)
-
-    def _undo_news(self, seen: Seen) -> None:
-        """How a request to take back a move ended, told in words (once: in the state that ended it)."""
-        names = seen.public.names if seen.public is not None else ()
-        words = ended_words(self._last().state.get("undo"), seen.state.get("undo"), names, self.seat)
-        if words:
-            self._told.append(words)
 
     def _others(self, seat: int | None) -> bool:
         """`seat` is another's (not this one's, and the game not over), at a table played from a seat (a
@@ -289,8 +275,8 @@ class RemoteCribbageSession(RemoteCore):
     def _adopt(self, seen: Seen) -> list[PublicMove]:
         """`seen` is the table now: the moves made since, as its story tells them, are to be told (the
         others' held before it among them: this seat's crib cards laid early came after them)."""
-        before, self._now = self._now, seen
-        self._held = [h for h in self._held if h.ply > seen.ply]
+        before, self._shown = self._shown, seen
+        self._queue = deque(h for h in self._queue if h.ply > seen.ply)
         assert seen.public is not None
         made = max(0, seen.moves - before.moves)
         told = list(seen.public.story[-made:]) if made else []
@@ -302,8 +288,8 @@ class RemoteCribbageSession(RemoteCore):
     def public(self) -> CribbagePublic:
         """The game as both seats see it (the other's move shown once landed)."""
         self._pump()
-        assert self._now.public is not None
-        return self._now.public
+        assert self._shown.public is not None
+        return self._shown.public
 
     @property
     def to_move(self) -> int | None:
@@ -315,18 +301,18 @@ class RemoteCribbageSession(RemoteCore):
 
     @property
     def thinking(self) -> bool:
-        return self._others(self.public().to_move) and self._asked == self._now.moves
+        return self._others(self.public().to_move) and self._asked == self._shown.moves
 
     def view(self, seat: int) -> CribbageView:
         if self.seat is None:  # a spectator: the felt from the first seat's side, no hand
             return watcher_view(self.public())
         self._check_mine(seat)
-        assert self._now.view is not None
-        return self._now.view
+        assert self._shown.view is not None
+        return self._shown.view
 
     def call_open(self, seat: int) -> Claim | None:
         """The other's score said aloud that `seat` may call now (the server says whether it may)."""
-        if seat != self.seat or not self._now.may_call:
+        if seat != self.seat or not self._shown.may_call:
             return None
         return self.public().claim
 
@@ -334,7 +320,7 @@ class RemoteCribbageSession(RemoteCore):
         if self.seat is None:
             return ()
         self._check_mine(seat)
-        return self._now.after
+        return self._shown.after
 
     def why_not(self, seat: int, move: Move) -> str:
         """Why `seat` may not make `move` now, in words ("" when it may; the server judges it again)."""
@@ -348,16 +334,16 @@ class RemoteCribbageSession(RemoteCore):
         early = self._early(move)
         if early is not None:
             return early
-        if public.to_move != seat or self._held:
+        if public.to_move != seat or self._queue:
             return "It is not your turn."
         view = self.view(seat)
         if move in view.legal:
             return ""
-        lets_stand = self._now.may_call and not isinstance(move, Muggins)
-        if lets_stand and not self._now.after:
+        lets_stand = self._shown.may_call and not isinstance(move, Muggins)
+        if lets_stand and not self._shown.after:
             assert public.claim is not None
             return _sentence(f"wait: {self._named(public.claim.counter)} is to play")
-        if lets_stand and move in self._now.after:
+        if lets_stand and move in self._shown.after:
             return ""
         state = stand_in_state(view)
         if lets_stand:
@@ -400,7 +386,7 @@ class RemoteCribbageSession(RemoteCore):
             told = self._adopt(self._sent(action, early=True))
             return next((m for m in reversed(told) if m.player == seat), None)
         seen = self._sent(action, early=False)
-        told = self._adopt(seen) if seen.moves > self._now.moves else []
+        told = self._adopt(seen) if seen.moves > self._shown.moves else []
         if not told:
             raise CribbageError("the server took the move but told no move made")
         return told[-1]
@@ -410,7 +396,7 @@ class RemoteCribbageSession(RemoteCore):
         Crib cards laid `early` are sent again on the newest ply when another's move came first: they are
         this seat's own, so nothing another did changes them."""
         for _ in range(DISCARD_TRIES if early else 1):
-            ply = (self._last() if early else self._now).ply
+            ply = (self._last() if early else self._shown).ply
             try:
                 answer: dict[str, Any] = self.link.request("act", code=self.code, ply=ply, move=str(action))
                 return Seen(dict(answer["state"]), int(answer.get(ARRIVAL, 0)))
@@ -431,12 +417,12 @@ class RemoteCribbageSession(RemoteCore):
         """The moves taken back at the table so far (the server counts them): one more, and the scene goes
         back with the table."""
         self._pump()
-        return self._now.undos
+        return self._shown.undos
 
     def can_undo(self, seat: int) -> bool:
         """`seat` may ask to take back its last decision now, as the newest state heard says (the others'
         moves on their way to the screen among them: a reply that showed a card makes it too late)."""
-        return seat == self.seat and bool(self._last().state.get("can_undo"))
+        return seat == self.seat and bool(self._last().data.get("can_undo"))
 
     @property
     def pending_undo(self) -> UndoAsked | None:
@@ -444,10 +430,10 @@ class RemoteCribbageSession(RemoteCore):
         once the moves it would take back are on the screen (a card on its way is seen before it is asked
         back)."""
         self._pump()
-        newest = asked(self._last().state)
+        newest = asked(self._last().data)
         if newest is None or newest.asker == self.seat:
             return newest
-        return asked(self._now.state)
+        return asked(self._shown.data)
 
     def undo(self, seat: int) -> tuple[Move, ...]:
         """Ask the table to take back `seat`'s last decision (of the table as it stands: the others' moves
@@ -457,7 +443,7 @@ class RemoteCribbageSession(RemoteCore):
         self._check_mine(seat)
         self._pump()
         before = self._last()
-        why = ONE_AT_A_TIME if self.pending_undo is not None else why_not_asked(before.state, seat, NOT_NOW_WORDS)
+        why = ONE_AT_A_TIME if self.pending_undo is not None else why_not_asked(before.data, seat, NOT_NOW_WORDS)
         if why:
             raise IllegalMove(why)
         try:
@@ -466,9 +452,9 @@ class RemoteCribbageSession(RemoteCore):
             self._pump()  # what came first is shown by now
             raise
         self._took(answer)
-        if self._now.undos <= before.undos:
+        if self._shown.undos <= before.undos:
             return ()
-        return self._taken(before, self._now)
+        return self._taken(before, self._shown)
 
     def _taken(self, before: Seen, after: Seen) -> tuple[Move, ...]:
         """The moves taken back between `before` and `after`, as this seat knew them."""
@@ -479,34 +465,30 @@ class RemoteCribbageSession(RemoteCore):
         story = before.public.story[-made:]
         return tuple(_as_move(m, before.view.discards if m.player == self.seat else ()) for m in story)
 
-    def ready(self) -> bool:
-        """Another seat's move has come (what it is stays behind the session until it lands)."""
-        self._pump()
-        if self._now.public is not None and self._others(self._now.public.to_move):
-            self._asked = self._now.moves
-        return bool(self._held)
-
     def poll(self) -> Move | None:
         """Another seat's move once it has come, as the table tells it (another's crib cards are a discard
-        of no cards: they are not this seat's to know); `land` makes it."""
-        if not self.ready():
-            return None
-        coming = next((h for h in self._held if h.moves > self._now.moves), None)
-        if coming is None or coming.public is None or not coming.public.story:
-            return None
-        return _as_move(coming.public.story[-1], ())
-
-    def land(self) -> PublicMove:
-        """Another seat's move, the next that came, made here."""
+        of no cards: they are not this seat's to know); `land` makes it. Asked while another is to move,
+        the session is `thinking` until the game moves on."""
         self._pump()
-        if not self._held:
-            raise IllegalMove("no move is on its way")
-        told = self._adopt(self._held.pop(0))
-        while self._held and not told:
-            told = self._adopt(self._held.pop(0))
-        if not told:
-            raise IllegalMove("the move that came told nothing")
-        return told[-1]
+        if self._shown.public is not None and self._others(self._shown.public.to_move):
+            self._asked = self._shown.moves
+        return super().poll()
+
+    def _kind(self, seen: Seen) -> str:
+        """Only the others' moves wait (`_receive` takes any other state as it comes): `MOVE` while one
+        brings more moves than the game shown, else `QUIET`."""
+        return MOVE if seen.moves > self._shown.moves else QUIET
+
+    def _show(self, seen: Seen) -> None:
+        self._adopt(seen)
+
+    def _announced(self, seen: Seen) -> Move:
+        assert seen.public is not None
+        return _as_move(seen.public.story[-1], ())
+
+    def _made(self, before: Seen, seen: Seen) -> PublicMove:
+        assert seen.public is not None
+        return seen.public.story[-1]
 
     def take_pending(self) -> list[PublicMove]:
         """Every move made since last asked (yours and the other's landed), to be told and pegged."""
@@ -521,7 +503,7 @@ class RemoteCribbageSession(RemoteCore):
 
     def record(self) -> str | None:
         """The whole game as its save (every hand, the seed), once it is over: None before."""
-        record = self._now.state.get("record")
+        record = self._shown.data.get("record")
         return record if isinstance(record, str) else None
 
     def finished_table(self) -> CribbageTable | None:

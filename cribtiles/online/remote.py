@@ -1,13 +1,12 @@
 """`RemoteSession`: the tile game at an online table, as a `Session` for one seat (or a spectator). What it
 knows came over the `Link` as that seat's states; the others' moves wait in order until the window shows
 them (`poll` then `land`), and every act goes to the server with the ply it was made on (issue 31). What
-both games' sessions do alike is `RemoteCore`'s; this is how the tile game's states are read and shown
-(issue 45)."""
+both games' sessions do alike is `RemoteCore`'s, the states waiting to be shown among it; this is the tile
+game's decoder: how its states are read and shown, its moves announced and told (issue 45)."""
 
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
@@ -26,8 +25,8 @@ from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.table import Table
 
 from .client import ARRIVAL, Link, NotConnected, Refused
-from .remote_core import FIRST_STATE_WAIT, RemoteCore, plain
-from .taking_back import asked, ended_words, why_not_asked
+from .remote_core import FIRST_STATE_WAIT, MOVE, OLD, QUIET, RemoteCore, plain
+from .taking_back import asked, why_not_asked
 
 AGAIN_WORDS = (
     "a game at an online table is not played again from here: make a new table (or join one) from Online "
@@ -82,7 +81,7 @@ def items_json(items: Sequence[Item]) -> list[dict[str, Any]]:
     return [{"what": i.what, "squares": sorted(str(s) for s in i.squares), "points": i.points} for i in items]
 
 
-class RemoteSession(RemoteCore):
+class RemoteSession(RemoteCore[Told, Move, TurnRecord]):
     """A `Session` for `seat` (None: a spectator) at the online table `code`, over `link`, which already
     holds the seat (`link.sit`). `keeper` takes the finished game into this player's history."""
 
@@ -99,7 +98,6 @@ class RemoteSession(RemoteCore):
         """`forget` drops the table from this player's list when it is left (`leave`)."""
         super().__init__(link, code, seat, forget, clock)
         self.keeper = keeper
-        self._queue: deque[Told] = deque()  # states arrived, not shown yet, oldest first
         self._latest: dict[str, Any] | None = None  # the newest state's fields (the timer, a request)
         self._latest_order = 0  # the place of `_latest` among the messages the link read
         self._offset: float | None = None  # the server's clock less this one's, once seen
@@ -145,9 +143,6 @@ class RemoteSession(RemoteCore):
         """A state arrived: queued, in order, to be shown."""
         self._arrived(data, self.clock(), order)
 
-    def _shown_data(self) -> dict[str, Any]:
-        return self._shown.data
-
     def _newest_data(self) -> dict[str, Any]:
         return self._latest or self.data
 
@@ -167,36 +162,21 @@ class RemoteSession(RemoteCore):
             self._queue.append(told)
 
     def _kind(self, told: Told) -> str:
-        """How a state stands to the one shown: "old", "quiet" (no turn made or taken back: seats, a Joker
-        call), "turn" (moves made), "back" (turns taken back) or "round" (a new round)."""
+        """How a state stands to the one shown: `OLD`, `QUIET` (no turn made or taken back: seats, a Joker
+        call), `MOVE` (moves made), "back" (turns taken back) or "round" (a new round)."""
         shown = self._shown
         if told.ply < shown.ply or told.order < shown.order:
-            return "old"
+            return OLD
         if told.rounds_done != shown.rounds_done:
-            return "round" if told.rounds_done > shown.rounds_done else "old"
+            return "round" if told.rounds_done > shown.rounds_done else OLD
         if told.turns > shown.turns:
-            return "turn"
-        return "back" if told.turns < shown.turns else "quiet"
-
-    def _settle(self) -> Told | None:
-        """Show at once every state that makes no move, up to the first that does (returned, still
-        queued), or None."""
-        self._pump()
-        while self._queue:
-            head = self._queue[0]
-            kind = self._kind(head)
-            if kind == "old":
-                self._queue.popleft()
-            elif kind == "quiet":
-                self._show(self._queue.popleft())
-            else:
-                return head
-        return None
+            return MOVE
+        return "back" if told.turns < shown.turns else QUIET
 
     def _show(self, told: Told) -> None:
         if told.rounds_done != self._shown.rounds_done:
             self._hints_at_least = 0
-        self._undo_news(self._shown.data.get("undo"), told.data.get("undo"))
+        self._undo_news(self._shown.data, told.data, [s.name for s in self.seats])
         self._shown = told
         self._history = self._records(told)
 
@@ -206,12 +186,6 @@ class RemoteSession(RemoteCore):
         if claimed and records and records[-1].player == self.seat and records[-1].is_play:
             records = (*records[:-1], replace(records[-1], claimed=claimed))
         return records
-
-    def _undo_news(self, before: object, after: object) -> None:
-        """How a request to take back a move ended, told in words (once: in the state that ended it)."""
-        words = ended_words(before, after, [s.name for s in self.seats], self.seat)
-        if words:
-            self._told.append(words)
 
     def _answered(self, answer: dict[str, Any]) -> None:
         """The state the server answered an act with: shown, and what queued before it dropped."""
@@ -355,35 +329,25 @@ class RemoteSession(RemoteCore):
 
     # --- what the table does by itself ---
 
-    def poll(self) -> Move | None:
-        head = self._settle()
-        if head is None:
-            return None
-        kind = self._kind(head)
-        if kind == "back":  # another seat took back turns: shown as it stands again
-            self._queue.popleft()
-            taken = self._shown.turns - head.turns
-            self._show(head)
-            if (head.data.get("undo") or {}).get("ended") != "made":  # else told as the request ended
-                self._told.append(f"{taken} turn{'s' if taken != 1 else ''} taken back at the table.")
-            return None
-        if kind == "round" and not self.is_over:  # states missed while away: the table is in a later round
-            self._queue.popleft()
-            self._show(head)
-            self._told.append(f"The table went on to round {self.match.round} meanwhile.")
-            return None
-        if kind != "turn":  # a new round waits until this window goes on to it (`next_round`)
-            return None
-        return head.match.game.turns[self._shown.turns].move
+    def _announced(self, told: Told) -> Move:
+        return told.match.game.turns[self._shown.turns].move
 
-    def land(self) -> TurnRecord:
-        head = self._settle()
-        if head is None or self._kind(head) != "turn":
-            raise IllegalMove("no move is on its way")
-        n = self._shown.turns
-        self._queue.popleft()
-        self._show(head)
-        return self._history[n]
+    def _made(self, before: Told, told: Told) -> TurnRecord:
+        return self._history[before.turns]
+
+    def _went_on(self, told: Told, kind: str) -> None:
+        """Turns taken back by another seat, or states missed while away (the table in a later round):
+        shown as the table stands; a new round waits until this window goes on to it (`next_round`)."""
+        if kind == "back":
+            self._queue.popleft()
+            taken = self._shown.turns - told.turns
+            self._show(told)
+            if (told.data.get("undo") or {}).get("ended") != "made":  # else told as the request ended
+                self._told.append(f"{taken} turn{'s' if taken != 1 else ''} taken back at the table.")
+        elif kind == "round" and not self.is_over:
+            self._queue.popleft()
+            self._show(told)
+            self._told.append(f"The table went on to round {self.match.round} meanwhile.")
 
     def next_round(self) -> None:
         if not self.is_over or self.match.is_over:

@@ -1,16 +1,19 @@
 """`RemoteCore`: what a seat's session at an online table does alike in both games (issue 45): its
-mailbox on the `Link` and the connection's news, the seats and who is away, the chat, the hints, the
-requests sent in the server's words, taking back a move by agreement, the incidents, and letting the
-table go. Each game's session (`remote.RemoteSession`, `cribbage_remote.RemoteCribbageSession`) adds
-how its states are read (`_heard_state`), which it shows, and its own verbs."""
+mailbox on the `Link` and the connection's news, the states heard waiting behind the one shown until
+the window takes the others' moves (`poll` announces the next, `land` makes it), the seats and who is
+away, the chat, the hints, the requests sent in the server's words, taking back a move by agreement,
+the incidents, and letting the table go. Each game's session (`remote.RemoteSession`,
+`cribbage_remote.RemoteCribbageSession`) is its decoder: how its states are read (`_heard_state`),
+how one waiting stands to the one shown (`_kind`), what it announces and makes, and its own verbs."""
 
 from __future__ import annotations
 
 import contextlib
 import queue
 import time
-from collections.abc import Callable
-from typing import Any
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any, Generic, Protocol, TypeVar
 
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.chat import chat_text
@@ -19,7 +22,7 @@ from cribtiles.table.seats import Seat
 from .client import ARRIVAL, ConnectionWatch, Link, NotConnected
 from .ending import SeatOnline, TableEnding
 from .presence import Presence, seat_words
-from .taking_back import waiting
+from .taking_back import ended_words, waiting
 
 #: Seconds a session waits for its table's state, asked for when it is made.
 FIRST_STATE_WAIT = 10.0
@@ -42,10 +45,37 @@ def seats_of(data: dict[str, Any]) -> tuple[Seat, ...]:
     )
 
 
-class RemoteCore(SeatOnline):
+class Heard(Protocol):
+    """One state the server sent, as a game's session read it: its fields, the table's ply (every
+    change), and its place among the messages the link read (`ARRIVAL`)."""
+
+    @property
+    def data(self) -> dict[str, Any]: ...
+
+    @property
+    def ply(self) -> int: ...
+
+    @property
+    def order(self) -> int: ...
+
+
+S = TypeVar("S", bound=Heard)  # a state heard, as the game reads it
+A = TypeVar("A")  # another seat's move, announced
+R = TypeVar("R")  # a move made, as the game tells it
+
+#: How a state waiting stands to the one shown (`RemoteCore._kind`): older (dropped), changing no move
+#: (shown at once), or bringing another's move (announced, then landed); a game may say more (turns taken
+#: back, a later round), which its `_went_on` shows.
+OLD, QUIET, MOVE = "old", "quiet", "move"
+
+
+class RemoteCore(SeatOnline, Generic[S, A, R]):
     """The game-neutral part of the session of `seat` (None: a spectator) at the online table `code`,
     over `link` (which already holds the seat, `link.sit`); `forget` drops the table from this player's
-    list when it is left, `clock` says when what the server sent arrived."""
+    list when it is left, `clock` says when what the server sent arrived. The state shown is `_shown`
+    (each game's session reads its first); those heard after it wait in `_queue`, oldest first."""
+
+    _shown: S
 
     def __init__(
         self,
@@ -61,6 +91,7 @@ class RemoteCore(SeatOnline):
         self.clock = clock
         self._token = link.seats.get(code) if seat is not None else None  # to come back to the seat
         self._box = link.listen(code)
+        self._queue: deque[S] = deque()  # states heard, not shown yet, oldest first
         self._end = TableEnding(link, code, seat, forget)
         self._watch = ConnectionWatch(link)
         self._presence = Presence(seat)  # who comes and goes, in words
@@ -71,22 +102,93 @@ class RemoteCore(SeatOnline):
         self._finished = False
         self._closed = False
 
-    # --- what each game's session says ---
+    # --- what each game's session says: its decoder ---
 
     def _heard_state(self, data: dict[str, Any], order: int) -> None:
         """A state the server sent (`order`: its place among the messages the link read, `ARRIVAL`)."""
         raise NotImplementedError
 
-    def _shown_data(self) -> dict[str, Any]:
-        """The fields of the state shown."""
+    def _kind(self, heard: S) -> str:
+        """How `heard`, the first state waiting, stands to the one shown: `OLD`, `QUIET`, `MOVE`, or
+        another of the game's own (which `_went_on` shows, or leaves waiting)."""
         raise NotImplementedError
+
+    def _show(self, heard: S) -> None:
+        """`heard` is the state shown now."""
+        raise NotImplementedError
+
+    def _announced(self, heard: S) -> A:
+        """The move `heard` brings, as `poll` announces it (not made yet)."""
+        raise NotImplementedError
+
+    def _made(self, before: S, heard: S) -> R:
+        """The move `heard`, now shown, made after `before`, as `land` tells it."""
+        raise NotImplementedError
+
+    def _went_on(self, heard: S, kind: str) -> None:
+        """The first state waiting is of the game's own `kind` (neither old, quiet nor a move): shown as
+        the game says, or left waiting (by default)."""
 
     def _newest_data(self) -> dict[str, Any]:
         """The fields of the newest state heard (moves on their way to the screen among them)."""
-        raise NotImplementedError
+        return self._last().data
 
     def _let_go(self) -> None:
         """Drop what waits to be shown, as the session closes."""
+        self._queue.clear()
+
+    # --- the states waiting to be shown ---
+
+    def _shown_data(self) -> dict[str, Any]:
+        """The fields of the state shown."""
+        return self._shown.data
+
+    def _last(self) -> S:
+        """The newest state heard: the last waiting, else the one shown."""
+        return self._queue[-1] if self._queue else self._shown
+
+    def _settle(self) -> S | None:
+        """Show at once every state that makes no move, up to the first that does (returned, still
+        waiting), or None."""
+        self._pump()
+        while self._queue:
+            head = self._queue[0]
+            kind = self._kind(head)
+            if kind == OLD:
+                self._queue.popleft()
+            elif kind == QUIET:
+                self._show(self._queue.popleft())
+            else:
+                return head
+        return None
+
+    def poll(self) -> A | None:
+        """The move the first state waiting brings, once it has come (the states before it that make no
+        move shown meanwhile), announced: not made here yet, `land` makes it."""
+        head = self._settle()
+        if head is None:
+            return None
+        kind = self._kind(head)
+        if kind == MOVE:
+            return self._announced(head)
+        self._went_on(head, kind)
+        return None
+
+    def land(self) -> R:
+        """Make the move `poll` announced, the next that came."""
+        head = self._settle()
+        if head is None or self._kind(head) != MOVE:
+            raise IllegalMove("no move is on its way")
+        before = self._shown
+        self._queue.popleft()
+        self._show(head)
+        return self._made(before, head)
+
+    def _undo_news(self, before: dict[str, Any], after: dict[str, Any], names: Sequence[str]) -> None:
+        """How a request to take back a move ended, told in words (once: in the state that ended it)."""
+        words = ended_words(before.get("undo"), after.get("undo"), names, self.seat)
+        if words:
+            self._told.append(words)
 
     # --- the states that arrive ---
 

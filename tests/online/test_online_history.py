@@ -79,7 +79,7 @@ def play_cribbage(sessions: list[RemoteCribbageSession]) -> None:
             if s.to_move == s.seat:
                 s.act(s.seat, choose_card(bot, s.view(s.seat), rng))
                 moved = True
-            elif s.ready():
+            elif s.poll() is not None:
                 s.land()
                 moved = True
         if not moved:

@@ -45,7 +45,7 @@ def test_poll_announces_the_others_move_and_land_makes_it(server: tuple[str, Hal
             state = bot.link.next_message(timeout=0.02)
             if state is not None and state["type"] == "state":
                 bot.step(state["state"])
-            if session.to_move == 0 and not session.ready():
+            if session.to_move == 0 and session.poll() is None:
                 view = session.view(0)
                 if view.phase in (Phase.DISCARD, Phase.PLAY) and view.legal:
                     session.act(0, view.legal[0])

@@ -47,7 +47,7 @@ def until(sessions: list[RemoteCribbageSession], done: Callable[[], bool], told:
     while not done():
         assert time.monotonic() < end, "what was waited for did not happen"
         for session in sessions:
-            if session.ready():
+            if session.poll() is not None:
                 session.land()
             session.take_pending()
             words = session.incidents()

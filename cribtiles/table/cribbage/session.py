@@ -169,14 +169,10 @@ class CribbageDriver(TableEnds, GameSession[CribbageView, Move, Move, PublicMove
         IllegalMove in words."""
         ...
 
-    def ready(self) -> bool:
-        """The bot's move is chosen and may land (what it is stays behind the session: a discard's
-        cards are the crib's)."""
-        ...
-
     def poll(self) -> Move | None:
         """The other seat's move once it is ready (not yet made; online, another's crib cards are a
-        discard of no cards), `land` to make it."""
+        discard of no cards), `land` to make it: the scene asks only whether one is (a discard's cards
+        are the crib's)."""
         ...
 
     def land(self) -> PublicMove: ...
@@ -380,10 +376,6 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
             return None
         self._coming = (table.ply, move)
         return move
-
-    def ready(self) -> bool:
-        """The bot's move is chosen (`poll`), not told."""
-        return self.poll() is not None
 
     def land(self) -> PublicMove:
         """Make the move `poll` announced."""

@@ -49,7 +49,7 @@ class Turns:
             return False  # each count of the show waits for you to go on
         session = stage.session
         asked = session.thinking
-        ready = session.ready()  # asks the bot once, then whether its answer is ready
+        ready = session.poll() is not None  # asks the bot once, then whether its answer is ready
         if not asked:
             self.asked_at = stage.now
             return False

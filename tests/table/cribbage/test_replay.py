@@ -30,7 +30,7 @@ def test_the_table_at_each_move_is_the_game_as_it_stood_then() -> None:
 def test_the_replays_session_is_read_only() -> None:
     table = CribbageTable.new(9, "easy")
     session = ReplaySession(table, 0)
-    assert not session.thinking and session.poll() is None and not session.ready()
+    assert not session.thinking and session.poll() is None
     with pytest.raises(CribbageError, match="this is a replay"):
         session.act(0, Go())
     with pytest.raises(IllegalMove, match="this is a replay"):

@@ -131,7 +131,7 @@ def test_your_move_is_judged_here_in_the_engines_words_and_refused_by_the_server
                 bot.step(state["state"])  # the bot's discard, when it is its turn
             if session.to_move == 0 and session.public().phase is Phase.DISCARD:
                 session.act(0, session.view(0).legal[0])
-            if session.ready():
+            if session.poll() is not None:
                 session.land()
         view = session.view(0)
         assert view.phase is Phase.PLAY

@@ -16,7 +16,7 @@ import pytest
 
 import cribtiles.ui
 from cribtiles.cribbage.cards import Card
-from cribtiles.cribbage.moves import CribbageError, Move, parse_move
+from cribtiles.cribbage.moves import CribbageError, Discard, Move, parse_move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.options import CribbageOptions, Phase
 from cribtiles.cribbage.view import CribbageView
@@ -106,8 +106,8 @@ class Server:
                 return json.dumps({"moves": [str(m) for m in local.legal_after_answer(ask["seat"])]})
             if what == "act":
                 return json.dumps({"told": told_data(local.act(ask["seat"], parse_move(ask["move"])))})
-            if what == "ready":
-                return json.dumps({"ready": local.ready(), "thinking": local.thinking})
+            if what == "poll":  # whether the bot's move is ready, none of its cards: they are its own until laid
+                return json.dumps({"coming": local.poll() is not None, "thinking": local.thinking})
             if what == "land":
                 return json.dumps({"told": told_data(local.land())})
             if what == "pending":
@@ -201,10 +201,13 @@ class WireSession(EndsAtOneWindow):
     def answer_undo(self, seat: int, yes: bool) -> None:
         raise IllegalMove("no taking back over this wire")
 
-    def ready(self) -> bool:
-        reply = self._send("ready")
+    def poll(self) -> Move | None:
+        """The far end says only that the bot's move is ready, none of its cards (they are the bot's until
+        laid): announced as a discard of no cards, as a far table announces another's crib cards (the
+        scene lands what comes, never reading the announcement)."""
+        reply = self._send("poll")
         self._thinking = reply["thinking"]
-        return bool(reply["ready"])
+        return Discard(()) if reply["coming"] else None
 
     def land(self) -> PublicMove:
         self._thinking = False
@@ -313,7 +316,7 @@ def test_several_deals_to_the_end_card_through_json_messages(app: App) -> None:
     assert scene.ended and table.is_over and table.state.deal_number >= 4 and pilot.steps > 40
     assert scene.snapshot().end == table.summary() and scene.pub.scores == table.state.scores
     kinds = {json.loads(m)["what"] for m in server.messages}
-    assert {"public", "view", "act", "ready", "land", "pending", "changed", "save", "finish"} <= kinds
+    assert {"public", "view", "act", "poll", "land", "pending", "changed", "save", "finish"} <= kinds
     assert len(server.replies) > 200  # every one checked for the bot's hand, its crib cards, the deck
     assert scene.session.incidents() == ()
 
