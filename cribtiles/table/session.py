@@ -65,24 +65,44 @@ class GameSession(Protocol[V_co, A_contra, A_co, R_co]):
 
     def land(self) -> R_co: ...
 
-    def save(self) -> None: ...
+    def save(self) -> None:
+        """Keep the game as it stands (after every turn: quitting never loses one)."""
+        ...
 
-    def finish(self) -> None: ...
+    def finish(self) -> None:
+        """The game (or match) is over: it goes into the history (once, however often asked)."""
+        ...
 
-    def incidents(self) -> tuple[str, ...]: ...
+    def incidents(self) -> tuple[str, ...]:
+        """What happened at the table since last asked, in words: what went wrong with another seat's
+        move (a bot replaced); online, the connection lost and back, who went away, the lines said."""
+        ...
 
     @property
-    def chat_allowed(self) -> bool: ...
+    def chat_allowed(self) -> bool:
+        """Lines may be said to the others at this table (online: they are elsewhere); a table of this
+        process has no one to tell, and the window shows no chat there."""
+        ...
 
-    def say(self, text: str) -> None: ...
+    def say(self, text: str) -> None:
+        """A line to everyone at the table (`chat_text`: printable, bounded); it comes back, with the
+        others', among the `chat_lines`. IllegalMove in words (not sent, no chat here)."""
+        ...
 
     @property
-    def chat_lines(self) -> tuple[ChatLine, ...]: ...
+    def chat_lines(self) -> tuple[ChatLine, ...]:
+        """The lines said at the table so far as this window heard them, oldest first (none here)."""
+        ...
 
     @property
-    def where(self) -> tuple[str, str] | None: ...
+    def where(self) -> tuple[str, str] | None:
+        """The online table's server and code (None: a table of this window)."""
+        ...
 
-    def here(self, present: bool) -> None: ...
+    def here(self, present: bool) -> None:
+        """Whether the player looks at this table now: online, only the table on screen is "here" for the
+        others (a table of this window has no one elsewhere to tell)."""
+        ...
 
     def about(self, seat: int) -> tuple[str, ...]:
         """What the table says of `seat` beside its name, a few words each (online: "away 3 min"); nothing
@@ -164,32 +184,6 @@ class Session(TableEnds, GameSession[PlayerView, Move, Move, TurnRecord], Protoc
         ...
 
     @property
-    def chat_allowed(self) -> bool:
-        """Lines may be said to the others at this table (online: they are elsewhere); a table of this
-        process has no one to tell, and the window shows no chat there."""
-        ...
-
-    def say(self, text: str) -> None:
-        """A line to everyone at the table (`chat_text`: printable, bounded); it comes back, with the
-        others', among the `chat_lines`. IllegalMove in words (not sent, no chat here)."""
-        ...
-
-    @property
-    def chat_lines(self) -> tuple[ChatLine, ...]:
-        """The lines said at the table so far as this window heard them, oldest first (none here)."""
-        ...
-
-    @property
-    def where(self) -> tuple[str, str] | None:
-        """The online table's server and code (None: a table of this window)."""
-        ...
-
-    def here(self, present: bool) -> None:
-        """Whether the player looks at this table now: online, only the table on screen is "here" for the
-        others (a table of this window has no one elsewhere to tell)."""
-        ...
-
-    @property
     def spectator(self) -> bool:
         """The window watches this table from no seat (a table online watched): no rack, nothing to play."""
         ...
@@ -266,19 +260,6 @@ class Session(TableEnds, GameSession[PlayerView, Move, Move, TurnRecord], Protoc
     def again(self, seats: Sequence[Seat], seed: int) -> Session:
         """A new game at this table for `seats` (its people, its bots at their levels): the same
         rules, a new shuffle from `seed`; this session is not driven any more."""
-        ...
-
-    def save(self) -> None:
-        """Keep the game as it stands (after every turn: quitting never loses one)."""
-        ...
-
-    def finish(self) -> None:
-        """The game (or match) is over: it goes into the history (once, however often asked)."""
-        ...
-
-    def incidents(self) -> tuple[str, ...]:
-        """What happened at the table since last asked, in words: what went wrong with another seat's
-        move (a bot replaced); online, the connection lost and back, who went away, the lines said."""
         ...
 
     def record(self) -> Table:

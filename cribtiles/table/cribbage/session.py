@@ -17,7 +17,7 @@ from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 
 from ..again import EndsAtOneWindow, TableEnds
-from ..chat import AtOneWindow, ChatLine
+from ..chat import AtOneWindow
 from ..seats import Seat
 from ..session import GameSession, UndoAsked
 from ..thinking import InlineThinker as Inline
@@ -96,24 +96,7 @@ class CribbageDriver(TableEnds, GameSession[CribbageView, Move, Move, PublicMove
     own questions): public values and its own seats' views only, so that the game may be far away (a
     `CribbageSession` here, or one over a wire)."""
 
-    @property
-    def seats(self) -> tuple[Seat, ...]: ...
-
-    @property
-    def mine(self) -> tuple[int, ...]: ...
-
-    @property
-    def to_move(self) -> int | None: ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-    @property
-    def thinking(self) -> bool: ...
-
     def public(self) -> CribbagePublic: ...
-
-    def view(self, seat: int) -> CribbageView: ...
 
     def why_not(self, seat: int, move: Move) -> str: ...
 
@@ -184,49 +167,15 @@ class CribbageDriver(TableEnds, GameSession[CribbageView, Move, Move, PublicMove
         a resignation or an abort made elsewhere, who is here. Each change is said once."""
         ...
 
-    def save(self) -> None: ...
-
-    def finish(self) -> None: ...
-
     def finished_table(self) -> CribbageTable | None:
         """The whole game, every hand, once it is over (for its review); None before (or, online, while
         its record has not come)."""
-        ...
-
-    def incidents(self) -> tuple[str, ...]:
-        """What happened at the table since last asked, in words (a bot's trouble; online, the
-        connection lost and back, who went away, the lines said, "Name: text")."""
-        ...
-
-    @property
-    def chat_allowed(self) -> bool:
-        """Lines may be said at this table (online only: at one window there is no one elsewhere)."""
-        ...
-
-    def say(self, text: str) -> None:
-        """A line to everyone at the table; IllegalMove in words."""
-        ...
-
-    @property
-    def chat_lines(self) -> tuple[ChatLine, ...]:
-        """The lines said at the table as this window heard them, oldest first (none at one window)."""
-        ...
-
-    @property
-    def where(self) -> tuple[str, str] | None:
-        """The online table's server and code (None: a table of this window)."""
-        ...
-
-    def here(self, present: bool) -> None:
-        """Whether the player looks at this table now (online, only the table on screen is "here")."""
         ...
 
     @property
     def spectator(self) -> bool:
         """The window watches this table from no seat (a table online watched): no hand, nothing to play."""
         ...
-
-    def close(self) -> None: ...
 
 
 class CribbageSession(AtOneWindow, EndsAtOneWindow):
