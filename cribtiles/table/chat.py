@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from cribtiles.rules.errors import IllegalMove
 
@@ -69,6 +70,37 @@ def chat_line(said: Mapping[str, object]) -> ChatLine:
         chat_text(str(said.get("text") or "")).strip(),
         float(at) if isinstance(at, int | float) and not isinstance(at, bool) else 0.0,
     )
+
+
+class Talker(Protocol):
+    """What the chat at a table needs of a game's session (both games' have it: `GameSession` extends it):
+    the seats it plays, and the lines said there."""
+
+    @property
+    def mine(self) -> tuple[int, ...]:
+        """The seats this driver plays (the people at a table of this window)."""
+        ...
+
+    @property
+    def chat_allowed(self) -> bool:
+        """Lines may be said to the others at this table (online: they are elsewhere); a table of this
+        process has no one to tell, and the window shows no chat there."""
+        ...
+
+    def say(self, text: str) -> None:
+        """A line to everyone at the table (`chat_text`: printable, bounded); it comes back, with the
+        others', among the `chat_lines`. IllegalMove in words (not sent, no chat here)."""
+        ...
+
+    @property
+    def chat_lines(self) -> tuple[ChatLine, ...]:
+        """The lines said at the table so far as this window heard them, oldest first (none here)."""
+        ...
+
+    @property
+    def where(self) -> tuple[str, str] | None:
+        """The online table's server and code (None: a table of this window)."""
+        ...
 
 
 class AtOneWindow:

@@ -19,7 +19,7 @@ from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
 
 from .again import EndsAtOneWindow, TableEnds
-from .chat import AtOneWindow, ChatLine
+from .chat import AtOneWindow, Talker
 from .seats import Seat
 from .thinking import InlineThinker as Inline
 from .thinking import Thinker
@@ -35,16 +35,13 @@ A_co = TypeVar("A_co", covariant=True)  # another seat's action, announced
 R_co = TypeVar("R_co", covariant=True)  # what an action made of the game, as the table tells it
 
 
-class GameSession(Protocol[V_co, A_contra, A_co, R_co]):
+class GameSession(Talker, Protocol[V_co, A_contra, A_co, R_co]):
     """The game-neutral verbs of a game at a table, for the seats a driver controls (`mine`): both
     games' sessions have them; each adds its own (the tile game's Joker calls and declarations,
     cribbage's muggins)."""
 
     @property
     def seats(self) -> tuple[Seat, ...]: ...
-
-    @property
-    def mine(self) -> tuple[int, ...]: ...
 
     @property
     def to_move(self) -> int | None: ...
@@ -76,27 +73,6 @@ class GameSession(Protocol[V_co, A_contra, A_co, R_co]):
     def incidents(self) -> tuple[str, ...]:
         """What happened at the table since last asked, in words: what went wrong with another seat's
         move (a bot replaced); online, the connection lost and back, who went away, the lines said."""
-        ...
-
-    @property
-    def chat_allowed(self) -> bool:
-        """Lines may be said to the others at this table (online: they are elsewhere); a table of this
-        process has no one to tell, and the window shows no chat there."""
-        ...
-
-    def say(self, text: str) -> None:
-        """A line to everyone at the table (`chat_text`: printable, bounded); it comes back, with the
-        others', among the `chat_lines`. IllegalMove in words (not sent, no chat here)."""
-        ...
-
-    @property
-    def chat_lines(self) -> tuple[ChatLine, ...]:
-        """The lines said at the table so far as this window heard them, oldest first (none here)."""
-        ...
-
-    @property
-    def where(self) -> tuple[str, str] | None:
-        """The online table's server and code (None: a table of this window)."""
         ...
 
     def here(self, present: bool) -> None:

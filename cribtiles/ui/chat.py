@@ -14,7 +14,7 @@ from typing import Protocol
 import pygame
 
 from cribtiles.rules.errors import IllegalMove
-from cribtiles.table.chat import CHAT_LIMIT, TABLE_NAME, ChatLine, chat_text
+from cribtiles.table.chat import CHAT_LIMIT, TABLE_NAME, ChatLine, Talker, chat_text
 
 from .geometry import Point, Rect, contains
 
@@ -32,24 +32,6 @@ CLICK_WAITS = "Enter sends the line, Esc closes it: then the table takes your cl
 PAGE_LINES, WHEEL_LINES = 5, 2
 #: `/mute Ben` and `/unmute Ben` typed in the field: the window's choice, never sent to the table.
 MUTE_COMMAND = re.compile(r"^/(un)?mute\s+(.+)$", re.IGNORECASE)
-
-
-class Talker(Protocol):
-    """What the chat needs of a game's session (both games' have it)."""
-
-    @property
-    def chat_allowed(self) -> bool: ...
-
-    def say(self, text: str) -> None: ...
-
-    @property
-    def chat_lines(self) -> tuple[ChatLine, ...]: ...
-
-    @property
-    def where(self) -> tuple[str, str] | None: ...
-
-    @property
-    def mine(self) -> tuple[int, ...]: ...
 
 
 class Mutes(Protocol):

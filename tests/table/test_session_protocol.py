@@ -61,7 +61,8 @@ def typed(
 
 
 def protocol_verbs(protocol: type) -> set[str]:
-    return {name for name in vars(protocol) if not name.startswith("_")}
+    """The verbs `protocol` declares and those of the protocols it extends (the chat's `Talker`)."""
+    return {name for cls in protocol.__mro__ if cls is not object for name in vars(cls) if not name.startswith("_")}
 
 
 def test_the_game_neutral_verbs_are_the_issues() -> None:
