@@ -38,8 +38,8 @@ from cribtiles.cribbage.cards import format_cards
 from cribtiles.table.cribbage.review import CribbageReview, Decision, DiscardReview, review_game
 from cribtiles.table.cribbage.table import CribbageTable
 
+from ..review_output import MISSES as MISSES  # the misses listed (text and JSON)
 from ..review_output import (
-    MISSES,
     closing_lines,
     miss_indices,
     misses_heading,

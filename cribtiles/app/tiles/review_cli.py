@@ -72,8 +72,8 @@ from cribtiles.table.tiles.review import DEFAULT_BUDGET, Review, TurnReview, rev
 
 from ..cribbage.review_cli import review_cribbage
 from ..files import shown_path
+from ..review_output import MISSES as MISSES  # the misses listed (text and JSON)
 from ..review_output import (
-    MISSES,
     closing_lines,
     miss_indices,
     misses_heading,
