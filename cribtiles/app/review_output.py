@@ -9,20 +9,21 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TextIO, TypeVar
+from typing import Any, Protocol, TextIO, TypeVar
 
 from cribtiles.terminal import ProgressLine, print_review
 
 #: The misses listed (text and JSON).
 MISSES = 10
 
-Reviewed = TypeVar("Reviewed")
+Made = TypeVar("Made")
+Item = TypeVar("Item")
 
 
 def print_reviewed(
-    review: Callable[[ProgressLine | None], Reviewed],
-    as_json: Callable[[Reviewed], object],
-    as_text: Callable[[Reviewed, str], str],
+    review: Callable[[ProgressLine | None], Made],
+    as_json: Callable[[Made], object],
+    as_text: Callable[[Made, str], str],
     ns: argparse.Namespace,
     stderr: TextIO,
     unit: str,
@@ -34,30 +35,51 @@ def print_reviewed(
     return print_review(review, as_json, lambda made: as_text(made, ns.file.name), ns.json, stderr, unit)
 
 
+class Reviewed(Protocol):
+    """A game reviewed, of either game: its players, whether it was played to the end, the scores after
+    each item reviewed, and its biggest misses (items themselves, the biggest first)."""
+
+    @property
+    def names(self) -> tuple[str, ...]: ...
+
+    @property
+    def complete(self) -> bool: ...
+
+    @property
+    def scores(self) -> tuple[tuple[int, ...], ...]: ...
+
+    def biggest_misses(self, n: int) -> Sequence[object]: ...
+
+
 def review_document(
     form: tuple[str, int],
     analysis: Mapping[str, Any],
-    players: Sequence[str],
-    complete: bool,
-    items: tuple[str, list[dict[str, Any]]],
-    outcome: Mapping[str, Any],
+    review: Reviewed,
+    items: tuple[str, Sequence[Item]],
+    item_json: Callable[[Item, tuple[str, ...]], dict[str, Any]],
+    ending: tuple[list[Any], list[dict[str, Any]]],
     rules: str | None = None,
 ) -> dict[str, Any]:
-    """The JSON document: `form` (its format's name and version), the `analysis` (how it was made: its
-    budget or guesses, its seed), the players, the `rules` reviewed under (when the game names them),
-    whether the game is complete, the `items` (their key and each one's JSON) and the `outcome` (scores,
-    finals, biggest misses, totals)."""
+    """The JSON document of `review`: `form` (its format's name and version), the `analysis` (how it was
+    made: its budget or guesses, its seed), the players, the `rules` reviewed under (when the game names
+    them), whether the game is complete, the `items` reviewed (under their key, each by `item_json`)
+    with the scores after each, the `ending` (the finals and each player's totals) and where the
+    biggest misses stand among the items."""
     name, version = form
-    key, entries = items
+    key, reviewed = items
+    finals, totals = ending
     return {
         "format": name,
         "version": version,
         **analysis,
-        "players": list(players),
+        "players": list(review.names),
         **({} if rules is None else {"rules": rules}),
-        "complete": complete,
-        key: entries,
-        **outcome,
+        "complete": review.complete,
+        key: [item_json(item, review.names) for item in reviewed],
+        "scores": [list(s) for s in review.scores],
+        "finals": finals,
+        "biggest_misses": miss_indices(reviewed, review.biggest_misses(MISSES)),
+        "totals": totals,
     }
 
 

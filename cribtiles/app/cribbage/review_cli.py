@@ -41,7 +41,6 @@ from cribtiles.table.cribbage.table import CribbageTable
 from ..review_output import MISSES as MISSES  # the misses listed (text and JSON)
 from ..review_output import (
     closing_lines,
-    miss_indices,
     misses_heading,
     opening_lines,
     print_reviewed,
@@ -103,32 +102,27 @@ def figure_notes() -> list[str]:
 
 def review_json(review: CribbageReview, seed: int) -> dict[str, Any]:
     """The review as the JSON document of the module's notes."""
-    outcome = {
-        "scores": [list(s) for s in review.scores],
-        "finals": list(review.finals),
-        "biggest_misses": miss_indices(review.decisions, review.biggest_misses(MISSES)),
-        "totals": [
-            {
-                "player": t.player,
-                "name": review.names[t.player],
-                "discards": t.discards,
-                "best_discards": t.best_discards,
-                "discard_lost": round(t.discard_lost, 2),
-                "plays": t.plays,
-                "best_plays": t.best_plays,
-                "play_lost": round(t.play_lost, 2),
-                "accuracy": round(t.accuracy, 3),
-            }
-            for t in review.totals()
-        ],
-    }
+    totals = [
+        {
+            "player": t.player,
+            "name": review.names[t.player],
+            "discards": t.discards,
+            "best_discards": t.best_discards,
+            "discard_lost": round(t.discard_lost, 2),
+            "plays": t.plays,
+            "best_plays": t.best_plays,
+            "play_lost": round(t.play_lost, 2),
+            "accuracy": round(t.accuracy, 3),
+        }
+        for t in review.totals()
+    ]
     return review_document(
         (REVIEW_FORMAT, JSON_VERSION),
         {"guesses": review.guesses, "seed": seed},
-        review.names,
-        review.complete,
-        ("decisions", [_decision_json(d, review.names) for d in review.decisions]),
-        outcome,
+        review,
+        ("decisions", review.decisions),
+        _decision_json,
+        (list(review.finals), totals),
     )
 
 

@@ -75,7 +75,6 @@ from ..files import shown_path
 from ..review_output import MISSES as MISSES  # the misses listed (text and JSON)
 from ..review_output import (
     closing_lines,
-    miss_indices,
     misses_heading,
     opening_lines,
     print_reviewed,
@@ -300,29 +299,24 @@ def _lost(t: TurnReview) -> str:
 
 def review_json(review: Review, seed: int, options: RuleOptions | None = None) -> dict[str, Any]:
     """The review as the JSON document of the module's notes (`rules` only when `options` are given)."""
-    outcome = {
-        "scores": [list(s) for s in review.scores],
-        "finals": [list(f) for f in review.finals],
-        "biggest_misses": miss_indices(review.turns, review.biggest_misses(MISSES)),
-        "totals": [
-            {
-                "player": total.player,
-                "name": review.names[total.player],
-                "turns": total.turns,
-                "best_found": total.best_found,
-                "points_lost": total.points_lost,
-                "value_lost": round(total.value_lost, 2),
-            }
-            for total in review.totals()
-        ],
-    }
+    totals = [
+        {
+            "player": total.player,
+            "name": review.names[total.player],
+            "turns": total.turns,
+            "best_found": total.best_found,
+            "points_lost": total.points_lost,
+            "value_lost": round(total.value_lost, 2),
+        }
+        for total in review.totals()
+    ]
     return review_document(
         (REVIEW_FORMAT, JSON_VERSION),
         {"budget": review.budget, "seed": seed},
-        review.names,
-        review.complete,
-        ("turns", [_turn_json(t, review.names) for t in review.turns]),
-        outcome,
+        review,
+        ("turns", review.turns),
+        _turn_json,
+        ([list(f) for f in review.finals], totals),
         None if options is None else options.to_text(),
     )
 
