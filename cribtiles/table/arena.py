@@ -56,6 +56,7 @@ from .arena_core import (
     GameRecord,
     Layout,
     Outing,
+    Reporting,
     SeatRecord,
     Standing,
     bot_labels,
@@ -108,13 +109,6 @@ class Arena:
     @property
     def games(self) -> int:
         return self.seeds * len(self.levels)
-
-    def play(self, jobs: int, progress: Progress | None) -> list[GameResult]:
-        return run(self, jobs, progress)
-
-    def report(self, results: Sequence[GameResult], seconds: float, finished: int | None) -> tuple[str, dict[str, Any]]:
-        summaries = summarize(self, results)
-        return report_text(self, summaries, seconds, finished), report_json(self, summaries, seconds, finished)
 
 
 def game_seed(seed: int, index: int) -> int:
@@ -329,6 +323,10 @@ def report_text(arena: Arena, summaries: Sequence[BotSummary], seconds: float, f
     return report_lines(head, LAYOUT.columns("pts/turn"), rows, legend, tail_line(arena.games, finished, seconds))
 
 
+#: How the one arena runs and reports a tile game setup.
+REPORTING = Reporting(run, summarize, report_text, report_json)
+
+
 # --- the command line ---
 
 
@@ -458,12 +456,19 @@ def cribbage_arena_of(
 def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
     """`cribtiles arena` (and `cribtiles cribbage arena`): the run that the parsed arguments ask for
     (checked by `arena_from`)."""
-    return functools.partial(run_and_report, *arena_from(ap, args))
+    return functools.partial(run_setup, *arena_from(ap, args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m cribtiles.table.arena ...`: as `cribtiles arena ...` (bad arguments exit with code 2)."""
-    return run_and_report(*parse_arena(sys.argv[1:] if argv is None else list(argv)))
+    return run_setup(*parse_arena(sys.argv[1:] if argv is None else list(argv)))
+
+
+def run_setup(setup: Setup, jobs: int, as_json: bool) -> int:
+    """Run the arena `setup`, of either game, and print its report (`arena_core.run_and_report`)."""
+    if isinstance(setup, CribbageArena):
+        return run_and_report(cribbage_arena.REPORTING, setup, jobs, as_json)
+    return run_and_report(REPORTING, setup, jobs, as_json)
 
 
 if __name__ == "__main__":

@@ -307,36 +307,51 @@ def tail_line(games: int, finished: int | None, seconds: float) -> str:
 # --- the run ---
 
 
-class Contest(Protocol[G]):
-    """An arena of one game, set up to be run: how many games, playing them, reporting them."""
+class ArenaSetup(Protocol):
+    """What the run asks of an arena's setup, whatever its game: how many games it plays."""
 
     @property
     def games(self) -> int: ...
 
-    def play(self, jobs: int, progress: Progress | None) -> Sequence[G]:
-        """Every game, in `jobs` processes; Ctrl-C raises `Interrupted` with the games finished."""
-        ...
 
-    def report(self, results: Sequence[G], seconds: float, finished: int | None) -> tuple[str, dict[str, Any]]:
+A = TypeVar("A", bound=ArenaSetup)
+B = TypeVar("B")
+
+
+@dataclass(frozen=True)
+class Reporting(Generic[A, G, B]):
+    """How a game's arena is run and reported: `run` plays a setup's games (in `jobs` processes, Ctrl-C
+    raising `Interrupted` with the games finished), `summarize` makes each bot's figures of them, `text`
+    and `json` report the figures."""
+
+    run: Callable[[A, int, Progress | None], Sequence[G]]
+    summarize: Callable[[A, Sequence[G]], Sequence[B]]
+    text: Callable[[A, Sequence[B], float, int | None], str]
+    json: Callable[[A, Sequence[B], float, int | None], dict[str, Any]]
+
+    def report(
+        self, setup: A, results: Sequence[G], seconds: float, finished: int | None
+    ) -> tuple[str, dict[str, Any]]:
         """The report of `results`: as text, and as the --json object."""
-        ...
+        summaries = self.summarize(setup, results)
+        return self.text(setup, summaries, seconds, finished), self.json(setup, summaries, seconds, finished)
 
 
-def run_and_report(contest: Contest[Any], jobs: int, as_json: bool) -> int:
-    """Run the arena (of either game) and print its report; 0, or 130 when Ctrl-C stopped it (the
+def run_and_report(reporting: Reporting[A, Any, Any], setup: A, jobs: int, as_json: bool) -> int:
+    """Run the arena `setup` (of either game) and print its report; 0, or 130 when Ctrl-C stopped it (the
     report then covers the games finished)."""
     started = time.perf_counter()
     try:
         progress = progress_bar(started)
         finished: int | None = None
         try:
-            results = contest.play(jobs, progress)
+            results = reporting.run(setup, jobs, progress)
         except Interrupted as stop:
             results, finished = stop.results, len(stop.results)
             if progress is not None:
                 print(file=sys.stderr)  # end the progress bar's line
         with sigint_ignored():
-            print_report(contest, results, time.perf_counter() - started, as_json, finished)
+            print_report(reporting, setup, results, time.perf_counter() - started, as_json, finished)
     except KeyboardInterrupt:  # between the games and the report, or before the games began
         say("cribtiles arena: interrupted.")
         return EXIT_INTERRUPTED
@@ -362,13 +377,20 @@ def progress_bar(started: float) -> Progress | None:
 
 
 def print_report(
-    contest: Contest[G], results: Sequence[G], seconds: float, as_json: bool, finished: int | None
+    reporting: Reporting[A, G, Any],
+    setup: A,
+    results: Sequence[G],
+    seconds: float,
+    as_json: bool,
+    finished: int | None,
 ) -> None:
-    text, data = contest.report(results, seconds, finished)
+    """The report of `setup`'s `results` on standard output, as JSON or as text (with JSON, where Ctrl-C
+    stopped the run is said on standard error)."""
+    text, data = reporting.report(setup, results, seconds, finished)
     if as_json:
         print(json.dumps(data, indent=2))
         if finished is not None:
-            print(interrupted_line(contest.games, finished, seconds), file=sys.stderr)
+            print(interrupted_line(setup.games, finished, seconds), file=sys.stderr)
     else:
         print(text)
     sys.stdout.flush()

@@ -40,6 +40,7 @@ from ..arena_core import (
     GameRecord,
     Layout,
     Outing,
+    Reporting,
     SeatRecord,
     Standing,
     bot_labels,
@@ -89,13 +90,6 @@ class CribbageArena:
     def bot_at(self, rotation: tuple[int, ...], seat: int) -> int:
         """The bot in `seat` of a game seated by `rotation` (partners: seats 0 and 2 are one bot's)."""
         return rotation[seat % len(rotation)]
-
-    def play(self, jobs: int, progress: Progress | None) -> list[GameResult]:
-        return run(self, jobs, progress)
-
-    def report(self, results: Sequence[GameResult], seconds: float, finished: int | None) -> tuple[str, dict[str, Any]]:
-        summaries = summarize(self, results)
-        return report_text(self, summaries, seconds, finished), report_json(self, summaries, seconds, finished)
 
 
 def game_seed(seed: int, pair: int) -> int:
@@ -340,3 +334,7 @@ def report_text(
         legend += "\nPartnerships: each bot plays both seats of a side; its points are the side's."
     columns = LAYOUT.columns("skunks peg/deal show/deal")
     return report_lines(head, columns, rows, legend, tail_line(arena.games, finished, seconds))
+
+
+#: How the one arena runs and reports a cribbage setup.
+REPORTING = Reporting(run, summarize, report_text, report_json)
