@@ -32,10 +32,8 @@ from __future__ import annotations
 
 import argparse
 import functools
-import json
 import os
 import random
-import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -52,26 +50,33 @@ from cribtiles.quoting import quoted
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import Mode, RuleOptions
-from cribtiles.signals import sigint_ignored
-from cribtiles.terminal import parsed, say
+from cribtiles.terminal import parsed
 
 from .arena_core import (
-    CI_METHOD,
-    EXIT_INTERRUPTED,
+    GameRecord,
+    Layout,
+    Outing,
+    Reporting,
+    SeatRecord,
+    Standing,
     bot_labels,
-    percentile,
     play_out,
     report_head,
     report_lines,
+    report_object,
     rounded,
+    run_and_report,
     seatings,
+    seeded,
+    standing,
+    standing_json,
     tail_line,
-    wilson_interval,
 )
-from .arena_core import interrupted_line as _interrupted
+from .arena_core import wilson_interval as wilson_interval
 from .cribbage import arena as cribbage_arena
 from .cribbage.arena import CribbageArena
-from .runner import Interrupted, Progress, budget_problem, jobs_problem, run_units
+from .runner import Interrupted as Interrupted
+from .runner import Progress, budget_problem, jobs_problem, run_units
 from .seats import Seat
 from .tiles.history import TurnRecord
 from .tiles.table import BotRequest, Table
@@ -108,7 +113,7 @@ class Arena:
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of the index-th bag of a run (string seeding is stable across processes)."""
-    return random.Random(f"cribtiles-arena/{seed}/bag/{index}").getrandbits(32)
+    return seeded(f"cribtiles-arena/{seed}/bag/{index}")
 
 
 def move_rng(seed: int, game: int, turn: int) -> random.Random:
@@ -118,21 +123,19 @@ def move_rng(seed: int, game: int, turn: int) -> random.Random:
 # --- playing ---
 
 
-@dataclass(frozen=True)
-class SeatResult:
-    bot: int
-    final: int
+@dataclass(frozen=True, kw_only=True)
+class SeatResult(SeatRecord):
+    """One seat's game: besides what every arena records, its share of the win, its play points and
+    turns, and the seconds of its moves."""
+
     share: float
     play_points: int
     turns: int
     move_seconds: tuple[float, ...]
-    failures: int
 
 
-@dataclass(frozen=True)
-class GameResult:
-    game: int
-    seats: tuple[SeatResult, ...]
+@dataclass(frozen=True, kw_only=True)
+class GameResult(GameRecord[SeatResult]):
     log: tuple[str, ...] = ()  # the game's record: every action, as the table model wrote it
 
 
@@ -214,7 +217,7 @@ def _result(
                 failures=failures[p],
             )
         )
-    return GameResult(game, tuple(seats), state.log)
+    return GameResult(game=game, seats=tuple(seats), log=state.log)
 
 
 def play_seed(arena: Arena, index: int, make: SeatBot | None = None) -> list[GameResult]:
@@ -238,18 +241,11 @@ def spread(finals: Sequence[int], seat: int) -> int:
     return finals[seat] - max(s for p, s in enumerate(finals) if p != seat)
 
 
-@dataclass(frozen=True)
-class BotSummary:
-    label: str
-    games: int
-    win_rate: float
-    ci95: tuple[float, float]
-    mean_score: float
-    mean_spread: float
+@dataclass(frozen=True, kw_only=True)
+class BotSummary(Standing):
+    """A bot's standing, with its play points per turn and its games in each seat."""
+
     points_per_turn: float
-    move_median: float
-    move_p95: float
-    failures: int
     seats: tuple[int, ...]
 
 
@@ -263,24 +259,14 @@ def _summarize_bot(arena: Arena, bot: int, results: Sequence[GameResult]) -> Bot
     for game in results:
         finals = tuple(s.final for s in game.seats)
         mine.extend((seat, s, finals) for seat, s in enumerate(game.seats) if s.bot == bot)
-    games = len(mine)
-    wins = sum(s.share for _, s, _ in mine)
     turns = sum(s.turns for _, s, _ in mine)
-    times = [t for _, s, _ in mine for t in s.move_seconds]
     seat_games = [0] * n
     for seat, _, _ in mine:
         seat_games[seat] += 1
+    outings = [Outing(s.share, s.final, spread(f, seat), s.move_seconds, s.failures) for seat, s, f in mine]
     return BotSummary(
-        label=arena.labels[bot],
-        games=games,
-        win_rate=wins / games if games else 0.0,
-        ci95=wilson_interval(wins, games),
-        mean_score=statistics.fmean(s.final for _, s, _ in mine) if games else 0.0,
-        mean_spread=statistics.fmean(spread(f, seat) for seat, _, f in mine) if games else 0.0,
+        **vars(standing(arena.labels[bot], outings)),
         points_per_turn=sum(s.play_points for _, s, _ in mine) / turns if turns else 0.0,
-        move_median=statistics.median(times) if times else 0.0,
-        move_p95=percentile(times, 0.95),
-        failures=sum(s.failures for _, s, _ in mine),
         seats=tuple(seat_games),
     )
 
@@ -293,29 +279,26 @@ def report_json(
     `finished`: the games played when Ctrl-C stopped the run (None: it ran to the end). `games` is
     always the number of games the figures are about, `games_planned` what the run was asked for."""
 
-    r = rounded
-    return {
-        **report_head(arena.games, finished, arena.seed),
-        "rules": arena.options.to_text(),
-        "clock": arena.clock,
-        "ci95_method": CI_METHOD,
-        "spread": SPREAD_DEFINITION,
-        "seconds": r(seconds),
-        "bots": {
-            s.label: {
-                "games": s.games,
-                "win_rate": r(s.win_rate),
-                "ci95": [r(s.ci95[0]), r(s.ci95[1])],
-                "mean_score": r(s.mean_score),
-                "mean_spread": r(s.mean_spread),
-                "points_per_turn": r(s.points_per_turn),
-                "move_seconds": {"median": r(s.move_median), "p95": r(s.move_p95)},
-                "failures": s.failures,
-                "seat_games": list(s.seats),
-            }
-            for s in summaries
-        },
+    bots = {
+        s.label: standing_json(
+            s,
+            "move_seconds",
+            figures={"points_per_turn": rounded(s.points_per_turn)},
+            after={"seat_games": list(s.seats)},
+        )
+        for s in summaries
     }
+    return report_object(
+        report_head(arena.games, finished, arena.seed),
+        seconds,
+        bots,
+        setup={"rules": arena.options.to_text(), "clock": arena.clock},
+        notes={"spread": SPREAD_DEFINITION},
+    )
+
+
+#: The text report's columns.
+LAYOUT = Layout(label=12, score=7, seconds="s/move median", digits=4)
 
 
 def report_text(arena: Arena, summaries: Sequence[BotSummary], seconds: float, finished: int | None = None) -> str:
@@ -331,25 +314,17 @@ def report_text(arena: Arena, summaries: Sequence[BotSummary], seconds: float, f
             else "; thinking timed in wall seconds"
         )
     )
-    columns = (
-        f"{'bot':<12} {'win rate':>8}  {'95% CI (Wilson)':<16} {'score':>7} {'spread':>7} "
-        f"{'pts/turn':>8} {'s/move median':>13} {'p95':>7} {'failures':>8}"
-    )
-    rows = [
-        f"{s.label:<12} {s.win_rate:>8.1%}  [{s.ci95[0]:5.1%}, {s.ci95[1]:5.1%}] {s.mean_score:>7.1f} "
-        f"{s.mean_spread:>+7.1f} {s.points_per_turn:>8.2f} {s.move_median:>13.4f} {s.move_p95:>7.4f} {s.failures:>8}"
-        for s in summaries
-    ]
+    rows = [LAYOUT.row(s, f"{s.points_per_turn:>8.2f}") for s in summaries]
     legend = (
         f"Ties count a share of the win. spread = {SPREAD_DEFINITION}.\n"
         "pts/turn = play points per turn taken; "
         f"s/move = {'CPU' if arena.clock == 'cpu' else 'wall'} seconds per move."
     )
-    return report_lines(head, columns, rows, legend, tail_line(arena.games, finished, seconds))
+    return report_lines(head, LAYOUT.columns("pts/turn"), rows, legend, tail_line(arena.games, finished, seconds))
 
 
-def interrupted_line(arena: Arena | CribbageArena, finished: int, seconds: float) -> str:
-    return _interrupted(arena.games, finished, seconds)
+#: How the one arena runs and reports a tile game setup.
+REPORTING = Reporting(run, summarize, report_text, report_json)
 
 
 # --- the command line ---
@@ -481,80 +456,19 @@ def cribbage_arena_of(
 def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
     """`cribtiles arena` (and `cribtiles cribbage arena`): the run that the parsed arguments ask for
     (checked by `arena_from`)."""
-    return functools.partial(run_and_report, *arena_from(ap, args))
-
-
-def _progress_bar(started: float) -> Progress | None:
-    """A one-line progress bar on stderr, when stderr is a terminal."""
-    if not sys.stderr.isatty():
-        return None
-
-    def show(done: int, total: int) -> None:
-        width = 30
-        filled = width * done // total
-        elapsed = time.perf_counter() - started
-        eta = elapsed / done * (total - done) if done else 0.0
-        end = "\n" if done == total else ""
-        bar = "#" * filled + "." * (width - filled)
-        print(f"\r[{bar}] {done}/{total} games, {elapsed:.0f} s, {eta:.0f} s left ", end=end, file=sys.stderr)
-        sys.stderr.flush()
-
-    return show
+    return functools.partial(run_setup, *arena_from(ap, args))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """`python -m cribtiles.table.arena ...`: as `cribtiles arena ...` (bad arguments exit with code 2)."""
-    return run_and_report(*parse_arena(sys.argv[1:] if argv is None else list(argv)))
+    return run_setup(*parse_arena(sys.argv[1:] if argv is None else list(argv)))
 
 
-def run_and_report(arena: Setup, jobs: int, as_json: bool) -> int:
-    """Run the arena (of either game) and print its report; 0, or 130 when Ctrl-C stopped it (the
-    report then covers the games finished)."""
-    started = time.perf_counter()
-    try:
-        progress = _progress_bar(started)
-        finished: int | None = None
-        try:
-            results = _run_either(arena, jobs, progress)
-        except Interrupted as stop:
-            results, finished = stop.results, len(stop.results)
-            if progress is not None:
-                print(file=sys.stderr)  # end the progress bar's line
-        with sigint_ignored():
-            _print_report(arena, results, time.perf_counter() - started, as_json, finished)
-    except KeyboardInterrupt:  # between the games and the report, or before the games began
-        say("cribtiles arena: interrupted.")
-        return EXIT_INTERRUPTED
-    return 0 if finished is None else EXIT_INTERRUPTED
-
-
-def _run_either(arena: Setup, jobs: int, progress: Progress | None) -> Sequence[object]:
-    if isinstance(arena, CribbageArena):
-        return cribbage_arena.run(arena, jobs, progress)
-    return run(arena, jobs, progress)
-
-
-def _report(arena: Setup, results: Sequence[Any], seconds: float, finished: int | None) -> tuple[str, dict[str, Any]]:
-    """The report of either game's arena: as text, and as the --json object."""
-    if isinstance(arena, CribbageArena):
-        crib = cribbage_arena.summarize(arena, results)
-        return (
-            cribbage_arena.report_text(arena, crib, seconds, finished),
-            cribbage_arena.report_json(arena, crib, seconds, finished),
-        )
-    tiles = summarize(arena, results)
-    return report_text(arena, tiles, seconds, finished), report_json(arena, tiles, seconds, finished)
-
-
-def _print_report(arena: Setup, results: Sequence[Any], seconds: float, as_json: bool, finished: int | None) -> None:
-    text, data = _report(arena, results, seconds, finished)
-    if as_json:
-        print(json.dumps(data, indent=2))
-        if finished is not None:
-            print(interrupted_line(arena, finished, seconds), file=sys.stderr)
-    else:
-        print(text)
-    sys.stdout.flush()
+def run_setup(setup: Setup, jobs: int, as_json: bool) -> int:
+    """Run the arena `setup`, of either game, and print its report (`arena_core.run_and_report`)."""
+    if isinstance(setup, CribbageArena):
+        return run_and_report(cribbage_arena.REPORTING, setup, jobs, as_json)
+    return run_and_report(REPORTING, setup, jobs, as_json)
 
 
 if __name__ == "__main__":

@@ -37,21 +37,27 @@ from typing import Any, TextIO
 from cribtiles.cribbage.cards import format_cards
 from cribtiles.table.cribbage.review import CribbageReview, Decision, DiscardReview, review_game
 from cribtiles.table.cribbage.table import CribbageTable
-from cribtiles.terminal import print_review
+
+from ..review_output import MISSES as MISSES  # the misses listed (text and JSON)
+from ..review_output import (
+    closing_lines,
+    misses_heading,
+    opening_lines,
+    print_reviewed,
+    review_document,
+)
 
 REVIEW_FORMAT, JSON_VERSION = "cribtiles-cribbage-review", 1
-#: The misses listed (text and JSON).
-MISSES = 10
 
 
 def review_cribbage(table: CribbageTable, ns: argparse.Namespace, stderr: TextIO) -> int:
     """The review of `table`'s game on standard output; 0, or 130 when Ctrl-C stopped it (ReviewRefused,
     a ValueError in words, for a variant the review does not take)."""
-    return print_review(
+    return print_reviewed(
         lambda progress: review_game(table.state, random.Random(ns.seed), ns.guesses, progress),
         lambda review: review_json(review, ns.seed),
-        lambda review: review_text(review, ns.file.name),  # the file's name as typed may hold anything
-        ns.json,
+        review_text,
+        ns,
         stderr,
         "decision",
     )
@@ -61,14 +67,9 @@ def review_text(review: CribbageReview, source: str = "") -> str:
     """The review as a terminal shows it: each deal's decisions, the biggest misses, each player's totals."""
     names = review.names
     width = max(len(n) for n in names)
-    lines = [
-        f"Review of {' v '.join(names)}{f' ({source})' if source else ''}: {len(review.decisions)} decisions, "
-        f"each card laid weighed over {review.guesses} guesses."
-    ]
-    if not review.complete:
-        lines.append("The game is not finished: its decisions so far.")
+    how = f"each card laid weighed over {review.guesses} guesses"
+    lines = opening_lines(names, source, len(review.decisions), "decision", how, review.complete)
     if not review.decisions:
-        lines.append("There is no decision to review yet.")
         return "\n".join(lines)
     deal = 0
     for d in review.decisions:
@@ -79,12 +80,12 @@ def review_text(review: CribbageReview, source: str = "") -> str:
         lines.append(f"  {names[d.player]:<{width}}  {lost:>10}  {d.words()}")
     lines += ["", *figure_notes()]
     misses = review.biggest_misses(MISSES)
-    lines += ["", "Biggest misses:" if misses else "No misses: every decision was the best found."]
+    lines += misses_heading(bool(misses), "every decision was the best found")
     lines += [f"  Deal {d.deal}, {names[d.player]}: {d.words()}" for d in misses]
     lines += ["", "Totals:"]
     lines += [f"  {names[t.player]:<{width}}  {t.words()}" for t in review.totals()]
     finals = ", ".join(f"{n} {s}" for n, s in zip(names, review.finals, strict=True))
-    lines += ["", f"Final scores: {finals}." if review.complete else f"Scores so far: {finals}."]
+    lines += closing_lines(review.complete, finals)
     return "\n".join(lines)
 
 
@@ -101,33 +102,28 @@ def figure_notes() -> list[str]:
 
 def review_json(review: CribbageReview, seed: int) -> dict[str, Any]:
     """The review as the JSON document of the module's notes."""
-    index = {id(d): i for i, d in enumerate(review.decisions)}
-    return {
-        "format": REVIEW_FORMAT,
-        "version": JSON_VERSION,
-        "guesses": review.guesses,
-        "seed": seed,
-        "players": list(review.names),
-        "complete": review.complete,
-        "decisions": [_decision_json(d, review.names) for d in review.decisions],
-        "scores": [list(s) for s in review.scores],
-        "finals": list(review.finals),
-        "biggest_misses": [index[id(d)] for d in review.biggest_misses(MISSES)],
-        "totals": [
-            {
-                "player": t.player,
-                "name": review.names[t.player],
-                "discards": t.discards,
-                "best_discards": t.best_discards,
-                "discard_lost": round(t.discard_lost, 2),
-                "plays": t.plays,
-                "best_plays": t.best_plays,
-                "play_lost": round(t.play_lost, 2),
-                "accuracy": round(t.accuracy, 3),
-            }
-            for t in review.totals()
-        ],
-    }
+    totals = [
+        {
+            "player": t.player,
+            "name": review.names[t.player],
+            "discards": t.discards,
+            "best_discards": t.best_discards,
+            "discard_lost": round(t.discard_lost, 2),
+            "plays": t.plays,
+            "best_plays": t.best_plays,
+            "play_lost": round(t.play_lost, 2),
+            "accuracy": round(t.accuracy, 3),
+        }
+        for t in review.totals()
+    ]
+    return review_document(
+        (REVIEW_FORMAT, JSON_VERSION),
+        {"guesses": review.guesses, "seed": seed},
+        review,
+        ("decisions", review.decisions),
+        _decision_json,
+        (list(review.finals), totals),
+    )
 
 
 def _decision_json(d: Decision, names: tuple[str, ...]) -> dict[str, Any]:

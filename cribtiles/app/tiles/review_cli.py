@@ -69,15 +69,20 @@ from cribtiles.rules.record import record_of, replay
 from cribtiles.table.cribbage.review import DEFAULT_GUESSES, refusal
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.tiles.review import DEFAULT_BUDGET, Review, TurnReview, review_games
-from cribtiles.terminal import print_review
 
 from ..cribbage.review_cli import review_cribbage
 from ..files import shown_path
+from ..review_output import MISSES as MISSES  # the misses listed (text and JSON)
+from ..review_output import (
+    closing_lines,
+    misses_heading,
+    opening_lines,
+    print_reviewed,
+    review_document,
+)
 from .replay_cli import read_game
 
 REVIEW_FORMAT, JSON_VERSION = "cribtiles-review", 1
-#: The misses listed (text and JSON).
-MISSES = 10
 #: At most this many seconds a turn: a longer budget is a typing slip (a whole game would take hours).
 MAX_BUDGET = 600.0
 #: At most this many guesses a card laid (cribbage): more is a typing slip.
@@ -188,11 +193,11 @@ def under_rules(games: Sequence[GameState], rules: str) -> tuple[GameState, ...]
 
 def _review(games: Sequence[GameState], ns: argparse.Namespace) -> int:
     """The review of `games` (the rounds of a table) on standard output; 0, or 130 when Ctrl-C stopped it."""
-    return print_review(
+    return print_reviewed(
         lambda progress: review_games(games, ns.budget, time.perf_counter, random.Random(ns.seed), progress),
         lambda review: review_json(review, ns.seed, games[0].options),
-        lambda review: review_text(review, ns.file.name),  # the file's name as typed may hold anything
-        ns.json,
+        review_text,
+        ns,
         sys.stderr,
         "turn",
     )
@@ -212,11 +217,8 @@ def review_text(review: Review, source: str = "") -> str:
     width = max(len(n) for n in names)
     moves = max([len(str(t.played)) for t in review.turns] + [len(str(t.best)) for t in review.turns] + [6])
     per_turn = f"{review.budget:g} s of analysis a turn"
-    lines = [f"Review of {' v '.join(names)}{f' ({source})' if source else ''}: {len(review.turns)} turns, {per_turn}."]
-    if not review.complete:
-        lines.append("The game is not finished: its turns so far.")
+    lines = opening_lines(names, source, len(review.turns), "turn", per_turn, review.complete)
     if not review.turns:
-        lines.append("There is no turn to review yet.")
         return "\n".join(lines)
     head = f"{'turn':>4}  {'player':<{width}}  {'played':<{moves}}  {'pts':>3}  {'best found':<{moves}}  {'pts':>3}"
     head += "  points lost  value lost"
@@ -233,7 +235,7 @@ def review_text(review: Review, source: str = "") -> str:
             )
     lines += ["", *figure_notes(review)]
     misses = review.biggest_misses(MISSES)
-    lines += ["", "Biggest misses:" if misses else "No misses: every move played was the best found."]
+    lines += misses_heading(bool(misses), "every move played was the best found")
     for t in misses:
         lines.append(
             f"  {_turn_label(t, rounds)}, {names[t.player]}: played {t.played} for {t.played_score}; "
@@ -247,7 +249,7 @@ def review_text(review: Review, source: str = "") -> str:
             f"{total.points_lost} points and {total.value_lost:.1f} in value lost"
         )
     finals = "; ".join(" ".join(f"{n} {s}" for n, s in zip(names, f, strict=True)) for f in review.finals)
-    lines += ["", f"Final scores: {finals}." if review.complete else f"Scores so far: {finals}."]
+    lines += closing_lines(review.complete, finals)
     return "\n".join(lines)
 
 
@@ -297,32 +299,26 @@ def _lost(t: TurnReview) -> str:
 
 def review_json(review: Review, seed: int, options: RuleOptions | None = None) -> dict[str, Any]:
     """The review as the JSON document of the module's notes (`rules` only when `options` are given)."""
-    index = {id(t): i for i, t in enumerate(review.turns)}
-    rules = {} if options is None else {"rules": options.to_text()}
-    return {
-        "format": REVIEW_FORMAT,
-        "version": JSON_VERSION,
-        "budget": review.budget,
-        "seed": seed,
-        "players": list(review.names),
-        **rules,
-        "complete": review.complete,
-        "turns": [_turn_json(t, review.names) for t in review.turns],
-        "scores": [list(s) for s in review.scores],
-        "finals": [list(f) for f in review.finals],
-        "biggest_misses": [index[id(t)] for t in review.biggest_misses(MISSES)],
-        "totals": [
-            {
-                "player": total.player,
-                "name": review.names[total.player],
-                "turns": total.turns,
-                "best_found": total.best_found,
-                "points_lost": total.points_lost,
-                "value_lost": round(total.value_lost, 2),
-            }
-            for total in review.totals()
-        ],
-    }
+    totals = [
+        {
+            "player": total.player,
+            "name": review.names[total.player],
+            "turns": total.turns,
+            "best_found": total.best_found,
+            "points_lost": total.points_lost,
+            "value_lost": round(total.value_lost, 2),
+        }
+        for total in review.totals()
+    ]
+    return review_document(
+        (REVIEW_FORMAT, JSON_VERSION),
+        {"budget": review.budget, "seed": seed},
+        review,
+        ("turns", review.turns),
+        _turn_json,
+        ([list(f) for f in review.finals], totals),
+        None if options is None else options.to_text(),
+    )
 
 
 def _turn_json(t: TurnReview, names: Sequence[str]) -> dict[str, Any]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import random
-import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -38,15 +37,23 @@ from cribtiles.cribbage.show import ShowKind
 from cribtiles.cribbage.view import CribbageView
 
 from ..arena_core import (
-    CI_METHOD,
-    percentile,
+    GameRecord,
+    Layout,
+    Outing,
+    Reporting,
+    SeatRecord,
+    Standing,
+    bot_labels,
     play_out,
     report_head,
     report_lines,
+    report_object,
     rounded,
     seatings,
+    seeded,
+    standing,
+    standing_json,
     tail_line,
-    wilson_interval,
 )
 from ..core import BotRequest
 from ..runner import Progress, run_units
@@ -78,11 +85,7 @@ class CribbageArena:
 
     @property
     def labels(self) -> tuple[str, ...]:
-        out: list[str] = []
-        for level in self.levels:
-            n = sum(label.split("#")[0] == level for label in out)
-            out.append(level if n == 0 else f"{level}#{n + 1}")
-        return tuple(out)
+        return bot_labels(self.levels)
 
     def bot_at(self, rotation: tuple[int, ...], seat: int) -> int:
         """The bot in `seat` of a game seated by `rotation` (partners: seats 0 and 2 are one bot's)."""
@@ -91,7 +94,7 @@ class CribbageArena:
 
 def game_seed(seed: int, pair: int) -> int:
     """The game seed of the pair-th pair of games (string seeding is stable across processes)."""
-    return random.Random(f"cribtiles-cribbage-arena/{seed}/pair/{pair}").getrandbits(32)
+    return seeded(f"cribtiles-cribbage-arena/{seed}/pair/{pair}")
 
 
 def decision_rng(seed: int, game: int, decision: int) -> random.Random:
@@ -111,26 +114,22 @@ def seating(game: int, bots: int = SEATS) -> tuple[int, ...]:
 # --- playing ---
 
 
-@dataclass(frozen=True)
-class SeatResult:
-    """One seat's game (`final`: its side's score; partners' seats both tell it)."""
+@dataclass(frozen=True, kw_only=True)
+class SeatResult(SeatRecord):
+    """One seat's game (`final`: its side's score; partners' seats both tell it): besides what every
+    arena records, whether and how it won, its points pegged and shown, the deals, its decisions' seconds."""
 
-    bot: int
-    final: int
     won: bool
     margin: MarginKind | None  # how this seat won (None when it lost)
     peg_points: int
     show_points: int
     deals: int
     decision_seconds: tuple[float, ...]
-    failures: int
 
 
-@dataclass(frozen=True)
-class GameResult:
-    game: int
+@dataclass(frozen=True, kw_only=True)
+class GameResult(GameRecord[SeatResult]):
     seed: int
-    seats: tuple[SeatResult, ...]
     moves: tuple[str, ...]  # the game's record, as notation
 
 
@@ -171,7 +170,7 @@ def play_game(arena: CribbageArena, game: int, make: SeatBot | None = None) -> G
                 show[event.player] += event.points
     times = [list(t) for t in played.seconds]
     results = _seat_results(table.state, seats, times, list(played.failures), peg, show)
-    return GameResult(game, seed, results, table.state.log)
+    return GameResult(game=game, seed=seed, seats=results, moves=table.state.log)
 
 
 def _seat_results(
@@ -216,22 +215,15 @@ def run(
 # --- figures ---
 
 
-@dataclass(frozen=True)
-class BotSummary:
-    label: str
-    games: int
+@dataclass(frozen=True, kw_only=True)
+class BotSummary(Standing):
+    """A bot's standing, with its wins, the skunks it inflicted and its points pegged and shown a deal."""
+
     wins: int
-    win_rate: float
-    ci95: tuple[float, float]
-    mean_score: float
-    mean_spread: float
     skunks: int
     double_skunks: int
     peg_per_deal: float
     show_per_deal: float
-    decision_median: float
-    decision_p95: float
-    failures: int
 
 
 def summarize(arena: CribbageArena, results: Sequence[GameResult]) -> list[BotSummary]:
@@ -260,25 +252,15 @@ def _bot_in_game(game: GameResult, bot: int) -> tuple[SeatResult, SeatResult]:
 
 def _summarize_bot(arena: CribbageArena, bot: int, results: Sequence[GameResult]) -> BotSummary:
     mine = [_bot_in_game(g, bot) for g in results]
-    games = len(mine)
-    wins = sum(s.won for s, _ in mine)
     deals = sum(s.deals for s, _ in mine)
-    times = [t for s, _ in mine for t in s.decision_seconds]
+    outings = [Outing(s.won, s.final, s.final - o.final, s.decision_seconds, s.failures) for s, o in mine]
     return BotSummary(
-        label=arena.labels[bot],
-        games=games,
-        wins=wins,
-        win_rate=wins / games if games else 0.0,
-        ci95=wilson_interval(wins, games),
-        mean_score=statistics.fmean(s.final for s, _ in mine) if games else 0.0,
-        mean_spread=statistics.fmean(s.final - o.final for s, o in mine) if games else 0.0,
+        **vars(standing(arena.labels[bot], outings)),
+        wins=sum(s.won for s, _ in mine),
         skunks=sum(s.margin is not None and s.margin is not MarginKind.WIN for s, _ in mine),
         double_skunks=sum(s.margin is MarginKind.DOUBLE_SKUNK for s, _ in mine),
         peg_per_deal=sum(s.peg_points for s, _ in mine) / deals if deals else 0.0,
         show_per_deal=sum(s.show_points for s, _ in mine) / deals if deals else 0.0,
-        decision_median=statistics.median(times) if times else 0.0,
-        decision_p95=percentile(times, 0.95),
-        failures=sum(s.failures for s, _ in mine),
     )
 
 
@@ -288,35 +270,37 @@ def report_json(
     """The --json object (only `seconds` and each `decision_seconds` depend on the machine)."""
 
     r = rounded
-    return {
-        "game": "classic cribbage",
-        **report_head(arena.games, finished, arena.seed),
-        **({"variant": str(arena.options.variant)} if arena.options.variant is not Variant.SIX_CARD else {}),
-        "muggins": arena.options.muggins,
-        "target": arena.options.target,
-        "ci95_method": CI_METHOD,
-        "seconds": r(seconds),
-        "bots": {
-            s.label: {
-                "games": s.games,
-                "wins": s.wins,
-                "win_rate": r(s.win_rate),
-                "ci95": [r(s.ci95[0]), r(s.ci95[1])],
-                "mean_score": r(s.mean_score),
-                "mean_spread": r(s.mean_spread),
+    bots = {
+        s.label: standing_json(
+            s,
+            "decision_seconds",
+            counts={"wins": s.wins},
+            figures={
                 "skunks": s.skunks,
                 "double_skunks": s.double_skunks,
                 "peg_per_deal": r(s.peg_per_deal),
                 "show_per_deal": r(s.show_per_deal),
-                "decision_seconds": {"median": r(s.decision_median), "p95": r(s.decision_p95)},
-                "failures": s.failures,
-            }
-            for s in summaries
-        },
+            },
+        )
+        for s in summaries
     }
+    options = arena.options
+    return report_object(
+        report_head(arena.games, finished, arena.seed),
+        seconds,
+        bots,
+        first={"game": "classic cribbage"},
+        setup={
+            **({"variant": str(options.variant)} if options.variant is not Variant.SIX_CARD else {}),
+            "muggins": options.muggins,
+            "target": options.target,
+        },
+    )
 
 
 DEFAULT_TARGET = 121
+#: The text report's columns.
+LAYOUT = Layout(label=10, score=6, seconds="s/decision median", digits=5)
 
 
 def _units(arena: CribbageArena) -> str:
@@ -335,16 +319,7 @@ def report_text(
         + ("" if arena.options.target == DEFAULT_TARGET else f", to {arena.options.target}")
         + (", muggins" if arena.options.muggins else "")
     )
-    columns = (
-        f"{'bot':<10} {'win rate':>8}  {'95% CI (Wilson)':<16} {'score':>6} {'spread':>7} {'skunks':>6} "
-        f"{'peg/deal':>8} {'show/deal':>9} {'s/decision median':>17} {'p95':>7} {'failures':>8}"
-    )
-    rows = [
-        f"{s.label:<10} {s.win_rate:>8.1%}  [{s.ci95[0]:5.1%}, {s.ci95[1]:5.1%}] {s.mean_score:>6.1f} "
-        f"{s.mean_spread:>+7.1f} {s.skunks:>6} {s.peg_per_deal:>8.2f} {s.show_per_deal:>9.2f} "
-        f"{s.decision_median:>17.5f} {s.decision_p95:>7.4f} {s.failures:>8}"
-        for s in summaries
-    ]
+    rows = [LAYOUT.row(s, f"{s.skunks:>6} {s.peg_per_deal:>8.2f} {s.show_per_deal:>9.2f}") for s in summaries]
     target = arena.options.target
     opponent = "the opponent's" if arena.bots == SEATS else "the best opponent's"
     double = f"no double in a game to {target}"
@@ -357,4 +332,9 @@ def report_text(
     )
     if arena.options.variant is Variant.PARTNERSHIP:
         legend += "\nPartnerships: each bot plays both seats of a side; its points are the side's."
+    columns = LAYOUT.columns("skunks peg/deal show/deal")
     return report_lines(head, columns, rows, legend, tail_line(arena.games, finished, seconds))
+
+
+#: How the one arena runs and reports a cribbage setup.
+REPORTING = Reporting(run, summarize, report_text, report_json)
