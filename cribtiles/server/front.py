@@ -173,8 +173,12 @@ class Hall:
             post(client, write("refused", re=re, reason=most))
             return "too many messages" if client.bad >= self.limits.bad_messages else ""
         code = message.get("code")
-        if self.store.shared and isinstance(code, str) and message["type"] not in LOOKS:
-            await self.tables.take(normal_code(code))
+        if self.store.shared and isinstance(code, str):
+            # a table taken, or asked after while no process serves it, is made up for that time first
+            if message["type"] not in LOOKS:
+                await self.tables.take(normal_code(code))
+            elif message["type"] == "status":
+                await self.tables.look(normal_code(code))
         began = time.perf_counter()
         try:  # in a shared store, sent once its changes are committed (the loop goes on meanwhile)
             await self.tables.kept(

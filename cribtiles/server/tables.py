@@ -12,6 +12,7 @@ import asyncio
 import concurrent.futures
 import functools
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +34,9 @@ log = logging.getLogger("cribtiles.server")
 TABLE_SPEAKER = "The table"
 #: Seconds between two looks for a table another process is letting go of.
 TAKE_EVERY = 0.1
+#: Moves at most that a table taken from a shared store makes up before it is served (`make_up`): a whole
+#: game's turns, run out one by one while nobody was there; past them, the turn clock goes on every second.
+MAKE_UP_MOST = 1000
 #: Threads that write a shared store's changes (each a connection of the store's pool while it writes):
 #: commits of different tables are made at once, one table's one after another.
 WRITERS = 4
@@ -48,6 +52,23 @@ class Held:
     changes: list[Change] = field(default_factory=list)
     posts: list[tuple[Client, str]] = field(default_factory=list)
     kicks: list[Room] = field(default_factory=list)
+
+
+def overdue(room: Room, now: float) -> bool:
+    """Whether something fell due at `room` by `now`: a bot to move, or a person out of time."""
+    return room.phase == "playing" and (room.bot_request() is not None or room.due(now) is not None)
+
+
+def fell_due(room: Room, now: float) -> float:
+    """When the turn of the person to move at `room`, out of time or away by `now`, fell due: its deadline
+    when its time ran out (the first instant that is out of time, however the sum rounds), else `now`."""
+    timer = room.settings.turn_timer
+    if timer is None or now - room.last_change < timer:
+        return now
+    at = room.last_change + timer
+    while at - room.last_change < timer:
+        at = math.nextafter(at, math.inf)
+    return min(at, now)
 
 
 def _choose(chooser: Callable[[BotRequest[Any]], Any], request: BotRequest[Any]) -> Any:
@@ -86,6 +107,7 @@ class Tables:
         self.held: Held | None = None  # what the answer being made did, while `kept` holds it
         self.locks: dict[str, asyncio.Lock] = {}  # code -> held while an answer there is made and kept
         self.lock_users: dict[str, int] = {}  # code -> the answers holding or waiting for its lock
+        self.making_up: dict[str, asyncio.Event] = {}  # code -> set once what fell due there is made up
 
     def load(self) -> None:
         """Read every table the store keeps, but those long over (a shared store's tables are served by
@@ -143,22 +165,97 @@ class Tables:
 
     async def take(self, code: str) -> None:
         """Serve `code` if another process lets go of it within `lease_wait` (its lease released, or run
-        out: a process killed outright); else the message for it is refused (TableElsewhere)."""
+        out: a process killed outright); else the message for it is refused (TableElsewhere). A table
+        taken is first made up for the time no process served it (`make_up`)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + self.limits.lease_wait
         while code not in self.rooms:
             try:
-                self.recall(code)
-                return
+                room = self.recall(code)
             except TableElsewhere:
                 if loop.time() >= end:
                     return
+            else:
+                if room is not None:
+                    await self.make_up(room)
+                return
             await asyncio.sleep(TAKE_EVERY)
+        making = self.making_up.get(code)
+        if making is not None:  # another message's take is making it up: answered once it is done
+            await making.wait()
+
+    async def look(self, code: str) -> None:
+        """A shared store's table asked after without being served (`status`: "Your online games"): when
+        no process holds it and something fell due there while none did, taken and made up first, so that
+        what is told of it is what a process holding it all along would tell. A table another process
+        holds is that process's to move on; one nothing is due at is only read."""
+        if code in self.rooms:
+            making = self.making_up.get(code)
+            if making is not None:
+                await making.wait()
+            return
+        shown = self.recall(code, claim=False)
+        if shown is None or not overdue(shown, self.clock()):
+            return
+        try:
+            room = self.recall(code)
+        except TableElsewhere:
+            return
+        if room is not None:
+            await self.make_up(room)
+
+    async def make_up(self, room: Room) -> int:
+        """Do what fell due at `room`, just taken from the store, while no process served it, each at the
+        time it fell due and kept as it is made: the stand-in of each person whose time ran out and each
+        bot's reply, until a person's turn not yet out of time (at most MAKE_UP_MOST moves); then its bots
+        are set going as usual. Its other messages wait meanwhile. The moves made."""
+        code = room.code
+        made = 0
+        self.making_up[code] = done = asyncio.Event()
+        try:
+            for _ in range(MAKE_UP_MOST):
+                if self.rooms.get(code) is not room or not await self._made_up_one(room):
+                    break
+                made += 1
+        except (IllegalMove, StoreError) as e:  # TableElsewhere too: another process has it now
+            log.error("table %s could not be made up for the time no process served it: %s", code, e)
+        finally:
+            del self.making_up[code]
+            done.set()
+        if made:
+            log.info("table %s: %d moves made up for the time no process served it", code, made)
+        self.kick(room)
+        return made
+
+    async def _made_up_one(self, room: Room) -> bool:
+        """One move that fell due at `room` made, at the time it fell due: a bot's reply, or the stand-in of
+        the person to move out of time; False when nothing is due."""
+        if room.phase != "playing" or room.game is None:
+            return False
+        ply = room.ply
+        request = room.bot_request()
+        if request is not None:
+            loop = asyncio.get_running_loop()
+            move = await loop.run_in_executor(self.bots, _choose, room.game.chooser, request)
+            at = room.last_change  # a bot replies at once to the move before
+            await self.kept(room.code, functools.partial(self._play_bot_at, room, request, move, at))
+        else:
+            now = self.clock()
+            due = room.due(now)
+            if due is None:
+                return False
+            await self.kept(room.code, functools.partial(self.stand_in, room, due[0], due[1], fell_due(room, now)))
+        return room.ply != ply
+
+    def _play_bot_at(self, room: Room, request: BotRequest[Any], move: Any, at: float) -> None:
+        if room.play_bot(move, request, at):
+            self.keep(room)
+            self.tell_all(room)
 
     def idle(self, code: str) -> bool:
         """No connection is at `code`, no bot thinks there, nothing of it waits to be kept: not even a change
         on its way to the store (unless the answer asking is the one that made it)."""
-        writing = code in self.locks and self.held is None
+        writing = (code in self.locks and self.held is None) or code in self.making_up
         return not self.clients.get(code) and code not in self.thinking and code not in self.unkept and not writing
 
     def let_go_if_idle(self, code: str) -> None:
@@ -229,7 +326,7 @@ class Tables:
         if self.held is not None:
             self.held.kicks.append(room)
             return
-        if room.code in self.thinking:
+        if room.code in self.thinking or room.code in self.making_up:  # `make_up` plays its bots itself
             return
         request = room.bot_request()
         if request is None or room.game is None:
@@ -269,7 +366,7 @@ class Tables:
             if room.phase != "playing":
                 continue
             lock = self.locks.get(room.code)
-            if lock is not None and lock.locked():  # a change is being kept: looked at again next time
+            if (lock is not None and lock.locked()) or room.code in self.making_up:  # looked at next time
                 continue
             due = room.due(now)
             if due is not None and self.stand_in_failed.get(room.code) != room.ply:
