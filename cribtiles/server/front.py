@@ -221,8 +221,8 @@ class Hall:
         while True:
             await asyncio.sleep(1.0)
             now = self.clock()
-            if self.store.shared:
-                self.tables.renew()
+            if self.store.shared:  # off the loop, one renewal at a time
+                self.tables.renew_soon()
             if now - self.swept >= SWEEP_EVERY:
                 self.sweep(now)
             self.tables.on_the_clock(now)

@@ -104,10 +104,18 @@ class Tables:
             if store.shared
             else None
         )
+        # and its leases renewed and let go of off the loop too, in order, in a thread of their own (never
+        # behind a burst of commits: a lease renewed late is lost)
+        self.leasing = (
+            concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="leases") if store.shared else None
+        )
+        self.releasing: dict[str, asyncio.Future[None]] = {}  # code -> its lease being let go of
+        self.renewal: asyncio.Task[None] | None = None  # the renewal of the leases under way, or last made
         self.held: Held | None = None  # what the answer being made did, while `kept` holds it
         self.locks: dict[str, asyncio.Lock] = {}  # code -> held while an answer there is made and kept
         self.lock_users: dict[str, int] = {}  # code -> the answers holding or waiting for its lock
         self.making_up: dict[str, asyncio.Event] = {}  # code -> set once what fell due there is made up
+        self.writing: dict[str, int] = {}  # code -> its changes being written now (a new table's too)
 
     def load(self) -> None:
         """Read every table the store keeps, but those long over (a shared store's tables are served by
@@ -170,6 +178,9 @@ class Tables:
         loop = asyncio.get_running_loop()
         end = loop.time() + self.limits.lease_wait
         while code not in self.rooms:
+            await self.released(code)
+            if code in self.rooms:
+                break
             try:
                 room = self.recall(code)
             except TableElsewhere:
@@ -194,8 +205,9 @@ class Tables:
             if making is not None:
                 await making.wait()
             return
+        await self.released(code)
         shown = self.recall(code, claim=False)
-        if shown is None or not overdue(shown, self.clock()):
+        if shown is None or not overdue(shown, self.clock()) or code in self.rooms:
             return
         try:
             room = self.recall(code)
@@ -255,7 +267,7 @@ class Tables:
     def idle(self, code: str) -> bool:
         """No connection is at `code`, no bot thinks there, nothing of it waits to be kept: not even a change
         on its way to the store (unless the answer asking is the one that made it)."""
-        writing = (code in self.locks and self.held is None) or code in self.making_up
+        writing = (code in self.locks and self.held is None) or code in self.making_up or code in self.writing
         return not self.clients.get(code) and code not in self.thinking and code not in self.unkept and not writing
 
     def let_go_if_idle(self, code: str) -> None:
@@ -263,7 +275,30 @@ class Tables:
         process its next player reaches (a table's bots and clocks wait for its players to come back)."""
         if self.store.shared and code in self.rooms and self.idle(code):
             self.forget(code)
+            self.release(code)
+
+    def release(self, code: str) -> None:
+        """Let go of `code`'s lease (a table no longer in memory): in a shared store, off the loop, in the
+        leases' thread; this process takes it again only once that is done (`released`)."""
+        if self.leasing is None:
             self.store.release(code)
+            return
+        future = asyncio.get_running_loop().run_in_executor(self.leasing, self.store.release, code)
+        self.releasing[code] = future
+
+        def done(_: asyncio.Future[None]) -> None:
+            if self.releasing.get(code) is future:
+                del self.releasing[code]
+
+        future.add_done_callback(done)
+
+    async def released(self, code: str) -> None:
+        """Once the letting go of `code`'s lease under way, if any, is done (its lease then taken anew,
+        never let go of after it was taken again)."""
+        while (future := self.releasing.get(code)) is not None:
+            await asyncio.wait([future])
+            if self.releasing.get(code) is future:
+                del self.releasing[code]
 
     def forget(self, code: str) -> None:
         self.rooms.pop(code, None)
@@ -284,16 +319,26 @@ class Tables:
             client.seats.pop(code, None)
             close_soon(client, "the table is served by another server process: connect again")
 
-    def renew(self) -> None:
-        """Renew the leases of the tables this process serves; stop serving those it lost, and let go of
-        those no one is at."""
+    def renew_soon(self) -> None:
+        """Renew the leases (`renew`) unless a renewal is under way still."""
+        if self.renewal is None or self.renewal.done():
+            self.renewal = asyncio.get_running_loop().create_task(self.renew())
+
+    async def renew(self) -> None:
+        """Renew the leases of the tables this process serves, off the loop (the leases' thread); stop
+        serving those it lost, and let go of those no one is at. A table taken meanwhile is renewed at the
+        next renewal (its lease is new), and one let go of and taken again meanwhile is not lost."""
+        assert self.leasing is not None
+        held = dict(self.rooms)
         try:
-            lost = self.store.renew(set(self.rooms))
+            loop = asyncio.get_running_loop()
+            lost = await loop.run_in_executor(self.leasing, self.store.renew, set(held))
         except StoreError as e:  # tried again at the next tick; a write meanwhile is checked by the store
             log.error("%s", e)
             return
         for code in lost:
-            self.lose(code)
+            if code in held and self.rooms.get(code) is held[code]:
+                self.lose(code)
         for code in list(self.rooms):
             self.let_go_if_idle(code)
 
@@ -438,6 +483,8 @@ class Tables:
         if held.changes:
             codes = {change[1] for change in held.changes}
             loop = asyncio.get_running_loop()
+            for code in codes:  # not let go of meanwhile (a new table has no lock)
+                self.writing[code] = self.writing.get(code, 0) + 1
             try:
                 took = await loop.run_in_executor(self.writer, self._write, held.changes)
             except TableElsewhere:
@@ -449,6 +496,11 @@ class Tables:
                 self.metrics.store_errors += 1
                 self.unkept.update(codes)
                 raise
+            finally:
+                for code in codes:
+                    self.writing[code] -= 1
+                    if not self.writing[code]:
+                        del self.writing[code]
             for seconds in took:
                 self.metrics.store_writes.observe(seconds)
             self.unkept.difference_update(codes)
@@ -489,7 +541,7 @@ class Tables:
         for code, room in list(self.rooms.items()):
             if self.forgettable(room, now):
                 self.forget(code)
-                self.store.release(code)
+                self.release(code)
         for code in [code for code, at in self.clients.items() if not at]:
             del self.clients[code]
 
@@ -512,7 +564,7 @@ class Tables:
         except (KeyError, TypeError, ValueError) as e:
             log.error("the kept table %s could not be read and is left out: %s", code, str(e)[:200])
             if claim:
-                self.store.release(code)
+                self.release(code)
             return None
         if self.store.shared and not claim:
             return room
