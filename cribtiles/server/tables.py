@@ -2,9 +2,11 @@
 store before it is acknowledged, what each seat may see sent to it, the bots run beside the loop, turn
 clocks, finished tables let go of from memory and read back when asked for. A shared store's table is
 served by one process at a time: taken when first asked for (its lease), let go of once no connection of
-this process is at it, and dropped when another process took it (issue 46). A shared store's changes are
-written off the loop (`kept`): what a message's answer sends waits until its changes are committed, and
-meanwhile the loop answers the other tables; one table's messages are answered one at a time."""
+this process is at it, and dropped when another process took it (issue 46); what fell due at a table while
+no process served it is made up when one takes it, before anything of it is sent (`make_up`). A shared
+store's changes are written off the loop (`kept`): what a message's answer sends waits until its changes
+are committed, and meanwhile the loop answers the other tables; one table's messages are answered one at a
+time. Its leases are renewed and let go of off the loop too, in a thread of their own."""
 
 from __future__ import annotations
 
@@ -236,7 +238,8 @@ class Tables:
             done.set()
         if made:
             log.info("table %s: %d moves made up for the time no process served it", code, made)
-        self.kick(room)
+        if self.rooms.get(code) is room:
+            self.kick(room)
         return made
 
     async def _made_up_one(self, room: Room) -> bool:
@@ -272,7 +275,8 @@ class Tables:
 
     def let_go_if_idle(self, code: str) -> None:
         """A shared store's table no connection of this process is at goes back to the store, for whichever
-        process its next player reaches (a table's bots and clocks wait for its players to come back)."""
+        process its next player reaches (what falls due there meanwhile is made up when it is taken:
+        `make_up`)."""
         if self.store.shared and code in self.rooms and self.idle(code):
             self.forget(code)
             self.release(code)
