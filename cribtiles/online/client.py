@@ -8,7 +8,8 @@ by the system's certificates) (issues 31, 44).
 `ServerLinks` are the links a client keeps to one server: one at its address for what concerns no one
 table (making a table, the open tables, a table's status), and one for each table at `URL/t/CODE`, where a
 proxy in front of several server processes routes every connection of a table to the process that serves
-it; each comes back by itself with its own pauses. One server process answers both alike (issue 46)."""
+it; each comes back by itself with its own pauses, and each is closed once idle a while (opened again when
+next asked for). One server process answers both alike (issue 46)."""
 
 from __future__ import annotations
 
@@ -44,8 +45,11 @@ ARRIVAL = "_arrival"
 #: looks at one (any process of a server of several answers these: the server's `LOOKS`).
 LOBBY = frozenset({"create", "open_tables", "status", "ping", "hello"})
 #: Seconds a table's link that holds nothing (no seat, no session, not watching) stays open after it was
-#: last asked for (the same table is often opened again at once); then it is closed.
+#: last asked for (the same table is often opened again at once), and the server's own after its last
+#: request; then it is closed.
 IDLE_KEPT = 10.0
+#: Seconds between two looks of `ServerLinks` for links idle that long.
+LOOK_EVERY = 1.0
 
 log = logging.getLogger("cribtiles.online")
 
@@ -354,7 +358,10 @@ class Link:
 class ServerLinks:
     """The links a client keeps to the server at `url`: its own (`lobby`, at `url`) for what concerns no
     one table, and one for each table (`table`, at `URL/t/CODE`), opened when first asked for and closed
-    once it has held nothing for `IDLE_KEPT` seconds. `request` sends each message on the link it
+    once it has held nothing for `IDLE_KEPT` seconds; the server's own too, once nothing was asked on it
+    for as long and it holds nothing (each window holding one connection a table, not one more: a
+    server counts an address's connections), and opened again when next asked for. A thread of its own
+    looks for idle links every `LOOK_EVERY` seconds. `request` sends each message on the link it
     concerns; a session of a table is given that table's link."""
 
     def __init__(
@@ -362,27 +369,52 @@ class ServerLinks:
     ) -> None:
         self.url = check_url(url)
         self.backoff = backoff
-        self.lobby = Link(self.url, backoff)
         self._clock = clock
+        self._lock = threading.Lock()
+        self._lobby: Link | None = Link(self.url, backoff)  # None: closed while idle
+        self._lobby_asked = clock()  # when the server's own link was last asked for, or last answered
+        self._lobby_busy = 0  # requests waiting for their answer on it
+        self._lobby_connects = 0  # connections made by the server's own links closed since
         self._tables: dict[str, Link] = {}  # code -> its table's link
         self._asked: dict[str, float] = {}  # code -> when its link was last asked for
-        self._lock = threading.Lock()
+        self._closed = threading.Event()
+        self._looker = threading.Thread(target=self._look, name="cribtiles-links", daemon=True)
+        self._looker.start()
 
     # --- the server's own link ---
 
     @property
+    def lobby(self) -> Link:
+        """The server's own link, opened again if it was closed while idle."""
+        with self._lock:
+            return self._open_lobby()
+
+    def _open_lobby(self) -> Link:
+        """(Under `_lock`.) The server's own link, opened if it is closed, asked for now."""
+        if self._lobby is None:
+            self._lobby = Link(self.url, self.backoff)
+        self._lobby_asked = self._clock()
+        return self._lobby
+
+    @property
     def connected(self) -> bool:
-        return self.lobby.connected
+        """Whether the server's own link is open and connected (False while it is closed, idle)."""
+        with self._lock:
+            return self._lobby is not None and self._lobby.connected
 
     @property
     def connects(self) -> int:
-        return self.lobby.connects
+        """How many times the server's own links connected, those closed while idle included."""
+        with self._lock:
+            return self._lobby_connects + (0 if self._lobby is None else self._lobby.connects)
 
     @property
     def problem(self) -> str:
-        return self.lobby.problem
+        with self._lock:
+            return "" if self._lobby is None else self._lobby.problem
 
     def wait_connected(self, timeout: float) -> bool:
+        """The server's own link connected within `timeout` seconds (opened again if it was closed)."""
         return self.lobby.wait_connected(timeout)
 
     # --- the tables' links ---
@@ -415,15 +447,29 @@ class ServerLinks:
             links = list(self._tables.values())
         return {code: token for link in links for code, token in list(link.seats.items())}
 
+    def close_idle(self) -> None:
+        """Close the links that held nothing long enough (`_idle`); the looking thread calls it."""
+        for link in self._idle():
+            link.close()
+
     def _idle(self) -> list[Link]:
-        """The tables' links that held nothing since they were last asked for `IDLE_KEPT` seconds ago,
-        taken out of the pool (to be closed)."""
+        """The links that held nothing since they were last asked for `IDLE_KEPT` seconds ago, taken out
+        of the pool (to be closed): the tables', and the server's own when no request waits on it."""
         now = self._clock()
         with self._lock:
             gone = [c for c, link in self._tables.items() if now - self._asked.get(c, now) >= IDLE_KEPT and link.idle]
             for code in gone:
                 self._asked.pop(code, None)
-            return [self._tables.pop(code) for code in gone]
+            idle = [self._tables.pop(code) for code in gone]
+            lobby = self._lobby
+            if lobby is not None and not self._lobby_busy and now - self._lobby_asked >= IDLE_KEPT and lobby.idle:
+                self._lobby, self._lobby_connects = None, self._lobby_connects + lobby.connects
+                idle.append(lobby)
+            return idle
+
+    def _look(self) -> None:
+        while not self._closed.wait(LOOK_EVERY):
+            self.close_idle()
 
     # --- messages ---
 
@@ -435,13 +481,24 @@ class ServerLinks:
         does not send the table's connections)."""
         code = fields.get("code")
         if kind in LOBBY or not isinstance(code, str):
-            answer = self.lobby.request(kind, timeout, **fields)
-            token = answer.get("token")
-            if kind == "create" and isinstance(token, str):
-                made = str(answer["code"])
-                with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
-                    self.lobby.send("leave", code=made)
-                self.table(made).sit(made, token)
+            with self._lock:
+                lobby = self._open_lobby()
+                self._lobby_busy += 1
+            try:
+                end = time.monotonic() + timeout
+                if not lobby.connects and not lobby.wait_connected(timeout):  # opened again just now
+                    raise NotConnected(lobby.problem or f"the server did not answer in {timeout:g} seconds")
+                answer = lobby.request(kind, max(0.1, end - time.monotonic()), **fields)
+                token = answer.get("token")
+                if kind == "create" and isinstance(token, str):
+                    made = str(answer["code"])
+                    with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
+                        lobby.send("leave", code=made)
+                    self.table(made).sit(made, token)
+            finally:
+                with self._lock:
+                    self._lobby_busy -= 1
+                    self._lobby_asked = self._clock()
             return answer
         end = time.monotonic() + timeout
         link = self.table(code, wait=timeout)
@@ -452,8 +509,10 @@ class ServerLinks:
         self.table(code).sit(_normal(code), token)
 
     def close(self) -> None:
+        self._closed.set()
         with self._lock:
-            links, self._tables = [self.lobby, *self._tables.values()], {}
+            links = [*([] if self._lobby is None else [self._lobby]), *self._tables.values()]
+            self._lobby, self._tables = None, {}
             self._asked.clear()
         for link in links:
             link.close()

@@ -173,8 +173,12 @@ class Hall:
             post(client, write("refused", re=re, reason=most))
             return "too many messages" if client.bad >= self.limits.bad_messages else ""
         code = message.get("code")
-        if self.store.shared and isinstance(code, str) and message["type"] not in LOOKS:
-            await self.tables.take(normal_code(code))
+        if self.store.shared and isinstance(code, str):
+            # a table taken, or asked after while no process serves it, is made up for that time first
+            if message["type"] not in LOOKS:
+                await self.tables.take(normal_code(code))
+            elif message["type"] == "status":
+                await self.tables.look(normal_code(code))
         began = time.perf_counter()
         try:  # in a shared store, sent once its changes are committed (the loop goes on meanwhile)
             await self.tables.kept(
@@ -217,8 +221,8 @@ class Hall:
         while True:
             await asyncio.sleep(1.0)
             now = self.clock()
-            if self.store.shared:
-                self.tables.renew()
+            if self.store.shared:  # off the loop, one renewal at a time
+                self.tables.renew_soon()
             if now - self.swept >= SWEEP_EVERY:
                 self.sweep(now)
             self.tables.on_the_clock(now)

@@ -2,9 +2,11 @@
 store before it is acknowledged, what each seat may see sent to it, the bots run beside the loop, turn
 clocks, finished tables let go of from memory and read back when asked for. A shared store's table is
 served by one process at a time: taken when first asked for (its lease), let go of once no connection of
-this process is at it, and dropped when another process took it (issue 46). A shared store's changes are
-written off the loop (`kept`): what a message's answer sends waits until its changes are committed, and
-meanwhile the loop answers the other tables; one table's messages are answered one at a time."""
+this process is at it, and dropped when another process took it (issue 46); what fell due at a table while
+no process served it is made up when one takes it, before anything of it is sent (`make_up`). A shared
+store's changes are written off the loop (`kept`): what a message's answer sends waits until its changes
+are committed, and meanwhile the loop answers the other tables; one table's messages are answered one at a
+time. Its leases are renewed and let go of off the loop too, in a thread of their own."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import asyncio
 import concurrent.futures
 import functools
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -33,6 +36,9 @@ log = logging.getLogger("cribtiles.server")
 TABLE_SPEAKER = "The table"
 #: Seconds between two looks for a table another process is letting go of.
 TAKE_EVERY = 0.1
+#: Moves at most that a table taken from a shared store makes up before it is served (`make_up`): a whole
+#: game's turns, run out one by one while nobody was there; past them, the turn clock goes on every second.
+MAKE_UP_MOST = 1000
 #: Threads that write a shared store's changes (each a connection of the store's pool while it writes):
 #: commits of different tables are made at once, one table's one after another.
 WRITERS = 4
@@ -48,6 +54,23 @@ class Held:
     changes: list[Change] = field(default_factory=list)
     posts: list[tuple[Client, str]] = field(default_factory=list)
     kicks: list[Room] = field(default_factory=list)
+
+
+def overdue(room: Room, now: float) -> bool:
+    """Whether something fell due at `room` by `now`: a bot to move, or a person out of time."""
+    return room.phase == "playing" and (room.bot_request() is not None or room.due(now) is not None)
+
+
+def fell_due(room: Room, now: float) -> float:
+    """When the turn of the person to move at `room`, out of time or away by `now`, fell due: its deadline
+    when its time ran out (the first instant that is out of time, however the sum rounds), else `now`."""
+    timer = room.settings.turn_timer
+    if timer is None or now - room.last_change < timer:
+        return now
+    at = room.last_change + timer
+    while at - room.last_change < timer:
+        at = math.nextafter(at, math.inf)
+    return min(at, now)
 
 
 def _choose(chooser: Callable[[BotRequest[Any]], Any], request: BotRequest[Any]) -> Any:
@@ -83,9 +106,18 @@ class Tables:
             if store.shared
             else None
         )
+        # and its leases renewed and let go of off the loop too, in order, in a thread of their own (never
+        # behind a burst of commits: a lease renewed late is lost)
+        self.leasing = (
+            concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="leases") if store.shared else None
+        )
+        self.releasing: dict[str, asyncio.Future[None]] = {}  # code -> its lease being let go of
+        self.renewal: asyncio.Task[None] | None = None  # the renewal of the leases under way, or last made
         self.held: Held | None = None  # what the answer being made did, while `kept` holds it
         self.locks: dict[str, asyncio.Lock] = {}  # code -> held while an answer there is made and kept
         self.lock_users: dict[str, int] = {}  # code -> the answers holding or waiting for its lock
+        self.making_up: dict[str, asyncio.Event] = {}  # code -> set once what fell due there is made up
+        self.writing: dict[str, int] = {}  # code -> its changes being written now (a new table's too)
 
     def load(self) -> None:
         """Read every table the store keeps, but those long over (a shared store's tables are served by
@@ -143,30 +175,134 @@ class Tables:
 
     async def take(self, code: str) -> None:
         """Serve `code` if another process lets go of it within `lease_wait` (its lease released, or run
-        out: a process killed outright); else the message for it is refused (TableElsewhere)."""
+        out: a process killed outright); else the message for it is refused (TableElsewhere). A table
+        taken is first made up for the time no process served it (`make_up`)."""
         loop = asyncio.get_running_loop()
         end = loop.time() + self.limits.lease_wait
         while code not in self.rooms:
+            await self.released(code)
+            if code in self.rooms:
+                break
             try:
-                self.recall(code)
-                return
+                room = self.recall(code)
             except TableElsewhere:
                 if loop.time() >= end:
                     return
+            else:
+                if room is not None:
+                    await self.make_up(room)
+                return
             await asyncio.sleep(TAKE_EVERY)
+        making = self.making_up.get(code)
+        if making is not None:  # another message's take is making it up: answered once it is done
+            await making.wait()
+
+    async def look(self, code: str) -> None:
+        """A shared store's table asked after without being served (`status`: "Your online games"): when
+        no process holds it and something fell due there while none did, taken and made up first, so that
+        what is told of it is what a process holding it all along would tell. A table another process
+        holds is that process's to move on; one nothing is due at is only read."""
+        if code in self.rooms:
+            making = self.making_up.get(code)
+            if making is not None:
+                await making.wait()
+            return
+        await self.released(code)
+        shown = self.recall(code, claim=False)
+        if shown is None or not overdue(shown, self.clock()) or code in self.rooms:
+            return
+        try:
+            room = self.recall(code)
+        except TableElsewhere:
+            return
+        if room is not None:
+            await self.make_up(room)
+
+    async def make_up(self, room: Room) -> int:
+        """Do what fell due at `room`, just taken from the store, while no process served it, each at the
+        time it fell due and kept as it is made: the stand-in of each person whose time ran out and each
+        bot's reply, until a person's turn not yet out of time (at most MAKE_UP_MOST moves); then its bots
+        are set going as usual. Its other messages wait meanwhile. The moves made."""
+        code = room.code
+        made = 0
+        self.making_up[code] = done = asyncio.Event()
+        try:
+            for _ in range(MAKE_UP_MOST):
+                if self.rooms.get(code) is not room or not await self._made_up_one(room):
+                    break
+                made += 1
+        except (IllegalMove, StoreError) as e:  # TableElsewhere too: another process has it now
+            log.error("table %s could not be made up for the time no process served it: %s", code, e)
+        finally:
+            del self.making_up[code]
+            done.set()
+        if made:
+            log.info("table %s: %d moves made up for the time no process served it", code, made)
+        if self.rooms.get(code) is room:
+            self.kick(room)
+        return made
+
+    async def _made_up_one(self, room: Room) -> bool:
+        """One move that fell due at `room` made, at the time it fell due: a bot's reply, or the stand-in of
+        the person to move out of time; False when nothing is due."""
+        if room.phase != "playing" or room.game is None:
+            return False
+        ply = room.ply
+        request = room.bot_request()
+        if request is not None:
+            loop = asyncio.get_running_loop()
+            move = await loop.run_in_executor(self.bots, _choose, room.game.chooser, request)
+            at = room.last_change  # a bot replies at once to the move before
+            await self.kept(room.code, functools.partial(self._play_bot_at, room, request, move, at))
+        else:
+            now = self.clock()
+            due = room.due(now)
+            if due is None:
+                return False
+            await self.kept(room.code, functools.partial(self.stand_in, room, due[0], due[1], fell_due(room, now)))
+        return room.ply != ply
+
+    def _play_bot_at(self, room: Room, request: BotRequest[Any], move: Any, at: float) -> None:
+        if room.play_bot(move, request, at):
+            self.keep(room)
+            self.tell_all(room)
 
     def idle(self, code: str) -> bool:
         """No connection is at `code`, no bot thinks there, nothing of it waits to be kept: not even a change
         on its way to the store (unless the answer asking is the one that made it)."""
-        writing = code in self.locks and self.held is None
+        writing = (code in self.locks and self.held is None) or code in self.making_up or code in self.writing
         return not self.clients.get(code) and code not in self.thinking and code not in self.unkept and not writing
 
     def let_go_if_idle(self, code: str) -> None:
         """A shared store's table no connection of this process is at goes back to the store, for whichever
-        process its next player reaches (a table's bots and clocks wait for its players to come back)."""
+        process its next player reaches (what falls due there meanwhile is made up when it is taken:
+        `make_up`)."""
         if self.store.shared and code in self.rooms and self.idle(code):
             self.forget(code)
+            self.release(code)
+
+    def release(self, code: str) -> None:
+        """Let go of `code`'s lease (a table no longer in memory): in a shared store, off the loop, in the
+        leases' thread; this process takes it again only once that is done (`released`)."""
+        if self.leasing is None:
             self.store.release(code)
+            return
+        future = asyncio.get_running_loop().run_in_executor(self.leasing, self.store.release, code)
+        self.releasing[code] = future
+
+        def done(_: asyncio.Future[None]) -> None:
+            if self.releasing.get(code) is future:
+                del self.releasing[code]
+
+        future.add_done_callback(done)
+
+    async def released(self, code: str) -> None:
+        """Once the letting go of `code`'s lease under way, if any, is done (its lease then taken anew,
+        never let go of after it was taken again)."""
+        while (future := self.releasing.get(code)) is not None:
+            await asyncio.wait([future])
+            if self.releasing.get(code) is future:
+                del self.releasing[code]
 
     def forget(self, code: str) -> None:
         self.rooms.pop(code, None)
@@ -187,16 +323,26 @@ class Tables:
             client.seats.pop(code, None)
             close_soon(client, "the table is served by another server process: connect again")
 
-    def renew(self) -> None:
-        """Renew the leases of the tables this process serves; stop serving those it lost, and let go of
-        those no one is at."""
+    def renew_soon(self) -> None:
+        """Renew the leases (`renew`) unless a renewal is under way still."""
+        if self.renewal is None or self.renewal.done():
+            self.renewal = asyncio.get_running_loop().create_task(self.renew())
+
+    async def renew(self) -> None:
+        """Renew the leases of the tables this process serves, off the loop (the leases' thread); stop
+        serving those it lost, and let go of those no one is at. A table taken meanwhile is renewed at the
+        next renewal (its lease is new), and one let go of and taken again meanwhile is not lost."""
+        assert self.leasing is not None
+        held = dict(self.rooms)
         try:
-            lost = self.store.renew(set(self.rooms))
+            loop = asyncio.get_running_loop()
+            lost = await loop.run_in_executor(self.leasing, self.store.renew, set(held))
         except StoreError as e:  # tried again at the next tick; a write meanwhile is checked by the store
             log.error("%s", e)
             return
         for code in lost:
-            self.lose(code)
+            if code in held and self.rooms.get(code) is held[code]:
+                self.lose(code)
         for code in list(self.rooms):
             self.let_go_if_idle(code)
 
@@ -229,7 +375,7 @@ class Tables:
         if self.held is not None:
             self.held.kicks.append(room)
             return
-        if room.code in self.thinking:
+        if room.code in self.thinking or room.code in self.making_up:  # `make_up` plays its bots itself
             return
         request = room.bot_request()
         if request is None or room.game is None:
@@ -269,7 +415,7 @@ class Tables:
             if room.phase != "playing":
                 continue
             lock = self.locks.get(room.code)
-            if lock is not None and lock.locked():  # a change is being kept: looked at again next time
+            if (lock is not None and lock.locked()) or room.code in self.making_up:  # looked at next time
                 continue
             due = room.due(now)
             if due is not None and self.stand_in_failed.get(room.code) != room.ply:
@@ -341,6 +487,8 @@ class Tables:
         if held.changes:
             codes = {change[1] for change in held.changes}
             loop = asyncio.get_running_loop()
+            for code in codes:  # not let go of meanwhile (a new table has no lock)
+                self.writing[code] = self.writing.get(code, 0) + 1
             try:
                 took = await loop.run_in_executor(self.writer, self._write, held.changes)
             except TableElsewhere:
@@ -352,6 +500,11 @@ class Tables:
                 self.metrics.store_errors += 1
                 self.unkept.update(codes)
                 raise
+            finally:
+                for code in codes:
+                    self.writing[code] -= 1
+                    if not self.writing[code]:
+                        del self.writing[code]
             for seconds in took:
                 self.metrics.store_writes.observe(seconds)
             self.unkept.difference_update(codes)
@@ -392,7 +545,7 @@ class Tables:
         for code, room in list(self.rooms.items()):
             if self.forgettable(room, now):
                 self.forget(code)
-                self.store.release(code)
+                self.release(code)
         for code in [code for code, at in self.clients.items() if not at]:
             del self.clients[code]
 
@@ -415,7 +568,7 @@ class Tables:
         except (KeyError, TypeError, ValueError) as e:
             log.error("the kept table %s could not be read and is left out: %s", code, str(e)[:200])
             if claim:
-                self.store.release(code)
+                self.release(code)
             return None
         if self.store.shared and not claim:
             return room

@@ -152,3 +152,47 @@ def test_a_tables_messages_go_on_its_own_link_at_its_address_closed_once_it_hold
             assert links.opened(code) is None and not table.connected
         finally:
             links.close()
+
+
+def test_the_servers_own_link_is_closed_once_idle_and_opened_again_when_asked_for() -> None:
+    """Each window holds one connection a table, and the server's own only while it is used: a server
+    counts an address's connections (16), and many windows may be behind one address."""
+    now = [0.0]
+    with running_server() as (url, hall):
+        links = ServerLinks(url, backoff=(0.05, 0.5), clock=lambda: now[0])
+        try:
+            assert links.wait_connected(WAIT), links.problem
+            assert links.request("open_tables", WAIT)["type"] == "tables"
+            first = links.lobby
+            now[0] += IDLE_KEPT - 1
+            links.close_idle()  # asked for a moment ago: kept
+            assert links.connected and links.lobby is first
+            now[0] += IDLE_KEPT  # closed by the links' own looking thread, with nothing asked of them
+            assert until(lambda: not first.connected)
+            assert not links.connected and links.connects == 1
+            assert until(lambda: hall.metrics.connections == 0)
+            # asked for again: opened again, and answers as before
+            assert links.request("open_tables", WAIT)["type"] == "tables"
+            assert links.connected and links.lobby is not first and links.connects == 2
+            assert hall.metrics.connections == 1
+        finally:
+            links.close()
+
+
+def test_the_servers_own_link_is_kept_while_a_request_waits_on_it() -> None:
+    now = [0.0]
+    with running_server() as (url, _):
+        links = ServerLinks(url, backoff=(0.05, 0.5), clock=lambda: now[0])
+        try:
+            assert links.wait_connected(WAIT), links.problem
+            lobby = links.lobby
+            links._lobby_busy += 1  # a request waiting for its answer
+            now[0] += 2 * IDLE_KEPT
+            links.close_idle()
+            assert links.lobby is lobby and links.connected
+            links._lobby_busy -= 1
+            now[0] += 2 * IDLE_KEPT
+            links.close_idle()
+            assert not lobby.connected
+        finally:
+            links.close()
