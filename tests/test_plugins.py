@@ -69,9 +69,8 @@ ONE_GAMES = re.compile(
 )
 #: The window's imports of one game's own modules still to go, all of them types only (under TYPE_CHECKING):
 #: the tile game's session and scene (`app.session`, `app.game`, which the screens' own protocols name), and
-#: the tables of both games that the replay, the review and the export are handed.
+#: the tables of both games whose record the keeper exports (`Keeper.export_game` names them).
 WINDOW_STILL = {
-    "cribtiles.table.cribbage.session",
     "cribtiles.table.cribbage.table",
     "cribtiles.table.session",
     "cribtiles.table.tiles.table",

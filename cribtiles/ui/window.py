@@ -41,7 +41,6 @@ from .scene import Scene
 from .sound import Sounds
 
 if TYPE_CHECKING:
-    from cribtiles.table.cribbage.session import CribbageDriver
     from cribtiles.table.cribbage.table import CribbageTable
     from cribtiles.table.session import Session
     from cribtiles.table.tiles.table import Table
@@ -109,6 +108,18 @@ class OwnGame(Protocol):
     def open_new_game(self) -> None: ...
 
     def show_end(self, game: object) -> None: ...
+
+
+class Seated(Protocol):
+    """A seat at a table, of either game, as the window opens it and lets it go."""
+
+    def leave(self) -> None: ...
+
+
+class Finishing(Protocol):
+    """A game's session whose finished game can be reviewed once its record has come."""
+
+    def finished_table(self) -> Table | CribbageTable | None: ...
 
 
 def open_display(icon: Callable[[], pygame.Surface] | None = None) -> None:
@@ -323,7 +334,7 @@ class App:
         decision against the best found, analysed in a process of its own while the window goes on."""
         self.push(game_named(table.game).part(REVIEWED)(self, table, self.close_top))
 
-    def review_cribbage(self, session: CribbageDriver) -> str:
+    def review_cribbage(self, session: Finishing) -> str:
         """The review of `session`'s game just ended (the cribbage end card's V), or why not yet in words."""
         table = session.finished_table()
         if table is None:
@@ -362,7 +373,7 @@ class App:
         shown once its state came; why not, said on the screen shown."""
         self.lobby.watch(server, code, self.online_side.tell)
 
-    def take_online_seat(self, session: Session | CribbageDriver, game: str = FIRST_GAME) -> None:
+    def take_online_seat(self, session: Seated, game: str = FIRST_GAME) -> None:
         """Play a seat at a table online, as its game opens one in the window (`SEATED`: the tile game in
         place of the game in play, classic cribbage at its own table over the title)."""
         game_named(game).part(SEATED)(self, session)
@@ -371,7 +382,7 @@ class App:
         """Everyone agreed to play a finished table online again: on to the new one."""
         self.online_side.open_next(table)
 
-    def leave_table(self, session: Session | CribbageDriver, words: str) -> None:
+    def leave_table(self, session: Seated, words: str) -> None:
         """Let a table online go (aborted, or left once its game is over): off the player's list, and back
         to the title over this window's own game, saying `words`."""
         session.leave()
