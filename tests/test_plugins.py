@@ -67,13 +67,11 @@ ONE_GAMES = re.compile(
     r"|^cribtiles\.\w+\.(tiles|cribbage)(\.|$)"  # a layer's package of one game
     r"|^cribtiles\.table\.session$"  # the tile game's session
 )
-#: The window's imports of one game's own modules still to go, all of them types only (under TYPE_CHECKING):
-#: the tile game's session and scene (`app.session`, `app.game`, which the screens' own protocols name), and
-#: the tables of both games whose record the keeper exports (`Keeper.export_game` names them).
+#: The window's imports of one game's own modules still to go, both types only (under TYPE_CHECKING): the
+#: tile game's session and scene, the types of `app.session` and `app.game`, which the screens' own
+#: protocols of the window name (`ui/menus.py`, `ui/online/side.py`, `ui/tiles/home.py`).
 WINDOW_STILL = {
-    "cribtiles.table.cribbage.table",
     "cribtiles.table.session",
-    "cribtiles.table.tiles.table",
     "cribtiles.ui.tiles.game_scene",
 }
 

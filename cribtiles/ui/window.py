@@ -33,7 +33,7 @@ from cribtiles.table.settings import Preferences
 
 from . import art, paint
 from .chat import Mutes
-from .config import Keeper
+from .config import AnyTable, Keeper
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, fit_window
 from .menus import Menus
 from .online.side import OnlineSide
@@ -41,9 +41,7 @@ from .scene import Scene
 from .sound import Sounds
 
 if TYPE_CHECKING:
-    from cribtiles.table.cribbage.table import CribbageTable
     from cribtiles.table.session import Session
-    from cribtiles.table.tiles.table import Table
 
     from .online.lobby import Lobby
     from .online.services import OnlineServices
@@ -119,7 +117,7 @@ class Seated(Protocol):
 class Finishing(Protocol):
     """A game's session whose finished game can be reviewed once its record has come."""
 
-    def finished_table(self) -> Table | CribbageTable | None: ...
+    def finished_table(self) -> AnyTable | None: ...
 
 
 def open_display(icon: Callable[[], pygame.Surface] | None = None) -> None:
@@ -323,13 +321,13 @@ class App:
 
     # --- what any game opens, asked of its entry in the registry ---
 
-    def open_replay(self, table: Table | CribbageTable, quit_on_close: bool = False) -> None:
+    def open_replay(self, table: AnyTable, quit_on_close: bool = False) -> None:
         """`table`'s game step by step, over what is shown, by its game's own scene (`REPLAYED`);
         `quit_on_close`: the window was opened for it (`cribtiles replay FILE`), so closing it quits."""
         scene = game_named(table.game).part(REPLAYED)
         self.push(scene(self, table, self.quit if quit_on_close else self.close_top, self.export_game))
 
-    def open_review(self, table: Table | CribbageTable) -> None:
+    def open_review(self, table: AnyTable) -> None:
         """The review of `table`'s game over what is shown, by its game's own scene (`REVIEWED`): every
         decision against the best found, analysed in a process of its own while the window goes on."""
         self.push(game_named(table.game).part(REVIEWED)(self, table, self.close_top))
@@ -342,7 +340,7 @@ class App:
         self.open_review(table)
         return ""
 
-    def export_game(self, table: Table | CribbageTable) -> str:
+    def export_game(self, table: AnyTable) -> str:
         """Write `table`'s record to a file of its own; where it went, or why it could not, in words."""
         return self.keeper.export_game(table)
 
