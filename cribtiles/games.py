@@ -86,6 +86,10 @@ HISTORY_ROW, STATISTICS_PAGE, CREATE_FORM = "history row", "statistics page", "c
 #: window, the table, the call that closes it and the export of its record) and review it against the
 #: best found (the window, the table, the call that closes it).
 OPENED, REPLAYED, REVIEWED = "opened", "replayed", "reviewed"
+#: And the window's own game, at the bottom of its stack (`HOME`, made of the window and the first game's
+#: rules, seats and seed): its first table or the saved one resumed, its scene, the score over it for the
+#: window's title, its end card, its next round and again, its New game screen, the window's icon.
+HOME = "home"
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,7 @@ TILES = GameKind(
         (OPENED, "cribtiles.ui.tiles.opening:title_item"),
         (REPLAYED, "cribtiles.ui.tiles.replay_scene:ReplayScene"),
         (REVIEWED, "cribtiles.ui.tiles.review_scene:ReviewScene"),
+        (HOME, "cribtiles.ui.tiles.home:TileHome"),
     ),
 )
 CRIBBAGE = GameKind(
@@ -164,6 +169,8 @@ CRIBBAGE = GameKind(
 
 #: Every game by its name.
 GAMES: Mapping[str, GameKind] = {kind.name: kind for kind in (TILES, CRIBBAGE)}
+#: The game the window opens with and keeps at the bottom of its stack (its `HOME` part).
+FIRST_GAME = TILES.name
 
 
 def game_named(name: object) -> GameKind:

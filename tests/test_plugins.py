@@ -5,6 +5,7 @@ to go one by one: a new one fails, and so does one fixed but still listed (the l
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -55,3 +56,74 @@ def test_the_check_finds_a_comparison_of_each_kind() -> None:
     for line in ('if game == "cribbage":', "if 'tiles' != kind:", "if g.game is Game.TILES:", "x is not Game.CRIBBAGE"):
         assert COMPARED.search(line), line
     assert not COMPARED.search('TABS = (("tiles", "Kings Cribbage"),)')
+
+
+# --- the window is game-neutral (issue 45): it holds the scene stack and a session, and asks the registry ---
+
+WINDOW = PACKAGE / "ui" / "window.py"
+#: Module names (absolute, within `cribtiles`) that are one game's own: its engine, or a package named for it.
+ONE_GAMES = re.compile(
+    r"^cribtiles\.(rules|cribbage)(\.|$)"  # an engine
+    r"|^cribtiles\.\w+\.(tiles|cribbage)(\.|$)"  # a layer's package of one game
+    r"|^cribtiles\.table\.session$"  # the tile game's session
+)
+#: The window's imports of one game's own modules still to go, both types only (under TYPE_CHECKING): the
+#: tile game's session and scene, the types of `app.session` and `app.game`, which the screens' own
+#: protocols of the window name (`ui/menus.py`, `ui/online/side.py`, `ui/tiles/home.py`).
+WINDOW_STILL = {
+    "cribtiles.table.session",
+    "cribtiles.ui.tiles.game_scene",
+}
+
+
+def imports_in(source: str, path: Path) -> set[str]:
+    """Every module `source`, the text of the file at `path`, imports, by its absolute name: at its top,
+    type-only and inside functions alike (`from . import tiles` names the module `tiles` too)."""
+    package = path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1]
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = list(package[: len(package) - node.level + 1]) if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            found.add(module)
+            found.update(f"{module}.{a.name}" for a in node.names)
+    return found
+
+
+def one_games(source: str) -> set[str]:
+    """The modules of one game's own that `source`, read as the window's, imports (a name imported from
+    such a module is not told apart: its module is)."""
+    found = {name for name in imports_in(source, WINDOW) if ONE_GAMES.search(name)}
+    return {name for name in found if name.rpartition(".")[0] not in found}
+
+
+def test_the_window_imports_no_games_own_module_beyond_those_still_listed() -> None:
+    found = one_games(WINDOW.read_text(encoding="utf-8"))
+    new = found - WINDOW_STILL
+    assert not new, f"ui/window.py imports a game's own module (ask the registry's parts, HOME, instead): {new}"
+    fixed = WINDOW_STILL - found
+    assert not fixed, f"ui/window.py no longer imports these (take them off WINDOW_STILL): {fixed}"
+
+
+def test_the_window_check_finds_an_import_of_each_kind() -> None:
+    for line in (
+        "from .tiles.game_scene import GameScene",
+        "from .cribbage import setup",
+        "from . import tiles",
+        "from cribtiles.table.tiles.table import Table",
+        "import cribtiles.table.cribbage.table",
+        "from cribtiles.rules.tiles import Tile",
+        "from cribtiles.rules import errors",
+        "from cribtiles.cribbage.cards import Card",
+        "from cribtiles.table.session import LocalSession",
+        "from cribtiles.bot.tiles.levels import LEVELS",
+    ):
+        assert one_games(line), line
+    for line in (
+        "from cribtiles.games import HOME",
+        "from .scene import Scene",
+        "from cribtiles.table.again import NextTable",
+    ):
+        assert not one_games(line), line

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Protocol
+from typing import Protocol, TypeAlias
 
 from cribtiles.cribbage.game import CribbageState
 from cribtiles.games import REBUILT, game_named
@@ -19,6 +19,10 @@ from cribtiles.table.game_summary import GameSummary
 from cribtiles.table.ledger import Stats, statistics, summarize
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
+
+#: A game's table, of whichever game it is: what a game of the history is rebuilt as, and what the window
+#: replays, reviews and exports (each by its game's own part, `REPLAYED`, `REVIEWED`).
+AnyTable: TypeAlias = Table | CribbageTable
 
 
 class Keeper(Protocol):
@@ -67,7 +71,7 @@ class Keeper(Protocol):
         """The table of finished game `game_id` (a `GameSummary.id`), rebuilt to be replayed; None if there is none."""
         ...
 
-    def export_game(self, table: Table | CribbageTable) -> str:
+    def export_game(self, table: AnyTable) -> str:
         """Write the game's record (of either game) to a file of its own; where it went, or why it could
         not, in words."""
         ...

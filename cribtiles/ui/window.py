@@ -1,10 +1,12 @@
 """The window and its loop: one reader of the event queue, scenes on a stack, resizing, full screen.
 
 `App.frame(dt)` runs one frame (events, update, draw); `run` loops it at 60 frames a second. Tests
-and the self-test call `frame` themselves with posted events. The window hosts any game the same way:
-what a game opens (its way in from the title, its replay, its review, its seat online) is asked of the
-game's entry in the registry (`cribtiles.games`); the title and the settings are `Menus`' (`menus`),
-online play beside the screen shown is `OnlineSide`'s (`online.side`).
+and the self-test call `frame` themselves with posted events. The window holds the scene stack and a
+session, and hosts any game the same way: the game it opens with and keeps at the bottom of its stack is
+the registry's `FIRST_GAME`, played by that game's `HOME` part (its first table or the saved one, its
+scene, its end, next round and again); what a game opens (its way in from the title, its replay, its
+review, its seat online) is asked of the game's entry in the registry (`cribtiles.games`); the title and
+the settings are `Menus`' (`menus`), online play beside the screen shown is `OnlineSide`'s (`online.side`).
 """
 
 from __future__ import annotations
@@ -13,54 +15,37 @@ import contextlib
 import gc
 import logging
 import os
-import random
 import signal
 import time
 import warnings
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pygame
 
-from cribtiles.bot import PROCESS_LEVELS
 from cribtiles.bot.worker import BotWorker
-from cribtiles.games import REPLAYED, REVIEWED, SEATED, game_named
-from cribtiles.rules.errors import IllegalMove
-from cribtiles.rules.game import GameState
-from cribtiles.rules.match import Match
-from cribtiles.rules.options import RuleOptions
-from cribtiles.rules.tiles import Colour, Tile
+from cribtiles.games import FIRST_GAME, HOME, REPLAYED, REVIEWED, SEATED, game_named
 from cribtiles.signals import handling
 from cribtiles.table import Seat
 from cribtiles.table.again import NextTable
-from cribtiles.table.seats import seats_from_names
-from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import Preferences
-from cribtiles.table.tiles.public import PublicState
-from cribtiles.table.tiles.table import Table
 
 from . import art, paint
 from .chat import Mutes
-from .config import Keeper
+from .config import AnyTable, Keeper
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, fit_window
 from .menus import Menus
 from .online.side import OnlineSide
 from .scene import Scene
 from .sound import Sounds
-from .tiles.end_scene import EndScene
-from .tiles.game_scene import GameScene
-from .tiles.game_words import round_words, sentence
-from .tiles.home import first_table, open_new_game
-from .tiles.newgame import NewGameScene
-from .tiles.newgame_form import again, options_of
 
 if TYPE_CHECKING:
-    from cribtiles.table.cribbage.session import CribbageDriver
-    from cribtiles.table.cribbage.table import CribbageTable
+    from cribtiles.table.session import Session
 
     from .online.lobby import Lobby
     from .online.services import OnlineServices
+    from .tiles.game_scene import GameScene
 
 TITLE = "Crib Tiles"
 #: Seconds after the last change of size before the settings are written (an edge dragged sends many).
@@ -88,17 +73,65 @@ def screen_size() -> tuple[int, int]:
     return HEADLESS_SCREEN
 
 
-def open_display() -> None:
-    """Start pygame's display and fonts, and give the window its icon (a maple 5, drawn like every other
-    tile); pygame.error in words when SDL found no screen and fell back to drawing nowhere."""
+class OwnGame(Protocol):
+    """The window's own game, at the bottom of its stack, as its registry part (`HOME`) plays it."""
+
+    def first_session(self, saved: object | None) -> Session:
+        """The session the window opens on: `saved` resumed, else a fresh one."""
+        ...
+
+    def fresh_session(self) -> Session: ...
+
+    def scene(self, session: Session, notice: str = "") -> GameScene: ...
+
+    def at_table(self, scene: object) -> bool:
+        """`scene` is the game's table or its end card, whose keys are the table's."""
+        ...
+
+    def takes_text(self, scene: object) -> bool: ...
+
+    def warm_up(self) -> None: ...
+
+    def scores(self, state: object) -> str:
+        """The score for the window's title."""
+        ...
+
+    @property
+    def next_is_round(self) -> bool: ...
+
+    def start(self, seats: Sequence[Seat], options: object, seed: int | None = None) -> None: ...
+
+    def new_game(self) -> None: ...
+
+    def open_new_game(self) -> None: ...
+
+    def show_end(self, game: object) -> None: ...
+
+
+class Seated(Protocol):
+    """A seat at a table, of either game, as the window opens it and lets it go."""
+
+    def leave(self) -> None: ...
+
+
+class Finishing(Protocol):
+    """A game's session whose finished game can be reviewed once its record has come."""
+
+    def finished_table(self) -> AnyTable | None: ...
+
+
+def open_display(icon: Callable[[], pygame.Surface] | None = None) -> None:
+    """Start pygame's display and fonts, and give the window its `icon` (the own game's: a maple 5, drawn
+    like every other tile); pygame.error in words when SDL found no screen and fell back to drawing nowhere."""
     pygame.display.init()
     if not os.environ.get("SDL_VIDEODRIVER") and pygame.display.get_driver() in HEADLESS_DRIVERS:
         pygame.display.quit()
         raise pygame.error("no display was found (is DISPLAY or WAYLAND_DISPLAY set?)")
     pygame.font.init()
     os.environ.setdefault("SDL_VIDEO_X11_WMCLASS", "cribtiles")
-    with contextlib.suppress(pygame.error):
-        pygame.display.set_icon(art.tile_face(Tile(5, Colour.LIGHT), 64))
+    if icon is not None:
+        with contextlib.suppress(pygame.error):
+            pygame.display.set_icon(icon())
 
 
 def fitted(requested: tuple[int, int]) -> tuple[tuple[int, int], str]:
@@ -133,15 +166,15 @@ def open_screen(fullscreen: bool, windowed: tuple[int, int]) -> pygame.Surface:
     return screen
 
 
-def takes_text(top: Scene) -> bool:
+def takes_text(top: Scene, own: OwnGame) -> bool:
     """The scene takes typed text now: a name on the New game screen, a chat line at a table."""
-    return isinstance(top, NewGameScene) or bool(getattr(top, "typing", False))
+    return own.takes_text(top) or bool(getattr(top, "typing", False))
 
 
 def caption_text(game_caption: str, scenes: Sequence[Scene], online: OnlineSide) -> str:
     """The title the window shows: that of the topmost screen with its own (a game of cribbage: its
-    score), else `game_caption`, the tile game's score (online, as fresh as the window knows it), after
-    how many tables wait for this player's move: "(1) Your turn — Crib Tiles — …"."""
+    score), else `game_caption`, the window's own game's score (online, as fresh as the window knows it),
+    after how many tables wait for this player's move: "(1) Your turn — Crib Tiles — …"."""
     text = game_caption
     if online.away_from_home():
         text = f"{TITLE} — {online.table_scores()}"
@@ -154,24 +187,17 @@ def caption_text(game_caption: str, scenes: Sequence[Scene], online: OnlineSide)
     return f"({waiting}) Your turn — {text}" if waiting else text
 
 
-def _as_table(saved: Table | GameState | Match) -> Table:
-    """A table for a saved game or match (its seats told by name: only tables save their seats)."""
-    if isinstance(saved, Table):
-        return saved
-    match = saved if isinstance(saved, Match) else Match(saved.options, saved.seed, saved.names, (), saved)
-    return Table(seats_from_names(match.names), match)
-
-
 class App:
     """The window, the scenes, the preferences, the bot worker and the sounds; the window's own game (the
-    tile game at the bottom of the stack) and what any game opens over it."""
+    registry's `FIRST_GAME`, at the bottom of the stack, played by its `HOME` part) and what any game opens
+    over it."""
 
     def __init__(
         self,
-        saved: Table | GameState | Match | None,
+        saved: object | None,
         prefs: Preferences,
         keeper: Keeper,
-        options: RuleOptions | None = None,
+        options: object | None = None,
         notice: str = "",
         size: tuple[int, int] | None = None,
         seed: int | None = None,
@@ -179,16 +205,15 @@ class App:
         title: bool = False,
         online: OnlineServices | None = None,
     ) -> None:
-        """`options` and `seats` are those of the first game when there is no `saved` one to resume
-        (None: the choices last made on the New game screen, kept in `prefs`). `title`: open on the
+        """`saved`: the own game's saved game to resume (None: a fresh one). `options` and `seats` are the
+        own game's rules and seats for the first game when there is no `saved` one to resume (None: the
+        choices last made on the New game screen, kept in `prefs`). `title`: open on the
         title screen (over the game, which Continue or Escape returns to). `online`: what online play
         needs (None: the title offers none); given here, so that the first title already offers it."""
         self.prefs = prefs
         self.keeper = keeper
-        self.options = options if options is not None else options_of(prefs.rules)
-        self.seed = seed
-        self.first_seats = tuple(seats) if seats is not None else None
-        open_display()
+        own = game_named(FIRST_GAME).part(HOME)
+        open_display(own.icon)
         self.windowed, note = fitted(size or prefs.window)
         if note:
             notice = f"{note} {notice}".strip()
@@ -201,6 +226,7 @@ class App:
         self.sounds = Sounds(prefs.sound, prefs.volume)
         art.set_letter_marks(prefs.colour_marks)
         self.worker = BotWorker()
+        self.own: OwnGame = own(self, options, seats, seed)
         self.online = online
         self.online_side = OnlineSide(self)
         self.menus = Menus(self)
@@ -214,17 +240,13 @@ class App:
         self._prefs_changed: float | None = None
         self.frames = 0
         # a finished game (or round) is shown with its end card until the player starts the next one
-        table = _as_table(saved) if saved is not None else self._fresh_table()
-        self.session: Session = LocalSession(table, self.worker, self.keeper)
-        if table is not saved:
-            self.session.save()
-        self.game = GameScene(self, self.session, notice=notice)
+        self.session: Session = self.own.first_session(saved)
+        self.game: GameScene = self.own.scene(self.session, notice)
         self.scenes.append(self.game)
         self.caption(self.session.state)
         if title:
             self.open_title(first_start=not prefs.tutorial_offered)
-        if self.game.level in PROCESS_LEVELS:  # start the bot's process while the player looks
-            self.worker.warm_up()
+        self.own.warm_up()  # start the bot's process while the player looks
         # the rules' and bots' tables are built and live for good: keep the collector from walking
         # them again and again, which showed as 8 ms pauses in frames
         gc.collect()
@@ -299,18 +321,18 @@ class App:
 
     # --- what any game opens, asked of its entry in the registry ---
 
-    def open_replay(self, table: Table | CribbageTable, quit_on_close: bool = False) -> None:
+    def open_replay(self, table: AnyTable, quit_on_close: bool = False) -> None:
         """`table`'s game step by step, over what is shown, by its game's own scene (`REPLAYED`);
         `quit_on_close`: the window was opened for it (`cribtiles replay FILE`), so closing it quits."""
         scene = game_named(table.game).part(REPLAYED)
         self.push(scene(self, table, self.quit if quit_on_close else self.close_top, self.export_game))
 
-    def open_review(self, table: Table | CribbageTable) -> None:
+    def open_review(self, table: AnyTable) -> None:
         """The review of `table`'s game over what is shown, by its game's own scene (`REVIEWED`): every
         decision against the best found, analysed in a process of its own while the window goes on."""
         self.push(game_named(table.game).part(REVIEWED)(self, table, self.close_top))
 
-    def review_cribbage(self, session: CribbageDriver) -> str:
+    def review_cribbage(self, session: Finishing) -> str:
         """The review of `session`'s game just ended (the cribbage end card's V), or why not yet in words."""
         table = session.finished_table()
         if table is None:
@@ -318,7 +340,7 @@ class App:
         self.open_review(table)
         return ""
 
-    def export_game(self, table: Table | CribbageTable) -> str:
+    def export_game(self, table: AnyTable) -> str:
         """Write `table`'s record to a file of its own; where it went, or why it could not, in words."""
         return self.keeper.export_game(table)
 
@@ -349,7 +371,7 @@ class App:
         shown once its state came; why not, said on the screen shown."""
         self.lobby.watch(server, code, self.online_side.tell)
 
-    def take_online_seat(self, session: Session | CribbageDriver, game: str = "tiles") -> None:
+    def take_online_seat(self, session: Seated, game: str = FIRST_GAME) -> None:
         """Play a seat at a table online, as its game opens one in the window (`SEATED`: the tile game in
         place of the game in play, classic cribbage at its own table over the title)."""
         game_named(game).part(SEATED)(self, session)
@@ -358,29 +380,23 @@ class App:
         """Everyone agreed to play a finished table online again: on to the new one."""
         self.online_side.open_next(table)
 
-    def leave_table(self, session: Session | CribbageDriver, words: str) -> None:
+    def leave_table(self, session: Seated, words: str) -> None:
         """Let a table online go (aborted, or left once its game is over): off the player's list, and back
         to the title over this window's own game, saying `words`."""
         session.leave()
         if session is self.session:
             home, self._home = self._home, None
-            self.take_seat(home if home is not None else LocalSession(self._fresh_table(), self.worker, self.keeper))
+            self.take_seat(home if home is not None else self.own.fresh_session())
         else:
             self.back_to_game()  # a game of cribbage online, over the title: closed with it
         self.open_title(greeting=words)
 
-    # --- the window's own game ---
-
-    def _fresh_table(self) -> Table:
-        """The first game when there is none to resume (only the first takes the command line's seed)."""
-        table, self.options = first_table(self.prefs, self.options, self.first_seats, self.seed)
-        self.seed = None
-        return table
+    # --- the window's own game, as its part (`HOME`) plays it ---
 
     @property
     def next_is_round(self) -> bool:
         """The game over the table is a round of a match with rounds still to play."""
-        return self.session.state.is_over and not self.session.match.is_over
+        return self.own.next_is_round
 
     def take_seat(self, session: Session, notice: str = "") -> None:
         """Play `session` from now on, in place of the game in play (whose bot stops thinking): a new
@@ -391,42 +407,27 @@ class App:
             self.session.close()
         self.session = session
         session.save()
-        self.game = GameScene(self, session, notice=notice)
+        self.game = self.own.scene(session, notice)
         self._set_scenes([self.game])
         self.caption(session.state)
         log.info("at a table of %d (%s)", len(session.seats), type(session).__name__)
 
-    def start(self, seats: Sequence[Seat], options: RuleOptions, seed: int | None = None) -> None:
+    def start(self, seats: Sequence[Seat], options: object, seed: int | None = None) -> None:
         """Start a new game (or match) at a table of `seats` under `options`, in place of the one in play."""
-        self.options = options
-        seed = seed if seed is not None else random.randrange(2**31)
-        self.take_seat(LocalSession.new(seats, options, seed, self.worker, self.keeper))
-        if self.game.level in PROCESS_LEVELS:
-            self.worker.warm_up()
+        self.own.start(seats, options, seed)
 
     def new_game(self) -> None:
         """The next round of the match, once a round is over; otherwise a new game at the same table:
         its seats (a lone bot at the level chosen) and rules, a new shuffle."""
-        session = self.session
-        try:
-            if not self.next_is_round:
-                self.take_seat(session.again(again(session.seats, self.prefs.level), random.randrange(2**31)))
-                return
-            session.next_round()
-        except IllegalMove as e:  # a table online: not played again from here, or not reachable now
-            self.open_title(greeting=sentence(str(e)))
-            return
-        self.take_seat(session, round_words(session.match, self.game.you))
+        self.own.new_game()
 
     def open_new_game(self) -> None:
         """The New game screen over the table (it says so when a game in progress would be lost)."""
-        open_new_game(self)
+        self.own.open_new_game()
 
-    def caption(self, state: PublicState) -> None:
+    def caption(self, state: object) -> None:
         """The window's title carries the score, for the task bar."""
-        names = ["You" if p == self.game.you else art.clip(n, 24) for p, n in enumerate(state.names)]
-        scores = " · ".join(f"{n} {s}" for n, s in zip(names, state.final_scores(), strict=True))
-        self._game_caption = f"{TITLE} — {scores}"
+        self._game_caption = f"{TITLE} — {self.own.scores(state)}"
         self._show_caption()
 
     def _show_caption(self) -> None:
@@ -436,14 +437,10 @@ class App:
             self._caption_shown = text
             pygame.display.set_caption(text)
 
-    def show_end(self, game: GameScene) -> None:
+    def show_end(self, game: object) -> None:
         """The round at the table is over: its end card; a finished game (or match) goes into the history
         (once, however often its end is shown: the history knows each game by its record)."""
-        if game.session is self.session:
-            self.session.finish()
-        if self.scenes and self.scenes[-1] is game:
-            game.anims.toasts.clear()
-            self.scenes.append(EndScene(self, game))
+        self.own.show_end(game)
 
     # --- the loop ---
 
@@ -499,10 +496,10 @@ class App:
             if event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
                 self.quit()
                 return
-            if takes_text(self.scenes[-1]):  # a line typed to the table: its letters are no shortcuts
+            if takes_text(self.scenes[-1], self.own):  # a line typed to the table: its letters are no shortcuts
                 self.scenes[-1].handle(event)
                 return
-            if not isinstance(self.scenes[-1], (GameScene, EndScene)):  # the screens have letters of their own
+            if not self.own.at_table(self.scenes[-1]):  # the screens have letters of their own
                 if event.key == pygame.K_n and event.mod & pygame.KMOD_CTRL:
                     self.open_new_game()
                 else:

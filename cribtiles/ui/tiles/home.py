@@ -1,5 +1,7 @@
-"""The window's own game, the tile game at the bottom of its stack: the first table when there is none to
-resume, and the New game screen over it, whose choices start the next game and are remembered.
+"""The window's own game, the tile game at the bottom of its stack (the registry's `HOME` part of Kings
+Cribbage, `TileHome`): the first table when there is none to resume, the saved one resumed, the window's
+title over it, its end card, its next round, playing it again, and the New game screen over it, whose
+choices start the next game and are remembered.
 """
 
 from __future__ import annotations
@@ -9,18 +11,30 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Protocol
 
+import pygame
+
+from cribtiles.bot import PROCESS_LEVELS
+from cribtiles.bot.worker import BotWorker
+from cribtiles.rules.errors import IllegalMove
+from cribtiles.rules.game import GameState
+from cribtiles.rules.match import Match
 from cribtiles.rules.options import Mode, RuleOptions
+from cribtiles.rules.tiles import Colour, Tile
 from cribtiles.table import Seat
-from cribtiles.table.seats import lone_bot
-from cribtiles.table.session import Session
+from cribtiles.table.seats import lone_bot, seats_from_names
+from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.public import PublicState
 from cribtiles.table.tiles.table import Table
 
+from .. import art
 from ..config import Keeper
 from ..scene import Scene
-from .game_scene import GameScene
+from .end_scene import EndScene, Router
+from .game_scene import GameScene, Host
+from .game_words import round_words, sentence
 from .newgame import NewGameScene
-from .newgame_form import NewGameForm, again, remembered_seats, table_pairs, with_level
+from .newgame_form import NewGameForm, again, options_of, remembered_seats, table_pairs, with_level
 
 
 class Window(Protocol):
@@ -82,3 +96,125 @@ def _cancel(window: Window) -> None:
     """Cancel: back to the game (or its end card) exactly as it was."""
     if window.scenes and isinstance(window.scenes[-1], NewGameScene):
         window.close_top()
+
+
+class Home(Window, Host, Router, Protocol):
+    """What the tile game asks of the window it is the own game of: the New game screen's, the table's
+    and the end card's needs, its bot worker, and the seat it plays."""
+
+    worker: BotWorker
+
+    def take_seat(self, session: Session, notice: str = "") -> None: ...
+
+    def open_title(self, first_start: bool = False, greeting: str = "") -> None: ...
+
+
+def as_table(saved: Table | GameState | Match) -> Table:
+    """A table for a saved game or match (its seats told by name: only tables save their seats)."""
+    if isinstance(saved, Table):
+        return saved
+    match = saved if isinstance(saved, Match) else Match(saved.options, saved.seed, saved.names, (), saved)
+    return Table(seats_from_names(match.names), match)
+
+
+class TileHome:
+    """The tile game as the window's own (the registry's `HOME` part of Kings Cribbage): what the window
+    starts with and comes back to, and what it does at the table's end, its next round and again. Made
+    of the window and the first game's rules, seats and seed (None: as the New game screen last chose)."""
+
+    def __init__(
+        self, window: Home, options: RuleOptions | None, seats: Sequence[Seat] | None, seed: int | None
+    ) -> None:
+        self.window = window
+        self.options = options if options is not None else options_of(window.prefs.rules)
+        self.first_seats = tuple(seats) if seats is not None else None
+        self.seed = seed
+
+    @staticmethod
+    def icon() -> pygame.Surface:
+        """The window's icon: a maple 5, drawn like every other tile."""
+        return art.tile_face(Tile(5, Colour.LIGHT), 64)
+
+    def first_session(self, saved: Table | GameState | Match | None) -> Session:
+        """The session the window opens on: the `saved` game resumed, else a fresh table (saved at once)."""
+        table = as_table(saved) if saved is not None else self.fresh_table()
+        session = LocalSession(table, self.window.worker, self.window.keeper)
+        if table is not saved:
+            session.save()
+        return session
+
+    def fresh_session(self) -> Session:
+        """A fresh table here, as the first one is made (back from a table online with none kept aside)."""
+        return LocalSession(self.fresh_table(), self.window.worker, self.window.keeper)
+
+    def fresh_table(self) -> Table:
+        """The first game when there is none to resume (only the first takes the command line's seed)."""
+        table, self.options = first_table(self.window.prefs, self.options, self.first_seats, self.seed)
+        self.seed = None
+        return table
+
+    def scene(self, session: Session, notice: str = "") -> GameScene:
+        """The table's scene playing `session`."""
+        return GameScene(self.window, session, notice=notice)
+
+    def at_table(self, scene: object) -> bool:
+        """`scene` is the table or its end card, whose keys are the table's (the other screens have their own)."""
+        return isinstance(scene, (GameScene, EndScene))
+
+    def takes_text(self, scene: object) -> bool:
+        """`scene` is one where a name is typed (the New game screen)."""
+        return isinstance(scene, NewGameScene)
+
+    def warm_up(self) -> None:
+        """Start the bot's process while the player looks, when the table's bot plays in one."""
+        if self.window.game.level in PROCESS_LEVELS:
+            self.window.worker.warm_up()
+
+    def scores(self, state: PublicState) -> str:
+        """The score for the window's title: "You 12 · Hard 9"."""
+        you = self.window.game.you
+        names = ["You" if p == you else art.clip(n, 24) for p, n in enumerate(state.names)]
+        return " · ".join(f"{n} {s}" for n, s in zip(names, state.final_scores(), strict=True))
+
+    @property
+    def next_is_round(self) -> bool:
+        """The game over the table is a round of a match with rounds still to play."""
+        session = self.window.session
+        return session.state.is_over and not session.match.is_over
+
+    def start(self, seats: Sequence[Seat], options: RuleOptions, seed: int | None = None) -> None:
+        """Start a new game (or match) at a table of `seats` under `options`, in place of the one in play."""
+        window = self.window
+        self.options = options
+        seed = seed if seed is not None else random.randrange(2**31)
+        window.take_seat(LocalSession.new(seats, options, seed, window.worker, window.keeper))
+        self.warm_up()
+
+    def new_game(self) -> None:
+        """The next round of the match, once a round is over; otherwise a new game at the same table:
+        its seats (a lone bot at the level chosen) and rules, a new shuffle."""
+        window = self.window
+        session = window.session
+        try:
+            if not self.next_is_round:
+                window.take_seat(session.again(again(session.seats, window.prefs.level), random.randrange(2**31)))
+                return
+            session.next_round()
+        except IllegalMove as e:  # a table online: not played again from here, or not reachable now
+            window.open_title(greeting=sentence(str(e)))
+            return
+        window.take_seat(session, round_words(session.match, window.game.you))
+
+    def open_new_game(self) -> None:
+        """The New game screen over the table."""
+        open_new_game(self.window)
+
+    def show_end(self, game: GameScene) -> None:
+        """The round at the table is over: its end card; a finished game (or match) goes into the history
+        (once, however often its end is shown: the history knows each game by its record)."""
+        window = self.window
+        if game.session is window.session:
+            window.session.finish()
+        if window.scenes and window.scenes[-1] is game:
+            game.anims.toasts.clear()
+            window.scenes.append(EndScene(window, game))
