@@ -83,9 +83,9 @@ def test_a_table_asked_for_while_its_lease_is_let_go_of_is_taken_again_after_and
             while code in hall.rooms or code in hall.tables.releasing:  # the maker's seat let go of first
                 assert time.monotonic() < until, "the table was not let go of"
                 time.sleep(0.02)
-            hold.set()
             ann = Player(url, code)
             ann.resume(made["token"])
+            hold.set()  # only now: a release still on its way from before is not the one held back
             ann.close()  # let go of: its lease's release waits
             until = time.monotonic() + WAIT
             while code not in hall.tables.releasing:
