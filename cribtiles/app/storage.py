@@ -33,6 +33,7 @@ from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.record import save, save_match
 from cribtiles.table.cribbage.ledger import summarize_cribbage
+from cribtiles.table.cribbage.session import FinishedCribbage
 from cribtiles.table.cribbage.table import CribbageSaveError, CribbageTable
 from cribtiles.table.game_summary import GameSummary
 from cribtiles.table.ledger import Stats, standing, summarize
@@ -389,6 +390,19 @@ class Store:
         if table is None:
             return None, note
         return (table.match if table.options.rounds > 1 else table.state), note
+
+    def save(self, table: Table | CribbageTable) -> bool:
+        """Save the game in play of either game (`Keeps`, issue 45): each in its own file, as
+        `save_game` and `save_cribbage` write it; whether it was saved (never raises)."""
+        return self.save_cribbage(table) if isinstance(table, CribbageTable) else self.save_game(table)
+
+    def record(self, game: Table | FinishedCribbage) -> None:
+        """Add the finished game of either game to the history (`Keeps`, issue 45), once, as `record_game`
+        and `record_cribbage` do (never raises)."""
+        if isinstance(game, FinishedCribbage):
+            self.record_cribbage(game.state, game.person, game.level, game.marks)
+        else:
+            self.record_game(game)
 
     def save_game(self, game: Table | GameState | Match) -> bool:
         """Save the table (its seats and its game or match), or a bare game or match; whether it was

@@ -14,7 +14,7 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, Protocol
+from typing import Any
 
 from cribtiles.bot.cribbage.bots import choose_reporting
 from cribtiles.bot.cribbage.levels import make_cribbage_bot
@@ -25,6 +25,7 @@ from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicMove, public_from_data, view_from_data
+from cribtiles.table.cribbage.session import CribbageKeeps, FinishedCribbage
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.session import UndoAsked
 
@@ -37,14 +38,6 @@ from .taking_back import ONE_AT_A_TIME, asked, why_not_asked
 #: nothing another did changes them (each try is answered: the server is never waited for in vain).
 DISCARD_TRIES = 8
 log = logging.getLogger("cribtiles.online")
-
-
-class Records(Protocol):
-    """Where a finished game goes: this player's history (the window's keeper)."""
-
-    def record_cribbage(
-        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
-    ) -> None: ...
 
 
 def bot_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
@@ -184,7 +177,7 @@ class RemoteCribbageSession(RemoteCore[Seen, Move, PublicMove]):
         code: str,
         seat: int | None,
         state: dict[str, Any] | None = None,
-        keeper: Records | None = None,
+        keeper: CribbageKeeps | None = None,
         forget: Callable[[], None] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
@@ -537,7 +530,7 @@ class RemoteCribbageSession(RemoteCore[Seen, Move, PublicMove]):
             return
         levels = {seat.level for p, seat in enumerate(table.seats) if p != self.seat}
         level = next(iter(levels)) if len(levels) == 1 else None
-        self.keeper.record_cribbage(table.state, self.seat, level, (table.undos, table.hints))
+        self.keeper.record(FinishedCribbage(table.state, self.seat, level, (table.undos, table.hints)))
 
     # --- the table's end besides the rules ---
 

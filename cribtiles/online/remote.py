@@ -15,9 +15,10 @@ from cribtiles.rules.board import parse_square
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, Play, format_move, parse_rack
+from cribtiles.table.keeping import Keeps
 from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import Keeps, Session, UndoAsked
+from cribtiles.table.session import Session, UndoAsked
 from cribtiles.table.tiles.history import TurnRecord, history_of
 from cribtiles.table.tiles.joker import Item
 from cribtiles.table.tiles.public import PublicMatch, PublicState, match_from_json, player_view
@@ -90,7 +91,7 @@ class RemoteSession(RemoteCore[Told, Move, TurnRecord]):
         link: Link,
         code: str,
         seat: int | None,
-        keeper: Keeps | None = None,
+        keeper: Keeps[Table, Table] | None = None,
         clock: Callable[[], float] = time.time,
         first_wait: float = FIRST_STATE_WAIT,
         forget: Callable[[], None] | None = None,
@@ -379,7 +380,7 @@ class RemoteSession(RemoteCore[Told, Move, TurnRecord]):
         if self._finished or self.keeper is None or not (self.is_over and self.match.is_over):
             return
         self._finished = True
-        self.keeper.record_game(self.record())
+        self.keeper.record(self.record())
 
     def record(self) -> Table:
         if not self.is_over or not self.data.get("record"):

@@ -20,6 +20,7 @@ from cribtiles.rules.options import RuleOptions
 
 from .again import EndsAtOneWindow, TableEnds
 from .chat import AtOneWindow, Talker
+from .keeping import Keeps
 from .seats import Seat
 from .thinking import InlineThinker as Inline
 from .thinking import Thinker
@@ -254,14 +255,6 @@ class Session(TableEnds, GameSession[PlayerView, Move, Move, TurnRecord], Protoc
 TileThinker = Thinker[[str, PlayerView, int], Move]
 
 
-class Keeps(Protocol):
-    """Where a local game is kept: its save, and the history it goes into once over."""
-
-    def save_game(self, game: Table) -> bool: ...
-
-    def record_game(self, table: Table) -> None: ...
-
-
 class _Bots:
     """The tile game's bots, one per level, made when first asked for: each move chosen safely (a bot
     that fails is replaced by a legal move)."""
@@ -286,7 +279,9 @@ class LocalSession(AtOneWindow, EndsAtOneWindow):
     """A `Session` over a `Table` of this process: its people are this driver's seats, its bots think
     in `thinker`, and `keeper` (None: nowhere) keeps it."""
 
-    def __init__(self, table: Table, thinker: TileThinker | None = None, keeper: Keeps | None = None) -> None:
+    def __init__(
+        self, table: Table, thinker: TileThinker | None = None, keeper: Keeps[Table, Table] | None = None
+    ) -> None:
         self.table = table
         self.thinker: TileThinker = thinker if thinker is not None else InlineThinker()
         self.keeper = keeper
@@ -301,7 +296,7 @@ class LocalSession(AtOneWindow, EndsAtOneWindow):
         options: RuleOptions,
         seed: int,
         thinker: TileThinker | None = None,
-        keeper: Keeps | None = None,
+        keeper: Keeps[Table, Table] | None = None,
     ) -> LocalSession:
         return cls(Table.new(seats, options, seed), thinker, keeper)
 
@@ -467,11 +462,11 @@ class LocalSession(AtOneWindow, EndsAtOneWindow):
 
     def save(self) -> None:
         if self.keeper is not None:
-            self.keeper.save_game(self.table)
+            self.keeper.save(self.table)
 
     def finish(self) -> None:
         if self.keeper is not None and self.table.round_over and self.table.match_over:
-            self.keeper.record_game(self.table)
+            self.keeper.record(self.table)
 
     def incidents(self) -> tuple[str, ...]:
         told = tuple(self.thinker.incidents)

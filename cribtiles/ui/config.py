@@ -14,6 +14,7 @@ from cribtiles.games import REBUILT, game_named
 from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.table.cribbage.ledger import summarize_cribbage
+from cribtiles.table.cribbage.session import FinishedCribbage
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.game_summary import GameSummary
 from cribtiles.table.ledger import Stats, statistics, summarize
@@ -28,9 +29,8 @@ AnyTable: TypeAlias = Table | CribbageTable
 class Keeper(Protocol):
     """Saves for the window: the game after every turn, the preferences when they change."""
 
-    def save_game(self, game: Table | GameState | Match) -> bool:
-        """Save the game at the table (its seats and its match), or a bare game or match; whether it
-        was saved (never raises)."""
+    def save(self, table: Table | CribbageTable) -> bool:
+        """Save the game in play at the table, of either game (`Keeps`); whether it was saved (never raises)."""
         ...
 
     @property
@@ -40,18 +40,16 @@ class Keeper(Protocol):
 
     def save_preferences(self, prefs: Preferences) -> None: ...
 
-    def save_cribbage(self, table: CribbageTable) -> bool:
-        """Save the classic cribbage game after a move; whether it was saved (never raises)."""
-        ...
-
     def load_cribbage(self) -> tuple[CribbageTable | None, str]:
         """The saved cribbage game, and a message when it was damaged (set aside, never raised)."""
         ...
 
     # the history of finished games (the app keeps it in a database; none of these ever raises)
 
-    def record_game(self, table: Table) -> None:
-        """Add the finished game (or whole match) at `table` to the history, once however often it is called."""
+    def record(self, game: Table | FinishedCribbage) -> None:
+        """Add the finished game of either game (a tile game or whole match at its table, a game of cribbage
+        with its person and bot level; None: another person, online) to the history (`Keeps`), once however
+        often it is called; a game not over is not recorded."""
         ...
 
     def past_games(self) -> list[GameSummary]:
@@ -81,16 +79,6 @@ class Keeper(Protocol):
         if there is none (or it cannot be replayed)."""
         ...
 
-    # the games of classic cribbage, kept in the same history (none of these ever raises)
-
-    def record_cribbage(
-        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
-    ) -> None:
-        """Add the finished game of cribbage to the history (the person at seat `person`, the bot of `level`;
-        None: another person, online),
-        once however often it is called; a game not over is not recorded."""
-        ...
-
     def history_note(self) -> str:
         """What the history said since this was last asked ("" when all went well), in words for the
         screen: that it could not be read (locked by another program, a link), that games in it were left
@@ -118,6 +106,15 @@ class NoKeeper:
         self.cribbage: str | None = None  # the cribbage game's save, as JSON
 
     unsaved: str | None = None  # nothing is written, so nothing fails to be
+
+    def save(self, table: Table | CribbageTable) -> bool:
+        return self.save_cribbage(table) if isinstance(table, CribbageTable) else self.save_game(table)
+
+    def record(self, game: Table | FinishedCribbage) -> None:
+        if isinstance(game, FinishedCribbage):
+            self.record_cribbage(game.state, game.person, game.level, game.marks)
+        else:
+            self.record_game(game)
 
     def save_game(self, game: Table | GameState | Match) -> bool:
         self.saved.append(game.state if isinstance(game, Table) else game.game if isinstance(game, Match) else game)

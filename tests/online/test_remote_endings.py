@@ -22,6 +22,7 @@ from cribtiles.online.remote import RemoteSession
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.server.front import Hall
 from cribtiles.table.again import AgainAsked
+from cribtiles.table.cribbage.session import FinishedCribbage
 from cribtiles.table.seats import Seat
 from cribtiles.table.session import LocalSession
 from cribtiles.table.tiles.table import Table
@@ -38,14 +39,11 @@ class Kept:
     def __init__(self) -> None:
         self.games: list[Any] = []
 
-    def record_game(self, table: Table) -> None:
-        self.games.append(table)
-
-    def save_game(self, game: Table) -> bool:
+    def save(self, table: Any) -> bool:
         return True
 
-    def record_cribbage(self, state: Any, person: int, level: str | None, marks: tuple[int, int] = (0, 0)) -> None:
-        self.games.append(state)
+    def record(self, game: Table | FinishedCribbage) -> None:
+        self.games.append(game.state if isinstance(game, FinishedCribbage) else game)
 
 
 @contextmanager

@@ -34,11 +34,11 @@ class Kept:
     def __init__(self) -> None:
         self.games: list[Table] = []
 
-    def save_game(self, game: Table) -> bool:
+    def save(self, table: Table) -> bool:
         return True
 
-    def record_game(self, table: Table) -> None:
-        self.games.append(table)
+    def record(self, game: Table) -> None:
+        self.games.append(game)
 
 
 @contextmanager

@@ -62,7 +62,7 @@ def test_a_trouble_of_the_history_is_not_told_as_a_failed_save() -> None:
             self.errors: list[str] = []
             self.unsaved: str | None = None
 
-        def save_game(self, game: object) -> bool:
+        def save(self, table: object) -> bool:
             return self.unsaved is None
 
     keeper = Troubled()

@@ -233,7 +233,7 @@ def _play_match(session: _Session, read: Read) -> None:
 def _record(store: Store, table: Table, write: Write) -> None:
     """Add the finished game (or match) to the history of games; say what went wrong, if anything."""
     said = len(store.errors)
-    store.record_game(table)
+    store.record(table)
     for message in store.errors[said:]:
         write(message)
 

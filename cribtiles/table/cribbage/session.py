@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import Protocol
+from dataclasses import dataclass
+from typing import Protocol, TypeAlias
 
 from cribtiles.background import Background, Done, Failed
 from cribtiles.cribbage.game import CribbageState
@@ -18,6 +19,7 @@ from cribtiles.rules.errors import IllegalMove
 
 from ..again import EndsAtOneWindow, TableEnds
 from ..chat import AtOneWindow
+from ..keeping import Keeps
 from ..seats import Seat
 from ..session import GameSession, UndoAsked
 from ..thinking import InlineThinker as Inline
@@ -81,14 +83,20 @@ class InlineThinker(Inline[[BotRequest], Move]):
         super().__init__(chooser)
 
 
-class Keeps(Protocol):
-    """Where a cribbage game is kept: its save after every move, the history once it is over."""
+@dataclass(frozen=True)
+class FinishedCribbage:
+    """What a finished game of cribbage goes into the history as: its `state`, the person at seat `person`
+    (this player), the bot of `level` at every other seat (None: another person sat at one, online) and
+    the takings back and hints asked for (`marks`)."""
 
-    def save_cribbage(self, table: CribbageTable) -> bool: ...
+    state: CribbageState
+    person: int
+    level: str | None
+    marks: tuple[int, int] = (0, 0)
 
-    def record_cribbage(
-        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
-    ) -> None: ...
+
+#: Where a cribbage game is kept: its table's save after every move, the history once it is over.
+CribbageKeeps: TypeAlias = Keeps[CribbageTable, FinishedCribbage]
 
 
 class CribbageDriver(TableEnds, GameSession[CribbageView, Move, Move, PublicMove | None], Protocol):
@@ -183,7 +191,7 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
     people are this driver's seats, its bot thinks in `thinker`, `keeper` (None: nowhere) keeps it."""
 
     def __init__(
-        self, table: CribbageTable, thinker: CribbageThinker | None = None, keeper: Keeps | None = None
+        self, table: CribbageTable, thinker: CribbageThinker | None = None, keeper: CribbageKeeps | None = None
     ) -> None:
         self.table = table
         self.thinker: CribbageThinker = thinker if thinker is not None else InlineThinker()
@@ -347,14 +355,14 @@ class CribbageSession(AtOneWindow, EndsAtOneWindow):
 
     def save(self) -> None:
         if self.keeper is not None:
-            self.keeper.save_cribbage(self.table)
+            self.keeper.save(self.table)
 
     def finish(self) -> None:
         """The game is over: it goes into the history, once."""
         table = self.table
         if self.keeper is not None and table.is_over and table.person is not None and not self._recorded:
             self._recorded = True
-            self.keeper.record_cribbage(table.state, table.person, table.level, (table.undos, table.hints))
+            self.keeper.record(FinishedCribbage(table.state, table.person, table.level, (table.undos, table.hints)))
 
     def finished_table(self) -> CribbageTable | None:
         """The table itself once its game is over (every hand is shown by then); None before."""

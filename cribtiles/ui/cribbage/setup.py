@@ -150,7 +150,7 @@ class CribbageSetupScene:
             target=self.target,
         )
         table = CribbageTable.new(random.randrange(2**31), self.level, options)
-        self.app.keeper.save_cribbage(table)
+        self.app.keeper.save(table)
         self.app.close_top()  # this choice
         if self.replace_table:
             self.app.close_top()  # the table it was opened over

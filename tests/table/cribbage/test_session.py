@@ -13,7 +13,7 @@ from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.cribbage.public import PublicMove, public_from_json, public_json, public_of
-from cribtiles.table.cribbage.session import BotThinker, CribbageSession, InlineThinker
+from cribtiles.table.cribbage.session import BotThinker, CribbageSession, FinishedCribbage, InlineThinker
 from cribtiles.table.cribbage.table import BotRequest, CribbageTable
 from cribtiles.table.session import GameSession
 
@@ -23,14 +23,12 @@ class Keeps:
         self.saved = 0
         self.recorded: list[tuple[CribbageState, int, str]] = []
 
-    def save_cribbage(self, table: CribbageTable) -> bool:
+    def save(self, table: CribbageTable) -> bool:
         self.saved += 1
         return True
 
-    def record_cribbage(
-        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
-    ) -> None:
-        self.recorded.append((state, person, level))
+    def record(self, game: FinishedCribbage) -> None:
+        self.recorded.append((game.state, game.person, game.level))
 
 
 def played_out(session: CribbageSession) -> int:

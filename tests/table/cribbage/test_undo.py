@@ -9,10 +9,9 @@ import random
 
 import pytest
 
-from cribtiles.cribbage.game import CribbageState
 from cribtiles.cribbage.moves import CribbageError, Discard, Go, Move
 from cribtiles.cribbage.options import CribbageOptions
-from cribtiles.table.cribbage.session import CribbageSession, InlineThinker
+from cribtiles.table.cribbage.session import CribbageSession, FinishedCribbage, InlineThinker
 from cribtiles.table.cribbage.table import CribbageTable
 
 
@@ -109,13 +108,11 @@ def test_the_session_takes_back_and_drops_a_reply_on_its_way() -> None:
         def __init__(self) -> None:
             self.saved = 0
 
-        def save_cribbage(self, table: CribbageTable) -> bool:
+        def save(self, table: CribbageTable) -> bool:
             self.saved += 1
             return True
 
-        def record_cribbage(
-            self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
-        ) -> None:
+        def record(self, game: FinishedCribbage) -> None:
             raise AssertionError("the game is not over")
 
     keeper = Keeps()

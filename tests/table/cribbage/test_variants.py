@@ -19,7 +19,7 @@ from cribtiles.table.cribbage.public import (
     view_from_data,
 )
 from cribtiles.table.cribbage.replay import replay_words
-from cribtiles.table.cribbage.session import CribbageSession, InlineThinker
+from cribtiles.table.cribbage.session import CribbageSession, FinishedCribbage, InlineThinker
 from cribtiles.table.cribbage.table import CribbageTable, table_names
 from cribtiles.table.seats import Seat
 
@@ -148,13 +148,11 @@ class Keeps:
     def __init__(self) -> None:
         self.recorded: list[tuple[CribbageState, int, str | None]] = []
 
-    def save_cribbage(self, table: CribbageTable) -> bool:
+    def save(self, table: CribbageTable) -> bool:
         return True
 
-    def record_cribbage(
-        self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
-    ) -> None:
-        self.recorded.append((state, person, level))
+    def record(self, game: FinishedCribbage) -> None:
+        self.recorded.append((game.state, game.person, game.level))
 
 
 def test_the_first_deals_words_tell_five_card_three_for_last() -> None:

@@ -14,7 +14,7 @@ from cribtiles.app.storage import Store
 from cribtiles.bot.cribbage.advisor import advise_discard, peg_hint
 from cribtiles.cribbage.moves import PlayCard
 from cribtiles.cribbage.options import Phase
-from cribtiles.table.cribbage.session import CribbageSession
+from cribtiles.table.cribbage.session import CribbageSession, FinishedCribbage
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.ui.cribbage.history_row import cribbage_marks
 from cribtiles.ui.tiles.autopilot import post_key
@@ -118,13 +118,11 @@ def test_the_session_takes_its_hints_into_the_history(tmp_path: Path) -> None:
     kept: list[tuple[int, int]] = []
 
     class Keeper:
-        def save_cribbage(self, table: CribbageTable) -> bool:
+        def save(self, table: CribbageTable) -> bool:
             return True
 
-        def record_cribbage(
-            self, state: object, person: int, level: str | None, marks: tuple[int, int] = (0, 0)
-        ) -> None:
-            kept.append(marks)
+        def record(self, game: FinishedCribbage) -> None:
+            kept.append(game.marks)
 
     state = played(3)
     table = CribbageTable(state, 0, "medium")

@@ -12,8 +12,6 @@ import pytest
 
 from cribtiles.rules import score_play
 from cribtiles.rules.board import Square
-from cribtiles.rules.game import GameState
-from cribtiles.rules.match import Match
 from cribtiles.rules.moves import Play
 from cribtiles.rules.tiles import Tile
 from cribtiles.table.seats import Seat
@@ -34,8 +32,8 @@ class RecordingKeeper:
         self.games: list[object] = []
         self.prefs = 0
 
-    def save_game(self, game: Table | GameState | Match) -> None:
-        self.games.append(game.state if isinstance(game, Table) else game)
+    def save(self, table: Table) -> None:
+        self.games.append(table.state)
 
     def save_preferences(self, prefs: Preferences) -> None:
         self.prefs += 1
