@@ -7,6 +7,22 @@ from __future__ import annotations
 from cribtiles.table.chat import chat_text
 
 
+def span_words(seconds: float) -> str:
+    """A time of a minute or more, short: whole minutes, hours or days ("" under a minute).
+
+    >>> [span_words(s) for s in (20, 185, 7300, 86_400, 3 * 86_400)]
+    ['', '3 min', '2 h', '1 day', '3 days']
+    """
+    if seconds < 60:
+        return ""
+    if seconds < 3600:
+        return f"{int(seconds // 60)} min"
+    if seconds < 86_400:
+        return f"{int(seconds // 3600)} h"
+    days = int(seconds // 86_400)
+    return f"{days} day{'s' if days != 1 else ''}"
+
+
 def away_words(seconds: float | None) -> str:
     """How long a player has been away from a table online, short enough for a name plate ("" when here).
 
@@ -15,14 +31,8 @@ def away_words(seconds: float | None) -> str:
     """
     if seconds is None:
         return ""
-    if seconds < 60:
-        return "away"
-    if seconds < 3600:
-        return f"away {int(seconds // 60)} min"
-    if seconds < 86400:
-        return f"away {int(seconds // 3600)} h"
-    days = int(seconds // 86400)
-    return f"away {days} day{'s' if days != 1 else ''}"
+    span = span_words(seconds)
+    return f"away {span}" if span else "away"
 
 
 def seat_words(told: object, away: float | None) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ from typing import Any
 import pygame
 
 from cribtiles.games import GAMES
+from cribtiles.online.presence import span_words
 from cribtiles.online.standing import game_title, opponents, warn_at
 
 from .. import art
@@ -40,14 +41,8 @@ def ago(seconds: float) -> str:
     >>> [ago(s) for s in (20, 300, 3 * 3600 + 60, 86_400 * 2 + 5)]
     ['just now', '5 min ago', '3 h ago', '2 days ago']
     """
-    if seconds < 60:
-        return "just now"
-    if seconds < 3600:
-        return f"{int(seconds // 60)} min ago"
-    if seconds < 86_400:
-        return f"{int(seconds // 3600)} h ago"
-    days = int(seconds // 86_400)
-    return f"{days} day{'s' if days > 1 else ''} ago"
+    span = span_words(seconds)
+    return f"{span} ago" if span else "just now"
 
 
 def turn_words(held: HeldSeat, table: dict[str, Any]) -> tuple[str, tuple[int, int, int]]:
