@@ -107,9 +107,6 @@ class AtOneWindow:
     """What a session of a table at this window says of the people elsewhere: there are none (no one is
     away, there is no one to write to), for both games' local sessions."""
 
-    def away(self, seat: int) -> float | None:
-        return None
-
     def about(self, seat: int) -> tuple[str, ...]:
         return ()
 
