@@ -5,11 +5,15 @@ loses, the pairs it loses from both seats) and its gain over another candidate o
 
 from __future__ import annotations
 
+import os
+import pickle
 import resource
 import statistics
+import tempfile
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import harness
@@ -73,11 +77,16 @@ def line(label: str, figures: dict[str, object]) -> str:
     lost = f["lost"]
     pairs = f["pairs"]
     assert isinstance(spread, dict) and isinstance(lost, dict) and isinstance(pairs, dict)
+    cost = (
+        f"{f['game_seconds']:.1f} s, {f['game_cpu_seconds']:.1f} CPU s a game"
+        if f.get("played")
+        else "all read back from --keep"
+    )
     return (
         f"{label:<14} {f['games']:>5} games  won {f['win_rate']:6.1%} [{low:6.1%}, {high:6.1%}] "
         f"(± {f['ci95_paired']:.1%} paired)  spread {spread['mean']:+7.2f} ± {spread['ci95']:.2f}  "
         f"lost {lost['share']:6.1%}  pairs won/split/lost {pairs['won_both']}/{pairs['split']}/{pairs['lost_both']}"
-        f"  {f['game_seconds']:.1f} s, {f['game_cpu_seconds']:.1f} CPU s a game"
+        f"  {cost}"
     )
 
 
@@ -117,3 +126,55 @@ def cpu_seconds() -> float:
 
 def median(values: Sequence[float]) -> float:
     return statistics.median(values) if values else 0.0
+
+
+@dataclass(frozen=True)
+class Kept:
+    """A seed's games (`play(index)`, a worker's unit) kept in `folder` once played, and read back from
+    there when asked again: a long run (`--keep DIR`) stopped part way starts again where it stopped, and
+    its figures are those of one run. A kept file that cannot be read is played again. The folder is the
+    candidate's and the run's (`kept_folder`); clear it when a bot changes."""
+
+    play: Callable[[int], list[Any]]
+    folder: Path | None
+
+    def __call__(self, index: int) -> list[Any]:
+        if self.folder is None:
+            return self.play(index)
+        path = self.folder / f"seed-{index}.pickle"
+        try:
+            with path.open("rb") as f:
+                kept = pickle.load(f)
+            if isinstance(kept, list):
+                return kept
+        except (OSError, pickle.UnpicklingError, EOFError, AttributeError, ValueError):
+            pass
+        games = self.play(index)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(dir=self.folder, suffix=".part")
+        with os.fdopen(fd, "wb") as f:
+            pickle.dump(games, f)
+        os.replace(temporary, path)
+        return games
+
+
+def kept_folder(keep: str | None, benchmark: str, label: str, seed: int) -> Path | None:
+    """Where a candidate's games of a run are kept under `--keep` (None: not kept)."""
+    if keep is None:
+        return None
+    return Path(keep) / benchmark / f"{label.replace(':', '_')}-seed{seed}"
+
+
+def kept_count(folder: Path | None) -> int:
+    """How many seeds' games were kept in `folder` before this run."""
+    return 0 if folder is None or not folder.is_dir() else len(list(folder.glob("seed-*.pickle")))
+
+
+def add_costs(figures: dict[str, Any], cpu: float, seconds: float, played: int, jobs: int) -> None:
+    """What the games played in this run cost (those read back from `--keep` cost nothing): seconds and
+    CPU seconds in all, and a game's, of wall time on one worker and of CPU (None when none was played)."""
+    figures["played"] = played
+    figures["seconds"] = seconds
+    figures["cpu_seconds"] = cpu
+    figures["game_cpu_seconds"] = cpu / played if played else None
+    figures["game_seconds"] = seconds / played * min(jobs, played) if played else None

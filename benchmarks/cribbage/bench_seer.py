@@ -54,6 +54,7 @@ from cribtiles.cribbage.show import score_show
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.table.cribbage import arena
 from cribtiles.table.cribbage.table import CribbageTable
+from cribtiles.table.runner import run_units
 
 KINDS = ("expert", "hands", "seer")
 
@@ -166,6 +167,7 @@ def main() -> int:
     ap.add_argument("--games", type=int, default=2000, help="games for each candidate, two a seed (2000)")
     ap.add_argument("--seed", type=int, default=1, help="the run's seed, as the arena's (1)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
+    ap.add_argument("--keep", metavar="DIR", help="keep each seed's games in DIR, and start again where a run stopped")
     args = ap.parse_args()
     kinds = [k.strip() for k in args.bots.split(",")]
     unknown = [k for k in kinds if k not in KINDS]
@@ -179,14 +181,14 @@ def main() -> int:
     all_nets: list[list[dict[str, float]]] = []
     for kind in kinds:
         setup = arena.CribbageArena(("expert", "hard"), pairs_wanted, args.seed)
+        folder = seer.kept_folder(args.keep, "cribbage", kind, args.seed)
+        kept = seer.kept_count(folder)
+        play = seer.Kept(functools.partial(arena.play_pair, setup, make=Seat(kind)), folder)
         cpu = seer.cpu_seconds()
-        results, seconds = harness.timed(functools.partial(arena.run, setup, args.jobs, make=Seat(kind)))
+        results, seconds = harness.timed(functools.partial(run_units, pairs_wanted, play, setup.games, args.jobs))
         pairs = pairs_of(results)
         f = seer.candidate_figures(pairs)
-        f["seconds"] = seconds
-        f["cpu_seconds"] = seer.cpu_seconds() - cpu
-        f["game_cpu_seconds"] = f["cpu_seconds"] / len(results)
-        f["game_seconds"] = seconds / len(results) * min(args.jobs, len(results))
+        seer.add_costs(f, seer.cpu_seconds() - cpu, seconds, 2 * max(0, pairs_wanted - kept), args.jobs)
         f["failures"] = sum(s.failures for g in results for s in g.seats if s.bot == 0)
         if all_pairs:
             f["gain_over_first"] = seer.gain(pairs, all_pairs[0])

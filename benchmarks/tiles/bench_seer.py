@@ -43,6 +43,7 @@ from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import apply_text
 from cribtiles.rules.tiles import Tile
 from cribtiles.table import arena
+from cribtiles.table.runner import run_units
 from cribtiles.table.tiles.table import Table
 
 KINDS = ("expert", "seer", "racks")
@@ -174,6 +175,7 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1, help="the run's seed, as the arena's (1)")
     ap.add_argument("--jobs", type=int, default=1, help="worker processes (1)")
     ap.add_argument("--clock", choices=tuple(arena.CLOCKS), default="cpu", help="what a budget counts (cpu)")
+    ap.add_argument("--keep", metavar="DIR", help="keep each seed's games in DIR, and start again where a run stopped")
     args = ap.parse_args()
     bots = parse_bots(args.bots, args.budget)
     seeds = max(1, -(-args.games // 2))
@@ -184,19 +186,19 @@ def main() -> int:
     for kind, budget in bots:
         label = f"{kind}:{budget:g}"
         setup = arena.Arena(("expert", "hard"), seeds, args.seed, RuleOptions(), budget, args.clock)
-        games = functools.partial(arena.run, setup, args.jobs, make=Seat(kind, budget, args.clock))
+        folder = seer.kept_folder(args.keep, "tiles", f"{label}-{args.clock}", args.seed)
+        kept = seer.kept_count(folder)
+        play = seer.Kept(functools.partial(arena.play_seed, setup, make=Seat(kind, budget, args.clock)), folder)
         cpu = seer.cpu_seconds()
-        results, seconds = harness.timed(games)
+        results, seconds = harness.timed(functools.partial(run_units, seeds, play, setup.games, args.jobs))
         pairs = pairs_of(results)
         f = seer.candidate_figures(pairs)
         moves = [t for g in results for s in g.seats if s.bot == 0 for t in s.move_seconds]
         f["move_seconds"] = {"median": seer.median(moves), "p95": harness.percentile(moves, 0.95)}
         f["moves_a_game"] = len(moves) / len(results)
         f["seconds"] = seconds
-        f["cpu_seconds"] = seer.cpu_seconds() - cpu
-        f["game_cpu_seconds"] = f["cpu_seconds"] / len(results)
+        seer.add_costs(f, seer.cpu_seconds() - cpu, seconds, 2 * max(0, seeds - kept), args.jobs)
         f["failures"] = sum(s.failures for g in results for s in g.seats if s.bot == 0)
-        f["game_seconds"] = seconds / len(results) * min(args.jobs, len(results))
         if all_pairs:
             f["gain_over_first"] = seer.gain(pairs, all_pairs[0])
         nets = phase_nets(results, args.seed)

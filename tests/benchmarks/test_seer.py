@@ -209,3 +209,51 @@ def test_a_tile_games_points_by_phase_add_up_to_its_final_scores() -> None:
     assert sum(p["opening"] for p in points) > 0  # the first play's bonus at least
     state = module.new_game(2, module.RuleOptions(), arena.game_seed(7, 0))
     assert module.phase_of(state.bag_size(), state.bag_size()) == "opening"
+
+
+class Counted:
+    """A seed's games as a worker plays them, counting each time it is asked to play."""
+
+    def __init__(self) -> None:
+        self.played: list[int] = []
+
+    def __call__(self, index: int) -> list[str]:
+        self.played.append(index)
+        return [f"game {2 * index}", f"game {2 * index + 1}"]
+
+
+def test_kept_games_are_played_once_and_read_back_after_a_stop(tmp_path: Path) -> None:
+    seer = bench("seer")
+    folder = seer.kept_folder(str(tmp_path), "tiles", "seer:1.5-cpu", 1)
+    assert folder == tmp_path / "tiles" / "seer_1.5-cpu-seed1"
+    play = Counted()
+    kept = seer.Kept(play, folder)
+    assert [kept(i) for i in range(2)] == [["game 0", "game 1"], ["game 2", "game 3"]]
+    assert seer.kept_count(folder) == 2
+    again = Counted()
+    games = [seer.Kept(again, folder)(i) for i in range(3)]
+    assert games == [["game 0", "game 1"], ["game 2", "game 3"], ["game 4", "game 5"]]
+    assert again.played == [2]  # only the seed not kept before
+    assert sorted(p.name for p in folder.iterdir()) == ["seed-0.pickle", "seed-1.pickle", "seed-2.pickle"]
+
+
+def test_a_damaged_kept_file_is_played_again(tmp_path: Path) -> None:
+    seer = bench("seer")
+    folder = tmp_path / "kept"
+    folder.mkdir()
+    (folder / "seed-0.pickle").write_bytes(b"\x80\x04 not a pickle")
+    (folder / "seed-1.pickle").write_bytes(b"")
+    play = Counted()
+    kept = seer.Kept(play, folder)
+    assert kept(0) == ["game 0", "game 1"] and kept(1) == ["game 2", "game 3"]
+    assert play.played == [0, 1]
+    assert seer.Kept(Counted(), folder)(0) == ["game 0", "game 1"]
+
+
+def test_without_keep_every_seed_is_played() -> None:
+    seer = bench("seer")
+    play = Counted()
+    assert seer.kept_folder(None, "cribbage", "seer", 1) is None
+    kept = seer.Kept(play, None)
+    kept(0), kept(0)
+    assert play.played == [0, 0]
