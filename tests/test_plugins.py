@@ -9,6 +9,8 @@ import ast
 import re
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "cribtiles"
 
 #: A comparison of a game's name: a literal name, or the history's `Game` member.
@@ -61,19 +63,13 @@ def test_the_check_finds_a_comparison_of_each_kind() -> None:
 # --- the window is game-neutral (issue 45): it holds the scene stack and a session, and asks the registry ---
 
 WINDOW = PACKAGE / "ui" / "window.py"
+#: Besides the window, what holds its own game only as the registry's part made it.
+NEUTRAL_SCREENS = (PACKAGE / "ui" / "home_game.py", PACKAGE / "ui" / "online" / "side.py")
 #: Module names (absolute, within `cribtiles`) that are one game's own: its engine, or a package named for it.
 ONE_GAMES = re.compile(
     r"^cribtiles\.(rules|cribbage)(\.|$)"  # an engine
     r"|^cribtiles\.\w+\.(tiles|cribbage)(\.|$)"  # a layer's package of one game
-    r"|^cribtiles\.table\.session$"  # the tile game's session
 )
-#: The window's imports of one game's own modules still to go, both types only (under TYPE_CHECKING): the
-#: tile game's session and scene, the types of `app.session` and `app.game`, which the screens' own
-#: protocols of the window name (`ui/menus.py`, `ui/online/side.py`, `ui/tiles/home.py`).
-WINDOW_STILL = {
-    "cribtiles.table.session",
-    "cribtiles.ui.tiles.game_scene",
-}
 
 
 def imports_in(source: str, path: Path) -> set[str]:
@@ -99,12 +95,12 @@ def one_games(source: str) -> set[str]:
     return {name for name in found if name.rpartition(".")[0] not in found}
 
 
-def test_the_window_imports_no_games_own_module_beyond_those_still_listed() -> None:
-    found = one_games(WINDOW.read_text(encoding="utf-8"))
-    new = found - WINDOW_STILL
-    assert not new, f"ui/window.py imports a game's own module (ask the registry's parts, HOME, instead): {new}"
-    fixed = WINDOW_STILL - found
-    assert not fixed, f"ui/window.py no longer imports these (take them off WINDOW_STILL): {fixed}"
+@pytest.mark.parametrize("path", [WINDOW, *NEUTRAL_SCREENS], ids=lambda p: p.name)
+def test_the_window_and_its_own_games_screens_import_no_games_own_module(path: Path) -> None:
+    """The window, the protocols of its own game and the online side hold the game at the table only as the
+    registry's part (`HOME`) made it: not even a type of one game."""
+    found = one_games(path.read_text(encoding="utf-8"))
+    assert not found, f"{path.name} imports a game's own module (ask the registry's parts, HOME, instead): {found}"
 
 
 def test_the_window_check_finds_an_import_of_each_kind() -> None:
@@ -117,7 +113,7 @@ def test_the_window_check_finds_an_import_of_each_kind() -> None:
         "from cribtiles.rules.tiles import Tile",
         "from cribtiles.rules import errors",
         "from cribtiles.cribbage.cards import Card",
-        "from cribtiles.table.session import LocalSession",
+        "from cribtiles.table.tiles.session import LocalSession",
         "from cribtiles.bot.tiles.levels import LEVELS",
     ):
         assert one_games(line), line
@@ -125,5 +121,6 @@ def test_the_window_check_finds_an_import_of_each_kind() -> None:
         "from cribtiles.games import HOME",
         "from .scene import Scene",
         "from cribtiles.table.again import NextTable",
+        "from cribtiles.table.session import GameSession",
     ):
         assert not one_games(line), line

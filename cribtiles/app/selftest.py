@@ -42,6 +42,7 @@ def _run(folder: Path) -> None:
     from cribtiles.table.settings import Preferences
     from cribtiles.ui.geometry import centre
     from cribtiles.ui.tiles.autopilot import past_the_result, play_through, post_drag, post_key
+    from cribtiles.ui.tiles.game_scene import table_of
     from cribtiles.ui.window import App
 
     from .storage import Store
@@ -55,7 +56,7 @@ def _run(folder: Path) -> None:
         app.close()
     print("  opening scene drawn at 960x640, 1920x1080, 1280x800")
     app = App(None, prefs, store, size=(1280, 800), seed=11)
-    game = app.game
+    game = table_of(app)
     # the player to move: wait for the bot if it starts
     deadline = time.perf_counter() + 30
     while not game.my_turn and time.perf_counter() < deadline:
@@ -94,7 +95,7 @@ def _run(folder: Path) -> None:
     past_the_result(app)  # the end card takes Enter once its result has been in view a moment
     post_key(pygame.K_RETURN)
     app.frame(1 / 60)
-    _check(not app.game.state.turns or app.game is not game, "New game did not start a game")
+    _check(not table_of(app).state.turns or table_of(app) is not game, "New game did not start a game")
     app.close()
     _every_mode(store, prefs)
     _online_parts()
@@ -119,6 +120,7 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
     from cribtiles.table.saves import load_table
     from cribtiles.table.tiles.table import Table
     from cribtiles.ui.tiles.autopilot import past_the_result, play_through, post_key
+    from cribtiles.ui.tiles.game_scene import table_of
     from cribtiles.ui.window import App
 
     from .storage import Store
@@ -128,22 +130,27 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
     app = App(Table.new(parse_players(players), options, seed=7), prefs, store, size=(1280, 800))  # type: ignore[arg-type]
     for _ in range(options.rounds):
         play_through(app, frames_per_step=1, max_seconds=180)
-        _check(app.game.state.is_over, f"{what}: the round did not end")
+        _check(table_of(app).state.is_over, f"{what}: the round did not end")
         if app.next_is_round:
             past_the_result(app)
             post_key(pygame.K_RETURN)
             app.frame(1 / 60)
-    _check(app.session.match.is_over, f"{what}: the match did not end")
+    _check(table_of(app).session.match.is_over, f"{what}: the match did not end")
     saved = load_table(store.game_path.read_text(encoding="utf-8"))
-    _check(saved.match == app.session.record().match and saved.seats == app.session.seats, f"{what}: the save differs")
+    _check(
+        saved.match == table_of(app).session.record().match and saved.seats == app.session.seats,
+        f"{what}: the save differs",
+    )
     app.close()
     return app
 
 
 def _every_mode(store: object, prefs: object) -> None:
+    from cribtiles.ui.tiles.game_scene import table_of
+
     for players, rules, what in MODES:
         app = play_mode(store, prefs, players, rules, what)
-        outcome = app.session.state.outcome  # type: ignore[attr-defined]
+        outcome = table_of(app).state.outcome
         print(f"  {what}: played to the end, {outcome and outcome.final_scores}")
 
 

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from cribtiles.bot.coach import ExchangeAdvice, Suggestion, candidates, exchange_advice, hint
 from cribtiles.rules.game import PlayerView
-from cribtiles.table.session import Session
+from cribtiles.table.tiles.session import Session
 
 from .coach_worker import EXPERT_BUDGET, CoachWorker
 

@@ -10,13 +10,13 @@ import pygame
 
 from cribtiles.games import GAMES, OPENED, game_named
 from cribtiles.table.seats import lone_bot
-from cribtiles.table.session import Session
 from cribtiles.table.settings import SPEEDS, Preferences
 
+from .home_game import HomeScene, HomeSession, OwnGame
 from .scene import Scene
 from .screens import Item
 from .tiles.end_scene import EndScene
-from .tiles.game_scene import GameScene, Host
+from .tiles.game_scene import Host
 
 if TYPE_CHECKING:  # types only: the History's module is imported once the History is opened
     from .history_scene import HistoryHost
@@ -26,8 +26,9 @@ if TYPE_CHECKING:  # types only: the History's module is imported once the Histo
         """What the menus ask of the window: its screens, its game, online play, and the window itself."""
 
         scenes: list[Scene]
-        session: Session
-        game: GameScene
+        session: HomeSession
+        game: HomeScene
+        own: OwnGame
         online_side: OnlineSide
 
         def push(self, scene: Scene) -> None: ...
@@ -87,10 +88,8 @@ class Menus:
         """The title screen's menu: Continue only while the game at the table is unfinished; each game's
         way in, as the registry's entry for it makes it."""
         window = self.window
-        unfinished = not window.session.match.is_over
-        state = window.session.state
-        names = ["You" if p == window.game.you else n for p, n in enumerate(state.names)]
-        scores = " · ".join(f"{n} {sc}" for n, sc in zip(names, state.final_scores(), strict=True))
+        unfinished = window.own.unfinished
+        scores = window.own.scores(window.session.state)
         items = [
             Item("Continue", window.back_to_game, key=pygame.K_c, note=f"The game at the table: {scores}"),
             *(kind.part(OPENED)(window) for kind in GAMES.values()),

@@ -35,17 +35,15 @@ from . import art, paint
 from .chat import Mutes
 from .config import AnyTable, Keeper
 from .geometry import HEADLESS_SCREEN, MIN_HEIGHT, MIN_WIDTH, Layout, fit_window
+from .home_game import HomeScene, HomeSession, OwnGame
 from .menus import Menus
 from .online.side import OnlineSide
 from .scene import Scene
 from .sound import Sounds
 
 if TYPE_CHECKING:
-    from cribtiles.table.session import Session
-
     from .online.lobby import Lobby
     from .online.services import OnlineServices
-    from .tiles.game_scene import GameScene
 
 TITLE = "Crib Tiles"
 #: Seconds after the last change of size before the settings are written (an edge dragged sends many).
@@ -71,41 +69,6 @@ def screen_size() -> tuple[int, int]:
         if sizes and min(sizes[0]) > 0:
             return sizes[0]
     return HEADLESS_SCREEN
-
-
-class OwnGame(Protocol):
-    """The window's own game, at the bottom of its stack, as its registry part (`HOME`) plays it."""
-
-    def first_session(self, saved: object | None) -> Session:
-        """The session the window opens on: `saved` resumed, else a fresh one."""
-        ...
-
-    def fresh_session(self) -> Session: ...
-
-    def scene(self, session: Session, notice: str = "") -> GameScene: ...
-
-    def at_table(self, scene: object) -> bool:
-        """`scene` is the game's table or its end card, whose keys are the table's."""
-        ...
-
-    def takes_text(self, scene: object) -> bool: ...
-
-    def warm_up(self) -> None: ...
-
-    def scores(self, state: object) -> str:
-        """The score for the window's title."""
-        ...
-
-    @property
-    def next_is_round(self) -> bool: ...
-
-    def start(self, seats: Sequence[Seat], options: object, seed: int | None = None) -> None: ...
-
-    def new_game(self) -> None: ...
-
-    def open_new_game(self) -> None: ...
-
-    def show_end(self, game: object) -> None: ...
 
 
 class Seated(Protocol):
@@ -231,7 +194,7 @@ class App:
         self.online_side = OnlineSide(self)
         self.menus = Menus(self)
         self.flasher: Callable[[], None] = flash_window  # the task bar's call for attention
-        self._home: Session | None = None  # this window's own game, while a table online is played
+        self._home: HomeSession | None = None  # this window's own game, while a table online is played
         self.scenes: list[Scene] = []
         self._full = True  # the next frame redraws and presents the whole window
         self._last_top: Scene | None = None
@@ -240,8 +203,8 @@ class App:
         self._prefs_changed: float | None = None
         self.frames = 0
         # a finished game (or round) is shown with its end card until the player starts the next one
-        self.session: Session = self.own.first_session(saved)
-        self.game: GameScene = self.own.scene(self.session, notice)
+        self.session: HomeSession = self.own.first_session(saved)
+        self.game: HomeScene = self.own.scene(self.session, notice)
         self.scenes.append(self.game)
         self.caption(self.session.state)
         if title:
@@ -332,8 +295,8 @@ class App:
         decision against the best found, analysed in a process of its own while the window goes on."""
         self.push(game_named(table.game).part(REVIEWED)(self, table, self.close_top))
 
-    def review_cribbage(self, session: Finishing) -> str:
-        """The review of `session`'s game just ended (the cribbage end card's V), or why not yet in words."""
+    def review_ended(self, session: Finishing) -> str:
+        """The review of `session`'s game just ended (an end card's V), or why not yet in words."""
         table = session.finished_table()
         if table is None:
             return "The game's record has not come yet: ask for the review again in a moment."
@@ -398,7 +361,7 @@ class App:
         """The game over the table is a round of a match with rounds still to play."""
         return self.own.next_is_round
 
-    def take_seat(self, session: Session, notice: str = "") -> None:
+    def take_seat(self, session: HomeSession, notice: str = "") -> None:
         """Play `session` from now on, in place of the game in play (whose bot stops thinking): a new
         game here, the next round, or a table elsewhere; the window never asks which."""
         if session is not self.session:

@@ -12,8 +12,8 @@ from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import score_play
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import LocalSession
 from cribtiles.table.tiles.public import match_json
+from cribtiles.table.tiles.session import LocalSession
 from cribtiles.table.tiles.table import Table
 
 

@@ -24,7 +24,7 @@ from cribtiles.server.front import Hall
 from cribtiles.table.again import AgainAsked
 from cribtiles.table.cribbage.session import FinishedCribbage
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import LocalSession
+from cribtiles.table.tiles.session import LocalSession
 from cribtiles.table.tiles.table import Table
 from tests.server.running import running_server
 from tests.server.test_stand_in import Clock

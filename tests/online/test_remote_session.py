@@ -21,7 +21,7 @@ from cribtiles.online.remote import RemoteSession
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.moves import Pass
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import Session
+from cribtiles.table.tiles.session import Session
 from cribtiles.table.tiles.table import Table
 from tests.server.running import running_server
 

@@ -21,7 +21,8 @@ from cribtiles.online.remote import RemoteSession
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import LocalSession, UndoAsked
+from cribtiles.table.session import UndoAsked
+from cribtiles.table.tiles.session import LocalSession
 from cribtiles.table.tiles.table import Table
 from tests.server.running import running_server
 

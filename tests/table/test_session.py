@@ -12,8 +12,9 @@ from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import GameSession, InlineThinker, LocalSession
+from cribtiles.table.session import GameSession
 from cribtiles.table.tiles.history import TurnRecord
+from cribtiles.table.tiles.session import InlineThinker, LocalSession
 from cribtiles.table.tiles.table import Table
 
 

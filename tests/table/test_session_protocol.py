@@ -17,8 +17,9 @@ from cribtiles.table.cribbage.public import PublicMove
 from cribtiles.table.cribbage.session import CribbageDriver, CribbageSession
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import GameSession, LocalSession, Session
+from cribtiles.table.session import GameSession
 from cribtiles.table.tiles.history import TurnRecord
+from cribtiles.table.tiles.session import LocalSession, Session
 from cribtiles.table.tiles.table import Table
 
 TileSession = GameSession[PlayerView, Move, Move, TurnRecord]

@@ -18,12 +18,12 @@ from cribtiles.rules.tiles import format_tiles
 from cribtiles.table.again import EndsAtOneWindow
 from cribtiles.table.saves import load_table, save_table
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.history import TurnRecord, history_of
 from cribtiles.table.tiles.joker import Item
 from cribtiles.table.tiles.public import PublicMatch, PublicState, match_from_json, match_json, player_view
 from cribtiles.table.tiles.seen import SeenScore, seen_in
+from cribtiles.table.tiles.session import LocalSession, Session
 from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.tiles.autopilot import play_through
@@ -334,7 +334,7 @@ def test_a_whole_game_through_json_messages(app: App) -> None:
 
 
 def test_the_scene_and_its_controllers_never_import_the_table_model() -> None:
-    """The table scene's modules know the game only as a Session (`cribtiles.table.session`)."""
+    """The table scene's modules know the game only as a Session (`cribtiles.table.tiles.session`)."""
     import ast
     from pathlib import Path
 

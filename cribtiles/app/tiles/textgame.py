@@ -1,7 +1,7 @@
 """A game in the terminal against a bot: the board drawn in text, moves typed in notation.
 
 It is the plain way to play until the window opens (and stays, for terminals and screen readers).
-It drives the game through the same `Session` as the window (`cribtiles.table.session`: seats, the
+It drives the game through the same `Session` as the window (`cribtiles.table.tiles.session`: seats, the
 turn loop, the bots' Joker manners; here the bots choose at once, in this thread) and keeps its
 game where the window keeps its own (the data folder, or `--data-dir`): the one saved game is
 resumed, by the window or here, and it is saved after every turn, so quitting, Ctrl-C, the end of
@@ -27,11 +27,11 @@ from cribtiles.rules.scoring import PlayScore
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.signals import handling, sigint_ignored
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import InlineThinker, LocalSession, Session
 from cribtiles.table.tiles.history import TurnRecord, why_it_ended
 from cribtiles.table.tiles.privacy import hands_over, next_person
 from cribtiles.table.tiles.public import PublicMatch
 from cribtiles.table.tiles.seen import call_words
+from cribtiles.table.tiles.session import InlineThinker, LocalSession, Session
 from cribtiles.table.tiles.table import Table
 from cribtiles.terminal import for_terminal, say
 

@@ -69,7 +69,7 @@ class Host(Protocol):
 
     def push(self, scene: Scene) -> None: ...
 
-    def review_cribbage(self, session: CribbageDriver) -> str:
+    def review_ended(self, session: CribbageDriver) -> str:
         """Open the review of `session`'s finished game; why it cannot be opened yet, in words ("")."""
         ...
 
@@ -335,7 +335,7 @@ class CribbageScene:
 
     def review(self) -> None:
         """Every discard and card laid of the game just ended against the best found, over the table."""
-        why = self.app.review_cribbage(self.session)
+        why = self.app.review_ended(self.session)
         if why:
             self.say(why)
 

@@ -17,18 +17,17 @@ import pygame
 
 from cribtiles.games import REMOTE, game_named
 from cribtiles.table.again import NextTable
-from cribtiles.table.session import Session
+from cribtiles.table.session import GameSession
 
 from ..chat import MemoryMutes, Mutes
 from ..config import Keeper
+from ..home_game import HomeSession, OwnGame
 from ..scene import Scene
 from ..screens import Item
 from ..sound import Sounds
-from ..tiles.end_scene import EndScene
 
 if TYPE_CHECKING:  # online play's modules are imported once it is used
     from cribtiles.online.client import Link
-    from cribtiles.table.cribbage.session import CribbageDriver
 
     from .lobby import Lobby
     from .services import HeldSeat, OnlineServices
@@ -49,25 +48,16 @@ def raise_window() -> None:
         window.focus()
 
 
-class Seated(Protocol):
-    """The table scene of the window's own game, as online play reads it."""
-
-    @property
-    def you(self) -> int | None: ...
-
-
 class Window(Protocol):
     """What online play asks of the window: its screens, its own game, and its keeper and sounds."""
 
     scenes: list[Scene]
-    session: Session
+    session: HomeSession
+    own: OwnGame
     online: OnlineServices | None  # what online play needs, as the app gave it (None: none)
     keeper: Keeper
     sounds: Sounds
     flasher: Callable[[], None]
-
-    @property
-    def game(self) -> Seated: ...
 
     def push(self, scene: Any) -> None: ...
 
@@ -79,9 +69,8 @@ class Window(Protocol):
 
 
 def shown_session(top: Scene | None) -> Any:
-    """The session of the table `top` shows (its end card's too: the card's `game`), or None."""
-    shown = top.game if isinstance(top, EndScene) else top
-    session = getattr(shown, "session", None)
+    """The session of the table `top` shows (an end card's too: the table's under it), or None."""
+    session = getattr(top, "session", None)
     return session if callable(getattr(session, "here", None)) else None
 
 
@@ -158,13 +147,17 @@ class OnlineSide:
         self.window.push(join)
         join.join()
 
-    def remote_session(self, link: Link, code: str, seat: int | None, game: str = "tiles") -> Session | CribbageDriver:
+    def remote_session(
+        self, link: Link, code: str, seat: int | None, game: str = "tiles"
+    ) -> GameSession[object, Any, object, object]:
         """The session of `seat` (None: a spectator's) at the table `code` of `game`, through `link`
         (which holds the seat); made in a job, as it waits for the table's state."""
         book = self.services.book if self.services is not None else None
         forget = None if book is None else (lambda: book.remove(link.url, code))
         remote = game_named(game).part(REMOTE)  # its module only once a table online is opened
-        session: Session | CribbageDriver = remote(link, code, seat, keeper=self.window.keeper, forget=forget)
+        session: GameSession[object, Any, object, object] = remote(
+            link, code, seat, keeper=self.window.keeper, forget=forget
+        )
         return session
 
     def open_next(self, table: NextTable) -> None:
@@ -312,9 +305,7 @@ class OnlineSide:
                 told = table_scores(held.seat, heard.table)
                 if told:
                     return told
-        state = window.session.state
-        names = ["You" if p == window.game.you else n for p, n in enumerate(state.names)]
-        return " · ".join(f"{n} {sc}" for n, sc in zip(names, state.final_scores(), strict=True))
+        return window.own.scores(window.session.state)
 
     def refresh_title(self) -> None:
         """The title's words that go stale: the scores of the game at the table, and the tables that wait

@@ -18,6 +18,7 @@ from cribtiles.rules.moves import Exchange, Pass, Play
 from ..geometry import Point, centre
 from ..window import App
 from .end_scene import EndScene
+from .game_scene import table_of
 
 
 def past_the_result(app: App, step: float = 0.25, most: int = 80) -> None:
@@ -64,7 +65,7 @@ class Autopilot:
         self.turns = 0
 
     def turn(self) -> Iterator[None]:
-        scene = self.app.game
+        scene = table_of(self.app)
         state = scene.state
         move = choose_safely(self.bot, scene.session.view(scene.human), self.rng)
         lay = self.app.layout
@@ -108,7 +109,7 @@ def play_through(app: App, frames_per_step: int = 2, max_seconds: float = 120.0,
     pilot = Autopilot(app)
     start = time.perf_counter()
     frames = 0
-    game = app.game
+    game = table_of(app)
     stuck_since = time.perf_counter()
     last_turns = -1
     while not game.state.is_over:

@@ -11,8 +11,8 @@ from typing import Protocol
 
 import pygame
 
-from cribtiles.table.session import Session
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.session import Session
 from cribtiles.table.tiles.table import Table
 
 from .. import paint
@@ -58,6 +58,11 @@ class EndScene:
         self.clicks = 0
         self.rushed = False  # Enter during the count: the racks are counted at once
         self.result_at: float | None = None  # the scene's time when the result appeared
+
+    @property
+    def session(self) -> Session:
+        """The session of the table under the card (online play reads which table is on screen by it)."""
+        return self.game.session
 
     @property
     def elapsed(self) -> float:

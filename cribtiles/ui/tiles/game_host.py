@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from cribtiles.table.session import Session
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.public import PublicState
+from cribtiles.table.tiles.session import Session
 
 from ..config import Keeper
 from ..geometry import Layout

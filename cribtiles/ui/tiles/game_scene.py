@@ -18,10 +18,10 @@ import pygame
 
 from cribtiles.rules.moves import Move
 from cribtiles.table.again import NextTable
-from cribtiles.table.session import Session
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.joker import Item
 from cribtiles.table.tiles.public import PublicState
+from cribtiles.table.tiles.session import Session
 
 from ..again import AgainQuestion, again_question
 from ..chat import Chat
@@ -417,3 +417,12 @@ def seat_online(app: Seats, session: Session) -> None:
     """A seat at a table online, in the window (the registry's `SEATED` part of the tile game): played in
     place of the game in play, as a new game here is."""
     app.take_seat(session)
+
+
+def table_of(window: object) -> GameScene:
+    """The tile table `window` shows as its own game (its `game`), as the self-test and the autopilot drive
+    it; TypeError, in words, when the window's own game is another."""
+    game = getattr(window, "game", None)
+    if not isinstance(game, GameScene):
+        raise TypeError(f"the window's own game is not the tile game's table but {type(game).__name__}")
+    return game

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pygame
 
-from cribtiles.table.session import Session
 from cribtiles.table.tiles.privacy import hands_over, next_person, uncovered_seat
+from cribtiles.table.tiles.session import Session
 
 READY_KEYS = (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE)
 

@@ -22,9 +22,9 @@ from cribtiles.rules.options import Mode, RuleOptions
 from cribtiles.rules.tiles import Colour, Tile
 from cribtiles.table import Seat
 from cribtiles.table.seats import lone_bot, seats_from_names
-from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.public import PublicState
+from cribtiles.table.tiles.session import LocalSession, Session
 from cribtiles.table.tiles.table import Table
 
 from .. import art
@@ -43,8 +43,6 @@ class Window(Protocol):
     prefs: Preferences
     keeper: Keeper
     scenes: list[Scene]
-    session: Session
-    game: GameScene
 
     def close_top(self) -> None: ...
 
@@ -64,19 +62,17 @@ def first_table(
     return Table.new(seats, options, seed), options
 
 
-def open_new_game(window: Window) -> None:
+def open_new_game(window: Window, game: GameScene) -> None:
     """The New game screen over the table (it says so when a game in progress would be lost), offering
     the seats and rules of the game at the table (a lone bot at the level L chose), not older choices."""
     if any(isinstance(s, NewGameScene) for s in window.scenes):
         return
-    session, prefs = window.session, window.prefs
+    session, prefs = game.session, window.prefs
     in_progress = not session.match.is_over
     seats, options = session.seats, session.match.options
     pairs = table_pairs(again(seats, prefs.level), prefs.seats, options.solitaire)
     form = NewGameForm.offered(pairs, options, in_progress)
-    window.scenes.append(
-        NewGameScene(form, window.game, lambda chosen: _start(window, chosen), lambda: _cancel(window))
-    )
+    window.scenes.append(NewGameScene(form, game, lambda chosen: _start(window, chosen), lambda: _cancel(window)))
 
 
 def _start(window: Window, form: NewGameForm) -> None:
@@ -129,6 +125,7 @@ class TileHome:
         self.options = options if options is not None else options_of(window.prefs.rules)
         self.first_seats = tuple(seats) if seats is not None else None
         self.seed = seed
+        self._game: GameScene | None = None
 
     @staticmethod
     def icon() -> pygame.Surface:
@@ -154,8 +151,16 @@ class TileHome:
         return table
 
     def scene(self, session: Session, notice: str = "") -> GameScene:
-        """The table's scene playing `session`."""
-        return GameScene(self.window, session, notice=notice)
+        """The table's scene playing `session`, from now on the window's game (`game`)."""
+        self._game = GameScene(self.window, session, notice=notice)
+        return self._game
+
+    @property
+    def game(self) -> GameScene:
+        """The table's scene the window plays (made by `scene`)."""
+        if self._game is None:
+            raise RuntimeError("the tile table is asked of before its scene was made")
+        return self._game
 
     def at_table(self, scene: object) -> bool:
         """`scene` is the table or its end card, whose keys are the table's (the other screens have their own)."""
@@ -167,20 +172,25 @@ class TileHome:
 
     def warm_up(self) -> None:
         """Start the bot's process while the player looks, when the table's bot plays in one."""
-        if self.window.game.level in PROCESS_LEVELS:
+        if self.game.level in PROCESS_LEVELS:
             self.window.worker.warm_up()
 
     def scores(self, state: PublicState) -> str:
         """The score for the window's title: "You 12 · Hard 9"."""
-        you = self.window.game.you
+        you = self.game.you
         names = ["You" if p == you else art.clip(n, 24) for p, n in enumerate(state.names)]
         return " · ".join(f"{n} {s}" for n, s in zip(names, state.final_scores(), strict=True))
 
     @property
     def next_is_round(self) -> bool:
         """The game over the table is a round of a match with rounds still to play."""
-        session = self.window.session
+        session = self.game.session
         return session.state.is_over and not session.match.is_over
+
+    @property
+    def unfinished(self) -> bool:
+        """The match at the table is not over: the title offers to Continue it."""
+        return not self.game.session.match.is_over
 
     def start(self, seats: Sequence[Seat], options: RuleOptions, seed: int | None = None) -> None:
         """Start a new game (or match) at a table of `seats` under `options`, in place of the one in play."""
@@ -194,7 +204,7 @@ class TileHome:
         """The next round of the match, once a round is over; otherwise a new game at the same table:
         its seats (a lone bot at the level chosen) and rules, a new shuffle."""
         window = self.window
-        session = window.session
+        session = self.game.session
         try:
             if not self.next_is_round:
                 window.take_seat(session.again(again(session.seats, window.prefs.level), random.randrange(2**31)))
@@ -203,18 +213,18 @@ class TileHome:
         except IllegalMove as e:  # a table online: not played again from here, or not reachable now
             window.open_title(greeting=sentence(str(e)))
             return
-        window.take_seat(session, round_words(session.match, window.game.you))
+        window.take_seat(session, round_words(session.match, self.game.you))
 
     def open_new_game(self) -> None:
         """The New game screen over the table."""
-        open_new_game(self.window)
+        open_new_game(self.window, self.game)
 
     def show_end(self, game: GameScene) -> None:
         """The round at the table is over: its end card; a finished game (or match) goes into the history
         (once, however often its end is shown: the history knows each game by its record)."""
         window = self.window
-        if game.session is window.session:
-            window.session.finish()
+        if game.session is self.game.session:
+            game.session.finish()
         if window.scenes and window.scenes[-1] is game:
             game.anims.toasts.clear()
             window.scenes.append(EndScene(window, game))

@@ -21,9 +21,9 @@ from cribtiles.rules.board import Square
 from cribtiles.rules.game import PlayerView
 from cribtiles.rules.moves import Move, Play
 from cribtiles.table.again import NextTable
-from cribtiles.table.session import LocalSession, Session
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.public import PublicState
+from cribtiles.table.tiles.session import LocalSession, Session
 from cribtiles.table.tiles.table import Table
 from cribtiles.table.tiles.tutorial import (
     READY_TEXT,

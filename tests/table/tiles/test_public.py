@@ -17,7 +17,6 @@ from cribtiles.rules.moves import Exchange, Pass, Play
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scoring import score_play
 from cribtiles.table.seats import Seat
-from cribtiles.table.session import LocalSession
 from cribtiles.table.tiles.public import (
     match_from_json,
     match_json,
@@ -26,6 +25,7 @@ from cribtiles.table.tiles.public import (
     public_json,
     public_of,
 )
+from cribtiles.table.tiles.session import LocalSession
 from cribtiles.table.tiles.table import Table
 
 ANY_TIME = RuleOptions().with_text("exchange=any-time")
