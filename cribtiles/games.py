@@ -125,7 +125,7 @@ TILES = GameKind(
         (ROOM, "cribtiles.server.tiles_room:TilesGame"),
         (REMOTE, "cribtiles.online.remote:RemoteSession"),
         (SEATED, "cribtiles.ui.tiles.game_scene:seat_online"),
-        (SEAT_BOT, "cribtiles.online.botclient:TILE_PLAY"),
+        (SEAT_BOT, "cribtiles.online.tiles_seat:TILE_PLAY"),
         (ARENA, "cribtiles.table.arena:tile_arena"),
         (REBUILT, "cribtiles.table.tiles.replay:past_tile_table"),
         (LADDER, "cribtiles.bot.tiles.levels:LEVELS"),
