@@ -151,7 +151,7 @@ CRIBBAGE = GameKind(
         (ROOM, "cribtiles.server.cribbage_room:CribbageGame"),
         (REMOTE, "cribtiles.online.cribbage_remote:RemoteCribbageSession"),
         (SEATED, "cribtiles.ui.cribbage.setup:seat_online"),
-        (SEAT_BOT, "cribtiles.online.cribbage_remote:SEAT_PLAY"),
+        (SEAT_BOT, "cribtiles.online.cribbage_seat:SEAT_PLAY"),
         (ARENA, "cribtiles.table.arena:cribbage_arena_of"),
         (REBUILT, "cribtiles.table.cribbage.replay:past_cribbage_table"),
         (LADDER, "cribtiles.bot.cribbage.levels:LEVELS"),
