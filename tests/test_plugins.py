@@ -124,3 +124,32 @@ def test_the_window_check_finds_an_import_of_each_kind() -> None:
         "from cribtiles.table.session import GameSession",
     ):
         assert not one_games(line), line
+
+
+# --- the online seat bot is game-neutral (issue 45): each game's own is its `SEAT_BOT` part ---
+
+BOT_CLIENT = PACKAGE / "online" / "botclient.py"
+
+
+def named_for_a_game(module: str) -> bool:
+    """`module` is one game's own by its name within the package (`online.tiles_seat`,
+    `server.cribbage_room`) or a module of its own (`ONE_GAMES`)."""
+    inner = module.split(".")[1:]  # past `cribtiles`, which names no game
+    return bool(ONE_GAMES.search(module)) or any(w in part for part in inner for w in ("tiles", "cribbage"))
+
+
+def test_the_bot_client_imports_no_games_own_module() -> None:
+    found = {m for m in imports_in(BOT_CLIENT.read_text(encoding="utf-8"), BOT_CLIENT) if named_for_a_game(m)}
+    assert not found, f"online/botclient.py imports a game's own code (its SeatPlay belongs to the game): {found}"
+
+
+def test_the_bot_client_check_finds_an_import_of_each_kind() -> None:
+    for line in (
+        "from .tiles_seat import TILE_PLAY",
+        "from cribtiles.online.cribbage_seat import bot_move",
+        "from cribtiles.rules.moves import format_move",
+        "from cribtiles.bot.tiles.levels import make_bot",
+    ):
+        assert any(named_for_a_game(m) for m in imports_in(line, BOT_CLIENT)), line
+    for line in ("from cribtiles.games import SEAT_BOT", "from .client import Link"):
+        assert not any(named_for_a_game(m) for m in imports_in(line, BOT_CLIENT)), line

@@ -1,6 +1,8 @@
 """A bot that plays a seat at an online table from wherever it runs (`cribtiles online bot`): it takes a
 seat with the table's code, sees what that seat is sent and nothing more, answers each of its turns,
-comes back by itself after a dropped connection, and is done once the game is over (issue 31)."""
+comes back by itself after a dropped connection, and is done once the game is over (issue 31). It holds
+no game's code: each game's bot at a seat is its `SeatPlay`, asked of the registry (`tiles_seat.py`,
+`cribbage_seat.py`; issue 45)."""
 
 from __future__ import annotations
 
@@ -11,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from cribtiles.games import SEAT_BOT, game_named
-from cribtiles.rules.moves import format_move
 
 from .client import Link, NotConnected, Refused
 
@@ -25,31 +26,6 @@ class Outcome:
     state: dict[str, Any]
 
 
-def tile_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
-    """The move a tile bot of `level` makes from what its seat was sent."""
-    from cribtiles.bot.tiles.base import choose_safely
-    from cribtiles.bot.tiles.levels import make_bot
-    from cribtiles.rules.moves import parse_rack
-    from cribtiles.table.tiles.public import match_from_json, player_view
-
-    match = match_from_json(state["match"])
-    view = player_view(match.game, state["you"], tuple(parse_rack(state["rack"])))
-    return format_move(choose_safely(make_bot(level), view, rng))
-
-
-def tile_call(state: dict[str, Any], level: str, rng: random.Random) -> bool:
-    """Whether a tile bot of `level` calls "Joker" on the last play, from what its seat was sent: the
-    state withholds the play's worth while it may be called, so the bot counts it on the board, and
-    misses a wrong declaration as often as its level's manners say (as at a table of this computer)."""
-    from cribtiles.bot.tiles.levels import level as level_named
-    from cribtiles.rules.moves import parse_rack
-    from cribtiles.table.tiles.public import match_from_json, player_view
-
-    match = match_from_json(state["match"])
-    view = player_view(match.game, state["you"], tuple(parse_rack(state["rack"])))
-    return level_named(level).manners.should_call(view, rng)
-
-
 @dataclass(frozen=True)
 class SeatPlay:
     """How a game's bot plays a seat online from what the seat was sent (the registry's `SEAT_BOT` part
@@ -57,10 +33,6 @@ class SeatPlay:
 
     move: Callable[[dict[str, Any], str, random.Random], str]
     calls: Callable[[dict[str, Any], str, random.Random], bool]
-
-
-#: The tile game's seat bot.
-TILE_PLAY = SeatPlay(tile_move, tile_call)
 
 
 def seat_play(game: object) -> SeatPlay:

@@ -1,35 +1,33 @@
 """Classic cribbage at an online table, from a client's seat or a spectator's: `RemoteCribbageSession`, the
 cribbage scene's driver over a `Link` (the other seats' moves are said to be ready, then landed one at a
-time, as bots' are at one window; a spectator sees each move as it comes), and `bot_move`, a bot's move
-from what its seat is sent (issue 31). Two, three or four seats, and crib cards laid before the others'
-(issue 44). What both games' sessions do alike is `RemoteCore`'s, the states waiting to be shown among
-it; this is cribbage's decoder: how its states are read and shown, its moves announced and told, its acts
-sent (issue 45)."""
+time, as bots' are at one window; a spectator sees each move as it comes) (issue 31). Two, three or four
+seats, and crib cards laid before the others' (issue 44). What both games' sessions do alike is
+`RemoteCore`'s, the states waiting to be shown among it; this is cribbage's decoder: how its states are
+read and shown, its moves announced and told, its acts sent (issue 45). Its seat bot lives in
+`cribbage_seat`; the stand-in game that judges a move here and the felt a spectator sees, in the table
+layer (`table/cribbage/stand_in.py`)."""
 
 from __future__ import annotations
 
 import logging
-import random
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from cribtiles.bot.cribbage.bots import choose_reporting
-from cribtiles.bot.cribbage.levels import make_cribbage_bot
 from cribtiles.cribbage.cards import Card
-from cribtiles.cribbage.game import CribbageState, check_discard
+from cribtiles.cribbage.game import check_discard
 from cribtiles.cribbage.moves import Count, CribbageError, Discard, Go, Move, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import Claim
 from cribtiles.cribbage.view import CribbageView
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.table.cribbage.public import Act, CribbagePublic, PublicMove, public_from_data, view_from_data
 from cribtiles.table.cribbage.session import CribbageKeeps, FinishedCribbage
+from cribtiles.table.cribbage.stand_in import stand_in_state, watcher_view
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.session import UndoAsked
 
-from .botclient import SeatPlay
 from .client import ARRIVAL, Link, NotConnected, Refused
 from .remote_core import FIRST_STATE_WAIT, MOVE, QUIET, WATCHING_WORDS, RemoteCore
 from .taking_back import ONE_AT_A_TIME, asked, why_not_asked
@@ -38,93 +36,6 @@ from .taking_back import ONE_AT_A_TIME, asked, why_not_asked
 #: nothing another did changes them (each try is answered: the server is never waited for in vain).
 DISCARD_TRIES = 8
 log = logging.getLogger("cribtiles.online")
-
-
-def bot_move(state: dict[str, Any], level: str, rng: random.Random) -> str:
-    """The move a cribbage bot of `level` makes from what its seat was sent (its own view only)."""
-    view = view_from_data(state["view"])
-    move, _failure = choose_reporting(make_cribbage_bot(level), view, rng)  # a failing bot makes a legal move
-    return str(move)
-
-
-def stand_in_state(view: CribbageView) -> CribbageState:
-    """A game that agrees with all `view` shows, the cards its player cannot see dealt out in their sorted
-    order (each other player's hand, then what they laid away, then the three-player crib's card from the
-    deck): enough to judge that player's own move in the engine's words, never to play on."""
-    me, variant = view.player, view.options.variant
-    pool = list(view.unseen)
-
-    def take(n: int) -> tuple[Card, ...]:
-        taken = tuple(pool[:n])
-        del pool[:n]
-        return taken
-
-    held = [view.hand if p == me else take(view.cards_left[p]) for p in range(view.players)]
-    laid = [
-        view.discards if p == me else take(variant.to_crib) if view.discarded_by[p] else () for p in range(view.players)
-    ]
-    crib = (*(c for cards in laid for c in cards), *take(variant.from_deck))
-    if view.to_count and view.show_step == view.players:  # your crib, face up for you to count
-        crib = view.to_count
-    return CribbageState(
-        seed=0,
-        names=view.names,
-        options=view.options,
-        cut_for_deal=view.cut_for_deal,
-        scores=view.scores,
-        dealer=view.dealer,
-        deal_number=view.deal_number,
-        phase=view.phase,
-        hands=tuple(held),
-        discards=tuple(laid),
-        discarded=view.discarded_by,
-        shown=tuple(view.kept if p == me else held[p] for p in range(view.players)),
-        crib=crib,
-        starter=view.starter,
-        turn=me if view.current_player is None else view.current_player,
-        pile=view.pile,
-        count=view.count,
-        gone=(False,) * view.players,
-        played=view.played,
-        show_step=view.show_step,
-        claim=view.claim,
-        stock=tuple(pool),
-    )
-
-
-def watcher_view(public: CribbagePublic) -> CribbageView:
-    """What a spectator sees from the first seat's side of the felt: the public game and no card of
-    anyone's hand (the scene draws the felt from a seat's view)."""
-    played = tuple(card for sequence in public.sequences for card in sequence)
-    return CribbageView(
-        player=0,
-        names=public.names,
-        options=public.options,
-        scores=public.scores,
-        dealer=public.dealer,
-        deal_number=public.deal_number,
-        phase=public.phase,
-        hand=(),
-        kept=(),
-        discards=(),
-        crib_size=public.crib_size,
-        starter=public.starter,
-        pile=public.pile,
-        count=public.count,
-        played=played,
-        cards_left=public.hand_sizes,
-        discarded_by=tuple(False for _ in public.names),
-        shown_hands=(),
-        show_step=public.show_step,
-        claim=public.claim,
-        to_count=(),
-        current_player=public.to_move,
-        legal=(),
-        events=(),
-        outcome=None,
-        cut_for_deal=(),
-        unseen=(),
-    )
 
 
 #: Why a take-back is not asked of the table now, when nothing else says why.
@@ -555,12 +466,3 @@ def _not_begun(state: dict[str, Any]) -> str:
     if state.get("aborted"):
         return "the table was aborted before its first move: there is no game to play at it"
     return "the game has not begun: a seat is still open"
-
-
-def _never_calls(state: dict[str, Any], level: str, rng: random.Random) -> bool:
-    """Cribbage's bot calls a count by its move ("muggins" is one), never beside it."""
-    return False
-
-
-#: Classic cribbage's seat bot (the registry's `SEAT_BOT` part of it).
-SEAT_PLAY = SeatPlay(bot_move, _never_calls)

@@ -145,7 +145,7 @@ class Seated:
         return self.state
 
     def move(self, rng: random.Random) -> None:
-        from cribtiles.online.botclient import tile_move
+        from cribtiles.online.tiles_seat import tile_move
 
         state = self.wait_turn()
         move = tile_move(state, "medium", rng)

@@ -122,7 +122,8 @@ def log_lines(data: Path) -> list[str]:
 
 def to_move_after_mine(link: Link, code: str) -> None:
     """Take the open seat at `code` and make one move: after it, the server's Expert is thinking."""
-    from cribtiles.online.botclient import SeatBot, tile_move
+    from cribtiles.online.botclient import SeatBot
+    from cribtiles.online.tiles_seat import tile_move
 
     bot = SeatBot(link, code, "beginner", seed=1)
     seat = bot.take_seat("Ann")

@@ -12,8 +12,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Link, Refused
+from cribtiles.online.tiles_seat import tile_move
 from cribtiles.rules.moves import Play, parse_move
 from cribtiles.rules.scoring import score_play
 from cribtiles.server.front import Limits

@@ -301,7 +301,8 @@ def test_every_field_a_table_writes_in_a_state_is_described() -> None:
 
 def test_what_the_cribbage_client_reads_of_a_state_is_described() -> None:
     listed = {p.split(".")[1] for p in documented() if p.startswith("state.") and p.count(".") == 1}
-    source = (ROOT / "online" / "cribbage_remote.py").read_text(encoding="utf-8")
+    clients = ("cribbage_remote.py", "cribbage_seat.py")  # the session and the seat bot
+    source = "".join((ROOT / "online" / name).read_text(encoding="utf-8") for name in clients)
     read_ = set(re.findall(r'(?:state|data)(?:\.get\(|\[)"(\w+)"', source))
     read_ |= set(re.findall(r'"(\w+)" in state', source))
     assert {"public", "view", "may_call", "after_answer", "record"} <= read_  # the reading is found

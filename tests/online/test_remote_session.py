@@ -512,7 +512,7 @@ def test_a_move_not_sent_is_said_so_and_changes_nothing(monkeypatch: pytest.Monk
 def test_a_turn_taken_back_by_another_player_is_followed_and_told() -> None:
     import time
 
-    from cribtiles.online.botclient import tile_move
+    from cribtiles.online.tiles_seat import tile_move
 
     with running_server() as (url, _hall):
         link, other = Link(url), Link(url)

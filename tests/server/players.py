@@ -10,7 +10,7 @@ from typing import Any
 
 from cribtiles.online.botclient import SeatBot
 from cribtiles.online.client import Link, NotConnected, Refused
-from cribtiles.online.cribbage_remote import bot_move as cribbage_move
+from cribtiles.online.cribbage_seat import bot_move as cribbage_move
 
 WAIT = 20.0
 

@@ -20,8 +20,8 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from cribtiles.online.botclient import tile_move
 from cribtiles.online.protocol import read, write
+from cribtiles.online.tiles_seat import tile_move
 from cribtiles.server.forwarded import Proxies, networks
 from cribtiles.server.front import Hall, Limits
 

@@ -20,8 +20,8 @@ from typing import Any
 
 import psycopg
 
-from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Link, NotConnected, Refused
+from cribtiles.online.tiles_seat import tile_move
 from cribtiles.server.front import ELSEWHERE
 from tests.faults.test_server_kill import FreshBot, Seated, check_record, play
 

@@ -23,7 +23,7 @@ import pytest
 from cribtiles.cribbage.game import CribbageState, new_game
 from cribtiles.cribbage.moves import Count, Muggins, PlayCard, parse_move
 from cribtiles.cribbage.muggins import MOST_PEGGED, MOST_SHOWN
-from cribtiles.online import botclient, cribbage_remote
+from cribtiles.online import botclient, cribbage_seat
 from cribtiles.online.botclient import Outcome, SeatBot
 from cribtiles.online.client import Link, NotConnected, Refused
 from cribtiles.server.cribbage_room import CribbageGame, read_rules
@@ -72,7 +72,7 @@ def miscounting(state: dict[str, Any], level: str, rng: random.Random) -> str:
     exact levels never under): a count or a card's score said over or short (near the end, over to just
     reach the target), a right count called, or a card laid (a count made) while the other's score waits,
     which lets it stand."""
-    move = parse_move(cribbage_remote.bot_move(state, level, rng))
+    move = parse_move(cribbage_seat.bot_move(state, level, rng))
     roll = rng.random()
     if state.get("may_call") and roll < 0.5:
         plain = [m for m in state.get("after_answer") or () if len(m.split()) <= 2 and not m[-1].isdigit()]
@@ -318,8 +318,8 @@ def play_watched(
             hidden.code = code
             links[-1].request("watch", code=code)
             links[-1].watch(code)
-            play = botclient.SeatPlay(asking(links, code), cribbage_remote.SEAT_PLAY.calls)
-            patch.setattr(cribbage_remote, "SEAT_PLAY", play)  # the seat bots' moves
+            play = botclient.SeatPlay(asking(links, code), cribbage_seat.SEAT_PLAY.calls)
+            patch.setattr(cribbage_seat, "SEAT_PLAY", play)  # the seat bots' moves
             levels = ("easy", "hard", "easy", "hard")
             bots = [bot(links[p], code, levels[p], seed=seed + p) for p in range(players)]
             names = ("Ann", "Ben", "Cy", "Di")

@@ -16,9 +16,9 @@ from websockets.sync.client import connect
 
 from cribtiles.bot.tiles.base import choose_safely
 from cribtiles.bot.tiles.levels import make_bot
-from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Link, Refused
 from cribtiles.online.protocol import read, write
+from cribtiles.online.tiles_seat import tile_move
 from cribtiles.rules.moves import format_move, parse_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.server.front import Hall

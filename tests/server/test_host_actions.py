@@ -14,9 +14,9 @@ from typing import Any
 
 import pytest
 
-from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Link, Refused
-from cribtiles.online.cribbage_remote import bot_move as cribbage_move
+from cribtiles.online.cribbage_seat import bot_move as cribbage_move
+from cribtiles.online.tiles_seat import tile_move
 from cribtiles.server.front import Hall, Limits
 
 from .conftest import MakeStore

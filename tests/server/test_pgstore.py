@@ -18,7 +18,7 @@ from typing import Any
 import psycopg
 import pytest
 
-from cribtiles.online.botclient import tile_move
+from cribtiles.online.tiles_seat import tile_move
 from cribtiles.server.pgstore import MIGRATIONS, PostgresStore
 from cribtiles.server.store import StoreError, TableElsewhere
 

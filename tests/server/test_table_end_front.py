@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Refused
+from cribtiles.online.tiles_seat import tile_move
 from cribtiles.server.front import TABLE_SPEAKER, Hall, Limits
 
 from .conftest import MakeStore

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from cribtiles.online.botclient import tile_move
 from cribtiles.online.client import Refused
+from cribtiles.online.tiles_seat import tile_move
 from cribtiles.rules.match import Match
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.server.rooms import Room, Settings, UndoAsk

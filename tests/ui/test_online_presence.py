@@ -125,7 +125,7 @@ def test_only_the_table_on_screen_is_here(app: App, server: tuple[str, Any]) -> 
 def test_the_caption_and_the_title_keep_up_with_a_table_not_on_screen(app: App, server: tuple[str, Any]) -> None:
     """Issue 44, defect 8: with the title over an online table, the caption and the title's Continue kept
     the scores last seen at the table; they now follow what its server tells of it."""
-    from cribtiles.online.botclient import tile_move
+    from cribtiles.online.tiles_seat import tile_move
     from cribtiles.rules import new_game
 
     url, _hall = server

@@ -17,13 +17,14 @@ from cribtiles.cribbage.moves import CribbageError, Go, PlayCard
 from cribtiles.cribbage.options import Phase
 from cribtiles.online.botclient import Outcome, SeatBot
 from cribtiles.online.client import Link
-from cribtiles.online.cribbage_remote import RemoteCribbageSession, stand_in_state
+from cribtiles.online.cribbage_remote import RemoteCribbageSession
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.server.cribbage_room import CribbageGame
 from cribtiles.server.front import Hall, Limits
 from cribtiles.table import Seat
 from cribtiles.table.cribbage.public import PublicMove
 from cribtiles.table.cribbage.session import CribbageDriver
+from cribtiles.table.cribbage.stand_in import stand_in_state
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
