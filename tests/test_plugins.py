@@ -64,7 +64,11 @@ def test_the_check_finds_a_comparison_of_each_kind() -> None:
 
 WINDOW = PACKAGE / "ui" / "window.py"
 #: Besides the window, what holds its own game only as the registry's part made it.
-NEUTRAL_SCREENS = (PACKAGE / "ui" / "home_game.py", PACKAGE / "ui" / "online" / "side.py")
+NEUTRAL_SCREENS = (
+    PACKAGE / "ui" / "home_game.py",
+    PACKAGE / "ui" / "menus.py",
+    PACKAGE / "ui" / "online" / "side.py",
+)
 #: Module names (absolute, within `cribtiles`) that are one game's own: its engine, or a package named for it.
 ONE_GAMES = re.compile(
     r"^cribtiles\.(rules|cribbage)(\.|$)"  # an engine

@@ -12,6 +12,7 @@ from cribtiles.table import Seat
 from cribtiles.table.session import GameSession
 
 from .scene import Scene
+from .screens import Item
 
 
 class HomeSession(GameSession[object, Any, object, object], Protocol):
@@ -81,6 +82,20 @@ class OwnGame(Protocol):
 
     @property
     def next_is_round(self) -> bool: ...
+
+    def welcome(self) -> tuple[str, str]:
+        """The title's welcome at the window's first start, and the label of the item it points to."""
+        ...
+
+    def title_items(self) -> list[Item]:
+        """The title's items of this game beside each game's way in (the tile game: its tutorial, puzzles)."""
+        ...
+
+    def takes_level_key(self, top: object) -> bool:
+        """L at `top` (the table or its end card) changes the bot's level (`cycle_level`)."""
+        ...
+
+    def cycle_level(self) -> None: ...
 
     def start(self, seats: Sequence[Seat], options: object, seed: int | None = None) -> None: ...
 

@@ -9,23 +9,23 @@ from typing import TYPE_CHECKING, Protocol
 import pygame
 
 from cribtiles.games import GAMES, OPENED, game_named
-from cribtiles.table.seats import lone_bot
 from cribtiles.table.settings import SPEEDS, Preferences
 
 from .home_game import HomeScene, HomeSession, OwnGame
 from .scene import Scene
 from .screens import Item
-from .tiles.end_scene import EndScene
-from .tiles.game_scene import Host
+from .sound import Sounds
 
 if TYPE_CHECKING:  # types only: the History's module is imported once the History is opened
     from .history_scene import HistoryHost
     from .online.side import OnlineSide
 
-    class Window(HistoryHost, Host, Protocol):
+    class Window(HistoryHost, Protocol):
         """What the menus ask of the window: its screens, its game, online play, and the window itself."""
 
         scenes: list[Scene]
+        prefs: Preferences
+        sounds: Sounds
         session: HomeSession
         game: HomeScene
         own: OwnGame
@@ -48,16 +48,6 @@ if TYPE_CHECKING:  # types only: the History's module is imported once the Histo
         def open_new_game(self) -> None: ...
 
 
-#: The title's welcome at the first start: the tutorial offered, or once it is done, what comes next.
-WELCOME = "Welcome! New to Kings Cribbage? The tutorial teaches it in a short game."
-WELCOME_BACK = "Tutorial done. New game sets up a game of your own: the players and the rules."
-
-
-def welcome_line(prefs: Preferences) -> str:
-    """The welcome on the title: it offers the tutorial only until the tutorial has been played to its end."""
-    return WELCOME_BACK if prefs.tutorial_done else WELCOME
-
-
 class Menus:
     """The title screen and the screens it opens, over the window's game; the settings applied."""
 
@@ -77,8 +67,7 @@ class Menus:
         items = self.title_items()
         focus = 0
         if first_start:
-            greeting = welcome_line(window.prefs)
-            wanted = "New game" if window.prefs.tutorial_done else "Tutorial"
+            greeting, wanted = window.own.welcome()
             focus = next(i for i, item in enumerate(items) if item.label == wanted)
             window.prefs.tutorial_offered = True
             window.keeper.save_preferences(window.prefs)
@@ -95,8 +84,7 @@ class Menus:
             *(kind.part(OPENED)(window) for kind in GAMES.values()),
             *window.online_side.items(),
             Item("Rules", self.open_rules, key=pygame.K_r, note="How Kings Cribbage is played, page by page"),
-            Item("Tutorial", self.open_tutorial, key=pygame.K_t, note="A short guided game on a fixed board"),
-            Item("Puzzles", self.open_puzzles, key=pygame.K_p, note="Find the best play: positions from Hard's games"),
+            *window.own.title_items(),
             Item("History", self.open_history, key=pygame.K_h, note="Every finished game: replay any of them"),
             Item("Statistics", self.open_statistics, key=pygame.K_s, note="Wins, averages and bests, by opponent"),
             Item("Settings", self.open_settings, key=pygame.K_e, note="Sound, speed, full screen, undo, hints"),
@@ -120,28 +108,6 @@ class Menus:
         from .rules_scene import RulesScene
 
         self.window.push(RulesScene(self.window, self.window.close_top, page))
-
-    def open_tutorial(self) -> None:
-        from .tiles.tutorial_scene import TutorialScene
-
-        self.window.push(TutorialScene(self.window, self.close_tutorial))
-
-    def close_tutorial(self) -> None:
-        """Back from the tutorial: a welcome line that offered it says, once it is done, what comes next."""
-        from .title import TitleScene
-
-        window = self.window
-        window.close_top()
-        for scene in window.scenes:
-            if isinstance(scene, TitleScene) and scene.greeting:
-                scene.greeting = welcome_line(window.prefs)
-                if window.prefs.tutorial_done:
-                    scene.menu.focus = next(i for i, item in enumerate(scene.menu.items) if item.label == "New game")
-
-    def open_puzzles(self) -> None:
-        from .tiles.puzzle_scene import PuzzleScene
-
-        self.window.push(PuzzleScene(self.window, self.window.close_top))
 
     def open_history(self) -> None:
         from .history_scene import HistoryScene
@@ -170,8 +136,8 @@ class Menus:
             self.cycle_speed()
         elif k == pygame.K_m:
             self.toggle_sound()
-        elif k == pygame.K_l and not (isinstance(top, EndScene) and top.asks_again):
-            self.cycle_level()
+        elif k == pygame.K_l and window.own.takes_level_key(top):
+            window.own.cycle_level()
         else:
             return False
         return True
@@ -215,15 +181,3 @@ class Menus:
         prefs.sound = self.window.sounds.enabled = not prefs.sound
         self.window.keeper.save_preferences(prefs)
         self.window.game.toast("Sound on" if prefs.sound else "Sound off")
-
-    def cycle_level(self) -> None:
-        from cribtiles.bot import DEFAULT_LEVEL, LEVELS
-
-        window, prefs = self.window, self.window.prefs
-        i = LEVELS.index(prefs.level if prefs.level in LEVELS else DEFAULT_LEVEL)
-        prefs.level = LEVELS[(i + 1) % len(LEVELS)]
-        window.keeper.save_preferences(prefs)
-        if lone_bot(window.session.seats) is not None:
-            window.game.toast(f"Next game against the {prefs.level} bot (Ctrl+N: other players and rules)")
-        else:
-            window.game.toast(f"A game against one bot will play the {prefs.level} bot (Ctrl+N chooses players)")

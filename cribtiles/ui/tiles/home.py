@@ -30,11 +30,21 @@ from cribtiles.table.tiles.table import Table
 from .. import art
 from ..config import Keeper
 from ..scene import Scene
+from ..screens import Item
 from .end_scene import EndScene, Router
 from .game_scene import GameScene, Host
 from .game_words import round_words, sentence
 from .newgame import NewGameScene
 from .newgame_form import NewGameForm, again, options_of, remembered_seats, table_pairs, with_level
+
+#: The title's welcome at the first start: the tutorial offered, or once it is done, what comes next.
+WELCOME = "Welcome! New to Kings Cribbage? The tutorial teaches it in a short game."
+WELCOME_BACK = "Tutorial done. New game sets up a game of your own: the players and the rules."
+
+
+def welcome_line(prefs: Preferences) -> str:
+    """The welcome on the title: it offers the tutorial only until the tutorial has been played to its end."""
+    return WELCOME_BACK if prefs.tutorial_done else WELCOME
 
 
 class Window(Protocol):
@@ -103,6 +113,8 @@ class Home(Window, Host, Router, Protocol):
     def take_seat(self, session: Session, notice: str = "") -> None: ...
 
     def open_title(self, first_start: bool = False, greeting: str = "") -> None: ...
+
+    def push(self, scene: Scene) -> None: ...
 
 
 def as_table(saved: Table | GameState | Match) -> Table:
@@ -228,3 +240,57 @@ class TileHome:
         if window.scenes and window.scenes[-1] is game:
             game.anims.toasts.clear()
             window.scenes.append(EndScene(window, game))
+
+    # --- the title's words and items of the tile game, and its bot's level (L) ---
+
+    def welcome(self) -> tuple[str, str]:
+        """The title's welcome at the first start, and the item it points to: the tutorial, until the
+        tutorial has been played to its end, then New game."""
+        prefs = self.window.prefs
+        return welcome_line(prefs), "New game" if prefs.tutorial_done else "Tutorial"
+
+    def title_items(self) -> list[Item]:
+        """The title's items of the tile game beside each game's way in: its tutorial and its puzzles."""
+        return [
+            Item("Tutorial", self.open_tutorial, key=pygame.K_t, note="A short guided game on a fixed board"),
+            Item("Puzzles", self.open_puzzles, key=pygame.K_p, note="Find the best play: positions from Hard's games"),
+        ]
+
+    def open_tutorial(self) -> None:
+        from .tutorial_scene import TutorialScene
+
+        self.window.push(TutorialScene(self.window, self.close_tutorial))
+
+    def close_tutorial(self) -> None:
+        """Back from the tutorial: a welcome line that offered it says, once it is done, what comes next."""
+        from ..title import TitleScene
+
+        window = self.window
+        window.close_top()
+        for scene in window.scenes:
+            if isinstance(scene, TitleScene) and scene.greeting:
+                scene.greeting = welcome_line(window.prefs)
+                if window.prefs.tutorial_done:
+                    scene.menu.focus = next(i for i, item in enumerate(scene.menu.items) if item.label == "New game")
+
+    def open_puzzles(self) -> None:
+        from .puzzle_scene import PuzzleScene
+
+        self.window.push(PuzzleScene(self.window, self.window.close_top))
+
+    def takes_level_key(self, top: object) -> bool:
+        """L at `top` changes the bot's level: not on an end card online, where L leaves the table."""
+        return not (isinstance(top, EndScene) and top.asks_again)
+
+    def cycle_level(self) -> None:
+        """L: the next level of the bot of one-bot games, said at the table."""
+        from cribtiles.bot import DEFAULT_LEVEL, LEVELS
+
+        window, prefs = self.window, self.window.prefs
+        i = LEVELS.index(prefs.level if prefs.level in LEVELS else DEFAULT_LEVEL)
+        prefs.level = LEVELS[(i + 1) % len(LEVELS)]
+        window.keeper.save_preferences(prefs)
+        if lone_bot(self.game.session.seats) is not None:
+            self.game.toast(f"Next game against the {prefs.level} bot (Ctrl+N: other players and rules)")
+        else:
+            self.game.toast(f"A game against one bot will play the {prefs.level} bot (Ctrl+N chooses players)")

@@ -201,7 +201,7 @@ def test_the_whole_tutorial_through_posted_events(app: App, keeper: RecordingKee
 
 def test_escape_closes_at_any_time_and_nothing_is_saved(app: App, keeper: RecordingKeeper) -> None:
     saves, players_state = len(keeper.games), app.session.table.state
-    app.menus.open_tutorial()  # as the title screen opens it
+    app.own.open_tutorial()  # as the title screen opens it
     frames(app)
     scene = app.scenes[-1]
     assert isinstance(scene, TutorialScene)
@@ -276,7 +276,7 @@ def test_at_normal_speed_the_card_waits_for_medium_and_a_row_pointed_at_early_do
 
 def test_the_welcome_line_stops_offering_the_tutorial_once_it_is_done(tmp_path: Path) -> None:
     from cribtiles.app.storage import Store
-    from cribtiles.ui.menus import WELCOME, WELCOME_BACK
+    from cribtiles.ui.tiles.home import WELCOME, WELCOME_BACK
     from cribtiles.ui.title import TitleScene
 
     a = App(players_game(), Preferences(speed="instant"), Store(tmp_path), size=(1280, 800), title=True)
