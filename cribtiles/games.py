@@ -70,6 +70,12 @@ SEAT_BOT = "seat bot"
 ARENA = "arena"
 #: And a game of the history rebuilt as its table, to be replayed or reviewed (from its `GameSummary`).
 REBUILT = "rebuilt"
+#: And the command line's: `cribtiles review`'s flags of its own (a function adding them to the command's
+#: parser, their help saying whose they are), and its review of a table of it (a function of the table, the
+#: parsed arguments and standard error to the run, whose result is the exit code; ValueError in words for
+#: a flag, the command's `--rules` or a game it refuses); and, for a game that has one, `cribtiles replay
+#: --text`'s telling of a table of it in words (a function of the table to the text).
+REVIEW_FLAGS, REVIEW_RUN, TOLD = "review flags", "review run", "told"
 #: And the history's reading of a finished game of it (a `GameSummary`): its bot levels, weakest first (the
 #: order of its opponents), and how the game went for the people at the table (a `Result`, from the seats
 #: of the winners and of the people).
@@ -128,6 +134,8 @@ TILES = GameKind(
         (SEAT_BOT, "cribtiles.online.tiles_seat:TILE_PLAY"),
         (ARENA, "cribtiles.table.arena:tile_arena"),
         (REBUILT, "cribtiles.table.tiles.replay:past_tile_table"),
+        (REVIEW_FLAGS, "cribtiles.app.tiles.review_cli:add_review_flags"),
+        (REVIEW_RUN, "cribtiles.app.tiles.review_cli:review_run"),
         (LADDER, "cribtiles.bot.tiles.levels:LEVELS"),
         (RESULT, "cribtiles.table.tiles.result:result"),
         (STATISTICS, "cribtiles.table.tiles.stats:tile_statistics"),
@@ -154,6 +162,9 @@ CRIBBAGE = GameKind(
         (SEAT_BOT, "cribtiles.online.cribbage_seat:SEAT_PLAY"),
         (ARENA, "cribtiles.table.arena:cribbage_arena_of"),
         (REBUILT, "cribtiles.table.cribbage.replay:past_cribbage_table"),
+        (REVIEW_FLAGS, "cribtiles.app.cribbage.review_cli:add_review_flags"),
+        (REVIEW_RUN, "cribtiles.app.cribbage.review_cli:review_run"),
+        (TOLD, "cribtiles.table.cribbage.replay:replay_words"),
         (LADDER, "cribtiles.bot.cribbage.levels:LEVELS"),
         (RESULT, "cribtiles.table.cribbage.result:result"),
         (STATISTICS, "cribtiles.table.cribbage.ledger:cribbage_statistics"),

@@ -92,10 +92,10 @@ def imports_in(source: str, path: Path) -> set[str]:
     return found
 
 
-def one_games(source: str) -> set[str]:
-    """The modules of one game's own that `source`, read as the window's, imports (a name imported from
-    such a module is not told apart: its module is)."""
-    found = {name for name in imports_in(source, WINDOW) if ONE_GAMES.search(name)}
+def one_games(source: str, path: Path = WINDOW) -> set[str]:
+    """The modules of one game's own that `source`, read as the file at `path`'s (the window's unless
+    told), imports (a name imported from such a module is not told apart: its module is)."""
+    found = {name for name in imports_in(source, path) if ONE_GAMES.search(name)}
     return {name for name in found if name.rpartition(".")[0] not in found}
 
 
@@ -103,7 +103,7 @@ def one_games(source: str) -> set[str]:
 def test_the_window_and_its_own_games_screens_import_no_games_own_module(path: Path) -> None:
     """The window, the protocols of its own game and the online side hold the game at the table only as the
     registry's part (`HOME`) made it: not even a type of one game."""
-    found = one_games(path.read_text(encoding="utf-8"))
+    found = one_games(path.read_text(encoding="utf-8"), path)
     assert not found, f"{path.name} imports a game's own module (ask the registry's parts, HOME, instead): {found}"
 
 
@@ -128,6 +128,35 @@ def test_the_window_check_finds_an_import_of_each_kind() -> None:
         "from cribtiles.table.session import GameSession",
     ):
         assert not one_games(line), line
+    # a relative import is read from the file's own package: two dots from ui/online/ is ui/
+    side = PACKAGE / "ui" / "online" / "side.py"
+    assert one_games("from ..tiles.end_scene import EndScene", side) == {"cribtiles.ui.tiles.end_scene"}
+    assert not one_games("from ..home_game import OwnGame", side)
+
+
+# --- the replay and review commands are game-neutral (issue 45): each game's own is its `REVIEW_RUN`, `TOLD` ---
+
+#: The commands that take either game's file, and ask its game for what differs.
+NEUTRAL_COMMANDS = (PACKAGE / "app" / "replay_cli.py", PACKAGE / "app" / "review_cli.py")
+
+
+@pytest.mark.parametrize("path", NEUTRAL_COMMANDS, ids=lambda p: p.name)
+def test_the_replay_and_review_commands_import_no_games_own_module(path: Path) -> None:
+    found = one_games(path.read_text(encoding="utf-8"), path)
+    assert not found, f"app/{path.name} imports a game's own module (ask the registry's parts instead): {found}"
+
+
+def test_the_commands_check_reads_their_relative_imports_from_the_app_package() -> None:
+    replay_cli = NEUTRAL_COMMANDS[0]
+    for line in (
+        "from .tiles.review_cli import review_run",
+        "from .cribbage import review_cli",
+        "from cribtiles.table.cribbage.replay import replay_words",
+        "from cribtiles.rules.errors import RecordError",
+    ):
+        assert one_games(line, replay_cli), line
+    for line in ("from .files import shown_path", "from cribtiles.table.saves import load_saved"):
+        assert not one_games(line, replay_cli), line
 
 
 # --- the online seat bot is game-neutral (issue 45): each game's own is its `SEAT_BOT` part ---

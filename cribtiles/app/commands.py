@@ -46,9 +46,9 @@ class Command:
 COMMANDS = (
     Command("history", "list the finished games, oldest first", "cribtiles.app.history_cli", "add_history_arguments"),
     Command("stats", "statistics of the finished games", "cribtiles.app.history_cli", "add_stats_arguments"),
-    Command("replay", "step through a recorded game on the board", "cribtiles.app.tiles.replay_cli"),
+    Command("replay", "step through a recorded game on the board", "cribtiles.app.replay_cli"),
     Command("analyze", "the best plays for a rack on a board", "cribtiles.app.tiles.analyze_cli"),
-    Command("review", "every turn of a recorded game against the best move", "cribtiles.app.tiles.review_cli"),
+    Command("review", "every turn of a recorded game against the best move", "cribtiles.app.review_cli"),
     Command("arena", "measure bots of either game against each other over paired games", "cribtiles.table.arena"),
     Command(
         "cribbage",

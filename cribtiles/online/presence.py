@@ -1,8 +1,11 @@
 """Who comes and goes at a table online, in words, as both games' remote sessions tell it: a person going
 away, coming back, or first sitting down (a seat is away from the moment a table is made, as a table played
-again is: its people's arrival is no coming back), from two states' seats in turn."""
+again is: its people's arrival is no coming back), from two states' seats in turn; and the time a turn
+timer has left, as both games' tables and the lists of tables show it (`clock_words`)."""
 
 from __future__ import annotations
+
+import math
 
 from cribtiles.table.chat import chat_text
 
@@ -21,6 +24,23 @@ def span_words(seconds: float) -> str:
         return f"{int(seconds // 3600)} h"
     days = int(seconds // 86_400)
     return f"{days} day{'s' if days != 1 else ''}"
+
+
+def clock_words(seconds: float | None) -> str:
+    """What the turn timer has left, as a clock ("" with no timer).
+
+    >>> clock_words(None), clock_words(42.3), clock_words(125), clock_words(4000), clock_words(2 * 86400 + 5)
+    ('', '0:43 left', '2:05 left', '1 h 6 min left', '2 days left')
+    """
+    if seconds is None:
+        return ""
+    whole = max(0, math.ceil(seconds))
+    if whole < 3600:
+        return f"{whole // 60}:{whole % 60:02d} left"
+    if whole < 86400:
+        return f"{whole // 3600} h {whole % 3600 // 60} min left"
+    days = whole // 86400
+    return f"{days} day{'s' if days != 1 else ''} left"
 
 
 def away_words(seconds: float | None) -> str:

@@ -3,7 +3,8 @@ game, its version and the seats) and one loader that dispatches on the game.
 
 Saves written before it still load: a tile table of version 1, a bare game or match record (written
 before seats were saved: a seat named after a bot level is that bot, any other a person), and a
-cribbage table of version 1.
+cribbage table of version 1. `load_saved` also reads the bare record of a game of cribbage, as the
+history keeps it (`cribtiles replay` and `cribtiles review` take either game's file).
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from cribtiles.cribbage.game import RECORD_GAME
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.match import Match
 from cribtiles.rules.record import FORMAT as GAME_FORMAT
@@ -19,7 +21,7 @@ from cribtiles.rules.record import MATCH_FORMAT, GameRecord, load_match, replay
 
 from .core import SAVE_FORMAT, read_envelope, read_marks
 from .cribbage.table import SAVE_FORMAT as CRIBBAGE_V1_FORMAT
-from .cribbage.table import CribbageTable
+from .cribbage.table import CribbageSaveError, CribbageTable
 from .seats import Seat, seats_from_names
 from .tiles.table import Table
 
@@ -36,18 +38,30 @@ def save_table(table: Table | CribbageTable) -> str:
 
 
 def load_saved(text: str) -> SavedTable:
-    """The table of a save, of whichever game it names (or of an older save of either game); a
-    RecordError (a tile game's) or a CribbageSaveError (a cribbage game's) in words otherwise."""
+    """The table of a save, of whichever game it names (or of an older save of either game, or the bare
+    record of a game of cribbage, as the history keeps it: the engine's, without seats); a RecordError
+    (a tile game's) or a CribbageSaveError (a cribbage game's) in words otherwise (`unusable` says either
+    to a player)."""
     data = _parsed(text)
-    kind = data.get("format")
-    if kind == CRIBBAGE_V1_FORMAT or (kind == SAVE_FORMAT and data.get("game") == CribbageTable.game):
-        return CribbageTable.from_data(data)
-    return _tiles(data, text)
+    if data.get("game") == RECORD_GAME and "format" not in data:
+        return CribbageTable.from_record(data)
+    return _enveloped(data, text)
+
+
+def unusable(error: ValueError) -> str:
+    """Why `load_saved` refused a save, in a player's words: a game of cribbage's refusal says whose it is
+    (the tile game's words already do).
+
+    >>> unusable(CribbageSaveError("it has no record of its moves"))
+    'the saved game of cribbage cannot be used: it has no record of its moves'
+    """
+    what = "the saved game of cribbage cannot be used: " if isinstance(error, CribbageSaveError) else ""
+    return f"{what}{error}"
 
 
 def load_table(text: str) -> Table:
     """The tile game's table of a save; RecordError in words otherwise (a cribbage game's save too)."""
-    table = load_saved(text)
+    table = _enveloped(_parsed(text), text)  # a bare record of cribbage is no save of a table
     if not isinstance(table, Table):
         raise RecordError("this file is a saved game of cribbage, not of Crib Tiles")
     return table
@@ -57,6 +71,14 @@ def load_cribbage(text: str) -> CribbageTable:
     """The cribbage table of a save (of either format); CribbageSaveError in cribbage's words otherwise
     (a tile game's save too)."""
     return CribbageTable.from_json(text)
+
+
+def _enveloped(data: Mapping[str, Any], text: str) -> SavedTable:
+    """The table of a save in the one format or in one of before, of either game."""
+    kind = data.get("format")
+    if kind == CRIBBAGE_V1_FORMAT or (kind == SAVE_FORMAT and data.get("game") == CribbageTable.game):
+        return CribbageTable.from_data(data)
+    return _tiles(data, text)
 
 
 def _parsed(text: str) -> Mapping[str, Any]:

@@ -15,7 +15,7 @@ from cribtiles.cribbage.options import CribbageOptions
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table.cribbage.table import CribbageSaveError, CribbageTable, choose
-from cribtiles.table.saves import load_cribbage, load_saved, load_table, save_table
+from cribtiles.table.saves import load_cribbage, load_saved, load_table, save_table, unusable
 from cribtiles.table.seats import Seat
 from cribtiles.table.tiles.table import Table
 
@@ -120,6 +120,26 @@ def test_a_cribbage_table_of_two_bots_round_trips_in_the_one_format() -> None:
     assert again.state == table.state and again.seats == table.seats and again.story == table.story
     play_cribbage_to_the_end(again)
     assert again.is_over
+
+
+def test_the_bare_record_of_a_game_of_cribbage_loads_as_its_table_where_either_game_is_read() -> None:
+    """As the history keeps it (the engine's record, without seats): a seat named for a bot level is
+    that bot. The tile game's loader does not take it; a damaged one is refused in cribbage's words."""
+    table = CribbageTable.new(3, "medium")
+    play_cribbage_to_the_end(table)
+    bare = json.dumps(table.state.record())
+    again = load_saved(bare)
+    assert isinstance(again, CribbageTable) and again.state == table.state
+    assert [s.level for s in again.seats] == [None, "medium"]
+    with pytest.raises(RecordError, match="not a Crib Tiles game"):
+        load_table(bare)
+    damaged = {**table.state.record(), "moves": ["play ZZ"]}
+    with pytest.raises(CribbageSaveError, match="it cannot be replayed: move 1 of the record") as caught:
+        load_saved(json.dumps(damaged))
+    assert unusable(caught.value).startswith("the saved game of cribbage cannot be used: it cannot be replayed: ")
+    with pytest.raises(RecordError) as tiles:
+        load_saved(json.dumps({"format": "cribtiles-game"}))
+    assert unusable(tiles.value) == str(tiles.value)  # the tile game's words say it already
 
 
 def test_each_game_loads_only_its_own_save() -> None:

@@ -1,6 +1,10 @@
 """`cribtiles review FILE` for a game of cribbage (a saved or exported game, or a bare record): every
 discard and every card laid, each from its player's own view, against the best found; the biggest
-misses; each player's totals. `cribtiles review` reads the file and comes here when it holds cribbage.
+misses; each player's totals. `cribtiles review` (`cribtiles.app.review_cli`) reads the file and asks
+the game for its run (the registry's `REVIEW_RUN` part, `review_run` here); its flag of its own is
+`--guesses` (`REVIEW_FLAGS`, `add_review_flags`). Only a two-player game of the standard rules is
+reviewed (`table.cribbage.review.refusal` says why another is not), under its own rules (`--rules` is
+the tile game's).
 
 A discard's figure is its expected points: the kept hand's exact average show over the 46 starters
 plus what the two cards laid away are worth in the crib (Hard's crib table; minus in the opponent's
@@ -31,13 +35,23 @@ the chosen one's, never below 0.
 from __future__ import annotations
 
 import argparse
+import functools
 import random
+from collections.abc import Callable
 from typing import Any, TextIO
 
 from cribtiles.cribbage.cards import format_cards
-from cribtiles.table.cribbage.review import CribbageReview, Decision, DiscardReview, review_game
+from cribtiles.table.cribbage.review import (
+    DEFAULT_GUESSES,
+    CribbageReview,
+    Decision,
+    DiscardReview,
+    refusal,
+    review_game,
+)
 from cribtiles.table.cribbage.table import CribbageTable
 
+from ..files import shown_path
 from ..review_output import MISSES as MISSES  # the misses listed (text and JSON)
 from ..review_output import (
     closing_lines,
@@ -48,6 +62,46 @@ from ..review_output import (
 )
 
 REVIEW_FORMAT, JSON_VERSION = "cribtiles-cribbage-review", 1
+#: At most this many guesses a card laid: more is a typing slip.
+MAX_GUESSES = 10_000
+
+
+def add_review_flags(ap: argparse.ArgumentParser) -> None:
+    """Cribbage's own flag of `cribtiles review` on its parser `ap` (the registry's `REVIEW_FLAGS`)."""
+    ap.add_argument(
+        "--guesses",
+        type=_guesses,
+        default=DEFAULT_GUESSES,
+        metavar="N",
+        help=f"a game of cribbage: guesses at the opponent's cards each card laid is weighed over "
+        f"(default {DEFAULT_GUESSES}; more is steadier)",
+    )
+
+
+def _guesses(text: str) -> int:
+    """`--guesses 64`: 1 to MAX_GUESSES.
+
+    >>> _guesses("16")
+    16
+    """
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number of guesses, like 64") from None
+    if not 1 <= n <= MAX_GUESSES:
+        raise argparse.ArgumentTypeError(f"the guesses are 1 to {MAX_GUESSES}, not {n}")
+    return n
+
+
+def review_run(table: CribbageTable, args: argparse.Namespace, stderr: TextIO) -> Callable[[], int]:
+    """The review of `table`'s game (the registry's `REVIEW_RUN`); ValueError in words for a variant the
+    review does not take, or `--rules`."""
+    why = refusal(table.state.record())
+    if why:
+        raise ValueError(f"{shown_path(args.file)}: {why}")
+    if args.rules:
+        raise ValueError("--rules is for a game of Crib Tiles; a game of cribbage is reviewed by its own rules")
+    return functools.partial(review_cribbage, table, args, stderr)
 
 
 def review_cribbage(table: CribbageTable, ns: argparse.Namespace, stderr: TextIO) -> int:

@@ -1,17 +1,12 @@
-"""`cribtiles review RECORD_FILE [--json] [--budget SECONDS] [--guesses N] [--seed N] [--rules R]`: every
-turn of a recorded game (every round of a match) against the best move found by Expert analysis, the
-biggest misses, and the totals of each player.
+"""`cribtiles review FILE` for a game of the tile game (a saved table, a game record or a match record):
+every turn (every round of a match) against the best move found by Expert analysis, the biggest misses,
+and the totals of each player. `cribtiles review` (`cribtiles.app.review_cli`) reads the file and asks
+the game for its run (the registry's `REVIEW_RUN` part, `review_run` here); its flag of its own is
+`--budget` (`REVIEW_FLAGS`, `add_review_flags`), and it takes the command's `--rules`.
 
 The game is reviewed under the rule options its record names (a record saved before an option existed
 has that option's default). `--rules` changes some of them, as the game takes them: `--rules
 bonuses=off` replays the same moves and weighs them without bonuses. The JSON names the rules used.
-
-RECORD_FILE is a saved table (the game file of the data folder, or one exported from the window), a game
-record or a match record; or a game of cribbage, saved, exported or a bare record, which is reviewed as
-`cribtiles.app.cribbage.review_cli` says (every discard and card laid; `--guesses`, not `--budget`).
-A file that is missing, cannot be read or is not a record that can be replayed is said in words on
-standard error, and the exit code is 2 (as for bad arguments). While the review runs,
-its progress is written to standard error when that is a terminal.
 
 Values are evaluations in points: the Expert's (the spread over the next turns plus the value of the
 tiles kept, averaged over guesses of the hidden tiles), or once the bag is empty between two players the
@@ -54,24 +49,19 @@ import argparse
 import functools
 import math
 import random
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from cribtiles.bot.opens import outlook_words
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.game import GameState
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import record_of, replay
-from cribtiles.table.cribbage.review import DEFAULT_GUESSES, refusal
-from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.tiles.review import DEFAULT_BUDGET, Review, TurnReview, review_games
+from cribtiles.table.tiles.table import Table
 
-from ..cribbage.review_cli import review_cribbage
-from ..files import shown_path
 from ..review_output import MISSES as MISSES  # the misses listed (text and JSON)
 from ..review_output import (
     closing_lines,
@@ -80,26 +70,14 @@ from ..review_output import (
     print_reviewed,
     review_document,
 )
-from .replay_cli import read_game
 
 REVIEW_FORMAT, JSON_VERSION = "cribtiles-review", 1
 #: At most this many seconds a turn: a longer budget is a typing slip (a whole game would take hours).
 MAX_BUDGET = 600.0
-#: At most this many guesses a card laid (cribbage): more is a typing slip.
-MAX_GUESSES = 10_000
 
 
-def add_arguments(ap: argparse.ArgumentParser) -> None:
-    """`cribtiles review`'s arguments on `ap`."""
-    ap.description = (
-        "Review a recorded game: every turn of every player against the best move found by Expert "
-        "analysis (in cribbage, every discard and card laid against the best found), the biggest misses, "
-        "and each player's totals."
-    )
-    ap.add_argument(
-        "file", type=Path, help="the game's file: a saved game, a game record or a match record, of either game"
-    )
-    ap.add_argument("--json", action="store_true", help="print a JSON document (see the module's notes)")
+def add_review_flags(ap: argparse.ArgumentParser) -> None:
+    """The tile game's own flags of `cribtiles review` on its parser `ap` (the registry's `REVIEW_FLAGS`)."""
     ap.add_argument(
         "--budget",
         type=_budget,
@@ -107,36 +85,6 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help=f"seconds of analysis for each turn (default {DEFAULT_BUDGET:g}; longer is steadier)",
     )
-    ap.add_argument("--seed", type=int, default=0, help="the seed of the analysis's guesses (default 0)")
-    ap.add_argument(
-        "--rules",
-        default="",
-        help="Crib Tiles: rule options to review the game under instead of its record's, as the game takes "
-        "them (bonuses=off: the same moves weighed without bonuses)",
-    )
-    ap.add_argument(
-        "--guesses",
-        type=_guesses,
-        default=DEFAULT_GUESSES,
-        metavar="N",
-        help=f"a game of cribbage: guesses at the opponent's cards each card laid is weighed over "
-        f"(default {DEFAULT_GUESSES}; more is steadier)",
-    )
-
-
-def _guesses(text: str) -> int:
-    """`--guesses 64`: 1 to MAX_GUESSES.
-
-    >>> _guesses("16")
-    16
-    """
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a whole number of guesses, like 64") from None
-    if not 1 <= n <= MAX_GUESSES:
-        raise argparse.ArgumentTypeError(f"the guesses are 1 to {MAX_GUESSES}, not {n}")
-    return n
 
 
 def _budget(text: str) -> float:
@@ -154,18 +102,11 @@ def _budget(text: str) -> float:
     return seconds
 
 
-def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[], int]:
-    """`cribtiles review`: its run, of either game; ValueError for a file that cannot be reviewed."""
-    table = read_game(args.file)
-    if isinstance(table, CribbageTable):
-        why = refusal(table.state.record())
-        if why:
-            raise ValueError(f"{shown_path(args.file)}: {why}")
-        if args.rules:
-            raise ValueError("--rules is for a game of Crib Tiles; a game of cribbage is reviewed by its own rules")
-        return functools.partial(review_cribbage, table, args, sys.stderr)
+def review_run(table: Table, args: argparse.Namespace, stderr: TextIO) -> Callable[[], int]:
+    """The review of `table`'s rounds, under `--rules` when given (the registry's `REVIEW_RUN`); ValueError
+    in words when those rules or a replay under them are refused."""
     games = under_rules((*table.match.finished, table.match.game), args.rules)
-    return functools.partial(_review, games, args)
+    return functools.partial(_review, games, args, stderr)
 
 
 def under_rules(games: Sequence[GameState], rules: str) -> tuple[GameState, ...]:
@@ -191,14 +132,15 @@ def under_rules(games: Sequence[GameState], rules: str) -> tuple[GameState, ...]
     return tuple(out)
 
 
-def _review(games: Sequence[GameState], ns: argparse.Namespace) -> int:
-    """The review of `games` (the rounds of a table) on standard output; 0, or 130 when Ctrl-C stopped it."""
+def _review(games: Sequence[GameState], ns: argparse.Namespace, stderr: TextIO) -> int:
+    """The review of `games` (the rounds of a table) on standard output, its progress on `stderr`; 0, or
+    130 when Ctrl-C stopped it."""
     return print_reviewed(
         lambda progress: review_games(games, ns.budget, time.perf_counter, random.Random(ns.seed), progress),
         lambda review: review_json(review, ns.seed, games[0].options),
         review_text,
         ns,
-        sys.stderr,
+        stderr,
         "turn",
     )
 

@@ -12,14 +12,13 @@ from typing import Any
 import pygame
 
 from cribtiles.games import GAMES
-from cribtiles.online.presence import span_words
+from cribtiles.online.presence import clock_words, span_words
 from cribtiles.online.standing import game_title, opponents, warn_at
 
 from .. import art
 from ..geometry import contains
 from ..paint import CREAM, DIM, GOLD, RED, button
 from ..screens import Cells, chosen_in_sight, draw_rows, foot, list_key, ring, screen_card
-from ..tiles.game_words import clock_words
 from .form import GREEN
 from .host_tools import HOST_BOT_LEVEL, Giveable, giveable
 from .lobby import Lobby, Outcome

@@ -256,7 +256,8 @@ class OnlineSide:
     def _alert(self, news: News) -> None:
         """A turn that came, or a move's time nearly out, at any table: the task bar flashes, a chime (the
         sound setting allowing), and the screen shown says where."""
-        from ..tiles.game_words import clock_words
+        from cribtiles.online.presence import clock_words
+
         from .screens import code_words
         from .standings import Kind
 

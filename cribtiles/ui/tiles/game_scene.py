@@ -16,6 +16,7 @@ from typing import Protocol
 
 import pygame
 
+from cribtiles.online.presence import clock_words
 from cribtiles.rules.moves import Move
 from cribtiles.table.again import NextTable
 from cribtiles.table.settings import Preferences
@@ -44,7 +45,7 @@ from .game_seats import SeatShown
 from .game_turn import commit, fly_in
 from .game_turns import TurnList
 from .game_undo import can_undo, undo_question, undo_shown, went_back
-from .game_words import clock_words, draw_words, sentence
+from .game_words import draw_words, sentence
 from .preview import Preview, preview
 from .snapshot import Buttons, TableSnapshot
 from .table import TableView, chat_history, chat_text_size

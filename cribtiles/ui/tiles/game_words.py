@@ -3,7 +3,6 @@ how long a player has been away and how long the turn timer has left."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Sequence
 
 from cribtiles.rules.moves import Exchange, Move, Play
@@ -62,23 +61,6 @@ def round_words(match: PublicMatch, you: int | None) -> str:
         f"{'You' if p == you else n} {t}" for p, (n, t) in enumerate(zip(match.names, match.totals, strict=True))
     )
     return f"Round {match.round} of {match.options.rounds}. Running totals: {totals}."
-
-
-def clock_words(seconds: float | None) -> str:
-    """What the turn timer has left, as a clock ("" with no timer).
-
-    >>> clock_words(None), clock_words(42.3), clock_words(125), clock_words(4000), clock_words(2 * 86400 + 5)
-    ('', '0:43 left', '2:05 left', '1 h 6 min left', '2 days left')
-    """
-    if seconds is None:
-        return ""
-    whole = max(0, math.ceil(seconds))
-    if whole < 3600:
-        return f"{whole // 60}:{whole % 60:02d} left"
-    if whole < 86400:
-        return f"{whole // 3600} h {whole % 3600 // 60} min left"
-    days = whole // 86400
-    return f"{days} day{'s' if days != 1 else ''} left"
 
 
 def stand_in_words(why: str, who: str, did: str = "played") -> str:

@@ -15,7 +15,7 @@ from cribtiles.app.main import main as cribtiles_main
 from cribtiles.app.storage import Store
 from cribtiles.cribbage.moves import parse_move
 from cribtiles.table.cribbage.table import CribbageTable
-from tests.app.tiles.test_replay_cli import opened, refused  # noqa: F401  (a fixture, used by name)
+from tests.app.test_replay_cli import opened, refused  # noqa: F401  (a fixture, used by name)
 from tests.table.cribbage.test_open_call import bots_winning_count
 
 

@@ -1,6 +1,6 @@
-"""`cribtiles review RECORD_FILE [--json] [--budget S] [--seed N]`: every turn against the best move
-found, the biggest misses and the totals, as text or as a JSON document; a missing or damaged file, or
-a bad budget, is said in words with exit code 2."""
+"""`cribtiles review RECORD_FILE [--json] [--budget S] [--seed N]` on a game of the tile game: every turn
+against the best move found, the biggest misses and the totals, as text or as a JSON document; a bad
+budget is said in words with exit code 2 (tests/app/test_review_cli.py: the command, of either game)."""
 
 from __future__ import annotations
 
@@ -163,26 +163,6 @@ def test_an_unfinished_game_is_reviewed_as_far_as_it_went(tmp_path: Path, capsys
     assert as_json(capsys, str(path), "--budget", "0")["complete"] is False
 
 
-@pytest.mark.parametrize(
-    ("content", "said"),
-    [
-        (None, "there is no file"),
-        (b"{not json", "the saved game is damaged"),
-        (b"\xff\xfe\x00garbage", "is not a text file"),
-        (b'{"format": "something else"}', "not a Crib Tiles game"),
-    ],
-)
-def test_a_missing_or_damaged_file_is_said_in_words(
-    content: bytes | None, said: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    path = tmp_path / "game.json"
-    if content is not None:
-        path.write_bytes(content)
-    code, out, err = run(capsys, str(path))
-    assert code == 2 and out == ""
-    assert err.startswith("cribtiles review: ") and said in err and "Traceback" not in err
-
-
 @pytest.mark.parametrize("budget", ["-1", "abc", "nan", "1e9"])
 def test_a_budget_that_is_not_seconds_is_refused(budget: str, saved: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, str(saved), "--budget", budget)
@@ -205,17 +185,6 @@ def test_progress_goes_to_standard_error_when_it_is_a_terminal(
     assert f"\rReviewing turn 1 of {turns}…" in shown and f"\rReviewing turn {turns} of {turns}…" in shown
     assert shown.endswith("\r")  # the line is cleared before the review is printed
     assert "Reviewing" not in capsys.readouterr().out
-
-
-def test_the_cribtiles_command_dispatches_review_and_its_help_names_the_options(
-    saved: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    assert cribtiles_main(["review", "--help"]) == 0
-    out = capsys.readouterr().out
-    for option in ("--json", "--budget", "--seed"):
-        assert option in out
-    assert cribtiles_main(["review", str(saved), "--budget", "0", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["format"] == "cribtiles-review"
 
 
 def test_the_window_s_review_and_the_command_s_find_the_same_bests(

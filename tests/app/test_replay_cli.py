@@ -1,5 +1,6 @@
 """`cribtiles replay FILE`: a saved table, a game record or a match record opens the window on its
-replay; a missing, unreadable or damaged file is said in words on standard error, exit 2."""
+replay; a missing, unreadable or damaged file is said in words on standard error, exit 2; `--text` tells
+only a game that its game tells in words (tests/app/cribbage/test_replay_export.py: cribbage's)."""
 
 from __future__ import annotations
 
@@ -12,9 +13,9 @@ from typing import Any
 
 import pytest
 
+from cribtiles.app import replay_cli
 from cribtiles.app.files import shown_path
 from cribtiles.app.main import main as cribtiles_main
-from cribtiles.app.tiles import replay_cli
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import record_of, save_match
 from cribtiles.table import parse_players
@@ -73,6 +74,7 @@ def test_a_saved_table_a_game_record_and_a_match_record_open_on_their_replay(
     first, second, third = (call["replay"] for call in opened)
     assert first.state == table.state and first.seats == table.seats
     assert opened[0]["args"][0] == data and opened[0]["args"][5] == (1024, 700)
+    assert opened[0]["args"][3:5] == (None, False)  # no new rules: the replay is of the table's own
     assert second.state == table.state and [s.is_bot for s in second.seats] == [False, True]
     assert third.match == match_table.match
 
@@ -119,6 +121,17 @@ def test_a_file_that_cannot_be_read_or_is_far_too_large(
 
     monkeypatch.setattr(Path, "open", denied)
     assert "cannot be read: permission denied" in refused(capsys, [str(big)])
+    assert opened == []
+
+
+def test_text_refuses_a_game_that_is_not_told_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], opened: list[dict[str, Any]]
+) -> None:
+    saved = tmp_path / "game.json"
+    saved.write_text(save_table(a_table()))
+    err = refused(capsys, [str(saved), "--text"])
+    assert err.startswith(f"cribtiles replay: {shown_path(saved)}: ")
+    assert err.endswith(": --text tells a game of Cribbage; this is a game of Kings Cribbage\n")
     assert opened == []
 
 
