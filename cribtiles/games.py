@@ -87,6 +87,9 @@ STORED = "stored"
 #: And the window's: a game's row on the History screen, its page of the Statistics screen, and its rows of
 #: the online Create screen (made with a function that lays the screen's rows out again).
 HISTORY_ROW, STATISTICS_PAGE, CREATE_FORM = "history row", "statistics page", "create form"
+#: And the window's Rules screen: the game's rule book (a `ui.rules_parts.RuleBook`: its pages, and how each
+#: of its examples is laid out and drawn on a page).
+RULE_BOOK = "rule book"
 #: And more of the window's: the title's way into a game (a function of the window to the title's
 #: `Item`), and the scenes over what is shown that replay a game of the history step by step (made of the
 #: window, the table, the call that closes it and the export of its record) and review it against the
@@ -143,6 +146,7 @@ TILES = GameKind(
         (HISTORY_ROW, "cribtiles.ui.tiles.history_row:cells"),
         (STATISTICS_PAGE, "cribtiles.ui.tiles.statistics_page:PAGE"),
         (CREATE_FORM, "cribtiles.ui.tiles.create_form:TileForm"),
+        (RULE_BOOK, "cribtiles.ui.tiles.rules_book:BOOK"),
         (OPENED, "cribtiles.ui.tiles.opening:title_item"),
         (REPLAYED, "cribtiles.ui.tiles.replay_scene:ReplayScene"),
         (REVIEWED, "cribtiles.ui.tiles.review_scene:ReviewScene"),
@@ -172,6 +176,7 @@ CRIBBAGE = GameKind(
         (HISTORY_ROW, "cribtiles.ui.cribbage.history_row:cells"),
         (STATISTICS_PAGE, "cribtiles.ui.cribbage.statistics_page:PAGE"),
         (CREATE_FORM, "cribtiles.ui.cribbage.create_form:CribbageForm"),
+        (RULE_BOOK, "cribtiles.ui.cribbage.rules_cards:BOOK"),
         (OPENED, "cribtiles.ui.cribbage.opening:title_item"),
         (REPLAYED, "cribtiles.ui.cribbage.replay_scene:CribbageReplayScene"),
         (REVIEWED, "cribtiles.ui.cribbage.review_scene:CribbageReviewScene"),

@@ -1,10 +1,10 @@
-"""The rules pages, stepped through in the window: each page of `cribtiles.table.tiles.rulebook` on a wooden
-card, its examples drawn with the game's own tile faces beside the engine's score and breakdown (a
-refused example framed in red with the reason). Right/Left (PageDown/PageUp, Space/Backspace) turn
+"""The Rules screen: each game's rule book (its `RULE_BOOK` part in `cribtiles.games`, Kings Cribbage's first
+in the registry's order), a page at a time on a wooden card, its examples laid and drawn by the book (the
+game's tiles or cards beside the engine's result). Right/Left (PageDown/PageUp, Space/Backspace) turn
 pages, Home/End go to the ends, Up/Down and Enter choose on the contents page, Escape closes.
 
-Two books share the scene: Kings Cribbage's pages and classic cribbage's (`cribtiles.table.cribbage.rulebook`,
-its examples drawn with cards by `rules_cards`). Tab (or the button beside Contents) opens the other book.
+The books share the scene: the card, the words, the contents page, each example's field and caption, the
+keys and the buttons. Tab (or the button beside Contents) opens the next book.
 """
 
 from __future__ import annotations
@@ -12,40 +12,22 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import StrEnum
 from functools import lru_cache
 from typing import Any
 
 import pygame
 
-from cribtiles.rules.board import SIZE
-from cribtiles.rules.moves import Play, parse_move
-from cribtiles.rules.tiles import Tile
-from cribtiles.table.cribbage import rulebook as cribbage_rulebook
-from cribtiles.table.cribbage.rulebook import CardExample, CardPage
-from cribtiles.table.tiles.rulebook import CONTENTS, PAGES, Example, ExampleKind, Page
+from cribtiles.games import GAMES, RULE_BOOK
 
 from . import art
-from .cribbage.rules_cards import CardCell, draw_card_example, lay_card_cell
-from .example_cell import frame, result_beside, words_picture
 from .geometry import Rect, contains
-from .paint import CREAM, DIM, GOLD, RED, blit_tile, board_grid, button, rounded_panel, wrap, write
+from .paint import CREAM, GOLD, button, rounded_panel, wrap, write
+from .rules_parts import SMALLEST_TEXT, BookPage, Cell, RuleBook
 from .screens import backdrop, card, fit, heading, ring
-from .tiles.breakdown import InfoRow, place, score_rows
 
-
-class Book(StrEnum):
-    """The rule books the scene shows."""
-
-    TILES = "tiles"  # Kings Cribbage, the tile game
-    CRIBBAGE = "cribbage"  # classic cribbage, the card game
-
-
-BOOK_NAMES = {Book.TILES: "Kings Cribbage", Book.CRIBBAGE: "Classic cribbage"}
-#: Each book's pages (the first is its contents).
-BOOKS: dict[Book, tuple[Page | CardPage, ...]] = {Book.TILES: PAGES, Book.CRIBBAGE: cribbage_rulebook.PAGES}
-LAST = len(PAGES) - 1  # the tile book's last page
-SMALLEST_TEXT = 12
+#: The book the screen opens unless told: the first game's in the registry's order (the game's name).
+FIRST_BOOK = next(iter(GAMES))
+CONTENTS = 0  # every book's first page is its contents
 #: The longest line of words, in text sizes (about 90 characters): longer lines are hard to follow.
 MEASURE = 46
 HINT = "Right/Left turn the pages · Home: contents · Tab: the other book · Esc closes"
@@ -54,15 +36,10 @@ NEXT_KEYS = (pygame.K_RIGHT, pygame.K_PAGEDOWN, pygame.K_SPACE)
 BACK_KEYS = (pygame.K_LEFT, pygame.K_PAGEUP, pygame.K_BACKSPACE)
 
 
-@dataclass(frozen=True)
-class Cell:
-    """Where one example is drawn: its caption, its tiles (`tile` the side of a square), its result."""
-
-    rect: Rect
-    caption: tuple[str, ...]
-    visual: Rect
-    tile: int
-    result: Rect
+@lru_cache(maxsize=1)
+def books() -> dict[str, RuleBook[Any]]:
+    """Every game's rule book by the game's name, in the registry's order."""
+    return {name: kind.part(RULE_BOOK) for name, kind in GAMES.items()}
 
 
 @dataclass(frozen=True)
@@ -83,22 +60,25 @@ def text_size(size: tuple[int, int]) -> int:
     return max(14, min(48, size[0] // 46, size[1] // 30))
 
 
-def last_page(book: Book) -> int:
-    return len(BOOKS[book]) - 1
+def last_page(book: str) -> int:
+    """The number of the last page of the game called `book`'s rule book."""
+    return len(books()[book].pages) - 1
 
 
-def other(book: Book) -> Book:
-    return Book.CRIBBAGE if book is Book.TILES else Book.TILES
+def other(book: str) -> str:
+    """The book Tab opens from `book`: the next in the registry's order, the first after the last."""
+    names = list(books())
+    return names[(names.index(book) + 1) % len(names)]
 
 
-def page_layout(size: tuple[int, int], index: int, book: Book = Book.TILES) -> PageLayout:
+def page_layout(size: tuple[int, int], index: int, book: str = FIRST_BOOK) -> PageLayout:
     """The layout of page `index` of `book` at a window of `size`: the largest text at which everything fits."""
     return _page_layout(size, index, book)
 
 
 @lru_cache(maxsize=64)
-def _page_layout(size: tuple[int, int], index: int, book: Book) -> PageLayout:
-    page = BOOKS[book][index]
+def _page_layout(size: tuple[int, int], index: int, book: str) -> PageLayout:
+    page = books()[book].pages[index]
     w, h = size
     m = max(6, round(min(w, h) * 0.015))
     box = (m, m, w - 2 * m, h - 2 * m)
@@ -108,7 +88,7 @@ def _page_layout(size: tuple[int, int], index: int, book: Book) -> PageLayout:
     bh = max(30, round(s * 2.0))
     bw = max(110, round(s * 6.5))
     foot = box[1] + box[3] - pad - bh
-    other_w = max(bw, art.font(s).size(BOOK_NAMES[other(book)])[0] + 2 * s)  # the other book's name in full
+    other_w = max(bw, art.font(s).size(books()[other(book)].title)[0] + 2 * s)  # the other book's name in full
     gap = max(8, s // 2)
     middle = box[0] + (box[2] - bw - gap - other_w) // 2
     buttons = {
@@ -127,11 +107,11 @@ def _page_layout(size: tuple[int, int], index: int, book: Book) -> PageLayout:
 
 
 def _lay_body(
-    page: Page | CardPage,
+    page: BookPage[object],
     body: Rect,
     t: int,
     strict: bool = True,
-    book: Book = Book.TILES,
+    book: str = FIRST_BOOK,
     index: int = 0,
 ) -> tuple[tuple[tuple[str, int, int], ...], tuple[Cell, ...], tuple[Rect, ...], bool]:
     """Paragraphs, then the examples (or the contents entries) under them; whether all of it fits."""
@@ -151,11 +131,11 @@ def _lay_body(
     if index == CONTENTS:
         entries, fits = _lay_entries(room, t, book)
         return tuple(lines), (), entries, fits
-    cells, fits = _lay_cells(page.examples, room, t, strict)
+    cells, fits = _lay_cells(books()[book], page.examples, room, t, strict)
     return tuple(lines), cells, (), fits
 
 
-def _lay_entries(room: Rect, t: int, book: Book = Book.TILES) -> tuple[tuple[Rect, ...], bool]:
+def _lay_entries(room: Rect, t: int, book: str = FIRST_BOOK) -> tuple[tuple[Rect, ...], bool]:
     x, y, w, h = room
     n = last_page(book)
     eh = round(t * 1.75)
@@ -172,14 +152,15 @@ def _lay_entries(room: Rect, t: int, book: Book = Book.TILES) -> tuple[tuple[Rec
     return tuple((x + (i // rows) * (cw + t), y + (i % rows) * eh, cw, eh - 2) for i in range(n)), False
 
 
-def _entry(number: int, book: Book = Book.TILES) -> str:
-    return f"{number}.  {BOOKS[book][number].title}"
+def _entry(number: int, book: str = FIRST_BOOK) -> str:
+    return f"{number}.  {books()[book].pages[number].title}"
 
 
 def _lay_cells(
-    examples: Sequence[Example | CardExample], room: Rect, t: int, strict: bool = True
+    book: RuleBook[Any], examples: Sequence[object], room: Rect, t: int, strict: bool = True
 ) -> tuple[tuple[Cell, ...], bool]:
-    """The examples in 1 to 3 columns, whichever gives the largest tiles that still leave room."""
+    """The examples in 1 to 3 columns, whichever gives the largest pictures (the book's tiles or cards)
+    that still leave room."""
     if not examples:
         return (), True
     x, y, w, h = room
@@ -195,11 +176,11 @@ def _lay_cells(
         smallest = 10_000
         for i, ex in enumerate(examples):
             r, c = divmod(i, cols)
-            cell = _lay_cell(ex, (x + c * (cw + gap), y + r * (ch + gap), cw, ch), t, strict)
+            cell = book.lay(ex, (x + c * (cw + gap), y + r * (ch + gap), cw, ch), t, strict)
             if cell is None:
                 break
             cells.append(cell)
-            smallest = min(smallest, cell.tile)
+            smallest = min(smallest, cell.unit)
         else:
             if best is None or smallest > best[0]:
                 best = (smallest, tuple(cells))
@@ -208,99 +189,13 @@ def _lay_cells(
     return best[1], True
 
 
-def _lay_cell(ex: Example | CardExample, rect: Rect, t: int, strict: bool = True) -> Cell | None:
-    """One example's cell: None when it cannot be drawn readably there (`strict`: with every row of
-    its breakdown and tiles no smaller than the words; else only so that nothing overlaps)."""
-    if isinstance(ex, CardExample):
-        laid = lay_card_cell(ex, rect, t, strict)
-        return None if laid is None else Cell(rect, laid.caption, laid.visual, laid.width, laid.result)
-    room = frame(rect, ex.caption, t, strict, 0.45, 11)
-    if room is None:
-        return None
-    if ex.kind is ExampleKind.PLAY and not ex.legal and _move(ex) is None:  # bad notation: its words
-        words = words_picture(room, ex.tiles, t)
-        if words is None:
-            return None
-        result = result_beside(rect, room, words, t)
-        if strict and not _reason_fits(ex, result, t):
-            return None
-        return Cell(rect, room.caption, words, t, result)
-    cols, rows = _extent(ex)
-    tile = int(min(room.width / cols, room.height / rows, t * 3.2))
-    if tile < (max(16, t) if strict else 8):
-        return None
-    visual = (room.left, room.top, round(cols * tile), round(rows * tile))
-    result = result_beside(rect, room, visual, t)
-    if strict and ex.legal and ex.kind is not ExampleKind.RACK:  # every row of the breakdown, or not here
-        rows_placed = _breakdown(ex, result, t)
-        if any(r.left.startswith("... and ") for r in rows_placed):
-            return None
-    if strict and not _reason_fits(ex, result, t):
-        return None
-    return Cell(rect, room.caption, visual, tile, result)
-
-
-def _reason_lines(ex: Example, width: int, t: int) -> list[str]:
-    return wrap(ex.outcome().refusal, t - 1, width) if not ex.legal else []
-
-
-def _reason_fits(ex: Example, box: Rect, t: int) -> bool:
-    """Whether the words of a refusal fit `box` whole under its "Not allowed"."""
-    lines = _reason_lines(ex, box[2], t)
-    return round(t * 1.5) + len(lines) * round(t * 1.2) <= box[3]
-
-
-def _breakdown(ex: Example, box: Rect, t: int) -> list[InfoRow]:
-    """The rows of a scored example's breakdown, as the game lists a play's, laid out in `box`."""
-    score = ex.outcome().score
-    assert score is not None
-    spec = score_rows(score, "Scores")
-    if ex.kind is ExampleKind.HAND:  # a hand is not on the board: no row's name, no squares
-        spec = [(_unplaced(left, i), *rest) for i, (left, *rest) in enumerate(spec)]  # type: ignore[misc]
-    rows, _ = place(spec, box, max(SMALLEST_TEXT + 1, t), max(4, t // 3))
-    return rows
-
-
-def _move(ex: Example) -> Play | None:
-    try:
-        move = parse_move(ex.tiles)
-    except ValueError:
-        return None
-    return move if isinstance(move, Play) else None
-
-
-def _region(ex: Example) -> tuple[int, int, int, int]:
-    """The rows and columns of the board a play example shows: its tiles and a free square at each
-    end of their lines (a single row needs no empty rows above and below to be read)."""
-    move = _move(ex)
-    squares = [s for s, _ in ex.before.tiles()] + (list(move.squares) if move else [])
-    rows = {s.row for s in squares}
-    cols = {s.col for s in squares}
-    dr = 0 if len(rows) == 1 else 1
-    dc = 0 if len(cols) == 1 else 1
-    r0, r1 = max(0, min(rows) - dr), min(SIZE - 1, max(rows) + dr)
-    c0, c1 = max(0, min(cols) - dc), min(SIZE - 1, max(cols) + dc)
-    return r0, r1, c0, c1
-
-
-def _extent(ex: Example) -> tuple[float, float]:
-    """How many tile sides wide and high the example's drawing is (a board's labels included)."""
-    if ex.kind is ExampleKind.RACK:
-        return len(ex.rack) + 1.0, 1.5
-    if ex.kind is ExampleKind.HAND:
-        move = _move(ex)
-        return (len(move.placements) if move else 5) * 1.08, 1.0
-    r0, r1, c0, c1 = _region(ex)
-    return c1 - c0 + 1 + 0.6, r1 - r0 + 1 + 0.6
-
-
 # --- the scene ---
 
 
 class RulesScene:
     """The rules pages over the felt; `on_close()` when the player is done (Escape)."""
 
-    def __init__(self, host: Any, on_close: Callable[[], None], page: int = 0, book: Book = Book.TILES) -> None:
+    def __init__(self, host: Any, on_close: Callable[[], None], page: int = 0, book: str = FIRST_BOOK) -> None:
         self.host = host
         self.on_close = on_close
         self.book = book
@@ -403,15 +298,16 @@ def draw_page(
     lay: PageLayout,
     focus: int,
     mouse: tuple[int, int],
-    book: Book = Book.TILES,
+    book: str = FIRST_BOOK,
 ) -> None:
     """Page `index` of `book` drawn whole on `surface`: felt, card, heading, words, examples, buttons."""
-    page = BOOKS[book][index]
+    rule_book = books()[book]
+    page = rule_book.pages[index]
     last = last_page(book)
     backdrop(surface)
     card(surface, lay.card)
     s = text_size(surface.get_size())
-    title = f"{BOOK_NAMES[book]}: {page.title}" if index == CONTENTS else page.title
+    title = f"{rule_book.title}: {page.title}" if index == CONTENTS else page.title
     heading(surface, title, lay.card, s, f"Page {index + 1} of {last + 1} · {HINT}")
     for line, lx, ly in lay.lines:
         write(surface, line, lay.text, CREAM, (lx, ly))
@@ -430,15 +326,11 @@ def draw_page(
             (rect[0] + 8, rect[1] + rect[3] / 2),
             "midleft",
         )
-    examples: Sequence[Example | CardExample] = page.examples
-    for ex, cell in zip(examples, lay.cells, strict=False):
-        if isinstance(ex, CardExample):
-            rounded_panel(surface, cell.rect, FIELD, 8)
-            _draw_caption(surface, cell, lay.text)
-            draw_card_example(surface, ex, CardCell(cell.caption, cell.visual, cell.tile, cell.result), lay.text)
-        else:
-            _draw_example(surface, ex, cell, lay.text)
-    labels = {"back": "Back", "contents": "Contents", "book": BOOK_NAMES[other(book)], "next": "Next"}
+    for ex, cell in zip(page.examples, lay.cells, strict=False):
+        rounded_panel(surface, cell.rect, FIELD, 8)
+        _draw_caption(surface, cell, lay.text)
+        rule_book.draw(surface, ex, cell, lay.text)
+    labels = {"back": "Back", "contents": "Contents", "book": books()[other(book)].title, "next": "Next"}
     for name, rect in lay.buttons.items():
         label = labels[name]
         enabled = not (name == "back" and index == 0) and not (name == "next" and index == last)
@@ -453,90 +345,3 @@ def _draw_caption(surf: pygame.Surface, cell: Cell, t: int) -> None:
     for line in cell.caption:
         write(surf, line, t, CREAM, (x + inner, cy))
         cy += round(t * 1.25)
-
-
-def _draw_example(surf: pygame.Surface, ex: Example, cell: Cell, t: int) -> None:
-    rounded_panel(surf, cell.rect, FIELD, 8)
-    _draw_caption(surf, cell, t)
-    out = ex.outcome()
-    colour = GOLD if ex.legal else RED
-    if ex.kind is ExampleKind.RACK:
-        _draw_rack(surf, ex.rack, cell)
-    elif ex.kind is ExampleKind.HAND:
-        _draw_hand(surf, ex, cell)
-    elif _move(ex) is None:
-        vx, vy, vw, vh = cell.visual
-        rounded_panel(surf, cell.visual, (20, 12, 8, 220), 6)
-        write(surf, ex.tiles, t, CREAM, (vx + t, vy + vh / 2), "midleft")
-    else:
-        _draw_snippet(surf, ex, cell)
-    if not ex.legal:
-        vx, vy, vw, vh = cell.visual
-        pygame.draw.rect(surf, RED, (vx - 3, vy - 3, vw + 6, vh + 6), 3, border_radius=6)
-    rx, ry, rw, rh = cell.result
-    if ex.kind is ExampleKind.RACK:
-        write(surf, f"-{out.total}", round(t * 1.5), colour, (rx, ry), "topleft")
-        write(surf, "off the score", t - 1, DIM, (rx, ry + round(t * 1.7)), "topleft")
-        return
-    if not ex.legal:
-        write(surf, "Not allowed", round(t * 1.2), RED, (rx, ry), "topleft")
-        yy = ry + round(t * 1.5)
-        for line in _reason_lines(ex, rw, t):
-            if yy + round(t * 1.2) > ry + rh:  # only in a window too small for the pages
-                break
-            write(surf, line, t - 1, RED, (rx, yy))
-            yy += round(t * 1.2)
-        return
-    _draw_rows(surf, _breakdown(ex, cell.result, t))
-
-
-def _unplaced(words: str, i: int) -> str:
-    """A breakdown row of a hand without the board: 'row 7:  4 5 6' is 'hand:  4 5 6', and the
-    squares rows name ('fifteen 4+5+6: d7 f7 g7', 'run  3 4 5  (d7)') are left off."""
-    if i == 1:
-        return "hand:" + words.partition(":")[2]
-    return words.split("  (")[0].split(": ")[0]
-
-
-def _draw_rows(surf: pygame.Surface, rows: list[InfoRow]) -> None:
-    for row in rows:
-        rx, ry, rw, rh = row.rect
-        write(surf, row.left, row.size, row.colour, (rx + row.indent * row.size, ry + rh / 2), "midleft")
-        if row.right:
-            write(surf, row.right, row.size, row.colour, (rx + rw, ry + rh / 2), "midright")
-
-
-def _draw_hand(surf: pygame.Surface, ex: Example, cell: Cell) -> None:
-    move = _move(ex)
-    if move is None:
-        return
-    size = cell.tile
-    step = round(size * 1.08)
-    vx, vy, _, _ = cell.visual
-    for i, tile in enumerate(move.tiles):
-        blit_tile(surf, art.tile_face(tile, size - 2), vx + i * step, vy + 1, size - 2)
-
-
-def _draw_rack(surf: pygame.Surface, tiles: tuple[Tile, ...], cell: Cell) -> None:
-    vx, vy, vw, vh = cell.visual
-    size = cell.tile
-    surf.blit(art.rack_surface(vw, vh), (vx, vy))
-    for i, tile in enumerate(tiles):
-        blit_tile(surf, art.tile_face(tile, size - 4), vx + size // 2 + i * size, vy + size // 8, size - 4)
-
-
-def _draw_snippet(surf: pygame.Surface, ex: Example, cell: Cell) -> None:
-    """A corner of the board: the squares around the example, their names, the tiles, the new ones framed."""
-    move = _move(ex)
-    area = _region(ex)
-    r0, _, c0, _ = area
-    c = cell.tile
-    gx, gy = board_grid(surf, (cell.visual[0], cell.visual[1]), c, area, label=0.6, names=0.38)
-    placed = move.placements if move else ()
-    for square, tile in [*ex.before.tiles(), *placed]:
-        sx, sy = gx + (square.col - c0) * c, gy + (square.row - r0) * c
-        blit_tile(surf, art.tile_face(tile, c - 2), sx + 1, sy + 1, c - 2)
-    frame = GOLD if ex.legal else RED
-    for square, _ in placed:
-        sx, sy = gx + (square.col - c0) * c, gy + (square.row - r0) * c
-        pygame.draw.rect(surf, frame, (sx, sy, c, c), 2, border_radius=4)

@@ -13,8 +13,10 @@ import pytest
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.rulebook import PAGES
 from cribtiles.ui.geometry import Layout, Rect, centre
-from cribtiles.ui.rules_scene import LAST, PageLayout, RulesScene, _reason_fits, page_layout
+from cribtiles.ui.rules_scene import PageLayout, RulesScene, books, page_layout
+from cribtiles.ui.tiles.rules_book import reason_fits
 
+LAST = len(PAGES) - 1  # the tile book's last page, the book the scene opens with
 SIZES = [(800, 600), (1280, 800), (1920, 1080), (3840, 2400)]
 
 
@@ -179,7 +181,7 @@ def test_every_page_draws_at_every_size_without_overlaps(size: tuple[int, int]) 
         if size != (800, 600):  # from 1280x800 up, every example whole at a comfortable size
             assert lay.text >= 18, PAGES[index].title
             for ex, cell in zip(PAGES[index].examples, lay.cells, strict=True):
-                assert _reason_fits(ex, cell.result, lay.text), ex.caption  # a refusal's words all shown
+                assert reason_fits(ex, cell.result, lay.text), ex.caption  # a refusal's words all shown
 
 
 def test_the_size_is_read_at_draw_time() -> None:
@@ -188,3 +190,12 @@ def test_the_size_is_read_at_draw_time() -> None:
     first = sc.layout.card
     sc.draw(pygame.Surface((960, 640)), full=True)
     assert sc.layout.card != first and sc.layout.card[2] < first[2]
+
+
+def test_the_books_are_each_games_own_in_the_registrys_order() -> None:
+    """Each game's rule book is its `RULE_BOOK` part: Kings Cribbage's first, the book the scene opens with."""
+    assert [(name, book.title) for name, book in books().items()] == [
+        ("tiles", "Kings Cribbage"),
+        ("cribbage", "Classic cribbage"),
+    ]
+    assert books()["tiles"].pages == PAGES and scene()[0].book == "tiles"

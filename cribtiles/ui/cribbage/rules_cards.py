@@ -1,6 +1,7 @@
 """The examples of classic cribbage's rules pages drawn with cards: how much room each needs, where its
 cards and its result go in a cell, and the drawing (the cards from `cards.py`, the engine's breakdown
-beside them). The rules scene lays the page out and calls these for each cell of a card example.
+beside them). The Rules screen lays the page out and asks the game's rule book, `BOOK` (its `RULE_BOOK` part
+in `cribtiles.games`), for each cell of an example.
 """
 
 from __future__ import annotations
@@ -10,12 +11,13 @@ from dataclasses import dataclass
 import pygame
 
 from cribtiles.cribbage.cards import parse_card, parse_cards
-from cribtiles.table.cribbage.rulebook import DEALER, CardExample, CardKind
+from cribtiles.table.cribbage.rulebook import DEALER, PAGES, CardExample, CardKind
 
 from .. import art
 from ..example_cell import frame, result_beside, words_picture
 from ..geometry import Rect
 from ..paint import CREAM, DIM, GOLD, RED, rounded_panel, wrap, write
+from ..rules_parts import Cell, RuleBook
 from . import cards
 
 #: A card's step along a row, in card widths (a little air between faces).
@@ -236,3 +238,21 @@ def _draw_deal(surf: pygame.Surface, ex: CardExample, cell: CardCell, t: int) ->
         surf.blit(cards.face(card, w, dim=away), (vx + round(i * STEP * w), vy + (low if away else 0)))
     kept = sum(1 for c in ex.hand if c not in crib)
     _label(surf, "to the crib", t, (vx + round((kept + 0.5 * len(crib)) * STEP * w), vy + h + low + max(2, w // 12)))
+
+
+# --- the book ---
+
+
+def lay_cell(ex: CardExample, rect: Rect, t: int, strict: bool = True) -> Cell | None:
+    """The example's cell on a page of the book, as `lay_card_cell` lays it in `rect`."""
+    laid = lay_card_cell(ex, rect, t, strict)
+    return None if laid is None else Cell(rect, laid.caption, laid.visual, laid.width, laid.result)
+
+
+def draw_cell(surf: pygame.Surface, ex: CardExample, cell: Cell, t: int) -> None:
+    """The example drawn in its cell on a page of the book."""
+    draw_card_example(surf, ex, CardCell(cell.caption, cell.visual, cell.unit, cell.result), t)
+
+
+#: The book: classic cribbage's pages, its examples laid and drawn with cards.
+BOOK: RuleBook[CardExample] = RuleBook(title="Classic cribbage", pages=PAGES, lay=lay_cell, draw=draw_cell)

@@ -10,13 +10,14 @@ import pygame
 import pytest
 
 from cribtiles.cribbage import parse_cards
+from cribtiles.games import CRIBBAGE, TILES
 from cribtiles.table.cribbage import rulebook as cribbage_rulebook
 from cribtiles.table.cribbage.rulebook import CardExample, CardKind, all_examples
 from cribtiles.ui.cribbage import cards
 from cribtiles.ui.cribbage.rules_cards import PLAY_KEY, extent, lay_card_cell, result_lines
 from cribtiles.ui.geometry import centre
-from cribtiles.ui.rules_scene import BOOK_NAMES, LAST, Book, RulesScene, last_page, page_layout
-from tests.ui.test_rules_scene import SIZES, Closed, apart, click, host, inside, press
+from cribtiles.ui.rules_scene import RulesScene, books, last_page, page_layout
+from tests.ui.test_rules_scene import LAST, SIZES, Closed, apart, click, host, inside, press
 
 PAGES = cribbage_rulebook.PAGES
 
@@ -31,26 +32,27 @@ def window() -> Iterator[None]:
 
 def test_tab_and_the_book_button_open_the_other_book_at_its_contents() -> None:
     sc = RulesScene(host(), Closed(), 5)
-    assert sc.book is Book.TILES and sc.last == LAST
+    assert sc.book == TILES.name and sc.last == LAST
     press(sc, pygame.K_TAB)
-    assert (sc.book, sc.page, sc.last) == (Book.CRIBBAGE, 0, len(PAGES) - 1)
+    assert (sc.book, sc.page, sc.last) == (CRIBBAGE.name, 0, len(PAGES) - 1)
     press(sc, pygame.K_DOWN, pygame.K_DOWN, pygame.K_RETURN)
     assert PAGES[sc.page].title == "The play: the count, fifteen and 31"
     press(sc, pygame.K_END, pygame.K_RIGHT)
-    assert sc.page == last_page(Book.CRIBBAGE) == len(PAGES) - 1 == 15
+    assert sc.page == last_page(CRIBBAGE.name) == len(PAGES) - 1 == 15
     click(sc, centre(sc.layout.buttons["book"]))
-    assert (sc.book, sc.page) == (Book.TILES, 0)
-    opened = RulesScene(host(), Closed(), 999, Book.CRIBBAGE)
-    assert (opened.book, opened.page) == (Book.CRIBBAGE, 15)
+    assert (sc.book, sc.page) == (TILES.name, 0)
+    opened = RulesScene(host(), Closed(), 999, CRIBBAGE.name)
+    assert (opened.book, opened.page) == (CRIBBAGE.name, 15)
 
 
 def test_the_book_button_names_the_other_book() -> None:
     surface = pygame.Surface((1280, 800))
-    for book, other in ((Book.TILES, Book.CRIBBAGE), (Book.CRIBBAGE, Book.TILES)):
+    for book, other in ((TILES.name, CRIBBAGE.name), (CRIBBAGE.name, TILES.name)):
         sc = RulesScene(host(), Closed(), 0, book)
         assert sc.draw(surface, full=True) is None
-        assert BOOK_NAMES[other] in ("Classic cribbage", "Kings Cribbage") and BOOK_NAMES[other] != BOOK_NAMES[book]
-    sc = RulesScene(host(), Closed(), 0, Book.TILES)
+        names = books()[other].title, books()[book].title
+        assert names[0] in ("Classic cribbage", "Kings Cribbage") and names[0] != names[1]
+    sc = RulesScene(host(), Closed(), 0, TILES.name)
     sc.draw(surface, full=True)
     assert sc.draw(surface) == []
     press(sc, pygame.K_TAB)
@@ -60,11 +62,11 @@ def test_the_book_button_names_the_other_book() -> None:
 @pytest.mark.parametrize("size", SIZES, ids=[f"{w}x{h}" for w, h in SIZES])
 def test_every_cribbage_page_draws_at_every_size_without_overlaps(size: tuple[int, int]) -> None:
     surface = pygame.Surface(size)
-    sc = RulesScene(host(size), Closed(), 0, Book.CRIBBAGE)
+    sc = RulesScene(host(size), Closed(), 0, CRIBBAGE.name)
     for index, page in enumerate(PAGES):
         sc.go(index)
         assert sc.draw(surface, full=True) is None
-        lay = page_layout(size, index, Book.CRIBBAGE)
+        lay = page_layout(size, index, CRIBBAGE.name)
         assert len(lay.cells) == len(page.examples)
         assert len(lay.entries) == (len(PAGES) - 1 if index == 0 else 0)
         buttons = list(lay.buttons.values())
