@@ -68,6 +68,7 @@ NEUTRAL_SCREENS = (
     PACKAGE / "ui" / "home_game.py",
     PACKAGE / "ui" / "menus.py",
     PACKAGE / "ui" / "online" / "side.py",
+    PACKAGE / "ui" / "rules_scene.py",
 )
 #: Module names (absolute, within `cribtiles`) that are one game's own: its engine, or a package named for it.
 ONE_GAMES = re.compile(
