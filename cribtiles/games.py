@@ -84,6 +84,9 @@ LADDER, RESULT = "ladder", "result"
 STATISTICS = "statistics"
 #: And its details as rows of the history database and back, and how the history's messages name a game of it.
 STORED = "stored"
+#: And how the data folder keeps a game of it (a `table.keeping.Kept`): the stem its exported records are
+#: named with, and which of the keeper's own verbs saves its table and adds it, finished, to the history.
+KEPT = "kept"
 #: And the window's: a game's row on the History screen, its page of the Statistics screen, and its rows of
 #: the online Create screen (made with a function that lays the screen's rows out again).
 HISTORY_ROW, STATISTICS_PAGE, CREATE_FORM = "history row", "statistics page", "create form"
@@ -143,6 +146,7 @@ TILES = GameKind(
         (RESULT, "cribtiles.table.tiles.result:result"),
         (STATISTICS, "cribtiles.table.tiles.stats:tile_statistics"),
         (STORED, "cribtiles.app.tiles.stored:STORED"),
+        (KEPT, "cribtiles.table.tiles.kept:KEPT"),
         (HISTORY_ROW, "cribtiles.ui.tiles.history_row:cells"),
         (STATISTICS_PAGE, "cribtiles.ui.tiles.statistics_page:PAGE"),
         (CREATE_FORM, "cribtiles.ui.tiles.create_form:TileForm"),
@@ -173,6 +177,7 @@ CRIBBAGE = GameKind(
         (RESULT, "cribtiles.table.cribbage.result:result"),
         (STATISTICS, "cribtiles.table.cribbage.ledger:cribbage_statistics"),
         (STORED, "cribtiles.app.cribbage.stored:STORED"),
+        (KEPT, "cribtiles.table.cribbage.kept:KEPT"),
         (HISTORY_ROW, "cribtiles.ui.cribbage.history_row:cells"),
         (STATISTICS_PAGE, "cribtiles.ui.cribbage.statistics_page:PAGE"),
         (CREATE_FORM, "cribtiles.ui.cribbage.create_form:CribbageForm"),

@@ -187,3 +187,123 @@ def test_the_bot_client_check_finds_an_import_of_each_kind() -> None:
         assert any(named_for_a_game(m) for m in imports_in(line, BOT_CLIENT)), line
     for line in ("from cribtiles.games import SEAT_BOT", "from .client import Link"):
         assert not any(named_for_a_game(m) for m in imports_in(line, BOT_CLIENT)), line
+
+
+# --- the data folder's keepers are game-neutral (issue 45): each game's own is its `KEPT` part ---
+
+#: The keepers of both games' saves and history: the app's store, and the window's in memory.
+KEEPERS = (PACKAGE / "app" / "storage.py", PACKAGE / "ui" / "config.py")
+
+
+def game_of(module: str) -> str | None:
+    """Whose own `module` is (absolute, within `cribtiles`): "tiles" for the tile game's engine (`rules`) or
+    a package of it, "cribbage" for cribbage's, None for a module of every game's."""
+    if not ONE_GAMES.search(module):
+        return None
+    return "cribbage" if "cribbage" in module.split(".") else "tiles"
+
+
+def games_named(source: str, path: Path) -> dict[str, str]:
+    """The names in `source` (the text of the file at `path`) that stand for one game's own: each name imported
+    from a module of that game's, and each alias made at the module's top of such names (`AnyTable`), with the
+    game it is of ("cribbage" beside the alias's other games: an alias of both is of "both")."""
+    package = path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1]
+    tree = ast.parse(source)
+    names: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            base = list(package[: len(package) - node.level + 1]) if node.level else []
+            game = game_of(".".join([*base, *([node.module] if node.module else [])]))
+            if game is not None:
+                names.update((a.asname or a.name, game) for a in node.names)
+    for node in tree.body:
+        target = (
+            node.target
+            if isinstance(node, ast.AnnAssign)
+            else node.targets[0]
+            if isinstance(node, ast.Assign)
+            else None
+        )
+        value = node.value if isinstance(node, (ast.AnnAssign, ast.Assign)) else None
+        if isinstance(target, ast.Name) and value is not None:
+            games = {names[n.id] for n in ast.walk(value) if isinstance(n, ast.Name) and n.id in names}
+            if games:
+                names[target.id] = games.pop() if len(games) == 1 else "both"
+    return names
+
+
+def told_apart_by_type(source: str, path: Path) -> dict[str, list[str]]:
+    """The functions in `source` that take a game of either game (an argument whose type names both games'
+    own types), each with the types it tests its arguments against (`isinstance(table, CribbageTable)`):
+    a game's own verbs (`save_game`, for the tile game's table, match or bare game) may test their own types;
+    a verb of either game asks the game (`kept_by`)."""
+    names = games_named(source, path)
+    found: dict[str, list[str]] = {}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            continue
+        args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+        for arg in args:
+            games = {
+                names[n.id] for n in ast.walk(arg.annotation or ast.Pass()) if isinstance(n, ast.Name) and n.id in names
+            }
+            if len(games) > 1 or "both" in games:
+                break
+        else:
+            continue
+        found[node.name] = [
+            ast.unparse(call.args[1])
+            for call in ast.walk(node)
+            if isinstance(call, ast.Call)
+            and isinstance(call.func, ast.Name)
+            and call.func.id in ("isinstance", "issubclass")
+            and len(call.args) == 2
+            and any(isinstance(n, ast.Name) and n.id in names for n in ast.walk(call.args[1]))
+        ]
+    return found
+
+
+@pytest.mark.parametrize("path", KEEPERS, ids=lambda p: p.name)
+def test_the_keepers_verbs_of_either_game_ask_the_game_not_its_type(path: Path) -> None:
+    """`save`, `record` and `export_game` take either game's table (or finished game) and ask its `KEPT`
+    part which of the keeper's own verbs keeps it, and the name of its exported records."""
+    verbs = told_apart_by_type(path.read_text(encoding="utf-8"), path)
+    assert {"save", "record", "export_game"} <= set(verbs), f"the check no longer finds the keeper's verbs: {verbs}"
+    typed = {verb: types for verb, types in verbs.items() if types}
+    assert not typed, f"{path.name} tells the games apart by type (ask the game's KEPT part instead): {typed}"
+
+
+def test_the_keepers_check_finds_a_verb_telling_the_games_apart_by_type() -> None:
+    storage = KEEPERS[0]
+    source = """
+from cribtiles.table.cribbage.session import FinishedCribbage
+from cribtiles.table.cribbage.table import CribbageTable
+from cribtiles.table.tiles.table import Table
+from cribtiles.rules.match import Match
+AnyTable = Table | CribbageTable
+
+class Store:
+    def save(self, table: Table | CribbageTable) -> bool:
+        return self.save_cribbage(table) if isinstance(table, CribbageTable) else self.save_game(table)
+
+    def record(self, game: Table | FinishedCribbage) -> None:
+        if isinstance(game, (FinishedCribbage,)):
+            self.record_cribbage(game.state)
+
+    def export_game(self, table: AnyTable) -> str:
+        return "cribbage" if isinstance(table, Table) else "crib-tiles"
+
+    def save_game(self, game: Table | Match) -> bool:
+        return isinstance(game, Table)
+"""
+    assert told_apart_by_type(source, storage) == {
+        "save": ["CribbageTable"],
+        "record": ["(FinishedCribbage,)"],
+        "export_game": ["Table"],
+    }
+    relative = "from ..table.tiles.table import Table\nfrom ..table.cribbage.table import CribbageTable\n"
+    verb = "def save(table: Table | CribbageTable) -> bool:\n    return isinstance(table, Table)\n"
+    assert told_apart_by_type(relative + verb, storage) == {"save": ["Table"]}
+    assert told_apart_by_type(relative + verb.replace("isinstance(table, Table)", "kept_by(table)"), storage) == {
+        "save": []
+    }

@@ -36,6 +36,7 @@ from cribtiles.table.cribbage.ledger import summarize_cribbage
 from cribtiles.table.cribbage.session import FinishedCribbage
 from cribtiles.table.cribbage.table import CribbageSaveError, CribbageTable
 from cribtiles.table.game_summary import GameSummary
+from cribtiles.table.keeping import kept_by, of_kind
 from cribtiles.table.ledger import Stats, standing, summarize
 from cribtiles.table.saves import load_cribbage, load_table, save_table
 from cribtiles.table.settings import Preferences, read_preferences
@@ -392,17 +393,14 @@ class Store:
         return (table.match if table.options.rounds > 1 else table.state), note
 
     def save(self, table: Table | CribbageTable) -> bool:
-        """Save the game in play of either game (`Keeps`, issue 45): each in its own file, as
-        `save_game` and `save_cribbage` write it; whether it was saved (never raises)."""
-        return self.save_cribbage(table) if isinstance(table, CribbageTable) else self.save_game(table)
+        """Save the game in play of either game (`Keeps`, issue 45) in its own file, by the verb its game's
+        `KEPT` part names (`save_game`, `save_cribbage`); whether it was saved (never raises)."""
+        return kept_by(table).save(self, table)
 
     def record(self, game: Table | FinishedCribbage) -> None:
-        """Add the finished game of either game to the history (`Keeps`, issue 45), once, as `record_game`
-        and `record_cribbage` do (never raises)."""
-        if isinstance(game, FinishedCribbage):
-            self.record_cribbage(game.state, game.person, game.level, game.marks)
-        else:
-            self.record_game(game)
+        """Add the finished game of either game to the history (`Keeps`, issue 45), once, by the verb its
+        game's `KEPT` part names (`record_game`, `record_cribbage`; never raises)."""
+        kept_by(game).record(self, game)
 
     def save_game(self, game: Table | GameState | Match) -> bool:
         """Save the table (its seats and its game or match), or a bare game or match; whether it was
@@ -514,8 +512,7 @@ class Store:
         the folder's `exports`, to keep or to send; where it went, or why it could not, in words."""
         folder = self.folder / EXPORTS  # a folder of its own, never a link out of the data folder
         names = "-".join(re.sub(r"[^A-Za-z0-9]+", "", s.name)[:12] or "player" for s in table.seats)
-        kind = "cribbage" if isinstance(table, CribbageTable) else "crib-tiles"
-        stem = f"{kind}-{time.strftime('%Y%m%d-%H%M%S')}-{names}"
+        stem = f"{kept_by(table).stem}-{time.strftime('%Y%m%d-%H%M%S')}-{names}"
         try:
             self.folder.mkdir(parents=True, exist_ok=True)
             inner_folder(self.folder, EXPORTS)
@@ -548,16 +545,15 @@ class Store:
         return table
 
     def past_table(self, game_id: int) -> Table | None:
-        """A tile game of the history, rebuilt (None for a game of cribbage: `past_cribbage`)."""
-        table = self.past_game(game_id)
-        return table if isinstance(table, Table) else None
+        """A tile game of the history, rebuilt (None for a game of cribbage: `past_cribbage`), for whoever
+        needs its type; the window asks `past_game`."""
+        return of_kind(self.past_game(game_id), Table)
 
     # --- the history of classic cribbage ---
 
     def past_cribbage(self, game_id: int) -> CribbageTable | None:
         """A game of cribbage of the history, rebuilt (None for a tile game: `past_table`)."""
-        table = self.past_game(game_id)
-        return table if isinstance(table, CribbageTable) else None
+        return of_kind(self.past_game(game_id), CribbageTable)
 
     def record_cribbage(
         self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)

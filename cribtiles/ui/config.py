@@ -17,6 +17,7 @@ from cribtiles.table.cribbage.ledger import summarize_cribbage
 from cribtiles.table.cribbage.session import FinishedCribbage
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.game_summary import GameSummary
+from cribtiles.table.keeping import kept_by, of_kind
 from cribtiles.table.ledger import Stats, statistics, summarize
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
@@ -65,18 +66,9 @@ class Keeper(Protocol):
         to be replayed; None if there is none (or it cannot be replayed)."""
         ...
 
-    def past_table(self, game_id: int) -> Table | None:
-        """The table of finished game `game_id` (a `GameSummary.id`), rebuilt to be replayed; None if there is none."""
-        ...
-
     def export_game(self, table: AnyTable) -> str:
         """Write the game's record (of either game) to a file of its own; where it went, or why it could
         not, in words."""
-        ...
-
-    def past_cribbage(self, game_id: int) -> CribbageTable | None:
-        """The table of finished game of cribbage `game_id`, rebuilt from its record to be replayed; None
-        if there is none (or it cannot be replayed)."""
         ...
 
     def history_note(self) -> str:
@@ -108,13 +100,10 @@ class NoKeeper:
     unsaved: str | None = None  # nothing is written, so nothing fails to be
 
     def save(self, table: Table | CribbageTable) -> bool:
-        return self.save_cribbage(table) if isinstance(table, CribbageTable) else self.save_game(table)
+        return kept_by(table).save(self, table)
 
     def record(self, game: Table | FinishedCribbage) -> None:
-        if isinstance(game, FinishedCribbage):
-            self.record_cribbage(game.state, game.person, game.level, game.marks)
-        else:
-            self.record_game(game)
+        kept_by(game).record(self, game)
 
     def save_game(self, game: Table | GameState | Match) -> bool:
         self.saved.append(game.state if isinstance(game, Table) else game.game if isinstance(game, Match) else game)
@@ -149,15 +138,13 @@ class NoKeeper:
         return table
 
     def past_table(self, game_id: int) -> Table | None:
-        table = self.past_game(game_id)
-        return table if isinstance(table, Table) else None
+        return of_kind(self.past_game(game_id), Table)
 
     def export_game(self, table: Table | CribbageTable) -> str:
         return "There is no data folder here to write the game's record in."
 
     def past_cribbage(self, game_id: int) -> CribbageTable | None:
-        table = self.past_game(game_id)
-        return table if isinstance(table, CribbageTable) else None
+        return of_kind(self.past_game(game_id), CribbageTable)
 
     def record_cribbage(
         self, state: CribbageState, person: int, level: str | None, marks: tuple[int, int] = (0, 0)

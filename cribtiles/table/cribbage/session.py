@@ -8,7 +8,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol, TypeAlias
+from typing import ClassVar, Protocol, TypeAlias
 
 from cribtiles.background import Background, Done, Failed
 from cribtiles.cribbage.game import CribbageState
@@ -89,6 +89,7 @@ class FinishedCribbage:
     (this player), the bot of `level` at every other seat (None: another person sat at one, online) and
     the takings back and hints asked for (`marks`)."""
 
+    game: ClassVar[str] = CribbageTable.game  # its game's name, which its keeper asks (`keeping.kept_by`)
     state: CribbageState
     person: int
     level: str | None
