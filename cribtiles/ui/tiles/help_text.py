@@ -4,6 +4,7 @@ options of the game at the table allow (exchanges at any time, the Joker rule, a
 from __future__ import annotations
 
 from cribtiles.rules.options import OPTIONS, RuleOptions
+from cribtiles.rules.scorer import Scorer
 
 from ..geometry import Rect
 from ..paint import DIM, wrap
@@ -43,6 +44,23 @@ def option_words(options: RuleOptions) -> tuple[str, ...]:
     return tuple(p for row in OPTIONS if (p := row.help(options.value(row.name))))
 
 
+def bonus_words(options: RuleOptions) -> str:
+    """The basics' sentence on the bonuses this game plays, as its scorer prices them ("" for none): an
+    option that changes a bonus changes the help with it.
+
+    >>> bonus_words(RuleOptions()) == BONUSES, bonus_words(RuleOptions.parse("bonuses=off"))
+    (True, '')
+    """
+    worth = Scorer.of(options).bonuses
+    said = (
+        (worth.first_play, "for the first play"),
+        (worth.five_tiles, "for 5 tiles laid"),
+        (worth.one_colour, "for a line of 5 tiles of one colour"),
+    )
+    words = [f"{points} {what}" for points, what in said if points]
+    return f"Bonuses: {', '.join(words)}." if words else ""
+
+
 def help_texts(options: RuleOptions) -> tuple[str, ...]:
     """The whole help page for a game under `options`, a paragraph each (the first two are also the
     short help shown while nothing else is in the panel).
@@ -50,7 +68,7 @@ def help_texts(options: RuleOptions) -> tuple[str, ...]:
     >>> BONUSES in help_texts(RuleOptions()), BONUSES in help_texts(RuleOptions.parse("bonuses=off"))
     (True, False)
     """
-    bonuses = (BONUSES,) if options.bonuses else ()
+    bonuses = (words,) if (words := bonus_words(options)) else ()
     return (*BASICS, *bonuses, passing_words(options), *option_words(options), *COACH_AND_KEYS)
 
 
