@@ -35,7 +35,7 @@ def summary(n: int) -> GameSummary:
     few kilobytes, like a real game's (a real match is 2-3 KB)."""
     rng = random.Random(n)
     players = 2 + n % 3
-    seats = (("You", None), *((f"Bot {i}", LEVELS[(n + i) % 5]) for i in range(1, players)))
+    seats = (("You", None), *((f"Bot {i}", LEVELS[(n + i) % len(LEVELS)]) for i in range(1, players)))
     scores = tuple(rng.randrange(-20, 400) for _ in range(players))
     best = max(scores)
     details = TileDetails(
