@@ -185,7 +185,8 @@ def test_creating_a_table_shows_its_code_and_a_second_link_joins_with_it(
     said = "You are at the table: it opens here as soon as it has its players (waiting for 1 player)."
     assert code_scene.status == said
     assert not opened.calls
-    assert hall.rooms[code].present.get(0)  # she is at the table while its code is shown
+    # she is at the table while its code is shown: on the table's own link, a moment after she sat down
+    assert until(app, lambda: bool(hall.rooms[code].present.get(0)))
 
     ben = Link(url)
     try:
