@@ -114,7 +114,7 @@ def test_away_the_turn_timer_and_no_coach_are_drawn(app: App, server: str) -> No
             app.frame(1 / 60)
             time.sleep(0.01)
         snap = app.game.snapshot()
-        assert snap.away[1].startswith("away") and snap.away[0] == ""
+        assert snap.about[1].startswith("away") and snap.about[0] == ""
         assert snap.clock.endswith("left") and 590 <= (session.time_left() or 0) <= 600
         assert snap.coach is not None and not snap.coach.hints_on
         assert snap.undo_shown and not snap.can_undo  # a take-back is asked of Bob: not the coach's

@@ -387,7 +387,7 @@ class GameScene:
             peg_totals=self.peg_totals,
             opening=self.draw_words() if len(self.state.turns) < self.state.players else "",
             you=self.you,
-            away=tuple(" · ".join(self.session.about(p)) for p in range(self.state.players)),
+            about=tuple(" · ".join(self.session.about(p)) for p in range(self.state.players)),
             clock="" if self.state.is_over else clock_words(self.session.time_left()),
             plays_again=self.session.plays_again,
             watching=self.session.spectator,

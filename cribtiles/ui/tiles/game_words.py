@@ -1,5 +1,5 @@
 """The table's messages in words: who starts and why, what an undo took back, a message as a sentence,
-how long a player has been away and how long the turn timer has left."""
+the round's end, a turn a stand-in made (time ran out, or its player away too long) and a move done."""
 
 from __future__ import annotations
 

@@ -569,17 +569,17 @@ def _draw_opponents(surf: Target, snap: TableSnapshot) -> None:
 
             level = snap.seats[p].level
             status, colour = (DESCRIPTIONS.get(level, "") if level is not None else "a person at this table"), DIM
-        gone = snap.away[p] if p < len(snap.away) else ""  # a player of a table online who is away
-        if gone and colour == GOLD:  # their turn: a person away is not thinking, the table waits for them
-            status = f"{'to play' if snap.seats[p].level is None else status} · {gone}"
-        elif gone:
-            status, colour = gone, DIM
+        said = snap.about[p] if p < len(snap.about) else ""  # what a table online says of the seat (away 3 min)
+        if said and colour == GOLD:  # their turn: beside "to play" (a person away is not thinking: the table waits)
+            status = f"{'to play' if snap.seats[p].level is None else status} · {said}"
+        elif said:
+            status, colour = said, DIM
         name_colour = GOLD if snap.state.current == p and not snap.state.is_over else CREAM
         if one_line:
             r = write(surf, label, size, name_colour, (ox + 30, mid), "midleft")
             if servant:
                 r = tag(surf, "Servant", max(11, size - 4), (r[0] + r[2] + 8, mid), SERVANT)
-            if colour == GOLD or gone:
+            if colour == GOLD or said:
                 write(surf, status, size - 2, colour, (r[0] + r[2] + 10, mid), "midleft")
         else:
             r = write(surf, label, size, name_colour, (ox + 30, mid - size * 0.55), "midleft")

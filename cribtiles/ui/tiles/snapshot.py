@@ -233,7 +233,7 @@ class TableSnapshot:
     opening: str = ""  # who starts and why (the draw for the start), shown through the first round of turns
     peg_totals: bool = False  # a match: the peg board shows the running match totals, not the round's scores
     you: int | None = None  # the seat called "You": the only person at a table of bots (whoever's rack is shown)
-    away: tuple[str, ...] = ()  # a table online: each seat's time away in words ("away 3 min"; "" when here)
+    about: tuple[str, ...] = ()  # a table online: what it says of each seat, in words ("away 3 min"; "": nothing)
     clock: str = ""  # a table online with a turn timer: what the seat to move has left ("1:20 left")
     plays_again: bool = True  # the end card's button starts a new game here (online: asks the others)
     again: AgainQuestion | None = None  # online, once over: playing again, as this window is asked it
