@@ -117,6 +117,14 @@ class GameKind:
     command: str  # the command line's words before its own commands: "cribtiles", "cribtiles cribbage"
     parts: tuple[tuple[str, str], ...] = field(default=(), repr=False)  # (role, "module:attribute")
 
+    def has(self, role: str) -> bool:
+        """This game has a part for `role` (not every game has every part: only cribbage is told in words).
+
+        >>> CRIBBAGE.has(TOLD), TILES.has(TOLD)
+        (True, False)
+        """
+        return role in dict(self.parts)
+
     def part(self, role: str) -> Any:
         """This game's part of the layer that plays `role` (one of the role constants above: `RULE_WORDS`,
         `ROOM`, ...); ValueError in words when it has none."""

@@ -47,7 +47,7 @@ def told_games() -> list[str]:
     >>> told_games()
     ['Cribbage']
     """
-    return [kind.title for kind in GAMES.values() if TOLD in dict(kind.parts)]
+    return [kind.title for kind in GAMES.values() if kind.has(TOLD)]
 
 
 def add_arguments(ap: argparse.ArgumentParser) -> None:
@@ -71,7 +71,7 @@ def prepare(ap: argparse.ArgumentParser, args: argparse.Namespace) -> Callable[[
     table = read_game(args.file)
     if args.text:
         kind = game_named(table.game)
-        if TOLD not in dict(kind.parts):
+        if not kind.has(TOLD):
             told = " or ".join(f"a game of {title}" for title in told_games())
             raise ValueError(f"{shown_path(args.file)}: --text tells {told}; this is a game of {kind.title}")
         words: str = kind.part(TOLD)(table)

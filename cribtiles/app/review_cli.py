@@ -41,7 +41,7 @@ def add_arguments(ap: argparse.ArgumentParser) -> None:
     )
     ap.add_argument("--json", action="store_true", help="print a JSON document (see the module's notes)")
     for kind in GAMES.values():
-        if REVIEW_FLAGS in dict(kind.parts):
+        if kind.has(REVIEW_FLAGS):
             kind.part(REVIEW_FLAGS)(ap)
     ap.add_argument("--seed", type=int, default=0, help="the seed of the analysis's guesses (default 0)")
     ap.add_argument(
