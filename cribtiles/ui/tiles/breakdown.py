@@ -19,7 +19,7 @@ from cribtiles.table.tiles.seen import SeenScore, call_row
 
 from .. import art
 from ..geometry import Rect
-from ..paint import CREAM, DIM, GOLD
+from ..paint import CREAM, DIM, GOLD, Target, write
 
 Colour = tuple[int, int, int]
 #: One row of the side panel's text: (left, right, colour, size step, squares it lights, indent).
@@ -144,6 +144,16 @@ class InfoRow:
     squares: tuple[Square, ...] = ()
     indent: int = 0
     turn: int | None = None  # a row of the turn list: the turn it names (a click shows it)
+
+
+def draw_info_rows(surface: Target, rows: Sequence[InfoRow]) -> None:
+    """Each row's words on `surface`: the left ones at its indent, the right ones (its points) flush
+    right, both centred in the row's height."""
+    for row in rows:
+        rx, ry, rw, rh = row.rect
+        write(surface, row.left, row.size, row.colour, (rx + row.indent * row.size, ry + rh / 2), "midleft")
+        if row.right:
+            write(surface, row.right, row.size, row.colour, (rx + rw, ry + rh / 2), "midright")
 
 
 def _fits_across(spec: RowSpec, size: int, width: int) -> bool:

@@ -28,7 +28,7 @@ from ..paint import (
     wrap,
     write,
 )
-from .breakdown import InfoRow, RowSpec, place, score_rows, seen_rows
+from .breakdown import InfoRow, RowSpec, draw_info_rows, place, score_rows, seen_rows
 from .game_words import did_words, stand_in_words
 from .help_text import help_texts, with_opening
 from .snapshot import CoachView, TableSnapshot
@@ -670,21 +670,11 @@ def _draw_status(surf: Target, snap: TableSnapshot) -> None:
 
 
 def _draw_info(surf: Target, snap: TableSnapshot) -> None:
-    for row in info_rows(snap):
-        hover = row.squares and row.squares == snap.hover_rows
-        if hover:
+    rows = info_rows(snap)
+    for row in rows:
+        if row.squares and row.squares == snap.hover_rows:
             rounded_panel(surf, (row.rect[0] - 4, row.rect[1], row.rect[2] + 8, row.rect[3]), (255, 214, 102, 50), 6)
-        ix = row.rect[0] + row.indent * row.size
-        write(surf, row.left, row.size, row.colour, (ix, row.rect[1] + row.rect[3] / 2), "midleft")
-        if row.right:
-            write(
-                surf,
-                row.right,
-                row.size,
-                row.colour,
-                (row.rect[0] + row.rect[2], row.rect[1] + row.rect[3] / 2),
-                "midright",
-            )
+    draw_info_rows(surf, rows)
 
 
 # --- the end of the game ---

@@ -39,7 +39,7 @@ from ..review_frame import (
     turn_layout,
 )
 from ..screens import backdrop, card, fit, heading
-from .breakdown import InfoRow, place, score_rows
+from .breakdown import draw_info_rows, place, score_rows
 
 if TYPE_CHECKING:
     from cribtiles.table.tiles.review import Review, TurnReview
@@ -406,7 +406,7 @@ def _draw_side(
         box = (body[0], by, body[2], body[1] + body[3] - by)
     score = _score_of(scorer, before, move) if isinstance(move, Play) else None
     if score is not None:
-        _draw_rows(surface, place(score_rows(score, "Breakdown"), box, max(13, s - 6), max(4, s // 3))[0])
+        draw_info_rows(surface, place(score_rows(score, "Breakdown"), box, max(13, s - 6), max(4, s // 3))[0])
     elif isinstance(move, Play):
         write(surface, "This play does not score here.", s - 5, RED, box[:2], "topleft")
     elif isinstance(move, Exchange):
@@ -436,14 +436,6 @@ def _draw_notes(
             ty += lh
         ty += size // 2
     return (x, y, w, max(0, h - used - size))
-
-
-def _draw_rows(surface: pygame.Surface, rows: list[InfoRow]) -> None:
-    for row in rows:
-        rx, ry, rw, rh = row.rect
-        write(surface, row.left, row.size, row.colour, (rx + row.indent * row.size, ry + rh / 2), "midleft")
-        if row.right:
-            write(surface, row.right, row.size, row.colour, (rx + rw, ry + rh / 2), "midright")
 
 
 def draw_board_part(

@@ -18,7 +18,7 @@ from ..example_cell import frame, result_beside, words_picture
 from ..geometry import Rect
 from ..paint import CREAM, DIM, GOLD, RED, blit_tile, board_grid, rounded_panel, wrap, write
 from ..rules_parts import SMALLEST_TEXT, Cell, RuleBook
-from .breakdown import InfoRow, place, score_rows
+from .breakdown import InfoRow, draw_info_rows, place, score_rows
 
 
 def lay_cell(ex: Example, rect: Rect, t: int, strict: bool = True) -> Cell | None:
@@ -138,7 +138,7 @@ def draw_example(surf: pygame.Surface, ex: Example, cell: Cell, t: int) -> None:
             write(surf, line, t - 1, RED, (rx, yy))
             yy += round(t * 1.2)
         return
-    _draw_rows(surf, _breakdown(ex, cell.result, t))
+    draw_info_rows(surf, _breakdown(ex, cell.result, t))
 
 
 def _unplaced(words: str, i: int) -> str:
@@ -147,14 +147,6 @@ def _unplaced(words: str, i: int) -> str:
     if i == 1:
         return "hand:" + words.partition(":")[2]
     return words.split("  (")[0].split(": ")[0]
-
-
-def _draw_rows(surf: pygame.Surface, rows: list[InfoRow]) -> None:
-    for row in rows:
-        rx, ry, rw, rh = row.rect
-        write(surf, row.left, row.size, row.colour, (rx + row.indent * row.size, ry + rh / 2), "midleft")
-        if row.right:
-            write(surf, row.right, row.size, row.colour, (rx + rw, ry + rh / 2), "midright")
 
 
 def _draw_hand(surf: pygame.Surface, ex: Example, cell: Cell) -> None:
