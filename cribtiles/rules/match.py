@@ -9,11 +9,14 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from typing import Generic, Protocol, TypeVar
 
 from .errors import IllegalMove
-from .game import GameState, new_game
+from .game import GameState, Outcome, new_game
 from .moves import Move
 from .options import RuleOptions
+
+R = TypeVar("R", bound="Round")
 
 
 def round_seed(seed: int, round_index: int) -> int:
@@ -21,28 +24,34 @@ def round_seed(seed: int, round_index: int) -> int:
     return random.Random(f"cribtiles-match/{seed}/{round_index}").getrandbits(48)
 
 
-@dataclass(frozen=True)
-class Match:
-    options: RuleOptions
-    seed: int
-    names: tuple[str, ...]
-    finished: tuple[GameState, ...]  # the rounds played to the end
-    game: GameState  # the round in progress (or the last one, once the match is over)
-    # The seed is kept back (`seed` means nothing): the record of a match still being played, sent to a
-    # player between its rounds, who may read every round so far but not deal the next rounds' bags.
-    seed_withheld: bool = False
+class Round(Protocol):
+    """What a match reads of each of its rounds: a `GameState`, or a round as the whole table sees it."""
 
-    @classmethod
-    def start(cls, players: int, options: RuleOptions, seed: int, names: Sequence[str] | None = None) -> Match:
-        game = new_game(players, options, round_seed(seed, 0), names)
-        return cls(options, seed, game.names, (), game)
+    @property
+    def is_over(self) -> bool: ...
+
+    @property
+    def outcome(self) -> Outcome | None: ...
+
+    def final_scores(self) -> tuple[int, ...]: ...
+
+
+class Rounds(Generic[R]):
+    """The running totals of a match's rounds, its Servant and its winners: what `Match` and a match as
+    the whole table sees it (`table/tiles/public.py`) both answer, from `names`, the rounds `finished`
+    and the `game` in play."""
+
+    options: RuleOptions
+    names: tuple[str, ...]
+    finished: tuple[R, ...]  # the rounds played to the end
+    game: R  # the round in progress (or the last one, once the match is over)
 
     @property
     def round(self) -> int:
         """The number (1-based) of the round in progress or last played."""
         return len(self.finished) + 1
 
-    def _rounds_done(self) -> tuple[GameState, ...]:
+    def _rounds_done(self) -> tuple[R, ...]:
         return self.finished + ((self.game,) if self.game.is_over else ())
 
     @property
@@ -82,6 +91,23 @@ class Match:
         totals = self.totals
         best = max(totals)
         return tuple(p for p, t in enumerate(totals) if t == best)
+
+
+@dataclass(frozen=True)
+class Match(Rounds[GameState]):
+    options: RuleOptions
+    seed: int
+    names: tuple[str, ...]
+    finished: tuple[GameState, ...]  # the rounds played to the end
+    game: GameState  # the round in progress (or the last one, once the match is over)
+    # The seed is kept back (`seed` means nothing): the record of a match still being played, sent to a
+    # player between its rounds, who may read every round so far but not deal the next rounds' bags.
+    seed_withheld: bool = False
+
+    @classmethod
+    def start(cls, players: int, options: RuleOptions, seed: int, names: Sequence[str] | None = None) -> Match:
+        game = new_game(players, options, round_seed(seed, 0), names)
+        return cls(options, seed, game.names, (), game)
 
     def apply(self, move: Move | str, declared: int | None = None) -> Match:
         return replace(self, game=self.game.apply(move, declared))

@@ -21,7 +21,7 @@ from cribtiles.rules.game import (
     call_window_open,
     shown_worths,
 )
-from cribtiles.rules.match import Match
+from cribtiles.rules.match import Match, Rounds
 from cribtiles.rules.moves import Exchange, Move, Play, board_text, parse_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.scorer import Scorer
@@ -99,49 +99,14 @@ class PublicState:
 
 
 @dataclass(frozen=True)
-class PublicMatch:
-    """A match as the whole table sees it: its rules, the rounds finished, the round in play."""
+class PublicMatch(Rounds[PublicState]):
+    """A match as the whole table sees it: its rules, the rounds finished, the round in play; its totals,
+    Servant and winners are `Match`'s (`Rounds`)."""
 
     options: RuleOptions
     names: tuple[str, ...]
     finished: tuple[PublicState, ...]
     game: PublicState
-
-    @property
-    def round(self) -> int:
-        return len(self.finished) + 1
-
-    def _rounds_done(self) -> tuple[PublicState, ...]:
-        return self.finished + ((self.game,) if self.game.is_over else ())
-
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """Running totals over the rounds finished so far (as `Match.totals`)."""
-        return tuple(sum(g.final_scores()[p] for g in self._rounds_done()) for p in range(len(self.names)))
-
-    @property
-    def servant(self) -> tuple[int, ...]:
-        if not self._rounds_done():
-            return ()
-        low = min(self.totals)
-        return tuple(p for p, t in enumerate(self.totals) if t == low)
-
-    @property
-    def resigned(self) -> int | None:
-        """The player who gave the match up (as `Match.resigned`), or None."""
-        outcome = self.game.outcome
-        return None if outcome is None else outcome.resigned
-
-    @property
-    def is_over(self) -> bool:
-        return self.resigned is not None or len(self._rounds_done()) >= self.options.rounds
-
-    @property
-    def winners(self) -> tuple[int, ...]:
-        if self.game.outcome is not None and self.resigned is not None:
-            return self.game.outcome.winners
-        best = max(self.totals)
-        return tuple(p for p, t in enumerate(self.totals) if t == best)
 
 
 def _shown_turn(turn: Turn, shown: Collection[int], over: bool) -> Turn:
