@@ -10,7 +10,6 @@ psycopg 3 and its pool are the optional extra `cribtiles[server]`: only this mod
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import secrets
@@ -21,7 +20,7 @@ from typing import Any
 import psycopg
 from psycopg_pool import ConnectionPool
 
-from .store import StoreError, TableElsewhere, compact
+from .store import StoreError, TableElsewhere, compact, kept_table
 
 log = logging.getLogger("cribtiles.server")
 
@@ -162,12 +161,8 @@ class PostgresStore:
             return None
         if claim and held is None:
             raise TableElsewhere(f"table {code} is served by another server process")
-        try:
-            data = json.loads(row[1])
-            if not isinstance(data, dict):
-                raise ValueError("not an object")
-        except ValueError:
-            log.error("the kept table %r is damaged and is left out", code[:12])
+        data = kept_table(code, row[1])
+        if data is None:
             return None
         if claim:
             self.versions[code] = int(row[0])
@@ -208,17 +203,7 @@ class PostgresStore:
                 " ORDER BY (data::jsonb ->> 'created')::float8 DESC LIMIT %s",
                 (game, game, most),
             ).fetchall()
-        found = []
-        for code, text in rows:
-            try:
-                data = json.loads(text)
-                if not isinstance(data, dict):
-                    raise ValueError("not an object")
-            except ValueError:
-                log.error("the kept table %r is damaged and is left out", str(code)[:12])
-                continue
-            found.append(data)
-        return found
+        return [data for code, text in rows if (data := kept_table(code, text)) is not None]
 
     # --- TableStore ---
 
@@ -247,14 +232,8 @@ class PostgresStore:
         with self._db("read the tables") as conn:
             rows = conn.execute("SELECT code, data FROM tables WHERE data IS NOT NULL ORDER BY code").fetchall()
         for code, text in rows:
-            try:
-                data = json.loads(text)
-                if not isinstance(data, dict):
-                    raise ValueError("not an object")
-            except ValueError:
-                log.error("the kept table %r is damaged and is left out", str(code)[:12])
-                continue
-            yield data
+            if (data := kept_table(code, text)) is not None:
+                yield data
 
     def has(self, code: str) -> bool:
         with self._db("look for a code") as conn:

@@ -109,6 +109,28 @@ class TableStore(Protocol):
     def close(self) -> None: ...
 
 
+def json_object(text: object) -> dict[str, Any] | None:
+    """`text` (a kept table's JSON) read as an object; None if it is not one: damaged, or not text at all
+    (a hand-edited database's column may hold anything)."""
+    try:
+        data = json.loads(text)  # type: ignore[arg-type]
+    except (ValueError, TypeError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def kept_table(code: object, text: object) -> dict[str, Any] | None:
+    """The table `code` kept as `text`; None, and a line in the log, if it is damaged."""
+    data = json_object(text)
+    if data is None:
+        left_out(code)
+    return data
+
+
+def left_out(code: object) -> None:
+    log.error("the kept table %r is damaged and is left out", str(code)[:12])
+
+
 #: JSON without spaces (`json.dumps` with separators makes an encoder at every call: this one is made once).
 compact = json.JSONEncoder(separators=(",", ":")).encode
 
@@ -316,12 +338,7 @@ class SqliteStore(OneProcess):
         changes = self.db.execute("SELECT code, change FROM changes ORDER BY code, seq")
         pending = next(changes, None)
         for code, text in self.db.execute("SELECT code, data FROM tables ORDER BY code"):
-            try:
-                data = json.loads(text)
-                if not isinstance(data, dict):
-                    raise ValueError("not an object")
-            except ValueError:
-                data = None
+            data = json_object(text)
             while pending is not None and pending[0] < code:  # changes of no table: nothing to apply them to
                 pending = next(changes, None)
             while pending is not None and pending[0] == code:
@@ -332,7 +349,7 @@ class SqliteStore(OneProcess):
                         data = None
                 pending = next(changes, None)
             if data is None:
-                log.error("the kept table %r is damaged and is left out", str(code)[:12])
+                left_out(code)
                 continue
             yield data
 
@@ -344,16 +361,7 @@ class SqliteStore(OneProcess):
             row = self.db.execute("SELECT data FROM tables WHERE code = ?", (code,)).fetchone()
         except sqlite3.Error as e:
             raise StoreError(f"the table could not be read ({e})") from None
-        if row is None:
-            return None
-        try:
-            data = json.loads(row[0])
-            if not isinstance(data, dict):
-                raise ValueError("not an object")
-        except ValueError:
-            log.error("the kept table %r is damaged and is left out", code[:12])
-            return None
-        return data
+        return None if row is None else kept_table(code, row[0])
 
     def close(self) -> None:
         self.stop.set()

@@ -116,6 +116,30 @@ def test_a_damaged_change_leaves_only_its_table_out(tmp_path: Path, caplog: pyte
     assert "'BBBBBB' is damaged" in caplog.text
 
 
+@pytest.mark.parametrize("damage", ["'not json'", "'[1, 2]'", "'\"text\"'", "X'FFFE0041'", "12"])
+def test_a_damaged_snapshot_is_left_out_and_said(tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: str) -> None:
+    """Whatever a damaged or hand-edited database holds in place of a table's JSON object, the table is
+    left out of the tables a server starts with and read as none, each time with a line in the log."""
+    path = tmp_path / "tables.sqlite"
+    store = SqliteStore(path)
+    for code in ("AAAAAA", "BBBBBB"):
+        store.put(code, "tiles", "playing", 1.0, {"code": code, "ply": 1})
+    store.close()
+    db = sqlite3.connect(path)
+    db.execute(f"UPDATE tables SET data = {damage} WHERE code = 'BBBBBB'")
+    db.commit()
+    db.close()
+    with caplog.at_level(logging.ERROR, logger="cribtiles.server"):
+        assert sorted(read_back(path)) == ["AAAAAA"]
+        assert caplog.text.count("'BBBBBB' is damaged") == 1
+        other = SqliteStore(path)
+        try:
+            assert other.get("BBBBBB") is None and other.get("AAAAAA") == {"code": "AAAAAA", "ply": 1}
+        finally:
+            other.close()
+    assert caplog.text.count("'BBBBBB' is damaged") == 2
+
+
 def test_a_store_written_before_changes_were_kept_still_reads(tmp_path: Path) -> None:
     path = tmp_path / "tables.sqlite"
     db = sqlite3.connect(path)
