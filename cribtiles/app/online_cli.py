@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from cribtiles.names import name_problem
+from cribtiles.online.presence import span_words
 from cribtiles.quoting import quoted
 from cribtiles.terminal import for_terminal, json_for_terminal, say
 
@@ -816,18 +817,12 @@ def _presence(seat: object) -> str:
 
 
 def _span(seconds: int) -> str:
-    """A time in its largest unit.
+    """A time as the window says it (`span_words`), in seconds under a minute.
 
     >>> _span(30), _span(600), _span(7200), _span(200_000)
     ('30 s', '10 min', '2 h', '2 days')
     """
-    if seconds < 120:
-        return f"{seconds} s"
-    if seconds < 2 * 3600:
-        return f"{seconds // 60} min"
-    if seconds < 2 * 86_400:
-        return f"{seconds // 3600} h"
-    return f"{seconds // 86_400} days"
+    return span_words(seconds) or f"{seconds} s"
 
 
 def _ago(seconds: int) -> str:
