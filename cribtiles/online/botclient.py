@@ -120,8 +120,10 @@ class SeatBot:
             self.step(answer["state"])
 
     def play(self, timeout: float = 3600.0) -> Outcome:
-        """Play until the game is over (or `timeout` seconds pass)."""
-        end = time.monotonic() + timeout
+        """Play until the game is over, or until the table has stood still `timeout` seconds (no new ply
+        reached this seat): a slow game that goes on, on a loaded machine or across a server's restart,
+        is played to its end."""
+        end, ply = time.monotonic() + timeout, None
         while time.monotonic() < end:
             message = self.link.next_message(timeout=1.0)
             if message is None and self.state is not None:
@@ -133,4 +135,6 @@ class SeatBot:
             # the last move's answer is this seat's own (no other state follows it): over is seen there too
             if self.state is not None and self.state.get("phase") == "over":
                 return Outcome(self.seat if self.seat is not None else -1, True, self.state)
+            if self.state is not None and self.state.get("ply") != ply:
+                end, ply = time.monotonic() + timeout, self.state.get("ply")
         return Outcome(self.seat if self.seat is not None else -1, False, self.state or {})
