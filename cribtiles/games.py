@@ -84,6 +84,9 @@ LADDER, RESULT = "ladder", "result"
 STATISTICS = "statistics"
 #: And its details as rows of the history database and back, and how the history's messages name a game of it.
 STORED = "stored"
+#: And its reading of a save (`table/saves.py`): a function of the save's parsed JSON and its text to its
+#: table, None for a save in none of its formats (the one format naming it, its formats of before).
+SAVED = "saved"
 #: And how the data folder keeps a game of it (a `table.keeping.Kept`): the stem its exported records are
 #: named with, and which of the keeper's own verbs saves its table and adds it, finished, to the history.
 KEPT = "kept"
@@ -154,6 +157,7 @@ TILES = GameKind(
         (RESULT, "cribtiles.table.tiles.result:result"),
         (STATISTICS, "cribtiles.table.tiles.stats:tile_statistics"),
         (STORED, "cribtiles.app.tiles.stored:STORED"),
+        (SAVED, "cribtiles.table.tiles.saved:saved_tile_table"),
         (KEPT, "cribtiles.table.tiles.kept:KEPT"),
         (HISTORY_ROW, "cribtiles.ui.tiles.history_row:cells"),
         (STATISTICS_PAGE, "cribtiles.ui.tiles.statistics_page:PAGE"),
@@ -185,6 +189,7 @@ CRIBBAGE = GameKind(
         (RESULT, "cribtiles.table.cribbage.result:result"),
         (STATISTICS, "cribtiles.table.cribbage.ledger:cribbage_statistics"),
         (STORED, "cribtiles.app.cribbage.stored:STORED"),
+        (SAVED, "cribtiles.table.cribbage.saved:saved_cribbage_table"),
         (KEPT, "cribtiles.table.cribbage.kept:KEPT"),
         (HISTORY_ROW, "cribtiles.ui.cribbage.history_row:cells"),
         (STATISTICS_PAGE, "cribtiles.ui.cribbage.statistics_page:PAGE"),

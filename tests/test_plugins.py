@@ -13,10 +13,12 @@ import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "cribtiles"
 
-#: A comparison of a game's name: a literal name, or the history's `Game` member.
+#: A comparison of a game's name: a literal name, the history's `Game` member, or a game's class's own
+#: (`CribbageTable.game`).
 COMPARED = re.compile(
     r"""(==|!=)\s*["'](tiles|cribbage)["']|["'](tiles|cribbage)["']\s*(==|!=)"""
     r"""|(==|!=|\bis\b(\s+not\b)?)\s*Game\.(TILES|CRIBBAGE)\b|\bGame\.(TILES|CRIBBAGE)\s*(==|!=|\bis\b)"""
+    r"""|(==|!=)\s*[A-Z]\w*\.game\b|\b[A-Z]\w*\.game\s*(==|!=)"""
 )
 
 #: Those still to go, with their count: none since the history and the Create screen ask the games too (the
@@ -55,9 +57,17 @@ def test_no_layer_compares_a_games_name_beyond_those_still_listed() -> None:
 
 
 def test_the_check_finds_a_comparison_of_each_kind() -> None:
-    for line in ('if game == "cribbage":', "if 'tiles' != kind:", "if g.game is Game.TILES:", "x is not Game.CRIBBAGE"):
+    for line in (
+        'if game == "cribbage":',
+        "if 'tiles' != kind:",
+        "if g.game is Game.TILES:",
+        "x is not Game.CRIBBAGE",
+        'if data.get("game") == CribbageTable.game:',
+        "if Table.game != name:",
+    ):
         assert COMPARED.search(line), line
     assert not COMPARED.search('TABS = (("tiles", "Kings Cribbage"),)')
+    assert not COMPARED.search("if table.game == other.game:")
 
 
 # --- the window is game-neutral (issue 45): it holds the scene stack and a session, and asks the registry ---

@@ -131,7 +131,7 @@ def test_the_bare_record_of_a_game_of_cribbage_loads_as_its_table_where_either_g
     again = load_saved(bare)
     assert isinstance(again, CribbageTable) and again.state == table.state
     assert [s.level for s in again.seats] == [None, "medium"]
-    with pytest.raises(RecordError, match="not a Crib Tiles game"):
+    with pytest.raises(RecordError, match="a saved game of cribbage, not of Crib Tiles"):
         load_table(bare)
     damaged = {**table.state.record(), "moves": ["play ZZ"]}
     with pytest.raises(CribbageSaveError, match="it cannot be replayed: move 1 of the record") as caught:
