@@ -12,6 +12,7 @@ import pytest
 from cribtiles.bot.tiles.base import choose_safely
 from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.cribbage.options import CribbageOptions
+from cribtiles.games import GAMES, SAVED
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table.cribbage.table import CribbageSaveError, CribbageTable, choose
@@ -174,3 +175,27 @@ def test_a_seat_takes_a_level_of_either_game_and_each_table_its_own() -> None:
     state = CribbageTable.new(1).state
     with pytest.raises(ValueError, match="no cribbage bot level 'beginner'"):
         CribbageTable(state, seats=(Seat("You"), Seat("Medium bot", "beginner")))
+
+
+def test_each_games_reader_takes_its_own_saves_and_leaves_the_others_saves() -> None:
+    """The registry's SAVED parts: a reader answers None for a save in none of its game's formats (another
+    game's, in the one format or one of before), which is how the one loader finds the game of an old save."""
+    tiles, cribbage = (GAMES[name].part(SAVED) for name in ("tiles", "cribbage"))
+    bare = CribbageTable.new(3, "medium")
+    play_cribbage_to_the_end(bare)
+    own = {
+        "tiles": [
+            *(
+                text(name)
+                for name in ("tiles_table_v1", "tiles_match_table_v1", "tiles_game_record", "tiles_match_record")
+            ),
+            save_table(load_table(text("tiles_table_v1"))),
+        ],
+        "cribbage": [text("cribbage_table_v1"), save_table(load_cribbage(text("cribbage_table_v1")))],
+    }
+    own["cribbage"].append(json.dumps(bare.state.record()))
+    for name, reader, table_type in (("tiles", tiles, Table), ("cribbage", cribbage, CribbageTable)):
+        for saved in own[name]:
+            assert isinstance(reader(json.loads(saved), saved), table_type)
+        for saved in own["cribbage" if name == "tiles" else "tiles"]:
+            assert reader(json.loads(saved), saved) is None

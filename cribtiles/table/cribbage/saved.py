@@ -18,6 +18,6 @@ def saved_cribbage_table(data: Mapping[str, Any], text: str) -> CribbageTable | 
     formats; a CribbageSaveError in words when it is one of them but cannot be used."""
     if data.get("game") == RECORD_GAME and "format" not in data:
         return CribbageTable.from_record(data)
-    if is_envelope(data) or data.get("format") == SAVE_FORMAT:
+    if (is_envelope(data) and data.get("game") == CribbageTable.game) or data.get("format") == SAVE_FORMAT:
         return CribbageTable.from_data(data)
     return None

@@ -32,6 +32,8 @@ def saved_tile_table(data: Mapping[str, Any], text: str) -> Table | None:
     if kind == MATCH_FORMAT:
         return _with_seats(None, load_match(text))
     if kind == SAVE_FORMAT:
+        if data.get("game") != Table.game:  # another game's, in the one format
+            return None
         try:
             envelope = read_envelope(data)
         except ValueError as e:
