@@ -54,7 +54,10 @@ class Pending:
     @staticmethod
     def from_json(text: str) -> Pending:
         """ValueError in words when it is not a kept write."""
-        data = json.loads(text)
+        try:
+            data = json.loads(text)
+        except RecursionError:
+            raise ValueError("it is nested too deeply to be a kept write") from None
         if not isinstance(data, dict) or data.get("kind") not in KINDS or not isinstance(data.get("key"), str):
             raise ValueError("it is not a game kept for the history")
         row, children = data.get("row"), data.get("children")

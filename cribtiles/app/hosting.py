@@ -212,7 +212,7 @@ class HostedServer:
             shared, lan = bool(record.get("shared")), record.get("lan")
         except FileNotFoundError:
             return
-        except (OSError, ValueError, KeyError, TypeError):
+        except (OSError, ValueError, KeyError, TypeError, RecursionError):
             self._forget_record()
             return
         if not (_alive(pid) and _answers(url)):

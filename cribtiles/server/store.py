@@ -112,9 +112,11 @@ class TableStore(Protocol):
 def json_object(text: object) -> dict[str, Any] | None:
     """`text` (a kept table's JSON) read as an object; None if it is not one: damaged, or not text at all
     (a hand-edited database's column may hold anything)."""
+    if not isinstance(text, (str, bytes, bytearray)):
+        return None
     try:
-        data = json.loads(text)  # type: ignore[arg-type]
-    except (ValueError, TypeError):
+        data = json.loads(text)
+    except (ValueError, RecursionError):
         return None
     return data if isinstance(data, dict) else None
 
@@ -345,7 +347,7 @@ class SqliteStore(OneProcess):
                 if data is not None:
                     try:
                         apply_change(data, pending[1])
-                    except (ValueError, KeyError, TypeError, AttributeError):
+                    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
                         data = None
                 pending = next(changes, None)
             if data is None:

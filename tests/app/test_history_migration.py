@@ -178,7 +178,8 @@ def test_the_writes_the_version_before_kept_for_later_are_stored(folder: Path, t
 def test_a_kept_write_that_is_not_a_game_of_either_kind_is_set_aside(tmp_path: Path) -> None:
     keep(tmp_path, Pending("cribbage", "k", (1, 2, 3)))
     keep(tmp_path, Pending("finished", "f", (1, "f", "go", "t", "1", "", 0)))
+    (tmp_path / "history.pending-game-deep.json").write_text("[" * 100_000)  # too deep for the JSON reader
     h = History(tmp_path / HISTORY_FILE)
     assert h.games() == [] and h.messages == []
     left = sorted(p.name for p in tmp_path.glob("history.pending-*"))
-    assert len(left) == 2 and all(".damaged-" in name for name in left)
+    assert len(left) == 3 and all(".damaged-" in name for name in left)

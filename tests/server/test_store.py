@@ -107,16 +107,19 @@ def test_a_damaged_change_leaves_only_its_table_out(tmp_path: Path, caplog: pyte
     db.execute(
         'UPDATE changes SET change = \'{"set":{},"grow":{"table":[99999,"x"]},"drop":[]}\' WHERE code = \'BBBBBB\''
     )
+    db.execute("UPDATE changes SET change = ? WHERE code = 'CCCCCC' AND seq = 1", ("[" * 100_000,))  # too deep
     db.execute("INSERT INTO changes VALUES ('ZZZZZZ', 1, 'playing', 1.0, 'not json')")  # of no table
     db.commit()
     db.close()
     with caplog.at_level(logging.ERROR, logger="cribtiles.server"):
         kept = read_back(path)
-    assert sorted(kept) == ["AAAAAA", "CCCCCC"] and kept["CCCCCC"]["ply"] == 2
-    assert "'BBBBBB' is damaged" in caplog.text
+    assert sorted(kept) == ["AAAAAA"]
+    assert "'BBBBBB' is damaged" in caplog.text and "'CCCCCC' is damaged" in caplog.text
 
 
-@pytest.mark.parametrize("damage", ["'not json'", "'[1, 2]'", "'\"text\"'", "X'FFFE0041'", "12"])
+@pytest.mark.parametrize(
+    "damage", ["'not json'", "'[1, 2]'", "'\"text\"'", "X'FFFE0041'", "12", "'" + "[" * 100_000 + "'"]
+)
 def test_a_damaged_snapshot_is_left_out_and_said(tmp_path: Path, caplog: pytest.LogCaptureFixture, damage: str) -> None:
     """Whatever a damaged or hand-edited database holds in place of a table's JSON object, the table is
     left out of the tables a server starts with and read as none, each time with a line in the log."""
