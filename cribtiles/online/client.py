@@ -177,15 +177,31 @@ class Link:
 
     def _serve(self, ws: ClientConnection) -> None:
         read_welcome(ws.recv(timeout=10))  # a server of another version is told in words (OtherVersion)
-        for code, token in list(self.seats.items()):
-            self._rejoin(ws, "resume", code=code, token=token)
-        for code in list(self.watching):
-            self._rejoin(ws, "watch", code=code)
-        self.problem = ""
-        self.connects += 1
-        self._up.set()
+        self._return_to_tables(ws)
         while True:
             self._dispatch(ws.recv())
+
+    def _return_to_tables(self, ws: ClientConnection) -> None:
+        """Back at every table held (a seat, or watching), then up. A table held while this went on (a
+        seat taken on another thread as the link connected) is returned to as well: the link is up only
+        once none is left, under the lock `come_back` holds, so each table held is returned to here or,
+        once the link is up, by `come_back` itself; none is left for the next connection."""
+        done: set[tuple[str, str | None]] = set()
+        while True:
+            with self._lock:
+                held = [*self.seats.items(), *((code, None) for code in self.watching)]
+                todo = [(code, token) for code, token in held if (code, token) not in done]
+                if not todo:
+                    self.problem = ""
+                    self.connects += 1
+                    self._up.set()
+                    return
+            for code, token in todo:
+                if token is None:
+                    self._rejoin(ws, "watch", code=code)
+                else:
+                    self._rejoin(ws, "resume", code=code, token=token)
+                done.add((code, token))
 
     def _rejoin(self, ws: ClientConnection, kind: str, **fields: Any) -> None:
         """Return to one table and read until the server has answered (what it sends meanwhile is
@@ -285,11 +301,14 @@ class Link:
         return answer
 
     def sit(self, code: str, token: str) -> None:
-        """Hold the seat `token` opens at `code`: come back to it whenever the link does."""
-        self.seats[code] = token
+        """Hold the seat `token` opens at `code`: come back to it whenever the link does (if it is up now,
+        the seat is taken already: this link joined or came back there; else `come_back`)."""
+        with self._lock:
+            self.seats[code] = token
 
     def watch(self, code: str) -> None:
-        self.watching.add(code)
+        with self._lock:
+            self.watching.add(code)
 
     def holds(self, code: str) -> bool:
         """Whether the link is at the table `code` now (seated or watching): it returns there when it
@@ -299,14 +318,16 @@ class Link:
     def come_back(self, code: str, token: str | None) -> None:
         """Be at the table `code` again: the seat `token` opens (None: watching); the server sends its
         state. Sent at once if the link is up, else when it comes back."""
-        if token is not None:
-            self.sit(code, token)
-            fields: dict[str, Any] = {"token": token}
-        else:
-            self.watch(code)
-            fields = {}
-        with contextlib.suppress(NotConnected):
-            self.send("resume" if token is not None else "watch", code=code, **fields)
+        with self._lock:  # held before the link is up: `_return_to_tables` sends it; after: sent here
+            if token is not None:
+                self.seats[code] = token
+            else:
+                self.watching.add(code)
+            up = self._up.is_set()
+        if up:
+            fields: dict[str, Any] = {} if token is None else {"token": token}
+            with contextlib.suppress(NotConnected):  # lost meanwhile: the next connection comes back to it
+                self.send("resume" if token is not None else "watch", code=code, **fields)
 
     def step_away(self, code: str) -> None:
         """Leave the table `code` (the seat stays this player's; the others see them away) and do not
@@ -494,7 +515,7 @@ class ServerLinks:
                     made = str(answer["code"])
                     with contextlib.suppress(NotConnected):  # gone already: the server counts the seat away
                         lobby.send("leave", code=made)
-                    self.table(made).sit(made, token)
+                    self.table(made).come_back(made, token)  # its link may be up already: sat there now
             finally:
                 with self._lock:
                     self._lobby_busy -= 1

@@ -196,3 +196,34 @@ def test_the_servers_own_link_is_kept_while_a_request_waits_on_it() -> None:
             assert not lobby.connected
         finally:
             links.close()
+
+
+def test_a_seat_taken_while_the_link_connects_is_sat_at_on_that_connection(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A table made while its link was still connecting: the connection was back at the tables held when
+    it began, and the seat taken on another thread then (`come_back`, as the server's own link hands the
+    creator's seat over) could be in neither, so the creator was away at their own table until the
+    link next connected. Here the seat is taken between the connection's first table and its being up."""
+    with running_server() as (url, hall):
+        maker = Link(url, backoff=(0.05, 0.5))
+        try:
+            assert maker.wait_connected(WAIT), maker.problem
+            seats = [{"kind": "person", "name": "Ann"}, {"kind": "open"}]
+            first, second = (maker.request("create", WAIT, game="tiles", seats=seats, sit=0) for _ in range(2))
+        finally:
+            maker.close()
+        assert until(lambda: not any(hall.rooms[t["code"]].present.get(0) for t in (first, second)))
+        rejoin = Link._rejoin
+
+        def first_then_the_other(self: Link, ws: ClientConnection, kind: str, **fields: object) -> None:
+            rejoin(self, ws, kind, **fields)
+            if fields.get("code") == first["code"]:  # as if another thread took a seat just now
+                self.come_back(str(second["code"]), str(second["token"]))
+
+        monkeypatch.setattr(Link, "_rejoin", first_then_the_other)
+        held = Link(url, backoff=(0.05, 0.5))
+        try:
+            held.sit(str(first["code"]), str(first["token"]))
+            assert held.wait_connected(WAIT), held.problem
+            assert until(lambda: all(hall.rooms[t["code"]].present.get(0) == 1 for t in (first, second)))
+        finally:
+            held.close()
