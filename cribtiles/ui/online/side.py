@@ -214,9 +214,12 @@ class OnlineSide:
         self.refresh_title()
 
     def after_update(self) -> None:
-        """After the top screen's update: a table online opened from a table (played again) is taken."""
+        """After the top screen's update: a table online opened from a table (played again) is taken, and
+        the title's words catch up with the tables' standings, which that update may have changed (as the
+        window's caption does after it: the two never disagree on a frame)."""
         if self._lobby is not None:
             self._lobby.update()
+            self.refresh_title()
 
     def _presence(self, session: Any) -> None:
         """Only the table on screen is "here": the one the window showed before is left as the screen
