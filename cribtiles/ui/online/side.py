@@ -193,7 +193,8 @@ class OnlineSide:
 
     def frame(self) -> None:
         """A frame of online play beside the screen shown: presence, the jobs, the tables' standings,
-        and what is news of them (a turn that came, a move's time nearly out)."""
+        and what is news of them (a turn that came, a move's time nearly out). The title's words catch up
+        once, after the top screen's update (`after_update`)."""
         if not self._started and self.services is not None:
             self._started = True
             if self.services.book.seats():  # the tables sat at are watched from the start
@@ -211,7 +212,6 @@ class OnlineSide:
         self._lobby.standings.live(held, yours)
         for news in self._lobby.standings.news():
             self._alert(news)
-        self.refresh_title()
 
     def after_update(self) -> None:
         """After the top screen's update: a table online opened from a table (played again) is taken, and
