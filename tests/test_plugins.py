@@ -213,19 +213,26 @@ def game_of(module: str) -> str | None:
     return "cribbage" if "cribbage" in module.split(".") else "tiles"
 
 
+#: The names of a table of any game: a verb taking one takes either game's, as a union of both games' own.
+ANY_GAMES_TABLE = {("cribtiles.table.saves", "SavedTable"), ("cribtiles.table.core", "GameTable")}
+
+
 def games_named(source: str, path: Path) -> dict[str, str]:
     """The names in `source` (the text of the file at `path`) that stand for one game's own: each name imported
     from a module of that game's, and each alias made at the module's top of such names (`AnyTable`), with the
-    game it is of ("cribbage" beside the alias's other games: an alias of both is of "both")."""
+    game it is of ("cribbage" beside the alias's other games: an alias of both is of "both", as is a table
+    of any game, `ANY_GAMES_TABLE`)."""
     package = path.relative_to(PACKAGE.parent).with_suffix("").parts[:-1]
     tree = ast.parse(source)
     names: dict[str, str] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
             base = list(package[: len(package) - node.level + 1]) if node.level else []
-            game = game_of(".".join([*base, *([node.module] if node.module else [])]))
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            game = game_of(module)
             if game is not None:
                 names.update((a.asname or a.name, game) for a in node.names)
+            names.update((a.asname or a.name, "both") for a in node.names if (module, a.name) in ANY_GAMES_TABLE)
     for node in tree.body:
         target = (
             node.target

@@ -8,9 +8,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from cribtiles.rules import RuleOptions
-from cribtiles.table.cribbage.table import CribbageTable
+from cribtiles.table.saves import SavedTable
 from cribtiles.table.seats import Seat, lone_bot
-from cribtiles.table.tiles.table import Table
 from cribtiles.terminal import say
 
 from .handoff import hand_over
@@ -28,7 +27,7 @@ def play_window(
     new_rules: bool,
     size: tuple[int, int] | None = None,
     seats: Sequence[Seat] | None = None,
-    replay: Table | CribbageTable | None = None,
+    replay: SavedTable | None = None,
     title: bool = True,
     online_table: tuple[str, str, str | None] | None = None,
 ) -> int:
@@ -95,7 +94,7 @@ def _play(
     size: tuple[int, int] | None,
     folder_note: str,
     seats: Sequence[Seat] | None,
-    replay: Table | CribbageTable | None = None,
+    replay: SavedTable | None = None,
     title: bool = True,
     online_table: tuple[str, str, str | None] | None = None,
 ) -> int:

@@ -38,8 +38,8 @@ def _run(folder: Path) -> None:
     import pygame
 
     from cribtiles.rules import parse_move
-    from cribtiles.table.saves import load_table
     from cribtiles.table.settings import Preferences
+    from cribtiles.table.tiles.saved import load_table
     from cribtiles.ui.geometry import centre
     from cribtiles.ui.tiles.autopilot import past_the_result, play_through, post_drag, post_key
     from cribtiles.ui.tiles.game_scene import table_of
@@ -117,7 +117,7 @@ def play_mode(store: object, prefs: object, players: str, rules: str, what: str)
 
     from cribtiles.rules import RuleOptions
     from cribtiles.table import parse_players
-    from cribtiles.table.saves import load_table
+    from cribtiles.table.tiles.saved import load_table
     from cribtiles.table.tiles.table import Table
     from cribtiles.ui.tiles.autopilot import past_the_result, play_through, post_key
     from cribtiles.ui.tiles.game_scene import table_of

@@ -38,8 +38,9 @@ from cribtiles.table.cribbage.table import CribbageSaveError, CribbageTable
 from cribtiles.table.game_summary import GameSummary
 from cribtiles.table.keeping import kept_by, of_kind
 from cribtiles.table.ledger import Stats, standing, summarize
-from cribtiles.table.saves import load_cribbage, load_table, save_table
+from cribtiles.table.saves import SavedTable, save_table
 from cribtiles.table.settings import Preferences, read_preferences
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table
 
 from .confined import NotOurs, create_new, inner_folder, open_regular
@@ -432,7 +433,7 @@ class Store:
             text = read_capped(self.cribbage_path, CRIBBAGE_CAP)
             if text is None:
                 return None, ""
-            return load_cribbage(text), ""
+            return CribbageTable.from_json(text), ""
         except (Unreadable, CribbageSaveError) as e:
             reason = str(e)
         except Exception as e:  # a save the engine cannot replay for a reason nobody foresaw
@@ -507,7 +508,7 @@ class Store:
         self._history_said()
         return stats
 
-    def export_game(self, table: Table | CribbageTable) -> str:
+    def export_game(self, table: SavedTable) -> str:
         """Write the game at `table` (its seats, every round and action) to a record file of its own in
         the folder's `exports`, to keep or to send; where it went, or why it could not, in words."""
         folder = self.folder / EXPORTS  # a folder of its own, never a link out of the data folder

@@ -16,12 +16,12 @@ from cribtiles.rules.errors import IllegalMove
 from cribtiles.rules.game import JokerCall, PlayerView
 from cribtiles.rules.moves import Move, Play, format_move, parse_rack
 from cribtiles.table.keeping import Keeps
-from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.session import UndoAsked
 from cribtiles.table.tiles.history import TurnRecord, history_of
 from cribtiles.table.tiles.joker import Item
 from cribtiles.table.tiles.public import PublicMatch, PublicState, match_from_json, player_view
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.session import Session
 from cribtiles.table.tiles.table import Table

@@ -22,10 +22,11 @@ from cribtiles.rules.moves import Exchange, Move, Pass, Play, parse_move
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.table.core import BotRequest
-from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.saves import save_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.tiles.joker import Item, items_of
 from cribtiles.table.tiles.public import match_json, public_match
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table, chance
 
 #: The bot that plays for a person out of time at a table whose timer passes for them, when they hold a

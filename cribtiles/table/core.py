@@ -21,6 +21,15 @@ SAVE_FORMAT = "cribtiles table"
 SAVE_VERSION = 2
 
 V = TypeVar("V")
+
+
+class SaveRefused(ValueError):
+    """A save a game's table cannot use, in plain words; `whose` goes before them when a player is told
+    (`saves.unusable`), for a game whose words do not say which game's save it was."""
+
+    whose: ClassVar[str] = ""
+
+
 M = TypeVar("M")
 R = TypeVar("R")
 

@@ -1,6 +1,7 @@
 """A table saved and resumed, whatever its game: one format (`core.SAVE_FORMAT`, an envelope naming the
 game, its version and the seats) and one loader that asks the game it names to read it (its `SAVED`
-part, `cribtiles/games.py`).
+part, `cribtiles/games.py`). No game's own module is imported here: a game's table of its save is its
+own to read (the tile game's `tiles.saved.load_table`, cribbage's `CribbageTable.from_json`).
 
 Saves written before it still load: each game's reader knows its formats of before (the tile game's
 table of version 1 and bare records, a cribbage table of version 1), and `load_saved` also reads the bare
@@ -12,28 +13,25 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, TypeAlias
 
-from cribtiles.games import GAMES, SAVED, game_named
+from cribtiles.games import GAMES, SAVED
 from cribtiles.rules.errors import RecordError
 
-from .core import SAVE_FORMAT, read_envelope
-from .cribbage.table import CribbageSaveError, CribbageTable
-from .tiles.table import Table
+from .core import SAVE_FORMAT, GameTable, SaveRefused, read_envelope
 
-SavedTable = Table | CribbageTable
+SavedTable: TypeAlias = GameTable[Any, Any, Any]
 
 
-def save_table(table: Table | CribbageTable) -> str:
-    """The save of a table of either game, in the one format."""
+def save_table(table: SavedTable) -> str:
+    """The save of a table of any game, in the one format."""
     return table.to_json()
 
 
 def load_saved(text: str) -> SavedTable:
-    """The table of a save, of whichever game it names (or of an older save of either game, or the bare
-    record of a game of cribbage, as the history keeps it: the engine's, without seats); a RecordError
-    (a tile game's) or a CribbageSaveError (a cribbage game's) in words otherwise (`unusable` says either
-    to a player)."""
+    """The table of a save, of whichever game it names (or of an older save of a game, or the bare
+    record of a game of cribbage, as the history keeps it: the engine's, without seats): a ValueError in
+    words otherwise, a RecordError or the game's own (`unusable` says either to a player)."""
     data = _parsed(text)
     if data.get("format") == SAVE_FORMAT:
         game = data.get("game")
@@ -55,28 +53,17 @@ def load_saved(text: str) -> SavedTable:
 
 
 def unusable(error: ValueError) -> str:
-    """Why `load_saved` refused a save, in a player's words: a game of cribbage's refusal says whose it is
-    (the tile game's words already do).
+    """Why `load_saved` refused a save, in a player's words: a game whose refusal does not say whose save
+    it was has it said before (`SaveRefused.whose`; the tile game's words already say it).
 
+    >>> from cribtiles.table.cribbage.table import CribbageSaveError
     >>> unusable(CribbageSaveError("it has no record of its moves"))
     'the saved game of cribbage cannot be used: it has no record of its moves'
+    >>> unusable(RecordError("the saved game is damaged: it holds no game"))
+    'the saved game is damaged: it holds no game'
     """
-    what = "the saved game of cribbage cannot be used: " if isinstance(error, CribbageSaveError) else ""
-    return f"{what}{error}"
-
-
-def load_table(text: str) -> Table:
-    """The tile game's table of a save; RecordError in words otherwise (another game's save too)."""
-    table = load_saved(text)
-    if not isinstance(table, Table):
-        raise RecordError(f"this file is a saved game of {game_named(table.game).title.lower()}, not of Crib Tiles")
-    return table
-
-
-def load_cribbage(text: str) -> CribbageTable:
-    """The cribbage table of a save (of either format); CribbageSaveError in cribbage's words otherwise
-    (a tile game's save too)."""
-    return CribbageTable.from_json(text)
+    whose = error.whose if isinstance(error, SaveRefused) else ""
+    return f"{whose}{error}"
 
 
 def _parsed(text: str) -> Mapping[str, Any]:

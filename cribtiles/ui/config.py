@@ -19,12 +19,13 @@ from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.game_summary import GameSummary
 from cribtiles.table.keeping import kept_by, of_kind
 from cribtiles.table.ledger import Stats, statistics, summarize
+from cribtiles.table.saves import SavedTable
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.table import Table
 
 #: A game's table, of whichever game it is: what a game of the history is rebuilt as, and what the window
 #: replays, reviews and exports (each by its game's own part, `REPLAYED`, `REVIEWED`).
-AnyTable: TypeAlias = Table | CribbageTable
+AnyTable: TypeAlias = SavedTable
 
 
 class Keeper(Protocol):

@@ -22,8 +22,8 @@ from cribtiles.rules import RuleOptions
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.table.game_summary import Game, TileDetails
 from cribtiles.table.ledger import GameSummary
-from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table
 from tests.app.test_history import summary
 from tests.table.test_ledger import played

@@ -21,7 +21,8 @@ from cribtiles.cribbage.record import replay
 from cribtiles.table.cribbage.ledger import summarize_cribbage
 from cribtiles.table.game_summary import Game, GameSummary
 from cribtiles.table.ledger import summarize
-from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.saves import save_table
+from cribtiles.table.tiles.saved import load_table
 from tests.app.test_history import integrity
 from tests.app.test_history_cli import run
 

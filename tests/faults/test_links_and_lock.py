@@ -23,8 +23,9 @@ from cribtiles.app.logs import LOG_FILE, MAX_BYTES
 from cribtiles.app.storage import Store
 from cribtiles.rules.record import save
 from cribtiles.table.cribbage.table import CribbageTable
-from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.saves import save_table
 from cribtiles.table.seats import parse_players
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper, Preferences
 from cribtiles.ui.review_chart import save_chart

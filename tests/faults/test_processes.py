@@ -16,8 +16,8 @@ import pytest
 
 from cribtiles.rules import format_move
 from cribtiles.rules.movegen import scored_plays
-from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table
 
 from .conftest import ROOT, alive, children, log_text, program_env, run, session_members, start, wait_for

@@ -19,7 +19,7 @@ from pathlib import Path
 from cribtiles.online.botclient import SeatBot
 from cribtiles.online.client import Link
 from cribtiles.rules.moves import format_move
-from cribtiles.table.saves import load_table
+from cribtiles.table.tiles.saved import load_table
 
 from .conftest import alive, session_members, start, wait_for
 from .test_text_and_arena import Collected

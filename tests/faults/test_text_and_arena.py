@@ -16,7 +16,7 @@ from typing import IO
 
 import pytest
 
-from cribtiles.table.saves import load_table
+from cribtiles.table.tiles.saved import load_table
 
 from .conftest import alive, children, run, session_members, start, wait_for
 

@@ -16,7 +16,7 @@ import pytest
 
 from cribtiles.rules import new_game
 from cribtiles.rules.record import save
-from cribtiles.table.saves import load_table
+from cribtiles.table.tiles.saved import load_table
 
 from ..xvfb import start_xvfb
 from .conftest import alive, children, log_text, program_env, run, session_members, start, wait_for, wait_for_log

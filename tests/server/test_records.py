@@ -10,7 +10,7 @@ import pytest
 
 from cribtiles.rules.errors import IllegalMove
 from cribtiles.server.rooms import Settings
-from cribtiles.table.saves import load_table
+from cribtiles.table.tiles.saved import load_table
 
 from .test_rooms import T0, act, person_move, tiles, two_people
 

@@ -22,7 +22,7 @@ from cribtiles.rules.moves import Exchange
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.server.front import Client, Hall
 from cribtiles.server.tiles_room import TilesGame
-from cribtiles.table.saves import load_table
+from cribtiles.table.tiles.saved import load_table
 
 from .players import WAIT, Player, connected, new_table
 from .running import running_server

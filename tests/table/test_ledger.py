@@ -14,8 +14,9 @@ from cribtiles.rules.board import Board
 from cribtiles.rules.moves import Play
 from cribtiles.table.game_summary import Game, TileDetails
 from cribtiles.table.ledger import GameSummary, Result, StatLine, statistics, summarize
-from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.saves import save_table
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table
 
 YOU = ("You", None)

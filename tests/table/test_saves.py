@@ -16,8 +16,9 @@ from cribtiles.games import GAMES, SAVED
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.options import RuleOptions
 from cribtiles.table.cribbage.table import CribbageSaveError, CribbageTable, choose
-from cribtiles.table.saves import load_cribbage, load_saved, load_table, save_table, unusable
+from cribtiles.table.saves import load_saved, save_table, unusable
 from cribtiles.table.seats import Seat
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table
 
 DATA = Path(__file__).parent / "data"
@@ -117,7 +118,7 @@ def test_a_cribbage_table_of_two_bots_round_trips_in_the_one_format() -> None:
     data = json.loads(save_table(table))
     assert (data["format"], data["version"], data["game"]) == ("cribtiles table", 2, "cribbage")
     assert data["seats"] == [{"name": "You", "level": "hard"}, {"name": "Easy bot", "level": "easy"}]
-    again = load_cribbage(save_table(table))
+    again = CribbageTable.from_json(save_table(table))
     assert again.state == table.state and again.seats == table.seats and again.story == table.story
     play_cribbage_to_the_end(again)
     assert again.is_over
@@ -147,9 +148,9 @@ def test_each_game_loads_only_its_own_save() -> None:
     with pytest.raises(RecordError, match="a saved game of cribbage, not of Crib Tiles"):
         load_table(text("cribbage_table_v1"))
     with pytest.raises(CribbageSaveError, match="'tiles', not of cribbage"):
-        load_cribbage(save_table(load_table(text("tiles_table_v1"))))
+        CribbageTable.from_json(save_table(load_table(text("tiles_table_v1"))))
     with pytest.raises(CribbageSaveError, match="not a saved cribbage game"):
-        load_cribbage(text("tiles_table_v1"))
+        CribbageTable.from_json(text("tiles_table_v1"))
 
 
 @pytest.mark.parametrize(
@@ -191,7 +192,7 @@ def test_each_games_reader_takes_its_own_saves_and_leaves_the_others_saves() -> 
             ),
             save_table(load_table(text("tiles_table_v1"))),
         ],
-        "cribbage": [text("cribbage_table_v1"), save_table(load_cribbage(text("cribbage_table_v1")))],
+        "cribbage": [text("cribbage_table_v1"), save_table(CribbageTable.from_json(text("cribbage_table_v1")))],
     }
     own["cribbage"].append(json.dumps(bare.state.record()))
     for name, reader, table_type in (("tiles", tiles, Table), ("cribbage", cribbage, CribbageTable)):

@@ -17,8 +17,9 @@ from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import record_of, replay
 from cribtiles.rules.scoring import score_play
 from cribtiles.table import Seat, parse_players
-from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.saves import save_table
 from cribtiles.table.tiles.history import history_of
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table, log_position, state_before
 
 

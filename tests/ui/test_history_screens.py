@@ -119,7 +119,7 @@ def test_export_writes_the_record_and_says_where(app: App, tmp_path: Path) -> No
     frames(app)
     written = [p for p in tmp_path.rglob("*.json") if p.name not in ("settings.json", "game.json")]
     assert len(written) == 1 and str(written[0]) in scene.message
-    from cribtiles.table.saves import load_table
+    from cribtiles.table.tiles.saved import load_table
 
     assert load_table(written[0].read_text()).state.log == finished(3, "hard").state.log
 

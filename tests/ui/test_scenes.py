@@ -16,8 +16,8 @@ from cribtiles.rules import Square, new_game, parse_move
 from cribtiles.rules.game import GameState
 from cribtiles.rules.moves import Play
 from cribtiles.table import Seat
-from cribtiles.table.saves import load_table
 from cribtiles.table.settings import Preferences
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table
 from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.geometry import centre

@@ -16,12 +16,13 @@ from cribtiles.rules.moves import Move, parse_move, parse_rack
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.tiles import format_tiles
 from cribtiles.table.again import EndsAtOneWindow
-from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.saves import save_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.settings import Preferences
 from cribtiles.table.tiles.history import TurnRecord, history_of
 from cribtiles.table.tiles.joker import Item
 from cribtiles.table.tiles.public import PublicMatch, PublicState, match_from_json, match_json, player_view
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.seen import SeenScore, seen_in
 from cribtiles.table.tiles.session import LocalSession, Session
 from cribtiles.table.tiles.table import Table

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from cribtiles.rules import new_game
-from cribtiles.table.saves import load_table
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.ui.geometry import Layout, centre
 
 from ..xvfb import start_xvfb

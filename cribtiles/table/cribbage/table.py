@@ -29,7 +29,7 @@ from cribtiles.cribbage.view import CribbageView
 from cribtiles.quoting import quoted
 
 from .. import core
-from ..core import GameTable, is_envelope, read_envelope
+from ..core import GameTable, SaveRefused, is_envelope, read_envelope
 from ..seats import Seat
 from .lay_away import laid_ahead
 from .open_call import foreseen, told_scores, told_view
@@ -45,8 +45,10 @@ DEFAULT_LEVEL = "medium"
 MOST_MOVES = 5000
 
 
-class CribbageSaveError(ValueError):
+class CribbageSaveError(SaveRefused):
     """A saved cribbage game that cannot be used; the message says why in plain words ("it is not ...")."""
+
+    whose = "the saved game of cribbage cannot be used: "
 
 
 def bot_name(level: str) -> str:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from cribtiles.table.game_summary import GameSummary
-from cribtiles.table.saves import load_table
+from cribtiles.table.tiles.saved import load_table
 
 from .table import Table
 

@@ -11,8 +11,9 @@ from collections.abc import Callable
 from cribtiles.background import Report
 
 from ..review_worker import STALL_FACTOR, STALL_GRACE, ReviewError, ReviewRunner
-from ..saves import load_table, save_table
+from ..saves import save_table
 from .review import DEFAULT_BUDGET, Review, review_table
+from .saved import load_table
 from .table import Table
 
 __all__ = ["STALL_FACTOR", "STALL_GRACE", "ReviewError", "ReviewWorker", "review_saved", "turns_of"]

@@ -1,7 +1,7 @@
 """The tile game's reading of a save (its `SAVED` part, `cribtiles/games.py`): its table in the one format
 (`core.SAVE_FORMAT`), and in the formats of before, which still load: its own table of version 1, and a
 bare game or match record (written before seats were saved: a seat named after a bot level is that bot,
-any other a person)."""
+any other a person); and `load_table`, the tile table of a save of any format, refusing another game's."""
 
 from __future__ import annotations
 
@@ -9,18 +9,28 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from cribtiles.games import game_named
 from cribtiles.rules.errors import RecordError
 from cribtiles.rules.match import Match
 from cribtiles.rules.record import FORMAT as GAME_FORMAT
 from cribtiles.rules.record import MATCH_FORMAT, GameRecord, load_match, replay
 
 from ..core import SAVE_FORMAT, read_envelope, read_marks
+from ..saves import load_saved
 from ..seats import Seat, seats_from_names
 from .table import Table
 
 #: The tile table's own format before the one format (version 1), which still loads.
 TABLE_FORMAT = "cribtiles-table"
 VERSION = 1
+
+
+def load_table(text: str) -> Table:
+    """The tile game's table of a save; RecordError in words otherwise (another game's save too)."""
+    table = load_saved(text)
+    if not isinstance(table, Table):
+        raise RecordError(f"this file is a saved game of {game_named(table.game).title.lower()}, not of Crib Tiles")
+    return table
 
 
 def saved_tile_table(data: Mapping[str, Any], text: str) -> Table | None:

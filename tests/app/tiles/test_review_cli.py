@@ -18,8 +18,9 @@ from cribtiles.rules import RuleOptions, Scorer
 from cribtiles.rules.moves import Play, parse_move
 from cribtiles.rules.record import record_of, save_match
 from cribtiles.rules.scoring import score_play
-from cribtiles.table.saves import load_table, save_table
+from cribtiles.table.saves import save_table
 from cribtiles.table.tiles.history import history_of
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table
 from tests.table.tiles.test_review import bot_game
 

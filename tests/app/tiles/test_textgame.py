@@ -24,9 +24,9 @@ from cribtiles.rules.game import GameState
 from cribtiles.rules.match import Match
 from cribtiles.rules.movegen import scored_plays
 from cribtiles.rules.tiles import format_tiles
-from cribtiles.table.saves import load_table
 from cribtiles.table.seats import Seat
 from cribtiles.table.tiles import session
+from cribtiles.table.tiles.saved import load_table
 from cribtiles.table.tiles.table import Table
 
 pytestmark = pytest.mark.filterwarnings("ignore:the bots' leave table")

@@ -214,7 +214,8 @@ def test_the_table_imports_no_pygame_and_nothing_above_it() -> None:
 
 def test_a_table_saves_and_resumes_with_its_seats_and_its_history() -> None:
     from cribtiles.rules.record import save, save_match
-    from cribtiles.table.saves import load_table, save_table
+    from cribtiles.table.saves import save_table
+    from cribtiles.table.tiles.saved import load_table
 
     for options in (JOKER, RuleOptions.parse("rounds=2")):
         table = Table.new((Seat.person("Ann"), Seat.bot("easy"), Seat.bot("hard")), options, seed=6)
@@ -246,7 +247,7 @@ def test_a_table_saves_and_resumes_with_its_seats_and_its_history() -> None:
 )
 def test_a_damaged_table_save_says_what_is_wrong(text: str, said: str) -> None:
     from cribtiles.rules.errors import RecordError
-    from cribtiles.table.saves import load_table
+    from cribtiles.table.tiles.saved import load_table
 
     with pytest.raises(RecordError, match=said):
         load_table(text)
@@ -254,7 +255,8 @@ def test_a_damaged_table_save_says_what_is_wrong(text: str, said: str) -> None:
 
 def test_a_hint_counted_is_kept_in_the_save_and_marks_the_game_in_the_history() -> None:
     from cribtiles.table.ledger import summarize
-    from cribtiles.table.saves import load_table, save_table
+    from cribtiles.table.saves import save_table
+    from cribtiles.table.tiles.saved import load_table
 
     table = Table.new(parse_players("You,medium"), seed=5)
     assert table.hints == 0
