@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cribtiles.cribbage.cards import Card
+from cribtiles.cribbage.cards import Card, parse_card
 from cribtiles.cribbage.events import EventKind
 from cribtiles.cribbage.muggins import Claim, ClaimKind
 from cribtiles.cribbage.options import CribbageOptions, Phase, Variant
@@ -63,14 +63,25 @@ def hidden(table: CribbageTable, seat: int | None) -> set[Card]:
     return secret - public
 
 
+def names(frame: str, card: Card) -> bool:
+    """Whether `frame` names `card` as a word: "4H" in `["4H","5D"]` or "laid 4H", never the letters
+    inside a longer word, such as a seat's random token ("...kr4Hyvd...")."""
+    return re.search(rf"(?<![\w-]){card}(?![\w-])", frame) is not None
+
+
+def test_a_card_is_named_as_a_word_and_never_found_inside_a_token() -> None:
+    four = parse_card("4H")
+    assert names('{"hand":["4H","5D"]}', four) and names('"Ann laid 4H."', four)
+    assert not names('{"token":"L20JAN7A2ykrHe-0woiNZEP4kr4HyvdN"}', four)
+    assert not names('{"token":"-4H_"}', four) and not names('"14H"', four)
+
+
 def leaks(frame: str, table: CribbageTable, seat: int | None) -> list[str]:
     """What `frame` tells `seat` that it may not see now."""
     found = []
     if not table.is_over:
         found += [f"the key {k!r}" for k in SECRET_KEYS if f'"{k}":' in frame]
-    found += [
-        f"the card {c}" for c in sorted(hidden(table, seat)) if re.search(rf"(?<![0-9A-Z]){c}(?![0-9A-Z])", frame)
-    ]
+    found += [f"the card {c}" for c in sorted(hidden(table, seat)) if names(frame, c)]
     stock = table.state.stock
     if not table.is_over and len(stock) > 2 and json.dumps([str(c) for c in stock[:3]])[1:-1] in frame:
         found.append("the deck's order")

@@ -67,7 +67,7 @@ def secrets(table: CribbageTable) -> set[Card]:
 def leaks(reply: str, table: CribbageTable) -> list[str]:
     """What `reply` tells that the person may not see now: a hidden card, a secret key, the deck's order."""
     found = [f"the key {k!r}" for k in SECRET_KEYS if f'"{k}":' in reply]
-    found += [f"the card {c}" for c in sorted(secrets(table)) if re.search(rf"(?<![0-9A-Z]){c}(?![0-9A-Z])", reply)]
+    found += [f"the card {c}" for c in sorted(secrets(table)) if re.search(rf"(?<![\w-]){c}(?![\w-])", reply)]
     stock = table.state.stock
     if len(stock) > 2 and json.dumps([str(c) for c in stock[:3]])[1:-1] in reply:
         found.append("the deck's order")
