@@ -4,13 +4,16 @@ each over the same paired games against Hard, and prints their win rates with 95
 left to each and the seers' gain over the Expert.
 
 Each candidate is `KIND[:SECONDS]` (`--bots seer:1,racks:1,expert:0.25,expert:1`; without seconds,
-`--budget`): `expert` is the Expert as it ships; `seer` is the Expert's own search whose every guess of
-the hidden tiles (`ExpertBot.guess`) is the truth: the other rack, the bag in its order and the game's
-seed (which orders the bag after an exchange); `racks` is told the other rack and draws the bag at random
-from the rest. Their search is the Expert's in all else: Hard's 40 best candidates, three turns of the
-fast policy, the exact endgame once the bag is empty, the same budget in `--clock` seconds. Told the
-truth, every round of continuations is the same, so the seer weighs each candidate once (six rounds, then
-all but the best fall behind) and answers well within its budget.
+`--budget`): `expert` is the Expert as it ships; `seer` is the Expert's own search whose every guess of the
+hidden tiles (`ExpertBot.guess`) is the truth: the other rack, the bag in its order and the game's seed (which
+orders the bag after an exchange); `racks` is told the other rack and draws the bag at random from the rest;
+`kept` is told only the tiles the other kept at its last turn (its rack then, less what it laid or gave back)
+and draws the rest of its rack with the bag. The tiles it drew since are a draw from the tiles this player
+cannot see, on which nothing the other did has depended: so `kept`, not `racks`, is the most that inference
+from the other's moves could ever recover. Their search is the Expert's in all else: Hard's 40 best
+candidates, three turns of the fast policy, the exact endgame once the bag is empty, the same budget in
+`--clock` seconds. Told the truth, every round of continuations is the same, so the seer weighs each candidate
+once (six rounds, then all but the best fall behind) and answers well within its budget.
 
 The games are the arena's (`cribtiles arena --bots expert,hard --seed S` plays the same bags, seeds and
 turns' generators; the seat's bot is made here, `arena.play_game`'s `make`): every seed is played twice,
@@ -38,7 +41,7 @@ from cribtiles.bot.tiles.levels import make_bot
 from cribtiles.bot.tiles.sampling import determinize
 from cribtiles.bot.tiles.simulate import DEFAULT_BUDGET, ExpertBot
 from cribtiles.rules.game import GameState, PlayerView, new_game
-from cribtiles.rules.moves import Move
+from cribtiles.rules.moves import Exchange, Move, Play
 from cribtiles.rules.options import RuleOptions
 from cribtiles.rules.record import apply_text
 from cribtiles.rules.tiles import Tile
@@ -46,20 +49,53 @@ from cribtiles.table import arena
 from cribtiles.table.runner import run_units
 from cribtiles.table.tiles.table import Table
 
-KINDS = ("expert", "seer", "racks")
+KINDS = ("expert", "seer", "racks", "kept")
+
+
+def kept_at_last_turn(truth: GameState, me: int) -> dict[int, tuple[Tile, ...]]:
+    """For each other player who has had a turn, the tiles it kept then: its rack as that turn began, less
+    the tiles it laid or gave back (all of it after a pass). Its other tiles it drew since, at random from
+    the tiles `me` cannot see. Read by replaying the game's record from its seed."""
+    state = new_game(truth.players, truth.options, truth.seed, truth.names)
+    kept: dict[int, tuple[Tile, ...]] = {}
+    for action in truth.log:
+        after = apply_text(state, action)
+        for turn in after.turns[len(state.turns) :]:
+            rack = list(state.racks[turn.player])
+            gone = (
+                [t.rack_form for t in turn.move.tiles]
+                if isinstance(turn.move, Play)
+                else list(turn.move.tiles)
+                if isinstance(turn.move, Exchange)
+                else []
+            )
+            for t in gone:
+                rack.remove(t)
+            kept[turn.player] = tuple(rack)
+        state = after
+    if state.racks != truth.racks or state.board != truth.board:
+        raise RuntimeError("the game replayed from its record is not the table's")
+    for player, tiles in kept.items():
+        left = list(truth.racks[player])
+        for t in tiles:
+            left.remove(t)  # a tile kept is on the rack still (a ValueError says it is not)
+    return {p: tiles for p, tiles in kept.items() if p != me}
 
 
 @dataclass
 class Seer(ExpertBot):
-    """The Expert whose guesses of the hidden tiles are the truth at `table`: the whole state (`bag`), or
-    the other racks with the bag drawn at random from the tiles left (not `bag`). Two players only."""
+    """The Expert whose guesses of the hidden tiles are the truth at `table`: the whole state ("seer"), the
+    other racks with the bag drawn at random from the tiles left ("racks"), or only the tiles the others
+    kept at their last turns, the rest of their racks drawn with the bag ("kept"). Two players only."""
 
     name: str = "seer"
     infer: bool = False  # the truth needs no inference
     table: Table | None = None
-    bag: bool = True
+    told: str = "seer"
     #: The truth of the move being chosen, read from the table once a move.
     world: GameState | None = field(default=None, repr=False)
+    #: What "kept" is told of the move being chosen: each other's tiles kept at its last turn.
+    kept: dict[int, tuple[Tile, ...]] = field(default_factory=dict, repr=False)
 
     def choose(self, view: PlayerView, rng: Any, budget: float | None = None) -> Move:
         assert self.table is not None, "a seer sits at a table"
@@ -67,12 +103,15 @@ class Seer(ExpertBot):
         if truth.current != view.player or truth.racks[view.player] != view.rack or truth.board != view.board:
             raise RuntimeError("the table's state is not the game of this view")
         self.world = truth
+        self.kept = kept_at_last_turn(truth, view.player) if self.told == "kept" else {}
         return super().choose(view, rng, budget)
 
     def guess(self, view: PlayerView, rng: Any, inferred: dict[int, list[tuple[Tile, ...]]]) -> GameState:
         assert self.world is not None
-        if self.bag:
+        if self.told == "seer":
             return self.world
+        if self.told == "kept":
+            return determinize(view, rng, self.kept)
         return determinize(view, rng, {p: self.world.racks[p] for p in range(view.players) if p != view.player})
 
 
@@ -90,7 +129,7 @@ class Seat:
         tick = arena.CLOCKS[self.clock]
         if self.kind == "expert":
             return ExpertBot(budget=self.budget, clock=tick)
-        return Seer(name=self.kind, budget=self.budget, clock=tick, table=table, bag=self.kind == "seer")
+        return Seer(name=self.kind, budget=self.budget, clock=tick, table=table, told=self.kind)
 
 
 def parse_bots(text: str, budget: float) -> list[tuple[str, float]]:

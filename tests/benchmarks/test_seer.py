@@ -18,6 +18,8 @@ from cribtiles.cribbage.game import new_game as new_cribbage_game
 from cribtiles.cribbage.options import Phase
 from cribtiles.cribbage.show import score_show
 from cribtiles.rules.game import GameState, PlayerView
+from cribtiles.rules.moves import Exchange, Pass
+from cribtiles.rules.options import ExchangeRule, RuleOptions
 from cribtiles.table.cribbage.table import CribbageTable
 from cribtiles.table.seats import Seat
 from cribtiles.table.tiles.table import Table
@@ -77,7 +79,7 @@ def test_every_world_the_seers_search_draws_is_the_truth() -> None:
     table = tile_table(6)
     truth = table.state
     view = table.view(truth.current)
-    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.2, clock=Ticks(), table=table, bag=True)
+    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.2, clock=Ticks(), table=table, told="seer")
     spy.seen = []
     spy.choose(view, random.Random(1))
     assert spy.seen and all(world is truth for world in spy.seen)
@@ -89,7 +91,7 @@ def test_the_rack_only_seer_is_told_the_racks_and_draws_the_bag() -> None:
     table = tile_table(6)
     truth = table.state
     view = table.view(truth.current)
-    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.2, clock=Ticks(), table=table, bag=False)
+    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.2, clock=Ticks(), table=table, told="racks")
     spy.seen = []
     spy.choose(view, random.Random(1))
     assert len(spy.seen) > 1
@@ -98,6 +100,46 @@ def test_the_rack_only_seer_is_told_the_racks_and_draws_the_bag() -> None:
         assert sorted(world.bags[0]) == sorted(truth.bags[0])
     assert len({world.bags for world in spy.seen}) > 1  # drawn anew each round
     assert all(world.bags != truth.bags for world in spy.seen)  # ~1 in 10^40 to meet the true order
+
+
+def test_the_kept_tiles_seer_is_told_what_the_other_kept_and_draws_the_rest() -> None:
+    module = bench("tiles/bench_seer")
+    table = tile_table(6)
+    truth = table.state
+    view = table.view(truth.current)
+    other = 1 - view.player
+    last = truth.turns[-1]
+    assert last.player == other and last.is_play and last.drawn > 0  # it kept some tiles and drew others
+    kept = module.kept_at_last_turn(truth, view.player)
+    assert set(kept) == {other} and len(kept[other]) == len(truth.racks[other]) - last.drawn
+    spy = type("SpySeer", (Spy, module.Seer), {})(budget=0.2, clock=Ticks(), table=table, told="kept")
+    spy.seen = []
+    spy.choose(view, random.Random(1))
+    assert len(spy.seen) > 1
+    for world in spy.seen:
+        rack = list(world.racks[other])
+        for t in kept[other]:
+            rack.remove(t)  # every world holds the tiles kept
+        assert sorted(world.racks[other] + world.bags[0]) == sorted(truth.racks[other] + truth.bags[0])
+    assert len({world.racks[other] for world in spy.seen}) > 1  # and draws the rest anew each round
+
+
+def test_the_tiles_kept_are_read_from_the_record_whatever_the_move() -> None:
+    module = bench("tiles/bench_seer")
+    options = RuleOptions(exchange=ExchangeRule.ANY_TIME)  # a pass or an exchange with a play on the board
+    table = Table.new([Seat("Seer", "expert"), Seat("Hard", "hard")], options, seed=3)
+    first = table.state
+    assert module.kept_at_last_turn(first, first.current) == {}  # nobody has had a turn
+    table.play_bot(Pass(), table.bot_request())  # a pass keeps the whole rack
+    state = table.state
+    assert module.kept_at_last_turn(state, state.current) == {first.current: first.racks[first.current]}
+    swap = Exchange.of(state.racks[state.current][:2])
+    table.play_bot(swap, table.bot_request())  # an exchange keeps what it did not give back
+    kept = module.kept_at_last_turn(table.state, first.current)
+    rack = list(state.racks[state.current])
+    for t in swap.tiles:
+        rack.remove(t)
+    assert kept == {state.current: tuple(rack)} and len(rack) == 3
 
 
 def test_the_expert_itself_draws_worlds_from_the_view() -> None:
