@@ -27,7 +27,7 @@ TINY: dict[str, list[str]] = {
     "tiles/bench_opens": ["--games", "1"],
     "tiles/bench_review": ["--players", "medium,easy", "--budget", "0.01"],
     "tiles/bench_rollouts": ["--guesses", "1", "--repeat", "1"],
-    "tiles/bench_seer": ["--games", "2", "--budget", "0.02", "--bots", "seer"],
+    "tiles/bench_seer": ["--games", "2", "--budget", "0.02", "--bots", "seer,kept"],
     "tiles/bench_value_choice": ["--positions", "3", "--guesses", "2", "--candidates", "3"],
     "tiles/bench_value_fit": ["--games", "2"],
     "tiles/bench_value_speed": ["--games", "1", "--repeat", "1"],
@@ -114,7 +114,7 @@ def review_window_finished(line: dict[str, Any]) -> None:
 def seers_played(line: dict[str, Any]) -> None:
     # every candidate played its pair of games against Hard without a failure (a seer whose truth was not the
     # game's would raise, and its moves be replaced)
-    assert list(line["bots"]) in (["seer:0.02"], ["hands", "seer"])
+    assert list(line["bots"]) in (["seer:0.02", "kept:0.02"], ["hands", "seer"])
     for figures in line["bots"].values():
         assert figures["games"] == 2 and figures["failures"] == 0
         assert sum(figures["pairs"].values()) == 1
