@@ -1,6 +1,7 @@
 """The seers of `benchmarks/*/bench_seer.py` (issue 47) really see: every world the tile seer's search
-draws is the table's true state, the rack-only seer's holds the true racks and a bag drawn at random, and
-the cribbage seer's guess, crib and starter are the table's."""
+draws is the table's true state, the rack-only seer's holds the true racks and a bag drawn at random, the
+kept-tiles seer's holds the tiles the other kept at its last turn and draws the rest, and the cribbage
+seer's guess, crib and starter are the table's."""
 
 from __future__ import annotations
 
