@@ -7,7 +7,6 @@ once, before the game comes to them (issue 44)."""
 from __future__ import annotations
 
 import json
-import re
 import threading
 import time
 from collections.abc import Iterator
@@ -27,6 +26,7 @@ from cribtiles.server.front import Hall, Limits
 from cribtiles.server.rooms import Place, Room, Settings
 from cribtiles.table.cribbage.public import public_from_data, view_from_data
 from cribtiles.table.cribbage.table import CribbageTable
+from tests.card_words import names
 from tests.server.conftest import MakeStore
 from tests.server.players import Eager
 from tests.server.running import running_server
@@ -61,12 +61,6 @@ def hidden(table: CribbageTable, seat: int | None) -> set[Card]:
     if seat is not None:
         secret -= {*state.hands[seat], *state.shown[seat], *state.discards[seat]}
     return secret - public
-
-
-def names(frame: str, card: Card) -> bool:
-    """Whether `frame` names `card` as a word: "4H" in `["4H","5D"]` or "laid 4H", never the letters
-    inside a longer word, such as a seat's random token ("...kr4Hyvd...")."""
-    return re.search(rf"(?<![\w-]){card}(?![\w-])", frame) is not None
 
 
 def test_a_card_is_named_as_a_word_and_never_found_inside_a_token() -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,7 @@ from cribtiles.ui.config import NoKeeper
 from cribtiles.ui.cribbage.pilot import CribbagePilot
 from cribtiles.ui.cribbage.scene import CribbageScene
 from cribtiles.ui.window import App
+from tests.card_words import names
 
 SECRET_KEYS = ("seed", "stock", "log", "record", "hands", "deck")  # what no reply may name
 
@@ -67,7 +67,7 @@ def secrets(table: CribbageTable) -> set[Card]:
 def leaks(reply: str, table: CribbageTable) -> list[str]:
     """What `reply` tells that the person may not see now: a hidden card, a secret key, the deck's order."""
     found = [f"the key {k!r}" for k in SECRET_KEYS if f'"{k}":' in reply]
-    found += [f"the card {c}" for c in sorted(secrets(table)) if re.search(rf"(?<![\w-]){c}(?![\w-])", reply)]
+    found += [f"the card {c}" for c in sorted(secrets(table)) if names(reply, c)]
     stock = table.state.stock
     if len(stock) > 2 and json.dumps([str(c) for c in stock[:3]])[1:-1] in reply:
         found.append("the deck's order")
