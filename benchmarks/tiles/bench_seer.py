@@ -52,6 +52,13 @@ from cribtiles.table.tiles.table import Table
 KINDS = ("expert", "seer", "racks", "kept")
 
 
+def given_up(move: Move) -> list[Tile]:
+    """The tiles `move` takes off the rack, in rack form: those laid, or given back; none for a pass."""
+    if isinstance(move, Play):
+        return [t.rack_form for t in move.tiles]
+    return list(move.tiles) if isinstance(move, Exchange) else []
+
+
 def kept_at_last_turn(truth: GameState, me: int) -> dict[int, tuple[Tile, ...]]:
     """For each other player who has had a turn, the tiles it kept then: its rack as that turn began, less
     the tiles it laid or gave back (all of it after a pass). Its other tiles it drew since, at random from
@@ -62,23 +69,12 @@ def kept_at_last_turn(truth: GameState, me: int) -> dict[int, tuple[Tile, ...]]:
         after = apply_text(state, action)
         for turn in after.turns[len(state.turns) :]:
             rack = list(state.racks[turn.player])
-            gone = (
-                [t.rack_form for t in turn.move.tiles]
-                if isinstance(turn.move, Play)
-                else list(turn.move.tiles)
-                if isinstance(turn.move, Exchange)
-                else []
-            )
-            for t in gone:
+            for t in given_up(turn.move):
                 rack.remove(t)
             kept[turn.player] = tuple(rack)
         state = after
     if state.racks != truth.racks or state.board != truth.board:
         raise RuntimeError("the game replayed from its record is not the table's")
-    for player, tiles in kept.items():
-        left = list(truth.racks[player])
-        for t in tiles:
-            left.remove(t)  # a tile kept is on the rack still (a ValueError says it is not)
     return {p: tiles for p, tiles in kept.items() if p != me}
 
 
